@@ -1,0 +1,94 @@
+# kbench - see README.md.  `make demo` and `make check` are all a fresh
+# Debian 12 machine needs: both install missing dependencies first
+# (scripts/install-deps, as root) and say what is missing otherwise.
+
+VERSION := 0.1.0
+PREFIX ?= /usr/local
+DESTDIR ?=
+BUILD ?= build
+CC ?= cc
+
+PKGS := jansson gsl
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
+
+WARN := -Wall -Wextra -Wshadow -Wformat=2 -Wno-format-nonliteral
+CFLAGS ?= -O2 -g
+override CFLAGS += -std=gnu11 $(WARN) -I. $(PKG_CFLAGS) \
+	-DKBENCH_VERSION='"$(VERSION)"' -D_GNU_SOURCE
+LDLIBS += $(PKG_LIBS) -lm
+
+ifeq ($(SANITIZE),1)
+override CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=undefined
+override LDFLAGS += -fsanitize=address,undefined
+endif
+
+LIB_SRCS := $(sort $(wildcard lib/*.c parsers/*.c runner/*.c stats/*.c \
+	reports/*.c push/*.c))
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+TEST_SRCS := $(sort $(wildcard tests/test_*.c))
+TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
+DEPS := $(LIB_OBJS:.o=.d) $(BUILD)/kbench.d $(TEST_BINS:=.d)
+
+.PHONY: all check test-unit test-e2e demo install uninstall clean deps \
+	deps-check bench
+
+all: $(BUILD)/kbench kbench
+
+kbench: $(BUILD)/kbench
+	ln -sf $(BUILD)/kbench kbench
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/libkbench.a: $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/kbench: $(BUILD)/kbench.o $(BUILD)/libkbench.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/%: tests/%.c $(BUILD)/libkbench.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP $(LDFLAGS) -o $@ $< $(BUILD)/libkbench.a \
+		$(LDLIBS) $(CMOCKA_LIBS)
+
+-include $(DEPS)
+
+deps-check:
+	@scripts/install-deps --check >/dev/null 2>&1 || scripts/install-deps
+
+deps:
+	scripts/install-deps
+
+# The tests build into build/san with AddressSanitizer and UBSan.
+check: deps-check
+	$(MAKE) --no-print-directory SANITIZE=1 BUILD=build/san test-unit test-e2e
+
+test-unit: $(TEST_BINS) $(BUILD)/kbench
+	@KBENCH=$(BUILD)/kbench tests/run-unit $(TEST_BINS)
+
+test-e2e: $(BUILD)/kbench
+	@KBENCH=$(BUILD)/kbench tests/e2e_run.sh
+
+demo: deps-check
+	$(MAKE) --no-print-directory all
+	scripts/demo
+
+install: $(BUILD)/kbench
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/kbench/profiles \
+		$(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 0755 $(BUILD)/kbench $(DESTDIR)$(PREFIX)/bin/kbench
+	install -m 0644 profiles/* $(DESTDIR)$(PREFIX)/share/kbench/profiles/
+	install -m 0644 man/kbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/kbench.1
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/kbench $(DESTDIR)$(PREFIX)/share/man/man1/kbench.1
+	rm -rf $(DESTDIR)$(PREFIX)/share/kbench
+
+clean:
+	rm -rf build kbench

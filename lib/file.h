@@ -1,0 +1,48 @@
+/* lib/file.h - whole-file reads and crash-safe writes.
+ *
+ * All writes that kbench makes to a campaign directory go through
+ * kb_write_atomic(): write to "<path>.tmp.<pid>", fsync, rename over
+ * <path>, fsync the directory.  A crash or power cut leaves either the
+ * old file or the new one, never a half-written one (rename(2) is atomic
+ * within a file system, POSIX.1-2008).
+ */
+#ifndef KB_FILE_H
+#define KB_FILE_H
+
+#include <stddef.h>
+#include <jansson.h>
+
+/* Read a whole file into a NUL-terminated malloc'd buffer.  *len (may be
+ * NULL) gets the byte count without the NUL.  Returns 0, or -errno with a
+ * message naming the file printed unless quiet is non-zero. */
+int kb_read_file(const char *path, char **buf, size_t *len, int quiet);
+
+/* Atomically replace path with len bytes of buf (see above).  0 or -errno. */
+int kb_write_atomic(const char *path, const void *buf, size_t len);
+
+/* json_dumps(j, JSON_INDENT(2)|JSON_SORT_KEYS) + newline, written with
+ * kb_write_atomic().  0 or -errno. */
+int kb_json_write_atomic(const char *path, const json_t *j);
+
+/* Load a JSON file; on error prints "FILE:LINE:COL: what" and returns
+ * NULL. */
+json_t *kb_json_load(const char *path);
+
+/* mkdir -p with mode 0755.  0 or -errno (message printed). */
+int kb_mkdir_p(const char *path);
+
+/* 1 if path exists (any type), else 0. */
+int kb_exists(const char *path);
+
+/* Join a and b with one '/', into a malloc'd string (never NULL: aborts on
+ * out-of-memory, as every kb_x* allocator does). */
+char *kb_path_join(const char *a, const char *b);
+
+/* Allocation wrappers that abort with a message on out-of-memory. */
+void *kb_xmalloc(size_t n);
+void *kb_xcalloc(size_t n, size_t size);
+void *kb_xrealloc(void *p, size_t n);
+char *kb_xstrdup(const char *s);
+char *kb_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,36 @@
+/* lib/metrics.h - the one table of every metric kbench knows.
+ *
+ * Parsers and collectors fill values by name; stats and reports read the
+ * unit and direction from here.  Units are normalised at parse time:
+ * latency in nanoseconds, bandwidth in KiB/s, /proc/stat CPU in percent
+ * of the whole machine, rusage CPU in percent of one CPU (as
+ * /usr/bin/time prints it), counters as raw counts.  A metric that could
+ * not be measured is absent (or JSON null) and prints as "n/a", never 0.
+ */
+#ifndef KB_METRICS_H
+#define KB_METRICS_H
+
+enum kb_direction {
+	KB_NEUTRAL = 0,		/* neither better nor worse */
+	KB_HIGHER_BETTER,	/* IOPS, bandwidth */
+	KB_LOWER_BETTER,	/* latency, CPU cost */
+};
+
+struct kb_metric_def {
+	const char *name;	/* "read.iops", "write.clat_p99_ns", ... */
+	const char *unit;	/* "IOPS", "KiB/s", "ns", "%", "s", "KiB", "count" */
+	enum kb_direction direction;
+	const char *label;	/* short column heading, e.g. "I/Os per sec" */
+	const char *description;
+};
+
+/* The table, terminated by an entry whose name is NULL. */
+extern const struct kb_metric_def kb_metrics[];
+
+/* Look a metric up by exact name; NULL when unknown. */
+const struct kb_metric_def *kb_metric_find(const char *name);
+
+/* "higher", "lower" or "neutral". */
+const char *kb_direction_name(enum kb_direction d);
+
+#endif

@@ -1,0 +1,161 @@
+#include "lib/proc.h"
+#include "lib/err.h"
+#include "lib/file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+volatile int kb_spawn_forward_signal;
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int redirect(const char *path, int fd)
+{
+	int f;
+
+	if (!path)
+		return 0;
+	f = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (f < 0)
+		return -1;
+	if (dup2(f, fd) < 0)
+		return -1;
+	close(f);
+	return 0;
+}
+
+/* In the child: set up and exec; on failure write errno to errfd. */
+static void child(char *const argv[], const struct kb_spawn_opts *o, int errfd)
+{
+	const char *const *e;
+	int err;
+
+	if (redirect(o->stdout_path, 1) < 0 || redirect(o->stderr_path, 2) < 0)
+		goto fail;
+	for (e = o->env; e && *e; e++)
+		if (putenv((char *)*e) < 0)
+			goto fail;
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	execvp(argv[0], argv);
+fail:
+	err = errno;
+	if (write(errfd, &err, sizeof(err)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+int kb_spawn(char *const argv[], const struct kb_spawn_opts *opts,
+	     struct kb_spawn_result *res)
+{
+	static const struct kb_spawn_opts none;
+	const struct kb_spawn_opts *o = opts ? opts : &none;
+	double start, deadline = 0, killat = 0;
+	int pipefd[2], status = 0, err = 0, termsent = 0;
+	ssize_t n;
+	pid_t pid;
+
+	memset(res, 0, sizeof(*res));
+	if (pipe2(pipefd, O_CLOEXEC) < 0) {
+		kb_error("cannot create a pipe: %s", strerror(errno));
+		return -errno;
+	}
+	start = now_s();
+	pid = fork();
+	if (pid < 0) {
+		err = -errno;
+		kb_error("cannot fork to run %s: %s", argv[0], strerror(errno));
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return err;
+	}
+	if (pid == 0)
+		child(argv, o, pipefd[1]);
+	close(pipefd[1]);
+	do
+		n = read(pipefd[0], &err, sizeof(err));
+	while (n < 0 && errno == EINTR);
+	close(pipefd[0]);
+	if (n == sizeof(err)) {
+		waitpid(pid, NULL, 0);
+		kb_error("cannot run %s: %s", argv[0], strerror(err));
+		return -err;
+	}
+	if (o->timeout_s)
+		deadline = start + o->timeout_s;
+
+	for (;;) {
+		pid_t w = wait4(pid, &status, WNOHANG, &res->ru);
+
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR) {
+			err = -errno;
+			kb_error("wait4 for %s failed: %s", argv[0],
+				 strerror(errno));
+			return err;
+		}
+		if (kb_spawn_forward_signal && !termsent) {
+			kill(pid, kb_spawn_forward_signal);
+			termsent = 1;
+		}
+		if (deadline && !res->timed_out && now_s() > deadline) {
+			res->timed_out = 1;
+			kill(pid, SIGTERM);
+			killat = now_s() + 10;
+		}
+		if (killat && now_s() > killat) {
+			kill(pid, SIGKILL);
+			killat = 0;
+		}
+		usleep(20000);
+	}
+	res->elapsed_s = now_s() - start;
+	if (WIFEXITED(status)) {
+		res->exited = 1;
+		res->exit_status = WEXITSTATUS(status);
+	} else if (WIFSIGNALED(status)) {
+		res->signal = WTERMSIG(status);
+	}
+	return 0;
+}
+
+int kb_capture(char *const argv[], char **out)
+{
+	char tmpl[] = "/tmp/kbench-capture.XXXXXX";
+	struct kb_spawn_opts o = { 0 };
+	struct kb_spawn_result r;
+	int fd, ret;
+
+	*out = NULL;
+	fd = mkstemp(tmpl);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	o.stdout_path = tmpl;
+	o.stderr_path = "/dev/null";
+	o.timeout_s = 60;
+	ret = kb_spawn(argv, &o, &r);
+	if (ret == 0) {
+		size_t len;
+
+		if (kb_read_file(tmpl, out, &len, 1) == 0 && len > 65536)
+			(*out)[65536] = '\0';
+		ret = r.exited ? r.exit_status : 128 + r.signal;
+	}
+	unlink(tmpl);
+	return ret;
+}

@@ -1,0 +1,48 @@
+/* lib/proc.h - start children from argv arrays (never a shell string).
+ *
+ * kb_spawn() forks, redirects the child's stdout and stderr to files,
+ * adds environment variables, execvp()s argv, and waits with wait4(2) so
+ * the child's rusage is returned (getrusage(2) semantics: the child and
+ * its waited-for descendants).  A timeout sends SIGTERM, then SIGKILL 10 s
+ * later.  The child runs in the parent's process group, so a Ctrl-C at the
+ * terminal reaches it too (fio then writes its report and exits).
+ */
+#ifndef KB_PROC_H
+#define KB_PROC_H
+
+#include <sys/resource.h>
+
+struct kb_spawn_opts {
+	const char *stdout_path;	/* NULL: inherit */
+	const char *stderr_path;	/* NULL: inherit */
+	const char *const *env;		/* "NAME=value" additions, NULL-ended */
+	unsigned timeout_s;		/* 0: none */
+};
+
+struct kb_spawn_result {
+	int exited;		/* 1 if the child exited normally */
+	int exit_status;	/* its status when exited */
+	int signal;		/* the signal that ended it, else 0 */
+	int timed_out;		/* 1 if kbench killed it on timeout */
+	double elapsed_s;	/* wall-clock, CLOCK_MONOTONIC */
+	struct rusage ru;	/* from wait4(2) */
+};
+
+/* Run argv[0] (PATH searched) with argv and wait for it.  Returns 0 when
+ * the child was started and reaped (whatever its status: see *res), or
+ * -errno when it could not be started (message printed; exec failure is
+ * reported as -ENOENT/-EACCES from the child through a pipe). */
+int kb_spawn(char *const argv[], const struct kb_spawn_opts *opts,
+	     struct kb_spawn_result *res);
+
+/* Run argv and capture its stdout (at most 64 KiB, NUL-terminated,
+ * malloc'd into *out).  Returns the exit status (>= 0), or -errno when it
+ * could not be run.  stderr goes to /dev/null. */
+int kb_capture(char *const argv[], char **out);
+
+/* Set (from a signal handler) to a signal number to have kb_spawn
+ * forward it to the running child once (SIGTERM from `kill`, which unlike
+ * a terminal's SIGINT does not reach the child by itself). */
+extern volatile int kb_spawn_forward_signal;
+
+#endif

@@ -1,0 +1,176 @@
+#include "parsers/run_dir.h"
+#include "parsers/fio_json.h"
+#include "parsers/procfs.h"
+#include "lib/err.h"
+#include "lib/file.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static double num(const json_t *o, const char *k, double def)
+{
+	json_t *v = json_object_get(o, k);
+
+	return json_is_number(v) ? json_number_value(v) : def;
+}
+
+static void rusage_metrics(const json_t *run, json_t *m)
+{
+	double user = num(run, "user_s", -1), sys = num(run, "sys_s", -1);
+	double el = num(run, "elapsed_s", -1);
+
+	if (user < 0 || sys < 0 || el <= 0)
+		return;
+	json_object_set_new(m, "rusage.user_s", json_real(user));
+	json_object_set_new(m, "rusage.sys_s", json_real(sys));
+	json_object_set_new(m, "rusage.elapsed_s", json_real(el));
+	json_object_set_new(m, "rusage.cpu_pct",
+			    json_real(100.0 * (user + sys) / el));
+	json_object_set_new(m, "rusage.maxrss_kib",
+			    json_integer((json_int_t)num(run, "maxrss_kib", 0)));
+	json_object_set_new(m, "rusage.major_faults",
+			    json_integer((json_int_t)num(run, "major_faults", 0)));
+	json_object_set_new(m, "rusage.minor_faults",
+			    json_integer((json_int_t)num(run, "minor_faults", 0)));
+}
+
+/* Load a snapshot pair name.{before,after}; NULL texts when absent. */
+static int load_pair(const char *dir, const char *name, char **a, char **b)
+{
+	char *pa = kb_xasprintf("%s/%s.before", dir, name);
+	char *pb = kb_xasprintf("%s/%s.after", dir, name);
+	int ret = 0;
+
+	*a = *b = NULL;
+	if (kb_read_file(pa, a, NULL, 1) < 0 || kb_read_file(pb, b, NULL, 1) < 0) {
+		free(*a);
+		free(*b);
+		*a = *b = NULL;
+		ret = -1;
+	}
+	free(pa);
+	free(pb);
+	return ret;
+}
+
+static void proc_metrics(const char *dir, const json_t *run, json_t *m,
+			 json_t *warnings)
+{
+	const char *dev = json_string_value(json_object_get(run, "diskstats_name"));
+	char *a, *b;
+
+	if (load_pair(dir, "proc_stat", &a, &b) == 0) {
+		struct kb_cpu_ticks ta, tb;
+
+		if (procfs_parse_stat("proc_stat.before", a, &ta) == 0 &&
+		    procfs_parse_stat("proc_stat.after", b, &tb) == 0)
+			procfs_cpu_metrics(&ta, &tb, m);
+		free(a);
+		free(b);
+	} else {
+		json_array_append_new(warnings,
+			json_string("no /proc/stat snapshots: cpu.* n/a"));
+	}
+	if (!dev)
+		return;
+	if (load_pair(dir, "diskstats", &a, &b) == 0) {
+		struct kb_diskstats da, db;
+
+		if (procfs_parse_diskstats("diskstats.before", a, dev, &da) == 0 &&
+		    procfs_parse_diskstats("diskstats.after", b, dev, &db) == 0)
+			procfs_disk_metrics(&da, &db, m);
+		else
+			json_array_append_new(warnings, json_string(
+				"target not found in /proc/diskstats: disk.* n/a"));
+		free(a);
+		free(b);
+	}
+}
+
+static int has_io(const json_t *m)
+{
+	static const char *const keys[] = { "read.iops", "write.iops",
+					    "trim.iops", "mixed.iops", NULL };
+	const char *const *k;
+
+	for (k = keys; *k; k++)
+		if (num(m, *k, 0) > 0)
+			return 1;
+	return 0;
+}
+
+json_t *run_dir_parse(const char *dir)
+{
+	char *runpath = kb_path_join(dir, "run.json");
+	char *fiopath = kb_path_join(dir, "fio.json");
+	json_t *run = kb_json_load(runpath), *out = NULL, *fio = NULL;
+	json_t *metrics = json_object(), *warnings = json_array(), *fv;
+	char reason[1024] = "", err[1024] = "", ran[128] = "";
+	double runtime, elapsed;
+	int exit_status;
+
+	if (!run)
+		goto out;
+	runtime = num(run, "runtime_s", 0);
+	elapsed = num(run, "elapsed_s", 0);
+	exit_status = (int)num(run, "exit_status", -1);
+	if (runtime > 0)
+		snprintf(ran, sizeof(ran), "; ran %.0f s of %.0f s", elapsed,
+			 runtime);
+
+	rusage_metrics(run, metrics);
+	proc_metrics(dir, run, metrics, warnings);
+
+	fio = fio_parse_file(fiopath, err, sizeof(err));
+	if (fio) {
+		json_t *fm = json_object_get(fio, "metrics"), *w;
+		size_t i;
+
+		json_object_update(metrics, fm);
+		json_array_foreach(json_object_get(fio, "warnings"), i, w)
+			json_array_append(warnings, w);
+	}
+
+	if (json_is_true(json_object_get(run, "timed_out"))) {
+		snprintf(reason, sizeof(reason),
+			 "fio timed out: killed after %.0f s (runtime %.0f s + "
+			 "grace)", elapsed, runtime);
+	} else if (num(run, "signal", 0) > 0) {
+		snprintf(reason, sizeof(reason), "fio killed by signal %d%s",
+			 (int)num(run, "signal", 0), ran);
+	} else if (fio && fio_result_error(fio, err, sizeof(err))) {
+		snprintf(reason, sizeof(reason), "%s; exit status %d%s", err,
+			 exit_status, ran);
+	} else if (exit_status != 0) {
+		char *sp = kb_path_join(dir, "fio.stderr"), *se = NULL, *nl;
+
+		kb_read_file(sp, &se, NULL, 1);
+		free(sp);
+		snprintf(reason, sizeof(reason), "fio exited with status %d%s%s",
+			 exit_status, se && *se ? ": " : "", se ? se : "");
+		if ((nl = strchr(reason, '\n')))
+			*nl = '\0';
+		free(se);
+	} else if (!fio) {
+		snprintf(reason, sizeof(reason), "unparsable fio output: %s",
+			 err);
+	} else if (!has_io(metrics)) {
+		snprintf(reason, sizeof(reason), "fio reported no I/O");
+	}
+
+	fv = fio ? json_object_get(fio, "fio_version") : NULL;
+	out = json_pack("{s:s, s:o, s:o, s:o, s:o}",
+			"status", reason[0] ? "failed" : "ok",
+			"reason", reason[0] ? json_string(reason) : json_null(),
+			"metrics", metrics, "warnings", warnings,
+			"fio_version", fv ? json_incref(fv) : json_null());
+	metrics = warnings = NULL;
+out:
+	json_decref(metrics);
+	json_decref(warnings);
+	json_decref(fio);
+	json_decref(run);
+	free(runpath);
+	free(fiopath);
+	return out;
+}

@@ -1,0 +1,309 @@
+#include "runner/campaign.h"
+#include "lib/err.h"
+#include "lib/file.h"
+#include "lib/proc.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+static char *iso_now(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return buf;
+}
+
+static json_t *first_line_of(const char *path, const char *prefix)
+{
+	char *buf, *p, *nl;
+	json_t *v = NULL;
+
+	if (kb_read_file(path, &buf, NULL, 1) < 0)
+		return json_null();
+	for (p = buf; p && *p; p = nl ? nl + 1 : NULL) {
+		nl = strchr(p, '\n');
+		if (nl)
+			*nl = '\0';
+		if (!prefix) {
+			v = json_string(p);
+			break;
+		}
+		if (!strncmp(p, prefix, strlen(prefix))) {
+			char *c = strchr(p, ':');
+
+			if (c) {
+				c++;
+				while (*c == ' ' || *c == '\t')
+					c++;
+				v = json_string(c);
+				break;
+			}
+		}
+	}
+	free(buf);
+	return v ? v : json_null();
+}
+
+static json_t *tool_version(const char *tool)
+{
+	char *argv[] = { (char *)tool, "--version", NULL }, *out = NULL, *nl;
+	json_t *v;
+	int prev = kb_quiet, rc;
+
+	rc = kb_capture(argv, &out);
+	kb_quiet = prev;
+	if (rc != 0 || !out) {
+		free(out);
+		return json_null();
+	}
+	nl = strchr(out, '\n');
+	if (nl)
+		*nl = '\0';
+	v = json_string(out);
+	free(out);
+	return v;
+}
+
+json_t *campaign_environment(void)
+{
+	struct utsname u;
+	json_t *env = json_object();
+
+	if (uname(&u) == 0) {
+		json_object_set_new(env, "kernel_release", json_string(u.release));
+		json_object_set_new(env, "kernel_version", json_string(u.version));
+		json_object_set_new(env, "machine", json_string(u.machine));
+		json_object_set_new(env, "hostname", json_string(u.nodename));
+	}
+	json_object_set_new(env, "cmdline", first_line_of("/proc/cmdline", NULL));
+	json_object_set_new(env, "cpu_model",
+			    first_line_of("/proc/cpuinfo", "model name"));
+	json_object_set_new(env, "cpus", json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
+	json_object_set_new(env, "memory_total",
+			    first_line_of("/proc/meminfo", "MemTotal"));
+	json_object_set_new(env, "governor", first_line_of(
+		"/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", NULL));
+	json_object_set_new(env, "fio_version", tool_version("fio"));
+	json_object_set_new(env, "perf_version", tool_version("perf"));
+	json_object_set_new(env, "kbench_version", json_string(KBENCH_VERSION));
+	return env;
+}
+
+static json_t *campaign_section(const struct kb_campaign *c)
+{
+	const struct kb_config *cfg = &c->cfg;
+	json_t *tun = json_array(), *jobs = json_array();
+	char target[64];
+	size_t i;
+
+	if (cfg->target_kind == KB_TARGET_LOOP || !cfg->target)
+		snprintf(target, sizeof(target), "loop:%lluM",
+			 cfg->loop_size_bytes >> 20);
+	else
+		snprintf(target, sizeof(target), "%s%s",
+			 cfg->target_kind == KB_TARGET_FILE ? "file:" : "",
+			 cfg->target);
+
+	for (i = 0; i < cfg->ntunables; i++)
+		json_array_append_new(tun, json_pack("{s:s, s:s}",
+			"label", cfg->tunables[i].label,
+			"path", cfg->tunables[i].path));
+	for (i = 0; i < cfg->njobs; i++)
+		json_array_append_new(jobs, json_string(cfg->jobs[i]));
+	return json_pack("{s:s, s:o, s:o, s:i, s:i, s:i, s:s, s:s}",
+		"baseline", c->plan.configs[c->plan.baseline].id,
+		"tunables", tun, "jobs", jobs,
+		"iterations", (int)cfg->iterations, "warmup", (int)cfg->warmup,
+		"runtime_s", (int)cfg->runtime_s,
+		"order", cfg->order == KB_ORDER_BLOCK ? "block" :
+			 cfg->order == KB_ORDER_RANDOM ? "random" : "interleave",
+		"target", target);
+}
+
+static json_t *configurations(const struct kb_campaign *c)
+{
+	const struct kb_config *cfg = &c->cfg;
+	json_t *arr = json_array();
+	size_t i, t;
+
+	for (i = 0; i < c->plan.nconfigs; i++) {
+		const struct kb_configuration *k = &c->plan.configs[i];
+		const struct kb_variant *v = &cfg->variants[k->variant];
+		json_t *tv = json_object();
+
+		for (t = 0; t < cfg->ntunables; t++)
+			json_object_set_new(tv, cfg->tunables[t].label,
+				json_string(cfg->tunables[t].values[k->value[t]]));
+		json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:s?, s:o}",
+			"id", k->id, "variant", v->name, "method", v->method,
+			"release", v->release, "tunables", tv));
+	}
+	return arr;
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	char *buf;
+	size_t len;
+	int ret = kb_read_file(from, &buf, &len, 0);
+
+	if (ret)
+		return ret;
+	ret = kb_write_atomic(to, buf, len);
+	free(buf);
+	return ret;
+}
+
+static int create(struct kb_campaign *c, const char *conf_path)
+{
+	json_t *cj = NULL, *plan = json_array();
+	char *pdir = kb_path_join(c->dir, "profiles"), ts[32], *cjpath = NULL;
+	size_t i;
+	int ret;
+
+	ret = kb_mkdir_p(pdir);
+	if (ret)
+		goto out;
+	for (i = 0; i < c->cfg.njobs; i++) {
+		char *from = kb_xasprintf("%s/%s.fio", c->cfg.profiles_dir,
+					  c->cfg.jobs[i]);
+		char *to = kb_xasprintf("%s/%s.fio", pdir, c->cfg.jobs[i]);
+
+		if (!kb_exists(from)) {
+			kb_error("%s: job '%s': no job file %s (jobs name files "
+				 "in the profiles directory, without .fio)",
+				 conf_path, c->cfg.jobs[i], from);
+			ret = -ENOENT;
+		} else if (!ret) {
+			ret = copy_file(from, to);
+		}
+		free(from);
+		free(to);
+	}
+	if (ret)
+		goto out;
+	ret = copy_file(conf_path, c->conf_path);
+	if (ret)
+		goto out;
+	for (i = 0; i < c->plan.nruns; i++)
+		json_array_append_new(plan, json_string(c->plan.runs[i].key));
+	cj = json_pack("{s:i, s:s, s:s, s:s, s:o, s:o, s:o, s:o}",
+		"schema_version", 1, "kbench_version", KBENCH_VERSION,
+		"created", iso_now(ts, sizeof(ts)), "config_file", conf_path,
+		"campaign", campaign_section(c),
+		"configurations", configurations(c),
+		"plan", plan, "environment", campaign_environment());
+	plan = NULL;
+	cjpath = kb_path_join(c->dir, "campaign.json");
+	ret = kb_json_write_atomic(cjpath, cj);
+out:
+	free(cjpath);
+	json_decref(plan);
+	json_decref(cj);
+	free(pdir);
+	return ret;
+}
+
+int campaign_open(struct kb_campaign *c, const char *dir,
+		  const char *conf_path, int conf_explicit)
+{
+	char *cjpath, *statepath;
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	c->dir = kb_xstrdup(dir);
+	c->conf_path = kb_path_join(dir, "kernels.conf");
+	cjpath = kb_path_join(dir, "campaign.json");
+	statepath = kb_path_join(dir, "state.json");
+	c->resumed = kb_exists(cjpath);
+
+	if (c->resumed) {
+		char *a = NULL, *b = NULL;
+
+		if (conf_explicit && kb_read_file(conf_path, &a, NULL, 0) == 0 &&
+		    kb_read_file(c->conf_path, &b, NULL, 0) == 0 && strcmp(a, b)) {
+			kb_error("%s holds a campaign made from a different "
+				 "kernels.conf than %s; resume it without -c, or "
+				 "start a new campaign with -o NEWDIR", dir,
+				 conf_path);
+			free(a);
+			free(b);
+			ret = -EEXIST;
+			goto out;
+		}
+		free(a);
+		free(b);
+		ret = kconf_load(c->conf_path, &c->cfg);
+	} else {
+		ret = kb_mkdir_p(dir);
+		if (!ret)
+			ret = kconf_load(conf_path, &c->cfg);
+	}
+	if (ret)
+		goto out;
+	ret = plan_build(&c->cfg, &c->plan);
+	if (ret)
+		goto out;
+	if (!c->resumed) {
+		ret = create(c, conf_path);
+		if (ret)
+			goto out;
+	}
+	if (kb_exists(statepath)) {
+		c->state = kb_json_load(statepath);
+		if (!c->state || !json_is_object(json_object_get(c->state, "runs"))) {
+			kb_error("%s: not a kbench state file (no \"runs\" "
+				 "object); move it away to start over", statepath);
+			ret = -EINVAL;
+			goto out;
+		}
+	} else {
+		c->state = json_pack("{s:i, s:{}}", "schema_version", 1, "runs");
+	}
+out:
+	free(cjpath);
+	free(statepath);
+	return ret;
+}
+
+json_t *campaign_run_state(const struct kb_campaign *c, const char *key)
+{
+	return json_object_get(json_object_get(c->state, "runs"), key);
+}
+
+int campaign_record(struct kb_campaign *c, const char *key,
+		    const char *status, const char *reason)
+{
+	char ts[32], *path = kb_path_join(c->dir, "state.json");
+	int ret;
+
+	json_object_set_new(json_object_get(c->state, "runs"), key,
+		json_pack("{s:s, s:s?, s:s}", "status", status, "reason", reason,
+			  "finished", iso_now(ts, sizeof(ts))));
+	ret = kb_json_write_atomic(path, c->state);
+	free(path);
+	return ret;
+}
+
+char *campaign_job_path(const struct kb_campaign *c, size_t job)
+{
+	return kb_xasprintf("%s/profiles/%s.fio", c->dir, c->cfg.jobs[job]);
+}
+
+void campaign_close(struct kb_campaign *c)
+{
+	plan_free(&c->plan);
+	kconf_free(&c->cfg);
+	json_decref(c->state);
+	free(c->dir);
+	free(c->conf_path);
+	memset(c, 0, sizeof(*c));
+}

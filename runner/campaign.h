@@ -1,0 +1,45 @@
+/* runner/campaign.h - a campaign directory: campaign.json, state.json,
+ * the snapshot of kernels.conf and the job files (docs/results-format.md).
+ */
+#ifndef KB_CAMPAIGN_H
+#define KB_CAMPAIGN_H
+
+#include "parsers/kconf.h"
+#include "runner/plan.h"
+
+#include <jansson.h>
+
+struct kb_campaign {
+	char *dir;
+	char *conf_path;	/* DIR/kernels.conf (the snapshot) */
+	struct kb_config cfg;	/* parsed from the snapshot */
+	struct kb_plan plan;
+	json_t *state;		/* state.json: {"schema_version", "runs": {}} */
+	int resumed;		/* 1 when DIR already held a campaign */
+};
+
+/* Open DIR: resume it when DIR/campaign.json exists (conf_path, if not
+ * NULL, must then have the same text as the snapshot), else create it
+ * from conf_path (snapshot kernels.conf and profiles/JOB.fio, write
+ * campaign.json).  0 or -errno with a message. */
+int campaign_open(struct kb_campaign *c, const char *dir,
+		  const char *conf_path, int conf_explicit);
+
+/* The state entry of a run, or NULL when it has not completed. */
+json_t *campaign_run_state(const struct kb_campaign *c, const char *key);
+
+/* Record a completed run (status "ok" or "failed") and write state.json
+ * atomically.  0 or -errno. */
+int campaign_record(struct kb_campaign *c, const char *key,
+		    const char *status, const char *reason);
+
+/* The job file snapshot DIR/profiles/JOB.fio (malloc'd). */
+char *campaign_job_path(const struct kb_campaign *c, size_t job);
+
+/* The environment snapshot: uname, /proc/cmdline, CPU model and count,
+ * cpufreq governor, memory, fio and perf versions, kbench version. */
+json_t *campaign_environment(void);
+
+void campaign_close(struct kb_campaign *c);
+
+#endif

@@ -1,0 +1,88 @@
+/* runner/cmd_plan.c - `kbench plan`: the run order, count and ETA. */
+#include "lib/commands.h"
+#include "lib/err.h"
+#include "runner/drivers.h"
+#include "runner/plan.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: kbench plan [-c kernels.conf] [--runs]\n"
+"\n"
+"Print what `kbench run` would do with kernels.conf: the configurations,\n"
+"the number of runs, the estimated duration (runtime + %.0f s per run) and,\n"
+"with --runs, every run in order.  Runs nothing, needs no root.\n"
+"\n"
+"options:\n"
+"  -c, --config FILE   campaign description (default: ./kernels.conf)\n"
+"  -r, --runs          list every run in execution order\n"
+"  -h, --help          this text\n", KB_RUN_OVERHEAD_S);
+}
+
+int cmd_plan(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "runs", no_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *conf = "kernels.conf";
+	struct kb_config cfg;
+	struct kb_plan plan;
+	int o, list = 0;
+	size_t i;
+	char eb[32];
+
+	optind = 1;
+	while ((o = getopt_long(argc, argv, "c:rh", opts, NULL)) != -1) {
+		switch (o) {
+		case 'c':
+			conf = optarg;
+			break;
+		case 'r':
+			list = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 1;
+		}
+	}
+	if (optind < argc) {
+		kb_error("unexpected argument '%s'; see kbench plan --help",
+			 argv[optind]);
+		return 1;
+	}
+	if (kconf_load(conf, &cfg))
+		return 1;
+	if (plan_build(&cfg, &plan)) {
+		kconf_free(&cfg);
+		return 1;
+	}
+	printf("campaign %s: %zu configuration(s) x %zu job(s) x (%u warm-up "
+	       "+ %u iterations) = %zu runs of %u s, about %s\n", conf,
+	       plan.nconfigs, cfg.njobs, cfg.warmup, cfg.iterations, plan.nruns,
+	       cfg.runtime_s, plan_fmt_duration(plan_estimate_s(&cfg, plan.nruns),
+						eb, sizeof(eb)));
+	printf("order: %s; baseline: %s\n", cfg.order == KB_ORDER_BLOCK ?
+	       "block" : cfg.order == KB_ORDER_RANDOM ? "random" : "interleave",
+	       plan.configs[plan.baseline].id);
+	for (i = 0; i < plan.nconfigs; i++)
+		printf("  %s%s\n", plan.configs[i].id,
+		       driver_variant_ready(&cfg, plan.configs[i].variant) ? "" :
+		       "  (not the running kernel: needs a reboot)");
+	if (list)
+		for (i = 0; i < plan.nruns; i++)
+			printf("%5zu  %s%s\n", i + 1, plan.runs[i].key,
+			       plan.runs[i].warmup ? "  (warm-up)" : "");
+	plan_free(&plan);
+	kconf_free(&cfg);
+	return 0;
+}

@@ -1,0 +1,470 @@
+/* runner/cmd_run.c - `kbench run`: run or resume a campaign.
+ *
+ * For each planned run not yet done: check the variant, write the
+ * tunables (read back), sync and drop caches, snapshot /proc/stat and
+ * /proc/diskstats, run fio from an argv array with a timeout, snapshot
+ * again, record wait4's rusage, parse, and record the run in state.json.
+ * SIGINT/SIGTERM stop after the current run (fio is told to stop and
+ * writes its report; the run is not counted and is redone on resume);
+ * every tunable is restored on every exit path.
+ */
+#include "lib/commands.h"
+#include "lib/err.h"
+#include "lib/file.h"
+#include "lib/proc.h"
+#include "parsers/run_dir.h"
+#include "reports/report.h"
+#include "runner/campaign.h"
+#include "runner/drivers.h"
+#include "runner/results.h"
+#include "runner/target.h"
+#include "runner/tunables.h"
+#include "stats/summary.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+	kb_spawn_forward_signal = SIGTERM;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: kbench run [-c kernels.conf] [-o DIR] [options]\n"
+"\n"
+"Run the campaign described by kernels.conf, or resume the one in DIR:\n"
+"every configuration (variant x tunable values) x job x iteration, in the\n"
+"order the conf asks for.  Raw artifacts go to DIR/runs/, the tables to\n"
+"DIR/report.txt and DIR/report.md, everything to DIR/results.json.\n"
+"Running it again on the same DIR resumes: completed runs are skipped.\n"
+"\n"
+"options:\n"
+"  -c, --config FILE   campaign description (default: ./kernels.conf; on\n"
+"                      resume, the snapshot in DIR is used and FILE, if\n"
+"                      given, must be identical)\n"
+"  -o, --output DIR    campaign directory (default: results/<conf name>)\n"
+"      --retry-failed  run again the runs recorded as failed\n"
+"  -q, --quiet         no progress lines\n"
+"  -h, --help          this text\n"
+"\n"
+"exit status: 0 campaign complete, 1 error, 3 runs left for variants\n"
+"that are not running now (boot them and run again), 130 interrupted\n"
+"(run again to resume).\n");
+}
+
+static void drop_caches(int *warned)
+{
+	FILE *f;
+
+	sync();
+	f = fopen("/proc/sys/vm/drop_caches", "w");
+	if (!f || fputs("3\n", f) < 0 || fclose(f) != 0) {
+		if (f)
+			fclose(f);
+		if (!*warned)
+			kb_warn("cannot drop caches (/proc/sys/vm/drop_caches "
+				"needs root): runs may start with a warm cache");
+		*warned = 1;
+	}
+}
+
+static int snapshot(const char *from, const char *rdir, const char *name)
+{
+	char *buf, *to;
+	size_t len;
+	int ret;
+
+	ret = kb_read_file(from, &buf, &len, 0);
+	if (ret)
+		return ret;
+	to = kb_path_join(rdir, name);
+	ret = kb_write_atomic(to, buf, len);
+	free(to);
+	free(buf);
+	return ret;
+}
+
+static double tv_s(struct timeval tv)
+{
+	return tv.tv_sec + tv.tv_usec / 1e6;
+}
+
+/* One run: everything in rdir; returns 0 when it ran (ok or failed), or
+ * -errno when the campaign cannot go on. */
+static int do_run(struct kb_campaign *c, const struct kb_run *r,
+		  const struct kb_target *t, const char *rdir,
+		  json_t **result, int *drop_warned)
+{
+	const struct kb_config *cfg = &c->cfg;
+	char *job = campaign_job_path(c, r->job);
+	char *jobcopy = kb_path_join(rdir, "job.fio");
+	char *out = kb_path_join(rdir, "fio.json");
+	char *so = kb_path_join(rdir, "fio.stdout");
+	char *se = kb_path_join(rdir, "fio.stderr");
+	char *runjson = kb_path_join(rdir, "run.json");
+	char *e_target = kb_xasprintf("KBENCH_TARGET=%s", t->path);
+	char *e_runtime = kb_xasprintf("KBENCH_RUNTIME=%u", cfg->runtime_s);
+	char *e_size = kb_xasprintf("KBENCH_SIZE=%llu", t->size_bytes);
+	char *outarg = kb_xasprintf("--output=%s", out);
+	const char *env[] = { e_target, e_runtime, e_size, NULL };
+	char *argv[] = { "fio", "--output-format=json+", outarg, jobcopy, NULL };
+	struct kb_spawn_opts so_opts = { 0 };
+	struct kb_spawn_result res;
+	char *buf = NULL;
+	json_t *rj = NULL;
+	size_t len;
+	int ret;
+
+	*result = NULL;
+	unlink(out);
+	ret = kb_read_file(job, &buf, &len, 0);
+	if (!ret)
+		ret = kb_write_atomic(jobcopy, buf, len);
+	free(buf);
+	if (ret)
+		goto out;
+	drop_caches(drop_warned);
+	snapshot("/proc/stat", rdir, "proc_stat.before");
+	if (t->stat_name)
+		snapshot("/proc/diskstats", rdir, "diskstats.before");
+
+	so_opts.stdout_path = so;
+	so_opts.stderr_path = se;
+	so_opts.env = env;
+	so_opts.timeout_s = cfg->runtime_s + cfg->timeout_grace_s;
+	ret = kb_spawn(argv, &so_opts, &res);
+	if (ret) {
+		if (ret == -ENOENT)
+			kb_error("fio is not installed (apt-get install fio, "
+				 "or scripts/install-deps)");
+		goto out;
+	}
+
+	snapshot("/proc/stat", rdir, "proc_stat.after");
+	if (t->stat_name)
+		snapshot("/proc/diskstats", rdir, "diskstats.after");
+	rj = json_pack("{s:o, s:i, s:b, s:f, s:f, s:f, s:I, s:I, s:I, s:i, s:i, s:s?, s:s, s:b}",
+		"exit_status", res.exited ? json_integer(res.exit_status) :
+					    json_null(),
+		"signal", res.signal, "timed_out", res.timed_out,
+		"elapsed_s", res.elapsed_s,
+		"user_s", tv_s(res.ru.ru_utime), "sys_s", tv_s(res.ru.ru_stime),
+		"maxrss_kib", (json_int_t)res.ru.ru_maxrss,
+		"major_faults", (json_int_t)res.ru.ru_majflt,
+		"minor_faults", (json_int_t)res.ru.ru_minflt,
+		"runtime_s", (int)cfg->runtime_s,
+		"timeout_s", (int)so_opts.timeout_s,
+		"diskstats_name", t->stat_name,
+		"target", t->path, "warmup", r->warmup);
+	ret = kb_json_write_atomic(runjson, rj);
+	if (ret)
+		goto out;
+	*result = run_dir_parse(rdir);
+	if (!*result)
+		ret = -EIO;
+out:
+	json_decref(rj);
+	free(job);
+	free(jobcopy);
+	free(out);
+	free(so);
+	free(se);
+	free(runjson);
+	free(e_target);
+	free(e_runtime);
+	free(e_size);
+	free(outarg);
+	return ret;
+}
+
+static int apply_tunables(struct kb_campaign *c, struct kb_tunables *tu,
+			  const struct kb_configuration *k)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < tu->n; i++) {
+		ret = tunables_set(tu, i, c->cfg.tunables[i].values[k->value[i]]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* results.json, report.txt, report.md; the text table on stdout. */
+static int write_reports(const char *dir, int print)
+{
+	json_t *res = results_load_campaign(dir, 0);
+	char *rpath = kb_path_join(dir, "results.json");
+	char *tpath = kb_path_join(dir, "report.txt");
+	char *mpath = kb_path_join(dir, "report.md");
+	const char *const fmts[] = { "text", "markdown" };
+	const char *const paths[] = { tpath, mpath };
+	int ret = -EIO;
+	size_t i;
+
+	if (!res)
+		goto out;
+	ret = stats_fill_summaries(res);
+	if (ret)
+		goto out;
+	ret = kb_json_write_atomic(rpath, res);
+	for (i = 0; i < 2 && !ret; i++) {
+		char *text = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&text, &len);
+
+		ret = report_render(m, res, fmts[i], NULL);
+		fclose(m);
+		if (!ret)
+			ret = kb_write_atomic(paths[i], text, len);
+		if (!ret && print && i == 0)
+			fwrite(text, 1, len, stdout);
+		free(text);
+	}
+out:
+	json_decref(res);
+	free(rpath);
+	free(tpath);
+	free(mpath);
+	return ret;
+}
+
+static char *default_dir(const char *conf)
+{
+	const char *b = strrchr(conf, '/');
+	char *stem = kb_xstrdup(b ? b + 1 : conf), *dot = strrchr(stem, '.');
+	char *dir;
+
+	if (dot && dot != stem)
+		*dot = '\0';
+	dir = kb_xasprintf("results/%s", stem);
+	free(stem);
+	return dir;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "retry-failed", no_argument, NULL, 'r' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *conf = "kernels.conf";
+	char *dir = NULL;
+	int conf_explicit = 0, retry_failed = 0, o, ret = 1, err;
+	int drop_warned = 0, have_target = 0;
+	size_t i, todo = 0, done = 0, failed = 0, skipped_variant = 0;
+	struct kb_campaign c;
+	struct kb_target t;
+	struct kb_tunables tu;
+	struct sigaction sa;
+	double t0, eta;
+	char eb[32];
+
+	memset(&tu, 0, sizeof(tu));
+	memset(&c, 0, sizeof(c));
+	optind = 1;
+	while ((o = getopt_long(argc, argv, "c:o:qh", opts, NULL)) != -1) {
+		switch (o) {
+		case 'c':
+			conf = optarg;
+			conf_explicit = 1;
+			break;
+		case 'o':
+			free(dir);
+			dir = kb_xstrdup(optarg);
+			break;
+		case 'r':
+			retry_failed = 1;
+			break;
+		case 'q':
+			kb_quiet = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			free(dir);
+			return 0;
+		default:
+			usage(stderr);
+			free(dir);
+			return 1;
+		}
+	}
+	if (optind < argc) {
+		kb_error("unexpected argument '%s'; see kbench run --help",
+			 argv[optind]);
+		free(dir);
+		return 1;
+	}
+	if (!dir)
+		dir = default_dir(conf);
+
+	if (campaign_open(&c, dir, conf, conf_explicit))
+		goto out;
+	/* a campaign that died (crash, kill -9, power cut) may have left
+	 * tunables changed: put them back before anything else */
+	{
+		char *saved = kb_path_join(dir, "tunables.saved.json");
+
+		if (kb_exists(saved)) {
+			kb_info("%s: the last run of this campaign stopped "
+				"without restoring its tunables; restoring them",
+				dir);
+			err = tunables_restore_file(saved);
+		} else {
+			err = 0;
+		}
+		free(saved);
+		if (err)
+			goto out;
+	}
+
+	/* which runs are left, and can the running kernel do them? */
+	for (i = 0; i < c.plan.nruns; i++) {
+		const struct kb_run *r = &c.plan.runs[i];
+		json_t *st = campaign_run_state(&c, r->key);
+		const char *s = json_string_value(json_object_get(st, "status"));
+
+		if (st && !(retry_failed && s && !strcmp(s, "failed")))
+			continue;
+		if (!driver_variant_ready(&c.cfg, c.plan.configs[r->config].variant)) {
+			skipped_variant++;
+			continue;
+		}
+		todo++;
+	}
+	if (!todo && !skipped_variant) {
+		kb_info("%s: all %zu runs are complete; nothing to run "
+			"(kbench report %s renders the tables)", dir,
+			c.plan.nruns, dir);
+		ret = write_reports(dir, 0) ? 1 : 0;
+		goto out;
+	}
+	if (!todo) {
+		driver_explain_skipped(&c.cfg);
+		ret = 3;
+		goto out;
+	}
+
+	if (target_open(&c.cfg, dir, &t))
+		goto out;
+	have_target = 1;
+	if (tunables_init(&tu, &c.cfg, &t, dir))
+		goto out;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+
+	kb_info("%s campaign %s: %zu of %zu runs to do on %s%s, about %s",
+		c.resumed ? "resuming" : "starting", dir, todo, c.plan.nruns,
+		t.path, t.kind == KB_TARGET_LOOP ? (t.direct_io ?
+		" (loop, direct I/O)" : " (loop, buffered)") : "",
+		plan_fmt_duration(plan_estimate_s(&c.cfg, todo), eb, sizeof(eb)));
+	t0 = (double)time(NULL);
+	for (i = 0; i < c.plan.nruns && !stop_signal; i++) {
+		const struct kb_run *r = &c.plan.runs[i];
+		const struct kb_configuration *k = &c.plan.configs[r->config];
+		json_t *st = campaign_run_state(&c, r->key), *result = NULL;
+		const char *s = json_string_value(json_object_get(st, "status"));
+		char *rdir, *mpath;
+
+		if (st && !(retry_failed && s && !strcmp(s, "failed")))
+			continue;
+		if (!driver_variant_ready(&c.cfg, k->variant))
+			continue;
+		eta = done ? ((double)time(NULL) - t0) / done * (todo - done) :
+			plan_estimate_s(&c.cfg, todo);
+		kb_info("[%zu/%zu] %s %s iteration %u%s  (ETA %s)", done + 1,
+			todo, k->id, c.cfg.jobs[r->job], r->iteration,
+			r->warmup ? " (warm-up)" : "",
+			plan_fmt_duration(eta, eb, sizeof(eb)));
+		if (apply_tunables(&c, &tu, k))
+			goto out;
+		rdir = kb_xasprintf("%s/runs/%s", dir, r->key);
+		if (kb_mkdir_p(rdir)) {
+			free(rdir);
+			goto out;
+		}
+		err = do_run(&c, r, &t, rdir, &result, &drop_warned);
+		if (err) {
+			free(rdir);
+			goto out;
+		}
+		if (stop_signal) {
+			/* fio was stopped early: not a measurement */
+			json_decref(result);
+			free(rdir);
+			break;
+		}
+		mpath = kb_path_join(rdir, "metrics.json");
+		json_object_set_new(result, "configuration", json_string(k->id));
+		json_object_set_new(result, "job", json_string(c.cfg.jobs[r->job]));
+		json_object_set_new(result, "iteration", json_integer(r->iteration));
+		json_object_set_new(result, "warmup", json_boolean(r->warmup));
+		err = kb_json_write_atomic(mpath, result);
+		s = json_string_value(json_object_get(result, "status"));
+		if (!err)
+			err = campaign_record(&c, r->key, s,
+				json_string_value(json_object_get(result, "reason")));
+		if (s && strcmp(s, "ok")) {
+			failed++;
+			kb_warn("run %s failed: %s (recorded; the campaign "
+				"goes on)", r->key, json_string_value(
+				json_object_get(result, "reason")));
+		}
+		json_decref(result);
+		free(mpath);
+		free(rdir);
+		if (err)
+			goto out;
+		done++;
+	}
+
+	if (stop_signal) {
+		kb_info("interrupted by signal %d after %zu of %zu runs; run "
+			"the same command again to resume", (int)stop_signal,
+			done, todo);
+		ret = 130;
+		goto out;
+	}
+	tunables_restore(&tu);
+	ret = write_reports(dir, 1) ? 1 : 0;
+	if (!ret) {
+		printf("\nmarkdown report: %s/report.md\n", dir);
+		if (failed)
+			kb_warn("%zu run(s) failed; see the report", failed);
+		if (skipped_variant) {
+			driver_explain_skipped(&c.cfg);
+			ret = 3;
+		}
+	}
+out:
+	if (tunables_restore(&tu))
+		ret = 1;
+	tunables_free(&tu);
+	if (have_target)
+		target_close(&t);
+	campaign_close(&c);
+	free(dir);
+	return ret;
+}

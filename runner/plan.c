@@ -1,0 +1,137 @@
+#include "runner/plan.h"
+#include "lib/err.h"
+#include "lib/file.h"
+
+#include <errno.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *config_id(const struct kb_config *cfg,
+		       const struct kb_configuration *c)
+{
+	char *id = kb_xstrdup(cfg->variants[c->variant].name);
+	size_t t;
+
+	for (t = 0; t < cfg->ntunables; t++) {
+		char *next = kb_xasprintf("%s,%s=%s", id,
+					  cfg->tunables[t].label,
+					  cfg->tunables[t].values[c->value[t]]);
+		free(id);
+		id = next;
+	}
+	return id;
+}
+
+static void add_run(const struct kb_config *cfg, struct kb_plan *p,
+		    size_t c, size_t j, unsigned it)
+{
+	struct kb_run *r = &p->runs[p->nruns++];
+
+	r->config = c;
+	r->job = j;
+	r->iteration = it;
+	r->warmup = it < cfg->warmup;
+	r->key = kb_xasprintf("%s/%s/%03u", p->configs[c].id, cfg->jobs[j], it);
+}
+
+int plan_build(const struct kb_config *cfg, struct kb_plan *p)
+{
+	size_t ncfg = cfg->nvariants, c, t, j, v;
+	unsigned it, nit = cfg->warmup + cfg->iterations;
+
+	memset(p, 0, sizeof(*p));
+	for (t = 0; t < cfg->ntunables; t++)
+		ncfg *= cfg->tunables[t].nvalues;
+	p->configs = kb_xcalloc(ncfg, sizeof(*p->configs));
+	for (c = 0; c < ncfg; c++) {
+		size_t rest = c;
+
+		/* last tunable varies fastest */
+		for (t = cfg->ntunables; t-- > 0;) {
+			p->configs[c].value[t] = rest % cfg->tunables[t].nvalues;
+			rest /= cfg->tunables[t].nvalues;
+		}
+		p->configs[c].variant = rest;
+		p->configs[c].id = config_id(cfg, &p->configs[c]);
+	}
+	p->nconfigs = ncfg;
+
+	p->runs = kb_xcalloc(ncfg * cfg->njobs * nit, sizeof(*p->runs));
+	if (cfg->order == KB_ORDER_BLOCK) {
+		for (c = 0; c < ncfg; c++)
+			for (j = 0; j < cfg->njobs; j++)
+				for (it = 0; it < nit; it++)
+					add_run(cfg, p, c, j, it);
+	} else {
+		gsl_rng *rng = NULL;
+
+		if (cfg->order == KB_ORDER_RANDOM) {
+			rng = gsl_rng_alloc(gsl_rng_mt19937);
+			gsl_rng_set(rng, cfg->seed);
+		}
+		for (it = 0; it < nit; it++) {
+			size_t first = p->nruns;
+
+			for (c = 0; c < ncfg; c++)
+				for (j = 0; j < cfg->njobs; j++)
+					add_run(cfg, p, c, j, it);
+			if (rng)
+				gsl_ran_shuffle(rng, p->runs + first,
+						p->nruns - first,
+						sizeof(*p->runs));
+		}
+		if (rng)
+			gsl_rng_free(rng);
+	}
+
+	p->baseline = 0;
+	if (cfg->baseline) {
+		for (v = 0; v < ncfg; v++)
+			if (!strcmp(p->configs[v].id, cfg->baseline))
+				break;
+		if (v == ncfg) {
+			kb_error("%s: baseline '%s' is not a configuration; "
+				 "configurations are:", cfg->path, cfg->baseline);
+			for (v = 0; v < ncfg; v++)
+				fprintf(stderr, "  %s\n", p->configs[v].id);
+			plan_free(p);
+			return -EINVAL;
+		}
+		p->baseline = v;
+	}
+	return 0;
+}
+
+double plan_estimate_s(const struct kb_config *cfg, size_t nruns)
+{
+	return nruns * (cfg->runtime_s + KB_RUN_OVERHEAD_S);
+}
+
+char *plan_fmt_duration(double s, char *buf, size_t len)
+{
+	unsigned long t = s < 0 ? 0 : (unsigned long)(s + 0.5);
+
+	if (t >= 3600)
+		snprintf(buf, len, "%luh%02lum", t / 3600, t % 3600 / 60);
+	else if (t >= 60)
+		snprintf(buf, len, "%lum%02lus", t / 60, t % 60);
+	else
+		snprintf(buf, len, "%lus", t);
+	return buf;
+}
+
+void plan_free(struct kb_plan *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nconfigs; i++)
+		free(p->configs[i].id);
+	for (i = 0; i < p->nruns; i++)
+		free(p->runs[i].key);
+	free(p->configs);
+	free(p->runs);
+	memset(p, 0, sizeof(*p));
+}

@@ -1,0 +1,61 @@
+/* runner/plan.h - the campaign matrix expanded into an ordered run list.
+ *
+ * configurations = variants x (values of tunable 1) x ... x (values of
+ * tunable k), in kernels.conf order (the first variant and the first
+ * value of each tunable vary slowest).  Each (configuration, job) gets
+ * warmup + iterations runs, iteration indices 0..warmup+iterations-1,
+ * the first `warmup` of them discarded from the statistics.
+ *
+ * Orders (kernels.conf `order`):
+ *   interleave  iteration i of every configuration and job before
+ *               iteration i+1 of any (drift hits every configuration alike)
+ *   block       all iterations of one (configuration, job), then the next
+ *   random      interleave, with the order inside each round shuffled by
+ *               GSL's MT19937 seeded with `seed` (a randomised block design:
+ *               warm-ups still come first)
+ */
+#ifndef KB_PLAN_H
+#define KB_PLAN_H
+
+#include "parsers/kconf.h"
+
+#include <stddef.h>
+
+struct kb_configuration {
+	char *id;		/* "stock,NM=0" */
+	size_t variant;		/* index into cfg->variants */
+	size_t value[KB_MAX_TUNABLES];	/* index into tunables[t].values */
+};
+
+struct kb_run {
+	size_t config;		/* index into plan->configs */
+	size_t job;		/* index into cfg->jobs */
+	unsigned iteration;	/* 0-based, warm-ups first */
+	int warmup;		/* 1 when iteration < cfg->warmup */
+	char *key;		/* "stock,NM=0/randread-4k/001": the run's
+				 * directory below runs/ and its state key */
+};
+
+struct kb_plan {
+	struct kb_configuration *configs;
+	size_t nconfigs;
+	struct kb_run *runs;
+	size_t nruns;
+	size_t baseline;	/* index of the baseline configuration */
+};
+
+/* Expand cfg into plan.  0, or -EINVAL when `baseline` names no
+ * configuration (message lists the ids). */
+int plan_build(const struct kb_config *cfg, struct kb_plan *plan);
+
+/* Estimated seconds for n runs: runtime plus a fixed per-run overhead
+ * (cache drop, fio start-up and ramp) of KB_RUN_OVERHEAD_S. */
+#define KB_RUN_OVERHEAD_S 2.0
+double plan_estimate_s(const struct kb_config *cfg, size_t nruns);
+
+/* "1h02m", "3m05s", "42s" into buf. */
+char *plan_fmt_duration(double s, char *buf, size_t len);
+
+void plan_free(struct kb_plan *plan);
+
+#endif

@@ -1,0 +1,128 @@
+#include "runner/results.h"
+#include "parsers/run_dir.h"
+#include "lib/err.h"
+#include "lib/file.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* "CONFIG/JOB/NNN" -> its parts (CONFIG may not contain '/'). */
+static int split_key(const char *key, char **config, char **job, int *iter)
+{
+	const char *a = strchr(key, '/'), *b = a ? strchr(a + 1, '/') : NULL;
+
+	if (!a || !b)
+		return -1;
+	*config = strndup(key, (size_t)(a - key));
+	*job = strndup(a + 1, (size_t)(b - a - 1));
+	*iter = atoi(b + 1);
+	return 0;
+}
+
+json_t *results_load_campaign(const char *dir, int reparse)
+{
+	char *cjpath = kb_path_join(dir, "campaign.json");
+	char *statepath = kb_path_join(dir, "state.json");
+	json_t *cj = NULL, *state = NULL, *res = NULL, *runs, *k, *camp;
+	json_t *done;
+	unsigned warmup;
+	size_t i;
+
+	if (!kb_exists(cjpath)) {
+		kb_error("%s: not a kbench campaign directory (no "
+			 "campaign.json)", dir);
+		goto out;
+	}
+	cj = kb_json_load(cjpath);
+	if (!cj)
+		goto out;
+	state = kb_exists(statepath) ? kb_json_load(statepath) :
+		json_pack("{s:{}}", "runs");
+	if (!state)
+		goto out;
+	done = json_object_get(state, "runs");
+	camp = json_deep_copy(json_object_get(cj, "campaign"));
+	if (!json_is_object(camp)) {
+		kb_error("%s: no \"campaign\" object", cjpath);
+		json_decref(camp);
+		goto out;
+	}
+	{
+		const char *slash = strrchr(dir, '/');
+		char *name = kb_xstrdup(slash && slash[1] ? slash + 1 : dir);
+		size_t l = strlen(name);
+
+		while (l > 1 && name[l - 1] == '/')
+			name[--l] = '\0';
+		json_object_set_new(camp, "name", json_string(name));
+		free(name);
+	}
+	json_object_set(camp, "environment", json_object_get(cj, "environment"));
+	warmup = (unsigned)json_integer_value(json_object_get(camp, "warmup"));
+
+	runs = json_array();
+	res = json_pack("{s:i, s:s, s:o, s:O, s:o, s:[]}",
+			"schema_version", 1, "kbench_version", KBENCH_VERSION,
+			"campaign", camp,
+			"configurations", json_object_get(cj, "configurations"),
+			"runs", runs, "summaries");
+	json_array_foreach(json_object_get(cj, "plan"), i, k) {
+		const char *key = json_string_value(k);
+		char *config, *job, *rdir, *mpath;
+		json_t *m = NULL;
+		int iter;
+
+		if (!key || !json_object_get(done, key))
+			continue;
+		if (split_key(key, &config, &job, &iter) < 0) {
+			kb_warn("%s: malformed plan entry '%s'", cjpath, key);
+			continue;
+		}
+		rdir = kb_xasprintf("%s/runs/%s", dir, key);
+		mpath = kb_path_join(rdir, "metrics.json");
+		if (reparse) {
+			m = run_dir_parse(rdir);
+			if (m)
+				kb_json_write_atomic(mpath, m);
+		} else if (kb_exists(mpath)) {
+			m = kb_json_load(mpath);
+		}
+		if (!m) {
+			/* state says done but artifacts are gone: keep the
+			 * state's verdict so nothing silently disappears */
+			json_t *st = json_object_get(done, key);
+
+			m = json_pack("{s:s, s:s, s:{}}", "status", "failed",
+				"reason", json_string_value(json_object_get(st,
+					"reason")) ? json_string_value(
+					json_object_get(st, "reason")) :
+					"run artifacts missing", "metrics");
+		}
+		{
+			json_t *st = json_object_get(m, "status");
+			json_t *why = json_object_get(m, "reason");
+			json_t *mm = json_object_get(m, "metrics");
+
+			json_array_append_new(runs, json_pack(
+				"{s:s, s:s, s:i, s:b, s:s, s:o, s:o}",
+				"configuration", config, "job", job,
+				"iteration", iter,
+				"warmup", (unsigned)iter < warmup,
+				"status", json_string_value(st) ?
+					json_string_value(st) : "failed",
+				"reason", why ? json_incref(why) : json_null(),
+				"metrics", mm ? json_incref(mm) : json_object()));
+		}
+		json_decref(m);
+		free(config);
+		free(job);
+		free(rdir);
+		free(mpath);
+	}
+out:
+	json_decref(cj);
+	json_decref(state);
+	free(cjpath);
+	free(statepath);
+	return res;
+}

@@ -1,0 +1,23 @@
+/* runner/results.h - a campaign directory as the results model.
+ *
+ * The model is the results.json document described in
+ * docs/results-format.md (schema_version 1), held as a jansson object.
+ */
+#ifndef KB_RESULTS_H
+#define KB_RESULTS_H
+
+#include <jansson.h>
+
+/* Build the results model of the campaign in dir from campaign.json and
+ * every run's metrics.json.  With reparse != 0 the raw artifacts of each
+ * run (fio.json, proc snapshots, rusage) are parsed again first (after a
+ * parser fix) and metrics.json rewritten.  The "summaries" member is left
+ * empty: stats_fill_summaries() (stats/summary.h) computes it.  Returns a
+ * new reference, or NULL with a message naming the file. */
+json_t *results_load_campaign(const char *dir, int reparse);
+
+/* Load a results.json export (kbench report --from-json); checks
+ * schema_version.  New reference or NULL with a message. */
+json_t *results_load_export(const char *path);
+
+#endif

@@ -1,0 +1,42 @@
+/* runner/target.h - the device fio runs against.
+ *
+ * DEVICE: an existing block device.  LOOP: a sparse file in the campaign
+ * directory attached to a free loop device (loop(4): LOOP_CTL_GET_FREE,
+ * LOOP_SET_FD, LOOP_SET_STATUS64 with LO_FLAGS_AUTOCLEAR, so the kernel
+ * detaches it when kbench exits, even after a crash; LO_FLAGS_DIRECT_IO
+ * when the backing file system allows it, so reads reach the file rather
+ * than the loop's page cache).  FILE: a regular file (no sysfs tunables,
+ * no diskstats).
+ */
+#ifndef KB_TARGET_H
+#define KB_TARGET_H
+
+#include "parsers/kconf.h"
+
+struct kb_target {
+	enum kb_target_kind kind;
+	char *path;		/* what fio opens: /dev/loop3, /dev/sdb, a file */
+	char *sysfs_dir;	/* /sys/block/<disk> (queue/ lives here); NULL
+				 * for FILE */
+	char *stat_name;	/* name in /proc/diskstats; NULL for FILE */
+	unsigned long long size_bytes;
+	char *backing;		/* LOOP: the sparse file */
+	int loop_fd;		/* LOOP: held open while the campaign runs */
+	int direct_io;		/* LOOP: LO_FLAGS_DIRECT_IO accepted */
+};
+
+/* Set the target up for a campaign in dir.  0 or -errno (message says
+ * what needs root, or which path is not a block device). */
+int target_open(const struct kb_config *cfg, const char *dir,
+		struct kb_target *t);
+
+/* Detach a loop device and delete its backing file; free everything. */
+void target_close(struct kb_target *t);
+
+/* Resolve a tunable path: relative paths are below t->sysfs_dir.  Returns
+ * a malloc'd path, or NULL with a message when relative and the target has
+ * no sysfs directory. */
+char *target_tunable_path(const struct kb_target *t, const char *path,
+			  const char *label);
+
+#endif

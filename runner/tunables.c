@@ -1,0 +1,195 @@
+#include "runner/tunables.h"
+#include "lib/err.h"
+#include "lib/file.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char *normalise(const char *raw)
+{
+	const char *lb = strchr(raw, '['), *rb = lb ? strchr(lb, ']') : NULL;
+	const char *s = raw, *e;
+	char *out;
+
+	if (lb && rb) {
+		s = lb + 1;
+		e = rb;
+	} else {
+		while (isspace((unsigned char)*s))
+			s++;
+		e = s + strlen(s);
+		while (e > s && isspace((unsigned char)e[-1]))
+			e--;
+	}
+	out = kb_xmalloc((size_t)(e - s) + 1);
+	memcpy(out, s, (size_t)(e - s));
+	out[e - s] = '\0';
+	return out;
+}
+
+char *tunable_read(const char *path, int quiet)
+{
+	char *buf, *v;
+
+	if (kb_read_file(path, &buf, NULL, quiet) < 0)
+		return NULL;
+	v = normalise(buf);
+	free(buf);
+	return v;
+}
+
+static int write_value(const char *path, const char *value)
+{
+	size_t len = strlen(value);
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0) {
+		ret = -errno;
+		kb_error("cannot open tunable %s for writing: %s%s", path,
+			 strerror(errno), errno == EACCES || errno == EPERM ?
+			 " (tunables need root)" : "");
+		return ret;
+	}
+	if (write(fd, value, len) != (ssize_t)len) {
+		ret = -errno;
+		kb_error("cannot write '%s' to %s: %s", value, path,
+			 strerror(errno));
+	}
+	close(fd);
+	return ret;
+}
+
+int tunables_restore_file(const char *path)
+{
+	json_t *saved = kb_json_load(path), *v;
+	const char *p;
+	int ret = 0;
+
+	if (!saved)
+		return -EINVAL;
+	json_object_foreach(saved, p, v) {
+		if (!json_is_string(v))
+			continue;
+		if (!kb_exists(p)) {
+			kb_warn("cannot restore %s = %s: the file is gone "
+				"(device removed?)", p, json_string_value(v));
+			continue;
+		}
+		if (write_value(p, json_string_value(v)) < 0)
+			ret = -EIO;
+		else
+			kb_info("restored %s = %s", p, json_string_value(v));
+	}
+	json_decref(saved);
+	if (ret == 0)
+		unlink(path);
+	return ret;
+}
+
+int tunables_init(struct kb_tunables *tu, const struct kb_config *cfg,
+		  const struct kb_target *t, const char *dir)
+{
+	size_t i;
+
+	memset(tu, 0, sizeof(*tu));
+	tu->saved_path = kb_path_join(dir, "tunables.saved.json");
+	if (kb_exists(tu->saved_path)) {
+		kb_info("a previous run of this campaign stopped without "
+			"restoring its tunables; restoring them now");
+		if (tunables_restore_file(tu->saved_path) < 0)
+			return -EIO;
+	}
+	for (i = 0; i < cfg->ntunables; i++) {
+		tu->paths[i] = target_tunable_path(t, cfg->tunables[i].path,
+						   cfg->tunables[i].label);
+		if (!tu->paths[i])
+			return -EINVAL;
+		tu->labels[i] = kb_xstrdup(cfg->tunables[i].label);
+		tu->n++;
+		if (!kb_exists(tu->paths[i])) {
+			kb_error("%s:%d: tunable %s: %s does not exist",
+				 cfg->path, cfg->tunables[i].line,
+				 cfg->tunables[i].label, tu->paths[i]);
+			return -ENOENT;
+		}
+	}
+	return 0;
+}
+
+static int save_originals(struct kb_tunables *tu)
+{
+	json_t *saved = json_object();
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < tu->n; i++) {
+		char *v = tunable_read(tu->paths[i], 0);
+
+		if (!v) {
+			ret = -EIO;
+			goto out;
+		}
+		json_object_set_new(saved, tu->paths[i], json_string(v));
+		free(v);
+	}
+	ret = kb_json_write_atomic(tu->saved_path, saved);
+	if (ret == 0)
+		tu->saved = 1;
+out:
+	json_decref(saved);
+	return ret;
+}
+
+int tunables_set(struct kb_tunables *tu, size_t i, const char *value)
+{
+	char *back;
+	int ret;
+
+	if (!tu->saved) {
+		ret = save_originals(tu);
+		if (ret)
+			return ret;
+	}
+	ret = write_value(tu->paths[i], value);
+	if (ret)
+		return ret;
+	back = tunable_read(tu->paths[i], 0);
+	if (!back)
+		return -EIO;
+	if (strcmp(back, value)) {
+		kb_error("tunable %s: wrote '%s' to %s but it reads back '%s' "
+			 "(value not supported by this kernel or device?)",
+			 tu->labels[i], value, tu->paths[i], back);
+		ret = -EIO;
+	}
+	free(back);
+	return ret;
+}
+
+int tunables_restore(struct kb_tunables *tu)
+{
+	int ret;
+
+	if (!tu->saved)
+		return 0;
+	ret = tunables_restore_file(tu->saved_path);
+	if (ret == 0)
+		tu->saved = 0;
+	return ret;
+}
+
+void tunables_free(struct kb_tunables *tu)
+{
+	size_t i;
+
+	for (i = 0; i < tu->n; i++) {
+		free(tu->paths[i]);
+		free(tu->labels[i]);
+	}
+	free(tu->saved_path);
+	memset(tu, 0, sizeof(*tu));
+}

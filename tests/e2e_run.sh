@@ -1,0 +1,139 @@
+#!/bin/bash
+# tests/e2e_run.sh - end-to-end: a real 2-configuration x 2-iteration x 1 s
+# campaign on a loop device, then resume, then SIGINT + restore + resume.
+# Needs root (loop devices, sysfs tunables); prints a SKIP line otherwise.
+# Closing line: "e2e: N passed, N failed[, N skipped]".
+set -u
+KBENCH=${KBENCH:-build/kbench}
+KBENCH=$(readlink -f "$KBENCH")
+pass=0; fail=0; skip=0
+ok()   { echo "ok   - $1"; pass=$((pass + 1)); }
+bad()  { echo "FAIL - $1"; fail=$((fail + 1)); }
+check() { if eval "$2"; then ok "$1"; else bad "$1"; fi; }
+finish() {
+	[ -n "${dev:-}" ] && losetup -d "$dev" 2>/dev/null
+	[ -n "${tmp:-}" ] && rm -rf "$tmp"
+	if [ "$skip" -gt 0 ]; then
+		echo "e2e: $pass passed, $fail failed, $skip skipped"
+	else
+		echo "e2e: $pass passed, $fail failed"
+	fi
+	[ "$fail" -eq 0 ]
+	exit $?
+}
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "SKIP: e2e campaign tests need root (loop device, sysfs tunables)"
+	skip=1
+	finish
+fi
+for tool in fio jq losetup; do
+	if ! command -v $tool >/dev/null; then
+		echo "SKIP: e2e needs $tool (scripts/install-deps installs it)"
+		skip=1
+		finish
+	fi
+done
+
+repo=$(pwd)
+tmp=$(mktemp -d /tmp/kbench-e2e.XXXXXX)
+
+# --- 1. a loop: target campaign, 2 configurations x 2 iterations x 1 s ---
+cat >"$tmp/e2e.conf" <<CONF
+[global]
+jobs = randread-4k
+iterations = 2
+warmup = 0
+runtime = 1
+target = loop:64M
+profiles = $repo/profiles
+tunable NM = queue/nomerges: 0 1
+
+[running]
+method = local
+release = $(uname -r)
+CONF
+c1="$tmp/c1"
+"$KBENCH" run -q -c "$tmp/e2e.conf" -o "$c1" >"$tmp/run1.out" 2>"$tmp/run1.err"
+rc=$?
+check "kbench run exits 0 (got $rc)" "[ $rc -eq 0 ]"
+[ $rc -eq 0 ] || { cat "$tmp/run1.err"; }
+check "report.txt and report.md written" "[ -s $c1/report.txt ] && [ -s $c1/report.md ]"
+# The table rows: "running  0  <IOPS> ..." and "running  1  <IOPS> ..."
+for nm in 0 1; do
+	iops=$(awk -v nm=$nm '$1 == "running" && $2 == nm { print $3; exit }' "$c1/report.txt")
+	check "table row running NM=$nm has positive IOPS ($iops)" \
+		"awk 'BEGIN { exit !(\"$iops\" + 0 > 0) }'"
+done
+check "results.json: schema_version 1" \
+	"[ \"\$(jq .schema_version $c1/results.json)\" = 1 ]"
+check "results.json: 4 runs, all ok" \
+	"[ \"\$(jq '[.runs[] | select(.status == \"ok\")] | length' $c1/results.json)\" = 4 ]"
+check "results.json: every run has read.iops > 0" \
+	"[ \"\$(jq '[.runs[] | select(.metrics[\"read.iops\"] > 0)] | length' $c1/results.json)\" = 4 ]"
+check "results.json: read.iops summary n=2 per configuration" \
+	"[ \"\$(jq '[.summaries[] | select(.metric == \"read.iops\" and .n == 2)] | length' $c1/results.json)\" = 2 ]"
+check "results.json: disk.ios measured from /proc/diskstats" \
+	"[ \"\$(jq '[.runs[] | select(.metrics[\"disk.ios\"] > 0)] | length' $c1/results.json)\" = 4 ]"
+check "raw artifacts kept (fio.json, proc snapshots, rusage)" \
+	"[ -s '$c1/runs/running,NM=0/randread-4k/000/fio.json' ] && [ -s '$c1/runs/running,NM=1/randread-4k/001/proc_stat.after' ] && [ -s '$c1/runs/running,NM=1/randread-4k/001/run.json' ]"
+check "loop device detached and backing file removed" "[ ! -e $c1/target.img ]"
+
+# --- 2. a second run on the same directory runs nothing ---
+before=$(jq -S .runs "$c1/state.json")
+"$KBENCH" run -c "$tmp/e2e.conf" -o "$c1" >"$tmp/run2.out" 2>"$tmp/run2.err"
+rc=$?
+check "second kbench run exits 0 (got $rc)" "[ $rc -eq 0 ]"
+check "second kbench run runs nothing" "grep -q 'nothing to run' $tmp/run2.err && ! grep -q '^\[1/' $tmp/run2.err"
+check "state.json unchanged by the second run" "[ \"\$(jq -S .runs $c1/state.json)\" = \"\$before\" ]"
+
+# --- 3. SIGINT mid-run restores nomerges and resumes ---
+img="$tmp/dev.img"
+truncate -s 64M "$img"
+dev=$(losetup -f --show "$img")
+bdev=$(basename "$dev")
+echo 0 >/sys/block/$bdev/queue/nomerges
+sed -e "s|^target = .*|target = $dev|" -e 's|^iterations = 2|iterations = 3|' \
+    -e 's|^runtime = 1|runtime = 2|' -e 's|: 0 1$|: 1 2|' "$tmp/e2e.conf" >"$tmp/int.conf"
+c2="$tmp/c2"
+"$KBENCH" run -q -c "$tmp/int.conf" -o "$c2" >"$tmp/run3.out" 2>"$tmp/run3.err" &
+pid=$!
+for _ in $(seq 1 100); do
+	n=$(jq '.runs | length' "$c2/state.json" 2>/dev/null || echo 0)
+	[ "${n:-0}" -ge 2 ] && break
+	sleep 0.2
+done
+sleep 0.7        # now in the middle of the third run
+nm_during=$(cat /sys/block/$bdev/queue/nomerges)
+kill -INT $pid
+wait $pid
+rc=$?
+check "interrupted kbench run exits 130 (got $rc)" "[ $rc -eq 130 ]"
+check "nomerges was changed during the campaign ($nm_during)" "[ '$nm_during' != 0 ]"
+check "nomerges restored to 0 after SIGINT ($(cat /sys/block/$bdev/queue/nomerges))" \
+	"[ \"\$(cat /sys/block/$bdev/queue/nomerges)\" = 0 ]"
+check "no tunables left to restore" "[ ! -e $c2/tunables.saved.json ]"
+partial=$(jq '.runs | length' "$c2/state.json")
+check "interrupted campaign kept its completed runs ($partial)" "[ $partial -ge 2 ] && [ $partial -lt 6 ]"
+"$KBENCH" run -q -o "$c2" >"$tmp/run4.out" 2>"$tmp/run4.err"
+rc=$?
+check "resumed kbench run exits 0 (got $rc)" "[ $rc -eq 0 ]"
+check "resumed campaign completed all 6 runs" \
+	"[ \"\$(jq '.runs | length' $c2/state.json)\" = 6 ] && [ \"\$(jq '[.runs[] | select(.status == \"ok\")] | length' $c2/results.json)\" = 6 ]"
+check "nomerges restored to 0 after the resumed campaign" \
+	"[ \"\$(cat /sys/block/$bdev/queue/nomerges)\" = 0 ]"
+
+# --- 4. a tunable left changed by a crash is restored on the next run ---
+echo '{"/sys/block/'$bdev'/queue/nomerges": "0"}' >"$c2/tunables.saved.json"
+echo 2 >/sys/block/$bdev/queue/nomerges
+"$KBENCH" run -q -o "$c2" >/dev/null 2>"$tmp/run5.err"
+check "a leftover tunables.saved.json is restored on the next run" \
+	"[ \"\$(cat /sys/block/$bdev/queue/nomerges)\" = 0 ] && [ ! -e $c2/tunables.saved.json ]"
+
+# --- 5. wrong kernel release: clear error naming both ---
+sed -e "s|^release = .*|release = 0.0.0-not-this-kernel|" "$tmp/e2e.conf" >"$tmp/wrong.conf"
+"$KBENCH" run -c "$tmp/wrong.conf" -o "$tmp/c3" >/dev/null 2>"$tmp/run6.err"
+rc=$?
+check "a variant that is not the running kernel: exit 3, message names both releases" \
+	"[ $rc -eq 3 ] && grep -q '0.0.0-not-this-kernel' $tmp/run6.err && grep -q \"$(uname -r)\" $tmp/run6.err"
+finish
