@@ -154,12 +154,27 @@ out:
 static int open_file(const struct kb_config *cfg, struct kb_target *t)
 {
 	struct stat st;
+	int fd;
 
-	if (stat(t->path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+	if (stat(t->path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
 		t->size_bytes = (unsigned long long)st.st_size;
-	else
-		t->size_bytes = cfg->loop_size_bytes ? cfg->loop_size_bytes :
-			256ULL << 20;
+		return 0;
+	}
+	/* create it, sparse, so every job file (some give each job a share
+	 * of the file by percentage) finds it at its full size */
+	t->size_bytes = cfg->loop_size_bytes ? cfg->loop_size_bytes :
+		256ULL << 20;
+	fd = open(t->path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0 || ftruncate(fd, (off_t)t->size_bytes) < 0) {
+		int err = -errno;
+
+		kb_error("cannot create target file %s: %s", t->path,
+			 strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return err;
+	}
+	close(fd);
 	return 0;
 }
 

@@ -1,0 +1,1038 @@
+/* parsers/kconf.c - kernels.conf parser (format: see kconf.h).
+ *
+ * The file is read line by line.  Every problem is reported as
+ * "FILE:LINE: what" through kb_error() and parsing goes on, so one run
+ * shows every mistake in the file; kconf_parse() then returns -EINVAL.
+ *
+ * Decisions beyond the header:
+ *  - a ';' or '#' preceded by a blank starts a trailing comment;
+ *  - ${VAR} is expanded in values only (after comments are stripped), so
+ *    a variable's value may hold ';' or '#';
+ *  - relative "file:PATH" targets and "profiles" directories are taken
+ *    relative to the directory of the conf file;
+ *  - target defaults to loop:256M (never touches a real device);
+ *  - jobs may be written with or without the ".fio" suffix;
+ *  - tunable values are split on blanks only (a value such as a CPU list
+ *    "0-3,8" keeps its commas);
+ *  - a relative tunable path (under /sys/block/<dev>/) needs a block
+ *    device target, so it is an error with a file: target.
+ */
+#include "parsers/kconf.h"
+#include "lib/err.h"
+#include "lib/file.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#ifndef KBENCH_PROFILES_DIR
+#define KBENCH_PROFILES_DIR "/usr/local/share/kbench/profiles"
+#endif
+
+#define KB_DEFAULT_LOOP_SIZE (256ULL << 20)
+#define KB_MIN_LOOP_SIZE (16ULL << 20)
+
+enum section { SEC_NONE, SEC_GLOBAL, SEC_VARIANT };
+
+enum gkey {
+	GK_JOBS, GK_ITERATIONS, GK_WARMUP, GK_RUNTIME, GK_ORDER, GK_SEED,
+	GK_TARGET, GK_BASELINE, GK_TIMEOUT_GRACE, GK_PROFILES, GK_NR
+};
+
+static const char *const gkey_names[GK_NR] = {
+	[GK_JOBS] = "jobs",
+	[GK_ITERATIONS] = "iterations",
+	[GK_WARMUP] = "warmup",
+	[GK_RUNTIME] = "runtime",
+	[GK_ORDER] = "order",
+	[GK_SEED] = "seed",
+	[GK_TARGET] = "target",
+	[GK_BASELINE] = "baseline",
+	[GK_TIMEOUT_GRACE] = "timeout_grace",
+	[GK_PROFILES] = "profiles",
+};
+
+enum vkey { VK_METHOD, VK_RELEASE, VK_NR };
+
+static const char *const vkey_names[VK_NR] = {
+	[VK_METHOD] = "method",
+	[VK_RELEASE] = "release",
+};
+
+struct parser {
+	const char *name;	/* file name for messages */
+	char *dir;		/* directory of the file, NULL = cwd */
+	struct kb_config *cfg;
+	int nerrors;
+	int line;		/* current line */
+	int nlines;
+	enum section sec;
+	struct kb_variant *var;	/* current variant section */
+	struct kb_variant scratch;	/* for sections that are not kept */
+	int global_line;	/* line of the first [global], 0 = none */
+	int gseen[GK_NR];	/* line where each [global] key was set */
+	int vseen[VK_NR];	/* same for the current variant */
+};
+
+static void perr(struct parser *p, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void perr(struct parser *p, int line, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	kb_error("%s:%d: %s", p->name, line, msg);
+	p->nerrors++;
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (*s == ' ' || *s == '\t' || *s == '\r')
+		s++;
+	e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' ||
+			 e[-1] == '\n'))
+		*--e = '\0';
+	return s;
+}
+
+/* Cut a trailing " ;comment" or " #comment". */
+static void strip_comment(char *s)
+{
+	char *c;
+
+	for (c = s + 1; *c; c++) {
+		if ((*c == ';' || *c == '#') && (c[-1] == ' ' || c[-1] == '\t')) {
+			*c = '\0';
+			return;
+		}
+	}
+}
+
+static int is_name_char(int c, const char *extra)
+{
+	return isalnum((unsigned char)c) || (c && strchr(extra, c));
+}
+
+static int valid_name(const char *s, const char *extra)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!is_name_char(*s, extra))
+			return 0;
+	return 1;
+}
+
+/* Levenshtein distance, for "did you mean"; names are short. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	size_t row[64], prev, tmp;
+
+	if (lb >= sizeof(row) / sizeof(row[0]) || la >= 64)
+		return (size_t)-1;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			size_t best = prev + (a[i - 1] != b[j - 1]);
+
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			tmp = row[j];
+			row[j] = best;
+			prev = tmp;
+		}
+	}
+	return row[lb];
+}
+
+static const char *closest(const char *key, const char *const *names,
+			   size_t n, const char *extra)
+{
+	const char *best = NULL;
+	size_t d, bestd = 3;	/* suggest only within 2 edits */
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		d = edit_distance(key, names[i]);
+		if (d < bestd) {
+			bestd = d;
+			best = names[i];
+		}
+	}
+	if (extra) {
+		d = edit_distance(key, extra);
+		if (d < bestd)
+			best = extra;
+	}
+	return best;
+}
+
+/* Expand ${VAR} from the environment into a malloc'd string.  NULL (with
+ * every problem reported) when a variable is unset or malformed. */
+static char *expand(struct parser *p, const char *v)
+{
+	size_t cap = strlen(v) + 1, n = 0, add;
+	char *out = kb_xmalloc(cap), *name;
+	const char *end, *val, *src;
+	int bad = 0;
+
+	while (*v) {
+		if (v[0] != '$' || v[1] != '{') {
+			src = v;
+			add = 1;
+			v++;
+			goto append;
+		}
+		end = strchr(v + 2, '}');
+		if (!end) {
+			perr(p, p->line, "unterminated '${' in '%s' (write ${NAME})",
+			     v);
+			bad = 1;
+			break;
+		}
+		name = kb_xasprintf("%.*s", (int)(end - v - 2), v + 2);
+		v = end + 1;
+		if (!valid_name(name, "_")) {
+			perr(p, p->line,
+			     "bad variable name '${%s}' (letters, digits, _)",
+			     name);
+			bad = 1;
+			free(name);
+			continue;
+		}
+		val = getenv(name);
+		if (!val) {
+			perr(p, p->line,
+			     "environment variable '%s' is not set (used as ${%s})",
+			     name, name);
+			bad = 1;
+			free(name);
+			continue;
+		}
+		free(name);
+		src = val;
+		add = strlen(val);
+append:
+		if (n + add + 1 > cap) {
+			cap = (n + add + 1) * 2;
+			out = kb_xrealloc(out, cap);
+		}
+		memcpy(out + n, src, add);
+		n += add;
+	}
+	out[n] = '\0';
+	if (bad) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+/* Strict unsigned decimal: digits only, no sign, no overflow past max. */
+static int parse_ull(const char *s, unsigned long long max,
+		     unsigned long long *out, const char **rest)
+{
+	unsigned long long v = 0;
+	const char *c = s;
+
+	if (!isdigit((unsigned char)*c))
+		return -EINVAL;
+	for (; isdigit((unsigned char)*c); c++) {
+		unsigned d = *c - '0';
+
+		if (v > (max - d) / 10)
+			return -ERANGE;
+		v = v * 10 + d;
+	}
+	if (rest)
+		*rest = c;
+	else if (*c)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int kconf_parse_size(const char *s, unsigned long long *bytes)
+{
+	static const char units[] = "kmgtp";
+	unsigned long long v, mult = 1;
+	const char *rest, *u;
+
+	if (!s || parse_ull(s, ULLONG_MAX, &v, &rest))
+		return -EINVAL;
+	if (*rest && (u = strchr(units, tolower((unsigned char)*rest)))) {
+		int shift = 10 * (int)(u - units + 1);
+
+		mult = 1ULL << shift;
+		rest++;
+		if (*rest == 'i' || *rest == 'I') {
+			rest++;
+			if (*rest != 'b' && *rest != 'B')
+				return -EINVAL;
+		}
+	}
+	if (*rest == 'b' || *rest == 'B')
+		rest++;
+	if (*rest)
+		return -EINVAL;
+	if (v && v > ULLONG_MAX / mult)
+		return -EINVAL;
+	*bytes = v * mult;
+	return 0;
+}
+
+/* "60", "30s", "2m", "1h" -> seconds. */
+static int parse_duration(const char *s, unsigned *secs)
+{
+	unsigned long long v, mult = 1;
+	const char *rest;
+
+	if (parse_ull(s, UINT_MAX, &v, &rest))
+		return -EINVAL;
+	switch (tolower((unsigned char)*rest)) {
+	case '\0':
+		break;
+	case 's':
+		rest++;
+		break;
+	case 'm':
+		mult = 60;
+		rest++;
+		break;
+	case 'h':
+		mult = 3600;
+		rest++;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (*rest || v > UINT_MAX / mult)
+		return -EINVAL;
+	*secs = (unsigned)(v * mult);
+	return 0;
+}
+
+/* A path relative to the conf file's directory (absolute ones kept). */
+static char *conf_relative(struct parser *p, const char *path)
+{
+	if (path[0] == '/' || !p->dir)
+		return kb_xstrdup(path);
+	return kb_path_join(p->dir, path);
+}
+
+static int has_dotdot(const char *path)
+{
+	const char *c = path;
+
+	while ((c = strstr(c, ".."))) {
+		if ((c == path || c[-1] == '/') && (c[2] == '\0' || c[2] == '/'))
+			return 1;
+		c += 2;
+	}
+	return 0;
+}
+
+static void set_jobs(struct parser *p, const char *val)
+{
+	struct kb_config *cfg = p->cfg;
+	char *copy = kb_xstrdup(val), *save = NULL, *tok;
+	size_t i, len, ntok = 0;
+
+	for (tok = strtok_r(copy, " \t,", &save); tok;
+	     tok = strtok_r(NULL, " \t,", &save)) {
+		ntok++;
+		len = strlen(tok);
+		if (len > 4 && !strcmp(tok + len - 4, ".fio"))
+			tok[len - 4] = '\0';
+		if (!valid_name(tok, "._+-")) {
+			perr(p, p->line,
+			     "jobs: bad job name '%s' (expected the NAME of profiles/NAME.fio: letters, digits, . _ + -)",
+			     tok);
+			continue;
+		}
+		for (i = 0; i < cfg->njobs; i++)
+			if (!strcmp(cfg->jobs[i], tok))
+				break;
+		if (i < cfg->njobs) {
+			perr(p, p->line, "jobs: job '%s' is listed twice", tok);
+			continue;
+		}
+		if (cfg->njobs == KB_MAX_JOBS) {
+			perr(p, p->line, "jobs: too many jobs (at most %d)",
+			     KB_MAX_JOBS);
+			break;
+		}
+		cfg->jobs[cfg->njobs++] = kb_xstrdup(tok);
+	}
+	if (!ntok)
+		perr(p, p->line,
+		     "jobs: no job names (expected e.g. jobs = randread-4k)");
+	free(copy);
+}
+
+static void set_uint(struct parser *p, const char *key, const char *val,
+		     unsigned min, unsigned *out)
+{
+	unsigned long long v;
+
+	if (parse_ull(val, UINT_MAX, &v, NULL) || v < min) {
+		perr(p, p->line, "%s = '%s': expected a whole number >= %u",
+		     key, val, min);
+		return;
+	}
+	*out = (unsigned)v;
+}
+
+static void set_duration(struct parser *p, const char *key, const char *val,
+			 unsigned min, unsigned *out)
+{
+	unsigned v;
+
+	if (parse_duration(val, &v) || v < min) {
+		perr(p, p->line,
+		     "%s = '%s': expected seconds >= %u (e.g. 60, 30s, 2m)",
+		     key, val, min);
+		return;
+	}
+	*out = v;
+}
+
+static void set_target(struct parser *p, const char *val)
+{
+	struct kb_config *cfg = p->cfg;
+	unsigned long long size;
+
+	if (!strncmp(val, "/dev/", 5)) {
+		if (!val[5] || has_dotdot(val)) {
+			perr(p, p->line,
+			     "target = '%s': expected a block device such as /dev/nvme0n1",
+			     val);
+			return;
+		}
+		cfg->target_kind = KB_TARGET_DEVICE;
+		cfg->target = kb_xstrdup(val);
+	} else if (!strncmp(val, "loop:", 5)) {
+		if (kconf_parse_size(val + 5, &size)) {
+			perr(p, p->line,
+			     "target = '%s': expected loop:SIZE, e.g. loop:256M",
+			     val);
+			return;
+		}
+		if (size < KB_MIN_LOOP_SIZE) {
+			perr(p, p->line,
+			     "target = '%s': loop size must be at least 16M",
+			     val);
+			return;
+		}
+		cfg->target_kind = KB_TARGET_LOOP;
+		cfg->loop_size_bytes = size;
+	} else if (!strncmp(val, "file:", 5)) {
+		if (!val[5]) {
+			perr(p, p->line,
+			     "target = '%s': expected file:PATH, e.g. file:/mnt/test/kbench.img",
+			     val);
+			return;
+		}
+		cfg->target_kind = KB_TARGET_FILE;
+		cfg->target = conf_relative(p, val + 5);
+	} else {
+		perr(p, p->line,
+		     "target = '%s': expected a block device (/dev/...), loop:SIZE or file:PATH",
+		     val);
+	}
+}
+
+static void set_order(struct parser *p, const char *val)
+{
+	if (!strcmp(val, "interleave"))
+		p->cfg->order = KB_ORDER_INTERLEAVE;
+	else if (!strcmp(val, "block"))
+		p->cfg->order = KB_ORDER_BLOCK;
+	else if (!strcmp(val, "random"))
+		p->cfg->order = KB_ORDER_RANDOM;
+	else
+		perr(p, p->line,
+		     "order = '%s': expected interleave, block or random", val);
+}
+
+static void set_global(struct parser *p, enum gkey k, const char *val)
+{
+	struct kb_config *cfg = p->cfg;
+	unsigned long long v;
+
+	switch (k) {
+	case GK_JOBS:
+		set_jobs(p, val);
+		break;
+	case GK_ITERATIONS:
+		set_uint(p, "iterations", val, 1, &cfg->iterations);
+		break;
+	case GK_WARMUP:
+		set_uint(p, "warmup", val, 0, &cfg->warmup);
+		break;
+	case GK_RUNTIME:
+		set_duration(p, "runtime", val, 1, &cfg->runtime_s);
+		break;
+	case GK_TIMEOUT_GRACE:
+		set_duration(p, "timeout_grace", val, 0,
+			     &cfg->timeout_grace_s);
+		break;
+	case GK_ORDER:
+		set_order(p, val);
+		break;
+	case GK_SEED:
+		if (parse_ull(val, ULONG_MAX, &v, NULL))
+			perr(p, p->line,
+			     "seed = '%s': expected a whole number >= 0", val);
+		else
+			cfg->seed = (unsigned long)v;
+		break;
+	case GK_TARGET:
+		set_target(p, val);
+		break;
+	case GK_BASELINE:
+		cfg->baseline = kb_xstrdup(val);
+		break;
+	case GK_PROFILES:
+		cfg->profiles_dir = conf_relative(p, val);
+		break;
+	case GK_NR:
+		break;
+	}
+}
+
+/* "tunable LABEL = PATH: V1 V2 ..."; label is the text after "tunable". */
+static void add_tunable(struct parser *p, const char *label, const char *val)
+{
+	struct kb_config *cfg = p->cfg;
+	struct kb_tunable *t = NULL;
+	char *copy = NULL, *path, *vals, *tok, *save = NULL, *colon;
+	size_t i;
+
+	if (!valid_name(label, "_")) {
+		perr(p, p->line,
+		     "tunable label '%s': expected letters, digits and _ (e.g. tunable NM = queue/nomerges: 0 1 2)",
+		     label);
+		return;
+	}
+	for (i = 0; i < cfg->ntunables; i++) {
+		if (!strcmp(cfg->tunables[i].label, label)) {
+			perr(p, p->line,
+			     "duplicate tunable '%s' (first defined at line %d)",
+			     label, cfg->tunables[i].line);
+			return;
+		}
+	}
+	if (cfg->ntunables == KB_MAX_TUNABLES) {
+		perr(p, p->line, "tunable %s: too many tunables (at most %d)",
+		     label, KB_MAX_TUNABLES);
+		return;
+	}
+	/* The path ends at the first ':' followed by a blank or the end, so
+	 * sysfs paths such as .../0000:00:1f.2/... keep their colons; else
+	 * ("PATH:VALUE") at the last ':' of the first word. */
+	copy = kb_xstrdup(val);
+	for (colon = copy; (colon = strchr(colon, ':')); colon++)
+		if (colon[1] == '\0' || colon[1] == ' ' || colon[1] == '\t')
+			break;
+	if (!colon) {
+		size_t w = strcspn(copy, " \t");
+
+		for (i = w; i > 0; i--) {
+			if (copy[i - 1] == ':') {
+				colon = copy + i - 1;
+				break;
+			}
+		}
+	}
+	if (!colon) {
+		perr(p, p->line,
+		     "tunable %s = '%s': expected PATH: VALUE... (e.g. queue/nomerges: 0 1 2)",
+		     label, val);
+		goto out;
+	}
+	*colon = '\0';
+	path = trim(copy);
+	vals = colon + 1;
+	if (!*path) {
+		perr(p, p->line, "tunable %s: missing PATH before ':'", label);
+		goto out;
+	}
+	if (has_dotdot(path) ||
+	    (path[0] == '/' && strncmp(path, "/sys/", 5) &&
+	     strncmp(path, "/proc/", 6))) {
+		perr(p, p->line,
+		     "tunable %s: path '%s' must be relative to /sys/block/<dev>/ (e.g. queue/nomerges) or start with /sys/ or /proc/, without '..'",
+		     label, path);
+		goto out;
+	}
+	t = &cfg->tunables[cfg->ntunables];
+	for (tok = strtok_r(vals, " \t", &save); tok;
+	     tok = strtok_r(NULL, " \t", &save)) {
+		for (i = 0; i < t->nvalues; i++)
+			if (!strcmp(t->values[i], tok))
+				break;
+		if (i < t->nvalues) {
+			perr(p, p->line, "tunable %s: value '%s' is listed twice",
+			     label, tok);
+			continue;
+		}
+		if (t->nvalues == KB_MAX_VALUES) {
+			perr(p, p->line,
+			     "tunable %s: too many values (at most %d)", label,
+			     KB_MAX_VALUES);
+			break;
+		}
+		t->values[t->nvalues++] = kb_xstrdup(tok);
+	}
+	if (!t->nvalues) {
+		perr(p, p->line,
+		     "tunable %s: no values after '%s:' (expected at least one)",
+		     label, path);
+		goto out;
+	}
+	t->label = kb_xstrdup(label);
+	t->path = kb_xstrdup(path);
+	t->line = p->line;
+	cfg->ntunables++;
+out:
+	if (t && !t->label) {
+		for (i = 0; i < t->nvalues; i++) {
+			free(t->values[i]);
+			t->values[i] = NULL;
+		}
+		t->nvalues = 0;
+	}
+	free(copy);
+}
+
+static void set_variant(struct parser *p, enum vkey k, const char *val)
+{
+	struct kb_variant *v = p->var;
+	const char *c;
+
+	switch (k) {
+	case VK_METHOD:
+		if (!strcmp(val, "local")) {
+			free(v->method);
+			v->method = kb_xstrdup(val);
+		} else if (!strcmp(val, "vm") || !strcmp(val, "kexec")) {
+			perr(p, p->line,
+			     "method '%s' is not supported yet (only 'local')",
+			     val);
+		} else {
+			perr(p, p->line,
+			     "unknown method '%s' (expected local, vm or kexec)",
+			     val);
+		}
+		break;
+	case VK_RELEASE:
+		for (c = val; *c; c++)
+			if (isspace((unsigned char)*c))
+				break;
+		if (*c) {
+			perr(p, p->line,
+			     "release = '%s': expected one `uname -r` string, without blanks",
+			     val);
+			break;
+		}
+		v->release = kb_xstrdup(val);
+		break;
+	case VK_NR:
+		break;
+	}
+}
+
+static void free_variant(struct kb_variant *v)
+{
+	free(v->name);
+	free(v->method);
+	free(v->release);
+	memset(v, 0, sizeof(*v));
+}
+
+static void start_section(struct parser *p, char *s)
+{
+	struct kb_config *cfg = p->cfg;
+	char *end = strchr(s, ']'), *name;
+	size_t i;
+
+	memset(p->vseen, 0, sizeof(p->vseen));
+	free_variant(&p->scratch);
+	p->sec = SEC_VARIANT;
+	p->var = &p->scratch;
+	if (!end || end[1]) {
+		perr(p, p->line, "bad section header '%s' (expected [NAME])",
+		     s);
+		return;
+	}
+	*end = '\0';
+	name = s + 1;
+	if (!strcmp(name, "global")) {
+		if (p->global_line)
+			perr(p, p->line,
+			     "duplicate section [global] (first at line %d)",
+			     p->global_line);
+		else
+			p->global_line = p->line;
+		p->sec = SEC_GLOBAL;
+		return;
+	}
+	if (!valid_name(name, "._+-")) {
+		perr(p, p->line,
+		     "bad variant name [%s] (expected letters, digits, . _ + -)",
+		     name);
+		return;
+	}
+	for (i = 0; i < cfg->nvariants; i++) {
+		if (!strcmp(cfg->variants[i].name, name)) {
+			perr(p, p->line,
+			     "duplicate variant [%s] (first at line %d)", name,
+			     cfg->variants[i].line);
+			return;
+		}
+	}
+	if (cfg->nvariants == KB_MAX_VARIANTS) {
+		perr(p, p->line, "too many variants (at most %d)",
+		     KB_MAX_VARIANTS);
+		return;
+	}
+	p->var = &cfg->variants[cfg->nvariants++];
+	p->var->name = kb_xstrdup(name);
+	p->var->line = p->line;
+}
+
+static int find_key(const char *key, const char *const *names, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(key, names[i]))
+			return (int)i;
+	return -1;
+}
+
+static void unknown_key(struct parser *p, const char *key)
+{
+	const char *hint;
+
+	if (p->sec == SEC_GLOBAL) {
+		if (find_key(key, vkey_names, VK_NR) >= 0) {
+			perr(p, p->line,
+			     "'%s' belongs in a variant section such as [running], not [global]",
+			     key);
+			return;
+		}
+		hint = closest(key, gkey_names, GK_NR, "tunable");
+	} else {
+		if (find_key(key, gkey_names, GK_NR) >= 0 ||
+		    !strcmp(key, "tunable")) {
+			perr(p, p->line,
+			     "'%s' belongs in [global], not in a variant section",
+			     key);
+			return;
+		}
+		hint = closest(key, vkey_names, VK_NR, NULL);
+	}
+	if (hint)
+		perr(p, p->line, "unknown key '%s' (did you mean '%s'?)", key,
+		     hint);
+	else if (p->sec == SEC_GLOBAL)
+		perr(p, p->line,
+		     "unknown key '%s' in [global] (expected jobs, iterations, warmup, runtime, order, seed, target, tunable, baseline, timeout_grace or profiles)",
+		     key);
+	else
+		perr(p, p->line,
+		     "unknown key '%s' in a variant section (expected method or release)",
+		     key);
+}
+
+static void handle_key(struct parser *p, char *key, char *raw)
+{
+	char *val = NULL, *label = NULL;
+	int k = -1;
+
+	if (!*key) {
+		perr(p, p->line, "missing key before '='");
+		return;
+	}
+	if (p->sec == SEC_NONE) {
+		perr(p, p->line,
+		     "'%s' is outside any section (put it under [global] or a variant section)",
+		     key);
+		return;
+	}
+	/* Which key, and is it a repeat?  Decided before the value is
+	 * looked at, so a bad value does not also cause "no jobs". */
+	if (!strncmp(key, "tunable", 7) && (key[7] == ' ' || key[7] == '\t')) {
+		if (p->sec != SEC_GLOBAL) {
+			perr(p, p->line,
+			     "'tunable' belongs in [global], not in a variant section");
+			return;
+		}
+		label = trim(key + 7);
+	} else if (!strcmp(key, "tunable") && p->sec == SEC_GLOBAL) {
+		perr(p, p->line,
+		     "tunable needs a label: tunable LABEL = PATH: VALUE... (e.g. tunable NM = queue/nomerges: 0 1 2)");
+		return;
+	} else if (p->sec == SEC_GLOBAL) {
+		k = find_key(key, gkey_names, GK_NR);
+		if (k < 0) {
+			unknown_key(p, key);
+			return;
+		}
+		if (p->gseen[k]) {
+			perr(p, p->line,
+			     "duplicate key '%s' (first set at line %d)", key,
+			     p->gseen[k]);
+			return;
+		}
+		p->gseen[k] = p->line;
+	} else {
+		k = find_key(key, vkey_names, VK_NR);
+		if (k < 0) {
+			unknown_key(p, key);
+			return;
+		}
+		if (p->vseen[k]) {
+			perr(p, p->line,
+			     "duplicate key '%s' (first set at line %d)", key,
+			     p->vseen[k]);
+			return;
+		}
+		p->vseen[k] = p->line;
+	}
+	val = expand(p, raw);
+	if (!val)
+		return;
+	if (!*val && p->sec == SEC_VARIANT && k == VK_RELEASE)
+		perr(p, p->line,
+		     "'release' has no value (remove the line to accept any running kernel)");
+	else if (!*val)
+		perr(p, p->line, "'%s' has no value", key);
+	else if (label)
+		add_tunable(p, label, val);
+	else if (p->sec == SEC_GLOBAL)
+		set_global(p, (enum gkey)k, val);
+	else
+		set_variant(p, (enum vkey)k, val);
+	free(val);
+}
+
+static void parse_line(struct parser *p, char *s)
+{
+	char *eq;
+
+	s = trim(s);
+	if (!*s || *s == ';' || *s == '#')
+		return;
+	strip_comment(s);
+	s = trim(s);
+	if (*s == '[') {
+		start_section(p, s);
+		return;
+	}
+	eq = strchr(s, '=');
+	if (!eq) {
+		perr(p, p->line,
+		     "'%s': expected 'key = value' or '[section]'", s);
+		return;
+	}
+	*eq = '\0';
+	handle_key(p, trim(s), trim(eq + 1));
+}
+
+/* baseline = VARIANT[,LABEL=VALUE]...: every part must name something
+ * defined in the file. */
+static void check_baseline(struct parser *p)
+{
+	struct kb_config *cfg = p->cfg;
+	int line = p->gseen[GK_BASELINE];
+	char *copy, *tok, *save = NULL, *eq;
+	size_t i, j;
+	int first = 1;
+
+	if (!cfg->baseline)
+		return;
+	copy = kb_xstrdup(cfg->baseline);
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save), first = 0) {
+		tok = trim(tok);
+		if (first) {
+			for (i = 0; i < cfg->nvariants; i++)
+				if (!strcmp(cfg->variants[i].name, tok))
+					break;
+			if (i == cfg->nvariants)
+				perr(p, line,
+				     "baseline = '%s': no variant [%s] in this file",
+				     cfg->baseline, tok);
+			continue;
+		}
+		eq = strchr(tok, '=');
+		if (!eq) {
+			perr(p, line,
+			     "baseline = '%s': '%s' should be LABEL=VALUE (e.g. stock,NM=0)",
+			     cfg->baseline, tok);
+			continue;
+		}
+		*eq = '\0';
+		for (i = 0; i < cfg->ntunables; i++)
+			if (!strcmp(cfg->tunables[i].label, trim(tok)))
+				break;
+		if (i == cfg->ntunables) {
+			perr(p, line, "baseline = '%s': no tunable '%s'",
+			     cfg->baseline, trim(tok));
+			continue;
+		}
+		for (j = 0; j < cfg->tunables[i].nvalues; j++)
+			if (!strcmp(cfg->tunables[i].values[j], trim(eq + 1)))
+				break;
+		if (j == cfg->tunables[i].nvalues)
+			perr(p, line,
+			     "baseline = '%s': '%s' is not one of tunable %s's values",
+			     cfg->baseline, trim(eq + 1), cfg->tunables[i].label);
+	}
+	free(copy);
+}
+
+static void finish(struct parser *p)
+{
+	struct kb_config *cfg = p->cfg;
+	struct stat st;
+	char *def;
+	size_t i;
+
+	if (!p->gseen[GK_JOBS])
+		perr(p, p->global_line ? p->global_line : 1,
+		     "%s: no jobs: [global] needs jobs = NAME... (profiles/NAME.fio)",
+		     p->global_line ? "[global]" : "no [global] section");
+	if (!cfg->nvariants)
+		perr(p, p->nlines ? p->nlines : 1,
+		     "no variants: add a section such as [running] with method = local");
+	for (i = 0; i < cfg->nvariants; i++)
+		if (!cfg->variants[i].method)
+			cfg->variants[i].method = kb_xstrdup("local");
+	if (cfg->target_kind == KB_TARGET_FILE) {
+		for (i = 0; i < cfg->ntunables; i++)
+			if (cfg->tunables[i].path[0] != '/')
+				perr(p, cfg->tunables[i].line,
+				     "tunable %s: relative path '%s' is under /sys/block/<dev>/, which a file: target (line %d) does not have; use a block device or loop:SIZE target",
+				     cfg->tunables[i].label,
+				     cfg->tunables[i].path,
+				     p->gseen[GK_TARGET]);
+	}
+	check_baseline(p);
+	if (!cfg->profiles_dir) {
+		def = conf_relative(p, "profiles");
+		if (!stat(def, &st) && S_ISDIR(st.st_mode)) {
+			cfg->profiles_dir = def;
+		} else {
+			free(def);
+			cfg->profiles_dir = kb_xstrdup(KBENCH_PROFILES_DIR);
+		}
+	}
+}
+
+int kconf_parse(const char *name, const char *text, struct kb_config *cfg)
+{
+	struct parser p = { .name = name, .cfg = cfg };
+	char *buf, *line, *next;
+	const char *slash;
+	int ret = 0;
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->path = kb_xstrdup(name);
+	cfg->iterations = 3;
+	cfg->warmup = 1;
+	cfg->runtime_s = 60;
+	cfg->timeout_grace_s = 30;
+	cfg->order = KB_ORDER_INTERLEAVE;
+	cfg->seed = 1;
+	cfg->target_kind = KB_TARGET_LOOP;
+	cfg->loop_size_bytes = KB_DEFAULT_LOOP_SIZE;
+
+	slash = strrchr(name, '/');
+	if (slash)
+		p.dir = slash == name ? kb_xstrdup("/") :
+			kb_xasprintf("%.*s", (int)(slash - name), name);
+
+	buf = kb_xstrdup(text);
+	line = buf;
+	if (!strncmp(line, "\xef\xbb\xbf", 3))	/* UTF-8 byte order mark */
+		line += 3;
+	while (line) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (!next && !*line)
+			break;	/* the text ended with a newline */
+		p.line = ++p.nlines;
+		parse_line(&p, line);
+		line = next;
+	}
+	finish(&p);
+	if (p.nerrors) {
+		kconf_free(cfg);
+		ret = -EINVAL;
+	}
+	free_variant(&p.scratch);
+	free(buf);
+	free(p.dir);
+	return ret;
+}
+
+int kconf_load(const char *path, struct kb_config *cfg)
+{
+	char *text = NULL;
+	int ret;
+
+	memset(cfg, 0, sizeof(*cfg));
+	ret = kb_read_file(path, &text, NULL, 0);
+	if (ret)
+		goto out;
+	ret = kconf_parse(path, text, cfg);
+out:
+	free(text);
+	return ret;
+}
+
+void kconf_free(struct kb_config *cfg)
+{
+	size_t i, j;
+
+	if (!cfg)
+		return;
+	free(cfg->path);
+	for (i = 0; i < cfg->njobs; i++)
+		free(cfg->jobs[i]);
+	free(cfg->target);
+	free(cfg->baseline);
+	free(cfg->profiles_dir);
+	for (i = 0; i < cfg->ntunables; i++) {
+		free(cfg->tunables[i].label);
+		free(cfg->tunables[i].path);
+		for (j = 0; j < cfg->tunables[i].nvalues; j++)
+			free(cfg->tunables[i].values[j]);
+	}
+	for (i = 0; i < cfg->nvariants; i++)
+		free_variant(&cfg->variants[i]);
+	memset(cfg, 0, sizeof(*cfg));
+}

@@ -1,0 +1,725 @@
+/* tests/test_kconf.c - kernels.conf parser (parsers/kconf.c).
+ *
+ * Run from the repository root: the valid cases read tests/data/kconf/
+ * and the example kernels.conf; the error cases parse inline text named
+ * "bad.conf" so the expected line numbers can be read off the test.
+ * stderr is captured (dup2 onto a temporary file) to check the
+ * "FILE:LINE: " of every message.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/err.h"
+#include "lib/file.h"
+#include "parsers/kconf.h"
+
+#define DATA "tests/data/kconf/"
+
+struct capture {
+	FILE *tmp;
+	int saved;
+};
+
+static void cap_begin(struct capture *c)
+{
+	fflush(stderr);
+	c->tmp = tmpfile();
+	assert_non_null(c->tmp);
+	c->saved = dup(2);
+	assert_true(c->saved >= 0);
+	assert_true(dup2(fileno(c->tmp), 2) >= 0);
+}
+
+/* Restore stderr; return what was written (malloc'd). */
+static char *cap_end(struct capture *c)
+{
+	char *buf;
+	long n;
+
+	fflush(stderr);
+	assert_true(dup2(c->saved, 2) >= 0);
+	close(c->saved);
+	n = ftell(c->tmp);
+	assert_true(n >= 0);
+	buf = kb_xmalloc((size_t)n + 1);
+	rewind(c->tmp);
+	assert_int_equal(fread(buf, 1, (size_t)n, c->tmp), (size_t)n);
+	buf[n] = '\0';
+	fclose(c->tmp);
+	return buf;
+}
+
+static int count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* Parse text as "bad.conf"; return the code, *msg = stderr output. */
+static int parse_text(const char *text, struct kb_config *cfg, char **msg)
+{
+	struct capture c;
+	int ret;
+
+	cap_begin(&c);
+	ret = kconf_parse("bad.conf", text, cfg);
+	*msg = cap_end(&c);
+	return ret;
+}
+
+/* Expect -EINVAL, exactly nerr messages, one containing want. */
+static void expect_errors(const char *text, int nerr, const char *want)
+{
+	struct kb_config cfg;
+	char *msg;
+	int ret;
+
+	ret = parse_text(text, &cfg, &msg);
+	if (!strstr(msg, want) || count_lines(msg) != nerr)
+		print_error("wanted %d message(s) with \"%s\", got:\n%s", nerr,
+			    want, msg);
+	assert_int_equal(ret, -EINVAL);
+	assert_non_null(strstr(msg, want));
+	assert_int_equal(count_lines(msg), nerr);
+	/* a failed parse leaves nothing allocated behind */
+	assert_null(cfg.path);
+	assert_int_equal(cfg.nvariants, 0);
+	assert_int_equal(cfg.njobs, 0);
+	free(msg);
+	kconf_free(&cfg);
+}
+
+#define expect_error(text, want) expect_errors(text, 1, want)
+
+/* Load a valid file, asserting no message at all was printed. */
+static void load_ok(const char *path, struct kb_config *cfg)
+{
+	struct capture c;
+	char *msg;
+	int ret;
+
+	cap_begin(&c);
+	ret = kconf_load(path, cfg);
+	msg = cap_end(&c);
+	if (ret || *msg)
+		print_error("%s: ret %d:\n%s", path, ret, msg);
+	assert_int_equal(ret, 0);
+	assert_string_equal(msg, "");
+	free(msg);
+	assert_string_equal(cfg->path, path);
+}
+
+static void test_full(void **state)
+{
+	struct kb_config cfg;
+
+	(void)state;
+	load_ok(DATA "full.conf", &cfg);
+	assert_int_equal(cfg.njobs, 3);
+	assert_string_equal(cfg.jobs[0], "randread-4k");
+	assert_string_equal(cfg.jobs[1], "seqwrite-1m-direct");
+	assert_string_equal(cfg.jobs[2], "buffered-write");
+	assert_int_equal(cfg.iterations, 5);
+	assert_int_equal(cfg.warmup, 2);
+	assert_int_equal(cfg.runtime_s, 120);
+	assert_int_equal(cfg.order, KB_ORDER_BLOCK);
+	assert_int_equal(cfg.seed, 12345);
+	assert_int_equal(cfg.target_kind, KB_TARGET_DEVICE);
+	assert_string_equal(cfg.target, "/dev/nullb0");
+	assert_int_equal(cfg.ntunables, 2);
+	assert_string_equal(cfg.tunables[0].label, "NM");
+	assert_string_equal(cfg.tunables[0].path, "queue/nomerges");
+	assert_int_equal(cfg.tunables[0].nvalues, 3);
+	assert_string_equal(cfg.tunables[0].values[0], "0");
+	assert_string_equal(cfg.tunables[0].values[1], "1");
+	assert_string_equal(cfg.tunables[0].values[2], "2");
+	assert_int_equal(cfg.tunables[0].line, 10);
+	assert_string_equal(cfg.tunables[1].label, "SCHED");
+	assert_string_equal(cfg.tunables[1].path, "queue/scheduler");
+	assert_int_equal(cfg.tunables[1].nvalues, 2);
+	assert_string_equal(cfg.tunables[1].values[0], "none");
+	assert_string_equal(cfg.tunables[1].values[1], "mq-deadline");
+	assert_int_equal(cfg.tunables[1].line, 11);
+	assert_string_equal(cfg.baseline, "stock,NM=0,SCHED=none");
+	assert_int_equal(cfg.timeout_grace_s, 45);
+	assert_string_equal(cfg.profiles_dir, DATA "../../../profiles");
+	assert_int_equal(cfg.nvariants, 2);
+	assert_string_equal(cfg.variants[0].name, "stock");
+	assert_string_equal(cfg.variants[0].method, "local");
+	assert_string_equal(cfg.variants[0].release, "6.1.0-13-amd64");
+	assert_int_equal(cfg.variants[0].line, 17);
+	assert_string_equal(cfg.variants[1].name, "patched");
+	assert_string_equal(cfg.variants[1].method, "local");
+	assert_string_equal(cfg.variants[1].release,
+			    "6.1.0-13-amd64+nomerges");
+	assert_int_equal(cfg.variants[1].line, 21);
+	kconf_free(&cfg);
+	assert_null(cfg.path);
+	assert_int_equal(cfg.nvariants, 0);
+}
+
+static void test_minimal_defaults(void **state)
+{
+	struct kb_config cfg;
+
+	(void)state;
+	load_ok(DATA "minimal.conf", &cfg);
+	assert_int_equal(cfg.njobs, 1);
+	assert_string_equal(cfg.jobs[0], "randread-4k");
+	assert_int_equal(cfg.iterations, 3);
+	assert_int_equal(cfg.warmup, 1);
+	assert_int_equal(cfg.runtime_s, 60);
+	assert_int_equal(cfg.timeout_grace_s, 30);
+	assert_int_equal(cfg.order, KB_ORDER_INTERLEAVE);
+	assert_int_equal(cfg.seed, 1);
+	assert_int_equal(cfg.target_kind, KB_TARGET_LOOP);
+	assert_null(cfg.target);
+	assert_int_equal(cfg.loop_size_bytes, 256ULL << 20);
+	assert_null(cfg.baseline);
+	assert_int_equal(cfg.ntunables, 0);
+	/* no tests/data/kconf/profiles/: the installed directory */
+	assert_false(kb_exists(DATA "profiles"));
+	assert_string_equal(cfg.profiles_dir,
+			    "/usr/local/share/kbench/profiles");
+	assert_int_equal(cfg.nvariants, 1);
+	assert_string_equal(cfg.variants[0].name, "running");
+	assert_string_equal(cfg.variants[0].method, "local");
+	assert_null(cfg.variants[0].release);
+	assert_int_equal(cfg.variants[0].line, 4);
+	kconf_free(&cfg);
+}
+
+static void test_target_loop(void **state)
+{
+	struct kb_config cfg;
+
+	(void)state;
+	load_ok(DATA "target-loop.conf", &cfg);
+	assert_int_equal(cfg.target_kind, KB_TARGET_LOOP);
+	assert_null(cfg.target);
+	assert_int_equal(cfg.loop_size_bytes, 1ULL << 30);
+	assert_int_equal(cfg.runtime_s, 30);
+	kconf_free(&cfg);
+}
+
+static void test_target_file(void **state)
+{
+	struct kb_config cfg;
+
+	(void)state;
+	load_ok(DATA "target-file.conf", &cfg);
+	assert_int_equal(cfg.target_kind, KB_TARGET_FILE);
+	/* relative to the conf file's directory */
+	assert_string_equal(cfg.target, DATA "scratch/kbench.img");
+	assert_int_equal(cfg.ntunables, 1);
+	assert_string_equal(cfg.tunables[0].label, "DR");
+	assert_string_equal(cfg.tunables[0].path, "/proc/sys/vm/dirty_ratio");
+	assert_int_equal(cfg.tunables[0].nvalues, 3);
+	assert_string_equal(cfg.tunables[0].values[2], "40");
+	assert_string_equal(cfg.jobs[0], "buffered-write");
+	kconf_free(&cfg);
+}
+
+static void test_target_device(void **state)
+{
+	struct kb_config cfg;
+
+	(void)state;
+	load_ok(DATA "target-device.conf", &cfg);
+	assert_int_equal(cfg.target_kind, KB_TARGET_DEVICE);
+	assert_string_equal(cfg.target, "/dev/nvme0n1");
+	assert_int_equal(cfg.runtime_s, 30);
+	assert_int_equal(cfg.nvariants, 2);
+	assert_string_equal(cfg.variants[0].name, "v6.9");
+	assert_string_equal(cfg.variants[0].release, "6.9.0");
+	assert_string_equal(cfg.variants[1].name, "v6.10-rc1+fix");
+	assert_string_equal(cfg.variants[1].release, "6.10.0-rc1+");
+	assert_int_equal(cfg.variants[1].line, 8);
+	kconf_free(&cfg);
+}
+
+static void test_tunables(void **state)
+{
+	struct kb_config cfg;
+
+	(void)state;
+	load_ok(DATA "tunables.conf", &cfg);
+	assert_int_equal(cfg.ntunables, 6);
+	assert_string_equal(cfg.tunables[1].label, "SCHED");
+	assert_int_equal(cfg.tunables[1].nvalues, 3);
+	assert_string_equal(cfg.tunables[1].values[2], "kyber");
+	/* "PATH:VALUE" without a blank after the colon */
+	assert_string_equal(cfg.tunables[2].path, "queue/read_ahead_kb");
+	assert_int_equal(cfg.tunables[2].nvalues, 1);
+	assert_string_equal(cfg.tunables[2].values[0], "128");
+	/* absolute /proc path */
+	assert_string_equal(cfg.tunables[3].label, "DR");
+	assert_string_equal(cfg.tunables[3].path, "/proc/sys/vm/dirty_ratio");
+	assert_string_equal(cfg.tunables[3].values[0], "5");
+	assert_string_equal(cfg.tunables[3].values[1], "40");
+	assert_int_equal(cfg.tunables[3].line, 7);
+	/* colons inside a sysfs path are part of the path */
+	assert_string_equal(cfg.tunables[4].path,
+			    "/sys/devices/pci0000:00/0000:00:1f.2/power/control");
+	assert_int_equal(cfg.tunables[4].nvalues, 2);
+	assert_string_equal(cfg.tunables[4].values[1], "auto");
+	/* commas inside a value are kept */
+	assert_int_equal(cfg.tunables[5].nvalues, 2);
+	assert_string_equal(cfg.tunables[5].values[0], "0-3,8");
+	kconf_free(&cfg);
+}
+
+static void test_order_random_seed(void **state)
+{
+	struct kb_config cfg;
+
+	(void)state;
+	load_ok(DATA "random.conf", &cfg);
+	assert_int_equal(cfg.order, KB_ORDER_RANDOM);
+	assert_int_equal(cfg.seed, 42);
+	assert_int_equal(cfg.iterations, 10);
+	assert_int_equal(cfg.warmup, 0);
+	assert_int_equal(cfg.njobs, 2);
+	assert_int_equal(cfg.nvariants, 3);
+	assert_string_equal(cfg.variants[2].name, "c");
+	kconf_free(&cfg);
+}
+
+/* The example campaign at the repository root: seed 000's shape, and
+ * every job it names has a profile. */
+static void test_example_kernels_conf(void **state)
+{
+	struct kb_config cfg;
+	char *path;
+	size_t i;
+
+	(void)state;
+	load_ok("kernels.conf", &cfg);
+	assert_int_equal(cfg.njobs, 1);
+	assert_string_equal(cfg.jobs[0], "randread-4k");
+	assert_int_equal(cfg.iterations, 3);
+	assert_int_equal(cfg.warmup, 1);
+	assert_int_equal(cfg.runtime_s, 5);
+	assert_int_equal(cfg.order, KB_ORDER_INTERLEAVE);
+	assert_int_equal(cfg.target_kind, KB_TARGET_LOOP);
+	assert_int_equal(cfg.loop_size_bytes, 256ULL << 20);
+	assert_int_equal(cfg.ntunables, 1);
+	assert_string_equal(cfg.tunables[0].label, "NM");
+	assert_string_equal(cfg.tunables[0].path, "queue/nomerges");
+	assert_int_equal(cfg.tunables[0].nvalues, 3);
+	assert_string_equal(cfg.tunables[0].values[0], "0");
+	assert_string_equal(cfg.tunables[0].values[2], "2");
+	assert_int_equal(cfg.nvariants, 1);
+	assert_string_equal(cfg.variants[0].name, "running");
+	assert_string_equal(cfg.variants[0].method, "local");
+	assert_null(cfg.variants[0].release);
+	assert_string_equal(cfg.profiles_dir, "profiles");
+	for (i = 0; i < cfg.njobs; i++) {
+		path = kb_xasprintf("%s/%s.fio", cfg.profiles_dir,
+				    cfg.jobs[i]);
+		if (!kb_exists(path))
+			print_error("missing profile %s\n", path);
+		assert_true(kb_exists(path));
+		free(path);
+	}
+	kconf_free(&cfg);
+}
+
+static void test_env_and_comments(void **state)
+{
+	struct kb_config cfg;
+	char *msg;
+
+	(void)state;
+	setenv("KB_TEST_DEV", "/dev/nullb0", 1);
+	setenv("KB_TEST_REL", "6.9.0-rc1", 1);
+	assert_int_equal(parse_text(
+		"\xef\xbb\xbf# comment\r\n"
+		"  ; indented comment\n"
+		"[global]\t; trailing\n"
+		"jobs=randread-4k # a comment\n"
+		"target = ${KB_TEST_DEV}\n"
+		"runtime = 90s\n"
+		"\n"
+		"[x]\n"
+		"release = ${KB_TEST_REL}+${KB_TEST_REL};x  ; two\n"
+		"method=local\n", &cfg, &msg), 0);
+	assert_string_equal(msg, "");
+	free(msg);
+	assert_int_equal(cfg.njobs, 1);
+	assert_string_equal(cfg.jobs[0], "randread-4k");
+	assert_string_equal(cfg.target, "/dev/nullb0");
+	assert_int_equal(cfg.runtime_s, 90);
+	assert_string_equal(cfg.variants[0].release, "6.9.0-rc1+6.9.0-rc1;x");
+	assert_int_equal(cfg.variants[0].line, 8);
+	/* no '/' in the name: profiles next to it is ./profiles */
+	assert_string_equal(cfg.profiles_dir, "profiles");
+	kconf_free(&cfg);
+}
+
+static void test_load_missing_file(void **state)
+{
+	struct kb_config cfg;
+	struct capture c;
+	char *msg;
+	int ret;
+
+	(void)state;
+	cap_begin(&c);
+	ret = kconf_load(DATA "does-not-exist.conf", &cfg);
+	msg = cap_end(&c);
+	assert_int_equal(ret, -ENOENT);
+	assert_non_null(strstr(msg, DATA "does-not-exist.conf"));
+	assert_null(cfg.path);
+	free(msg);
+	kconf_free(&cfg);
+}
+
+static void test_parse_size(void **state)
+{
+	unsigned long long b;
+
+	(void)state;
+	assert_int_equal(kconf_parse_size("4096", &b), 0);
+	assert_int_equal(b, 4096);
+	assert_int_equal(kconf_parse_size("64k", &b), 0);
+	assert_int_equal(b, 65536);
+	assert_int_equal(kconf_parse_size("256M", &b), 0);
+	assert_int_equal(b, 256ULL << 20);
+	assert_int_equal(kconf_parse_size("1G", &b), 0);
+	assert_int_equal(b, 1ULL << 30);
+	assert_int_equal(kconf_parse_size("2t", &b), 0);
+	assert_int_equal(b, 2ULL << 40);
+	assert_int_equal(kconf_parse_size("512MiB", &b), 0);
+	assert_int_equal(b, 512ULL << 20);
+	assert_int_equal(kconf_parse_size("8KB", &b), 0);
+	assert_int_equal(b, 8192);
+	assert_int_equal(kconf_parse_size("0", &b), 0);
+	assert_int_equal(b, 0);
+	b = 7;
+	assert_int_equal(kconf_parse_size("", &b), -EINVAL);
+	assert_int_equal(kconf_parse_size("M", &b), -EINVAL);
+	assert_int_equal(kconf_parse_size("-1", &b), -EINVAL);
+	assert_int_equal(kconf_parse_size("1.5G", &b), -EINVAL);
+	assert_int_equal(kconf_parse_size("10X", &b), -EINVAL);
+	assert_int_equal(kconf_parse_size("10 M", &b), -EINVAL);
+	assert_int_equal(kconf_parse_size("10Mi", &b), -EINVAL);
+	assert_int_equal(kconf_parse_size("99999999999999999999", &b),
+			 -EINVAL);
+	assert_int_equal(kconf_parse_size("17179869184G", &b), -EINVAL);
+	assert_int_equal(b, 7);
+}
+
+#define GLOBAL_OK "[global]\njobs = randread-4k\n"
+#define VARIANT_OK "[running]\n"
+
+static void test_err_unknown_key(void **state)
+{
+	(void)state;
+	expect_error(GLOBAL_OK "iteration = 3\n" VARIANT_OK,
+		     "bad.conf:3: unknown key 'iteration' (did you mean 'iterations'?)");
+	expect_error(GLOBAL_OK "frobnicate = 3\n" VARIANT_OK,
+		     "bad.conf:3: unknown key 'frobnicate' in [global]");
+	expect_error(GLOBAL_OK VARIANT_OK "relase = 6.1\n",
+		     "bad.conf:4: unknown key 'relase' (did you mean 'release'?)");
+	expect_error(GLOBAL_OK "method = local\n" VARIANT_OK,
+		     "bad.conf:3: 'method' belongs in a variant section");
+	expect_error(GLOBAL_OK VARIANT_OK "runtime = 5\n",
+		     "bad.conf:4: 'runtime' belongs in [global]");
+	expect_error(GLOBAL_OK VARIANT_OK "tunable NM = queue/nomerges: 0\n",
+		     "bad.conf:4: 'tunable' belongs in [global]");
+}
+
+static void test_err_duplicate_key(void **state)
+{
+	(void)state;
+	expect_error(GLOBAL_OK "iterations = 3\niterations = 4\n" VARIANT_OK,
+		     "bad.conf:4: duplicate key 'iterations' (first set at line 3)");
+	expect_error(GLOBAL_OK "jobs = seqwrite-1m-direct\n" VARIANT_OK,
+		     "bad.conf:3: duplicate key 'jobs' (first set at line 2)");
+	expect_error(GLOBAL_OK VARIANT_OK "release = a\nrelease = b\n",
+		     "bad.conf:5: duplicate key 'release' (first set at line 4)");
+	expect_error(GLOBAL_OK "tunable NM = queue/nomerges: 0\n"
+		     "tunable NM = queue/nomerges: 1\n" VARIANT_OK,
+		     "bad.conf:4: duplicate tunable 'NM' (first defined at line 3)");
+}
+
+static void test_err_sections(void **state)
+{
+	(void)state;
+	expect_error("jobs = randread-4k\n" GLOBAL_OK VARIANT_OK,
+		     "bad.conf:1: 'jobs' is outside any section");
+	expect_error(GLOBAL_OK VARIANT_OK "[running]\n",
+		     "bad.conf:4: duplicate variant [running] (first at line 3)");
+	expect_error(GLOBAL_OK "[bad name]\n" VARIANT_OK,
+		     "bad.conf:3: bad variant name [bad name]");
+	expect_error(GLOBAL_OK "[a,b]\n" VARIANT_OK,
+		     "bad.conf:3: bad variant name [a,b]");
+	expect_error(GLOBAL_OK "[oops\n" VARIANT_OK,
+		     "bad.conf:3: bad section header '[oops'");
+	expect_error(GLOBAL_OK VARIANT_OK "[global]\n",
+		     "bad.conf:4: duplicate section [global] (first at line 1)");
+	expect_error(GLOBAL_OK VARIANT_OK "just words\n",
+		     "bad.conf:4: 'just words': expected 'key = value'");
+	expect_error(GLOBAL_OK VARIANT_OK " = 3\n",
+		     "bad.conf:4: missing key before '='");
+	/* keys in a rejected section are still checked */
+	expect_errors(GLOBAL_OK VARIANT_OK "[running]\nmethod = vm\n", 2,
+		      "bad.conf:5: method 'vm' is not supported yet");
+}
+
+static void test_err_missing(void **state)
+{
+	(void)state;
+	expect_error("[global]\niterations = 3\n" VARIANT_OK,
+		     "bad.conf:1: [global]: no jobs");
+	expect_error(VARIANT_OK, "bad.conf:1: no [global] section: no jobs");
+	expect_error(GLOBAL_OK "\n; nothing else\n",
+		     "bad.conf:4: no variants");
+	expect_error(GLOBAL_OK "jobs = , ,\n" VARIANT_OK,
+		     "bad.conf:3: duplicate key 'jobs'");
+	expect_error("[global]\njobs = , ,\n" VARIANT_OK,
+		     "bad.conf:2: jobs: no job names");
+	expect_error("[global]\njobs =\n" VARIANT_OK,
+		     "bad.conf:2: 'jobs' has no value");
+	expect_error(GLOBAL_OK VARIANT_OK "release =   ; any\n",
+		     "bad.conf:4: 'release' has no value (remove the line");
+	expect_errors("", 2, "bad.conf:1: no variants");
+}
+
+static void test_err_values(void **state)
+{
+	(void)state;
+	expect_error(GLOBAL_OK "iterations = 0\n" VARIANT_OK,
+		     "bad.conf:3: iterations = '0': expected a whole number >= 1");
+	expect_error(GLOBAL_OK "iterations = -2\n" VARIANT_OK,
+		     "bad.conf:3: iterations = '-2'");
+	expect_error(GLOBAL_OK "iterations = 99999999999\n" VARIANT_OK,
+		     "bad.conf:3: iterations = '99999999999'");
+	expect_error(GLOBAL_OK "warmup = one\n" VARIANT_OK,
+		     "bad.conf:3: warmup = 'one': expected a whole number >= 0");
+	expect_error(GLOBAL_OK "runtime = 0\n" VARIANT_OK,
+		     "bad.conf:3: runtime = '0': expected seconds >= 1");
+	expect_error(GLOBAL_OK "runtime = 5x\n" VARIANT_OK,
+		     "bad.conf:3: runtime = '5x'");
+	expect_error(GLOBAL_OK "timeout_grace = 1d\n" VARIANT_OK,
+		     "bad.conf:3: timeout_grace = '1d'");
+	expect_error(GLOBAL_OK "order = sideways\n" VARIANT_OK,
+		     "bad.conf:3: order = 'sideways': expected interleave, block or random");
+	expect_error(GLOBAL_OK "seed = x42\n" VARIANT_OK,
+		     "bad.conf:3: seed = 'x42'");
+	expect_error(GLOBAL_OK "jobs2 = a\n" VARIANT_OK,
+		     "bad.conf:3: unknown key 'jobs2' (did you mean 'jobs'?)");
+	expect_error("[global]\njobs = a ../etc/passwd\n" VARIANT_OK,
+		     "bad.conf:2: jobs: bad job name '../etc/passwd'");
+	expect_error("[global]\njobs = a b a\n" VARIANT_OK,
+		     "bad.conf:2: jobs: job 'a' is listed twice");
+	expect_error(GLOBAL_OK VARIANT_OK "release = 6.1 rc\n",
+		     "bad.conf:4: release = '6.1 rc'");
+}
+
+static void test_err_target(void **state)
+{
+	(void)state;
+	expect_error(GLOBAL_OK "target = nvme0n1\n" VARIANT_OK,
+		     "bad.conf:3: target = 'nvme0n1': expected a block device (/dev/...), loop:SIZE or file:PATH");
+	expect_error(GLOBAL_OK "target = loop:8M\n" VARIANT_OK,
+		     "bad.conf:3: target = 'loop:8M': loop size must be at least 16M");
+	expect_error(GLOBAL_OK "target = loop:big\n" VARIANT_OK,
+		     "bad.conf:3: target = 'loop:big': expected loop:SIZE");
+	expect_error(GLOBAL_OK "target = file:\n" VARIANT_OK,
+		     "bad.conf:3: target = 'file:': expected file:PATH");
+	expect_error(GLOBAL_OK "target = /dev/\n" VARIANT_OK,
+		     "bad.conf:3: target = '/dev/'");
+	expect_error(GLOBAL_OK "tunable NM = queue/nomerges: 0 1\n"
+		     "target = file:/tmp/x.img\n" VARIANT_OK,
+		     "bad.conf:3: tunable NM: relative path 'queue/nomerges' is under /sys/block/<dev>/, which a file: target (line 4)");
+}
+
+static void test_err_tunable(void **state)
+{
+	(void)state;
+	expect_error(GLOBAL_OK "tunable NM = queue/nomerges:\n" VARIANT_OK,
+		     "bad.conf:3: tunable NM: no values after 'queue/nomerges:'");
+	expect_error(GLOBAL_OK "tunable NM = queue/nomerges 0 1\n" VARIANT_OK,
+		     "bad.conf:3: tunable NM = 'queue/nomerges 0 1': expected PATH: VALUE...");
+	expect_error(GLOBAL_OK "tunable N-M = queue/nomerges: 0\n" VARIANT_OK,
+		     "bad.conf:3: tunable label 'N-M'");
+	expect_error(GLOBAL_OK "tunable = queue/nomerges: 0\n" VARIANT_OK,
+		     "bad.conf:3: tunable needs a label");
+	expect_error(GLOBAL_OK "tunable X = /etc/passwd: 0\n" VARIANT_OK,
+		     "bad.conf:3: tunable X: path '/etc/passwd' must be relative");
+	expect_error(GLOBAL_OK "tunable X = ../../etc/passwd: 0\n" VARIANT_OK,
+		     "bad.conf:3: tunable X: path '../../etc/passwd'");
+	expect_error(GLOBAL_OK "tunable X = /sys/../etc/passwd: 0\n" VARIANT_OK,
+		     "bad.conf:3: tunable X: path '/sys/../etc/passwd'");
+	expect_error(GLOBAL_OK "tunable X = : 0\n" VARIANT_OK,
+		     "bad.conf:3: tunable X: missing PATH");
+	expect_error(GLOBAL_OK "tunable NM = queue/nomerges: 0 1 0\n" VARIANT_OK,
+		     "bad.conf:3: tunable NM: value '0' is listed twice");
+}
+
+static void test_err_too_many(void **state)
+{
+	char *text = kb_xstrdup("[global]\njobs = randread-4k\n"
+				"tunable NM = queue/nomerges:");
+	char *t;
+	int i;
+
+	(void)state;
+	for (i = 0; i <= KB_MAX_VALUES; i++) {
+		t = kb_xasprintf("%s %d", text, i);
+		free(text);
+		text = t;
+	}
+	t = kb_xasprintf("%s\n[running]\n", text);
+	free(text);
+	text = t;
+	expect_error(text, "bad.conf:3: tunable NM: too many values (at most 32)");
+	free(text);
+
+	text = kb_xstrdup("[global]\njobs =");
+	for (i = 0; i <= KB_MAX_JOBS; i++) {
+		t = kb_xasprintf("%s j%d", text, i);
+		free(text);
+		text = t;
+	}
+	t = kb_xasprintf("%s\n[running]\n", text);
+	free(text);
+	text = t;
+	expect_error(text, "bad.conf:2: jobs: too many jobs (at most 32)");
+	free(text);
+
+	text = kb_xstrdup("[global]\njobs = a\n");
+	for (i = 0; i <= KB_MAX_TUNABLES; i++) {
+		t = kb_xasprintf("%stunable T%d = queue/x: 1\n", text, i);
+		free(text);
+		text = t;
+	}
+	t = kb_xasprintf("%s[running]\n", text);
+	free(text);
+	text = t;
+	expect_error(text, "bad.conf:11: tunable T8: too many tunables (at most 8)");
+	free(text);
+
+	text = kb_xstrdup("[global]\njobs = a\n");
+	for (i = 0; i <= KB_MAX_VARIANTS; i++) {
+		t = kb_xasprintf("%s[v%d]\n", text, i);
+		free(text);
+		text = t;
+	}
+	expect_error(text, "bad.conf:67: too many variants (at most 64)");
+	free(text);
+}
+
+static void test_err_method(void **state)
+{
+	(void)state;
+	expect_error(GLOBAL_OK VARIANT_OK "method = vm\n",
+		     "bad.conf:4: method 'vm' is not supported yet (only 'local')");
+	expect_error(GLOBAL_OK VARIANT_OK "method = kexec\n",
+		     "bad.conf:4: method 'kexec' is not supported yet (only 'local')");
+	expect_error(GLOBAL_OK VARIANT_OK "method = qemu\n",
+		     "bad.conf:4: unknown method 'qemu' (expected local, vm or kexec)");
+}
+
+static void test_err_env(void **state)
+{
+	(void)state;
+	unsetenv("KB_TEST_UNSET");
+	unsetenv("KB_TEST_UNSET2");
+	expect_error(GLOBAL_OK "target = ${KB_TEST_UNSET}\n" VARIANT_OK,
+		     "bad.conf:3: environment variable 'KB_TEST_UNSET' is not set (used as ${KB_TEST_UNSET})");
+	expect_errors(GLOBAL_OK VARIANT_OK
+		      "release = ${KB_TEST_UNSET}-${KB_TEST_UNSET2}\n", 2,
+		      "bad.conf:4: environment variable 'KB_TEST_UNSET2'");
+	expect_error(GLOBAL_OK "target = ${KB_TEST_UNSET\n" VARIANT_OK,
+		     "bad.conf:3: unterminated '${'");
+	expect_error(GLOBAL_OK "target = ${A-B}\n" VARIANT_OK,
+		     "bad.conf:3: bad variable name '${A-B}'");
+}
+
+static void test_err_baseline(void **state)
+{
+	(void)state;
+	expect_error(GLOBAL_OK "baseline = stock\n" VARIANT_OK,
+		     "bad.conf:3: baseline = 'stock': no variant [stock]");
+	expect_error(GLOBAL_OK "tunable NM = queue/nomerges: 0 1\n"
+		     "baseline = running,NM=2\n" VARIANT_OK,
+		     "bad.conf:4: baseline = 'running,NM=2': '2' is not one of tunable NM's values");
+	expect_error(GLOBAL_OK "baseline = running,XX=1\n" VARIANT_OK,
+		     "bad.conf:3: baseline = 'running,XX=1': no tunable 'XX'");
+	expect_error(GLOBAL_OK "baseline = running,NM\n" VARIANT_OK,
+		     "bad.conf:3: baseline = 'running,NM': 'NM' should be LABEL=VALUE");
+}
+
+/* Every mistake in a file is reported, each with its own line. */
+static void test_err_all_reported(void **state)
+{
+	struct kb_config cfg;
+	struct capture c;
+	char *msg;
+	int ret;
+
+	(void)state;
+	cap_begin(&c);
+	ret = kconf_load(DATA "errors.conf", &cfg);
+	msg = cap_end(&c);
+	if (count_lines(msg) != 6)
+		print_error("%s", msg);
+	assert_int_equal(ret, -EINVAL);
+	assert_int_equal(count_lines(msg), 6);
+	assert_non_null(strstr(msg, "kbench: error: " DATA
+			       "errors.conf:4: unknown key 'iteration'"));
+	assert_non_null(strstr(msg, DATA "errors.conf:5: iterations = '0'"));
+	assert_non_null(strstr(msg, DATA "errors.conf:6: runtime = 'fast'"));
+	assert_non_null(strstr(msg, DATA "errors.conf:7: order = 'sideways'"));
+	assert_non_null(strstr(msg, DATA "errors.conf:8: target = 'nvme0n1'"));
+	assert_non_null(strstr(msg, DATA "errors.conf:11: method 'vm'"));
+	assert_null(cfg.path);
+	free(msg);
+	kconf_free(&cfg);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_full),
+		cmocka_unit_test(test_minimal_defaults),
+		cmocka_unit_test(test_target_loop),
+		cmocka_unit_test(test_target_file),
+		cmocka_unit_test(test_target_device),
+		cmocka_unit_test(test_tunables),
+		cmocka_unit_test(test_order_random_seed),
+		cmocka_unit_test(test_example_kernels_conf),
+		cmocka_unit_test(test_env_and_comments),
+		cmocka_unit_test(test_load_missing_file),
+		cmocka_unit_test(test_parse_size),
+		cmocka_unit_test(test_err_unknown_key),
+		cmocka_unit_test(test_err_duplicate_key),
+		cmocka_unit_test(test_err_sections),
+		cmocka_unit_test(test_err_missing),
+		cmocka_unit_test(test_err_values),
+		cmocka_unit_test(test_err_target),
+		cmocka_unit_test(test_err_tunable),
+		cmocka_unit_test(test_err_too_many),
+		cmocka_unit_test(test_err_method),
+		cmocka_unit_test(test_err_env),
+		cmocka_unit_test(test_err_baseline),
+		cmocka_unit_test(test_err_all_reported),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
