@@ -1,0 +1,82 @@
+/* parsers/fio_json.h - fio JSON / JSON+ output -> kbench metrics.
+ *
+ * Formats read (source: fio HOWTO/fio.1 "JSON output" and "JSON+ output",
+ * and fio's stat.c show_thread_status_json()/add_ddir_status_json()):
+ *
+ *  - fio 2.x: latency blocks "slat"/"clat"/"lat" in microseconds, without
+ *    "N" (old files also without total_ios); fio <= 2.20 writes "io_bytes"
+ *    in KiB.
+ *  - fio 3.x: "slat_ns"/"clat_ns"/"lat_ns" in nanoseconds with "N";
+ *    "io_bytes" in bytes.  JSON "bw" is KiB/s in every version, "iops" is
+ *    a JSON integer before fio 2.2.6 and a real afterwards (both read).
+ *  - json+: "clat_ns"."bins" (fio 3.x, keys = latency in ns) or
+ *    "clat"."bins" (fio 2.x; keys = latency in usec, or before 2.20 the
+ *    histogram index plus FIO_IO_U_PLAT_BITS/VAL/NR keys, converted with
+ *    fio's plat_idx_to_val()).
+ *  - fio --client: "client_stats" instead of "jobs"; the "All clients"
+ *    aggregate entry is left out (the per-client entries are summed).
+ *  - unified_rw_reporting: a "mixed" direction.
+ *
+ * The input may carry text around the JSON: fio notes/errors before it
+ * ("fio: ..." lines, a shell prompt glued as ">{"), normal output after it
+ * (--output-format=json,normal), and several concatenated documents
+ * (--status-interval): the documents are read as a stream and the LAST one
+ * is the final report.  Duplicate keys are accepted (the last one wins).
+ */
+#ifndef KB_FIO_JSON_H
+#define KB_FIO_JSON_H
+
+#include <stddef.h>
+#include <jansson.h>
+
+/* Parse fio output held in buf (len bytes, need not be NUL-terminated);
+ * name is used in messages and as "file".  Returns a new reference:
+ *
+ * { "file": name, "fio_version": "fio-3.33" or null,
+ *   "documents": number of fio JSON documents seen (the last is used),
+ *   "jobs": [ { "name", "hostname" (client/server only), "rw" (job
+ *               options, else global options, else null), "groupid",
+ *               "error", "elapsed_s" (or null), "usr_cpu_pct",
+ *               "sys_cpu_pct",
+ *               "read"/"write"/"trim"/"mixed": only directions with I/O:
+ *                 { "iops", "bw_kib" (KiB/s), "io_bytes" (true bytes),
+ *                   "total_ios", "runtime_ms", "clat_mean_ns",
+ *                   "clat_p50_ns", "clat_p99_ns", "clat_p999_ns",
+ *                   "lat_mean_ns", "slat_mean_ns" } - a key is absent
+ *                 when fio did not measure it } ... ],
+ *   "metrics": { lib/metrics.h names: "read.iops", "write.bw_kib",
+ *                "read.clat_mean_ns", "read.clat_p99_ns",
+ *                "read.lat_mean_ns", ..., "fio.usr_cpu_pct",
+ *                "fio.sys_cpu_pct"; with unified_rw_reporting also
+ *                "mixed.*" (not in the metric table) },
+ *   "warnings": [ "non-JSON preamble line 1: 'fio: ...'", ... ],
+ *   "error": first non-zero job error, or 0 }
+ *
+ * Metrics: IOPS and KiB/s are sums over the jobs; mean latencies are
+ * means weighted by I/O count (clat/lat "N", else total_ios, else
+ * iops * runtime); percentiles come from the job's own map when one job
+ * contributes, from the merged json+ bins when several do (fio's rule:
+ * the first bin whose cumulative count reaches p% of all samples), and
+ * are absent, with a warning, when several jobs contribute and one lacks
+ * bins.  fio.*_cpu_pct are means over the jobs.  A direction with no I/O
+ * (total_ios == 0, else clat N == 0, else io_bytes == 0) gives no metrics.
+ * Latencies are in ns, bandwidth in KiB/s.
+ *
+ * On failure returns NULL and writes to err (errlen bytes) a message that
+ * starts with name and says what was wrong: no JSON document, fio
+ * normal/terse text output, or invalid/truncated JSON (with its line). */
+json_t *fio_parse_buf(const char *name, const char *buf, size_t len,
+		      char *err, size_t errlen);
+
+/* Read path and fio_parse_buf() it (name = path).  NULL on failure with
+ * err filled (including "PATH: cannot read: <strerror>"). */
+json_t *fio_parse_file(const char *path, char *err, size_t errlen);
+
+/* Returns 0 when no job of a fio_parse_*() result reported an error, else
+ * the first failing job's fio error code (an errno value, > 0) and a
+ * message in msg such as
+ * "fio job 'test' failed: error=5 (Input/output error)"
+ * (plus "; N more jobs failed" when several did).  msg may be NULL. */
+int fio_result_error(const json_t *parsed, char *msg, size_t msglen);
+
+#endif

@@ -1,0 +1,1048 @@
+/* tests/test_fio_json.c - the fio JSON parser against real fio output
+ * (tests/data/fio, copied from ../shared/corpus/fio, see SOURCES.md; the
+ * expected values are those of the corpus INDEX.md) and the failing
+ * inputs of ../shared/cases (Bxx.json with Bxx.expected beside it).
+ * Run from the repository root. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/commands.h"
+#include "lib/err.h"
+#include "lib/file.h"
+#include "lib/metrics.h"
+#include "parsers/fio_json.h"
+
+#define DATA "tests/data/fio/"
+
+/* ---- helpers ---------------------------------------------------------- */
+
+static json_t *parse_ok(const char *file)
+{
+	char err[1024] = "";
+	json_t *r = fio_parse_file(file, err, sizeof(err));
+
+	if (!r)
+		fail_msg("%s: parse failed: %s", file, err);
+	return r;
+}
+
+static json_t *parse_str_ok(const char *text)
+{
+	char err[1024] = "";
+	json_t *r = fio_parse_buf("test.json", text, strlen(text), err,
+				  sizeof(err));
+
+	if (!r)
+		fail_msg("in-test JSON: parse failed: %s", err);
+	return r;
+}
+
+/* Relative tolerance 1e-6 (values are copied from the files with 6-9
+ * significant digits), absolute 1e-9 around 0. */
+static void check_close(const char *what, double got, double want)
+{
+	double tol = fabs(want) * 1e-6 + 1e-9;
+
+	if (fabs(got - want) > tol)
+		fail_msg("%s: got %.9g, want %.9g", what, got, want);
+}
+
+static double metric(const json_t *r, const char *name)
+{
+	const json_t *v = json_object_get(json_object_get(r, "metrics"), name);
+
+	if (!json_is_number(v))
+		fail_msg("metric %s missing (file %s)", name,
+			 json_string_value(json_object_get(r, "file")));
+	return json_number_value(v);
+}
+
+static void check_metric(const json_t *r, const char *name, double want)
+{
+	check_close(name, metric(r, name), want);
+}
+
+static void check_no_metric(const json_t *r, const char *name)
+{
+	const json_t *v = json_object_get(json_object_get(r, "metrics"), name);
+
+	if (v && !json_is_null(v))
+		fail_msg("metric %s present (%g), want absent/null", name,
+			 json_number_value(v));
+}
+
+static const json_t *job(const json_t *r, size_t i)
+{
+	const json_t *j = json_array_get(json_object_get(r, "jobs"), i);
+
+	assert_non_null(j);
+	return j;
+}
+
+static double jdir(const json_t *r, size_t i, const char *dir,
+		   const char *key)
+{
+	const json_t *v = json_object_get(json_object_get(job(r, i), dir), key);
+
+	if (!json_is_number(v))
+		fail_msg("jobs[%zu].%s.%s missing", i, dir, key);
+	return json_number_value(v);
+}
+
+/* One job's direction against INDEX.md: iops, bw KiB/s, clat mean and
+ * p99 in the file's unit (mult 1000 for fio 2.x usec -> ns). */
+static void check_jdir(const json_t *r, size_t i, const char *dir,
+		       double iops, double bw, double clat_mean, double p99,
+		       double mult)
+{
+	check_close("iops", jdir(r, i, dir, "iops"), iops);
+	check_close("bw_kib", jdir(r, i, dir, "bw_kib"), bw);
+	check_close("clat_mean_ns", jdir(r, i, dir, "clat_mean_ns"),
+		    clat_mean * mult);
+	check_close("clat_p99_ns", jdir(r, i, dir, "clat_p99_ns"), p99 * mult);
+}
+
+static void check_cpu(const json_t *r, size_t i, double usr, double sys)
+{
+	const json_t *j = job(r, i);
+
+	check_close("usr_cpu_pct",
+		    json_number_value(json_object_get(j, "usr_cpu_pct")), usr);
+	check_close("sys_cpu_pct",
+		    json_number_value(json_object_get(j, "sys_cpu_pct")), sys);
+}
+
+static size_t njobs(const json_t *r)
+{
+	return json_array_size(json_object_get(r, "jobs"));
+}
+
+static int has_warning(const json_t *r, const char *needle)
+{
+	const json_t *w;
+	size_t i;
+
+	json_array_foreach(json_object_get(r, "warnings"), i, w)
+		if (strstr(json_string_value(w), needle))
+			return 1;
+	return 0;
+}
+
+static void check_parse_fails(const char *file, const char *needle)
+{
+	char err[1024] = "";
+	json_t *r = fio_parse_file(file, err, sizeof(err));
+
+	if (r) {
+		json_decref(r);
+		fail_msg("%s: parsed, want an error containing '%s'", file,
+			 needle);
+	}
+	if (!strstr(err, needle) || strncmp(err, file, strlen(file)))
+		fail_msg("%s: error '%s' lacks the file name or '%s'", file,
+			 err, needle);
+}
+
+/* ---- fio 2.x ---------------------------------------------------------- */
+
+static void test_pkb_2_1_4_multijob(void **state)
+{
+	json_t *r = parse_ok(DATA "pkb-2.1.4-multijob.json");
+
+	(void)state;
+	assert_int_equal(njobs(r), 5);
+	assert_string_equal(json_string_value(json_object_get(r, "fio_version")),
+			    "fio-2.1.4");
+	assert_true(json_is_null(json_object_get(job(r, 0), "rw")));
+	check_jdir(r, 0, "write", 133, 68118, 477734.84, 823296, 1000);
+	check_jdir(r, 1, "read", 253, 129836, 250667.06, 473088, 1000);
+	check_jdir(r, 2, "write", 1610, 6443, 587.02, 1688, 1000);
+	check_jdir(r, 3, "read", 317, 1269, 3117.62, 3728, 1000);
+	check_jdir(r, 4, "read", 323, 1292, 198030.44, 209920, 1000);
+	check_cpu(r, 0, 0.23, 1.2);
+	check_cpu(r, 4, 0.27, 1.24);
+	/* directions without I/O are left out of the job */
+	assert_null(json_object_get(job(r, 0), "read"));
+	assert_null(json_object_get(job(r, 1), "write"));
+	/* fio 2.x io_bytes is KiB */
+	check_close("io_bytes", jdir(r, 0, "write", "io_bytes"), 361984.0 * 1024);
+	check_metric(r, "read.iops", 893);
+	check_metric(r, "read.bw_kib", 132397);
+	check_metric(r, "write.iops", 1743);
+	check_metric(r, "write.bw_kib", 74561);
+	check_metric(r, "fio.usr_cpu_pct", (0.23 + 0.57 + 1.42 + 0.28 + 0.27) / 5);
+	check_metric(r, "fio.sys_cpu_pct", (1.2 + 2.44 + 4.84 + 0.91 + 1.24) / 5);
+	/* several jobs, no json+ bins: no made-up percentile */
+	check_no_metric(r, "read.clat_p99_ns");
+	check_no_metric(r, "write.clat_p50_ns");
+	assert_true(has_warning(r, "json+ bins"));
+	assert_int_equal(json_integer_value(json_object_get(r, "error")), 0);
+	json_decref(r);
+}
+
+static void test_pkb_2_17_2jobs(void **state)
+{
+	json_t *r = parse_ok(DATA "pkb-2.17-2jobs.json");
+
+	(void)state;
+	assert_int_equal(njobs(r), 2);
+	assert_string_equal(json_string_value(json_object_get(job(r, 0), "name")),
+			    "rand_16k_read_100%-io-depth-1-num-jobs-2");
+	assert_string_equal(json_string_value(json_object_get(job(r, 1), "rw")),
+			    "randwrite");
+	check_jdir(r, 0, "read", 8086.673998, 129386, 238.357679, 1352, 1000);
+	check_jdir(r, 1, "write", 2457.017193, 39312, 800.193694, 2384, 1000);
+	check_cpu(r, 0, 1.539846, 4.039596);
+	check_cpu(r, 1, 0.739889, 1.879718);
+	/* one job per direction: its own percentile map */
+	check_metric(r, "read.clat_p99_ns", 1352000);
+	check_metric(r, "write.clat_p99_ns", 2384000);
+	check_metric(r, "read.clat_mean_ns", 238357.679);
+	json_decref(r);
+}
+
+static void test_fioplot_2_18_usec(void **state)
+{
+	json_t *r = parse_ok(DATA "fioplot-2.18-usec.json");
+
+	(void)state;
+	check_jdir(r, 0, "read", 73.184143, 292, 13636.394809, 22912, 1000);
+	check_cpu(r, 0, 0.046657, 0.259948);
+	check_metric(r, "read.clat_mean_ns", 13636394.809);
+	check_metric(r, "read.clat_p99_ns", 22912000);
+	check_metric(r, "fio.usr_cpu_pct", 0.046657);
+	json_decref(r);
+}
+
+static void test_pbench_2_2_5(void **state)
+{
+	json_t *r = parse_ok(DATA "pbench-2.2.5-json.json");
+
+	(void)state;
+	check_jdir(r, 0, "read", 10984.92, 703100, 2889.34, 5088, 1000);
+	check_cpu(r, 0, 8.39, 37.21);
+	check_close("io_bytes", jdir(r, 0, "read", "io_bytes"),
+		    21067712.0 * 1024);
+	check_metric(r, "read.iops", 10984.92);
+	check_metric(r, "read.clat_p99_ns", 5088000);
+	json_decref(r);
+}
+
+/* ---- fio 3.x ---------------------------------------------------------- */
+
+static void test_fioplot_3_1_grouprep(void **state)
+{
+	json_t *r = parse_ok(DATA "fioplot-3.1-randrw-grouprep.json");
+
+	(void)state;
+	assert_int_equal(njobs(r), 1);
+	assert_string_equal(json_string_value(json_object_get(job(r, 0), "rw")),
+			    "randrw");
+	check_jdir(r, 0, "read", 75912.042129, 303648, 1680995.090236, 4882432, 1);
+	check_jdir(r, 0, "write", 75968.719795, 303874, 1589192.146235, 4685824, 1);
+	check_metric(r, "read.iops", 75912.042129);
+	check_metric(r, "write.bw_kib", 303874);
+	check_metric(r, "read.clat_p99_ns", 4882432);
+	check_metric(r, "write.clat_mean_ns", 1589192.146235);
+	check_metric(r, "fio.usr_cpu_pct", 3.810342);
+	check_metric(r, "fio.sys_cpu_pct", 8.573452);
+	json_decref(r);
+}
+
+static void test_jbern_3_1_dupkeys(void **state)
+{
+	json_t *r = parse_ok(DATA "jbern-3.1-4jobs-dupkeys-trailingspace.json");
+
+	(void)state;
+	assert_int_equal(njobs(r), 8);
+	assert_string_equal(json_string_value(json_object_get(job(r, 0), "name")),
+			    "job /dev/sdb ");
+	check_jdir(r, 0, "read", 7311.735583, 29246, 4370142.546181, 168820736, 1);
+	check_jdir(r, 7, "read", 18394.779314, 73579, 1732542.963013, 6914048, 1);
+	check_metric(r, "read.iops", 102702.455978);
+	check_metric(r, "read.bw_kib", 410806);
+	check_no_metric(r, "read.clat_p99_ns");
+	json_decref(r);
+}
+
+static void test_fioplot_3_6_nogroup(void **state)
+{
+	json_t *r = parse_ok(DATA "fioplot-3.6-4jobs-nogroup.json");
+	const json_t *j;
+	double w = 0, wm = 0;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(njobs(r), 4);
+	check_jdir(r, 0, "read", 20.579217, 82, 48563918.021862, 164626432, 1);
+	check_jdir(r, 3, "read", 20.02599, 80, 49903601.117304, 152043520, 1);
+	check_metric(r, "read.iops", 82.030622);
+	check_metric(r, "read.bw_kib", 327);
+	/* mean clat weighted by I/O count */
+	json_array_foreach(json_object_get(r, "jobs"), i, j) {
+		const json_t *d = json_object_get(j, "read");
+		double n = json_number_value(json_object_get(d, "total_ios"));
+
+		w += n;
+		wm += n * json_number_value(json_object_get(d, "clat_mean_ns"));
+	}
+	assert_true(w > 0);
+	check_metric(r, "read.clat_mean_ns", wm / w);
+	check_no_metric(r, "read.clat_p99_ns");
+	check_no_metric(r, "read.clat_p50_ns");
+	assert_true(has_warning(r, "read: 4 jobs"));
+	check_metric(r, "fio.usr_cpu_pct",
+		     (0.033327 + 0.019995 + 0.046663 + 0.039986) / 4);
+	json_decref(r);
+}
+
+static void test_client_server_3_7(void **state)
+{
+	json_t *r = parse_ok(DATA "pbench-fio-3.7-client-server.txt");
+	const json_t *j;
+	size_t i;
+
+	(void)state;
+	/* 10 per-client entries; "All clients" is left out */
+	assert_int_equal(njobs(r), 10);
+	json_array_foreach(json_object_get(r, "jobs"), i, j) {
+		assert_string_equal(json_string_value(json_object_get(j, "name")),
+				    "job-/tmp/fio");
+		assert_string_equal(json_string_value(json_object_get(j, "rw")),
+				    "read");
+	}
+	assert_string_equal(json_string_value(json_object_get(job(r, 0), "hostname")),
+			    "perf36");
+	assert_string_equal(json_string_value(json_object_get(job(r, 9), "hostname")),
+			    "perf84");
+	check_jdir(r, 0, "read", 7951.016328, 31812, 3994084.886371, 6193152, 1);
+	check_jdir(r, 9, "read", 10405.790349, 41631, 3070663.373365, 3489792, 1);
+	check_cpu(r, 9, 2.402822, 4.965389);
+	check_metric(r, "read.iops", 93303.649418);
+	check_metric(r, "read.bw_kib", 373293);
+	assert_true(has_warning(r, "non-JSON preamble line 1: 'hostname=perf84"));
+	json_decref(r);
+}
+
+static void test_arau_3_12_randrw_global_rw(void **state)
+{
+	json_t *r = parse_ok(DATA "arau-3.12-randrw50-32k.json");
+
+	(void)state;
+	assert_string_equal(json_string_value(json_object_get(job(r, 0), "rw")),
+			    "randrw");
+	check_jdir(r, 0, "read", 225.893944, 7228, 20349678.747112, 624951296, 1);
+	check_jdir(r, 0, "write", 224.677039, 7189, 50706022.898989, 666894336, 1);
+	check_cpu(r, 0, 0.383979, 1.146782);
+	check_metric(r, "write.clat_p99_ns", 666894336);
+	json_decref(r);
+}
+
+static void test_arau_3_12_two_documents(void **state)
+{
+	json_t *r = parse_ok(DATA "arau-3.12-two-json-with-shell-prompt.txt");
+
+	(void)state;
+	assert_int_equal(json_integer_value(json_object_get(r, "documents")), 2);
+	assert_int_equal(njobs(r), 1);		/* the last document only */
+	check_jdir(r, 0, "write", 457.18591, 1828, 34979929.88508, 708837376, 1);
+	assert_null(json_object_get(job(r, 0), "read"));
+	check_metric(r, "write.iops", 457.18591);
+	check_no_metric(r, "read.iops");
+	assert_true(has_warning(r, "non-JSON text after JSON document 1"));
+	assert_true(has_warning(r, "2 JSON documents"));
+	json_decref(r);
+}
+
+static void test_arau_3_12_glued_prompt(void **state)
+{
+	json_t *r = parse_ok(DATA "arau-3.12-gt-prompt-glued.txt");
+
+	(void)state;
+	check_jdir(r, 0, "read", 462.84917, 1851, 34553287.595176, 759169024, 1);
+	check_cpu(r, 0, 0.313929, 0.741609);
+	check_no_metric(r, "write.iops");
+	assert_true(has_warning(r, "non-JSON preamble line 1: '>'"));
+	json_decref(r);
+}
+
+static void test_vc_3_13_error_prefix(void **state)
+{
+	json_t *r = parse_ok(DATA "vc-3.13-error-prefix.json");
+	char msg[256];
+
+	(void)state;
+	assert_int_equal(json_integer_value(json_object_get(r, "error")), 42);
+	assert_int_equal(json_integer_value(json_object_get(job(r, 0), "error")), 42);
+	check_jdir(r, 0, "read", 49501.318267, 197509, 5922036.884193, 10420224, 1);
+	check_cpu(r, 0, 37.678975, 37.678975);
+	assert_int_equal(fio_result_error(r, msg, sizeof(msg)), 42);
+	assert_non_null(strstr(msg, "fio job 'fiotest' failed: error=42 ("));
+	assert_true(has_warning(r, "non-JSON preamble line 2: 'fio: pid=19192, err=43"));
+	json_decref(r);
+}
+
+static void test_lkp_3_15_big_values(void **state)
+{
+	json_t *r = parse_ok(DATA "lkp-3.15-mmap-randread-numjobs24.json");
+	const json_t *io;
+
+	(void)state;
+	check_jdir(r, 0, "read", 30149334.614981, 120597338, 1286.465566, 2608, 1);
+	check_cpu(r, 0, 98.294183, 1.697494);
+	/* > 2^32, kept exact */
+	io = json_object_get(json_object_get(job(r, 0), "read"), "io_bytes");
+	assert_true(json_is_integer(io));
+	assert_true(json_integer_value(io) == 24698705391616LL);
+	/* lkp-3.15-mmap-randread-numjobs24.lkp-expected.yaml */
+	check_close("read_bw_MBps", metric(r, "read.bw_kib") / 1024,
+		    117770.837890625);
+	check_metric(r, "read.iops", 30149334.614981);
+	check_metric(r, "read.clat_mean_ns", 1286.465566);
+	check_metric(r, "read.clat_p99_ns", 2608);
+	/* lkp: write_iops 0.0 - kbench: absent, never 0 */
+	check_no_metric(r, "write.iops");
+	check_no_metric(r, "write.clat_mean_ns");
+	json_decref(r);
+}
+
+static void test_fioplot_3_16_sync(void **state)
+{
+	json_t *r = parse_ok(DATA "fioplot-3.16-fsync-sync-percentiles.json");
+
+	(void)state;
+	check_jdir(r, 0, "write", 321.697752, 1286, 49688714.647841, 204472320, 1);
+	check_cpu(r, 0, 0.712123, 1.51742);
+	check_metric(r, "write.clat_p99_ns", 204472320);
+	json_decref(r);
+}
+
+static void test_pbench_3_19_24h(void **state)
+{
+	json_t *r = parse_ok(DATA "pbench-3.19-8jobs-24h-rw.json");
+
+	(void)state;
+	assert_int_equal(njobs(r), 8);
+	check_jdir(r, 0, "read", 96.77941, 387, 325444045.939162, 985661440, 1);
+	check_jdir(r, 1, "write", 17.784458, 71, 1770277189.535764, 4043309056.0, 1);
+	/* INDEX.md's 8 entries (the 8th from the file: 18.521817, 74) */
+	check_metric(r, "read.iops", 96.77941 + 17.782051 + 18.091854 +
+		     17.7525 + 17.757455 + 17.651393 + 18.878322 + 18.521817);
+	check_metric(r, "read.bw_kib", 387 + 71 + 72 + 71 + 71 + 70 + 75 + 74);
+	check_no_metric(r, "read.clat_p99_ns");
+	json_decref(r);
+}
+
+static void test_vc_3_26_readwrite(void **state)
+{
+	json_t *r = parse_ok(DATA "vc-3.26-readwrite.json");
+
+	(void)state;
+	assert_string_equal(json_string_value(json_object_get(job(r, 0), "rw")),
+			    "readwrite");
+	check_jdir(r, 0, "read", 569.699415, 145843, 76331646.873584, 104333312, 1);
+	check_jdir(r, 0, "write", 256.606819, 65691, 79727338.892296, 151864912, 1);
+	check_cpu(r, 0, 0.585149, 2.623083);
+	check_metric(r, "read.clat_p99_ns", 104333312);
+	check_metric(r, "write.clat_p99_ns", 151864912);
+	json_decref(r);
+}
+
+static void test_fioplot_3_33_error_warnings(void **state)
+{
+	json_t *r = parse_ok(DATA "fioplot-3.33-error-warnings.json");
+	char msg[256];
+	const char *d[] = { "read", "write", "trim" };
+	size_t i;
+
+	(void)state;
+	assert_int_equal(json_integer_value(json_object_get(r, "error")), 22);
+	assert_int_equal(fio_result_error(r, msg, sizeof(msg)), 22);
+	assert_string_equal(msg, "fio job '1m' failed: error=22 (Invalid argument)");
+	for (i = 0; i < 3; i++) {
+		char name[32];
+
+		assert_null(json_object_get(job(r, 0), d[i]));
+		snprintf(name, sizeof(name), "%s.iops", d[i]);
+		check_no_metric(r, name);
+		snprintf(name, sizeof(name), "%s.bw_kib", d[i]);
+		check_no_metric(r, name);
+	}
+	assert_true(has_warning(r, "non-JSON preamble line 1: 'fio: time_based requires a runtime/timeout setting'"));
+	assert_true(has_warning(r, "non-JSON preamble line 3: 'fio: pid=0, err=22"));
+	json_decref(r);
+}
+
+static void test_benson_3_33_rw_sigint(void **state)
+{
+	json_t *r = parse_ok(DATA "benson-3.33-rw-sigint.json");
+
+	(void)state;
+	check_jdir(r, 0, "read", 7662.030309, 30648, 7881155.058386, 35913728, 1);
+	check_jdir(r, 0, "write", 39338.066766, 157352, 886230.578053, 6848512, 1);
+	check_cpu(r, 0, 1.087927, 9.178172);
+	assert_true(has_warning(r, "non-JSON preamble line 2: 'fio: terminating on signal 2'"));
+	json_decref(r);
+}
+
+static void test_benson_3_33_jsonplus(void **state)
+{
+	json_t *r = parse_ok(DATA "benson-3.33-jsonplus-sigint.json");
+
+	(void)state;
+	check_jdir(r, 0, "write", 3166.251295, 12665, 5028538.63596, 61079552, 1);
+	check_cpu(r, 0, 0.394847, 3.626435);
+	check_metric(r, "write.clat_p99_ns", 61079552);
+	check_metric(r, "write.clat_p50_ns", 264192);
+	check_metric(r, "write.clat_p999_ns", 147849216);
+	json_decref(r);
+}
+
+/* Two copies of the json+ job: the merged percentiles must equal fio's own
+ * (same distribution, doubled), computed from the 697 bins. */
+static void test_benson_jsonplus_merged_twice(void **state)
+{
+	char *buf = NULL, *text;
+	size_t len = 0;
+	json_t *doc, *jobs, *r;
+	json_error_t je;
+
+	(void)state;
+	assert_int_equal(kb_read_file(DATA "benson-3.33-jsonplus-sigint.json",
+				      &buf, &len, 0), 0);
+	doc = json_loads(strchr(buf, '{'), 0, &je);
+	assert_non_null(doc);
+	jobs = json_object_get(doc, "jobs");
+	json_array_append_new(jobs, json_deep_copy(json_array_get(jobs, 0)));
+	text = json_dumps(doc, 0);
+	r = parse_str_ok(text);
+	assert_int_equal(njobs(r), 2);
+	check_metric(r, "write.iops", 2 * 3166.251295);
+	check_metric(r, "write.clat_mean_ns", 5028538.63596);
+	check_metric(r, "write.clat_p50_ns", 264192);
+	check_metric(r, "write.clat_p99_ns", 61079552);
+	check_metric(r, "write.clat_p999_ns", 147849216);
+	assert_false(has_warning(r, "json+ bins"));
+	json_decref(r);
+	free(text);
+	json_decref(doc);
+	free(buf);
+}
+
+static void test_samyaple_3_33_16jobs(void **state)
+{
+	json_t *r = parse_ok(DATA "samyaple-3.33-16jobs-nogroup.json");
+
+	(void)state;
+	assert_int_equal(njobs(r), 16);
+	check_jdir(r, 0, "write", 25042.799287, 100171, 35911.835089, 187392, 1);
+	check_jdir(r, 15, "write", 25024.932918, 100099, 35911.854318, 189440, 1);
+	check_cpu(r, 15, 5.465, 16.27);
+	check_metric(r, "write.iops", 401027.466208);
+	check_metric(r, "write.bw_kib", 1604102);
+	check_no_metric(r, "write.clat_p99_ns");
+	assert_true(has_warning(r, "write: 16 jobs"));
+	json_decref(r);
+}
+
+static void test_fioplot_3_34_sigint(void **state)
+{
+	json_t *r = parse_ok(DATA "fioplot-3.34-sigint-prefix.json");
+
+	(void)state;
+	check_jdir(r, 0, "read", 10102.601156, 40410, 95948.612502, 175104, 1);
+	check_cpu(r, 0, 3.397181, 12.396097);
+	json_decref(r);
+}
+
+static void test_lkp_3_38(void **state)
+{
+	json_t *r = parse_ok(DATA "lkp-3.38-libaio-seqread.json");
+
+	(void)state;
+	check_jdir(r, 0, "read", 26343.32139, 3372201, 4831323.057972, 5144576, 1);
+	check_cpu(r, 0, 0.872244, 13.20741);
+	/* lkp-3.38-libaio-seqread.lkp-expected.yaml */
+	check_close("read_bw_MBps", metric(r, "read.bw_kib") / 1024,
+		    3293.1650390625);
+	check_metric(r, "read.iops", 26343.32139);
+	check_metric(r, "read.clat_mean_ns", 4831323.057972);
+	check_metric(r, "read.clat_p99_ns", 5144576);
+	/* lkp calls it read_slat_mean_us, but it is fio's slat_ns mean */
+	check_close("slat", jdir(r, 0, "read", "slat_mean_ns"), 26479.533411);
+	check_no_metric(r, "write.iops");
+	json_decref(r);
+}
+
+/* ---- text output: a clear error --------------------------------------- */
+
+static void test_normal_text_rejected(void **state)
+{
+	(void)state;
+	check_parse_fails(DATA "hwt-2.2.10-normal-4groups.txt",
+			  "looks like fio normal/terse text output; kbench parses JSON: run fio with --output-format=json");
+	check_parse_fails(DATA "vtech-2.1.11-normal-unified-mixed-10groups.txt",
+			  "--output-format=json");
+}
+
+static void test_terse_rejected(void **state)
+{
+	(void)state;
+	check_parse_fails(DATA "jtulak-2.1.2-terse3-12jobs.terse",
+			  "looks like fio normal/terse text output");
+}
+
+static void test_no_json_errors(void **state)
+{
+	char err[512];
+	const char *trunc = "fio: note\n{\n  \"fio version\" : \"fio-3.36\",\n  \"jobs\" : [ { \"jobname\" : \"x\", ";
+	const char *nojobs = "{ \"hello\" : 1 }\n";
+	json_t *r;
+
+	(void)state;
+	r = fio_parse_buf("empty.json", "", 0, err, sizeof(err));
+	assert_null(r);
+	assert_non_null(strstr(err, "empty.json: "));
+	assert_non_null(strstr(err, "no JSON document found (is this fio --output-format=json output?)"));
+
+	r = fio_parse_buf("trunc.json", trunc, strlen(trunc), err, sizeof(err));
+	assert_null(r);
+	assert_non_null(strstr(err, "trunc.json:2: invalid JSON"));
+
+	r = fio_parse_buf("x.json", nojobs, strlen(nojobs), err, sizeof(err));
+	assert_null(r);
+	assert_non_null(strstr(err, "x.json:1: JSON document has no \"jobs\""));
+
+	check_parse_fails(DATA "does-not-exist.json", "cannot read");
+}
+
+/* ---- shared/cases ----------------------------------------------------- */
+
+static void test_B01_preamble_notice(void **state)
+{
+	json_t *r = parse_ok(DATA "B01.json");
+	const json_t *w = json_object_get(r, "warnings");
+
+	(void)state;
+	assert_string_equal(json_string_value(json_array_get(w, 0)),
+			    "non-JSON preamble line 1: 'fio: sprandom sets norandommap=1'");
+	assert_int_equal(njobs(r), 1);
+	assert_string_equal(json_string_value(json_object_get(job(r, 0), "name")),
+			    "precond");
+	assert_int_equal(json_integer_value(json_object_get(r, "error")), 0);
+	check_metric(r, "write.iops", 65534.907752);
+	/* write.bw_bytes 268430982 -> fio's bw 262139 KiB/s */
+	check_metric(r, "write.bw_kib", 262139);
+	check_close("bw_bytes / 1024", metric(r, "write.bw_kib"),
+		    floor(268430982.0 / 1024));
+	check_metric(r, "write.clat_p99_ns", 561152);
+	/* read: total_ios = 0 -> nothing, not 0 */
+	assert_null(json_object_get(job(r, 0), "read"));
+	check_no_metric(r, "read.iops");
+	check_no_metric(r, "read.bw_kib");
+	json_decref(r);
+}
+
+static void test_B02_io_error(void **state)
+{
+	json_t *r = parse_ok(DATA "B02.json");
+	char msg[256];
+
+	(void)state;
+	assert_int_equal(json_integer_value(json_object_get(job(r, 0), "error")), 5);
+	assert_int_equal(json_integer_value(json_object_get(r, "error")), 5);
+	check_close("elapsed_s",
+		    json_number_value(json_object_get(job(r, 0), "elapsed_s")), 3);
+	assert_int_not_equal(fio_result_error(r, msg, sizeof(msg)), 0);
+	assert_non_null(strstr(msg, "error=5"));
+	assert_string_equal(msg, "fio job 'test' failed: error=5 (Input/output error)");
+	assert_int_equal(json_array_size(json_object_get(r, "warnings")), 2);
+	json_decref(r);
+}
+
+static void test_B04_status_interval(void **state)
+{
+	json_t *r = parse_ok(DATA "B04.json");
+
+	(void)state;
+	assert_int_equal(json_integer_value(json_object_get(r, "documents")), 3);
+	assert_int_equal(njobs(r), 1);
+	check_metric(r, "write.iops", 150);
+	check_metric(r, "write.bw_kib", 153600);
+	check_close("bw_bytes", metric(r, "write.bw_kib") * 1024, 157286400);
+	check_close("runtime", jdir(r, 0, "write", "runtime_ms"), 3000);
+	check_close("io_bytes", jdir(r, 0, "write", "io_bytes"), 471859200);
+	json_decref(r);
+}
+
+/* --status-interval stream cut short: the last complete report is used,
+ * with a warning about the truncated one. */
+static void test_B04_truncated_last(void **state)
+{
+	char *buf = NULL, *cut;
+	char err[512];
+	size_t len = 0;
+	json_t *r;
+
+	(void)state;
+	assert_int_equal(kb_read_file(DATA "B04.json", &buf, &len, 0), 0);
+	cut = strstr(strstr(strstr(buf, "\"eta\" : 0") - 200, "{"), "\"write\"");
+	assert_non_null(cut);
+	r = fio_parse_buf("b04-cut.json", buf, (size_t)(cut - buf) + 20, err,
+			  sizeof(err));
+	assert_non_null(r);
+	assert_int_equal(json_integer_value(json_object_get(r, "documents")), 2);
+	check_metric(r, "write.iops", 150);
+	check_close("runtime", jdir(r, 0, "write", "runtime_ms"), 2000);
+	assert_true(has_warning(r, "invalid JSON after document 2"));
+	json_decref(r);
+	free(buf);
+}
+
+static void test_B05_no_io_direction(void **state)
+{
+	json_t *r = parse_ok(DATA "B05.json");
+	const json_t *m = json_object_get(r, "metrics");
+
+	(void)state;
+	check_metric(r, "read.iops", 26214.312619);
+	check_metric(r, "read.clat_p99_ns", 528384);
+	assert_null(json_object_get(m, "write.iops"));
+	assert_null(json_object_get(m, "write.bw_kib"));
+	assert_null(json_object_get(m, "write.clat_p99_ns"));
+	assert_null(json_object_get(m, "write.clat_mean_ns"));
+	assert_null(json_object_get(m, "trim.iops"));
+	assert_null(json_object_get(job(r, 0), "write"));
+	assert_null(json_object_get(job(r, 0), "trim"));
+	assert_int_equal(json_array_size(json_object_get(r, "warnings")), 0);
+	json_decref(r);
+}
+
+static void test_B08_io_bytes_kib(void **state)
+{
+	json_t *r = parse_ok(DATA "B08.json");
+	double io, bw, rt;
+
+	(void)state;
+	io = jdir(r, 0, "read", "io_bytes");
+	bw = jdir(r, 0, "read", "bw_kib");
+	rt = jdir(r, 0, "read", "runtime_ms");
+	check_close("io_bytes", io, 5368709120.0);
+	check_close("bw_bytes", bw * 1024, 262144000.0);
+	assert_true(fabs(io * 1000 / rt - bw * 1024) <= 1023);
+	check_metric(r, "read.iops", 2000);
+	check_metric(r, "read.clat_mean_ns", 497600);
+	check_metric(r, "read.clat_p99_ns", 748000);
+	assert_true(has_warning(r, "io_bytes read as KiB"));
+	json_decref(r);
+}
+
+static void test_B09_usec_and_index_bins(void **state)
+{
+	json_t *r = parse_ok(DATA "B09.json");
+
+	(void)state;
+	check_metric(r, "read.clat_mean_ns", 106428.028);
+	check_metric(r, "read.clat_p50_ns", 106000);
+	check_metric(r, "read.clat_p99_ns", 133000);
+	check_metric(r, "read.clat_p999_ns", 133000);
+	json_decref(r);
+}
+
+/* B09's index-keyed bins merged over two jobs: index 130 -> 133 usec and
+ * 200 -> 290 usec (FIO_IO_U_PLAT_BITS=6, VAL=64), never a 0 ns bucket. */
+static void test_B09_bins_merged(void **state)
+{
+	char *buf = NULL, *text;
+	json_t *doc, *jobs, *r;
+	json_error_t je;
+
+	(void)state;
+	assert_int_equal(kb_read_file(DATA "B09.json", &buf, NULL, 0), 0);
+	doc = json_loads(buf, 0, &je);
+	assert_non_null(doc);
+	jobs = json_object_get(doc, "jobs");
+	json_array_append_new(jobs, json_deep_copy(json_array_get(jobs, 0)));
+	text = json_dumps(doc, 0);
+	r = parse_str_ok(text);
+	check_metric(r, "read.clat_p50_ns", 106000);
+	check_metric(r, "read.clat_p99_ns", 133000);
+	check_metric(r, "read.clat_p999_ns", 133000);
+	check_metric(r, "read.iops", 2 * 9424.380704);
+	assert_false(has_warning(r, "not latency values"));
+	json_decref(r);
+	free(text);
+	json_decref(doc);
+	free(buf);
+
+	r = parse_str_ok(
+		"{ \"fio version\" : \"fio-2.19\", \"jobs\" : ["
+		"{ \"jobname\" : \"a\", \"read\" : { \"io_bytes\" : 40, \"bw\" : 1, \"iops\" : 1, \"runtime\" : 10, \"total_ios\" : 10,"
+		"  \"clat\" : { \"min\" : 280, \"max\" : 300, \"mean\" : 290, \"stddev\" : 1,"
+		"    \"bins\" : { \"200\" : 10, \"FIO_IO_U_PLAT_BITS\" : 6, \"FIO_IO_U_PLAT_VAL\" : 64, \"FIO_IO_U_PLAT_NR\" : 1216 } } } },"
+		"{ \"jobname\" : \"b\", \"read\" : { \"io_bytes\" : 40, \"bw\" : 1, \"iops\" : 1, \"runtime\" : 10, \"total_ios\" : 10,"
+		"  \"clat\" : { \"min\" : 280, \"max\" : 300, \"mean\" : 290, \"stddev\" : 1,"
+		"    \"bins\" : { \"130\" : 10, \"FIO_IO_U_PLAT_BITS\" : 6, \"FIO_IO_U_PLAT_VAL\" : 64, \"FIO_IO_U_PLAT_NR\" : 1216 } } } } ] }");
+	check_metric(r, "read.clat_p50_ns", 133000);
+	check_metric(r, "read.clat_p99_ns", 290000);
+	json_decref(r);
+}
+
+/* ---- aggregation (in-test documents) ---------------------------------- */
+
+#define JOB3(name, extra, n, mean, clatextra)				\
+	"{ \"jobname\" : \"" name "\", \"groupid\" : 0, \"error\" : 0, " \
+	"\"usr_cpu\" : 1.0, \"sys_cpu\" : 3.0, "			\
+	"\"read\" : { \"io_bytes\" : 4096, \"bw\" : 100, \"iops\" : 25.5, " \
+	"\"runtime\" : 1000, \"total_ios\" : " #n ", " extra		\
+	"\"clat_ns\" : { \"min\" : 1, \"max\" : 200000, \"mean\" : " #mean ", " \
+	"\"N\" : " #n ", " clatextra " } } }"
+
+static void test_jsonplus_merge_two_jobs(void **state)
+{
+	json_t *r;
+
+	(void)state;
+	r = parse_str_ok("{ \"fio version\" : \"fio-3.36\", \"global options\" : { \"rw\" : \"randread\" }, \"jobs\" : ["
+		JOB3("a", "", 100, 1500, "\"percentile\" : { \"50.000000\" : 1000, \"99.000000\" : 2000 }, \"bins\" : { \"1000\" : 50, \"2000\" : 50 }")
+		","
+		JOB3("b", "", 300, 4940, "\"percentile\" : { \"50.000000\" : 3000, \"99.000000\" : 100000 }, \"bins\" : { \"3000\" : 294, \"100000\" : 6 }")
+		"] }");
+	assert_string_equal(json_string_value(json_object_get(job(r, 1), "rw")),
+			    "randread");
+	check_metric(r, "read.iops", 51);
+	check_metric(r, "read.bw_kib", 200);
+	/* weighted by N: (100 * 1500 + 300 * 4940) / 400, not 3220 */
+	check_metric(r, "read.clat_mean_ns", 4080);
+	/* 400 samples: 50% -> 200th (bin 3000), 99% -> 396th (bin 100000) */
+	check_metric(r, "read.clat_p50_ns", 3000);
+	check_metric(r, "read.clat_p99_ns", 100000);
+	check_metric(r, "read.clat_p999_ns", 100000);
+	check_metric(r, "fio.usr_cpu_pct", 1.0);
+	check_metric(r, "fio.sys_cpu_pct", 3.0);
+	assert_false(has_warning(r, "json+ bins"));
+	json_decref(r);
+}
+
+static void test_multijob_without_bins(void **state)
+{
+	json_t *r;
+
+	(void)state;
+	r = parse_str_ok("{ \"fio version\" : \"fio-3.36\", \"jobs\" : ["
+		JOB3("a", "", 100, 1500, "\"percentile\" : { \"50.000000\" : 1000, \"99.000000\" : 2000 }")
+		","
+		JOB3("b", "", 300, 4940, "\"percentile\" : { \"50.000000\" : 3000, \"99.000000\" : 100000 }, \"bins\" : { \"3000\" : 294, \"100000\" : 6 }")
+		"] }");
+	check_metric(r, "read.iops", 51);
+	check_no_metric(r, "read.clat_p50_ns");
+	check_no_metric(r, "read.clat_p99_ns");
+	check_no_metric(r, "read.clat_p999_ns");
+	assert_true(has_warning(r, "1 lack json+ bins"));
+	/* each job keeps its own map */
+	check_close("a p99", jdir(r, 0, "read", "clat_p99_ns"), 2000);
+	check_close("b p50", jdir(r, 1, "read", "clat_p50_ns"), 3000);
+	json_decref(r);
+}
+
+static void test_dup_keys_last_wins(void **state)
+{
+	json_t *r;
+
+	(void)state;
+	r = parse_str_ok("{ \"jobs\" : [ { \"jobname\" : \"d\", \"read\" : { \"iops\" : 1, \"iops\" : 2.5, \"bw\" : 7, \"total_ios\" : 5 } } ] }");
+	check_metric(r, "read.iops", 2.5);
+	check_metric(r, "read.bw_kib", 7);
+	assert_true(json_is_null(json_object_get(r, "fio_version")));
+	json_decref(r);
+}
+
+static void test_text_after_and_no_clat(void **state)
+{
+	json_t *r;
+
+	(void)state;
+	/* --output-format=json,normal; clat disabled (N = 0) with I/O */
+	r = parse_str_ok("{ \"fio version\" : \"fio-3.36\", \"jobs\" : [ { \"jobname\" : \"n\", \"write\" : { \"iops\" : 10, \"bw\" : 40, \"total_ios\" : 100, \"runtime\" : 10000,"
+			 " \"clat_ns\" : { \"min\" : 0, \"max\" : 0, \"mean\" : 0, \"N\" : 0 } } } ] }\n"
+			 "n: (groupid=0, jobs=1): err= 0: pid=1\n  write: IOPS=10, BW=40KiB/s\n");
+	check_metric(r, "write.iops", 10);
+	check_no_metric(r, "write.clat_mean_ns");
+	check_no_metric(r, "write.clat_p99_ns");
+	assert_true(has_warning(r, "non-JSON text after JSON document 1 (lines 2-3) ignored: 'n: (groupid=0"));
+	assert_int_equal(json_integer_value(json_object_get(r, "documents")), 1);
+	json_decref(r);
+}
+
+static void test_mixed_direction(void **state)
+{
+	json_t *r;
+
+	(void)state;
+	r = parse_str_ok("{ \"fio version\" : \"fio-3.36\", \"jobs\" : [ { \"jobname\" : \"m\", \"mixed\" : { \"iops\" : 10, \"bw\" : 40, \"total_ios\" : 100, \"runtime\" : 10000,"
+			 " \"clat_ns\" : { \"min\" : 1, \"max\" : 9, \"mean\" : 5, \"N\" : 100, \"percentile\" : { \"99.000000\" : 9 } } } } ] }");
+	check_metric(r, "mixed.iops", 10);
+	check_metric(r, "mixed.bw_kib", 40);
+	check_no_metric(r, "read.iops");
+	check_close("mixed p99", jdir(r, 0, "mixed", "clat_p99_ns"), 9);
+	assert_true(has_warning(r, "mixed"));
+	json_decref(r);
+}
+
+static void test_no_error(void **state)
+{
+	json_t *r = parse_ok(DATA "B05.json");
+	char msg[64] = "x";
+
+	(void)state;
+	assert_int_equal(fio_result_error(r, msg, sizeof(msg)), 0);
+	assert_string_equal(msg, "");
+	json_decref(r);
+}
+
+/* ---- every data file: no crash, only known metric names --------------- */
+
+static const char *const all_json[] = {
+	"pkb-2.1.4-multijob.json", "pkb-2.17-2jobs.json",
+	"fioplot-2.18-usec.json", "pbench-2.2.5-json.json",
+	"fioplot-3.1-randrw-grouprep.json",
+	"jbern-3.1-4jobs-dupkeys-trailingspace.json",
+	"fioplot-3.6-4jobs-nogroup.json", "pbench-fio-3.7-client-server.txt",
+	"arau-3.12-randrw50-32k.json", "arau-3.12-two-json-with-shell-prompt.txt",
+	"arau-3.12-gt-prompt-glued.txt", "vc-3.13-error-prefix.json",
+	"lkp-3.15-mmap-randread-numjobs24.json",
+	"fioplot-3.16-fsync-sync-percentiles.json",
+	"pbench-3.19-8jobs-24h-rw.json", "vc-3.26-readwrite.json",
+	"fioplot-3.33-error-warnings.json", "benson-3.33-rw-sigint.json",
+	"benson-3.33-jsonplus-sigint.json", "samyaple-3.33-16jobs-nogroup.json",
+	"fioplot-3.34-sigint-prefix.json", "lkp-3.38-libaio-seqread.json",
+	"B01.json", "B02.json", "B04.json", "B05.json", "B08.json", "B09.json",
+};
+
+static void test_all_files_known_metrics(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(all_json) / sizeof(all_json[0]); i++) {
+		char path[256];
+		const char *key;
+		json_t *r, *v;
+
+		snprintf(path, sizeof(path), DATA "%s", all_json[i]);
+		r = parse_ok(path);
+		assert_true(json_array_size(json_object_get(r, "jobs")) > 0);
+		json_object_foreach(json_object_get(r, "metrics"), key, v) {
+			if (!kb_metric_find(key))
+				fail_msg("%s: metric '%s' not in lib/metrics.c",
+					 path, key);
+			if (!json_is_number(v) || !isfinite(json_number_value(v)))
+				fail_msg("%s: metric '%s' not a finite number",
+					 path, key);
+		}
+		json_decref(r);
+	}
+}
+
+/* ---- kbench parse ----------------------------------------------------- */
+
+static int run_cmd_parse(int argc, char **argv)
+{
+	int saved_out, saved_err, devnull, rc;
+
+	fflush(stdout);
+	fflush(stderr);
+	saved_out = dup(1);
+	saved_err = dup(2);
+	devnull = open("/dev/null", O_WRONLY);
+	dup2(devnull, 1);
+	dup2(devnull, 2);
+	rc = cmd_parse(argc, argv);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(saved_out, 1);
+	dup2(saved_err, 2);
+	close(saved_out);
+	close(saved_err);
+	close(devnull);
+	return rc;
+}
+
+static void test_cmd_parse_exit_status(void **state)
+{
+	char *ok[] = { "parse", "--compact", "-q", DATA "B01.json",
+		       DATA "B02.json", NULL };
+	char *bad[] = { "parse", DATA "B05.json",
+			DATA "hwt-2.2.10-normal-4groups.txt", NULL };
+	char *none[] = { "parse", NULL };
+	char *help[] = { "parse", "--help", NULL };
+	char *unknown[] = { "parse", "--frobnicate", DATA "B05.json", NULL };
+
+	(void)state;
+	assert_int_equal(run_cmd_parse(5, ok), 0);	/* error=5 still 0 */
+	assert_int_equal(run_cmd_parse(3, bad), 1);
+	assert_int_equal(run_cmd_parse(1, none), 2);
+	assert_int_equal(run_cmd_parse(2, help), 0);
+	assert_int_equal(run_cmd_parse(3, unknown), 2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pkb_2_1_4_multijob),
+		cmocka_unit_test(test_pkb_2_17_2jobs),
+		cmocka_unit_test(test_fioplot_2_18_usec),
+		cmocka_unit_test(test_pbench_2_2_5),
+		cmocka_unit_test(test_fioplot_3_1_grouprep),
+		cmocka_unit_test(test_jbern_3_1_dupkeys),
+		cmocka_unit_test(test_fioplot_3_6_nogroup),
+		cmocka_unit_test(test_client_server_3_7),
+		cmocka_unit_test(test_arau_3_12_randrw_global_rw),
+		cmocka_unit_test(test_arau_3_12_two_documents),
+		cmocka_unit_test(test_arau_3_12_glued_prompt),
+		cmocka_unit_test(test_vc_3_13_error_prefix),
+		cmocka_unit_test(test_lkp_3_15_big_values),
+		cmocka_unit_test(test_fioplot_3_16_sync),
+		cmocka_unit_test(test_pbench_3_19_24h),
+		cmocka_unit_test(test_vc_3_26_readwrite),
+		cmocka_unit_test(test_fioplot_3_33_error_warnings),
+		cmocka_unit_test(test_benson_3_33_rw_sigint),
+		cmocka_unit_test(test_benson_3_33_jsonplus),
+		cmocka_unit_test(test_benson_jsonplus_merged_twice),
+		cmocka_unit_test(test_samyaple_3_33_16jobs),
+		cmocka_unit_test(test_fioplot_3_34_sigint),
+		cmocka_unit_test(test_lkp_3_38),
+		cmocka_unit_test(test_normal_text_rejected),
+		cmocka_unit_test(test_terse_rejected),
+		cmocka_unit_test(test_no_json_errors),
+		cmocka_unit_test(test_B01_preamble_notice),
+		cmocka_unit_test(test_B02_io_error),
+		cmocka_unit_test(test_B04_status_interval),
+		cmocka_unit_test(test_B04_truncated_last),
+		cmocka_unit_test(test_B05_no_io_direction),
+		cmocka_unit_test(test_B08_io_bytes_kib),
+		cmocka_unit_test(test_B09_usec_and_index_bins),
+		cmocka_unit_test(test_B09_bins_merged),
+		cmocka_unit_test(test_jsonplus_merge_two_jobs),
+		cmocka_unit_test(test_multijob_without_bins),
+		cmocka_unit_test(test_dup_keys_last_wins),
+		cmocka_unit_test(test_text_after_and_no_clat),
+		cmocka_unit_test(test_mixed_direction),
+		cmocka_unit_test(test_no_error),
+		cmocka_unit_test(test_all_files_known_metrics),
+		cmocka_unit_test(test_cmd_parse_exit_status),
+	};
+
+	kb_quiet = 1;
+	return cmocka_run_group_tests_name("fio_json", tests, NULL, NULL);
+}
