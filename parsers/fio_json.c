@@ -371,8 +371,7 @@ static json_t *parse_dir(struct ctx *c, const char *dname, const json_t *d,
 	}
 	s->weight = have_total ? total : s->iops * runtime / 1000.0;
 
-	if (block_measured(clat, &s->clat_n)) {
-		num(clat, "mean", &mean);
+	if (block_measured(clat, &s->clat_n) && num(clat, "mean", &mean)) {
 		s->has_clat = 1;
 		s->clat_mean_ns = mean * mult;
 		set_num(o, "clat_mean_ns", s->clat_mean_ns);
@@ -383,17 +382,14 @@ static json_t *parse_dir(struct ctx *c, const char *dname, const json_t *d,
 		read_bins(c, dname, clat, mult, s);
 	}
 	lat = lat_block(d, "lat", &mult);
-	if (block_measured(lat, &s->lat_n)) {
-		num(lat, "mean", &mean);
+	if (block_measured(lat, &s->lat_n) && num(lat, "mean", &mean)) {
 		s->has_lat = 1;
 		s->lat_mean_ns = mean * mult;
 		set_num(o, "lat_mean_ns", s->lat_mean_ns);
 	}
 	slat = lat_block(d, "slat", &mult);
-	if (block_measured(slat, &n)) {
-		num(slat, "mean", &mean);
+	if (block_measured(slat, &n) && num(slat, "mean", &mean))
 		set_num(o, "slat_mean_ns", mean * mult);
-	}
 	return o;
 }
 

@@ -1,0 +1,256 @@
+/* reports/cmd_report.c - `kbench report`: render the tables of one or
+ * more campaigns (text for a mailing-list post, markdown, JSON). */
+#include "lib/commands.h"
+#include "lib/err.h"
+#include "lib/file.h"
+#include "reports/report.h"
+#include "runner/results.h"
+#include "stats/summary.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: kbench report [--format FMT[,FMT...]] [--metric NAME]... [--no-cpu]\n"
+"                     [--reparse] [--from-json FILE]... [-o FILE] DIR...\n"
+"\n"
+"Render the comparison tables of each campaign directory DIR (and of each\n"
+"results.json given with --from-json), one report after the other.  Each\n"
+"job gets a table of configurations (variant, tunable values) with the\n"
+"mean of the timed iterations, the half-width of its 95%% confidence\n"
+"interval (Student t), the change vs the baseline in percent and n, then a\n"
+"CPU/time table; failed runs are listed under the table.  Warm-up and\n"
+"failed runs never enter the means.  Values not measured print n/a.\n"
+"\n"
+"options:\n"
+"  -f, --format FMT    text (default): fixed-width, 80 columns, ASCII, for\n"
+"                      a mailing-list post; markdown: GitHub tables; json:\n"
+"                      the results model with its summaries\n"
+"                      (docs/results-format.md; an array when several\n"
+"                      campaigns are given).  Several formats: FMT,FMT\n"
+"  -m, --metric NAME   a metric to compare instead of the default (the\n"
+"                      IOPS of the job's direction: read.iops, else\n"
+"                      write.iops, else trim.iops); repeat it or give\n"
+"                      NAME,NAME for several, e.g. read.iops,read.clat_p99_ns\n"
+"      --no-cpu        leave out the CPU/time table (user s, sys s,\n"
+"                      elapsed s, %%CPU, iowait%%, I/Os issued, merges)\n"
+"      --reparse       parse every run's raw artifacts again (after a parser\n"
+"                      fix) and rewrite its metrics.json before reporting\n"
+"      --from-json FILE  report a results.json export instead of (or as\n"
+"                      well as) a campaign directory; may be repeated\n"
+"  -o, --output FILE   write the report to FILE (replaced atomically)\n"
+"                      instead of standard output\n"
+"  -h, --help          show this help\n"
+"\n"
+"exit status: 0 on success, 2 on any error (message on standard error).\n");
+}
+
+struct source {
+	const char *name;
+	json_t *results;
+};
+
+/* Append the comma-separated items of arg to *list (a NULL-terminated
+ * array of pointers into strdup'd copies kept in *keep). */
+static void split_add(const char ***list, size_t *n, char ***keep,
+		      size_t *nkeep, const char *arg)
+{
+	char *copy = kb_xstrdup(arg), *save = NULL, *tok;
+
+	*keep = kb_xrealloc(*keep, (*nkeep + 1) * sizeof(**keep));
+	(*keep)[(*nkeep)++] = copy;
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		*list = kb_xrealloc(*list, (*n + 2) * sizeof(**list));
+		(*list)[(*n)++] = tok;
+		(*list)[*n] = NULL;
+	}
+}
+
+static int valid_format(const char *f)
+{
+	return !strcmp(f, "text") || !strcmp(f, "markdown") ||
+	       !strcmp(f, "json");
+}
+
+static int render_all(FILE *out, struct source *src, size_t nsrc,
+		      const char **formats, const struct report_opts *opts)
+{
+	size_t f, i;
+	int ret = 0, first = 1;
+	json_t *all;
+
+	for (f = 0; formats[f]; f++) {
+		if (!strcmp(formats[f], "json") && nsrc > 1) {
+			/* several documents: one parseable array */
+			all = json_array();
+			for (i = 0; i < nsrc; i++)
+				json_array_append(all, src[i].results);
+			if (!first)
+				fputc('\n', out);
+			ret = report_render(out, all, "json", opts);
+			json_decref(all);
+			if (ret)
+				return ret;
+			first = 0;
+			continue;
+		}
+		for (i = 0; i < nsrc; i++) {
+			if (!first)
+				fputc('\n', out);
+			ret = report_render(out, src[i].results, formats[f],
+					    opts);
+			if (ret)
+				return ret;
+			first = 0;
+		}
+	}
+	return 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "metric", required_argument, NULL, 'm' },
+		{ "no-cpu", no_argument, NULL, 'C' },
+		{ "reparse", no_argument, NULL, 'R' },
+		{ "from-json", required_argument, NULL, 'J' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char **formats = NULL, **metrics = NULL, **jsons = NULL;
+	size_t nformats = 0, nmetrics = 0, njsons = 0, nkeep = 0, nsrc = 0, i;
+	struct source *src = NULL;
+	struct report_opts opts;
+	const char *output = NULL;
+	char **keep = NULL, *buf = NULL;
+	size_t buflen = 0;
+	FILE *out = stdout;
+	int reparse = 0, ret = 2, c;
+
+	report_opts_init(&opts);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "f:m:o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			split_add(&formats, &nformats, &keep, &nkeep, optarg);
+			break;
+		case 'm':
+			split_add(&metrics, &nmetrics, &keep, &nkeep, optarg);
+			break;
+		case 'C':
+			opts.show_cpu_table = 0;
+			break;
+		case 'R':
+			reparse = 1;
+			break;
+		case 'J':
+			jsons = kb_xrealloc(jsons, (njsons + 1) *
+					    sizeof(*jsons));
+			jsons[njsons++] = optarg;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			ret = 0;
+			goto out;
+		default:
+			fprintf(stderr, "see 'kbench report --help'\n");
+			goto out;
+		}
+	}
+	if (!nformats)
+		split_add(&formats, &nformats, &keep, &nkeep, "text");
+	for (i = 0; i < nformats; i++) {
+		if (valid_format(formats[i]))
+			continue;
+		kb_error("--format %s: unknown format (choose text, markdown "
+			 "or json)", formats[i]);
+		goto out;
+	}
+	if (!nformats) {
+		kb_error("--format: empty list (choose text, markdown or json)");
+		goto out;
+	}
+	if (nmetrics)
+		opts.metrics = metrics;
+	if (optind >= argc && !njsons) {
+		kb_error("report: no campaign directory given");
+		fprintf(stderr, "usage: kbench report [OPTIONS] DIR... "
+			"(see 'kbench report --help')\n");
+		goto out;
+	}
+	if (reparse && njsons)
+		kb_warn("--reparse does not apply to --from-json files (they "
+			"hold no raw artifacts)");
+
+	src = kb_xcalloc(njsons + (size_t)(argc - optind) + 1, sizeof(*src));
+	for (i = 0; i < njsons; i++) {
+		src[nsrc].name = jsons[i];
+		src[nsrc].results = results_load_export(jsons[i]);
+		if (!src[nsrc].results)
+			goto out;
+		nsrc++;
+	}
+	for (c = optind; c < argc; c++) {
+		src[nsrc].name = argv[c];
+		src[nsrc].results = results_load_campaign(argv[c], reparse);
+		if (!src[nsrc].results)
+			goto out;	/* the message names the directory */
+		nsrc++;
+	}
+	for (i = 0; i < nsrc; i++)
+		if (stats_fill_summaries(src[i].results))
+			goto out;
+
+	if (output && strcmp(output, "-")) {
+		out = open_memstream(&buf, &buflen);
+		if (!out) {
+			kb_error("cannot buffer the report: %s",
+				 strerror(errno));
+			out = stdout;
+			goto out;
+		}
+	}
+	if (render_all(out, src, nsrc, formats, &opts))
+		goto out;
+	if (out != stdout) {
+		if (fclose(out)) {
+			out = stdout;
+			kb_error("cannot buffer the report: %s",
+				 strerror(errno));
+			goto out;
+		}
+		out = stdout;
+		if (kb_write_atomic(output, buf, buflen))
+			goto out;
+	} else if (fflush(stdout)) {
+		kb_error("writing the report to standard output failed: %s",
+			 strerror(errno));
+		goto out;
+	}
+	ret = 0;
+out:
+	if (out != stdout)
+		fclose(out);
+	for (i = 0; i < nsrc; i++)
+		json_decref(src[i].results);
+	for (i = 0; i < nkeep; i++)
+		free(keep[i]);
+	free(keep);
+	free(formats);
+	free(metrics);
+	free(jsons);
+	free(src);
+	free(buf);
+	return ret;
+}

@@ -1,0 +1,52 @@
+/* reports/report.h - render a results model as the tables posted to
+ * linux-kernel (text), as GitHub tables (markdown) or as JSON.
+ *
+ * Input: a results model (docs/results-format.md, schema_version 1) whose
+ * "summaries" were filled by stats_fill_summaries() (stats/summary.h).
+ *
+ * Per job the text and markdown reports hold:
+ *  - a comparison table: rows = configurations (variant name, then one
+ *    column per tunable label), grouped by the value of the first tunable
+ *    with a blank line between groups (the seed-000 "Kernel NM I/Os per
+ *    sec" table); columns per chosen metric: mean, half-width of the 95%
+ *    CI (Student t), change of the mean vs the baseline in percent
+ *    ("base" on the baseline row) and n; then a legend, a note for n < 3
+ *    and one line per failed run (nothing is hidden);
+ *  - a CPU/time table (unless show_cpu_table is 0): means of
+ *    rusage.user_s, rusage.sys_s, rusage.elapsed_s, rusage.cpu_pct,
+ *    cpu.iowait_pct, disk.ios, disk.merges.
+ * A value that was not measured prints "n/a", never 0; so does the CI
+ * of a sample with n = 1.  Text output is ASCII ("+-" for the CI column),
+ * has no tabs and no line longer than 80 columns: a table too wide is
+ * split into several tables that repeat the configuration columns, and a
+ * variant name too long for its column gets a line of its own.
+ */
+#ifndef KB_REPORT_H
+#define KB_REPORT_H
+
+#include <stdio.h>
+#include <jansson.h>
+
+struct report_opts {
+	/* NULL-terminated metric names for the comparison table; NULL =
+	 * default: the IOPS of the job's direction (read.iops if the job
+	 * has it, else write.iops, else trim.iops). */
+	const char **metrics;
+	int show_cpu_table;	/* 1 = print the CPU/time table (default) */
+};
+
+/* Widest line of the text format. */
+#define REPORT_TEXT_WIDTH 80
+
+/* Set *opts to the defaults (metrics NULL, show_cpu_table 1). */
+void report_opts_init(struct report_opts *opts);
+
+/* Render results to out in format "text", "markdown" or "json" (the
+ * whole model, JSON_INDENT(2)|JSON_SORT_KEYS, newline-terminated).  opts
+ * may be NULL for the defaults.  Returns 0, -EINVAL (message printed) for
+ * an unknown format or a metric neither in lib/metrics.h nor in the
+ * results, -EIO when writing fails. */
+int report_render(FILE *out, json_t *results, const char *format,
+		  const struct report_opts *opts);
+
+#endif

@@ -1,0 +1,52 @@
+/* reports/results_export.c - results_load_export() of runner/results.h:
+ * load a results.json written by kbench (docs/results-format.md) for
+ * `kbench report --from-json`. */
+#include "runner/results.h"
+#include "lib/err.h"
+#include "lib/file.h"
+
+#include <stdlib.h>
+
+#define RESULTS_SCHEMA_VERSION 1
+
+json_t *results_load_export(const char *path)
+{
+	json_t *res, *ver;
+
+	res = kb_json_load(path);
+	if (!res)
+		return NULL;
+	if (!json_is_object(res)) {
+		kb_error("%s: not a kbench results.json (the document is not "
+			 "a JSON object)", path);
+		goto fail;
+	}
+	ver = json_object_get(res, "schema_version");
+	if (!ver) {
+		kb_error("%s: not a kbench results.json (no schema_version); "
+			 "give the results.json of a campaign directory",
+			 path);
+		goto fail;
+	}
+	if (!json_is_integer(ver) ||
+	    json_integer_value(ver) != RESULTS_SCHEMA_VERSION) {
+		char *v = json_dumps(ver, JSON_ENCODE_ANY);
+
+		kb_error("%s: schema_version %s is not supported; this kbench "
+			 "(%s) reads schema_version %d (use the kbench that "
+			 "wrote it, or rebuild it with 'kbench report "
+			 "--reparse DIR')", path, v ? v : "?", KBENCH_VERSION,
+			 RESULTS_SCHEMA_VERSION);
+		free(v);
+		goto fail;
+	}
+	if (!json_is_array(json_object_get(res, "runs"))) {
+		kb_error("%s: schema_version 1 but no \"runs\" array; the file "
+			 "is damaged (see docs/results-format.md)", path);
+		goto fail;
+	}
+	return res;
+fail:
+	json_decref(res);
+	return NULL;
+}

@@ -1,0 +1,886 @@
+/* reports/table.c - the report model (tables built from a results model)
+ * and report_render(), which hands it to a renderer. */
+#include "reports/table.h"
+#include "reports/report.h"
+#include "lib/err.h"
+#include "lib/file.h"
+#include "lib/metrics.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the table ---------------------------------------------------- */
+
+struct kb_table *kb_table_new(const char *title)
+{
+	struct kb_table *t = kb_xcalloc(1, sizeof(*t));
+
+	t->title = kb_xstrdup(title ? title : "");
+	return t;
+}
+
+void kb_table_add_col(struct kb_table *t, const char *head, int right,
+		      int group)
+{
+	struct kb_col *c;
+
+	t->cols = kb_xrealloc(t->cols, (t->ncols + 1) * sizeof(*t->cols));
+	c = &t->cols[t->ncols++];
+	c->head = kb_xstrdup(head);
+	c->right = right;
+	c->group = group;
+}
+
+size_t kb_table_add_row(struct kb_table *t, int group_start)
+{
+	struct kb_row *r;
+	size_t i;
+
+	t->rows = kb_xrealloc(t->rows, (t->nrows + 1) * sizeof(*t->rows));
+	r = &t->rows[t->nrows];
+	r->cells = kb_xcalloc(t->ncols, sizeof(*r->cells));
+	for (i = 0; i < t->ncols; i++)
+		r->cells[i] = kb_xstrdup("");
+	r->group_start = group_start;
+	return t->nrows++;
+}
+
+void kb_table_set(struct kb_table *t, size_t row, size_t col,
+		  const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	if (row >= t->nrows || col >= t->ncols)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0) {
+		kb_error("out of memory formatting a table cell");
+		abort();
+	}
+	va_end(ap);
+	free(t->rows[row].cells[col]);
+	t->rows[row].cells[col] = s;
+}
+
+void kb_table_add_note(struct kb_table *t, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0) {
+		kb_error("out of memory formatting a table note");
+		abort();
+	}
+	va_end(ap);
+	t->notes = kb_xrealloc(t->notes, (t->nnotes + 1) * sizeof(*t->notes));
+	t->notes[t->nnotes++] = s;
+}
+
+void kb_table_free(struct kb_table *t)
+{
+	size_t i, j;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->nrows; i++) {
+		for (j = 0; j < t->ncols; j++)
+			free(t->rows[i].cells[j]);
+		free(t->rows[i].cells);
+	}
+	for (j = 0; j < t->ncols; j++)
+		free(t->cols[j].head);
+	for (i = 0; i < t->nnotes; i++)
+		free(t->notes[i]);
+	free(t->rows);
+	free(t->cols);
+	free(t->notes);
+	free(t->title);
+	free(t);
+}
+
+/* ---- reading the results model ------------------------------------- */
+
+static const char *jstr(json_t *obj, const char *key)
+{
+	return json_string_value(json_object_get(obj, key));
+}
+
+/* A member as a number; 0 and *ok = 0 when absent, null or not a number. */
+static double jnum(json_t *obj, const char *key, int *ok)
+{
+	json_t *v = json_object_get(obj, key);
+
+	*ok = json_is_number(v) && isfinite(json_number_value(v));
+	return *ok ? json_number_value(v) : 0.0;
+}
+
+struct names {
+	const char **v;
+	size_t n;
+};
+
+static int names_has(const struct names *l, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], s))
+			return 1;
+	return 0;
+}
+
+static void names_add(struct names *l, const char *s)
+{
+	if (!s || names_has(l, s))
+		return;
+	l->v = kb_xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+	l->v[l->n++] = s;
+}
+
+struct cfg {
+	const char *id;
+	const char *variant;
+	json_t *tunables;	/* {"NM": "0"} or NULL */
+};
+
+struct ctx {
+	json_t *results, *summaries, *runs, *campaign;
+	struct cfg *cfgs;	/* in display order (grouped) */
+	int *group_start;
+	size_t ncfgs;
+	struct names labels;	/* tunable labels */
+	struct names jobs;
+	const char *baseline;
+};
+
+static json_t *find_summary(struct ctx *c, const char *cfg, const char *job,
+			    const char *metric)
+{
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(c->summaries, i, e) {
+		const char *ec = jstr(e, "configuration");
+		const char *ej = jstr(e, "job");
+		const char *em = jstr(e, "metric");
+
+		if (ec && ej && em && !strcmp(ec, cfg) && !strcmp(ej, job) &&
+		    !strcmp(em, metric))
+			return e;
+	}
+	return NULL;
+}
+
+static int job_has_metric(struct ctx *c, const char *job, const char *metric)
+{
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(c->summaries, i, e) {
+		const char *ej = jstr(e, "job");
+		const char *em = jstr(e, "metric");
+
+		if (ej && em && !strcmp(ej, job) && !strcmp(em, metric))
+			return 1;
+	}
+	return 0;
+}
+
+static int results_have_metric(struct ctx *c, const char *metric)
+{
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(c->summaries, i, e) {
+		const char *em = jstr(e, "metric");
+
+		if (em && !strcmp(em, metric))
+			return 1;
+	}
+	return 0;
+}
+
+/* The value of tunable label for cfg, "" when the configuration has no
+ * such tunable (a stock kernel without the knob, as in seed 000). */
+static const char *tunable_value(const struct cfg *cfg, const char *label)
+{
+	json_t *v = json_object_get(cfg->tunables, label);
+
+	if (json_is_string(v))
+		return json_string_value(v);
+	return "";
+}
+
+static void add_cfg(struct ctx *c, struct cfg *all, size_t *n, const char *id,
+		    const char *variant, json_t *tunables)
+{
+	size_t i;
+
+	if (!id)
+		return;
+	for (i = 0; i < *n; i++)
+		if (!strcmp(all[i].id, id))
+			return;
+	all[*n].id = id;
+	all[*n].variant = variant ? variant : id;
+	all[*n].tunables = json_is_object(tunables) ? tunables : NULL;
+	(*n)++;
+	(void)c;
+}
+
+/* Configurations in kernels.conf order, then any only named by summaries
+ * or runs; then grouped by the first tunable's value (order of first
+ * appearance, stable), a blank line between groups. */
+static void collect_cfgs(struct ctx *c)
+{
+	json_t *configs = json_object_get(c->results, "configurations");
+	size_t i, k, n = 0, max, done;
+	struct names values = { 0 };
+	struct cfg *all;
+	json_t *e;
+
+	max = json_array_size(configs) + json_array_size(c->summaries) +
+	      json_array_size(c->runs) + 1;
+	all = kb_xcalloc(max, sizeof(*all));
+	json_array_foreach(configs, i, e)
+		add_cfg(c, all, &n, jstr(e, "id"), jstr(e, "variant"),
+			json_object_get(e, "tunables"));
+	json_array_foreach(c->summaries, i, e)
+		add_cfg(c, all, &n, jstr(e, "configuration"), NULL, NULL);
+	json_array_foreach(c->runs, i, e)
+		add_cfg(c, all, &n, jstr(e, "configuration"), NULL, NULL);
+
+	c->cfgs = kb_xcalloc(n + 1, sizeof(*c->cfgs));
+	c->group_start = kb_xcalloc(n + 1, sizeof(*c->group_start));
+	c->ncfgs = n;
+	if (!c->labels.n) {
+		memcpy(c->cfgs, all, n * sizeof(*all));
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		names_add(&values, tunable_value(&all[i], c->labels.v[0]));
+	done = 0;
+	for (k = 0; k < values.n; k++) {
+		for (i = 0; i < n; i++) {
+			if (strcmp(tunable_value(&all[i], c->labels.v[0]),
+				   values.v[k]))
+				continue;
+			c->group_start[done] = k > 0 && (done == 0 ||
+				strcmp(tunable_value(&c->cfgs[done - 1],
+						     c->labels.v[0]),
+				       values.v[k]));
+			c->cfgs[done++] = all[i];
+		}
+	}
+out:
+	free(values.v);
+	free(all);
+}
+
+static void collect_labels_jobs(struct ctx *c)
+{
+	json_t *e, *v;
+	const char *key;
+	size_t i;
+
+	json_array_foreach(json_object_get(c->campaign, "tunables"), i, e)
+		names_add(&c->labels, jstr(e, "label"));
+	if (!c->labels.n) {
+		json_array_foreach(json_object_get(c->results,
+					"configurations"), i, e)
+			json_object_foreach(json_object_get(e, "tunables"),
+					    key, v)
+				names_add(&c->labels, key);
+	}
+	json_array_foreach(json_object_get(c->campaign, "jobs"), i, e)
+		names_add(&c->jobs, json_string_value(e));
+	json_array_foreach(c->summaries, i, e)
+		names_add(&c->jobs, jstr(e, "job"));
+	json_array_foreach(c->runs, i, e)
+		names_add(&c->jobs, jstr(e, "job"));
+}
+
+/* ---- numbers ------------------------------------------------------- */
+
+/* Decimals by unit: rates, percentages and seconds with 2 (472.39, as
+ * seed 000), nanoseconds, milliseconds, KiB and counts as integers. */
+static int metric_decimals(const char *metric)
+{
+	const struct kb_metric_def *d = kb_metric_find(metric);
+
+	if (!d)
+		return 2;
+	if (!strcmp(d->unit, "ns") || !strcmp(d->unit, "ms") ||
+	    !strcmp(d->unit, "KiB") || !strcmp(d->unit, "count"))
+		return 0;
+	return 2;
+}
+
+static int is_iops(const char *metric)
+{
+	size_t l = strlen(metric);
+
+	return l > 5 && !strcmp(metric + l - 5, ".iops");
+}
+
+/* 1 if label ends with " <unit>" (the unit is already in the label). */
+static int ends_with_word(const char *label, const char *unit)
+{
+	size_t l = strlen(label), u = strlen(unit);
+
+	return l > u && label[l - u - 1] == ' ' && !strcmp(label + l - u, unit);
+}
+
+/* Column heading of a metric: "I/Os per sec" for the one IOPS metric
+ * (seed 000), "read I/Os per sec" when several are shown, else the label
+ * of lib/metrics.h with its unit; an unknown metric by its name. */
+static char *metric_head(const char *metric, int several_iops)
+{
+	const struct kb_metric_def *d = kb_metric_find(metric);
+	const char *u;
+
+	if (!d)
+		return kb_xstrdup(metric);
+	if (is_iops(metric))
+		return several_iops ?
+			kb_xasprintf("%.*s I/Os per sec",
+				     (int)(strlen(metric) - 5), metric) :
+			kb_xstrdup("I/Os per sec");
+	u = d->unit;
+	if ((!strcmp(u, "ns") || !strcmp(u, "s") || !strcmp(u, "ms") ||
+	     !strcmp(u, "KiB") || !strcmp(u, "KiB/s")) &&
+	    !ends_with_word(d->label, u))
+		return kb_xasprintf("%s %s", d->label, u);
+	return kb_xstrdup(d->label);
+}
+
+/* "of 3 iterations" / "of 2-3 iterations" over the samples of job for
+ * the given metrics; NULL when there is none. */
+static char *iterations_phrase(struct ctx *c, const char *job,
+			       const char **metrics, size_t nmetrics)
+{
+	long lo = -1, hi = -1, n;
+	size_t i, m;
+	json_t *s;
+	int ok;
+
+	for (i = 0; i < c->ncfgs; i++) {
+		for (m = 0; m < nmetrics; m++) {
+			s = find_summary(c, c->cfgs[i].id, job, metrics[m]);
+			if (!s)
+				continue;
+			n = (long)jnum(s, "n", &ok);
+			if (!ok)
+				continue;
+			if (lo < 0 || n < lo)
+				lo = n;
+			if (n > hi)
+				hi = n;
+		}
+	}
+	if (lo < 0)
+		return NULL;
+	if (lo == hi)
+		return kb_xasprintf("%ld iteration%s", lo, lo == 1 ? "" : "s");
+	return kb_xasprintf("%ld-%ld iterations", lo, hi);
+}
+
+/* Key columns: "Kernel" (the variant), one per tunable label. */
+static void add_key_cols(struct ctx *c, struct kb_table *t)
+{
+	size_t i;
+
+	kb_table_add_col(t, "Kernel", 0, 0);
+	for (i = 0; i < c->labels.n; i++)
+		kb_table_add_col(t, c->labels.v[i], 1, 0);
+}
+
+static size_t add_cfg_row(struct ctx *c, struct kb_table *t, size_t i)
+{
+	size_t row = kb_table_add_row(t, c->group_start[i]), l;
+
+	kb_table_set(t, row, 0, "%s", c->cfgs[i].variant);
+	for (l = 0; l < c->labels.n; l++)
+		kb_table_set(t, row, 1 + l, "%s",
+			     tunable_value(&c->cfgs[i], c->labels.v[l]));
+	return row;
+}
+
+/* ---- the comparison table ------------------------------------------ */
+
+static struct kb_table *comparison_table(struct ctx *c, const char *job,
+					 const char **metrics, size_t nm)
+{
+	struct kb_table *t;
+	char *phrase, *title, *list = NULL, *tmp, *head, *few;
+	size_t i, m, col, row, nkey = 1 + c->labels.n, niops = 0, nfew;
+	int ok, ok2, dec;
+	double v, lo, hi, diff;
+	json_t *s;
+
+	for (m = 0; m < nm; m++) {
+		niops += is_iops(metrics[m]);
+		tmp = kb_xasprintf("%s%s%s", list ? list : "", list ? ", " : "",
+				   metrics[m]);
+		free(list);
+		list = tmp;
+	}
+	phrase = iterations_phrase(c, job, metrics, nm);
+	if (phrase)
+		title = kb_xasprintf("%s: %s, mean of %s, 95%% CI", job, list,
+				     phrase);
+	else
+		title = kb_xasprintf("%s: %s: no successful runs", job, list);
+	t = kb_table_new(title);
+	free(title);
+	free(phrase);
+	free(list);
+
+	add_key_cols(c, t);
+	for (m = 0; m < nm; m++) {
+		head = metric_head(metrics[m], niops > 1);
+		kb_table_add_col(t, head, 1, (int)m + 1);
+		kb_table_add_col(t, "±", 1, (int)m + 1);
+		kb_table_add_col(t, "%", 1, (int)m + 1);
+		kb_table_add_col(t, "n", 1, (int)m + 1);
+		free(head);
+	}
+
+	for (i = 0; i < c->ncfgs; i++) {
+		row = add_cfg_row(c, t, i);
+		for (m = 0; m < nm; m++) {
+			col = nkey + 4 * m;
+			dec = metric_decimals(metrics[m]);
+			s = find_summary(c, c->cfgs[i].id, job, metrics[m]);
+			v = jnum(s, "mean", &ok);
+			if (ok)
+				kb_table_set(t, row, col, "%.*f", dec, v);
+			else
+				kb_table_set(t, row, col, "n/a");
+			lo = jnum(s, "ci95_lo", &ok);
+			hi = jnum(s, "ci95_hi", &ok2);
+			if (ok && ok2)
+				kb_table_set(t, row, col + 1, "%.*f", dec,
+					     (hi - lo) / 2);
+			else
+				kb_table_set(t, row, col + 1, "n/a");
+			diff = jnum(s, "diff_pct", &ok);
+			if (!strcmp(c->cfgs[i].id, c->baseline))
+				kb_table_set(t, row, col + 2, "base");
+			else if (ok && fabs(diff) < 0.005)
+				kb_table_set(t, row, col + 2, "0.00%%");
+			else if (ok)
+				kb_table_set(t, row, col + 2, "%+.2f%%", diff);
+			else
+				kb_table_set(t, row, col + 2, "n/a");
+			v = jnum(s, "n", &ok);
+			kb_table_set(t, row, col + 3, "%ld", ok ? (long)v : 0L);
+		}
+	}
+
+	kb_table_add_note(t, "±: half-width of the 95%% CI (Student t); "
+			  "%%: change of the mean vs baseline %s; n: timed "
+			  "runs that succeeded; n/a: not measured",
+			  c->baseline);
+	few = NULL;
+	nfew = 0;
+	for (i = 0; i < c->ncfgs; i++) {
+		s = find_summary(c, c->cfgs[i].id, job, metrics[0]);
+		v = jnum(s, "n", &ok);
+		if (!ok || v >= 3)
+			continue;
+		tmp = kb_xasprintf("%s%s%s (n=%ld)", few ? few : "",
+				   few ? ", " : "", c->cfgs[i].id, (long)v);
+		free(few);
+		few = tmp;
+		nfew++;
+	}
+	if (few)
+		kb_table_add_note(t, "note: fewer than 3 timed runs for %s; "
+				  "collect at least 3, preferably 5 or more "
+				  "per configuration", nfew == c->ncfgs ?
+				  "every configuration" : few);
+	free(few);
+	return t;
+}
+
+/* ---- the CPU/time table -------------------------------------------- */
+
+static const struct {
+	const char *metric;
+	const char *head;
+} cpu_cols[] = {
+	{ "rusage.user_s", "user s" },
+	{ "rusage.sys_s", "sys s" },
+	{ "rusage.elapsed_s", "elapsed s" },
+	{ "rusage.cpu_pct", "%CPU" },
+	{ "cpu.iowait_pct", "iowait%" },
+	{ "disk.ios", "I/Os issued" },
+	{ "disk.merges", "merges" },
+};
+#define N_CPU_COLS (sizeof(cpu_cols) / sizeof(cpu_cols[0]))
+
+/* NULL when the job has none of the CPU/time metrics at all. */
+static struct kb_table *cpu_table(struct ctx *c, const char *job)
+{
+	const char *metrics[N_CPU_COLS];
+	struct kb_table *t;
+	size_t i, m, row, nkey = 1 + c->labels.n;
+	char *phrase, *title;
+	int any = 0, ok;
+	double v;
+	json_t *s;
+
+	for (m = 0; m < N_CPU_COLS; m++) {
+		metrics[m] = cpu_cols[m].metric;
+		any |= job_has_metric(c, job, metrics[m]);
+	}
+	if (!any)
+		return NULL;
+	phrase = iterations_phrase(c, job, metrics, N_CPU_COLS);
+	title = kb_xasprintf("%s: CPU and I/O, mean of %s", job, phrase);
+	t = kb_table_new(title);
+	free(title);
+	free(phrase);
+
+	add_key_cols(c, t);
+	for (m = 0; m < N_CPU_COLS; m++)
+		kb_table_add_col(t, cpu_cols[m].head, 1, (int)m + 1);
+	for (i = 0; i < c->ncfgs; i++) {
+		row = add_cfg_row(c, t, i);
+		for (m = 0; m < N_CPU_COLS; m++) {
+			s = find_summary(c, c->cfgs[i].id, job, metrics[m]);
+			v = jnum(s, "mean", &ok);
+			if (ok)
+				kb_table_set(t, row, nkey + m, "%.*f",
+					     metric_decimals(metrics[m]), v);
+			else
+				kb_table_set(t, row, nkey + m, "n/a");
+		}
+	}
+	kb_table_add_note(t, "user s, sys s: fio's CPU seconds (rusage); "
+			  "%%CPU: (user+sys)/elapsed, of one CPU; iowait%%: "
+			  "of the whole machine (/proc/stat); I/Os issued, "
+			  "merges: target's /proc/diskstats; n/a: not "
+			  "measured");
+	return t;
+}
+
+/* ---- the report ---------------------------------------------------- */
+
+static void add_header(struct kb_report *r, const char *key, char *val)
+{
+	r->keys = kb_xrealloc(r->keys, (r->nheader + 1) * sizeof(*r->keys));
+	r->vals = kb_xrealloc(r->vals, (r->nheader + 1) * sizeof(*r->vals));
+	r->keys[r->nheader] = kb_xstrdup(key);
+	r->vals[r->nheader++] = val;
+}
+
+/* A JSON scalar as text, "n/a" when absent. */
+static char *jtext(json_t *obj, const char *key, const char *suffix)
+{
+	json_t *v = json_object_get(obj, key);
+
+	if (json_is_string(v))
+		return kb_xasprintf("%s%s", json_string_value(v), suffix);
+	if (json_is_integer(v))
+		return kb_xasprintf("%lld%s", (long long)json_integer_value(v),
+				    suffix);
+	if (json_is_real(v))
+		return kb_xasprintf("%g%s", json_real_value(v), suffix);
+	return kb_xstrdup("n/a");
+}
+
+static void build_header(struct ctx *c, struct kb_report *r)
+{
+	json_t *env = json_object_get(c->campaign, "environment");
+	json_t *configs = json_object_get(c->results, "configurations");
+	struct names seen = { 0 };
+	char *kernels = NULL, *tmp, *it, *wu;
+	const char *variant, *release;
+	size_t i;
+	json_t *e;
+
+	r->title = kb_xasprintf("kbench report: %s",
+				jstr(c->campaign, "name") ?: "(unnamed)");
+	json_array_foreach(configs, i, e) {
+		variant = jstr(e, "variant") ?: jstr(e, "id");
+		if (!variant || names_has(&seen, variant))
+			continue;
+		names_add(&seen, variant);
+		release = jstr(e, "release");
+		if (release && !strcmp(release, variant))
+			release = NULL;
+		tmp = kb_xasprintf("%s%s%s%s%s%s", kernels ? kernels : "",
+				   kernels ? ", " : "", variant,
+				   release ? " (" : "", release ? release : "",
+				   release ? ")" : "");
+		free(kernels);
+		kernels = tmp;
+	}
+	free(seen.v);
+	add_header(r, "Kernels", kernels ? kernels : kb_xstrdup("n/a"));
+	add_header(r, "Target", jtext(c->campaign, "target", ""));
+	add_header(r, "Runtime", jtext(c->campaign, "runtime_s", " s per run"));
+	it = jtext(c->campaign, "iterations", "");
+	wu = jtext(c->campaign, "warmup", "");
+	if (!strcmp(it, "n/a"))
+		add_header(r, "Iterations", kb_xstrdup("n/a"));
+	else
+		add_header(r, "Iterations", kb_xasprintf("%s timed + %s "
+				"warm-up (not counted) per configuration and "
+				"job", it, !strcmp(wu, "n/a") ? "0" : wu));
+	free(it);
+	free(wu);
+	add_header(r, "Baseline", kb_xstrdup(c->baseline));
+	if (jstr(env, "fio_version"))
+		add_header(r, "fio", kb_xstrdup(jstr(env, "fio_version")));
+	if (jstr(env, "cpu_model"))
+		add_header(r, "CPU", kb_xstrdup(jstr(env, "cpu_model")));
+}
+
+/* Reasons are free text from the runner: keep them on one line. */
+static char *one_line(const char *s)
+{
+	char *d = kb_xstrdup(s), *p;
+
+	for (p = d; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = ' ';
+	return d;
+}
+
+static void build_failures(struct ctx *c, struct kb_report_job *j)
+{
+	const char *status, *job, *reason;
+	json_t *run;
+	char *why;
+	size_t i;
+	int wu;
+
+	json_array_foreach(c->runs, i, run) {
+		status = jstr(run, "status");
+		job = jstr(run, "job");
+		if (!job || strcmp(job, j->name) ||
+		    (status && !strcmp(status, "ok")))
+			continue;
+		reason = jstr(run, "reason");
+		why = one_line(reason ? reason : "no reason recorded");
+		wu = json_is_true(json_object_get(run, "warmup"));
+		j->failures = kb_xrealloc(j->failures, (j->nfailures + 1) *
+					  sizeof(*j->failures));
+		j->failures[j->nfailures++] = kb_xasprintf(
+			"%s %s iteration %lld%s: %s",
+			jstr(run, "configuration") ?: "?", job,
+			(long long)json_integer_value(json_object_get(run,
+							"iteration")),
+			wu ? " (warm-up)" : "", why);
+		free(why);
+	}
+}
+
+static void job_add_table(struct kb_report_job *j, struct kb_table *t)
+{
+	if (!t)
+		return;
+	j->tables = kb_xrealloc(j->tables, (j->ntables + 1) *
+				sizeof(*j->tables));
+	j->tables[j->ntables++] = t;
+}
+
+int kb_report_build(json_t *results, const struct report_opts *opts,
+		    struct kb_report **out)
+{
+	struct ctx c = { 0 };
+	struct kb_report *r = NULL;
+	struct kb_report_job *j;
+	const char **metrics = NULL, *def;
+	size_t i, nm = 0;
+	int ret = 0;
+
+	*out = NULL;
+	c.results = results;
+	c.summaries = json_object_get(results, "summaries");
+	c.runs = json_object_get(results, "runs");
+	c.campaign = json_object_get(results, "campaign");
+
+	if (opts && opts->metrics) {
+		for (nm = 0; opts->metrics[nm]; nm++) {
+			if (kb_metric_find(opts->metrics[nm]) ||
+			    results_have_metric(&c, opts->metrics[nm]))
+				continue;
+			kb_error("--metric %s: no such metric, neither in "
+				 "lib/metrics.h nor in these results (names "
+				 "look like read.iops, read.clat_p99_ns, "
+				 "cpu.iowait_pct)", opts->metrics[nm]);
+			ret = -EINVAL;
+			goto out;
+		}
+	}
+
+	collect_labels_jobs(&c);
+	collect_cfgs(&c);
+	c.baseline = jstr(c.campaign, "baseline");
+	for (i = 0; c.baseline && i < c.ncfgs; i++)
+		if (!strcmp(c.cfgs[i].id, c.baseline))
+			break;
+	if (!c.baseline || i == c.ncfgs) {
+		/* stats_fill_summaries() falls back the same way */
+		json_t *first = json_array_get(json_object_get(results,
+					       "configurations"), 0);
+
+		c.baseline = jstr(first, "id") ?:
+			     (c.ncfgs ? c.cfgs[0].id : "(none)");
+	}
+
+	r = kb_xcalloc(1, sizeof(*r));
+	build_header(&c, r);
+	r->jobs = kb_xcalloc(c.jobs.n + 1, sizeof(*r->jobs));
+	for (i = 0; i < c.jobs.n; i++) {
+		j = &r->jobs[r->njobs++];
+		j->name = kb_xstrdup(c.jobs.v[i]);
+		if (opts && opts->metrics) {
+			job_add_table(j, comparison_table(&c, j->name,
+					      opts->metrics, nm));
+		} else {
+			def = "read.iops";
+			if (!job_has_metric(&c, j->name, "read.iops")) {
+				if (job_has_metric(&c, j->name, "write.iops"))
+					def = "write.iops";
+				else if (job_has_metric(&c, j->name,
+							"trim.iops"))
+					def = "trim.iops";
+			}
+			metrics = &def;
+			job_add_table(j, comparison_table(&c, j->name,
+							  metrics, 1));
+		}
+		if (!opts || opts->show_cpu_table)
+			job_add_table(j, cpu_table(&c, j->name));
+		build_failures(&c, j);
+	}
+	*out = r;
+	r = NULL;
+out:
+	kb_report_free(r);
+	free(c.cfgs);
+	free(c.group_start);
+	free(c.labels.v);
+	free(c.jobs.v);
+	return ret;
+}
+
+void kb_report_free(struct kb_report *r)
+{
+	size_t i, k;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->nheader; i++) {
+		free(r->keys[i]);
+		free(r->vals[i]);
+	}
+	for (i = 0; i < r->njobs; i++) {
+		for (k = 0; k < r->jobs[i].ntables; k++)
+			kb_table_free(r->jobs[i].tables[k]);
+		for (k = 0; k < r->jobs[i].nfailures; k++)
+			free(r->jobs[i].failures[k]);
+		free(r->jobs[i].tables);
+		free(r->jobs[i].failures);
+		free(r->jobs[i].name);
+	}
+	free(r->jobs);
+	free(r->keys);
+	free(r->vals);
+	free(r->title);
+	free(r);
+}
+
+/* ---- dispatch ------------------------------------------------------ */
+
+static int render_text(FILE *out, json_t *results,
+		       const struct report_opts *opts)
+{
+	struct kb_report *r;
+	int ret;
+
+	ret = kb_report_build(results, opts, &r);
+	if (ret)
+		return ret;
+	ret = report_text(out, r, REPORT_TEXT_WIDTH);
+	kb_report_free(r);
+	return ret;
+}
+
+static int render_markdown(FILE *out, json_t *results,
+			   const struct report_opts *opts)
+{
+	struct kb_report *r;
+	int ret;
+
+	ret = kb_report_build(results, opts, &r);
+	if (ret)
+		return ret;
+	ret = report_markdown(out, r);
+	kb_report_free(r);
+	return ret;
+}
+
+static int render_json(FILE *out, json_t *results,
+		       const struct report_opts *opts)
+{
+	(void)opts;
+	if (json_dumpf(results, out, JSON_INDENT(2) | JSON_SORT_KEYS) ||
+	    fputc('\n', out) == EOF)
+		return -EIO;
+	return 0;
+}
+
+/* The renderers, fio ioengine_ops style. */
+static const struct report_renderer {
+	const char *name;
+	int (*render)(FILE *out, json_t *results,
+		      const struct report_opts *opts);
+} renderers[] = {
+	{ "text", render_text },
+	{ "markdown", render_markdown },
+	{ "json", render_json },
+	{ NULL, NULL },
+};
+
+void report_opts_init(struct report_opts *opts)
+{
+	memset(opts, 0, sizeof(*opts));
+	opts->show_cpu_table = 1;
+}
+
+int report_render(FILE *out, json_t *results, const char *format,
+		  const struct report_opts *opts)
+{
+	const struct report_renderer *r;
+	struct report_opts defaults;
+	int ret;
+
+	if (!opts) {
+		report_opts_init(&defaults);
+		opts = &defaults;
+	}
+	for (r = renderers; r->name; r++) {
+		if (strcmp(r->name, format))
+			continue;
+		ret = r->render(out, results, opts);
+		if (!ret && ferror(out)) {
+			kb_error("writing the %s report failed", format);
+			ret = -EIO;
+		}
+		return ret;
+	}
+	kb_error("unknown report format '%s' (choose text, markdown or json)",
+		 format);
+	return -EINVAL;
+}

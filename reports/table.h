@@ -1,0 +1,82 @@
+/* reports/table.h - the report model shared by the text and markdown
+ * renderers: a report is a header (key/value lines) and, per job, a few
+ * tables with notes under them.  Strings are UTF-8 and may hold "±",
+ * which the text renderer writes as "+-". */
+#ifndef KB_REPORT_TABLE_H
+#define KB_REPORT_TABLE_H
+
+#include <stdio.h>
+#include <jansson.h>
+
+#include "reports/report.h"
+
+struct kb_col {
+	char *head;
+	int right;	/* right-aligned (numbers, tunable values) */
+	int group;	/* 0: key column (the configuration), repeated in each
+			 * part of a wrapped text table; columns sharing a
+			 * group > 0 stay in the same part */
+};
+
+struct kb_row {
+	char **cells;		/* ncols strings; "" is a blank cell */
+	int group_start;	/* text: blank line before this row */
+};
+
+struct kb_table {
+	char *title;		/* names the job and what the numbers are */
+	struct kb_col *cols;
+	size_t ncols;
+	struct kb_row *rows;
+	size_t nrows;
+	char **notes;		/* legend and notes under the table */
+	size_t nnotes;
+};
+
+struct kb_report_job {
+	char *name;
+	struct kb_table **tables;
+	size_t ntables;
+	char **failures;	/* "<config> <job> iteration <i>: <reason>" */
+	size_t nfailures;
+};
+
+struct kb_report {
+	char *title;		/* "kbench report: <campaign name>" */
+	char **keys, **vals;	/* header lines: "Kernels", "..." */
+	size_t nheader;
+	struct kb_report_job *jobs;
+	size_t njobs;
+};
+
+struct kb_table *kb_table_new(const char *title);
+/* Add a column; all columns before the first row. */
+void kb_table_add_col(struct kb_table *t, const char *head, int right,
+		      int group);
+/* Append a row of blank cells; returns its index. */
+size_t kb_table_add_row(struct kb_table *t, int group_start);
+void kb_table_set(struct kb_table *t, size_t row, size_t col,
+		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void kb_table_add_note(struct kb_table *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void kb_table_free(struct kb_table *t);
+
+/* Build the report model of results (summaries filled).  Returns 0 or
+ * -EINVAL with a message (a metric neither known nor in the results). */
+int kb_report_build(json_t *results, const struct report_opts *opts,
+		    struct kb_report **out);
+void kb_report_free(struct kb_report *r);
+
+/* reports/text.c: plain fixed-width text, at most `width` columns. */
+int report_text(FILE *out, const struct kb_report *r, int width);
+/* Write one text table (title, table, notes), wrapped to width. */
+int kb_table_write_text(FILE *out, const struct kb_table *t, int width);
+/* Write text word-wrapped to width: first line after prefix, further
+ * lines indented by indent spaces. */
+void kb_text_wrap(FILE *out, const char *prefix, const char *text,
+		  int indent, int width);
+
+/* reports/markdown.c: GitHub-flavoured markdown. */
+int report_markdown(FILE *out, const struct kb_report *r);
+
+#endif

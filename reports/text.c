@@ -1,0 +1,345 @@
+/* reports/text.c - the plain fixed-width report for a mailing-list post.
+ *
+ * Layout after seed 000 ("Kernel  NM  I/Os per sec"): a heading line, a
+ * line of dashes under each column, two spaces between columns, rows
+ * grouped by the first tunable with a blank line between groups.  ASCII
+ * only ("±" is written "+-"), no tabs, no trailing blanks, no line longer
+ * than the width given (80 for report_render()).
+ */
+#include "reports/table.h"
+#include "lib/err.h"
+#include "lib/file.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GAP 2		/* spaces between columns */
+#define MIN_KEY 6	/* narrowest first column ("Kernel") */
+
+/* s with every "±" written as "+-" (malloc'd). */
+static char *ascii(const char *s)
+{
+	size_t n = 0;
+	const char *p;
+	char *d, *q;
+
+	for (p = s; *p; p++)
+		n++;
+	d = q = kb_xmalloc(n + 1);
+	for (p = s; *p; p++) {
+		if ((unsigned char)p[0] == 0xc2 && (unsigned char)p[1] == 0xb1) {
+			*q++ = '+';
+			*q++ = '-';
+			p++;
+		} else {
+			*q++ = *p;
+		}
+	}
+	*q = '\0';
+	return d;
+}
+
+/* Display width of UTF-8 text: one column per code point. */
+static size_t dispw(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			n++;
+	return n;
+}
+
+/* A line being built; written without trailing blanks. */
+struct line {
+	char *buf;
+	size_t len, cap;
+};
+
+static void line_put(struct line *l, const char *s, size_t bytes)
+{
+	if (l->len + bytes + 1 > l->cap) {
+		l->cap = 2 * (l->len + bytes + 1);
+		l->buf = kb_xrealloc(l->buf, l->cap);
+	}
+	memcpy(l->buf + l->len, s, bytes);
+	l->len += bytes;
+	l->buf[l->len] = '\0';
+}
+
+static void line_pad(struct line *l, size_t n)
+{
+	while (n--)
+		line_put(l, " ", 1);
+}
+
+/* Add cell s padded to w columns, preceded by a gap unless first. */
+static void line_cell(struct line *l, const char *s, size_t w, int right,
+		      int first)
+{
+	size_t sw = dispw(s);
+
+	if (!first)
+		line_pad(l, GAP);
+	if (right && sw < w)
+		line_pad(l, w - sw);
+	line_put(l, s, strlen(s));
+	if (!right && sw < w)
+		line_pad(l, w - sw);
+}
+
+static void line_flush(FILE *out, struct line *l)
+{
+	while (l->len && l->buf[l->len - 1] == ' ')
+		l->len--;
+	fwrite(l->buf ? l->buf : "", 1, l->len, out);
+	fputc('\n', out);
+	l->len = 0;
+	if (l->buf)
+		l->buf[0] = '\0';
+}
+
+void kb_text_wrap(FILE *out, const char *prefix, const char *text,
+		  int indent, int width)
+{
+	size_t col, wl, avail, ind = (size_t)indent, wid = (size_t)width;
+	char *a = ascii(text);
+	const char *p = a;
+	int first = 1;
+
+	if (ind >= wid)
+		ind = 0;
+	fputs(prefix, out);
+	col = dispw(prefix);
+	for (;;) {
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		wl = strcspn(p, " ");
+		if (!first && col + 1 + wl > wid) {
+			fprintf(out, "\n%*s", (int)ind, "");
+			col = ind;
+			first = 1;
+		}
+		/* a word longer than a whole line: cut it */
+		while (first && col + wl > wid) {
+			avail = col < wid ? wid - col : 0;
+			fwrite(p, 1, avail, out);
+			p += avail;
+			wl -= avail;
+			fprintf(out, "\n%*s", (int)ind, "");
+			col = ind;
+		}
+		if (!first)
+			fputc(' ', out);
+		fwrite(p, 1, wl, out);
+		col += wl + (first ? 0 : 1);
+		first = 0;
+		p += wl;
+	}
+	fputc('\n', out);
+	free(a);
+}
+
+/* One part of a wrapped table: the key columns [0, nkey) and the
+ * columns [from, to); the first column is key0_cap wide, a longer name
+ * gets a line of its own (wrapped to width). */
+static void write_part(FILE *out, const struct kb_table *t, char ***cells,
+		       char **heads, const size_t *w, size_t nkey,
+		       size_t from, size_t to, size_t key0_cap,
+		       int width)
+{
+	size_t *idx, *cw, n = 0, r, i;
+	struct line l = { 0 };
+	char *dash;
+
+	idx = kb_xcalloc(t->ncols, sizeof(*idx));
+	cw = kb_xcalloc(t->ncols, sizeof(*cw));
+	for (i = 0; i < nkey; i++)
+		idx[n++] = i;
+	for (i = from; i < to; i++)
+		idx[n++] = i;
+	for (i = 0; i < n; i++)
+		cw[i] = idx[i] == 0 && nkey ? key0_cap : w[idx[i]];
+
+	for (i = 0; i < n; i++)
+		line_cell(&l, heads[idx[i]], cw[i], t->cols[idx[i]].right,
+			  i == 0);
+	line_flush(out, &l);
+	for (i = 0; i < n; i++) {
+		dash = kb_xmalloc(cw[i] + 1);
+		memset(dash, '-', cw[i]);
+		dash[cw[i]] = '\0';
+		line_cell(&l, dash, cw[i], 0, i == 0);
+		free(dash);
+	}
+	line_flush(out, &l);
+	for (r = 0; r < t->nrows; r++) {
+		if (t->rows[r].group_start)
+			fputc('\n', out);
+		for (i = 0; i < n; i++) {
+			const char *s = cells[r][idx[i]];
+
+			if (i == 0 && dispw(s) > cw[0]) {
+				/* too long for its column: a line of its own */
+				kb_text_wrap(out, "", s, 0, width);
+				s = "";
+			}
+			line_cell(&l, s, cw[i], t->cols[idx[i]].right, i == 0);
+		}
+		line_flush(out, &l);
+	}
+	free(l.buf);
+	free(idx);
+	free(cw);
+}
+
+int kb_table_write_text(FILE *out, const struct kb_table *t, int width)
+{
+	size_t *w, nkey = 0, keyw = 0, allg = 0, gw, r, c, from, to;
+	size_t cap;
+	char ***cells, **heads;
+	size_t i;
+
+	if (t->title[0]) {
+		kb_text_wrap(out, "", t->title, 4, width);
+		fputc('\n', out);
+	}
+	if (!t->ncols)
+		goto notes;
+
+	w = kb_xcalloc(t->ncols, sizeof(*w));
+	heads = kb_xcalloc(t->ncols, sizeof(*heads));
+	cells = kb_xcalloc(t->nrows + 1, sizeof(*cells));
+	for (c = 0; c < t->ncols; c++) {
+		heads[c] = ascii(t->cols[c].head);
+		w[c] = dispw(heads[c]);
+	}
+	for (r = 0; r < t->nrows; r++) {
+		cells[r] = kb_xcalloc(t->ncols, sizeof(**cells));
+		for (c = 0; c < t->ncols; c++) {
+			cells[r][c] = ascii(t->rows[r].cells[c]);
+			if (dispw(cells[r][c]) > w[c])
+				w[c] = dispw(cells[r][c]);
+		}
+	}
+
+	/* key columns lead; the rest is in groups kept together */
+	while (nkey < t->ncols && t->cols[nkey].group == 0)
+		nkey++;
+	for (c = 0; c < nkey; c++)
+		keyw += w[c] + (c ? GAP : 0);
+	for (c = nkey; c < t->ncols; c = to) {
+		gw = 0;
+		for (to = c; to < t->ncols && t->cols[to].group ==
+		     t->cols[c].group; to++)
+			gw += w[to] + GAP;
+		allg += gw;
+	}
+	/* too wide: first narrow the first column (the variant name) so
+	 * that the whole table fits, down to MIN_KEY; longer names then get
+	 * a line of their own.  Only then split the table into parts. */
+	cap = w[0];
+	if (nkey && keyw + allg > (size_t)width) {
+		size_t over = keyw + allg - (size_t)width;
+
+		cap = w[0] > over + MIN_KEY ? w[0] - over : MIN_KEY;
+		if (cap < dispw(heads[0]))
+			cap = dispw(heads[0]);
+		if (cap > w[0])
+			cap = w[0];
+		keyw -= w[0] - cap;
+	}
+
+	/* print as many groups per part as fit in width */
+	for (from = nkey; from < t->ncols || from == nkey; from = to) {
+		size_t used = keyw;
+
+		to = from;
+		while (to < t->ncols) {
+			size_t g = to;
+
+			gw = 0;
+			while (g < t->ncols && t->cols[g].group ==
+			       t->cols[to].group)
+				gw += w[g++] + GAP;
+			if (to > from && used + gw > (size_t)width)
+				break;
+			used += gw;
+			to = g;
+		}
+		if (from > nkey)
+			fputc('\n', out);
+		write_part(out, t, cells, heads, w, nkey, from, to, cap,
+			   width);
+		if (to >= t->ncols)
+			break;
+	}
+
+	for (r = 0; r < t->nrows; r++) {
+		for (c = 0; c < t->ncols; c++)
+			free(cells[r][c]);
+		free(cells[r]);
+	}
+	for (c = 0; c < t->ncols; c++)
+		free(heads[c]);
+	free(cells);
+	free(heads);
+	free(w);
+notes:
+	if (t->nnotes)
+		fputc('\n', out);
+	for (i = 0; i < t->nnotes; i++)
+		kb_text_wrap(out, "", t->notes[i], 4, width);
+	return 0;
+}
+
+int report_text(FILE *out, const struct kb_report *r, int width)
+{
+	const struct kb_report_job *j;
+	size_t i, k, keyw = 0;
+	char *prefix;
+
+	kb_text_wrap(out, "", r->title, 4, width);
+	for (i = 0; i < r->nheader; i++)
+		if (strlen(r->keys[i]) > keyw)
+			keyw = strlen(r->keys[i]);
+	for (i = 0; i < r->nheader; i++) {
+		prefix = kb_xasprintf("%s:%*s", r->keys[i],
+				      (int)(keyw + 2 - strlen(r->keys[i])), "");
+		kb_text_wrap(out, prefix, r->vals[i], (int)keyw + 3, width);
+		free(prefix);
+	}
+	for (i = 0; i < r->njobs; i++) {
+		j = &r->jobs[i];
+		for (k = 0; k < j->ntables; k++) {
+			fputc('\n', out);
+			kb_table_write_text(out, j->tables[k], width);
+			if (k || !j->nfailures)
+				continue;
+			/* failures under the job's first table */
+			if (j->nfailures == 1) {
+				prefix = kb_xasprintf("1 run(s) failed: ");
+				kb_text_wrap(out, prefix, j->failures[0], 4,
+					     width);
+				free(prefix);
+				continue;
+			}
+			fprintf(out, "%zu run(s) failed:\n", j->nfailures);
+			for (size_t f = 0; f < j->nfailures; f++)
+				kb_text_wrap(out, "  ", j->failures[f], 4,
+					     width);
+		}
+		if (!j->ntables && j->nfailures) {
+			fputc('\n', out);
+			fprintf(out, "%s: %zu run(s) failed:\n", j->name,
+				j->nfailures);
+			for (k = 0; k < j->nfailures; k++)
+				kb_text_wrap(out, "  ", j->failures[k], 4,
+					     width);
+		}
+	}
+	return ferror(out) ? -EIO : 0;
+}

@@ -1,0 +1,307 @@
+/* stats/summary.c - sample summaries and results["summaries"].
+ * Formulas and their sources: see stats/summary.h. */
+#include "stats/summary.h"
+#include "lib/err.h"
+#include "lib/file.h"
+#include "lib/metrics.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
+int kb_summarize(const double *x, size_t n, struct kb_summary *s)
+{
+	double *sorted = NULL;
+	double t, half;
+	size_t i;
+	int ret = 0;
+
+	if (!x || !n || !s)
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		if (!isfinite(x[i]))
+			return -EINVAL;
+
+	memset(s, 0, sizeof(*s));
+	s->n = n;
+	s->sd = s->cv_pct = s->ci95_lo = s->ci95_hi = NAN;
+
+	sorted = kb_xmalloc(n * sizeof(*sorted));
+	memcpy(sorted, x, n * sizeof(*sorted));
+	gsl_sort(sorted, 1, n);
+	s->min = sorted[0];
+	s->max = sorted[n - 1];
+	s->median = gsl_stats_median_from_sorted_data(sorted, 1, n);
+	s->mean = gsl_stats_mean(x, 1, n);
+	if (!isfinite(s->mean) || !isfinite(s->median)) {
+		ret = -ERANGE;
+		goto out;
+	}
+	if (n < 2)
+		goto out;
+
+	/* sample sd: divides by n - 1 */
+	s->sd = gsl_stats_sd_m(x, 1, n, s->mean);
+	if (!isfinite(s->sd)) {
+		ret = -ERANGE;
+		goto out;
+	}
+	s->has_sd = 1;
+	s->cv_pct = s->mean != 0.0 ? s->sd / fabs(s->mean) * 100.0 : NAN;
+	t = gsl_cdf_tdist_Pinv(0.975, (double)(n - 1));
+	half = t * s->sd / sqrt((double)n);
+	s->ci95_lo = s->mean - half;
+	s->ci95_hi = s->mean + half;
+out:
+	free(sorted);
+	return ret;
+}
+
+/* A JSON number, or null when v is NaN/Inf (never NaN in JSON). */
+static json_t *jreal(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static const char *jstr(json_t *obj, const char *key)
+{
+	return json_string_value(json_object_get(obj, key));
+}
+
+/* A run enters the summaries only when ok and not a warm-up. */
+static int run_counts(json_t *run)
+{
+	const char *status = jstr(run, "status");
+
+	return status && !strcmp(status, "ok") &&
+	       !json_is_true(json_object_get(run, "warmup"));
+}
+
+struct strlist {
+	const char **v;
+	size_t n, cap;
+};
+
+static int strlist_has(const struct strlist *l, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], s))
+			return 1;
+	return 0;
+}
+
+/* Append s (borrowed, owned by the JSON document) unless present. */
+static void strlist_add(struct strlist *l, const char *s)
+{
+	if (!s || strlist_has(l, s))
+		return;
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 16;
+		l->v = kb_xrealloc(l->v, l->cap * sizeof(*l->v));
+	}
+	l->v[l->n++] = s;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Values of metric in the counted runs of (cfg, job) into vals (sized for
+ * every run); returns their number. */
+static size_t gather(json_t *runs, const char *cfg, const char *job,
+		     const char *metric, double *vals)
+{
+	json_t *run, *v;
+	size_t i, n = 0;
+	const char *c, *j;
+
+	json_array_foreach(runs, i, run) {
+		c = jstr(run, "configuration");
+		j = jstr(run, "job");
+		if (!c || !j || strcmp(c, cfg) || strcmp(j, job) ||
+		    !run_counts(run))
+			continue;
+		v = json_object_get(json_object_get(run, "metrics"), metric);
+		if (json_is_number(v) && isfinite(json_number_value(v)))
+			vals[n++] = json_number_value(v);
+	}
+	return n;
+}
+
+/* Collect the configuration ids, job names and metric names to
+ * summarise; warn about metric values that are neither numbers nor
+ * null. */
+static void collect_names(json_t *results, json_t *runs,
+			  struct strlist *cfgs, struct strlist *jobs,
+			  struct strlist *metrics)
+{
+	struct strlist unknown = { 0 };
+	const struct kb_metric_def *def;
+	json_t *cfg, *job, *run, *v, *m;
+	const char *name;
+	size_t i, k;
+
+	json_array_foreach(json_object_get(results, "configurations"), i, cfg)
+		strlist_add(cfgs, jstr(cfg, "id"));
+	json_array_foreach(json_object_get(json_object_get(results,
+					   "campaign"), "jobs"), i, job)
+		strlist_add(jobs, json_string_value(job));
+
+	json_array_foreach(runs, i, run) {
+		strlist_add(cfgs, jstr(run, "configuration"));
+		strlist_add(jobs, jstr(run, "job"));
+		if (!run_counts(run))
+			continue;
+		m = json_object_get(run, "metrics");
+		json_object_foreach(m, name, v) {
+			if (json_is_null(v))
+				continue;
+			if (!json_is_number(v)) {
+				kb_warn("run %s %s iteration %lld: metric %s "
+					"is not a number; left out of the "
+					"summaries",
+					jstr(run, "configuration") ?: "?",
+					jstr(run, "job") ?: "?",
+					json_integer_value(json_object_get(run,
+							   "iteration")),
+					name);
+				continue;
+			}
+			if (kb_metric_find(name))
+				continue;
+			strlist_add(&unknown, name);
+		}
+	}
+
+	/* known metrics in table order, then unknown ones by name */
+	for (def = kb_metrics; def->name; def++) {
+		json_array_foreach(runs, i, run) {
+			if (!run_counts(run))
+				continue;
+			v = json_object_get(json_object_get(run, "metrics"),
+					    def->name);
+			if (json_is_number(v)) {
+				strlist_add(metrics, def->name);
+				break;
+			}
+		}
+	}
+	if (unknown.n)
+		qsort(unknown.v, unknown.n, sizeof(*unknown.v), cmp_str);
+	for (k = 0; k < unknown.n; k++)
+		strlist_add(metrics, unknown.v[k]);
+	free(unknown.v);
+}
+
+static json_t *summary_entry(const char *cfg, const char *job,
+			     const char *metric, const struct kb_summary *s,
+			     const struct kb_summary *base)
+{
+	const struct kb_metric_def *def = kb_metric_find(metric);
+	json_t *e = json_object();
+	double diff = NAN;
+
+	if (base && base->mean != 0.0)
+		diff = (s->mean - base->mean) / base->mean * 100.0;
+
+	json_object_set_new(e, "configuration", json_string(cfg));
+	json_object_set_new(e, "job", json_string(job));
+	json_object_set_new(e, "metric", json_string(metric));
+	json_object_set_new(e, "unit", json_string(def ? def->unit : ""));
+	json_object_set_new(e, "direction", json_string(
+		kb_direction_name(def ? def->direction : KB_NEUTRAL)));
+	json_object_set_new(e, "n", json_integer((json_int_t)s->n));
+	json_object_set_new(e, "mean", jreal(s->mean));
+	json_object_set_new(e, "sd", s->has_sd ? jreal(s->sd) : json_null());
+	json_object_set_new(e, "cv_pct",
+			    s->has_sd ? jreal(s->cv_pct) : json_null());
+	json_object_set_new(e, "min", jreal(s->min));
+	json_object_set_new(e, "median", jreal(s->median));
+	json_object_set_new(e, "max", jreal(s->max));
+	json_object_set_new(e, "ci95_lo",
+			    s->has_sd ? jreal(s->ci95_lo) : json_null());
+	json_object_set_new(e, "ci95_hi",
+			    s->has_sd ? jreal(s->ci95_hi) : json_null());
+	json_object_set_new(e, "diff_pct", jreal(diff));
+	json_object_set_new(e, "note", s->has_sd ? json_null() :
+			    json_string("n=1: no variance estimate"));
+	return e;
+}
+
+int stats_fill_summaries(json_t *results)
+{
+	struct strlist cfgs = { 0 }, jobs = { 0 }, metrics = { 0 };
+	struct kb_summary s, base;
+	json_t *runs, *out = NULL;
+	const char *baseline;
+	double *vals = NULL;
+	size_t c, j, m, n, nb;
+	int r;
+
+	runs = json_object_get(results, "runs");
+	if (!json_is_array(runs)) {
+		kb_error("results model has no \"runs\" array; is this a "
+			 "kbench results.json (docs/results-format.md)?");
+		return -EINVAL;
+	}
+	collect_names(results, runs, &cfgs, &jobs, &metrics);
+
+	baseline = jstr(json_object_get(results, "campaign"), "baseline");
+	if (baseline && !strlist_has(&cfgs, baseline)) {
+		kb_warn("baseline '%s' is not a configuration of this "
+			"campaign; comparing against '%s' instead", baseline,
+			cfgs.n ? cfgs.v[0] : "(none)");
+		baseline = NULL;
+	}
+	if (!baseline && cfgs.n)
+		baseline = cfgs.v[0];
+
+	vals = kb_xmalloc((json_array_size(runs) + 1) * sizeof(*vals));
+	out = json_array();
+	for (c = 0; c < cfgs.n; c++) {
+		for (j = 0; j < jobs.n; j++) {
+			for (m = 0; m < metrics.n; m++) {
+				int is_base = !strcmp(cfgs.v[c], baseline);
+				int have_base = 0;
+
+				if (!is_base) {
+					nb = gather(runs, baseline, jobs.v[j],
+						    metrics.v[m], vals);
+					have_base = nb &&
+						!kb_summarize(vals, nb, &base);
+				}
+				n = gather(runs, cfgs.v[c], jobs.v[j],
+					   metrics.v[m], vals);
+				if (!n)
+					continue;
+				r = kb_summarize(vals, n, &s);
+				if (r) {
+					kb_warn("%s %s %s: values too large "
+						"to summarise; left out",
+						cfgs.v[c], jobs.v[j],
+						metrics.v[m]);
+					continue;
+				}
+				json_array_append_new(out, summary_entry(
+					cfgs.v[c], jobs.v[j], metrics.v[m], &s,
+					have_base ? &base : NULL));
+			}
+		}
+	}
+	json_object_set(results, "summaries", out);
+
+	free(vals);
+	json_decref(out);
+	free(cfgs.v);
+	free(jobs.v);
+	free(metrics.v);
+	return 0;
+}

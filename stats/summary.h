@@ -1,0 +1,66 @@
+/* stats/summary.h - one sample summarised: mean, spread, 95% CI.
+ *
+ * A sample is one metric's values over the timed iterations of one
+ * (configuration, job): only runs with status "ok" and warmup false enter
+ * it (docs/results-format.md).  Values keep the metric's own unit
+ * (lib/metrics.h): IOPS, KiB/s, ns, %, s, counts.
+ *
+ * The mean is the arithmetic mean of the per-iteration values.  That is
+ * the right mean for fio's time-based runs: every iteration lasts the same
+ * runtime, so the mean of IOPS over iterations equals total I/Os over
+ * total time (no harmonic mean needed).
+ *
+ * Formulas (NIST/SEMATECH e-Handbook of Statistical Methods, 1.3.5.2 and
+ * 7.2.2.1; any statistics text):
+ *   mean     = sum(x) / n
+ *   sd       = sqrt(sum((x - mean)^2) / (n - 1))     sample sd, n - 1
+ *   cv_pct   = sd / |mean| * 100
+ *   ci95     = mean -+ t(0.975, n - 1) * sd / sqrt(n)   Student t
+ *   median   = middle of the sorted values (mean of the two middle ones
+ *              when n is even)
+ * The t quantile comes from GSL (gsl_cdf_tdist_Pinv), the sums from GSL's
+ * gsl_stats_* routines: no hand-written distribution code.
+ */
+#ifndef KB_STATS_SUMMARY_H
+#define KB_STATS_SUMMARY_H
+
+#include <stddef.h>
+#include <jansson.h>
+
+struct kb_summary {
+	size_t n;
+	double mean, sd, cv_pct, min, median, max, ci95_lo, ci95_hi;
+	int has_sd;	/* 0 when n < 2: sd, cv_pct, ci95_* are NAN then and
+			 * must print as null / "n/a", never as 0 */
+};
+
+/* Summarise the n values of x (n >= 1, every value finite) into *s.
+ * cv_pct is NAN when the mean is 0.  Returns 0, -EINVAL when x is NULL,
+ * n is 0 or a value is NaN/Inf, -ERANGE when a result overflows.  Prints
+ * nothing: the caller knows which sample it was. */
+int kb_summarize(const double *x, size_t n, struct kb_summary *s);
+
+/* Fill results["summaries"] (replacing what was there) of a results model
+ * (docs/results-format.md, schema_version 1): one entry per
+ * configuration x job x metric that has at least one value in an ok,
+ * non-warm-up run.  Order: configurations as in results["configurations"]
+ * (then any only named by runs), jobs as in campaign.jobs (then any only
+ * named by runs), metrics in lib/metrics.h table order, then unknown
+ * metrics by name.
+ *
+ * Each entry: configuration, job, metric, unit and direction (from
+ * lib/metrics.h; an unknown metric gets unit "" and direction "neutral"),
+ * n, mean, sd, cv_pct, min, median, max, ci95_lo, ci95_hi, diff_pct, note.
+ * diff_pct = (mean - baseline_mean) / baseline_mean * 100, where the
+ * baseline is campaign.baseline (default: the first configuration) for
+ * the same job and metric; null for the baseline itself, when the
+ * baseline has no such sample or its mean is 0.  sd, cv_pct and the CI are
+ * null when n < 2 with note "n=1: no variance estimate".  No NaN or Inf
+ * ever reaches the JSON (a non-finite result becomes null).
+ *
+ * Metric values that are null are "not measured" and skipped; a value of
+ * another type is skipped with a warning naming the run.  Returns 0, or
+ * -EINVAL (message printed) when results lacks "runs". */
+int stats_fill_summaries(json_t *results);
+
+#endif

@@ -1,0 +1,368 @@
+/* tests/test_report.c - the text, markdown and json reports.
+ *
+ * tests/data/report/results.json is a hand-written campaign: variant
+ * "running" with tunable NM = 0, 1, 2 (baseline NM=0), job randread-4k,
+ * 3 timed iterations and 1 warm-up each; NM=1 iteration 2 failed (its
+ * partial numbers must not count, so NM=1 has n=2); NM=2 has no disk.*
+ * metrics (n/a).  golden.txt and golden.md are its reports, checked by
+ * eye when they were made; any change of the output fails the test.  To
+ * accept an intended change, run the test with KBENCH_UPDATE_GOLDEN=1 and
+ * read the diff before committing.  Runs from the repository root.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/err.h"
+#include "lib/file.h"
+#include "reports/report.h"
+#include "runner/results.h"
+#include "stats/summary.h"
+
+#define RESULTS "tests/data/report/results.json"
+
+static json_t *load_fixture(void)
+{
+	json_t *res = results_load_export(RESULTS);
+
+	assert_non_null(res);
+	assert_int_equal(stats_fill_summaries(res), 0);
+	return res;
+}
+
+/* Render into a malloc'd string; *ret gets report_render()'s result. */
+static char *render(json_t *res, const char *format,
+		    const struct report_opts *opts, int *ret)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	*ret = report_render(f, res, format, opts);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+static void check_golden(const char *out, const char *golden)
+{
+	char *want = NULL;
+	size_t i, line = 1;
+
+	if (getenv("KBENCH_UPDATE_GOLDEN")) {
+		assert_int_equal(kb_write_atomic(golden, out, strlen(out)), 0);
+		return;
+	}
+	assert_int_equal(kb_read_file(golden, &want, NULL, 0), 0);
+	for (i = 0; out[i] && out[i] == want[i]; i++)
+		if (out[i] == '\n')
+			line++;
+	if (out[i] != want[i]) {
+		const char *o = out + i, *w = want + i;
+
+		while (o > out && o[-1] != '\n')
+			o--;
+		while (w > want && w[-1] != '\n')
+			w--;
+		fail_msg("%s: output differs at line %zu:\n got: %.*s\nwant: "
+			 "%.*s\n(KBENCH_UPDATE_GOLDEN=1 rewrites the golden "
+			 "file)", golden, line, (int)strcspn(o, "\n"), o,
+			 (int)strcspn(w, "\n"), w);
+	}
+	free(want);
+}
+
+/* Every line at most 80 columns, no tab, no trailing blank. */
+static void check_text_shape(const char *out)
+{
+	const char *p = out, *e;
+	size_t n = 1;
+
+	assert_null(strchr(out, '\t'));
+	while (*p) {
+		e = strchr(p, '\n');
+		assert_non_null(e);	/* newline-terminated */
+		if (e - p > 80)
+			fail_msg("line %zu is %td columns: %.*s", n, e - p,
+				 (int)(e - p), p);
+		if (e > p && e[-1] == ' ')
+			fail_msg("line %zu ends with a blank", n);
+		for (; p < e; p++)
+			if ((unsigned char)*p >= 0x80)
+				fail_msg("line %zu is not ASCII", n);
+		p = e + 1;
+		n++;
+	}
+}
+
+/* The line of out that starts with prefix (NULL if none), copied. */
+static char *line_starting(const char *out, const char *prefix)
+{
+	const char *p = out;
+
+	while (p && *p) {
+		if (!strncmp(p, prefix, strlen(prefix)))
+			return strndup(p, strcspn(p, "\n"));
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return NULL;
+}
+
+static void test_text_golden(void **state)
+{
+	json_t *res = load_fixture();
+	char *out, *l;
+	int ret;
+
+	(void)state;
+	out = render(res, "text", NULL, &ret);
+	assert_int_equal(ret, 0);
+	check_text_shape(out);
+	check_golden(out, "tests/data/report/golden.txt");
+
+	/* the baseline row says base; others a signed change */
+	l = line_starting(out, "running   0     101241.33");
+	assert_non_null(l);
+	assert_non_null(strstr(l, "base"));
+	free(l);
+	l = line_starting(out, "running   1     101901.17");
+	assert_non_null(l);
+	assert_non_null(strstr(l, "+0.65%"));
+	free(l);
+	/* NM=2 has no disk metrics: n/a, never 0 */
+	l = line_starting(out, "running   2    2.86");
+	assert_non_null(l);
+	assert_non_null(strstr(l, "n/a"));
+	free(l);
+	/* the failed run is named, its 812.4 IOPS are not averaged in */
+	assert_non_null(strstr(out, "1 run(s) failed: running,NM=1 "
+				    "randread-4k iteration 2: fio exited"));
+	assert_null(strstr(out, "812"));
+	/* seed-000 layout: heading, dashes, a blank line between groups */
+	assert_non_null(strstr(out, "Kernel   NM  I/Os per sec"));
+	assert_non_null(strstr(out, "-------  --  ------------"));
+	assert_non_null(strstr(out, "base  3\n\nrunning   1"));
+	free(out);
+	json_decref(res);
+}
+
+static void test_markdown_golden(void **state)
+{
+	json_t *res = load_fixture();
+	char *out;
+	int ret;
+
+	(void)state;
+	out = render(res, "markdown", NULL, &ret);
+	assert_int_equal(ret, 0);
+	check_golden(out, "tests/data/report/golden.md");
+	assert_non_null(strstr(out, "## randread-4k\n"));
+	assert_non_null(strstr(out, "| running | 0 | 101241.33 | 640.05 | "
+				    "base | 3 |\n"));
+	assert_non_null(strstr(out, "| running | 2 | 2.86 | 10.91 | 30.05 | "
+				    "45.83 | 2.97 | n/a | n/a |\n"));
+	free(out);
+	json_decref(res);
+}
+
+static void test_json(void **state)
+{
+	json_t *res = load_fixture(), *back;
+	json_error_t jerr;
+	char *out;
+	int ret;
+
+	(void)state;
+	out = render(res, "json", NULL, &ret);
+	assert_int_equal(ret, 0);
+	back = json_loads(out, 0, &jerr);
+	assert_non_null(back);
+	assert_true(json_equal(back, res));
+	assert_int_equal(json_array_size(json_object_get(back, "summaries")),
+			 25);
+	assert_non_null(strstr(out, "\n  \"campaign\": {"));	/* indent 2 */
+	assert_true(out[strlen(out) - 1] == '\n');
+	json_decref(back);
+	free(out);
+	json_decref(res);
+}
+
+static void test_options(void **state)
+{
+	const char *metrics[] = { "read.clat_p99_ns", "cpu.iowait_pct", NULL };
+	const char *bad[] = { "read.iopz", NULL };
+	struct report_opts opts;
+	json_t *res = load_fixture();
+	char *out;
+	int ret;
+
+	(void)state;
+	report_opts_init(&opts);
+	opts.show_cpu_table = 0;
+	opts.metrics = metrics;
+	out = render(res, "text", &opts, &ret);
+	assert_int_equal(ret, 0);
+	check_text_shape(out);
+	assert_null(strstr(out, "CPU and I/O"));
+	assert_null(strstr(out, "I/Os per sec"));
+	assert_non_null(strstr(out, "read clat p99 ns"));
+	assert_non_null(strstr(out, "iowait%"));
+	free(out);
+
+	opts.metrics = bad;
+	kb_quiet = 1;
+	out = render(res, "text", &opts, &ret);
+	assert_int_equal(ret, -EINVAL);
+	free(out);
+	out = render(res, "csv", NULL, &ret);
+	assert_int_equal(ret, -EINVAL);
+	free(out);
+	json_decref(res);
+}
+
+/* n = 1: the CI prints n/a, never a zero-width interval. */
+static void test_n1(void **state)
+{
+	json_t *res = load_fixture(), *runs, *run;
+	char *out, *l;
+	size_t i;
+	int ret;
+
+	(void)state;
+	/* keep only iteration 1 of NM=2 */
+	runs = json_object_get(res, "runs");
+	for (i = json_array_size(runs); i-- > 0;) {
+		run = json_array_get(runs, i);
+		if (!strcmp(json_string_value(json_object_get(run,
+				"configuration")), "running,NM=2") &&
+		    json_integer_value(json_object_get(run, "iteration")) > 1)
+			json_array_remove(runs, i);
+	}
+	assert_int_equal(stats_fill_summaries(res), 0);
+	out = render(res, "text", NULL, &ret);
+	assert_int_equal(ret, 0);
+	l = line_starting(out, "running   2     102455.81");
+	assert_non_null(l);
+	assert_non_null(strstr(l, "      n/a  +1.20%  1"));
+	free(l);
+	free(out);
+	json_decref(res);
+}
+
+/* Long names and huge values still fit 80 columns. */
+static void test_wide(void **state)
+{
+	static const char *variants[] = {
+		"2.6.25",
+		"2.6.25-nomerges-with-a-very-long-localversion-string.x86_64",
+		("v-with-an-absurdly-long-name-that-by-itself-is-longer-than-"
+		 "eighty-columns-of-text-ok"),
+	};
+	const char *metrics[] = { "write.iops", "write.clat_p99_ns",
+				  "write.bw_kib", NULL };
+	struct report_opts opts;
+	json_t *res, *cfgs, *runs, *m;
+	char id[256], *out;
+	size_t v, i;
+	int ret;
+
+	(void)state;
+	res = json_pack("{s:i, s:{s:s, s:[{s:s}, {s:s}], s:[s]}}",
+			"schema_version", 1, "campaign", "name", "wide",
+			"tunables", "label", "NM", "label", "SCHEDULER",
+			"jobs", "seqwrite-1m");
+	cfgs = json_array();
+	runs = json_array();
+	for (v = 0; v < 3; v++) {
+		snprintf(id, sizeof(id), "%s,NM=%zu,SCHEDULER=mq-deadline",
+			 variants[v], v);
+		json_array_append_new(cfgs, json_pack("{s:s, s:s, s:{s:s, s:s}}",
+			"id", id, "variant", variants[v], "tunables",
+			"NM", v ? "1" : "0", "SCHEDULER", "mq-deadline"));
+		for (i = 1; i <= 3; i++) {
+			m = json_pack("{s:f, s:f, s:f, s:f, s:f, s:f}",
+				      "write.iops", 123456789012.345 + i,
+				      "write.clat_p99_ns", 9.9e11 + i * 1e9,
+				      "write.bw_kib", 5e12 + i,
+				      "rusage.user_s", 1e7 + i,
+				      "disk.ios", 1e13 + i,
+				      "disk.merges", 5e12);
+			json_array_append_new(runs, json_pack(
+				"{s:s, s:s, s:i, s:b, s:s, s:n, s:o}",
+				"configuration", id, "job", "seqwrite-1m",
+				"iteration", (int)i, "warmup", 0, "status",
+				"ok", "reason", "metrics", m));
+		}
+	}
+	json_array_append_new(runs, json_pack(
+		"{s:s, s:s, s:i, s:b, s:s, s:s, s:{}}", "configuration", id,
+		"job", "seqwrite-1m", "iteration", 4, "warmup", 0, "status",
+		"failed", "reason", "a reason\twith a tab and\na newline and a "
+		"very long word: xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+		"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+		"metrics"));
+	json_object_set_new(res, "configurations", cfgs);
+	json_object_set_new(res, "runs", runs);
+	assert_int_equal(stats_fill_summaries(res), 0);
+
+	report_opts_init(&opts);
+	out = render(res, "text", &opts, &ret);
+	assert_int_equal(ret, 0);
+	check_text_shape(out);
+	free(out);
+	opts.metrics = metrics;
+	out = render(res, "text", &opts, &ret);
+	assert_int_equal(ret, 0);
+	check_text_shape(out);
+	/* every value is still there, with 2 decimals */
+	assert_non_null(strstr(out, "123456789014.35"));
+	assert_non_null(strstr(out, "5000000000002.00"));
+	free(out);
+	json_decref(res);
+}
+
+static void test_load_export(void **state)
+{
+	char path[] = "/tmp/kbench-test-report-XXXXXX";
+	const char *bad = "{\"schema_version\": 2, \"runs\": []}";
+	int fd;
+
+	(void)state;
+	kb_quiet = 1;
+	assert_null(results_load_export("tests/data/report/nonexistent.json"));
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, bad, strlen(bad)), (ssize_t)strlen(bad));
+	close(fd);
+	assert_null(results_load_export(path));		/* version 2 */
+	assert_int_equal(kb_write_atomic(path, "{\"runs\": []}", 12), 0);
+	assert_null(results_load_export(path));		/* no version */
+	assert_int_equal(kb_write_atomic(path, "[1]", 3), 0);
+	assert_null(results_load_export(path));		/* not an object */
+	unlink(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_text_golden),
+		cmocka_unit_test(test_markdown_golden),
+		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_options),
+		cmocka_unit_test(test_n1),
+		cmocka_unit_test(test_wide),
+		cmocka_unit_test(test_load_export),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
