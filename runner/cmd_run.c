@@ -15,6 +15,7 @@
 #include "parsers/run_dir.h"
 #include "reports/report.h"
 #include "runner/campaign.h"
+#include "runner/collect.h"
 #include "runner/drivers.h"
 #include "runner/results.h"
 #include "runner/target.h"
@@ -80,22 +81,6 @@ static void drop_caches(int *warned)
 	}
 }
 
-static int snapshot(const char *from, const char *rdir, const char *name)
-{
-	char *buf, *to;
-	size_t len;
-	int ret;
-
-	ret = kb_read_file(from, &buf, &len, 0);
-	if (ret)
-		return ret;
-	to = kb_path_join(rdir, name);
-	ret = kb_write_atomic(to, buf, len);
-	free(to);
-	free(buf);
-	return ret;
-}
-
 static double tv_s(struct timeval tv)
 {
 	return tv.tv_sec + tv.tv_usec / 1e6;
@@ -120,9 +105,14 @@ static int do_run(struct kb_campaign *c, const struct kb_run *r,
 	char *outarg = kb_xasprintf("--output=%s", out);
 	const char *env[] = { e_target, e_runtime, e_size, NULL };
 	char *argv[] = { "fio", "--output-format=json+", outarg, jobcopy, NULL };
+	struct kb_run_ctx ctx = { .cfg = cfg, .target = t, .run = r,
+				  .config_id = c->plan.configs[r->config].id,
+				  .rdir = rdir };
+	struct kb_collect_state cst;
 	struct kb_spawn_opts so_opts = { 0 };
 	struct kb_spawn_result res;
 	char *buf = NULL;
+	int err;
 	json_t *rj = NULL;
 	size_t len;
 	int ret;
@@ -136,25 +126,25 @@ static int do_run(struct kb_campaign *c, const struct kb_run *r,
 	if (ret)
 		goto out;
 	drop_caches(drop_warned);
-	snapshot("/proc/stat", rdir, "proc_stat.before");
-	if (t->stat_name)
-		snapshot("/proc/diskstats", rdir, "diskstats.before");
+	ret = collectors_start(&ctx, &cst);
+	if (ret)
+		goto out;
 
 	so_opts.stdout_path = so;
 	so_opts.stderr_path = se;
 	so_opts.env = env;
 	so_opts.timeout_s = cfg->runtime_s + cfg->timeout_grace_s;
 	ret = kb_spawn(argv, &so_opts, &res);
+	err = collectors_stop(&ctx, &cst);
 	if (ret) {
 		if (ret == -ENOENT)
 			kb_error("fio is not installed (apt-get install fio, "
 				 "or scripts/install-deps)");
 		goto out;
 	}
-
-	snapshot("/proc/stat", rdir, "proc_stat.after");
-	if (t->stat_name)
-		snapshot("/proc/diskstats", rdir, "diskstats.after");
+	ret = err;
+	if (ret)
+		goto out;
 	rj = json_pack("{s:o, s:i, s:b, s:f, s:f, s:f, s:I, s:I, s:I, s:i, s:i, s:s?, s:s, s:b}",
 		"exit_status", res.exited ? json_integer(res.exit_status) :
 					    json_null(),
