@@ -105,7 +105,7 @@ json_t *run_dir_parse(const char *dir)
 	char *fiopath = kb_path_join(dir, "fio.json");
 	json_t *run = kb_json_load(runpath), *out = NULL, *fio = NULL;
 	json_t *metrics = json_object(), *warnings = json_array(), *fv;
-	char reason[1024] = "", err[1024] = "", ran[128] = "";
+	char reason[2048] = "", err[1024] = "", ran[128] = "";
 	double runtime, elapsed;
 	int exit_status;
 
@@ -114,22 +114,30 @@ json_t *run_dir_parse(const char *dir)
 	runtime = num(run, "runtime_s", 0);
 	elapsed = num(run, "elapsed_s", 0);
 	exit_status = (int)num(run, "exit_status", -1);
-	if (runtime > 0)
-		snprintf(ran, sizeof(ran), "; ran %.0f s of %.0f s", elapsed,
-			 runtime);
 
 	rusage_metrics(run, metrics);
 	proc_metrics(dir, run, metrics, warnings);
 
 	fio = fio_parse_file(fiopath, err, sizeof(err));
 	if (fio) {
-		json_t *fm = json_object_get(fio, "metrics"), *w;
+		json_t *fm = json_object_get(fio, "metrics"), *w, *job;
+		double fio_elapsed = 0;
 		size_t i;
 
 		json_object_update(metrics, fm);
 		json_array_foreach(json_object_get(fio, "warnings"), i, w)
 			json_array_append(warnings, w);
+		/* fio's own elapsed (whole seconds) says how long the job ran,
+		 * kbench's wall clock includes fio's start-up */
+		json_array_foreach(json_object_get(fio, "jobs"), i, job)
+			if (num(job, "elapsed_s", 0) > fio_elapsed)
+				fio_elapsed = num(job, "elapsed_s", 0);
+		if (fio_elapsed > 0)
+			elapsed = fio_elapsed;
 	}
+	if (runtime > 0)
+		snprintf(ran, sizeof(ran), "; ran %.0f s of %.0f s", elapsed,
+			 runtime);
 
 	if (json_is_true(json_object_get(run, "timed_out"))) {
 		snprintf(reason, sizeof(reason),

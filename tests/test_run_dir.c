@@ -1,0 +1,306 @@
+/* tests/test_run_dir.c - /proc snapshots and a run directory -> metrics,
+ * and the failed-run rules of parsers/run_dir.c (../shared/cases/B02). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "lib/err.h"
+#include "lib/file.h"
+#include "parsers/procfs.h"
+#include "parsers/run_dir.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char *slurp(const char *path)
+{
+	char *buf;
+
+	assert_int_equal(kb_read_file(path, &buf, NULL, 0), 0);
+	return buf;
+}
+
+static double metric(const json_t *m, const char *k)
+{
+	json_t *v = json_object_get(m, k);
+
+	assert_non_null(v);
+	return json_number_value(v);
+}
+
+static void test_stat_cpu_pct(void **state)
+{
+	char *a = slurp("tests/data/proc/stat.before");
+	char *b = slurp("tests/data/proc/stat.after");
+	struct kb_cpu_ticks ta, tb;
+	json_t *m = json_object();
+
+	(void)state;
+	assert_int_equal(procfs_parse_stat("a", a, &ta), 0);
+	assert_int_equal(procfs_parse_stat("b", b, &tb), 0);
+	assert_int_equal(ta.user, 1000);
+	assert_int_equal(ta.softirq, 400);
+	procfs_cpu_metrics(&ta, &tb, m);
+	/* deltas 100/0/300/500/50/10/40 of 1000 ticks */
+	assert_float_equal(metric(m, "cpu.user_pct"), 10.0, 1e-9);
+	assert_float_equal(metric(m, "cpu.system_pct"), 30.0, 1e-9);
+	assert_float_equal(metric(m, "cpu.idle_pct"), 50.0, 1e-9);
+	assert_float_equal(metric(m, "cpu.iowait_pct"), 5.0, 1e-9);
+	assert_float_equal(metric(m, "cpu.irq_pct"), 1.0, 1e-9);
+	assert_float_equal(metric(m, "cpu.softirq_pct"), 4.0, 1e-9);
+	json_decref(m);
+
+	/* no tick elapsed: nothing, not zeros */
+	m = json_object();
+	procfs_cpu_metrics(&ta, &ta, m);
+	assert_int_equal(json_object_size(m), 0);
+	json_decref(m);
+	free(a);
+	free(b);
+}
+
+static void test_stat_malformed(void **state)
+{
+	struct kb_cpu_ticks t;
+
+	(void)state;
+	kb_quiet = 1;
+	assert_int_equal(procfs_parse_stat("x", "intr 1 2\nctxt 3\n", &t),
+			 -EINVAL);
+	assert_int_equal(procfs_parse_stat("x", "cpu  1 2\n", &t), -EINVAL);
+}
+
+static void test_diskstats_layouts(void **state)
+{
+	char *old = slurp("tests/data/proc/diskstats.old");
+	char *new = slurp("tests/data/proc/diskstats.new");
+	struct kb_diskstats d, z;
+	json_t *m = json_object();
+
+	(void)state;
+	assert_int_equal(procfs_parse_diskstats("old", old, "sda1", &d), 0);
+	assert_int_equal(d.rd_ios, 900);
+	assert_int_equal(d.wr_merges, 25);
+	assert_int_equal(d.io_ticks, 1100);
+	assert_false(d.has_discard);
+	assert_int_equal(procfs_parse_diskstats("new", new, "loop0", &d), 0);
+	assert_true(d.has_discard);
+	assert_int_equal(d.rd_ios, 251220);
+	assert_int_equal(d.rd_merges, 7);
+	assert_int_equal(d.dc_ios, 5);
+	assert_int_equal(d.dc_merges, 1);
+	assert_int_equal(procfs_parse_diskstats("new", new, "nvme0n1", &z),
+			 -ENOENT);
+	/* "sda" must not match "sda1" and vice versa */
+	assert_int_equal(procfs_parse_diskstats("old", old, "sda", &z), 0);
+	assert_int_equal(z.rd_ios, 1000);
+
+	memset(&z, 0, sizeof(z));
+	procfs_disk_metrics(&z, &d, m);
+	assert_int_equal(metric(m, "disk.ios"), 251220 + 100 + 5);
+	assert_int_equal(metric(m, "disk.merges"), 7 + 3 + 1);
+	assert_int_equal(metric(m, "disk.read_sectors"), 2009824);
+	assert_int_equal(metric(m, "disk.io_ticks_ms"), 9904);
+	json_decref(m);
+	free(old);
+	free(new);
+}
+
+/* A run directory in /tmp: fio.json copied from src (or text), run.json
+ * from the given JSON text. */
+static char *make_run(const char *fio_src, const char *fio_text,
+		      const char *run_json)
+{
+	char tmpl[] = "/tmp/kbench-test-run.XXXXXX";
+	char *dir = kb_xstrdup(mkdtemp(tmpl)), *p, *buf;
+	size_t len;
+
+	p = kb_path_join(dir, "fio.json");
+	if (fio_src) {
+		assert_int_equal(kb_read_file(fio_src, &buf, &len, 0), 0);
+		assert_int_equal(kb_write_atomic(p, buf, len), 0);
+		free(buf);
+	} else if (fio_text) {
+		assert_int_equal(kb_write_atomic(p, fio_text, strlen(fio_text)), 0);
+	}
+	free(p);
+	p = kb_path_join(dir, "run.json");
+	assert_int_equal(kb_write_atomic(p, run_json, strlen(run_json)), 0);
+	free(p);
+	p = kb_path_join(dir, "proc_stat.before");
+	buf = slurp("tests/data/proc/stat.before");
+	assert_int_equal(kb_write_atomic(p, buf, strlen(buf)), 0);
+	free(buf);
+	free(p);
+	p = kb_path_join(dir, "proc_stat.after");
+	buf = slurp("tests/data/proc/stat.after");
+	assert_int_equal(kb_write_atomic(p, buf, strlen(buf)), 0);
+	free(buf);
+	free(p);
+	return dir;
+}
+
+static void rm_run(char *dir)
+{
+	static const char *const files[] = { "fio.json", "run.json",
+		"proc_stat.before", "proc_stat.after", "fio.stderr", NULL };
+	const char *const *f;
+
+	for (f = files; *f; f++) {
+		char *p = kb_path_join(dir, *f);
+
+		unlink(p);
+		free(p);
+	}
+	rmdir(dir);
+	free(dir);
+}
+
+static const char *status(const json_t *r)
+{
+	return json_string_value(json_object_get(r, "status"));
+}
+
+static const char *reason(const json_t *r)
+{
+	return json_string_value(json_object_get(r, "reason"));
+}
+
+static void test_ok_run(void **state)
+{
+	char *dir = make_run("tests/data/fio/B05.json", NULL,
+		"{\"exit_status\": 0, \"signal\": 0, \"timed_out\": false, "
+		"\"elapsed_s\": 302.0, \"user_s\": 100.5, \"sys_s\": 50.5, "
+		"\"maxrss_kib\": 82560, \"major_faults\": 3, \"minor_faults\": 99, "
+		"\"runtime_s\": 300}");
+	json_t *r = run_dir_parse(dir), *m;
+
+	(void)state;
+	assert_non_null(r);
+	assert_string_equal(status(r), "ok");
+	assert_true(json_is_null(json_object_get(r, "reason")));
+	m = json_object_get(r, "metrics");
+	assert_float_equal(metric(m, "read.iops"), 26214.312619, 1e-6);
+	assert_float_equal(metric(m, "read.clat_p99_ns"), 528384, 1e-6);
+	assert_null(json_object_get(m, "write.iops"));
+	assert_null(json_object_get(m, "write.clat_p99_ns"));
+	/* (100.5 + 50.5) / 302 of one CPU, as /usr/bin/time prints %CPU */
+	assert_float_equal(metric(m, "rusage.cpu_pct"), 50.0, 1e-9);
+	assert_int_equal(metric(m, "rusage.maxrss_kib"), 82560);
+	assert_float_equal(metric(m, "cpu.iowait_pct"), 5.0, 1e-9);
+	/* no diskstats_name: no disk metrics, not zeros */
+	assert_null(json_object_get(m, "disk.ios"));
+	assert_string_equal(json_string_value(json_object_get(r, "fio_version")),
+			    "fio-3.32");
+	json_decref(r);
+	rm_run(dir);
+}
+
+/* ../shared/cases/B02: the report parses, but the job failed. */
+static void test_B02_failed_job(void **state)
+{
+	char *dir = make_run("tests/data/fio/B02.json", NULL,
+		"{\"exit_status\": 1, \"signal\": 0, \"timed_out\": false, "
+		"\"elapsed_s\": 3.4, \"user_s\": 0.1, \"sys_s\": 0.2, "
+		"\"runtime_s\": 30}");
+	json_t *r = run_dir_parse(dir);
+
+	(void)state;
+	assert_non_null(r);
+	assert_string_equal(status(r), "failed");
+	assert_string_equal(reason(r), "fio job 'test' failed: error=5 "
+			    "(Input/output error); exit status 1; ran 3 s of 30 s");
+	/* the partial IOPS are kept in the run's data, but the run is failed,
+	 * so stats never use them */
+	assert_float_equal(metric(json_object_get(r, "metrics"), "read.iops"),
+			   3981.184669, 1e-6);
+	json_decref(r);
+	rm_run(dir);
+}
+
+static void test_failures(void **state)
+{
+	char *dir;
+	json_t *r;
+
+	(void)state;
+	kb_quiet = 1;
+	dir = make_run("tests/data/fio/B05.json", NULL,
+		"{\"exit_status\": null, \"signal\": 15, \"timed_out\": true, "
+		"\"elapsed_s\": 340.0, \"runtime_s\": 300}");
+	r = run_dir_parse(dir);
+	assert_string_equal(status(r), "failed");
+	assert_non_null(strstr(reason(r), "timed out"));
+	json_decref(r);
+	rm_run(dir);
+
+	dir = make_run(NULL, "fio: engine libaio not loadable\n",
+		"{\"exit_status\": 1, \"signal\": 0, \"timed_out\": false, "
+		"\"elapsed_s\": 0.1, \"runtime_s\": 5}");
+	r = run_dir_parse(dir);
+	assert_string_equal(status(r), "failed");
+	assert_non_null(strstr(reason(r), "exited with status 1"));
+	json_decref(r);
+	rm_run(dir);
+
+	dir = make_run(NULL, "garbage, no JSON here\n",
+		"{\"exit_status\": 0, \"signal\": 0, \"timed_out\": false, "
+		"\"elapsed_s\": 5.1, \"runtime_s\": 5}");
+	r = run_dir_parse(dir);
+	assert_string_equal(status(r), "failed");
+	assert_non_null(strstr(reason(r), "unparsable fio output"));
+	json_decref(r);
+	rm_run(dir);
+
+	dir = make_run("tests/data/fio/B05.json", NULL,
+		"{\"exit_status\": null, \"signal\": 9, \"timed_out\": false, "
+		"\"elapsed_s\": 1.0, \"runtime_s\": 5}");
+	r = run_dir_parse(dir);
+	assert_string_equal(status(r), "failed");
+	assert_non_null(strstr(reason(r), "signal 9"));
+	json_decref(r);
+	rm_run(dir);
+
+	/* a report with no I/O in any direction is not a measurement */
+	dir = make_run(NULL, "{\"fio version\": \"fio-3.33\", \"jobs\": [{"
+		"\"jobname\": \"j\", \"groupid\": 0, \"error\": 0, \"elapsed\": 5,"
+		"\"read\": {\"iops\": 0, \"bw\": 0, \"runtime\": 0, "
+		"\"total_ios\": 0, \"clat_ns\": {\"N\": 0, \"mean\": 0}}}]}",
+		"{\"exit_status\": 0, \"signal\": 0, \"timed_out\": false, "
+		"\"elapsed_s\": 5.2, \"runtime_s\": 5}");
+	r = run_dir_parse(dir);
+	assert_string_equal(status(r), "failed");
+	assert_string_equal(reason(r), "fio reported no I/O");
+	json_decref(r);
+	rm_run(dir);
+
+	/* run.json missing: NULL */
+	dir = make_run(NULL, NULL, "{}");
+	{
+		char *p = kb_path_join(dir, "run.json");
+
+		unlink(p);
+		free(p);
+	}
+	assert_null(run_dir_parse(dir));
+	rm_run(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_stat_cpu_pct),
+		cmocka_unit_test(test_stat_malformed),
+		cmocka_unit_test(test_diskstats_layouts),
+		cmocka_unit_test(test_ok_run),
+		cmocka_unit_test(test_B02_failed_job),
+		cmocka_unit_test(test_failures),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
