@@ -100,17 +100,15 @@ json_t *campaign_environment(void)
 static json_t *campaign_section(const struct kb_campaign *c)
 {
 	const struct kb_config *cfg = &c->cfg;
-	json_t *tun = json_array(), *jobs = json_array();
-	char target[64];
+	json_t *tun = json_array(), *jobs = json_array(), *ret;
+	char *target;
 	size_t i;
 
 	if (cfg->target_kind == KB_TARGET_LOOP || !cfg->target)
-		snprintf(target, sizeof(target), "loop:%lluM",
-			 cfg->loop_size_bytes >> 20);
+		target = kb_xasprintf("loop:%lluM", cfg->loop_size_bytes >> 20);
 	else
-		snprintf(target, sizeof(target), "%s%s",
-			 cfg->target_kind == KB_TARGET_FILE ? "file:" : "",
-			 cfg->target);
+		target = kb_xasprintf("%s%s", cfg->target_kind == KB_TARGET_FILE ?
+				      "file:" : "", cfg->target);
 
 	for (i = 0; i < cfg->ntunables; i++)
 		json_array_append_new(tun, json_pack("{s:s, s:s}",
@@ -118,7 +116,7 @@ static json_t *campaign_section(const struct kb_campaign *c)
 			"path", cfg->tunables[i].path));
 	for (i = 0; i < cfg->njobs; i++)
 		json_array_append_new(jobs, json_string(cfg->jobs[i]));
-	return json_pack("{s:s, s:o, s:o, s:i, s:i, s:i, s:s, s:s}",
+	ret = json_pack("{s:s, s:o, s:o, s:i, s:i, s:i, s:s, s:s}",
 		"baseline", c->plan.configs[c->plan.baseline].id,
 		"tunables", tun, "jobs", jobs,
 		"iterations", (int)cfg->iterations, "warmup", (int)cfg->warmup,
@@ -126,6 +124,8 @@ static json_t *campaign_section(const struct kb_campaign *c)
 		"order", cfg->order == KB_ORDER_BLOCK ? "block" :
 			 cfg->order == KB_ORDER_RANDOM ? "random" : "interleave",
 		"target", target);
+	free(target);
+	return ret;
 }
 
 static json_t *configurations(const struct kb_campaign *c)
