@@ -14,7 +14,11 @@ static const struct kb_cmd commands[] = {
 	{ "run", cmd_run, "run or resume a campaign" },
 	{ "plan", cmd_plan, "print the run order, count and ETA; run nothing" },
 	{ "report", cmd_report, "render the tables of one or more campaigns" },
+	{ "compare", cmd_compare, "verdict per metric, BASE vs NEW; exit 0/1/125 for git bisect" },
 	{ "parse", cmd_parse, "normalise fio output files into metrics JSON" },
+	{ "push", cmd_push, "send a campaign's results to a results store" },
+	{ "guest", cmd_guest, "inside a vm variant's guest: do its runs (internal)" },
+	{ "install-resume", cmd_install_resume, "install/remove the unit resuming a kexec campaign" },
 	{ NULL, NULL, NULL },
 };
 

@@ -18,6 +18,31 @@
 	{ d ".lat_mean_ns", "ns", KB_LOWER_BETTER, D " lat", \
 	  D " mean total latency (submission + completion)" }
 
+#define PERF_COUNT(n, u, l, d) \
+	{ n, u, KB_NEUTRAL, l, d " during the run (perf_event_open)" }, \
+	{ n "_coverage_pct", "%", KB_NEUTRAL, l " cov%", \
+	  "time counted / time enabled of " n ", percent (100 = not " \
+	  "multiplexed)" }
+
+#define PROFILE_ROLE(r, T) \
+	{ "profile." r ".samples", "count", KB_NEUTRAL, T " samples", \
+	  T " profile: samples attributed" }, \
+	{ "profile." r ".kernel_pct", "%", KB_NEUTRAL, T " kernel%", \
+	  T " profile: kernel samples, percent of all" }, \
+	{ "profile." r ".unresolved_pct", "%", KB_LOWER_BETTER, \
+	  T " unresolved%", T " profile: kernel samples shown as raw " \
+	  "addresses (kptr_restrict), percent of all" }, \
+	{ "profile." r ".io.total_pct", "%", KB_LOWER_BETTER, T " I/O", \
+	  T " profile: block I/O code (symbols.conf [io]), % of all" }, \
+	{ "profile." r ".merge.total_pct", "%", KB_LOWER_BETTER, "Total", \
+	  T " profile: merge attempts ([merge]), % of all samples" }, \
+	{ "profile." r ".merge.io_pct", "%", KB_LOWER_BETTER, "I/O Code", \
+	  T " profile: merge attempts, percent of the I/O code's" }, \
+	{ "profile." r ".idle.total_pct", "%", KB_NEUTRAL, T " idle", \
+	  T " profile: CPU idle loops ([idle]), % of all samples" }, \
+	{ "profile." r ".other_pct", "%", KB_NEUTRAL, T " other", \
+	  T " profile: samples in no top-level group, % of all" }
+
 const struct kb_metric_def kb_metrics[] = {
 	FIO_DIR("read", "read"),
 	FIO_DIR("write", "write"),
@@ -75,6 +100,59 @@ const struct kb_metric_def kb_metrics[] = {
 	  "fio's major page faults (ru_majflt)" },
 	{ "rusage.minor_faults", "count", KB_LOWER_BETTER, "minor",
 	  "fio's minor page faults (ru_minflt)" },
+
+	/* runner/collect_perf.c: perf_event_open(2), whole machine */
+	PERF_COUNT("perf.cycles", "count", "cycles",
+		   "CPU cycles, all CPUs (scaled if multiplexed)"),
+	PERF_COUNT("perf.instructions", "count", "instr",
+		   "instructions retired, all CPUs"),
+	PERF_COUNT("perf.cache_references", "count", "cache refs",
+		   "last-level cache references (cache-references)"),
+	PERF_COUNT("perf.cache_misses", "count", "cache miss",
+		   "last-level cache misses (cache-misses)"),
+	PERF_COUNT("perf.l1d_misses", "count", "L1d miss",
+		   "L1 data cache load misses (L1-dcache-load-misses, DCM)"),
+	PERF_COUNT("perf.llc_load_misses", "count", "LLC miss",
+		   "last-level cache load misses (LLC-load-misses)"),
+	PERF_COUNT("perf.branch_misses", "count", "br miss",
+		   "mispredicted branches (branch-misses)"),
+	PERF_COUNT("perf.cpu_clock_ms", "ms", "cpu-clock",
+		   "CPU time of all CPUs by the cpu-clock software event"),
+	PERF_COUNT("perf.context_switches", "count", "ctx sw",
+		   "context switches, all CPUs"),
+	PERF_COUNT("perf.cpu_migrations", "count", "migr",
+		   "task migrations between CPUs"),
+	PERF_COUNT("perf.page_faults", "count", "faults",
+		   "page faults, all tasks"),
+	{ "perf.ipc", "ratio", KB_HIGHER_BETTER, "IPC",
+	  "instructions per cycle (instructions / cycles)" },
+	{ "perf.cache_miss_pct", "%", KB_LOWER_BETTER, "miss%",
+	  "cache-misses / cache-references, percent" },
+	{ "perf.mpki", "count", KB_LOWER_BETTER, "MPKI",
+	  "cache misses per 1000 instructions" },
+	{ "perf.l1d_mpki", "count", KB_LOWER_BETTER, "L1d MPKI",
+	  "L1 data cache load misses per 1000 instructions" },
+
+	/* parsers/perf_report.c with profiles/symbols.conf: shares of
+	 * sampled events (cycles = CPU, dcm = L1-dcache-load-misses) */
+	PROFILE_ROLE("cycles", "CPU"),
+	PROFILE_ROLE("dcm", "DCM"),
+	{ "profile.lost_samples", "count", KB_LOWER_BETTER, "lost",
+	  "samples perf record lost (Total Lost Samples)" },
+
+	/* parsers/tasks.c: /proc/[pid]/task/[tid]/stat deltas */
+	{ "task.fio.cpu_pct", "%", KB_LOWER_BETTER, "fio",
+	  "CPU of fio tasks (rusage), percent of one CPU over the run" },
+	{ "task.writeback.cpu_pct", "%", KB_LOWER_BETTER, "writeback",
+	  "CPU of flusher threads (flush-*, kworker/*flush*), % of one CPU" },
+	{ "task.kworker.cpu_pct", "%", KB_LOWER_BETTER, "kworker",
+	  "CPU of other kworker threads, percent of one CPU" },
+	{ "task.kswapd.cpu_pct", "%", KB_LOWER_BETTER, "kswapd",
+	  "CPU of kswapd threads, percent of one CPU" },
+	{ "task.other.cpu_pct", "%", KB_NEUTRAL, "other",
+	  "CPU of tasks in no task group, percent of one CPU" },
+	{ "task.total.cpu_pct", "%", KB_LOWER_BETTER, "total",
+	  "CPU of all tasks, percent of one CPU (800% = 8 CPUs busy)" },
 	{ NULL, NULL, KB_NEUTRAL, NULL, NULL },
 };
 

@@ -20,10 +20,12 @@
 #include "parsers/kconf.h"
 #include "lib/err.h"
 #include "lib/file.h"
+#include "lib/metrics.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +43,9 @@ enum section { SEC_NONE, SEC_GLOBAL, SEC_VARIANT };
 
 enum gkey {
 	GK_JOBS, GK_ITERATIONS, GK_WARMUP, GK_RUNTIME, GK_ORDER, GK_SEED,
-	GK_TARGET, GK_BASELINE, GK_TIMEOUT_GRACE, GK_PROFILES, GK_NR
+	GK_TARGET, GK_BASELINE, GK_TIMEOUT_GRACE, GK_PROFILES, GK_PROFILE,
+	GK_PUSH, GK_ALPHA, GK_MIN_EFFECT, GK_MIN_ITERATIONS,
+	GK_MAX_ITERATIONS, GK_TARGET_CI_PCT, GK_NR
 };
 
 static const char *const gkey_names[GK_NR] = {
@@ -55,13 +59,31 @@ static const char *const gkey_names[GK_NR] = {
 	[GK_BASELINE] = "baseline",
 	[GK_TIMEOUT_GRACE] = "timeout_grace",
 	[GK_PROFILES] = "profiles",
+	[GK_PUSH] = "push",
+	[GK_PROFILE] = "profile",
+	[GK_ALPHA] = "alpha",
+	[GK_MIN_EFFECT] = "min_effect",
+	[GK_MIN_ITERATIONS] = "min_iterations",
+	[GK_MAX_ITERATIONS] = "max_iterations",
+	[GK_TARGET_CI_PCT] = "target_ci_pct",
 };
 
-enum vkey { VK_METHOD, VK_RELEASE, VK_NR };
+enum vkey {
+	VK_METHOD, VK_RELEASE, VK_KERNEL, VK_INITRD, VK_MODULES, VK_CMDLINE,
+	VK_MEMORY, VK_CPUS, VK_DISK, VK_BOOT_TIMEOUT, VK_NR
+};
 
 static const char *const vkey_names[VK_NR] = {
 	[VK_METHOD] = "method",
 	[VK_RELEASE] = "release",
+	[VK_KERNEL] = "kernel",
+	[VK_INITRD] = "initrd",
+	[VK_MODULES] = "modules",
+	[VK_CMDLINE] = "cmdline",
+	[VK_MEMORY] = "memory",
+	[VK_CPUS] = "cpus",
+	[VK_DISK] = "disk",
+	[VK_BOOT_TIMEOUT] = "boot_timeout",
 };
 
 struct parser {
@@ -401,6 +423,63 @@ static void set_uint(struct parser *p, const char *key, const char *val,
 	*out = (unsigned)v;
 }
 
+/* A number in (lo, hi] (or [lo, hi] with lo_ok), an optional '%'. */
+static void set_real(struct parser *p, const char *key, const char *val,
+		     double lo, double hi, int lo_ok, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(val, &end);
+	if (end != val && *end == '%')
+		end++;
+	if (end == val || *end || errno || !isfinite(v) || v > hi ||
+	    v < lo || (v == lo && !lo_ok)) {
+		perr(p, p->line, "%s = '%s': expected a number %s %g and <= %g",
+		     key, val, lo_ok ? ">=" : ">", lo, hi);
+		return;
+	}
+	*out = v;
+}
+
+/* "min_effect METRIC = PCT": the minimum effect of one metric. */
+static void add_min_effect(struct parser *p, const char *metric,
+			   const char *val)
+{
+	struct kb_config *cfg = p->cfg;
+	struct kb_min_effect *m;
+	size_t i;
+
+	if (!kb_metric_find(metric)) {
+		perr(p, p->line,
+		     "min_effect %s: no such metric (names look like read.iops, write.clat_p99_ns; see lib/metrics.c)",
+		     metric);
+		return;
+	}
+	for (i = 0; i < cfg->nmin_effects; i++) {
+		if (!strcmp(cfg->min_effects[i].metric, metric)) {
+			perr(p, p->line,
+			     "duplicate min_effect %s (first set at line %d)",
+			     metric, cfg->min_effects[i].line);
+			return;
+		}
+	}
+	if (cfg->nmin_effects == KB_MAX_MIN_EFFECTS) {
+		perr(p, p->line, "min_effect %s: too many (at most %d)",
+		     metric, KB_MAX_MIN_EFFECTS);
+		return;
+	}
+	m = &cfg->min_effects[cfg->nmin_effects];
+	m->pct = NAN;
+	set_real(p, "min_effect", val, 0.0, 1000.0, 1, &m->pct);
+	if (isnan(m->pct))
+		return;
+	m->metric = kb_xstrdup(metric);
+	m->line = p->line;
+	cfg->nmin_effects++;
+}
+
 static void set_duration(struct parser *p, const char *key, const char *val,
 			 unsigned min, unsigned *out)
 {
@@ -444,6 +523,12 @@ static void set_target(struct parser *p, const char *val)
 		}
 		cfg->target_kind = KB_TARGET_LOOP;
 		cfg->loop_size_bytes = size;
+	} else if (!strncmp(val, "null_blk", 8) &&
+		   (!val[8] || val[8] == ':')) {
+		cfg->target_kind = KB_TARGET_NULLBLK;
+		cfg->target = kb_xstrdup("/dev/nullb0");
+		cfg->nullblk_params = kb_xstrdup(trim((char *)val +
+					(val[8] ? 9 : 8)));
 	} else if (!strncmp(val, "file:", 5)) {
 		if (!val[5]) {
 			perr(p, p->line,
@@ -455,7 +540,7 @@ static void set_target(struct parser *p, const char *val)
 		cfg->target = conf_relative(p, val + 5);
 	} else {
 		perr(p, p->line,
-		     "target = '%s': expected a block device (/dev/...), loop:SIZE or file:PATH",
+		     "target = '%s': expected a block device (/dev/...), loop:SIZE or file:PATH (or null_blk: PARAMS)",
 		     val);
 	}
 }
@@ -473,6 +558,48 @@ static void set_order(struct parser *p, const char *val)
 		     "order = '%s': expected interleave, block or random", val);
 }
 
+/* "profile = cycles,dcm": the events runner/collect_profile.c samples. */
+static void set_profile(struct parser *p, const char *val)
+{
+	char *copy = kb_xstrdup(val), *tok, *save = NULL;
+
+	for (tok = strtok_r(copy, " \t,", &save); tok;
+	     tok = strtok_r(NULL, " \t,", &save)) {
+		if (strcmp(tok, "cycles") && strcmp(tok, "dcm"))
+			perr(p, p->line,
+			     "profile = '%s': unknown event '%s' (expected cycles and/or dcm, e.g. profile = cycles,dcm)",
+			     val, tok);
+		else if (p->cfg->nprofile < KB_MAX_PROFILE_EVENTS)
+			p->cfg->profile[p->cfg->nprofile++] = kb_xstrdup(tok);
+	}
+	free(copy);
+}
+
+/* "task group NAME = GLOB...": comm patterns for task.NAME.cpu_pct. */
+static void add_task_group(struct parser *p, const char *name,
+			   const char *val)
+{
+	struct kb_config *cfg = p->cfg;
+	const char *c;
+
+	for (c = name; *c; c++)
+		if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-')
+			break;
+	if (!*name || *c) {
+		perr(p, p->line,
+		     "task group '%s': name must be letters, digits, _ or - (e.g. task group flusher = flush-* kworker/*flush*)",
+		     name);
+		return;
+	}
+	if (cfg->ntask_groups == KB_MAX_TASK_GROUPS) {
+		perr(p, p->line, "task group %s: too many (at most %d)", name,
+		     KB_MAX_TASK_GROUPS);
+		return;
+	}
+	cfg->task_groups[cfg->ntask_groups].name = kb_xstrdup(name);
+	cfg->task_groups[cfg->ntask_groups++].patterns = kb_xstrdup(val);
+}
+
 static void set_global(struct parser *p, enum gkey k, const char *val)
 {
 	struct kb_config *cfg = p->cfg;
@@ -483,7 +610,27 @@ static void set_global(struct parser *p, enum gkey k, const char *val)
 		set_jobs(p, val);
 		break;
 	case GK_ITERATIONS:
-		set_uint(p, "iterations", val, 1, &cfg->iterations);
+		if (!strcmp(val, "auto"))
+			cfg->iterations_auto = 1;
+		else
+			set_uint(p, "iterations", val, 1, &cfg->iterations);
+		break;
+	case GK_ALPHA:
+		set_real(p, "alpha", val, 0.0, 0.5, 0, &cfg->alpha);
+		break;
+	case GK_MIN_EFFECT:
+		set_real(p, "min_effect", val, 0.0, 1000.0, 1,
+			 &cfg->min_effect_pct);
+		break;
+	case GK_MIN_ITERATIONS:
+		set_uint(p, "min_iterations", val, 2, &cfg->min_iterations);
+		break;
+	case GK_MAX_ITERATIONS:
+		set_uint(p, "max_iterations", val, 2, &cfg->max_iterations);
+		break;
+	case GK_TARGET_CI_PCT:
+		set_real(p, "target_ci_pct", val, 0.0, 100.0, 0,
+			 &cfg->target_ci_pct);
 		break;
 	case GK_WARMUP:
 		set_uint(p, "warmup", val, 0, &cfg->warmup);
@@ -513,6 +660,21 @@ static void set_global(struct parser *p, enum gkey k, const char *val)
 		break;
 	case GK_PROFILES:
 		cfg->profiles_dir = conf_relative(p, val);
+		break;
+	case GK_PROFILE:
+		set_profile(p, val);
+		break;
+	case GK_PUSH:	/* checked fully by push_url_check() at push time */
+		if (strchr(val, '@'))	/* never echo credentials */
+			perr(p, p->line,
+			     "push: the URL holds credentials (user@host); remove them and set KBENCH_PUSH_TOKEN, KBENCH_PUSH_USER/KBENCH_PUSH_PASSWORD or a ~/.netrc entry");
+		else if ((strncmp(val, "http://", 7) &&
+			  strncmp(val, "https://", 8)) || strpbrk(val, " \t"))
+			perr(p, p->line,
+			     "push = '%s': expected an http:// or https:// URL without credentials (e.g. http://127.0.0.1:8086/write?db=kbench; credentials go in KBENCH_PUSH_TOKEN, KBENCH_PUSH_USER/KBENCH_PUSH_PASSWORD or ~/.netrc)",
+			     val);
+		else
+			cfg->push_url = kb_xstrdup(val);
 		break;
 	case GK_NR:
 		break;
@@ -631,13 +793,10 @@ static void set_variant(struct parser *p, enum vkey k, const char *val)
 
 	switch (k) {
 	case VK_METHOD:
-		if (!strcmp(val, "local")) {
+		if (!strcmp(val, "local") || !strcmp(val, "vm") ||
+		    !strcmp(val, "kexec")) {
 			free(v->method);
 			v->method = kb_xstrdup(val);
-		} else if (!strcmp(val, "vm") || !strcmp(val, "kexec")) {
-			perr(p, p->line,
-			     "method '%s' is not supported yet (only 'local')",
-			     val);
 		} else {
 			perr(p, p->line,
 			     "unknown method '%s' (expected local, vm or kexec)",
@@ -656,6 +815,47 @@ static void set_variant(struct parser *p, enum vkey k, const char *val)
 		}
 		v->release = kb_xstrdup(val);
 		break;
+	case VK_KERNEL:
+		if (!strncmp(val, "deb:", 4) && !valid_name(val + 4, ".+-")) {
+			perr(p, p->line,
+			     "kernel = '%s': expected a bzImage path or deb:PACKAGE (e.g. deb:linux-image-amd64)",
+			     val);
+			break;
+		}
+		v->kernel = strncmp(val, "deb:", 4) ? conf_relative(p, val) :
+			    kb_xstrdup(val);
+		break;
+	case VK_INITRD:
+		v->initrd = conf_relative(p, val);
+		break;
+	case VK_MODULES:
+		v->modules = conf_relative(p, val);
+		break;
+	case VK_CMDLINE:
+		v->cmdline = kb_xstrdup(val);
+		break;
+	case VK_DISK:
+		v->disk = conf_relative(p, val);
+		break;
+	case VK_MEMORY: {
+		unsigned long long b;
+
+		if (kconf_parse_size(val, &b) || b < (128ULL << 20) ||
+		    b > (1ULL << 40)) {
+			perr(p, p->line,
+			     "memory = '%s': expected a size from 128M to 1T (e.g. 1G; a bare number is bytes)",
+			     val);
+			break;
+		}
+		v->memory_mib = (unsigned)(b >> 20);
+		break;
+	}
+	case VK_CPUS:
+		set_uint(p, "cpus", val, 1, &v->cpus);
+		break;
+	case VK_BOOT_TIMEOUT:
+		set_duration(p, "boot_timeout", val, 1, &v->boot_timeout_s);
+		break;
 	case VK_NR:
 		break;
 	}
@@ -666,6 +866,11 @@ static void free_variant(struct kb_variant *v)
 	free(v->name);
 	free(v->method);
 	free(v->release);
+	free(v->kernel);
+	free(v->initrd);
+	free(v->modules);
+	free(v->cmdline);
+	free(v->disk);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -757,17 +962,17 @@ static void unknown_key(struct parser *p, const char *key)
 		     hint);
 	else if (p->sec == SEC_GLOBAL)
 		perr(p, p->line,
-		     "unknown key '%s' in [global] (expected jobs, iterations, warmup, runtime, order, seed, target, tunable, baseline, timeout_grace or profiles)",
+		     "unknown key '%s' in [global] (expected jobs, iterations, warmup, runtime, order, seed, target, tunable, baseline, timeout_grace, profiles, push, alpha, min_effect, min_iterations, max_iterations or target_ci_pct)",
 		     key);
 	else
 		perr(p, p->line,
-		     "unknown key '%s' in a variant section (expected method or release)",
+		     "unknown key '%s' in a variant section (expected method, release, kernel, initrd, modules, cmdline, memory, cpus, disk or boot_timeout)",
 		     key);
 }
 
 static void handle_key(struct parser *p, char *key, char *raw)
 {
-	char *val = NULL, *label = NULL;
+	char *val = NULL, *label = NULL, *tgroup = NULL, *mename = NULL;
 	int k = -1;
 
 	if (!*key) {
@@ -782,7 +987,14 @@ static void handle_key(struct parser *p, char *key, char *raw)
 	}
 	/* Which key, and is it a repeat?  Decided before the value is
 	 * looked at, so a bad value does not also cause "no jobs". */
-	if (!strncmp(key, "tunable", 7) && (key[7] == ' ' || key[7] == '\t')) {
+	if (!strncmp(key, "task group", 10) && p->sec == SEC_GLOBAL &&
+	    (key[10] == ' ' || key[10] == '\t')) {
+		tgroup = trim(key + 10);
+	} else if (!strncmp(key, "min_effect", 10) && p->sec == SEC_GLOBAL &&
+		   (key[10] == ' ' || key[10] == '\t')) {
+		mename = trim(key + 10);
+	} else if (!strncmp(key, "tunable", 7) &&
+		   (key[7] == ' ' || key[7] == '\t')) {
 		if (p->sec != SEC_GLOBAL) {
 			perr(p, p->line,
 			     "'tunable' belongs in [global], not in a variant section");
@@ -828,6 +1040,10 @@ static void handle_key(struct parser *p, char *key, char *raw)
 		     "'release' has no value (remove the line to accept any running kernel)");
 	else if (!*val)
 		perr(p, p->line, "'%s' has no value", key);
+	else if (tgroup)
+		add_task_group(p, tgroup, val);
+	else if (mename)
+		add_min_effect(p, mename, val);
 	else if (label)
 		add_tunable(p, label, val);
 	else if (p->sec == SEC_GLOBAL)
@@ -927,9 +1143,48 @@ static void finish(struct parser *p)
 	if (!cfg->nvariants)
 		perr(p, p->nlines ? p->nlines : 1,
 		     "no variants: add a section such as [running] with method = local");
-	for (i = 0; i < cfg->nvariants; i++)
-		if (!cfg->variants[i].method)
-			cfg->variants[i].method = kb_xstrdup("local");
+	if (!cfg->iterations_auto) {
+		int l = p->gseen[GK_MIN_ITERATIONS] ?:
+			p->gseen[GK_MAX_ITERATIONS] ?:
+			p->gseen[GK_TARGET_CI_PCT];
+
+		if (l)
+			perr(p, l,
+			     "min_iterations, max_iterations and target_ci_pct apply to iterations = auto (line %d sets iterations = %u)",
+			     p->gseen[GK_ITERATIONS], cfg->iterations);
+	} else if (cfg->min_iterations > cfg->max_iterations) {
+		perr(p, p->gseen[GK_MAX_ITERATIONS] ?:
+		     p->gseen[GK_MIN_ITERATIONS],
+		     "min_iterations = %u is more than max_iterations = %u",
+		     cfg->min_iterations, cfg->max_iterations);
+	} else {
+		cfg->iterations = cfg->min_iterations;
+	}
+	for (i = 0; i < cfg->nvariants; i++) {
+		struct kb_variant *v = &cfg->variants[i];
+
+		if (!v->method)
+			v->method = kb_xstrdup("local");
+		if (strcmp(v->method, "local") && !v->kernel)
+			perr(p, v->line,
+			     "[%s]: method = %s needs kernel = PATH (a bzImage) or kernel = deb:PACKAGE",
+			     v->name, v->method);
+		if (!strcmp(v->method, "local") && (v->kernel || v->disk ||
+						     v->modules || v->memory_mib || v->cpus))
+			perr(p, v->line,
+			     "[%s]: kernel, modules, memory, cpus and disk need method = vm (or kexec for kernel)",
+			     v->name);
+		if (!strcmp(v->method, "vm") && v->initrd)
+			perr(p, v->line,
+			     "[%s]: initrd is for method = kexec; a vm boots kbench's own initramfs",
+			     v->name);
+		if (!v->memory_mib)
+			v->memory_mib = 1024;
+		if (!v->cpus)
+			v->cpus = 2;
+		if (!v->boot_timeout_s)
+			v->boot_timeout_s = strcmp(v->method, "kexec") ? 120 : 600;
+	}
 	if (cfg->target_kind == KB_TARGET_FILE) {
 		for (i = 0; i < cfg->ntunables; i++)
 			if (cfg->tunables[i].path[0] != '/')
@@ -961,6 +1216,11 @@ int kconf_parse(const char *name, const char *text, struct kb_config *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->path = kb_xstrdup(name);
 	cfg->iterations = 3;
+	cfg->alpha = 0.05;
+	cfg->min_effect_pct = 1.0;
+	cfg->min_iterations = 3;
+	cfg->max_iterations = 10;
+	cfg->target_ci_pct = 1.0;
 	cfg->warmup = 1;
 	cfg->runtime_s = 60;
 	cfg->timeout_grace_s = 30;
@@ -1024,8 +1284,18 @@ void kconf_free(struct kb_config *cfg)
 	for (i = 0; i < cfg->njobs; i++)
 		free(cfg->jobs[i]);
 	free(cfg->target);
+	free(cfg->nullblk_params);
 	free(cfg->baseline);
+	for (i = 0; i < cfg->nmin_effects; i++)
+		free(cfg->min_effects[i].metric);
 	free(cfg->profiles_dir);
+	free(cfg->push_url);
+	for (i = 0; i < cfg->nprofile; i++)
+		free(cfg->profile[i]);
+	for (i = 0; i < cfg->ntask_groups; i++) {
+		free(cfg->task_groups[i].name);
+		free(cfg->task_groups[i].patterns);
+	}
 	for (i = 0; i < cfg->ntunables; i++) {
 		free(cfg->tunables[i].label);
 		free(cfg->tunables[i].path);

@@ -18,10 +18,27 @@
  *   baseline = stock,NM=0   ; configuration id; default: the first
  *   timeout_grace = 30      ; seconds added to runtime before fio is killed
  *   profiles = profiles     ; directory holding the job files
+ *   profile = cycles,dcm    ; perf record -a sampling (collect_profile.c)
+ *   task group kswapd = kswapd*  ; comm globs for task.NAME.cpu_pct
+ *   push = http://127.0.0.1:8086/write?db=kbench ; results store, pushed
+ *                           ; after every completed run (push/push.h)
  *
  *   [stock]
- *   method = local          ; local (vm and kexec come later)
+ *   method = local          ; local, vm or kexec
  *   release = 6.1.0-13-amd64 ; `uname -r` the variant must be running
+ *
+ *   [new]                   ; keys of method = vm and kexec
+ *   method = vm
+ *   kernel = deb:linux-image-amd64 ; or a bzImage path
+ *   modules = /tmp/mods/lib/modules/6.12.0 ; vm: modules of that kernel
+ *   initrd = /boot/initrd.img-6.12.0       ; kexec only
+ *   cmdline = mitigations=off ; appended to the kernel command line
+ *   memory = 1G  cpus = 2   ; vm guest size (one key per line)
+ *   disk = /dev/nvme0n1     ; vm: passed as the guest's /dev/vda target
+ *   boot_timeout = 120      ; seconds until the guest must have reported
+ *
+ * target = null_blk: queue_mode=2 irqmode=0 ... uses /dev/nullb0 with
+ * those module parameters.
  *
  * Errors name "FILE:LINE: " and the offending key/value.
  */
@@ -34,6 +51,7 @@
 #define KB_MAX_VALUES 32
 #define KB_MAX_VARIANTS 64
 #define KB_MAX_JOBS 32
+#define KB_MAX_MIN_EFFECTS 32
 
 enum kb_order { KB_ORDER_INTERLEAVE = 0, KB_ORDER_BLOCK, KB_ORDER_RANDOM };
 
@@ -41,6 +59,9 @@ enum kb_target_kind {
 	KB_TARGET_DEVICE = 0,	/* a block device path, e.g. /dev/nvme0n1 */
 	KB_TARGET_LOOP,		/* loop:SIZE - loop device on a sparse file */
 	KB_TARGET_FILE,		/* file:PATH - a regular file, no tunables */
+	KB_TARGET_NULLBLK,	/* null_blk[: PARAMS] - /dev/nullb0, the module
+				 * loaded with PARAMS (in a vm guest: by the
+				 * initramfs; locally: by modprobe) */
 };
 
 struct kb_tunable {
@@ -53,10 +74,33 @@ struct kb_tunable {
 	int line;		/* line of the definition, for messages */
 };
 
+#define KB_MAX_PROFILE_EVENTS 4
+#define KB_MAX_TASK_GROUPS 16
+
+/* "task group NAME = GLOB...": tasks whose comm matches one of the
+ * blank-separated fnmatch(3) globs count as NAME in task.NAME.cpu_pct. */
+struct kb_task_group {
+	char *name;
+	char *patterns;
+};
+
 struct kb_variant {
 	char *name;		/* section name */
 	char *method;		/* "local" */
 	char *release;		/* expected `uname -r`; NULL = any */
+	/* method = vm / kexec (runner/driver_vm.c, runner/driver_kexec.c) */
+	char *kernel;		/* bzImage/vmlinuz path, or "deb:PACKAGE" */
+	char *initrd;		/* kexec: initrd path; NULL = none */
+	char *modules;		/* vm: a lib/modules/<release> directory;
+				 * NULL = the package's, or the host's */
+	char *cmdline;		/* extra kernel command line; NULL = none */
+	unsigned memory_mib;	/* vm: guest memory, MiB (default 1024) */
+	unsigned cpus;		/* vm: vCPUs (default 2) */
+	char *disk;		/* vm: host file/block device, the guest's
+				 * /dev/vda target (cache=none) */
+	unsigned boot_timeout_s;	/* vm: seconds from QEMU start to the
+				 * guest's first report (default 120);
+				 * kexec: to the resume (default 600) */
 	int line;
 };
 
@@ -73,13 +117,42 @@ struct kb_config {
 	enum kb_target_kind target_kind;
 	char *target;		/* device path, or file path for FILE */
 	unsigned long long loop_size_bytes;	/* for KB_TARGET_LOOP */
+	char *nullblk_params;	/* KB_TARGET_NULLBLK: "queue_mode=2 ..." or
+				 * "" (module defaults) */
 	char *baseline;		/* configuration id or NULL (= first) */
 	char *profiles_dir;	/* default: "profiles" next to the conf file,
 				 * else PREFIX/share/kbench/profiles */
+	char *push_url;		/* push = URL; NULL = none (push/push.h) */
 	struct kb_tunable tunables[KB_MAX_TUNABLES];
 	size_t ntunables;
 	struct kb_variant variants[KB_MAX_VARIANTS];
 	size_t nvariants;
+	/* profile = cycles,dcm: sampled events ("cycles", "dcm"), 0 = none */
+	char *profile[KB_MAX_PROFILE_EVENTS];
+	size_t nprofile;
+	/* task group NAME = GLOB...; none = the defaults of
+	 * runner/collect_tasks.c (fio, writeback, kworker, kswapd) */
+	struct kb_task_group task_groups[KB_MAX_TASK_GROUPS];
+	size_t ntask_groups;
+	/* statistics (stats/compare.h):
+	 *   alpha = 0.05              significance level of the verdicts
+	 *   min_effect = 1            smallest change called significant, %
+	 *   min_effect read.iops = 2  the same for one metric
+	 *   iterations = auto         add interleaved rounds until every
+	 *   min_iterations = 3        compared metric's 95% CI half-width is
+	 *   max_iterations = 10       below target_ci_pct % of its mean, or
+	 *   target_ci_pct = 1         max_iterations is reached */
+	double alpha;
+	double min_effect_pct;
+	struct kb_min_effect {
+		char *metric;
+		double pct;
+		int line;
+	} min_effects[KB_MAX_MIN_EFFECTS];
+	size_t nmin_effects;
+	int iterations_auto;	/* iterations then holds min_iterations */
+	unsigned min_iterations, max_iterations;
+	double target_ci_pct;
 };
 
 /* Parse the file at path into *cfg (zeroed first).  Returns 0, or

@@ -1,6 +1,7 @@
 #include "parsers/run_dir.h"
 #include "parsers/fio_json.h"
 #include "parsers/procfs.h"
+#include "parsers/run_perf.h"
 #include "lib/err.h"
 #include "lib/file.h"
 
@@ -117,6 +118,7 @@ json_t *run_dir_parse(const char *dir)
 
 	rusage_metrics(run, metrics);
 	proc_metrics(dir, run, metrics, warnings);
+	run_dir_perf(dir, run, metrics, warnings);
 
 	fio = fio_parse_file(fiopath, err, sizeof(err));
 	if (fio) {

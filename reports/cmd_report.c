@@ -6,6 +6,7 @@
 #include "reports/report.h"
 #include "runner/results.h"
 #include "stats/summary.h"
+#include "stats/compare.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -39,6 +40,14 @@ static void usage(FILE *f)
 "                      NAME,NAME for several, e.g. read.iops,read.clat_p99_ns\n"
 "      --no-cpu        leave out the CPU/time table (user s, sys s,\n"
 "                      elapsed s, %%CPU, iowait%%, I/Os issued, merges)\n"
+"      --alpha P       significance level of the verdicts (default: the\n"
+"                      campaign's alpha, else 0.05)\n"
+"      --min-effect PCT  smallest change in %% called significant, for every\n"
+"                      metric; METRIC=PCT for one (default: the campaign's\n"
+"                      min_effect, else 1)\n"
+"      --exclude-outliers  leave runs flagged as outliers (MAD modified\n"
+"                      z-score > 3.5) out of the means and tests; they are\n"
+"                      listed under the table either way\n"
 "      --reparse       parse every run's raw artifacts again (after a parser\n"
 "                      fix) and rewrite its metrics.json before reporting\n"
 "      --from-json FILE  report a results.json export instead of (or as\n"
@@ -120,6 +129,9 @@ int cmd_report(int argc, char **argv)
 		{ "metric", required_argument, NULL, 'm' },
 		{ "no-cpu", no_argument, NULL, 'C' },
 		{ "reparse", no_argument, NULL, 'R' },
+		{ "exclude-outliers", no_argument, NULL, 'X' },
+		{ "alpha", required_argument, NULL, 'A' },
+		{ "min-effect", required_argument, NULL, 'E' },
 		{ "from-json", required_argument, NULL, 'J' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
@@ -129,6 +141,7 @@ int cmd_report(int argc, char **argv)
 	size_t nformats = 0, nmetrics = 0, njsons = 0, nkeep = 0, nsrc = 0, i;
 	struct source *src = NULL;
 	struct report_opts opts;
+	struct kb_compare_opts copts;
 	const char *output = NULL;
 	char **keep = NULL, *buf = NULL;
 	size_t buflen = 0;
@@ -136,6 +149,7 @@ int cmd_report(int argc, char **argv)
 	int reparse = 0, ret = 2, c;
 
 	report_opts_init(&opts);
+	kb_compare_opts_init(&copts);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "f:m:o:h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -147,6 +161,14 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'C':
 			opts.show_cpu_table = 0;
+			break;
+		case 'X':
+			copts.exclude_outliers = 1;
+			break;
+		case 'A':
+		case 'E':
+			if (kb_compare_parse_opt(&copts, c, optarg))
+				goto out;
 			break;
 		case 'R':
 			reparse = 1;
@@ -182,7 +204,7 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	if (nmetrics)
-		opts.metrics = metrics;
+		opts.metrics = copts.metrics = metrics;
 	if (optind >= argc && !njsons) {
 		kb_error("report: no campaign directory given");
 		fprintf(stderr, "usage: kbench report [OPTIONS] DIR... "
@@ -209,7 +231,7 @@ int cmd_report(int argc, char **argv)
 		nsrc++;
 	}
 	for (i = 0; i < nsrc; i++)
-		if (stats_fill_summaries(src[i].results))
+		if (stats_analyse(src[i].results, &copts))
 			goto out;
 
 	if (output && strcmp(output, "-")) {
@@ -242,6 +264,7 @@ int cmd_report(int argc, char **argv)
 out:
 	if (out != stdout)
 		fclose(out);
+	kb_compare_opts_free(&copts);
 	for (i = 0; i < nsrc; i++)
 		json_decref(src[i].results);
 	for (i = 0; i < nkeep; i++)

@@ -44,9 +44,14 @@ static void md_table(FILE *out, const struct kb_table *t)
 		for (r = 0; r < t->nrows; r++) {
 			fputc('|', out);
 			for (c = 0; c < t->ncols; c++) {
-				fputc(' ', out);
+				/* significant cells in bold */
+				int b = t->rows[r].strong &&
+					t->rows[r].strong[c] &&
+					t->rows[r].cells[c][0];
+
+				fputs(b ? " **" : " ", out);
 				md_put(out, t->rows[r].cells[c]);
-				fputs(" |", out);
+				fputs(b ? "** |" : " |", out);
 			}
 			fputc('\n', out);
 		}

@@ -2,6 +2,7 @@
  * and report_render(), which hands it to a renderer. */
 #include "reports/table.h"
 #include "reports/report.h"
+#include "reports/profile.h"
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/metrics.h"
@@ -42,6 +43,7 @@ size_t kb_table_add_row(struct kb_table *t, int group_start)
 	t->rows = kb_xrealloc(t->rows, (t->nrows + 1) * sizeof(*t->rows));
 	r = &t->rows[t->nrows];
 	r->cells = kb_xcalloc(t->ncols, sizeof(*r->cells));
+	r->strong = kb_xcalloc(t->ncols + 1, sizeof(*r->strong));
 	for (i = 0; i < t->ncols; i++)
 		r->cells[i] = kb_xstrdup("");
 	r->group_start = group_start;
@@ -64,6 +66,12 @@ void kb_table_set(struct kb_table *t, size_t row, size_t col,
 	va_end(ap);
 	free(t->rows[row].cells[col]);
 	t->rows[row].cells[col] = s;
+}
+
+void kb_table_set_strong(struct kb_table *t, size_t row, size_t col)
+{
+	if (row < t->nrows && col < t->ncols)
+		t->rows[row].strong[col] = 1;
 }
 
 void kb_table_add_note(struct kb_table *t, const char *fmt, ...)
@@ -91,6 +99,7 @@ void kb_table_free(struct kb_table *t)
 		for (j = 0; j < t->ncols; j++)
 			free(t->rows[i].cells[j]);
 		free(t->rows[i].cells);
+		free(t->rows[i].strong);
 	}
 	for (j = 0; j < t->ncols; j++)
 		free(t->cols[j].head);
@@ -170,6 +179,27 @@ static json_t *find_summary(struct ctx *c, const char *cfg, const char *job,
 		const char *em = jstr(e, "metric");
 
 		if (ec && ej && em && !strcmp(ec, cfg) && !strcmp(ej, job) &&
+		    !strcmp(em, metric))
+			return e;
+	}
+	return NULL;
+}
+
+/* The comparison (stats/compare.h) of cfg against the baseline. */
+static json_t *find_comparison(struct ctx *c, const char *cfg,
+			       const char *job, const char *metric)
+{
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(json_object_get(c->results, "comparisons"), i, e) {
+		const char *ec = jstr(e, "configuration");
+		const char *eb = jstr(e, "baseline");
+		const char *ej = jstr(e, "job");
+		const char *em = jstr(e, "metric");
+
+		if (ec && eb && ej && em && !strcmp(ec, cfg) &&
+		    !strcmp(eb, c->baseline) && !strcmp(ej, job) &&
 		    !strcmp(em, metric))
 			return e;
 	}
@@ -413,15 +443,136 @@ static size_t add_cfg_row(struct ctx *c, struct kb_table *t, size_t i)
 
 /* ---- the comparison table ------------------------------------------ */
 
+/* "3, 4" from an array of iteration numbers. */
+static char *iter_text(json_t *arr)
+{
+	char *s = NULL, *tmp;
+	json_t *v;
+	size_t i;
+
+	json_array_foreach(arr, i, v) {
+		tmp = kb_xasprintf("%s%s%lld", s ? s : "", s ? ", " : "",
+				   (long long)json_integer_value(v));
+		free(s);
+		s = tmp;
+	}
+	return s;
+}
+
+/* Under the comparison table: how significance was decided, the
+ * minimum detectable effect, outliers, drift, warm-up and samples too
+ * small to test (stats/compare.h). */
+static void comparison_notes(struct ctx *c, struct kb_table *t,
+			     const char *job, const char **metrics, size_t nm,
+			     size_t nsig)
+{
+	json_t *set = json_object_get(c->results, "comparison_settings");
+	unsigned char *base_done;
+	json_t *e, *d;
+	size_t i, m;
+	int ok, ok2, any = 0;
+	double v, w;
+	char *it;
+
+	for (m = 0; m < nm; m++)
+		for (i = 0; i < c->ncfgs; i++)
+			any |= !!find_comparison(c, c->cfgs[i].id, job,
+						 metrics[m]);
+	if (!any)
+		return;
+	base_done = kb_xcalloc(nm + 1, 1);
+	kb_table_add_note(t, "significant: Welch's t-test p < %g after "
+		"Benjamini-Hochberg adjustment over the %lld comparisons of "
+		"this report (false discovery rate %g), and |change| >= the "
+		"minimum effect; %zu cell(s) marked%s",
+		jnum(set, "alpha", &ok), (long long)jnum(set, "family_size",
+		&ok2), jnum(set, "alpha", &ok), nsig,
+		json_is_true(json_object_get(set, "outliers_excluded")) ?
+		"; outliers excluded (--exclude-outliers)" : "");
+	for (m = 0; m < nm; m++) {
+		for (i = 0; i < c->ncfgs; i++) {
+			e = find_comparison(c, c->cfgs[i].id, job, metrics[m]);
+			if (!e)
+				continue;
+			/* once per metric: the baseline's properties */
+			if (!base_done[m]) {
+				base_done[m] = 1;
+				v = jnum(e, "mde_pct", &ok);
+				w = jnum(e, "cv_baseline_pct", &ok2);
+				if (ok && ok2)
+					kb_table_add_note(t, "%s: minimum "
+						"detectable effect +-%.2f%% "
+						"(80%% power, two-sided alpha "
+						"%g, n=%lld per side, baseline "
+						"CV %.2f%%)", metrics[m], v,
+						jnum(e, "alpha", &ok),
+						(long long)jnum(e, "n_baseline",
+								&ok), w);
+				d = json_object_get(e, "drift_baseline");
+				if (json_is_true(json_object_get(d, "warn")))
+					kb_table_add_note(t, "warning: %s of "
+						"baseline %s drifts %+.2f%% "
+						"over the run order (slope p = "
+						"%.2g), more than the minimum "
+						"effect: results may be "
+						"inconclusive; use order = "
+						"interleave", metrics[m],
+						c->baseline, jnum(d,
+						"change_pct", &ok), jnum(d, "p",
+						&ok2));
+				it = iter_text(json_object_get(e,
+						"outliers_baseline"));
+				if (it)
+					kb_table_add_note(t, "outlier(s) "
+						"(MAD modified z > 3.5, kept "
+						"unless --exclude-outliers): "
+						"%s %s iteration %s", c->baseline,
+						metrics[m], it);
+				free(it);
+				if (jnum(e, "warmup_suspect_baseline", &ok) > 0)
+					kb_table_add_note(t, "warning: the "
+						"first %lld timed run(s) of %s "
+						"are outliers: warm-up too "
+						"short; raise warmup",
+						(long long)jnum(e,
+						"warmup_suspect_baseline", &ok),
+						c->baseline);
+			}
+			it = iter_text(json_object_get(e, "outliers"));
+			if (it)
+				kb_table_add_note(t, "outlier(s) (MAD modified "
+					"z > 3.5, kept unless "
+					"--exclude-outliers): %s %s iteration "
+					"%s", c->cfgs[i].id, metrics[m], it);
+			free(it);
+			if (jnum(e, "warmup_suspect", &ok) > 0)
+				kb_table_add_note(t, "warning: the first %lld "
+					"timed run(s) of %s are outliers: "
+					"warm-up too short; raise warmup",
+					(long long)jnum(e, "warmup_suspect",
+					&ok), c->cfgs[i].id);
+			if (jstr(e, "verdict") && (!strcmp(jstr(e, "verdict"),
+			    "insufficient samples") || !strcmp(jstr(e,
+			    "verdict"), "inconclusive")))
+				kb_table_add_note(t, "%s %s: %s (%s)",
+					c->cfgs[i].id, metrics[m],
+					jstr(e, "verdict"), jstr(e, "reason") ?:
+					"");
+		}
+	}
+	free(base_done);
+}
+
 static struct kb_table *comparison_table(struct ctx *c, const char *job,
 					 const char **metrics, size_t nm)
 {
 	struct kb_table *t;
 	char *phrase, *title, *list = NULL, *tmp, *head, *few;
 	size_t i, m, col, row, nkey = 1 + c->labels.n, niops = 0, nfew;
-	int ok, ok2, dec;
+	int ok, ok2, dec, sig;
+	size_t nsig = 0;
 	double v, lo, hi, diff;
-	json_t *s;
+	json_t *s, *cmp;
 
 	for (m = 0; m < nm; m++) {
 		niops += is_iops(metrics[m]);
@@ -445,8 +596,9 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 	for (m = 0; m < nm; m++) {
 		head = metric_head(metrics[m], niops > 1);
 		kb_table_add_col(t, head, 1, (int)m + 1);
+		kb_table_add_col(t, "vs base", 1, (int)m + 1);
 		kb_table_add_col(t, "±", 1, (int)m + 1);
-		kb_table_add_col(t, "%", 1, (int)m + 1);
+		kb_table_add_col(t, "CV%", 1, (int)m + 1);
 		kb_table_add_col(t, "n", 1, (int)m + 1);
 		free(head);
 	}
@@ -454,39 +606,62 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 	for (i = 0; i < c->ncfgs; i++) {
 		row = add_cfg_row(c, t, i);
 		for (m = 0; m < nm; m++) {
-			col = nkey + 4 * m;
+			col = nkey + 5 * m;
 			dec = metric_decimals(metrics[m]);
 			s = find_summary(c, c->cfgs[i].id, job, metrics[m]);
+			cmp = find_comparison(c, c->cfgs[i].id, job,
+					      metrics[m]);
 			v = jnum(s, "mean", &ok);
 			if (ok)
 				kb_table_set(t, row, col, "%.*f", dec, v);
 			else
 				kb_table_set(t, row, col, "n/a");
+			/* the change, mailing-list style: "(+0.03%)" plain,
+			 * "* -0.42%*" significant (stats/compare.h) */
+			diff = jnum(s, "diff_pct", &ok);
+			sig = cmp && jstr(cmp, "verdict") &&
+			      (!strcmp(jstr(cmp, "verdict"), "improvement") ||
+			       !strcmp(jstr(cmp, "verdict"), "regression") ||
+			       !strcmp(jstr(cmp, "verdict"),
+				       "significant difference"));
+			if (!strcmp(c->cfgs[i].id, c->baseline))
+				kb_table_set(t, row, col + 1, "base");
+			else if (ok && sig)
+				kb_table_set(t, row, col + 1, "* %+.2f%%*",
+					     diff);
+			else if (ok)
+				kb_table_set(t, row, col + 1, "(%+.2f%%)",
+					     fabs(diff) < 0.005 ? 0.0 : diff);
+			else
+				kb_table_set(t, row, col + 1, "n/a");
+			if (sig) {
+				nsig++;
+				kb_table_set_strong(t, row, col);
+				kb_table_set_strong(t, row, col + 1);
+			}
 			lo = jnum(s, "ci95_lo", &ok);
 			hi = jnum(s, "ci95_hi", &ok2);
 			if (ok && ok2)
-				kb_table_set(t, row, col + 1, "%.*f", dec,
+				kb_table_set(t, row, col + 2, "%.*f", dec,
 					     (hi - lo) / 2);
 			else
-				kb_table_set(t, row, col + 1, "n/a");
-			diff = jnum(s, "diff_pct", &ok);
-			if (!strcmp(c->cfgs[i].id, c->baseline))
-				kb_table_set(t, row, col + 2, "base");
-			else if (ok && fabs(diff) < 0.005)
-				kb_table_set(t, row, col + 2, "0.00%%");
-			else if (ok)
-				kb_table_set(t, row, col + 2, "%+.2f%%", diff);
-			else
 				kb_table_set(t, row, col + 2, "n/a");
+			v = jnum(s, "cv_pct", &ok);
+			if (ok)
+				kb_table_set(t, row, col + 3, "%.2f", v);
+			else
+				kb_table_set(t, row, col + 3, "n/a");
 			v = jnum(s, "n", &ok);
-			kb_table_set(t, row, col + 3, "%ld", ok ? (long)v : 0L);
+			kb_table_set(t, row, col + 4, "%ld", ok ? (long)v : 0L);
 		}
 	}
 
-	kb_table_add_note(t, "±: half-width of the 95%% CI (Student t); "
-			  "%%: change of the mean vs baseline %s; n: timed "
-			  "runs that succeeded; n/a: not measured",
-			  c->baseline);
+	kb_table_add_note(t, "vs base: change of the mean vs baseline %s, "
+			  "\"* -0.42%%*\" significant, \"(+0.03%%)\" not; "
+			  "±: half-width of the 95%% CI (Student t); CV%%: "
+			  "coefficient of variation; n: timed runs that "
+			  "succeeded; n/a: not measured", c->baseline);
+	comparison_notes(c, t, job, metrics, nm, nsig);
 	few = NULL;
 	nfew = 0;
 	for (i = 0; i < c->ncfgs; i++) {
@@ -642,6 +817,11 @@ static void build_header(struct ctx *c, struct kb_report *r)
 		add_header(r, "fio", kb_xstrdup(jstr(env, "fio_version")));
 	if (jstr(env, "cpu_model"))
 		add_header(r, "CPU", kb_xstrdup(jstr(env, "cpu_model")));
+	/* vm variants (runner/driver_vm.c): "emulated (TCG): timings are
+	 * not representative" when any boot had no KVM */
+	if (jstr(json_object_get(env, "vm"), "timing_note"))
+		add_header(r, "Timing", kb_xstrdup(jstr(json_object_get(env,
+				"vm"), "timing_note")));
 }
 
 /* Reasons are free text from the runner: keep them on one line. */
@@ -691,6 +871,31 @@ static void job_add_table(struct kb_report_job *j, struct kb_table *t)
 	j->tables = kb_xrealloc(j->tables, (j->ntables + 1) *
 				sizeof(*j->tables));
 	j->tables[j->ntables++] = t;
+}
+
+/* reports/profile.c: the CPU/DCM profile and time/task tables */
+static void job_add_profile_tables(struct ctx *c, struct kb_report_job *j)
+{
+	struct kb_profile_rows rows = { .n = c->ncfgs,
+		.group_start = c->group_start, .labels = c->labels.v,
+		.nlabels = c->labels.n, .baseline = c->baseline };
+	struct kb_table *t[4];
+	size_t i, n;
+
+	rows.ids = kb_xcalloc(c->ncfgs + 1, sizeof(*rows.ids));
+	rows.variants = kb_xcalloc(c->ncfgs + 1, sizeof(*rows.variants));
+	rows.tunables = kb_xcalloc(c->ncfgs + 1, sizeof(*rows.tunables));
+	for (i = 0; i < c->ncfgs; i++) {
+		rows.ids[i] = c->cfgs[i].id;
+		rows.variants[i] = c->cfgs[i].variant;
+		rows.tunables[i] = c->cfgs[i].tunables;
+	}
+	n = profile_tables(c->results, j->name, &rows, t, 4);
+	for (i = 0; i < n; i++)
+		job_add_table(j, t[i]);
+	free(rows.ids);
+	free(rows.variants);
+	free(rows.tunables);
 }
 
 int kb_report_build(json_t *results, const struct report_opts *opts,
@@ -762,6 +967,8 @@ int kb_report_build(json_t *results, const struct report_opts *opts,
 		}
 		if (!opts || opts->show_cpu_table)
 			job_add_table(j, cpu_table(&c, j->name));
+		if (!opts || opts->show_cpu_table)
+			job_add_profile_tables(&c, j);
 		build_failures(&c, j);
 	}
 	*out = r;

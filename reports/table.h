@@ -20,6 +20,8 @@ struct kb_col {
 
 struct kb_row {
 	char **cells;		/* ncols strings; "" is a blank cell */
+	unsigned char *strong;	/* ncols flags: a significant cell, which
+				 * markdown writes in bold */
 	int group_start;	/* text: blank line before this row */
 };
 
@@ -57,6 +59,8 @@ void kb_table_add_col(struct kb_table *t, const char *head, int right,
 size_t kb_table_add_row(struct kb_table *t, int group_start);
 void kb_table_set(struct kb_table *t, size_t row, size_t col,
 		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Mark a cell significant (markdown: bold). */
+void kb_table_set_strong(struct kb_table *t, size_t row, size_t col);
 void kb_table_add_note(struct kb_table *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void kb_table_free(struct kb_table *t);

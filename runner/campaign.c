@@ -125,6 +125,24 @@ static json_t *campaign_section(const struct kb_campaign *c)
 			 cfg->order == KB_ORDER_RANDOM ? "random" : "interleave",
 		"target", target);
 	free(target);
+	/* statistics settings (stats/compare.h, docs/results-format.md) */
+	{
+		json_t *me = json_object();
+
+		for (i = 0; i < cfg->nmin_effects; i++)
+			json_object_set_new(me, cfg->min_effects[i].metric,
+					    json_real(cfg->min_effects[i].pct));
+		json_object_set_new(ret, "alpha", json_real(cfg->alpha));
+		json_object_set_new(ret, "min_effect_pct",
+				    json_real(cfg->min_effect_pct));
+		json_object_set_new(ret, "min_effect_by_metric", me);
+		if (cfg->iterations_auto)
+			json_object_set_new(ret, "iterations_auto", json_pack(
+				"{s:i, s:i, s:f}",
+				"min_iterations", (int)cfg->min_iterations,
+				"max_iterations", (int)cfg->max_iterations,
+				"target_ci_pct", cfg->target_ci_pct));
+	}
 	return ret;
 }
 

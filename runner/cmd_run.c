@@ -13,14 +13,18 @@
 #include "lib/file.h"
 #include "lib/proc.h"
 #include "parsers/run_dir.h"
+#include "push/push.h"
 #include "reports/report.h"
 #include "runner/campaign.h"
 #include "runner/collect.h"
 #include "runner/drivers.h"
+#include "runner/run_exec.h"
 #include "runner/results.h"
 #include "runner/target.h"
 #include "runner/tunables.h"
 #include "stats/summary.h"
+#include "stats/compare.h"
+#include "runner/adaptive.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -57,6 +61,8 @@ static void usage(FILE *f)
 "                      given, must be identical)\n"
 "  -o, --output DIR    campaign directory (default: results/<conf name>)\n"
 "      --retry-failed  run again the runs recorded as failed\n"
+"      --dry-run       for vm and kexec variants, print the commands each\n"
+"                      boot would run (qemu, kexec) and run nothing\n"
 "  -q, --quiet         no progress lines\n"
 "  -h, --help          this text\n"
 "\n"
@@ -88,9 +94,9 @@ static double tv_s(struct timeval tv)
 
 /* One run: everything in rdir; returns 0 when it ran (ok or failed), or
  * -errno when the campaign cannot go on. */
-static int do_run(struct kb_campaign *c, const struct kb_run *r,
-		  const struct kb_target *t, const char *rdir,
-		  json_t **result, int *drop_warned)
+int do_run(struct kb_campaign *c, const struct kb_run *r,
+	   const struct kb_target *t, const char *rdir,
+	   json_t **result, int *drop_warned)	/* also `kbench guest` */
 {
 	const struct kb_config *cfg = &c->cfg;
 	char *job = campaign_job_path(c, r->job);
@@ -111,6 +117,7 @@ static int do_run(struct kb_campaign *c, const struct kb_run *r,
 	struct kb_collect_state cst;
 	struct kb_spawn_opts so_opts = { 0 };
 	struct kb_spawn_result res;
+	struct timespec start;	/* run.json start_unix_ns (push/influx.h) */
 	char *buf = NULL;
 	int err;
 	json_t *rj = NULL;
@@ -134,6 +141,7 @@ static int do_run(struct kb_campaign *c, const struct kb_run *r,
 	so_opts.stderr_path = se;
 	so_opts.env = env;
 	so_opts.timeout_s = cfg->runtime_s + cfg->timeout_grace_s;
+	clock_gettime(CLOCK_REALTIME, &start);
 	ret = kb_spawn(argv, &so_opts, &res);
 	err = collectors_stop(&ctx, &cst);
 	if (ret) {
@@ -158,6 +166,8 @@ static int do_run(struct kb_campaign *c, const struct kb_run *r,
 		"timeout_s", (int)so_opts.timeout_s,
 		"diskstats_name", t->stat_name,
 		"target", t->path, "warmup", r->warmup);
+	json_object_set_new(rj, "start_unix_ns", json_integer((json_int_t)
+		start.tv_sec * 1000000000 + start.tv_nsec));
 	ret = kb_json_write_atomic(runjson, rj);
 	if (ret)
 		goto out;
@@ -207,7 +217,7 @@ static int write_reports(const char *dir, int print)
 
 	if (!res)
 		goto out;
-	ret = stats_fill_summaries(res);
+	ret = stats_analyse(res, NULL);
 	if (ret)
 		goto out;
 	ret = kb_json_write_atomic(rpath, res);
@@ -251,6 +261,7 @@ int cmd_run(int argc, char **argv)
 		{ "config", required_argument, NULL, 'c' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "retry-failed", no_argument, NULL, 'r' },
+		{ "dry-run", no_argument, NULL, 'n' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -260,6 +271,7 @@ int cmd_run(int argc, char **argv)
 	int conf_explicit = 0, retry_failed = 0, o, ret = 1, err;
 	int drop_warned = 0, have_target = 0;
 	size_t i, todo = 0, done = 0, failed = 0, skipped_variant = 0;
+	size_t todo_local = 0;	/* runs in this kernel (not vm/kexec boots) */
 	struct kb_campaign c;
 	struct kb_target t;
 	struct kb_tunables tu;
@@ -268,6 +280,7 @@ int cmd_run(int argc, char **argv)
 	char eb[32];
 
 	memset(&tu, 0, sizeof(tu));
+	memset(&t, 0, sizeof(t));
 	memset(&c, 0, sizeof(c));
 	optind = 1;
 	while ((o = getopt_long(argc, argv, "c:o:qh", opts, NULL)) != -1) {
@@ -282,6 +295,9 @@ int cmd_run(int argc, char **argv)
 			break;
 		case 'r':
 			retry_failed = 1;
+			break;
+		case 'n':	/* vm/kexec: print the commands (drivers.h) */
+			kb_driver_dry_run = 1;
 			break;
 		case 'q':
 			kb_quiet = 1;
@@ -305,7 +321,8 @@ int cmd_run(int argc, char **argv)
 	if (!dir)
 		dir = default_dir(conf);
 
-	if (campaign_open(&c, dir, conf, conf_explicit))
+	if (campaign_open(&c, dir, conf, conf_explicit) ||
+	    adaptive_sync_plan(&c))	/* iterations = auto: added rounds */
 		goto out;
 	/* a campaign that died (crash, kill -9, power cut) may have left
 	 * tunables changed: put them back before anything else */
@@ -338,6 +355,8 @@ int cmd_run(int argc, char **argv)
 			continue;
 		}
 		todo++;
+		if (!driver_batch(&c.cfg, c.plan.configs[r->config].variant))
+			todo_local++;
 	}
 	if (!todo && !skipped_variant) {
 		kb_info("%s: all %zu runs are complete; nothing to run "
@@ -352,10 +371,11 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 
-	if (target_open(&c.cfg, dir, &t))
+	/* vm/kexec batches set their target up in their own kernel */
+	if (todo_local && !kb_driver_dry_run && target_open(&c.cfg, dir, &t))
 		goto out;
-	have_target = 1;
-	if (tunables_init(&tu, &c.cfg, &t, dir))
+	have_target = todo_local > 0 && !kb_driver_dry_run;
+	if (have_target && tunables_init(&tu, &c.cfg, &t, dir))
 		goto out;
 
 	memset(&sa, 0, sizeof(sa));
@@ -367,10 +387,12 @@ int cmd_run(int argc, char **argv)
 
 	kb_info("%s campaign %s: %zu of %zu runs to do on %s%s, about %s",
 		c.resumed ? "resuming" : "starting", dir, todo, c.plan.nruns,
-		t.path, t.kind == KB_TARGET_LOOP ? (t.direct_io ?
+		have_target ? t.path : "the variants' kernels",
+		t.kind == KB_TARGET_LOOP ? (t.direct_io ?
 		" (loop, direct I/O)" : " (loop, buffered)") : "",
 		plan_fmt_duration(plan_estimate_s(&c.cfg, todo), eb, sizeof(eb)));
 	t0 = (double)time(NULL);
+again:
 	for (i = 0; i < c.plan.nruns && !stop_signal; i++) {
 		const struct kb_run *r = &c.plan.runs[i];
 		const struct kb_configuration *k = &c.plan.configs[r->config];
@@ -381,6 +403,23 @@ int cmd_run(int argc, char **argv)
 		if (st && !(retry_failed && s && !strcmp(s, "failed")))
 			continue;
 		if (!driver_variant_ready(&c.cfg, k->variant))
+			continue;
+		if (driver_batch(&c.cfg, k->variant)) {
+			/* vm / kexec: this run and the next ones of the same
+			 * variant on one boot (runner/drivers.h) */
+			size_t nb = 0, nf = 0;
+
+			err = driver_run_next_batch(&c, i, retry_failed, &i,
+						    &nb, &nf);
+			done += nb;
+			failed += nf;
+			if (c.cfg.push_url && nb)	/* the whole campaign */
+				push_after_run(dir, c.cfg.push_url, NULL);
+			if (err)
+				goto out;
+			continue;
+		}
+		if (kb_driver_dry_run)
 			continue;
 		eta = done ? ((double)time(NULL) - t0) / done * (todo - done) :
 			plan_estimate_s(&c.cfg, todo);
@@ -427,6 +466,8 @@ int cmd_run(int argc, char **argv)
 		free(rdir);
 		if (err)
 			goto out;
+		if (c.cfg.push_url)	/* never fails the run: queued if need be */
+			push_after_run(dir, c.cfg.push_url, r->key);
 		done++;
 	}
 
@@ -436,6 +477,21 @@ int cmd_run(int argc, char **argv)
 			done, todo);
 		ret = 130;
 		goto out;
+	}
+	if (kb_driver_dry_run) {	/* nothing ran */
+		ret = 0;
+		goto out;
+	}
+	/* iterations = auto: another interleaved round while a compared
+	 * metric's CI is wider than target_ci_pct (runner/adaptive.h) */
+	if (c.cfg.iterations_auto && !skipped_variant) {
+		err = adaptive_next(&c);
+		if (err < 0)
+			goto out;
+		if (err > 0) {
+			todo += (size_t)err;
+			goto again;
+		}
 	}
 	tunables_restore(&tu);
 	ret = write_reports(dir, 1) ? 1 : 0;

@@ -6,6 +6,9 @@
 
 const struct kb_collector *const kb_collectors[] = {
 	&kb_collector_procstat,
+	&kb_collector_perf,
+	&kb_collector_profile,
+	&kb_collector_tasks,	/* last: snapshots closest to fio */
 	NULL,
 };
 

@@ -58,5 +58,11 @@ int collect_snapshot(const char *from, const char *rdir, const char *name);
 
 /* collect_proc.c: /proc/stat and the target's /proc/diskstats line */
 extern const struct kb_collector kb_collector_procstat;
+/* collect_tasks.c: /proc/[pid]/task/[tid]/stat of every task */
+extern const struct kb_collector kb_collector_tasks;
+/* collect_perf.c: perf_event_open(2) counters, system-wide per CPU */
+extern const struct kb_collector kb_collector_perf;
+/* collect_profile.c: perf record -a, for "profile = cycles,dcm" */
+extern const struct kb_collector kb_collector_profile;
 
 #endif

@@ -26,8 +26,10 @@ static int local_ready(const struct kb_variant *v, char *why, size_t len)
 }
 
 const struct kb_driver kb_drivers[] = {
-	{ "local", local_ready },
-	{ NULL, NULL },
+	{ "local", local_ready, NULL },
+	{ "vm", vm_ready, vm_run_batch },
+	{ "kexec", kexec_ready, kexec_run_batch },
+	{ NULL, NULL, NULL },
 };
 
 const struct kb_driver *driver_find(const char *method)

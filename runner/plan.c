@@ -105,6 +105,38 @@ int plan_build(const struct kb_config *cfg, struct kb_plan *p)
 	return 0;
 }
 
+unsigned plan_rounds(const struct kb_plan *p)
+{
+	unsigned max = 0;
+	size_t i;
+
+	for (i = 0; i < p->nruns; i++)
+		if (p->runs[i].iteration + 1 > max)
+			max = p->runs[i].iteration + 1;
+	return max;
+}
+
+size_t plan_add_round(const struct kb_config *cfg, struct kb_plan *p)
+{
+	unsigned it = plan_rounds(p);
+	size_t first = p->nruns, c, j;
+
+	p->runs = kb_xrealloc(p->runs, (p->nruns + p->nconfigs * cfg->njobs) *
+			      sizeof(*p->runs));
+	for (c = 0; c < p->nconfigs; c++)
+		for (j = 0; j < cfg->njobs; j++)
+			add_run(cfg, p, c, j, it);
+	if (cfg->order == KB_ORDER_RANDOM) {
+		gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+
+		gsl_rng_set(rng, cfg->seed + it);
+		gsl_ran_shuffle(rng, p->runs + first, p->nruns - first,
+				sizeof(*p->runs));
+		gsl_rng_free(rng);
+	}
+	return p->nruns - first;
+}
+
 double plan_estimate_s(const struct kb_config *cfg, size_t nruns)
 {
 	return nruns * (cfg->runtime_s + KB_RUN_OVERHEAD_S);

@@ -56,6 +56,16 @@ double plan_estimate_s(const struct kb_config *cfg, size_t nruns);
 /* "1h02m", "3m05s", "42s" into buf. */
 char *plan_fmt_duration(double s, char *buf, size_t len);
 
+/* iterations = auto (runner/adaptive.c): append one more round, the
+ * next iteration index of every (configuration, job), interleaved
+ * (shuffled by GSL MT19937 seeded with seed + the index for order =
+ * random).  Returns the number of runs added. */
+size_t plan_add_round(const struct kb_config *cfg, struct kb_plan *plan);
+
+/* Rounds (warm-ups included) in the plan: iterations per
+ * (configuration, job). */
+unsigned plan_rounds(const struct kb_plan *plan);
+
 void plan_free(struct kb_plan *plan);
 
 #endif

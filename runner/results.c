@@ -112,6 +112,12 @@ json_t *results_load_campaign(const char *dir, int reparse)
 					json_string_value(st) : "failed",
 				"reason", why ? json_incref(why) : json_null(),
 				"metrics", mm ? json_incref(mm) : json_object()));
+			/* parser warnings (reports/profile.c shows the
+			 * "profile:" ones under its table) */
+			if (json_is_array(json_object_get(m, "warnings")))
+				json_object_set(json_array_get(runs,
+					json_array_size(runs) - 1), "warnings",
+					json_object_get(m, "warnings"));
 		}
 		json_decref(m);
 		free(config);

@@ -1,4 +1,5 @@
 #include "runner/target.h"
+#include "runner/nullblk.h"
 #include "lib/err.h"
 #include "lib/file.h"
 
@@ -193,6 +194,14 @@ int target_open(const struct kb_config *cfg, const char *dir,
 		break;
 	case KB_TARGET_LOOP:
 		ret = open_loop(cfg, dir, t);
+		break;
+	case KB_TARGET_NULLBLK:
+		/* in a vm guest the initramfs loaded it (runner/initramfs.c);
+		 * on the host: modprobe null_blk PARAMS */
+		t->path = kb_xstrdup(cfg->target);
+		ret = nullblk_load(cfg->nullblk_params);
+		if (!ret)
+			ret = open_device(t);
 		break;
 	default:
 		t->path = kb_xstrdup(cfg->target);

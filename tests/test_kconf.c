@@ -476,8 +476,8 @@ static void test_err_sections(void **state)
 	expect_error(GLOBAL_OK VARIANT_OK " = 3\n",
 		     "bad.conf:4: missing key before '='");
 	/* keys in a rejected section are still checked */
-	expect_errors(GLOBAL_OK VARIANT_OK "[running]\nmethod = vm\n", 2,
-		      "bad.conf:5: method 'vm' is not supported yet");
+	expect_errors(GLOBAL_OK VARIANT_OK "[running]\nmethod = qemu\n", 2,
+		      "bad.conf:5: unknown method 'qemu'");
 }
 
 static void test_err_missing(void **state)
@@ -624,13 +624,66 @@ static void test_err_too_many(void **state)
 	free(text);
 }
 
+/* method = vm with every key, and a null_blk target (seed 002's device) */
+static void test_vm_variant(void **state)
+{
+	struct kb_config cfg;
+	char *msg;
+	int ret;
+
+	(void)state;
+	ret = parse_text("[global]\njobs = write-4k-io_uring-32x32\n"
+		"target = null_blk: queue_mode=2 irqmode=0 completion_nsec=0\n"
+		"[a]\nmethod = vm\nkernel = deb:linux-image-amd64\n"
+		"memory = 2G\ncpus = 4\ncmdline = mitigations=off\n"
+		"boot_timeout = 3m\n"
+		"[b]\nmethod = vm\nkernel = /boot/vmlinuz-6.12\n"
+		"modules = /tmp/m/lib/modules/6.12\ndisk = /dev/sdb\n"
+		"[c]\nmethod = kexec\nkernel = /boot/vmlinuz-6.12\n"
+		"initrd = /boot/initrd.img-6.12\n", &cfg, &msg);
+	if (ret)
+		print_error("%s", msg);
+	assert_int_equal(ret, 0);
+	assert_int_equal(cfg.target_kind, KB_TARGET_NULLBLK);
+	assert_string_equal(cfg.target, "/dev/nullb0");
+	assert_string_equal(cfg.nullblk_params,
+			    "queue_mode=2 irqmode=0 completion_nsec=0");
+	assert_string_equal(cfg.variants[0].method, "vm");
+	assert_string_equal(cfg.variants[0].kernel, "deb:linux-image-amd64");
+	assert_int_equal(cfg.variants[0].memory_mib, 2048);
+	assert_int_equal(cfg.variants[0].cpus, 4);
+	assert_int_equal(cfg.variants[0].boot_timeout_s, 180);
+	assert_string_equal(cfg.variants[0].cmdline, "mitigations=off");
+	assert_string_equal(cfg.variants[1].modules, "/tmp/m/lib/modules/6.12");
+	assert_string_equal(cfg.variants[1].disk, "/dev/sdb");
+	assert_int_equal(cfg.variants[1].memory_mib, 1024);
+	assert_int_equal(cfg.variants[1].cpus, 2);
+	assert_int_equal(cfg.variants[1].boot_timeout_s, 120);
+	assert_string_equal(cfg.variants[2].initrd, "/boot/initrd.img-6.12");
+	assert_int_equal(cfg.variants[2].boot_timeout_s, 600);
+	free(msg);
+	kconf_free(&cfg);
+}
+
 static void test_err_method(void **state)
 {
 	(void)state;
 	expect_error(GLOBAL_OK VARIANT_OK "method = vm\n",
-		     "bad.conf:4: method 'vm' is not supported yet (only 'local')");
+		     "bad.conf:3: [running]: method = vm needs kernel = PATH");
 	expect_error(GLOBAL_OK VARIANT_OK "method = kexec\n",
-		     "bad.conf:4: method 'kexec' is not supported yet (only 'local')");
+		     "bad.conf:3: [running]: method = kexec needs kernel = PATH");
+	expect_error(GLOBAL_OK VARIANT_OK "kernel = /boot/vmlinuz\n",
+		     "bad.conf:3: [running]: kernel, modules, memory, cpus and disk need method = vm");
+	expect_errors(GLOBAL_OK VARIANT_OK "method = vm\nkernel = deb:linux image\n", 2,
+		     "bad.conf:5: kernel = 'deb:linux image': expected a bzImage path or deb:PACKAGE");
+	expect_error(GLOBAL_OK VARIANT_OK "method = vm\nkernel = /k\nmemory = 1M\n",
+		     "bad.conf:6: memory = '1M': expected a size from 128M to 1T");
+	expect_error(GLOBAL_OK VARIANT_OK "method = vm\nkernel = /k\ncpus = 0\n",
+		     "bad.conf:6: cpus = '0': expected a whole number >= 1");
+	expect_error(GLOBAL_OK VARIANT_OK "method = vm\nkernel = /k\ninitrd = /i\n",
+		     "bad.conf:3: [running]: initrd is for method = kexec");
+	expect_error(GLOBAL_OK VARIANT_OK "method = vm\nkernel = /k\nboot_timeout = soon\n",
+		     "bad.conf:6: boot_timeout = 'soon': expected seconds >= 1");
 	expect_error(GLOBAL_OK VARIANT_OK "method = qemu\n",
 		     "bad.conf:4: unknown method 'qemu' (expected local, vm or kexec)");
 }
@@ -687,7 +740,7 @@ static void test_err_all_reported(void **state)
 	assert_non_null(strstr(msg, DATA "errors.conf:6: runtime = 'fast'"));
 	assert_non_null(strstr(msg, DATA "errors.conf:7: order = 'sideways'"));
 	assert_non_null(strstr(msg, DATA "errors.conf:8: target = 'nvme0n1'"));
-	assert_non_null(strstr(msg, DATA "errors.conf:11: method 'vm'"));
+	assert_non_null(strstr(msg, DATA "errors.conf:10: [running]: method = vm needs kernel"));
 	assert_null(cfg.path);
 	free(msg);
 	kconf_free(&cfg);
@@ -716,6 +769,7 @@ int main(void)
 		cmocka_unit_test(test_err_tunable),
 		cmocka_unit_test(test_err_too_many),
 		cmocka_unit_test(test_err_method),
+		cmocka_unit_test(test_vm_variant),
 		cmocka_unit_test(test_err_env),
 		cmocka_unit_test(test_err_baseline),
 		cmocka_unit_test(test_err_all_reported),

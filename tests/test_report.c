@@ -26,6 +26,7 @@
 #include "reports/report.h"
 #include "runner/results.h"
 #include "stats/summary.h"
+#include "stats/compare.h"
 
 #define RESULTS "tests/data/report/results.json"
 
@@ -34,7 +35,7 @@ static json_t *load_fixture(void)
 	json_t *res = results_load_export(RESULTS);
 
 	assert_non_null(res);
-	assert_int_equal(stats_fill_summaries(res), 0);
+	assert_int_equal(stats_analyse(res, NULL), 0);
 	return res;
 }
 
@@ -151,7 +152,11 @@ static void test_text_golden(void **state)
 	/* seed-000 layout: heading, dashes, a blank line between groups */
 	assert_non_null(strstr(out, "Kernel   NM  I/Os per sec"));
 	assert_non_null(strstr(out, "-------  --  ------------"));
-	assert_non_null(strstr(out, "base  3\n\nrunning   1"));
+	assert_non_null(strstr(out, "0.25  3\n\nrunning   1"));
+	/* significance markers: NM=2 +1.23% is significant, NM=1 not */
+	assert_non_null(strstr(out, "102485.04  * +1.23%*"));
+	assert_non_null(strstr(out, "101901.17   (+0.65%)"));
+	assert_non_null(strstr(out, "minimum detectable effect"));
 	free(out);
 	json_decref(res);
 }
@@ -167,8 +172,10 @@ static void test_markdown_golden(void **state)
 	assert_int_equal(ret, 0);
 	check_golden(out, "tests/data/report/golden.md");
 	assert_non_null(strstr(out, "## randread-4k\n"));
-	assert_non_null(strstr(out, "| running | 0 | 101241.33 | 640.05 | "
-				    "base | 3 |\n"));
+	assert_non_null(strstr(out, "| running | 0 | 101241.33 | base | "
+				    "640.05 | 0.25 | 3 |\n"));
+	/* significant cells in bold */
+	assert_non_null(strstr(out, "| **102485.04** | **\\* +1.23%\\*** |"));
 	assert_non_null(strstr(out, "| running | 2 | 2.86 | 10.91 | 30.05 | "
 				    "45.83 | 2.97 | n/a | n/a |\n"));
 	free(out);
@@ -248,12 +255,15 @@ static void test_n1(void **state)
 		    json_integer_value(json_object_get(run, "iteration")) > 1)
 			json_array_remove(runs, i);
 	}
-	assert_int_equal(stats_fill_summaries(res), 0);
+	assert_int_equal(stats_analyse(res, NULL), 0);
 	out = render(res, "text", NULL, &ret);
 	assert_int_equal(ret, 0);
 	l = line_starting(out, "running   2     102455.81");
 	assert_non_null(l);
-	assert_non_null(strstr(l, "      n/a  +1.20%  1"));
+	/* n = 1: no CI, no CV, no significance marker (case B29) */
+	assert_non_null(strstr(l, "(+1.20%)      n/a   n/a  1"));
+	assert_non_null(strstr(out, "running,NM=2 read.iops: insufficient "
+			       "samples"));
 	free(l);
 	free(out);
 	json_decref(res);

@@ -1,0 +1,261 @@
+#!/bin/sh
+# bench/bench.sh - `make bench`: what kbench itself costs, measured on this
+# machine.  Prints one line per figure (median, min, max over side-by-side
+# samples, A B A B interleaved) and writes bench/results.json.  A missed
+# goal is printed as MISSED; it never makes this script fail (these are
+# figures, not tests, and `make check` never runs them).
+#
+# usage: bench/bench.sh [BUILD]      (BUILD: where make put kbench and
+#                                     bench/*, default build)
+# environment:
+#   KBENCH_BENCH_PAIRS    pairs per ratio (default 5)
+#   KBENCH_BENCH_RUNTIME  seconds per fio run in the overhead figure (3)
+#   KBENCH_BENCH_OUT      results file (default bench/results.json)
+#
+# Figures (docs: README.md "Performance"):
+#  1 overhead.*   randread-4k on a loop device: a one-run kbench campaign
+#                 vs the same job file run by bare fio with the same
+#                 KBENCH_* variables and --output-format=json+ (caches
+#                 dropped before both); kbench's own CPU = the CPU of kbench
+#                 and all its children (wait4 rusage, bench/kbtime) minus
+#                 fio's (user_s + sys_s in the campaign's run.json)
+#  2 parse.*      kbench parse vs a bare jansson decode of the same files;
+#                 peak RSS of kbench parse on a 50 MiB json+ file
+#  3 report.*     kbench report on synthetic 1k- and 10k-run campaigns
+#  4 plan.*, resume.*  kbench plan over 10k runs; kbench run on a 10k-run
+#                 campaign that is already complete
+#  5 verdict.*    time to a verdict with iterations = auto (pending until
+#                 kernels.conf accepts it)
+set -eu
+
+BUILD=${1:-build}
+K=$BUILD/kbench
+BIN=$BUILD/bench
+PAIRS=${KBENCH_BENCH_PAIRS:-5}
+RUNTIME=${KBENCH_BENCH_RUNTIME:-3}
+OUT=${KBENCH_BENCH_OUT:-bench/results.json}
+REPO=$(pwd)
+
+for t in "$K" "$BIN/kbtime" "$BIN/jansson_decode" "$BIN/gen_jsonplus" \
+	 "$BIN/gen_campaign" "$BIN/summarize"; do
+	[ -x "$t" ] || { echo "bench: $t missing; run 'make bench'" >&2; exit 1; }
+done
+for t in jq awk; do
+	command -v $t >/dev/null || { echo "bench: $t is not installed (scripts/install-deps)" >&2; exit 1; }
+done
+
+W=$(mktemp -d /var/tmp/kbench-bench.XXXXXX)
+S=$W/samples
+LOOP=
+cleanup() {
+	[ -n "$LOOP" ] && losetup -d "$LOOP" 2>/dev/null
+	rm -rf "$W"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+: >"$S"
+
+say() { printf 'bench: %s\n' "$*" >&2; }
+def() { echo "def $*" >>"$S"; }
+sample() { echo "s $1 $2" >>"$S"; }
+pending() { echo "pending $*" >>"$S"; }
+calc() { awk "BEGIN { printf \"%.6g\", $1 }"; }
+# jget FILTER FILE...: jq -r FILTER on the first FILE that exists, or ""
+jget() {
+	f=$1
+	shift
+	for p in "$@"; do
+		[ -f "$p" ] && { jq -r "$f // empty" "$p" 2>/dev/null || true; return; }
+	done
+}
+
+# measure CMD...: run CMD under kbtime; sets rc wall_s user_s sys_s
+# maxrss_kib self_cpu_s
+measure() {
+	eval "$("$BIN/kbtime" -q "$@" || true)"
+}
+
+drop_caches() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches 2>/dev/null || true
+}
+
+# a kernels.conf for one loop-device run ($1: file, $2: extra [global] line)
+one_run_conf() {
+	cat >"$1" <<EOF
+[global]
+jobs = randread-4k
+iterations = 1
+warmup = 0
+runtime = $RUNTIME
+target = $LOOP
+profiles = $REPO/profiles
+$2
+
+[running]
+method = local
+EOF
+}
+
+# --- 1. measurement overhead ----------------------------------------------
+def overhead.iops_ratio ratio '>=' 0.995 "IOPS of randread-4k, one-run kbench campaign / bare fio, same loop device"
+def overhead.kbench_cpu_pct '%' '<=' 0.1 "CPU of kbench and its non-fio children, percent of the campaign's wall time (wait4 rusage minus run.json)"
+def overhead.kbench_cpu_ms ms - 0 "the same in milliseconds per one-run campaign"
+def overhead.kbench_self_cpu_ms ms - 0 "kbench process alone (/proc/PID/stat utime+stime, 10 ms ticks): cross-check"
+def overhead.extra_wall_s s - 0 "wall time of the campaign minus bare fio's (sync, cache drop, environment, reports)"
+
+if [ "$(id -u)" != 0 ] || ! command -v losetup >/dev/null || ! command -v fio >/dev/null; then
+	pending overhead.iops_ratio "needs root, losetup and fio (a loop device)"
+else
+	truncate -s 256M "$W/loop.img"
+	LOOP=$(losetup -f --show --direct-io=on "$W/loop.img" 2>/dev/null ||
+	       losetup -f --show "$W/loop.img")
+	SIZE=$(blockdev --getsize64 "$LOOP")
+	one_run_conf "$W/one.conf" ""
+	say "overhead: $PAIRS pairs of ${RUNTIME}s randread-4k runs on $LOOP (kbench, then bare fio)"
+	i=1
+	while [ $i -le "$PAIRS" ]; do
+		measure "$K" run -q -c "$W/one.conf" -o "$W/ov$i"
+		kw=$wall_s
+		kcpu=$(calc "$user_s + $sys_s")
+		kself=$self_cpu_s
+		ki=$(jget '.metrics["read.iops"]' "$W"/ov$i/runs/*/*/*/metrics.json)
+		fcpu=$(jget '.user_s + .sys_s' "$W"/ov$i/runs/*/*/*/run.json)
+		drop_caches
+		measure env KBENCH_TARGET="$LOOP" KBENCH_RUNTIME="$RUNTIME" \
+			KBENCH_SIZE="$SIZE" fio --output-format=json+ \
+			--output="$W/fio$i.json" "$REPO/profiles/randread-4k.fio"
+		fi_=$(jget '.jobs[0].read.iops' "$W/fio$i.json")
+		if [ -n "$ki" ] && [ -n "$fi_" ] && [ -n "$fcpu" ]; then
+			sample overhead.iops_ratio "$(calc "$ki / $fi_")"
+			sample overhead.kbench_cpu_pct "$(calc "($kcpu - $fcpu) / $kw * 100")"
+			sample overhead.kbench_cpu_ms "$(calc "($kcpu - $fcpu) * 1000")"
+			sample overhead.kbench_self_cpu_ms "$(calc "$kself * 1000")"
+			sample overhead.extra_wall_s "$(calc "$kw - $wall_s")"
+		else
+			say "pair $i: no IOPS (kbench $ki, fio $fi_); see $W"
+		fi
+		i=$((i + 1))
+	done
+	# perf collectors: measured when kernels.conf has them
+	one_run_conf "$W/perf.conf" "profile = cycles"
+	if "$K" plan -c "$W/perf.conf" >/dev/null 2>&1; then
+		def overhead.perf_iops_ratio ratio '>=' 0.995 "IOPS, kbench campaign with profile = cycles / bare fio"
+		i=1
+		while [ $i -le "$PAIRS" ]; do
+			measure "$K" run -q -c "$W/perf.conf" -o "$W/pf$i"
+			ki=$(jget '.metrics["read.iops"]' "$W"/pf$i/runs/*/*/*/metrics.json)
+			drop_caches
+			measure env KBENCH_TARGET="$LOOP" KBENCH_RUNTIME="$RUNTIME" \
+				KBENCH_SIZE="$SIZE" fio --output-format=json+ \
+				--output="$W/fio$i.json" "$REPO/profiles/randread-4k.fio"
+			fi_=$(jget '.jobs[0].read.iops' "$W/fio$i.json")
+			[ -n "$ki" ] && [ -n "$fi_" ] &&
+				sample overhead.perf_iops_ratio "$(calc "$ki / $fi_")"
+			i=$((i + 1))
+		done
+	else
+		pending overhead.perf_iops_ratio "kernels.conf has no 'profile = cycles' (perf collectors) yet"
+	fi
+	losetup -d "$LOOP"
+	LOOP=
+fi
+
+# --- 2. parse rate and peak RSS -------------------------------------------
+def parse.rate_ratio ratio '>=' 0.8 "kbench parse rate / bare jansson decode rate, same ~40 MB of fio corpus JSON"
+def parse.kbench_mb_s MB/s - 0 "kbench parse --compact -q, output to /dev/null"
+def parse.jansson_mb_s MB/s - 0 "bench/jansson_decode (json_loadb only)"
+def parse.rss_x_file ratio '<=' 3 "peak RSS of kbench parse / size of a 50 MiB json+ file"
+def parse.jansson_rss_x_file ratio - 0 "the same for a bare jansson decode (the floor of a DOM parser)"
+
+FILES=$("$BIN/jansson_decode" -c tests/data/fio/*.json)
+ONE=$(cat $FILES | wc -c)
+REPS=$(( (40000000 + ONE - 1) / ONE ))
+set --
+r=0
+while [ $r -lt $REPS ]; do
+	# shellcheck disable=SC2086
+	set -- "$@" $FILES
+	r=$((r + 1))
+done
+BYTES=$((ONE * REPS))
+say "parse: $(echo $FILES | wc -w) corpus files x $REPS = $BYTES bytes"
+i=1
+while [ $i -le "$PAIRS" ]; do
+	measure "$K" parse --compact -q "$@"
+	kw=$wall_s
+	measure "$BIN/jansson_decode" "$@"
+	sample parse.rate_ratio "$(calc "$wall_s / $kw")"
+	sample parse.kbench_mb_s "$(calc "$BYTES / $kw / 1e6")"
+	sample parse.jansson_mb_s "$(calc "$BYTES / $wall_s / 1e6")"
+	i=$((i + 1))
+done
+set --
+"$BIN/gen_jsonplus" tests/data/fio/benson-3.33-jsonplus-sigint.json \
+	"$W/big.json" 50 >/dev/null
+BIG=$(wc -c <"$W/big.json")
+i=1
+while [ $i -le 3 ]; do
+	measure "$K" parse --compact -q "$W/big.json"
+	sample parse.rss_x_file "$(calc "$maxrss_kib * 1024 / $BIG")"
+	measure "$BIN/jansson_decode" "$W/big.json"
+	sample parse.jansson_rss_x_file "$(calc "$maxrss_kib * 1024 / $BIG")"
+	i=$((i + 1))
+done
+rm -f "$W/big.json"
+
+# --- 3. report scale ------------------------------------------------------
+"$BIN/gen_campaign" "$W/c1k" 1000 50 >/dev/null
+NM=$("$BIN/gen_campaign" "$W/c10k" 10000 50 | sed 's/.*metrics=//')
+def report.10k_s s '<' 2 "kbench report (text) on 10,000 runs x $NM metrics"
+def report.10k_rss_mib MiB '<' 256 "its peak RSS"
+def report.growth_10k_1k ratio '<=' 12 "time for 10k runs / time for 1k runs (10 = linear)"
+say "report: 1k and 10k runs x $NM metrics, 3 pairs"
+i=1
+while [ $i -le 3 ]; do
+	measure "$K" report "$W/c1k"
+	w1=$wall_s
+	measure "$K" report "$W/c10k"
+	sample report.10k_s "$wall_s"
+	sample report.10k_rss_mib "$(calc "$maxrss_kib / 1024")"
+	sample report.growth_10k_1k "$(calc "$wall_s / $w1")"
+	i=$((i + 1))
+done
+
+# --- 4. plan and resume bookkeeping ---------------------------------------
+def plan.10k_s s '<' 0.5 "kbench plan --runs on 10,000 planned runs"
+def resume.10k_s s '<' 0.5 "kbench run on a complete 10,000-run campaign (nothing to run; rewrites results.json and the reports)"
+"$BIN/gen_campaign" --conf-only "$W/p10k" 10000 50 >/dev/null
+i=1
+while [ $i -le "$PAIRS" ]; do
+	measure "$K" plan --runs -c "$W/p10k/kernels.conf"
+	sample plan.10k_s "$wall_s"
+	i=$((i + 1))
+done
+i=1
+while [ $i -le 3 ]; do
+	measure "$K" run -q -o "$W/c10k"
+	[ "$rc" = 0 ] && sample resume.10k_s "$wall_s"
+	i=$((i + 1))
+done
+
+# --- 5. time to a verdict -------------------------------------------------
+cat >"$W/auto.conf" <<EOF
+[global]
+jobs = randread-4k
+iterations = auto
+target = loop:64M
+profiles = $REPO/profiles
+[running]
+method = local
+EOF
+if "$K" plan -c "$W/auto.conf" >/dev/null 2>&1; then
+	pending verdict.time_ratio "iterations = auto is accepted but this benchmark does not measure it yet"
+else
+	pending verdict.time_ratio "iterations = auto not available"
+fi
+
+echo
+echo "kbench bench: $(uname -r), $(nproc) CPUs, $(date -u +%Y-%m-%dT%H:%MZ)"
+"$BIN/summarize" "$S" "$OUT"
+echo "written: $OUT"

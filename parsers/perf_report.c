@@ -1,0 +1,383 @@
+/* parsers/perf_report.c - see perf_report.h for formats and rules. */
+#include "parsers/perf_report.h"
+#include "lib/err.h"
+#include "lib/file.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+/* ---- symbol groups -------------------------------------------------- */
+
+int symgroups_parse(const char *name, const char *text,
+		    struct kb_sym_groups *gs)
+{
+	char *copy = kb_xstrdup(text), *line, *next, *p, *c;
+	struct kb_sym_group *cur = NULL;
+	int lineno = 0, ret = 0;
+	size_t i;
+
+	memset(gs, 0, sizeof(*gs));
+	for (line = copy; line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
+		for (c = line; *c; c++)
+			if (*c == ';' || *c == '#') {
+				*c = '\0';
+				break;
+			}
+		p = trim(line);
+		if (!*p)
+			continue;
+		if (*p == '[') {
+			c = strchr(p, ']');
+			if (!c || c[1] || c == p + 1) {
+				kb_error("%s:%d: bad group header '%s' "
+					 "(expected [NAME])", name, lineno, p);
+				ret = -EINVAL;
+				cur = NULL;
+				continue;
+			}
+			*c = '\0';
+			if (gs->n == KB_MAX_SYM_GROUPS) {
+				kb_error("%s:%d: too many groups (at most %d)",
+					 name, lineno, KB_MAX_SYM_GROUPS);
+				ret = -EINVAL;
+				break;
+			}
+			for (c = p + 1; *c; c++)
+				if (!isalnum((unsigned char)*c) && *c != '_' &&
+				    *c != '-') {
+					kb_error("%s:%d: group name '%s': use "
+						 "letters, digits, _ and -",
+						 name, lineno, p + 1);
+					ret = -EINVAL;
+					break;
+				}
+			cur = &gs->g[gs->n++];
+			cur->name = kb_xstrdup(p + 1);
+			cur->parent = -1;
+			continue;
+		}
+		if (!cur) {
+			kb_error("%s:%d: '%s' before any [GROUP] header",
+				 name, lineno, p);
+			ret = -EINVAL;
+			continue;
+		}
+		if (!strncmp(p, "parent", 6) &&
+		    p[6 + strspn(p + 6, " \t")] == '=') {
+			char *pname = trim(strchr(p, '=') + 1);
+
+			cur->parent = -2;
+			for (i = 0; i + 1 < gs->n; i++)
+				if (!strcmp(gs->g[i].name, pname)) {
+					cur->parent = (int)i;
+					cur->depth = gs->g[i].depth + 1;
+				}
+			if (cur->parent == -2) {
+				kb_error("%s:%d: [%s] parent = %s: no such "
+					 "group above it (define the parent "
+					 "first)", name, lineno, cur->name,
+					 pname);
+				cur->parent = -1;
+				ret = -EINVAL;
+			}
+			continue;
+		}
+		cur->patterns = kb_xrealloc(cur->patterns, (cur->npatterns + 1) *
+					    sizeof(*cur->patterns));
+		cur->patterns[cur->npatterns++] = kb_xstrdup(p);
+	}
+	free(copy);
+	if (ret)
+		symgroups_free(gs);
+	return ret;
+}
+
+void symgroups_free(struct kb_sym_groups *gs)
+{
+	size_t i, k;
+
+	for (i = 0; i < gs->n; i++) {
+		for (k = 0; k < gs->g[i].npatterns; k++)
+			free(gs->g[i].patterns[k]);
+		free(gs->g[i].patterns);
+		free(gs->g[i].name);
+	}
+	memset(gs, 0, sizeof(*gs));
+}
+
+/* The deepest group with a matching pattern (file order on ties), -1. */
+static int home_group(const struct kb_sym_groups *gs, const char *sym)
+{
+	int best = -1;
+	size_t i, k;
+
+	for (i = 0; i < gs->n; i++) {
+		if (best >= 0 && gs->g[i].depth <= gs->g[best].depth)
+			continue;
+		for (k = 0; k < gs->g[i].npatterns; k++)
+			if (!fnmatch(gs->g[i].patterns[k], sym, 0)) {
+				best = (int)i;
+				break;
+			}
+	}
+	return best;
+}
+
+static int in_subtree(const struct kb_sym_groups *gs, int g, size_t root)
+{
+	for (; g >= 0; g = gs->g[g].parent)
+		if ((size_t)g == root)
+			return 1;
+	return 0;
+}
+
+double perf_report_group_weight(const struct kb_prof_event *e,
+				const struct kb_sym_groups *gs, size_t gi)
+{
+	double w = 0;
+	size_t i;
+
+	for (i = 0; i < e->nsyms; i++)
+		if (e->syms[i].kernel && !e->syms[i].unresolved &&
+		    in_subtree(gs, home_group(gs, e->syms[i].sym), gi))
+			w += e->syms[i].weight;
+	return w;
+}
+
+/* ---- perf report text ------------------------------------------------ */
+
+static struct kb_prof_event *new_event(struct kb_profile *p, const char *ev)
+{
+	struct kb_prof_event *e;
+
+	if (p->nev == KB_PROF_MAX_EVENTS)
+		return NULL;
+	e = &p->ev[p->nev++];
+	memset(e, 0, sizeof(*e));
+	snprintf(e->event, sizeof(e->event), "%s", ev);
+	return e;
+}
+
+static int is_pct(const char *tok, size_t len, double *v)
+{
+	char *end;
+
+	if (!len || tok[len - 1] != '%')
+		return 0;
+	*v = strtod(tok, &end);
+	return end == tok + len - 1;
+}
+
+static int is_hex_addr(const char *s)
+{
+	if (strncmp(s, "0x", 2) || !s[2])
+		return 0;
+	for (s += 2; *s; s++)
+		if (!isxdigit((unsigned char)*s))
+			return 0;
+	return 1;
+}
+
+int perf_report_parse(const char *name, const char *text,
+		      const char *default_event, struct kb_profile *p)
+{
+	char *copy = kb_xstrdup(text ? text : ""), *line, *next, *q;
+	struct kb_prof_event *e = NULL;
+	int children = 0, samples_col = 0, ndata = 0, sep = 0;
+
+	memset(p, 0, sizeof(*p));
+	p->lost_samples = -1;
+	for (line = copy; line; line = next) {
+		char *tok[8], *mark = NULL, *sym;
+		size_t ntok = 0, len;
+		double pct[2], w;
+		int npct = 0;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (strstr(line, "Kernel address maps") &&
+		    strstr(line, "restricted"))
+			p->kptr_warning = 1;
+		if (line[0] == '#') {
+			if ((q = strstr(line, "Total Lost Samples:")))
+				p->lost_samples = strtoll(q + 19, NULL, 10);
+			if ((q = strstr(line, " of event '"))) {
+				char *end = strchr(q + 11, '\'');
+
+				if (end)
+					*end = '\0';
+				e = new_event(p, q + 11);
+				children = samples_col = 0;
+			}
+			if (strstr(line, "Overhead") || strstr(line, "Self")) {
+				children = strstr(line, "Children") != NULL;
+				samples_col = strstr(line, "Samples") != NULL;
+				sep = strstr(line, "Overhead|") ||
+				      strstr(line, "Children|") ? '|' : 0;
+			}
+			continue;
+		}
+		if (sep)
+			for (q = line; *q; q++)
+				if (*q == sep)
+					*q = ' ';
+		/* the "[x]" marker; the symbol is what follows it */
+		for (q = line; (q = strchr(q, '[')); q++)
+			if (q[1] && q[2] == ']' && q > line &&
+			    isspace((unsigned char)q[-1]) &&
+			    (isspace((unsigned char)q[3]))) {
+				mark = q;
+				break;
+			}
+		if (!mark)
+			continue;
+		*mark = '\0';
+		sym = trim(mark + 3);
+		/* leading fields: percentages, then maybe a sample count */
+		for (q = strtok(line, " \t"); q && ntok < 8; q = strtok(NULL, " \t"))
+			tok[ntok++] = q;
+		while (npct < (int)ntok && npct < 2 &&
+		       is_pct(tok[npct], strlen(tok[npct]), &pct[npct]))
+			npct++;
+		if (!npct || !*sym)
+			continue;
+		if (children && npct < 2)
+			continue;
+		w = children ? pct[1] : pct[0];
+		if (samples_col && (size_t)npct < ntok) {
+			char *end;
+			long long n = strtoll(tok[npct], &end, 10);
+
+			if (!*end && n >= 0)
+				w = (double)n;
+		}
+		if (!e && !(e = new_event(p, default_event)))
+			continue;
+		if (!e->nsyms)
+			e->weights_are_samples = samples_col;
+		len = e->nsyms + 1;
+		e->syms = kb_xrealloc(e->syms, len * sizeof(*e->syms));
+		e->syms[e->nsyms].sym = kb_xstrdup(sym);
+		e->syms[e->nsyms].kernel = mark[1] == 'k';
+		e->syms[e->nsyms].unresolved = mark[1] == 'k' &&
+					       is_hex_addr(sym);
+		e->syms[e->nsyms].weight = w;
+		e->nsyms++;
+		e->total += w;
+		ndata++;
+	}
+	free(copy);
+	if (!ndata && !p->nev) {
+		kb_error("%s: no perf report data lines (expected lines like "
+			 "'  12.34%%  fio  [kernel.kallsyms]  [k] blk_mq_submit_bio'"
+			 ", from perf report --stdio)", name);
+		perf_report_free(p);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void perf_report_free(struct kb_profile *p)
+{
+	size_t i, k;
+
+	for (i = 0; i < p->nev; i++) {
+		for (k = 0; k < p->ev[i].nsyms; k++)
+			free(p->ev[i].syms[k].sym);
+		free(p->ev[i].syms);
+	}
+	p->nev = 0;
+}
+
+static void setm(json_t *m, double v, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void setm(json_t *m, double v, const char *fmt, ...)
+{
+	char name[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(name, sizeof(name), fmt, ap);
+	va_end(ap);
+	json_object_set_new(m, name, json_real(v));
+}
+
+void perf_report_metrics(const struct kb_prof_event *e, const char *role,
+			 const struct kb_sym_groups *gs, json_t *metrics,
+			 json_t *warnings)
+{
+	double kern = 0, unres = 0, top = 0, w[KB_MAX_SYM_GROUPS], total;
+	size_t i;
+	char *msg;
+
+	if (e->total <= 0) {
+		msg = kb_xasprintf("profile: no %s samples (event %s); "
+				   "profile.%s.* n/a", role, e->event, role);
+		json_array_append_new(warnings, json_string(msg));
+		free(msg);
+		return;
+	}
+	/* percentages are shares of all samples, also of rows not shown */
+	total = e->weights_are_samples || e->total > 100 ? e->total : 100;
+	for (i = 0; i < e->nsyms; i++) {
+		if (!e->syms[i].kernel)
+			continue;
+		kern += e->syms[i].weight;
+		if (e->syms[i].unresolved)
+			unres += e->syms[i].weight;
+	}
+	if (e->weights_are_samples)
+		setm(metrics, e->total, "profile.%s.samples", role);
+	setm(metrics, 100 * kern / total, "profile.%s.kernel_pct", role);
+	setm(metrics, 100 * unres / total, "profile.%s.unresolved_pct",
+	     role);
+	if (100 * unres / total > 5) {
+		msg = kb_xasprintf("profile: kernel symbols unresolved "
+				   "(kptr_restrict?): %.2f%% of %s samples are "
+				   "raw [k] addresses; group shares n/a - set "
+				   "kernel.kptr_restrict=0 (as root) and rerun",
+				   100 * unres / total, role);
+		json_array_append_new(warnings, json_string(msg));
+		free(msg);
+		return;
+	}
+	for (i = 0; i < gs->n; i++) {
+		w[i] = perf_report_group_weight(e, gs, i);
+		setm(metrics, 100 * w[i] / total, "profile.%s.%s.total_pct",
+		     role, gs->g[i].name);
+		if (gs->g[i].parent < 0)
+			top += w[i];
+	}
+	for (i = 0; i < gs->n; i++) {
+		int pa = gs->g[i].parent;
+
+		if (pa >= 0 && w[pa] > 0)
+			setm(metrics, 100 * w[i] / w[pa], "profile.%s.%s.%s_pct",
+			     role, gs->g[i].name, gs->g[pa].name);
+	}
+	setm(metrics, 100 * (total - top) / total, "profile.%s.other_pct",
+	     role);
+}

@@ -1,0 +1,348 @@
+/* parsers/perf_stat.c - see perf_stat.h for the format and its sources. */
+#include "parsers/perf_stat.h"
+#include "lib/err.h"
+#include "lib/file.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_FIELDS 32
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+/* A plain decimal number (no thousands separators: -x output has none). */
+static int is_number(const char *s, double *v)
+{
+	char *end;
+	double d;
+
+	if (!*s)
+		return 0;
+	d = strtod(s, &end);
+	if (*trim(end) || !isfinite(d))
+		return 0;
+	if (v)
+		*v = d;
+	return 1;
+}
+
+static char pick_sep(const char *line)
+{
+	size_t c = 0, s = 0, t = 0;
+
+	for (; *line && *line != '\n'; line++) {
+		c += *line == ',';
+		s += *line == ';';
+		t += *line == '\t';
+	}
+	if (t >= c && t >= s && t)
+		return '\t';
+	return s > c ? ';' : ',';
+}
+
+static struct kb_perf_count *find_or_add(struct kb_perf_stat *s,
+					 const char *event)
+{
+	size_t i;
+
+	for (i = 0; i < s->nev; i++)
+		if (!strcmp(s->ev[i].event, event))
+			return &s->ev[i];
+	if (s->nev == KB_PERF_MAX_EVENTS)
+		return NULL;
+	memset(&s->ev[s->nev], 0, sizeof(s->ev[0]));
+	snprintf(s->ev[s->nev].event, sizeof(s->ev[0].event), "%s", event);
+	s->ev[s->nev].state = KB_COUNT_NOT_COUNTED;
+	return &s->ev[s->nev++];
+}
+
+/* perf's stderr when perf_event_paranoid forbids (cases/B21). */
+static void paranoid_error(struct kb_perf_stat *s, const char *text)
+{
+	const char *p = strstr(text, "perf_event_paranoid setting is ");
+	int level = p ? atoi(p + strlen("perf_event_paranoid setting is ")) : -9;
+
+	if (!strstr(text, "Access to performance monitoring") &&
+	    !strstr(text, "perf_event_paranoid setting is"))
+		return;
+	if (level == -9)
+		snprintf(s->error, sizeof(s->error),
+			 "perf could not open counters: kernel."
+			 "perf_event_paranoid blocks it. Run as root / grant "
+			 "CAP_PERFMON, or set kernel.perf_event_paranoid <= 0 "
+			 "for system-wide (-a) counting");
+	else
+		snprintf(s->error, sizeof(s->error),
+			 "perf could not open counters: kernel."
+			 "perf_event_paranoid=%d blocks unprivileged use. Run "
+			 "as root / grant CAP_PERFMON, or set kernel."
+			 "perf_event_paranoid <= 2 (user-space counting of own "
+			 "process), <= 1 (user+kernel), <= 0 (system-wide -a)",
+			 level);
+}
+
+int perf_stat_parse(const char *name, const char *text,
+		    struct kb_perf_stat *s)
+{
+	char *copy = kb_xstrdup(text ? text : ""), *line, *next, *f[MAX_FIELDS];
+	char sep = 0;
+	int lineno = 0, bad = 0, ret = 0;
+	size_t nf, k;
+	double v, rt, pct;
+
+	memset(s, 0, sizeof(*s));
+	paranoid_error(s, copy);
+	for (line = copy; line; line = next) {
+		struct kb_perf_count *c;
+		char *p;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
+		p = trim(line);
+		if (!strncmp(p, "# error:", 8)) {
+			snprintf(s->error, sizeof(s->error), "%s", trim(p + 8));
+			continue;
+		}
+		if (!*p || *p == '#')
+			continue;
+		if (!sep)
+			sep = pick_sep(p);
+		nf = 0;
+		f[nf++] = p;
+		for (; *p && nf < MAX_FIELDS; p++)
+			if (*p == sep) {
+				*p = '\0';
+				f[nf++] = p + 1;
+			}
+		for (k = 0; k < nf; k++)
+			f[k] = trim(f[k]);
+		/* value, unit, event need 3 fields; try prefixes of 0..3 */
+		for (k = 0; k + 2 < nf && k <= 3; k++) {
+			if (!is_number(f[k], NULL) && strncmp(f[k], "<not", 4))
+				continue;
+			if (!*f[k + 2] || is_number(f[k + 2], NULL))
+				continue;
+			break;
+		}
+		if (k + 2 >= nf || k > 3) {
+			if (!bad && !s->error[0])
+				kb_warn("%s:%d: not a perf stat -x record, "
+					"skipped: '%s'", name, lineno, f[0]);
+			bad++;
+			continue;
+		}
+		c = find_or_add(s, f[k + 2]);
+		if (!c)
+			continue;
+		c->nrecords++;
+		if (c->nrecords == 1)
+			snprintf(c->unit, sizeof(c->unit), "%s", f[k + 1]);
+		if (!strcmp(f[k], "<not supported>")) {
+			if (c->state != KB_COUNT_OK)
+				c->state = KB_COUNT_UNSUPPORTED;
+			continue;
+		}
+		if (!is_number(f[k], &v))	/* "<not counted>" */
+			continue;
+		c->state = KB_COUNT_OK;
+		c->value += v;
+		rt = pct = -1;
+		if (k + 3 < nf && is_number(f[k + 3], &rt) && k + 4 < nf &&
+		    is_number(f[k + 4], &pct) && pct > 0 && rt >= 0) {
+			c->running_ns += rt;
+			c->enabled_ns += rt * 100.0 / pct;
+		}
+	}
+	if (!s->nev && bad && !s->error[0]) {
+		kb_error("%s: no perf stat -x records (%d unreadable lines); "
+			 "expected value,unit,event,run_time,pct lines as "
+			 "perf-stat(1) CSV FORMAT describes", name, bad);
+		ret = -EINVAL;
+	}
+	free(copy);
+	return ret;
+}
+
+/* "cpu_core/cycles/" -> "cycles", "cycles:D" -> "cycles" */
+static void base_name(const char *ev, char *out, size_t len)
+{
+	const char *slash = strchr(ev, '/');
+	char *colon;
+
+	if (slash && slash[1] && strchr(slash + 1, '/')) {
+		size_t n = (size_t)(strchr(slash + 1, '/') - slash - 1);
+
+		snprintf(out, len, "%.*s", (int)n, slash + 1);
+	} else {
+		snprintf(out, len, "%s", ev);
+	}
+	colon = strchr(out, ':');
+	if (colon)
+		*colon = '\0';
+}
+
+static const struct {
+	const char *canon;
+	const char *alias;	/* another name perf uses, or NULL */
+	const char *metric;
+} canon_events[] = {
+	{ "cycles", "cpu-cycles", "perf.cycles" },
+	{ "instructions", NULL, "perf.instructions" },
+	{ "cache-references", NULL, "perf.cache_references" },
+	{ "cache-misses", NULL, "perf.cache_misses" },
+	{ "L1-dcache-load-misses", NULL, "perf.l1d_misses" },
+	{ "LLC-load-misses", NULL, "perf.llc_load_misses" },
+	{ "branch-misses", NULL, "perf.branch_misses" },
+	{ "cpu-clock", NULL, "perf.cpu_clock_ms" },
+	{ "context-switches", "cs", "perf.context_switches" },
+	{ "cpu-migrations", "migrations", "perf.cpu_migrations" },
+	{ "page-faults", "faults", "perf.page_faults" },
+};
+#define N_CANON (sizeof(canon_events) / sizeof(canon_events[0]))
+
+int perf_stat_find(const struct kb_perf_stat *s, const char *canon,
+		   struct kb_perf_count *c)
+{
+	const char *alias = NULL;
+	char base[96];
+	size_t i;
+	int found = 0;
+
+	for (i = 0; i < N_CANON; i++)
+		if (!strcmp(canon_events[i].canon, canon))
+			alias = canon_events[i].alias;
+	memset(c, 0, sizeof(*c));
+	snprintf(c->event, sizeof(c->event), "%s", canon);
+	c->state = KB_COUNT_NOT_COUNTED;
+	for (i = 0; i < s->nev; i++) {
+		const struct kb_perf_count *e = &s->ev[i];
+
+		base_name(e->event, base, sizeof(base));
+		if (strcmp(base, canon) && (!alias || strcmp(base, alias)))
+			continue;
+		if (!found)
+			snprintf(c->unit, sizeof(c->unit), "%s", e->unit);
+		found = 1;
+		c->nrecords += e->nrecords;
+		if (e->state == KB_COUNT_OK) {
+			c->state = KB_COUNT_OK;
+			c->value += e->value;
+			c->running_ns += e->running_ns;
+			c->enabled_ns += e->enabled_ns;
+		} else if (c->state != KB_COUNT_OK) {
+			c->state = e->state;
+		}
+	}
+	return found;
+}
+
+static void set_ratio(json_t *m, const char *name, double num, int okn,
+		      double den, int okd, double scale)
+{
+	if (okn && okd && den > 0)
+		json_object_set_new(m, name, json_real(scale * num / den));
+}
+
+void perf_stat_metrics(const struct kb_perf_stat *s, json_t *metrics,
+		       json_t *warnings)
+{
+	double val[N_CANON];
+	int ok[N_CANON];
+	char unsup[512] = "", mux[512] = "", *name;
+	double mincov = 101;
+	size_t i, nmux = 0;
+
+	if (s->error[0])
+		json_array_append_new(warnings, json_string(s->error));
+	for (i = 0; i < N_CANON; i++) {
+		struct kb_perf_count c;
+		double v, cov;
+
+		ok[i] = 0;
+		val[i] = 0;
+		if (!perf_stat_find(s, canon_events[i].canon, &c))
+			continue;
+		if (c.state != KB_COUNT_OK) {
+			size_t l = strlen(unsup);
+
+			snprintf(unsup + l, sizeof(unsup) - l, "%s%s",
+				 l ? ", " : "", canon_events[i].canon);
+			continue;
+		}
+		v = c.value;
+		/* cpu-clock: msec before perf 6.x, ns with an empty unit
+		 * after (corpus lkp-perf-stat-interval-csv-6.17-hybrid) */
+		if (!strcmp(canon_events[i].canon, "cpu-clock") &&
+		    strcmp(c.unit, "msec"))
+			v /= 1e6;
+		val[i] = c.value;
+		ok[i] = 1;
+		json_object_set_new(metrics, canon_events[i].metric,
+				    json_real(v));
+		if (c.enabled_ns > 0) {
+			cov = 100.0 * c.running_ns / c.enabled_ns;
+			name = kb_xasprintf("%s_coverage_pct",
+					    canon_events[i].metric);
+			json_object_set_new(metrics, name, json_real(cov));
+			free(name);
+		}
+	}
+	/* multiplexing, over every event read (also non-canonical ones) */
+	for (i = 0; i < s->nev; i++) {
+		const struct kb_perf_count *c = &s->ev[i];
+		double cov;
+		size_t l = strlen(mux);
+
+		if (c->state != KB_COUNT_OK || c->enabled_ns <= 0)
+			continue;
+		cov = 100.0 * c->running_ns / c->enabled_ns;
+		if (cov >= 99.5)
+			continue;
+		nmux++;
+		if (cov < mincov)
+			mincov = cov;
+		snprintf(mux + l, sizeof(mux) - l, "%s%s %.1f%%",
+			 l ? ", " : "", c->event, cov);
+	}
+	/* indexes into canon_events: 0 cycles, 1 instructions, 2 cache-refs,
+	 * 3 cache-misses, 4 L1-dcache-load-misses */
+	set_ratio(metrics, "perf.ipc", val[1], ok[1], val[0], ok[0], 1);
+	set_ratio(metrics, "perf.cache_miss_pct", val[3], ok[3], val[2], ok[2],
+		  100);
+	set_ratio(metrics, "perf.mpki", val[3], ok[3], val[1], ok[1], 1000);
+	set_ratio(metrics, "perf.l1d_mpki", val[4], ok[4], val[1], ok[1], 1000);
+	if (unsup[0]) {
+		char *w = kb_xasprintf("perf events not supported on this "
+				       "system (a virtual machine without a "
+				       "virtual PMU?): %s; their perf.* "
+				       "metrics are n/a", unsup);
+
+		json_array_append_new(warnings, json_string(w));
+		free(w);
+	}
+	if (nmux) {
+		char *w = kb_xasprintf("counters multiplexed (%zu events, "
+				       "coverage down to %.1f%%: %s); counts "
+				       "are scaled estimates", nmux, mincov,
+				       mux);
+
+		json_array_append_new(warnings, json_string(w));
+		free(w);
+	}
+}

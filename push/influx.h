@@ -1,0 +1,57 @@
+/* push/influx.h - a campaign's runs as InfluxDB line protocol.
+ *
+ * Format: InfluxDB line protocol (InfluxDB 1.x docs, "Line protocol
+ * reference"; identical in 2.x, "Line protocol"):
+ *   MEASUREMENT,TAG=V,TAG=V FIELD=VALUE,FIELD=VALUE TIMESTAMP_NS\n
+ * Measurement names escape ',' and ' '; tag keys, tag values and field
+ * keys escape ',', '=' and ' ' with a backslash.  Timestamps are integer
+ * nanoseconds since the Unix epoch (the default precision of /write and
+ * /api/v2/write).
+ *
+ * The layout kbench writes (one point per counted, ok run):
+ *   measurement  the job name                       randread-4k
+ *   tags         campaign   the campaign directory's basename
+ *                configuration  the configuration id  running,NM=0
+ *                variant    the variant name         running
+ *                release    the variant's release, else the kernel the
+ *                           campaign started on (environment)
+ *                host       environment.hostname
+ *                one tag per tunable label, its value  NM=0
+ *                (a label equal to a reserved tag name gets "tunable_")
+ *   fields       every measured metric, by its kbench name, as a float
+ *                (read.iops=106186.56,...); iteration as an integer
+ *   timestamp    the run's start: run.json start_unix_ns, or for runs
+ *                recorded before that existed, state.json "finished"
+ *                minus run.json elapsed_s (whole seconds)
+ * Warm-up and failed runs, and metrics that were not measured (absent or
+ * null), are not written.  Pushing the same campaign again writes the
+ * same series and timestamps, so InfluxDB overwrites instead of adding.
+ */
+#ifndef KB_PUSH_INFLUX_H
+#define KB_PUSH_INFLUX_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <jansson.h>
+
+/* The start time of every completed run of the campaign in dir, as an
+ * object {"CONFIG/JOB/NNN": integer ns since the epoch} (see above).  Runs
+ * without a usable time are left out with a warning naming the run.  New
+ * reference, or NULL with a message when state.json cannot be read. */
+json_t *influx_run_times(const char *dir);
+
+/* Write the points of results (a results model, docs/results-format.md)
+ * to out, one line each, newline-terminated.  times is what
+ * influx_run_times() returns; only_key, if not NULL, restricts the output
+ * to that run ("CONFIG/JOB/NNN").  *npoints (may be NULL) gets the count.
+ * Returns 0, or -EINVAL when results has no "runs" array, -EIO when out
+ * fails.  Runs without a time are skipped (warned by influx_run_times). */
+int influx_format(FILE *out, const json_t *results, const json_t *times,
+		  const char *only_key, size_t *npoints);
+
+/* Parse "YYYY-MM-DDTHH:MM:SSZ" (UTC, as state.json writes it) into
+ * seconds since the epoch.  0 or -EINVAL. */
+int influx_parse_utc(const char *iso, int64_t *secs);
+
+#endif

@@ -1,0 +1,464 @@
+/* push/push.c - endpoints, campaign push, the push queue, the hook for
+ * `kbench run` (see push.h). */
+#include "push/push.h"
+#include "push/influx.h"
+#include "lib/err.h"
+#include "lib/file.h"
+#include "runner/results.h"
+#include "stats/summary.h"
+
+#include <curl/curl.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define QUEUE_FILE "push-queue.json"
+
+void push_opts_init(struct push_opts *o)
+{
+	const char *ca = getenv("KBENCH_PUSH_CACERT");
+
+	memset(o, 0, sizeof(*o));
+	push_http_opts_init(&o->http);
+	if (ca && *ca)
+		o->http.cacert = ca;
+	o->format = PUSH_INFLUX;
+	o->batch_points = 5000;
+}
+
+const char *push_format_name(enum push_format f)
+{
+	return f == PUSH_JSON ? "json" : "influx";
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+
+	return a >= b && !strcmp(s + a - b, suffix);
+}
+
+static int query_has(const char *query, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = query;
+
+	while (p && *p) {
+		if (!strncmp(p, name, n) && p[n] == '=' && p[n + 1] &&
+		    p[n + 1] != '&')
+			return 1;
+		p = strchr(p, '&');
+		if (p)
+			p++;
+	}
+	return 0;
+}
+
+static int add_param(CURLU *u, const char *name, const char *value)
+{
+	char *q = kb_xasprintf("%s=%s", name, value);
+	CURLUcode c = curl_url_set(u, CURLUPART_QUERY, q,
+				   CURLU_APPENDQUERY | CURLU_URLENCODE);
+
+	free(q);
+	return c == CURLUE_OK ? 0 : -EINVAL;
+}
+
+int push_endpoint(const char *url, const char *format, const char *db,
+		  const char *bucket, const char *org, char **endpoint,
+		  enum push_format *fmt)
+{
+	CURLU *u = NULL;
+	char *path = NULL, *query = NULL, *out = NULL;
+	int ret = -EINVAL, v2, v1;
+
+	*endpoint = NULL;
+	if (push_url_check(url, NULL))
+		return -EINVAL;
+	if (format && strcmp(format, "influx") && strcmp(format, "json")) {
+		kb_error("--format '%s': expected influx or json", format);
+		return -EINVAL;
+	}
+	if (format && !strcmp(format, "json") && (db || bucket || org)) {
+		kb_error("--db, --bucket and --org are for --format influx");
+		return -EINVAL;
+	}
+	if (db && (bucket || org)) {
+		kb_error("--db is for InfluxDB 1.x, --bucket/--org for 2.x: "
+			 "give one or the other");
+		return -EINVAL;
+	}
+	u = curl_url();
+	if (!u)
+		return -ENOMEM;
+	if (curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK)
+		goto out;
+	curl_url_get(u, CURLUPART_PATH, &path, 0);
+	v2 = path && ends_with(path, "/api/v2/write");
+	v1 = !v2 && path && ends_with(path, "/write");
+	if (!format && !v1 && !v2 && !db && !bucket) {
+		*fmt = PUSH_JSON;
+	} else if (format && !strcmp(format, "json")) {
+		*fmt = PUSH_JSON;
+	} else {
+		*fmt = PUSH_INFLUX;
+		if (!v1 && !v2) {
+			if (path && strcmp(path, "/") && strcmp(path, "")) {
+				kb_error("push URL '%s': path '%s' is not an "
+					 "InfluxDB write endpoint; give the "
+					 "server's base URL with --db NAME "
+					 "(1.x) or --bucket/--org (2.x), or the "
+					 "full .../write?db=NAME or "
+					 ".../api/v2/write?org=O&bucket=B",
+					 url, path);
+				goto out;
+			}
+			if (!db && !bucket) {
+				kb_error("push URL '%s': which database? add "
+					 "--db NAME (InfluxDB 1.x) or --bucket "
+					 "NAME --org ORG (2.x), or give "
+					 ".../write?db=NAME", url);
+				goto out;
+			}
+			v2 = bucket != NULL;
+			v1 = !v2;
+			curl_url_set(u, CURLUPART_PATH,
+				     v2 ? "/api/v2/write" : "/write", 0);
+		}
+		if ((db && add_param(u, "db", db)) ||
+		    (bucket && add_param(u, "bucket", bucket)) ||
+		    (org && add_param(u, "org", org)))
+			goto out;
+		curl_url_get(u, CURLUPART_QUERY, &query, 0);
+		if (v1 && !query_has(query, "db")) {
+			kb_error("push URL '%s': InfluxDB 1.x /write needs the "
+				 "database: add ?db=NAME or --db NAME", url);
+			goto out;
+		}
+		if (v2 && (!query_has(query, "bucket") ||
+			   (!query_has(query, "org") &&
+			    !query_has(query, "orgID")))) {
+			kb_error("push URL '%s': InfluxDB 2.x /api/v2/write "
+				 "needs bucket= and org= (or --bucket and "
+				 "--org)", url);
+			goto out;
+		}
+	}
+	if (curl_url_get(u, CURLUPART_URL, &out, 0) != CURLUE_OK)
+		goto out;
+	*endpoint = kb_xstrdup(out);
+	ret = 0;
+out:
+	curl_free(path);
+	curl_free(query);
+	curl_free(out);
+	curl_url_cleanup(u);
+	return ret;
+}
+
+static void dry_print(const char *endpoint, const struct push_opts *o,
+		      const char *body, size_t len, size_t npoints,
+		      size_t batch, size_t nbatches)
+{
+	printf("POST %s\n", endpoint);
+	printf("Content-Type: %s\n", o->http.content_type);
+	printf("Authorization: %s\n", push_auth_describe());
+	if (o->format == PUSH_INFLUX)
+		printf("# batch %zu of %zu: %zu points, %zu bytes\n", batch,
+		       nbatches, npoints, len);
+	else
+		printf("# %zu bytes\n", len);
+	printf("\n");
+	fwrite(body, 1, len, stdout);
+	if (len && body[len - 1] != '\n')
+		putchar('\n');
+	printf("\n");
+}
+
+/* The results model with summaries; NULL with a message. */
+static json_t *load_results(const char *dir)
+{
+	json_t *res = results_load_campaign(dir, 0);
+
+	if (res && stats_fill_summaries(res)) {
+		json_decref(res);
+		res = NULL;
+	}
+	return res;
+}
+
+static int push_json(const char *dir, const char *endpoint,
+		     const struct push_opts *o)
+{
+	struct push_http_opts h = o->http;
+	json_t *res = load_results(dir);
+	char *body = NULL;
+	int ret = -EIO;
+
+	if (!res)
+		goto out;
+	body = json_dumps(res, JSON_INDENT(2) | JSON_SORT_KEYS);
+	if (!body) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	h.content_type = "application/json";
+	if (o->dry_run) {
+		struct push_opts d = *o;
+
+		d.http = h;
+		dry_print(endpoint, &d, body, strlen(body), 0, 1, 1);
+		ret = 0;
+		goto out;
+	}
+	ret = push_http_post(endpoint, body, strlen(body), &h);
+	if (!ret)
+		kb_info("pushed %s results (%zu runs) to %s", dir,
+			json_array_size(json_object_get(res, "runs")),
+			endpoint);
+out:
+	free(body);
+	json_decref(res);
+	return ret;
+}
+
+static int push_influx(const char *dir, const char *endpoint,
+		       const struct push_opts *o, const char *only_key)
+{
+	json_t *res = NULL, *times = NULL;
+	char *buf = NULL;
+	size_t len = 0, npoints = 0, nbatches, b, sent = 0;
+	size_t per = o->batch_points ? o->batch_points : 5000;
+	const char *p, *end;
+	FILE *m = NULL;
+	int ret = -EIO;
+
+	res = results_load_campaign(dir, 0);
+	if (!res)
+		goto out;
+	times = influx_run_times(dir);
+	if (!times)
+		goto out;
+	m = open_memstream(&buf, &len);
+	if (!m) {
+		ret = -errno;
+		goto out;
+	}
+	ret = influx_format(m, res, times, only_key, &npoints);
+	if (fclose(m) && !ret)
+		ret = -EIO;
+	m = NULL;
+	if (ret)
+		goto out;
+	if (!npoints) {
+		if (o->dry_run)
+			printf("# nothing to push: %s has no completed, "
+			       "counted run%s\n", dir,
+			       only_key ? " with that key" : "s");
+		ret = 0;
+		goto out;
+	}
+	nbatches = (npoints + per - 1) / per;
+	p = buf;
+	for (b = 1; b <= nbatches; b++) {
+		size_t lines = 0;
+
+		for (end = p; *end && lines < per; end++)
+			if (*end == '\n')
+				lines++;
+		if (o->dry_run) {
+			dry_print(endpoint, o, p, (size_t)(end - p), lines, b,
+				  nbatches);
+		} else {
+			ret = push_http_post(endpoint, p, (size_t)(end - p),
+					     &o->http);
+			if (ret) {
+				if (sent)
+					kb_info("%zu of %zu points were sent "
+						"before the failure; a re-push "
+						"overwrites them", sent,
+						npoints);
+				goto out;
+			}
+		}
+		sent += lines;
+		p = end;
+	}
+	if (!o->dry_run) {
+		char nb[48] = "";
+
+		if (nbatches > 1)
+			kb_fmt(nb, sizeof(nb), " in %zu batches", nbatches);
+		kb_info("pushed %zu point%s of %s to %s%s", npoints,
+			npoints == 1 ? "" : "s", dir, endpoint, nb);
+	}
+	ret = 0;
+out:
+	if (m)
+		fclose(m);
+	free(buf);
+	json_decref(times);
+	json_decref(res);
+	return ret;
+}
+
+int push_campaign(const char *dir, const char *endpoint,
+		  const struct push_opts *o, const char *only_key)
+{
+	if (o->format == PUSH_JSON)
+		return push_json(dir, endpoint, o);
+	return push_influx(dir, endpoint, o, only_key);
+}
+
+/* ---- the queue ---- */
+
+static char *iso_now(void)
+{
+	char buf[32];
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return kb_xstrdup(buf);
+}
+
+json_t *push_queue_load(const char *dir)
+{
+	char *path = kb_path_join(dir, QUEUE_FILE);
+	json_t *q = NULL, *pending = NULL;
+
+	if (!kb_exists(path)) {
+		pending = json_array();
+		goto out;
+	}
+	q = kb_json_load(path);
+	if (!q)
+		goto out;
+	pending = json_object_get(q, "pending");
+	if (!json_is_array(pending)) {
+		kb_error("%s: no \"pending\" array; the file is damaged "
+			 "(fix it or remove it and run kbench push URL %s)",
+			 path, dir);
+		pending = NULL;
+		goto out;
+	}
+	json_incref(pending);
+out:
+	json_decref(q);
+	free(path);
+	return pending;
+}
+
+static int queue_write(const char *dir, json_t *pending)
+{
+	char *path = kb_path_join(dir, QUEUE_FILE);
+	json_t *q;
+	int ret;
+
+	if (!json_array_size(pending)) {
+		ret = unlink(path) < 0 && errno != ENOENT ? -errno : 0;
+		if (ret)
+			kb_error("cannot remove %s: %s", path, strerror(-ret));
+		free(path);
+		return ret;
+	}
+	q = json_pack("{s:i, s:O}", "schema_version", 1, "pending", pending);
+	ret = kb_json_write_atomic(path, q);
+	json_decref(q);
+	free(path);
+	return ret;
+}
+
+static json_t *queue_find(json_t *pending, const char *endpoint, size_t *idx)
+{
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(pending, i, e) {
+		const char *u = json_string_value(json_object_get(e, "url"));
+
+		if (u && !strcmp(u, endpoint)) {
+			if (idx)
+				*idx = i;
+			return e;
+		}
+	}
+	return NULL;
+}
+
+int push_queue_add(const char *dir, const char *endpoint,
+		   enum push_format fmt)
+{
+	json_t *pending = push_queue_load(dir), *e;
+	char *now = iso_now();
+	int ret = -EINVAL;
+
+	if (!pending)
+		goto out;
+	e = queue_find(pending, endpoint, NULL);
+	if (!e) {
+		e = json_pack("{s:s, s:s, s:s, s:i}", "url", endpoint,
+			      "format", push_format_name(fmt), "queued", now,
+			      "attempts", 0);
+		json_array_append_new(pending, e);
+	}
+	json_object_set_new(e, "last_attempt", json_string(now));
+	json_object_set_new(e, "attempts", json_integer(
+		json_integer_value(json_object_get(e, "attempts")) + 1));
+	ret = queue_write(dir, pending);
+out:
+	free(now);
+	json_decref(pending);
+	return ret;
+}
+
+int push_queue_remove(const char *dir, const char *endpoint)
+{
+	json_t *pending = push_queue_load(dir);
+	size_t i;
+	int ret = 0;
+
+	if (!pending)
+		return -EINVAL;
+	if (queue_find(pending, endpoint, &i)) {
+		json_array_remove(pending, i);
+		ret = queue_write(dir, pending);
+	}
+	json_decref(pending);
+	return ret;
+}
+
+void push_after_run(const char *dir, const char *url, const char *run_key)
+{
+	struct push_opts o;
+	json_t *pending;
+	char *endpoint = NULL;
+	int queued, ret;
+
+	push_opts_init(&o);
+	o.http.retries = 1;
+	o.http.timeout_s = 15;
+	o.http.connect_timeout_s = 5;
+	if (push_endpoint(url, NULL, NULL, NULL, NULL, &endpoint, &o.format)) {
+		kb_warn("push = %s (kernels.conf): not pushed; the results "
+			"are kept in %s", url, dir);
+		return;
+	}
+	pending = push_queue_load(dir);
+	queued = pending && queue_find(pending, endpoint, NULL);
+	json_decref(pending);
+	ret = push_campaign(dir, endpoint, &o, queued ? NULL : run_key);
+	if (!ret) {
+		if (queued && !push_queue_remove(dir, endpoint))
+			kb_info("the queued push to %s is done", endpoint);
+	} else if (!push_queue_add(dir, endpoint, o.format)) {
+		kb_warn("push to %s failed; queued in %s/%s: the next run or "
+			"'kbench push %s' sends it (the measurement is kept)",
+			endpoint, dir, QUEUE_FILE, dir);
+	}
+	free(endpoint);
+}

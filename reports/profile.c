@@ -1,0 +1,363 @@
+/* reports/profile.c - see profile.h. */
+#include "reports/profile.h"
+#include "lib/file.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct pctx {
+	json_t *summaries, *runs;
+	const char *job;
+	const struct kb_profile_rows *rows;
+};
+
+static json_t *summary(struct pctx *c, const char *cfg, const char *metric)
+{
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(c->summaries, i, e) {
+		const char *ec = json_string_value(json_object_get(e,
+							"configuration"));
+		const char *ej = json_string_value(json_object_get(e, "job"));
+		const char *em = json_string_value(json_object_get(e, "metric"));
+
+		if (ec && ej && em && !strcmp(ec, cfg) &&
+		    !strcmp(ej, c->job) && !strcmp(em, metric))
+			return e;
+	}
+	return NULL;
+}
+
+static int num(json_t *o, const char *k, double *v)
+{
+	json_t *x = json_object_get(o, k);
+
+	if (!json_is_number(x) || !isfinite(json_number_value(x)))
+		return 0;
+	*v = json_number_value(x);
+	return 1;
+}
+
+/* Metric names of the job's summaries matching prefix*suffix, in order
+ * of first appearance. */
+static size_t metric_names(struct pctx *c, const char *prefix,
+			   const char *suffix, const char **out, size_t max)
+{
+	size_t i, k, n = 0, lp = strlen(prefix), ls = strlen(suffix), lm;
+	const char *m, *j;
+	json_t *e;
+
+	json_array_foreach(c->summaries, i, e) {
+		m = json_string_value(json_object_get(e, "metric"));
+		j = json_string_value(json_object_get(e, "job"));
+		if (!m || !j || strcmp(j, c->job))
+			continue;
+		lm = strlen(m);
+		if (lm <= lp + ls || strncmp(m, prefix, lp) ||
+		    strcmp(m + lm - ls, suffix))
+			continue;
+		for (k = 0; k < n; k++)
+			if (!strcmp(out[k], m))
+				break;
+		if (k == n && n < max)
+			out[n++] = m;
+	}
+	return n;
+}
+
+static size_t key_cols(struct pctx *c, struct kb_table *t)
+{
+	size_t i;
+
+	kb_table_add_col(t, "Kernel", 0, 0);
+	for (i = 0; i < c->rows->nlabels; i++)
+		kb_table_add_col(t, c->rows->labels[i], 1, 0);
+	return 1 + c->rows->nlabels;
+}
+
+static size_t cfg_row(struct pctx *c, struct kb_table *t, size_t i)
+{
+	size_t row = kb_table_add_row(t, c->rows->group_start[i]), l;
+	json_t *v;
+
+	kb_table_set(t, row, 0, "%s", c->rows->variants[i]);
+	for (l = 0; l < c->rows->nlabels; l++) {
+		v = json_object_get(c->rows->tunables[i], c->rows->labels[l]);
+		kb_table_set(t, row, 1 + l, "%s",
+			     json_is_string(v) ? json_string_value(v) : "");
+	}
+	return row;
+}
+
+static void mean_cell(struct pctx *c, struct kb_table *t, size_t row,
+		      size_t col, size_t i, const char *metric,
+		      const char *fmt_suffix, int dec, int with_ci)
+{
+	json_t *s = summary(c, c->rows->ids[i], metric);
+	double v, lo, hi;
+
+	if (num(s, "mean", &v))
+		kb_table_set(t, row, col, "%.*f%s", dec, v, fmt_suffix);
+	else
+		kb_table_set(t, row, col, "n/a");
+	if (!with_ci)
+		return;
+	if (num(s, "ci95_lo", &lo) && num(s, "ci95_hi", &hi))
+		kb_table_set(t, row, col + 1, "%.*f", dec, (hi - lo) / 2);
+	else
+		kb_table_set(t, row, col + 1, "n/a");
+}
+
+/* Distinct "profile:" warnings of the job's runs that mention role. */
+static void role_notes(struct pctx *c, struct kb_table *t, const char *role)
+{
+	const char *seen[16];
+	size_t i, k, ns = 0, rl = strlen(role);
+	json_t *run, *w;
+
+	json_array_foreach(c->runs, i, run) {
+		const char *j = json_string_value(json_object_get(run, "job"));
+
+		if (!j || strcmp(j, c->job))
+			continue;
+		json_array_foreach(json_object_get(run, "warnings"), k, w) {
+			const char *s = json_string_value(w);
+			size_t q;
+
+			if (!s || strncmp(s, "profile: ", 9))
+				continue;
+			if (strncmp(s + 9, role, rl) && !strstr(s, role))
+				continue;
+			for (q = 0; q < ns; q++)
+				if (!strcmp(seen[q], s))
+					break;
+			if (q < ns || ns == 16)
+				continue;
+			seen[ns++] = s;
+			kb_table_add_note(t, "%s", s + 9);
+		}
+	}
+}
+
+static int role_mentioned(struct pctx *c, const char *role)
+{
+	char pre[64];
+	const char *m[1];
+	json_t *run, *w;
+	size_t i, k;
+
+	snprintf(pre, sizeof(pre), "profile.%s.", role);
+	if (metric_names(c, pre, "_pct", m, 1))
+		return 1;
+	snprintf(pre, sizeof(pre), "profile: %s:", role);
+	json_array_foreach(c->runs, i, run)
+		json_array_foreach(json_object_get(run, "warnings"), k, w)
+			if (json_is_string(w) &&
+			    !strncmp(json_string_value(w), pre, strlen(pre)))
+				return 1;
+	return 0;
+}
+
+static struct kb_table *role_table(struct pctx *c, const char *role,
+				   const char *tag)
+{
+	const char *tot[32], *all[64];
+	char pre[64], *title, *head, *metric;
+	struct kb_table *t;
+	size_t ntot, nall, i, g, k, nkey, row, col, nchild = 0;
+	/* child groups: metric profile.ROLE.G.P_pct with P != total */
+	const char *child[32], *parent[32];
+
+	if (!role_mentioned(c, role))
+		return NULL;
+	snprintf(pre, sizeof(pre), "profile.%s.", role);
+	ntot = metric_names(c, pre, ".total_pct", tot, 32);
+	nall = metric_names(c, pre, "_pct", all, 64);
+	for (g = 0; g < ntot && nchild < 32; g++) {
+		const char *gname = tot[g] + strlen(pre);
+		size_t gl = strlen(gname) - strlen(".total_pct");
+
+		for (k = 0; k < nall; k++) {
+			const char *rest = all[k] + strlen(pre);
+
+			if (strncmp(rest, gname, gl) || rest[gl] != '.' ||
+			    !strcmp(rest + gl, ".total_pct"))
+				continue;
+			child[nchild] = all[k];
+			parent[nchild++] = tot[g];
+		}
+	}
+	title = kb_xasprintf("%s: %s profile (perf record -a), share of "
+			     "samples, mean of the timed runs, 95%% CI",
+			     c->job, tag);
+	t = kb_table_new(title);
+	free(title);
+	nkey = key_cols(c, t);
+	kb_table_add_col(t, "TAG", 0, 0);
+	for (k = 0; k < nchild; k++) {
+		const char *rest = child[k] + strlen(pre);
+		size_t gl = strcspn(rest, ".");
+		char *pname = kb_xasprintf("%s", rest + gl + 1);
+
+		pname[strlen(pname) - 4] = '\0';	/* "_pct" */
+		head = nchild > 1 ? kb_xasprintf("%.*s Total", (int)gl, rest) :
+		       kb_xstrdup("Total");
+		kb_table_add_col(t, head, 1, (int)k + 1);
+		kb_table_add_col(t, "±", 1, (int)k + 1);
+		free(head);
+		if (!strcmp(pname, "io"))
+			head = kb_xstrdup(nchild > 1 ? "in I/O Code" :
+					  "I/O Code");
+		else
+			head = kb_xasprintf("in %s", pname);
+		kb_table_add_col(t, head, 1, (int)k + 1);
+		kb_table_add_col(t, "±", 1, (int)k + 1);
+		free(head);
+		free(pname);
+		(void)parent;
+	}
+	/* top-level groups: the ones with no ".P_pct" sibling */
+	for (g = 0; g < ntot; g++) {
+		for (k = 0; k < nchild; k++)
+			if (parent[k] == tot[g])
+				break;
+		if (k < nchild)
+			continue;
+		head = kb_xasprintf("%.*s", (int)(strlen(tot[g]) - strlen(pre) -
+				    strlen(".total_pct")), tot[g] + strlen(pre));
+		kb_table_add_col(t, head, 1, (int)(nchild + 1));
+		free(head);
+	}
+	if (!nchild && !ntot) {	/* nothing sampled: the seed's columns */
+		kb_table_add_col(t, "Total", 1, 1);
+		kb_table_add_col(t, "I/O Code", 1, 1);
+	}
+	kb_table_add_col(t, "n", 1, (int)(nchild + 1));
+
+	for (i = 0; i < c->rows->n; i++) {
+		json_t *s;
+		double v;
+
+		row = cfg_row(c, t, i);
+		kb_table_set(t, row, nkey, "%s:", tag);
+		col = nkey + 1;
+		for (k = 0; k < nchild; k++) {
+			mean_cell(c, t, row, col, i, parent[k], "%", 4, 1);
+			mean_cell(c, t, row, col + 2, i, child[k], "%", 4, 1);
+			col += 4;
+		}
+		for (g = 0; g < ntot; g++) {
+			for (k = 0; k < nchild; k++)
+				if (parent[k] == tot[g])
+					break;
+			if (k < nchild)
+				continue;
+			mean_cell(c, t, row, col++, i, tot[g], "%", 2, 0);
+		}
+		if (!nchild && !ntot) {
+			kb_table_set(t, row, col++, "n/a");
+			kb_table_set(t, row, col++, "n/a");
+		}
+		metric = kb_xasprintf("profile.%s.kernel_pct", role);
+		s = summary(c, c->rows->ids[i], metric);
+		free(metric);
+		kb_table_set(t, row, col, "%ld",
+			     num(s, "n", &v) ? (long)v : 0L);
+	}
+	kb_table_add_note(t, "Total: the group's share of all %s samples; "
+			  "I/O Code: its share of the [io] group's samples "
+			  "(groups: profiles/symbols.conf); ±: half-width of "
+			  "the 95%% CI; n/a: not measured", tag);
+	role_notes(c, t, role);
+	return t;
+}
+
+static const struct {
+	const char *metric;
+	const char *head;
+	int dec;
+} time_cols[] = {
+	{ "rusage.user_s", "user", 2 },
+	{ "rusage.sys_s", "system", 2 },
+	{ "rusage.elapsed_s", "elapsed", 2 },
+	{ "rusage.cpu_pct", "%CPU", 0 },
+	{ "rusage.maxrss_kib", "maxres KiB", 0 },
+	{ "rusage.major_faults", "major", 0 },
+	{ "rusage.minor_faults", "minor", 0 },
+};
+#define N_TIME (sizeof(time_cols) / sizeof(time_cols[0]))
+
+static struct kb_table *time_table(struct pctx *c)
+{
+	const char *tasks[32];
+	size_t nt, i, k, nkey, row, col;
+	struct kb_table *t;
+	char *title, *head;
+
+	nt = metric_names(c, "task.", ".cpu_pct", tasks, 32);
+	if (!nt)
+		return NULL;
+	title = kb_xasprintf("%s: fio's time (as /usr/bin/time) and the "
+			     "sustained CPU by task, %% of one CPU, mean of "
+			     "the timed runs", c->job);
+	t = kb_table_new(title);
+	free(title);
+	nkey = key_cols(c, t);
+	for (k = 0; k < N_TIME; k++)
+		kb_table_add_col(t, time_cols[k].head, 1, 1);
+	/* total first, then the groups, other last */
+	kb_table_add_col(t, "total%", 1, 2);
+	for (k = 0; k < nt; k++) {
+		const char *g = tasks[k] + 5;
+		size_t gl = strlen(g) - strlen(".cpu_pct");
+
+		if (!strncmp(g, "total.", 6) || !strncmp(g, "other.", 6))
+			continue;
+		head = kb_xasprintf("%.*s%%", (int)gl, g);
+		kb_table_add_col(t, head, 1, 2);
+		free(head);
+	}
+	kb_table_add_col(t, "other%", 1, 2);
+	for (i = 0; i < c->rows->n; i++) {
+		row = cfg_row(c, t, i);
+		col = nkey;
+		for (k = 0; k < N_TIME; k++)
+			mean_cell(c, t, row, col++, i, time_cols[k].metric, "",
+				  time_cols[k].dec, 0);
+		mean_cell(c, t, row, col++, i, "task.total.cpu_pct", "", 0, 0);
+		for (k = 0; k < nt; k++) {
+			const char *g = tasks[k] + 5;
+
+			if (!strncmp(g, "total.", 6) || !strncmp(g, "other.", 6))
+				continue;
+			mean_cell(c, t, row, col++, i, tasks[k], "", 0, 0);
+		}
+		mean_cell(c, t, row, col++, i, "task.other.cpu_pct", "", 0, 0);
+	}
+	kb_table_add_note(t, "user, system, elapsed: seconds; %%CPU, "
+			  "maxres, faults: fio's wait4 rusage; task columns: "
+			  "CPU of every task during the run grouped by comm "
+			  "(/proc/*/task/*/stat; task groups in kernels.conf), "
+			  "100%% = one CPU busy; n/a: not measured");
+	return t;
+}
+
+size_t profile_tables(json_t *results, const char *job,
+		      const struct kb_profile_rows *rows,
+		      struct kb_table **out, size_t max)
+{
+	struct pctx c = { json_object_get(results, "summaries"),
+			  json_object_get(results, "runs"), job, rows };
+	struct kb_table *t;
+	size_t n = 0;
+
+	if (n < max && (t = role_table(&c, "cycles", "CPU")))
+		out[n++] = t;
+	if (n < max && (t = role_table(&c, "dcm", "DCM")))
+		out[n++] = t;
+	if (n < max && (t = time_table(&c)))
+		out[n++] = t;
+	return n;
+}

@@ -1,0 +1,41 @@
+/* reports/profile.h - the profile and time/task tables of a job.
+ *
+ *  - per sampled role (cycles = "CPU", dcm = "DCM"): rows = configurations,
+ *    a TAG column ("CPU:"/"DCM:"), then for each symbol group G with a
+ *    parent P (profiles/symbols.conf) the means of profile.ROLE.G.total_pct
+ *    ("Total", share of all samples) and profile.ROLE.G.P_pct ("I/O Code"
+ *    for P = io: share of the parent's samples), each with the half-width
+ *    of its 95% CI, then the top-level groups' total shares: exactly seed
+ *    000's second and third tables.  Notes say when cycles fell back to
+ *    cpu-clock and why a role is n/a (the runs' "profile:" warnings).
+ *  - the time table of seed 001: fio's user, system, elapsed, %CPU,
+ *    maxresident, faults (rusage.*), and the sustained CPU split by task
+ *    group (task.GROUP.cpu_pct, percent of one CPU).
+ */
+#ifndef KB_REPORT_PROFILE_H
+#define KB_REPORT_PROFILE_H
+
+#include <jansson.h>
+#include "reports/table.h"
+
+/* The rows of a report, in display order (built by reports/table.c). */
+struct kb_profile_rows {
+	size_t n;
+	const char **ids;	/* configuration ids */
+	const char **variants;
+	json_t **tunables;	/* {"NM": "0"} or NULL */
+	const int *group_start;
+	const char **labels;	/* tunable labels */
+	size_t nlabels;
+	const char *baseline;
+};
+
+/* Append to out (at most max) the profile tables and the time/task table
+ * of job, built from results' "summaries" and "runs"; tables whose
+ * metrics are absent altogether are left out.  Returns the number
+ * appended. */
+size_t profile_tables(json_t *results, const char *job,
+		      const struct kb_profile_rows *rows,
+		      struct kb_table **out, size_t max);
+
+#endif

@@ -1,0 +1,204 @@
+/* runner/adaptive.c - iterations = auto; see runner/adaptive.h. */
+#include "runner/adaptive.h"
+#include "runner/results.h"
+#include "stats/compare.h"
+#include "lib/err.h"
+#include "lib/file.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *jstr(json_t *o, const char *k)
+{
+	return json_string_value(json_object_get(o, k));
+}
+
+int adaptive_sync_plan(struct kb_campaign *c)
+{
+	char *path;
+	json_t *cj, *k;
+	unsigned want = 0, it;
+	size_t i;
+	const char *slash;
+
+	if (!c->cfg.iterations_auto)
+		return 0;
+	path = kb_path_join(c->dir, "campaign.json");
+	cj = kb_json_load(path);
+	free(path);
+	if (!cj)
+		return -EINVAL;
+	json_array_foreach(json_object_get(cj, "plan"), i, k) {
+		slash = strrchr(json_string_value(k) ?: "", '/');
+		if (slash) {
+			it = (unsigned)atoi(slash + 1) + 1;
+			if (it > want)
+				want = it;
+		}
+	}
+	json_decref(cj);
+	while (plan_rounds(&c->plan) < want)
+		plan_add_round(&c->cfg, &c->plan);
+	return 0;
+}
+
+/* The summary of (cfg, job, metric), or NULL. */
+static json_t *summary(json_t *res, const char *cfg, const char *job,
+		       const char *metric)
+{
+	json_t *s;
+	size_t i;
+
+	json_array_foreach(json_object_get(res, "summaries"), i, s)
+		if (!strcmp(jstr(s, "configuration") ?: "", cfg) &&
+		    !strcmp(jstr(s, "job") ?: "", job) &&
+		    !strcmp(jstr(s, "metric") ?: "", metric))
+			return s;
+	return NULL;
+}
+
+/* CI half-width in % of the mean; INFINITY without a CI. */
+static double half_pct(json_t *s)
+{
+	json_t *lo = json_object_get(s, "ci95_lo");
+	json_t *hi = json_object_get(s, "ci95_hi");
+	json_t *mean = json_object_get(s, "mean");
+
+	if (!json_is_number(lo) || !json_is_number(hi) ||
+	    !json_is_number(mean) || json_number_value(mean) == 0.0)
+		return INFINITY;
+	return (json_number_value(hi) - json_number_value(lo)) / 2.0 /
+	       fabs(json_number_value(mean)) * 100.0;
+}
+
+int adaptive_decide(json_t *res, const struct kb_config *cfg,
+		    unsigned timed_rounds, char **why)
+{
+	double worst = -1.0, h;
+	const char *wc = NULL, *wj = NULL, *wm = NULL, *side;
+	json_t *e, *s;
+	size_t i, k;
+	char *w;
+
+	json_array_foreach(json_object_get(res, "comparisons"), i, e) {
+		for (k = 0; k < 2; k++) {
+			side = jstr(e, k ? "configuration" : "baseline");
+			s = summary(res, side, jstr(e, "job"),
+				    jstr(e, "metric"));
+			h = s ? half_pct(s) : INFINITY;
+			if (h > worst) {
+				worst = h;
+				wc = side;
+				wj = jstr(e, "job");
+				wm = jstr(e, "metric");
+			}
+		}
+	}
+	if (!wc) {
+		/* one configuration: nothing compared; its IOPS then */
+		json_array_foreach(json_object_get(res, "summaries"), i, s) {
+			const char *m = jstr(s, "metric") ?: "";
+			size_t l = strlen(m);
+
+			if (l < 5 || strcmp(m + l - 5, ".iops"))
+				continue;
+			h = half_pct(s);
+			if (h > worst) {
+				worst = h;
+				wc = jstr(s, "configuration");
+				wj = jstr(s, "job");
+				wm = m;
+			}
+		}
+	}
+	if (!wc) {
+		*why = kb_xasprintf("no compared metric has values after %u "
+				    "timed iterations; stopping", timed_rounds);
+		return 0;
+	}
+	w = isfinite(worst) ?
+		kb_xasprintf("widest 95%% CI: +-%.2f%% of the mean (%s %s %s)",
+			     worst, wc, wj, wm) :
+		kb_xasprintf("no 95%% CI yet for %s %s %s", wc, wj, wm);
+	if (worst < cfg->target_ci_pct) {
+		*why = kb_xasprintf("every compared metric's 95%% CI half-width "
+			"is below target_ci_pct = %g%% after %u timed "
+			"iterations; %s", cfg->target_ci_pct, timed_rounds, w);
+		free(w);
+		return 0;
+	}
+	if (timed_rounds >= cfg->max_iterations) {
+		*why = kb_xasprintf("max_iterations = %u reached before the "
+			"95%% CIs were below target_ci_pct = %g%%; %s",
+			cfg->max_iterations, cfg->target_ci_pct, w);
+		free(w);
+		return 0;
+	}
+	*why = kb_xasprintf("%s, above target_ci_pct = %g%% after %u timed "
+			    "iterations: one more round", w, cfg->target_ci_pct,
+			    timed_rounds);
+	free(w);
+	return 1;
+}
+
+/* campaign.json: the plan of c and campaign.iterations. */
+static int write_plan(struct kb_campaign *c, unsigned timed)
+{
+	char *path = kb_path_join(c->dir, "campaign.json");
+	json_t *cj = kb_json_load(path), *plan;
+	size_t i;
+	int ret = -EINVAL;
+
+	if (!cj)
+		goto out;
+	plan = json_array();
+	for (i = 0; i < c->plan.nruns; i++)
+		json_array_append_new(plan, json_string(c->plan.runs[i].key));
+	json_object_set_new(cj, "plan", plan);
+	json_object_set_new(json_object_get(cj, "campaign"), "iterations",
+			    json_integer(timed));
+	ret = kb_json_write_atomic(path, cj);
+out:
+	json_decref(cj);
+	free(path);
+	return ret;
+}
+
+int adaptive_next(struct kb_campaign *c)
+{
+	unsigned rounds = plan_rounds(&c->plan);
+	unsigned timed = rounds > c->cfg.warmup ? rounds - c->cfg.warmup : 0;
+	char *why = NULL, *path;
+	json_t *res;
+	int more, ret;
+	size_t added;
+
+	if (!c->cfg.iterations_auto)
+		return 0;
+	res = results_load_campaign(c->dir, 0);
+	if (!res)
+		return -EINVAL;
+	ret = stats_analyse(res, NULL);
+	if (ret) {
+		json_decref(res);
+		return ret;
+	}
+	more = adaptive_decide(res, &c->cfg, timed, &why);
+	json_decref(res);
+	kb_info("iterations = auto: %s", why);
+	if (more) {
+		added = plan_add_round(&c->cfg, &c->plan);
+		ret = write_plan(c, timed + 1);
+		free(why);
+		return ret ? ret : (int)added;
+	}
+	json_object_set_new(c->state, "adaptive", json_pack("{s:i, s:s}",
+			    "timed_iterations", (int)timed, "stopped", why));
+	path = kb_path_join(c->dir, "state.json");
+	ret = kb_json_write_atomic(path, c->state);
+	free(path);
+	free(why);
+	return ret;
+}

@@ -1,0 +1,247 @@
+/* runner/cmd_guest.c - `kbench guest`: inside a vm variant's boot, run
+ * the runs the host planned for it (runner/driver_vm.c starts it from
+ * the initramfs /init, runner/initramfs.c).
+ *
+ * The campaign directory is the host's, shared read-write at the same
+ * path.  Each run is done exactly as `kbench run` does it on the running
+ * kernel (runner/run_exec.h: tunables, cache drop, collectors, fio) and
+ * its metrics.json written into runs/KEY/; the host records the state
+ * after the guest powers off, so state.json has one writer.  Tunables are
+ * saved in the guest's /tmp (they reset with the guest anyway), never in
+ * the shared directory, so a host `kbench run` never "restores" a guest
+ * path on the host.
+ */
+#include "lib/commands.h"
+#include "lib/err.h"
+#include "lib/file.h"
+#include "runner/campaign.h"
+#include "runner/drivers.h"
+#include "runner/run_exec.h"
+#include "runner/target.h"
+#include "runner/tunables.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: kbench guest --dir DIR --variant NAME --runs FILE\n"
+"\n"
+"Run inside a guest booted by the vm driver (method = vm): do the runs\n"
+"listed in FILE (one run key per line, CONFIG/JOB/NNN) of the campaign in\n"
+"DIR, as `kbench run` does them on the running kernel, and write each\n"
+"run's artifacts and metrics.json under DIR/runs/.  The host records them\n"
+"in state.json after the guest powers off.  Not meant to be run by hand.\n"
+"\n"
+"options:\n"
+"      --dir DIR       the campaign directory (the host's path)\n"
+"      --variant NAME  the variant this boot is\n"
+"      --runs FILE     the run keys of this boot\n"
+"  -h, --help          this text\n");
+}
+
+static int apply(struct kb_campaign *c, struct kb_tunables *tu,
+		 const struct kb_configuration *k)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < tu->n; i++) {
+		ret = tunables_set(tu, i, c->cfg.tunables[i].values[k->value[i]]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static const struct kb_run *find_run(const struct kb_campaign *c,
+				     const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < c->plan.nruns; i++)
+		if (!strcmp(c->plan.runs[i].key, key))
+			return &c->plan.runs[i];
+	return NULL;
+}
+
+/* Record a run that could not be done at all (bad tunable, ...). */
+static int write_failed(const char *rdir, const struct kb_campaign *c,
+			const struct kb_run *r, const char *reason)
+{
+	char *mpath = kb_path_join(rdir, "metrics.json");
+	json_t *m = json_pack("{s:s, s:s, s:{}, s:s, s:s, s:i, s:b}",
+		"status", "failed", "reason", reason, "metrics",
+		"configuration", c->plan.configs[r->config].id,
+		"job", c->cfg.jobs[r->job], "iteration", (int)r->iteration,
+		"warmup", r->warmup);
+	int ret = kb_json_write_atomic(mpath, m);
+
+	json_decref(m);
+	free(mpath);
+	return ret;
+}
+
+int cmd_guest(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "dir", required_argument, NULL, 'd' },
+		{ "variant", required_argument, NULL, 'v' },
+		{ "runs", required_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *dir = NULL, *variant = NULL, *runs = NULL;
+	char *keys = NULL, *line, *save = NULL, *tmpdir = NULL;
+	struct kb_campaign c;
+	struct kb_target t;
+	struct kb_tunables tu;
+	struct utsname u;
+	int o, ret = 1, have_target = 0, drop_warned = 0, err;
+	size_t done = 0, failed = 0;
+
+	memset(&c, 0, sizeof(c));
+	memset(&tu, 0, sizeof(tu));
+	optind = 1;
+	while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (o) {
+		case 'd':
+			dir = optarg;
+			break;
+		case 'v':
+			variant = optarg;
+			break;
+		case 'r':
+			runs = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 1;
+		}
+	}
+	if (!dir || !variant || !runs || optind < argc) {
+		kb_error("kbench guest needs --dir, --variant and --runs (and "
+			 "nothing else); see kbench guest --help");
+		return 1;
+	}
+	kb_guest_variant = variant;
+	uname(&u);
+	/* the host waits for this line on the console (boot_timeout) */
+	fprintf(stderr, "kbench guest: started: variant %s, kernel %s\n",
+		variant, u.release);
+	{
+		char *cj = kb_path_join(dir, "campaign.json");
+		int ok = kb_exists(cj);
+
+		free(cj);
+		if (!ok) {
+			kb_error("%s: no campaign.json (is the host's campaign "
+				 "directory mounted here?)", dir);
+			goto out;
+		}
+	}
+	if (campaign_open(&c, dir, NULL, 0))
+		goto out;
+	if (kb_read_file(runs, &keys, NULL, 0))
+		goto out;
+	{
+		size_t v;
+
+		for (v = 0; v < c.cfg.nvariants; v++)
+			if (!strcmp(c.cfg.variants[v].name, variant))
+				break;
+		if (v == c.cfg.nvariants) {
+			kb_error("%s: no variant '%s' in the campaign", dir,
+				 variant);
+			goto out;
+		}
+		if (c.cfg.variants[v].disk) {
+			/* the host's disk = PATH is the guest's /dev/vda */
+			free(c.cfg.target);
+			c.cfg.target = kb_xstrdup("/dev/vda");
+			c.cfg.target_kind = KB_TARGET_DEVICE;
+		}
+	}
+	tmpdir = kb_xstrdup("/tmp/kbench-guest");
+	if (kb_mkdir_p(tmpdir))
+		goto out;
+	if (target_open(&c.cfg, tmpdir, &t))
+		goto out;
+	have_target = 1;
+	if (tunables_init(&tu, &c.cfg, &t, tmpdir))
+		goto out;
+	for (line = strtok_r(keys, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		const struct kb_run *r = find_run(&c, line);
+		const struct kb_configuration *k;
+		json_t *result = NULL;
+		char *rdir, *mpath;
+		const char *s;
+
+		if (!r) {
+			kb_warn("%s: run '%s' is not in the plan; skipped", runs,
+				line);
+			continue;
+		}
+		k = &c.plan.configs[r->config];
+		fprintf(stderr, "kbench guest: run %s\n", r->key);
+		rdir = kb_xasprintf("%s/runs/%s", dir, r->key);
+		if (kb_mkdir_p(rdir)) {
+			free(rdir);
+			goto out;
+		}
+		if (apply(&c, &tu, k)) {
+			err = write_failed(rdir, &c, r, "guest: cannot set the "
+					   "tunables (see console.log)");
+			free(rdir);
+			if (err)
+				goto out;
+			failed++;
+			continue;
+		}
+		err = do_run(&c, r, &t, rdir, &result, &drop_warned);
+		if (err) {
+			free(rdir);
+			goto out;
+		}
+		json_object_set_new(result, "configuration", json_string(k->id));
+		json_object_set_new(result, "job", json_string(c.cfg.jobs[r->job]));
+		json_object_set_new(result, "iteration", json_integer(r->iteration));
+		json_object_set_new(result, "warmup", json_boolean(r->warmup));
+		json_object_set_new(result, "guest_kernel", json_string(u.release));
+		mpath = kb_path_join(rdir, "metrics.json");
+		err = kb_json_write_atomic(mpath, result);
+		s = json_string_value(json_object_get(result, "status"));
+		if (s && strcmp(s, "ok"))
+			failed++;
+		fprintf(stderr, "kbench guest: run %s: %s\n", r->key,
+			s ? s : "?");
+		json_decref(result);
+		free(mpath);
+		free(rdir);
+		if (err)
+			goto out;
+		done++;
+	}
+	fprintf(stderr, "kbench guest: done: %zu run(s), %zu failed\n", done,
+		failed);
+	ret = 0;
+out:
+	if (tunables_restore(&tu))
+		ret = 1;
+	tunables_free(&tu);
+	if (have_target)
+		target_close(&t);
+	campaign_close(&c);
+	free(keys);
+	free(tmpdir);
+	return ret;
+}

@@ -1,0 +1,167 @@
+/* runner/cmd_install_resume.c - `kbench install-resume`: the systemd unit
+ * that resumes a kexec campaign after each boot (runner/driver_kexec.c).
+ *
+ * Unit format: systemd.unit(5), systemd.service(5).  The unit runs
+ * `kbench run -o DIR` once per boot while the kexec state file exists
+ * (ConditionPathExists=), after local file systems are mounted.
+ */
+#include "lib/commands.h"
+#include "lib/err.h"
+#include "lib/file.h"
+#include "lib/proc.h"
+#include "runner/kexec.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define UNIT "kbench-resume.service"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: kbench install-resume [options] DIR\n"
+"       kbench install-resume --remove [options]\n"
+"\n"
+"Install (and enable) the systemd unit " UNIT " that runs\n"
+"`kbench run -o DIR` after every boot while a kexec campaign is under way\n"
+"(method = kexec variants: kbench kexecs into a variant's kernel and the\n"
+"campaign resumes there).  --remove disables and deletes it.\n"
+"\n"
+"options:\n"
+"      --unit-dir D   where the unit goes (default /etc/systemd/system);\n"
+"                     with a non-default D, systemctl is not called\n"
+"      --remove       disable and remove the unit\n"
+"  -n, --dry-run      print the unit and the commands; change nothing\n"
+"  -h, --help         this text\n");
+}
+
+static int systemctl(const char *verb, int dry)
+{
+	int reload = !strcmp(verb, "daemon-reload");
+	char *argv[] = { "systemctl", (char *)verb, reload ? NULL : UNIT,
+			 NULL };
+	struct kb_spawn_result r;
+	int ret;
+
+	if (dry) {
+		printf("systemctl %s%s\n", verb, reload ? "" : " " UNIT);
+		return 0;
+	}
+	ret = kb_spawn(argv, NULL, &r);
+	if (!ret && (!r.exited || r.exit_status)) {
+		kb_error("systemctl %s %s failed (exit status %d)", verb, UNIT,
+			 r.exited ? r.exit_status : -1);
+		ret = -EIO;
+	}
+	return ret;
+}
+
+int cmd_install_resume(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "unit-dir", required_argument, NULL, 'u' },
+		{ "remove", no_argument, NULL, 'r' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *udir = "/etc/systemd/system";
+	int o, remove = 0, dry = 0, custom = 0, ret = 1;
+	char *upath = NULL, *unit = NULL, *state = NULL;
+	char exe[PATH_MAX], dir[PATH_MAX];
+	ssize_t n;
+
+	optind = 1;
+	while ((o = getopt_long(argc, argv, "nh", opts, NULL)) != -1) {
+		switch (o) {
+		case 'u':
+			udir = optarg;
+			custom = 1;
+			break;
+		case 'r':
+			remove = 1;
+			break;
+		case 'n':
+			dry = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 1;
+		}
+	}
+	upath = kb_path_join(udir, UNIT);
+	if (remove) {
+		if (optind != argc) {
+			kb_error("--remove takes no DIR");
+			goto out;
+		}
+		if (!custom && systemctl("disable", dry))
+			goto out;
+		if (dry)
+			printf("rm %s\n", upath);
+		else if (unlink(upath) < 0 && errno != ENOENT) {
+			kb_error("%s: %s", upath, strerror(errno));
+			goto out;
+		}
+		ret = 0;
+		goto out;
+	}
+	if (optind + 1 != argc) {
+		kb_error("install-resume needs the campaign directory; see "
+			 "kbench install-resume --help");
+		goto out;
+	}
+	if (!realpath(argv[optind], dir)) {
+		kb_error("%s: %s (run `kbench run --dry-run` first to create "
+			 "the campaign)", argv[optind], strerror(errno));
+		goto out;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0) {
+		kb_error("cannot find the kbench binary (/proc/self/exe)");
+		goto out;
+	}
+	exe[n] = '\0';
+	state = kexec_state_path();
+	unit = kb_xasprintf(
+		"# installed by kbench install-resume; remove with\n"
+		"# kbench install-resume --remove\n"
+		"[Unit]\n"
+		"Description=kbench: resume the kexec campaign %s\n"
+		"After=local-fs.target\n"
+		"ConditionPathExists=%s\n"
+		"\n"
+		"[Service]\n"
+		"Type=oneshot\n"
+		"ExecStart=%s run -o %s\n"
+		"StandardOutput=journal+console\n"
+		"\n"
+		"[Install]\n"
+		"WantedBy=multi-user.target\n", dir, state, exe, dir);
+	if (dry) {
+		printf("# %s\n%s", upath, unit);
+	} else if (kb_mkdir_p(udir) ||
+		   kb_write_atomic(upath, unit, strlen(unit))) {
+		goto out;
+	}
+	if (!custom && (systemctl("daemon-reload", dry) ||
+			systemctl("enable", dry)))
+		goto out;
+	if (!dry)
+		kb_info("installed %s: `kbench run -o %s` runs after each boot "
+			"while %s exists", upath, dir, state);
+	ret = 0;
+out:
+	free(upath);
+	free(unit);
+	free(state);
+	return ret;
+}

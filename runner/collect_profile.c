@@ -1,0 +1,224 @@
+/* runner/collect_profile.c - sampling profile of the whole machine during
+ * a run, for `profile = cycles,dcm` in kernels.conf.
+ *
+ * start(): chooses the events (cycles, or cpu-clock where this machine
+ * has no cycles counter; L1-dcache-load-misses for dcm, left out where
+ * unsupported), copies the symbol groups (PROFILES/symbols.conf) into the
+ * run directory, and starts `perf record -a -q -o RDIR/perf.data -e E...`
+ * (perf-record(1)) in the background.  stop(): SIGINT to perf record (it
+ * then writes its data and exits), then `perf report -i perf.data --stdio
+ * --no-children --sort dso,sym -F overhead,sample,dso,sym -t '|'`
+ * (perf-report(1)) into perf_report.txt, parsed by parsers/perf_report.c.
+ * profile.json records what was asked, what was sampled and why.
+ * Nothing here fails the run: a perf that cannot start is recorded.
+ */
+#include "runner/collect.h"
+#include "runner/collect_perf.h"
+#include "lib/err.h"
+#include "lib/file.h"
+#include "lib/proc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define L1D_READ_MISS (PERF_COUNT_HW_CACHE_L1D | \
+		       (PERF_COUNT_HW_CACHE_OP_READ << 8) | \
+		       (PERF_COUNT_HW_CACHE_RESULT_MISS << 16))
+
+struct profile_state {
+	pid_t pid;		/* perf record, 0 = not running */
+	json_t *info;		/* becomes profile.json */
+};
+
+static int profile_enabled(const struct kb_config *cfg)
+{
+	return cfg->nprofile > 0;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* fork + exec argv with stdout/stderr into log; the pid or -errno. */
+static pid_t start_bg(char *const argv[], const char *log)
+{
+	pid_t pid = fork();
+	int fd;
+
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+			close(fd);
+		}
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+static int profile_start(struct kb_run_ctx *ctx, void **state)
+{
+	struct profile_state *st = kb_xcalloc(1, sizeof(*st));
+	json_t *events = json_array();
+	char *argv[16], *data, *log, *src, *dst, *kr = NULL;
+	const char *ev;
+	size_t i, na = 0;
+	int err = 0, ret = 0;
+
+	st->info = json_pack("{s:o}", "events", events);
+	for (i = 0; i < ctx->cfg->nprofile; i++) {
+		const char *role = ctx->cfg->profile[i];
+		json_t *e = json_pack("{s:s}", "role", role);
+
+		ev = NULL;
+		if (!strcmp(role, "cycles")) {
+			json_object_set_new(e, "requested", json_string("cycles"));
+			if (kb_perf_event_supported(PERF_TYPE_HARDWARE,
+					PERF_COUNT_HW_CPU_CYCLES, &err)) {
+				ev = "cycles";
+			} else {
+				ev = "cpu-clock";
+				json_object_set_new(e, "note", json_string(
+					"cycles not supported here: sampled "
+					"cpu-clock (timer) instead"));
+			}
+		} else if (!strcmp(role, "dcm")) {
+			json_object_set_new(e, "requested",
+					    json_string("L1-dcache-load-misses"));
+			if (kb_perf_event_supported(PERF_TYPE_HW_CACHE,
+						    L1D_READ_MISS, &err)) {
+				ev = "L1-dcache-load-misses";
+			} else {
+				char *n = kb_xasprintf("L1-dcache-load-misses "
+						       "not supported here "
+						       "(perf_event_open: %s; "
+						       "a VM without a virtual "
+						       "PMU?)", strerror(err));
+
+				json_object_set_new(e, "note", json_string(n));
+				free(n);
+			}
+		}
+		json_object_set_new(e, "event", ev ? json_string(ev) :
+				    json_null());
+		json_array_append_new(events, e);
+		if (ev && na < 10) {
+			argv[6 + 2 * na] = (char *)"-e";
+			argv[7 + 2 * na] = (char *)ev;
+			na++;
+		}
+	}
+	if (kb_read_file("/proc/sys/kernel/kptr_restrict", &kr, NULL, 1) == 0)
+		json_object_set_new(st->info, "kptr_restrict",
+				    json_integer(atoi(kr)));
+	free(kr);
+
+	src = kb_path_join(ctx->cfg->profiles_dir, "symbols.conf");
+	dst = kb_path_join(ctx->rdir, "symbols.conf");
+	if (kb_exists(src))
+		ret = collect_snapshot(src, ctx->rdir, "symbols.conf");
+	else
+		json_object_set_new(st->info, "symbols_missing",
+				    json_string(src));
+	free(src);
+	free(dst);
+	if (ret)
+		goto out;
+	if (!na)
+		goto out;
+
+	data = kb_path_join(ctx->rdir, "perf.data");
+	log = kb_path_join(ctx->rdir, "perf_record.log");
+	argv[0] = (char *)"perf";
+	argv[1] = (char *)"record";
+	argv[2] = (char *)"-a";
+	argv[3] = (char *)"-q";
+	argv[4] = (char *)"-o";
+	argv[5] = data;
+	argv[6 + 2 * na] = NULL;
+	st->pid = start_bg(argv, log);
+	if (st->pid < 0) {
+		json_object_set_new(st->info, "record_error",
+				    json_string(strerror((int)-st->pid)));
+		st->pid = 0;
+	} else {
+		/* let perf record open its events before fio starts */
+		for (i = 0; i < 40 && !kb_exists(data); i++)
+			sleep_ms(50);
+		sleep_ms(200);
+	}
+	free(data);
+	free(log);
+out:
+	*state = st;
+	return ret;
+}
+
+static int profile_stop(struct kb_run_ctx *ctx, void *state)
+{
+	struct profile_state *st = state;
+	struct kb_spawn_opts o = { 0 };
+	struct kb_spawn_result r;
+	char *data = kb_path_join(ctx->rdir, "perf.data");
+	char *rep = kb_path_join(ctx->rdir, "perf_report.txt");
+	char *err = kb_path_join(ctx->rdir, "perf_report.stderr");
+	char *path = kb_path_join(ctx->rdir, "profile.json");
+	char *argv[] = { (char *)"perf", (char *)"report", (char *)"-i", data,
+			 (char *)"--stdio", (char *)"--no-children",
+			 (char *)"--sort", (char *)"dso,sym",
+			 (char *)"-F", (char *)"overhead,sample,dso,sym",
+			 (char *)"-t", (char *)"|", NULL };
+	int status = 0, i, ret;
+
+	if (st->pid > 0) {
+		kill(st->pid, SIGINT);
+		for (i = 0; i < 600; i++) {	/* 30 s */
+			if (waitpid(st->pid, &status, WNOHANG) == st->pid)
+				break;
+			sleep_ms(50);
+		}
+		if (i == 600) {
+			kill(st->pid, SIGKILL);
+			waitpid(st->pid, &status, 0);
+		}
+		json_object_set_new(st->info, "record_exit_status",
+				    json_integer(WIFEXITED(status) ?
+						 WEXITSTATUS(status) : -1));
+		o.stdout_path = rep;
+		o.stderr_path = err;
+		o.timeout_s = 300;
+		if (kb_spawn(argv, &o, &r) == 0)
+			json_object_set_new(st->info, "report_exit_status",
+					    json_integer(r.exited ?
+							 r.exit_status : -1));
+	}
+	ret = kb_json_write_atomic(path, st->info);
+	json_decref(st->info);
+	free(st);
+	free(data);
+	free(rep);
+	free(err);
+	free(path);
+	return ret;
+}
+
+const struct kb_collector kb_collector_profile = {
+	.name = "profile",
+	.enabled = profile_enabled,
+	.start = profile_start,
+	.stop = profile_stop,
+};

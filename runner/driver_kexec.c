@@ -1,0 +1,553 @@
+/* runner/driver_kexec.c - method = kexec: bare-metal runs on the
+ * variant's kernel, reached with kexec(8) (see runner/kexec.h for the
+ * state kept across the reboot and the checks after it).
+ *
+ * A batch of a variant that is not running: write the state file, `kexec
+ * -l IMAGE [--initrd=INITRD] --command-line="CMDLINE kbench.campaign=N"`,
+ * then `systemctl kexec` (or `kexec -e` without systemd).  After the boot
+ * the unit from `kbench install-resume DIR` runs `kbench run -o DIR`; the
+ * variant counts as running only when every check passes, its runs then
+ * go through the local path (tunables are re-applied per run, as they
+ * reset on boot).  When a check fails, the runs of that boot are recorded
+ * as failed with the reason.  `kbench run --dry-run` prints the commands
+ * and changes nothing.
+ */
+#include "runner/drivers.h"
+#include "runner/campaign.h"
+#include "runner/kernel_img.h"
+#include "runner/kexec.h"
+#include "lib/err.h"
+#include "lib/file.h"
+#include "lib/proc.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+int kexec_is_running(const struct kb_variant *v);
+
+/* root/rel, trimmed of trailing blanks/newlines (malloc'd) or NULL. */
+static char *read_trim(const char *root, const char *rel)
+{
+	char *p = kb_path_join(root, rel), *t = NULL;
+	size_t n;
+
+	if (kb_read_file(p, &t, &n, 1))
+		t = NULL;
+	free(p);
+	while (t && n && (t[n - 1] == '\n' || t[n - 1] == ' ' ||
+			  t[n - 1] == '\t'))
+		t[--n] = '\0';
+	return t;
+}
+
+static int has_word(const char *line, const char *word)
+{
+	size_t wl = strlen(word);
+	const char *p = line;
+
+	while (p && (p = strstr(p, word))) {
+		if ((p == line || p[-1] == ' ') && (p[wl] == '\0' || p[wl] == ' '))
+			return 1;
+		p += wl;
+	}
+	return 0;
+}
+
+/* Split "REL (USER@HOST) #BUILD..." (a bzImage kernel_version) or
+ * "Linux version REL (USER@HOST) (COMPILER) #BUILD..." (/proc/version)
+ * into release, user@host and the "#BUILD ..." part. */
+static int split_build(const char *s, char **rel, char **who, char **ver)
+{
+	const char *p = s, *e, *h;
+
+	*rel = *who = *ver = NULL;
+	if (!strncmp(p, "Linux version ", 14))
+		p += 14;
+	e = p + strcspn(p, " ");
+	*rel = strndup(p, (size_t)(e - p));
+	if (*e == ' ' && e[1] == '(' && (h = strchr(e, ')')))
+		*who = strndup(e + 2, (size_t)(h - e - 2));
+	h = strstr(e, " #");
+	if (h)
+		*ver = kb_xstrdup(h + 1);
+	return *rel && *who && *ver ? 0 : -EINVAL;
+}
+
+int kexec_disk_id(const char *root, const char *dev, struct kb_disk_id *id)
+{
+	char *base = kb_xasprintf("sys/block/%s", dev), *full, *rel;
+	int ret = 0;
+
+	memset(id, 0, sizeof(*id));
+	full = kb_path_join(root, base);
+	if (!kb_exists(full)) {
+		ret = -ENOENT;
+		goto out;
+	}
+	rel = kb_xasprintf("%s/wwid", base);
+	id->wwn = read_trim(root, rel);
+	free(rel);
+	if (!id->wwn) {
+		rel = kb_xasprintf("%s/device/wwid", base);
+		id->wwn = read_trim(root, rel);
+		free(rel);
+	}
+	rel = kb_xasprintf("%s/device/serial", base);
+	id->serial = read_trim(root, rel);
+	free(rel);
+	rel = kb_xasprintf("%s/device/model", base);
+	id->model = read_trim(root, rel);
+	free(rel);
+out:
+	free(full);
+	free(base);
+	return ret;
+}
+
+void kexec_disk_id_free(struct kb_disk_id *id)
+{
+	free(id->serial);
+	free(id->wwn);
+	free(id->model);
+	memset(id, 0, sizeof(*id));
+}
+
+static int str_differs(const char *want, const char *got)
+{
+	return want && (!got || strcmp(want, got));
+}
+
+int kexec_verify(const char *root, const struct kb_kexec_state *s,
+		 char *why, size_t len)
+{
+	char *rel = read_trim(root, "proc/sys/kernel/osrelease");
+	char *cmdline = read_trim(root, "proc/cmdline");
+	char *version = read_trim(root, "proc/version");
+	char *r1 = NULL, *w1 = NULL, *v1 = NULL, *r2 = NULL, *w2 = NULL;
+	char *v2 = NULL;
+	struct kb_disk_id id = { 0 };
+	int ret = KB_KEXEC_OK, rel_bad, marker_bad;
+
+	if (!rel || !cmdline) {
+		snprintf(why, len, "cannot read %s/proc/sys/kernel/osrelease "
+			 "or %s/proc/cmdline", root, root);
+		ret = -ENOENT;
+		goto out;
+	}
+	rel_bad = s->release && strcmp(rel, s->release);
+	marker_bad = s->marker && !has_word(cmdline, s->marker);
+	if (rel_bad || marker_bad) {
+		int n = 0;
+
+		if (rel_bad)
+			n = snprintf(why, len, "booted kernel mismatch: uname "
+				     "-r is %s, expected %s%s", rel, s->release,
+				     marker_bad ? "; " : "");
+		if (marker_bad && n >= 0 && (size_t)n < len)
+			snprintf(why + n, len - n, "kexec marker '%s' missing "
+				 "from /proc/cmdline (kexec likely fell back to "
+				 "a firmware reboot into the default kernel)",
+				 s->marker);
+		ret = KB_KEXEC_WRONG_KERNEL;
+		goto out;
+	}
+	if (s->build && version) {
+		if (split_build(s->build, &r1, &w1, &v1) ||
+		    split_build(version, &r2, &w2, &v2)) {
+			snprintf(why, len, "cannot compare builds: image '%s', "
+				 "/proc/version '%s'", s->build, version);
+			ret = KB_KEXEC_WRONG_BUILD;
+			goto out;
+		}
+		if (strcmp(r1, r2) || strcmp(w1, w2) || strcmp(v1, v2)) {
+			snprintf(why, len, "running kernel is not the intended "
+				 "build: /proc/version has %s (%s) %s, the image "
+				 "is %s (%s) %s", r2, w2, v2, r1, w1, v1);
+			ret = KB_KEXEC_WRONG_BUILD;
+			goto out;
+		}
+	}
+	if (s->target_dev && (s->target.serial || s->target.wwn)) {
+		if (kexec_disk_id(root, s->target_dev, &id)) {
+			snprintf(why, len, "target /dev/%s does not exist after "
+				 "the boot (expected serial %s / wwn %s)",
+				 s->target_dev, s->target.serial ?: "n/a",
+				 s->target.wwn ?: "n/a");
+			ret = KB_KEXEC_WRONG_TARGET;
+		} else if (str_differs(s->target.serial, id.serial) ||
+			   str_differs(s->target.wwn, id.wwn)) {
+			snprintf(why, len, "target device identity changed: "
+				 "/dev/%s is serial %s (%s) in %s boot %u, "
+				 "expected serial %s / wwn %s; run discarded",
+				 s->target_dev, id.serial ?: "n/a",
+				 id.model ?: "unknown model",
+				 s->variant ?: "?", s->boot,
+				 s->target.serial ?: "n/a",
+				 s->target.wwn ?: "n/a");
+			ret = KB_KEXEC_WRONG_TARGET;
+		}
+	}
+out:
+	kexec_disk_id_free(&id);
+	free(rel);
+	free(cmdline);
+	free(version);
+	free(r1);
+	free(w1);
+	free(v1);
+	free(r2);
+	free(w2);
+	free(v2);
+	return ret;
+}
+
+char *kexec_state_path(void)
+{
+	const char *d = getenv("KBENCH_STATE_DIR");
+
+	return kb_path_join(d && *d ? d : "/var/lib/kbench", "kexec.json");
+}
+
+static char *jdup(json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+
+	return s ? kb_xstrdup(s) : NULL;
+}
+
+int kexec_state_load(const char *path, struct kb_kexec_state *s)
+{
+	json_t *j, *t;
+
+	memset(s, 0, sizeof(*s));
+	if (!kb_exists(path))
+		return -ENOENT;
+	j = kb_json_load(path);
+	if (!j || !json_is_string(json_object_get(j, "campaign"))) {
+		kb_error("%s: not a kbench kexec state file; remove it", path);
+		json_decref(j);
+		return -EINVAL;
+	}
+	s->campaign = jdup(j, "campaign");
+	s->variant = jdup(j, "variant");
+	s->marker = jdup(j, "marker");
+	s->release = jdup(j, "release");
+	s->build = jdup(j, "build");
+	s->target_dev = jdup(j, "target_dev");
+	t = json_object_get(j, "target");
+	s->target.serial = jdup(t, "serial");
+	s->target.wwn = jdup(t, "wwn");
+	s->target.model = jdup(t, "model");
+	s->boot = (unsigned)json_integer_value(json_object_get(j, "boot"));
+	json_decref(j);
+	return 0;
+}
+
+int kexec_state_save(const char *path, const struct kb_kexec_state *s)
+{
+	char *dir = kb_xstrdup(path), *slash = strrchr(dir, '/');
+	json_t *j;
+	int ret = 0;
+
+	if (slash && slash != dir) {
+		*slash = '\0';
+		ret = kb_mkdir_p(dir);
+	}
+	free(dir);
+	if (ret)
+		return ret;
+	j = json_pack("{s:s, s:s?, s:s?, s:s?, s:s?, s:s?, s:{s:s?, s:s?, s:s?}, s:i}",
+		"campaign", s->campaign, "variant", s->variant,
+		"marker", s->marker, "release", s->release, "build", s->build,
+		"target_dev", s->target_dev, "target", "serial",
+		s->target.serial, "wwn", s->target.wwn, "model",
+		s->target.model, "boot", (int)s->boot);
+	ret = kb_json_write_atomic(path, j);
+	json_decref(j);
+	return ret;
+}
+
+void kexec_state_free(struct kb_kexec_state *s)
+{
+	free(s->campaign);
+	free(s->variant);
+	free(s->marker);
+	free(s->release);
+	free(s->build);
+	free(s->target_dev);
+	kexec_disk_id_free(&s->target);
+	memset(s, 0, sizeof(*s));
+}
+
+char *kexec_cmdline(const char *current, const char *extra,
+		    const char *marker)
+{
+	char *copy = kb_xstrdup(current ? current : ""), *tok, *save = NULL;
+	char *out = kb_xstrdup(""), *t, *init_args = NULL;
+
+	/* words after a lone "--" go to init, not to the kernel: keep them
+	 * last (Documentation/admin-guide/kernel-parameters.rst) */
+	for (t = copy; (t = strstr(t, "--")); t += 2) {
+		if ((t == copy || t[-1] == ' ') && (t[2] == '\0' ||
+		    t[2] == ' ' || t[2] == '\n')) {
+			init_args = kb_xstrdup(t);
+			init_args[strcspn(init_args, "\n")] = '\0';
+			*t = '\0';
+			break;
+		}
+	}
+	for (tok = strtok_r(copy, " \t\n", &save); tok;
+	     tok = strtok_r(NULL, " \t\n", &save)) {
+		if (!strncmp(tok, "BOOT_IMAGE=", 11) ||
+		    !strncmp(tok, "kbench.campaign=", 16))
+			continue;
+		t = kb_xasprintf("%s%s%s", out, *out ? " " : "", tok);
+		free(out);
+		out = t;
+	}
+	if (extra && *extra) {
+		t = kb_xasprintf("%s%s%s", out, *out ? " " : "", extra);
+		free(out);
+		out = t;
+	}
+	t = kb_xasprintf("%s%s%s%s%s", out, *out ? " " : "", marker,
+			 init_args ? " " : "", init_args ? init_args : "");
+	free(out);
+	free(copy);
+	free(init_args);
+	return t;
+}
+
+static const char *proc_root(void)
+{
+	const char *r = getenv("KBENCH_PROC_ROOT");	/* tests */
+
+	return r && *r ? r : "/";
+}
+
+int kexec_is_running(const struct kb_variant *v)
+{
+	struct kb_kexec_state s;
+	char *path = kexec_state_path(), why[512];
+	int running = 0;
+
+	if (kexec_state_load(path, &s) == 0) {
+		if (s.variant && !strcmp(s.variant, v->name))
+			running = kexec_verify(proc_root(), &s, why,
+					       sizeof(why)) == KB_KEXEC_OK;
+		kexec_state_free(&s);
+	} else if (v->kernel && strncmp(v->kernel, "deb:", 4)) {
+		/* booted by hand: the image's build is the running one */
+		char ver[512];
+
+		memset(&s, 0, sizeof(s));
+		if (!bzimage_version(v->kernel, ver, sizeof(ver))) {
+			s.build = ver;
+			running = kexec_verify(proc_root(), &s, why,
+					       sizeof(why)) == KB_KEXEC_OK;
+		}
+	}
+	free(path);
+	return running;
+}
+
+int kexec_ready(const struct kb_variant *v, char *why, size_t len)
+{
+	const char *path = getenv("PATH");
+	char *copy, *dir, *save = NULL, *full;
+	int found = 0;
+
+	if (kb_guest_variant || kexec_is_running(v) || kb_driver_dry_run)
+		return kb_guest_variant ? 0 : 1;
+	copy = kb_xstrdup(path ? path : "/usr/sbin:/sbin:/usr/bin:/bin");
+	for (dir = strtok_r(copy, ":", &save); dir && !found;
+	     dir = strtok_r(NULL, ":", &save)) {
+		full = kb_path_join(dir, "kexec");
+		found = access(full, X_OK) == 0;
+		free(full);
+	}
+	free(copy);
+	if (!found)
+		snprintf(why, len, "variant '%s' (method = kexec) needs "
+			 "kexec(8): apt-get install kexec-tools", v->name);
+	return found;
+}
+
+static void print_argv(char *const argv[])
+{
+	size_t i;
+
+	for (i = 0; argv[i]; i++) {
+		const char *a = argv[i];
+
+		if (strpbrk(a, " \t'\"$\\;&|<>*?()"))  {
+			const char *c;
+
+			if (i)
+				putchar(' ');
+			putchar('\'');
+			for (c = a; *c; c++) {
+				if (*c == '\'')
+					fputs("'\\''", stdout);
+				else
+					putchar(*c);
+			}
+			putchar('\'');
+		} else {
+			printf("%s%s", i ? " " : "", a);
+		}
+	}
+	putchar('\n');
+}
+
+/* Fail runs[] with reason (the boot was not the intended one). */
+static int fail_batch(struct kb_campaign *c, const size_t *runs, size_t n,
+		      const char *reason, size_t *nfailed)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < n && !ret; i++) {
+		const struct kb_run *r = &c->plan.runs[runs[i]];
+
+		ret = campaign_record(c, r->key, "failed", reason);
+		(*nfailed)++;
+		kb_warn("run %s failed: %s (recorded; the campaign goes on)",
+			r->key, reason);
+	}
+	return ret;
+}
+
+int kexec_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
+		    size_t *nfailed)
+{
+	const struct kb_config *cfg = &c->cfg;
+	size_t vi = c->plan.configs[c->plan.runs[runs[0]].config].variant;
+	const struct kb_variant *v = &cfg->variants[vi];
+	char *spath = kexec_state_path(), *cur = NULL, *cmdline = NULL;
+	char *a_cmd = NULL, *a_initrd = NULL, why[1024];
+	struct kb_kexec_state s = { 0 };
+	struct kb_kernel k = { 0 };
+	unsigned char nonce[8];
+	char hex[17];
+	int ret, have = 0, i;
+
+	*nfailed = 0;
+	if (kexec_state_load(spath, &s) == 0) {
+		have = 1;
+		if (s.campaign && !strcmp(s.campaign, c->dir) && s.variant &&
+		    !strcmp(s.variant, v->name)) {
+			/* we are after the boot, and it is not the right one */
+			ret = kexec_verify(proc_root(), &s, why, sizeof(why));
+			if (ret == KB_KEXEC_OK)
+				snprintf(why, sizeof(why), "kexec: the variant "
+					 "became ready during the batch");
+			free(s.variant);
+			s.variant = NULL;
+			free(s.marker);
+			s.marker = NULL;
+			ret = kb_driver_dry_run ? 0 :
+			      kexec_state_save(spath, &s);
+			if (!ret && !kb_driver_dry_run)
+				ret = fail_batch(c, runs, n, why, nfailed);
+			goto out;
+		}
+	}
+	ret = kernel_resolve(v, &k);
+	if (ret)
+		goto out;
+	if (!have || !s.campaign || strcmp(s.campaign, c->dir)) {
+		/* first kexec of this campaign: the target's identity now
+		 * is the reference for every later boot */
+		kexec_state_free(&s);
+		s.campaign = kb_xstrdup(c->dir);
+		if (cfg->target_kind == KB_TARGET_DEVICE && cfg->target) {
+			char real[PATH_MAX];
+			const char *b;
+
+			if (realpath(cfg->target, real)) {
+				b = strrchr(real, '/');
+				s.target_dev = kb_xstrdup(b ? b + 1 : real);
+				kexec_disk_id(proc_root(), s.target_dev,
+					      &s.target);
+			}
+		}
+	}
+	if (getrandom(nonce, sizeof(nonce), 0) != (ssize_t)sizeof(nonce)) {
+		ret = -errno;
+		kb_error("getrandom: %s", strerror(errno));
+		goto out;
+	}
+	for (i = 0; i < 8; i++)
+		snprintf(hex + 2 * i, 3, "%02x", nonce[i]);
+	free(s.variant);
+	free(s.marker);
+	free(s.release);
+	free(s.build);
+	s.variant = kb_xstrdup(v->name);
+	s.marker = kb_xasprintf("kbench.campaign=%s", hex);
+	s.release = kb_xstrdup(k.release);
+	s.build = k.build ? kb_xstrdup(k.build) : NULL;
+	s.boot++;
+	{
+		char *p = kb_path_join(proc_root(), "proc/cmdline");
+
+		if (kb_read_file(p, &cur, NULL, 1))
+			cur = NULL;
+		free(p);
+	}
+	cmdline = kexec_cmdline(cur, v->cmdline, s.marker);
+	a_cmd = kb_xasprintf("--command-line=%s", cmdline);
+	a_initrd = v->initrd ? kb_xasprintf("--initrd=%s", v->initrd) : NULL;
+	{
+		char *load[] = { "kexec", "-l", k.image, a_cmd, a_initrd, NULL };
+		char *sysd[] = { "systemctl", "kexec", NULL };
+		char *exec[] = { "kexec", "-e", NULL };
+		char **go = kb_exists("/run/systemd/system") ? sysd : exec;
+		struct kb_spawn_result r;
+
+		if (kb_driver_dry_run) {
+			printf("# kexec: variant %s, %zu run(s); state %s\n",
+			       v->name, n, spath);
+			print_argv(load);
+			print_argv(go);
+			ret = 0;
+			goto out;
+		}
+		ret = kexec_state_save(spath, &s);
+		if (ret)
+			goto out;
+		ret = kb_spawn(load, NULL, &r);
+		if (!ret && (!r.exited || r.exit_status)) {
+			kb_error("kexec -l %s failed (exit status %d)", k.image,
+				 r.exited ? r.exit_status : -1);
+			ret = -EIO;
+		}
+		if (ret) {
+			unlink(spath);
+			goto out;
+		}
+		kb_info("kexec: rebooting into %s (%s) for %zu run(s); the "
+			"campaign resumes after the boot if `kbench "
+			"install-resume %s` was run, else run `kbench run -o %s` "
+			"there", v->name, k.release, n, c->dir, c->dir);
+		sync();
+		ret = kb_spawn(go, NULL, &r);
+		if (!ret)
+			ret = -ECANCELED;	/* the machine is going down */
+	}
+out:
+	kernel_free(&k);
+	kexec_state_free(&s);
+	free(spath);
+	free(cur);
+	free(cmdline);
+	free(a_cmd);
+	free(a_initrd);
+	return ret;
+}

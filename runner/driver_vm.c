@@ -1,0 +1,607 @@
+/* runner/driver_vm.c - method = vm: each batch of runs of a variant is
+ * one boot of its kernel under QEMU (the virtme-ng approach).
+ *
+ * One boot, in DIR/boots/NNN-VARIANT/:
+ *  - the kernel and its modules are found (runner/kernel_img.c: a bzImage
+ *    path or a Debian package, fetched and cached);
+ *  - an initramfs is built (runner/initramfs.c) holding busybox, the
+ *    virtio/9p modules (and null_blk, virtio_blk or loop for the target)
+ *    and an /init that mounts the host's root read-only over virtio-9p,
+ *    the campaign directory read-write at the same path, chroots and runs
+ *    `kbench guest --dir DIR --variant V --runs boots/NNN-V/runs.txt`,
+ *    which runs the batch exactly as the local driver would and writes
+ *    runs/KEY/metrics.json for each run (runner/cmd_guest.c);
+ *  - QEMU runs with KVM when /dev/kvm can be opened read-write, else TCG
+ *    (then campaign.json's environment.vm.timing_note says "emulated
+ *    (TCG): timings are not representative" and every report prints it);
+ *    the console goes to console.log, QEMU's own output to qemu.log;
+ *  - the guest must print "kbench guest: started" within boot_timeout
+ *    seconds, and finish within boot_timeout + runs x (runtime +
+ *    timeout_grace + 30) seconds, else QEMU is killed.  A kernel panic
+ *    ends QEMU at once (panic=-1 with -no-reboot);
+ *  - every run of the batch is then recorded: the guest's metrics.json,
+ *    or "failed" with the reason (panic line, boot timeout, missing
+ *    module) and console.log copied into the run directory.  The
+ *    campaign goes on with the next boot.
+ *
+ * QEMU options: qemu-system-x86_64(1), "-virtfs" and "-drive" in
+ * QEMU's invocation documentation (QEMU 7.2).
+ */
+#include "runner/drivers.h"
+#include "runner/campaign.h"
+#include "runner/initramfs.h"
+#include "runner/kernel_img.h"
+#include "lib/err.h"
+#include "lib/file.h"
+#include "lib/proc.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define QEMU "qemu-system-x86_64"
+#define GUEST_STARTED "kbench guest: started"
+#define TCG_NOTE "emulated (TCG): timings are not representative"
+
+static int in_path(const char *prog)
+{
+	const char *path = getenv("PATH");
+	char *copy, *dir, *save = NULL, *full;
+	int found = 0;
+
+	copy = kb_xstrdup(path ? path : "/usr/bin:/bin");
+	for (dir = strtok_r(copy, ":", &save); dir && !found;
+	     dir = strtok_r(NULL, ":", &save)) {
+		full = kb_path_join(dir, prog);
+		found = access(full, X_OK) == 0;
+		free(full);
+	}
+	free(copy);
+	return found;
+}
+
+int vm_ready(const struct kb_variant *v, char *why, size_t len)
+{
+	if (kb_guest_variant) {
+		if (!strcmp(kb_guest_variant, v->name))
+			return 1;
+		snprintf(why, len, "variant '%s' runs in its own guest (this "
+			 "is the guest of '%s')", v->name, kb_guest_variant);
+		return 0;
+	}
+	if (!in_path(QEMU)) {
+		snprintf(why, len, "variant '%s' (method = vm) needs %s: "
+			 "apt-get install qemu-system-x86 busybox-static kmod "
+			 "(or scripts/install-deps)", v->name, QEMU);
+		return 0;
+	}
+	return 1;
+}
+
+/* 1 when KVM can be used (the device opens read-write). */
+static int kvm_usable(void)
+{
+	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	close(fd);
+	return 1;
+}
+
+/* QEMU's option syntax: a ',' inside a value is written ",,". */
+static char *qemu_escape(const char *s)
+{
+	size_t n = strlen(s), i, j = 0;
+	char *o = kb_xmalloc(2 * n + 1);
+
+	for (i = 0; i < n; i++) {
+		o[j++] = s[i];
+		if (s[i] == ',')
+			o[j++] = ',';
+	}
+	o[j] = '\0';
+	return o;
+}
+
+static char *self_exe(void)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	return kb_xstrdup(buf);
+}
+
+/* campaign.json environment.vm: accelerator, note, and this variant's
+ * guest (vCPUs, memory, kernel). */
+static int record_environment(struct kb_campaign *c,
+			      const struct kb_variant *v,
+			      const struct kb_kernel *k, int kvm)
+{
+	char *path = kb_path_join(c->dir, "campaign.json");
+	json_t *cj = kb_json_load(path), *env, *vm, *vars;
+	char *ver = NULL;
+	char *argv[] = { QEMU, "--version", NULL };
+	int ret = -EIO;
+
+	if (!cj)
+		goto out;
+	env = json_object_get(cj, "environment");
+	if (!json_is_object(env)) {
+		env = json_object();
+		json_object_set_new(cj, "environment", env);
+	}
+	vm = json_object_get(env, "vm");
+	if (!json_is_object(vm)) {
+		vm = json_object();
+		json_object_set_new(env, "vm", vm);
+	}
+	/* one TCG boot makes the whole campaign's timings emulated */
+	if (!kvm || !json_is_string(json_object_get(vm, "accel")))
+		json_object_set_new(vm, "accel", json_string(kvm ? "kvm" : "tcg"));
+	if (!strcmp(json_string_value(json_object_get(vm, "accel")), "tcg"))
+		json_object_set_new(vm, "timing_note", json_string(TCG_NOTE));
+	if (kb_capture(argv, &ver) == 0 && ver) {
+		ver[strcspn(ver, "\n")] = '\0';
+		json_object_set_new(vm, "qemu_version", json_string(ver));
+	}
+	vars = json_object_get(vm, "variants");
+	if (!json_is_object(vars)) {
+		vars = json_object();
+		json_object_set_new(vm, "variants", vars);
+	}
+	json_object_set_new(vars, v->name, json_pack(
+		"{s:i, s:i, s:s, s:s?, s:s, s:s?, s:s?, s:s?}",
+		"cpus", (int)v->cpus, "memory_mib", (int)v->memory_mib,
+		"kernel", v->kernel, "package", k ? k->package : NULL,
+		"release", k && k->release ? k->release : "unknown",
+		"build", k ? k->build : NULL, "cmdline", v->cmdline,
+		"disk", v->disk));
+	ret = kb_json_write_atomic(path, cj);
+out:
+	json_decref(cj);
+	free(ver);
+	free(path);
+	return ret;
+}
+
+/* The next DIR/boots/NNN-VARIANT (created): NNN counts the boots of the
+ * campaign, so the listing shows the boot order (A B A B ...). */
+static char *new_boot_dir(const char *dir, const char *variant)
+{
+	char *bdir = kb_path_join(dir, "boots"), *p;
+	unsigned i = 1;
+	DIR *d = opendir(bdir);
+	struct dirent *e;
+
+	while (d && (e = readdir(d)))
+		if (e->d_name[0] != '.')
+			i++;
+	if (d)
+		closedir(d);
+	free(bdir);
+	p = kb_xasprintf("%s/boots/%03u-%s", dir, i, variant);
+	if (kb_mkdir_p(p)) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+static int file_has(const char *path, const char *needle)
+{
+	char *t = NULL;
+	int found;
+
+	if (kb_read_file(path, &t, NULL, 1))
+		return 0;
+	found = strstr(t, needle) != NULL;
+	free(t);
+	return found;
+}
+
+/* Why the guest did not report, from its console (malloc'd). */
+static char *console_reason(const char *console, int boot_to, int total_to,
+			    unsigned boot_timeout_s)
+{
+	char *t = NULL, *p, *r;
+
+	if (kb_read_file(console, &t, NULL, 1))
+		t = kb_xstrdup("");
+	if ((p = strstr(t, "Kernel panic - not syncing"))) {
+		p[strcspn(p, "\r\n")] = '\0';
+		r = kb_xasprintf("vm: guest kernel panic: %s", p);
+	} else if ((p = strstr(t, "kbench-initramfs: error: "))) {
+		p[strcspn(p, "\r\n")] = '\0';
+		r = kb_xasprintf("vm: %s", p);
+	} else if (boot_to) {
+		r = kb_xasprintf("vm: boot timeout: kbench guest did not start "
+				 "within boot_timeout = %u s", boot_timeout_s);
+	} else if (total_to) {
+		r = kb_xstrdup("vm: the guest ran past its time limit and was "
+			       "killed before reporting this run");
+	} else {
+		r = kb_xstrdup("vm: the guest ended without reporting this run");
+	}
+	free(t);
+	return r;
+}
+
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Run QEMU (argv) with output to logpath; watch console for the start
+ * marker.  *boot_to / *total_to: killed on which timeout.  0, -EINTR
+ * when kbench was told to stop, -errno when QEMU could not start. */
+static int run_qemu(char *const argv[], const char *logpath,
+		    const char *console, unsigned boot_s, unsigned total_s,
+		    int *boot_to, int *total_to, int *exit_status)
+{
+	double t0 = mono_s(), next_check = 0;
+	int started = 0, status = 0, fd, killed = 0;
+	pid_t pid, w;
+
+	*boot_to = *total_to = 0;
+	*exit_status = -1;
+	fd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		kb_error("%s: %s", logpath, strerror(errno));
+		return -errno;
+	}
+	pid = fork();
+	if (pid < 0) {
+		close(fd);
+		kb_error("cannot fork to run %s: %s", argv[0], strerror(errno));
+		return -errno;
+	}
+	if (pid == 0) {
+		int nul = open("/dev/null", O_RDONLY);
+
+		if (nul >= 0)
+			dup2(nul, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execvp(argv[0], argv);
+		dprintf(2, "cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(fd);
+	for (;;) {
+		double now;
+
+		w = waitpid(pid, &status, WNOHANG);
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR) {
+			kb_error("waitpid for %s: %s", argv[0], strerror(errno));
+			return -errno;
+		}
+		now = mono_s() - t0;
+		if (kb_spawn_forward_signal && killed != 2) {
+			kill(pid, SIGTERM);
+			killed = 2;
+		}
+		if (!started && now >= next_check) {
+			started = file_has(console, GUEST_STARTED);
+			next_check = now + 0.5;
+		}
+		if (!killed && !started && now > boot_s) {
+			*boot_to = 1;
+			kill(pid, SIGKILL);
+			killed = 1;
+		}
+		if (!killed && now > total_s) {
+			*total_to = 1;
+			kill(pid, SIGKILL);
+			killed = 1;
+		}
+		usleep(100000);
+	}
+	if (WIFEXITED(status))
+		*exit_status = WEXITSTATUS(status);
+	if (killed == 2)
+		return -EINTR;
+	return 0;
+}
+
+/* Record runs[] not reported by the guest as failed with reason. */
+static int record_batch(struct kb_campaign *c, const size_t *runs, size_t n,
+			const char *console, const char *reason,
+			size_t *nfailed)
+{
+	char *ctext = NULL;
+	size_t i, clen = 0;
+	int ret = 0;
+
+	if (console && kb_read_file(console, &ctext, &clen, 1))
+		ctext = NULL;
+	for (i = 0; i < n && !ret; i++) {
+		const struct kb_run *r = &c->plan.runs[runs[i]];
+		char *rdir = kb_xasprintf("%s/runs/%s", c->dir, r->key);
+		char *mpath = kb_path_join(rdir, "metrics.json");
+		char *cpath = kb_path_join(rdir, "console.log");
+		json_t *m = NULL;
+		const char *st;
+
+		if (kb_mkdir_p(rdir) == 0 && ctext)
+			kb_write_atomic(cpath, ctext, clen);
+		if (kb_exists(mpath))
+			m = kb_json_load(mpath);
+		if (!m || !json_string_value(json_object_get(m, "status"))) {
+			json_decref(m);
+			m = json_pack("{s:s, s:s, s:{}, s:s, s:s, s:i, s:b}",
+				"status", "failed", "reason", reason,
+				"metrics", "configuration",
+				c->plan.configs[r->config].id,
+				"job", c->cfg.jobs[r->job],
+				"iteration", (int)r->iteration,
+				"warmup", r->warmup);
+			ret = kb_json_write_atomic(mpath, m);
+		}
+		st = json_string_value(json_object_get(m, "status"));
+		if (!ret)
+			ret = campaign_record(c, r->key, st, json_string_value(
+					json_object_get(m, "reason")));
+		if (strcmp(st, "ok")) {
+			(*nfailed)++;
+			kb_warn("run %s failed: %s (recorded; the campaign goes "
+				"on)", r->key, json_string_value(
+				json_object_get(m, "reason")));
+		}
+		json_decref(m);
+		free(rdir);
+		free(mpath);
+		free(cpath);
+	}
+	free(ctext);
+	return ret;
+}
+
+/* The modules this boot needs (names), by target. */
+static size_t wanted_modules(const struct kb_config *cfg,
+			     const struct kb_variant *v, const char **want)
+{
+	size_t n = 0;
+
+	want[n++] = "virtio_pci";
+	want[n++] = "9pnet_virtio";
+	want[n++] = "9p";
+	if (v->disk)
+		want[n++] = "virtio_blk";
+	else if (cfg->target_kind == KB_TARGET_NULLBLK)
+		want[n++] = "null_blk";
+	else if (cfg->target_kind == KB_TARGET_LOOP)
+		want[n++] = "loop";
+	return n;
+}
+
+int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
+		 size_t *nfailed)
+{
+	const struct kb_config *cfg = &c->cfg;
+	size_t vi = c->plan.configs[c->plan.runs[runs[0]].config].variant;
+	const struct kb_variant *v = &cfg->variants[vi];
+	const char *want[8];
+	struct kb_kernel k = { 0 };
+	struct kb_modlist mods = { 0 };
+	char *boot = NULL, *keys = NULL, *initrd = NULL, *console = NULL;
+	char *qlog = NULL, *exe = NULL, *missing = NULL, *reason = NULL;
+	char *append = NULL, *a_mem = NULL, *a_smp = NULL, *a_kernel = NULL;
+	char *a_initrd = NULL, *a_serial = NULL, *a_root = NULL, *a_res = NULL;
+	char *a_disk = NULL, *a_machine = NULL, *e;
+	char *keytext = NULL;
+	size_t i, klen = 0, nwant;
+	FILE *kf;
+	int ret, kvm = kvm_usable(), boot_to = 0, total_to = 0, qstatus;
+	unsigned total_s;
+
+	*nfailed = 0;
+	boot = new_boot_dir(c->dir, v->name);
+	if (!boot)
+		return -EIO;
+	keys = kb_path_join(boot, "runs.txt");
+	initrd = kb_path_join(boot, "initramfs.cpio");
+	console = kb_path_join(boot, "console.log");
+	qlog = kb_path_join(boot, "qemu.log");
+	kb_info("vm: booting %s for %zu run(s) (%s)", v->name, n,
+		kvm ? "KVM" : "TCG, emulated: slow, timings not representative");
+
+	/* the run list, and no stale metrics from an earlier attempt */
+	kf = open_memstream(&keytext, &klen);
+	for (i = 0; i < n; i++) {
+		const struct kb_run *r = &c->plan.runs[runs[i]];
+		char *mp = kb_xasprintf("%s/runs/%s/metrics.json", c->dir,
+					r->key);
+
+		fprintf(kf, "%s\n", r->key);
+		unlink(mp);
+		free(mp);
+	}
+	fclose(kf);
+	ret = kb_write_atomic(keys, keytext, klen);
+	if (ret)
+		goto out;
+
+	if (kernel_resolve(v, &k)) {
+		reason = kb_xasprintf("vm: cannot get the kernel of variant "
+				      "'%s' (kernel = %s); see the messages "
+				      "above", v->name, v->kernel);
+		goto record;
+	}
+	ret = record_environment(c, v, &k, kvm);
+	if (ret)
+		goto out;
+	nwant = wanted_modules(cfg, v, want);
+	if (k.moddir) {
+		ret = modules_resolve(k.moddir, want, nwant, &mods, &missing);
+		if (ret == -ENOENT && missing) {
+			reason = kb_xasprintf("vm: kernel %s has no module or "
+				"built-in '%s' in %s (the vm driver needs virtio "
+				"PCI, 9p over virtio: CONFIG_VIRTIO_PCI, "
+				"CONFIG_NET_9P_VIRTIO, CONFIG_9P_FS, and the "
+				"target's driver)", k.release, missing, k.moddir);
+			ret = 0;
+			goto record;
+		}
+		if (ret) {
+			reason = kb_xasprintf("vm: cannot read the modules of "
+					      "%s in %s", k.release, k.moddir);
+			ret = 0;
+			goto record;
+		}
+	} else {
+		kb_warn("vm: no modules directory for %s (modules = DIR); "
+			"assuming virtio, 9p and the target driver are built "
+			"in", k.release);
+	}
+	exe = self_exe();
+	{
+		const char *gargv[] = { exe ? exe : "kbench", "guest", "--dir",
+			c->dir, "--variant", v->name, "--runs", keys, NULL };
+		struct kb_initramfs_opts io = {
+			.mods = &mods,
+			.nullblk_params = cfg->target_kind == KB_TARGET_NULLBLK &&
+				!v->disk ? (cfg->nullblk_params ?
+				cfg->nullblk_params : "") : NULL,
+			.results_dir = c->dir,
+			.guest_argv = gargv,
+		};
+
+		if (c->dir[0] != '/') {
+			kb_error("vm: the campaign directory %s must be an "
+				 "absolute path here", c->dir);
+			ret = -EINVAL;
+			goto out;
+		}
+		if (initramfs_build(initrd, &io)) {
+			reason = kb_xstrdup("vm: cannot build the initramfs; "
+					    "see the messages above");
+			goto record;
+		}
+	}
+
+	append = kb_xasprintf("console=ttyS0 panic=-1 loglevel=5 "
+			      "kbench.variant=%s%s%s", v->name,
+			      v->cmdline ? " " : "",
+			      v->cmdline ? v->cmdline : "");
+	a_mem = kb_xasprintf("%u", v->memory_mib);
+	a_smp = kb_xasprintf("%u", v->cpus);
+	a_machine = kb_xasprintf("pc,accel=%s", kvm ? "kvm" : "tcg");
+	a_kernel = kb_xstrdup(k.image);
+	a_initrd = kb_xstrdup(initrd);
+	a_serial = kb_xasprintf("file:%s", console);
+	e = qemu_escape(c->dir);
+	a_root = kb_xstrdup("local,path=/,mount_tag=hostroot,"
+			    "security_model=none,readonly=on,multidevs=remap");
+	a_res = kb_xasprintf("local,path=%s,mount_tag=kbresults,"
+			     "security_model=none,multidevs=remap", e);
+	free(e);
+	if (v->disk) {
+		e = qemu_escape(v->disk);
+		a_disk = kb_xasprintf("file=%s,if=virtio,format=raw,cache=none",
+				      e);
+		free(e);
+	}
+	{
+		char *argv[40];
+		size_t ac = 0;
+
+		argv[ac++] = QEMU;
+		argv[ac++] = "-nodefaults";
+		argv[ac++] = "-no-user-config";
+		argv[ac++] = "-display";
+		argv[ac++] = "none";
+		argv[ac++] = "-no-reboot";
+		argv[ac++] = "-machine";
+		argv[ac++] = a_machine;
+		argv[ac++] = "-cpu";
+		argv[ac++] = kvm ? "host" : "max";
+		argv[ac++] = "-m";
+		argv[ac++] = a_mem;
+		argv[ac++] = "-smp";
+		argv[ac++] = a_smp;
+		argv[ac++] = "-kernel";
+		argv[ac++] = a_kernel;
+		argv[ac++] = "-initrd";
+		argv[ac++] = a_initrd;
+		argv[ac++] = "-append";
+		argv[ac++] = append;
+		argv[ac++] = "-serial";
+		argv[ac++] = a_serial;
+		argv[ac++] = "-virtfs";
+		argv[ac++] = a_root;
+		argv[ac++] = "-virtfs";
+		argv[ac++] = a_res;
+		if (a_disk) {
+			argv[ac++] = "-drive";
+			argv[ac++] = a_disk;
+		}
+		argv[ac] = NULL;
+		if (kb_driver_dry_run) {
+			for (i = 0; i < ac; i++)
+				printf("%s%s", i ? " " : "", argv[i]);
+			printf("\n");
+			ret = 0;
+			goto out;
+		}
+		total_s = v->boot_timeout_s + (unsigned)n *
+			  (cfg->runtime_s + cfg->timeout_grace_s + 30);
+		ret = run_qemu(argv, qlog, console, v->boot_timeout_s, total_s,
+			       &boot_to, &total_to, &qstatus);
+		if (ret)
+			goto out;	/* -EINTR: nothing recorded */
+	}
+	reason = console_reason(console, boot_to, total_to, v->boot_timeout_s);
+	if (!file_has(console, GUEST_STARTED) && !boot_to &&
+	    qstatus != 0 && !strstr(reason, "panic")) {
+		free(reason);
+		reason = kb_xasprintf("vm: %s exited with status %d before the "
+				      "guest started; see %s", QEMU, qstatus,
+				      qlog);
+	}
+record:
+	ret = record_batch(c, runs, n, kb_exists(console) ? console : NULL,
+			   reason ? reason : "vm: no reason", nfailed);
+out:
+	if (initrd)
+		unlink(initrd);
+	kernel_free(&k);
+	modules_free(&mods);
+	free(boot);
+	free(keys);
+	free(keytext);
+	free(initrd);
+	free(console);
+	free(qlog);
+	free(exe);
+	free(missing);
+	free(reason);
+	free(append);
+	free(a_mem);
+	free(a_smp);
+	free(a_kernel);
+	free(a_initrd);
+	free(a_serial);
+	free(a_root);
+	free(a_res);
+	free(a_disk);
+	free(a_machine);
+	return ret;
+}

@@ -1,0 +1,294 @@
+/* runner/kernel_img.c - a variant's kernel image and modules (see
+ * kernel_img.h for the sources). */
+#include "runner/kernel_img.h"
+#include "lib/err.h"
+#include "lib/file.h"
+#include "lib/proc.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int bzimage_version(const char *path, char *buf, size_t len)
+{
+	unsigned char hdr[0x210];
+	uint16_t off;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	n = pread(fd, hdr, sizeof(hdr), 0);
+	if (n != (ssize_t)sizeof(hdr) || memcmp(hdr + 0x202, "HdrS", 4)) {
+		ret = -ENOEXEC;
+		goto out;
+	}
+	off = (uint16_t)(hdr[0x20E] | hdr[0x20F] << 8);
+	if (!off || !len) {
+		ret = -ENOEXEC;
+		goto out;
+	}
+	n = pread(fd, buf, len - 1, (off_t)off + 0x200);
+	if (n <= 0) {
+		ret = -ENOEXEC;
+		goto out;
+	}
+	buf[n] = '\0';
+	buf[strnlen(buf, (size_t)n)] = '\0';
+out:
+	close(fd);
+	return ret;
+}
+
+char *kernel_cache_dir(void)
+{
+	const char *e = getenv("KBENCH_CACHE"), *home = getenv("HOME");
+
+	if (e && *e)
+		return kb_xstrdup(e);
+	if (geteuid() == 0)
+		return kb_xstrdup("/var/cache/kbench");
+	return kb_xasprintf("%s/.cache/kbench", home ? home : "/tmp");
+}
+
+/* The first entry of dir whose name starts with prefix (malloc'd). */
+static char *find_prefixed(const char *dir, const char *prefix)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char *found = NULL;
+
+	if (!d)
+		return NULL;
+	while (!found && (e = readdir(d)))
+		if (!strncmp(e->d_name, prefix, strlen(prefix)))
+			found = kb_xstrdup(e->d_name);
+	closedir(d);
+	return found;
+}
+
+/* linux-image-amd64 -> linux-image-6.1.0-57-amd64 (apt-cache depends);
+ * a package with a version digit after "linux-image-" is concrete. */
+static int deb_resolve(const char *pkg, char **out)
+{
+	char *cur = kb_xstrdup(pkg), *text = NULL, *p, *e;
+	int depth, st;
+
+	for (depth = 0; depth < 4; depth++) {
+		char *argv[] = { "apt-cache", "depends", cur, NULL };
+
+		if (!strncmp(cur, "linux-image-", 12) && cur[12] >= '0' &&
+		    cur[12] <= '9')
+			break;
+		st = kb_capture(argv, &text);
+		if (st != 0) {
+			kb_error("kernel = deb:%s: `apt-cache depends %s` "
+				 "failed (%d); is it a Debian package name "
+				 "(apt-cache search linux-image)?", pkg, cur, st);
+			free(text);
+			free(cur);
+			return -ENOENT;
+		}
+		p = strstr(text, "Depends: linux-image-");
+		if (!p)
+			break;	/* not a metapackage: take it as it is */
+		p += 9;
+		e = p + strcspn(p, " \n<>");
+		free(cur);
+		cur = strndup(p, (size_t)(e - p));
+		free(text);
+		text = NULL;
+		if (!cur)
+			return -ENOMEM;
+	}
+	free(text);
+	*out = cur;
+	return 0;
+}
+
+static int run_quiet(char *const argv[], const char *what)
+{
+	struct kb_spawn_result r;
+	int ret = kb_spawn(argv, &(struct kb_spawn_opts){ 0 }, &r);
+
+	if (ret)
+		return ret;
+	if (!r.exited || r.exit_status) {
+		kb_error("%s failed (exit status %d)", what,
+			 r.exited ? r.exit_status : -1);
+		return -EIO;
+	}
+	return 0;
+}
+
+static int deb_fetch(const char *pkg, struct kb_kernel *k)
+{
+	char *cache = kernel_cache_dir();
+	char *debs = kb_path_join(cache, "debs");
+	char *prefix = NULL, *deb = NULL, *debpath = NULL, *xdir = NULL;
+	char *tmp = NULL, *boot = NULL, *img = NULL, *moddirs = NULL;
+	char *rel = NULL;
+	int ret, cwd = -1;
+
+	ret = deb_resolve(pkg, &k->package);
+	if (ret)
+		goto out;
+	ret = kb_mkdir_p(debs);
+	if (ret)
+		goto out;
+	prefix = kb_xasprintf("%s_", k->package);
+	deb = find_prefixed(debs, prefix);
+	if (!deb) {
+		char *argv[] = { "apt-get", "download", "-q", k->package, NULL };
+
+		kb_info("fetching %s into %s", k->package, debs);
+		cwd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (cwd < 0 || chdir(debs) < 0) {
+			ret = -errno;
+			kb_error("%s: %s", debs, strerror(errno));
+			goto out;
+		}
+		ret = run_quiet(argv, "apt-get download");
+		if (fchdir(cwd) < 0 && !ret)
+			ret = -errno;
+		if (ret)
+			goto out;
+		deb = find_prefixed(debs, prefix);
+		if (!deb) {
+			kb_error("apt-get download %s left no %s*.deb in %s",
+				 k->package, prefix, debs);
+			ret = -ENOENT;
+			goto out;
+		}
+	}
+	debpath = kb_path_join(debs, deb);
+	xdir = kb_xasprintf("%s/unpacked/%s", cache, k->package);
+	boot = kb_path_join(xdir, "boot");
+	if (!kb_exists(boot)) {
+		char *argv[] = { "dpkg", "-x", debpath, NULL, NULL };
+
+		tmp = kb_xasprintf("%s.tmp.%d", xdir, (int)getpid());
+		argv[3] = tmp;
+		ret = kb_mkdir_p(tmp);
+		if (!ret)
+			ret = run_quiet(argv, "dpkg -x");
+		if (!ret && rename(tmp, xdir) < 0) {
+			ret = -errno;
+			kb_error("rename %s -> %s: %s", tmp, xdir, strerror(errno));
+		}
+		if (ret)
+			goto out;
+	}
+	img = find_prefixed(boot, "vmlinuz-");
+	if (!img) {
+		kb_error("%s: no boot/vmlinuz-* (is %s a kernel image package?)",
+			 debpath, k->package);
+		ret = -ENOENT;
+		goto out;
+	}
+	k->image = kb_path_join(boot, img);
+	rel = kb_xstrdup(img + 8);
+	moddirs = kb_xasprintf("%s/lib/modules/%s", xdir, rel);
+	if (kb_exists(moddirs)) {
+		char *dep = kb_path_join(moddirs, "modules.dep");
+
+		if (!kb_exists(dep)) {
+			char *argv[] = { "depmod", "-b", xdir, rel, NULL };
+
+			ret = run_quiet(argv, "depmod");
+			if (ret == -ENOENT)
+				kb_error("depmod is not installed (apt-get "
+					 "install kmod)");
+		}
+		free(dep);
+		if (ret)
+			goto out;
+		k->moddir = moddirs;
+		moddirs = NULL;
+	}
+	k->release = rel;
+	rel = NULL;
+out:
+	if (cwd >= 0)
+		close(cwd);
+	free(cache);
+	free(debs);
+	free(prefix);
+	free(deb);
+	free(debpath);
+	free(xdir);
+	free(tmp);
+	free(boot);
+	free(img);
+	free(moddirs);
+	free(rel);
+	return ret;
+}
+
+int kernel_resolve(const struct kb_variant *v, struct kb_kernel *k)
+{
+	char ver[512];
+	int ret = 0;
+
+	memset(k, 0, sizeof(*k));
+	if (!v->kernel) {
+		kb_error("variant '%s' has no kernel = (a bzImage path or "
+			 "deb:PACKAGE)", v->name);
+		return -EINVAL;
+	}
+	if (!strncmp(v->kernel, "deb:", 4)) {
+		ret = deb_fetch(v->kernel + 4, k);
+		if (ret)
+			goto out;
+	} else {
+		if (access(v->kernel, R_OK) < 0) {
+			ret = -errno;
+			kb_error("variant '%s': kernel = %s: %s", v->name,
+				 v->kernel, strerror(errno));
+			goto out;
+		}
+		k->image = kb_xstrdup(v->kernel);
+	}
+	if (!bzimage_version(k->image, ver, sizeof(ver))) {
+		k->build = kb_xstrdup(ver);
+		if (!k->release)
+			k->release = strndup(ver, strcspn(ver, " "));
+	}
+	if (!k->release) {
+		kb_error("variant '%s': %s is not a bzImage (no \"HdrS\" setup "
+			 "header); use arch/x86/boot/bzImage of the build",
+			 v->name, k->image);
+		ret = -ENOEXEC;
+		goto out;
+	}
+	if (v->modules) {
+		free(k->moddir);
+		k->moddir = kb_xstrdup(v->modules);
+	} else if (!k->moddir) {
+		char *d = kb_xasprintf("/lib/modules/%s", k->release);
+
+		if (kb_exists(d))
+			k->moddir = d;
+		else
+			free(d);
+	}
+out:
+	if (ret)
+		kernel_free(k);
+	return ret;
+}
+
+void kernel_free(struct kb_kernel *k)
+{
+	free(k->image);
+	free(k->moddir);
+	free(k->release);
+	free(k->build);
+	free(k->package);
+	memset(k, 0, sizeof(*k));
+}

@@ -1,0 +1,47 @@
+/* runner/kernel_img.h - find a variant's kernel image and modules.
+ *
+ * kernel = PATH: a bzImage/vmlinuz; its release and build string are read
+ * from the image's setup header (Documentation/arch/x86/boot.rst, field
+ * kernel_version at 0x20E: offset - 0x200 of a NUL-terminated string
+ * "RELEASE (USER@HOST) #BUILD ...", the same UTS_RELEASE and UTS_VERSION
+ * that /proc/version prints).  modules = DIR, else
+ * /lib/modules/<release> when it exists.
+ *
+ * kernel = deb:PACKAGE: a Debian kernel package.  A metapackage
+ * (linux-image-amd64) is resolved to the package it depends on with
+ * `apt-cache depends`; the .deb is fetched once with `apt-get download`
+ * into CACHE/debs and unpacked with `dpkg -x` into CACHE/unpacked/NAME,
+ * and `depmod -b` writes its modules.dep.  CACHE is $KBENCH_CACHE, else
+ * /var/cache/kbench as root, else ~/.cache/kbench.
+ */
+#ifndef KB_KERNEL_IMG_H
+#define KB_KERNEL_IMG_H
+
+#include "parsers/kconf.h"
+
+#include <stddef.h>
+
+struct kb_kernel {
+	char *image;		/* the bzImage path */
+	char *moddir;		/* .../lib/modules/<release>, or NULL */
+	char *release;		/* "6.1.0-57-amd64" */
+	char *build;		/* the image's version string, or NULL */
+	char *package;		/* deb: the concrete package, else NULL */
+};
+
+/* The version string of a bzImage into buf ("6.1.0-57-amd64
+ * (debian-kernel@lists.debian.org) #1 SMP PREEMPT_DYNAMIC Debian
+ * 6.1.192-3 (2025-...)").  0, -ENOEXEC when path is not a bzImage (no
+ * "HdrS" magic at 0x202), -errno on read errors. */
+int bzimage_version(const char *path, char *buf, size_t len);
+
+/* Fill *k for variant v (downloading and unpacking a deb: package when
+ * it is not cached).  0 or -errno with a message. */
+int kernel_resolve(const struct kb_variant *v, struct kb_kernel *k);
+
+void kernel_free(struct kb_kernel *k);
+
+/* The cache directory (malloc'd). */
+char *kernel_cache_dir(void);
+
+#endif

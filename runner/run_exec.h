@@ -1,0 +1,22 @@
+/* runner/run_exec.h - one run in this kernel, shared by `kbench run`
+ * (the local driver) and `kbench guest` (inside a vm variant's boot).
+ */
+#ifndef KB_RUN_EXEC_H
+#define KB_RUN_EXEC_H
+
+#include "runner/campaign.h"
+#include "runner/target.h"
+
+#include <jansson.h>
+
+/* Run r in rdir (created): copy the job file, drop caches, start the
+ * collectors, run fio from an argv array with a timeout of runtime +
+ * timeout_grace, stop the collectors, write run.json and parse the
+ * directory into *result (status "ok" or "failed" with a reason).
+ * Tunables are the caller's.  0 when it ran (ok or failed), -errno when
+ * the campaign cannot go on.  Implemented in runner/cmd_run.c. */
+int do_run(struct kb_campaign *c, const struct kb_run *r,
+	   const struct kb_target *t, const char *rdir,
+	   json_t **result, int *drop_warned);
+
+#endif

@@ -1,0 +1,545 @@
+/* stats/cmd_compare.c - `kbench compare BASE NEW`: a verdict per job and
+ * metric, and an exit status `git bisect run` understands (0 good, 1
+ * bad, 125 skip).  The statistics are those of stats/compare.h. */
+#include "lib/commands.h"
+#include "lib/err.h"
+#include "lib/file.h"
+#include "reports/table.h"
+#include "runner/results.h"
+#include "stats/compare.h"
+#include "stats/summary.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define EXIT_NO_REGRESSION 0
+#define EXIT_REGRESSION 1
+#define EXIT_ERROR 2
+#define EXIT_UNDECIDABLE 125
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: kbench compare [--metric NAME]... [--alpha P] [--min-effect PCT]\n"
+"                      [--exclude-outliers] BASE NEW\n"
+"\n"
+"Compare the campaign NEW with the campaign BASE and print a verdict per\n"
+"job and metric: improvement, regression, no significant difference,\n"
+"insufficient samples (n < 2 on a side) or inconclusive (the baseline\n"
+"drifts over the run order more than the change).  BASE and NEW are\n"
+"campaign directories, or DIR:CONFIGURATION for one configuration of a\n"
+"campaign (e.g. results/demo:running,NM=0).  A whole directory stands\n"
+"for its baseline configuration as BASE; as NEW, for each of its\n"
+"configurations: paired by position with BASE's when both directories\n"
+"have the same number of configurations, else each against BASE's\n"
+"baseline (or against every other configuration of the same directory).\n"
+"\n"
+"A difference is significant when Welch's t-test p, adjusted by\n"
+"Benjamini-Hochberg over every comparison printed, is below alpha AND the\n"
+"change is at least the minimum effect; Mann-Whitney U is printed as the\n"
+"distribution-free check.  Under the table: the minimum detectable\n"
+"effect (80%% power), outliers (MAD modified z > 3.5), drift and warm-up\n"
+"warnings.\n"
+"\n"
+"options:\n"
+"  -m, --metric NAME   compare NAME (repeat, or NAME,NAME); default: per\n"
+"                      job, the IOPS and p99 completion latency of each\n"
+"                      direction with I/O (read.iops, read.clat_p99_ns...)\n"
+"      --alpha P       significance level (0 < P <= 0.5; default: BASE's\n"
+"                      kernels.conf alpha, else 0.05)\n"
+"      --min-effect PCT  smallest change in %% called significant, every\n"
+"                      metric; METRIC=PCT for one, e.g. read.iops=2\n"
+"                      (default: BASE's kernels.conf min_effect, else 1)\n"
+"      --exclude-outliers  leave outlier runs out of the tests (they are\n"
+"                      listed either way)\n"
+"  -h, --help          this text\n"
+"\n"
+"exit status: 0 no metric regressed, 1 at least one regressed, 2 error,\n"
+"125 the data cannot decide (too few runs, or drift) and nothing\n"
+"regressed: `git bisect run` skips that commit.\n");
+}
+
+static int is_dir(const char *p)
+{
+	struct stat st;
+
+	return !stat(p, &st) && S_ISDIR(st.st_mode);
+}
+
+/* One side: a campaign directory and its results model. */
+struct side {
+	const char *arg;
+	char *dir;
+	char *config;		/* NULL: the whole directory */
+	json_t *res;
+};
+
+static int config_exists(json_t *res, const char *id)
+{
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(json_object_get(res, "configurations"), i, e)
+		if (!strcmp(json_string_value(json_object_get(e, "id")) ?: "",
+			    id))
+			return 1;
+	return 0;
+}
+
+static void list_configs(json_t *res)
+{
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(json_object_get(res, "configurations"), i, e)
+		fprintf(stderr, "  %s\n",
+			json_string_value(json_object_get(e, "id")) ?: "?");
+}
+
+static int side_open(struct side *s, const char *arg)
+{
+	const char *colon;
+
+	s->arg = arg;
+	if (is_dir(arg)) {
+		s->dir = kb_xstrdup(arg);
+	} else {
+		colon = strrchr(arg, ':');
+		if (!colon || colon == arg || !colon[1]) {
+			kb_error("%s: not a campaign directory (give DIR or "
+				 "DIR:CONFIGURATION)", arg);
+			return -ENOENT;
+		}
+		s->dir = kb_xasprintf("%.*s", (int)(colon - arg), arg);
+		s->config = kb_xstrdup(colon + 1);
+		if (!is_dir(s->dir)) {
+			kb_error("%s: no campaign directory %s", arg, s->dir);
+			return -ENOENT;
+		}
+	}
+	s->res = results_load_campaign(s->dir, 0);
+	if (!s->res)
+		return -EINVAL;	/* the message names the directory */
+	if (s->config && !config_exists(s->res, s->config)) {
+		kb_error("%s: %s has no configuration '%s'; it has:", arg,
+			 s->dir, s->config);
+		list_configs(s->res);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static const char *baseline_of(json_t *res)
+{
+	const char *b = json_string_value(json_object_get(json_object_get(res,
+				"campaign"), "baseline"));
+
+	if (b && config_exists(res, b))
+		return b;
+	return json_string_value(json_object_get(json_array_get(
+		json_object_get(res, "configurations"), 0), "id"));
+}
+
+static void side_close(struct side *s)
+{
+	free(s->dir);
+	free(s->config);
+	json_decref(s->res);
+}
+
+/* Copy the runs of configuration id from s into the merged model under
+ * the name label; "order" keeps their place in s's run order. */
+static void add_runs(json_t *merged, const struct side *s, const char *id,
+		     const char *label)
+{
+	json_t *runs = json_object_get(merged, "runs"), *run, *copy, *j;
+	json_t *jobs = json_object_get(json_object_get(merged, "campaign"),
+				       "jobs");
+	const char *c, *job;
+	size_t i, k;
+	int have;
+
+	json_array_foreach(json_object_get(s->res, "runs"), i, run) {
+		c = json_string_value(json_object_get(run, "configuration"));
+		if (!c || strcmp(c, id))
+			continue;
+		copy = json_deep_copy(run);
+		json_object_set_new(copy, "configuration", json_string(label));
+		json_object_set_new(copy, "order", json_integer((json_int_t)i));
+		json_array_append_new(runs, copy);
+		job = json_string_value(json_object_get(run, "job"));
+		have = 0;
+		json_array_foreach(jobs, k, j)
+			have |= job && !strcmp(json_string_value(j), job);
+		if (job && !have)
+			json_array_append_new(jobs, json_string(job));
+	}
+}
+
+struct pairs {
+	struct kb_compare_pair *v;
+	char **labels;		/* owned */
+	size_t n, nlabels;
+};
+
+static const char *label_for(struct pairs *p, json_t *merged,
+			     const struct side *s, const char *id)
+{
+	char *l = kb_xasprintf("%s:%s", s->dir, id);
+	size_t i;
+
+	for (i = 0; i < p->nlabels; i++) {
+		if (!strcmp(p->labels[i], l)) {
+			free(l);
+			return p->labels[i];
+		}
+	}
+	p->labels = kb_xrealloc(p->labels, (p->nlabels + 1) *
+				sizeof(*p->labels));
+	p->labels[p->nlabels++] = l;
+	add_runs(merged, s, id, l);
+	json_array_append_new(json_object_get(merged, "configurations"),
+			      json_pack("{s:s}", "id", l));
+	return l;
+}
+
+static void add_pair(struct pairs *p, json_t *merged, const struct side *b,
+		     const char *bid, const struct side *n, const char *nid)
+{
+	const char *bl = label_for(p, merged, b, bid);
+	const char *nl = label_for(p, merged, n, nid);
+
+	if (!strcmp(bl, nl))
+		return;	/* a configuration against itself */
+	p->v = kb_xrealloc(p->v, (p->n + 1) * sizeof(*p->v));
+	p->v[p->n].baseline = bl;
+	p->v[p->n++].configuration = nl;
+}
+
+static void build_pairs(struct pairs *p, json_t *merged, struct side *b,
+			struct side *n)
+{
+	json_t *bc = json_object_get(b->res, "configurations");
+	json_t *nc = json_object_get(n->res, "configurations"), *e;
+	const char *bid = b->config ? b->config : baseline_of(b->res), *id;
+	size_t i;
+	int same_dir = !strcmp(b->dir, n->dir);
+
+	if (n->config) {
+		add_pair(p, merged, b, bid, n, n->config);
+		return;
+	}
+	json_array_foreach(nc, i, e) {
+		id = json_string_value(json_object_get(e, "id"));
+		if (!id)
+			continue;
+		if (!b->config && !same_dir &&
+		    json_array_size(bc) == json_array_size(nc))
+			add_pair(p, merged, b, json_string_value(json_object_get(
+				json_array_get(bc, i), "id")), n, id);
+		else
+			add_pair(p, merged, b, bid, n, id);
+	}
+}
+
+static const char *verdict_word(json_t *e)
+{
+	return json_string_value(json_object_get(e, "verdict")) ?: "?";
+}
+
+static double num(json_t *e, const char *key, int *ok)
+{
+	json_t *v = json_object_get(e, key);
+
+	*ok = json_is_number(v);
+	return *ok ? json_number_value(v) : NAN;
+}
+
+static int is_sig(const char *v)
+{
+	return !strcmp(v, "improvement") || !strcmp(v, "regression") ||
+	       !strcmp(v, "significant difference");
+}
+
+static int cmp_matches(json_t *e, const struct kb_compare_pair *pr,
+		       const char *job)
+{
+	return !strcmp(json_string_value(json_object_get(e, "baseline")),
+		       pr->baseline) &&
+	       !strcmp(json_string_value(json_object_get(e, "configuration")),
+		       pr->configuration) &&
+	       !strcmp(json_string_value(json_object_get(e, "job")), job);
+}
+
+/* One table per pair and job; nothing when they have no comparison. */
+static void print_pair(FILE *out, json_t *merged,
+		       const struct kb_compare_pair *pr, const char *job)
+{
+	json_t *e, *set = json_object_get(merged, "comparison_settings");
+	struct kb_table *t;
+	char *title;
+	size_t i, row;
+	int ok, ok2;
+	double v, w;
+
+	json_array_foreach(json_object_get(merged, "comparisons"), i, e)
+		if (cmp_matches(e, pr, job))
+			break;
+	if (i == json_array_size(json_object_get(merged, "comparisons")))
+		return;
+	title = kb_xasprintf("%s: %s vs %s (base)", job, pr->configuration,
+			     pr->baseline);
+	t = kb_table_new(title);
+	free(title);
+	kb_table_add_col(t, "metric", 0, 0);
+	kb_table_add_col(t, "base", 1, 1);
+	kb_table_add_col(t, "new", 1, 1);
+	kb_table_add_col(t, "change", 1, 1);
+	kb_table_add_col(t, "95% CI of change", 1, 1);
+	kb_table_add_col(t, "p adj", 1, 2);
+	kb_table_add_col(t, "MW p", 1, 2);
+	kb_table_add_col(t, "n", 1, 2);
+	kb_table_add_col(t, "CV%", 1, 2);
+	kb_table_add_col(t, "verdict", 0, 2);
+	json_array_foreach(json_object_get(merged, "comparisons"), i, e) {
+		const char *vd = verdict_word(e);
+
+		if (!cmp_matches(e, pr, job))
+			continue;
+		row = kb_table_add_row(t, 0);
+		kb_table_set(t, row, 0, "%s", json_string_value(
+			json_object_get(e, "metric")));
+		v = num(e, "mean_baseline", &ok);
+		kb_table_set(t, row, 1, ok ? "%.2f" : "n/a", v);
+		v = num(e, "mean", &ok);
+		kb_table_set(t, row, 2, ok ? "%.2f" : "n/a", v);
+		v = num(e, "change_pct", &ok);
+		if (ok && is_sig(vd))
+			kb_table_set(t, row, 3, "* %+.2f%%*", v);
+		else if (ok)
+			kb_table_set(t, row, 3, "(%+.2f%%)", v);
+		else
+			kb_table_set(t, row, 3, "n/a");
+		v = num(e, "change_ci95_lo_pct", &ok);
+		w = num(e, "change_ci95_hi_pct", &ok2);
+		if (ok && ok2)
+			kb_table_set(t, row, 4, "[%+.2f%%, %+.2f%%]", v, w);
+		else
+			kb_table_set(t, row, 4, "n/a");
+		v = num(e, "p_adjusted", &ok);
+		kb_table_set(t, row, 5, ok ? "%.3g" : "n/a", v);
+		v = num(e, "mw_p", &ok);
+		kb_table_set(t, row, 6, ok ? "%.3g" : "n/a", v);
+		kb_table_set(t, row, 7, "%lld/%lld",
+			     (long long)json_integer_value(json_object_get(e,
+				"n_baseline")),
+			     (long long)json_integer_value(json_object_get(e,
+				"n")));
+		v = num(e, "cv_baseline_pct", &ok);
+		w = num(e, "cv_pct", &ok2);
+		if (ok && ok2)
+			kb_table_set(t, row, 8, "%.2f/%.2f", v, w);
+		else
+			kb_table_set(t, row, 8, "n/a");
+		kb_table_set(t, row, 9, "%s", vd);
+	}
+	kb_table_add_note(t, "change: of the mean vs base, \"* -0.42%%*\" "
+		"significant, \"(+0.03%%)\" not; 95%% CI: Welch-Satterthwaite; "
+		"p adj: Welch's t-test p after Benjamini-Hochberg over the "
+		"%lld comparisons made (false discovery rate %g); MW p: "
+		"Mann-Whitney U, two-sided; n and CV%%: base/new",
+		(long long)json_integer_value(json_object_get(set,
+			"family_size")), num(set, "alpha", &ok));
+	json_array_foreach(json_object_get(merged, "comparisons"), i, e) {
+		json_t *d = json_object_get(e, "drift_baseline");
+		const char *m = json_string_value(json_object_get(e, "metric"));
+
+		if (!cmp_matches(e, pr, job))
+			continue;
+		v = num(e, "mde_pct", &ok);
+		if (ok)
+			kb_table_add_note(t, "%s: minimum detectable effect "
+				"+-%.2f%% (80%% power, two-sided alpha %g, "
+				"n=%lld, base CV %.2f%%); minimum effect %g%%",
+				m, v, num(e, "alpha", &ok2),
+				(long long)json_integer_value(json_object_get(e,
+					"n_baseline")),
+				num(e, "cv_baseline_pct", &ok2),
+				num(e, "min_effect_pct", &ok2));
+		if (json_array_size(json_object_get(e, "outliers_baseline")) ||
+		    json_array_size(json_object_get(e, "outliers")))
+			kb_table_add_note(t, "%s: outliers (MAD modified z > "
+				"3.5): %zu in base, %zu in new%s", m,
+				json_array_size(json_object_get(e,
+					"outliers_baseline")),
+				json_array_size(json_object_get(e, "outliers")),
+				json_is_true(json_object_get(set,
+					"outliers_excluded")) ?
+				" (excluded)" : " (kept; --exclude-outliers)");
+		if (json_integer_value(json_object_get(e,
+				"warmup_suspect_baseline")) ||
+		    json_integer_value(json_object_get(e, "warmup_suspect")))
+			kb_table_add_note(t, "warning: %s: the first timed "
+				"run(s) are outliers (base %lld, new %lld): "
+				"warm-up too short; raise warmup", m,
+				(long long)json_integer_value(json_object_get(e,
+					"warmup_suspect_baseline")),
+				(long long)json_integer_value(json_object_get(e,
+					"warmup_suspect")));
+		if (json_is_true(json_object_get(d, "warn")))
+			kb_table_add_note(t, "warning: %s: base drifts %+.2f%% "
+				"over its run order (slope p = %.2g)", m,
+				num(d, "change_pct", &ok), num(d, "p", &ok2));
+		if (!is_sig(verdict_word(e)) && strcmp(verdict_word(e),
+				"no significant difference"))
+			kb_table_add_note(t, "%s: %s: %s", m, verdict_word(e),
+				json_string_value(json_object_get(e,
+					"reason")) ?: "");
+	}
+	fputc('\n', out);
+	kb_table_write_text(out, t, REPORT_TEXT_WIDTH);
+	kb_table_free(t);
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "metric", required_argument, NULL, 'm' },
+		{ "alpha", required_argument, NULL, 'A' },
+		{ "min-effect", required_argument, NULL, 'E' },
+		{ "exclude-outliers", no_argument, NULL, 'X' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct side b = { 0 }, n = { 0 };
+	struct kb_compare_opts copts;
+	struct pairs pairs = { 0 };
+	const char **metrics = NULL;
+	char **keep = NULL, *copy, *tok, *save;
+	size_t nmetrics = 0, nkeep = 0, i, nreg = 0, nundecided = 0;
+	json_t *merged = NULL, *e;
+	int c, ret = EXIT_ERROR;
+
+	kb_compare_opts_init(&copts);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "m:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			copy = kb_xstrdup(optarg);
+			keep = kb_xrealloc(keep, (nkeep + 1) * sizeof(*keep));
+			keep[nkeep++] = copy;
+			save = NULL;
+			for (tok = strtok_r(copy, ",", &save); tok;
+			     tok = strtok_r(NULL, ",", &save)) {
+				metrics = kb_xrealloc(metrics, (nmetrics + 2) *
+						      sizeof(*metrics));
+				metrics[nmetrics++] = tok;
+				metrics[nmetrics] = NULL;
+			}
+			break;
+		case 'A':
+		case 'E':
+			if (kb_compare_parse_opt(&copts, c, optarg))
+				goto out;
+			break;
+		case 'X':
+			copts.exclude_outliers = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			ret = 0;
+			goto out;
+		default:
+			fprintf(stderr, "see 'kbench compare --help'\n");
+			goto out;
+		}
+	}
+	if (argc - optind != 2) {
+		kb_error("compare needs two arguments, BASE and NEW (campaign "
+			 "directories or DIR:CONFIGURATION); see 'kbench "
+			 "compare --help'");
+		goto out;
+	}
+	copts.metrics = metrics;
+	if (side_open(&b, argv[optind]) || side_open(&n, argv[optind + 1]))
+		goto out;
+
+	/* the merged model: BASE's statistics settings (its kernels.conf) */
+	merged = json_pack("{s:i, s:O, s:[], s:[], s:[]}", "schema_version", 1,
+			   "campaign", json_object_get(b.res, "campaign"),
+			   "configurations", "runs", "summaries");
+	json_object_set_new(json_object_get(merged, "campaign"), "jobs",
+			    json_array());
+	build_pairs(&pairs, merged, &b, &n);
+	if (!pairs.n) {
+		kb_error("%s and %s name the same configuration: nothing to "
+			 "compare", b.arg, n.arg);
+		goto out;
+	}
+	json_object_set_new(json_object_get(merged, "campaign"), "baseline",
+			    json_string(pairs.v[0].baseline));
+	if (stats_mark_outliers(merged, copts.exclude_outliers) < 0 ||
+	    stats_fill_summaries(merged) ||
+	    stats_fill_comparisons(merged, &copts, pairs.v, pairs.n))
+		goto out;
+	if (!json_array_size(json_object_get(merged, "comparisons"))) {
+		kb_error("%s and %s have no job and metric in common with "
+			 "successful timed runs: nothing to compare", b.arg,
+			 n.arg);
+		goto out;
+	}
+
+	printf("kbench compare: %s (base) vs %s\n", b.arg, n.arg);
+	for (i = 0; i < pairs.n; i++) {
+		size_t k;
+
+		json_array_foreach(json_object_get(json_object_get(merged,
+				   "campaign"), "jobs"), k, e)
+			print_pair(stdout, merged, &pairs.v[i],
+				   json_string_value(e));
+	}
+	json_array_foreach(json_object_get(merged, "comparisons"), i, e) {
+		const char *v = verdict_word(e);
+
+		if (!strcmp(v, "regression"))
+			nreg++;
+		else if (!strcmp(v, "insufficient samples") ||
+			 !strcmp(v, "inconclusive"))
+			nundecided++;
+	}
+	if (nreg) {
+		printf("\nverdict: %zu regression(s) (exit 1)\n", nreg);
+		ret = EXIT_REGRESSION;
+	} else if (nundecided) {
+		printf("\nverdict: undecidable: %zu comparison(s) without "
+		       "enough data or with drift, no regression (exit "
+		       "125)\n", nundecided);
+		ret = EXIT_UNDECIDABLE;
+	} else {
+		printf("\nverdict: no regression (exit 0)\n");
+		ret = EXIT_NO_REGRESSION;
+	}
+	if (fflush(stdout)) {
+		kb_error("writing to standard output failed");
+		ret = EXIT_ERROR;
+	}
+out:
+	json_decref(merged);
+	side_close(&b);
+	side_close(&n);
+	for (i = 0; i < pairs.nlabels; i++)
+		free(pairs.labels[i]);
+	free(pairs.labels);
+	free(pairs.v);
+	for (i = 0; i < nkeep; i++)
+		free(keep[i]);
+	free(keep);
+	free(metrics);
+	kb_compare_opts_free(&copts);
+	return ret;
+}

@@ -1,0 +1,897 @@
+/* stats/compare.c - comparisons against the baseline, outliers, drift,
+ * minimum detectable effect.  Formulas and their sources: see
+ * stats/compare.h. */
+#include "stats/compare.h"
+#include "stats/summary.h"
+#include "lib/err.h"
+#include "lib/file.h"
+#include "lib/metrics.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_fit.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
+/* ---- the statistics ------------------------------------------------ */
+
+static int all_finite(const double *x, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!isfinite(x[i]))
+			return 0;
+	return 1;
+}
+
+int kb_welch_test(const double *a, size_t na, const double *b, size_t nb,
+		  struct kb_welch *w)
+{
+	double ma, mb, va, vb, qa, qb, se, tq;
+
+	if (!a || !b || !w || !all_finite(a, na) || !all_finite(b, nb))
+		return -EINVAL;
+	if (na < 2 || nb < 2)
+		return -EDOM;
+	ma = gsl_stats_mean(a, 1, na);
+	mb = gsl_stats_mean(b, 1, nb);
+	va = gsl_stats_variance_m(a, 1, na, ma);	/* n - 1 */
+	vb = gsl_stats_variance_m(b, 1, nb, mb);
+	qa = va / (double)na;
+	qb = vb / (double)nb;
+	se = sqrt(qa + qb);
+
+	w->diff = mb - ma;
+	if (se > 0.0) {
+		w->df = (qa + qb) * (qa + qb) /
+			(qa * qa / (double)(na - 1) + qb * qb / (double)(nb - 1));
+		w->t = w->diff / se;
+		w->p = 2.0 * gsl_cdf_tdist_Q(fabs(w->t), w->df);
+		if (w->p > 1.0)
+			w->p = 1.0;
+		tq = gsl_cdf_tdist_Pinv(0.975, w->df);
+		w->diff_ci95_lo = w->diff - tq * se;
+		w->diff_ci95_hi = w->diff + tq * se;
+	} else {
+		/* both samples constant: no variance to test against */
+		w->df = w->t = NAN;
+		w->p = w->diff == 0.0 ? 1.0 : 0.0;
+		w->diff_ci95_lo = w->diff_ci95_hi = w->diff;
+	}
+	if (ma != 0.0) {
+		w->change_pct = w->diff / fabs(ma) * 100.0;
+		w->change_ci95_lo_pct = w->diff_ci95_lo / fabs(ma) * 100.0;
+		w->change_ci95_hi_pct = w->diff_ci95_hi / fabs(ma) * 100.0;
+	} else {
+		w->change_pct = w->change_ci95_lo_pct = NAN;
+		w->change_ci95_hi_pct = NAN;
+	}
+	return 0;
+}
+
+/* P(U >= u) under H0 for sizes m, n without ties (Mann and Whitney's
+ * recurrence, counts exact in a double for m, n <= KB_MW_EXACT_MAX). */
+static double mw_exact_upper(size_t m, size_t n, double u)
+{
+	size_t i, j, k, len = m * n + 1;
+	double *cnt = kb_xcalloc((m + 1) * (n + 1) * len, sizeof(*cnt));
+	double total = 0.0, upper = 0.0;
+
+#define CNT(i, j) (cnt + ((i) * (n + 1) + (j)) * len)
+	for (i = 0; i <= m; i++)
+		CNT(i, 0)[0] = 1.0;
+	for (j = 0; j <= n; j++)
+		CNT(0, j)[0] = 1.0;
+	for (i = 1; i <= m; i++)
+		for (j = 1; j <= n; j++)
+			for (k = 0; k <= i * j; k++)
+				CNT(i, j)[k] = (k >= j ? CNT(i - 1, j)[k - j] :
+						0.0) + CNT(i, j - 1)[k];
+	for (k = 0; k < len; k++) {
+		total += CNT(m, n)[k];
+		if ((double)k >= u - 1e-9)
+			upper += CNT(m, n)[k];
+	}
+#undef CNT
+	free(cnt);
+	return upper / total;
+}
+
+int kb_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
+		    struct kb_mann_whitney *m)
+{
+	size_t i, j, n = na + nb, t;
+	double *all, u = 0.0, ties = 0.0, mn, umax, sigma2, z;
+
+	if (!a || !b || !m || !na || !nb || !all_finite(a, na) ||
+	    !all_finite(b, nb))
+		return -EINVAL;
+	for (i = 0; i < na; i++)
+		for (j = 0; j < nb; j++)
+			u += b[j] > a[i] ? 1.0 : b[j] == a[i] ? 0.5 : 0.0;
+	m->u = u;
+
+	all = kb_xmalloc(n * sizeof(*all));
+	memcpy(all, a, na * sizeof(*all));
+	memcpy(all + na, b, nb * sizeof(*all));
+	gsl_sort(all, 1, n);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && all[j] == all[i]; j++)
+			;
+		t = j - i;
+		ties += (double)t * t * t - (double)t;
+	}
+	free(all);
+
+	mn = (double)na * (double)nb;
+	umax = u > mn - u ? u : mn - u;
+	if (ties == 0.0 && na <= KB_MW_EXACT_MAX && nb <= KB_MW_EXACT_MAX) {
+		m->exact = 1;
+		m->p = 2.0 * mw_exact_upper(na, nb, umax);
+	} else {
+		m->exact = 0;
+		sigma2 = mn / 12.0 * (((double)n + 1.0) -
+			 ties / ((double)n * ((double)n - 1.0)));
+		if (sigma2 <= 0.0) {
+			m->p = 1.0;	/* every value tied */
+		} else {
+			z = (umax - mn / 2.0 - 0.5) / sqrt(sigma2);
+			m->p = 2.0 * gsl_cdf_ugaussian_Q(z);
+		}
+	}
+	if (m->p > 1.0)
+		m->p = 1.0;
+	return 0;
+}
+
+struct pidx {
+	double p;
+	size_t i;
+};
+
+static int cmp_pidx(const void *x, const void *y)
+{
+	const struct pidx *a = x, *b = y;
+
+	if (a->p != b->p)
+		return a->p < b->p ? -1 : 1;
+	return a->i < b->i ? -1 : a->i > b->i;
+}
+
+size_t kb_bh_adjust(const double *p, size_t n, double *q)
+{
+	struct pidx *v = kb_xcalloc(n + 1, sizeof(*v));
+	size_t i, m = 0;
+	double run = 1.0, adj;
+
+	for (i = 0; i < n; i++) {
+		if (isfinite(p[i])) {
+			v[m].p = p[i];
+			v[m++].i = i;
+		}
+	}
+	for (i = 0; i < n; i++)
+		if (!isfinite(p[i]))
+			q[i] = NAN;
+	qsort(v, m, sizeof(*v), cmp_pidx);
+	for (i = m; i-- > 0;) {
+		adj = v[i].p * (double)m / (double)(i + 1);
+		if (adj < run)
+			run = adj;
+		q[v[i].i] = run;
+	}
+	free(v);
+	return m;
+}
+
+int kb_mad_outliers(const double *x, size_t n, double *z, int *flag)
+{
+	double *dev = NULL, med, mad, scale, zi;
+	size_t i;
+	int nout = 0;
+
+	if (!x || !flag || !all_finite(x, n))
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		flag[i] = 0;
+		if (z)
+			z[i] = NAN;
+	}
+	if (n < 3)
+		return 0;
+	dev = kb_xmalloc(n * sizeof(*dev));
+	memcpy(dev, x, n * sizeof(*dev));
+	gsl_sort(dev, 1, n);
+	med = gsl_stats_median_from_sorted_data(dev, 1, n);
+	for (i = 0; i < n; i++)
+		dev[i] = fabs(x[i] - med);
+	gsl_sort(dev, 1, n);
+	mad = gsl_stats_median_from_sorted_data(dev, 1, n);
+	if (mad > 0.0) {
+		scale = mad / 0.6745;
+	} else {
+		scale = 1.253314 * gsl_stats_mean(dev, 1, n);
+		if (!(scale > 0.0))
+			goto out;	/* all values equal */
+	}
+	for (i = 0; i < n; i++) {
+		zi = (x[i] - med) / scale;
+		if (z)
+			z[i] = zi;
+		if (fabs(zi) > KB_MAD_Z_LIMIT) {
+			flag[i] = 1;
+			nout++;
+		}
+	}
+out:
+	free(dev);
+	return nout;
+}
+
+int kb_drift_check(const double *order, const double *y, size_t n,
+		   struct kb_drift *d)
+{
+	double c0, c1, cov00, cov01, cov11, sumsq, se, tq, lo, hi, mean;
+	size_t i;
+
+	if (!order || !y || !d || !all_finite(order, n) || !all_finite(y, n))
+		return -EINVAL;
+	if (n < 3)
+		return -EDOM;
+	lo = hi = order[0];
+	for (i = 1; i < n; i++) {
+		if (order[i] < lo)
+			lo = order[i];
+		if (order[i] > hi)
+			hi = order[i];
+	}
+	if (hi == lo)
+		return -EDOM;
+	gsl_fit_linear(order, 1, y, 1, n, &c0, &c1, &cov00, &cov01, &cov11,
+		       &sumsq);
+	d->n = n;
+	d->slope = c1;
+	se = sqrt(cov11);	/* from the residual variance, n - 2 df */
+	tq = gsl_cdf_tdist_Pinv(0.975, (double)(n - 2));
+	d->slope_ci95_lo = c1 - tq * se;
+	d->slope_ci95_hi = c1 + tq * se;
+	if (se > 0.0)
+		d->p = 2.0 * gsl_cdf_tdist_Q(fabs(c1 / se), (double)(n - 2));
+	else
+		d->p = c1 == 0.0 ? 1.0 : 0.0;
+	mean = gsl_stats_mean(y, 1, n);
+	d->change_pct = mean != 0.0 ? c1 * (hi - lo) / fabs(mean) * 100.0 : NAN;
+	return 0;
+}
+
+double kb_mde_pct(size_t n, double cv_pct, double alpha)
+{
+	double df;
+
+	if (n < 2 || !isfinite(cv_pct) || !(alpha > 0.0 && alpha < 1.0))
+		return NAN;
+	df = 2.0 * (double)n - 2.0;
+	return (gsl_cdf_tdist_Pinv(1.0 - alpha / 2.0, df) +
+		gsl_cdf_tdist_Pinv(KB_MDE_POWER, df)) *
+	       sqrt(2.0 / (double)n) * cv_pct;
+}
+
+/* ---- the results model --------------------------------------------- */
+
+void kb_compare_opts_init(struct kb_compare_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->alpha = NAN;
+	o->min_effect_pct = NAN;
+}
+
+static int parse_num(const char *s, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	if (end != s && *end == '%')
+		end++;
+	return end == s || *end || errno || !isfinite(*v) ? -EINVAL : 0;
+}
+
+int kb_compare_parse_opt(struct kb_compare_opts *o, int opt, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	char *metric;
+	double v;
+
+	if (opt == 'A') {
+		if (parse_num(arg, &v) || !(v > 0.0 && v <= 0.5)) {
+			kb_error("--alpha %s: expected a number > 0 and <= 0.5 "
+				 "(e.g. 0.05)", arg);
+			return -EINVAL;
+		}
+		o->alpha = v;
+		return 0;
+	}
+	if (parse_num(eq ? eq + 1 : arg, &v) || v < 0.0) {
+		kb_error("--min-effect %s: expected PCT or METRIC=PCT with PCT "
+			 ">= 0 (e.g. 1, 2%%, read.iops=2)", arg);
+		return -EINVAL;
+	}
+	if (!eq) {
+		o->min_effect_pct = v;
+		return 0;
+	}
+	metric = kb_xasprintf("%.*s", (int)(eq - arg), arg);
+	if (!kb_metric_find(metric)) {
+		kb_error("--min-effect %s: no metric '%s' (names look like "
+			 "read.iops, write.clat_p99_ns)", arg, metric);
+		free(metric);
+		return -EINVAL;
+	}
+	if (!o->min_effect_by_metric)
+		o->min_effect_by_metric = json_object();
+	json_object_set_new(o->min_effect_by_metric, metric, json_real(v));
+	free(metric);
+	return 0;
+}
+
+void kb_compare_opts_free(struct kb_compare_opts *o)
+{
+	json_decref(o->min_effect_by_metric);
+	o->min_effect_by_metric = NULL;
+}
+
+static json_t *jreal(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static const char *jstr(json_t *obj, const char *key)
+{
+	return json_string_value(json_object_get(obj, key));
+}
+
+static int run_counts(json_t *run)
+{
+	const char *status = jstr(run, "status");
+
+	return status && !strcmp(status, "ok") &&
+	       !json_is_true(json_object_get(run, "warmup"));
+}
+
+/* One sample with where each value came from. */
+struct sample {
+	size_t n;
+	double *x;		/* values */
+	double *order;		/* position in the campaign's run order */
+	long *iter;		/* iteration index */
+	json_t **run;		/* the run (borrowed) */
+};
+
+static void sample_alloc(struct sample *s, size_t cap)
+{
+	s->n = 0;
+	s->x = kb_xcalloc(cap + 1, sizeof(*s->x));
+	s->order = kb_xcalloc(cap + 1, sizeof(*s->order));
+	s->iter = kb_xcalloc(cap + 1, sizeof(*s->iter));
+	s->run = kb_xcalloc(cap + 1, sizeof(*s->run));
+}
+
+static void sample_free(struct sample *s)
+{
+	free(s->x);
+	free(s->order);
+	free(s->iter);
+	free(s->run);
+	memset(s, 0, sizeof(*s));
+}
+
+/* The values of metric in the counted runs of (cfg, job), in iteration
+ * order (runs are stored in run order, which keeps iterations ordered
+ * within a configuration and job). */
+static void gather(json_t *runs, const char *cfg, const char *job,
+		   const char *metric, struct sample *s)
+{
+	json_t *run, *v, *ord;
+	const char *c, *j;
+	size_t i;
+
+	s->n = 0;
+	json_array_foreach(runs, i, run) {
+		c = jstr(run, "configuration");
+		j = jstr(run, "job");
+		if (!c || !j || strcmp(c, cfg) || strcmp(j, job) ||
+		    !run_counts(run))
+			continue;
+		v = json_object_get(json_object_get(run, "metrics"), metric);
+		if (!json_is_number(v) || !isfinite(json_number_value(v)))
+			continue;
+		ord = json_object_get(run, "order");
+		s->x[s->n] = json_number_value(v);
+		s->order[s->n] = json_is_number(ord) ?
+				 json_number_value(ord) : (double)i;
+		s->iter[s->n] = (long)json_integer_value(
+					json_object_get(run, "iteration"));
+		s->run[s->n] = run;
+		s->n++;
+	}
+}
+
+struct strlist {
+	const char **v;
+	size_t n;
+};
+
+static int sl_has(const struct strlist *l, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], s))
+			return 1;
+	return 0;
+}
+
+static void sl_add(struct strlist *l, const char *s)
+{
+	if (!s || sl_has(l, s))
+		return;
+	l->v = kb_xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+	l->v[l->n++] = s;
+}
+
+int stats_mark_outliers(json_t *results, int exclude)
+{
+	struct strlist cfgs = { 0 }, jobs = { 0 }, metrics = { 0 };
+	json_t *runs = json_object_get(results, "runs"), *run, *v;
+	struct sample s;
+	const char *name;
+	size_t i, c, j, m, k;
+	int *flag, total = 0;
+
+	if (!json_is_array(runs)) {
+		kb_error("results model has no \"runs\" array");
+		return -EINVAL;
+	}
+	json_array_foreach(runs, i, run) {
+		sl_add(&cfgs, jstr(run, "configuration"));
+		sl_add(&jobs, jstr(run, "job"));
+		if (run_counts(run))
+			json_object_set_new(run, "outliers", json_array());
+		json_object_foreach(json_object_get(run, "metrics"), name, v)
+			if (json_is_number(v))
+				sl_add(&metrics, name);
+	}
+	sample_alloc(&s, json_array_size(runs));
+	flag = kb_xcalloc(json_array_size(runs) + 1, sizeof(*flag));
+	for (c = 0; c < cfgs.n; c++) {
+		for (j = 0; j < jobs.n; j++) {
+			for (m = 0; m < metrics.n; m++) {
+				gather(runs, cfgs.v[c], jobs.v[j], metrics.v[m],
+				       &s);
+				if (kb_mad_outliers(s.x, s.n, NULL, flag) <= 0)
+					continue;
+				for (k = 0; k < s.n; k++) {
+					if (!flag[k])
+						continue;
+					total++;
+					json_array_append_new(json_object_get(
+						s.run[k], "outliers"),
+						json_string(metrics.v[m]));
+				}
+			}
+		}
+	}
+	/* move the excluded values only now: the samples above must see
+	 * every value */
+	json_array_foreach(runs, i, run) {
+		json_t *outl = json_object_get(run, "outliers"), *ex, *mm;
+
+		if (!exclude || !json_array_size(outl))
+			continue;
+		mm = json_object_get(run, "metrics");
+		ex = json_object();
+		json_array_foreach(outl, k, v) {
+			name = json_string_value(v);
+			json_object_set(ex, name, json_object_get(mm, name));
+			json_object_del(mm, name);
+		}
+		json_object_set_new(run, "excluded_outliers", ex);
+	}
+	free(flag);
+	sample_free(&s);
+	free(cfgs.v);
+	free(jobs.v);
+	free(metrics.v);
+	return total;
+}
+
+/* Settings, in order of precedence: the command line, the results
+ * model's campaign (kernels.conf), the defaults. */
+static double min_effect_for(const struct kb_compare_opts *o, json_t *camp,
+			     const char *metric)
+{
+	json_t *v;
+
+	v = json_object_get(o->min_effect_by_metric, metric);
+	if (json_is_number(v))
+		return json_number_value(v);
+	if (isfinite(o->min_effect_pct))
+		return o->min_effect_pct;
+	v = json_object_get(json_object_get(camp, "min_effect_by_metric"),
+			    metric);
+	if (json_is_number(v))
+		return json_number_value(v);
+	v = json_object_get(camp, "min_effect_pct");
+	if (json_is_number(v))
+		return json_number_value(v);
+	return KB_DEFAULT_MIN_EFFECT_PCT;
+}
+
+static double alpha_for(const struct kb_compare_opts *o, json_t *camp)
+{
+	json_t *v = json_object_get(camp, "alpha");
+
+	if (isfinite(o->alpha))
+		return o->alpha;
+	if (json_is_number(v))
+		return json_number_value(v);
+	return KB_DEFAULT_ALPHA;
+}
+
+static int job_has(json_t *runs, const char *job, const char *metric)
+{
+	json_t *run, *v;
+	size_t i;
+
+	json_array_foreach(runs, i, run) {
+		const char *j = jstr(run, "job");
+
+		if (!j || strcmp(j, job) || !run_counts(run))
+			continue;
+		v = json_object_get(json_object_get(run, "metrics"), metric);
+		if (json_is_number(v))
+			return 1;
+	}
+	return 0;
+}
+
+/* The metrics compared for job (strings owned by *keep). */
+static void job_metrics(json_t *runs, const char *job,
+			const struct kb_compare_opts *o, struct strlist *out,
+			struct strlist *keep)
+{
+	static const char *const dirs[] = { "read", "write", "trim" };
+	static const char *const what[] = { "iops", "clat_p99_ns" };
+	size_t d, w, i;
+	char *name;
+
+	out->n = 0;
+	if (o->metrics) {
+		for (i = 0; o->metrics[i]; i++)
+			sl_add(out, o->metrics[i]);
+		return;
+	}
+	for (d = 0; d < 3; d++) {
+		name = kb_xasprintf("%s.iops", dirs[d]);
+		if (!job_has(runs, job, name)) {
+			free(name);
+			continue;
+		}
+		free(name);
+		for (w = 0; w < 2; w++) {
+			name = kb_xasprintf("%s.%s", dirs[d], what[w]);
+			keep->v = kb_xrealloc(keep->v, (keep->n + 1) *
+					      sizeof(*keep->v));
+			keep->v[keep->n++] = name;
+			out->v = kb_xrealloc(out->v, (out->n + 1) *
+					     sizeof(*out->v));
+			out->v[out->n++] = name;
+		}
+	}
+}
+
+static json_t *iter_list(const struct sample *s, const int *flag)
+{
+	json_t *a = json_array();
+	size_t k;
+
+	for (k = 0; k < s->n; k++)
+		if (flag[k])
+			json_array_append_new(a, json_integer(s->iter[k]));
+	return a;
+}
+
+/* Leading outliers: how many counted iterations from the first one on
+ * are outliers (a warm-up that was too short: ../shared/cases/B28). */
+static size_t leading_outliers(const struct sample *s, const int *flag)
+{
+	size_t k = 0;
+
+	while (k < s->n && flag[k])
+		k++;
+	return k == s->n ? 0 : k;
+}
+
+static double cv_of(const struct sample *s)
+{
+	struct kb_summary sum;
+
+	if (s->n < 2 || kb_summarize(s->x, s->n, &sum) || !sum.has_sd)
+		return NAN;
+	return sum.cv_pct;
+}
+
+static json_t *comparison_entry(json_t *camp, const struct kb_compare_opts *o,
+				const char *base, const char *cfg,
+				const char *job, const char *metric,
+				struct sample *a, struct sample *b,
+				double *p_out)
+{
+	const struct kb_metric_def *def = kb_metric_find(metric);
+	double alpha = alpha_for(o, camp);
+	double me = min_effect_for(o, camp, metric);
+	double cva = cv_of(a), cvb = cv_of(b);
+	int *fa = kb_xcalloc(a->n + 1, sizeof(*fa));
+	int *fb = kb_xcalloc(b->n + 1, sizeof(*fb));
+	struct kb_welch w;
+	struct kb_mann_whitney mw;
+	struct kb_drift d;
+	json_t *e = json_object(), *dj = json_null();
+	int have_w = 0, have_mw = 0;
+
+	*p_out = NAN;
+	kb_mad_outliers(a->x, a->n, NULL, fa);
+	kb_mad_outliers(b->x, b->n, NULL, fb);
+	if (a->n >= 2 && b->n >= 2 && !kb_welch_test(a->x, a->n, b->x, b->n, &w))
+		have_w = 1;
+	if (a->n && b->n && !kb_mann_whitney(a->x, a->n, b->x, b->n, &mw))
+		have_mw = 1;
+	if (!kb_drift_check(a->order, a->x, a->n, &d)) {
+		dj = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:b}",
+			"n", (json_int_t)d.n, "slope_per_run", jreal(d.slope),
+			"slope_ci95_lo", jreal(d.slope_ci95_lo),
+			"slope_ci95_hi", jreal(d.slope_ci95_hi),
+			"p", jreal(d.p), "change_pct", jreal(d.change_pct),
+			"warn", d.p < alpha && isfinite(d.change_pct) &&
+				fabs(d.change_pct) >= me);
+	}
+
+	json_object_set_new(e, "configuration", json_string(cfg));
+	json_object_set_new(e, "baseline", json_string(base));
+	json_object_set_new(e, "job", json_string(job));
+	json_object_set_new(e, "metric", json_string(metric));
+	json_object_set_new(e, "unit", json_string(def ? def->unit : ""));
+	json_object_set_new(e, "direction", json_string(
+		kb_direction_name(def ? def->direction : KB_NEUTRAL)));
+	json_object_set_new(e, "n", json_integer((json_int_t)b->n));
+	json_object_set_new(e, "n_baseline", json_integer((json_int_t)a->n));
+	json_object_set_new(e, "mean", b->n ? jreal(gsl_stats_mean(b->x, 1,
+				b->n)) : json_null());
+	json_object_set_new(e, "mean_baseline", a->n ? jreal(gsl_stats_mean(
+				a->x, 1, a->n)) : json_null());
+	json_object_set_new(e, "cv_pct", jreal(cvb));
+	json_object_set_new(e, "cv_baseline_pct", jreal(cva));
+	json_object_set_new(e, "diff", have_w ? jreal(w.diff) : json_null());
+	json_object_set_new(e, "diff_ci95_lo", have_w ? jreal(w.diff_ci95_lo) :
+			    json_null());
+	json_object_set_new(e, "diff_ci95_hi", have_w ? jreal(w.diff_ci95_hi) :
+			    json_null());
+	json_object_set_new(e, "change_pct", have_w ? jreal(w.change_pct) :
+			    json_null());
+	json_object_set_new(e, "change_ci95_lo_pct", have_w ?
+			    jreal(w.change_ci95_lo_pct) : json_null());
+	json_object_set_new(e, "change_ci95_hi_pct", have_w ?
+			    jreal(w.change_ci95_hi_pct) : json_null());
+	json_object_set_new(e, "welch_t", have_w ? jreal(w.t) : json_null());
+	json_object_set_new(e, "welch_df", have_w ? jreal(w.df) : json_null());
+	json_object_set_new(e, "welch_p", have_w ? jreal(w.p) : json_null());
+	json_object_set_new(e, "p_adjusted", json_null());	/* after BH */
+	json_object_set_new(e, "mw_u", have_mw ? jreal(mw.u) : json_null());
+	json_object_set_new(e, "mw_p", have_mw && have_w ? jreal(mw.p) :
+			    json_null());
+	json_object_set_new(e, "mw_exact", json_boolean(have_mw && mw.exact));
+	json_object_set_new(e, "alpha", json_real(alpha));
+	json_object_set_new(e, "min_effect_pct", json_real(me));
+	json_object_set_new(e, "mde_pct", jreal(kb_mde_pct(a->n, cva, alpha)));
+	json_object_set_new(e, "outliers", iter_list(b, fb));
+	json_object_set_new(e, "outliers_baseline", iter_list(a, fa));
+	json_object_set_new(e, "warmup_suspect",
+			    json_integer((json_int_t)leading_outliers(b, fb)));
+	json_object_set_new(e, "warmup_suspect_baseline",
+			    json_integer((json_int_t)leading_outliers(a, fa)));
+	json_object_set_new(e, "drift_baseline", dj);
+	if (have_w)
+		*p_out = w.p;
+	free(fa);
+	free(fb);
+	return e;
+}
+
+/* The verdict, once the adjusted p is known. */
+static void set_verdict(json_t *e, double q)
+{
+	const char *dir = jstr(e, "direction"), *verdict;
+	json_t *drift = json_object_get(e, "drift_baseline");
+	double alpha = json_real_value(json_object_get(e, "alpha"));
+	double me = json_real_value(json_object_get(e, "min_effect_pct"));
+	double change = json_number_value(json_object_get(e, "change_pct"));
+	json_int_t n = json_integer_value(json_object_get(e, "n"));
+	json_int_t nb = json_integer_value(json_object_get(e, "n_baseline"));
+	char *reason;
+
+	json_object_set_new(e, "p_adjusted", jreal(q));
+	if (nb < 2 || n < 2) {
+		verdict = "insufficient samples";
+		reason = kb_xasprintf("%s n=%lld < 2: no variance estimate, "
+				      "no test", nb < 2 ? "baseline" :
+				      "configuration", (long long)(nb < 2 ? nb :
+								   n));
+	} else if (json_is_true(json_object_get(drift, "warn")) &&
+		   !(json_is_number(json_object_get(e, "change_pct")) &&
+		     fabs(change) > fabs(json_number_value(json_object_get(
+				drift, "change_pct"))))) {
+		verdict = "inconclusive";
+		reason = kb_xasprintf("the baseline drifts %+.2f%% over the "
+			"campaign's run order (slope p = %.3g), more than the "
+			"minimum effect %.3g%% and the change itself; re-run "
+			"interleaved (order = interleave) or longer",
+			json_number_value(json_object_get(drift, "change_pct")),
+			json_number_value(json_object_get(drift, "p")), me);
+	} else if (isfinite(q) && q < alpha && json_is_number(json_object_get(
+			e, "change_pct")) && fabs(change) >= me) {
+		if (!strcmp(dir, "higher"))
+			verdict = change > 0 ? "improvement" : "regression";
+		else if (!strcmp(dir, "lower"))
+			verdict = change < 0 ? "improvement" : "regression";
+		else
+			verdict = "significant difference";
+		reason = kb_xasprintf("adjusted p = %.3g < %.3g and |%+.2f%%| "
+				      ">= %.3g%%", q, alpha, change, me);
+	} else {
+		verdict = "no significant difference";
+		if (!(isfinite(q) && q < alpha))
+			reason = kb_xasprintf("adjusted p = %.3g >= %.3g", q,
+					      alpha);
+		else
+			reason = kb_xasprintf("|%+.2f%%| < minimum effect "
+					      "%.3g%%", change, me);
+	}
+	json_object_set_new(e, "verdict", json_string(verdict));
+	json_object_set_new(e, "reason", json_string(reason));
+	free(reason);
+}
+
+int stats_fill_comparisons(json_t *results, const struct kb_compare_opts *o,
+			   const struct kb_compare_pair *pairs, size_t npairs)
+{
+	struct kb_compare_opts defaults;
+	struct kb_compare_pair *own = NULL;
+	struct strlist jobs = { 0 }, mlist = { 0 }, keep = { 0 };
+	json_t *runs = json_object_get(results, "runs"), *e, *out;
+	json_t *camp = json_object_get(results, "campaign"), *cfgs;
+	struct sample a, b;
+	const char *baseline;
+	double *p = NULL, *q = NULL;
+	size_t i, k, j, m, ne = 0, fam;
+	int ret = 0;
+
+	if (!o) {
+		kb_compare_opts_init(&defaults);
+		o = &defaults;
+	}
+	if (!json_is_array(runs)) {
+		kb_error("results model has no \"runs\" array; is this a "
+			 "kbench results.json (docs/results-format.md)?");
+		return -EINVAL;
+	}
+	if (o->metrics) {
+		for (i = 0; o->metrics[i]; i++) {
+			size_t r;
+			json_t *run;
+			int found = !!kb_metric_find(o->metrics[i]);
+
+			json_array_foreach(runs, r, run)
+				if (json_object_get(json_object_get(run,
+					"metrics"), o->metrics[i]))
+					found = 1;
+			if (!found) {
+				kb_error("--metric %s: no such metric, neither "
+					 "in lib/metrics.h nor in these "
+					 "results (names look like read.iops, "
+					 "read.clat_p99_ns)", o->metrics[i]);
+				return -EINVAL;
+			}
+		}
+	}
+	json_array_foreach(json_object_get(camp, "jobs"), i, e)
+		sl_add(&jobs, json_string_value(e));
+	json_array_foreach(runs, i, e)
+		sl_add(&jobs, jstr(e, "job"));
+
+	if (!pairs) {
+		struct strlist ids = { 0 };
+
+		cfgs = json_object_get(results, "configurations");
+		json_array_foreach(cfgs, i, e)
+			sl_add(&ids, jstr(e, "id"));
+		json_array_foreach(runs, i, e)
+			sl_add(&ids, jstr(e, "configuration"));
+		baseline = jstr(camp, "baseline");
+		if (!baseline || !sl_has(&ids, baseline))
+			baseline = ids.n ? ids.v[0] : NULL;
+		own = kb_xcalloc(ids.n + 1, sizeof(*own));
+		for (i = 0; i < ids.n; i++) {
+			if (!strcmp(ids.v[i], baseline))
+				continue;
+			own[npairs].baseline = baseline;
+			own[npairs++].configuration = ids.v[i];
+		}
+		free(ids.v);
+		pairs = own;
+	}
+
+	sample_alloc(&a, json_array_size(runs));
+	sample_alloc(&b, json_array_size(runs));
+	out = json_array();
+	for (k = 0; k < npairs; k++) {
+		for (j = 0; j < jobs.n; j++) {
+			job_metrics(runs, jobs.v[j], o, &mlist, &keep);
+			for (m = 0; m < mlist.n; m++) {
+				gather(runs, pairs[k].baseline, jobs.v[j],
+				       mlist.v[m], &a);
+				gather(runs, pairs[k].configuration, jobs.v[j],
+				       mlist.v[m], &b);
+				if (!a.n && !b.n)
+					continue;
+				p = kb_xrealloc(p, (ne + 1) * sizeof(*p));
+				json_array_append_new(out, comparison_entry(
+					camp, o, pairs[k].baseline,
+					pairs[k].configuration, jobs.v[j],
+					mlist.v[m], &a, &b, &p[ne]));
+				ne++;
+			}
+		}
+	}
+	q = kb_xcalloc(ne + 1, sizeof(*q));
+	fam = kb_bh_adjust(p, ne, q);
+	json_array_foreach(out, i, e)
+		set_verdict(e, q[i]);
+	json_object_set_new(results, "comparisons", out);
+	json_object_set_new(results, "comparison_settings", json_pack(
+		"{s:f, s:s, s:I, s:f, s:b}",
+		"alpha", alpha_for(o, camp),
+		"p_adjustment", "Benjamini-Hochberg",
+		"family_size", (json_int_t)fam,
+		"power_for_mde", KB_MDE_POWER,
+		"outliers_excluded", o->exclude_outliers));
+
+	sample_free(&a);
+	sample_free(&b);
+	for (i = 0; i < keep.n; i++)
+		free((char *)keep.v[i]);
+	free(keep.v);
+	free(mlist.v);
+	free(jobs.v);
+	free(own);
+	free(p);
+	free(q);
+	return ret;
+}
+
+int stats_analyse(json_t *results, const struct kb_compare_opts *o)
+{
+	int ret;
+
+	ret = stats_mark_outliers(results, o ? o->exclude_outliers : 0);
+	if (ret < 0)
+		return ret;
+	ret = stats_fill_summaries(results);
+	if (ret)
+		return ret;
+	return stats_fill_comparisons(results, o, NULL, 0);
+}

@@ -1,0 +1,179 @@
+/* stats/compare.h - is a configuration different from the baseline?
+ *
+ * Per (configuration vs baseline, job, metric) kbench computes, from the
+ * values of the timed, successful iterations (the samples of
+ * stats/summary.h):
+ *
+ *  - the difference of means d = mean(new) - mean(base) with its 95% CI,
+ *    Welch's unequal-variance t-test and the Welch-Satterthwaite degrees
+ *    of freedom (B. L. Welch, Biometrika 34 (1947) 28-35; NIST/SEMATECH
+ *    e-Handbook of Statistical Methods, 7.3.1):
+ *        se = sqrt(sa^2/na + sb^2/nb)
+ *        t  = d / se
+ *        df = se^4 / ((sa^2/na)^2/(na-1) + (sb^2/nb)^2/(nb-1))
+ *        p  = 2 * Q_t(|t|; df)                (two-sided)
+ *        CI = d -+ t(0.975; df) * se
+ *    The % change and its CI are d and its CI divided by mean(base)
+ *    (the baseline mean is taken as exact, as ../shared/cases/B24 does).
+ *  - Mann-Whitney U (the distribution-free check; H. B. Mann and D. R.
+ *    Whitney, Ann. Math. Statist. 18 (1947) 50-60): U counts the pairs
+ *    (base, new) with new > base, ties counting 1/2.  Two-sided p: exact
+ *    (the null distribution from Mann and Whitney's recurrence
+ *    N(u; m, n) = N(u - n; m - 1, n) + N(u; m, n - 1)) when there are no
+ *    ties and both samples have at most KB_MW_EXACT_MAX values; else the
+ *    normal approximation with tie correction and continuity correction
+ *    (E. L. Lehmann, Nonparametrics: Statistical Methods Based on Ranks,
+ *    1975, section 1.4):
+ *        mu = m n / 2
+ *        sigma^2 = m n / 12 * ((N + 1) - sum(t^3 - t) / (N (N - 1)))
+ *        z = (max(U, m n - U) - mu - 1/2) / sigma,   p = 2 * Q_N(z)
+ *    with N = m + n and t the size of each group of tied values.
+ *  - Benjamini-Hochberg adjusted p-values over every comparison made
+ *    (Y. Benjamini and Y. Hochberg, J. R. Statist. Soc. B 57 (1995)
+ *    289-300): sort the m p-values, q_(i) = min over j >= i of
+ *    p_(j) m / j, capped at 1.  This controls the false discovery rate.
+ *  - outliers by the modified z-score of Iglewicz and Hoaglin (B.
+ *    Iglewicz and D. C. Hoaglin, How to Detect and Handle Outliers, ASQC
+ *    1993; NIST/SEMATECH e-Handbook 1.3.5.17):
+ *        M_i = 0.6745 (x_i - median) / MAD,  outlier when |M_i| > 3.5
+ *    When MAD = 0 (over half the values equal) the mean absolute
+ *    deviation is used instead: M_i = (x_i - median) / (1.253314 MeanAD)
+ *    (IBM SPSS, "modified z-score"); when that is 0 too, nothing is an
+ *    outlier.  At least 3 values are needed.
+ *  - drift: the least-squares line of the baseline's values over their
+ *    position in the campaign's run order (GSL gsl_fit_linear), the
+ *    slope's 95% CI (t with n - 2 df) and p, and the fitted change from
+ *    the first to the last baseline run in % of the mean.
+ *  - the minimum detectable effect of a two-sample comparison with n
+ *    runs on each side, two-sided alpha and 80% power, in % of the mean
+ *    (NIST/SEMATECH e-Handbook 7.2.2.2, the sample-size formula with t
+ *    quantiles, with the variance of a difference of two means of n,
+ *    2 sigma^2 / n):
+ *        MDE% = (t(1 - alpha/2; 2n - 2) + t(0.80; 2n - 2)) sqrt(2 / n) CV%
+ *
+ * Every distribution function (Student t, normal) comes from GSL.
+ *
+ * Verdict of one comparison: "insufficient samples" when either side has
+ * n < 2; "inconclusive" when the baseline drifts (slope p < alpha and
+ * |drift| >= the minimum effect) at least as much as the change being
+ * judged (../shared/cases/B26: A-vs-A drift larger than B - A); else
+ * significant
+ * when the BH-adjusted Welch p < alpha AND |change| >= the minimum effect
+ * (default 1%), and then "improvement" or "regression" by the metric's
+ * direction (lib/metrics.h; "significant difference" for a neutral
+ * metric); otherwise "no significant difference".
+ */
+#ifndef KB_STATS_COMPARE_H
+#define KB_STATS_COMPARE_H
+
+#include <stddef.h>
+#include <jansson.h>
+
+#define KB_DEFAULT_ALPHA 0.05
+#define KB_DEFAULT_MIN_EFFECT_PCT 1.0
+#define KB_MW_EXACT_MAX 10	/* exact Mann-Whitney p up to this n */
+#define KB_MAD_Z_LIMIT 3.5	/* Iglewicz-Hoaglin outlier threshold */
+#define KB_MDE_POWER 0.80
+
+struct kb_welch {
+	double diff;			/* mean(b) - mean(a), metric's unit */
+	double diff_ci95_lo, diff_ci95_hi;
+	double change_pct;		/* diff / mean(a) * 100; NAN if mean(a) = 0 */
+	double change_ci95_lo_pct, change_ci95_hi_pct;
+	double t, df, p;		/* two-sided; t and df NAN when both
+					 * variances are 0 (p is then 1 for
+					 * equal means, 0 otherwise) */
+};
+
+/* Welch's t-test of b against a (na, nb >= 2, finite values).  Returns 0,
+ * -EINVAL for NULL or non-finite input, -EDOM when na or nb < 2. */
+int kb_welch_test(const double *a, size_t na, const double *b, size_t nb,
+		  struct kb_welch *w);
+
+struct kb_mann_whitney {
+	double u;		/* pairs with b > a (ties 1/2), 0..na*nb */
+	double p;		/* two-sided */
+	int exact;		/* 1: exact null distribution; 0: normal */
+};
+
+/* Mann-Whitney U of b against a (na, nb >= 1).  0, -EINVAL. */
+int kb_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
+		    struct kb_mann_whitney *m);
+
+/* Benjamini-Hochberg: q[i] for p[i], i < n (q may be p).  NAN entries
+ * are left out of the family and stay NAN.  Returns the family size. */
+size_t kb_bh_adjust(const double *p, size_t n, double *q);
+
+/* Modified z-scores of x into z (may be NULL) and outlier flags into
+ * flag (|z| > KB_MAD_Z_LIMIT).  n < 3: no flags, z NAN.  Returns the
+ * number of outliers, or -EINVAL. */
+int kb_mad_outliers(const double *x, size_t n, double *z, int *flag);
+
+struct kb_drift {
+	size_t n;
+	double slope;			/* metric's unit per run-order step */
+	double slope_ci95_lo, slope_ci95_hi, p;
+	double change_pct;		/* slope * (order span) / mean * 100 */
+};
+
+/* Linear trend of y over order (n >= 3, order not all equal).  0,
+ * -EDOM when n < 3 or the orders are all equal, -EINVAL. */
+int kb_drift_check(const double *order, const double *y, size_t n,
+		   struct kb_drift *d);
+
+/* Minimum detectable effect in % of the mean (see above) for n runs on
+ * each side; NAN when n < 2 or cv_pct is not finite. */
+double kb_mde_pct(size_t n, double cv_pct, double alpha);
+
+/* Settings of a comparison.  NAN / NULL / 0 = take it from the results
+ * model's campaign (alpha, min_effect_pct, min_effect_by_metric, from
+ * kernels.conf) or the default. */
+struct kb_compare_opts {
+	double alpha;
+	double min_effect_pct;		/* for every metric (CLI) */
+	json_t *min_effect_by_metric;	/* {"read.iops": 2.0}; see
+					 * kb_compare_opts_free() */
+	const char **metrics;		/* NULL-terminated; NULL = defaults */
+	int exclude_outliers;
+};
+
+void kb_compare_opts_init(struct kb_compare_opts *o);
+
+/* A command-line option into o: opt 'A' = --alpha P (0 < P <= 0.5),
+ * 'E' = --min-effect PCT or METRIC=PCT (PCT >= 0, an optional '%').
+ * 0, or -EINVAL with a message naming the option and value.  A METRIC=
+ * value allocates o->min_effect_by_metric: kb_compare_opts_free(). */
+int kb_compare_parse_opt(struct kb_compare_opts *o, int opt,
+			 const char *arg);
+void kb_compare_opts_free(struct kb_compare_opts *o);
+
+/* The default metrics compared for a job: for each direction (read,
+ * write, trim) with an IOPS sample in the results, DIR.iops and
+ * DIR.clat_p99_ns (throughput and tail latency). */
+
+/* Mark outliers in a results model (docs/results-format.md): every
+ * counted run gets "outliers": [metric names whose value is a MAD
+ * outlier in its (configuration, job, metric) sample]; with exclude != 0
+ * those values move from "metrics" to "excluded_outliers" so that the
+ * summaries and comparisons leave them out (the files on disk keep
+ * them).  Returns the number of outlier values, or -EINVAL. */
+int stats_mark_outliers(json_t *results, int exclude);
+
+/* One configuration compared with another. */
+struct kb_compare_pair {
+	const char *baseline;
+	const char *configuration;
+};
+
+/* Fill results["comparisons"] and results["comparison_settings"]
+ * (docs/results-format.md).  pairs NULL: every configuration against
+ * campaign.baseline (default: the first).  Returns 0, -EINVAL with a
+ * message (no runs, unknown metric). */
+int stats_fill_comparisons(json_t *results, const struct kb_compare_opts *o,
+			   const struct kb_compare_pair *pairs, size_t npairs);
+
+/* stats_mark_outliers(), stats_fill_summaries(), stats_fill_comparisons()
+ * with the default pairs: what `kbench run` and `kbench report` do. */
+int stats_analyse(json_t *results, const struct kb_compare_opts *o);
+
+#endif

@@ -1,0 +1,277 @@
+#!/bin/bash
+# tests/e2e_push.sh - `kbench push` against real servers on 127.0.0.1:
+#  1. tests/http_server.py (python3): --format json POSTs the results
+#     export; token sent, never printed; 503 -> retries then queued (exit
+#     75); 400 -> no retry, the server's message, nothing queued;
+#  2. InfluxDB 1.x (Debian's influxd, own config and data dir in a temp
+#     dir, free ports): the demo campaign of tests/data/push/demo pushed
+#     and queried back (/query) value by value with its tags; pushed twice
+#     without duplicates; wrong database -> 4xx, no retries; server down ->
+#     retries, exit 75, queued, nothing lost, `kbench push DIR` sends it
+#     when the server is back;
+#  3. (root, fio) `push = URL` in kernels.conf: a 1 s loop campaign pushes
+#     after every run with run.json's start time; with the server down the
+#     campaign completes and the push is queued, then sent.
+# Prints SKIP lines for what cannot run (no python3, no influxd, not root).
+# Closing line: "e2e-push: N passed, N failed[, N skipped]".
+set -u
+KBENCH=${KBENCH:-build/kbench}
+KBENCH=$(readlink -f "$KBENCH")
+repo=$(pwd)
+pass=0; fail=0; skip=0
+ok()   { echo "ok   - $1"; pass=$((pass + 1)); }
+bad()  { echo "FAIL - $1"; fail=$((fail + 1)); }
+check() { if eval "$2"; then ok "$1"; else bad "$1"; fi; }
+http_pid=""; influx_pid=""
+finish() {
+	[ -n "$http_pid" ] && kill "$http_pid" 2>/dev/null && wait "$http_pid" 2>/dev/null
+	[ -n "$influx_pid" ] && kill "$influx_pid" 2>/dev/null && wait "$influx_pid" 2>/dev/null
+	[ -n "${dev:-}" ] && losetup -d "$dev" 2>/dev/null
+	[ -n "${tmp:-}" ] && rm -rf "$tmp"
+	if [ "$skip" -gt 0 ]; then
+		echo "e2e-push: $pass passed, $fail failed, $skip skipped"
+	else
+		echo "e2e-push: $pass passed, $fail failed"
+	fi
+	[ "$fail" -eq 0 ]
+	exit $?
+}
+trap finish INT TERM
+
+for tool in python3 jq curl; do
+	if ! command -v $tool >/dev/null; then
+		echo "SKIP: e2e-push needs $tool (scripts/install-deps installs it)"
+		skip=1
+		finish
+	fi
+done
+
+tmp=$(mktemp -d /tmp/kbench-e2e-push.XXXXXX)
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+# A copy of the demo campaign: kbench push must not write into tests/data.
+demo="$tmp/demo"
+cp -r "$repo/tests/data/push/demo" "$demo"
+tree_sum() { (cd "$1" && find . -type f ! -name push-queue.json | sort | xargs -d '\n' sha256sum | sha256sum); }
+demo_sum=$(tree_sum "$demo")
+# The model the push is made from (runs + summaries), for comparisons.
+"$KBENCH" report --format json "$demo" >"$tmp/model.json" 2>"$tmp/model.err"
+check "kbench report --format json on the demo campaign" \
+	"[ \"\$(jq '.runs | length' $tmp/model.json)\" = 12 ]"
+
+# ---- 1. JSON format against tests/http_server.py ----
+mkdir -p "$tmp/www" "$tmp/posts"
+# the interpreter itself, not a wrapper (pyenv shims fork), so that kill
+# $http_pid stops the server
+py=$(python3 -c 'import sys; print(sys.executable)')
+"$py" "$repo/tests/http_server.py" --root "$tmp/www" --post-dir "$tmp/posts" \
+	--log "$tmp/http.log" --port-file "$tmp/http.port" 2>"$tmp/http.err" &
+http_pid=$!
+for _ in $(seq 1 100); do [ -s "$tmp/http.port" ] && break; sleep 0.1; done
+hp=$(cat "$tmp/http.port" 2>/dev/null)
+if [ -z "$hp" ]; then
+	bad "tests/http_server.py did not start: $(cat "$tmp/http.err")"
+else
+	hurl="http://127.0.0.1:$hp"
+	KBENCH_PUSH_TOKEN=s3cr3t-t0ken "$KBENCH" push --format json \
+		--auth-scheme Bearer "$hurl/ingest" "$demo" >"$tmp/j1.out" 2>"$tmp/j1.err"
+	rc=$?
+	check "push --format json exits 0 (got $rc)" "[ $rc -eq 0 ]"
+	check "one POST to /ingest" "[ \"\$(jq -s '[.[] | select(.method == \"POST\" and .path == \"/ingest\")] | length' $tmp/http.log)\" = 1 ]"
+	check "the body is the results export: schema_version 1, 12 runs, the summaries of the model" \
+		"[ \"\$(jq -S '{schema_version, runs: (.runs | length), summaries}' $tmp/posts/1.body)\" = \"\$(jq -S '{schema_version, runs: (.runs | length), summaries}' $tmp/model.json)\" ]"
+	check "Content-Type application/json" \
+		"[ \"\$(jq -r '.headers[\"Content-Type\"]' $tmp/posts/1.json)\" = application/json ]"
+	check "the token was sent as 'Authorization: Bearer ...'" \
+		"[ \"\$(jq -r '.headers.Authorization' $tmp/posts/1.json)\" = 'Bearer s3cr3t-t0ken' ]"
+	check "the token appears in no output of kbench" \
+		"! grep -q s3cr3t $tmp/j1.out $tmp/j1.err"
+	KBENCH_PUSH_TOKEN=s3cr3t-t0ken "$KBENCH" push -n --format json "$hurl/ingest" "$demo" >"$tmp/j2.out" 2>&1
+	check "--dry-run prints the request, sends nothing, hides the token" \
+		"grep -q '^POST $hurl/ingest' $tmp/j2.out && grep -q 'KBENCH_PUSH_TOKEN' $tmp/j2.out && ! grep -q s3cr3t $tmp/j2.out && [ ! -e $tmp/posts/2.body ]"
+
+	"$KBENCH" push --format json --retries 2 --backoff 0.1 "$hurl/status/503" "$demo" >/dev/null 2>"$tmp/j3.err"
+	rc=$?
+	check "503: exit 75 (got $rc)" "[ $rc -eq 75 ]"
+	check "503: 3 attempts (1 + 2 retries)" "[ \"\$(grep -c '/status/503' $tmp/http.log)\" = 3 ]"
+	check "503: 'retrying' said twice, the server's message shown" \
+		"[ \"\$(grep -c 'retrying in' $tmp/j3.err)\" = 2 ] && grep -q 'simulated 503' $tmp/j3.err"
+	check "503: queued in push-queue.json" \
+		"[ \"\$(jq -r '.pending[0].url + \" \" + .pending[0].format' $demo/push-queue.json)\" = '$hurl/status/503 json' ]"
+
+	"$KBENCH" push --format json --retries 2 --backoff 0.1 "$hurl/status/400" "$demo" >/dev/null 2>"$tmp/j4.err"
+	rc=$?
+	check "400: exit 1 (got $rc), one attempt, the server's message" \
+		"[ $rc -eq 1 ] && [ \"\$(grep -c '/status/400' $tmp/http.log)\" = 1 ] && grep -q 'HTTP 400: simulated 400' $tmp/j4.err && ! grep -q retrying $tmp/j4.err"
+	check "400: not queued" "[ \"\$(jq '.pending | length' $demo/push-queue.json)\" = 1 ]"
+	"$KBENCH" push "http://user:pw@127.0.0.1:$hp/ingest" "$demo" >/dev/null 2>"$tmp/j5.err"
+	rc=$?
+	check "credentials in the URL are refused (exit $rc), nothing sent" \
+		"[ $rc -eq 1 ] && grep -q 'holds credentials' $tmp/j5.err && [ ! -e $tmp/posts/2.body ]"
+	rm -f "$demo/push-queue.json"
+fi
+
+# ---- 2. InfluxDB 1.x ----
+influxd=$(command -v influxd)
+if [ -z "$influxd" ]; then
+	echo "SKIP: InfluxDB tests need influxd (Debian package influxdb; scripts/install-deps)"
+	skip=$((skip + 1))
+	finish
+fi
+ip=$(free_port); rp=$(free_port)
+mkdir -p "$tmp/influx"
+cat >"$tmp/influx/influxdb.conf" <<CONF
+reporting-enabled = false
+bind-address = "127.0.0.1:$rp"
+[meta]
+  dir = "$tmp/influx/meta"
+[data]
+  dir = "$tmp/influx/data"
+  wal-dir = "$tmp/influx/wal"
+  query-log-enabled = false
+[monitor]
+  store-enabled = false
+[http]
+  bind-address = "127.0.0.1:$ip"
+  log-enabled = false
+  unix-socket-enabled = false
+[continuous_queries]
+  enabled = false
+CONF
+iurl="http://127.0.0.1:$ip"
+influx_start() {
+	"$influxd" -config "$tmp/influx/influxdb.conf" >>"$tmp/influx/log" 2>&1 &
+	influx_pid=$!
+	for _ in $(seq 1 100); do
+		curl -sf "$iurl/ping" >/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+influx_stop() { kill "$influx_pid"; wait "$influx_pid" 2>/dev/null; influx_pid=""; }
+q() {	# q DB QUERY -> JSON (times as integer ns)
+	curl -sf -G "$iurl/query" --data-urlencode "db=$1" \
+		--data-urlencode "epoch=ns" --data-urlencode "q=$2"
+}
+if ! influx_start; then
+	bad "influxd did not answer /ping on $iurl: $(tail -5 "$tmp/influx/log")"
+	finish
+fi
+curl -sf -XPOST "$iurl/query" --data-urlencode 'q=CREATE DATABASE kbench' >/dev/null
+curl -sf -XPOST "$iurl/query" --data-urlencode 'q=CREATE DATABASE kbrun' >/dev/null
+
+"$KBENCH" push --db kbench --batch-size 4 "$iurl" "$demo" >"$tmp/i1.out" 2>"$tmp/i1.err"
+rc=$?
+check "push to InfluxDB exits 0 (got $rc)" "[ $rc -eq 0 ]"
+check "9 points (3 configurations x 3 counted runs) in 3 batches of <= 4" \
+	"grep -q 'pushed 9 points .* in 3 batches' $tmp/i1.err"
+# every point of a /query answer as an object {column: value}
+pts='.results[0].series[0] as $s | [$s.values[] | [$s.columns, .] | transpose | map({(.[0]): .[1]}) | add]'
+q kbench 'SELECT * FROM "randread-4k"' | jq "$pts" >"$tmp/p1.json"
+check "9 points queried back" "[ \"\$(jq length $tmp/p1.json)\" = 9 ]"
+# Compare every metric of every counted run of the model with the point of
+# the same configuration and iteration: jq prints both with 17 digits.
+jq -S --slurpfile m "$tmp/model.json" 'map({key: (.configuration + "/" + (.iteration | tostring)), value: .}) | from_entries as $p
+  | [$m[0].runs[] | select(.status == "ok" and .warmup == false)
+     | . as $r | $p[$r.configuration + "/" + ($r.iteration | tostring)] as $pt
+     | ($r.metrics | to_entries[] | select(.value != null)
+        | select($pt[.key] != .value) | "\($r.configuration) \($r.iteration) \(.key): pushed \($pt[.key]) model \(.value)")]' \
+	"$tmp/p1.json" >"$tmp/diff.json"
+check "every metric of every run reads back identically ($(jq length "$tmp/diff.json") differences)" \
+	"[ \"\$(jq length $tmp/diff.json)\" = 0 ] && [ \"\$(jq '[.runs[] | select(.warmup == false) | .metrics | length] | add' $tmp/model.json)\" -gt 200 ]"
+jq -r 'map([.variant, .release, .host, .campaign, .configuration, .NM] | join(" ")) | unique | join(",")' "$tmp/p1.json" >"$tmp/tags.txt"
+check "tags: variant, release, host, campaign, configuration, NM per point" \
+	"[ \"\$(cat $tmp/tags.txt)\" = 'running 6.18.44-fc-v782 vm demo running,NM=0 0,running 6.18.44-fc-v782 vm demo running,NM=1 1,running 6.18.44-fc-v782 vm demo running,NM=2 2' ]"
+check "warm-up runs (iteration 0) were not pushed" \
+	"[ \"\$(jq 'map(select(.iteration == 0)) | length' $tmp/p1.json)\" = 0 ]"
+# time = state.json finished - elapsed_s (these run.json predate start_unix_ns)
+fin=$(jq -r '.runs["running,NM=1/randread-4k/002"].finished' "$demo/state.json")
+el=$(jq '.elapsed_s | round' "$demo/runs/running,NM=1/randread-4k/002/run.json")
+want_t=$(( ($(date -u -d "$fin" +%s) - el) * 1000000000 ))
+check "timestamp of NM=1 iteration 2 is its start ($want_t)" \
+	"[ \"\$(jq 'map(select(.NM == \"1\" and .iteration == 2)) | .[0].time' $tmp/p1.json)\" = $want_t ]"
+
+"$KBENCH" push -q "$iurl/write?db=kbench" "$demo" >/dev/null 2>"$tmp/i2.err"
+rc=$?
+q kbench 'SELECT count("read.iops") FROM "randread-4k"' >"$tmp/q2.json"
+check "pushed twice (exit $rc): still 9 points, no duplicates" \
+	"[ $rc -eq 0 ] && [ \"\$(jq '.results[0].series[0].values[0][1]' $tmp/q2.json)\" = 9 ]"
+
+"$KBENCH" push --retries 3 --backoff 0.1 "$iurl/write?db=nosuchdb" "$demo" >/dev/null 2>"$tmp/i3.err"
+rc=$?
+check "wrong database: exit 1 (got $rc), the server's message, no retries" \
+	"[ $rc -eq 1 ] && grep -q 'database not found' $tmp/i3.err && ! grep -q retrying $tmp/i3.err"
+check "wrong database: nothing queued" "[ ! -e $demo/push-queue.json ]"
+
+influx_stop
+"$KBENCH" push --retries 2 --backoff 0.2 "$iurl/write?db=kbench" "$demo" >/dev/null 2>"$tmp/i4.err"
+rc=$?
+check "server down: exit 75 (got $rc) after 2 retries and a clear error" \
+	"[ $rc -eq 75 ] && [ \"\$(grep -c 'retrying in' $tmp/i4.err)\" = 2 ] && grep -q 'failed 3 times' $tmp/i4.err && grep -q 'kbench push $demo' $tmp/i4.err"
+check "server down: queued in push-queue.json" \
+	"[ \"\$(jq -r '.pending[0].url' $demo/push-queue.json)\" = '$iurl/write?db=kbench' ]"
+check "server down: nothing of the campaign lost or changed" "[ \"\$(tree_sum $demo)\" = '$demo_sum' ]"
+if influx_start; then
+	curl -sf -XPOST "$iurl/query" --data-urlencode 'q=DROP MEASUREMENT "randread-4k"' -G --data-urlencode db=kbench >/dev/null
+	"$KBENCH" push "$demo" >/dev/null 2>"$tmp/i5.err"
+	rc=$?
+	q kbench 'SELECT count("read.iops") FROM "randread-4k"' >"$tmp/q3.json"
+	check "server back: 'kbench push DIR' sends the queue (exit $rc), 9 points, queue gone" \
+		"[ $rc -eq 0 ] && [ \"\$(jq '.results[0].series[0].values[0][1]' $tmp/q3.json)\" = 9 ] && [ ! -e $demo/push-queue.json ]"
+else
+	bad "influxd did not restart"
+fi
+
+# ---- 3. push = URL in kernels.conf, after every run (root, fio) ----
+if [ "$(id -u)" -ne 0 ] || ! command -v fio >/dev/null || ! command -v losetup >/dev/null; then
+	echo "SKIP: push after every run needs root, fio and losetup (a loop-device campaign)"
+	skip=$((skip + 1))
+	finish
+fi
+cat >"$tmp/push.conf" <<CONF
+[global]
+jobs = randread-4k
+iterations = 2
+warmup = 1
+runtime = 1
+target = loop:32M
+profiles = $repo/profiles
+tunable NM = queue/nomerges: 0 1
+push = $iurl/write?db=kbrun
+
+[running]
+method = local
+CONF
+c1="$tmp/c1"
+"$KBENCH" run -c "$tmp/push.conf" -o "$c1" >"$tmp/r1.out" 2>"$tmp/r1.err"
+rc=$?
+check "campaign with push = URL exits 0 (got $rc)" "[ $rc -eq 0 ]"
+[ $rc -eq 0 ] || tail -5 "$tmp/r1.err"
+check "a push after each of the 4 counted runs" "[ \"\$(grep -c 'pushed 1 point ' $tmp/r1.err)\" = 4 ]"
+q kbrun 'SELECT "read.iops", iteration, configuration FROM "randread-4k"' | jq "$pts" >"$tmp/p4.json"
+check "4 points in InfluxDB" "[ \"\$(jq length $tmp/p4.json)\" = 4 ]"
+jq -s '[.[] | select(.warmup == false) | .start_unix_ns] | sort' "$c1"/runs/*/randread-4k/*/run.json >"$tmp/starts.json"
+check "point times are run.json start_unix_ns" \
+	"[ \"\$(jq -c '[.[].time] | sort' $tmp/p4.json)\" = \"\$(jq -c . $tmp/starts.json)\" ]"
+check "read.iops of each point equals its metrics.json" \
+	"[ \"\$(jq -c 'map(.[\"read.iops\"]) | sort' $tmp/p4.json)\" = \"\$(jq -s -c '[.[] | select(.warmup == false) | .metrics[\"read.iops\"]] | sort' $c1/runs/*/randread-4k/*/metrics.json)\" ]"
+
+influx_stop
+c2="$tmp/c2"
+"$KBENCH" run -c "$tmp/push.conf" -o "$c2" >"$tmp/r2.out" 2>"$tmp/r2.err"
+rc=$?
+check "store down: the campaign still completes (exit $rc), 6 runs ok" \
+	"[ $rc -eq 0 ] && [ \"\$(jq '[.runs[] | select(.status == \"ok\")] | length' $c2/results.json)\" = 6 ]"
+check "store down: the push is queued, with a warning" \
+	"grep -q 'queued in' $tmp/r2.err && [ \"\$(jq -r '.pending[0].url' $c2/push-queue.json)\" = '$iurl/write?db=kbrun' ]"
+if influx_start; then
+	"$KBENCH" push "$c2" >/dev/null 2>"$tmp/r3.err"
+	rc=$?
+	q kbrun "SELECT count(\"read.iops\") FROM \"randread-4k\" WHERE campaign = 'c2'" >"$tmp/q5.json"
+	check "store back: kbench push DIR sends the queued campaign (exit $rc): 4 points" \
+		"[ $rc -eq 0 ] && [ \"\$(jq '.results[0].series[0].values[0][1]' $tmp/q5.json)\" = 4 ] && [ ! -e $c2/push-queue.json ]"
+else
+	bad "influxd did not restart"
+fi
+finish

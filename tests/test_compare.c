@@ -1,0 +1,601 @@
+/* tests/test_compare.c - stats/compare.c: every statistic against values
+ * computed independently (SciPy 1.10.1, see tests/data/stats/SOURCES),
+ * the methodology cases B24, B26, B28, B29 (tests/data/stats/), an A/A
+ * false-positive rate and a synthetic 10% regression.  Runs from the
+ * repository root. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "lib/err.h"
+#include "stats/compare.h"
+#include "stats/summary.h"
+
+#define MAXV 64
+
+#define assert_near(a, b, tol) do {					\
+	double _a = (a), _b = (b);					\
+	if (!(fabs(_a - _b) <= (tol)))					\
+		fail_msg("%s = %.8g, expected %.8g (+-%g)", #a, _a, _b,	\
+			 (double)(tol));				\
+} while (0)
+
+/* Values of the last column of a CSV whose column `col` (0-based) equals
+ * key (key NULL: every row); the header line is skipped. */
+static size_t load_csv(const char *path, int col, const char *key, double *v)
+{
+	char line[256], *f, *save;
+	FILE *fp = fopen(path, "r");
+	size_t n = 0;
+	int i, match;
+	double last;
+
+	assert_non_null(fp);
+	assert_non_null(fgets(line, sizeof(line), fp));	/* header */
+	while (fgets(line, sizeof(line), fp)) {
+		match = key == NULL;
+		last = NAN;
+		for (i = 0, f = strtok_r(line, ",\n", &save); f;
+		     i++, f = strtok_r(NULL, ",\n", &save)) {
+			if (key && i == col && !strcmp(f, key))
+				match = 1;
+			last = strtod(f, NULL);
+		}
+		if (match && n < MAXV)
+			v[n++] = last;
+	}
+	fclose(fp);
+	return n;
+}
+
+/* ---- the statistics on fixed inputs -------------------------------- */
+
+static void test_welch_b24(void **state)
+{
+	double a[MAXV], b[MAXV];
+	struct kb_welch w;
+	size_t na, nb;
+
+	(void)state;
+	na = load_csv("tests/data/stats/B24.csv", 0, "kernel-A", a);
+	nb = load_csv("tests/data/stats/B24.csv", 0, "kernel-B", b);
+	assert_int_equal(na, 5);
+	assert_int_equal(nb, 5);
+	assert_int_equal(kb_welch_test(a, na, b, nb, &w), 0);
+	/* B24.expected: t = 0.582, df = 7.68, p = 0.577, +3.68 (+0.90%),
+	 * CI [-11.00, +18.36] = [-2.70%, +4.50%]; SciPy for more digits */
+	assert_near(w.t, 0.5822639036, 1e-8);
+	assert_near(w.df, 7.6787342194, 1e-8);
+	assert_near(w.p, 0.5770800107, 1e-8);
+	assert_near(w.diff, 3.68, 1e-9);
+	assert_near(w.diff_ci95_lo, -11.0011342407, 1e-6);
+	assert_near(w.diff_ci95_hi, 18.3611342407, 1e-6);
+	assert_near(w.change_pct, 0.90, 0.005);
+	assert_near(w.change_ci95_lo_pct, -2.70, 0.005);
+	assert_near(w.change_ci95_hi_pct, 4.50, 0.005);
+	assert_int_equal(kb_welch_test(a, 1, b, nb, &w), -EDOM);
+}
+
+static void test_welch_ties_and_b26(void **state)
+{
+	double a[] = { 10, 12, 12, 15, 11, 13, 14, 12 };
+	double b[] = { 14, 15, 13, 16, 15, 17, 12, 18 };
+	double all[MAXV], bv[MAXV], aa[MAXV];
+	struct kb_welch w;
+	size_t n, i, na = 0, nb = 0;
+
+	(void)state;
+	assert_int_equal(kb_welch_test(a, 8, b, 8, &w), 0);
+	assert_near(w.t, 2.9002489793, 1e-8);
+	assert_near(w.p, 0.0121188690, 1e-8);
+
+	/* B26: rows 1-3, 7-9 are A, 4-6 B */
+	n = load_csv("tests/data/stats/B26.csv", 0, NULL, all);
+	assert_int_equal(n, 9);
+	for (i = 0; i < n; i++) {
+		if (i >= 3 && i < 6)
+			bv[nb++] = all[i];
+		else
+			aa[na++] = all[i];
+	}
+	/* naive: first A block vs B: -1.54%, p = 0.011 */
+	assert_int_equal(kb_welch_test(aa, 3, bv, nb, &w), 0);
+	assert_near(w.t, -4.6467017049, 1e-8);
+	assert_near(w.p, 0.0111236666, 1e-8);
+	assert_near(w.change_pct, -1.5400066957, 1e-8);
+	/* all A vs B: -0.19%, p = 0.79 */
+	assert_int_equal(kb_welch_test(aa, na, bv, nb, &w), 0);
+	assert_near(w.p, 0.7892817571, 1e-8);
+	assert_near(w.change_pct, -0.1866621415, 1e-8);
+}
+
+static void test_mann_whitney(void **state)
+{
+	double a[MAXV], b[MAXV];
+	double ta[] = { 10, 12, 12, 15, 11, 13, 14, 12 };
+	double tb[] = { 14, 15, 13, 16, 15, 17, 12, 18 };
+	double x[] = { 101.2, 99.8, 100.5, 102.1, 98.7, 100.9, 101.5, 99.3,
+		       100.1, 102.4, 98.9, 100.6 };
+	double y[] = { 103.4, 102.8, 104.1, 101.9, 103.0, 104.6, 102.2,
+		       103.7, 101.5, 104.9, 102.6, 103.3 };
+	struct kb_mann_whitney m;
+
+	(void)state;
+	load_csv("tests/data/stats/B24.csv", 0, "kernel-A", a);
+	load_csv("tests/data/stats/B24.csv", 0, "kernel-B", b);
+	/* no ties, 5 vs 5: exact */
+	assert_int_equal(kb_mann_whitney(a, 5, b, 5, &m), 0);
+	assert_true(m.exact);
+	assert_near(m.u, 15.0, 0);
+	assert_near(m.p, 0.6904761905, 1e-9);
+	/* 3 vs 4 exact, U at the extreme */
+	assert_int_equal(kb_mann_whitney(x, 3, y, 4, &m), 0);
+	assert_true(m.exact);
+	assert_near(m.u, 12.0, 0);
+	assert_near(m.p, 0.0571428571, 1e-9);
+	/* ties: normal approximation with tie and continuity correction */
+	assert_int_equal(kb_mann_whitney(ta, 8, tb, 8, &m), 0);
+	assert_false(m.exact);
+	assert_near(m.u, 54.5, 0);
+	assert_near(m.p, 0.0193803327, 1e-9);
+	/* 12 vs 12 (one tie): normal approximation */
+	assert_int_equal(kb_mann_whitney(x, 12, y, 12, &m), 0);
+	assert_false(m.exact);
+	assert_near(m.u, 138.5, 0);
+	assert_near(m.p, 0.00013821527, 1e-10);
+}
+
+static void test_bh(void **state)
+{
+	double p[] = { 0.01, 0.04, 0.03, 0.005, 0.20, NAN };
+	double q[6];
+
+	(void)state;
+	/* by the definition: sorted 0.005 0.01 0.03 0.04 0.20 (m = 5):
+	 * p m / rank = 0.025 0.025 0.05 0.05 0.20, then running minimum
+	 * from the top */
+	assert_int_equal(kb_bh_adjust(p, 6, q), 5);
+	assert_near(q[0], 0.025, 1e-12);
+	assert_near(q[1], 0.05, 1e-12);
+	assert_near(q[2], 0.05, 1e-12);
+	assert_near(q[3], 0.025, 1e-12);
+	assert_near(q[4], 0.20, 1e-12);
+	assert_true(isnan(q[5]));
+}
+
+static void test_mad_b28(void **state)
+{
+	double x[MAXV], z[MAXV];
+	double flat[] = { 100, 100, 100, 100, 130 };
+	int flag[MAXV];
+	struct kb_summary s;
+	size_t n;
+
+	(void)state;
+	n = load_csv("tests/data/stats/B28.csv", 0, NULL, x);
+	assert_int_equal(n, 6);
+	assert_int_equal(kb_mad_outliers(x, n, z, flag), 2);
+	assert_near(z[0], 25.125125, 1e-5);
+	assert_near(z[1], 6.239125, 1e-5);
+	assert_near(z[2], 0.168625, 1e-5);
+	assert_near(z[5], -0.843125, 1e-5);
+	assert_int_equal(flag[0], 1);
+	assert_int_equal(flag[1], 1);
+	assert_int_equal(flag[2] + flag[3] + flag[4] + flag[5], 0);
+	/* B28: steady state (runs 3-6) */
+	assert_int_equal(kb_summarize(x + 2, 4, &s), 0);
+	assert_near(s.mean, 19.95, 1e-9);
+	assert_near(s.sd, 0.129, 0.0005);
+	assert_near(s.ci95_lo, 19.74, 0.005);
+	assert_near(s.ci95_hi, 20.16, 0.005);
+
+	/* MAD = 0: mean absolute deviation instead */
+	assert_int_equal(kb_mad_outliers(flat, 5, z, flag), 1);
+	assert_near(z[4], 3.98942324, 1e-6);
+	assert_int_equal(flag[4], 1);
+	/* too few values: nothing flagged */
+	assert_int_equal(kb_mad_outliers(x, 2, z, flag), 0);
+}
+
+static void test_drift_b26(void **state)
+{
+	double all[MAXV], ord[MAXV], a[MAXV];
+	struct kb_drift d;
+	size_t n, i, na = 0;
+
+	(void)state;
+	n = load_csv("tests/data/stats/B26.csv", 0, NULL, all);
+	for (i = 0; i < n; i++) {
+		if (i >= 3 && i < 6)
+			continue;
+		ord[na] = (double)(i + 1);
+		a[na++] = all[i];
+	}
+	assert_int_equal(kb_drift_check(ord, a, na, &d), 0);
+	/* B26.expected: slope = -0.448 kIOPS/run, p < 0.001 */
+	assert_near(d.slope, -0.4482758621, 1e-9);
+	assert_near(d.p, 4.772538462e-07, 1e-12);
+	assert_near(d.slope_ci95_lo, -0.4691875079, 1e-8);
+	assert_near(d.slope_ci95_hi, -0.4273642162, 1e-8);
+	assert_near(d.change_pct, -3.6513221414, 1e-8);
+	assert_int_equal(kb_drift_check(ord, a, 2, &d), -EDOM);
+}
+
+static void test_mde(void **state)
+{
+	(void)state;
+	assert_near(kb_mde_pct(3, 1.0, 0.05), 3.0352522956, 1e-8);
+	assert_near(kb_mde_pct(5, 2.0, 0.05), 4.0412563299, 1e-8);
+	assert_near(kb_mde_pct(10, 0.5, 0.05), 0.6625403919, 1e-8);
+	assert_true(isnan(kb_mde_pct(1, 1.0, 0.05)));
+}
+
+/* ---- the results model --------------------------------------------- */
+
+static json_t *model(const char *baseline)
+{
+	return json_pack("{s:i, s:{s:s, s:[s]}, s:[], s:[], s:[]}",
+			 "schema_version", 1, "campaign", "baseline", baseline,
+			 "jobs", "j", "configurations", "runs", "summaries");
+}
+
+static void add_runs(json_t *res, const char *cfg, const char *metric,
+		     const double *v, size_t n)
+{
+	json_t *runs = json_object_get(res, "runs");
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(runs, json_pack(
+			"{s:s, s:s, s:i, s:b, s:s, s:n, s:{s:f}}",
+			"configuration", cfg, "job", "j", "iteration",
+			(int)i + 1, "warmup", 0, "status", "ok", "reason",
+			"metrics", metric, v[i]));
+}
+
+static json_t *find_cmp(json_t *res, const char *cfg, const char *metric)
+{
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(json_object_get(res, "comparisons"), i, e)
+		if (!strcmp(json_string_value(json_object_get(e,
+			"configuration")), cfg) &&
+		    !strcmp(json_string_value(json_object_get(e, "metric")),
+			    metric))
+			return e;
+	return NULL;
+}
+
+static const char *verdict(json_t *e)
+{
+	assert_non_null(e);
+	return json_string_value(json_object_get(e, "verdict"));
+}
+
+static double num(json_t *e, const char *key)
+{
+	json_t *v = json_object_get(e, key);
+
+	if (!json_is_number(v))
+		fail_msg("%s is not a number", key);
+	return json_number_value(v);
+}
+
+static void no_nan(json_t *res)
+{
+	char *s = json_dumps(res, 0);
+
+	assert_non_null(s);
+	assert_null(strstr(s, "nan"));
+	assert_null(strstr(s, "inf"));
+	free(s);
+}
+
+static void test_model_b24(void **state)
+{
+	double a[MAXV], b[MAXV];
+	json_t *res = model("kernel-A"), *e;
+
+	(void)state;
+	add_runs(res, "kernel-A", "read.iops", a,
+		 load_csv("tests/data/stats/B24.csv", 0, "kernel-A", a));
+	add_runs(res, "kernel-B", "read.iops", b,
+		 load_csv("tests/data/stats/B24.csv", 0, "kernel-B", b));
+	assert_int_equal(stats_analyse(res, NULL), 0);
+	e = find_cmp(res, "kernel-B", "read.iops");
+	/* must NOT be an improvement (B24) */
+	assert_string_equal(verdict(e), "no significant difference");
+	assert_near(num(e, "welch_p"), 0.5770800107, 1e-8);
+	assert_near(num(e, "welch_df"), 7.6787342194, 1e-8);
+	assert_near(num(e, "change_pct"), 0.90, 0.005);
+	assert_near(num(e, "change_ci95_lo_pct"), -2.70, 0.005);
+	assert_near(num(e, "change_ci95_hi_pct"), 4.50, 0.005);
+	assert_near(num(e, "mw_u"), 15.0, 0);
+	assert_near(num(e, "mw_p"), 0.6904761905, 1e-9);
+	/* MDE for n = 5 and the baseline's CV */
+	assert_near(num(e, "mde_pct"), kb_mde_pct(5, num(e,
+		"cv_baseline_pct"), 0.05), 1e-12);
+	assert_near(num(e, "cv_baseline_pct"), 8.913 / 407.70 * 100, 0.001);
+	no_nan(res);
+	json_decref(res);
+}
+
+static void test_model_b29(void **state)
+{
+	double a[MAXV], b[MAXV];
+	json_t *res = model("kernel-A"), *e;
+
+	(void)state;
+	add_runs(res, "kernel-A", "read.iops", a,
+		 load_csv("tests/data/stats/B29.csv", 0, "kernel-A", a));
+	add_runs(res, "kernel-B", "read.iops", b,
+		 load_csv("tests/data/stats/B29.csv", 0, "kernel-B", b));
+	assert_int_equal(stats_analyse(res, NULL), 0);
+	e = find_cmp(res, "kernel-B", "read.iops");
+	assert_string_equal(verdict(e), "insufficient samples");
+	assert_non_null(strstr(json_string_value(json_object_get(e, "reason")),
+			       "baseline n=1 < 2"));
+	assert_true(json_is_null(json_object_get(e, "welch_p")));
+	assert_true(json_is_null(json_object_get(e, "p_adjusted")));
+	assert_true(json_is_null(json_object_get(e, "cv_baseline_pct")));
+	assert_true(json_is_null(json_object_get(e, "mde_pct")));
+	assert_int_equal(json_integer_value(json_object_get(e, "n_baseline")),
+			 1);
+	/* insufficient samples are not in the BH family */
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(
+		res, "comparison_settings"), "family_size")), 0);
+	no_nan(res);
+	json_decref(res);
+}
+
+static void test_model_b26_drift(void **state)
+{
+	double all[MAXV];
+	json_t *res = model("kernel-A"), *e, *d;
+	size_t i, n;
+
+	(void)state;
+	/* the runs in their real order A A A B B B A A A */
+	n = load_csv("tests/data/stats/B26.csv", 0, NULL, all);
+	for (i = 0; i < n; i++)
+		add_runs(res, i >= 3 && i < 6 ? "kernel-B" : "kernel-A",
+			 "read.iops", all + i, 1);
+	assert_int_equal(stats_analyse(res, NULL), 0);
+	e = find_cmp(res, "kernel-B", "read.iops");
+	/* B26: must NOT report a regression */
+	assert_string_equal(verdict(e), "inconclusive");
+	d = json_object_get(e, "drift_baseline");
+	assert_true(json_is_true(json_object_get(d, "warn")));
+	assert_near(num(d, "slope_per_run"), -0.4482758621, 1e-9);
+	assert_true(num(d, "p") < 0.001);
+	assert_non_null(strstr(json_string_value(json_object_get(e, "reason")),
+			       "drifts"));
+	json_decref(res);
+}
+
+static void test_model_b28_warmup(void **state)
+{
+	double x[MAXV], y[] = { 20.0, 20.1, 19.9, 20.2, 19.8, 20.0 };
+	json_t *res = model("base"), *e, *s;
+	size_t i, n;
+
+	(void)state;
+	n = load_csv("tests/data/stats/B28.csv", 0, NULL, x);
+	add_runs(res, "slow-start", "rusage.elapsed_s", x, n);
+	add_runs(res, "base", "rusage.elapsed_s", y, 6);
+	{
+		const char *m[] = { "rusage.elapsed_s", NULL };
+		struct kb_compare_opts o;
+
+		kb_compare_opts_init(&o);
+		o.metrics = m;
+		assert_int_equal(stats_mark_outliers(res, 0), 2);
+		assert_int_equal(stats_fill_summaries(res), 0);
+		assert_int_equal(stats_fill_comparisons(res, &o, NULL, 0), 0);
+		e = find_cmp(res, "slow-start", "rusage.elapsed_s");
+		assert_int_equal(json_integer_value(json_object_get(e,
+				 "warmup_suspect")), 2);
+		assert_int_equal(json_array_size(json_object_get(e,
+				 "outliers")), 2);
+		/* kept in the data unless asked: the mean includes them */
+		json_array_foreach(json_object_get(res, "summaries"), i, s)
+			if (!strcmp(json_string_value(json_object_get(s,
+				"configuration")), "slow-start"))
+				assert_near(num(s, "mean"), 21.5333333, 1e-6);
+
+		/* --exclude-outliers: the steady state of B28 */
+		o.exclude_outliers = 1;
+		assert_int_equal(stats_analyse(res, &o), 0);
+	}
+	json_array_foreach(json_object_get(res, "summaries"), i, s) {
+		if (strcmp(json_string_value(json_object_get(s,
+			   "configuration")), "slow-start"))
+			continue;
+		assert_int_equal(json_integer_value(json_object_get(s, "n")),
+				 4);
+		assert_near(num(s, "mean"), 19.95, 1e-9);
+		assert_near(num(s, "ci95_lo"), 19.74, 0.005);
+		assert_near(num(s, "ci95_hi"), 20.16, 0.005);
+	}
+	/* the value is kept, moved aside */
+	assert_near(json_number_value(json_object_get(json_object_get(
+		json_array_get(json_object_get(res, "runs"), 0),
+		"excluded_outliers"), "rusage.elapsed_s")), 27.5, 1e-9);
+	json_decref(res);
+}
+
+/* n normal values with mean mu and sd = cv% of mu. */
+static void normal(gsl_rng *r, double mu, double cv, double *x, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		x[i] = mu + gsl_ran_gaussian(r, mu * cv / 100.0);
+}
+
+static void test_synthetic_regression_and_aa(void **state)
+{
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	double a[8], b[8], c[8], l[8], lb[8];
+	size_t seed, false_pos = 0, inconclusive = 0, missed = 0, i;
+	size_t trials = 200;
+	const char *v;
+	json_t *res, *runs;
+
+	(void)state;
+	for (seed = 1; seed <= trials; seed++) {
+		gsl_rng_set(r, seed);
+		/* A/A: two samples of one distribution (CV 2%, n = 5) */
+		res = model("A");
+		normal(r, 100000, 2.0, a, 5);
+		normal(r, 100000, 2.0, b, 5);
+		add_runs(res, "A", "read.iops", a, 5);
+		add_runs(res, "A2", "read.iops", b, 5);
+		assert_int_equal(stats_analyse(res, NULL), 0);
+		v = verdict(find_cmp(res, "A2", "read.iops"));
+		if (!strcmp(v, "improvement") || !strcmp(v, "regression"))
+			false_pos++;
+		else if (!strcmp(v, "inconclusive"))
+			inconclusive++;
+		else
+			assert_string_equal(v, "no significant difference");
+		json_decref(res);
+
+		/* B 10% slower: 10% fewer IOPS, 10% higher p99 latency */
+		res = model("A");
+		normal(r, 90000, 2.0, c, 5);
+		normal(r, 50000, 2.0, lb, 5);
+		normal(r, 55000, 2.0, l, 5);
+		add_runs(res, "A", "read.iops", a, 5);
+		add_runs(res, "slow", "read.iops", c, 5);
+		runs = json_object_get(res, "runs");
+		for (i = 0; i < 5; i++) {
+			json_object_set_new(json_object_get(json_array_get(runs,
+				i), "metrics"), "read.clat_p99_ns",
+				json_real(lb[i]));
+			json_object_set_new(json_object_get(json_array_get(runs,
+				5 + i), "metrics"), "read.clat_p99_ns",
+				json_real(l[i]));
+		}
+		assert_int_equal(stats_analyse(res, NULL), 0);
+		if (strcmp(verdict(find_cmp(res, "slow", "read.iops")),
+			   "regression"))
+			missed++;
+		/* higher latency: lower is better, so also a regression */
+		if (strcmp(verdict(find_cmp(res, "slow", "read.clat_p99_ns")),
+			   "regression"))
+			missed++;
+		json_decref(res);
+	}
+	/* nominal false-positive rate 5% (alpha); allow for the binomial
+	 * spread of 200 trials (mean 10, sd 3.1) */
+	if (false_pos > 16)
+		fail_msg("A/A called significant in %zu of %zu trials",
+			 false_pos, trials);
+	if (inconclusive > 20)
+		fail_msg("A/A inconclusive (drift) in %zu of %zu trials",
+			 inconclusive, trials);
+	assert_int_equal(missed, 0);
+	gsl_rng_free(r);
+}
+
+static void test_min_effect_and_alpha(void **state)
+{
+	double a[] = { 1000, 1001, 999, 1000.5, 999.5 };
+	double b[] = { 985, 986, 984, 985.5, 984.5 };	/* -1.5% */
+	json_t *res, *e;
+	struct kb_compare_opts o;
+
+	(void)state;
+	res = model("A");
+	add_runs(res, "A", "read.iops", a, 5);
+	add_runs(res, "B", "read.iops", b, 5);
+	assert_int_equal(stats_analyse(res, NULL), 0);
+	assert_string_equal(verdict(find_cmp(res, "B", "read.iops")),
+			    "regression");
+	/* per-metric minimum effect from kernels.conf (campaign) */
+	json_object_set_new(json_object_get(res, "campaign"),
+			    "min_effect_by_metric",
+			    json_pack("{s:f}", "read.iops", 2.0));
+	assert_int_equal(stats_analyse(res, NULL), 0);
+	e = find_cmp(res, "B", "read.iops");
+	assert_string_equal(verdict(e), "no significant difference");
+	assert_near(num(e, "min_effect_pct"), 2.0, 0);
+	/* the command line wins */
+	kb_compare_opts_init(&o);
+	o.min_effect_pct = 0.5;
+	assert_int_equal(stats_analyse(res, &o), 0);
+	assert_string_equal(verdict(find_cmp(res, "B", "read.iops")),
+			    "regression");
+	o.alpha = 1e-12;
+	assert_int_equal(stats_analyse(res, &o), 0);
+	assert_string_equal(verdict(find_cmp(res, "B", "read.iops")),
+			    "no significant difference");
+	json_decref(res);
+}
+
+static void test_bh_in_model(void **state)
+{
+	double a[] = { 100, 101, 99, 100.5, 99.5 };
+	double b[] = { 98.5, 99.5, 97.5, 99.0, 98.0 };
+	json_t *res = model("A"), *e;
+	double p[3], q[3];
+	const char *cfgs[] = { "B", "C", "D" };
+	size_t i;
+
+	(void)state;
+	add_runs(res, "A", "read.iops", a, 5);
+	for (i = 0; i < 3; i++) {
+		double v[5];
+
+		for (size_t k = 0; k < 5; k++)
+			v[k] = b[k] + (double)i * 0.4;
+		add_runs(res, cfgs[i], "read.iops", v, 5);
+	}
+	assert_int_equal(stats_analyse(res, NULL), 0);
+	for (i = 0; i < 3; i++)
+		p[i] = num(find_cmp(res, cfgs[i], "read.iops"), "welch_p");
+	assert_int_equal(kb_bh_adjust(p, 3, q), 3);
+	for (i = 0; i < 3; i++) {
+		e = find_cmp(res, cfgs[i], "read.iops");
+		assert_near(num(e, "p_adjusted"), q[i], 1e-15);
+		assert_true(num(e, "p_adjusted") >= p[i]);
+	}
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(
+		res, "comparison_settings"), "family_size")), 3);
+	json_decref(res);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_welch_b24),
+		cmocka_unit_test(test_welch_ties_and_b26),
+		cmocka_unit_test(test_mann_whitney),
+		cmocka_unit_test(test_bh),
+		cmocka_unit_test(test_mad_b28),
+		cmocka_unit_test(test_drift_b26),
+		cmocka_unit_test(test_mde),
+		cmocka_unit_test(test_model_b24),
+		cmocka_unit_test(test_model_b29),
+		cmocka_unit_test(test_model_b26_drift),
+		cmocka_unit_test(test_model_b28_warmup),
+		cmocka_unit_test(test_synthetic_regression_and_aa),
+		cmocka_unit_test(test_min_effect_and_alpha),
+		cmocka_unit_test(test_bh_in_model),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,415 @@
+/* tests/test_perf.c - perf counting (parsers/perf_stat.c and
+ * runner/collect_perf.c on this machine), perf report attribution to
+ * symbol groups (parsers/perf_report.c) and per-task CPU
+ * (parsers/tasks.c).  Data: tests/data/perf/ (see SOURCES there).  Runs
+ * from the repository root. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/err.h"
+#include "lib/file.h"
+#include "parsers/kconf.h"
+#include "parsers/perf_report.h"
+#include "parsers/perf_stat.h"
+#include "parsers/tasks.h"
+#include "runner/collect.h"
+#include "runner/collect_perf.h"
+
+static char *slurp(const char *path)
+{
+	char *buf = NULL;
+
+	assert_int_equal(kb_read_file(path, &buf, NULL, 0), 0);
+	return buf;
+}
+
+static json_t *stat_metrics(const char *path, json_t **warnings,
+			    struct kb_perf_stat *st)
+{
+	char *text = slurp(path);
+	json_t *m = json_object();
+
+	*warnings = json_array();
+	assert_int_equal(perf_stat_parse(path, text, st), 0);
+	perf_stat_metrics(st, m, *warnings);
+	free(text);
+	return m;
+}
+
+static double metric(json_t *m, const char *name)
+{
+	json_t *v = json_object_get(m, name);
+
+	if (!json_is_number(v))
+		fail_msg("metric %s absent", name);
+	return json_number_value(v);
+}
+
+static int warned(json_t *w, const char *needle)
+{
+	size_t i;
+	json_t *x;
+
+	json_array_foreach(w, i, x)
+		if (strstr(json_string_value(x), needle))
+			return 1;
+	return 0;
+}
+
+/* B16: no PMU: hardware events null, software ones kept, no IPC */
+static void test_b16_not_supported(void **state)
+{
+	struct kb_perf_stat *st = calloc(1, sizeof(*st));
+	json_t *w, *m = stat_metrics("tests/data/perf/B16.csv", &w, st);
+
+	(void)state;
+	assert_float_equal(metric(m, "perf.context_switches"), 2, 1e-9);
+	assert_float_equal(metric(m, "perf.cpu_migrations"), 0, 1e-9);
+	assert_float_equal(metric(m, "perf.page_faults"), 57, 1e-9);
+	assert_null(json_object_get(m, "perf.cycles"));
+	assert_null(json_object_get(m, "perf.instructions"));
+	assert_null(json_object_get(m, "perf.branch_misses"));
+	assert_null(json_object_get(m, "perf.ipc"));
+	assert_true(warned(w, "not supported"));
+	assert_true(warned(w, "cycles, instructions, branch-misses"));
+	json_decref(m);
+	json_decref(w);
+	free(st);
+}
+
+/* B17: -I and -A columns before the value; summed over CPUs/intervals */
+static void test_b17_interval_per_cpu(void **state)
+{
+	struct kb_perf_stat *st = calloc(1, sizeof(*st));
+	json_t *w, *m = stat_metrics("tests/data/perf/B17.csv", &w, st);
+
+	(void)state;
+	assert_float_equal(metric(m, "perf.cycles"), 5678313, 1e-6);
+	assert_float_equal(metric(m, "perf.instructions"), 4223102, 1e-6);
+	assert_float_equal(metric(m, "perf.ipc"), 4223102.0 / 5678313.0,
+			   1e-9);
+	assert_float_equal(metric(m, "perf.cycles_coverage_pct"), 100, 1e-6);
+	assert_false(warned(w, "multiplexed"));
+	json_decref(m);
+	json_decref(w);
+	free(st);
+}
+
+/* B19: values used as printed, coverage recorded, warning given */
+static void test_b19_multiplexed(void **state)
+{
+	struct kb_perf_stat *st = calloc(1, sizeof(*st));
+	json_t *w, *m = stat_metrics("tests/data/perf/B19.csv", &w, st);
+	struct kb_perf_count c;
+
+	(void)state;
+	assert_float_equal(metric(m, "perf.cycles"), 2498765432.0, 1e-3);
+	assert_float_equal(metric(m, "perf.cycles_coverage_pct"), 33.35,
+			   1e-9);
+	assert_float_equal(metric(m, "perf.cache_misses_coverage_pct"),
+			   33.31, 1e-9);
+	assert_true(perf_stat_find(st, "cycles", &c));
+	/* enabled = running / (pct / 100): 5000129565 ns */
+	assert_float_equal(c.enabled_ns, 1667543210 / 0.3335, 1);
+	assert_float_equal(metric(m, "perf.cache_miss_pct"),
+			   100.0 * 45678901 / 987654321, 1e-9);
+	assert_float_equal(metric(m, "perf.mpki"),
+			   1000.0 * 45678901 / 1876543210, 1e-9);
+	assert_true(warned(w, "multiplexed (6 events, coverage down to "
+			   "33.3%"));
+	json_decref(m);
+	json_decref(w);
+	free(st);
+}
+
+/* B21: perf's paranoid stderr: one error saying what to change */
+static void test_b21_paranoid(void **state)
+{
+	struct kb_perf_stat *st = calloc(1, sizeof(*st));
+	json_t *w, *m = stat_metrics("tests/data/perf/B21.txt", &w, st);
+
+	(void)state;
+	assert_int_equal(st->nev, 0);
+	assert_non_null(strstr(st->error, "perf_event_paranoid=4"));
+	assert_non_null(strstr(st->error, "CAP_PERFMON"));
+	assert_int_equal(json_object_size(m), 0);
+	assert_true(warned(w, "<= 0 (system-wide -a)"));
+	json_decref(m);
+	json_decref(w);
+	free(st);
+}
+
+/* The collector on this machine: software events count; a hardware
+ * event is present exactly when perf_event_open(2) supports it (on the
+ * build VM: never, so n/a). */
+static void test_collect_here(void **state)
+{
+	char dir[] = "/tmp/kbench-test-perf-XXXXXX", *path;
+	struct kb_run_ctx ctx = { 0 };
+	struct kb_perf_stat *st = calloc(1, sizeof(*st));
+	volatile double x = 0;
+	void *cs = NULL;
+	json_t *w, *m;
+	int hw, i;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	ctx.rdir = dir;
+	assert_int_equal(kb_collector_perf.start(&ctx, &cs), 0);
+	for (i = 0; i < 20000000; i++)
+		x += i * 0.5;
+	for (i = 0; i < 5; i++)
+		usleep(2000);	/* context switches */
+	assert_int_equal(kb_collector_perf.stop(&ctx, cs), 0);
+	path = kb_path_join(dir, "perf_counters.csv");
+	m = stat_metrics(path, &w, st);
+	if (getuid() == 0 || kb_perf_paranoid() <= 0) {
+		assert_true(metric(m, "perf.cpu_clock_ms") > 0);
+		assert_true(metric(m, "perf.context_switches") > 0);
+		hw = kb_perf_event_supported(PERF_TYPE_HARDWARE,
+					     PERF_COUNT_HW_CPU_CYCLES, NULL);
+		if (hw) {
+			assert_true(metric(m, "perf.cycles") > 0);
+		} else {
+			assert_null(json_object_get(m, "perf.cycles"));
+			assert_null(json_object_get(m, "perf.ipc"));
+			assert_true(warned(w, "not supported"));
+		}
+	} else {
+		assert_non_null(strstr(st->error, "perf_event_paranoid"));
+	}
+	unlink(path);
+	rmdir(dir);
+	free(path);
+	json_decref(m);
+	json_decref(w);
+	free(st);
+}
+
+static void load_groups(struct kb_sym_groups *gs, const char *path)
+{
+	char *text = slurp(path);
+
+	assert_int_equal(symgroups_parse(path, text, gs), 0);
+	free(text);
+}
+
+/* Recorded report with lost samples: shares hand-computed with awk over
+ * tests/data/perf/symbols-test.conf (SOURCES): 1860185 samples, 831846
+ * of them kernel, 557 in [io], 55 of those in [merge]
+ * (blk_mq_sched_bio_merge). */
+static void test_report_lost(void **state)
+{
+	char *text = slurp("tests/data/perf/report-lost-samples.txt");
+	struct kb_sym_groups gs;
+	struct kb_profile p;
+	json_t *m = json_object(), *w = json_array();
+
+	(void)state;
+	load_groups(&gs, "tests/data/perf/symbols-test.conf");
+	assert_int_equal(perf_report_parse("lost", text, "x", &p), 0);
+	assert_int_equal(p.nev, 1);
+	assert_string_equal(p.ev[0].event, "cpu-clock");
+	assert_int_equal(p.lost_samples, 287547);
+	assert_true(p.ev[0].weights_are_samples);
+	perf_report_metrics(&p.ev[0], "cycles", &gs, m, w);
+	assert_float_equal(metric(m, "profile.cycles.samples"), 1860185, 0);
+	assert_float_equal(metric(m, "profile.cycles.kernel_pct"),
+			   100.0 * 831846 / 1860185, 1e-9);
+	assert_float_equal(metric(m, "profile.cycles.io.total_pct"),
+			   100.0 * 557 / 1860185, 1e-9);
+	assert_float_equal(metric(m, "profile.cycles.merge.total_pct"),
+			   100.0 * 55 / 1860185, 1e-9);
+	assert_float_equal(metric(m, "profile.cycles.merge.io_pct"),
+			   100.0 * 55 / 557, 1e-9);
+	/* io is the only top-level group: the rest is "other" */
+	assert_float_equal(metric(m, "profile.cycles.other_pct") +
+			   metric(m, "profile.cycles.io.total_pct"), 100,
+			   1e-9);
+	assert_float_equal(metric(m, "profile.cycles.unresolved_pct"), 0, 0);
+	perf_report_free(&p);
+	symgroups_free(&gs);
+	json_decref(m);
+	json_decref(w);
+	free(text);
+}
+
+/* B22: kptr_restrict: raw kernel addresses are unresolved, not "other";
+ * group shares are withheld with a warning. */
+static void test_report_kptr(void **state)
+{
+	char *text = slurp("tests/data/perf/B22.txt");
+	struct kb_sym_groups gs;
+	struct kb_profile p;
+	json_t *m = json_object(), *w = json_array();
+
+	(void)state;
+	load_groups(&gs, "tests/data/perf/symbols-test.conf");
+	assert_int_equal(perf_report_parse("B22", text, "cycles", &p), 0);
+	assert_true(p.kptr_warning);
+	assert_int_equal(p.lost_samples, -1);
+	assert_int_equal(p.ev[0].nsyms, 6);
+	assert_string_equal(p.ev[0].syms[2].sym, "get_io_u");
+	assert_false(p.ev[0].syms[2].kernel);
+	assert_true(p.ev[0].syms[0].unresolved);
+	assert_false(p.ev[0].syms[5].unresolved);
+	/* 31.20 + 18.75 + 9.65 of 100% */
+	perf_report_metrics(&p.ev[0], "cycles", &gs, m, w);
+	assert_float_equal(metric(m, "profile.cycles.unresolved_pct"), 59.60,
+			   1e-9);
+	assert_float_equal(metric(m, "profile.cycles.kernel_pct"), 63.60,
+			   1e-9);
+	assert_null(json_object_get(m, "profile.cycles.io.total_pct"));
+	assert_null(json_object_get(m, "profile.cycles.other_pct"));
+	assert_true(warned(w, "kptr_restrict"));
+	/* the resolved kernel symbol does fall in [io] */
+	assert_float_equal(perf_report_group_weight(&p.ev[0], &gs, 0), 4.0,
+			   1e-9);
+	perf_report_free(&p);
+	symgroups_free(&gs);
+	json_decref(m);
+	json_decref(w);
+	free(text);
+}
+
+/* The corpus's --children report: Self is the weight, chains skipped */
+static void test_report_children(void **state)
+{
+	const char *text =
+		"# Samples: 8K of event 'cycles:pp'\n"
+		"# Children      Self  Shared Object        Symbol\n"
+		"    82.61%     0.42%  [kernel.kallsyms]    [k] cpu_startup_entry\n"
+		"81.41% cpu_startup_entry;start_secondary\n"
+		"    10.00%     6.00%  [kernel.kallsyms]    [k] blk_mq_submit_bio\n"
+		"    3.00%     2.00%  [kernel.kallsyms]    [k] blk_attempt_plug_merge\n"
+		"# Samples: 0  of event 'dummy:HG'\n";
+	struct kb_sym_groups gs;
+	struct kb_profile p;
+
+	(void)state;
+	load_groups(&gs, "tests/data/perf/symbols-test.conf");
+	assert_int_equal(perf_report_parse("children", text, "x", &p), 0);
+	assert_int_equal(p.nev, 2);
+	assert_string_equal(p.ev[0].event, "cycles:pp");
+	assert_int_equal(p.ev[0].nsyms, 3);
+	assert_float_equal(p.ev[0].total, 8.42, 1e-9);
+	assert_float_equal(perf_report_group_weight(&p.ev[0], &gs, 0), 8.0,
+			   1e-9);
+	assert_float_equal(perf_report_group_weight(&p.ev[0], &gs, 1), 2.0,
+			   1e-9);
+	assert_int_equal(p.ev[1].nsyms, 0);
+	perf_report_free(&p);
+	symgroups_free(&gs);
+}
+
+static void test_symgroups_errors(void **state)
+{
+	struct kb_sym_groups gs;
+
+	(void)state;
+	kb_quiet = 1;
+	assert_int_equal(symgroups_parse("t", "[merge]\nparent = io\n", &gs),
+			 -EINVAL);
+	assert_int_equal(symgroups_parse("t", "blk_*\n", &gs), -EINVAL);
+	assert_int_equal(symgroups_parse("t", "[a b]\nx\n", &gs), -EINVAL);
+	assert_int_equal(symgroups_parse("t", "[io]\nblk_* ; why\n[m]\n"
+					 "parent = io\nblk_attempt*\n", &gs), 0);
+	assert_int_equal(gs.n, 2);
+	assert_int_equal(gs.g[1].parent, 0);
+	assert_string_equal(gs.g[0].patterns[0], "blk_*");
+	symgroups_free(&gs);
+}
+
+/* Task CPU: comm with blanks and ')', a task new during the run, a
+ * task reused tid (other starttime), groups first-match. */
+static void test_tasks(void **state)
+{
+	const char *before =
+		"# kbench tasks clk_tck=100\n"
+		"10 (kworker/u4:1-flush-7:0) I 2 0 0 0 -1 0 0 0 0 0 100 50 0 0 20 0 1 0 500\n"
+		"11 (kworker/0:1) I 2 0 0 0 -1 0 0 0 0 0 10 10 0 0 20 0 1 0 600\n"
+		"12 (my (odd) task) S 1 0 0 0 -1 0 0 0 0 0 1000 0 0 0 20 0 1 0 700\n"
+		"13 (kswapd0) S 2 0 0 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 800\n";
+	const char *after =
+		"# kbench tasks clk_tck=100\n"
+		"10 (kworker/u4:1-flush-7:0) I 2 0 0 0 -1 0 0 0 0 0 150 100 0 0 20 0 1 0 500\n"
+		"11 (kworker/0:1) I 2 0 0 0 -1 0 0 0 0 0 30 20 0 0 20 0 1 0 600\n"
+		"12 (my (odd) task) S 1 0 0 0 -1 0 0 0 0 0 1200 0 0 0 20 0 1 0 700\n"
+		"13 (kswapd0) S 2 0 0 0 -1 0 0 0 0 0 70 10 0 0 20 0 1 0 800\n"
+		"14 (kworker/1:2) I 2 0 0 0 -1 0 0 0 0 0 5 5 0 0 20 0 1 0 900\n";
+	const char *groups = "fio fio*\nwriteback flush-* kworker/*flush*\n"
+			     "kworker kworker/*\nkswapd kswapd*\n";
+	json_t *m = json_object();
+
+	(void)state;
+	/* elapsed 2 s; fio's rusage 1.5 s */
+	assert_int_equal(tasks_cpu_metrics("t", before, after, groups, 2.0,
+					   "fio", 1.5, m), 0);
+	/* writeback: 100 ticks = 1 s -> 50% */
+	assert_float_equal(metric(m, "task.writeback.cpu_pct"), 50, 1e-9);
+	/* kworker: 30 + 10 (new task) = 40 ticks -> 20% */
+	assert_float_equal(metric(m, "task.kworker.cpu_pct"), 20, 1e-9);
+	assert_float_equal(metric(m, "task.kswapd.cpu_pct"), 40, 1e-9);
+	assert_float_equal(metric(m, "task.other.cpu_pct"), 100, 1e-9);
+	assert_float_equal(metric(m, "task.fio.cpu_pct"), 75, 1e-9);
+	assert_float_equal(metric(m, "task.total.cpu_pct"),
+			   50 + 20 + 40 + 100 + 75, 1e-9);
+	assert_int_equal(tasks_cpu_metrics("t", "1 broken\n", after, groups,
+					   2.0, NULL, 0, m), -EINVAL);
+	json_decref(m);
+}
+
+/* kernels.conf keys: profile = cycles,dcm and task group NAME = GLOB... */
+static void test_kconf_keys(void **state)
+{
+	struct kb_config cfg;
+	const char *good = "[global]\njobs = randread-4k\ntarget = loop:64M\n"
+			   "profile = cycles, dcm\n"
+			   "task group flusher = flush-* kworker/*flush*\n"
+			   "[running]\nmethod = local\n";
+	const char *bad = "[global]\njobs = randread-4k\ntarget = loop:64M\n"
+			  "profile = cycles,ipc\n[running]\nmethod = local\n";
+
+	(void)state;
+	kb_quiet = 1;
+	assert_int_equal(kconf_parse("good.conf", good, &cfg), 0);
+	assert_int_equal(cfg.nprofile, 2);
+	assert_string_equal(cfg.profile[1], "dcm");
+	assert_int_equal(cfg.ntask_groups, 1);
+	assert_string_equal(cfg.task_groups[0].name, "flusher");
+	assert_string_equal(cfg.task_groups[0].patterns,
+			    "flush-* kworker/*flush*");
+	kconf_free(&cfg);
+	assert_int_equal(kconf_parse("bad.conf", bad, &cfg), -EINVAL);
+	kconf_free(&cfg);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_b16_not_supported),
+		cmocka_unit_test(test_b17_interval_per_cpu),
+		cmocka_unit_test(test_b19_multiplexed),
+		cmocka_unit_test(test_b21_paranoid),
+		cmocka_unit_test(test_collect_here),
+		cmocka_unit_test(test_report_lost),
+		cmocka_unit_test(test_report_kptr),
+		cmocka_unit_test(test_report_children),
+		cmocka_unit_test(test_symgroups_errors),
+		cmocka_unit_test(test_tasks),
+		cmocka_unit_test(test_kconf_keys),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
