@@ -482,8 +482,8 @@ static void comparison_notes(struct ctx *c, struct kb_table *t,
 		return;
 	base_done = kb_xcalloc(nm + 1, 1);
 	kb_table_add_note(t, "significant: Welch's t-test p < %g after "
-		"Benjamini-Hochberg adjustment over the %lld comparisons of "
-		"this report (false discovery rate %g), and |change| >= the "
+		"Benjamini-Hochberg adjustment over the %lld comparisons in "
+		"results.json (false discovery rate %g), and |change| >= the "
 		"minimum effect; %zu cell(s) marked%s",
 		jnum(set, "alpha", &ok), (long long)jnum(set, "family_size",
 		&ok2), jnum(set, "alpha", &ok), nsig,

@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -242,6 +243,30 @@ out:
 	return ret;
 }
 
+/* 1 when results.json and the reports are newer than state.json (the
+ * last recorded run), so a resume with nothing to do need not redo them */
+static int reports_current(const char *dir)
+{
+	static const char *const names[] = { "results.json", "report.txt",
+					     "report.md", NULL };
+	const char *const *n;
+	char *sp = kb_path_join(dir, "state.json");
+	struct stat st, rs;
+	int current = stat(sp, &st) == 0;
+
+	for (n = names; current && *n; n++) {
+		char *p = kb_path_join(dir, *n);
+
+		current = stat(p, &rs) == 0 &&
+			  (rs.st_mtim.tv_sec > st.st_mtim.tv_sec ||
+			   (rs.st_mtim.tv_sec == st.st_mtim.tv_sec &&
+			    rs.st_mtim.tv_nsec >= st.st_mtim.tv_nsec));
+		free(p);
+	}
+	free(sp);
+	return current;
+}
+
 static char *default_dir(const char *conf)
 {
 	const char *b = strrchr(conf, '/');
@@ -362,7 +387,7 @@ int cmd_run(int argc, char **argv)
 		kb_info("%s: all %zu runs are complete; nothing to run "
 			"(kbench report %s renders the tables)", dir,
 			c.plan.nruns, dir);
-		ret = write_reports(dir, 0) ? 1 : 0;
+		ret = reports_current(dir) ? 0 : (write_reports(dir, 0) ? 1 : 0);
 		goto out;
 	}
 	if (!todo) {
