@@ -344,20 +344,30 @@ static struct kb_table *time_table(struct pctx *c)
 	return t;
 }
 
-size_t profile_tables(json_t *results, const char *job,
-		      const struct kb_profile_rows *rows,
-		      struct kb_table **out, size_t max)
+size_t profile_tables_which(json_t *results, const char *job,
+			    const struct kb_profile_rows *rows,
+			    struct kb_table **out, size_t max, unsigned which)
 {
 	struct pctx c = { json_object_get(results, "summaries"),
 			  json_object_get(results, "runs"), job, rows };
 	struct kb_table *t;
 	size_t n = 0;
 
-	if (n < max && (t = role_table(&c, "cycles", "CPU")))
+	if ((which & PROFILE_ROLES) && n < max &&
+	    (t = role_table(&c, "cycles", "CPU")))
 		out[n++] = t;
-	if (n < max && (t = role_table(&c, "dcm", "DCM")))
+	if ((which & PROFILE_ROLES) && n < max &&
+	    (t = role_table(&c, "dcm", "DCM")))
 		out[n++] = t;
-	if (n < max && (t = time_table(&c)))
+	if ((which & PROFILE_TIME) && n < max && (t = time_table(&c)))
 		out[n++] = t;
 	return n;
+}
+
+size_t profile_tables(json_t *results, const char *job,
+		      const struct kb_profile_rows *rows,
+		      struct kb_table **out, size_t max)
+{
+	return profile_tables_which(results, job, rows, out, max,
+				    PROFILE_ROLES | PROFILE_TIME);
 }

@@ -38,4 +38,12 @@ size_t profile_tables(json_t *results, const char *job,
 		      const struct kb_profile_rows *rows,
 		      struct kb_table **out, size_t max);
 
+/* The same, only the tables selected by which: PROFILE_ROLES (the CPU
+ * and DCM profile tables), PROFILE_TIME (the seed-001 time table). */
+#define PROFILE_ROLES 1u
+#define PROFILE_TIME 2u
+size_t profile_tables_which(json_t *results, const char *job,
+			    const struct kb_profile_rows *rows,
+			    struct kb_table **out, size_t max, unsigned which);
+
 #endif

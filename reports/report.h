@@ -33,6 +33,18 @@ struct report_opts {
 	 * has it, else write.iops, else trim.iops). */
 	const char **metrics;
 	int show_cpu_table;	/* 1 = print the CPU/time table (default) */
+	/* reports/layout.h: NULL = the default report (variants, time and
+	 * profile tables); else a preset "variants", "profile", "time",
+	 * "rounds", "scaling", "mmtests", "lkp", or "pivot" for rows/cols */
+	const char *layout;
+	const char *rows, *cols;	/* dimensions (reports/layout.h) */
+	/* markdown: plot images to embed (reports/plots.h), as written by
+	 * plots_write() into plots_dir and linked as plots_href/NAME (a
+	 * path relative to the markdown file); NULL = no plots */
+	const char *plots_dir, *plots_href;
+	/* markdown: add the environment and reproducer sections (the
+	 * runner's report.md); 0 = tables only */
+	int full_markdown;
 };
 
 /* Widest line of the text format. */
@@ -41,8 +53,10 @@ struct report_opts {
 /* Set *opts to the defaults (metrics NULL, show_cpu_table 1). */
 void report_opts_init(struct report_opts *opts);
 
-/* Render results to out in format "text", "markdown" or "json" (the
- * whole model, JSON_INDENT(2)|JSON_SORT_KEYS, newline-terminated).  opts
+/* Render results to out in format "text", "markdown", "csv" (RFC 4180,
+ * reports/csv.c) or "json" (the whole model, JSON_INDENT(2)|
+ * JSON_SORT_KEYS, newline-terminated; with opts->layout or rows/cols the
+ * tables instead, reports/csv.c).  opts
  * may be NULL for the defaults.  Returns 0, -EINVAL (message printed) for
  * an unknown format or a metric neither in lib/metrics.h nor in the
  * results, -EIO when writing fails. */

@@ -3,6 +3,7 @@
 #include "reports/table.h"
 #include "reports/report.h"
 #include "reports/profile.h"
+#include "reports/layout.h"
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/metrics.h"
@@ -339,7 +340,7 @@ static void collect_labels_jobs(struct ctx *c)
 
 /* Decimals by unit: rates, percentages and seconds with 2 (472.39, as
  * seed 000), nanoseconds, milliseconds, KiB and counts as integers. */
-static int metric_decimals(const char *metric)
+int kb_metric_decimals(const char *metric)
 {
 	const struct kb_metric_def *d = kb_metric_find(metric);
 
@@ -607,7 +608,7 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 		row = add_cfg_row(c, t, i);
 		for (m = 0; m < nm; m++) {
 			col = nkey + 5 * m;
-			dec = metric_decimals(metrics[m]);
+			dec = kb_metric_decimals(metrics[m]);
 			s = find_summary(c, c->cfgs[i].id, job, metrics[m]);
 			cmp = find_comparison(c, c->cfgs[i].id, job,
 					      metrics[m]);
@@ -733,7 +734,7 @@ static struct kb_table *cpu_table(struct ctx *c, const char *job)
 			v = jnum(s, "mean", &ok);
 			if (ok)
 				kb_table_set(t, row, nkey + m, "%.*f",
-					     metric_decimals(metrics[m]), v);
+					     kb_metric_decimals(metrics[m]), v);
 			else
 				kb_table_set(t, row, nkey + m, "n/a");
 		}
@@ -864,7 +865,7 @@ static void build_failures(struct ctx *c, struct kb_report_job *j)
 	}
 }
 
-static void job_add_table(struct kb_report_job *j, struct kb_table *t)
+void kb_report_job_add(struct kb_report_job *j, struct kb_table *t)
 {
 	if (!t)
 		return;
@@ -873,29 +874,107 @@ static void job_add_table(struct kb_report_job *j, struct kb_table *t)
 	j->tables[j->ntables++] = t;
 }
 
-/* reports/profile.c: the CPU/DCM profile and time/task tables */
-static void job_add_profile_tables(struct ctx *c, struct kb_report_job *j)
+/* The rows of the report for reports/profile.c and reports/layout.c. */
+static void rows_init(struct ctx *c, struct kb_profile_rows *rows)
 {
-	struct kb_profile_rows rows = { .n = c->ncfgs,
-		.group_start = c->group_start, .labels = c->labels.v,
-		.nlabels = c->labels.n, .baseline = c->baseline };
+	size_t i;
+
+	memset(rows, 0, sizeof(*rows));
+	rows->n = c->ncfgs;
+	rows->group_start = c->group_start;
+	rows->labels = c->labels.v;
+	rows->nlabels = c->labels.n;
+	rows->baseline = c->baseline;
+	rows->ids = kb_xcalloc(c->ncfgs + 1, sizeof(*rows->ids));
+	rows->variants = kb_xcalloc(c->ncfgs + 1, sizeof(*rows->variants));
+	rows->tunables = kb_xcalloc(c->ncfgs + 1, sizeof(*rows->tunables));
+	for (i = 0; i < c->ncfgs; i++) {
+		rows->ids[i] = c->cfgs[i].id;
+		rows->variants[i] = c->cfgs[i].variant;
+		rows->tunables[i] = c->cfgs[i].tunables;
+	}
+}
+
+static void rows_free(struct kb_profile_rows *rows)
+{
+	free(rows->ids);
+	free(rows->variants);
+	free(rows->tunables);
+}
+
+/* reports/profile.c: the CPU/DCM profile and time/task tables */
+static void job_add_profile_tables(struct ctx *c, struct kb_report_job *j,
+				   unsigned which)
+{
+	struct kb_profile_rows rows;
 	struct kb_table *t[4];
 	size_t i, n;
 
-	rows.ids = kb_xcalloc(c->ncfgs + 1, sizeof(*rows.ids));
-	rows.variants = kb_xcalloc(c->ncfgs + 1, sizeof(*rows.variants));
-	rows.tunables = kb_xcalloc(c->ncfgs + 1, sizeof(*rows.tunables));
-	for (i = 0; i < c->ncfgs; i++) {
-		rows.ids[i] = c->cfgs[i].id;
-		rows.variants[i] = c->cfgs[i].variant;
-		rows.tunables[i] = c->cfgs[i].tunables;
-	}
-	n = profile_tables(c->results, j->name, &rows, t, 4);
+	rows_init(c, &rows);
+	n = profile_tables_which(c->results, j->name, &rows, t, 4, which);
 	for (i = 0; i < n; i++)
-		job_add_table(j, t[i]);
-	free(rows.ids);
-	free(rows.variants);
-	free(rows.tunables);
+		kb_report_job_add(j, t[i]);
+	rows_free(&rows);
+}
+
+/* The IOPS of the job's direction: read.iops, else write.iops, else
+ * trim.iops. */
+static const char *default_metric(struct ctx *c, const char *job)
+{
+	if (job && !job_has_metric(c, job, "read.iops")) {
+		if (job_has_metric(c, job, "write.iops"))
+			return "write.iops";
+		if (job_has_metric(c, job, "trim.iops"))
+			return "trim.iops";
+	}
+	return "read.iops";
+}
+
+/* The tables of one job (NULL: all jobs, for --rows/--cols job). */
+static int job_tables(struct ctx *c, struct kb_report_job *j,
+		      const struct report_opts *opts, size_t nm)
+{
+	const char *layout = opts ? opts->layout : NULL, *def;
+	struct kb_profile_rows rows;
+	int ret;
+
+	if (opts && !layout && opts->rows)
+		layout = "pivot";
+	if (!layout || !strcmp(layout, "variants")) {
+		if (opts && opts->metrics) {
+			kb_report_job_add(j, comparison_table(c, j->name,
+					      opts->metrics, nm));
+		} else {
+			def = default_metric(c, j->name);
+			kb_report_job_add(j, comparison_table(c, j->name,
+							      &def, 1));
+		}
+		if (layout)
+			return 0;
+		if (!opts || opts->show_cpu_table)
+			kb_report_job_add(j, cpu_table(c, j->name));
+		if (!opts || opts->show_cpu_table)
+			job_add_profile_tables(c, j, PROFILE_ROLES |
+					       PROFILE_TIME);
+		return 0;
+	}
+	if (!strcmp(layout, "profile")) {
+		job_add_profile_tables(c, j, PROFILE_ROLES);
+		return 0;
+	}
+	if (!strcmp(layout, "time")) {
+		kb_report_job_add(j, cpu_table(c, j->name));
+		job_add_profile_tables(c, j, PROFILE_TIME);
+		return 0;
+	}
+	rows_init(c, &rows);
+	ret = layout_job_tables(c->results, layout_spans_jobs(opts) ? NULL :
+				j->name, opts->metrics ? opts->metrics[0] :
+				default_metric(c, layout_spans_jobs(opts) ?
+				(c->jobs.n ? c->jobs.v[0] : NULL) : j->name),
+				&rows, opts, j);
+	rows_free(&rows);
+	return ret;
 }
 
 int kb_report_build(json_t *results, const struct report_opts *opts,
@@ -904,7 +983,6 @@ int kb_report_build(json_t *results, const struct report_opts *opts,
 	struct ctx c = { 0 };
 	struct kb_report *r = NULL;
 	struct kb_report_job *j;
-	const char **metrics = NULL, *def;
 	size_t i, nm = 0;
 	int ret = 0;
 
@@ -943,32 +1021,25 @@ int kb_report_build(json_t *results, const struct report_opts *opts,
 			     (c.ncfgs ? c.cfgs[0].id : "(none)");
 	}
 
+	ret = layout_check(results, opts);
+	if (ret)
+		goto out;
 	r = kb_xcalloc(1, sizeof(*r));
 	build_header(&c, r);
 	r->jobs = kb_xcalloc(c.jobs.n + 1, sizeof(*r->jobs));
-	for (i = 0; i < c.jobs.n; i++) {
+	if (layout_spans_jobs(opts)) {
+		j = &r->jobs[r->njobs++];
+		j->name = kb_xstrdup("all jobs");
+		ret = job_tables(&c, j, opts, nm);
+		if (ret)
+			goto out;
+	}
+	for (i = 0; i < c.jobs.n && !layout_spans_jobs(opts); i++) {
 		j = &r->jobs[r->njobs++];
 		j->name = kb_xstrdup(c.jobs.v[i]);
-		if (opts && opts->metrics) {
-			job_add_table(j, comparison_table(&c, j->name,
-					      opts->metrics, nm));
-		} else {
-			def = "read.iops";
-			if (!job_has_metric(&c, j->name, "read.iops")) {
-				if (job_has_metric(&c, j->name, "write.iops"))
-					def = "write.iops";
-				else if (job_has_metric(&c, j->name,
-							"trim.iops"))
-					def = "trim.iops";
-			}
-			metrics = &def;
-			job_add_table(j, comparison_table(&c, j->name,
-							  metrics, 1));
-		}
-		if (!opts || opts->show_cpu_table)
-			job_add_table(j, cpu_table(&c, j->name));
-		if (!opts || opts->show_cpu_table)
-			job_add_profile_tables(&c, j);
+		ret = job_tables(&c, j, opts, nm);
+		if (ret)
+			goto out;
 		build_failures(&c, j);
 	}
 	*out = r;
@@ -1033,7 +1104,21 @@ static int render_markdown(FILE *out, json_t *results,
 	ret = kb_report_build(results, opts, &r);
 	if (ret)
 		return ret;
-	ret = report_markdown(out, r);
+	ret = report_markdown_full(out, r, results, opts);
+	kb_report_free(r);
+	return ret;
+}
+
+static int render_csv(FILE *out, json_t *results,
+		      const struct report_opts *opts)
+{
+	struct kb_report *r;
+	int ret;
+
+	ret = kb_report_build(results, opts, &r);
+	if (ret)
+		return ret;
+	ret = report_csv(out, r);
 	kb_report_free(r);
 	return ret;
 }
@@ -1041,7 +1126,18 @@ static int render_markdown(FILE *out, json_t *results,
 static int render_json(FILE *out, json_t *results,
 		       const struct report_opts *opts)
 {
-	(void)opts;
+	struct kb_report *r;
+	int ret;
+
+	if (opts->layout || opts->rows || opts->cols) {
+		/* a layout asked for: its tables, not the results model */
+		ret = kb_report_build(results, opts, &r);
+		if (ret)
+			return ret;
+		ret = report_tables_json(out, r);
+		kb_report_free(r);
+		return ret;
+	}
 	if (json_dumpf(results, out, JSON_INDENT(2) | JSON_SORT_KEYS) ||
 	    fputc('\n', out) == EOF)
 		return -EIO;
@@ -1056,6 +1152,7 @@ static const struct report_renderer {
 } renderers[] = {
 	{ "text", render_text },
 	{ "markdown", render_markdown },
+	{ "csv", render_csv },
 	{ "json", render_json },
 	{ NULL, NULL },
 };
@@ -1087,7 +1184,8 @@ int report_render(FILE *out, json_t *results, const char *format,
 		}
 		return ret;
 	}
-	kb_error("unknown report format '%s' (choose text, markdown or json)",
+	kb_error("unknown report format '%s' (choose text, markdown, csv or "
+		 "json)",
 		 format);
 	return -EINVAL;
 }

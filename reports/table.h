@@ -65,6 +65,12 @@ void kb_table_add_note(struct kb_table *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void kb_table_free(struct kb_table *t);
 
+/* Append table t (owned from then on) to job j; t NULL: nothing. */
+void kb_report_job_add(struct kb_report_job *j, struct kb_table *t);
+/* Decimals of a metric's values by unit: 0 for ns, ms, KiB and counts,
+ * else 2 (seed 000's "472.39"). */
+int kb_metric_decimals(const char *metric);
+
 /* Build the report model of results (summaries filled).  Returns 0 or
  * -EINVAL with a message (a metric neither known nor in the results). */
 int kb_report_build(json_t *results, const struct report_opts *opts,
@@ -80,7 +86,17 @@ int kb_table_write_text(FILE *out, const struct kb_table *t, int width);
 void kb_text_wrap(FILE *out, const char *prefix, const char *text,
 		  int indent, int width);
 
-/* reports/markdown.c: GitHub-flavoured markdown. */
+/* reports/markdown.c: GitHub-flavoured markdown.  With opts->
+ * full_markdown the campaign's environment and reproducers come first
+ * (results: the model the report was built from); with opts->plots_href
+ * the plots of reports/plots.h are embedded. */
 int report_markdown(FILE *out, const struct kb_report *r);
+int report_markdown_full(FILE *out, const struct kb_report *r,
+			 json_t *results, const struct report_opts *opts);
+
+/* reports/csv.c: RFC 4180 CSV, one block of records per table; and the
+ * tables as JSON (the layout of the file's comment). */
+int report_csv(FILE *out, const struct kb_report *r);
+int report_tables_json(FILE *out, const struct kb_report *r);
 
 #endif

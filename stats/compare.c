@@ -390,37 +390,6 @@ static void sample_free(struct sample *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* The values of metric in the counted runs of (cfg, job), in iteration
- * order (runs are stored in run order, which keeps iterations ordered
- * within a configuration and job). */
-static void gather(json_t *runs, const char *cfg, const char *job,
-		   const char *metric, struct sample *s)
-{
-	json_t *run, *v, *ord;
-	const char *c, *j;
-	size_t i;
-
-	s->n = 0;
-	json_array_foreach(runs, i, run) {
-		c = jstr(run, "configuration");
-		j = jstr(run, "job");
-		if (!c || !j || strcmp(c, cfg) || strcmp(j, job) ||
-		    !run_counts(run))
-			continue;
-		v = json_object_get(json_object_get(run, "metrics"), metric);
-		if (!json_is_number(v) || !isfinite(json_number_value(v)))
-			continue;
-		ord = json_object_get(run, "order");
-		s->x[s->n] = json_number_value(v);
-		s->order[s->n] = json_is_number(ord) ?
-				 json_number_value(ord) : (double)i;
-		s->iter[s->n] = (long)json_integer_value(
-					json_object_get(run, "iteration"));
-		s->run[s->n] = run;
-		s->n++;
-	}
-}
-
 struct strlist {
 	const char **v;
 	size_t n;
@@ -444,11 +413,98 @@ static void sl_add(struct strlist *l, const char *s)
 	l->v[l->n++] = s;
 }
 
+/* The counted runs of every (configuration, job), indexed once so that
+ * gathering a metric costs O(runs of that pair), not a scan of every run
+ * per (configuration, job, metric). */
+struct run_index {
+	struct strlist cfgs, jobs;
+	size_t **idx;		/* idx[c * jobs.n + j]: indices into runs */
+	size_t *n;
+};
+
+static void index_build(struct run_index *ix, json_t *runs)
+{
+	size_t i, c, j, k;
+	json_t *run;
+
+	memset(ix, 0, sizeof(*ix));
+	json_array_foreach(runs, i, run) {
+		sl_add(&ix->cfgs, jstr(run, "configuration"));
+		sl_add(&ix->jobs, jstr(run, "job"));
+	}
+	ix->idx = kb_xcalloc(ix->cfgs.n * ix->jobs.n + 1, sizeof(*ix->idx));
+	ix->n = kb_xcalloc(ix->cfgs.n * ix->jobs.n + 1, sizeof(*ix->n));
+	json_array_foreach(runs, i, run) {
+		const char *cn = jstr(run, "configuration");
+		const char *jn = jstr(run, "job");
+
+		if (!cn || !jn || !run_counts(run))
+			continue;
+		for (c = 0; strcmp(ix->cfgs.v[c], cn); c++)
+			;
+		for (j = 0; strcmp(ix->jobs.v[j], jn); j++)
+			;
+		k = c * ix->jobs.n + j;
+		ix->idx[k] = kb_xrealloc(ix->idx[k],
+					 (ix->n[k] + 1) * sizeof(**ix->idx));
+		ix->idx[k][ix->n[k]++] = i;
+	}
+}
+
+static void index_free(struct run_index *ix)
+{
+	size_t k;
+
+	for (k = 0; k < ix->cfgs.n * ix->jobs.n; k++)
+		free(ix->idx[k]);
+	free(ix->idx);
+	free(ix->n);
+	free(ix->cfgs.v);
+	free(ix->jobs.v);
+	memset(ix, 0, sizeof(*ix));
+}
+
+/* The values of metric in the counted runs of (cfg, job), in iteration
+ * order (runs are stored in run order, which keeps iterations ordered
+ * within a configuration and job). */
+static void gather(json_t *runs, const struct run_index *ix, const char *cfg,
+		   const char *job, const char *metric, struct sample *s)
+{
+	size_t c, j, t, k;
+	json_t *run, *v, *ord;
+
+	s->n = 0;
+	for (c = 0; c < ix->cfgs.n && strcmp(ix->cfgs.v[c], cfg); c++)
+		;
+	for (j = 0; j < ix->jobs.n && strcmp(ix->jobs.v[j], job); j++)
+		;
+	if (c == ix->cfgs.n || j == ix->jobs.n)
+		return;
+	k = c * ix->jobs.n + j;
+	for (t = 0; t < ix->n[k]; t++) {
+		size_t i = ix->idx[k][t];
+
+		run = json_array_get(runs, i);
+		v = json_object_get(json_object_get(run, "metrics"), metric);
+		if (!json_is_number(v) || !isfinite(json_number_value(v)))
+			continue;
+		ord = json_object_get(run, "order");
+		s->x[s->n] = json_number_value(v);
+		s->order[s->n] = json_is_number(ord) ?
+				 json_number_value(ord) : (double)i;
+		s->iter[s->n] = (long)json_integer_value(
+					json_object_get(run, "iteration"));
+		s->run[s->n] = run;
+		s->n++;
+	}
+}
+
 int stats_mark_outliers(json_t *results, int exclude)
 {
 	struct strlist cfgs = { 0 }, jobs = { 0 }, metrics = { 0 };
 	json_t *runs = json_object_get(results, "runs"), *run, *v;
 	struct sample s;
+	struct run_index ix;
 	const char *name;
 	size_t i, c, j, m, k;
 	int *flag, total = 0;
@@ -467,12 +523,13 @@ int stats_mark_outliers(json_t *results, int exclude)
 				sl_add(&metrics, name);
 	}
 	sample_alloc(&s, json_array_size(runs));
+	index_build(&ix, runs);
 	flag = kb_xcalloc(json_array_size(runs) + 1, sizeof(*flag));
 	for (c = 0; c < cfgs.n; c++) {
 		for (j = 0; j < jobs.n; j++) {
 			for (m = 0; m < metrics.n; m++) {
-				gather(runs, cfgs.v[c], jobs.v[j], metrics.v[m],
-				       &s);
+				gather(runs, &ix, cfgs.v[c], jobs.v[j],
+				       metrics.v[m], &s);
 				if (kb_mad_outliers(s.x, s.n, NULL, flag) <= 0)
 					continue;
 				for (k = 0; k < s.n; k++) {
@@ -503,6 +560,7 @@ int stats_mark_outliers(json_t *results, int exclude)
 		json_object_set_new(run, "excluded_outliers", ex);
 	}
 	free(flag);
+	index_free(&ix);
 	sample_free(&s);
 	free(cfgs.v);
 	free(jobs.v);
@@ -775,6 +833,7 @@ int stats_fill_comparisons(json_t *results, const struct kb_compare_opts *o,
 	json_t *runs = json_object_get(results, "runs"), *e, *out;
 	json_t *camp = json_object_get(results, "campaign"), *cfgs;
 	struct sample a, b;
+	struct run_index ix;
 	const char *baseline;
 	double *p = NULL, *q = NULL;
 	size_t i, k, j, m, ne = 0, fam;
@@ -837,15 +896,16 @@ int stats_fill_comparisons(json_t *results, const struct kb_compare_opts *o,
 
 	sample_alloc(&a, json_array_size(runs));
 	sample_alloc(&b, json_array_size(runs));
+	index_build(&ix, runs);
 	out = json_array();
 	for (k = 0; k < npairs; k++) {
 		for (j = 0; j < jobs.n; j++) {
 			job_metrics(runs, jobs.v[j], o, &mlist, &keep);
 			for (m = 0; m < mlist.n; m++) {
-				gather(runs, pairs[k].baseline, jobs.v[j],
+				gather(runs, &ix, pairs[k].baseline, jobs.v[j],
 				       mlist.v[m], &a);
-				gather(runs, pairs[k].configuration, jobs.v[j],
-				       mlist.v[m], &b);
+				gather(runs, &ix, pairs[k].configuration,
+				       jobs.v[j], mlist.v[m], &b);
 				if (!a.n && !b.n)
 					continue;
 				p = kb_xrealloc(p, (ne + 1) * sizeof(*p));
@@ -870,6 +930,7 @@ int stats_fill_comparisons(json_t *results, const struct kb_compare_opts *o,
 		"power_for_mde", KB_MDE_POWER,
 		"outliers_excluded", o->exclude_outliers));
 
+	index_free(&ix);
 	sample_free(&a);
 	sample_free(&b);
 	for (i = 0; i < keep.n; i++)

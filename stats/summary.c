@@ -114,22 +114,69 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* Values of metric in the counted runs of (cfg, job) into vals (sized for
- * every run); returns their number. */
-static size_t gather(json_t *runs, const char *cfg, const char *job,
-		     const char *metric, double *vals)
-{
-	json_t *run, *v;
-	size_t i, n = 0;
-	const char *c, *j;
+/* The counted runs of one (configuration, job): built once, so the
+ * summaries cost O(runs x metrics) rather than a scan of every run per
+ * (configuration, job, metric). */
+struct group {
+	json_t **runs;
+	size_t n;
+};
 
-	json_array_foreach(runs, i, run) {
-		c = jstr(run, "configuration");
-		j = jstr(run, "job");
-		if (!c || !j || strcmp(c, cfg) || strcmp(j, job) ||
-		    !run_counts(run))
-			continue;
-		v = json_object_get(json_object_get(run, "metrics"), metric);
+static size_t strlist_index(const struct strlist *l, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], s))
+			return i;
+	return l->n;
+}
+
+/* groups[c * jobs->n + j] = counted runs of (cfgs[c], jobs[j]) */
+static struct group *group_runs(json_t *runs, const struct strlist *cfgs,
+				const struct strlist *jobs)
+{
+	struct group *g = kb_xcalloc(cfgs->n * jobs->n + 1, sizeof(*g));
+	size_t i, c, j, k;
+	json_t *run;
+
+	for (k = 0; k < 2; k++) {
+		json_array_foreach(runs, i, run) {
+			const char *cn = jstr(run, "configuration");
+			const char *jn = jstr(run, "job");
+			struct group *x;
+
+			if (!cn || !jn || !run_counts(run))
+				continue;
+			c = strlist_index(cfgs, cn);
+			j = strlist_index(jobs, jn);
+			if (c == cfgs->n || j == jobs->n)
+				continue;
+			x = &g[c * jobs->n + j];
+			if (k == 0)
+				x->n++;
+			else
+				x->runs[x->n++] = run;
+		}
+		if (k == 0)
+			for (c = 0; c < cfgs->n * jobs->n; c++) {
+				g[c].runs = kb_xcalloc(g[c].n + 1,
+						       sizeof(*g[c].runs));
+				g[c].n = 0;
+			}
+	}
+	return g;
+}
+
+/* Values of metric in the group's runs into vals; returns their number. */
+static size_t gather(const struct group *g, const char *metric, double *vals)
+{
+	size_t i, n = 0;
+	json_t *v;
+
+	for (i = 0; i < g->n; i++) {
+		v = json_object_get(json_object_get(g->runs[i], "metrics"),
+				    metric);
 		if (json_is_number(v) && isfinite(json_number_value(v)))
 			vals[n++] = json_number_value(v);
 	}
@@ -239,11 +286,13 @@ static json_t *summary_entry(const char *cfg, const char *job,
 int stats_fill_summaries(json_t *results)
 {
 	struct strlist cfgs = { 0 }, jobs = { 0 }, metrics = { 0 };
-	struct kb_summary s, base;
+	struct kb_summary s, *base;
 	json_t *runs, *out = NULL;
 	const char *baseline;
 	double *vals = NULL;
-	size_t c, j, m, n, nb;
+	struct group *groups;
+	size_t c, j, m, n, nb, bc;
+	char *have_base;
 	int r;
 
 	runs = json_object_get(results, "runs");
@@ -265,20 +314,24 @@ int stats_fill_summaries(json_t *results)
 		baseline = cfgs.v[0];
 
 	vals = kb_xmalloc((json_array_size(runs) + 1) * sizeof(*vals));
+	groups = group_runs(runs, &cfgs, &jobs);
+	bc = baseline ? strlist_index(&cfgs, baseline) : cfgs.n;
+	/* the baseline's summary of each (job, metric), computed once */
+	base = kb_xcalloc(jobs.n * metrics.n + 1, sizeof(*base));
+	have_base = kb_xcalloc(jobs.n * metrics.n + 1, sizeof(*have_base));
+	for (j = 0; bc < cfgs.n && j < jobs.n; j++)
+		for (m = 0; m < metrics.n; m++) {
+			nb = gather(&groups[bc * jobs.n + j], metrics.v[m], vals);
+			have_base[j * metrics.n + m] = nb &&
+				!kb_summarize(vals, nb, &base[j * metrics.n + m]);
+		}
 	out = json_array();
 	for (c = 0; c < cfgs.n; c++) {
 		for (j = 0; j < jobs.n; j++) {
 			for (m = 0; m < metrics.n; m++) {
-				int is_base = !strcmp(cfgs.v[c], baseline);
-				int have_base = 0;
+				size_t bm = j * metrics.n + m;
 
-				if (!is_base) {
-					nb = gather(runs, baseline, jobs.v[j],
-						    metrics.v[m], vals);
-					have_base = nb &&
-						!kb_summarize(vals, nb, &base);
-				}
-				n = gather(runs, cfgs.v[c], jobs.v[j],
+				n = gather(&groups[c * jobs.n + j],
 					   metrics.v[m], vals);
 				if (!n)
 					continue;
@@ -292,10 +345,16 @@ int stats_fill_summaries(json_t *results)
 				}
 				json_array_append_new(out, summary_entry(
 					cfgs.v[c], jobs.v[j], metrics.v[m], &s,
-					have_base ? &base : NULL));
+					have_base[bm] && c != bc ? &base[bm] :
+					NULL));
 			}
 		}
 	}
+	for (c = 0; c < cfgs.n * jobs.n; c++)
+		free(groups[c].runs);
+	free(groups);
+	free(base);
+	free(have_base);
 	json_object_set(results, "summaries", out);
 
 	free(vals);

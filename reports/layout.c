@@ -1,0 +1,819 @@
+/* reports/layout.c - the named layouts of reports/layout.h, built on the
+ * table model of reports/table.h.  Statistics of raw run values come
+ * from GSL (gsl_stats_mean, gsl_stats_sd: the n-1 sample standard
+ * deviation, the same as stats/summary.c). */
+#include "reports/layout.h"
+#include "lib/err.h"
+#include "lib/file.h"
+#include "lib/metrics.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gsl/gsl_statistics_double.h>
+
+enum dim_kind { D_CONFIG, D_VARIANT, D_JOB, D_ITER, D_TUNABLE, D_PARAM,
+		D_REST };
+
+/* A dimension; D_REST is the configuration without `name` (a tunable
+ * label or a parameter): the rows of the scaling layout. */
+struct dim {
+	enum dim_kind kind;
+	const char *name;
+};
+
+struct lctx {
+	json_t *results, *runs;
+	const struct kb_profile_rows *rows;
+	const char *job;	/* NULL: every job */
+	const char *metric;
+};
+
+struct vals {
+	char **v;
+	size_t n;
+};
+
+static const char *jstr(json_t *o, const char *k)
+{
+	return json_string_value(json_object_get(o, k));
+}
+
+static void vals_add(struct vals *l, const char *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], s))
+			return;
+	l->v = kb_xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+	l->v[l->n++] = kb_xstrdup(s);
+}
+
+static void vals_free(struct vals *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+static int is_number(const char *s, double *v)
+{
+	char *end;
+
+	if (!s || !*s)
+		return 0;
+	*v = strtod(s, &end);
+	return !*end && isfinite(*v);
+}
+
+static int cmp_num(const void *a, const void *b)
+{
+	double x = 0, y = 0;
+
+	is_number(*(char *const *)a, &x);
+	is_number(*(char *const *)b, &y);
+	return (x > y) - (x < y);
+}
+
+/* Sort numerically when every value is a number (1 2 4 8 devices). */
+static void vals_sort(struct vals *l)
+{
+	double d;
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (!is_number(l->v[i], &d))
+			return;
+	qsort(l->v, l->n, sizeof(*l->v), cmp_num);
+}
+
+static long cfg_index(const struct lctx *c, const char *id)
+{
+	size_t i;
+
+	for (i = 0; id && i < c->rows->n; i++)
+		if (!strcmp(c->rows->ids[i], id))
+			return (long)i;
+	return -1;
+}
+
+static int is_label(const struct kb_profile_rows *rows, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < rows->nlabels; i++)
+		if (!strcmp(rows->labels[i], name))
+			return 1;
+	return 0;
+}
+
+static int is_param(json_t *runs, const char *name)
+{
+	json_t *r;
+	size_t i;
+
+	json_array_foreach(runs, i, r)
+		if (json_object_get(json_object_get(r, "params"), name))
+			return 1;
+	return 0;
+}
+
+/* The first swept parameter of any run, NULL when nothing is swept. */
+static const char *first_param(json_t *runs)
+{
+	const char *k;
+	json_t *r, *v;
+	size_t i;
+
+	json_array_foreach(runs, i, r)
+		json_object_foreach(json_object_get(r, "params"), k, v)
+			return k;
+	return NULL;
+}
+
+static int parse_dim(json_t *results, const struct kb_profile_rows *rows,
+		     const char *opt, const char *name, struct dim *d)
+{
+	json_t *runs = json_object_get(results, "runs");
+	char *labels = NULL, *tmp;
+	size_t i;
+
+	d->name = name;
+	if (!strcmp(name, "configuration") || !strcmp(name, "config"))
+		d->kind = D_CONFIG;
+	else if (!strcmp(name, "variant") || !strcmp(name, "kernel"))
+		d->kind = D_VARIANT;
+	else if (!strcmp(name, "job"))
+		d->kind = D_JOB;
+	else if (!strcmp(name, "iteration") || !strcmp(name, "round"))
+		d->kind = D_ITER;
+	else if (is_label(rows, name))
+		d->kind = D_TUNABLE;
+	else if (is_param(runs, name))
+		d->kind = D_PARAM;
+	else
+		goto bad;
+	return 0;
+bad:
+	for (i = 0; i < rows->nlabels; i++) {
+		tmp = kb_xasprintf("%s, %s", labels ? labels : "",
+				   rows->labels[i]);
+		free(labels);
+		labels = tmp;
+	}
+	kb_error("%s %s: no such dimension in these results; choose "
+		 "configuration, variant, job, iteration%s%s, or a swept job "
+		 "parameter (kernels.conf 'sweep PARAM = ...')%s%s", opt,
+		 name, labels ? ", a tunable label" : "", labels ? labels : "",
+		 first_param(runs) ? ", here: " : "",
+		 first_param(runs) ? first_param(runs) : "");
+	free(labels);
+	return -EINVAL;
+}
+
+/* The value of dimension d for a run (malloc'd), NULL when it has none. */
+static char *run_value(const struct lctx *c, json_t *run, const struct dim *d)
+{
+	const char *id = jstr(run, "configuration");
+	long ci = cfg_index(c, id);
+	json_t *tun = ci >= 0 ? c->rows->tunables[ci] : NULL;
+	json_t *v;
+	char *s = NULL, *tmp;
+	size_t l;
+
+	switch (d->kind) {
+	case D_CONFIG:
+		return id ? kb_xstrdup(id) : NULL;
+	case D_VARIANT:
+		return ci >= 0 ? kb_xstrdup(c->rows->variants[ci]) : NULL;
+	case D_JOB:
+		return jstr(run, "job") ? kb_xstrdup(jstr(run, "job")) : NULL;
+	case D_ITER:
+		v = json_object_get(run, "iteration");
+		return json_is_integer(v) ? kb_xasprintf("%lld",
+				(long long)json_integer_value(v)) : NULL;
+	case D_TUNABLE:
+		v = json_object_get(tun, d->name);
+		return json_is_string(v) ? kb_xstrdup(json_string_value(v)) :
+					   kb_xstrdup("");
+	case D_PARAM:
+		v = json_object_get(json_object_get(run, "params"), d->name);
+		return json_is_string(v) ? kb_xstrdup(json_string_value(v)) :
+		       NULL;
+	case D_REST:
+		if (ci < 0)
+			return NULL;
+		if (is_param(c->runs, d->name))
+			return kb_xstrdup(id);
+		s = kb_xstrdup(c->rows->variants[ci]);
+		for (l = 0; l < c->rows->nlabels; l++) {
+			if (!strcmp(c->rows->labels[l], d->name))
+				continue;
+			v = json_object_get(tun, c->rows->labels[l]);
+			tmp = kb_xasprintf("%s,%s=%s", s, c->rows->labels[l],
+					   json_is_string(v) ?
+					   json_string_value(v) : "");
+			free(s);
+			s = tmp;
+		}
+		return s;
+	}
+	return NULL;
+}
+
+/* A timed, successful run of the context's job with a value of the
+ * metric: 1 and *x set, else 0. */
+static int run_counts(const struct lctx *c, json_t *run, double *x)
+{
+	json_t *v = json_object_get(json_object_get(run, "metrics"),
+				    c->metric);
+
+	if (c->job && (!jstr(run, "job") || strcmp(jstr(run, "job"), c->job)))
+		return 0;
+	if (!jstr(run, "status") || strcmp(jstr(run, "status"), "ok") ||
+	    json_is_true(json_object_get(run, "warmup")))
+		return 0;
+	if (!json_is_number(v) || !isfinite(json_number_value(v)))
+		return 0;
+	*x = json_number_value(v);
+	return 1;
+}
+
+/* The values of d over the counted runs, configurations first in
+ * display order for the configuration-like dimensions. */
+static void dim_values(const struct lctx *c, const struct dim *d,
+		       struct vals *out)
+{
+	json_t *run;
+	size_t i;
+	char *s;
+	double x;
+
+	if (d->kind == D_CONFIG) {
+		for (i = 0; i < c->rows->n; i++)
+			vals_add(out, c->rows->ids[i]);
+	} else if (d->kind == D_VARIANT) {
+		for (i = 0; i < c->rows->n; i++)
+			vals_add(out, c->rows->variants[i]);
+	}
+	json_array_foreach(c->runs, i, run) {
+		if (!run_counts(c, run, &x))
+			continue;
+		s = run_value(c, run, d);
+		vals_add(out, s);
+		free(s);
+	}
+	if (d->kind != D_CONFIG && d->kind != D_VARIANT && d->kind != D_REST)
+		vals_sort(out);
+	/* drop configurations without a counted run only when others have */
+	if (d->kind == D_CONFIG || d->kind == D_VARIANT) {
+		size_t k = 0;
+
+		for (i = 0; i < out->n; i++) {
+			int any = 0;
+
+			json_array_foreach(c->runs, k, run) {
+				if (!run_counts(c, run, &x))
+					continue;
+				s = run_value(c, run, d);
+				any |= s && !strcmp(s, out->v[i]);
+				free(s);
+				if (any)
+					break;
+			}
+			if (!any) {
+				free(out->v[i]);
+				memmove(&out->v[i], &out->v[i + 1],
+					(out->n - i - 1) * sizeof(*out->v));
+				out->n--;
+				i--;
+			}
+		}
+	}
+}
+
+/* The metric's values over counted runs with a = va and b = vb (b may
+ * be NULL); malloc'd array, count in *n. */
+static double *sample(const struct lctx *c, const struct dim *a,
+		      const char *va, const struct dim *b, const char *vb,
+		      size_t *n)
+{
+	double *xs = kb_xcalloc(json_array_size(c->runs) + 1, sizeof(*xs));
+	json_t *run;
+	size_t i;
+	char *s;
+	double x;
+	int ok;
+
+	*n = 0;
+	json_array_foreach(c->runs, i, run) {
+		if (!run_counts(c, run, &x))
+			continue;
+		s = run_value(c, run, a);
+		ok = s && !strcmp(s, va);
+		free(s);
+		if (ok && b) {
+			s = run_value(c, run, b);
+			ok = s && !strcmp(s, vb);
+			free(s);
+		}
+		if (ok)
+			xs[(*n)++] = x;
+	}
+	return xs;
+}
+
+static void set_num(struct kb_table *t, size_t r, size_t col, int dec,
+		    const double *xs, size_t n)
+{
+	if (n)
+		kb_table_set(t, r, col, "%.*f", dec, gsl_stats_mean(xs, 1, n));
+	else
+		kb_table_set(t, r, col, "n/a");
+}
+
+static char *metric_title(const struct lctx *c, const char *what)
+{
+	const struct kb_metric_def *d = kb_metric_find(c->metric);
+
+	return kb_xasprintf("%s: %s%s%s%s, %s", c->job ? c->job : "all jobs",
+			    c->metric, d ? " (" : "", d ? d->unit : "",
+			    d ? ")" : "", what);
+}
+
+/* --rows R --cols C (and rounds: R = iteration, C = configuration). */
+static struct kb_table *pivot(const struct lctx *c, const struct dim *r,
+			      const struct dim *cl, const char *what)
+{
+	struct vals rv = { 0 }, cv = { 0 };
+	struct kb_table *t;
+	size_t i, k, n, row, nmin = (size_t)-1, nmax = 0;
+	int dec = kb_metric_decimals(c->metric);
+	double *xs, *col;
+	char *title;
+
+	dim_values(c, r, &rv);
+	dim_values(c, cl, &cv);
+	title = metric_title(c, what);
+	t = kb_table_new(title);
+	free(title);
+	kb_table_add_col(t, r->name, r->kind == D_ITER, 0);
+	for (k = 0; k < cv.n; k++)
+		kb_table_add_col(t, cv.v[k], 1, (int)k + 1);
+	for (i = 0; i < rv.n; i++) {
+		row = kb_table_add_row(t, 0);
+		kb_table_set(t, row, 0, "%s", rv.v[i]);
+		for (k = 0; k < cv.n; k++) {
+			xs = sample(c, r, rv.v[i], cl, cv.v[k], &n);
+			set_num(t, row, k + 1, dec, xs, n);
+			free(xs);
+			if (n && n < nmin)
+				nmin = n;
+			if (n > nmax)
+				nmax = n;
+		}
+	}
+	if (r->kind == D_ITER && rv.n) {
+		size_t avg = kb_table_add_row(t, 1);
+		size_t sd = kb_table_add_row(t, 0);
+
+		kb_table_set(t, avg, 0, "average");
+		kb_table_set(t, sd, 0, "stddev");
+		for (k = 0; k < cv.n; k++) {
+			col = sample(c, cl, cv.v[k], NULL, NULL, &n);
+			set_num(t, avg, k + 1, dec, col, n);
+			if (n >= 2)
+				kb_table_set(t, sd, k + 1, "%.*f", dec,
+					     gsl_stats_sd(col, 1, n));
+			else
+				kb_table_set(t, sd, k + 1, "n/a");
+			free(col);
+		}
+		kb_table_add_note(t, "one row per timed iteration (warm-ups "
+				  "and failed runs left out: n/a); average: "
+				  "arithmetic mean; stddev: sample standard "
+				  "deviation (n-1)");
+	} else if (nmax > 1) {
+		kb_table_add_note(t, "each cell: the mean of the %zu-%zu timed "
+				  "runs with that %s and %s; n/a: no run",
+				  nmin, nmax, r->name, cl->name);
+	} else {
+		kb_table_add_note(t, "each cell: the value of the one timed "
+				  "run with that %s and %s; n/a: no run",
+				  r->name, cl->name);
+	}
+	vals_free(&rv);
+	vals_free(&cv);
+	return t;
+}
+
+/* Seed 003: rows = configurations without the swept dimension. */
+static struct kb_table *scaling(const struct lctx *c, const struct dim *sw)
+{
+	struct dim rest = { D_REST, sw->name };
+	struct vals rv = { 0 }, cv = { 0 };
+	struct kb_table *t;
+	size_t i, k, n, row, base = 0;
+	int dec = kb_metric_decimals(c->metric);
+	double *means, *xs;
+	char *title, *what, *bid = NULL;
+	int *have;
+	json_t *run;
+	double x;
+
+	dim_values(c, &rest, &rv);
+	dim_values(c, sw, &cv);
+	what = kb_xasprintf("mean by %s", sw->name);
+	title = metric_title(c, what);
+	free(what);
+	t = kb_table_new(title);
+	free(title);
+	kb_table_add_col(t, "Kernel", 0, 0);
+	for (k = 0; k < cv.n; k++) {
+		char *h = kb_xasprintf("%s=%s", sw->name, cv.v[k]);
+
+		kb_table_add_col(t, h, 1, (int)k + 1);
+		free(h);
+	}
+	/* the baseline row: the one holding the baseline configuration */
+	json_array_foreach(c->runs, i, run) {
+		if (!c->rows->baseline || !jstr(run, "configuration") ||
+		    strcmp(jstr(run, "configuration"), c->rows->baseline) ||
+		    !run_counts(c, run, &x))
+			continue;
+		bid = run_value(c, run, &rest);
+		break;
+	}
+	for (i = 0; bid && i < rv.n; i++)
+		if (!strcmp(rv.v[i], bid))
+			base = i;
+	means = kb_xcalloc(rv.n * cv.n + 1, sizeof(*means));
+	have = kb_xcalloc(rv.n * cv.n + 1, sizeof(*have));
+	for (i = 0; i < rv.n; i++) {
+		row = kb_table_add_row(t, 0);
+		kb_table_set(t, row, 0, "%s", rv.v[i]);
+		for (k = 0; k < cv.n; k++) {
+			xs = sample(c, &rest, rv.v[i], sw, cv.v[k], &n);
+			set_num(t, row, k + 1, dec, xs, n);
+			if (n) {
+				means[i * cv.n + k] = gsl_stats_mean(xs, 1, n);
+				have[i * cv.n + k] = 1;
+			}
+			free(xs);
+		}
+	}
+	for (i = 0, k = 1; i < rv.n; i++) {
+		if (i == base)
+			continue;
+		row = kb_table_add_row(t, (int)k);
+		k = 0;
+		kb_table_set(t, row, 0, "%% change %s", rv.v[i]);
+		for (size_t q = 0; q < cv.n; q++) {
+			double b = means[base * cv.n + q];
+
+			if (have[i * cv.n + q] && have[base * cv.n + q] &&
+			    b != 0)
+				kb_table_set(t, row, q + 1, "%+.2f%%",
+					     (means[i * cv.n + q] - b) /
+					     fabs(b) * 100);
+			else
+				kb_table_set(t, row, q + 1, "n/a");
+		}
+	}
+	kb_table_add_note(t, "mean of the timed runs per cell; %% change: vs "
+			  "%s at the same %s; n/a: no run", rv.n ?
+			  rv.v[base] : "the baseline", sw->name);
+	free(bid);
+	free(means);
+	free(have);
+	vals_free(&rv);
+	vals_free(&cv);
+	return t;
+}
+
+/* mmtests compare-kernels.sh: statistic rows x configuration columns. */
+static struct kb_table *mmtests(const struct lctx *c)
+{
+	static const char *const names[] = { "Amean", "Stddev", "CoeffVar",
+					      "Min", "Max" };
+	struct dim cd = { D_CONFIG, "configuration" };
+	struct vals cv = { 0 };
+	struct kb_table *t;
+	size_t k, s, n, base = 0;
+	int dec = kb_metric_decimals(c->metric);
+	double (*st)[5];
+	int *ok;
+	double *xs;
+	char *title;
+
+	dim_values(c, &cd, &cv);
+	title = metric_title(c, "mmtests style");
+	t = kb_table_new(title);
+	free(title);
+	kb_table_add_col(t, "", 0, 0);
+	for (k = 0; k < cv.n; k++) {
+		kb_table_add_col(t, cv.v[k], 1, (int)k + 1);
+		if (c->rows->baseline && !strcmp(cv.v[k], c->rows->baseline))
+			base = k;
+	}
+	st = kb_xcalloc(cv.n + 1, sizeof(*st));
+	ok = kb_xcalloc((cv.n + 1) * 5, sizeof(*ok));
+	for (k = 0; k < cv.n; k++) {
+		xs = sample(c, &cd, cv.v[k], NULL, NULL, &n);
+		if (n) {
+			st[k][0] = gsl_stats_mean(xs, 1, n);
+			st[k][3] = gsl_stats_min(xs, 1, n);
+			st[k][4] = gsl_stats_max(xs, 1, n);
+			ok[k * 5 + 0] = ok[k * 5 + 3] = ok[k * 5 + 4] = 1;
+		}
+		if (n >= 2) {
+			st[k][1] = gsl_stats_sd(xs, 1, n);
+			ok[k * 5 + 1] = 1;
+			if (st[k][0] != 0) {
+				st[k][2] = st[k][1] / fabs(st[k][0]) * 100;
+				ok[k * 5 + 2] = 1;
+			}
+		}
+		free(xs);
+	}
+	for (s = 0; s < 5; s++) {
+		size_t row = kb_table_add_row(t, 0);
+
+		kb_table_set(t, row, 0, "%s", names[s]);
+		for (k = 0; k < cv.n; k++) {
+			double b = st[base][s], v = st[k][s];
+			int d = s == 2 ? 2 : dec;
+
+			if (!ok[k * 5 + s])
+				kb_table_set(t, row, k + 1, "n/a");
+			else if (ok[base * 5 + s] && b != 0)
+				kb_table_set(t, row, k + 1, "%.*f (%6.2f%%)",
+					     d, v, k == base ? 0.0 :
+					     (v - b) / fabs(b) * 100);
+			else
+				kb_table_set(t, row, k + 1, "%.*f (n/a)", d, v);
+		}
+	}
+	kb_table_add_note(t, "over the timed runs of each configuration; "
+			  "Stddev: sample (n-1); CoeffVar: Stddev/Amean in %%; "
+			  "(x.xx%%): change of the row's value vs %s (plain "
+			  "sign, not mmtests' \"positive = better\")",
+			  cv.n ? cv.v[base] : "the baseline");
+	free(st);
+	free(ok);
+	vals_free(&cv);
+	return t;
+}
+
+static json_t *find_summary(json_t *results, const char *cfg,
+			    const char *job, const char *metric)
+{
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(json_object_get(results, "summaries"), i, e)
+		if (jstr(e, "configuration") && jstr(e, "job") &&
+		    jstr(e, "metric") && !strcmp(jstr(e, "configuration"),
+		    cfg) && !strcmp(jstr(e, "job"), job) &&
+		    !strcmp(jstr(e, "metric"), metric))
+			return e;
+	return NULL;
+}
+
+static int significant(json_t *results, const char *cfg, const char *base,
+		       const char *job, const char *metric)
+{
+	const char *v;
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(json_object_get(results, "comparisons"), i, e) {
+		if (!jstr(e, "configuration") || !jstr(e, "baseline") ||
+		    !jstr(e, "job") || !jstr(e, "metric") ||
+		    strcmp(jstr(e, "configuration"), cfg) ||
+		    strcmp(jstr(e, "baseline"), base) ||
+		    strcmp(jstr(e, "job"), job) ||
+		    strcmp(jstr(e, "metric"), metric))
+			continue;
+		v = jstr(e, "verdict");
+		return v && (!strcmp(v, "improvement") ||
+			     !strcmp(v, "regression") ||
+			     !strcmp(v, "significant difference"));
+	}
+	return 0;
+}
+
+static void set_pct_sd(struct kb_table *t, size_t row, size_t col,
+		       json_t *s)
+{
+	json_t *cv = json_object_get(s, "cv_pct");
+
+	if (json_is_number(cv) && json_number_value(cv) >= 0.5)
+		kb_table_set(t, row, col, "± %2.0f%%", json_number_value(cv));
+	else if (!json_is_number(cv))
+		kb_table_set(t, row, col, "n/a");
+}
+
+/* lkp-tests style: one table per configuration vs the baseline, one row
+ * per metric of the job (or only the chosen metrics). */
+static void lkp(const struct lctx *c, const struct report_opts *opts,
+		struct kb_report_job *j)
+{
+	const char *base = c->rows->baseline, *m;
+	struct vals metrics = { 0 };
+	struct kb_table *t;
+	json_t *e, *sb, *sn, *mb, *mn;
+	size_t i, k, row;
+	char *title;
+	int dec;
+
+	if (opts->metrics) {
+		for (i = 0; opts->metrics[i]; i++)
+			vals_add(&metrics, opts->metrics[i]);
+	} else {
+		json_array_foreach(json_object_get(c->results, "summaries"),
+				   i, e)
+			if (jstr(e, "job") && !strcmp(jstr(e, "job"), c->job))
+				vals_add(&metrics, jstr(e, "metric"));
+	}
+	for (k = 0; base && k < c->rows->n; k++) {
+		const char *id = c->rows->ids[k];
+
+		if (!strcmp(id, base))
+			continue;
+		title = kb_xasprintf("%s: %s vs %s, lkp style", c->job, id,
+				     base);
+		t = kb_table_new(title);
+		free(title);
+		kb_table_add_col(t, base, 1, 0);
+		kb_table_add_col(t, "%stddev", 1, 0);
+		kb_table_add_col(t, "%change", 1, 0);
+		kb_table_add_col(t, id, 1, 0);
+		kb_table_add_col(t, "%stddev", 1, 0);
+		kb_table_add_col(t, "metric", 0, 0);
+		for (i = 0; i < metrics.n; i++) {
+			m = metrics.v[i];
+			sb = find_summary(c->results, base, c->job, m);
+			sn = find_summary(c->results, id, c->job, m);
+			mb = json_object_get(sb, "mean");
+			mn = json_object_get(sn, "mean");
+			if (!json_is_number(mb) || !json_is_number(mn))
+				continue;
+			dec = kb_metric_decimals(m);
+			row = kb_table_add_row(t, 0);
+			kb_table_set(t, row, 0, "%.*f", dec,
+				     json_number_value(mb));
+			set_pct_sd(t, row, 1, sb);
+			if (json_number_value(mb) != 0)
+				kb_table_set(t, row, 2, "%+.1f%%%s",
+					(json_number_value(mn) -
+					 json_number_value(mb)) /
+					fabs(json_number_value(mb)) * 100,
+					significant(c->results, id, base,
+						    c->job, m) ? "*" : "");
+			else
+				kb_table_set(t, row, 2, "n/a");
+			kb_table_set(t, row, 3, "%.*f", dec,
+				     json_number_value(mn));
+			set_pct_sd(t, row, 4, sn);
+			kb_table_set(t, row, 5, "%s", m);
+			if (significant(c->results, id, base, c->job, m))
+				kb_table_set_strong(t, row, 2);
+		}
+		kb_table_add_note(t, "means of the timed runs; %%stddev: "
+				  "coefficient of variation (blank below "
+				  "0.5%%); %%change: of the mean vs %s, \"*\" "
+				  "significant (see the variants layout's "
+				  "legend); metrics measured on both sides "
+				  "only", base);
+		kb_report_job_add(j, t);
+	}
+	vals_free(&metrics);
+}
+
+int layout_spans_jobs(const struct report_opts *opts)
+{
+	return opts && ((opts->rows && !strcmp(opts->rows, "job")) ||
+			(opts->cols && !strcmp(opts->cols, "job")));
+}
+
+static const char *const layouts[] = { "variants", "profile", "time",
+	"rounds", "scaling", "mmtests", "lkp", "pivot", NULL };
+
+int layout_check(json_t *results, const struct report_opts *opts)
+{
+	struct kb_profile_rows rows = { 0 };
+	const char *labels[64];
+	struct dim d;
+	json_t *e, *v;
+	const char *k;
+	size_t i, n = 0;
+
+	if (!opts)
+		return 0;
+	if (opts->layout) {
+		for (i = 0; layouts[i]; i++)
+			if (!strcmp(layouts[i], opts->layout))
+				break;
+		if (!layouts[i]) {
+			kb_error("--layout %s: no such layout; choose variants, "
+				 "profile, time, rounds, scaling, mmtests, lkp, "
+				 "or give --rows and --cols", opts->layout);
+			return -EINVAL;
+		}
+	}
+	if ((opts->rows != NULL) != (opts->cols != NULL) &&
+	    (!opts->layout || strcmp(opts->layout, "scaling") ||
+	     opts->rows)) {
+		kb_error("--%s %s given without --%s: a table needs both "
+			 "(e.g. --rows iteration --cols configuration); "
+			 "--layout scaling takes --cols alone",
+			 opts->rows ? "rows" : "cols",
+			 opts->rows ? opts->rows : opts->cols,
+			 opts->rows ? "cols" : "rows");
+		return -EINVAL;
+	}
+	if (opts->rows && opts->cols && !strcmp(opts->rows, opts->cols)) {
+		kb_error("--rows and --cols are both '%s': choose two different "
+			 "dimensions", opts->rows);
+		return -EINVAL;
+	}
+	/* tunable labels of the results, for the dimension names */
+	json_array_foreach(json_object_get(results, "configurations"), i, e)
+		json_object_foreach(json_object_get(e, "tunables"), k, v) {
+			size_t l;
+
+			for (l = 0; l < n && strcmp(labels[l], k); l++)
+				;
+			if (l == n && n < 64)
+				labels[n++] = k;
+		}
+	rows.labels = labels;
+	rows.nlabels = n;
+	if (opts->rows && parse_dim(results, &rows, "--rows", opts->rows, &d))
+		return -EINVAL;
+	if (opts->cols && parse_dim(results, &rows, "--cols", opts->cols, &d))
+		return -EINVAL;
+	return 0;
+}
+
+int layout_job_tables(json_t *results, const char *job, const char *metric,
+		      const struct kb_profile_rows *rows,
+		      const struct report_opts *opts, struct kb_report_job *j)
+{
+	struct lctx c = { results, json_object_get(results, "runs"), rows,
+			  job, metric };
+	const char *name = opts->layout ? opts->layout : "pivot";
+	struct dim r, cl;
+	const char *sw;
+
+	if (!strcmp(name, "rounds")) {
+		r = (struct dim){ D_ITER, "iteration" };
+		cl = (struct dim){ D_CONFIG, "configuration" };
+		kb_report_job_add(j, pivot(&c, &r, &cl, "per round"));
+	} else if (!strcmp(name, "scaling")) {
+		sw = opts->cols ? opts->cols : first_param(c.runs);
+		if (!sw && rows->nlabels)
+			sw = rows->labels[rows->nlabels - 1];
+		if (!sw) {
+			kb_error("--layout scaling: nothing is swept in these "
+				 "results; add 'sweep numjobs = 1 2 4' (or a "
+				 "tunable with several values) to kernels.conf, "
+				 "or name the dimension with --cols");
+			return -EINVAL;
+		}
+		if (parse_dim(results, rows, "--cols", sw, &cl))
+			return -EINVAL;
+		if (cl.kind != D_TUNABLE && cl.kind != D_PARAM) {
+			kb_error("--layout scaling --cols %s: the swept "
+				 "dimension must be a tunable label or a swept "
+				 "job parameter", sw);
+			return -EINVAL;
+		}
+		kb_report_job_add(j, scaling(&c, &cl));
+	} else if (!strcmp(name, "mmtests")) {
+		kb_report_job_add(j, mmtests(&c));
+	} else if (!strcmp(name, "lkp")) {
+		lkp(&c, opts, j);
+	} else {
+		if (!opts->rows || !opts->cols) {
+			kb_error("--layout pivot needs --rows DIM and --cols "
+				 "DIM (e.g. --rows iteration --cols "
+				 "configuration)");
+			return -EINVAL;
+		}
+		if (parse_dim(results, rows, "--rows", opts->rows, &r) ||
+		    parse_dim(results, rows, "--cols", opts->cols, &cl))
+			return -EINVAL;
+		kb_report_job_add(j, pivot(&c, &r, &cl, "mean per cell"));
+	}
+	return 0;
+}

@@ -1,0 +1,62 @@
+/* reports/layout.h - named table layouts: presets of the table model
+ * (reports/table.h) whose rows and columns are dimensions of a campaign.
+ *
+ * Dimensions of a run (the names --rows and --cols take):
+ *   configuration  the configuration id ("stock,NM=0")
+ *   variant        the kernel variant ("stock")
+ *   job            the fio job ("randread-4k")
+ *   iteration      the run's iteration index (timed runs only)
+ *   LABEL          the value of tunable LABEL ("NM")
+ *   PARAM          a swept job parameter (kernels.conf `sweep numjobs =
+ *                  1 2 4`): the run's "params" member, {"numjobs": "4"}
+ * Numeric values sort numerically, others keep campaign order.
+ *
+ * Layouts (--layout NAME); every cell is computed from the timed runs
+ * with status "ok" (warm-ups and failures never count):
+ *   variants  configuration rows x metric columns (seed 000 table 1;
+ *             built by reports/table.c)
+ *   profile   TAG rows, share columns (seed 000 tables 2-3;
+ *             reports/profile.c)
+ *   time      rusage, CPU split by task, I/Os issued (seed 001)
+ *   rounds    one row per iteration, one column per configuration, then
+ *             "average" and "stddev" rows (seed 002)
+ *   scaling   rows = configurations without the swept dimension, columns
+ *             = the swept dimension's values (--cols, default: the first
+ *             swept job parameter, else the last tunable), mean per cell,
+ *             then a "% change" row per non-baseline row (seed 003)
+ *   mmtests   Amean, Stddev, CoeffVar, Min, Max rows x configuration
+ *             columns, each "value (change%)" vs the baseline column
+ *             (mmtests compare-kernels.sh; here the plain change of the
+ *             value, not mmtests' "positive = better" sign)
+ *   lkp       per configuration vs the baseline: base mean, %stddev,
+ *             %change, mean, %stddev, metric (lkp-tests' comparison)
+ *   pivot     --rows DIM --cols DIM: the mean of --metric per cell
+ * The metric of rounds, scaling, mmtests and pivot is the first --metric,
+ * else the IOPS of the job's direction.
+ */
+#ifndef KB_REPORT_LAYOUT_H
+#define KB_REPORT_LAYOUT_H
+
+#include <jansson.h>
+#include "reports/report.h"
+#include "reports/table.h"
+#include "reports/profile.h"
+
+/* Check opts->layout, rows and cols against results before anything is
+ * rendered.  Returns 0, or -EINVAL with a message naming the option,
+ * the value and the choices. */
+int layout_check(json_t *results, const struct report_opts *opts);
+
+/* 1 when the layout's tables span jobs (--rows job or --cols job): the
+ * report then has one part, "all jobs", built with job = NULL. */
+int layout_spans_jobs(const struct report_opts *opts);
+
+/* Append to j the tables of layout opts->layout (rounds, scaling,
+ * mmtests, lkp, pivot) for job (NULL: all jobs), metric being the one to
+ * show.  rows: the configurations in display order.  Returns 0 or
+ * -EINVAL (message printed: e.g. nothing swept for scaling). */
+int layout_job_tables(json_t *results, const char *job, const char *metric,
+		      const struct kb_profile_rows *rows,
+		      const struct report_opts *opts, struct kb_report_job *j);
+
+#endif
