@@ -82,6 +82,7 @@ test-e2e: $(BUILD)/kbench
 	@KBENCH=$(BUILD)/kbench tests/e2e_run.sh
 	@KBENCH=$(BUILD)/kbench tests/e2e_profile.sh
 	@KBENCH=$(BUILD)/kbench tests/e2e_push.sh
+	@KBENCH=$(BUILD)/kbench tests/e2e_report.sh
 
 demo: deps-check
 	$(MAKE) --no-print-directory all

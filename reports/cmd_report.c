@@ -4,12 +4,14 @@
 #include "lib/err.h"
 #include "lib/file.h"
 #include "reports/report.h"
+#include "reports/plots.h"
 #include "runner/results.h"
 #include "stats/summary.h"
 #include "stats/compare.h"
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +20,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: kbench report [--format FMT[,FMT...]] [--metric NAME]... [--no-cpu]\n"
+"                     [--layout NAME | --rows DIM --cols DIM] [--plots DIR]\n"
 "                     [--reparse] [--from-json FILE]... [-o FILE] DIR...\n"
 "\n"
 "Render the comparison tables of each campaign directory DIR (and of each\n"
@@ -30,10 +33,38 @@ static void usage(FILE *f)
 "\n"
 "options:\n"
 "  -f, --format FMT    text (default): fixed-width, 80 columns, ASCII, for\n"
-"                      a mailing-list post; markdown: GitHub tables; json:\n"
-"                      the results model with its summaries\n"
-"                      (docs/results-format.md; an array when several\n"
-"                      campaigns are given).  Several formats: FMT,FMT\n"
+"                      a mailing-list post (wide tables are split into\n"
+"                      several); markdown: GitHub tables (with --plots the\n"
+"                      graphs embedded, and the environment and reproducer\n"
+"                      sections); csv: RFC 4180, one block of records per\n"
+"                      table; json: the results model with its summaries\n"
+"                      and comparisons (docs/results-format.md,\n"
+"                      schema/results.schema.json; an array when several\n"
+"                      campaigns are given), or with --layout/--rows the\n"
+"                      tables themselves.  Several formats: FMT,FMT\n"
+"  -l, --layout NAME   the tables to show (default: variants, time and\n"
+"                      profile tables together):\n"
+"                        variants  configuration rows x metric columns\n"
+"                        profile   CPU/DCM profile shares by symbol group\n"
+"                        time      user/system/elapsed, %%CPU, maxresident,\n"
+"                                  faults, CPU by task, I/Os issued\n"
+"                        rounds    a row per iteration, a column per\n"
+"                                  configuration, average and stddev rows\n"
+"                        scaling   configurations x a swept dimension (a\n"
+"                                  'sweep' job parameter or a tunable;\n"
+"                                  --cols names it), with %% change rows\n"
+"                        mmtests   Amean/Stddev/CoeffVar/Min/Max rows x\n"
+"                                  configurations, \"value (change%%)\"\n"
+"                        lkp       base %%stddev %%change new %%stddev metric\n"
+"      --rows DIM, --cols DIM  any other table: the mean of the metric per\n"
+"                      (row, column); DIM is configuration, variant, job,\n"
+"                      iteration, a tunable label (NM) or a swept job\n"
+"                      parameter (numjobs)\n"
+"  -p, --plots DIR     draw graphs with gnuplot into DIR (SVG and PNG, with\n"
+"                      their data and scripts): mean per configuration\n"
+"                      with 95%% CI bars, every iteration, scaling lines\n"
+"                      when something is swept, completion latency CDF\n"
+"                      from fio's json+ bins (campaign directories only)\n"
 "  -m, --metric NAME   a metric to compare instead of the default (the\n"
 "                      IOPS of the job's direction: read.iops, else\n"
 "                      write.iops, else trim.iops); repeat it or give\n"
@@ -62,7 +93,33 @@ static void usage(FILE *f)
 struct source {
 	const char *name;
 	json_t *results;
+	const char *campaign_dir;	/* NULL for --from-json */
 };
+
+/* The plot directory as a link from the directory of the markdown file
+ * (output; NULL or "-": the current directory): a relative path when
+ * the plots lie below it, else the absolute path (malloc'd). */
+static char *plots_href(const char *plots, const char *output)
+{
+	char pr[PATH_MAX], od[PATH_MAX], *dir, *slash;
+	size_t l;
+
+	if (!realpath(plots, pr))
+		return kb_xstrdup(plots);
+	dir = kb_xstrdup(output && strcmp(output, "-") ? output : "./x");
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	if (!realpath(slash ? (*dir ? dir : "/") : ".", od)) {
+		free(dir);
+		return kb_xstrdup(pr);
+	}
+	free(dir);
+	l = strlen(od);
+	if (!strncmp(pr, od, l) && pr[l] == '/')
+		return kb_xstrdup(pr + l + 1);
+	return kb_xstrdup(pr);
+}
 
 /* Append the comma-separated items of arg to *list (a NULL-terminated
  * array of pointers into strdup'd copies kept in *keep). */
@@ -84,7 +141,7 @@ static void split_add(const char ***list, size_t *n, char ***keep,
 static int valid_format(const char *f)
 {
 	return !strcmp(f, "text") || !strcmp(f, "markdown") ||
-	       !strcmp(f, "json");
+	       !strcmp(f, "csv") || !strcmp(f, "json");
 }
 
 static int render_all(FILE *out, struct source *src, size_t nsrc,
@@ -134,6 +191,10 @@ int cmd_report(int argc, char **argv)
 		{ "min-effect", required_argument, NULL, 'E' },
 		{ "from-json", required_argument, NULL, 'J' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "layout", required_argument, NULL, 'l' },
+		{ "rows", required_argument, NULL, 'r' },
+		{ "cols", required_argument, NULL, 'c' },
+		{ "plots", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -142,7 +203,8 @@ int cmd_report(int argc, char **argv)
 	struct source *src = NULL;
 	struct report_opts opts;
 	struct kb_compare_opts copts;
-	const char *output = NULL;
+	const char *output = NULL, *plots = NULL;
+	char *href = NULL;
 	char **keep = NULL, *buf = NULL;
 	size_t buflen = 0;
 	FILE *out = stdout;
@@ -151,7 +213,7 @@ int cmd_report(int argc, char **argv)
 	report_opts_init(&opts);
 	kb_compare_opts_init(&copts);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:m:o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:m:o:l:p:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			split_add(&formats, &nformats, &keep, &nkeep, optarg);
@@ -181,6 +243,18 @@ int cmd_report(int argc, char **argv)
 		case 'o':
 			output = optarg;
 			break;
+		case 'l':
+			opts.layout = optarg;
+			break;
+		case 'r':
+			opts.rows = optarg;
+			break;
+		case 'c':
+			opts.cols = optarg;
+			break;
+		case 'p':
+			plots = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			ret = 0;
@@ -195,12 +269,13 @@ int cmd_report(int argc, char **argv)
 	for (i = 0; i < nformats; i++) {
 		if (valid_format(formats[i]))
 			continue;
-		kb_error("--format %s: unknown format (choose text, markdown "
-			 "or json)", formats[i]);
+		kb_error("--format %s: unknown format (choose text, markdown, "
+			 "csv or json)", formats[i]);
 		goto out;
 	}
 	if (!nformats) {
-		kb_error("--format: empty list (choose text, markdown or json)");
+		kb_error("--format: empty list (choose text, markdown, csv or "
+			 "json)");
 		goto out;
 	}
 	if (nmetrics)
@@ -226,6 +301,7 @@ int cmd_report(int argc, char **argv)
 	for (c = optind; c < argc; c++) {
 		src[nsrc].name = argv[c];
 		src[nsrc].results = results_load_campaign(argv[c], reparse);
+		src[nsrc].campaign_dir = argv[c];
 		if (!src[nsrc].results)
 			goto out;	/* the message names the directory */
 		nsrc++;
@@ -233,6 +309,22 @@ int cmd_report(int argc, char **argv)
 	for (i = 0; i < nsrc; i++)
 		if (stats_analyse(src[i].results, &copts))
 			goto out;
+	if (plots) {
+		/* one campaign at a time; the markdown links the graphs
+		 * relative to the output file */
+		if (nsrc > 1) {
+			kb_error("--plots: give one campaign at a time (%zu "
+				 "given)", nsrc);
+			goto out;
+		}
+		if (plots_write(src[0].results, plots, src[0].campaign_dir,
+				&opts) < 0)
+			goto out;
+		href = plots_href(plots, output);
+		opts.plots_dir = plots;
+		opts.plots_href = href;
+		opts.full_markdown = 1;
+	}
 
 	if (output && strcmp(output, "-")) {
 		out = open_memstream(&buf, &buflen);
@@ -275,5 +367,6 @@ out:
 	free(jsons);
 	free(src);
 	free(buf);
+	free(href);
 	return ret;
 }

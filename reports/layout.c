@@ -164,15 +164,16 @@ static int parse_dim(json_t *results, const struct kb_profile_rows *rows,
 	return 0;
 bad:
 	for (i = 0; i < rows->nlabels; i++) {
-		tmp = kb_xasprintf("%s, %s", labels ? labels : "",
-				   rows->labels[i]);
+		tmp = kb_xasprintf("%s%s%s", labels ? labels : "",
+				   labels ? ", " : "", rows->labels[i]);
 		free(labels);
 		labels = tmp;
 	}
 	kb_error("%s %s: no such dimension in these results; choose "
-		 "configuration, variant, job, iteration%s%s, or a swept job "
+		 "configuration, variant, job, iteration%s%s%s, or a swept job "
 		 "parameter (kernels.conf 'sweep PARAM = ...')%s%s", opt,
-		 name, labels ? ", a tunable label" : "", labels ? labels : "",
+		 name, labels ? ", a tunable label (" : "", labels ? labels : "",
+		 labels ? ")" : "",
 		 first_param(runs) ? ", here: " : "",
 		 first_param(runs) ? first_param(runs) : "");
 	free(labels);
@@ -366,11 +367,21 @@ static struct kb_table *pivot(const struct lctx *c, const struct dim *r,
 	t = kb_table_new(title);
 	free(title);
 	kb_table_add_col(t, r->name, r->kind == D_ITER, 0);
-	for (k = 0; k < cv.n; k++)
-		kb_table_add_col(t, cv.v[k], 1, (int)k + 1);
+	for (k = 0; k < cv.n; k++) {
+		/* "NM=0", "numjobs=4": a bare value says too little */
+		char *h = cl->kind == D_TUNABLE || cl->kind == D_PARAM ?
+			  kb_xasprintf("%s=%s", cl->name, cv.v[k]) :
+			  kb_xstrdup(cv.v[k]);
+
+		kb_table_add_col(t, h, 1, (int)k + 1);
+		free(h);
+	}
 	for (i = 0; i < rv.n; i++) {
 		row = kb_table_add_row(t, 0);
-		kb_table_set(t, row, 0, "%s", rv.v[i]);
+		if (r->kind == D_TUNABLE || r->kind == D_PARAM)
+			kb_table_set(t, row, 0, "%s=%s", r->name, rv.v[i]);
+		else
+			kb_table_set(t, row, 0, "%s", rv.v[i]);
 		for (k = 0; k < cv.n; k++) {
 			xs = sample(c, r, rv.v[i], cl, cv.v[k], &n);
 			set_num(t, row, k + 1, dec, xs, n);
@@ -611,6 +622,12 @@ static int significant(json_t *results, const char *cfg, const char *base,
 	return 0;
 }
 
+/* A change that rounds to 0.0 printed as +0.0, not -0.0. */
+static double pct_zero(double v)
+{
+	return fabs(v) < 0.05 ? 0.0 : v;
+}
+
 static void set_pct_sd(struct kb_table *t, size_t row, size_t col,
 		       json_t *s)
 {
@@ -673,10 +690,10 @@ static void lkp(const struct lctx *c, const struct report_opts *opts,
 				     json_number_value(mb));
 			set_pct_sd(t, row, 1, sb);
 			if (json_number_value(mb) != 0)
-				kb_table_set(t, row, 2, "%+.1f%%%s",
+				kb_table_set(t, row, 2, "%+.1f%%%s", pct_zero(
 					(json_number_value(mn) -
 					 json_number_value(mb)) /
-					fabs(json_number_value(mb)) * 100,
+					fabs(json_number_value(mb)) * 100),
 					significant(c->results, id, base,
 						    c->job, m) ? "*" : "");
 			else

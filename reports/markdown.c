@@ -4,8 +4,11 @@
  * cannot hold blank lines, so the groups of the text report are only
  * kept as row order. */
 #include "reports/table.h"
+#include "reports/plots.h"
+#include "lib/file.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Write s with the characters markdown would interpret escaped. */
@@ -104,5 +107,228 @@ int report_markdown(FILE *out, const struct kb_report *r)
 			}
 		}
 	}
+	return ferror(out) ? -EIO : 0;
+}
+
+/* ---- the full report.md: environment, tables, plots, reproducers ---- */
+
+static const char *env_str(json_t *env, const char *key)
+{
+	return json_string_value(json_object_get(env, key));
+}
+
+static void md_kv(FILE *out, const char *key, const char *val)
+{
+	if (!val)
+		return;
+	fputs("- ", out);
+	md_put(out, key);
+	fputs(": ", out);
+	md_put(out, val);
+	fputc('\n', out);
+}
+
+static void md_environment(FILE *out, json_t *results)
+{
+	json_t *camp = json_object_get(results, "campaign");
+	json_t *env = json_object_get(camp, "environment");
+	json_t *vm = json_object_get(env, "vm");
+	char *s;
+
+	fputs("\n## Environment\n\n", out);
+	if (json_is_string(json_object_get(vm, "timing_note")) ||
+	    (env_str(vm, "accel") && !strcmp(env_str(vm, "accel"), "tcg"))) {
+		fputs("> **Warning: emulated (TCG).** At least one variant "
+		      "booted in QEMU without KVM: ", out);
+		md_put(out, env_str(vm, "timing_note") ? env_str(vm,
+		       "timing_note") : "timings are not representative");
+		fputs(".\n\n", out);
+	}
+	if (env_str(env, "kernel_release")) {
+		s = kb_xasprintf("%s %s", env_str(env, "kernel_release"),
+				 env_str(env, "kernel_version") ?: "");
+		md_kv(out, "Running kernel", s);
+		free(s);
+	}
+	if (env_str(env, "cpu_model")) {
+		json_t *n = json_object_get(env, "cpus");
+
+		s = json_is_integer(n) ? kb_xasprintf("%s (%lld CPUs)",
+			env_str(env, "cpu_model"),
+			(long long)json_integer_value(n)) :
+			kb_xstrdup(env_str(env, "cpu_model"));
+		md_kv(out, "CPU", s);
+		free(s);
+	}
+	md_kv(out, "CPU frequency governor", env_str(env, "governor") ?:
+	      "n/a (no cpufreq)");
+	md_kv(out, "Memory", env_str(env, "memory_total"));
+	md_kv(out, "Device (target)", json_string_value(json_object_get(camp,
+	      "target")));
+	md_kv(out, "fio", env_str(env, "fio_version"));
+	md_kv(out, "perf", env_str(env, "perf_version"));
+	md_kv(out, "kbench", env_str(env, "kbench_version"));
+	md_kv(out, "Host", env_str(env, "hostname"));
+	md_kv(out, "Kernel command line (host)", env_str(env, "cmdline"));
+}
+
+/* The command lines that reproduce one run of each configuration: the
+ * boot, the tunable writes, fio as runner/cmd_run.c starts it. */
+static void md_reproducers(FILE *out, json_t *results)
+{
+	json_t *camp = json_object_get(results, "campaign");
+	json_t *env = json_object_get(camp, "environment");
+	json_t *files = json_object_get(camp, "job_files");
+	json_t *tun = json_object_get(camp, "tunables"), *cfg, *t, *v;
+	const char *target = json_string_value(json_object_get(camp,
+					       "target"));
+	const char *job, *text;
+	size_t i, k;
+
+	fputs("\n## Reproduce\n\n", out);
+	fputs("Each run is fio started as below (runner/cmd_run.c) with the "
+	      "job file of its job; KBENCH_TARGET is the target device "
+	      "(a loop device for `loop:SIZE`), KBENCH_SIZE its size in "
+	      "bytes, KBENCH_RUNTIME the campaign's runtime.\n", out);
+	json_array_foreach(json_object_get(camp, "jobs"), i, v) {
+		job = json_string_value(v);
+		if (!job)
+			continue;
+		fputs("\n### Job ", out);
+		md_put(out, job);
+		fputs("\n\n```sh\n", out);
+		fprintf(out, "KBENCH_TARGET=%s%s%s KBENCH_SIZE=<bytes> "
+			"KBENCH_RUNTIME=%lld \\\n  fio --output-format=json+ "
+			"--output=fio.json %s.fio\n```\n", target &&
+			target[0] == '/' ? "" : "<device of ", target ? target
+			: "the target", target && target[0] == '/' ? "" : ">",
+			(long long)json_integer_value(
+			json_object_get(camp, "runtime_s")), job);
+		text = json_string_value(json_object_get(files, job));
+		if (text) {
+			fputs("\n```ini\n", out);
+			fputs(text, out);
+			if (*text && text[strlen(text) - 1] != '\n')
+				fputc('\n', out);
+			fputs("```\n", out);
+		} else {
+			fputs("\n(the job file is not in these results: see "
+			      "profiles/", out);
+			md_put(out, job);
+			fputs(".fio of the campaign directory)\n", out);
+		}
+	}
+	fputs("\n### Configurations\n", out);
+	json_array_foreach(json_object_get(results, "configurations"), i, cfg) {
+		const char *id = json_string_value(json_object_get(cfg, "id"));
+		const char *method = json_string_value(json_object_get(cfg,
+							"method"));
+		const char *release = json_string_value(json_object_get(cfg,
+							 "release"));
+		const char *cmdline = json_string_value(json_object_get(cfg,
+							 "cmdline"));
+
+		if (!id)
+			continue;
+		fputs("\n`", out);
+		fputs(id, out);
+		fputs("`", out);
+		fprintf(out, " (method %s, kernel %s)\n\n```sh\n",
+			method ? method : "local",
+			release ? release : "as running");
+		if (cmdline)
+			fprintf(out, "# kernel command line: %s\n", cmdline);
+		else if (!method || !strcmp(method, "local"))
+			fprintf(out, "# kernel command line (running): %s\n",
+				env_str(env, "cmdline") ?: "n/a");
+		json_array_foreach(tun, k, t) {
+			const char *label = json_string_value(
+				json_object_get(t, "label"));
+			const char *path = json_string_value(
+				json_object_get(t, "path"));
+
+			v = json_object_get(json_object_get(cfg, "tunables"),
+					    label ? label : "");
+			if (!json_is_string(v) || !path)
+				continue;
+			if (path[0] == '/')
+				fprintf(out, "echo %s > %s\n",
+					json_string_value(v), path);
+			else
+				fprintf(out, "echo %s > /sys/block/"
+					"$(basename $KBENCH_TARGET)/%s\n",
+					json_string_value(v), path);
+		}
+		fputs("```\n", out);
+	}
+}
+
+/* Plot kinds of reports/plots.h, in the order shown. */
+static const char *const plot_kinds[][2] = {
+	{ "bar", "mean per configuration, 95% CI" },
+	{ "iterations", "every timed iteration" },
+	{ "scaling", "scaling" },
+	{ "cdf", "completion latency CDF" },
+};
+
+static void md_plots(FILE *out, const char *job,
+		     const struct report_opts *opts)
+{
+	size_t k;
+	char *name, *path;
+
+	if (!opts || !opts->plots_dir || !opts->plots_href)
+		return;
+	for (k = 0; k < sizeof(plot_kinds) / sizeof(plot_kinds[0]); k++) {
+		name = plots_file_name(job, plot_kinds[k][0], "svg");
+		path = kb_path_join(opts->plots_dir, name);
+		if (kb_exists(path)) {
+			fputs("\n![", out);
+			md_put(out, job);
+			fputs(": ", out);
+			md_put(out, plot_kinds[k][1]);
+			fprintf(out, "](%s/%s)\n", opts->plots_href, name);
+		}
+		free(path);
+		free(name);
+	}
+}
+
+int report_markdown_full(FILE *out, const struct kb_report *r,
+			 json_t *results, const struct report_opts *opts)
+{
+	const struct kb_report_job *j;
+	size_t i, k;
+
+	if (!opts || (!opts->full_markdown && !opts->plots_href))
+		return report_markdown(out, r);
+	fputs("# ", out);
+	md_put(out, r->title);
+	fputs("\n\n", out);
+	for (i = 0; i < r->nheader; i++)
+		md_kv(out, r->keys[i], r->vals[i]);
+	if (opts->full_markdown)
+		md_environment(out, results);
+	for (i = 0; i < r->njobs; i++) {
+		j = &r->jobs[i];
+		fputs("\n## ", out);
+		md_put(out, j->name);
+		fputc('\n', out);
+		for (k = 0; k < j->ntables; k++) {
+			fputc('\n', out);
+			md_table(out, j->tables[k]);
+		}
+		if (j->nfailures) {
+			fprintf(out, "\n%zu run(s) failed:\n\n", j->nfailures);
+			for (k = 0; k < j->nfailures; k++) {
+				fputs("- ", out);
+				md_put(out, j->failures[k]);
+				fputc('\n', out);
+			}
+		}
+		md_plots(out, j->name, opts);
+	}
+	if (opts->full_markdown)
+		md_reproducers(out, results);
 	return ferror(out) ? -EIO : 0;
 }

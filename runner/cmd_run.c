@@ -15,6 +15,7 @@
 #include "parsers/run_dir.h"
 #include "push/push.h"
 #include "reports/report.h"
+#include "reports/plots.h"
 #include "runner/campaign.h"
 #include "runner/collect.h"
 #include "runner/drivers.h"
@@ -211,6 +212,8 @@ static int write_reports(const char *dir, int print)
 	char *rpath = kb_path_join(dir, "results.json");
 	char *tpath = kb_path_join(dir, "report.txt");
 	char *mpath = kb_path_join(dir, "report.md");
+	char *ppath = kb_path_join(dir, "plots");
+	struct report_opts mdopts;
 	const char *const fmts[] = { "text", "markdown" };
 	const char *const paths[] = { tpath, mpath };
 	int ret = -EIO;
@@ -222,12 +225,20 @@ static int write_reports(const char *dir, int print)
 	if (ret)
 		goto out;
 	ret = kb_json_write_atomic(rpath, res);
+	/* report.md: environment, tables, graphs (DIR/plots, when gnuplot
+	 * is installed) and reproducers (reports/plots.h) */
+	report_opts_init(&mdopts);
+	mdopts.full_markdown = 1;
+	if (!ret && plots_write(res, ppath, dir, NULL) > 0) {
+		mdopts.plots_dir = ppath;
+		mdopts.plots_href = "plots";
+	}
 	for (i = 0; i < 2 && !ret; i++) {
 		char *text = NULL;
 		size_t len = 0;
 		FILE *m = open_memstream(&text, &len);
 
-		ret = report_render(m, res, fmts[i], NULL);
+		ret = report_render(m, res, fmts[i], i ? &mdopts : NULL);
 		fclose(m);
 		if (!ret)
 			ret = kb_write_atomic(paths[i], text, len);
@@ -240,6 +251,7 @@ out:
 	free(rpath);
 	free(tpath);
 	free(mpath);
+	free(ppath);
 	return ret;
 }
 

@@ -58,6 +58,28 @@ json_t *results_load_campaign(const char *dir, int reparse)
 		free(name);
 	}
 	json_object_set(camp, "environment", json_object_get(cj, "environment"));
+	{
+		/* the job files as run (DIR/profiles), so that an export
+		 * alone reproduces the campaign (reports/markdown.c) */
+		json_t *files = json_object(), *jv;
+		size_t ji;
+
+		json_array_foreach(json_object_get(camp, "jobs"), ji, jv) {
+			char *jp, *text = NULL;
+
+			if (!json_is_string(jv))
+				continue;
+			jp = kb_xasprintf("%s/profiles/%s.fio", dir,
+					  json_string_value(jv));
+			if (kb_exists(jp) && !kb_read_file(jp, &text, NULL, 1))
+				json_object_set_new(files,
+					json_string_value(jv),
+					json_string(text));
+			free(text);
+			free(jp);
+		}
+		json_object_set_new(camp, "job_files", files);
+	}
 	warmup = (unsigned)json_integer_value(json_object_get(camp, "warmup"));
 
 	runs = json_array();

@@ -231,7 +231,8 @@ static void test_options(void **state)
 	out = render(res, "text", &opts, &ret);
 	assert_int_equal(ret, -EINVAL);
 	free(out);
-	out = render(res, "csv", NULL, &ret);
+	/* csv is a format since issue 6 (reports/csv.c); html is not */
+	out = render(res, "html", NULL, &ret);
 	assert_int_equal(ret, -EINVAL);
 	free(out);
 	json_decref(res);

@@ -1,0 +1,40 @@
+/* reports/plots.h - graphs of a campaign with gnuplot (Debian package
+ * gnuplot-nox; the svg and pngcairo terminals).
+ *
+ * Per job, into DIR, each as NAME.svg and NAME.png, with the data
+ * (NAME.dat) and the gnuplot script (NAME.gp) that drew it kept beside
+ * them so a graph can be redrawn or restyled by hand:
+ *   JOB-bar         mean of the metric per configuration (summaries),
+ *                   error bars = the 95% CI (Student t)
+ *   JOB-iterations  every timed run's value against its iteration, one
+ *                   series per configuration: drift at a glance
+ *   JOB-scaling     the scaling layout (reports/layout.h): one line per
+ *                   row, the swept dimension on x (only when something is
+ *                   swept: a job parameter or a tunable with 2+ values)
+ *   JOB-cdf         completion latency CDF per configuration from fio's
+ *                   json+ histogram ("clat_ns"."bins", fio 3.x: latency
+ *                   in ns -> count), merged over the timed runs; needs
+ *                   the campaign directory's runs/.../fio.json (not
+ *                   drawn from a results.json export alone)
+ * The metric is the first --metric, else the IOPS of the job's direction.
+ * gnuplot is started from an argv array ("gnuplot NAME.gp").
+ */
+#ifndef KB_REPORT_PLOTS_H
+#define KB_REPORT_PLOTS_H
+
+#include <jansson.h>
+#include "reports/report.h"
+
+/* "JOB-KIND.EXT", the job name with characters outside [A-Za-z0-9._-]
+ * written as '_' (malloc'd). */
+char *plots_file_name(const char *job, const char *kind, const char *ext);
+
+/* Draw the plots of results (summaries filled) into dir (created).
+ * campaign_dir: where runs/ lies, for the CDF; NULL = no CDF.  Returns
+ * the number of graphs drawn (>= 0), or -ENOENT (gnuplot not installed:
+ * message says which package), -EINVAL (a directory name gnuplot cannot
+ * quote), -EIO (gnuplot failed: message names the script). */
+int plots_write(json_t *results, const char *dir, const char *campaign_dir,
+		const struct report_opts *opts);
+
+#endif

@@ -1,0 +1,167 @@
+#!/bin/bash
+# tests/e2e_report.sh - the reports people look at, end to end:
+#  1. results.json exports (the report fixture, and a real 1 s campaign on
+#     a loop device when we are root) validate against
+#     schema/results.schema.json with Debian's python3-jsonschema
+#     (/usr/bin/jsonschema, started from an argv array);
+#  2. `kbench report --plots` draws SVG and PNG graphs with gnuplot, and
+#     the SVG files are well-formed XML with an <svg> root;
+#  3. every layout renders in text and markdown from an export alone;
+#  4. report.md, turned into HTML by cmark-gfm (GitHub's markdown), renders
+#     in headless Chromium; the screenshot must be a PNG of real size.
+# A missing tool gives a SKIP line for its part.  Closing line:
+# "e2e-report: N passed, N failed[, N skipped]".
+set -u
+KBENCH=${KBENCH:-build/kbench}
+KBENCH=$(readlink -f "$KBENCH")
+pass=0; fail=0; skip=0
+ok()   { echo "ok   - $1"; pass=$((pass + 1)); }
+bad()  { echo "FAIL - $1"; fail=$((fail + 1)); }
+skipped() { echo "SKIP: $1"; skip=$((skip + 1)); }
+check() { if eval "$2"; then ok "$1"; else bad "$1"; fi; }
+repo=$(pwd)
+tmp=$(mktemp -d /tmp/kbench-e2e-report.XXXXXX)
+finish() {
+	[ -n "${tmp:-}" ] && rm -rf "$tmp"
+	if [ "$skip" -gt 0 ]; then
+		echo "e2e-report: $pass passed, $fail failed, $skip skipped"
+	else
+		echo "e2e-report: $pass passed, $fail failed"
+	fi
+	[ "$fail" -eq 0 ]
+	exit $?
+}
+fixture="$repo/tests/data/report/results.json"
+schema="$repo/schema/results.schema.json"
+
+# --- 1. JSON schema ---------------------------------------------------
+"$KBENCH" report --from-json "$fixture" -f json -o "$tmp/fixture.json"
+check "fixture export written" "[ -s '$tmp/fixture.json' ]"
+campaign=""
+if [ "$(id -u)" -eq 0 ] && command -v fio >/dev/null &&
+   command -v losetup >/dev/null; then
+	cat >"$tmp/r.conf" <<CONF
+[global]
+jobs = randread-4k
+iterations = 2
+warmup = 0
+runtime = 1
+target = loop:64M
+profiles = $repo/profiles
+tunable NM = queue/nomerges: 0 1
+
+[running]
+method = local
+CONF
+	campaign="$tmp/c"
+	"$KBENCH" run -q -c "$tmp/r.conf" -o "$campaign" >"$tmp/run.out" \
+		2>"$tmp/run.err"
+	rc=$?
+	check "real campaign runs (rc $rc)" "[ $rc -eq 0 ]"
+	[ $rc -eq 0 ] || { cat "$tmp/run.err"; campaign=""; }
+else
+	skipped "no real campaign (needs root, fio, losetup)"
+fi
+if [ -x /usr/bin/jsonschema ]; then
+	args=(/usr/bin/jsonschema -i "$tmp/fixture.json")
+	[ -n "$campaign" ] && args+=(-i "$campaign/results.json")
+	out=$("${args[@]}" "$schema" 2>&1)
+	check "exports validate against schema/results.schema.json${out:+: $out}" "[ -z \"\$out\" ]"
+	jq '.runs[0].status = "done" | del(.summaries)' "$tmp/fixture.json" \
+		>"$tmp/bad.json"
+	out=$(/usr/bin/jsonschema -i "$tmp/bad.json" "$schema" 2>&1)
+	check "the schema rejects a damaged export" \
+		"echo \"\$out\" | grep -q \"'done' is not one of\""
+	check "the schema requires summaries" \
+		"echo \"\$out\" | grep -q \"'summaries' is a required property\""
+else
+	skipped "schema validation needs python3-jsonschema (/usr/bin/jsonschema)"
+fi
+if [ -n "$campaign" ]; then
+	check "results.json carries the job files" \
+		"jq -e '.campaign.job_files[\"randread-4k\"] | test(\"rw=randread\")' '$campaign/results.json' >/dev/null"
+	"$KBENCH" report --from-json "$campaign/results.json" -f json \
+		-o "$tmp/again.json"
+	check "an export re-exports to the same runs and comparisons" \
+		"[ \"\$(jq -S '.runs, .comparisons' '$tmp/again.json')\" = \"\$(jq -S '.runs, .comparisons' '$campaign/results.json')\" ]"
+fi
+
+# --- 2. plots -----------------------------------------------------------
+src="$fixture"; from=(--from-json "$fixture")
+[ -n "$campaign" ] && { src="$campaign"; from=("$campaign"); }
+if command -v gnuplot >/dev/null; then
+	"$KBENCH" report "${from[@]}" --plots "$tmp/out/plots" -f markdown \
+		-o "$tmp/out/report.md" 2>"$tmp/plots.err"
+	rc=$?
+	check "report --plots exits 0 (rc $rc)" "[ $rc -eq 0 ]"
+	for k in bar iterations scaling; do
+		f="$tmp/out/plots/randread-4k-$k"
+		check "$k plot: SVG and PNG exist" "[ -s '$f.svg' ] && [ -s '$f.png' ]"
+		check "$k plot: SVG is XML with an <svg> root" \
+			"/usr/bin/python3 -c 'import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); sys.exit(r.tag != \"{http://www.w3.org/2000/svg}svg\")' '$f.svg'"
+		check "$k plot: PNG signature" \
+			"[ \"\$(head -c 8 '$f.png' | od -An -tx1 | tr -d ' \n')\" = 89504e470d0a1a0a ]"
+		check "$k plot embedded in report.md" \
+			"grep -qF '](plots/randread-4k-$k.svg)' '$tmp/out/report.md'"
+	done
+	if [ -n "$campaign" ]; then
+		check "latency CDF drawn from the json+ bins" \
+			"[ -s '$tmp/out/plots/randread-4k-cdf.svg' ] && [ \$(grep -cv '^#' '$tmp/out/plots/randread-4k-cdf.dat') -gt 10 ]"
+		check "the runner's report.md embeds its plots" \
+			"grep -qF '](plots/randread-4k-bar.svg)' '$campaign/report.md' && [ -s '$campaign/plots/randread-4k-bar.png' ]"
+	fi
+	check "report.md has environment and reproducer sections" \
+		"grep -q '^## Environment' '$tmp/out/report.md' && grep -q '^## Reproduce' '$tmp/out/report.md'"
+else
+	skipped "plots need gnuplot (apt-get install gnuplot-nox)"
+fi
+
+# --- 3. every layout from the export alone -------------------------------
+for l in variants profile time rounds scaling mmtests lkp; do
+	for f in text markdown csv; do
+		"$KBENCH" report --from-json "$fixture" --layout $l -f $f \
+			>"$tmp/l.out" 2>"$tmp/l.err"
+		rc=$?
+		# the fixture has no profile: its csv is rightly empty
+		check "--layout $l -f $f exits 0 (rc $rc)" \
+			"[ $rc -eq 0 ] && { [ -s '$tmp/l.out' ] || [ $l-$f = profile-csv ]; }"
+	done
+done
+for l in rounds scaling mmtests lkp; do
+	"$KBENCH" report --from-json "$fixture" --layout $l >"$tmp/l.txt"
+	check "--layout $l text: no line over 80 columns" \
+		"awk 'length > 80 { bad = 1 } END { exit bad }' '$tmp/l.txt'"
+done
+"$KBENCH" report --from-json "$fixture" --rows nosuch --cols NM \
+	>/dev/null 2>"$tmp/e.err"
+rc=$?
+check "--rows nosuch: exit 2 and names the choices" \
+	"[ $rc -eq 2 ] && grep -q 'rows nosuch: no such dimension.*tunable label (NM)' '$tmp/e.err'"
+
+# --- 4. report.md in a browser --------------------------------------------
+chrome=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$chrome" ] || ! command -v cmark-gfm >/dev/null ||
+   [ ! -s "$tmp/out/report.md" ]; then
+	skipped "browser check needs chromium, cmark-gfm and the plots above"
+	finish
+fi
+{
+	echo '<!DOCTYPE html><html><head><meta charset="utf-8">'
+	echo '<style>body{font-family:sans-serif;max-width:980px;margin:auto}'
+	echo 'table{border-collapse:collapse}td,th{border:1px solid #bbb;'
+	echo 'padding:2px 6px}img{max-width:100%}</style></head><body>'
+	cmark-gfm --extension table --extension autolink "$tmp/out/report.md"
+	echo '</body></html>'
+} >"$tmp/out/report.html"
+check "HTML has the tables and the images" \
+	"grep -q '<table>' '$tmp/out/report.html' && grep -q '<img src=\"plots/randread-4k-bar.svg\"' '$tmp/out/report.html'"
+timeout 120 "$chrome" --headless --no-sandbox --disable-gpu \
+	--disable-background-networking --disable-component-update \
+	--disable-sync --no-first-run --user-data-dir="$tmp/chrome" \
+	--window-size=1024,2400 --screenshot="$tmp/out/report.png" \
+	"file://$tmp/out/report.html" >"$tmp/chrome.log" 2>&1
+size=$(stat -c %s "$tmp/out/report.png" 2>/dev/null || echo 0)
+check "Chromium screenshot of report.md is a non-trivial PNG ($size bytes)" \
+	"[ $size -gt 20000 ] && [ \"\$(head -c 8 '$tmp/out/report.png' | od -An -tx1 | tr -d ' \n')\" = 89504e470d0a1a0a ]"
+[ -n "${KBENCH_KEEP_SCREENSHOT:-}" ] && cp "$tmp/out/report.png" "$KBENCH_KEEP_SCREENSHOT"
+finish
