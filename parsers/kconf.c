@@ -681,8 +681,10 @@ static void set_global(struct parser *p, enum gkey k, const char *val)
 	}
 }
 
-/* "tunable LABEL = PATH: V1 V2 ..."; label is the text after "tunable". */
-static void add_tunable(struct parser *p, const char *label, const char *val)
+/* "tunable LABEL = PATH: V1 V2 ..."; label is the text after "tunable".
+ * With sweep: "sweep NAME = V1 V2 ..." (no path). */
+static void add_tunable(struct parser *p, const char *label, const char *val,
+			int sweep)
 {
 	struct kb_config *cfg = p->cfg;
 	struct kb_tunable *t = NULL;
@@ -712,6 +714,11 @@ static void add_tunable(struct parser *p, const char *label, const char *val)
 	 * sysfs paths such as .../0000:00:1f.2/... keep their colons; else
 	 * ("PATH:VALUE") at the last ':' of the first word. */
 	copy = kb_xstrdup(val);
+	if (sweep) {
+		path = NULL;
+		vals = copy;
+		goto values;
+	}
 	for (colon = copy; (colon = strchr(colon, ':')); colon++)
 		if (colon[1] == '\0' || colon[1] == ' ' || colon[1] == '\t')
 			break;
@@ -746,6 +753,7 @@ static void add_tunable(struct parser *p, const char *label, const char *val)
 		     label, path);
 		goto out;
 	}
+values:
 	t = &cfg->tunables[cfg->ntunables];
 	for (tok = strtok_r(vals, " \t", &save); tok;
 	     tok = strtok_r(NULL, " \t", &save)) {
@@ -766,13 +774,18 @@ static void add_tunable(struct parser *p, const char *label, const char *val)
 		t->values[t->nvalues++] = kb_xstrdup(tok);
 	}
 	if (!t->nvalues) {
-		perr(p, p->line,
-		     "tunable %s: no values after '%s:' (expected at least one)",
-		     label, path);
+		if (sweep)
+			perr(p, p->line, "sweep %s: no values (expected e.g. "
+			     "sweep numjobs = 1 2 4 8)", label);
+		else
+			perr(p, p->line,
+			     "tunable %s: no values after '%s:' (expected at least one)",
+			     label, path);
 		goto out;
 	}
 	t->label = kb_xstrdup(label);
-	t->path = kb_xstrdup(path);
+	t->path = path ? kb_xstrdup(path) : NULL;
+	t->sweep = sweep;
 	t->line = p->line;
 	cfg->ntunables++;
 out:
@@ -962,7 +975,7 @@ static void unknown_key(struct parser *p, const char *key)
 		     hint);
 	else if (p->sec == SEC_GLOBAL)
 		perr(p, p->line,
-		     "unknown key '%s' in [global] (expected jobs, iterations, warmup, runtime, order, seed, target, tunable, baseline, timeout_grace, profiles, push, alpha, min_effect, min_iterations, max_iterations or target_ci_pct)",
+		     "unknown key '%s' in [global] (expected jobs, iterations, warmup, runtime, order, seed, target, tunable, sweep, baseline, timeout_grace, profiles, push, alpha, min_effect, min_iterations, max_iterations or target_ci_pct)",
 		     key);
 	else
 		perr(p, p->line,
@@ -973,7 +986,7 @@ static void unknown_key(struct parser *p, const char *key)
 static void handle_key(struct parser *p, char *key, char *raw)
 {
 	char *val = NULL, *label = NULL, *tgroup = NULL, *mename = NULL;
-	int k = -1;
+	int k = -1, sweep = 0;
 
 	if (!*key) {
 		perr(p, p->line, "missing key before '='");
@@ -1001,6 +1014,19 @@ static void handle_key(struct parser *p, char *key, char *raw)
 			return;
 		}
 		label = trim(key + 7);
+	} else if (!strncmp(key, "sweep", 5) &&
+		   (key[5] == ' ' || key[5] == '\t')) {
+		if (p->sec != SEC_GLOBAL) {
+			perr(p, p->line,
+			     "'sweep' belongs in [global], not in a variant section");
+			return;
+		}
+		label = trim(key + 5);
+		sweep = 1;
+	} else if (!strcmp(key, "sweep") && p->sec == SEC_GLOBAL) {
+		perr(p, p->line,
+		     "sweep needs a job parameter name: sweep NAME = V1 V2 ... (e.g. sweep numjobs = 1 2 4 8, used as ${KBENCH_NUMJOBS} in the job file)");
+		return;
 	} else if (!strcmp(key, "tunable") && p->sec == SEC_GLOBAL) {
 		perr(p, p->line,
 		     "tunable needs a label: tunable LABEL = PATH: VALUE... (e.g. tunable NM = queue/nomerges: 0 1 2)");
@@ -1045,7 +1071,7 @@ static void handle_key(struct parser *p, char *key, char *raw)
 	else if (mename)
 		add_min_effect(p, mename, val);
 	else if (label)
-		add_tunable(p, label, val);
+		add_tunable(p, label, val, sweep);
 	else if (p->sec == SEC_GLOBAL)
 		set_global(p, (enum gkey)k, val);
 	else
@@ -1187,7 +1213,8 @@ static void finish(struct parser *p)
 	}
 	if (cfg->target_kind == KB_TARGET_FILE) {
 		for (i = 0; i < cfg->ntunables; i++)
-			if (cfg->tunables[i].path[0] != '/')
+			if (cfg->tunables[i].path &&
+			    cfg->tunables[i].path[0] != '/')
 				perr(p, cfg->tunables[i].line,
 				     "tunable %s: relative path '%s' is under /sys/block/<dev>/, which a file: target (line %d) does not have; use a block device or loop:SIZE target",
 				     cfg->tunables[i].label,

@@ -15,6 +15,7 @@
  *   seed = 42               ; for order = random
  *   target = loop:256M      ; block device path, loop:SIZE, or file:PATH
  *   tunable NM = queue/nomerges: 0 1 2
+ *   sweep numjobs = 1 2 4 8 ; a job parameter: KBENCH_NUMJOBS in the job
  *   baseline = stock,NM=0   ; configuration id; default: the first
  *   timeout_grace = 30      ; seconds added to runtime before fio is killed
  *   profiles = profiles     ; directory holding the job files
@@ -72,6 +73,11 @@ struct kb_tunable {
 	char *values[KB_MAX_VALUES];	/* "0", "1", "2" */
 	size_t nvalues;
 	int line;		/* line of the definition, for messages */
+	/* 1 for "sweep NAME = V1 V2 ...": a job parameter, not a sysfs file
+	 * (path is NULL).  Each value is a configuration like a tunable's,
+	 * handed to fio as the environment variable KBENCH_<NAME in upper
+	 * case> that the job file uses, e.g. numjobs=${KBENCH_NUMJOBS}. */
+	int sweep;
 };
 
 #define KB_MAX_PROFILE_EVENTS 4

@@ -212,8 +212,6 @@ static char *run_value(const struct lctx *c, json_t *run, const struct dim *d)
 	case D_REST:
 		if (ci < 0)
 			return NULL;
-		if (is_param(c->runs, d->name))
-			return kb_xstrdup(id);
 		s = kb_xstrdup(c->rows->variants[ci]);
 		for (l = 0; l < c->rows->nlabels; l++) {
 			if (!strcmp(c->rows->labels[l], d->name))

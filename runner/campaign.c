@@ -111,9 +111,11 @@ static json_t *campaign_section(const struct kb_campaign *c)
 				      "file:" : "", cfg->target);
 
 	for (i = 0; i < cfg->ntunables; i++)
-		json_array_append_new(tun, json_pack("{s:s, s:s}",
-			"label", cfg->tunables[i].label,
-			"path", cfg->tunables[i].path));
+		json_array_append_new(tun, cfg->tunables[i].sweep ?
+			json_pack("{s:s, s:b}", "label", cfg->tunables[i].label,
+				  "sweep", 1) :
+			json_pack("{s:s, s:s}", "label", cfg->tunables[i].label,
+				  "path", cfg->tunables[i].path));
 	for (i = 0; i < cfg->njobs; i++)
 		json_array_append_new(jobs, json_string(cfg->jobs[i]));
 	ret = json_pack("{s:s, s:o, s:o, s:i, s:i, s:i, s:s, s:s}",

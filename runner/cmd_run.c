@@ -27,6 +27,7 @@
 #include "stats/compare.h"
 #include "runner/adaptive.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -94,6 +95,29 @@ static double tv_s(struct timeval tv)
 	return tv.tv_sec + tv.tv_usec / 1e6;
 }
 
+/* KBENCH_<NAME>=value for every swept job parameter of the
+ * configuration (kconf.h "sweep"), into env (NULL-terminated) and owned[]
+ * (to free). */
+static void sweep_env(const struct kb_config *cfg,
+		      const struct kb_configuration *k, const char **env,
+		      char **owned)
+{
+	size_t t, n = 0;
+	char *p;
+
+	for (t = 0; t < cfg->ntunables; t++) {
+		if (!cfg->tunables[t].sweep)
+			continue;
+		owned[n] = kb_xasprintf("KBENCH_%s=%s", cfg->tunables[t].label,
+					cfg->tunables[t].values[k->value[t]]);
+		for (p = owned[n] + 7; *p != '='; p++)
+			*p = (char)toupper((unsigned char)*p);
+		env[n] = owned[n];
+		n++;
+	}
+	env[n] = NULL;
+}
+
 /* One run: everything in rdir; returns 0 when it ran (ok or failed), or
  * -errno when the campaign cannot go on. */
 int do_run(struct kb_campaign *c, const struct kb_run *r,
@@ -111,7 +135,8 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 	char *e_runtime = kb_xasprintf("KBENCH_RUNTIME=%u", cfg->runtime_s);
 	char *e_size = kb_xasprintf("KBENCH_SIZE=%llu", t->size_bytes);
 	char *outarg = kb_xasprintf("--output=%s", out);
-	const char *env[] = { e_target, e_runtime, e_size, NULL };
+	const char *env[4 + KB_MAX_TUNABLES] = { e_target, e_runtime, e_size };
+	char *e_sweep[KB_MAX_TUNABLES] = { NULL };
 	char *argv[] = { "fio", "--output-format=json+", outarg, jobcopy, NULL };
 	struct kb_run_ctx ctx = { .cfg = cfg, .target = t, .run = r,
 				  .config_id = c->plan.configs[r->config].id,
@@ -141,6 +166,7 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 
 	so_opts.stdout_path = so;
 	so_opts.stderr_path = se;
+	sweep_env(cfg, &c->plan.configs[r->config], env + 3, e_sweep);
 	so_opts.env = env;
 	so_opts.timeout_s = cfg->runtime_s + cfg->timeout_grace_s;
 	clock_gettime(CLOCK_REALTIME, &start);
@@ -187,6 +213,8 @@ out:
 	free(e_target);
 	free(e_runtime);
 	free(e_size);
+	for (size_t si = 0; si < KB_MAX_TUNABLES; si++)
+		free(e_sweep[si]);
 	free(outarg);
 	return ret;
 }

@@ -19,6 +19,34 @@ static int split_key(const char *key, char **config, char **job, int *iter)
 	return 0;
 }
 
+/* run["params"] = the values of the swept job parameters (kernels.conf
+ * "sweep", marked "sweep": true in campaign.tunables) of its
+ * configuration; nothing when nothing is swept. */
+static void add_params(json_t *cj, const char *config, json_t *run)
+{
+	json_t *tun = json_object_get(json_object_get(cj, "campaign"),
+				      "tunables");
+	json_t *t, *c, *vals = NULL, *params = NULL;
+	size_t i;
+
+	json_array_foreach(json_object_get(cj, "configurations"), i, c)
+		if (!strcmp(json_string_value(json_object_get(c, "id")) ?: "",
+			    config))
+			vals = json_object_get(c, "tunables");
+	json_array_foreach(tun, i, t) {
+		const char *label = json_string_value(json_object_get(t, "label"));
+		json_t *v = json_object_get(vals, label ? label : "");
+
+		if (!json_is_true(json_object_get(t, "sweep")) || !v)
+			continue;
+		if (!params)
+			params = json_object();
+		json_object_set(params, label, v);
+	}
+	if (params)
+		json_object_set_new(run, "params", params);
+}
+
 json_t *results_load_campaign(const char *dir, int reparse)
 {
 	char *cjpath = kb_path_join(dir, "campaign.json");
@@ -140,6 +168,8 @@ json_t *results_load_campaign(const char *dir, int reparse)
 				json_object_set(json_array_get(runs,
 					json_array_size(runs) - 1), "warnings",
 					json_object_get(m, "warnings"));
+			add_params(cj, config, json_array_get(runs,
+					json_array_size(runs) - 1));
 		}
 		json_decref(m);
 		free(config);

@@ -104,12 +104,14 @@ int tunables_init(struct kb_tunables *tu, const struct kb_config *cfg,
 			return -EIO;
 	}
 	for (i = 0; i < cfg->ntunables; i++) {
+		tu->labels[i] = kb_xstrdup(cfg->tunables[i].label);
+		tu->n++;
+		if (cfg->tunables[i].sweep)
+			continue;	/* a job parameter: no file to write */
 		tu->paths[i] = target_tunable_path(t, cfg->tunables[i].path,
 						   cfg->tunables[i].label);
 		if (!tu->paths[i])
 			return -EINVAL;
-		tu->labels[i] = kb_xstrdup(cfg->tunables[i].label);
-		tu->n++;
 		if (!kb_exists(tu->paths[i])) {
 			kb_error("%s:%d: tunable %s: %s does not exist",
 				 cfg->path, cfg->tunables[i].line,
@@ -127,7 +129,11 @@ static int save_originals(struct kb_tunables *tu)
 	int ret = 0;
 
 	for (i = 0; i < tu->n; i++) {
-		char *v = tunable_read(tu->paths[i], 0);
+		char *v;
+
+		if (!tu->paths[i])
+			continue;
+		v = tunable_read(tu->paths[i], 0);
 
 		if (!v) {
 			ret = -EIO;
@@ -149,6 +155,8 @@ int tunables_set(struct kb_tunables *tu, size_t i, const char *value)
 	char *back;
 	int ret;
 
+	if (!tu->paths[i])
+		return 0;	/* a sweep: passed to fio, see kconf.h */
 	if (!tu->saved) {
 		ret = save_originals(tu);
 		if (ret)

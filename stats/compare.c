@@ -885,9 +885,14 @@ int stats_fill_comparisons(json_t *results, const struct kb_compare_opts *o,
 			baseline = ids.n ? ids.v[0] : NULL;
 		own = kb_xcalloc(ids.n + 1, sizeof(*own));
 		for (i = 0; i < ids.n; i++) {
-			if (!strcmp(ids.v[i], baseline))
+			/* per swept job parameter value, see summary.h */
+			const char *bl = stats_baseline_for(results, ids.v[i]);
+
+			if (!bl && !json_array_size(cfgs))
+				bl = baseline;
+			if (!bl || !strcmp(ids.v[i], bl))
 				continue;
-			own[npairs].baseline = baseline;
+			own[npairs].baseline = bl;
 			own[npairs++].configuration = ids.v[i];
 		}
 		free(ids.v);

@@ -283,15 +283,67 @@ static json_t *summary_entry(const char *cfg, const char *job,
 	return e;
 }
 
+static json_t *find_config(json_t *results, const char *id)
+{
+	json_t *c;
+	size_t i;
+
+	json_array_foreach(json_object_get(results, "configurations"), i, c)
+		if (id && !strcmp(jstr(c, "id") ? jstr(c, "id") : "", id))
+			return c;
+	return NULL;
+}
+
+const char *stats_baseline_for(json_t *results, const char *config)
+{
+	json_t *camp = json_object_get(results, "campaign");
+	json_t *cfgs = json_object_get(results, "configurations");
+	json_t *base, *me, *cand, *t;
+	const char *bid = jstr(camp, "baseline");
+	size_t i, k;
+	int swept = 0;
+
+	if (!find_config(results, bid))
+		bid = jstr(json_array_get(cfgs, 0), "id");
+	json_array_foreach(json_object_get(camp, "tunables"), k, t)
+		swept |= json_is_true(json_object_get(t, "sweep"));
+	if (!swept)
+		return bid;
+	base = find_config(results, bid);
+	me = find_config(results, config);
+	if (!base || !me)
+		return NULL;
+	json_array_foreach(cfgs, i, cand) {
+		int match = jstr(cand, "variant") && jstr(base, "variant") &&
+			    !strcmp(jstr(cand, "variant"), jstr(base, "variant"));
+
+		json_array_foreach(json_object_get(camp, "tunables"), k, t) {
+			const char *label = jstr(t, "label");
+			json_t *want = json_object_get(json_object_get(
+				json_is_true(json_object_get(t, "sweep")) ?
+				me : base, "tunables"), label ? label : "");
+			json_t *have = json_object_get(json_object_get(cand,
+				"tunables"), label ? label : "");
+
+			if (!match)
+				break;
+			match = want && have && json_equal(want, have);
+		}
+		if (match)
+			return jstr(cand, "id");
+	}
+	return NULL;
+}
+
 int stats_fill_summaries(json_t *results)
 {
 	struct strlist cfgs = { 0 }, jobs = { 0 }, metrics = { 0 };
-	struct kb_summary s, *base;
+	struct kb_summary *base;
 	json_t *runs, *out = NULL;
 	const char *baseline;
 	double *vals = NULL;
 	struct group *groups;
-	size_t c, j, m, n, nb, bc;
+	size_t c, j, m, nb, bc, *bidx;
 	char *have_base;
 	int r;
 
@@ -315,38 +367,53 @@ int stats_fill_summaries(json_t *results)
 
 	vals = kb_xmalloc((json_array_size(runs) + 1) * sizeof(*vals));
 	groups = group_runs(runs, &cfgs, &jobs);
-	bc = baseline ? strlist_index(&cfgs, baseline) : cfgs.n;
-	/* the baseline's summary of each (job, metric), computed once */
-	base = kb_xcalloc(jobs.n * metrics.n + 1, sizeof(*base));
-	have_base = kb_xcalloc(jobs.n * metrics.n + 1, sizeof(*have_base));
-	for (j = 0; bc < cfgs.n && j < jobs.n; j++)
-		for (m = 0; m < metrics.n; m++) {
-			nb = gather(&groups[bc * jobs.n + j], metrics.v[m], vals);
-			have_base[j * metrics.n + m] = nb &&
-				!kb_summarize(vals, nb, &base[j * metrics.n + m]);
-		}
-	out = json_array();
+	/* each configuration's baseline (per swept value, see
+	 * stats_baseline_for); the summary of every (configuration, job,
+	 * metric) is computed once, baselines first */
+	bidx = kb_xcalloc(cfgs.n + 1, sizeof(*bidx));
 	for (c = 0; c < cfgs.n; c++) {
-		for (j = 0; j < jobs.n; j++) {
-			for (m = 0; m < metrics.n; m++) {
-				size_t bm = j * metrics.n + m;
+		const char *b = stats_baseline_for(results, cfgs.v[c]);
 
-				n = gather(&groups[c * jobs.n + j],
-					   metrics.v[m], vals);
-				if (!n)
+		if (!b && baseline && !find_config(results, baseline))
+			b = baseline;	/* a model without configurations */
+		bidx[c] = b ? strlist_index(&cfgs, b) : cfgs.n;
+	}
+	base = kb_xcalloc(cfgs.n * jobs.n * metrics.n + 1, sizeof(*base));
+	have_base = kb_xcalloc(cfgs.n * jobs.n * metrics.n + 1,
+			       sizeof(*have_base));
+	for (bc = 0; bc < cfgs.n; bc++)
+		for (j = 0; j < jobs.n; j++)
+			for (m = 0; m < metrics.n; m++) {
+				size_t bm = (bc * jobs.n + j) * metrics.n + m;
+
+				nb = gather(&groups[bc * jobs.n + j],
+					    metrics.v[m], vals);
+				if (!nb)
 					continue;
-				r = kb_summarize(vals, n, &s);
-				if (r) {
+				r = kb_summarize(vals, nb, &base[bm]);
+				if (r)
 					kb_warn("%s %s %s: values too large "
 						"to summarise; left out",
-						cfgs.v[c], jobs.v[j],
+						cfgs.v[bc], jobs.v[j],
 						metrics.v[m]);
+				have_base[bm] = !r;
+			}
+	out = json_array();
+	for (c = 0; c < cfgs.n; c++) {
+		bc = bidx[c];
+		for (j = 0; j < jobs.n; j++) {
+			for (m = 0; m < metrics.n; m++) {
+				size_t bm = (bc * jobs.n + j) * metrics.n + m;
+
+				size_t own = (c * jobs.n + j) * metrics.n + m;
+
+				if (!have_base[own])
 					continue;
-				}
 				json_array_append_new(out, summary_entry(
-					cfgs.v[c], jobs.v[j], metrics.v[m], &s,
-					have_base[bm] && c != bc ? &base[bm] :
-					NULL));
+					cfgs.v[c], jobs.v[j], metrics.v[m],
+					&base[own],
+					bc < cfgs.n && have_base[bm] && c != bc ?
+					&base[bm] : NULL));
 			}
 		}
 	}
@@ -355,6 +422,7 @@ int stats_fill_summaries(json_t *results)
 	free(groups);
 	free(base);
 	free(have_base);
+	free(bidx);
 	json_object_set(results, "summaries", out);
 
 	free(vals);

@@ -63,4 +63,12 @@ int kb_summarize(const double *x, size_t n, struct kb_summary *s);
  * -EINVAL (message printed) when results lacks "runs". */
 int stats_fill_summaries(json_t *results);
 
+/* The configuration that config is compared against: the campaign's
+ * baseline (campaign.baseline, else the first configuration), but with
+ * config's own values of the swept job parameters (kernels.conf "sweep",
+ * "sweep": true in campaign.tunables), so "new,numjobs=4" is compared with
+ * "stock,numjobs=4", never with "stock,numjobs=1".  Returns a string
+ * owned by results, or NULL when no such configuration exists. */
+const char *stats_baseline_for(json_t *results, const char *config);
+
 #endif

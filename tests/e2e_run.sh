@@ -136,4 +136,37 @@ sed -e "s|^release = .*|release = 0.0.0-not-this-kernel|" "$tmp/e2e.conf" >"$tmp
 rc=$?
 check "a variant that is not the running kernel: exit 3, message names both releases" \
 	"[ $rc -eq 3 ] && grep -q '0.0.0-not-this-kernel' $tmp/run6.err && grep -q \"$(uname -r)\" $tmp/run6.err"
+# --- 6. a swept job parameter (seed 003's scaling table) ---
+cat >"$tmp/sweep.conf" <<CONF
+[global]
+jobs = seqwrite-1m-direct-scaling
+iterations = 2
+warmup = 0
+runtime = 1
+target = loop:128M
+profiles = $repo/profiles
+tunable NM = queue/nomerges: 0 1
+sweep numjobs = 1 2
+
+[running]
+method = local
+CONF
+c4="$tmp/c4"
+"$KBENCH" plan -c "$tmp/sweep.conf" >"$tmp/plan4.out" 2>&1
+check "plan: 4 configurations with the swept value in the id" \
+	"grep -q 'running,NM=1,numjobs=2' $tmp/plan4.out && grep -q '4 configuration' $tmp/plan4.out"
+"$KBENCH" run -q -c "$tmp/sweep.conf" -o "$c4" >/dev/null 2>"$tmp/run7.err"
+rc=$?
+check "sweep campaign exits 0 (got $rc)" "[ $rc -eq 0 ]"
+check "fio ran with numjobs from KBENCH_NUMJOBS" \
+	"grep -q '\"numjobs\" : \"2\"' '$c4/runs/running,NM=0,numjobs=2/seqwrite-1m-direct-scaling/000/fio.json'"
+check "runs carry params.numjobs" \
+	"[ \"\$(jq '[.runs[] | select(.params.numjobs == \"2\")] | length' $c4/results.json)\" = 4 ]"
+check "NM=1,numjobs=2 is compared with NM=0,numjobs=2 (same swept value)" \
+	"[ \"\$(jq -r '[.comparisons[] | select(.configuration == \"running,NM=1,numjobs=2\")][0].baseline' $c4/results.json)\" = 'running,NM=0,numjobs=2' ]"
+check "NM=0,numjobs=2 is a baseline itself, not compared with numjobs=1" \
+	"[ \"\$(jq '[.comparisons[] | select(.configuration == \"running,NM=0,numjobs=2\")] | length' $c4/results.json)\" = 0 ]"
+"$KBENCH" report --layout scaling "$c4" >"$tmp/scaling.txt" 2>&1
+check "report --layout scaling: numjobs columns 1 and 2, NM rows" \
+	"grep -q 'numjobs' $tmp/scaling.txt && awk '\$1 == \"running\" && NF >= 4 { n++ } END { exit !(n >= 2) }' $tmp/scaling.txt"
 finish
