@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -50,6 +51,8 @@ static void child(char *const argv[], const struct kb_spawn_opts *o, int errfd)
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
+	/* if kbench is killed (-9), its fio must not run on unattended */
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	execvp(argv[0], argv);
 fail:
 	err = errno;

@@ -4,7 +4,8 @@
  * adds environment variables, execvp()s argv, and waits with wait4(2) so
  * the child's rusage is returned (getrusage(2) semantics: the child and
  * its waited-for descendants).  A timeout sends SIGTERM, then SIGKILL 10 s
- * later.  The child runs in the parent's process group, so a Ctrl-C at the
+ * later.  The child gets SIGTERM if kbench dies (PR_SET_PDEATHSIG,
+ * prctl(2)).  The child runs in the parent's process group, so a Ctrl-C at the
  * terminal reaches it too (fio then writes its report and exits).
  */
 #ifndef KB_PROC_H

@@ -308,6 +308,9 @@ static void collect_cfgs(struct ctx *c)
 			c->cfgs[done++] = all[i];
 		}
 	}
+	/* groups of one row each (a single variant): no blank lines */
+	if (values.n == n)
+		memset(c->group_start, 0, n * sizeof(*c->group_start));
 out:
 	free(values.v);
 	free(all);

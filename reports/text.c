@@ -238,9 +238,9 @@ int kb_table_write_text(FILE *out, const struct kb_table *t, int width)
 			gw += w[to] + GAP;
 		allg += gw;
 	}
-	/* too wide: first narrow the first column (the variant name) so
-	 * that the whole table fits, down to MIN_KEY; longer names then get
-	 * a line of their own.  Only then split the table into parts. */
+	/* too wide: narrow the first column (the variant name), down to
+	 * MIN_KEY, when that makes the whole table fit; longer names then
+	 * get a line of their own.  Else split the table into parts. */
 	cap = w[0];
 	if (nkey && keyw + allg > (size_t)width) {
 		size_t over = keyw + allg - (size_t)width;
@@ -249,6 +249,10 @@ int kb_table_write_text(FILE *out, const struct kb_table *t, int width)
 		if (cap < dispw(heads[0]))
 			cap = dispw(heads[0]);
 		if (cap > w[0])
+			cap = w[0];
+		/* narrowing only pays when the table then fits in one part;
+		 * otherwise keep every name on its row and split instead */
+		if (keyw - (w[0] - cap) + allg > (size_t)width)
 			cap = w[0];
 		keyw -= w[0] - cap;
 	}

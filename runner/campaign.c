@@ -182,6 +182,26 @@ static int copy_file(const char *from, const char *to)
 	return ret;
 }
 
+int campaign_check_jobs(const struct kb_config *cfg)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < cfg->njobs; i++) {
+		char *from = kb_xasprintf("%s/%s.fio", cfg->profiles_dir,
+					  cfg->jobs[i]);
+
+		if (!kb_exists(from)) {
+			kb_error("%s: job '%s': no job file %s (jobs name files "
+				 "in the profiles directory, without .fio)",
+				 cfg->path, cfg->jobs[i], from);
+			ret = -ENOENT;
+		}
+		free(from);
+	}
+	return ret;
+}
+
 static int create(struct kb_campaign *c, const char *conf_path)
 {
 	json_t *cj = NULL, *plan = json_array();
@@ -192,19 +212,13 @@ static int create(struct kb_campaign *c, const char *conf_path)
 	ret = kb_mkdir_p(pdir);
 	if (ret)
 		goto out;
-	for (i = 0; i < c->cfg.njobs; i++) {
+	ret = campaign_check_jobs(&c->cfg);
+	for (i = 0; i < c->cfg.njobs && !ret; i++) {
 		char *from = kb_xasprintf("%s/%s.fio", c->cfg.profiles_dir,
 					  c->cfg.jobs[i]);
 		char *to = kb_xasprintf("%s/%s.fio", pdir, c->cfg.jobs[i]);
 
-		if (!kb_exists(from)) {
-			kb_error("%s: job '%s': no job file %s (jobs name files "
-				 "in the profiles directory, without .fio)",
-				 conf_path, c->cfg.jobs[i], from);
-			ret = -ENOENT;
-		} else if (!ret) {
-			ret = copy_file(from, to);
-		}
+		ret = copy_file(from, to);
 		free(from);
 		free(to);
 	}

@@ -25,6 +25,10 @@ struct kb_campaign {
 int campaign_open(struct kb_campaign *c, const char *dir,
 		  const char *conf_path, int conf_explicit);
 
+/* Check that every job of cfg has its profiles/JOB.fio.  0, or -ENOENT
+ * with one message per missing file. */
+int campaign_check_jobs(const struct kb_config *cfg);
+
 /* The state entry of a run, or NULL when it has not completed. */
 json_t *campaign_run_state(const struct kb_campaign *c, const char *key);
 

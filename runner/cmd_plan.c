@@ -2,6 +2,7 @@
 #include "lib/commands.h"
 #include "lib/err.h"
 #include "runner/drivers.h"
+#include "runner/campaign.h"
 #include "runner/plan.h"
 
 #include <getopt.h>
@@ -62,7 +63,7 @@ int cmd_plan(int argc, char **argv)
 	}
 	if (kconf_load(conf, &cfg))
 		return 1;
-	if (plan_build(&cfg, &plan)) {
+	if (campaign_check_jobs(&cfg) || plan_build(&cfg, &plan)) {
 		kconf_free(&cfg);
 		return 1;
 	}

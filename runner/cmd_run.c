@@ -386,6 +386,14 @@ int cmd_run(int argc, char **argv)
 	if (!dir)
 		dir = default_dir(conf);
 
+	/* before anything that a Ctrl-C could leave half done */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+
 	if (campaign_open(&c, dir, conf, conf_explicit) ||
 	    adaptive_sync_plan(&c))	/* iterations = auto: added rounds */
 		goto out;
@@ -440,15 +448,9 @@ int cmd_run(int argc, char **argv)
 	if (todo_local && !kb_driver_dry_run && target_open(&c.cfg, dir, &t))
 		goto out;
 	have_target = todo_local > 0 && !kb_driver_dry_run;
-	if (have_target && tunables_init(&tu, &c.cfg, &t, dir))
+	if (have_target && (tunables_init(&tu, &c.cfg, &t, dir) ||
+			    tunables_probe(&tu, &c.cfg)))
 		goto out;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
 
 	kb_info("%s campaign %s: %zu of %zu runs to do on %s%s, about %s",
 		c.resumed ? "resuming" : "starting", dir, todo, c.plan.nruns,
@@ -562,8 +564,14 @@ again:
 	ret = write_reports(dir, 1) ? 1 : 0;
 	if (!ret) {
 		printf("\nmarkdown report: %s/report.md\n", dir);
-		if (failed)
+		if (failed && failed == done) {
+			kb_error("all %zu run(s) failed (reasons in the report "
+				 "and in each run's metrics.json); nothing was "
+				 "measured", failed);
+			ret = 1;
+		} else if (failed) {
 			kb_warn("%zu run(s) failed; see the report", failed);
+		}
 		if (skipped_variant) {
 			driver_explain_skipped(&c.cfg);
 			ret = 3;

@@ -42,9 +42,20 @@ int plan_build(const struct kb_config *cfg, struct kb_plan *p)
 	size_t ncfg = cfg->nvariants, c, t, j, v;
 	unsigned it, nit = cfg->warmup + cfg->iterations;
 
+	double nruns = (double)cfg->nvariants * cfg->njobs * nit;
+
 	memset(p, 0, sizeof(*p));
-	for (t = 0; t < cfg->ntunables; t++)
+	for (t = 0; t < cfg->ntunables; t++) {
 		ncfg *= cfg->tunables[t].nvalues;
+		nruns *= (double)cfg->tunables[t].nvalues;
+	}
+	if (nruns > KB_MAX_RUNS) {
+		kb_error("%s: the matrix has %.0f runs (variants x tunable and "
+			 "sweep values x jobs x (warm-up + iterations)); kbench "
+			 "plans at most %d: sweep fewer values or split the "
+			 "campaign", cfg->path, nruns, KB_MAX_RUNS);
+		return -E2BIG;
+	}
 	p->configs = kb_xcalloc(ncfg, sizeof(*p->configs));
 	for (c = 0; c < ncfg; c++) {
 		size_t rest = c;

@@ -44,8 +44,11 @@ struct kb_plan {
 	size_t baseline;	/* index of the baseline configuration */
 };
 
-/* Expand cfg into plan.  0, or -EINVAL when `baseline` names no
- * configuration (message lists the ids). */
+/* Most runs one campaign may plan (a million 1-second runs is 11 days). */
+#define KB_MAX_RUNS 1000000
+
+/* Expand cfg into plan.  0, -EINVAL when `baseline` names no
+ * configuration (message lists the ids), -E2BIG over KB_MAX_RUNS. */
 int plan_build(const struct kb_config *cfg, struct kb_plan *plan);
 
 /* Estimated seconds for n runs: runtime plus a fixed per-run overhead

@@ -56,6 +56,11 @@ json_t *results_load_campaign(const char *dir, int reparse)
 	unsigned warmup;
 	size_t i;
 
+	if (!kb_exists(dir)) {
+		kb_error("%s: no such directory (give a campaign directory "
+			 "that kbench run -o wrote)", dir);
+		goto out;
+	}
 	if (!kb_exists(cjpath)) {
 		kb_error("%s: not a kbench campaign directory (no "
 			 "campaign.json)", dir);

@@ -50,8 +50,9 @@ static int write_value(const char *path, const char *value)
 	if (fd < 0) {
 		ret = -errno;
 		kb_error("cannot open tunable %s for writing: %s%s", path,
-			 strerror(errno), errno == EACCES || errno == EPERM ?
-			 " (tunables need root)" : "");
+			 strerror(errno), errno != EACCES && errno != EPERM ? "" :
+			 geteuid() ? " (tunables need root)" :
+			 " (the attribute is read-only)");
 		return ret;
 	}
 	if (write(fd, value, len) != (ssize_t)len) {
@@ -61,6 +62,90 @@ static int write_value(const char *path, const char *value)
 	}
 	close(fd);
 	return ret;
+}
+
+/* The machine-wide record of the tunables kbench has changed, so that a
+ * campaign killed with -9 is undone even by another campaign on the same
+ * device: one file per tunable in $KBENCH_RUN_DIR/tunables (default
+ * /run/kbench/tunables; /run is emptied at boot, when sysfs values reset
+ * too), named by the tunable's path with '/' written as '!', holding
+ * {"original": VALUE, "campaign": DIR, "pid": PID}. */
+static char *registry_path(const char *tpath)
+{
+	const char *base = getenv("KBENCH_RUN_DIR");
+	char *p, *s;
+
+	p = kb_xasprintf("%s/tunables/%s", base && *base ? base : "/run/kbench",
+			 tpath);
+	for (s = strstr(p, "/tunables/") + 10; *s; s++)
+		if (*s == '/')
+			*s = '!';
+	return p;
+}
+
+/* 1 when pid is a running kbench. */
+static int kbench_alive(pid_t pid)
+{
+	char path[64], *comm = NULL;
+	int alive;
+
+	snprintf(path, sizeof(path), "/proc/%ld/comm", (long)pid);
+	if (kb_read_file(path, &comm, NULL, 1) < 0)
+		return 0;
+	alive = !strncmp(comm, "kbench", 6);
+	free(comm);
+	return alive;
+}
+
+/* The original value of tpath: the registry's when a dead kbench left
+ * it changed, else current.  Records this campaign in the registry.
+ * NULL (message printed) when another running kbench owns the tunable. */
+static char *registry_claim(const char *tpath, char *current,
+			    const char *campaign)
+{
+	char *rp = registry_path(tpath), *dir, *orig = current;
+	json_t *e = kb_exists(rp) ? json_load_file(rp, 0, NULL) : NULL, *rec;
+	pid_t pid = (pid_t)json_integer_value(json_object_get(e, "pid"));
+	const char *o = json_string_value(json_object_get(e, "original"));
+	const char *owner = json_string_value(json_object_get(e, "campaign"));
+
+	if (e && pid != getpid() && kbench_alive(pid)) {
+		kb_error("%s is being changed by another kbench (pid %ld, "
+			 "campaign %s): two campaigns on one device measure "
+			 "each other; wait for it or stop it", tpath, (long)pid,
+			 owner ? owner : "?");
+		free(current);
+		orig = NULL;
+		goto out;
+	}
+	if (e && o && pid != getpid()) {
+		kb_warn("%s was left at '%s' by campaign %s (kbench pid %ld, no "
+			"longer running); its original value '%s' will be "
+			"restored", tpath, current, owner ? owner : "?",
+			(long)pid, o);
+		free(current);
+		orig = kb_xstrdup(o);
+	}
+	dir = kb_xstrdup(rp);
+	*strrchr(dir, '/') = '\0';
+	rec = json_pack("{s:s, s:s, s:I}", "original", orig, "campaign",
+			campaign, "pid", (json_int_t)getpid());
+	if (kb_mkdir_p(dir) == 0)
+		kb_json_write_atomic(rp, rec);
+	json_decref(rec);
+	free(dir);
+out:
+	json_decref(e);
+	free(rp);
+	return orig;
+}
+
+static void registry_release(const char *tpath)
+{
+	char *rp = registry_path(tpath);
+
+	unlink(rp);
+	free(rp);
 }
 
 int tunables_restore_file(const char *path)
@@ -77,12 +162,15 @@ int tunables_restore_file(const char *path)
 		if (!kb_exists(p)) {
 			kb_warn("cannot restore %s = %s: the file is gone "
 				"(device removed?)", p, json_string_value(v));
+			registry_release(p);
 			continue;
 		}
-		if (write_value(p, json_string_value(v)) < 0)
+		if (write_value(p, json_string_value(v)) < 0) {
 			ret = -EIO;
-		else
+		} else {
 			kb_info("restored %s = %s", p, json_string_value(v));
+			registry_release(p);
+		}
 	}
 	json_decref(saved);
 	if (ret == 0)
@@ -134,7 +222,8 @@ static int save_originals(struct kb_tunables *tu)
 		if (!tu->paths[i])
 			continue;
 		v = tunable_read(tu->paths[i], 0);
-
+		if (v)
+			v = registry_claim(tu->paths[i], v, tu->saved_path);
 		if (!v) {
 			ret = -EIO;
 			goto out;
@@ -176,6 +265,31 @@ int tunables_set(struct kb_tunables *tu, size_t i, const char *value)
 	}
 	free(back);
 	return ret;
+}
+
+int tunables_probe(struct kb_tunables *tu, const struct kb_config *cfg)
+{
+	size_t i, v;
+	int ret = 0, r;
+
+	for (i = 0; i < tu->n && i < cfg->ntunables; i++) {
+		if (!tu->paths[i])
+			continue;
+		for (v = 0; v < cfg->tunables[i].nvalues; v++) {
+			r = tunables_set(tu, i, cfg->tunables[i].values[v]);
+			if (r == 0)
+				continue;
+			kb_error("%s:%d: tunable %s: value '%s' is not accepted "
+				 "by %s on this kernel and device; remove it "
+				 "from the list (nothing was run)", cfg->path,
+				 cfg->tunables[i].line, cfg->tunables[i].label,
+				 cfg->tunables[i].values[v], tu->paths[i]);
+			if (!ret)
+				ret = r;
+		}
+	}
+	r = tunables_restore(tu);
+	return ret ? ret : r;
 }
 
 int tunables_restore(struct kb_tunables *tu)

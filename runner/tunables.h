@@ -35,6 +35,12 @@ int tunables_init(struct kb_tunables *tu, const struct kb_config *cfg,
  * and the value read back. */
 int tunables_set(struct kb_tunables *tu, size_t i, const char *value);
 
+/* Write every value of every tunable of cfg once and read it back, then
+ * restore the originals, so a value the kernel rejects (nomerges = 7)
+ * stops the campaign before its first run, with the conf file's line.
+ * 0, or the first error (each printed as "FILE:LINE: ..."). */
+int tunables_probe(struct kb_tunables *tu, const struct kb_config *cfg);
+
 /* Restore originals (if saved) and remove the saved file.  0 or -errno.
  * Async-signal-unsafe: call from normal context. */
 int tunables_restore(struct kb_tunables *tu);
