@@ -14,7 +14,7 @@ static const struct kb_cmd commands[] = {
 	{ "run", cmd_run, "run or resume a campaign" },
 	{ "plan", cmd_plan, "print the run order, count and ETA; run nothing" },
 	{ "report", cmd_report, "render the tables of one or more campaigns" },
-	{ "compare", cmd_compare, "verdict per metric, BASE vs NEW; exit 0/1/125 for git bisect" },
+	{ "compare", cmd_compare, "verdict per metric, BASE vs NEW; exit 0/1/2/125 (git bisect)" },
 	{ "parse", cmd_parse, "normalise fio output files into metrics JSON" },
 	{ "push", cmd_push, "send a campaign's results to a results store" },
 	{ "guest", cmd_guest, "inside a vm variant's guest: do its runs (internal)" },
@@ -31,7 +31,7 @@ static void usage(FILE *f)
 		   "values and prints\nthe comparison tables posted to "
 		   "linux-kernel.\n\ncommands:\n");
 	for (c = commands; c->name; c++)
-		fprintf(f, "  %-8s %s\n", c->name, c->summary);
+		fprintf(f, "  %-15s %s\n", c->name, c->summary);
 	fprintf(f, "\n'kbench COMMAND --help' explains a command; "
 		   "man kbench(1) explains them all.\n");
 }

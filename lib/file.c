@@ -104,7 +104,7 @@ int kb_read_file(const char *path, char **buf, size_t *len, int quiet)
 		n += r;
 		if (n < cap) {
 			if (ferror(f)) {
-				ret = -EIO;
+				ret = errno ? -errno : -EIO;
 				if (!quiet)
 					kb_error("cannot read %s: %s", path,
 						 strerror(errno));

@@ -21,10 +21,15 @@ static void usage(FILE *f)
 	fprintf(f,
 "usage: kbench report [--format FMT[,FMT...]] [--metric NAME]... [--no-cpu]\n"
 "                     [--layout NAME | --rows DIM --cols DIM] [--plots DIR]\n"
-"                     [--reparse] [--from-json FILE]... [-o FILE] DIR...\n"
+"                     [--reparse] [--from-json FILE]... [--separate]\n"
+"                     [-o FILE] DIR...\n"
 "\n"
-"Render the comparison tables of each campaign directory DIR (and of each\n"
-"results.json given with --from-json), one report after the other.  Each\n"
+"Render the comparison tables of the campaign directory DIR (or of a\n"
+"results.json given with --from-json).  Several campaigns (kernels measured\n"
+"separately, e.g. on different days) are merged into one table when they\n"
+"ran the same jobs on the same target with the same tunables; the first\n"
+"one's baseline is the baseline (--separate: one report after the other).\n"
+"Each\n"
 "job gets a table of configurations (variant, tunable values) with the\n"
 "mean of the timed iterations, the half-width of its 95%% confidence\n"
 "interval (Student t), the change vs the baseline in percent and n, then a\n"
@@ -85,6 +90,8 @@ static void usage(FILE *f)
 "                      well as) a campaign directory; may be repeated\n"
 "  -o, --output FILE   write the report to FILE (replaced atomically)\n"
 "                      instead of standard output\n"
+"      --separate      with several campaigns, one report each instead of\n"
+"                      one merged table\n"
 "  -h, --help          show this help\n"
 "\n"
 "exit status: 0 on success, 2 on any error (message on standard error).\n");
@@ -195,6 +202,7 @@ int cmd_report(int argc, char **argv)
 		{ "rows", required_argument, NULL, 'r' },
 		{ "cols", required_argument, NULL, 'c' },
 		{ "plots", required_argument, NULL, 'p' },
+		{ "separate", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -208,7 +216,7 @@ int cmd_report(int argc, char **argv)
 	char **keep = NULL, *buf = NULL;
 	size_t buflen = 0;
 	FILE *out = stdout;
-	int reparse = 0, ret = 2, c;
+	int reparse = 0, separate = 0, ret = 2, c;
 
 	report_opts_init(&opts);
 	kb_compare_opts_init(&copts);
@@ -254,6 +262,9 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'p':
 			plots = optarg;
+			break;
+		case 'S':
+			separate = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -305,6 +316,27 @@ int cmd_report(int argc, char **argv)
 		if (!src[nsrc].results)
 			goto out;	/* the message names the directory */
 		nsrc++;
+	}
+	if (nsrc > 1 && !separate) {
+		/* several campaigns: their configurations in one table */
+		json_t **models = kb_xcalloc(nsrc, sizeof(*models)), *merged;
+		const char **names = kb_xcalloc(nsrc, sizeof(*names));
+
+		for (i = 0; i < nsrc; i++) {
+			models[i] = src[i].results;
+			names[i] = src[i].name;
+		}
+		merged = results_merge(models, names, nsrc);
+		free(models);
+		free(names);
+		if (!merged)
+			goto out;
+		for (i = 1; i < nsrc; i++)
+			json_decref(src[i].results);
+		json_decref(src[0].results);
+		src[0].results = merged;
+		src[0].campaign_dir = NULL;	/* no single raw-artifact dir */
+		nsrc = 1;
 	}
 	for (i = 0; i < nsrc; i++)
 		if (stats_analyse(src[i].results, &copts))

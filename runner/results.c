@@ -189,3 +189,131 @@ out:
 	free(statepath);
 	return res;
 }
+
+static int same_strings(json_t *a, json_t *b, const char *key)
+{
+	json_t *x, *y;
+	size_t i, j;
+
+	if (json_array_size(a) != json_array_size(b))
+		return 0;
+	json_array_foreach(a, i, x) {
+		json_array_foreach(b, j, y) {
+			json_t *kx = key ? json_object_get(x, key) : x;
+			json_t *ky = key ? json_object_get(y, key) : y;
+
+			if (json_equal(kx, ky))
+				break;
+		}
+		if (j == json_array_size(b))
+			return 0;
+	}
+	return 1;
+}
+
+static int has_config(json_t *cfgs, const char *id)
+{
+	json_t *c;
+	size_t i;
+
+	json_array_foreach(cfgs, i, c)
+		if (!strcmp(json_string_value(json_object_get(c, "id")) ?: "", id))
+			return 1;
+	return 0;
+}
+
+json_t *results_merge(json_t *const *models, const char *const *names,
+		      size_t n)
+{
+	json_t *first = json_object_get(models[0], "campaign"), *out, *camp;
+	json_t *cfgs = json_array(), *runs = json_array(), *envs = json_object();
+	json_t *from = json_array(), *c, *r;
+	size_t m, i;
+
+	for (m = 1; m < n; m++) {
+		json_t *cm = json_object_get(models[m], "campaign");
+		const char *what = NULL;
+
+		if (!same_strings(json_object_get(first, "jobs"),
+				  json_object_get(cm, "jobs"), NULL))
+			what = "jobs";
+		else if (!json_equal(json_object_get(first, "target"),
+				     json_object_get(cm, "target")))
+			what = "target";
+		else if (!same_strings(json_object_get(first, "tunables"),
+				       json_object_get(cm, "tunables"), "label"))
+			what = "tunable labels";
+		if (what) {
+			kb_error("cannot merge %s into %s: their %s differ, so "
+				 "their numbers do not measure the same thing; "
+				 "report them separately (--separate)",
+				 names[m], names[0], what);
+			json_decref(cfgs);
+			json_decref(runs);
+			json_decref(envs);
+			json_decref(from);
+			return NULL;
+		}
+	}
+	for (m = 0; m < n; m++) {
+		json_t *mc = json_object_get(models[m], "configurations");
+		const char *cname = json_string_value(json_object_get(
+			json_object_get(models[m], "campaign"), "name"));
+
+		if (!cname)
+			cname = names[m];
+		json_array_append_new(from, json_string(names[m]));
+		json_object_set(envs, names[m], json_object_get(json_object_get(
+			models[m], "campaign"), "environment"));
+		json_array_foreach(mc, i, c) {
+			const char *id = json_string_value(json_object_get(c, "id"));
+			json_t *copy = json_deep_copy(c);
+			char *nid = NULL;
+			size_t k;
+			json_t *rr;
+
+			if (!id) {
+				json_decref(copy);
+				continue;
+			}
+			if (has_config(cfgs, id)) {
+				const char *v = json_string_value(
+					json_object_get(c, "variant"));
+
+				nid = kb_xasprintf("%s:%s", cname, id);
+				json_object_set_new(copy, "id", json_string(nid));
+				if (v) {
+					char *nv = kb_xasprintf("%s:%s", cname, v);
+
+					json_object_set_new(copy, "variant",
+							    json_string(nv));
+					free(nv);
+				}
+			}
+			json_array_append_new(cfgs, copy);
+			json_array_foreach(json_object_get(models[m], "runs"), k, r) {
+				const char *rc = json_string_value(
+					json_object_get(r, "configuration"));
+
+				if (!rc || strcmp(rc, id))
+					continue;
+				rr = json_deep_copy(r);
+				if (nid)
+					json_object_set_new(rr, "configuration",
+							    json_string(nid));
+				json_object_set_new(rr, "campaign",
+						    json_string(names[m]));
+				json_array_append_new(runs, rr);
+			}
+			free(nid);
+		}
+	}
+	camp = json_deep_copy(first);
+	json_object_set_new(camp, "merged_from", from);
+	json_object_set_new(camp, "environments", envs);
+	out = json_pack("{s:i, s:s, s:o, s:o, s:o, s:[]}",
+			"schema_version", 1, "kbench_version", KBENCH_VERSION,
+			"campaign", camp, "configurations", cfgs, "runs", runs,
+			"summaries");
+	return out;
+}

@@ -20,4 +20,16 @@ json_t *results_load_campaign(const char *dir, int reparse);
  * schema_version.  New reference or NULL with a message. */
 json_t *results_load_export(const char *path);
 
+/* Merge n results models (campaigns measured separately, e.g. one per
+ * kernel with method = local on different days) into one whose
+ * configurations are all of theirs, so one table compares them.  They
+ * must have run the same jobs on the same target with the same tunable
+ * labels (else NULL and a message naming both campaigns and what
+ * differs).  A configuration id present in several is renamed
+ * "NAME:variant,..." with NAME the campaign's name.  The baseline is the
+ * first model's.  Summaries and comparisons are left for
+ * stats_analyse().  New reference. */
+json_t *results_merge(json_t *const *models, const char *const *names,
+		      size_t n);
+
 #endif

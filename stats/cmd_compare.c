@@ -60,8 +60,8 @@ static void usage(FILE *f)
 "  -h, --help          this text\n"
 "\n"
 "exit status: 0 no metric regressed, 1 at least one regressed, 2 error,\n"
-"125 the data cannot decide (too few runs, or drift) and nothing\n"
-"regressed: `git bisect run` skips that commit.\n");
+"125 the data cannot decide (too few runs, drift, or nothing measured\n"
+"in common) and nothing regressed: `git bisect run` skips that commit.\n");
 }
 
 static int is_dir(const char *p)
@@ -488,9 +488,13 @@ int cmd_compare(int argc, char **argv)
 	    stats_fill_comparisons(merged, &copts, pairs.v, pairs.n))
 		goto out;
 	if (!json_array_size(json_object_get(merged, "comparisons"))) {
+		/* the campaigns are readable but hold nothing measured in
+		 * common (every run failed, say): the data cannot decide,
+		 * so `git bisect run` skips rather than calls it bad */
 		kb_error("%s and %s have no job and metric in common with "
-			 "successful timed runs: nothing to compare", b.arg,
-			 n.arg);
+			 "successful timed runs: nothing to compare (exit 125)",
+			 b.arg, n.arg);
+		ret = EXIT_UNDECIDABLE;
 		goto out;
 	}
 

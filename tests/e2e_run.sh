@@ -209,4 +209,16 @@ check "NM=0,numjobs=2 is a baseline itself, not compared with numjobs=1" \
 "$KBENCH" report --layout scaling "$c4" >"$tmp/scaling.txt" 2>&1
 check "report --layout scaling: numjobs columns, one row per NM, % change row" \
 	"grep -q 'numjobs=1 *numjobs=2' $tmp/scaling.txt && grep -Eq '^running,NM=0 +[0-9.]+ +[0-9.]+' $tmp/scaling.txt && grep -Eq '^running,NM=1 +[0-9.]+ +[0-9.]+' $tmp/scaling.txt && grep -Eq '^% change running,NM=1 +[-+][0-9.]+% +[-+][0-9.]+%' $tmp/scaling.txt"
+
+# --- 9. several campaigns merge into one table (or refuse, clearly) ---
+"$KBENCH" report --no-cpu "$c1" "$c1" >"$tmp/merge.txt" 2>"$tmp/merge.err"
+rc=$?
+check "report DIR DIR: one merged table (exit $rc)" \
+	"[ $rc -eq 0 ] && [ \"\$(grep -c '^kbench report:' $tmp/merge.txt)\" = 1 ] && grep -Eq '^running +0 ' $tmp/merge.txt && grep -Eq '^c1:running +1 ' $tmp/merge.txt"
+"$KBENCH" report "$c1" "$c4" >/dev/null 2>"$tmp/merge2.err"
+rc=$?
+check "campaigns of different jobs are not merged: exit 2, says why" \
+	"[ $rc -eq 2 ] && grep -q 'cannot merge .*jobs differ' $tmp/merge2.err"
+"$KBENCH" report --separate --no-cpu "$c1" "$c4" >"$tmp/sep.txt" 2>&1
+check "--separate: one report each" "[ \"\$(grep -c '^kbench report:' $tmp/sep.txt)\" = 2 ]"
 finish
