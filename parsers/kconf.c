@@ -45,7 +45,7 @@ enum gkey {
 	GK_JOBS, GK_ITERATIONS, GK_WARMUP, GK_RUNTIME, GK_ORDER, GK_SEED,
 	GK_TARGET, GK_BASELINE, GK_TIMEOUT_GRACE, GK_PROFILES, GK_PROFILE,
 	GK_PUSH, GK_ALPHA, GK_MIN_EFFECT, GK_MIN_ITERATIONS,
-	GK_MAX_ITERATIONS, GK_TARGET_CI_PCT, GK_NR
+	GK_MAX_ITERATIONS, GK_TARGET_CI_PCT, GK_LAYOUTS, GK_NR
 };
 
 static const char *const gkey_names[GK_NR] = {
@@ -66,6 +66,7 @@ static const char *const gkey_names[GK_NR] = {
 	[GK_MIN_ITERATIONS] = "min_iterations",
 	[GK_MAX_ITERATIONS] = "max_iterations",
 	[GK_TARGET_CI_PCT] = "target_ci_pct",
+	[GK_LAYOUTS] = "layouts",
 };
 
 enum vkey {
@@ -676,6 +677,29 @@ static void set_global(struct parser *p, enum gkey k, const char *val)
 		else
 			cfg->push_url = kb_xstrdup(val);
 		break;
+	case GK_LAYOUTS: {
+		static const char *const known[] = { "variants", "profile",
+			"time", "rounds", "scaling", "mmtests", "lkp", NULL };
+		char *copy = kb_xstrdup(val), *tok, *save = NULL;
+		size_t li;
+
+		for (tok = strtok_r(copy, " \t,", &save); tok;
+		     tok = strtok_r(NULL, " \t,", &save)) {
+			for (li = 0; known[li] && strcmp(known[li], tok); li++)
+				;
+			if (!known[li])
+				perr(p, p->line,
+				     "layouts: unknown layout '%s' (expected variants, profile, time, rounds, scaling, mmtests or lkp)",
+				     tok);
+			else if (cfg->nlayouts == KB_MAX_LAYOUTS)
+				perr(p, p->line, "layouts: at most %d",
+				     KB_MAX_LAYOUTS);
+			else
+				cfg->layouts[cfg->nlayouts++] = kb_xstrdup(tok);
+		}
+		free(copy);
+		break;
+	}
 	case GK_NR:
 		break;
 	}
@@ -975,7 +999,7 @@ static void unknown_key(struct parser *p, const char *key)
 		     hint);
 	else if (p->sec == SEC_GLOBAL)
 		perr(p, p->line,
-		     "unknown key '%s' in [global] (expected jobs, iterations, warmup, runtime, order, seed, target, tunable, sweep, baseline, timeout_grace, profiles, push, alpha, min_effect, min_iterations, max_iterations or target_ci_pct)",
+		     "unknown key '%s' in [global] (expected jobs, iterations, warmup, runtime, order, seed, target, tunable, sweep, baseline, timeout_grace, profiles, push, layouts, alpha, min_effect, min_iterations, max_iterations or target_ci_pct)",
 		     key);
 	else
 		perr(p, p->line,
@@ -1317,6 +1341,8 @@ void kconf_free(struct kb_config *cfg)
 		free(cfg->min_effects[i].metric);
 	free(cfg->profiles_dir);
 	free(cfg->push_url);
+	for (i = 0; i < cfg->nlayouts; i++)
+		free(cfg->layouts[i]);
 	for (i = 0; i < cfg->nprofile; i++)
 		free(cfg->profile[i]);
 	for (i = 0; i < cfg->ntask_groups; i++) {

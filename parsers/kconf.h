@@ -19,6 +19,7 @@
  *   baseline = stock,NM=0   ; configuration id; default: the first
  *   timeout_grace = 30      ; seconds added to runtime before fio is killed
  *   profiles = profiles     ; directory holding the job files
+ *   layouts = rounds        ; more tables in report.txt/.md (seed 002's)
  *   profile = cycles,dcm    ; perf record -a sampling (collect_profile.c)
  *   task group kswapd = kswapd*  ; comm globs for task.NAME.cpu_pct
  *   push = http://127.0.0.1:8086/write?db=kbench ; results store, pushed
@@ -129,6 +130,11 @@ struct kb_config {
 	char *profiles_dir;	/* default: "profiles" next to the conf file,
 				 * else PREFIX/share/kbench/profiles */
 	char *push_url;		/* push = URL; NULL = none (push/push.h) */
+	/* layouts = rounds scaling: tables (reports/layout.h presets) that
+	 * kbench run adds to report.txt/report.md after the default ones */
+#define KB_MAX_LAYOUTS 8
+	char *layouts[KB_MAX_LAYOUTS];
+	size_t nlayouts;
 	struct kb_tunable tunables[KB_MAX_TUNABLES];
 	size_t ntunables;
 	struct kb_variant variants[KB_MAX_VARIANTS];

@@ -145,6 +145,13 @@ static json_t *campaign_section(const struct kb_campaign *c)
 				"max_iterations", (int)cfg->max_iterations,
 				"target_ci_pct", cfg->target_ci_pct));
 	}
+	if (cfg->nlayouts) {
+		json_t *l = json_array();
+
+		for (i = 0; i < cfg->nlayouts; i++)
+			json_array_append_new(l, json_string(cfg->layouts[i]));
+		json_object_set_new(ret, "layouts", l);
+	}
 	return ret;
 }
 

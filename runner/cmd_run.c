@@ -245,7 +245,8 @@ static int write_reports(const char *dir, int print)
 	const char *const fmts[] = { "text", "markdown" };
 	const char *const paths[] = { tpath, mpath };
 	int ret = -EIO;
-	size_t i;
+	size_t i, li;
+	json_t *lv;
 
 	if (!res)
 		goto out;
@@ -267,6 +268,18 @@ static int write_reports(const char *dir, int print)
 		FILE *m = open_memstream(&text, &len);
 
 		ret = report_render(m, res, fmts[i], i ? &mdopts : NULL);
+		/* kernels.conf layouts = rounds ...: more tables after them */
+		json_array_foreach(json_object_get(json_object_get(res,
+				   "campaign"), "layouts"), li, lv) {
+			struct report_opts lo;
+
+			if (ret || !json_string_value(lv))
+				break;
+			report_opts_init(&lo);
+			lo.layout = json_string_value(lv);
+			fputc('\n', m);
+			ret = report_render(m, res, fmts[i], &lo);
+		}
 		fclose(m);
 		if (!ret)
 			ret = kb_write_atomic(paths[i], text, len);

@@ -47,6 +47,7 @@ warmup = 0
 runtime = 1
 target = loop:64M
 profiles = $repo/profiles
+layouts = rounds
 tunable NM = queue/nomerges: 0 1
 
 [running]
@@ -65,6 +66,8 @@ for nm in 0 1; do
 	check "table row running NM=$nm has positive IOPS ($iops)" \
 		"awk 'BEGIN { exit !(\"$iops\" + 0 > 0) }'"
 done
+check "layouts = rounds: seed 002's per-round table in report.txt and report.md" \
+	"grep -Eq '^ +average +[0-9.]+ +[0-9.]+' $c1/report.txt && grep -q 'running,NM=1' $c1/report.txt && grep -q 'average' $c1/report.md"
 check "results.json: schema_version 1" \
 	"[ \"\$(jq .schema_version $c1/results.json)\" = 1 ]"
 check "results.json: 4 runs, all ok" \
