@@ -199,7 +199,7 @@ static void write_part(FILE *out, const struct kb_table *t, char ***cells,
 int kb_table_write_text(FILE *out, const struct kb_table *t, int width)
 {
 	size_t *w, nkey = 0, keyw = 0, allg = 0, gw, r, c, from, to;
-	size_t cap;
+	size_t cap, maxg = 0;
 	char ***cells, **heads;
 	size_t i;
 
@@ -237,6 +237,8 @@ int kb_table_write_text(FILE *out, const struct kb_table *t, int width)
 		     t->cols[c].group; to++)
 			gw += w[to] + GAP;
 		allg += gw;
+		if (gw > maxg)
+			maxg = gw;
 	}
 	/* too wide: narrow the first column (the variant name), down to
 	 * MIN_KEY, when that makes the whole table fit; longer names then
@@ -250,9 +252,12 @@ int kb_table_write_text(FILE *out, const struct kb_table *t, int width)
 			cap = dispw(heads[0]);
 		if (cap > w[0])
 			cap = w[0];
-		/* narrowing only pays when the table then fits in one part;
-		 * otherwise keep every name on its row and split instead */
-		if (keyw - (w[0] - cap) + allg > (size_t)width)
+		/* narrowing only pays when the table then fits in one part,
+		 * or when even one group of columns beside the full names
+		 * would be too wide; otherwise keep every name on its row and
+		 * split the table instead */
+		if (keyw - (w[0] - cap) + allg > (size_t)width &&
+		    keyw + maxg <= (size_t)width)
 			cap = w[0];
 		keyw -= w[0] - cap;
 	}

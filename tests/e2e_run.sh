@@ -220,6 +220,8 @@ check "report DIR DIR: one merged table (exit $rc)" \
 	"[ $rc -eq 0 ] && [ \"\$(grep -c '^kbench report:' $tmp/merge.txt)\" = 1 ] && grep -Eq '^running +0 ' $tmp/merge.txt && grep -Eq '^c1:running +1 ' $tmp/merge.txt"
 "$KBENCH" report "$c1" "$c4" >/dev/null 2>"$tmp/merge2.err"
 rc=$?
+check "merged table: seed 000's blank line between NM groups of several kernels" \
+	"awk '/^c1:running +0 /{ getline; found = 1; exit (\$0 != \"\") } END { if (!found) exit 1 }' $tmp/merge.txt"
 check "campaigns of different jobs are not merged: exit 2, says why" \
 	"[ $rc -eq 2 ] && grep -q 'cannot merge .*jobs differ' $tmp/merge2.err"
 "$KBENCH" report --separate --no-cpu "$c1" "$c4" >"$tmp/sep.txt" 2>&1
