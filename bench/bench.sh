@@ -24,8 +24,8 @@
 #  3 report.*     kbench report on synthetic 1k- and 10k-run campaigns
 #  4 plan.*, resume.*  kbench plan over 10k runs; kbench run on a 10k-run
 #                 campaign that is already complete
-#  5 verdict.*    time to a verdict with iterations = auto (pending until
-#                 kernels.conf accepts it)
+#  5 verdict.*    time to a verdict: iterations = auto against a fixed
+#                 count equal to its max_iterations
 set -eu
 
 BUILD=${1:-build}
@@ -240,19 +240,57 @@ while [ $i -le 3 ]; do
 done
 
 # --- 5. time to a verdict -------------------------------------------------
-cat >"$W/auto.conf" <<EOF
+# iterations = auto (runner/adaptive.h) against a fixed count equal to its
+# max_iterations: machine time, and the CI half-width each reached.
+AUTO_TARGET=${KBENCH_BENCH_TARGET_CI:-2}
+AUTO_MAX=${KBENCH_BENCH_MAX_ITER:-8}
+def verdict.time_ratio ratio '<=' 1 "machine time, iterations = auto (target_ci_pct $AUTO_TARGET, max $AUTO_MAX) / fixed iterations = $AUTO_MAX"
+def verdict.auto_iterations count - 0 "timed iterations the adaptive campaign ran before it stopped"
+def verdict.auto_ci_pct '%' - 0 "read.iops 95% CI half-width, % of the mean, reached by the adaptive campaign"
+def verdict.fixed_ci_pct '%' - 0 "the same for the fixed campaign"
+# ci_pct FILE: read.iops CI half-width as % of the mean in results.json
+ci_pct() {
+	jq -r '[.summaries[] | select(.metric == "read.iops")][0] |
+		if .ci95_hi == null then empty else
+		((.ci95_hi - .ci95_lo) / 2 / .mean * 100) end' "$1" 2>/dev/null
+}
+if [ "$(id -u)" != 0 ] || ! command -v fio >/dev/null; then
+	pending verdict.time_ratio "needs root and fio (a loop device)"
+else
+	for mode in auto fixed; do
+		if [ $mode = auto ]; then
+			iters="iterations = auto
+min_iterations = 3
+max_iterations = $AUTO_MAX
+target_ci_pct = $AUTO_TARGET"
+		else
+			iters="iterations = $AUTO_MAX"
+		fi
+		cat >"$W/$mode.conf" <<EOF
 [global]
 jobs = randread-4k
-iterations = auto
-target = loop:64M
+$iters
+warmup = 1
+runtime = $RUNTIME
+target = loop:256M
 profiles = $REPO/profiles
 [running]
 method = local
 EOF
-if "$K" plan -c "$W/auto.conf" >/dev/null 2>&1; then
-	pending verdict.time_ratio "iterations = auto is accepted but this benchmark does not measure it yet"
-else
-	pending verdict.time_ratio "iterations = auto not available"
+		say "time to a verdict: $mode campaign"
+		drop_caches
+		measure "$K" run -q -c "$W/$mode.conf" -o "$W/v-$mode"
+		eval "${mode}_wall=$wall_s ${mode}_rc=$rc"
+	done
+	if [ "$auto_rc" = 0 ] && [ "$fixed_rc" = 0 ]; then
+		sample verdict.time_ratio "$(calc "$auto_wall / $fixed_wall")"
+		sample verdict.auto_iterations "$(jq '[.runs[] | select(.warmup == false)] | length' "$W/v-auto/results.json")"
+		v=$(ci_pct "$W/v-auto/results.json"); [ -n "$v" ] && sample verdict.auto_ci_pct "$v"
+		v=$(ci_pct "$W/v-fixed/results.json"); [ -n "$v" ] && sample verdict.fixed_ci_pct "$v"
+		say "adaptive stopped: $(jq -r '.adaptive.reason // .adaptive // "?"' "$W/v-auto/state.json" 2>/dev/null)"
+	else
+		pending verdict.time_ratio "a campaign failed (auto exit $auto_rc, fixed exit $fixed_rc)"
+	fi
 fi
 
 echo
