@@ -505,12 +505,14 @@ int stats_mark_outliers(json_t *results, int exclude)
 	json_t *runs = json_object_get(results, "runs"), *run, *v;
 	struct sample s;
 	struct run_index ix;
+	json_t *seen = json_object();
 	const char *name;
 	size_t i, c, j, m, k;
 	int *flag, total = 0;
 
 	if (!json_is_array(runs)) {
 		kb_error("results model has no \"runs\" array");
+		json_decref(seen);
 		return -EINVAL;
 	}
 	json_array_foreach(runs, i, run) {
@@ -519,8 +521,11 @@ int stats_mark_outliers(json_t *results, int exclude)
 		if (run_counts(run))
 			json_object_set_new(run, "outliers", json_array());
 		json_object_foreach(json_object_get(run, "metrics"), name, v)
-			if (json_is_number(v))
+			if (json_is_number(v) && !json_object_get(seen, name)) {
+				/* hashed: names repeat in every run */
+				json_object_set_new(seen, name, json_true());
 				sl_add(&metrics, name);
+			}
 	}
 	sample_alloc(&s, json_array_size(runs));
 	index_build(&ix, runs);
@@ -560,6 +565,7 @@ int stats_mark_outliers(json_t *results, int exclude)
 		json_object_set_new(run, "excluded_outliers", ex);
 	}
 	free(flag);
+	json_decref(seen);
 	index_free(&ix);
 	sample_free(&s);
 	free(cfgs.v);

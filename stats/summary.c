@@ -191,6 +191,7 @@ static void collect_names(json_t *results, json_t *runs,
 			  struct strlist *metrics)
 {
 	struct strlist unknown = { 0 };
+	json_t *seen = json_object();	/* metric names with a number */
 	const struct kb_metric_def *def;
 	json_t *cfg, *job, *run, *v, *m;
 	const char *name;
@@ -222,29 +223,24 @@ static void collect_names(json_t *results, json_t *runs,
 					name);
 				continue;
 			}
-			if (kb_metric_find(name))
+			/* names repeat in every run: test each one once */
+			if (json_object_get(seen, name))
 				continue;
-			strlist_add(&unknown, name);
+			json_object_set_new(seen, name, json_true());
+			if (!kb_metric_find(name))
+				strlist_add(&unknown, name);
 		}
 	}
 
 	/* known metrics in table order, then unknown ones by name */
-	for (def = kb_metrics; def->name; def++) {
-		json_array_foreach(runs, i, run) {
-			if (!run_counts(run))
-				continue;
-			v = json_object_get(json_object_get(run, "metrics"),
-					    def->name);
-			if (json_is_number(v)) {
-				strlist_add(metrics, def->name);
-				break;
-			}
-		}
-	}
+	for (def = kb_metrics; def->name; def++)
+		if (json_object_get(seen, def->name))
+			strlist_add(metrics, def->name);
 	if (unknown.n)
 		qsort(unknown.v, unknown.n, sizeof(*unknown.v), cmp_str);
 	for (k = 0; k < unknown.n; k++)
 		strlist_add(metrics, unknown.v[k]);
+	json_decref(seen);
 	free(unknown.v);
 }
 

@@ -5,7 +5,10 @@
 # (KVM if usable, else TCG), null_blk target, write-4k-io_uring-32x32,
 # 2 iterations x 2 s, order = interleave, three variants:
 #   a    the kernel
-#   b    the same kernel with mitigations=off
+#   b    the previous build of Debian's 6.1 kernel (the highest
+#        linux-image-6.1.0-N-amd64 below the current one, found with
+#        apt-cache at test time): two real kernels; if the archive has no
+#        other build, the same kernel with mitigations=off
 #   bad  the kernel with init=/nonexistent: it panics; its runs must be
 #        recorded as failed (console log kept) within boot_timeout while
 #        a's and b's rows are still there
@@ -42,6 +45,18 @@ done
 
 tmp=$(mktemp -d /tmp/kbench-vm-e2e.XXXXXX)
 export KBENCH_CACHE=${KBENCH_CACHE:-/var/cache/kbench}
+cur=$(apt-cache depends linux-image-amd64 2>/dev/null |
+	sed -n 's/.*Depends: \(linux-image-6\.1\.0-[0-9]*-amd64\).*/\1/p' | head -1)
+prev=$(apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-amd64$' 2>/dev/null |
+	awk '{ print $1 }' | grep -vx "${cur:-none}" | sort -t- -k4,4n | tail -1)
+if [ -n "$prev" ]; then
+	b_kernel="kernel = deb:$prev"
+	echo "# variant b: $prev (a: linux-image-amd64 = ${cur:-?})"
+else
+	b_kernel="kernel = deb:linux-image-amd64
+cmdline = mitigations=off"
+	echo "# variant b: no other 6.1 build in the archive; the same kernel, mitigations=off"
+fi
 cat > "$tmp/vm.conf" <<EOF
 [global]
 jobs = write-4k-io_uring-32x32
@@ -49,6 +64,7 @@ iterations = 2
 warmup = 0
 runtime = 2
 order = interleave
+layouts = rounds
 target = null_blk: queue_mode=2 irqmode=0 completion_nsec=0
 profiles = $ROOT/profiles
 
@@ -58,8 +74,7 @@ kernel = deb:linux-image-amd64
 
 [b]
 method = vm
-kernel = deb:linux-image-amd64
-cmdline = mitigations=off
+$b_kernel
 
 [bad]
 method = vm
@@ -86,6 +101,12 @@ check "bad: the console log is kept in the run directory" \
 	'grep -q "Kernel panic" "$d/runs/bad/write-4k-io_uring-32x32/000/console.log"'
 check "guest runs ran on the guest kernel" \
 	'jq -e ".guest_kernel | test(\"^6\\\\.\")" "$d/runs/a/write-4k-io_uring-32x32/001/metrics.json" >/dev/null'
+if [ -n "$prev" ]; then
+	check "a and b ran two different kernel builds" \
+		'ga=$(jq -r .guest_kernel "$d/runs/a/write-4k-io_uring-32x32/001/metrics.json"); gb=$(jq -r .guest_kernel "$d/runs/b/write-4k-io_uring-32x32/001/metrics.json"); [ -n "$ga" ] && [ "$ga" != null ] && [ "$ga" != "$gb" ]'
+fi
+check "seed 002's rounds table: a row per round, kernel columns, average" \
+	'grep -Eq "^ +average +[0-9.]+ +[0-9.]+" "$d/report.txt"'
 check "report has a row for a and for b" \
 	'grep -Eq "^a +[0-9]" "$d/report.txt" && grep -Eq "^b +[0-9]" "$d/report.txt"'
 check "campaign.json records vCPUs and memory" \
