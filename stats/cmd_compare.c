@@ -421,7 +421,7 @@ int cmd_compare(int argc, char **argv)
 	struct pairs pairs = { 0 };
 	const char **metrics = NULL;
 	char **keep = NULL, *copy, *tok, *save;
-	size_t nmetrics = 0, nkeep = 0, i, nreg = 0, nundecided = 0;
+	size_t nmetrics = 0, nkeep = 0, i, nreg = 0, nundecided = 0, nweak = 0;
 	json_t *merged = NULL, *e;
 	int c, ret = EXIT_ERROR;
 
@@ -509,7 +509,15 @@ int cmd_compare(int argc, char **argv)
 	}
 	json_array_foreach(json_object_get(merged, "comparisons"), i, e) {
 		const char *v = verdict_word(e);
+		int okm, oke;
+		double mde = num(e, "mde_pct", &okm);
+		double me = num(e, "min_effect_pct", &oke);
 
+		/* "no difference" from a campaign that could not have seen
+		 * one: say so, since bisect takes exit 0 as "good" */
+		if (!strcmp(v, "no significant difference") && okm && oke &&
+		    mde > me)
+			nweak++;
 		if (!strcmp(v, "regression"))
 			nreg++;
 		else if (!strcmp(v, "insufficient samples") ||
@@ -528,6 +536,12 @@ int cmd_compare(int argc, char **argv)
 		printf("\nverdict: no regression (exit 0)\n");
 		ret = EXIT_NO_REGRESSION;
 	}
+	if (nweak)
+		printf("warning: %zu comparison(s) found no difference but "
+		       "could only have\n    detected a change larger than "
+		       "their minimum effect (minimum detectable\n    effect "
+		       "above): add iterations before trusting \"no "
+		       "regression\"\n", nweak);
 	if (fflush(stdout)) {
 		kb_error("writing to standard output failed");
 		ret = EXIT_ERROR;
