@@ -17,6 +17,7 @@
  *  - a relative tunable path (under /sys/block/<dev>/) needs a block
  *    device target, so it is an error with a file: target.
  */
+#include "lib/str.h"
 #include "parsers/kconf.h"
 #include "lib/err.h"
 #include "lib/file.h"
@@ -117,18 +118,6 @@ static void perr(struct parser *p, int line, const char *fmt, ...)
 	p->nerrors++;
 }
 
-static char *trim(char *s)
-{
-	char *e;
-
-	while (*s == ' ' || *s == '\t' || *s == '\r')
-		s++;
-	e = s + strlen(s);
-	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' ||
-			 e[-1] == '\n'))
-		*--e = '\0';
-	return s;
-}
 
 /* Cut a trailing " ;comment" or " #comment". */
 static void strip_comment(char *s)
@@ -528,7 +517,7 @@ static void set_target(struct parser *p, const char *val)
 		   (!val[8] || val[8] == ':')) {
 		cfg->target_kind = KB_TARGET_NULLBLK;
 		cfg->target = kb_xstrdup("/dev/nullb0");
-		cfg->nullblk_params = kb_xstrdup(trim((char *)val +
+		cfg->nullblk_params = kb_xstrdup(kb_trim((char *)val +
 					(val[8] ? 9 : 8)));
 	} else if (!strncmp(val, "file:", 5)) {
 		if (!val[5]) {
@@ -763,7 +752,7 @@ static void add_tunable(struct parser *p, const char *label, const char *val,
 		goto out;
 	}
 	*colon = '\0';
-	path = trim(copy);
+	path = kb_trim(copy);
 	vals = colon + 1;
 	if (!*path) {
 		perr(p, p->line, "tunable %s: missing PATH before ':'", label);
@@ -1026,10 +1015,10 @@ static void handle_key(struct parser *p, char *key, char *raw)
 	 * looked at, so a bad value does not also cause "no jobs". */
 	if (!strncmp(key, "task group", 10) && p->sec == SEC_GLOBAL &&
 	    (key[10] == ' ' || key[10] == '\t')) {
-		tgroup = trim(key + 10);
+		tgroup = kb_trim(key + 10);
 	} else if (!strncmp(key, "min_effect", 10) && p->sec == SEC_GLOBAL &&
 		   (key[10] == ' ' || key[10] == '\t')) {
-		mename = trim(key + 10);
+		mename = kb_trim(key + 10);
 	} else if (!strncmp(key, "tunable", 7) &&
 		   (key[7] == ' ' || key[7] == '\t')) {
 		if (p->sec != SEC_GLOBAL) {
@@ -1037,7 +1026,7 @@ static void handle_key(struct parser *p, char *key, char *raw)
 			     "'tunable' belongs in [global], not in a variant section");
 			return;
 		}
-		label = trim(key + 7);
+		label = kb_trim(key + 7);
 	} else if (!strncmp(key, "sweep", 5) &&
 		   (key[5] == ' ' || key[5] == '\t')) {
 		if (p->sec != SEC_GLOBAL) {
@@ -1045,7 +1034,7 @@ static void handle_key(struct parser *p, char *key, char *raw)
 			     "'sweep' belongs in [global], not in a variant section");
 			return;
 		}
-		label = trim(key + 5);
+		label = kb_trim(key + 5);
 		sweep = 1;
 	} else if (!strcmp(key, "sweep") && p->sec == SEC_GLOBAL) {
 		perr(p, p->line,
@@ -1107,11 +1096,11 @@ static void parse_line(struct parser *p, char *s)
 {
 	char *eq;
 
-	s = trim(s);
+	s = kb_trim(s);
 	if (!*s || *s == ';' || *s == '#')
 		return;
 	strip_comment(s);
-	s = trim(s);
+	s = kb_trim(s);
 	if (*s == '[') {
 		start_section(p, s);
 		return;
@@ -1123,7 +1112,7 @@ static void parse_line(struct parser *p, char *s)
 		return;
 	}
 	*eq = '\0';
-	handle_key(p, trim(s), trim(eq + 1));
+	handle_key(p, kb_trim(s), kb_trim(eq + 1));
 }
 
 /* baseline = VARIANT[,LABEL=VALUE]...: every part must name something
@@ -1141,7 +1130,7 @@ static void check_baseline(struct parser *p)
 	copy = kb_xstrdup(cfg->baseline);
 	for (tok = strtok_r(copy, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save), first = 0) {
-		tok = trim(tok);
+		tok = kb_trim(tok);
 		if (first) {
 			for (i = 0; i < cfg->nvariants; i++)
 				if (!strcmp(cfg->variants[i].name, tok))
@@ -1161,20 +1150,20 @@ static void check_baseline(struct parser *p)
 		}
 		*eq = '\0';
 		for (i = 0; i < cfg->ntunables; i++)
-			if (!strcmp(cfg->tunables[i].label, trim(tok)))
+			if (!strcmp(cfg->tunables[i].label, kb_trim(tok)))
 				break;
 		if (i == cfg->ntunables) {
 			perr(p, line, "baseline = '%s': no tunable '%s'",
-			     cfg->baseline, trim(tok));
+			     cfg->baseline, kb_trim(tok));
 			continue;
 		}
 		for (j = 0; j < cfg->tunables[i].nvalues; j++)
-			if (!strcmp(cfg->tunables[i].values[j], trim(eq + 1)))
+			if (!strcmp(cfg->tunables[i].values[j], kb_trim(eq + 1)))
 				break;
 		if (j == cfg->tunables[i].nvalues)
 			perr(p, line,
 			     "baseline = '%s': '%s' is not one of tunable %s's values",
-			     cfg->baseline, trim(eq + 1), cfg->tunables[i].label);
+			     cfg->baseline, kb_trim(eq + 1), cfg->tunables[i].label);
 	}
 	free(copy);
 }

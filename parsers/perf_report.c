@@ -1,4 +1,5 @@
 /* parsers/perf_report.c - see perf_report.h for formats and rules. */
+#include "lib/str.h"
 #include "parsers/perf_report.h"
 #include "lib/err.h"
 #include "lib/file.h"
@@ -11,17 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
-}
 
 /* ---- symbol groups -------------------------------------------------- */
 
@@ -44,7 +34,7 @@ int symgroups_parse(const char *name, const char *text,
 				*c = '\0';
 				break;
 			}
-		p = trim(line);
+		p = kb_trim(line);
 		if (!*p)
 			continue;
 		if (*p == '[') {
@@ -85,7 +75,7 @@ int symgroups_parse(const char *name, const char *text,
 		}
 		if (!strncmp(p, "parent", 6) &&
 		    p[6 + strspn(p + 6, " \t")] == '=') {
-			char *pname = trim(strchr(p, '=') + 1);
+			char *pname = kb_trim(strchr(p, '=') + 1);
 
 			cur->parent = -2;
 			for (i = 0; i + 1 < gs->n; i++)
@@ -254,7 +244,7 @@ int perf_report_parse(const char *name, const char *text,
 		if (!mark)
 			continue;
 		*mark = '\0';
-		sym = trim(mark + 3);
+		sym = kb_trim(mark + 3);
 		/* leading fields: percentages, then maybe a sample count */
 		for (q = strtok(line, " \t"); q && ntok < 8; q = strtok(NULL, " \t"))
 			tok[ntok++] = q;

@@ -1,4 +1,5 @@
 /* parsers/perf_stat.c - see perf_stat.h for the format and its sources. */
+#include "lib/str.h"
 #include "parsers/perf_stat.h"
 #include "lib/err.h"
 #include "lib/file.h"
@@ -12,17 +13,6 @@
 
 #define MAX_FIELDS 32
 
-static char *trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
-}
 
 /* A plain decimal number (no thousands separators: -x output has none). */
 static int is_number(const char *s, double *v)
@@ -33,7 +23,7 @@ static int is_number(const char *s, double *v)
 	if (!*s)
 		return 0;
 	d = strtod(s, &end);
-	if (*trim(end) || !isfinite(d))
+	if (*kb_trim(end) || !isfinite(d))
 		return 0;
 	if (v)
 		*v = d;
@@ -114,9 +104,9 @@ int perf_stat_parse(const char *name, const char *text,
 		if (next)
 			*next++ = '\0';
 		lineno++;
-		p = trim(line);
+		p = kb_trim(line);
 		if (!strncmp(p, "# error:", 8)) {
-			snprintf(s->error, sizeof(s->error), "%s", trim(p + 8));
+			snprintf(s->error, sizeof(s->error), "%s", kb_trim(p + 8));
 			continue;
 		}
 		if (!*p || *p == '#')
@@ -131,7 +121,7 @@ int perf_stat_parse(const char *name, const char *text,
 				f[nf++] = p + 1;
 			}
 		for (k = 0; k < nf; k++)
-			f[k] = trim(f[k]);
+			f[k] = kb_trim(f[k]);
 		/* value, unit, event need 3 fields; try prefixes of 0..3 */
 		for (k = 0; k + 2 < nf && k <= 3; k++) {
 			if (!is_number(f[k], NULL) && strncmp(f[k], "<not", 4))

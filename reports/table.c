@@ -1084,8 +1084,12 @@ void kb_report_free(struct kb_report *r)
 
 /* ---- dispatch ------------------------------------------------------ */
 
-static int render_text(FILE *out, json_t *results,
-		       const struct report_opts *opts)
+/* The three table renderers differ only in how a built report is
+ * written out. */
+enum table_fmt { TF_TEXT, TF_MARKDOWN, TF_CSV };
+
+static int render_tables(FILE *out, json_t *results,
+			 const struct report_opts *opts, enum table_fmt f)
 {
 	struct kb_report *r;
 	int ret;
@@ -1093,37 +1097,37 @@ static int render_text(FILE *out, json_t *results,
 	ret = kb_report_build(results, opts, &r);
 	if (ret)
 		return ret;
-	ret = report_text(out, r, REPORT_TEXT_WIDTH);
+	switch (f) {
+	case TF_TEXT:
+		ret = report_text(out, r, REPORT_TEXT_WIDTH);
+		break;
+	case TF_MARKDOWN:
+		ret = report_markdown_full(out, r, results, opts);
+		break;
+	default:
+		ret = report_csv(out, r);
+		break;
+	}
 	kb_report_free(r);
 	return ret;
+}
+
+static int render_text(FILE *out, json_t *results,
+		       const struct report_opts *opts)
+{
+	return render_tables(out, results, opts, TF_TEXT);
 }
 
 static int render_markdown(FILE *out, json_t *results,
 			   const struct report_opts *opts)
 {
-	struct kb_report *r;
-	int ret;
-
-	ret = kb_report_build(results, opts, &r);
-	if (ret)
-		return ret;
-	ret = report_markdown_full(out, r, results, opts);
-	kb_report_free(r);
-	return ret;
+	return render_tables(out, results, opts, TF_MARKDOWN);
 }
 
 static int render_csv(FILE *out, json_t *results,
 		      const struct report_opts *opts)
 {
-	struct kb_report *r;
-	int ret;
-
-	ret = kb_report_build(results, opts, &r);
-	if (ret)
-		return ret;
-	ret = report_csv(out, r);
-	kb_report_free(r);
-	return ret;
+	return render_tables(out, results, opts, TF_CSV);
 }
 
 static int render_json(FILE *out, json_t *results,

@@ -45,20 +45,6 @@ static void usage(FILE *f)
 "  -h, --help          this text\n");
 }
 
-static int apply(struct kb_campaign *c, struct kb_tunables *tu,
-		 const struct kb_configuration *k)
-{
-	size_t i;
-	int ret;
-
-	for (i = 0; i < tu->n; i++) {
-		ret = tunables_set(tu, i, c->cfg.tunables[i].values[k->value[i]]);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
 static const struct kb_run *find_run(const struct kb_campaign *c,
 				     const char *key)
 {
@@ -198,7 +184,7 @@ int cmd_guest(int argc, char **argv)
 			free(rdir);
 			goto out;
 		}
-		if (apply(&c, &tu, k)) {
+		if (tunables_apply(&tu, &c.cfg, k)) {
 			err = write_failed(rdir, &c, r, "guest: cannot set the "
 					   "tunables (see console.log)");
 			free(rdir);

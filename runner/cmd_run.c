@@ -219,20 +219,6 @@ out:
 	return ret;
 }
 
-static int apply_tunables(struct kb_campaign *c, struct kb_tunables *tu,
-			  const struct kb_configuration *k)
-{
-	size_t i;
-	int ret;
-
-	for (i = 0; i < tu->n; i++) {
-		ret = tunables_set(tu, i, c->cfg.tunables[i].values[k->value[i]]);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
 /* results.json, report.txt, report.md; the text table on stdout. */
 static int write_reports(const char *dir, int print)
 {
@@ -507,7 +493,7 @@ again:
 			todo, k->id, c.cfg.jobs[r->job], r->iteration,
 			r->warmup ? " (warm-up)" : "",
 			plan_fmt_duration(eta, eb, sizeof(eb)));
-		if (apply_tunables(&c, &tu, k))
+		if (tunables_apply(&tu, &c.cfg, k))
 			goto out;
 		rdir = kb_xasprintf("%s/runs/%s", dir, r->key);
 		if (kb_mkdir_p(rdir)) {

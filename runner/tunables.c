@@ -1,4 +1,5 @@
 #include "runner/tunables.h"
+#include "runner/plan.h"
 #include "lib/err.h"
 #include "lib/file.h"
 
@@ -265,6 +266,20 @@ int tunables_set(struct kb_tunables *tu, size_t i, const char *value)
 	}
 	free(back);
 	return ret;
+}
+
+int tunables_apply(struct kb_tunables *tu, const struct kb_config *cfg,
+		   const struct kb_configuration *k)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < tu->n; i++) {
+		ret = tunables_set(tu, i, cfg->tunables[i].values[k->value[i]]);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 int tunables_probe(struct kb_tunables *tu, const struct kb_config *cfg)

@@ -35,6 +35,12 @@ int tunables_init(struct kb_tunables *tu, const struct kb_config *cfg,
  * and the value read back. */
 int tunables_set(struct kb_tunables *tu, size_t i, const char *value);
 
+/* Write the values of configuration k (runner/plan.h) to every tunable
+ * (sweeps are skipped: they go to fio).  0 or the first error. */
+struct kb_configuration;
+int tunables_apply(struct kb_tunables *tu, const struct kb_config *cfg,
+		   const struct kb_configuration *k);
+
 /* Write every value of every tunable of cfg once and read it back, then
  * restore the originals, so a value the kernel rejects (nomerges = 7)
  * stops the campaign before its first run, with the conf file's line.

@@ -1,6 +1,7 @@
 /* stats/compare.c - comparisons against the baseline, outliers, drift,
  * minimum detectable effect.  Formulas and their sources: see
  * stats/compare.h. */
+#include "stats/model.h"
 #include "stats/compare.h"
 #include "stats/summary.h"
 #include "lib/err.h"
@@ -345,24 +346,6 @@ void kb_compare_opts_free(struct kb_compare_opts *o)
 	o->min_effect_by_metric = NULL;
 }
 
-static json_t *jreal(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-static const char *jstr(json_t *obj, const char *key)
-{
-	return json_string_value(json_object_get(obj, key));
-}
-
-static int run_counts(json_t *run)
-{
-	const char *status = jstr(run, "status");
-
-	return status && !strcmp(status, "ok") &&
-	       !json_is_true(json_object_get(run, "warmup"));
-}
-
 /* One sample with where each value came from. */
 struct sample {
 	size_t n;
@@ -429,16 +412,16 @@ static void index_build(struct run_index *ix, json_t *runs)
 
 	memset(ix, 0, sizeof(*ix));
 	json_array_foreach(runs, i, run) {
-		sl_add(&ix->cfgs, jstr(run, "configuration"));
-		sl_add(&ix->jobs, jstr(run, "job"));
+		sl_add(&ix->cfgs, kb_jstr(run, "configuration"));
+		sl_add(&ix->jobs, kb_jstr(run, "job"));
 	}
 	ix->idx = kb_xcalloc(ix->cfgs.n * ix->jobs.n + 1, sizeof(*ix->idx));
 	ix->n = kb_xcalloc(ix->cfgs.n * ix->jobs.n + 1, sizeof(*ix->n));
 	json_array_foreach(runs, i, run) {
-		const char *cn = jstr(run, "configuration");
-		const char *jn = jstr(run, "job");
+		const char *cn = kb_jstr(run, "configuration");
+		const char *jn = kb_jstr(run, "job");
 
-		if (!cn || !jn || !run_counts(run))
+		if (!cn || !jn || !kb_run_counts(run))
 			continue;
 		for (c = 0; strcmp(ix->cfgs.v[c], cn); c++)
 			;
@@ -516,9 +499,9 @@ int stats_mark_outliers(json_t *results, int exclude)
 		return -EINVAL;
 	}
 	json_array_foreach(runs, i, run) {
-		sl_add(&cfgs, jstr(run, "configuration"));
-		sl_add(&jobs, jstr(run, "job"));
-		if (run_counts(run))
+		sl_add(&cfgs, kb_jstr(run, "configuration"));
+		sl_add(&jobs, kb_jstr(run, "job"));
+		if (kb_run_counts(run))
 			json_object_set_new(run, "outliers", json_array());
 		json_object_foreach(json_object_get(run, "metrics"), name, v)
 			if (json_is_number(v) && !json_object_get(seen, name)) {
@@ -613,9 +596,9 @@ static int job_has(json_t *runs, const char *job, const char *metric)
 	size_t i;
 
 	json_array_foreach(runs, i, run) {
-		const char *j = jstr(run, "job");
+		const char *j = kb_jstr(run, "job");
 
-		if (!j || strcmp(j, job) || !run_counts(run))
+		if (!j || strcmp(j, job) || !kb_run_counts(run))
 			continue;
 		v = json_object_get(json_object_get(run, "metrics"), metric);
 		if (json_is_number(v))
@@ -717,10 +700,10 @@ static json_t *comparison_entry(json_t *camp, const struct kb_compare_opts *o,
 		have_mw = 1;
 	if (!kb_drift_check(a->order, a->x, a->n, &d)) {
 		dj = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:b}",
-			"n", (json_int_t)d.n, "slope_per_run", jreal(d.slope),
-			"slope_ci95_lo", jreal(d.slope_ci95_lo),
-			"slope_ci95_hi", jreal(d.slope_ci95_hi),
-			"p", jreal(d.p), "change_pct", jreal(d.change_pct),
+			"n", (json_int_t)d.n, "slope_per_run", kb_jreal(d.slope),
+			"slope_ci95_lo", kb_jreal(d.slope_ci95_lo),
+			"slope_ci95_hi", kb_jreal(d.slope_ci95_hi),
+			"p", kb_jreal(d.p), "change_pct", kb_jreal(d.change_pct),
 			"warn", d.p < alpha && isfinite(d.change_pct) &&
 				fabs(d.change_pct) >= me);
 	}
@@ -734,34 +717,34 @@ static json_t *comparison_entry(json_t *camp, const struct kb_compare_opts *o,
 		kb_direction_name(def ? def->direction : KB_NEUTRAL)));
 	json_object_set_new(e, "n", json_integer((json_int_t)b->n));
 	json_object_set_new(e, "n_baseline", json_integer((json_int_t)a->n));
-	json_object_set_new(e, "mean", b->n ? jreal(gsl_stats_mean(b->x, 1,
+	json_object_set_new(e, "mean", b->n ? kb_jreal(gsl_stats_mean(b->x, 1,
 				b->n)) : json_null());
-	json_object_set_new(e, "mean_baseline", a->n ? jreal(gsl_stats_mean(
+	json_object_set_new(e, "mean_baseline", a->n ? kb_jreal(gsl_stats_mean(
 				a->x, 1, a->n)) : json_null());
-	json_object_set_new(e, "cv_pct", jreal(cvb));
-	json_object_set_new(e, "cv_baseline_pct", jreal(cva));
-	json_object_set_new(e, "diff", have_w ? jreal(w.diff) : json_null());
-	json_object_set_new(e, "diff_ci95_lo", have_w ? jreal(w.diff_ci95_lo) :
+	json_object_set_new(e, "cv_pct", kb_jreal(cvb));
+	json_object_set_new(e, "cv_baseline_pct", kb_jreal(cva));
+	json_object_set_new(e, "diff", have_w ? kb_jreal(w.diff) : json_null());
+	json_object_set_new(e, "diff_ci95_lo", have_w ? kb_jreal(w.diff_ci95_lo) :
 			    json_null());
-	json_object_set_new(e, "diff_ci95_hi", have_w ? jreal(w.diff_ci95_hi) :
+	json_object_set_new(e, "diff_ci95_hi", have_w ? kb_jreal(w.diff_ci95_hi) :
 			    json_null());
-	json_object_set_new(e, "change_pct", have_w ? jreal(w.change_pct) :
+	json_object_set_new(e, "change_pct", have_w ? kb_jreal(w.change_pct) :
 			    json_null());
 	json_object_set_new(e, "change_ci95_lo_pct", have_w ?
-			    jreal(w.change_ci95_lo_pct) : json_null());
+			    kb_jreal(w.change_ci95_lo_pct) : json_null());
 	json_object_set_new(e, "change_ci95_hi_pct", have_w ?
-			    jreal(w.change_ci95_hi_pct) : json_null());
-	json_object_set_new(e, "welch_t", have_w ? jreal(w.t) : json_null());
-	json_object_set_new(e, "welch_df", have_w ? jreal(w.df) : json_null());
-	json_object_set_new(e, "welch_p", have_w ? jreal(w.p) : json_null());
+			    kb_jreal(w.change_ci95_hi_pct) : json_null());
+	json_object_set_new(e, "welch_t", have_w ? kb_jreal(w.t) : json_null());
+	json_object_set_new(e, "welch_df", have_w ? kb_jreal(w.df) : json_null());
+	json_object_set_new(e, "welch_p", have_w ? kb_jreal(w.p) : json_null());
 	json_object_set_new(e, "p_adjusted", json_null());	/* after BH */
-	json_object_set_new(e, "mw_u", have_mw ? jreal(mw.u) : json_null());
-	json_object_set_new(e, "mw_p", have_mw && have_w ? jreal(mw.p) :
+	json_object_set_new(e, "mw_u", have_mw ? kb_jreal(mw.u) : json_null());
+	json_object_set_new(e, "mw_p", have_mw && have_w ? kb_jreal(mw.p) :
 			    json_null());
 	json_object_set_new(e, "mw_exact", json_boolean(have_mw && mw.exact));
 	json_object_set_new(e, "alpha", json_real(alpha));
 	json_object_set_new(e, "min_effect_pct", json_real(me));
-	json_object_set_new(e, "mde_pct", jreal(kb_mde_pct(a->n, cva, alpha)));
+	json_object_set_new(e, "mde_pct", kb_jreal(kb_mde_pct(a->n, cva, alpha)));
 	json_object_set_new(e, "outliers", iter_list(b, fb));
 	json_object_set_new(e, "outliers_baseline", iter_list(a, fa));
 	json_object_set_new(e, "warmup_suspect",
@@ -779,7 +762,7 @@ static json_t *comparison_entry(json_t *camp, const struct kb_compare_opts *o,
 /* The verdict, once the adjusted p is known. */
 static void set_verdict(json_t *e, double q)
 {
-	const char *dir = jstr(e, "direction"), *verdict;
+	const char *dir = kb_jstr(e, "direction"), *verdict;
 	json_t *drift = json_object_get(e, "drift_baseline");
 	double alpha = json_real_value(json_object_get(e, "alpha"));
 	double me = json_real_value(json_object_get(e, "min_effect_pct"));
@@ -788,7 +771,7 @@ static void set_verdict(json_t *e, double q)
 	json_int_t nb = json_integer_value(json_object_get(e, "n_baseline"));
 	char *reason;
 
-	json_object_set_new(e, "p_adjusted", jreal(q));
+	json_object_set_new(e, "p_adjusted", kb_jreal(q));
 	if (nb < 2 || n < 2) {
 		verdict = "insufficient samples";
 		reason = kb_xasprintf("%s n=%lld < 2: no variance estimate, "
@@ -876,17 +859,17 @@ int stats_fill_comparisons(json_t *results, const struct kb_compare_opts *o,
 	json_array_foreach(json_object_get(camp, "jobs"), i, e)
 		sl_add(&jobs, json_string_value(e));
 	json_array_foreach(runs, i, e)
-		sl_add(&jobs, jstr(e, "job"));
+		sl_add(&jobs, kb_jstr(e, "job"));
 
 	if (!pairs) {
 		struct strlist ids = { 0 };
 
 		cfgs = json_object_get(results, "configurations");
 		json_array_foreach(cfgs, i, e)
-			sl_add(&ids, jstr(e, "id"));
+			sl_add(&ids, kb_jstr(e, "id"));
 		json_array_foreach(runs, i, e)
-			sl_add(&ids, jstr(e, "configuration"));
-		baseline = jstr(camp, "baseline");
+			sl_add(&ids, kb_jstr(e, "configuration"));
+		baseline = kb_jstr(camp, "baseline");
 		if (!baseline || !sl_has(&ids, baseline))
 			baseline = ids.n ? ids.v[0] : NULL;
 		own = kb_xcalloc(ids.n + 1, sizeof(*own));

@@ -1,5 +1,6 @@
 /* stats/summary.c - sample summaries and results["summaries"].
  * Formulas and their sources: see stats/summary.h. */
+#include "stats/model.h"
 #include "stats/summary.h"
 #include "lib/err.h"
 #include "lib/file.h"
@@ -62,26 +63,6 @@ out:
 	return ret;
 }
 
-/* A JSON number, or null when v is NaN/Inf (never NaN in JSON). */
-static json_t *jreal(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-static const char *jstr(json_t *obj, const char *key)
-{
-	return json_string_value(json_object_get(obj, key));
-}
-
-/* A run enters the summaries only when ok and not a warm-up. */
-static int run_counts(json_t *run)
-{
-	const char *status = jstr(run, "status");
-
-	return status && !strcmp(status, "ok") &&
-	       !json_is_true(json_object_get(run, "warmup"));
-}
-
 struct strlist {
 	const char **v;
 	size_t n, cap;
@@ -142,11 +123,11 @@ static struct group *group_runs(json_t *runs, const struct strlist *cfgs,
 
 	for (k = 0; k < 2; k++) {
 		json_array_foreach(runs, i, run) {
-			const char *cn = jstr(run, "configuration");
-			const char *jn = jstr(run, "job");
+			const char *cn = kb_jstr(run, "configuration");
+			const char *jn = kb_jstr(run, "job");
 			struct group *x;
 
-			if (!cn || !jn || !run_counts(run))
+			if (!cn || !jn || !kb_run_counts(run))
 				continue;
 			c = strlist_index(cfgs, cn);
 			j = strlist_index(jobs, jn);
@@ -198,15 +179,15 @@ static void collect_names(json_t *results, json_t *runs,
 	size_t i, k;
 
 	json_array_foreach(json_object_get(results, "configurations"), i, cfg)
-		strlist_add(cfgs, jstr(cfg, "id"));
+		strlist_add(cfgs, kb_jstr(cfg, "id"));
 	json_array_foreach(json_object_get(json_object_get(results,
 					   "campaign"), "jobs"), i, job)
 		strlist_add(jobs, json_string_value(job));
 
 	json_array_foreach(runs, i, run) {
-		strlist_add(cfgs, jstr(run, "configuration"));
-		strlist_add(jobs, jstr(run, "job"));
-		if (!run_counts(run))
+		strlist_add(cfgs, kb_jstr(run, "configuration"));
+		strlist_add(jobs, kb_jstr(run, "job"));
+		if (!kb_run_counts(run))
 			continue;
 		m = json_object_get(run, "metrics");
 		json_object_foreach(m, name, v) {
@@ -216,8 +197,8 @@ static void collect_names(json_t *results, json_t *runs,
 				kb_warn("run %s %s iteration %lld: metric %s "
 					"is not a number; left out of the "
 					"summaries",
-					jstr(run, "configuration") ?: "?",
-					jstr(run, "job") ?: "?",
+					kb_jstr(run, "configuration") ?: "?",
+					kb_jstr(run, "job") ?: "?",
 					json_integer_value(json_object_get(run,
 							   "iteration")),
 					name);
@@ -262,18 +243,18 @@ static json_t *summary_entry(const char *cfg, const char *job,
 	json_object_set_new(e, "direction", json_string(
 		kb_direction_name(def ? def->direction : KB_NEUTRAL)));
 	json_object_set_new(e, "n", json_integer((json_int_t)s->n));
-	json_object_set_new(e, "mean", jreal(s->mean));
-	json_object_set_new(e, "sd", s->has_sd ? jreal(s->sd) : json_null());
+	json_object_set_new(e, "mean", kb_jreal(s->mean));
+	json_object_set_new(e, "sd", s->has_sd ? kb_jreal(s->sd) : json_null());
 	json_object_set_new(e, "cv_pct",
-			    s->has_sd ? jreal(s->cv_pct) : json_null());
-	json_object_set_new(e, "min", jreal(s->min));
-	json_object_set_new(e, "median", jreal(s->median));
-	json_object_set_new(e, "max", jreal(s->max));
+			    s->has_sd ? kb_jreal(s->cv_pct) : json_null());
+	json_object_set_new(e, "min", kb_jreal(s->min));
+	json_object_set_new(e, "median", kb_jreal(s->median));
+	json_object_set_new(e, "max", kb_jreal(s->max));
 	json_object_set_new(e, "ci95_lo",
-			    s->has_sd ? jreal(s->ci95_lo) : json_null());
+			    s->has_sd ? kb_jreal(s->ci95_lo) : json_null());
 	json_object_set_new(e, "ci95_hi",
-			    s->has_sd ? jreal(s->ci95_hi) : json_null());
-	json_object_set_new(e, "diff_pct", jreal(diff));
+			    s->has_sd ? kb_jreal(s->ci95_hi) : json_null());
+	json_object_set_new(e, "diff_pct", kb_jreal(diff));
 	json_object_set_new(e, "note", s->has_sd ? json_null() :
 			    json_string("n=1: no variance estimate"));
 	return e;
@@ -285,7 +266,7 @@ static json_t *find_config(json_t *results, const char *id)
 	size_t i;
 
 	json_array_foreach(json_object_get(results, "configurations"), i, c)
-		if (id && !strcmp(jstr(c, "id") ? jstr(c, "id") : "", id))
+		if (id && !strcmp(kb_jstr(c, "id") ? kb_jstr(c, "id") : "", id))
 			return c;
 	return NULL;
 }
@@ -295,12 +276,12 @@ const char *stats_baseline_for(json_t *results, const char *config)
 	json_t *camp = json_object_get(results, "campaign");
 	json_t *cfgs = json_object_get(results, "configurations");
 	json_t *base, *me, *cand, *t;
-	const char *bid = jstr(camp, "baseline");
+	const char *bid = kb_jstr(camp, "baseline");
 	size_t i, k;
 	int swept = 0;
 
 	if (!find_config(results, bid))
-		bid = jstr(json_array_get(cfgs, 0), "id");
+		bid = kb_jstr(json_array_get(cfgs, 0), "id");
 	json_array_foreach(json_object_get(camp, "tunables"), k, t)
 		swept |= json_is_true(json_object_get(t, "sweep"));
 	if (!swept)
@@ -310,11 +291,11 @@ const char *stats_baseline_for(json_t *results, const char *config)
 	if (!base || !me)
 		return NULL;
 	json_array_foreach(cfgs, i, cand) {
-		int match = jstr(cand, "variant") && jstr(base, "variant") &&
-			    !strcmp(jstr(cand, "variant"), jstr(base, "variant"));
+		int match = kb_jstr(cand, "variant") && kb_jstr(base, "variant") &&
+			    !strcmp(kb_jstr(cand, "variant"), kb_jstr(base, "variant"));
 
 		json_array_foreach(json_object_get(camp, "tunables"), k, t) {
-			const char *label = jstr(t, "label");
+			const char *label = kb_jstr(t, "label");
 			json_t *want = json_object_get(json_object_get(
 				json_is_true(json_object_get(t, "sweep")) ?
 				me : base, "tunables"), label ? label : "");
@@ -326,7 +307,7 @@ const char *stats_baseline_for(json_t *results, const char *config)
 			match = want && have && json_equal(want, have);
 		}
 		if (match)
-			return jstr(cand, "id");
+			return kb_jstr(cand, "id");
 	}
 	return NULL;
 }
@@ -351,7 +332,7 @@ int stats_fill_summaries(json_t *results)
 	}
 	collect_names(results, runs, &cfgs, &jobs, &metrics);
 
-	baseline = jstr(json_object_get(results, "campaign"), "baseline");
+	baseline = kb_jstr(json_object_get(results, "campaign"), "baseline");
 	if (baseline && !strlist_has(&cfgs, baseline)) {
 		kb_warn("baseline '%s' is not a configuration of this "
 			"campaign; comparing against '%s' instead", baseline,
