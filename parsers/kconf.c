@@ -713,8 +713,10 @@ static void add_tunable(struct parser *p, const char *label, const char *val,
 	for (i = 0; i < cfg->ntunables; i++) {
 		if (!strcmp(cfg->tunables[i].label, label)) {
 			perr(p, p->line,
-			     "duplicate tunable '%s' (first defined at line %d)",
-			     label, cfg->tunables[i].line);
+			     "duplicate %s '%s' (first defined at line %d as a %s)",
+			     sweep ? "sweep" : "tunable", label,
+			     cfg->tunables[i].line,
+			     cfg->tunables[i].sweep ? "sweep" : "tunable");
 			return;
 		}
 	}
@@ -774,14 +776,14 @@ values:
 			if (!strcmp(t->values[i], tok))
 				break;
 		if (i < t->nvalues) {
-			perr(p, p->line, "tunable %s: value '%s' is listed twice",
-			     label, tok);
+			perr(p, p->line, "%s %s: value '%s' is listed twice",
+			     sweep ? "sweep" : "tunable", label, tok);
 			continue;
 		}
 		if (t->nvalues == KB_MAX_VALUES) {
 			perr(p, p->line,
-			     "tunable %s: too many values (at most %d)", label,
-			     KB_MAX_VALUES);
+			     "%s %s: too many values (at most %d)",
+			     sweep ? "sweep" : "tunable", label, KB_MAX_VALUES);
 			break;
 		}
 		t->values[t->nvalues++] = kb_xstrdup(tok);
@@ -988,7 +990,7 @@ static void unknown_key(struct parser *p, const char *key)
 		     hint);
 	else if (p->sec == SEC_GLOBAL)
 		perr(p, p->line,
-		     "unknown key '%s' in [global] (expected jobs, iterations, warmup, runtime, order, seed, target, tunable, sweep, baseline, timeout_grace, profiles, push, layouts, alpha, min_effect, min_iterations, max_iterations or target_ci_pct)",
+		     "unknown key '%s' in [global] (expected jobs, iterations, warmup, runtime, order, seed, target, tunable, sweep, task group, baseline, timeout_grace, profiles, push, layouts, alpha, min_effect, min_iterations, max_iterations or target_ci_pct)",
 		     key);
 	else
 		perr(p, p->line,

@@ -1,5 +1,6 @@
 /* reports/table.c - the report model (tables built from a results model)
  * and report_render(), which hands it to a renderer. */
+#include "stats/summary.h"
 #include "reports/table.h"
 #include "reports/report.h"
 #include "reports/profile.h"
@@ -567,6 +568,8 @@ static void comparison_notes(struct ctx *c, struct kb_table *t,
 	free(base_done);
 }
 
+static int swept(json_t *results);
+
 static struct kb_table *comparison_table(struct ctx *c, const char *job,
 					 const char **metrics, size_t nm)
 {
@@ -577,6 +580,7 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 	size_t nsig = 0;
 	double v, lo, hi, diff;
 	json_t *s, *cmp;
+	const char *bl;
 
 	for (m = 0; m < nm; m++) {
 		niops += is_iops(metrics[m]);
@@ -628,7 +632,11 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 			       !strcmp(jstr(cmp, "verdict"), "regression") ||
 			       !strcmp(jstr(cmp, "verdict"),
 				       "significant difference"));
-			if (!strcmp(c->cfgs[i].id, c->baseline))
+			/* a baseline, also of its own swept value
+			 * (stats_baseline_for) */
+			bl = stats_baseline_for(c->results, c->cfgs[i].id);
+			if (!strcmp(c->cfgs[i].id, c->baseline) ||
+			    (bl && !strcmp(bl, c->cfgs[i].id)))
 				kb_table_set(t, row, col + 1, "base");
 			else if (ok && sig)
 				kb_table_set(t, row, col + 1, "* %+.2f%%*",
@@ -660,11 +668,13 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 		}
 	}
 
-	kb_table_add_note(t, "vs base: change of the mean vs baseline %s, "
+	kb_table_add_note(t, "vs base: change of the mean vs baseline %s%s, "
 			  "\"* -0.42%%*\" significant, \"(+0.03%%)\" not; "
 			  "±: half-width of the 95%% CI (Student t); CV%%: "
 			  "coefficient of variation; n: timed runs that "
-			  "succeeded; n/a: not measured", c->baseline);
+			  "succeeded; n/a: not measured", c->baseline,
+			  swept(c->results) ? " at the same value of each "
+			  "swept job parameter" : "");
 	comparison_notes(c, t, job, metrics, nm, nsig);
 	few = NULL;
 	nfew = 0;
@@ -1080,6 +1090,19 @@ void kb_report_free(struct kb_report *r)
 	free(r->vals);
 	free(r->title);
 	free(r);
+}
+
+/* 1 when the campaign sweeps a job parameter (kernels.conf "sweep") */
+static int swept(json_t *results)
+{
+	json_t *t;
+	size_t i;
+
+	json_array_foreach(json_object_get(json_object_get(results,
+			   "campaign"), "tunables"), i, t)
+		if (json_is_true(json_object_get(t, "sweep")))
+			return 1;
+	return 0;
 }
 
 /* ---- dispatch ------------------------------------------------------ */

@@ -143,6 +143,35 @@ void kb_text_wrap(FILE *out, const char *prefix, const char *text,
 	free(a);
 }
 
+/* Narrowest a last text column is made before the table is left wide. */
+#define MIN_TAIL 16
+
+/* Write cell s (ASCII) as the last column of line l, at most w wide: cut
+ * after the last '.', '_' or '-' that fits (else at w), and go on in the
+ * same column on continuation lines indented by col. */
+static void write_tail(FILE *out, struct line *l, const char *s, size_t w,
+		       size_t col)
+{
+	size_t len = strlen(s), cut, k;
+
+	line_pad(l, GAP);
+	while (len > w) {
+		cut = w;
+		for (k = w; k > w / 2; k--)
+			if (s[k - 1] == '.' || s[k - 1] == '_' || s[k - 1] == '-') {
+				cut = k;
+				break;
+			}
+		line_put(l, s, cut);
+		line_flush(out, l);
+		line_pad(l, col);
+		s += cut;
+		len -= cut;
+	}
+	line_put(l, s, len);
+	line_flush(out, l);
+}
+
 /* One part of a wrapped table: the key columns [0, nkey) and the
  * columns [from, to); the first column is key0_cap wide, a longer name
  * gets a line of its own (wrapped to width). */
@@ -151,8 +180,9 @@ static void write_part(FILE *out, const struct kb_table *t, char ***cells,
 		       size_t from, size_t to, size_t key0_cap,
 		       int width)
 {
-	size_t *idx, *cw, n = 0, r, i;
+	size_t *idx, *cw, n = 0, r, i, used, tail = 0;
 	struct line l = { 0 };
+	const char *s = "";
 	char *dash;
 
 	idx = kb_xcalloc(t->ncols, sizeof(*idx));
@@ -163,6 +193,17 @@ static void write_part(FILE *out, const struct kb_table *t, char ***cells,
 		idx[n++] = i;
 	for (i = 0; i < n; i++)
 		cw[i] = idx[i] == 0 && nkey ? key0_cap : w[idx[i]];
+	/* a last, left-aligned text column (lkp's metric names) too wide
+	 * for the line: narrow it; longer cells continue on the next line */
+	used = 0;
+	for (i = 0; i + 1 < n; i++)
+		used += cw[i] + GAP;
+	if (n > 1 && !t->cols[idx[n - 1]].right &&
+	    used + cw[n - 1] > (size_t)width &&
+	    (size_t)width >= used + MIN_TAIL) {
+		cw[n - 1] = (size_t)width - used;
+		tail = cw[n - 1];
+	}
 
 	for (i = 0; i < n; i++)
 		line_cell(&l, heads[idx[i]], cw[i], t->cols[idx[i]].right,
@@ -180,16 +221,22 @@ static void write_part(FILE *out, const struct kb_table *t, char ***cells,
 		if (t->rows[r].group_start)
 			fputc('\n', out);
 		for (i = 0; i < n; i++) {
-			const char *s = cells[r][idx[i]];
+			s = cells[r][idx[i]];
 
 			if (i == 0 && dispw(s) > cw[0]) {
 				/* too long for its column: a line of its own */
 				kb_text_wrap(out, "", s, 0, width);
 				s = "";
 			}
+			if (tail && i == n - 1 && strlen(s) > tail) {
+				write_tail(out, &l, s, cw[i], used);
+				s = NULL;
+				break;
+			}
 			line_cell(&l, s, cw[i], t->cols[idx[i]].right, i == 0);
 		}
-		line_flush(out, &l);
+		if (s)
+			line_flush(out, &l);
 	}
 	free(l.buf);
 	free(idx);

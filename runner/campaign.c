@@ -3,6 +3,7 @@
 #include "lib/file.h"
 #include "lib/proc.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -253,6 +254,29 @@ out:
 	return ret;
 }
 
+/* 1 when dir does not exist or holds nothing but what create() writes
+ * before campaign.json (a creation cut short is taken up again) */
+static int dir_is_empty(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int empty = 1;
+
+	if (!d)
+		return errno == ENOENT;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+		    strcmp(e->d_name, "profiles") &&
+		    strcmp(e->d_name, "kernels.conf") &&
+		    strncmp(e->d_name, "campaign.json.tmp", 17) &&
+		    strncmp(e->d_name, "kernels.conf.tmp", 16)) {
+			empty = 0;
+			break;
+		}
+	closedir(d);
+	return empty;
+}
+
 int campaign_open(struct kb_campaign *c, const char *dir,
 		  const char *conf_path, int conf_explicit)
 {
@@ -266,6 +290,14 @@ int campaign_open(struct kb_campaign *c, const char *dir,
 	statepath = kb_path_join(dir, "state.json");
 	c->resumed = kb_exists(cjpath);
 
+	if (!c->resumed && !dir_is_empty(dir)) {
+		kb_error("%s exists and is not a kbench campaign (no "
+			 "campaign.json) but holds files; give -o a new or "
+			 "empty directory, so nothing of yours is mixed with "
+			 "or overwritten by the campaign", dir);
+		ret = -EEXIST;
+		goto out;
+	}
 	if (c->resumed) {
 		char *a = NULL, *b = NULL;
 

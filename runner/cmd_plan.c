@@ -72,6 +72,18 @@ int cmd_plan(int argc, char **argv)
 	       plan.nconfigs, cfg.njobs, cfg.warmup, cfg.iterations, plan.nruns,
 	       cfg.runtime_s, plan_fmt_duration(plan_estimate_s(&cfg, plan.nruns),
 						eb, sizeof(eb)));
+	if (cfg.iterations_auto) {
+		size_t per = plan.nconfigs * cfg.njobs;
+		size_t most = per * (cfg.warmup + cfg.max_iterations);
+
+		printf("iterations = auto: %u to %u iterations until every "
+		       "compared metric's 95%% CI is within %g%% of its mean: "
+		       "%zu to %zu runs, about %s at most\n",
+		       cfg.min_iterations, cfg.max_iterations,
+		       cfg.target_ci_pct, plan.nruns, most,
+		       plan_fmt_duration(plan_estimate_s(&cfg, most), eb,
+					 sizeof(eb)));
+	}
 	printf("order: %s; baseline: %s\n", cfg.order == KB_ORDER_BLOCK ?
 	       "block" : cfg.order == KB_ORDER_RANDOM ? "random" : "interleave",
 	       plan.configs[plan.baseline].id);

@@ -282,6 +282,21 @@ out:
 	return ret;
 }
 
+/* Number of timed runs recorded as ok. */
+static size_t campaign_ok_runs(const struct kb_campaign *c)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < c->plan.nruns; i++) {
+		const char *s = json_string_value(json_object_get(
+			campaign_run_state(c, c->plan.runs[i].key), "status"));
+
+		if (!c->plan.runs[i].warmup && s && !strcmp(s, "ok"))
+			n++;
+	}
+	return n;
+}
+
 /* 1 when results.json and the reports are newer than state.json (the
  * last recorded run), so a resume with nothing to do need not redo them */
 static int reports_current(const char *dir)
@@ -435,6 +450,12 @@ int cmd_run(int argc, char **argv)
 			"(kbench report %s renders the tables)", dir,
 			c.plan.nruns, dir);
 		ret = reports_current(dir) ? 0 : (write_reports(dir, 0) ? 1 : 0);
+		if (!ret && !campaign_ok_runs(&c)) {
+			kb_error("%s: every run of this campaign failed; nothing "
+				 "was measured (reasons in %s/report.txt; "
+				 "--retry-failed runs them again)", dir, dir);
+			ret = 1;
+		}
 		goto out;
 	}
 	if (!todo) {

@@ -137,8 +137,19 @@ json_t *results_load_campaign(const char *dir, int reparse)
 		mpath = kb_path_join(rdir, "metrics.json");
 		if (reparse) {
 			m = run_dir_parse(rdir);
-			if (m)
-				kb_json_write_atomic(mpath, m);
+			if (m && kb_json_write_atomic(mpath, m)) {
+				/* the message names the file; a report from
+				 * metrics that were not saved would not be
+				 * reproducible */
+				json_decref(m);
+				free(config);
+				free(job);
+				free(rdir);
+				free(mpath);
+				json_decref(res);
+				res = NULL;
+				goto out;
+			}
 		} else if (kb_exists(mpath)) {
 			m = kb_json_load(mpath);
 		}
@@ -239,7 +250,7 @@ json_t *results_merge(json_t *const *models, const char *const *names,
 			what = "jobs";
 		else if (!json_equal(json_object_get(first, "target"),
 				     json_object_get(cm, "target")))
-			what = "target";
+			what = "targets";
 		else if (!same_strings(json_object_get(first, "tunables"),
 				       json_object_get(cm, "tunables"), "label"))
 			what = "tunable labels";

@@ -120,17 +120,26 @@ static char *registry_claim(const char *tpath, char *current,
 		goto out;
 	}
 	if (e && o && pid != getpid()) {
-		kb_warn("%s was left at '%s' by campaign %s (kbench pid %ld, no "
-			"longer running); its original value '%s' will be "
-			"restored", tpath, current, owner ? owner : "?",
-			(long)pid, o);
+		if (strcmp(current, o))
+			kb_warn("%s was left at '%s' by campaign %s (kbench pid "
+				"%ld, no longer running); its original value "
+				"'%s' will be restored", tpath, current,
+				owner ? owner : "?", (long)pid, o);
 		free(current);
 		orig = kb_xstrdup(o);
 	}
 	dir = kb_xstrdup(rp);
 	*strrchr(dir, '/') = '\0';
-	rec = json_pack("{s:s, s:s, s:I}", "original", orig, "campaign",
-			campaign, "pid", (json_int_t)getpid());
+	{
+		/* campaign is DIR/tunables.saved.json: record DIR */
+		char *cdir = kb_xstrdup(campaign), *slash = strrchr(cdir, '/');
+
+		if (slash)
+			*slash = '\0';
+		rec = json_pack("{s:s, s:s, s:I}", "original", orig, "campaign",
+				cdir, "pid", (json_int_t)getpid());
+		free(cdir);
+	}
 	if (kb_mkdir_p(dir) == 0)
 		kb_json_write_atomic(rp, rec);
 	json_decref(rec);
@@ -285,8 +294,15 @@ int tunables_apply(struct kb_tunables *tu, const struct kb_config *cfg,
 int tunables_probe(struct kb_tunables *tu, const struct kb_config *cfg)
 {
 	size_t i, v;
-	int ret = 0, r;
+	int ret = 0, r, quiet = kb_quiet;
 
+	/* a failure to save the originals (read-only campaign directory)
+	 * is not the values' fault: say only that */
+	if (!tu->saved) {
+		ret = save_originals(tu);
+		if (ret)
+			return ret;
+	}
 	for (i = 0; i < tu->n && i < cfg->ntunables; i++) {
 		if (!tu->paths[i])
 			continue;
@@ -303,7 +319,9 @@ int tunables_probe(struct kb_tunables *tu, const struct kb_config *cfg)
 				ret = r;
 		}
 	}
+	kb_quiet = 1;	/* no "restored" lines for a probe */
 	r = tunables_restore(tu);
+	kb_quiet = quiet;
 	return ret ? ret : r;
 }
 

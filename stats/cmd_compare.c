@@ -64,6 +64,21 @@ static void usage(FILE *f)
 "in common) and nothing regressed: `git bisect run` skips that commit.\n");
 }
 
+/* 1 when the two models' campaigns list a job in common */
+static int jobs_in_common(json_t *a, json_t *b)
+{
+	json_t *ja = json_object_get(json_object_get(a, "campaign"), "jobs");
+	json_t *jb = json_object_get(json_object_get(b, "campaign"), "jobs");
+	json_t *x, *y;
+	size_t i, k;
+
+	json_array_foreach(ja, i, x)
+		json_array_foreach(jb, k, y)
+			if (json_equal(x, y))
+				return 1;
+	return 0;
+}
+
 static int is_dir(const char *p)
 {
 	struct stat st;
@@ -468,6 +483,11 @@ int cmd_compare(int argc, char **argv)
 	copts.metrics = metrics;
 	if (side_open(&b, argv[optind]) || side_open(&n, argv[optind + 1]))
 		goto out;
+	if (!jobs_in_common(b.res, n.res)) {
+		kb_error("%s and %s ran no job in common (compare campaigns of "
+			 "the same fio jobs)", b.arg, n.arg);
+		goto out;
+	}
 
 	/* the merged model: BASE's statistics settings (its kernels.conf) */
 	merged = json_pack("{s:i, s:O, s:[], s:[], s:[]}", "schema_version", 1,

@@ -91,4 +91,9 @@ rm -f "$rd/metrics.json"
 after=$(jq '.metrics."profile.cycles.io.total_pct"' "$rd/metrics.json" 2>/dev/null)
 check "--reparse recomputes the same io share ($before = $after)" \
 	"[ \"$before\" = \"$after\" ] && [ \"$before\" != null ]"
+for layout in variants profile time rounds lkp mmtests; do
+	"$KBENCH" report --layout $layout "$c" >"$tmp/l-$layout.txt" 2>&1
+	check "report --layout $layout (long perf metric names): exit 0, no line over 80 columns, no tab" \
+		"[ -s $tmp/l-$layout.txt ] && ! awk 'length > 80' $tmp/l-$layout.txt | grep -q . && ! grep -q \"\$(printf '\\t')\" $tmp/l-$layout.txt"
+done
 finish

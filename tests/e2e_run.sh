@@ -226,4 +226,25 @@ check "campaigns of different jobs are not merged: exit 2, says why" \
 	"[ $rc -eq 2 ] && grep -q 'cannot merge .*jobs differ' $tmp/merge2.err"
 "$KBENCH" report --separate --no-cpu "$c1" "$c4" >"$tmp/sep.txt" 2>&1
 check "--separate: one report each" "[ \"\$(grep -c '^kbench report:' $tmp/sep.txt)\" = 2 ]"
+
+# --- 10. -o never takes over a directory of someone else's files ---
+mkdir -p "$tmp/junk" && echo important >"$tmp/junk/notes.txt"
+"$KBENCH" run -q -c "$tmp/e2e.conf" -o "$tmp/junk" >/dev/null 2>"$tmp/junk.err"
+rc=$?
+check "-o DIR holding other files: exit 1, says why, touches nothing" \
+	"[ $rc -eq 1 ] && grep -q 'is not a kbench campaign' $tmp/junk.err && [ ! -e $tmp/junk/runs ] && [ \"\$(cat $tmp/junk/notes.txt)\" = important ]"
+
+# --- 11. a campaign whose every run fails exits 1, also when run again ---
+mkdir -p "$tmp/badprof"
+printf '[global]\nfilename=${KBENCH_TARGET}\nruntime=${KBENCH_RUNTIME}\nsize=${KBENCH_SIZE}\nioengine=no_such_engine\n[bad]\nrw=read\n' >"$tmp/badprof/bad.fio"
+sed -e "s|^jobs = .*|jobs = bad|" -e "s|^profiles = .*|profiles = $tmp/badprof|" \
+    -e 's|: 0 1$|: 0|' -e '/^layouts/d' "$tmp/e2e.conf" >"$tmp/allfail.conf"
+"$KBENCH" run -q -c "$tmp/allfail.conf" -o "$tmp/c8" >/dev/null 2>"$tmp/af1.err"
+rc1=$?
+"$KBENCH" run -q -c "$tmp/allfail.conf" -o "$tmp/c8" >/dev/null 2>"$tmp/af2.err"
+rc2=$?
+check "every run failed: exit 1 (got $rc1), and again on a rerun (got $rc2)" \
+	"[ $rc1 -eq 1 ] && [ $rc2 -eq 1 ] && grep -q 'failed' $tmp/af2.err"
+check "... each failure recorded with fio's reason" \
+	"[ \"\$(jq '[.runs[] | select(.status == \"failed\" and (.reason | length) > 0)] | length' $tmp/c8/results.json)\" = 2 ]"
 finish

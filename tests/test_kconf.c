@@ -453,7 +453,7 @@ static void test_err_duplicate_key(void **state)
 		     "bad.conf:5: duplicate key 'release' (first set at line 4)");
 	expect_error(GLOBAL_OK "tunable NM = queue/nomerges: 0\n"
 		     "tunable NM = queue/nomerges: 1\n" VARIANT_OK,
-		     "bad.conf:4: duplicate tunable 'NM' (first defined at line 3)");
+		     "bad.conf:4: duplicate tunable 'NM' (first defined at line 3 as a tunable)");
 }
 
 static void test_err_sections(void **state)
