@@ -323,8 +323,15 @@ int cmd_report(int argc, char **argv)
 		const char **names = kb_xcalloc(nsrc, sizeof(*names));
 
 		for (i = 0; i < nsrc; i++) {
+			size_t k;
+
 			models[i] = src[i].results;
 			names[i] = src[i].name;
+			for (k = 0; k < i; k++)
+				if (!strcmp(names[k], names[i]))
+					kb_warn("%s is given twice: its "
+						"configurations appear twice, "
+						"renamed", names[i]);
 		}
 		merged = results_merge(models, names, nsrc);
 		free(models);

@@ -760,7 +760,7 @@ static json_t *comparison_entry(json_t *camp, const struct kb_compare_opts *o,
 }
 
 /* The verdict, once the adjusted p is known. */
-static void set_verdict(json_t *e, double q)
+static void set_verdict(json_t *e, double q, const char *order)
 {
 	const char *dir = kb_jstr(e, "direction"), *verdict;
 	json_t *drift = json_object_get(e, "drift_baseline");
@@ -785,10 +785,13 @@ static void set_verdict(json_t *e, double q)
 		verdict = "inconclusive";
 		reason = kb_xasprintf("the baseline drifts %+.2f%% over the "
 			"campaign's run order (slope p = %.3g), more than the "
-			"minimum effect %.3g%% and the change itself; re-run "
-			"interleaved (order = interleave) or longer",
+			"minimum effect %.3g%% and the change itself; %s",
 			json_number_value(json_object_get(drift, "change_pct")),
-			json_number_value(json_object_get(drift, "p")), me);
+			json_number_value(json_object_get(drift, "p")), me,
+			order && !strcmp(order, "block") ?
+			"re-run interleaved (order = interleave)" :
+			"find what drifts (temperature, background load, a "
+			"filling device) and re-run, with more warm-up");
 	} else if (isfinite(q) && q < alpha && json_is_number(json_object_get(
 			e, "change_pct")) && fabs(change) >= me) {
 		if (!strcmp(dir, "higher"))
@@ -914,7 +917,7 @@ int stats_fill_comparisons(json_t *results, const struct kb_compare_opts *o,
 	q = kb_xcalloc(ne + 1, sizeof(*q));
 	fam = kb_bh_adjust(p, ne, q);
 	json_array_foreach(out, i, e)
-		set_verdict(e, q[i]);
+		set_verdict(e, q[i], kb_jstr(camp, "order"));
 	json_object_set_new(results, "comparisons", out);
 	json_object_set_new(results, "comparison_settings", json_pack(
 		"{s:f, s:s, s:I, s:f, s:b}",
