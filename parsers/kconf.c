@@ -72,7 +72,7 @@ static const char *const gkey_names[GK_NR] = {
 
 enum vkey {
 	VK_METHOD, VK_RELEASE, VK_KERNEL, VK_INITRD, VK_MODULES, VK_CMDLINE,
-	VK_MEMORY, VK_CPUS, VK_DISK, VK_BOOT_TIMEOUT, VK_NR
+	VK_MEMORY, VK_CPUS, VK_DISK, VK_BOOT_TIMEOUT, VK_SHA256, VK_NR
 };
 
 static const char *const vkey_names[VK_NR] = {
@@ -81,6 +81,7 @@ static const char *const vkey_names[VK_NR] = {
 	[VK_KERNEL] = "kernel",
 	[VK_INITRD] = "initrd",
 	[VK_MODULES] = "modules",
+	[VK_SHA256] = "sha256",
 	[VK_CMDLINE] = "cmdline",
 	[VK_MEMORY] = "memory",
 	[VK_CPUS] = "cpus",
@@ -814,6 +815,13 @@ out:
 	free(copy);
 }
 
+/* 1 for the URLs push/fetch.h downloads (http, https, file) */
+static int is_url(const char *s)
+{
+	return !strncmp(s, "http://", 7) || !strncmp(s, "https://", 8) ||
+	       !strncmp(s, "file://", 7);
+}
+
 static void set_variant(struct parser *p, enum vkey k, const char *val)
 {
 	struct kb_variant *v = p->var;
@@ -850,14 +858,28 @@ static void set_variant(struct parser *p, enum vkey k, const char *val)
 			     val);
 			break;
 		}
-		v->kernel = strncmp(val, "deb:", 4) ? conf_relative(p, val) :
-			    kb_xstrdup(val);
+		v->kernel = strncmp(val, "deb:", 4) && !is_url(val) ?
+			    conf_relative(p, val) : kb_xstrdup(val);
 		break;
+	case VK_SHA256: {
+		size_t h;
+
+		for (h = 0; val[h] && isxdigit((unsigned char)val[h]); h++)
+			;
+		if (h != 64 || val[h])
+			perr(p, p->line,
+			     "sha256 = '%s': expected 64 hexadecimal digits (the output of sha256sum FILE)",
+			     val);
+		else
+			v->sha256 = kb_xstrdup(val);
+		break;
+	}
 	case VK_INITRD:
-		v->initrd = conf_relative(p, val);
+		v->initrd = is_url(val) ? kb_xstrdup(val) : conf_relative(p, val);
 		break;
 	case VK_MODULES:
-		v->modules = conf_relative(p, val);
+		v->modules = is_url(val) ? kb_xstrdup(val) :
+			     conf_relative(p, val);
 		break;
 	case VK_CMDLINE:
 		v->cmdline = kb_xstrdup(val);
@@ -895,6 +917,7 @@ static void free_variant(struct kb_variant *v)
 	free(v->method);
 	free(v->release);
 	free(v->kernel);
+	free(v->sha256);
 	free(v->initrd);
 	free(v->modules);
 	free(v->cmdline);

@@ -96,10 +96,15 @@ struct kb_variant {
 	char *method;		/* "local" */
 	char *release;		/* expected `uname -r`; NULL = any */
 	/* method = vm / kexec (runner/driver_vm.c, runner/driver_kexec.c) */
-	char *kernel;		/* bzImage/vmlinuz path, or "deb:PACKAGE" */
-	char *initrd;		/* kexec: initrd path; NULL = none */
-	char *modules;		/* vm: a lib/modules/<release> directory;
-				 * NULL = the package's, or the host's */
+	char *kernel;		/* bzImage/vmlinuz path, "deb:PACKAGE", or an
+				 * http(s):// or file:// URL (push/fetch.h) */
+	char *sha256;		/* expected SHA-256 of a kernel URL, or NULL */
+	char *initrd;		/* kexec: initrd path or URL; NULL = none */
+	char *modules;		/* vm: a lib/modules/<release> directory, or
+				 * the URL of a tarball of one (as
+				 * `make modules_install INSTALL_MOD_PATH=D`
+				 * writes it under D); NULL = the package's,
+				 * or the host's */
 	char *cmdline;		/* extra kernel command line; NULL = none */
 	unsigned memory_mib;	/* vm: guest memory, MiB (default 1024) */
 	unsigned cpus;		/* vm: vCPUs (default 2) */

@@ -12,6 +12,7 @@
  * as failed with the reason.  `kbench run --dry-run` prints the commands
  * and changes nothing.
  */
+#include "push/fetch.h"
 #include "runner/drivers.h"
 #include "runner/campaign.h"
 #include "runner/kernel_img.h"
@@ -503,7 +504,22 @@ int kexec_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 	}
 	cmdline = kexec_cmdline(cur, v->cmdline, s.marker);
 	a_cmd = kb_xasprintf("--command-line=%s", cmdline);
-	a_initrd = v->initrd ? kb_xasprintf("--initrd=%s", v->initrd) : NULL;
+	if (v->initrd && kernel_is_url(v->initrd)) {
+		/* initrd = URL: fetched into the cache like a kernel */
+		char *cache = kernel_cache_dir(), *dir, *path = NULL;
+
+		dir = kb_path_join(cache, "urls");
+		ret = fetch_url(v->initrd, dir, NULL, &path);
+		free(dir);
+		free(cache);
+		if (ret)
+			goto out;
+		a_initrd = kb_xasprintf("--initrd=%s", path);
+		free(path);
+	} else {
+		a_initrd = v->initrd ? kb_xasprintf("--initrd=%s", v->initrd) :
+			   NULL;
+	}
 	{
 		char *load[] = { "kexec", "-l", k.image, a_cmd, a_initrd, NULL };
 		char *sysd[] = { "systemctl", "kexec", NULL };

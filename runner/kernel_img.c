@@ -1,5 +1,6 @@
 /* runner/kernel_img.c - a variant's kernel image and modules (see
  * kernel_img.h for the sources). */
+#include "push/fetch.h"
 #include "runner/kernel_img.h"
 #include "lib/err.h"
 #include "lib/file.h"
@@ -230,6 +231,87 @@ out:
 	return ret;
 }
 
+int kernel_is_url(const char *s)
+{
+	return s && (!strncmp(s, "http://", 7) || !strncmp(s, "https://", 8) ||
+		     !strncmp(s, "file://", 7));
+}
+
+/* modules = URL: a tarball of lib/modules/<release> (as `make
+ * modules_install INSTALL_MOD_PATH=D` lays it out under D, packed from
+ * D), fetched into CACHE/urls, unpacked once with tar(1) into
+ * CACHE/unpacked/<its cache name>; k->moddir is its
+ * lib/modules/<k->release> (or <k->release> at the top), and depmod -b
+ * writes modules.dep when the tarball has none. */
+static int modules_tarball(const struct kb_variant *v, struct kb_kernel *k)
+{
+	char *cache = kernel_cache_dir(), *urls = kb_path_join(cache, "urls");
+	char *tarball = NULL, *dest = NULL, *cand = NULL, *dep = NULL;
+	struct kb_spawn_result r;
+	int ret;
+
+	ret = fetch_url(v->modules, urls, NULL, &tarball);
+	if (ret)
+		goto out;
+	dest = kb_xasprintf("%s/unpacked/%s", cache, strrchr(tarball, '/') + 1);
+	if (!kb_exists(dest)) {
+		char *tmp = kb_xasprintf("%s.tmp", dest);
+		char *argv[] = { "tar", "-xf", tarball, "-C", tmp, NULL };
+
+		ret = kb_mkdir_p(tmp);
+		if (!ret)
+			ret = kb_spawn(argv, NULL, &r);
+		if (!ret && (!r.exited || r.exit_status)) {
+			kb_error("variant '%s': modules = %s: tar could not "
+				 "unpack %s (expected a .tar, .tar.gz or .tar.xz "
+				 "of lib/modules/RELEASE)", v->name, v->modules,
+				 tarball);
+			ret = -EINVAL;
+		}
+		if (!ret && rename(tmp, dest) < 0)
+			ret = -errno;
+		free(tmp);
+		if (ret)
+			goto out;
+	}
+	cand = kb_xasprintf("%s/lib/modules/%s", dest, k->release);
+	if (!kb_exists(cand)) {
+		free(cand);
+		cand = kb_xasprintf("%s/%s", dest, k->release);
+	}
+	if (!kb_exists(cand)) {
+		kb_error("variant '%s': modules = %s holds neither "
+			 "lib/modules/%s nor %s/ (the kernel's release)",
+			 v->name, v->modules, k->release, k->release);
+		ret = -ENOENT;
+		goto out;
+	}
+	dep = kb_path_join(cand, "modules.dep");
+	if (!kb_exists(dep)) {
+		char *base = kb_xstrdup(cand), *lm = strstr(base, "/lib/modules/");
+		char *argv[] = { "depmod", "-b", base, k->release, NULL };
+
+		if (lm) {
+			*lm = '\0';
+			if (kb_spawn(argv, NULL, &r) == 0 && r.exited &&
+			    !r.exit_status)
+				kb_info("depmod -b %s %s: modules.dep written",
+					base, k->release);
+		}
+		free(base);
+	}
+	k->moddir = cand;
+	cand = NULL;
+out:
+	free(cache);
+	free(urls);
+	free(tarball);
+	free(dest);
+	free(cand);
+	free(dep);
+	return ret;
+}
+
 int kernel_resolve(const struct kb_variant *v, struct kb_kernel *k)
 {
 	char ver[512];
@@ -243,6 +325,15 @@ int kernel_resolve(const struct kb_variant *v, struct kb_kernel *k)
 	}
 	if (!strncmp(v->kernel, "deb:", 4)) {
 		ret = deb_fetch(v->kernel + 4, k);
+		if (ret)
+			goto out;
+	} else if (kernel_is_url(v->kernel)) {
+		char *cache = kernel_cache_dir(), *dir;
+
+		dir = kb_path_join(cache, "urls");
+		ret = fetch_url(v->kernel, dir, v->sha256, &k->image);
+		free(dir);
+		free(cache);
 		if (ret)
 			goto out;
 	} else {
@@ -266,7 +357,13 @@ int kernel_resolve(const struct kb_variant *v, struct kb_kernel *k)
 		ret = -ENOEXEC;
 		goto out;
 	}
-	if (v->modules) {
+	if (v->modules && kernel_is_url(v->modules)) {
+		free(k->moddir);
+		k->moddir = NULL;
+		ret = modules_tarball(v, k);
+		if (ret)
+			goto out;
+	} else if (v->modules) {
 		free(k->moddir);
 		k->moddir = kb_xstrdup(v->modules);
 	} else if (!k->moddir) {

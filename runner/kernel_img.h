@@ -41,6 +41,11 @@ int kernel_resolve(const struct kb_variant *v, struct kb_kernel *k);
 
 void kernel_free(struct kb_kernel *k);
 
+/* 1 when s is a URL fetch_url() downloads (http://, https://, file://):
+ * kernel = URL (checked against sha256 = when given), initrd = URL,
+ * modules = URL of a tarball of lib/modules/<release>. */
+int kernel_is_url(const char *s);
+
 /* The cache directory (malloc'd). */
 char *kernel_cache_dir(void);
 

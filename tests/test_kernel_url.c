@@ -1,0 +1,178 @@
+/* tests/test_kernel_url.c - kernel = URL (with sha256 =) and modules =
+ * URL of a tarball for the vm and kexec drivers (runner/kernel_img.c,
+ * push/fetch.c), with file:// URLs and a synthetic bzImage: the x86 boot
+ * protocol's "HdrS" at 0x202 and the version string at 0x200 + the
+ * 16-bit offset at 0x20E (Documentation/arch/x86/boot.rst). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "lib/err.h"
+#include "lib/file.h"
+#include "lib/proc.h"
+#include "parsers/kconf.h"
+#include "push/fetch.h"
+#include "runner/kernel_img.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char tmpdir[] = "/tmp/kbench-test-kurl.XXXXXX";
+
+#define RELEASE "6.1.0-kbtest"
+
+static char *fake_bzimage(void)
+{
+	char *path = kb_path_join(tmpdir, "bzImage");
+	unsigned char img[0x400] = { 0 };
+	const char *ver = RELEASE " (kb@test) #1 SMP PREEMPT_DYNAMIC";
+
+	memcpy(img + 0x202, "HdrS", 4);
+	img[0x20E] = 0x00;	/* version string at 0x200 + 0x100 */
+	img[0x20F] = 0x01;
+	memcpy(img + 0x300, ver, strlen(ver) + 1);
+	assert_int_equal(kb_write_atomic(path, img, sizeof(img)), 0);
+	return path;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	assert_non_null(mkdtemp(tmpdir));
+	setenv("KBENCH_CACHE", tmpdir, 1);
+	kb_quiet = 1;
+	return 0;
+}
+
+static void test_kernel_url_sha256(void **state)
+{
+	char *img = fake_bzimage(), *url = kb_xasprintf("file://%s", img);
+	char hex[65];
+	struct kb_variant v = { 0 };
+	struct kb_kernel k;
+
+	(void)state;
+	assert_int_equal(fetch_sha256_file(img, hex), 0);
+	v.name = "url";
+	v.kernel = url;
+	v.sha256 = hex;
+	assert_int_equal(kernel_resolve(&v, &k), 0);
+	/* fetched into the cache, not used in place */
+	assert_non_null(strstr(k.image, "/urls/"));
+	assert_string_equal(k.release, RELEASE);
+	assert_non_null(strstr(k.build, "#1 SMP"));
+	kernel_free(&k);
+
+	/* a wrong sha256: the cached copy does not match, the download
+	 * does not either: refused (-EBADMSG), nothing resolved */
+	v.sha256 = "0000000000000000000000000000000000000000000000000000000000000000";
+	assert_int_equal(kernel_resolve(&v, &k), -EBADMSG);
+	assert_null(k.image);
+	free(url);
+	free(img);
+}
+
+static void test_modules_tarball(void **state)
+{
+	char *img = fake_bzimage(), *url = kb_xasprintf("file://%s", img);
+	char *root = kb_path_join(tmpdir, "modroot");
+	char *md = kb_xasprintf("%s/lib/modules/" RELEASE, root);
+	char *dep = kb_path_join(md, "modules.dep");
+	char *tgz = kb_path_join(tmpdir, "mods.tar.gz");
+	char *murl = kb_xasprintf("file://%s", tgz);
+	char *tar[] = { "tar", "-czf", tgz, "-C", root, "lib", NULL };
+	struct kb_spawn_result r;
+	struct kb_variant v = { 0 };
+	struct kb_kernel k;
+
+	(void)state;
+	assert_int_equal(kb_mkdir_p(md), 0);
+	assert_int_equal(kb_write_atomic(dep, "kernel/x.ko:\n", 13), 0);
+	assert_int_equal(kb_spawn(tar, NULL, &r), 0);
+	assert_true(r.exited && r.exit_status == 0);
+
+	v.name = "mods";
+	v.kernel = url;
+	v.modules = murl;
+	assert_int_equal(kernel_resolve(&v, &k), 0);
+	assert_non_null(k.moddir);
+	assert_non_null(strstr(k.moddir, "/unpacked/"));
+	assert_non_null(strstr(k.moddir, "lib/modules/" RELEASE));
+	{
+		char *d = kb_path_join(k.moddir, "modules.dep");
+
+		assert_true(kb_exists(d));
+		free(d);
+	}
+	kernel_free(&k);
+
+	/* a tarball without the kernel's release: a clear refusal */
+	{
+		char *bad = kb_path_join(tmpdir, "bad.tar.gz");
+		char *burl = kb_xasprintf("file://%s", bad);
+		char *t2[] = { "tar", "-czf", bad, "-C", tmpdir, "bzImage", NULL };
+
+		assert_int_equal(kb_spawn(t2, NULL, &r), 0);
+		v.modules = burl;
+		assert_int_equal(kernel_resolve(&v, &k), -ENOENT);
+		free(bad);
+		free(burl);
+	}
+	free(img);
+	free(url);
+	free(root);
+	free(md);
+	free(dep);
+	free(tgz);
+	free(murl);
+}
+
+static void test_kconf_url_keys(void **state)
+{
+	struct kb_config cfg;
+	const char *ok =
+		"[global]\njobs = j\ntarget = null_blk:\n"
+		"[v]\nmethod = vm\nkernel = https://build.example.org/bzImage\n"
+		"sha256 = 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08\n"
+		"modules = https://build.example.org/modules.tar.xz\n";
+	const char *bad =
+		"[global]\njobs = j\ntarget = null_blk:\n"
+		"[v]\nmethod = vm\nkernel = https://build.example.org/bzImage\n"
+		"sha256 = abc\n";
+
+	(void)state;
+	assert_int_equal(kconf_parse("ok.conf", ok, &cfg), 0);
+	assert_string_equal(cfg.variants[0].kernel,
+			    "https://build.example.org/bzImage");
+	assert_string_equal(cfg.variants[0].modules,
+			    "https://build.example.org/modules.tar.xz");
+	assert_int_equal(strlen(cfg.variants[0].sha256), 64);
+	kconf_free(&cfg);
+	assert_int_equal(kconf_parse("bad.conf", bad, &cfg), -EINVAL);
+}
+
+static int teardown(void **state)
+{
+	char *argv[] = { "rm", "-rf", tmpdir, NULL };
+	struct kb_spawn_result r;
+
+	(void)state;
+	kb_spawn(argv, NULL, &r);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_kernel_url_sha256),
+		cmocka_unit_test(test_modules_tarball),
+		cmocka_unit_test(test_kconf_url_keys),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
