@@ -165,9 +165,11 @@ int kb_write_atomic(const char *path, const void *buf, size_t len)
 		p += w;
 		len -= (size_t)w;
 	}
-	if (fsync(fd) < 0 || close(fd) < 0) {
+	ret = fsync(fd) < 0 ? -errno : 0;
+	if (close(fd) < 0 && !ret)
 		ret = -errno;
-		kb_error("cannot flush %s: %s", tmp, strerror(errno));
+	if (ret) {
+		kb_error("cannot flush %s: %s", tmp, strerror(-ret));
 		unlink(tmp);
 		goto out;
 	}
@@ -181,6 +183,18 @@ int kb_write_atomic(const char *path, const void *buf, size_t len)
 	fsync_dir_of(path);
 out:
 	free(tmp);
+	return ret;
+}
+
+int kb_fsync_path(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (fsync(fd) < 0)
+		ret = -errno;
+	close(fd);
 	return ret;
 }
 

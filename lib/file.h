@@ -28,6 +28,11 @@ int kb_json_write_atomic(const char *path, const json_t *j);
  * NULL. */
 json_t *kb_json_load(const char *path);
 
+/* fsync(2) the file at path (written by a child such as fio) so it is
+ * on disk before a record says it is there.  0 or -errno (no message:
+ * a missing file is the parser's to report). */
+int kb_fsync_path(const char *path);
+
 /* mkdir -p with mode 0755.  0 or -errno (message printed). */
 int kb_mkdir_p(const char *path);
 

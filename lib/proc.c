@@ -73,8 +73,9 @@ int kb_spawn(char *const argv[], const struct kb_spawn_opts *opts,
 
 	memset(res, 0, sizeof(*res));
 	if (pipe2(pipefd, O_CLOEXEC) < 0) {
-		kb_error("cannot create a pipe: %s", strerror(errno));
-		return -errno;
+		err = -errno;
+		kb_error("cannot create a pipe: %s", strerror(-err));
+		return err;
 	}
 	start = now_s();
 	pid = fork();

@@ -5,6 +5,8 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <sys/file.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,6 +192,39 @@ static int copy_file(const char *from, const char *to)
 	return ret;
 }
 
+int campaign_lock(const char *dir)
+{
+	char *path;
+	int fd, ret;
+
+	ret = kb_mkdir_p(dir);
+	if (ret)
+		return ret;
+	path = kb_path_join(dir, ".lock");
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		ret = -errno;
+		kb_error("cannot create %s: %s", path, strerror(-ret));
+		free(path);
+		return ret;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		ret = errno == EWOULDBLOCK ? -EBUSY : -errno;
+		if (ret == -EBUSY)
+			kb_error("%s: another kbench is running this campaign "
+				 "(it holds %s); wait for it, or stop it with "
+				 "Ctrl-C / kill PID (it restores its tunables)",
+				 dir, path);
+		else
+			kb_error("cannot lock %s: %s", path, strerror(-ret));
+		close(fd);
+		free(path);
+		return ret;
+	}
+	free(path);
+	return fd;
+}
+
 int campaign_check_jobs(const struct kb_config *cfg)
 {
 	size_t i;
@@ -267,6 +302,7 @@ static int dir_is_empty(const char *dir)
 	while ((e = readdir(d)))
 		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
 		    strcmp(e->d_name, "profiles") &&
+		    strcmp(e->d_name, ".lock") &&
 		    strcmp(e->d_name, "kernels.conf") &&
 		    strncmp(e->d_name, "campaign.json.tmp", 17) &&
 		    strncmp(e->d_name, "kernels.conf.tmp", 16)) {

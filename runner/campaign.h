@@ -25,6 +25,13 @@ struct kb_campaign {
 int campaign_open(struct kb_campaign *c, const char *dir,
 		  const char *conf_path, int conf_explicit);
 
+/* Take DIR/.lock (flock(2), exclusive, not waiting) for the life of the
+ * process, creating DIR if needed, so two `kbench run` never work on one
+ * campaign (they would restore each other's tunables and overwrite each
+ * other's state).  Returns the lock's fd (O_CLOEXEC: fio does not hold
+ * it), or -EBUSY with a message when another kbench holds it, or -errno. */
+int campaign_lock(const char *dir);
+
 /* Check that every job of cfg has its profiles/JOB.fio.  0, or -ENOENT
  * with one message per missing file. */
 int campaign_check_jobs(const struct kb_config *cfg);

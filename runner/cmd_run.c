@@ -77,12 +77,18 @@ static void usage(FILE *f)
 static void drop_caches(int *warned)
 {
 	FILE *f;
+	int ok;
 
 	sync();
 	f = fopen("/proc/sys/vm/drop_caches", "w");
-	if (!f || fputs("3\n", f) < 0 || fclose(f) != 0) {
-		if (f)
-			fclose(f);
+	ok = f != NULL;
+	if (f) {
+		if (fputs("3\n", f) < 0)
+			ok = 0;
+		if (fclose(f) != 0)	/* closed either way: once */
+			ok = 0;
+	}
+	if (!ok) {
 		if (!*warned)
 			kb_warn("cannot drop caches (/proc/sys/vm/drop_caches "
 				"needs root): runs may start with a warm cache");
@@ -196,6 +202,11 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 		"target", t->path, "warmup", r->warmup);
 	json_object_set_new(rj, "start_unix_ns", json_integer((json_int_t)
 		start.tv_sec * 1000000000 + start.tv_nsec));
+	/* fio wrote these itself: make them durable before run.json (and
+	 * then state.json) say the run is done */
+	kb_fsync_path(out);
+	kb_fsync_path(so);
+	kb_fsync_path(se);
 	ret = kb_json_write_atomic(runjson, rj);
 	if (ret)
 		goto out;
@@ -348,6 +359,7 @@ int cmd_run(int argc, char **argv)
 	const char *conf = "kernels.conf";
 	char *dir = NULL;
 	int conf_explicit = 0, retry_failed = 0, o, ret = 1, err;
+	int lock_fd = -1;
 	int drop_warned = 0, have_target = 0;
 	size_t i, todo = 0, done = 0, failed = 0, skipped_variant = 0;
 	size_t todo_local = 0;	/* runs in this kernel (not vm/kexec boots) */
@@ -408,6 +420,9 @@ int cmd_run(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 
+	lock_fd = campaign_lock(dir);
+	if (lock_fd < 0)
+		goto out;
 	if (campaign_open(&c, dir, conf, conf_explicit) ||
 	    adaptive_sync_plan(&c))	/* iterations = auto: added rounds */
 		goto out;
@@ -430,6 +445,8 @@ int cmd_run(int argc, char **argv)
 	}
 
 	/* which runs are left, and can the running kernel do them? */
+count:
+	todo = todo_local = skipped_variant = 0;
 	for (i = 0; i < c.plan.nruns; i++) {
 		const struct kb_run *r = &c.plan.runs[i];
 		json_t *st = campaign_run_state(&c, r->key);
@@ -444,6 +461,16 @@ int cmd_run(int argc, char **argv)
 		todo++;
 		if (!driver_batch(&c.cfg, c.plan.configs[r->config].variant))
 			todo_local++;
+	}
+	/* iterations = auto, and a crash came between the last run and the
+	 * decision on another round: decide now */
+	if (!todo && !skipped_variant && c.cfg.iterations_auto &&
+	    !kb_driver_dry_run && !json_object_get(c.state, "adaptive")) {
+		err = adaptive_next(&c);
+		if (err < 0)
+			goto out;
+		if (err > 0)
+			goto count;
 	}
 	if (!todo && !skipped_variant) {
 		kb_info("%s: all %zu runs are complete; nothing to run "
@@ -584,13 +611,14 @@ again:
 	ret = write_reports(dir, 1) ? 1 : 0;
 	if (!ret) {
 		printf("\nmarkdown report: %s/report.md\n", dir);
-		if (failed && failed == done) {
-			kb_error("all %zu run(s) failed (reasons in the report "
-				 "and in each run's metrics.json); nothing was "
-				 "measured", failed);
+		if (failed && !campaign_ok_runs(&c)) {
+			kb_error("every run of the campaign failed (reasons in "
+				 "the report and in each run's metrics.json); "
+				 "nothing was measured");
 			ret = 1;
 		} else if (failed) {
-			kb_warn("%zu run(s) failed; see the report", failed);
+			kb_warn("%zu run(s) of this session failed; see the "
+				"report", failed);
 		}
 		if (skipped_variant) {
 			driver_explain_skipped(&c.cfg);
@@ -604,6 +632,8 @@ out:
 	if (have_target)
 		target_close(&t);
 	campaign_close(&c);
+	if (lock_fd >= 0)
+		close(lock_fd);
 	free(dir);
 	return ret;
 }

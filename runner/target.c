@@ -25,9 +25,11 @@ static int blockdev_sysfs(struct kb_target *t, dev_t rdev)
 	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(rdev),
 		 minor(rdev));
 	if (!realpath(link, real)) {
+		int err = -errno;
+
 		kb_error("%s: cannot resolve %s: %s", t->path, link,
-			 strerror(errno));
-		return -errno;
+			 strerror(-err));
+		return err;
 	}
 	t->stat_name = kb_xstrdup(strrchr(real, '/') + 1);
 	part = kb_path_join(real, "partition");
@@ -46,8 +48,10 @@ static int open_device(struct kb_target *t)
 	int fd;
 
 	if (stat(t->path, &st) < 0) {
-		kb_error("target %s: %s", t->path, strerror(errno));
-		return -errno;
+		int err = -errno;
+
+		kb_error("target %s: %s", t->path, strerror(-err));
+		return err;
 	}
 	if (!S_ISBLK(st.st_mode)) {
 		kb_error("target %s is not a block device (use file:%s for a "
@@ -56,10 +60,12 @@ static int open_device(struct kb_target *t)
 	}
 	fd = open(t->path, O_RDONLY);
 	if (fd < 0) {
-		kb_error("target %s: %s%s", t->path, strerror(errno),
-			 errno == EACCES ? " (kbench runs fio on block devices "
+		int err = -errno;
+
+		kb_error("target %s: %s%s", t->path, strerror(-err),
+			 err == -EACCES ? " (kbench runs fio on block devices "
 			 "as root)" : "");
-		return -errno;
+		return err;
 	}
 	if (ioctl(fd, BLKGETSIZE64, &t->size_bytes) < 0)
 		t->size_bytes = 0;

@@ -48,18 +48,22 @@ static int write_value(const char *path, const char *value)
 	size_t len = strlen(value);
 	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
 
+	ssize_t n;
+
 	if (fd < 0) {
 		ret = -errno;
 		kb_error("cannot open tunable %s for writing: %s%s", path,
-			 strerror(errno), errno != EACCES && errno != EPERM ? "" :
+			 strerror(-ret), ret != -EACCES && ret != -EPERM ? "" :
 			 geteuid() ? " (tunables need root)" :
 			 " (the attribute is read-only)");
 		return ret;
 	}
-	if (write(fd, value, len) != (ssize_t)len) {
-		ret = -errno;
+	n = write(fd, value, len);
+	if (n != (ssize_t)len) {
+		/* a short write sets no errno */
+		ret = n < 0 ? -errno : -EIO;
 		kb_error("cannot write '%s' to %s: %s", value, path,
-			 strerror(errno));
+			 n < 0 ? strerror(-ret) : "short write");
 	}
 	close(fd);
 	return ret;
@@ -245,6 +249,21 @@ static int save_originals(struct kb_tunables *tu)
 	if (ret == 0)
 		tu->saved = 1;
 out:
+	if (ret) {
+		/* nothing will be changed: drop the claims just made, except
+		 * where a dead campaign's original differs from the value now
+		 * (that record is still needed to undo it) */
+		const char *p;
+		json_t *v;
+
+		json_object_foreach(saved, p, v) {
+			char *cur = tunable_read(p, 1);
+
+			if (cur && !strcmp(cur, json_string_value(v)))
+				registry_release(p);
+			free(cur);
+		}
+	}
 	json_decref(saved);
 	return ret;
 }
