@@ -89,6 +89,8 @@ static void vals_sort(struct vals *l)
 	double d;
 	size_t i;
 
+	if (!l->n)
+		return;	/* qsort(NULL, 0, ...) is undefined */
 	for (i = 0; i < l->n; i++)
 		if (!is_number(l->v[i], &d))
 			return;

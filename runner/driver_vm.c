@@ -124,6 +124,33 @@ static char *self_exe(void)
 	return kb_xstrdup(buf);
 }
 
+/* The kbench binary the guest runs: a copy of this one in the campaign
+ * directory, which the guest mounts read-write at the same path.  The
+ * host's root is shared too, but only its root file system: a binary on
+ * another mount (a build tree under /tmp, say) would not be there.  Its
+ * libraries come from the shared root as before.  malloc'd path, or
+ * NULL with a message. */
+static char *guest_exe(const char *dir)
+{
+	char *exe = self_exe(), *copy = NULL, *buf = NULL;
+	size_t len;
+
+	if (!exe) {
+		kb_error("vm: cannot find this kbench binary (/proc/self/exe)");
+		return NULL;
+	}
+	copy = kb_path_join(dir, ".kbench-guest");
+	if (kb_read_file(exe, &buf, &len, 0) || kb_write_atomic(copy, buf, len) ||
+	    chmod(copy, 0755) < 0) {
+		kb_error("vm: cannot copy %s to %s for the guest", exe, copy);
+		free(copy);
+		copy = NULL;
+	}
+	free(buf);
+	free(exe);
+	return copy;
+}
+
 /* campaign.json environment.vm: accelerator, note, and this variant's
  * guest (vCPUs, memory, kernel). */
 static int record_environment(struct kb_campaign *c,
@@ -471,7 +498,12 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 			"assuming virtio, 9p and the target driver are built "
 			"in", k.release);
 	}
-	exe = self_exe();
+	exe = guest_exe(c->dir);
+	if (!exe) {
+		reason = kb_xstrdup("vm: cannot put kbench where the guest "
+				    "sees it; see the messages above");
+		goto record;
+	}
 	{
 		const char *gargv[] = { exe ? exe : "kbench", "guest", "--dir",
 			c->dir, "--variant", v->name, "--runs", keys, NULL };
