@@ -137,6 +137,25 @@ else
 		fi
 		i=$((i + 1))
 	done
+	# per-run cost: kbench's own CPU while fio runs (run.json
+	# kbench_cpu_during_run_s, getrusage(RUSAGE_SELF) around the wait),
+	# as % of the run's wall time; the per-campaign cost (environment,
+	# reports, plots) and the cache drop between runs are left out
+	def overhead.per_run_cpu_pct '%' '<=' 0.1 "kbench's own CPU while fio runs / the run's wall time (each run of a 6-run campaign)"
+	def overhead.per_run_cpu_ms ms - 0 "the same in milliseconds per run"
+	sed -e 's/^iterations = 1$/iterations = 6/' "$W/one.conf" >"$W/six.conf"
+	say "overhead: kbench's own CPU per run, a 6-run campaign"
+	measure "$K" run -q -c "$W/six.conf" -o "$W/six"
+	if [ "$rc" = 0 ]; then
+		jq -r '"\(.kbench_cpu_during_run_s) \(.elapsed_s)"' \
+			"$W"/six/runs/*/*/*/run.json |
+		while read -r cpu wall; do
+			echo "s overhead.per_run_cpu_pct $(calc "$cpu / $wall * 100")" >>"$S"
+			echo "s overhead.per_run_cpu_ms $(calc "$cpu * 1000")" >>"$S"
+		done
+	else
+		pending overhead.per_run_cpu_pct "the 6-run campaign failed (exit $rc)"
+	fi
 	# perf collectors: measured when kernels.conf has them
 	one_run_conf "$W/perf.conf" "profile = cycles"
 	if "$K" plan -c "$W/perf.conf" >/dev/null 2>&1; then

@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/syscall.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -67,7 +69,7 @@ int kb_spawn(char *const argv[], const struct kb_spawn_opts *opts,
 	static const struct kb_spawn_opts none;
 	const struct kb_spawn_opts *o = opts ? opts : &none;
 	double start, deadline = 0, killat = 0;
-	int pipefd[2], status = 0, err = 0, termsent = 0;
+	int pipefd[2], status = 0, err = 0, termsent = 0, pfd;
 	ssize_t n;
 	pid_t pid;
 
@@ -101,6 +103,10 @@ int kb_spawn(char *const argv[], const struct kb_spawn_opts *opts,
 	if (o->timeout_s)
 		deadline = start + o->timeout_s;
 
+	/* sleep until the child exits (a pidfd, pidfd_open(2), Linux 5.3,
+	 * becomes readable), a signal arrives or the next deadline; where
+	 * pidfd_open is missing, wake every 20 ms instead */
+	pfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	for (;;) {
 		pid_t w = wait4(pid, &status, WNOHANG, &res->ru);
 
@@ -125,8 +131,40 @@ int kb_spawn(char *const argv[], const struct kb_spawn_opts *opts,
 			kill(pid, SIGKILL);
 			killat = 0;
 		}
-		usleep(20000);
+		if (pfd >= 0) {
+			struct pollfd p = { .fd = pfd, .events = POLLIN };
+			double next = killat ? killat :
+				      deadline && !res->timed_out ? deadline : 0;
+			struct timespec ts, *tsp = NULL;
+			sigset_t block, old;
+
+			if (next) {
+				double left = next - now_s();
+
+				if (left < 0)
+					left = 0;
+				ts.tv_sec = (time_t)left;
+				ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
+				tsp = &ts;
+			}
+			/* the stop signals are blocked from the test of the
+			 * flag until ppoll unblocks them atomically, so one
+			 * that arrives in between still interrupts the wait
+			 * (EINTR) and is forwarded at the top of the loop */
+			sigemptyset(&block);
+			sigaddset(&block, SIGINT);
+			sigaddset(&block, SIGTERM);
+			sigaddset(&block, SIGHUP);
+			sigprocmask(SIG_BLOCK, &block, &old);
+			if (!(kb_spawn_forward_signal && !termsent))
+				ppoll(&p, 1, tsp, &old);
+			sigprocmask(SIG_SETMASK, &old, NULL);
+		} else {
+			usleep(20000);
+		}
 	}
+	if (pfd >= 0)
+		close(pfd);
 	res->elapsed_s = now_s() - start;
 	if (WIFEXITED(status)) {
 		res->exited = 1;

@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <time.h>
@@ -149,6 +150,7 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 				  .rdir = rdir };
 	struct kb_collect_state cst;
 	struct kb_spawn_opts so_opts = { 0 };
+	struct rusage self0, self1;
 	struct kb_spawn_result res;
 	struct timespec start;	/* run.json start_unix_ns (push/influx.h) */
 	char *buf = NULL;
@@ -176,7 +178,9 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 	so_opts.env = env;
 	so_opts.timeout_s = cfg->runtime_s + cfg->timeout_grace_s;
 	clock_gettime(CLOCK_REALTIME, &start);
+	getrusage(RUSAGE_SELF, &self0);
 	ret = kb_spawn(argv, &so_opts, &res);
+	getrusage(RUSAGE_SELF, &self1);
 	err = collectors_stop(&ctx, &cst);
 	if (ret) {
 		if (ret == -ENOENT)
@@ -202,6 +206,11 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 		"target", t->path, "warmup", r->warmup);
 	json_object_set_new(rj, "start_unix_ns", json_integer((json_int_t)
 		start.tv_sec * 1000000000 + start.tv_nsec));
+	/* kbench's own CPU (not fio's) while fio ran: what the measuring
+	 * costs the measured run (make bench) */
+	json_object_set_new(rj, "kbench_cpu_during_run_s", json_real(
+		tv_s(self1.ru_utime) + tv_s(self1.ru_stime) -
+		tv_s(self0.ru_utime) - tv_s(self0.ru_stime)));
 	/* fio wrote these itself: make them durable before run.json (and
 	 * then state.json) say the run is done */
 	kb_fsync_path(out);
