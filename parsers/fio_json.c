@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 enum { DIR_READ, DIR_WRITE, DIR_TRIM, DIR_MIXED, NR_DIRS };
 
@@ -883,9 +884,19 @@ json_t *fio_parse_file(const char *path, char *err, size_t errlen)
 {
 	char *buf = NULL;
 	size_t len = 0;
+	struct stat st;
 	json_t *res;
 	int rc;
 
+	/* fio's largest outputs (json+ of many jobs) are tens of MB; a
+	 * disk image or a core file given by mistake is not read whole */
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_size > FIO_MAX_OUTPUT_BYTES) {
+		kb_fmt(err, errlen, "%s: %lld bytes is far larger than any fio "
+		       "output (limit %d MiB); is this the right file?", path,
+		       (long long)st.st_size, FIO_MAX_OUTPUT_BYTES >> 20);
+		return NULL;
+	}
 	rc = kb_read_file(path, &buf, &len, 1);
 	if (rc < 0) {
 		kb_fmt(err, errlen, "%s: cannot read: %s", path, strerror(-rc));

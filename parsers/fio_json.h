@@ -70,6 +70,9 @@ json_t *fio_parse_buf(const char *name, const char *buf, size_t len,
 
 /* Read path and fio_parse_buf() it (name = path).  NULL on failure with
  * err filled (including "PATH: cannot read: <strerror>"). */
+/* Files larger than this are refused without being read. */
+#define FIO_MAX_OUTPUT_BYTES (1024 << 20)
+
 json_t *fio_parse_file(const char *path, char *err, size_t errlen);
 
 /* Returns 0 when no job of a fio_parse_*() result reported an error, else

@@ -996,6 +996,21 @@ static void test_cmd_parse_exit_status(void **state)
 	assert_int_equal(run_cmd_parse(3, unknown), 2);
 }
 
+/* A file far larger than any fio output is refused unread. */
+static void test_too_large(void **state)
+{
+	char path[] = "/tmp/kbench-test-big.XXXXXX", err[512] = "";
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, (off_t)FIO_MAX_OUTPUT_BYTES + 1), 0);
+	close(fd);
+	assert_null(fio_parse_file(path, err, sizeof(err)));
+	assert_non_null(strstr(err, "far larger than any fio output"));
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1039,6 +1054,7 @@ int main(void)
 		cmocka_unit_test(test_text_after_and_no_clat),
 		cmocka_unit_test(test_mixed_direction),
 		cmocka_unit_test(test_no_error),
+		cmocka_unit_test(test_too_large),
 		cmocka_unit_test(test_all_files_known_metrics),
 		cmocka_unit_test(test_cmd_parse_exit_status),
 	};
