@@ -6,20 +6,10 @@
 # numbers.  Needs root and perf; prints a SKIP line otherwise.
 # Closing line: "e2e-profile: N passed, N failed[, N skipped]".
 set -u
-KBENCH=${KBENCH:-build/kbench}
-KBENCH=$(readlink -f "$KBENCH")
-pass=0; fail=0; skip=0
-ok()   { echo "ok   - $1"; pass=$((pass + 1)); }
-bad()  { echo "FAIL - $1"; fail=$((fail + 1)); }
-check() { if eval "$2"; then ok "$1"; else bad "$1"; fi; }
+. "$(dirname "$0")/e2e_lib.sh"
 finish() {
 	[ -n "${tmp:-}" ] && rm -rf "$tmp"
-	if [ "$skip" -gt 0 ]; then
-		echo "e2e-profile: $pass passed, $fail failed, $skip skipped"
-	else
-		echo "e2e-profile: $pass passed, $fail failed"
-	fi
-	[ "$fail" -eq 0 ]
+	e2e_summary e2e-profile
 	exit $?
 }
 

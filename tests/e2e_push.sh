@@ -15,25 +15,15 @@
 # Prints SKIP lines for what cannot run (no python3, no influxd, not root).
 # Closing line: "e2e-push: N passed, N failed[, N skipped]".
 set -u
-KBENCH=${KBENCH:-build/kbench}
-KBENCH=$(readlink -f "$KBENCH")
+. "$(dirname "$0")/e2e_lib.sh"
 repo=$(pwd)
-pass=0; fail=0; skip=0
-ok()   { echo "ok   - $1"; pass=$((pass + 1)); }
-bad()  { echo "FAIL - $1"; fail=$((fail + 1)); }
-check() { if eval "$2"; then ok "$1"; else bad "$1"; fi; }
 http_pid=""; influx_pid=""
 finish() {
 	[ -n "$http_pid" ] && kill "$http_pid" 2>/dev/null && wait "$http_pid" 2>/dev/null
 	[ -n "$influx_pid" ] && kill "$influx_pid" 2>/dev/null && wait "$influx_pid" 2>/dev/null
 	[ -n "${dev:-}" ] && losetup -d "$dev" 2>/dev/null
 	[ -n "${tmp:-}" ] && rm -rf "$tmp"
-	if [ "$skip" -gt 0 ]; then
-		echo "e2e-push: $pass passed, $fail failed, $skip skipped"
-	else
-		echo "e2e-push: $pass passed, $fail failed"
-	fi
-	[ "$fail" -eq 0 ]
+	e2e_summary e2e-push
 	exit $?
 }
 trap finish INT TERM

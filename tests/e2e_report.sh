@@ -12,23 +12,12 @@
 # A missing tool gives a SKIP line for its part.  Closing line:
 # "e2e-report: N passed, N failed[, N skipped]".
 set -u
-KBENCH=${KBENCH:-build/kbench}
-KBENCH=$(readlink -f "$KBENCH")
-pass=0; fail=0; skip=0
-ok()   { echo "ok   - $1"; pass=$((pass + 1)); }
-bad()  { echo "FAIL - $1"; fail=$((fail + 1)); }
-skipped() { echo "SKIP: $1"; skip=$((skip + 1)); }
-check() { if eval "$2"; then ok "$1"; else bad "$1"; fi; }
+. "$(dirname "$0")/e2e_lib.sh"
 repo=$(pwd)
 tmp=$(mktemp -d /tmp/kbench-e2e-report.XXXXXX)
 finish() {
 	[ -n "${tmp:-}" ] && rm -rf "$tmp"
-	if [ "$skip" -gt 0 ]; then
-		echo "e2e-report: $pass passed, $fail failed, $skip skipped"
-	else
-		echo "e2e-report: $pass passed, $fail failed"
-	fi
-	[ "$fail" -eq 0 ]
+	e2e_summary e2e-report
 	exit $?
 }
 fixture="$repo/tests/data/report/results.json"

@@ -4,21 +4,11 @@
 # Needs root (loop devices, sysfs tunables); prints a SKIP line otherwise.
 # Closing line: "e2e: N passed, N failed[, N skipped]".
 set -u
-KBENCH=${KBENCH:-build/kbench}
-KBENCH=$(readlink -f "$KBENCH")
-pass=0; fail=0; skip=0
-ok()   { echo "ok   - $1"; pass=$((pass + 1)); }
-bad()  { echo "FAIL - $1"; fail=$((fail + 1)); }
-check() { if eval "$2"; then ok "$1"; else bad "$1"; fi; }
+. "$(dirname "$0")/e2e_lib.sh"
 finish() {
 	[ -n "${dev:-}" ] && losetup -d "$dev" 2>/dev/null
 	[ -n "${tmp:-}" ] && rm -rf "$tmp"
-	if [ "$skip" -gt 0 ]; then
-		echo "e2e: $pass passed, $fail failed, $skip skipped"
-	else
-		echo "e2e: $pass passed, $fail failed"
-	fi
-	[ "$fail" -eq 0 ]
+	e2e_summary e2e
 	exit $?
 }
 

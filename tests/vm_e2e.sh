@@ -18,19 +18,13 @@
 # TCG.  Needs root and network access to the Debian mirror on first use.
 # Closing line: "vm e2e: N passed, N failed".
 set -u
-KBENCH=${KBENCH:-build/kbench}
-KBENCH=$(readlink -f "$KBENCH")
+. "$(dirname "$0")/e2e_lib.sh"
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-pass=0; fail=0
-ok()   { echo "ok   - $1"; pass=$((pass + 1)); }
-bad()  { echo "FAIL - $1"; fail=$((fail + 1)); }
-check() { if eval "$2"; then ok "$1"; else bad "$1"; fi; }
 finish() {
 	if [ -n "${tmp:-}" ]; then
 		if [ "$fail" -gt 0 ]; then echo "# kept $tmp for a look"; else rm -rf "$tmp"; fi
 	fi
-	echo "vm e2e: $pass passed, $fail failed"
-	[ "$fail" -eq 0 ]
+	e2e_summary "vm e2e"
 	exit $?
 }
 

@@ -1,0 +1,22 @@
+# tests/e2e_lib.sh - the harness the end-to-end scripts share; sourced.
+# Sets KBENCH (absolute), counters pass/fail/skip, and:
+#   ok MSG | bad MSG | skipped MSG    count and print one line
+#   check MSG EXPR                    ok when `eval EXPR` succeeds
+#   e2e_summary NAME                  print "NAME: N passed, N failed[,
+#                                     N skipped]" (the closing line CI
+#                                     reads); status 0 when none failed
+KBENCH=${KBENCH:-build/kbench}
+KBENCH=$(readlink -f "$KBENCH")
+pass=0; fail=0; skip=0
+ok()   { echo "ok   - $1"; pass=$((pass + 1)); }
+bad()  { echo "FAIL - $1"; fail=$((fail + 1)); }
+skipped() { echo "SKIP: $1"; skip=$((skip + 1)); }
+check() { if eval "$2"; then ok "$1"; else bad "$1"; fi; }
+e2e_summary() {
+	if [ "$skip" -gt 0 ]; then
+		echo "$1: $pass passed, $fail failed, $skip skipped"
+	else
+		echo "$1: $pass passed, $fail failed"
+	fi
+	[ "$fail" -eq 0 ]
+}
