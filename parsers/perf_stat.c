@@ -318,8 +318,8 @@ void perf_stat_metrics(const struct kb_perf_stat *s, json_t *metrics,
 	set_ratio(metrics, "perf.mpki", val[3], ok[3], val[1], ok[1], 1000);
 	set_ratio(metrics, "perf.l1d_mpki", val[4], ok[4], val[1], ok[1], 1000);
 	if (unsup[0]) {
-		char *w = kb_xasprintf("perf events not supported on this "
-				       "system (a virtual machine without a "
+		char *w = kb_xasprintf("perf events not supported on this machine "
+				       "(a virtual machine without a "
 				       "virtual PMU?): %s; their perf.* "
 				       "metrics are n/a", unsup);
 
