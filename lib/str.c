@@ -1,5 +1,7 @@
 #include "lib/str.h"
 
+#include "lib/file.h"
+
 #include <ctype.h>
 #include <string.h>
 
@@ -13,4 +15,30 @@ char *kb_trim(char *s)
 	while (e > s && isspace((unsigned char)e[-1]))
 		*--e = '\0';
 	return s;
+}
+
+size_t kb_strlist_index(const struct kb_strlist *l, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], s))
+			return i;
+	return l->n;
+}
+
+int kb_strlist_has(const struct kb_strlist *l, const char *s)
+{
+	return kb_strlist_index(l, s) < l->n;
+}
+
+void kb_strlist_add(struct kb_strlist *l, const char *s)
+{
+	if (!s || kb_strlist_has(l, s))
+		return;
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 16;
+		l->v = kb_xrealloc(l->v, l->cap * sizeof(*l->v));
+	}
+	l->v[l->n++] = s;
 }

@@ -6,4 +6,23 @@
  * the first non-blank character of s. */
 char *kb_trim(char *s);
 
+#include <stddef.h>
+
+/* An ordered list of distinct strings, borrowed (not copied): the
+ * configuration ids, jobs or metric names of a results model.  Linear
+ * lookups: the lists are short (tens of names).  Zero-initialise. */
+struct kb_strlist {
+	const char **v;
+	size_t n, cap;
+};
+
+/* Index of s in l, or l->n when absent. */
+size_t kb_strlist_index(const struct kb_strlist *l, const char *s);
+
+/* 1 when s is in l. */
+int kb_strlist_has(const struct kb_strlist *l, const char *s);
+
+/* Append s unless NULL or already present. */
+void kb_strlist_add(struct kb_strlist *l, const char *s);
+
 #endif

@@ -2,6 +2,7 @@
  * table model of reports/table.h.  Statistics of raw run values come
  * from GSL (gsl_stats_mean, gsl_stats_sd: the n-1 sample standard
  * deviation, the same as stats/summary.c). */
+#include "stats/model.h"
 #include "reports/layout.h"
 #include "lib/err.h"
 #include "lib/file.h"
@@ -34,11 +35,6 @@ struct vals {
 	char **v;
 	size_t n;
 };
-
-static const char *jstr(json_t *o, const char *k)
-{
-	return json_string_value(json_object_get(o, k));
-}
 
 static void vals_add(struct vals *l, const char *s)
 {
@@ -185,7 +181,7 @@ bad:
 /* The value of dimension d for a run (malloc'd), NULL when it has none. */
 static char *run_value(const struct lctx *c, json_t *run, const struct dim *d)
 {
-	const char *id = jstr(run, "configuration");
+	const char *id = kb_jstr(run, "configuration");
 	long ci = cfg_index(c, id);
 	json_t *tun = ci >= 0 ? c->rows->tunables[ci] : NULL;
 	json_t *v;
@@ -198,7 +194,7 @@ static char *run_value(const struct lctx *c, json_t *run, const struct dim *d)
 	case D_VARIANT:
 		return ci >= 0 ? kb_xstrdup(c->rows->variants[ci]) : NULL;
 	case D_JOB:
-		return jstr(run, "job") ? kb_xstrdup(jstr(run, "job")) : NULL;
+		return kb_jstr(run, "job") ? kb_xstrdup(kb_jstr(run, "job")) : NULL;
 	case D_ITER:
 		v = json_object_get(run, "iteration");
 		return json_is_integer(v) ? kb_xasprintf("%lld",
@@ -237,9 +233,9 @@ static int run_counts(const struct lctx *c, json_t *run, double *x)
 	json_t *v = json_object_get(json_object_get(run, "metrics"),
 				    c->metric);
 
-	if (c->job && (!jstr(run, "job") || strcmp(jstr(run, "job"), c->job)))
+	if (c->job && (!kb_jstr(run, "job") || strcmp(kb_jstr(run, "job"), c->job)))
 		return 0;
-	if (!jstr(run, "status") || strcmp(jstr(run, "status"), "ok") ||
+	if (!kb_jstr(run, "status") || strcmp(kb_jstr(run, "status"), "ok") ||
 	    json_is_true(json_object_get(run, "warmup")))
 		return 0;
 	if (!json_is_number(v) || !isfinite(json_number_value(v)))
@@ -456,8 +452,8 @@ static struct kb_table *scaling(const struct lctx *c, const struct dim *sw)
 	}
 	/* the baseline row: the one holding the baseline configuration */
 	json_array_foreach(c->runs, i, run) {
-		if (!c->rows->baseline || !jstr(run, "configuration") ||
-		    strcmp(jstr(run, "configuration"), c->rows->baseline) ||
+		if (!c->rows->baseline || !kb_jstr(run, "configuration") ||
+		    strcmp(kb_jstr(run, "configuration"), c->rows->baseline) ||
 		    !run_counts(c, run, &x))
 			continue;
 		bid = run_value(c, run, &rest);
@@ -584,21 +580,6 @@ static struct kb_table *mmtests(const struct lctx *c)
 	return t;
 }
 
-static json_t *find_summary(json_t *results, const char *cfg,
-			    const char *job, const char *metric)
-{
-	json_t *e;
-	size_t i;
-
-	json_array_foreach(json_object_get(results, "summaries"), i, e)
-		if (jstr(e, "configuration") && jstr(e, "job") &&
-		    jstr(e, "metric") && !strcmp(jstr(e, "configuration"),
-		    cfg) && !strcmp(jstr(e, "job"), job) &&
-		    !strcmp(jstr(e, "metric"), metric))
-			return e;
-	return NULL;
-}
-
 static int significant(json_t *results, const char *cfg, const char *base,
 		       const char *job, const char *metric)
 {
@@ -607,14 +588,14 @@ static int significant(json_t *results, const char *cfg, const char *base,
 	size_t i;
 
 	json_array_foreach(json_object_get(results, "comparisons"), i, e) {
-		if (!jstr(e, "configuration") || !jstr(e, "baseline") ||
-		    !jstr(e, "job") || !jstr(e, "metric") ||
-		    strcmp(jstr(e, "configuration"), cfg) ||
-		    strcmp(jstr(e, "baseline"), base) ||
-		    strcmp(jstr(e, "job"), job) ||
-		    strcmp(jstr(e, "metric"), metric))
+		if (!kb_jstr(e, "configuration") || !kb_jstr(e, "baseline") ||
+		    !kb_jstr(e, "job") || !kb_jstr(e, "metric") ||
+		    strcmp(kb_jstr(e, "configuration"), cfg) ||
+		    strcmp(kb_jstr(e, "baseline"), base) ||
+		    strcmp(kb_jstr(e, "job"), job) ||
+		    strcmp(kb_jstr(e, "metric"), metric))
 			continue;
-		v = jstr(e, "verdict");
+		v = kb_jstr(e, "verdict");
 		return v && (!strcmp(v, "improvement") ||
 			     !strcmp(v, "regression") ||
 			     !strcmp(v, "significant difference"));
@@ -648,6 +629,7 @@ static void lkp(const struct lctx *c, const struct report_opts *opts,
 	struct vals metrics = { 0 };
 	struct kb_table *t;
 	json_t *e, *sb, *sn, *mb, *mn;
+	json_t *sums = json_object_get(c->results, "summaries");
 	size_t i, k, row;
 	char *title;
 	int dec;
@@ -658,8 +640,8 @@ static void lkp(const struct lctx *c, const struct report_opts *opts,
 	} else {
 		json_array_foreach(json_object_get(c->results, "summaries"),
 				   i, e)
-			if (jstr(e, "job") && !strcmp(jstr(e, "job"), c->job))
-				vals_add(&metrics, jstr(e, "metric"));
+			if (kb_jstr(e, "job") && !strcmp(kb_jstr(e, "job"), c->job))
+				vals_add(&metrics, kb_jstr(e, "metric"));
 	}
 	for (k = 0; base && k < c->rows->n; k++) {
 		const char *id = c->rows->ids[k];
@@ -678,8 +660,8 @@ static void lkp(const struct lctx *c, const struct report_opts *opts,
 		kb_table_add_col(t, "metric", 0, 0);
 		for (i = 0; i < metrics.n; i++) {
 			m = metrics.v[i];
-			sb = find_summary(c->results, base, c->job, m);
-			sn = find_summary(c->results, id, c->job, m);
+			sb = stats_find_summary(sums, base, c->job, m);
+			sn = stats_find_summary(sums, id, c->job, m);
 			mb = json_object_get(sb, "mean");
 			mn = json_object_get(sn, "mean");
 			if (!json_is_number(mb) || !json_is_number(mn))

@@ -1,6 +1,7 @@
 /* reports/plots.c - gnuplot graphs of a campaign (reports/plots.h).
  * gnuplot 5 script syntax: http://gnuplot.info/docs_5.4/Gnuplot_5_4.pdf
  * ("plot", "yerrorbars", "set terminal svg", "pngcairo"). */
+#include "stats/model.h"
 #include "reports/plots.h"
 #include "reports/table.h"
 #include "lib/err.h"
@@ -25,11 +26,6 @@ char *plots_file_name(const char *job, const char *kind, const char *ext)
 		      *p == '-'))
 			*p = '_';
 	return s;
-}
-
-static const char *jstr(json_t *o, const char *k)
-{
-	return json_string_value(json_object_get(o, k));
 }
 
 /* A title for gnuplot's double-quoted strings: no quotes, backslashes
@@ -147,21 +143,6 @@ static int plot_draw(struct plot *p, const char *head, const char *body)
 	return 0;
 }
 
-static json_t *find_summary(json_t *results, const char *cfg,
-			    const char *job, const char *metric)
-{
-	json_t *e;
-	size_t i;
-
-	json_array_foreach(json_object_get(results, "summaries"), i, e)
-		if (jstr(e, "configuration") && jstr(e, "job") &&
-		    jstr(e, "metric") && !strcmp(jstr(e, "configuration"),
-		    cfg) && !strcmp(jstr(e, "job"), job) &&
-		    !strcmp(jstr(e, "metric"), metric))
-			return e;
-	return NULL;
-}
-
 static const char *job_metric(json_t *results, const char *job,
 			      const struct report_opts *opts)
 {
@@ -174,9 +155,9 @@ static const char *job_metric(json_t *results, const char *job,
 		return opts->metrics[0];
 	for (k = 0; k < 3; k++)
 		json_array_foreach(json_object_get(results, "summaries"), i, e)
-			if (jstr(e, "job") && jstr(e, "metric") &&
-			    !strcmp(jstr(e, "job"), job) &&
-			    !strcmp(jstr(e, "metric"), dflt[k]))
+			if (kb_jstr(e, "job") && kb_jstr(e, "metric") &&
+			    !strcmp(kb_jstr(e, "job"), job) &&
+			    !strcmp(kb_jstr(e, "metric"), dflt[k]))
 				return dflt[k];
 	return NULL;
 }
@@ -201,13 +182,14 @@ static int bar_plot(json_t *results, const char *dir, const char *job,
 	plot_open(&p, dir, job, "bar");
 	fprintf(p.d, "# configuration mean ci95_lo ci95_hi (%s)\n", metric);
 	json_array_foreach(json_object_get(results, "configurations"), i, cfg) {
-		s = find_summary(results, jstr(cfg, "id") ?: "", job, metric);
+		s = stats_find_summary(json_object_get(results, "summaries"),
+				       kb_jstr(cfg, "id") ?: "", job, metric);
 		m = json_object_get(s, "mean");
 		if (!json_is_number(m))
 			continue;
 		lo = json_object_get(s, "ci95_lo");
 		hi = json_object_get(s, "ci95_hi");
-		t = gp_title(jstr(cfg, "id"));
+		t = gp_title(kb_jstr(cfg, "id"));
 		/* no CI (n = 1): a zero-length bar */
 		fprintf(p.d, "\"%s\" %.17g %.17g %.17g\n", t,
 			json_number_value(m), json_is_number(lo) ?
@@ -251,7 +233,7 @@ static int iterations_plot(json_t *results, const char *dir, const char *job,
 
 	plot_open(&p, dir, job, "iterations");
 	json_array_foreach(json_object_get(results, "configurations"), i, cfg) {
-		const char *id = jstr(cfg, "id");
+		const char *id = kb_jstr(cfg, "id");
 
 		if (!id)
 			continue;
@@ -259,12 +241,12 @@ static int iterations_plot(json_t *results, const char *dir, const char *job,
 		json_array_foreach(json_object_get(results, "runs"), k, run) {
 			v = json_object_get(json_object_get(run, "metrics"),
 					    metric);
-			if (!jstr(run, "configuration") || !jstr(run, "job") ||
-			    strcmp(jstr(run, "configuration"), id) ||
-			    strcmp(jstr(run, "job"), job) ||
+			if (!kb_jstr(run, "configuration") || !kb_jstr(run, "job") ||
+			    strcmp(kb_jstr(run, "configuration"), id) ||
+			    strcmp(kb_jstr(run, "job"), job) ||
 			    json_is_true(json_object_get(run, "warmup")) ||
-			    !jstr(run, "status") ||
-			    strcmp(jstr(run, "status"), "ok") ||
+			    !kb_jstr(run, "status") ||
+			    strcmp(kb_jstr(run, "status"), "ok") ||
 			    !json_is_number(v))
 				continue;
 			if (!nb)
@@ -459,19 +441,19 @@ static int cdf_plot(json_t *results, const char *dir, const char *cdir,
 		return 0;
 	plot_open(&p, dir, job, "cdf");
 	json_array_foreach(json_object_get(results, "configurations"), i, cfg) {
-		const char *id = jstr(cfg, "id");
+		const char *id = kb_jstr(cfg, "id");
 
 		if (!id)
 			continue;
 		bins = NULL;
 		n = 0;
 		json_array_foreach(json_object_get(results, "runs"), k, run) {
-			if (!jstr(run, "configuration") || !jstr(run, "job") ||
-			    strcmp(jstr(run, "configuration"), id) ||
-			    strcmp(jstr(run, "job"), job) ||
+			if (!kb_jstr(run, "configuration") || !kb_jstr(run, "job") ||
+			    strcmp(kb_jstr(run, "configuration"), id) ||
+			    strcmp(kb_jstr(run, "job"), job) ||
 			    json_is_true(json_object_get(run, "warmup")) ||
-			    !jstr(run, "status") ||
-			    strcmp(jstr(run, "status"), "ok"))
+			    !kb_jstr(run, "status") ||
+			    strcmp(kb_jstr(run, "status"), "ok"))
 				continue;
 			path = kb_xasprintf("%s/runs/%s/%s/%03lld/fio.json",
 				cdir, id, job, (long long)json_integer_value(

@@ -1,5 +1,7 @@
 /* reports/table.c - the report model (tables built from a results model)
  * and report_render(), which hands it to a renderer. */
+#include "stats/model.h"
+#include "lib/str.h"
 #include "stats/summary.h"
 #include "reports/table.h"
 #include "reports/report.h"
@@ -116,11 +118,6 @@ void kb_table_free(struct kb_table *t)
 
 /* ---- reading the results model ------------------------------------- */
 
-static const char *jstr(json_t *obj, const char *key)
-{
-	return json_string_value(json_object_get(obj, key));
-}
-
 /* A member as a number; 0 and *ok = 0 when absent, null or not a number. */
 static double jnum(json_t *obj, const char *key, int *ok)
 {
@@ -130,28 +127,6 @@ static double jnum(json_t *obj, const char *key, int *ok)
 	return *ok ? json_number_value(v) : 0.0;
 }
 
-struct names {
-	const char **v;
-	size_t n;
-};
-
-static int names_has(const struct names *l, const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < l->n; i++)
-		if (!strcmp(l->v[i], s))
-			return 1;
-	return 0;
-}
-
-static void names_add(struct names *l, const char *s)
-{
-	if (!s || names_has(l, s))
-		return;
-	l->v = kb_xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
-	l->v[l->n++] = s;
-}
 
 struct cfg {
 	const char *id;
@@ -164,28 +139,10 @@ struct ctx {
 	struct cfg *cfgs;	/* in display order (grouped) */
 	int *group_start;
 	size_t ncfgs;
-	struct names labels;	/* tunable labels */
-	struct names jobs;
+	struct kb_strlist labels;	/* tunable labels */
+	struct kb_strlist jobs;
 	const char *baseline;
 };
-
-static json_t *find_summary(struct ctx *c, const char *cfg, const char *job,
-			    const char *metric)
-{
-	json_t *e;
-	size_t i;
-
-	json_array_foreach(c->summaries, i, e) {
-		const char *ec = jstr(e, "configuration");
-		const char *ej = jstr(e, "job");
-		const char *em = jstr(e, "metric");
-
-		if (ec && ej && em && !strcmp(ec, cfg) && !strcmp(ej, job) &&
-		    !strcmp(em, metric))
-			return e;
-	}
-	return NULL;
-}
 
 /* The comparison (stats/compare.h) of cfg against the baseline. */
 static json_t *find_comparison(struct ctx *c, const char *cfg,
@@ -195,10 +152,10 @@ static json_t *find_comparison(struct ctx *c, const char *cfg,
 	size_t i;
 
 	json_array_foreach(json_object_get(c->results, "comparisons"), i, e) {
-		const char *ec = jstr(e, "configuration");
-		const char *eb = jstr(e, "baseline");
-		const char *ej = jstr(e, "job");
-		const char *em = jstr(e, "metric");
+		const char *ec = kb_jstr(e, "configuration");
+		const char *eb = kb_jstr(e, "baseline");
+		const char *ej = kb_jstr(e, "job");
+		const char *em = kb_jstr(e, "metric");
 
 		if (ec && eb && ej && em && !strcmp(ec, cfg) &&
 		    !strcmp(eb, c->baseline) && !strcmp(ej, job) &&
@@ -214,8 +171,8 @@ static int job_has_metric(struct ctx *c, const char *job, const char *metric)
 	size_t i;
 
 	json_array_foreach(c->summaries, i, e) {
-		const char *ej = jstr(e, "job");
-		const char *em = jstr(e, "metric");
+		const char *ej = kb_jstr(e, "job");
+		const char *em = kb_jstr(e, "metric");
 
 		if (ej && em && !strcmp(ej, job) && !strcmp(em, metric))
 			return 1;
@@ -229,7 +186,7 @@ static int results_have_metric(struct ctx *c, const char *metric)
 	size_t i;
 
 	json_array_foreach(c->summaries, i, e) {
-		const char *em = jstr(e, "metric");
+		const char *em = kb_jstr(e, "metric");
 
 		if (em && !strcmp(em, metric))
 			return 1;
@@ -272,7 +229,7 @@ static void collect_cfgs(struct ctx *c)
 {
 	json_t *configs = json_object_get(c->results, "configurations");
 	size_t i, k, n = 0, max, done;
-	struct names values = { 0 };
+	struct kb_strlist values = { 0 };
 	struct cfg *all;
 	json_t *e;
 
@@ -280,12 +237,12 @@ static void collect_cfgs(struct ctx *c)
 	      json_array_size(c->runs) + 1;
 	all = kb_xcalloc(max, sizeof(*all));
 	json_array_foreach(configs, i, e)
-		add_cfg(c, all, &n, jstr(e, "id"), jstr(e, "variant"),
+		add_cfg(c, all, &n, kb_jstr(e, "id"), kb_jstr(e, "variant"),
 			json_object_get(e, "tunables"));
 	json_array_foreach(c->summaries, i, e)
-		add_cfg(c, all, &n, jstr(e, "configuration"), NULL, NULL);
+		add_cfg(c, all, &n, kb_jstr(e, "configuration"), NULL, NULL);
 	json_array_foreach(c->runs, i, e)
-		add_cfg(c, all, &n, jstr(e, "configuration"), NULL, NULL);
+		add_cfg(c, all, &n, kb_jstr(e, "configuration"), NULL, NULL);
 
 	c->cfgs = kb_xcalloc(n + 1, sizeof(*c->cfgs));
 	c->group_start = kb_xcalloc(n + 1, sizeof(*c->group_start));
@@ -295,7 +252,7 @@ static void collect_cfgs(struct ctx *c)
 		goto out;
 	}
 	for (i = 0; i < n; i++)
-		names_add(&values, tunable_value(&all[i], c->labels.v[0]));
+		kb_strlist_add(&values, tunable_value(&all[i], c->labels.v[0]));
 	done = 0;
 	for (k = 0; k < values.n; k++) {
 		for (i = 0; i < n; i++) {
@@ -324,20 +281,20 @@ static void collect_labels_jobs(struct ctx *c)
 	size_t i;
 
 	json_array_foreach(json_object_get(c->campaign, "tunables"), i, e)
-		names_add(&c->labels, jstr(e, "label"));
+		kb_strlist_add(&c->labels, kb_jstr(e, "label"));
 	if (!c->labels.n) {
 		json_array_foreach(json_object_get(c->results,
 					"configurations"), i, e)
 			json_object_foreach(json_object_get(e, "tunables"),
 					    key, v)
-				names_add(&c->labels, key);
+				kb_strlist_add(&c->labels, key);
 	}
 	json_array_foreach(json_object_get(c->campaign, "jobs"), i, e)
-		names_add(&c->jobs, json_string_value(e));
+		kb_strlist_add(&c->jobs, json_string_value(e));
 	json_array_foreach(c->summaries, i, e)
-		names_add(&c->jobs, jstr(e, "job"));
+		kb_strlist_add(&c->jobs, kb_jstr(e, "job"));
 	json_array_foreach(c->runs, i, e)
-		names_add(&c->jobs, jstr(e, "job"));
+		kb_strlist_add(&c->jobs, kb_jstr(e, "job"));
 }
 
 /* ---- numbers ------------------------------------------------------- */
@@ -406,7 +363,8 @@ static char *iterations_phrase(struct ctx *c, const char *job,
 
 	for (i = 0; i < c->ncfgs; i++) {
 		for (m = 0; m < nmetrics; m++) {
-			s = find_summary(c, c->cfgs[i].id, job, metrics[m]);
+			s = stats_find_summary(c->summaries, c->cfgs[i].id, job,
+					       metrics[m]);
 			if (!s)
 				continue;
 			n = (long)jnum(s, "n", &ok);
@@ -556,12 +514,12 @@ static void comparison_notes(struct ctx *c, struct kb_table *t,
 					"warm-up too short; raise warmup",
 					(long long)jnum(e, "warmup_suspect",
 					&ok), c->cfgs[i].id);
-			if (jstr(e, "verdict") && (!strcmp(jstr(e, "verdict"),
-			    "insufficient samples") || !strcmp(jstr(e,
+			if (kb_jstr(e, "verdict") && (!strcmp(kb_jstr(e, "verdict"),
+			    "insufficient samples") || !strcmp(kb_jstr(e,
 			    "verdict"), "inconclusive")))
 				kb_table_add_note(t, "%s %s: %s (%s)",
 					c->cfgs[i].id, metrics[m],
-					jstr(e, "verdict"), jstr(e, "reason") ?:
+					kb_jstr(e, "verdict"), kb_jstr(e, "reason") ?:
 					"");
 		}
 	}
@@ -616,7 +574,8 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 		for (m = 0; m < nm; m++) {
 			col = nkey + 5 * m;
 			dec = kb_metric_decimals(metrics[m]);
-			s = find_summary(c, c->cfgs[i].id, job, metrics[m]);
+			s = stats_find_summary(c->summaries, c->cfgs[i].id, job,
+					       metrics[m]);
 			cmp = find_comparison(c, c->cfgs[i].id, job,
 					      metrics[m]);
 			v = jnum(s, "mean", &ok);
@@ -627,10 +586,10 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 			/* the change, mailing-list style: "(+0.03%)" plain,
 			 * "* -0.42%*" significant (stats/compare.h) */
 			diff = jnum(s, "diff_pct", &ok);
-			sig = cmp && jstr(cmp, "verdict") &&
-			      (!strcmp(jstr(cmp, "verdict"), "improvement") ||
-			       !strcmp(jstr(cmp, "verdict"), "regression") ||
-			       !strcmp(jstr(cmp, "verdict"),
+			sig = cmp && kb_jstr(cmp, "verdict") &&
+			      (!strcmp(kb_jstr(cmp, "verdict"), "improvement") ||
+			       !strcmp(kb_jstr(cmp, "verdict"), "regression") ||
+			       !strcmp(kb_jstr(cmp, "verdict"),
 				       "significant difference"));
 			/* a baseline, also of its own swept value
 			 * (stats_baseline_for) */
@@ -679,7 +638,8 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 	few = NULL;
 	nfew = 0;
 	for (i = 0; i < c->ncfgs; i++) {
-		s = find_summary(c, c->cfgs[i].id, job, metrics[0]);
+		s = stats_find_summary(c->summaries, c->cfgs[i].id, job,
+				       metrics[0]);
 		v = jnum(s, "n", &ok);
 		if (!ok || v >= 3)
 			continue;
@@ -743,7 +703,8 @@ static struct kb_table *cpu_table(struct ctx *c, const char *job)
 	for (i = 0; i < c->ncfgs; i++) {
 		row = add_cfg_row(c, t, i);
 		for (m = 0; m < N_CPU_COLS; m++) {
-			s = find_summary(c, c->cfgs[i].id, job, metrics[m]);
+			s = stats_find_summary(c->summaries, c->cfgs[i].id, job,
+					       metrics[m]);
 			v = jnum(s, "mean", &ok);
 			if (ok)
 				kb_table_set(t, row, nkey + m, "%.*f",
@@ -789,20 +750,20 @@ static void build_header(struct ctx *c, struct kb_report *r)
 {
 	json_t *env = json_object_get(c->campaign, "environment");
 	json_t *configs = json_object_get(c->results, "configurations");
-	struct names seen = { 0 };
+	struct kb_strlist seen = { 0 };
 	char *kernels = NULL, *tmp, *it, *wu;
 	const char *variant, *release;
 	size_t i;
 	json_t *e;
 
 	r->title = kb_xasprintf("kbench report: %s",
-				jstr(c->campaign, "name") ?: "(unnamed)");
+				kb_jstr(c->campaign, "name") ?: "(unnamed)");
 	json_array_foreach(configs, i, e) {
-		variant = jstr(e, "variant") ?: jstr(e, "id");
-		if (!variant || names_has(&seen, variant))
+		variant = kb_jstr(e, "variant") ?: kb_jstr(e, "id");
+		if (!variant || kb_strlist_has(&seen, variant))
 			continue;
-		names_add(&seen, variant);
-		release = jstr(e, "release");
+		kb_strlist_add(&seen, variant);
+		release = kb_jstr(e, "release");
 		if (release && !strcmp(release, variant))
 			release = NULL;
 		tmp = kb_xasprintf("%s%s%s%s%s%s", kernels ? kernels : "",
@@ -827,14 +788,14 @@ static void build_header(struct ctx *c, struct kb_report *r)
 	free(it);
 	free(wu);
 	add_header(r, "Baseline", kb_xstrdup(c->baseline));
-	if (jstr(env, "fio_version"))
-		add_header(r, "fio", kb_xstrdup(jstr(env, "fio_version")));
-	if (jstr(env, "cpu_model"))
-		add_header(r, "CPU", kb_xstrdup(jstr(env, "cpu_model")));
+	if (kb_jstr(env, "fio_version"))
+		add_header(r, "fio", kb_xstrdup(kb_jstr(env, "fio_version")));
+	if (kb_jstr(env, "cpu_model"))
+		add_header(r, "CPU", kb_xstrdup(kb_jstr(env, "cpu_model")));
 	/* vm variants (runner/driver_vm.c): "emulated (TCG): timings are
 	 * not representative" when any boot had no KVM */
-	if (jstr(json_object_get(env, "vm"), "timing_note"))
-		add_header(r, "Timing", kb_xstrdup(jstr(json_object_get(env,
+	if (kb_jstr(json_object_get(env, "vm"), "timing_note"))
+		add_header(r, "Timing", kb_xstrdup(kb_jstr(json_object_get(env,
 				"vm"), "timing_note")));
 }
 
@@ -858,19 +819,19 @@ static void build_failures(struct ctx *c, struct kb_report_job *j)
 	int wu;
 
 	json_array_foreach(c->runs, i, run) {
-		status = jstr(run, "status");
-		job = jstr(run, "job");
+		status = kb_jstr(run, "status");
+		job = kb_jstr(run, "job");
 		if (!job || strcmp(job, j->name) ||
 		    (status && !strcmp(status, "ok")))
 			continue;
-		reason = jstr(run, "reason");
+		reason = kb_jstr(run, "reason");
 		why = one_line(reason ? reason : "no reason recorded");
 		wu = json_is_true(json_object_get(run, "warmup"));
 		j->failures = kb_xrealloc(j->failures, (j->nfailures + 1) *
 					  sizeof(*j->failures));
 		j->failures[j->nfailures++] = kb_xasprintf(
 			"%s %s iteration %lld%s: %s",
-			jstr(run, "configuration") ?: "?", job,
+			kb_jstr(run, "configuration") ?: "?", job,
 			(long long)json_integer_value(json_object_get(run,
 							"iteration")),
 			wu ? " (warm-up)" : "", why);
@@ -1021,7 +982,7 @@ int kb_report_build(json_t *results, const struct report_opts *opts,
 
 	collect_labels_jobs(&c);
 	collect_cfgs(&c);
-	c.baseline = jstr(c.campaign, "baseline");
+	c.baseline = kb_jstr(c.campaign, "baseline");
 	for (i = 0; c.baseline && i < c.ncfgs; i++)
 		if (!strcmp(c.cfgs[i].id, c.baseline))
 			break;
@@ -1030,7 +991,7 @@ int kb_report_build(json_t *results, const struct report_opts *opts,
 		json_t *first = json_array_get(json_object_get(results,
 					       "configurations"), 0);
 
-		c.baseline = jstr(first, "id") ?:
+		c.baseline = kb_jstr(first, "id") ?:
 			     (c.ncfgs ? c.cfgs[0].id : "(none)");
 	}
 

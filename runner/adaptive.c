@@ -1,4 +1,5 @@
 /* runner/adaptive.c - iterations = auto; see runner/adaptive.h. */
+#include "stats/model.h"
 #include "runner/adaptive.h"
 #include "runner/results.h"
 #include "stats/compare.h"
@@ -9,11 +10,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *jstr(json_t *o, const char *k)
-{
-	return json_string_value(json_object_get(o, k));
-}
 
 int adaptive_sync_plan(struct kb_campaign *c)
 {
@@ -52,9 +48,9 @@ static json_t *summary(json_t *res, const char *cfg, const char *job,
 	size_t i;
 
 	json_array_foreach(json_object_get(res, "summaries"), i, s)
-		if (!strcmp(jstr(s, "configuration") ?: "", cfg) &&
-		    !strcmp(jstr(s, "job") ?: "", job) &&
-		    !strcmp(jstr(s, "metric") ?: "", metric))
+		if (!strcmp(kb_jstr(s, "configuration") ?: "", cfg) &&
+		    !strcmp(kb_jstr(s, "job") ?: "", job) &&
+		    !strcmp(kb_jstr(s, "metric") ?: "", metric))
 			return s;
 	return NULL;
 }
@@ -84,22 +80,22 @@ int adaptive_decide(json_t *res, const struct kb_config *cfg,
 
 	json_array_foreach(json_object_get(res, "comparisons"), i, e) {
 		for (k = 0; k < 2; k++) {
-			side = jstr(e, k ? "configuration" : "baseline");
-			s = summary(res, side, jstr(e, "job"),
-				    jstr(e, "metric"));
+			side = kb_jstr(e, k ? "configuration" : "baseline");
+			s = summary(res, side, kb_jstr(e, "job"),
+				    kb_jstr(e, "metric"));
 			h = s ? half_pct(s) : INFINITY;
 			if (h > worst) {
 				worst = h;
 				wc = side;
-				wj = jstr(e, "job");
-				wm = jstr(e, "metric");
+				wj = kb_jstr(e, "job");
+				wm = kb_jstr(e, "metric");
 			}
 		}
 	}
 	if (!wc) {
 		/* one configuration: nothing compared; its IOPS then */
 		json_array_foreach(json_object_get(res, "summaries"), i, s) {
-			const char *m = jstr(s, "metric") ?: "";
+			const char *m = kb_jstr(s, "metric") ?: "";
 			size_t l = strlen(m);
 
 			if (l < 5 || strcmp(m + l - 5, ".iops"))
@@ -107,8 +103,8 @@ int adaptive_decide(json_t *res, const struct kb_config *cfg,
 			h = half_pct(s);
 			if (h > worst) {
 				worst = h;
-				wc = jstr(s, "configuration");
-				wj = jstr(s, "job");
+				wc = kb_jstr(s, "configuration");
+				wj = kb_jstr(s, "job");
 				wm = m;
 			}
 		}

@@ -1,6 +1,7 @@
 /* stats/compare.c - comparisons against the baseline, outliers, drift,
  * minimum detectable effect.  Formulas and their sources: see
  * stats/compare.h. */
+#include "lib/str.h"
 #include "stats/model.h"
 #include "stats/compare.h"
 #include "stats/summary.h"
@@ -373,34 +374,12 @@ static void sample_free(struct sample *s)
 	memset(s, 0, sizeof(*s));
 }
 
-struct strlist {
-	const char **v;
-	size_t n;
-};
-
-static int sl_has(const struct strlist *l, const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < l->n; i++)
-		if (!strcmp(l->v[i], s))
-			return 1;
-	return 0;
-}
-
-static void sl_add(struct strlist *l, const char *s)
-{
-	if (!s || sl_has(l, s))
-		return;
-	l->v = kb_xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
-	l->v[l->n++] = s;
-}
 
 /* The counted runs of every (configuration, job), indexed once so that
  * gathering a metric costs O(runs of that pair), not a scan of every run
  * per (configuration, job, metric). */
 struct run_index {
-	struct strlist cfgs, jobs;
+	struct kb_strlist cfgs, jobs;
 	size_t **idx;		/* idx[c * jobs.n + j]: indices into runs */
 	size_t *n;
 };
@@ -412,8 +391,8 @@ static void index_build(struct run_index *ix, json_t *runs)
 
 	memset(ix, 0, sizeof(*ix));
 	json_array_foreach(runs, i, run) {
-		sl_add(&ix->cfgs, kb_jstr(run, "configuration"));
-		sl_add(&ix->jobs, kb_jstr(run, "job"));
+		kb_strlist_add(&ix->cfgs, kb_jstr(run, "configuration"));
+		kb_strlist_add(&ix->jobs, kb_jstr(run, "job"));
 	}
 	ix->idx = kb_xcalloc(ix->cfgs.n * ix->jobs.n + 1, sizeof(*ix->idx));
 	ix->n = kb_xcalloc(ix->cfgs.n * ix->jobs.n + 1, sizeof(*ix->n));
@@ -423,10 +402,8 @@ static void index_build(struct run_index *ix, json_t *runs)
 
 		if (!cn || !jn || !kb_run_counts(run))
 			continue;
-		for (c = 0; strcmp(ix->cfgs.v[c], cn); c++)
-			;
-		for (j = 0; strcmp(ix->jobs.v[j], jn); j++)
-			;
+		c = kb_strlist_index(&ix->cfgs, cn);
+		j = kb_strlist_index(&ix->jobs, jn);
 		k = c * ix->jobs.n + j;
 		ix->idx[k] = kb_xrealloc(ix->idx[k],
 					 (ix->n[k] + 1) * sizeof(**ix->idx));
@@ -457,10 +434,8 @@ static void gather(json_t *runs, const struct run_index *ix, const char *cfg,
 	json_t *run, *v, *ord;
 
 	s->n = 0;
-	for (c = 0; c < ix->cfgs.n && strcmp(ix->cfgs.v[c], cfg); c++)
-		;
-	for (j = 0; j < ix->jobs.n && strcmp(ix->jobs.v[j], job); j++)
-		;
+	c = kb_strlist_index(&ix->cfgs, cfg);
+	j = kb_strlist_index(&ix->jobs, job);
 	if (c == ix->cfgs.n || j == ix->jobs.n)
 		return;
 	k = c * ix->jobs.n + j;
@@ -484,7 +459,7 @@ static void gather(json_t *runs, const struct run_index *ix, const char *cfg,
 
 int stats_mark_outliers(json_t *results, int exclude)
 {
-	struct strlist cfgs = { 0 }, jobs = { 0 }, metrics = { 0 };
+	struct kb_strlist cfgs = { 0 }, jobs = { 0 }, metrics = { 0 };
 	json_t *runs = json_object_get(results, "runs"), *run, *v;
 	struct sample s;
 	struct run_index ix;
@@ -499,15 +474,15 @@ int stats_mark_outliers(json_t *results, int exclude)
 		return -EINVAL;
 	}
 	json_array_foreach(runs, i, run) {
-		sl_add(&cfgs, kb_jstr(run, "configuration"));
-		sl_add(&jobs, kb_jstr(run, "job"));
+		kb_strlist_add(&cfgs, kb_jstr(run, "configuration"));
+		kb_strlist_add(&jobs, kb_jstr(run, "job"));
 		if (kb_run_counts(run))
 			json_object_set_new(run, "outliers", json_array());
 		json_object_foreach(json_object_get(run, "metrics"), name, v)
 			if (json_is_number(v) && !json_object_get(seen, name)) {
 				/* hashed: names repeat in every run */
 				json_object_set_new(seen, name, json_true());
-				sl_add(&metrics, name);
+				kb_strlist_add(&metrics, name);
 			}
 	}
 	sample_alloc(&s, json_array_size(runs));
@@ -609,8 +584,8 @@ static int job_has(json_t *runs, const char *job, const char *metric)
 
 /* The metrics compared for job (strings owned by *keep). */
 static void job_metrics(json_t *runs, const char *job,
-			const struct kb_compare_opts *o, struct strlist *out,
-			struct strlist *keep)
+			const struct kb_compare_opts *o, struct kb_strlist *out,
+			struct kb_strlist *keep)
 {
 	static const char *const dirs[] = { "read", "write", "trim" };
 	static const char *const what[] = { "iops", "clat_p99_ns" };
@@ -620,7 +595,7 @@ static void job_metrics(json_t *runs, const char *job,
 	out->n = 0;
 	if (o->metrics) {
 		for (i = 0; o->metrics[i]; i++)
-			sl_add(out, o->metrics[i]);
+			kb_strlist_add(out, o->metrics[i]);
 		return;
 	}
 	for (d = 0; d < 3; d++) {
@@ -821,7 +796,7 @@ int stats_fill_comparisons(json_t *results, const struct kb_compare_opts *o,
 {
 	struct kb_compare_opts defaults;
 	struct kb_compare_pair *own = NULL;
-	struct strlist jobs = { 0 }, mlist = { 0 }, keep = { 0 };
+	struct kb_strlist jobs = { 0 }, mlist = { 0 }, keep = { 0 };
 	json_t *runs = json_object_get(results, "runs"), *e, *out;
 	json_t *camp = json_object_get(results, "campaign"), *cfgs;
 	struct sample a, b;
@@ -860,20 +835,20 @@ int stats_fill_comparisons(json_t *results, const struct kb_compare_opts *o,
 		}
 	}
 	json_array_foreach(json_object_get(camp, "jobs"), i, e)
-		sl_add(&jobs, json_string_value(e));
+		kb_strlist_add(&jobs, json_string_value(e));
 	json_array_foreach(runs, i, e)
-		sl_add(&jobs, kb_jstr(e, "job"));
+		kb_strlist_add(&jobs, kb_jstr(e, "job"));
 
 	if (!pairs) {
-		struct strlist ids = { 0 };
+		struct kb_strlist ids = { 0 };
 
 		cfgs = json_object_get(results, "configurations");
 		json_array_foreach(cfgs, i, e)
-			sl_add(&ids, kb_jstr(e, "id"));
+			kb_strlist_add(&ids, kb_jstr(e, "id"));
 		json_array_foreach(runs, i, e)
-			sl_add(&ids, kb_jstr(e, "configuration"));
+			kb_strlist_add(&ids, kb_jstr(e, "configuration"));
 		baseline = kb_jstr(camp, "baseline");
-		if (!baseline || !sl_has(&ids, baseline))
+		if (!baseline || !kb_strlist_has(&ids, baseline))
 			baseline = ids.n ? ids.v[0] : NULL;
 		own = kb_xcalloc(ids.n + 1, sizeof(*own));
 		for (i = 0; i < ids.n; i++) {

@@ -28,4 +28,24 @@ static inline int kb_run_counts(json_t *run)
 	       !json_is_true(json_object_get(run, "warmup"));
 }
 
+/* The summary (docs/results-format.md) of (cfg, job, metric) in the
+ * summaries array, or NULL. */
+static inline json_t *stats_find_summary(json_t *summaries, const char *cfg,
+					 const char *job, const char *metric)
+{
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(summaries, i, e) {
+		const char *ec = kb_jstr(e, "configuration");
+		const char *ej = kb_jstr(e, "job");
+		const char *em = kb_jstr(e, "metric");
+
+		if (ec && ej && em && !strcmp(ec, cfg) && !strcmp(ej, job) &&
+		    !strcmp(em, metric))
+			return e;
+	}
+	return NULL;
+}
+
 #endif

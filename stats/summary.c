@@ -1,5 +1,6 @@
 /* stats/summary.c - sample summaries and results["summaries"].
  * Formulas and their sources: see stats/summary.h. */
+#include "lib/str.h"
 #include "stats/model.h"
 #include "stats/summary.h"
 #include "lib/err.h"
@@ -63,33 +64,6 @@ out:
 	return ret;
 }
 
-struct strlist {
-	const char **v;
-	size_t n, cap;
-};
-
-static int strlist_has(const struct strlist *l, const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < l->n; i++)
-		if (!strcmp(l->v[i], s))
-			return 1;
-	return 0;
-}
-
-/* Append s (borrowed, owned by the JSON document) unless present. */
-static void strlist_add(struct strlist *l, const char *s)
-{
-	if (!s || strlist_has(l, s))
-		return;
-	if (l->n == l->cap) {
-		l->cap = l->cap ? 2 * l->cap : 16;
-		l->v = kb_xrealloc(l->v, l->cap * sizeof(*l->v));
-	}
-	l->v[l->n++] = s;
-}
-
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -103,19 +77,9 @@ struct group {
 	size_t n;
 };
 
-static size_t strlist_index(const struct strlist *l, const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < l->n; i++)
-		if (!strcmp(l->v[i], s))
-			return i;
-	return l->n;
-}
-
 /* groups[c * jobs->n + j] = counted runs of (cfgs[c], jobs[j]) */
-static struct group *group_runs(json_t *runs, const struct strlist *cfgs,
-				const struct strlist *jobs)
+static struct group *group_runs(json_t *runs, const struct kb_strlist *cfgs,
+				const struct kb_strlist *jobs)
 {
 	struct group *g = kb_xcalloc(cfgs->n * jobs->n + 1, sizeof(*g));
 	size_t i, c, j, k;
@@ -129,8 +93,8 @@ static struct group *group_runs(json_t *runs, const struct strlist *cfgs,
 
 			if (!cn || !jn || !kb_run_counts(run))
 				continue;
-			c = strlist_index(cfgs, cn);
-			j = strlist_index(jobs, jn);
+			c = kb_strlist_index(cfgs, cn);
+			j = kb_strlist_index(jobs, jn);
 			if (c == cfgs->n || j == jobs->n)
 				continue;
 			x = &g[c * jobs->n + j];
@@ -168,10 +132,10 @@ static size_t gather(const struct group *g, const char *metric, double *vals)
  * summarise; warn about metric values that are neither numbers nor
  * null. */
 static void collect_names(json_t *results, json_t *runs,
-			  struct strlist *cfgs, struct strlist *jobs,
-			  struct strlist *metrics)
+			  struct kb_strlist *cfgs, struct kb_strlist *jobs,
+			  struct kb_strlist *metrics)
 {
-	struct strlist unknown = { 0 };
+	struct kb_strlist unknown = { 0 };
 	json_t *seen = json_object();	/* metric names with a number */
 	const struct kb_metric_def *def;
 	json_t *cfg, *job, *run, *v, *m;
@@ -179,14 +143,14 @@ static void collect_names(json_t *results, json_t *runs,
 	size_t i, k;
 
 	json_array_foreach(json_object_get(results, "configurations"), i, cfg)
-		strlist_add(cfgs, kb_jstr(cfg, "id"));
+		kb_strlist_add(cfgs, kb_jstr(cfg, "id"));
 	json_array_foreach(json_object_get(json_object_get(results,
 					   "campaign"), "jobs"), i, job)
-		strlist_add(jobs, json_string_value(job));
+		kb_strlist_add(jobs, json_string_value(job));
 
 	json_array_foreach(runs, i, run) {
-		strlist_add(cfgs, kb_jstr(run, "configuration"));
-		strlist_add(jobs, kb_jstr(run, "job"));
+		kb_strlist_add(cfgs, kb_jstr(run, "configuration"));
+		kb_strlist_add(jobs, kb_jstr(run, "job"));
 		if (!kb_run_counts(run))
 			continue;
 		m = json_object_get(run, "metrics");
@@ -209,18 +173,18 @@ static void collect_names(json_t *results, json_t *runs,
 				continue;
 			json_object_set_new(seen, name, json_true());
 			if (!kb_metric_find(name))
-				strlist_add(&unknown, name);
+				kb_strlist_add(&unknown, name);
 		}
 	}
 
 	/* known metrics in table order, then unknown ones by name */
 	for (def = kb_metrics; def->name; def++)
 		if (json_object_get(seen, def->name))
-			strlist_add(metrics, def->name);
+			kb_strlist_add(metrics, def->name);
 	if (unknown.n)
 		qsort(unknown.v, unknown.n, sizeof(*unknown.v), cmp_str);
 	for (k = 0; k < unknown.n; k++)
-		strlist_add(metrics, unknown.v[k]);
+		kb_strlist_add(metrics, unknown.v[k]);
 	json_decref(seen);
 	free(unknown.v);
 }
@@ -314,7 +278,7 @@ const char *stats_baseline_for(json_t *results, const char *config)
 
 int stats_fill_summaries(json_t *results)
 {
-	struct strlist cfgs = { 0 }, jobs = { 0 }, metrics = { 0 };
+	struct kb_strlist cfgs = { 0 }, jobs = { 0 }, metrics = { 0 };
 	struct kb_summary *base;
 	json_t *runs, *out = NULL;
 	const char *baseline;
@@ -333,7 +297,7 @@ int stats_fill_summaries(json_t *results)
 	collect_names(results, runs, &cfgs, &jobs, &metrics);
 
 	baseline = kb_jstr(json_object_get(results, "campaign"), "baseline");
-	if (baseline && !strlist_has(&cfgs, baseline)) {
+	if (baseline && !kb_strlist_has(&cfgs, baseline)) {
 		kb_warn("baseline '%s' is not a configuration of this "
 			"campaign; comparing against '%s' instead", baseline,
 			cfgs.n ? cfgs.v[0] : "(none)");
@@ -353,7 +317,7 @@ int stats_fill_summaries(json_t *results)
 
 		if (!b && baseline && !find_config(results, baseline))
 			b = baseline;	/* a model without configurations */
-		bidx[c] = b ? strlist_index(&cfgs, b) : cfgs.n;
+		bidx[c] = b ? kb_strlist_index(&cfgs, b) : cfgs.n;
 	}
 	base = kb_xcalloc(cfgs.n * jobs.n * metrics.n + 1, sizeof(*base));
 	have_base = kb_xcalloc(cfgs.n * jobs.n * metrics.n + 1,
