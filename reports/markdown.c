@@ -66,57 +66,6 @@ static void md_table(FILE *out, const struct kb_table *t)
 	}
 }
 
-int report_markdown(FILE *out, const struct kb_report *r)
-{
-	const struct kb_report_job *j;
-	size_t i, k;
-
-	fputs("# ", out);
-	md_put(out, r->title);
-	fputs("\n\n", out);
-	for (i = 0; i < r->nheader; i++) {
-		fputs("- ", out);
-		md_put(out, r->keys[i]);
-		fputs(": ", out);
-		md_put(out, r->vals[i]);
-		fputc('\n', out);
-	}
-	for (i = 0; i < r->njobs; i++) {
-		j = &r->jobs[i];
-		fputs("\n## ", out);
-		md_put(out, j->name);
-		fputc('\n', out);
-		for (k = 0; k < j->ntables; k++) {
-			fputc('\n', out);
-			md_table(out, j->tables[k]);
-			if (k || !j->nfailures)
-				continue;
-			fprintf(out, "\n%zu run(s) failed:\n\n", j->nfailures);
-			for (size_t f = 0; f < j->nfailures; f++) {
-				fputs("- ", out);
-				md_put(out, j->failures[f]);
-				fputc('\n', out);
-			}
-		}
-		if (!j->ntables && j->nfailures) {
-			fprintf(out, "\n%zu run(s) failed:\n\n", j->nfailures);
-			for (k = 0; k < j->nfailures; k++) {
-				fputs("- ", out);
-				md_put(out, j->failures[k]);
-				fputc('\n', out);
-			}
-		}
-	}
-	return ferror(out) ? -EIO : 0;
-}
-
-/* ---- the full report.md: environment, tables, plots, reproducers ---- */
-
-static const char *env_str(json_t *env, const char *key)
-{
-	return json_string_value(json_object_get(env, key));
-}
-
 static void md_kv(FILE *out, const char *key, const char *val)
 {
 	if (!val)
@@ -126,6 +75,53 @@ static void md_kv(FILE *out, const char *key, const char *val)
 	fputs(": ", out);
 	md_put(out, val);
 	fputc('\n', out);
+}
+
+/* "N run(s) failed:" and one item per failed run of job j */
+static void md_failures(FILE *out, const struct kb_report_job *j)
+{
+	size_t f;
+
+	fprintf(out, "\n%zu run(s) failed:\n\n", j->nfailures);
+	for (f = 0; f < j->nfailures; f++) {
+		fputs("- ", out);
+		md_put(out, j->failures[f]);
+		fputc('\n', out);
+	}
+}
+
+int report_markdown(FILE *out, const struct kb_report *r)
+{
+	const struct kb_report_job *j;
+	size_t i, k;
+
+	fputs("# ", out);
+	md_put(out, r->title);
+	fputs("\n\n", out);
+	for (i = 0; i < r->nheader; i++)
+		md_kv(out, r->keys[i], r->vals[i]);
+	for (i = 0; i < r->njobs; i++) {
+		j = &r->jobs[i];
+		fputs("\n## ", out);
+		md_put(out, j->name);
+		fputc('\n', out);
+		for (k = 0; k < j->ntables; k++) {
+			fputc('\n', out);
+			md_table(out, j->tables[k]);
+			if (!k && j->nfailures)	/* under the first table */
+				md_failures(out, j);
+		}
+		if (!j->ntables && j->nfailures)
+			md_failures(out, j);
+	}
+	return ferror(out) ? -EIO : 0;
+}
+
+/* ---- the full report.md: environment, tables, plots, reproducers ---- */
+
+static const char *env_str(json_t *env, const char *key)
+{
+	return json_string_value(json_object_get(env, key));
 }
 
 static void md_environment(FILE *out, json_t *results)
@@ -318,14 +314,8 @@ int report_markdown_full(FILE *out, const struct kb_report *r,
 			fputc('\n', out);
 			md_table(out, j->tables[k]);
 		}
-		if (j->nfailures) {
-			fprintf(out, "\n%zu run(s) failed:\n\n", j->nfailures);
-			for (k = 0; k < j->nfailures; k++) {
-				fputs("- ", out);
-				md_put(out, j->failures[k]);
-				fputc('\n', out);
-			}
-		}
+		if (j->nfailures)
+			md_failures(out, j);
 		md_plots(out, j->name, opts);
 	}
 	if (opts->full_markdown)

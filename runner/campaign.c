@@ -402,6 +402,24 @@ int campaign_record(struct kb_campaign *c, const char *key,
 	return ret;
 }
 
+int campaign_record_result(struct kb_campaign *c, const char *key,
+			   json_t *m, size_t *nfailed)
+{
+	const char *st = json_string_value(json_object_get(m, "status"));
+	const char *why = json_string_value(json_object_get(m, "reason"));
+	int ret;
+
+	if (!st)
+		st = "failed";
+	ret = campaign_record(c, key, st, why);
+	if (strcmp(st, "ok")) {
+		(*nfailed)++;
+		kb_warn("run %s failed: %s (recorded; the campaign goes on)",
+			key, why ? why : "no reason recorded");
+	}
+	return ret;
+}
+
 char *campaign_job_path(const struct kb_campaign *c, size_t job)
 {
 	return kb_xasprintf("%s/profiles/%s.fio", c->dir, c->cfg.jobs[job]);

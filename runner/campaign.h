@@ -44,6 +44,13 @@ json_t *campaign_run_state(const struct kb_campaign *c, const char *key);
 int campaign_record(struct kb_campaign *c, const char *key,
 		    const char *status, const char *reason);
 
+/* Record a run from its metrics.json object m (parsers/run_dir.h: its
+ * "status" and "reason") with campaign_record(); a failed run is counted
+ * in *nfailed and named in a warning (the campaign goes on).  0 or the
+ * error of writing state.json. */
+int campaign_record_result(struct kb_campaign *c, const char *key,
+			   json_t *m, size_t *nfailed);
+
 /* The job file snapshot DIR/profiles/JOB.fio (malloc'd). */
 char *campaign_job_path(const struct kb_campaign *c, size_t job);
 

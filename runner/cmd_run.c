@@ -574,16 +574,9 @@ again:
 		json_object_set_new(result, "iteration", json_integer(r->iteration));
 		json_object_set_new(result, "warmup", json_boolean(r->warmup));
 		err = kb_json_write_atomic(mpath, result);
-		s = json_string_value(json_object_get(result, "status"));
 		if (!err)
-			err = campaign_record(&c, r->key, s,
-				json_string_value(json_object_get(result, "reason")));
-		if (s && strcmp(s, "ok")) {
-			failed++;
-			kb_warn("run %s failed: %s (recorded; the campaign "
-				"goes on)", r->key, json_string_value(
-				json_object_get(result, "reason")));
-		}
+			err = campaign_record_result(&c, r->key, result,
+						     &failed);
 		json_decref(result);
 		free(mpath);
 		free(rdir);

@@ -365,7 +365,6 @@ static int record_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 		char *mpath = kb_path_join(rdir, "metrics.json");
 		char *cpath = kb_path_join(rdir, "console.log");
 		json_t *m = NULL;
-		const char *st;
 
 		if (kb_mkdir_p(rdir) == 0 && ctext)
 			kb_write_atomic(cpath, ctext, clen);
@@ -382,16 +381,8 @@ static int record_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 				"warmup", r->warmup);
 			ret = kb_json_write_atomic(mpath, m);
 		}
-		st = json_string_value(json_object_get(m, "status"));
 		if (!ret)
-			ret = campaign_record(c, r->key, st, json_string_value(
-					json_object_get(m, "reason")));
-		if (strcmp(st, "ok")) {
-			(*nfailed)++;
-			kb_warn("run %s failed: %s (recorded; the campaign goes "
-				"on)", r->key, json_string_value(
-				json_object_get(m, "reason")));
-		}
+			ret = campaign_record_result(c, r->key, m, nfailed);
 		json_decref(m);
 		free(rdir);
 		free(mpath);
