@@ -526,8 +526,6 @@ static void comparison_notes(struct ctx *c, struct kb_table *t,
 	free(base_done);
 }
 
-static int swept(json_t *results);
-
 static struct kb_table *comparison_table(struct ctx *c, const char *job,
 					 const char **metrics, size_t nm)
 {
@@ -632,7 +630,7 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 			  "±: half-width of the 95%% CI (Student t); CV%%: "
 			  "coefficient of variation; n: timed runs that "
 			  "succeeded; n/a: not measured", c->baseline,
-			  swept(c->results) ? " at the same value of each "
+			  kb_swept(c->results) ? " at the same value of each "
 			  "swept job parameter" : "");
 	comparison_notes(c, t, job, metrics, nm, nsig);
 	few = NULL;
@@ -1051,19 +1049,6 @@ void kb_report_free(struct kb_report *r)
 	free(r->vals);
 	free(r->title);
 	free(r);
-}
-
-/* 1 when the campaign sweeps a job parameter (kernels.conf "sweep") */
-static int swept(json_t *results)
-{
-	json_t *t;
-	size_t i;
-
-	json_array_foreach(json_object_get(json_object_get(results,
-			   "campaign"), "tunables"), i, t)
-		if (json_is_true(json_object_get(t, "sweep")))
-			return 1;
-	return 0;
 }
 
 /* ---- dispatch ------------------------------------------------------ */

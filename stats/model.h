@@ -28,6 +28,20 @@ static inline int kb_run_counts(json_t *run)
 	       !json_is_true(json_object_get(run, "warmup"));
 }
 
+/* 1 when the campaign sweeps a job parameter (kernels.conf "sweep":
+ * "sweep": true in campaign.tunables). */
+static inline int kb_swept(json_t *results)
+{
+	json_t *t;
+	size_t i;
+
+	json_array_foreach(json_object_get(json_object_get(results,
+			   "campaign"), "tunables"), i, t)
+		if (json_is_true(json_object_get(t, "sweep")))
+			return 1;
+	return 0;
+}
+
 /* The summary (docs/results-format.md) of (cfg, job, metric) in the
  * summaries array, or NULL. */
 static inline json_t *stats_find_summary(json_t *summaries, const char *cfg,

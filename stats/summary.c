@@ -242,13 +242,10 @@ const char *stats_baseline_for(json_t *results, const char *config)
 	json_t *base, *me, *cand, *t;
 	const char *bid = kb_jstr(camp, "baseline");
 	size_t i, k;
-	int swept = 0;
 
 	if (!find_config(results, bid))
 		bid = kb_jstr(json_array_get(cfgs, 0), "id");
-	json_array_foreach(json_object_get(camp, "tunables"), k, t)
-		swept |= json_is_true(json_object_get(t, "sweep"));
-	if (!swept)
+	if (!kb_swept(results))
 		return bid;
 	base = find_config(results, bid);
 	me = find_config(results, config);
