@@ -17,6 +17,18 @@ char *kb_trim(char *s)
 	return s;
 }
 
+char *kb_xstrndup_printable(const char *s, size_t max)
+{
+	size_t n = strnlen(s, max), i;
+	char *o = kb_xmalloc(n + 4);
+
+	for (i = 0; i < n; i++)
+		o[i] = (unsigned char)s[i] < 0x20 || (unsigned char)s[i] >= 0x7f ?
+		       '?' : s[i];
+	strcpy(o + n, s[n] ? "..." : "");
+	return o;
+}
+
 size_t kb_strlist_index(const struct kb_strlist *l, const char *s)
 {
 	size_t i;

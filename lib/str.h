@@ -8,6 +8,10 @@ char *kb_trim(char *s);
 
 #include <stddef.h>
 
+/* A copy of at most max bytes of s for a message: control characters
+ * (and bytes >= 0x7f) shown as '?', "..." appended when cut (malloc'd). */
+char *kb_xstrndup_printable(const char *s, size_t max);
+
 /* An ordered list of distinct strings, borrowed (not copied): the
  * configuration ids, jobs or metric names of a results model.  Linear
  * lookups: the lists are short (tens of names).  Zero-initialise. */

@@ -46,7 +46,8 @@ enum gkey {
 	GK_JOBS, GK_ITERATIONS, GK_WARMUP, GK_RUNTIME, GK_ORDER, GK_SEED,
 	GK_TARGET, GK_BASELINE, GK_TIMEOUT_GRACE, GK_PROFILES, GK_PROFILE,
 	GK_PUSH, GK_ALPHA, GK_MIN_EFFECT, GK_MIN_ITERATIONS,
-	GK_MAX_ITERATIONS, GK_TARGET_CI_PCT, GK_LAYOUTS, GK_NR
+	GK_MAX_ITERATIONS, GK_TARGET_CI_PCT, GK_LAYOUTS, GK_ACCEL,
+	GK_KVM_PROBE_TIMEOUT, GK_NR
 };
 
 static const char *const gkey_names[GK_NR] = {
@@ -68,11 +69,13 @@ static const char *const gkey_names[GK_NR] = {
 	[GK_MAX_ITERATIONS] = "max_iterations",
 	[GK_TARGET_CI_PCT] = "target_ci_pct",
 	[GK_LAYOUTS] = "layouts",
+	[GK_ACCEL] = "accel",
+	[GK_KVM_PROBE_TIMEOUT] = "kvm_probe_timeout",
 };
 
 enum vkey {
 	VK_METHOD, VK_RELEASE, VK_KERNEL, VK_INITRD, VK_MODULES, VK_CMDLINE,
-	VK_MEMORY, VK_CPUS, VK_DISK, VK_BOOT_TIMEOUT, VK_SHA256, VK_NR
+	VK_MEMORY, VK_CPUS, VK_DISK, VK_BOOT_TIMEOUT, VK_SHA256, VK_ACCEL, VK_NR
 };
 
 static const char *const vkey_names[VK_NR] = {
@@ -87,6 +90,7 @@ static const char *const vkey_names[VK_NR] = {
 	[VK_CPUS] = "cpus",
 	[VK_DISK] = "disk",
 	[VK_BOOT_TIMEOUT] = "boot_timeout",
+	[VK_ACCEL] = "accel",
 };
 
 struct parser {
@@ -485,6 +489,18 @@ static void set_duration(struct parser *p, const char *key, const char *val,
 	*out = v;
 }
 
+/* accel = auto | kvm | tcg (runner/accel.h) */
+static void set_accel(struct parser *p, const char *val, enum kb_accel *out)
+{
+	enum kb_accel a = kb_accel_from_name(val);
+
+	if (a == KB_ACCEL_UNSET)
+		perr(p, p->line,
+		     "accel = '%s': expected auto, kvm or tcg", val);
+	else
+		*out = a;
+}
+
 static void set_target(struct parser *p, const char *val)
 {
 	struct kb_config *cfg = p->cfg;
@@ -666,6 +682,13 @@ static void set_global(struct parser *p, enum gkey k, const char *val)
 			     val);
 		else
 			cfg->push_url = kb_xstrdup(val);
+		break;
+	case GK_ACCEL:
+		set_accel(p, val, &cfg->accel);
+		break;
+	case GK_KVM_PROBE_TIMEOUT:
+		set_duration(p, "kvm_probe_timeout", val, 1,
+			     &cfg->kvm_probe_timeout_s);
 		break;
 	case GK_LAYOUTS: {
 		static const char *const known[] = { "variants", "profile",
@@ -906,6 +929,9 @@ static void set_variant(struct parser *p, enum vkey k, const char *val)
 	case VK_BOOT_TIMEOUT:
 		set_duration(p, "boot_timeout", val, 1, &v->boot_timeout_s);
 		break;
+	case VK_ACCEL:
+		set_accel(p, val, &v->accel);
+		break;
 	case VK_NR:
 		break;
 	}
@@ -1013,11 +1039,11 @@ static void unknown_key(struct parser *p, const char *key)
 		     hint);
 	else if (p->sec == SEC_GLOBAL)
 		perr(p, p->line,
-		     "unknown key '%s' in [global] (expected jobs, iterations, warmup, runtime, order, seed, target, tunable, sweep, task group, baseline, timeout_grace, profiles, push, layouts, alpha, min_effect, min_iterations, max_iterations or target_ci_pct)",
+		     "unknown key '%s' in [global] (expected jobs, iterations, warmup, runtime, order, seed, target, tunable, sweep, task group, baseline, timeout_grace, profiles, push, layouts, accel, kvm_probe_timeout, alpha, min_effect, min_iterations, max_iterations or target_ci_pct)",
 		     key);
 	else
 		perr(p, p->line,
-		     "unknown key '%s' in a variant section (expected method, release, kernel, initrd, modules, cmdline, memory, cpus, disk or boot_timeout)",
+		     "unknown key '%s' in a variant section (expected method, release, kernel, initrd, modules, cmdline, memory, cpus, disk, boot_timeout or accel)",
 		     key);
 }
 
@@ -1238,6 +1264,12 @@ static void finish(struct parser *p)
 			perr(p, v->line,
 			     "[%s]: kernel, modules, memory, cpus and disk need method = vm (or kexec for kernel)",
 			     v->name);
+		if (strcmp(v->method, "vm") && v->accel != KB_ACCEL_UNSET)
+			perr(p, v->line,
+			     "[%s]: accel is for method = vm (QEMU's accelerator)",
+			     v->name);
+		if (v->accel == KB_ACCEL_UNSET)
+			v->accel = cfg->accel;
 		if (!strcmp(v->method, "vm") && v->initrd)
 			perr(p, v->line,
 			     "[%s]: initrd is for method = kexec; a vm boots kbench's own initramfs",
@@ -1289,6 +1321,7 @@ int kconf_parse(const char *name, const char *text, struct kb_config *cfg)
 	cfg->warmup = 1;
 	cfg->runtime_s = 60;
 	cfg->timeout_grace_s = 30;
+	cfg->kvm_probe_timeout_s = 20;
 	cfg->order = KB_ORDER_INTERLEAVE;
 	cfg->seed = 1;
 	cfg->target_kind = KB_TARGET_LOOP;
@@ -1372,4 +1405,25 @@ void kconf_free(struct kb_config *cfg)
 	for (i = 0; i < cfg->nvariants; i++)
 		free_variant(&cfg->variants[i]);
 	memset(cfg, 0, sizeof(*cfg));
+}
+
+static const char *const accel_names[] = {
+	[KB_ACCEL_UNSET] = NULL, [KB_ACCEL_AUTO] = "auto",
+	[KB_ACCEL_KVM] = "kvm", [KB_ACCEL_TCG] = "tcg",
+};
+
+enum kb_accel kb_accel_from_name(const char *s)
+{
+	int i;
+
+	for (i = KB_ACCEL_AUTO; i <= KB_ACCEL_TCG; i++)
+		if (s && !strcmp(s, accel_names[i]))
+			return (enum kb_accel)i;
+	return KB_ACCEL_UNSET;
+}
+
+const char *kb_accel_name(enum kb_accel a)
+{
+	return a >= KB_ACCEL_AUTO && a <= KB_ACCEL_TCG ? accel_names[a] :
+	       "auto";
 }

@@ -38,6 +38,11 @@
  *   memory = 1G  cpus = 2   ; vm guest size (one key per line)
  *   disk = /dev/nvme0n1     ; vm: passed as the guest's /dev/vda target
  *   boot_timeout = 120      ; seconds until the guest must have reported
+ *   accel = auto            ; vm: auto | kvm | tcg (also in [global];
+ *                           ; KBENCH_ACCEL in the environment wins)
+ *
+ *   [global] kvm_probe_timeout = 20 ; seconds the KVM probe waits for the
+ *                           ; kernel's "Linux version" line (runner/accel.h)
  *
  * target = null_blk: queue_mode=2 irqmode=0 ... uses /dev/nullb0 with
  * those module parameters.
@@ -91,6 +96,19 @@ struct kb_task_group {
 	char *patterns;
 };
 
+/* QEMU's accelerator for method = vm (runner/accel.h). */
+enum kb_accel {
+	KB_ACCEL_UNSET = 0,	/* not given: [global]'s, else auto */
+	KB_ACCEL_AUTO,		/* KVM when the probe shows it works, else TCG */
+	KB_ACCEL_KVM,		/* KVM or fail the runs with the reason */
+	KB_ACCEL_TCG,		/* always TCG (emulated) */
+};
+
+/* "auto", "kvm", "tcg" -> the enum; KB_ACCEL_UNSET for anything else. */
+enum kb_accel kb_accel_from_name(const char *s);
+/* The name; "auto" for KB_ACCEL_UNSET. */
+const char *kb_accel_name(enum kb_accel a);
+
 struct kb_variant {
 	char *name;		/* section name */
 	char *method;		/* "local" */
@@ -113,6 +131,7 @@ struct kb_variant {
 	unsigned boot_timeout_s;	/* vm: seconds from QEMU start to the
 				 * guest's first report (default 120);
 				 * kexec: to the resume (default 600) */
+	enum kb_accel accel;	/* vm: the variant's, else [global]'s */
 	int line;
 };
 
@@ -170,6 +189,8 @@ struct kb_config {
 	int iterations_auto;	/* iterations then holds min_iterations */
 	unsigned min_iterations, max_iterations;
 	double target_ci_pct;
+	enum kb_accel accel;	/* [global] accel = (default: unset = auto) */
+	unsigned kvm_probe_timeout_s;	/* default 20 */
 };
 
 /* Parse the file at path into *cfg (zeroed first).  Returns 0, or

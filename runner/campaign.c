@@ -1,4 +1,5 @@
 #include "runner/campaign.h"
+#include "runner/drivers.h"
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/proc.h"
@@ -352,7 +353,7 @@ int campaign_open(struct kb_campaign *c, const char *dir,
 		free(b);
 		ret = kconf_load(c->conf_path, &c->cfg);
 	} else {
-		ret = kb_mkdir_p(dir);
+		ret = kb_driver_dry_run ? 0 : kb_mkdir_p(dir);
 		if (!ret)
 			ret = kconf_load(conf_path, &c->cfg);
 	}
@@ -361,7 +362,11 @@ int campaign_open(struct kb_campaign *c, const char *dir,
 	ret = plan_build(&c->cfg, &c->plan);
 	if (ret)
 		goto out;
-	if (!c->resumed) {
+	if (!c->resumed && kb_driver_dry_run) {
+		ret = campaign_check_jobs(&c->cfg);	/* nothing written */
+		if (ret)
+			goto out;
+	} else if (!c->resumed) {
 		ret = create(c, conf_path);
 		if (ret)
 			goto out;
@@ -397,7 +402,7 @@ int campaign_record(struct kb_campaign *c, const char *key,
 	json_object_set_new(json_object_get(c->state, "runs"), key,
 		json_pack("{s:s, s:s?, s:s}", "status", status, "reason", reason,
 			  "finished", iso_now(ts, sizeof(ts))));
-	ret = kb_json_write_atomic(path, c->state);
+	ret = kb_driver_dry_run ? 0 : kb_json_write_atomic(path, c->state);
 	free(path);
 	return ret;
 }

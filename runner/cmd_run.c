@@ -65,14 +65,20 @@ static void usage(FILE *f)
 "                      given, must be identical)\n"
 "  -o, --output DIR    campaign directory (default: results/<conf name>)\n"
 "      --retry-failed  run again the runs recorded as failed\n"
-"      --dry-run       for vm and kexec variants, print the commands each\n"
-"                      boot would run (qemu, kexec) and run nothing\n"
+"      --dry-run       print the commands each vm or kexec boot would run\n"
+"                      (qemu, kexec) and run nothing; writes nothing (no\n"
+"                      campaign files; downloads go to the kernel cache)\n"
 "  -q, --quiet         no progress lines\n"
 "  -h, --help          this text\n"
 "\n"
-"exit status: 0 campaign complete, 1 error, 3 runs left for variants\n"
-"that are not running now (boot them and run again), 130 interrupted\n"
-"(run again to resume).\n");
+"environment: KBENCH_ACCEL=auto|kvm|tcg overrides accel = (vm variants)\n"
+"\n"
+"exit status: 0 every planned run succeeded; 1 an error, or every run\n"
+"failed; 3 runs left for variants that are not running now (boot them\n"
+"and run again); 4 the campaign completed with failed runs (a kernel\n"
+"that never booted, a fio that crashed: see the report); 130\n"
+"interrupted (run again to resume).  When several apply: 1, then 4,\n"
+"then 3.  A push never changes the status.\n");
 }
 
 static void drop_caches(int *warned)
@@ -317,6 +323,21 @@ static size_t campaign_ok_runs(const struct kb_campaign *c)
 	return n;
 }
 
+/* Counted and warm-up runs of the campaign recorded as failed. */
+static size_t campaign_failed_runs(const struct kb_campaign *c)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < c->plan.nruns; i++) {
+		const char *s = json_string_value(json_object_get(
+			campaign_run_state(c, c->plan.runs[i].key), "status"));
+
+		if (s && strcmp(s, "ok"))
+			n++;
+	}
+	return n;
+}
+
 /* 1 when results.json and the reports are newer than state.json (the
  * last recorded run), so a resume with nothing to do need not redo them */
 static int reports_current(const char *dir)
@@ -429,8 +450,9 @@ int cmd_run(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 
-	lock_fd = campaign_lock(dir);
-	if (lock_fd < 0)
+	/* --dry-run writes nothing: no lock file, no campaign files */
+	lock_fd = kb_driver_dry_run ? -1 : campaign_lock(dir);
+	if (lock_fd < 0 && !kb_driver_dry_run)
 		goto out;
 	if (campaign_open(&c, dir, conf, conf_explicit) ||
 	    adaptive_sync_plan(&c))	/* iterations = auto: added rounds */
@@ -440,7 +462,7 @@ int cmd_run(int argc, char **argv)
 	{
 		char *saved = kb_path_join(dir, "tunables.saved.json");
 
-		if (kb_exists(saved)) {
+		if (kb_exists(saved) && !kb_driver_dry_run) {
 			kb_info("%s: the last run of this campaign stopped "
 				"without restoring its tunables; restoring them",
 				dir);
@@ -485,18 +507,24 @@ count:
 		kb_info("%s: all %zu runs are complete; nothing to run "
 			"(kbench report %s renders the tables)", dir,
 			c.plan.nruns, dir);
-		ret = reports_current(dir) ? 0 : (write_reports(dir, 0) ? 1 : 0);
+		ret = kb_driver_dry_run || reports_current(dir) ? 0 :
+		      (write_reports(dir, 0) ? 1 : 0);
 		if (!ret && !campaign_ok_runs(&c)) {
 			kb_error("%s: every run of this campaign failed; nothing "
 				 "was measured (reasons in %s/report.txt; "
 				 "--retry-failed runs them again)", dir, dir);
 			ret = 1;
+		} else if (!ret && campaign_failed_runs(&c)) {
+			kb_warn("%s: the campaign completed with %zu failed "
+				"run(s) (exit status 4; --retry-failed runs "
+				"them again)", dir, campaign_failed_runs(&c));
+			ret = 4;
 		}
 		goto out;
 	}
 	if (!todo) {
 		driver_explain_skipped(&c.cfg);
-		ret = 3;
+		ret = campaign_failed_runs(&c) ? 4 : 3;	/* 4 > 3 */
 		goto out;
 	}
 
@@ -618,13 +646,16 @@ again:
 				 "the report and in each run's metrics.json); "
 				 "nothing was measured");
 			ret = 1;
-		} else if (failed) {
-			kb_warn("%zu run(s) of this session failed; see the "
-				"report", failed);
+		} else if (campaign_failed_runs(&c)) {
+			kb_warn("%zu run(s) of this campaign failed (%zu in "
+				"this session); see the report (exit status 4)",
+				campaign_failed_runs(&c), failed);
+			ret = 4;
 		}
 		if (skipped_variant) {
 			driver_explain_skipped(&c.cfg);
-			ret = 3;
+			if (!ret)	/* 1 > 4 > 3 */
+				ret = 3;
 		}
 	}
 out:

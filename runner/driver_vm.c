@@ -11,9 +11,10 @@
  *    `kbench guest --dir DIR --variant V --runs boots/NNN-V/runs.txt`,
  *    which runs the batch exactly as the local driver would and writes
  *    runs/KEY/metrics.json for each run (runner/cmd_guest.c);
- *  - QEMU runs with KVM when /dev/kvm can be opened read-write, else TCG
- *    (then campaign.json's environment.vm.timing_note says "emulated
- *    (TCG): timings are not representative" and every report prints it);
+ *  - QEMU runs with KVM or TCG as runner/accel.h decides (accel = auto:
+ *    KVM only when a probe boot shows it works); with TCG campaign.json's
+ *    environment.vm.timing_note says "emulated (TCG): timings are not
+ *    representative" and every report prints it;
  *    the console goes to console.log, QEMU's own output to qemu.log;
  *  - the guest must print "kbench guest: started" within boot_timeout
  *    seconds, and finish within boot_timeout + runs x (runtime +
@@ -28,12 +29,14 @@
  * QEMU's invocation documentation (QEMU 7.2).
  */
 #include "runner/drivers.h"
+#include "runner/accel.h"
 #include "runner/campaign.h"
 #include "runner/initramfs.h"
 #include "runner/kernel_img.h"
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/proc.h"
+#include "lib/str.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -84,17 +87,6 @@ int vm_ready(const struct kb_variant *v, char *why, size_t len)
 			 "(or scripts/install-deps)", v->name, QEMU);
 		return 0;
 	}
-	return 1;
-}
-
-/* 1 when KVM can be used (the device opens read-write). */
-static int kvm_usable(void)
-{
-	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
-
-	if (fd < 0)
-		return 0;
-	close(fd);
 	return 1;
 }
 
@@ -155,7 +147,8 @@ static char *guest_exe(const char *dir)
  * guest (vCPUs, memory, kernel). */
 static int record_environment(struct kb_campaign *c,
 			      const struct kb_variant *v,
-			      const struct kb_kernel *k, int kvm)
+			      const struct kb_kernel *k,
+			      const struct kb_accel_choice *ac)
 {
 	char *path = kb_path_join(c->dir, "campaign.json");
 	json_t *cj = kb_json_load(path), *env, *vm, *vars;
@@ -176,8 +169,11 @@ static int record_environment(struct kb_campaign *c,
 		json_object_set_new(env, "vm", vm);
 	}
 	/* one TCG boot makes the whole campaign's timings emulated */
-	if (!kvm || !json_is_string(json_object_get(vm, "accel")))
-		json_object_set_new(vm, "accel", json_string(kvm ? "kvm" : "tcg"));
+	if (!ac->kvm || !json_is_string(json_object_get(vm, "accel"))) {
+		json_object_set_new(vm, "accel", json_string(ac->kvm ? "kvm" :
+							     "tcg"));
+		json_object_set_new(vm, "accel_reason", json_string(ac->reason));
+	}
 	if (!strcmp(json_string_value(json_object_get(vm, "accel")), "tcg"))
 		json_object_set_new(vm, "timing_note", json_string(TCG_NOTE));
 	if (kb_capture(argv, &ver) == 0 && ver) {
@@ -190,7 +186,9 @@ static int record_environment(struct kb_campaign *c,
 		json_object_set_new(vm, "variants", vars);
 	}
 	json_object_set_new(vars, v->name, json_pack(
-		"{s:i, s:i, s:s, s:s?, s:s, s:s?, s:s?, s:s?}",
+		"{s:s, s:s, s:i, s:i, s:s, s:s?, s:s, s:s?, s:s?, s:s?}",
+		"accel", ac->kvm ? "kvm" : "tcg", "accel_requested",
+		kb_accel_name(ac->requested),
 		"cpus", (int)v->cpus, "memory_mib", (int)v->memory_mib,
 		"kernel", v->kernel, "package", k ? k->package : NULL,
 		"release", k && k->release ? k->release : "unknown",
@@ -237,6 +235,32 @@ static int file_has(const char *path, const char *needle)
 	found = strstr(t, needle) != NULL;
 	free(t);
 	return found;
+}
+
+/* Size of path in bytes, -1 when it cannot be read. */
+static long long kb_file_size(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) < 0 ? -1 : (long long)st.st_size;
+}
+
+/* QEMU's own last words (its log's last line, printable), malloc'd. */
+static char *qemu_said(const char *qlog)
+{
+	char *t = NULL, *e, *b, *r;
+
+	if (kb_read_file(qlog, &t, NULL, 1) || !*kb_trim(t)) {
+		free(t);
+		return kb_xstrdup("(QEMU printed nothing)");
+	}
+	e = t + strlen(t);
+	while (e > t && (e[-1] == '\n' || e[-1] == '\r' || e[-1] == ' '))
+		*--e = '\0';
+	b = strrchr(t, '\n');
+	r = kb_xstrndup_printable(b ? b + 1 : t, 300);
+	free(t);
+	return r;
 }
 
 /* Why the guest did not report, from its console (malloc'd). */
@@ -427,20 +451,21 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 	char *keytext = NULL;
 	size_t i, klen = 0, nwant;
 	FILE *kf;
-	int ret, kvm = kvm_usable(), boot_to = 0, total_to = 0, qstatus;
+	int ret, kvm = 0, boot_to = 0, total_to = 0, qstatus = -1;
+	int dry = kb_driver_dry_run;
+	struct kb_accel_choice accel = { 0 };
 	unsigned total_s;
 
 	*nfailed = 0;
-	boot = new_boot_dir(c->dir, v->name);
+	/* --dry-run writes nothing: the boot directory is only named */
+	boot = dry ? kb_xasprintf("%s/boots/NNN-%s", c->dir, v->name) :
+		     new_boot_dir(c->dir, v->name);
 	if (!boot)
 		return -EIO;
 	keys = kb_path_join(boot, "runs.txt");
 	initrd = kb_path_join(boot, "initramfs.cpio");
 	console = kb_path_join(boot, "console.log");
 	qlog = kb_path_join(boot, "qemu.log");
-	kb_info("vm: booting %s for %zu run(s) (%s)", v->name, n,
-		kvm ? "KVM" : "TCG, emulated: slow, timings not representative");
-
 	/* the run list, and no stale metrics from an earlier attempt */
 	kf = open_memstream(&keytext, &klen);
 	for (i = 0; i < n; i++) {
@@ -449,11 +474,12 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 					r->key);
 
 		fprintf(kf, "%s\n", r->key);
-		unlink(mp);
+		if (!dry)
+			unlink(mp);
 		free(mp);
 	}
 	fclose(kf);
-	ret = kb_write_atomic(keys, keytext, klen);
+	ret = dry ? 0 : kb_write_atomic(keys, keytext, klen);
 	if (ret)
 		goto out;
 
@@ -463,7 +489,18 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 				      "above", v->name, v->kernel);
 		goto record;
 	}
-	ret = record_environment(c, v, &k, kvm);
+	ret = accel_choose(c, v, k.image, dry, &accel);
+	if (ret)
+		goto out;
+	kvm = accel.kvm;
+	if (accel.fail) {
+		reason = kb_xstrdup(accel.reason);
+		kb_warn("%s", accel.reason);
+		goto record;
+	}
+	kb_info("vm: booting %s for %zu run(s) (%s)", v->name, n,
+		kvm ? "KVM" : "TCG, emulated: slow, timings not representative");
+	ret = dry ? 0 : record_environment(c, v, &k, &accel);
 	if (ret)
 		goto out;
 	nwant = wanted_modules(cfg, v, want);
@@ -489,7 +526,7 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 			"assuming virtio, 9p and the target driver are built "
 			"in", k.release);
 	}
-	exe = guest_exe(c->dir);
+	exe = dry ? kb_path_join(c->dir, ".kbench-guest") : guest_exe(c->dir);
 	if (!exe) {
 		reason = kb_xstrdup("vm: cannot put kbench where the guest "
 				    "sees it; see the messages above");
@@ -513,7 +550,7 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 			ret = -EINVAL;
 			goto out;
 		}
-		if (initramfs_build(initrd, &io)) {
+		if (!dry && initramfs_build(initrd, &io)) {
 			reason = kb_xstrdup("vm: cannot build the initramfs; "
 					    "see the messages above");
 			goto record;
@@ -577,7 +614,8 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 			argv[ac++] = a_disk;
 		}
 		argv[ac] = NULL;
-		if (kb_driver_dry_run) {
+		if (dry) {
+			printf("# %s: %s\n", v->name, accel.reason);
 			for (i = 0; i < ac; i++)
 				printf("%s%s", i ? " " : "", argv[i]);
 			printf("\n");
@@ -592,19 +630,42 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 			goto out;	/* -EINTR: nothing recorded */
 	}
 	reason = console_reason(console, boot_to, total_to, v->boot_timeout_s);
-	if (!file_has(console, GUEST_STARTED) && !boot_to &&
-	    qstatus != 0 && !strstr(reason, "panic")) {
+	if (!file_has(console, GUEST_STARTED) && !strstr(reason, "panic") &&
+	    kb_file_size(console) <= 0) {
+		char *said = qemu_said(qlog);
+
+		free(reason);
+		if (boot_to)
+			reason = kb_xasprintf("vm: no console output: the "
+				"kernel did not start within boot_timeout = "
+				"%u s (%s; QEMU killed) / stderr: %s",
+				v->boot_timeout_s, kvm ? "KVM" : "TCG", said);
+		else
+			reason = kb_xasprintf("vm: no console output: the "
+				"kernel did not start; QEMU exited with status "
+				"%d / stderr: %s", qstatus, said);
+		free(said);
+	} else if (!file_has(console, GUEST_STARTED) && !boot_to &&
+		   qstatus != 0 && !strstr(reason, "panic")) {
 		free(reason);
 		reason = kb_xasprintf("vm: %s exited with status %d before the "
 				      "guest started; see %s", QEMU, qstatus,
 				      qlog);
 	}
 record:
+	if (dry) {	/* nothing is recorded by a dry run */
+		if (reason)
+			printf("# %s: its runs would fail: %s\n", v->name,
+			       reason);
+		ret = 0;
+		goto out;
+	}
 	ret = record_batch(c, runs, n, kb_exists(console) ? console : NULL,
 			   reason ? reason : "vm: no reason", nfailed);
 out:
-	if (initrd)
+	if (initrd && !dry)
 		unlink(initrd);
+	accel_choice_free(&accel);
 	kernel_free(&k);
 	modules_free(&mods);
 	free(boot);

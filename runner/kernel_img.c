@@ -127,7 +127,24 @@ static int run_quiet(char *const argv[], const char *what)
 	return 0;
 }
 
-static int deb_fetch(const char *pkg, struct kb_kernel *k)
+/* "linux-image-X_6.1.192-3_amd64.deb" -> "6.1.192-3" (apt-get download
+ * writes ':' of an epoch as "%3a"), malloc'd, or NULL. */
+static char *deb_version(const char *deb)
+{
+	const char *a = strchr(deb, '_'), *b = a ? strchr(a + 1, '_') : NULL;
+	char *v, *e;
+
+	if (!a || !b)
+		return NULL;
+	v = strndup(a + 1, (size_t)(b - a - 1));
+	if (v && (e = strstr(v, "%3a"))) {
+		*e = ':';
+		memmove(e + 1, e + 3, strlen(e + 3) + 1);
+	}
+	return v;
+}
+
+static int deb_fetch(const char *pkg, const char *pinned, struct kb_kernel *k)
 {
 	char *cache = kernel_cache_dir();
 	char *debs = kb_path_join(cache, "debs");
@@ -136,7 +153,12 @@ static int deb_fetch(const char *pkg, struct kb_kernel *k)
 	char *rel = NULL;
 	int ret, cwd = -1;
 
-	ret = deb_resolve(pkg, &k->package);
+	if (pinned) {
+		k->package = kb_xstrdup(pinned);
+		ret = 0;
+	} else {
+		ret = deb_resolve(pkg, &k->package);
+	}
 	if (ret)
 		goto out;
 	ret = kb_mkdir_p(debs);
@@ -157,6 +179,14 @@ static int deb_fetch(const char *pkg, struct kb_kernel *k)
 		ret = run_quiet(argv, "apt-get download");
 		if (fchdir(cwd) < 0 && !ret)
 			ret = -errno;
+		if (ret && pinned) {
+			kb_error("kernel = deb:%s: the campaign was started on "
+				 "%s, which is neither in the cache %s nor in "
+				 "the archive any more; start a new campaign "
+				 "(-o NEWDIR) to test the archive's current "
+				 "build", pkg, pinned, debs);
+			ret = -ENOENT;
+		}
 		if (ret)
 			goto out;
 		deb = find_prefixed(debs, prefix);
@@ -168,6 +198,7 @@ static int deb_fetch(const char *pkg, struct kb_kernel *k)
 		}
 	}
 	debpath = kb_path_join(debs, deb);
+	k->package_version = deb_version(deb);
 	xdir = kb_xasprintf("%s/unpacked/%s", cache, k->package);
 	boot = kb_path_join(xdir, "boot");
 	if (!kb_exists(boot)) {
@@ -314,6 +345,12 @@ out:
 
 int kernel_resolve(const struct kb_variant *v, struct kb_kernel *k)
 {
+	return kernel_resolve_pinned(v, NULL, k);
+}
+
+int kernel_resolve_pinned(const struct kb_variant *v, const char *pinned,
+			  struct kb_kernel *k)
+{
 	char ver[512];
 	int ret = 0;
 
@@ -324,7 +361,7 @@ int kernel_resolve(const struct kb_variant *v, struct kb_kernel *k)
 		return -EINVAL;
 	}
 	if (!strncmp(v->kernel, "deb:", 4)) {
-		ret = deb_fetch(v->kernel + 4, k);
+		ret = deb_fetch(v->kernel + 4, pinned, k);
 		if (ret)
 			goto out;
 	} else if (kernel_is_url(v->kernel)) {
@@ -387,5 +424,6 @@ void kernel_free(struct kb_kernel *k)
 	free(k->release);
 	free(k->build);
 	free(k->package);
+	free(k->package_version);
 	memset(k, 0, sizeof(*k));
 }

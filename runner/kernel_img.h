@@ -9,7 +9,7 @@
  *
  * kernel = deb:PACKAGE: a Debian kernel package.  A metapackage
  * (linux-image-amd64) is resolved to the package it depends on with
- * `apt-cache depends`; the .deb is fetched once with `apt-get download`
+ * `apt-cache depends` (once per campaign: kernel_resolve_pinned()); the .deb is fetched once with `apt-get download`
  * into CACHE/debs and unpacked with `dpkg -x` into CACHE/unpacked/NAME,
  * and `depmod -b` writes its modules.dep.  CACHE is $KBENCH_CACHE, else
  * /var/cache/kbench as root, else ~/.cache/kbench.
@@ -27,6 +27,7 @@ struct kb_kernel {
 	char *release;		/* "6.1.0-57-amd64" */
 	char *build;		/* the image's version string, or NULL */
 	char *package;		/* deb: the concrete package, else NULL */
+	char *package_version;	/* deb: its version ("6.1.192-3"), or NULL */
 };
 
 /* The version string of a bzImage into buf ("6.1.0-57-amd64
@@ -38,6 +39,15 @@ int bzimage_version(const char *path, char *buf, size_t len);
 /* Fill *k for variant v (downloading and unpacking a deb: package when
  * it is not cached).  0 or -errno with a message. */
 int kernel_resolve(const struct kb_variant *v, struct kb_kernel *k);
+
+/* The same, with a deb: metapackage or glob already resolved to the
+ * concrete package pinned (as recorded when the campaign first booted the
+ * variant: campaign.json environment.vm.variants.V.package), so a resumed
+ * campaign boots the same build even when the archive has moved on.  The
+ * cached .deb is used; when it is gone and the archive no longer has the
+ * package, -ENOENT with a message naming it.  pinned NULL: resolve. */
+int kernel_resolve_pinned(const struct kb_variant *v, const char *pinned,
+			  struct kb_kernel *k);
 
 void kernel_free(struct kb_kernel *k);
 

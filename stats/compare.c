@@ -791,6 +791,26 @@ static void set_verdict(json_t *e, double q, const char *order)
 	free(reason);
 }
 
+/* The QEMU accelerator ("kvm", "tcg") configuration id's variant booted
+ * with (campaign.environment.vm.variants.V.accel, runner/accel.h), or
+ * NULL (not a vm variant, or not recorded). */
+static const char *config_accel(json_t *results, const char *id)
+{
+	json_t *cfgs = json_object_get(results, "configurations"), *c;
+	json_t *vars = json_object_get(json_object_get(json_object_get(
+		json_object_get(results, "campaign"), "environment"), "vm"),
+		"variants");
+	size_t i;
+
+	if (!id || !vars)
+		return NULL;
+	json_array_foreach(cfgs, i, c)
+		if (!strcmp(kb_jstr(c, "id") ?: "", id))
+			return kb_jstr(json_object_get(vars,
+				kb_jstr(c, "variant") ?: ""), "accel");
+	return NULL;
+}
+
 int stats_fill_comparisons(json_t *results, const struct kb_compare_opts *o,
 			   const struct kb_compare_pair *pairs, size_t npairs)
 {
@@ -889,10 +909,41 @@ int stats_fill_comparisons(json_t *results, const struct kb_compare_opts *o,
 			}
 		}
 	}
+	/* variants booted with different QEMU accelerators (KVM vs TCG,
+	 * runner/accel.h) are not compared: their timings differ by the
+	 * emulation, not by the kernel */
+	json_array_foreach(out, i, e) {
+		const char *xa = config_accel(results, kb_jstr(e, "baseline"));
+		const char *xb = config_accel(results,
+					      kb_jstr(e, "configuration"));
+
+		if (xa && xb && strcmp(xa, xb)) {
+			json_object_set_new(e, "accel_mismatch", json_pack(
+				"{s:s, s:s}", "baseline", xa, "configuration",
+				xb));
+			p[i] = NAN;	/* not in the BH family */
+		}
+	}
 	q = kb_xcalloc(ne + 1, sizeof(*q));
 	fam = kb_bh_adjust(p, ne, q);
-	json_array_foreach(out, i, e)
+	json_array_foreach(out, i, e) {
+		json_t *mm = json_object_get(e, "accel_mismatch");
+
 		set_verdict(e, q[i], kb_jstr(camp, "order"));
+		if (mm) {
+			char *why = kb_xasprintf("not compared: the baseline "
+				"booted with %s, this configuration with %s "
+				"(QEMU accelerators differ; set the same accel "
+				"= for every vm variant, or KBENCH_ACCEL)",
+				kb_jstr(mm, "baseline"),
+				kb_jstr(mm, "configuration"));
+
+			json_object_set_new(e, "verdict",
+					    json_string("inconclusive"));
+			json_object_set_new(e, "reason", json_string(why));
+			free(why);
+		}
+	}
 	json_object_set_new(results, "comparisons", out);
 	json_object_set_new(results, "comparison_settings", json_pack(
 		"{s:f, s:s, s:I, s:f, s:b}",

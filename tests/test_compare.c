@@ -332,6 +332,46 @@ static void test_model_b24(void **state)
 	json_decref(res);
 }
 
+/* Variants booted with different QEMU accelerators (runner/accel.h) are
+ * not compared: a clear 50% difference is "inconclusive", with the
+ * reason, and outside the BH family; the same accelerator compares. */
+static void test_accel_mismatch(void **state)
+{
+	double a[5] = { 100, 101, 99, 100, 100 }, b[5] = { 50, 51, 49, 50, 50 };
+	json_t *res, *e, *vars;
+	int same;
+
+	(void)state;
+	for (same = 0; same <= 1; same++) {
+		res = model("kvm1");
+		json_object_set_new(res, "configurations",
+			json_pack("[{s:s, s:s}, {s:s, s:s}]", "id", "kvm1",
+				  "variant", "a", "id", "tcg1", "variant", "b"));
+		vars = json_pack("{s:{s:s}, s:{s:s}}", "a", "accel", "kvm",
+				 "b", "accel", same ? "kvm" : "tcg");
+		json_object_set_new(json_object_get(res, "campaign"),
+			"environment", json_pack("{s:{s:o}}", "vm", "variants",
+						 vars));
+		add_runs(res, "kvm1", "read.iops", a, 5);
+		add_runs(res, "tcg1", "read.iops", b, 5);
+		assert_int_equal(stats_analyse(res, NULL), 0);
+		e = find_cmp(res, "tcg1", "read.iops");
+		if (same) {
+			assert_string_equal(verdict(e), "regression");
+			assert_null(json_object_get(e, "accel_mismatch"));
+		} else {
+			assert_string_equal(verdict(e), "inconclusive");
+			assert_non_null(strstr(json_string_value(
+				json_object_get(e, "reason")), "kvm"));
+			assert_non_null(strstr(json_string_value(
+				json_object_get(e, "reason")), "tcg"));
+			assert_true(json_is_null(json_object_get(e,
+							 "p_adjusted")));
+		}
+		json_decref(res);
+	}
+}
+
 static void test_model_b29(void **state)
 {
 	double a[MAXV], b[MAXV];
@@ -595,6 +635,7 @@ int main(void)
 		cmocka_unit_test(test_synthetic_regression_and_aa),
 		cmocka_unit_test(test_min_effect_and_alpha),
 		cmocka_unit_test(test_bh_in_model),
+		cmocka_unit_test(test_accel_mismatch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

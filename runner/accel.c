@@ -1,0 +1,394 @@
+/* runner/accel.c - QEMU accelerator choice and the KVM probe (see
+ * accel.h).  QEMU options: qemu-system-x86_64(1) (QEMU 7.2); the KVM API:
+ * Documentation/virt/kvm/api.rst ("KVM_GET_API_VERSION ... should return
+ * KVM_API_VERSION, 12"). */
+#include "runner/accel.h"
+#include "runner/campaign.h"
+#include "lib/err.h"
+#include "lib/file.h"
+#include "lib/proc.h"
+#include "lib/str.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <linux/kvm.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define QEMU "qemu-system-x86_64"
+#define BANNER "Linux version "
+
+int accel_requested(const struct kb_variant *v, enum kb_accel *out,
+		    const char **source)
+{
+	const char *e = getenv("KBENCH_ACCEL");
+
+	if (e && *e) {
+		*out = kb_accel_from_name(e);
+		*source = "KBENCH_ACCEL";
+		if (*out == KB_ACCEL_UNSET) {
+			kb_error("KBENCH_ACCEL='%.40s': expected auto, kvm or "
+				 "tcg", e);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	*out = v->accel;
+	*source = v->accel == KB_ACCEL_UNSET ? "default" : "kernels.conf";
+	if (*out == KB_ACCEL_UNSET)
+		*out = KB_ACCEL_AUTO;
+	return 0;
+}
+
+int accel_kvm_device(char **why)
+{
+	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC), v;
+
+	if (fd < 0) {
+		int e = errno;
+
+		*why = kb_xasprintf("/dev/kvm: %s", strerror(e));
+		return -e;
+	}
+	v = ioctl(fd, KVM_GET_API_VERSION, 0);
+	close(fd);
+	if (v != KVM_API_VERSION) {
+		*why = kb_xasprintf("/dev/kvm answers KVM_GET_API_VERSION with "
+				    "%d, not %d", v, KVM_API_VERSION);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int file_has(const char *path, const char *needle, size_t *len)
+{
+	char *t = NULL;
+	size_t n = 0;
+	int found;
+
+	if (len)
+		*len = 0;
+	if (kb_read_file(path, &t, &n, 1))
+		return 0;
+	found = strstr(t, needle) != NULL;
+	if (len)
+		*len = n;
+	free(t);
+	return found;
+}
+
+/* The last line of QEMU's own output (its error, if any), malloc'd. */
+static char *last_line(const char *path)
+{
+	char *t = NULL, *e, *b;
+
+	if (kb_read_file(path, &t, NULL, 1) || !*t) {
+		free(t);
+		return kb_xstrdup("(nothing)");
+	}
+	e = t + strlen(t);
+	while (e > t && (e[-1] == '\n' || e[-1] == '\r'))
+		*--e = '\0';
+	b = strrchr(t, '\n');
+	b = kb_xstrndup_printable(b ? b + 1 : t, 200);
+	free(t);
+	return b;
+}
+
+int accel_kvm_probe(const char *image, unsigned timeout_s, char **why)
+{
+	char tmpl[] = "/tmp/kbench-kvm-probe.XXXXXX";
+	char *console = NULL, *qlog = NULL, *a_serial = NULL, *a_kernel;
+	double t0;
+	int ret = 0, fd, status = 0, exited = 0, seen = 0;
+	size_t clen = 0;
+	pid_t pid;
+
+	*why = NULL;
+	if (!mkdtemp(tmpl)) {
+		ret = -errno;
+		kb_error("KVM probe: cannot create %s: %s", tmpl,
+			 strerror(errno));
+		return ret;
+	}
+	console = kb_path_join(tmpl, "console.log");
+	qlog = kb_path_join(tmpl, "qemu.log");
+	a_serial = kb_xasprintf("file:%s", console);
+	a_kernel = (char *)image;
+	{
+		char *argv[] = { QEMU, "-nodefaults", "-no-user-config",
+			"-display", "none", "-no-reboot", "-machine",
+			"pc,accel=kvm", "-cpu", "host", "-m", "256", "-smp", "1",
+			"-kernel", a_kernel, "-append",
+			"console=ttyS0 earlyprintk=serial,ttyS0,115200 "
+			"panic=-1 loglevel=4", "-serial", a_serial, NULL };
+
+		fd = open(qlog, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		if (fd < 0) {
+			ret = -errno;
+			kb_error("KVM probe: %s: %s", qlog, strerror(errno));
+			goto out;
+		}
+		t0 = mono_s();
+		pid = fork();
+		if (pid < 0) {
+			ret = -errno;
+			close(fd);
+			kb_error("KVM probe: fork: %s", strerror(errno));
+			goto out;
+		}
+		if (pid == 0) {
+			int nul = open("/dev/null", O_RDONLY);
+
+			if (nul >= 0)
+				dup2(nul, 0);
+			dup2(fd, 1);
+			dup2(fd, 2);
+			setpgid(0, 0);
+			execvp(argv[0], argv);
+			dprintf(2, "cannot run %s: %s\n", argv[0],
+				strerror(errno));
+			_exit(127);
+		}
+		close(fd);
+	}
+	for (;;) {
+		pid_t w = waitpid(pid, &status, WNOHANG);
+
+		if (w == pid) {
+			exited = 1;
+			seen = file_has(console, BANNER, &clen);
+			break;
+		}
+		if ((seen = file_has(console, BANNER, &clen)))
+			break;
+		if (kb_spawn_forward_signal) {
+			ret = -EINTR;
+			break;
+		}
+		if (mono_s() - t0 > timeout_s)
+			break;
+		usleep(100000);
+	}
+	if (!exited) {
+		kill(pid, SIGKILL);
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	}
+	if (ret)
+		goto out;
+	if (seen) {
+		ret = 1;
+		*why = kb_xasprintf("the kernel's banner appeared after %.1f s "
+				    "with KVM", mono_s() - t0);
+	} else if (exited && WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+		ret = -ENOENT;
+		*why = kb_xasprintf("%s is not installed (apt-get install "
+				    "qemu-system-x86)", QEMU);
+	} else if (exited) {
+		char *l = last_line(qlog);
+
+		*why = kb_xasprintf("QEMU with KVM exited (status %d) before "
+				    "the kernel printed anything; QEMU said: %s",
+				    WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+				    l);
+		free(l);
+	} else {
+		*why = kb_xasprintf("no kernel output within %u s (%s)",
+				    timeout_s, clen ? "firmware output only" :
+				    "no console output at all");
+	}
+out:
+	unlink(console);
+	unlink(qlog);
+	rmdir(tmpl);
+	free(console);
+	free(qlog);
+	free(a_serial);
+	return ret;
+}
+
+static char *boot_id(void)
+{
+	char *t = NULL;
+
+	if (kb_read_file("/proc/sys/kernel/random/boot_id", &t, NULL, 1))
+		return kb_xstrdup("unknown");
+	t[strcspn(t, "\n")] = '\0';
+	return t;
+}
+
+static char *machine_record_path(void)
+{
+	const char *base = getenv("KBENCH_RUN_DIR");
+
+	return kb_xasprintf("%s/kvm-probe.json", base && *base ? base :
+			    "/run/kbench");
+}
+
+/* A remembered answer: the campaign's, else the machine's (same boot).
+ * 1 found (*usable, *reason), 0 none. */
+static int remembered(const struct kb_campaign *c, int *usable, char **reason,
+		      const char **where)
+{
+	char *path = kb_path_join(c->dir, "campaign.json"), *mp, *id;
+	json_t *cj = kb_exists(path) ? kb_json_load(path) : NULL, *kp, *m;
+	int found = 0;
+
+	kp = json_object_get(json_object_get(json_object_get(cj,
+		"environment"), "vm"), "kvm_probe");
+	if (json_is_boolean(json_object_get(kp, "usable"))) {
+		*usable = json_is_true(json_object_get(kp, "usable"));
+		*reason = kb_xstrdup(json_string_value(json_object_get(kp,
+				"reason")) ?: "recorded");
+		*where = "this campaign's earlier probe";
+		found = 1;
+	}
+	json_decref(cj);
+	free(path);
+	if (found)
+		return 1;
+	mp = machine_record_path();
+	id = boot_id();
+	m = kb_exists(mp) ? kb_json_load(mp) : NULL;
+	if (m && json_is_boolean(json_object_get(m, "usable")) &&
+	    !strcmp(json_string_value(json_object_get(m, "boot_id")) ?: "", id)) {
+		*usable = json_is_true(json_object_get(m, "usable"));
+		*reason = kb_xstrdup(json_string_value(json_object_get(m,
+				"reason")) ?: "recorded");
+		*where = "an earlier probe on this boot of the machine";
+		found = 1;
+	}
+	json_decref(m);
+	free(mp);
+	free(id);
+	return found;
+}
+
+/* Write the answer to the campaign's campaign.json and the machine's
+ * record.  The machine record is best effort (a warning). */
+static int remember(struct kb_campaign *c, int usable, const char *reason)
+{
+	char *path = kb_path_join(c->dir, "campaign.json"), *mp, *id, *dir;
+	json_t *cj = kb_json_load(path), *env, *vm, *m;
+	int ret = -EIO;
+
+	if (cj) {
+		env = json_object_get(cj, "environment");
+		if (!json_is_object(env)) {
+			env = json_object();
+			json_object_set_new(cj, "environment", env);
+		}
+		vm = json_object_get(env, "vm");
+		if (!json_is_object(vm)) {
+			vm = json_object();
+			json_object_set_new(env, "vm", vm);
+		}
+		json_object_set_new(vm, "kvm_probe", json_pack("{s:b, s:s}",
+			"usable", usable, "reason", reason));
+		ret = kb_json_write_atomic(path, cj);
+	}
+	json_decref(cj);
+	free(path);
+	mp = machine_record_path();
+	dir = kb_xstrdup(mp);
+	*strrchr(dir, '/') = '\0';
+	id = boot_id();
+	m = json_pack("{s:s, s:b, s:s}", "boot_id", id, "usable", usable,
+		      "reason", reason);
+	if (kb_mkdir_p(dir) || kb_json_write_atomic(mp, m))
+		kb_warn("cannot write %s; the next campaign probes KVM again",
+			mp);
+	json_decref(m);
+	free(id);
+	free(dir);
+	free(mp);
+	return ret;
+}
+
+int accel_choose(struct kb_campaign *c, const struct kb_variant *v,
+		 const char *image, int dry_run, struct kb_accel_choice *out)
+{
+	char *why = NULL, *dev_why = NULL;
+	const char *where = NULL;
+	int usable = 0, ret;
+	static int said;	/* the fallback line once per process */
+
+	memset(out, 0, sizeof(*out));
+	ret = accel_requested(v, &out->requested, &out->source);
+	if (ret)
+		return ret;
+	if (out->requested == KB_ACCEL_TCG) {
+		out->reason = kb_xasprintf("accel = tcg (%s)", out->source);
+		return 0;
+	}
+	if (accel_kvm_device(&dev_why)) {
+		usable = 0;
+		why = dev_why;
+		dev_why = NULL;
+	} else if (remembered(c, &usable, &why, &where)) {
+		;
+	} else if (dry_run) {
+		out->kvm = 1;
+		out->reason = kb_xasprintf("accel = %s (%s): KVM, if the probe "
+			"at the first boot shows it works",
+			kb_accel_name(out->requested), out->source);
+		return 0;
+	} else {
+		kb_info("vm: probing KVM (/dev/kvm opens): booting %s with "
+			"KVM for at most %u s (kvm_probe_timeout)", image,
+			c->cfg.kvm_probe_timeout_s);
+		ret = accel_kvm_probe(image, c->cfg.kvm_probe_timeout_s, &why);
+		if (ret < 0 && ret != -ENOENT) {
+			free(why);
+			return ret;
+		}
+		usable = ret == 1;
+		ret = remember(c, usable, why ? why : "no answer");
+		if (ret) {
+			free(why);
+			return ret;
+		}
+	}
+	if (usable) {
+		out->kvm = 1;
+		out->reason = kb_xasprintf("KVM works here (%s%s%s)", why,
+			where ? "; from " : "", where ? where : "");
+	} else if (out->requested == KB_ACCEL_KVM) {
+		out->fail = 1;
+		out->reason = kb_xasprintf("vm: accel = kvm (%s), but KVM is "
+			"unusable here: %s%s%s", out->source, why,
+			where ? "; from " : "", where ? where : "");
+	} else {
+		out->reason = kb_xasprintf("KVM unusable here: %s; using TCG",
+					   why);
+		if (!said++)
+			kb_info("%s%s%s%s", out->reason, where ? " (from " : "",
+				where ? where : "", where ? ")" : "");
+	}
+	free(why);
+	free(dev_why);
+	return 0;
+}
+
+void accel_choice_free(struct kb_accel_choice *ch)
+{
+	free(ch->reason);
+	memset(ch, 0, sizeof(*ch));
+}
