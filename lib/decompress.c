@@ -105,7 +105,12 @@ static int un_xz(const unsigned char *in, size_t inlen, struct obuf *o,
 			kb_fmt(why, wlen, "unsupported xz options");
 			ret = -EBADMSG;
 			break;
-		default:	/* LZMA_DATA_ERROR and the rest */
+		case LZMA_DATA_ERROR:
+			kb_fmt(why, wlen, "corrupt data (liblzma: "
+			       "LZMA_DATA_ERROR)");
+			ret = -EBADMSG;
+			break;
+		default:
 			kb_fmt(why, wlen, "corrupt data (liblzma error %d)",
 			       (int)r);
 			ret = -EBADMSG;
