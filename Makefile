@@ -8,7 +8,7 @@ DESTDIR ?=
 BUILD ?= build
 CC ?= cc
 
-PKGS := jansson gsl libcurl libcrypto
+PKGS := jansson gsl libcurl libcrypto liblzma libzstd zlib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)

@@ -1,6 +1,7 @@
 /* runner/initramfs.c - kbench's initramfs for vm variants (see
  * initramfs.h for the contents and the sources of the formats). */
 #include "runner/initramfs.h"
+#include "lib/decompress.h"
 #include "lib/err.h"
 #include "lib/file.h"
 
@@ -12,7 +13,8 @@
 
 #define KB_BUSYBOX "/bin/busybox"
 
-/* "kernel/fs/9p/9p.ko" or "9p" -> "9p" with '-' as '_' (malloc'd). */
+/* "kernel/fs/9p/9p.ko", "kernel/fs/9p/9p.ko.xz" or "9p" -> "9p" with
+ * '-' as '_' (malloc'd): the base name up to its ".ko". */
 static char *mod_name(const char *path)
 {
 	const char *b = strrchr(path, '/');
@@ -375,7 +377,8 @@ int initramfs_build(const char *path, const struct kb_initramfs_opts *o)
 	for (i = 0; o->mods && i < o->mods->n && !c.err; i++) {
 		free(data);
 		data = NULL;
-		ret = kb_read_file(o->mods->path[i], &data, &dlen, 0);
+		/* .ko.xz, .ko.zst, .ko.gz: a plain .ko for busybox insmod */
+		ret = kb_decompress_file(o->mods->path[i], &data, &dlen);
 		if (ret)
 			goto out;
 		name = kb_xasprintf("modules/%02zu-%s.ko", i, o->mods->name[i]);

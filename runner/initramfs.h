@@ -2,7 +2,9 @@
  *
  * Contents: busybox (Debian's busybox-static, /bin/busybox), the kernel
  * modules the guest needs (resolved with their dependencies from the
- * kernel's modules.dep, in load order), /dev/console, and /init: a
+ * kernel's modules.dep, in load order; compressed ones, .ko.xz, .ko.zst
+ * and .ko.gz, decompressed on the host by lib/decompress.c, since
+ * busybox insmod loads a module as it is), /dev/console, and /init: a
  * busybox sh script that loads the modules, mounts the host's root file
  * system read-only over virtio-9p (tag "hostroot") and the campaign
  * directory read-write at the same absolute path (tag "kbresults"),
@@ -25,7 +27,7 @@
 
 /* The modules to load, in order (dependencies first). */
 struct kb_modlist {
-	char *path[KB_MAX_MODULES];	/* absolute .ko path */
+	char *path[KB_MAX_MODULES];	/* absolute .ko (.ko.xz, ...) path */
 	char *name[KB_MAX_MODULES];	/* "9pnet_virtio" */
 	size_t n;
 };
@@ -34,8 +36,10 @@ struct kb_modlist {
  * lib/modules/<release> directory with modules.dep, as written by
  * depmod(8): "kernel/x/a.ko: kernel/y/b.ko ...", every dependency listed
  * transitively) into load order, dependencies before dependents, each
- * module once.  Names found in moddir/modules.builtin are built in and
- * skipped.  Module names compare with '-' and '_' equal (kmod's rule).
+ * module once.  Entries may be compressed (a.ko.xz, a.ko.zst, a.ko.gz, as
+ * depmod lists them); a module's name is its base name up to ".ko".
+ * Names found in moddir/modules.builtin are built in and skipped.
+ * Module names compare with '-' and '_' equal (kmod's rule).
  * 0; -ENOENT when a wanted module is neither a module nor built in
  * (*missing, malloc'd, names it); -errno on read errors. */
 int modules_resolve(const char *moddir, const char *const *want, size_t n,
@@ -71,8 +75,10 @@ struct kb_initramfs_opts {
 /* Write the init script for opts into a malloc'd string. */
 char *initramfs_init_script(const struct kb_initramfs_opts *o);
 
-/* Build the archive at path (written atomically).  0 or -errno with a
- * message (busybox-static missing: says to install it). */
+/* Build the archive at path (written atomically); each module goes in as
+ * a plain modules/NN-NAME.ko (kb_decompress_file()).  0 or -errno with a
+ * message (busybox-static missing: says to install it; a corrupt
+ * compressed module: names the file). */
 int initramfs_build(const char *path, const struct kb_initramfs_opts *o);
 
 #endif

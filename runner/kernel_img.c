@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int bzimage_version(const char *path, char *buf, size_t len)
@@ -41,6 +42,39 @@ int bzimage_version(const char *path, char *buf, size_t len)
 	}
 	buf[n] = '\0';
 	buf[strnlen(buf, (size_t)n)] = '\0';
+out:
+	close(fd);
+	return ret;
+}
+
+int bzimage_sizes(const char *path, uint64_t *need, uint64_t *have)
+{
+	unsigned char hdr[0x210];
+	unsigned setup_sects, version;
+	uint64_t syssize;
+	struct stat st;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	n = pread(fd, hdr, sizeof(hdr), 0);
+	if (n < 0 || fstat(fd, &st) < 0) {
+		ret = -errno;
+		goto out;
+	}
+	if (n != (ssize_t)sizeof(hdr) || memcmp(hdr + 0x202, "HdrS", 4)) {
+		ret = -ENOEXEC;
+		goto out;
+	}
+	setup_sects = hdr[0x1F1] ? hdr[0x1F1] : 4;
+	version = (unsigned)(hdr[0x206] | hdr[0x207] << 8);
+	syssize = (uint64_t)hdr[0x1F4] | (uint64_t)hdr[0x1F5] << 8;
+	if (version >= 0x0204)
+		syssize |= (uint64_t)hdr[0x1F6] << 16 |
+			   (uint64_t)hdr[0x1F7] << 24;
+	*need = (uint64_t)(setup_sects + 1) * 512 + syssize * 16;
+	*have = (uint64_t)st.st_size;
 out:
 	close(fd);
 	return ret;
@@ -352,6 +386,7 @@ int kernel_resolve_pinned(const struct kb_variant *v, const char *pinned,
 			  struct kb_kernel *k)
 {
 	char ver[512];
+	uint64_t need, have;
 	int ret = 0;
 
 	memset(k, 0, sizeof(*k));
@@ -391,6 +426,14 @@ int kernel_resolve_pinned(const struct kb_variant *v, const char *pinned,
 		kb_error("variant '%s': %s is not a bzImage (no \"HdrS\" setup "
 			 "header); use arch/x86/boot/bzImage of the build",
 			 v->name, k->image);
+		ret = -ENOEXEC;
+		goto out;
+	}
+	if (!bzimage_sizes(k->image, &need, &have) && have < need) {
+		kb_error("variant '%s': kernel %s is truncated: the setup "
+			 "header says %llu bytes, the file has %llu", v->name,
+			 k->image, (unsigned long long)need,
+			 (unsigned long long)have);
 		ret = -ENOEXEC;
 		goto out;
 	}

@@ -5,7 +5,14 @@
  * kernel_version at 0x20E: offset - 0x200 of a NUL-terminated string
  * "RELEASE (USER@HOST) #BUILD ...", the same UTS_RELEASE and UTS_VERSION
  * that /proc/version prints).  modules = DIR, else
- * /lib/modules/<release> when it exists.
+ * /lib/modules/<release> when it exists.  A truncated image (a partial
+ * download or copy) is refused before boot: the same header gives the
+ * image's size, setup_sects at 0x1F1 (512-byte sectors after the boot
+ * sector; 0 means 4) and syssize at 0x1F4 (the protected-mode kernel in
+ * 16-byte units; 32 bits from boot protocol 2.04, version at 0x206,
+ * 16 bits before), and the file must hold at least
+ * (setup_sects + 1) * 512 + syssize * 16 bytes (more is fine: a signed
+ * image carries its signature after them).
  *
  * kernel = deb:PACKAGE: a Debian kernel package.  A metapackage
  * (linux-image-amd64) is resolved to the package it depends on with
@@ -20,6 +27,7 @@
 #include "parsers/kconf.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct kb_kernel {
 	char *image;		/* the bzImage path */
@@ -35,6 +43,11 @@ struct kb_kernel {
  * 6.1.192-3 (2025-...)").  0, -ENOEXEC when path is not a bzImage (no
  * "HdrS" magic at 0x202), -errno on read errors. */
 int bzimage_version(const char *path, char *buf, size_t len);
+
+/* The size the setup header of the bzImage at path promises (*need, see
+ * above) and the file's size (*have).  0, -ENOEXEC when path is not a
+ * bzImage (no "HdrS"), -errno on read errors; no message. */
+int bzimage_sizes(const char *path, uint64_t *need, uint64_t *have);
 
 /* Fill *k for variant v (downloading and unpacking a deb: package when
  * it is not cached).  0 or -errno with a message. */

@@ -32,6 +32,7 @@ static char *fake_bzimage(void)
 	unsigned char img[0x400] = { 0 };
 	const char *ver = RELEASE " (kb@test) #1 SMP PREEMPT_DYNAMIC";
 
+	img[0x1F1] = 1;		/* setup_sects: 2 * 512 bytes, the whole file */
 	memcpy(img + 0x202, "HdrS", 4);
 	img[0x20E] = 0x00;	/* version string at 0x200 + 0x100 */
 	img[0x20F] = 0x01;

@@ -142,6 +142,7 @@ static void write_bzimage(const char *path, const char *ver)
 	unsigned char img[0x400] = { 0 };
 	FILE *f = fopen(path, "w");
 
+	img[0x1F1] = 1;		/* setup_sects: 2 * 512 bytes, the whole file */
 	memcpy(img + 0x202, "HdrS", 4);
 	img[0x20E] = 0x00;	/* version at 0x100 + 0x200 */
 	img[0x20F] = 0x01;

@@ -1,0 +1,558 @@
+/* tests/test_initramfs.c - what the vm driver prepares on the host before
+ * a boot: compressed kernel modules (.ko.xz, .ko.zst, .ko.gz, made here
+ * with liblzma, libzstd and zlib) resolved from a fake modules.dep
+ * (runner/initramfs.c, modules_resolve) and put into the cpio as plain
+ * modules/NN-NAME.ko (initramfs_build, lib/decompress.c), read back from
+ * the archive ("newc" cpio); corrupt, truncated and oversized compressed
+ * data refused with the file named; a truncated synthetic bzImage refused
+ * by kernel_resolve (the setup header's setup_sects at 0x1F1 and syssize
+ * at 0x1F4, Documentation/arch/x86/boot.rst).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "lib/decompress.h"
+#include "lib/err.h"
+#include "lib/file.h"
+#include "lib/proc.h"
+#include "parsers/kconf.h"
+#include "runner/initramfs.h"
+#include "runner/kernel_img.h"
+
+#include <errno.h>
+#include <lzma.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+
+static char tmpdir[] = "/tmp/kbench-test-initramfs.XXXXXX";
+
+#define RELEASE "6.12.0-kbtest"
+
+/* --- stderr capture (kb_error's messages) --- */
+
+struct capture {
+	FILE *tmp;
+	int saved;
+};
+
+static void cap_begin(struct capture *c)
+{
+	fflush(stderr);
+	c->tmp = tmpfile();
+	assert_non_null(c->tmp);
+	c->saved = dup(2);
+	assert_true(c->saved >= 0);
+	assert_true(dup2(fileno(c->tmp), 2) >= 0);
+}
+
+/* Restore stderr; return what was written (malloc'd). */
+static char *cap_end(struct capture *c)
+{
+	char *buf;
+	long n;
+
+	fflush(stderr);
+	assert_true(dup2(c->saved, 2) >= 0);
+	close(c->saved);
+	n = ftell(c->tmp);
+	assert_true(n >= 0);
+	buf = kb_xmalloc((size_t)n + 1);
+	rewind(c->tmp);
+	assert_int_equal(fread(buf, 1, (size_t)n, c->tmp), (size_t)n);
+	buf[n] = '\0';
+	fclose(c->tmp);
+	return buf;
+}
+
+/* --- module contents and the three encoders --- */
+
+struct blob {
+	unsigned char *p;
+	size_t len;
+};
+
+/* A fake module: an ELF magic, text that compresses and pseudo-random
+ * bytes that do not; len > 64 KiB so the decoders' output grows. */
+static struct blob fake_module(unsigned seed, size_t len)
+{
+	struct blob b = { kb_xmalloc(len), len };
+	uint32_t x = seed * 2654435761u + 1;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		x = x * 1664525u + 1013904223u;
+		b.p[i] = (i / 4096) % 2 ? (unsigned char)(x >> 24) :
+			 (unsigned char)("module text "[i % 12]);
+	}
+	memcpy(b.p, "\x7f" "ELF", 4);
+	return b;
+}
+
+static struct blob enc_xz(const struct blob *in)
+{
+	size_t cap = lzma_stream_buffer_bound(in->len), pos = 0;
+	struct blob b = { kb_xmalloc(cap), 0 };
+
+	assert_int_equal(lzma_easy_buffer_encode(6, LZMA_CHECK_CRC32, NULL,
+						 in->p, in->len, b.p, &pos,
+						 cap), LZMA_OK);
+	b.len = pos;
+	return b;
+}
+
+static struct blob enc_zstd(const struct blob *in)
+{
+	size_t cap = ZSTD_compressBound(in->len), n;
+	struct blob b = { kb_xmalloc(cap), 0 };
+
+	n = ZSTD_compress(b.p, cap, in->p, in->len, 3);
+	assert_false(ZSTD_isError(n));
+	b.len = n;
+	return b;
+}
+
+static struct blob enc_gzip(const struct blob *in)
+{
+	z_stream z;
+	struct blob b;
+
+	memset(&z, 0, sizeof(z));
+	assert_int_equal(deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8,
+				      Z_DEFAULT_STRATEGY), Z_OK);
+	b.len = deflateBound(&z, in->len);
+	b.p = kb_xmalloc(b.len);
+	z.next_in = in->p;
+	z.avail_in = (unsigned)in->len;
+	z.next_out = b.p;
+	z.avail_out = (unsigned)b.len;
+	assert_int_equal(deflate(&z, Z_FINISH), Z_STREAM_END);
+	b.len = z.total_out;
+	deflateEnd(&z);
+	return b;
+}
+
+static void write_blob(const char *dir, const char *rel, const void *p,
+		       size_t len)
+{
+	char *path = kb_path_join(dir, rel), *d = kb_xstrdup(path);
+
+	*strrchr(d, '/') = '\0';
+	assert_int_equal(kb_mkdir_p(d), 0);
+	assert_int_equal(kb_write_atomic(path, p, len), 0);
+	free(path);
+	free(d);
+}
+
+/* --- reading the cpio back --- */
+
+static unsigned long hex8(const char *p)
+{
+	char f[9];
+
+	memcpy(f, p, 8);
+	f[8] = '\0';
+	return strtoul(f, NULL, 16);
+}
+
+/* The data of entry name in the newc archive a (borrowed), or NULL. */
+static const char *cpio_find(const char *a, size_t alen, const char *name,
+			     size_t *len)
+{
+	size_t off = 0;
+
+	while (off + 110 <= alen) {
+		unsigned long fsize = hex8(a + off + 54);
+		unsigned long nsize = hex8(a + off + 94);
+		const char *n = a + off + 110;
+		size_t data = (off + 110 + nsize + 3) & ~(size_t)3;
+
+		assert_memory_equal(a + off, "070701", 6);
+		assert_true(data + fsize <= alen);
+		if (!strcmp(n, "TRAILER!!!"))
+			break;
+		if (!strcmp(n, name)) {
+			*len = fsize;
+			return a + data;
+		}
+		off = (data + fsize + 3) & ~(size_t)3;
+	}
+	return NULL;
+}
+
+static void assert_entry(const char *a, size_t alen, const char *name,
+			 const struct blob *want)
+{
+	size_t len = 0;
+	const char *d = cpio_find(a, alen, name, &len);
+
+	assert_non_null(d);
+	assert_int_equal(len, want->len);
+	assert_memory_equal(d, want->p, want->len);
+}
+
+/* --- the tests --- */
+
+static int setup(void **state)
+{
+	(void)state;
+	assert_non_null(mkdtemp(tmpdir));
+	kb_quiet = 1;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char *argv[] = { "rm", "-rf", tmpdir, NULL };
+	struct kb_spawn_result r;
+
+	(void)state;
+	kb_spawn(argv, NULL, &r);
+	return 0;
+}
+
+static char *busybox_standin(void)
+{
+	char *bb = kb_path_join(tmpdir, "busybox");
+	const char *text = "#!/bin/sh\necho busybox stand-in\n";
+
+	assert_int_equal(kb_write_atomic(bb, text, strlen(text)), 0);
+	return bb;
+}
+
+/* modules.dep: a.ko.xz depends on b.ko.zst and c.ko.gz; the cpio holds
+ * each as plain modules/NN-NAME.ko, dependencies first, byte for byte. */
+static void test_compressed_modules(void **state)
+{
+	char *md = kb_xasprintf("%s/lib/modules/" RELEASE, tmpdir);
+	char *bb = busybox_standin(), *cpio = kb_path_join(tmpdir, "i.cpio");
+	char *missing = NULL, *arch = NULL;
+	const char *dep = "kernel/drivers/a/a.ko.xz: kernel/drivers/b/b.ko.zst "
+			  "kernel/fs/c/c.ko.gz\n"
+			  "kernel/drivers/b/b.ko.zst:\n"
+			  "kernel/fs/c/c.ko.gz:\n";
+	const char *builtin = "kernel/fs/ext4/ext4.ko\n";
+	const char *want[] = { "a", "ext4" };
+	const char *gargv[] = { "/usr/bin/kbench", "guest", NULL };
+	struct blob a = fake_module(1, 200000), b = fake_module(2, 70000);
+	struct blob c = fake_module(3, 100000);
+	struct blob ax = enc_xz(&a), bz = enc_zstd(&b), cg = enc_gzip(&c);
+	struct kb_modlist mods;
+	struct kb_initramfs_opts o = { 0 };
+	size_t alen = 0, len = 0;
+	const char *init;
+
+	(void)state;
+	write_blob(md, "kernel/drivers/a/a.ko.xz", ax.p, ax.len);
+	write_blob(md, "kernel/drivers/b/b.ko.zst", bz.p, bz.len);
+	write_blob(md, "kernel/fs/c/c.ko.gz", cg.p, cg.len);
+	write_blob(md, "modules.dep", dep, strlen(dep));
+	write_blob(md, "modules.builtin", builtin, strlen(builtin));
+
+	assert_int_equal(modules_resolve(md, want, 2, &mods, &missing), 0);
+	assert_null(missing);
+	assert_int_equal(mods.n, 3);	/* ext4 is built in */
+	assert_string_equal(mods.name[0], "b");
+	assert_string_equal(mods.name[1], "c");
+	assert_string_equal(mods.name[2], "a");
+	assert_non_null(strstr(mods.path[2], "/kernel/drivers/a/a.ko.xz"));
+	assert_non_null(strstr(mods.path[0], "/kernel/drivers/b/b.ko.zst"));
+	assert_non_null(strstr(mods.path[1], "/kernel/fs/c/c.ko.gz"));
+
+	o.busybox = bb;
+	o.mods = &mods;
+	o.results_dir = "/tmp/kbench-results";
+	o.guest_argv = gargv;
+	assert_int_equal(initramfs_build(cpio, &o), 0);
+	assert_int_equal(kb_read_file(cpio, &arch, &alen, 0), 0);
+	assert_entry(arch, alen, "modules/00-b.ko", &b);
+	assert_entry(arch, alen, "modules/01-c.ko", &c);
+	assert_entry(arch, alen, "modules/02-a.ko", &a);
+	init = cpio_find(arch, alen, "init", &len);
+	assert_non_null(init);
+	assert_non_null(memmem(init, len, "insmod /modules/02-a.ko", 23));
+	free(arch);
+
+	/* a wanted module that is neither a module nor built in */
+	{
+		const char *w2[] = { "nope" };
+
+		modules_free(&mods);
+		assert_int_equal(modules_resolve(md, w2, 1, &mods, &missing),
+				 -ENOENT);
+		assert_string_equal(missing, "nope");
+		free(missing);
+	}
+	free(a.p);
+	free(b.p);
+	free(c.p);
+	free(ax.p);
+	free(bz.p);
+	free(cg.p);
+	free(md);
+	free(bb);
+	free(cpio);
+}
+
+/* initramfs_build with one module file at path: its return code, *msg
+ * the messages. */
+static int build_one(const char *path, char **msg)
+{
+	char *bb = busybox_standin(), *cpio = kb_path_join(tmpdir, "bad.cpio");
+	struct kb_modlist mods = { .n = 1 };
+	struct kb_initramfs_opts o = { 0 };
+	struct capture cap;
+	int ret;
+
+	mods.path[0] = (char *)path;
+	mods.name[0] = "bad";
+	o.busybox = bb;
+	o.mods = &mods;
+	o.results_dir = "/tmp/kbench-results";
+	cap_begin(&cap);
+	ret = initramfs_build(cpio, &o);
+	*msg = cap_end(&cap);
+	assert_false(kb_exists(cpio));	/* nothing half-built */
+	free(bb);
+	free(cpio);
+	return ret;
+}
+
+static void test_corrupt_modules(void **state)
+{
+	struct blob m = fake_module(4, 100000), x = enc_xz(&m);
+	struct blob z = enc_zstd(&m);
+	char *bad = kb_path_join(tmpdir, "bad/bad.ko.xz"), *msg;
+	size_t i;
+
+	(void)state;
+	/* bytes changed in the middle of the xz stream */
+	for (i = x.len / 2; i < x.len / 2 + 16; i++)
+		x.p[i] ^= 0x5A;
+	write_blob(tmpdir, "bad/bad.ko.xz", x.p, x.len);
+	assert_int_equal(build_one(bad, &msg), -EBADMSG);
+	assert_non_null(strstr(msg, bad));
+	assert_non_null(strstr(msg, "xz"));
+	free(msg);
+	free(bad);
+
+	/* a zstd module cut in half */
+	bad = kb_path_join(tmpdir, "bad/half.ko.zst");
+	write_blob(tmpdir, "bad/half.ko.zst", z.p, z.len / 2);
+	assert_int_equal(build_one(bad, &msg), -EBADMSG);
+	assert_non_null(strstr(msg, bad));
+	assert_non_null(strstr(msg, "truncated"));
+	free(msg);
+	free(bad);
+
+	/* a .ko.gz that is not gzip data */
+	bad = kb_path_join(tmpdir, "bad/plain.ko.gz");
+	write_blob(tmpdir, "bad/plain.ko.gz", m.p, m.len);
+	assert_int_equal(build_one(bad, &msg), -EBADMSG);
+	assert_non_null(strstr(msg, bad));
+	assert_non_null(strstr(msg, "not gzip data"));
+	free(msg);
+	free(bad);
+
+	/* a missing module file */
+	bad = kb_path_join(tmpdir, "bad/absent.ko.xz");
+	assert_int_equal(build_one(bad, &msg), -ENOENT);
+	assert_non_null(strstr(msg, bad));
+	free(msg);
+	free(bad);
+	free(m.p);
+	free(x.p);
+	free(z.p);
+}
+
+/* The cap on the output, plain data passed through, and several gzip
+ * members / zstd frames read as one. */
+static void test_decompress(void **state)
+{
+	struct blob m = fake_module(5, 100000), x = enc_xz(&m);
+	struct blob g = enc_gzip(&m), z = enc_zstd(&m);
+	unsigned char *two;
+	char *out, *msg, *plain = kb_path_join(tmpdir, "plain.ko");
+	size_t len;
+	struct capture cap;
+
+	(void)state;
+	/* exactly at the cap: accepted; one byte less: refused */
+	assert_int_equal(kb_decompress_buf("m.ko.xz", x.p, x.len, m.len,
+					   &out, &len), 0);
+	assert_int_equal(len, m.len);
+	assert_memory_equal(out, m.p, m.len);
+	free(out);
+	cap_begin(&cap);
+	assert_int_equal(kb_decompress_buf("m.ko.xz", x.p, x.len, m.len - 1,
+					   &out, &len), -EFBIG);
+	msg = cap_end(&cap);
+	assert_null(out);
+	assert_non_null(strstr(msg, "m.ko.xz"));
+	assert_non_null(strstr(msg, "more than 99999 bytes"));
+	free(msg);
+	cap_begin(&cap);
+	assert_int_equal(kb_decompress_buf("m.ko.zst", z.p, z.len, 4096,
+					   &out, &len), -EFBIG);
+	assert_int_equal(kb_decompress_buf("m.ko.gz", g.p, g.len, 4096,
+					   &out, &len), -EFBIG);
+	free(cap_end(&cap));
+
+	/* two gzip members, two zstd frames: the concatenation */
+	two = kb_xmalloc(2 * (g.len + z.len + x.len) + 4);
+	memcpy(two, g.p, g.len);
+	memcpy(two + g.len, g.p, g.len);
+	assert_int_equal(kb_decompress_buf("m.gz", two, 2 * g.len,
+					   KB_DECOMPRESS_MAX, &out, &len), 0);
+	assert_int_equal(len, 2 * m.len);
+	assert_memory_equal(out + m.len, m.p, m.len);
+	free(out);
+	memcpy(two, z.p, z.len);
+	memcpy(two + z.len, z.p, z.len);
+	assert_int_equal(kb_decompress_buf("m.zst", two, 2 * z.len,
+					   KB_DECOMPRESS_MAX, &out, &len), 0);
+	assert_int_equal(len, 2 * m.len);
+	assert_memory_equal(out + m.len, m.p, m.len);
+	free(out);
+	/* trailing bytes after an xz stream */
+	memcpy(two, x.p, x.len);
+	memcpy(two + x.len, "junk", 4);
+	cap_begin(&cap);
+	assert_int_equal(kb_decompress_buf("m.xz", two, x.len + 4,
+					   KB_DECOMPRESS_MAX, &out, &len),
+			 -EBADMSG);
+	free(cap_end(&cap));
+	free(two);
+
+	/* a plain module: as it is */
+	write_blob(tmpdir, "plain.ko", m.p, m.len);
+	assert_int_equal(kb_decompress_file(plain, &out, &len), 0);
+	assert_int_equal(len, m.len);
+	assert_memory_equal(out, m.p, m.len);
+	free(out);
+	free(plain);
+	free(m.p);
+	free(x.p);
+	free(g.p);
+	free(z.p);
+}
+
+/* A synthetic bzImage: "HdrS" at 0x202, boot protocol version, setup_sects
+ * and syssize as given, the version string at 0x200 + 0x100; file_len
+ * bytes in all. */
+static char *write_bzimage(const char *name, unsigned setup_sects,
+			   uint32_t syssize, unsigned version, size_t file_len)
+{
+	char *path = kb_path_join(tmpdir, name);
+	unsigned char *img = kb_xcalloc(1, file_len);
+	const char *ver = RELEASE " (kb@test) #1 SMP PREEMPT_DYNAMIC";
+
+	assert_true(file_len >= 0x400);
+	img[0x1F1] = (unsigned char)setup_sects;
+	img[0x1F4] = (unsigned char)syssize;
+	img[0x1F5] = (unsigned char)(syssize >> 8);
+	img[0x1F6] = (unsigned char)(syssize >> 16);
+	img[0x1F7] = (unsigned char)(syssize >> 24);
+	memcpy(img + 0x202, "HdrS", 4);
+	img[0x206] = (unsigned char)version;
+	img[0x207] = (unsigned char)(version >> 8);
+	img[0x20E] = 0x00;
+	img[0x20F] = 0x01;
+	memcpy(img + 0x300, ver, strlen(ver) + 1);
+	assert_int_equal(kb_write_atomic(path, img, file_len), 0);
+	free(img);
+	return path;
+}
+
+/* kernel_resolve of image: the code, *msg the messages. */
+static int resolve(const char *image, char **msg)
+{
+	struct kb_variant v = { 0 };
+	struct kb_kernel k;
+	struct capture cap;
+	int ret;
+
+	v.name = "trunc";
+	v.kernel = (char *)image;
+	v.modules = tmpdir;
+	cap_begin(&cap);
+	ret = kernel_resolve(&v, &k);
+	*msg = cap_end(&cap);
+	if (!ret) {
+		assert_string_equal(k.release, RELEASE);
+		kernel_free(&k);
+	}
+	return ret;
+}
+
+static void test_bzimage_truncated(void **state)
+{
+	char *img, *msg, *want;
+
+	(void)state;
+	/* (1 + 1) * 512 + 0x100 * 16 = 5120 bytes said, 1024 there */
+	img = write_bzimage("trunc", 1, 0x100, 0x020F, 0x400);
+	assert_int_equal(resolve(img, &msg), -ENOEXEC);
+	want = kb_xasprintf("variant 'trunc': kernel %s is truncated: the "
+			    "setup header says 5120 bytes, the file has 1024",
+			    img);
+	assert_non_null(strstr(msg, want));
+	free(want);
+	free(msg);
+	free(img);
+
+	/* setup_sects 0 means 4: (4 + 1) * 512 = 2560 */
+	img = write_bzimage("zero", 0, 0, 0x020F, 0x400);
+	assert_int_equal(resolve(img, &msg), -ENOEXEC);
+	assert_non_null(strstr(msg, "says 2560 bytes, the file has 1024"));
+	free(msg);
+	free(img);
+
+	/* whole: accepted, and a longer file (a signature after) too */
+	img = write_bzimage("whole", 1, 0x100, 0x020F, 5120);
+	assert_int_equal(resolve(img, &msg), 0);
+	free(msg);
+	free(img);
+	img = write_bzimage("signed", 1, 0x100, 0x020F, 5120 + 700);
+	assert_int_equal(resolve(img, &msg), 0);
+	free(msg);
+	free(img);
+
+	/* before boot protocol 2.04 syssize is 16 bits: the upper two bytes
+	 * are not part of it */
+	img = write_bzimage("old", 1, 0xFFFF0100u, 0x0203, 5120);
+	assert_int_equal(resolve(img, &msg), 0);
+	free(msg);
+	free(img);
+	img = write_bzimage("new", 1, 0xFFFF0100u, 0x0204, 5120);
+	assert_int_equal(resolve(img, &msg), -ENOEXEC);
+	assert_non_null(strstr(msg, "is truncated"));
+	free(msg);
+	free(img);
+
+	/* not a bzImage at all: the "HdrS" message, unchanged */
+	img = kb_path_join(tmpdir, "notbz");
+	assert_int_equal(kb_write_atomic(img, "hello", 5), 0);
+	assert_int_equal(resolve(img, &msg), -ENOEXEC);
+	assert_non_null(strstr(msg, "no \"HdrS\""));
+	free(msg);
+	free(img);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_compressed_modules),
+		cmocka_unit_test(test_corrupt_modules),
+		cmocka_unit_test(test_decompress),
+		cmocka_unit_test(test_bzimage_truncated),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
