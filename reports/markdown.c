@@ -124,6 +124,76 @@ static const char *env_str(json_t *env, const char *key)
 	return json_string_value(json_object_get(env, key));
 }
 
+/* vm variants: each kernel as the guest saw it, how it was booted, and
+ * the QEMU command line that reproduces the boot (runner/driver_vm.c). */
+static void md_vm_kernels(FILE *out, json_t *vm)
+{
+	json_t *vars = json_object_get(vm, "variants"), *vr, *a;
+	const char *name;
+	char *s;
+	size_t i;
+
+	if (!json_object_size(vars))
+		return;
+	fputs("\n### Kernels under test (method = vm)\n", out);
+	json_object_foreach(vars, name, vr) {
+		fputs("\n#### ", out);
+		md_put(out, name);
+		fputs("\n\n", out);
+		md_kv(out, "uname -r (guest)", env_str(vr, "guest_release") ?:
+		      env_str(vr, "release"));
+		md_kv(out, "/proc/version (guest)",
+		      env_str(vr, "guest_proc_version") ?: "n/a (no run "
+		      "reported)");
+		md_kv(out, "Kernel", env_str(vr, "kernel"));
+		if (env_str(vr, "package")) {
+			s = kb_xasprintf("%s %s", env_str(vr, "package"),
+					 env_str(vr, "package_version") ?: "");
+			md_kv(out, "Package", s);
+			free(s);
+		}
+		md_kv(out, "Image", env_str(vr, "image"));
+		md_kv(out, "Image sha256", env_str(vr, "image_sha256"));
+		s = kb_xasprintf("%s (asked: %s; %s)", env_str(vr, "accel") ?:
+				 "n/a", env_str(vr, "accel_requested") ?: "auto",
+				 env_str(vr, "accel_reason") ?: "");
+		md_kv(out, "Accelerator", s);
+		free(s);
+		s = kb_xasprintf("%lld vCPUs, %lld MiB",
+			(long long)json_integer_value(json_object_get(vr, "cpus")),
+			(long long)json_integer_value(json_object_get(vr,
+							"memory_mib")));
+		md_kv(out, "Guest", s);
+		free(s);
+		if (env_str(vr, "nullblk_params"))
+			md_kv(out, "null_blk parameters",
+			      *env_str(vr, "nullblk_params") ?
+			      env_str(vr, "nullblk_params") : "(defaults)");
+		md_kv(out, "QEMU", env_str(vm, "qemu_version"));
+		a = json_object_get(vr, "qemu_argv");
+		if (json_array_size(a)) {
+			fputs("\n```sh\n", out);
+			for (i = 0; i < json_array_size(a); i++) {
+				const char *w = json_string_value(
+					json_array_get(a, i)) ?: "";
+
+				fputs(i ? " " : "", out);
+				if (!*w || strpbrk(w, " \t\"'$\\;&|<>*?()")) {
+					/* sh single quotes, ' as '\'' */
+					fputc('\'', out);
+					for (; *w; w++)
+						fputs(*w == '\'' ? "'\\''" :
+						      (char[2]){ *w, 0 }, out);
+					fputc('\'', out);
+				} else {
+					fputs(w, out);
+				}
+			}
+			fputs("\n```\n", out);
+		}
+	}
+}
+
 static void md_environment(FILE *out, json_t *results)
 {
 	json_t *camp = json_object_get(results, "campaign");
@@ -166,6 +236,7 @@ static void md_environment(FILE *out, json_t *results)
 	md_kv(out, "kbench", env_str(env, "kbench_version"));
 	md_kv(out, "Host", env_str(env, "hostname"));
 	md_kv(out, "Kernel command line (host)", env_str(env, "cmdline"));
+	md_vm_kernels(out, vm);
 }
 
 /* The command lines that reproduce one run of each configuration: the

@@ -750,7 +750,7 @@ static void build_header(struct ctx *c, struct kb_report *r)
 	json_t *configs = json_object_get(c->results, "configurations");
 	struct kb_strlist seen = { 0 };
 	char *kernels = NULL, *tmp, *it, *wu;
-	const char *variant, *release;
+	const char *variant, *release, *accel;
 	size_t i;
 	json_t *e;
 
@@ -762,12 +762,26 @@ static void build_header(struct ctx *c, struct kb_report *r)
 			continue;
 		kb_strlist_add(&seen, variant);
 		release = kb_jstr(e, "release");
+		{	/* a vm variant: the kernel as its guest saw it */
+			json_t *vr = json_object_get(json_object_get(
+				json_object_get(env, "vm"), "variants"),
+				variant);
+
+			if (kb_jstr(vr, "guest_release"))
+				release = kb_jstr(vr, "guest_release");
+			else if (kb_jstr(vr, "release"))
+				release = kb_jstr(vr, "release");
+			accel = kb_jstr(vr, "accel");
+		}
 		if (release && !strcmp(release, variant))
 			release = NULL;
-		tmp = kb_xasprintf("%s%s%s%s%s%s", kernels ? kernels : "",
+		tmp = kb_xasprintf("%s%s%s%s%s%s%s%s", kernels ? kernels : "",
 				   kernels ? ", " : "", variant,
-				   release ? " (" : "", release ? release : "",
-				   release ? ")" : "");
+				   release || accel ? " (" : "",
+				   release ? release : "",
+				   release && accel ? ", " : "",
+				   accel ? accel : "",
+				   release || accel ? ")" : "");
 		free(kernels);
 		kernels = tmp;
 	}

@@ -203,6 +203,17 @@ int cmd_guest(int argc, char **argv)
 		json_object_set_new(result, "iteration", json_integer(r->iteration));
 		json_object_set_new(result, "warmup", json_boolean(r->warmup));
 		json_object_set_new(result, "guest_kernel", json_string(u.release));
+		{	/* the build as the guest saw it (identity, not the
+			 * release alone: two builds can share `uname -r`) */
+			char *pv = NULL;
+
+			if (!kb_read_file("/proc/version", &pv, NULL, 1)) {
+				pv[strcspn(pv, "\n")] = '\0';
+				json_object_set_new(result, "guest_proc_version",
+						    json_string(pv));
+			}
+			free(pv);
+		}
 		mpath = kb_path_join(rdir, "metrics.json");
 		err = kb_json_write_atomic(mpath, result);
 		s = json_string_value(json_object_get(result, "status"));

@@ -33,6 +33,7 @@
 #include "runner/campaign.h"
 #include "runner/initramfs.h"
 #include "runner/kernel_img.h"
+#include "push/fetch.h"
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/proc.h"
@@ -185,21 +186,119 @@ static int record_environment(struct kb_campaign *c,
 		vars = json_object();
 		json_object_set_new(vm, "variants", vars);
 	}
-	json_object_set_new(vars, v->name, json_pack(
-		"{s:s, s:s, s:i, s:i, s:s, s:s?, s:s, s:s?, s:s?, s:s?}",
+	{
+		json_t *old = json_object_get(vars, v->name), *vr;
+		char hex[65];
+
+		vr = json_pack(
+		"{s:s, s:s, s:s, s:i, s:i, s:s, s:s?, s:s?, s:s, s:s?, s:s?, s:s?, s:s?}",
 		"accel", ac->kvm ? "kvm" : "tcg", "accel_requested",
-		kb_accel_name(ac->requested),
+		kb_accel_name(ac->requested), "accel_reason", ac->reason,
 		"cpus", (int)v->cpus, "memory_mib", (int)v->memory_mib,
 		"kernel", v->kernel, "package", k ? k->package : NULL,
+		"package_version", k ? k->package_version : NULL,
 		"release", k && k->release ? k->release : "unknown",
 		"build", k ? k->build : NULL, "cmdline", v->cmdline,
-		"disk", v->disk));
+		"disk", v->disk, "image", k ? k->image : NULL);
+		if (k && k->image && !fetch_sha256_file(k->image, hex))
+			json_object_set_new(vr, "image_sha256", json_string(hex));
+		if (c->cfg.target_kind == KB_TARGET_NULLBLK && !v->disk)
+			json_object_set_new(vr, "nullblk_params", json_string(
+				c->cfg.nullblk_params ? c->cfg.nullblk_params :
+				""));
+		/* what an earlier boot saw stays until this boot reports
+		 * (json_object_set of an absent key sets nothing) */
+		if (json_is_object(old)) {
+			json_object_set(vr, "guest_release",
+				json_object_get(old, "guest_release"));
+			json_object_set(vr, "guest_proc_version",
+				json_object_get(old, "guest_proc_version"));
+		}
+		json_object_set_new(vars, v->name, vr);
+	}
 	ret = kb_json_write_atomic(path, cj);
 out:
 	json_decref(cj);
 	free(ver);
 	free(path);
 	return ret;
+}
+
+/* Set environment.vm.variants.V.key = val (stolen) in campaign.json. */
+static int record_variant_field(struct kb_campaign *c, const char *variant,
+				const char *key, json_t *val)
+{
+	char *path = kb_path_join(c->dir, "campaign.json");
+	json_t *cj = kb_json_load(path), *vars, *vr;
+	int ret = -EIO;
+
+	vars = json_object_get(json_object_get(json_object_get(cj,
+		"environment"), "vm"), "variants");
+	vr = json_object_get(vars, variant);
+	if (json_is_object(vr)) {
+		json_object_set_new(vr, key, val);
+		val = NULL;
+		ret = kb_json_write_atomic(path, cj);
+	}
+	json_decref(val);
+	json_decref(cj);
+	free(path);
+	return ret;
+}
+
+/* The concrete package a deb: variant was first booted with in this
+ * campaign (its pin), or NULL (malloc'd). */
+static char *recorded_package(const struct kb_campaign *c,
+			      const struct kb_variant *v)
+{
+	char *path = kb_path_join(c->dir, "campaign.json"), *pkg = NULL;
+	json_t *cj, *vr;
+
+	if (!v->kernel || strncmp(v->kernel, "deb:", 4) || !kb_exists(path)) {
+		free(path);
+		return NULL;
+	}
+	cj = kb_json_load(path);
+	vr = json_object_get(json_object_get(json_object_get(json_object_get(
+		cj, "environment"), "vm"), "variants"), v->name);
+	if (json_string_value(json_object_get(vr, "package")) &&
+	    !strcmp(json_string_value(json_object_get(vr, "kernel")) ?: "",
+		    v->kernel))
+		pkg = kb_xstrdup(json_string_value(json_object_get(vr,
+							"package")));
+	json_decref(cj);
+	free(path);
+	return pkg;
+}
+
+/* After a boot: the kernel as the guest saw it (uname -r and
+ * /proc/version from the first run it reported). */
+static void record_guest_view(struct kb_campaign *c, const char *variant,
+			      const size_t *runs, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		char *mp = kb_xasprintf("%s/runs/%s/metrics.json", c->dir,
+					c->plan.runs[runs[i]].key);
+		json_t *m = kb_exists(mp) ? kb_json_load(mp) : NULL;
+		const char *rel = json_string_value(json_object_get(m,
+							"guest_kernel"));
+		const char *pv = json_string_value(json_object_get(m,
+						"guest_proc_version"));
+
+		free(mp);
+		if (rel) {
+			record_variant_field(c, variant, "guest_release",
+					     json_string(rel));
+			if (pv)
+				record_variant_field(c, variant,
+					"guest_proc_version", json_string(pv));
+			json_decref(m);
+			return;
+		}
+		json_decref(m);
+	}
 }
 
 /* The next DIR/boots/NNN-VARIANT (created): NNN counts the boots of the
@@ -448,7 +547,7 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 	char *append = NULL, *a_mem = NULL, *a_smp = NULL, *a_kernel = NULL;
 	char *a_initrd = NULL, *a_serial = NULL, *a_root = NULL, *a_res = NULL;
 	char *a_disk = NULL, *a_machine = NULL, *e;
-	char *keytext = NULL;
+	char *keytext = NULL, *pinned = NULL;
 	size_t i, klen = 0, nwant;
 	FILE *kf;
 	int ret, kvm = 0, boot_to = 0, total_to = 0, qstatus = -1;
@@ -483,7 +582,8 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 	if (ret)
 		goto out;
 
-	if (kernel_resolve(v, &k)) {
+	pinned = recorded_package(c, v);
+	if (kernel_resolve_pinned(v, pinned, &k)) {
 		reason = kb_xasprintf("vm: cannot get the kernel of variant "
 				      "'%s' (kernel = %s); see the messages "
 				      "above", v->name, v->kernel);
@@ -622,6 +722,13 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 			ret = 0;
 			goto out;
 		}
+		{
+			json_t *qa = json_array();
+
+			for (i = 0; i < ac; i++)
+				json_array_append_new(qa, json_string(argv[i]));
+			record_variant_field(c, v->name, "qemu_argv", qa);
+		}
 		total_s = v->boot_timeout_s + (unsigned)n *
 			  (cfg->runtime_s + cfg->timeout_grace_s + 30);
 		ret = run_qemu(argv, qlog, console, v->boot_timeout_s, total_s,
@@ -662,12 +769,15 @@ record:
 	}
 	ret = record_batch(c, runs, n, kb_exists(console) ? console : NULL,
 			   reason ? reason : "vm: no reason", nfailed);
+	if (!ret)
+		record_guest_view(c, v->name, runs, n);
 out:
 	if (initrd && !dry)
 		unlink(initrd);
 	accel_choice_free(&accel);
 	kernel_free(&k);
 	modules_free(&mods);
+	free(pinned);
 	free(boot);
 	free(keys);
 	free(keytext);
