@@ -875,9 +875,14 @@ static void set_variant(struct parser *p, enum vkey k, const char *val)
 		v->release = kb_xstrdup(val);
 		break;
 	case VK_KERNEL:
-		if (!strncmp(val, "deb:", 4) && !valid_name(val + 4, ".+-")) {
+		/* a package name or glob (Debian policy 5.6.1: lower case
+		 * letters, digits, + - .; starting with an alphanumeric):
+		 * never an option of apt-get */
+		if (!strncmp(val, "deb:", 4) &&
+		    (!valid_name(val + 4, ".+-*?[]") ||
+		     !isalnum((unsigned char)val[4]))) {
 			perr(p, p->line,
-			     "kernel = '%s': expected a bzImage path or deb:PACKAGE (e.g. deb:linux-image-amd64)",
+			     "kernel = '%s': expected a bzImage path or deb:PACKAGE (e.g. deb:linux-image-amd64, deb:linux-image-6.12-amd64, or a glob such as deb:linux-image-6.12.*+deb12-amd64)",
 			     val);
 			break;
 		}

@@ -25,6 +25,7 @@
 
 #define QEMU "qemu-system-x86_64"
 #define BANNER "Linux version "
+#define CAMPAIGN_PROBE "this campaign's earlier probe"
 
 int accel_requested(const struct kb_variant *v, enum kb_accel *out,
 		    const char **source)
@@ -257,7 +258,7 @@ static int remembered(const struct kb_campaign *c, int *usable, char **reason,
 		*usable = json_is_true(json_object_get(kp, "usable"));
 		*reason = kb_xstrdup(json_string_value(json_object_get(kp,
 				"reason")) ?: "recorded");
-		*where = "this campaign's earlier probe";
+		*where = CAMPAIGN_PROBE;
 		found = 1;
 	}
 	json_decref(cj);
@@ -281,9 +282,10 @@ static int remembered(const struct kb_campaign *c, int *usable, char **reason,
 	return found;
 }
 
-/* Write the answer to the campaign's campaign.json and the machine's
- * record.  The machine record is best effort (a warning). */
-static int remember(struct kb_campaign *c, int usable, const char *reason)
+/* Write the answer to the campaign's campaign.json and (machine != 0)
+ * the machine's record, which is best effort (a warning). */
+static int remember(struct kb_campaign *c, int usable, const char *reason,
+		    int machine)
 {
 	char *path = kb_path_join(c->dir, "campaign.json"), *mp, *id, *dir;
 	json_t *cj = kb_json_load(path), *env, *vm, *m;
@@ -306,6 +308,8 @@ static int remember(struct kb_campaign *c, int usable, const char *reason)
 	}
 	json_decref(cj);
 	free(path);
+	if (!machine)
+		return ret;
 	mp = machine_record_path();
 	dir = kb_xstrdup(mp);
 	*strrchr(dir, '/') = '\0';
@@ -343,7 +347,12 @@ int accel_choose(struct kb_campaign *c, const struct kb_variant *v,
 		why = dev_why;
 		dev_why = NULL;
 	} else if (remembered(c, &usable, &why, &where)) {
-		;
+		/* the machine's answer becomes the campaign's */
+		if (!dry_run && strcmp(where, CAMPAIGN_PROBE) &&
+		    (ret = remember(c, usable, why, 0))) {
+			free(why);
+			return ret;
+		}
 	} else if (dry_run) {
 		out->kvm = 1;
 		out->reason = kb_xasprintf("accel = %s (%s): KVM, if the probe "
@@ -360,7 +369,7 @@ int accel_choose(struct kb_campaign *c, const struct kb_variant *v,
 			return ret;
 		}
 		usable = ret == 1;
-		ret = remember(c, usable, why ? why : "no answer");
+		ret = remember(c, usable, why ? why : "no answer", 1);
 		if (ret) {
 			free(why);
 			return ret;

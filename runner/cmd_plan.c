@@ -38,6 +38,7 @@ int cmd_plan(int argc, char **argv)
 	int o, list = 0;
 	size_t i;
 	char eb[32];
+	size_t boots;
 
 	optind = 1;
 	while ((o = getopt_long(argc, argv, "c:rh", opts, NULL)) != -1) {
@@ -67,11 +68,16 @@ int cmd_plan(int argc, char **argv)
 		kconf_free(&cfg);
 		return 1;
 	}
+	boots = plan_count_boots(&cfg, &plan, NULL);
 	printf("campaign %s: %zu configuration(s) x %zu job(s) x (%u warm-up "
-	       "+ %u iterations) = %zu runs of %u s, about %s\n", conf,
+	       "+ %u iterations) = %zu runs of %u s", conf,
 	       plan.nconfigs, cfg.njobs, cfg.warmup, cfg.iterations, plan.nruns,
-	       cfg.runtime_s, plan_fmt_duration(plan_estimate_s(&cfg, plan.nruns),
-						eb, sizeof(eb)));
+	       cfg.runtime_s);
+	if (boots)
+		printf(" in %zu boots (about %.0f s each)", boots,
+		       plan_boot_estimate_s(&cfg, NULL));
+	printf(", about %s\n", plan_fmt_duration(plan_estimate_total_s(&cfg,
+		&plan, NULL, NULL), eb, sizeof(eb)));
 	if (cfg.iterations_auto) {
 		size_t per = plan.nconfigs * cfg.njobs;
 		size_t most = per * (cfg.warmup + cfg.max_iterations);

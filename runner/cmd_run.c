@@ -397,6 +397,7 @@ int cmd_run(int argc, char **argv)
 	struct kb_target t;
 	struct kb_tunables tu;
 	struct sigaction sa;
+	unsigned char *todo_mask = NULL;
 	double t0, eta;
 	char eb[32];
 
@@ -478,6 +479,8 @@ int cmd_run(int argc, char **argv)
 	/* which runs are left, and can the running kernel do them? */
 count:
 	todo = todo_local = skipped_variant = 0;
+	free(todo_mask);
+	todo_mask = kb_xcalloc(c.plan.nruns + 1, 1);
 	for (i = 0; i < c.plan.nruns; i++) {
 		const struct kb_run *r = &c.plan.runs[i];
 		json_t *st = campaign_run_state(&c, r->key);
@@ -490,6 +493,7 @@ count:
 			continue;
 		}
 		todo++;
+		todo_mask[i] = 1;
 		if (!driver_batch(&c.cfg, c.plan.configs[r->config].variant))
 			todo_local++;
 	}
@@ -541,7 +545,8 @@ count:
 		have_target ? t.path : "the variants' kernels",
 		t.kind == KB_TARGET_LOOP ? (t.direct_io ?
 		" (loop, direct I/O)" : " (loop, buffered)") : "",
-		plan_fmt_duration(plan_estimate_s(&c.cfg, todo), eb, sizeof(eb)));
+		plan_fmt_duration(plan_estimate_total_s(&c.cfg, &c.plan,
+			todo_mask, dir), eb, sizeof(eb)));
 	t0 = (double)time(NULL);
 again:
 	for (i = 0; i < c.plan.nruns && !stop_signal; i++) {
@@ -558,8 +563,17 @@ again:
 		if (driver_batch(&c.cfg, k->variant)) {
 			/* vm / kexec: this run and the next ones of the same
 			 * variant on one boot (runner/drivers.h) */
-			size_t nb = 0, nf = 0;
+			size_t nb = 0, nf = 0, j;
 
+			/* ETA: the runs and boots left, with this campaign's
+			 * measured boot times (runner/plan.h) */
+			for (j = 0; j < c.plan.nruns; j++)
+				if (todo_mask[j] && j < i)
+					todo_mask[j] = 0;
+			kb_info("[%zu/%zu] %s: boot for its next runs (ETA %s)",
+				done + 1, todo, k->id, plan_fmt_duration(
+				plan_estimate_total_s(&c.cfg, &c.plan, todo_mask,
+						      dir), eb, sizeof(eb)));
 			err = driver_run_next_batch(&c, i, retry_failed, &i,
 						    &nb, &nf);
 			done += nb;
@@ -667,6 +681,7 @@ out:
 	campaign_close(&c);
 	if (lock_fd >= 0)
 		close(lock_fd);
+	free(todo_mask);
 	free(dir);
 	return ret;
 }

@@ -402,7 +402,8 @@ static double mono_s(void)
  * when kbench was told to stop, -errno when QEMU could not start. */
 static int run_qemu(char *const argv[], const char *logpath,
 		    const char *console, unsigned boot_s, unsigned total_s,
-		    int *boot_to, int *total_to, int *exit_status)
+		    int *boot_to, int *total_to, int *exit_status,
+		    double *started_s)
 {
 	double t0 = mono_s(), next_check = 0;
 	int started = 0, status = 0, fd, killed = 0;
@@ -451,6 +452,8 @@ static int run_qemu(char *const argv[], const char *logpath,
 		if (!started && now >= next_check) {
 			started = file_has(console, GUEST_STARTED);
 			next_check = now + 0.5;
+			if (started)
+				*started_s = now;
 		}
 		if (!killed && !started && now > boot_s) {
 			*boot_to = 1;
@@ -554,6 +557,7 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 	int dry = kb_driver_dry_run;
 	struct kb_accel_choice accel = { 0 };
 	unsigned total_s;
+	double t_start, started_s = -1;
 
 	*nfailed = 0;
 	/* --dry-run writes nothing: the boot directory is only named */
@@ -731,10 +735,23 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 		}
 		total_s = v->boot_timeout_s + (unsigned)n *
 			  (cfg->runtime_s + cfg->timeout_grace_s + 30);
+		t_start = mono_s();
 		ret = run_qemu(argv, qlog, console, v->boot_timeout_s, total_s,
-			       &boot_to, &total_to, &qstatus);
+			       &boot_to, &total_to, &qstatus, &started_s);
 		if (ret)
 			goto out;	/* -EINTR: nothing recorded */
+		{	/* for the ETA of later boots (runner/plan.h) */
+			char *tp = kb_path_join(boot, "timing.json");
+			json_t *tj = json_pack("{s:s, s:f, s:i, s:o?}",
+				"accel", kvm ? "kvm" : "tcg",
+				"wall_s", mono_s() - t_start, "runs", (int)n,
+				"guest_started_s", started_s >= 0 ?
+				json_real(started_s) : NULL);
+
+			kb_json_write_atomic(tp, tj);
+			json_decref(tj);
+			free(tp);
+		}
 	}
 	reason = console_reason(console, boot_to, total_to, v->boot_timeout_s);
 	if (!file_has(console, GUEST_STARTED) && !strstr(reason, "panic") &&

@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,19 +108,86 @@ static char *find_prefixed(const char *dir, const char *prefix)
 	return found;
 }
 
-/* linux-image-amd64 -> linux-image-6.1.0-57-amd64 (apt-cache depends);
- * a package with a version digit after "linux-image-" is concrete. */
+/* 1 when pkg has a candidate version in the archive (apt-cache policy). */
+static int deb_has_candidate(const char *pkg)
+{
+	char *argv[] = { "apt-cache", "policy", "--", (char *)pkg, NULL };
+	char *text = NULL, *c;
+	int ok = 0;
+
+	if (kb_capture(argv, &text) == 0 && text &&
+	    (c = strstr(text, "Candidate: ")))
+		ok = strncmp(c + 11, "(none)", 6) != 0;
+	free(text);
+	return ok;
+}
+
+static int cmp_desc(const void *a, const void *b)
+{
+	return strverscmp(*(char *const *)b, *(char *const *)a);
+}
+
+/* deb:linux-image-6.12.*-amd64: the highest-versioned package name
+ * (strverscmp(3) order) that matches the fnmatch(3) glob and has a
+ * candidate in the archive (`apt-cache pkgnames PREFIX`, PREFIX the text
+ * before the first glob character). */
+static int deb_glob(const char *glob, char **out)
+{
+	size_t plen = strcspn(glob, "*?["), n = 0, i;
+	char *prefix = strndup(glob, plen), *text = NULL, *line, *save = NULL;
+	char *argv[] = { "apt-cache", "pkgnames", "--", prefix, NULL };
+	char **names = NULL;
+	int ret = -ENOENT;
+
+	if (!prefix)
+		return -ENOMEM;
+	if (kb_capture(argv, &text) != 0 || !text) {
+		kb_error("kernel = deb:%s: `apt-cache pkgnames %s` failed",
+			 glob, prefix);
+		goto out;
+	}
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		if (!fnmatch(glob, line, 0)) {
+			names = kb_xrealloc(names, (n + 1) * sizeof(*names));
+			names[n++] = line;
+		}
+	qsort(names, n, sizeof(*names), cmp_desc);
+	for (i = 0; i < n && ret; i++)
+		if (deb_has_candidate(names[i])) {
+			*out = kb_xstrdup(names[i]);
+			ret = 0;
+		}
+	if (ret)
+		kb_error("kernel = deb:%s: no package in the archive matches "
+			 "(%zu known name(s) match, none downloadable; apt-get "
+			 "update?)", glob, n);
+out:
+	free(names);
+	free(text);
+	free(prefix);
+	return ret;
+}
+
+/* A metapackage (linux-image-amd64, linux-image-6.12-amd64) -> the
+ * concrete package it depends on (linux-image-6.12.117+deb12-amd64),
+ * following `apt-cache depends` while the package depends on another
+ * linux-image-* package; a glob is matched first (deb_glob()). */
 static int deb_resolve(const char *pkg, char **out)
 {
-	char *cur = kb_xstrdup(pkg), *text = NULL, *p, *e;
-	int depth, st;
+	char *cur = NULL, *text = NULL, *p, *e;
+	int depth, st, ret;
 
+	if (strpbrk(pkg, "*?[")) {
+		ret = deb_glob(pkg, &cur);
+		if (ret)
+			return ret;
+	} else {
+		cur = kb_xstrdup(pkg);
+	}
 	for (depth = 0; depth < 4; depth++) {
-		char *argv[] = { "apt-cache", "depends", cur, NULL };
+		char *argv[] = { "apt-cache", "depends", "--", cur, NULL };
 
-		if (!strncmp(cur, "linux-image-", 12) && cur[12] >= '0' &&
-		    cur[12] <= '9')
-			break;
 		st = kb_capture(argv, &text);
 		if (st != 0) {
 			kb_error("kernel = deb:%s: `apt-cache depends %s` "
@@ -129,10 +197,10 @@ static int deb_resolve(const char *pkg, char **out)
 			free(cur);
 			return -ENOENT;
 		}
-		p = strstr(text, "Depends: linux-image-");
+		p = strstr(text, "  Depends: linux-image-");
 		if (!p)
 			break;	/* not a metapackage: take it as it is */
-		p += 9;
+		p += 11;
 		e = p + strcspn(p, " \n<>");
 		free(cur);
 		cur = strndup(p, (size_t)(e - p));
@@ -201,7 +269,8 @@ static int deb_fetch(const char *pkg, const char *pinned, struct kb_kernel *k)
 	prefix = kb_xasprintf("%s_", k->package);
 	deb = find_prefixed(debs, prefix);
 	if (!deb) {
-		char *argv[] = { "apt-get", "download", "-q", k->package, NULL };
+		char *argv[] = { "apt-get", "download", "-q", "--", k->package,
+				 NULL };
 
 		kb_info("fetching %s into %s", k->package, debs);
 		cwd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <dirent.h>
+#include <jansson.h>
 
 static char *config_id(const struct kb_config *cfg,
 		       const struct kb_configuration *c)
@@ -151,6 +154,100 @@ size_t plan_add_round(const struct kb_config *cfg, struct kb_plan *p)
 double plan_estimate_s(const struct kb_config *cfg, size_t nruns)
 {
 	return nruns * (cfg->runtime_s + KB_RUN_OVERHEAD_S);
+}
+
+size_t plan_count_boots(const struct kb_config *cfg, const struct kb_plan *p,
+			const unsigned char *todo)
+{
+	size_t i, boots = 0, prev = (size_t)-1;
+
+	for (i = 0; i < p->nruns; i++) {
+		size_t v = p->configs[p->runs[i].config].variant;
+		const char *m = cfg->variants[v].method;
+
+		if (todo && !todo[i])
+			continue;
+		if (m && (!strcmp(m, "vm") || !strcmp(m, "kexec")) && v != prev)
+			boots++;
+		prev = v;
+	}
+	return boots;
+}
+
+/* 1 when the vm variants of cfg will boot under TCG (runner/accel.h). */
+static int expect_tcg(const struct kb_config *cfg)
+{
+	const char *e = getenv("KBENCH_ACCEL"), *base = getenv("KBENCH_RUN_DIR");
+	char *rec;
+	json_t *j;
+	int tcg;
+	size_t i;
+
+	if (e && *e)
+		return !strcmp(e, "tcg");
+	for (i = 0; i < cfg->nvariants; i++)
+		if (cfg->variants[i].method &&
+		    !strcmp(cfg->variants[i].method, "vm") &&
+		    cfg->variants[i].accel == KB_ACCEL_TCG)
+			return 1;
+	if (access("/dev/kvm", R_OK | W_OK) < 0)
+		return 1;
+	rec = kb_xasprintf("%s/kvm-probe.json", base && *base ? base :
+			   "/run/kbench");
+	j = kb_exists(rec) ? kb_json_load(rec) : NULL;
+	tcg = json_is_false(json_object_get(j, "usable"));
+	json_decref(j);
+	free(rec);
+	return tcg;
+}
+
+double plan_boot_estimate_s(const struct kb_config *cfg, const char *dir)
+{
+	char *bdir = dir ? kb_path_join(dir, "boots") : NULL;
+	DIR *d = bdir ? opendir(bdir) : NULL;
+	struct dirent *e;
+	double sum = 0;
+	size_t n = 0;
+
+	while (d && (e = readdir(d))) {
+		char *tp;
+		json_t *t, *w, *r;
+
+		if (e->d_name[0] == '.')
+			continue;
+		tp = kb_xasprintf("%s/%s/timing.json", bdir, e->d_name);
+		t = kb_exists(tp) ? kb_json_load(tp) : NULL;
+		w = json_object_get(t, "wall_s");
+		r = json_object_get(t, "runs");
+		if (json_is_number(w) && json_is_integer(r)) {
+			double extra = json_number_value(w) -
+				json_integer_value(r) * (cfg->runtime_s +
+							 KB_RUN_OVERHEAD_S);
+
+			sum += extra > 0 ? extra : 0;
+			n++;
+		}
+		json_decref(t);
+		free(tp);
+	}
+	if (d)
+		closedir(d);
+	free(bdir);
+	if (n)
+		return sum / n;
+	return expect_tcg(cfg) ? KB_BOOT_TCG_S : KB_BOOT_KVM_S;
+}
+
+double plan_estimate_total_s(const struct kb_config *cfg,
+			     const struct kb_plan *p, const unsigned char *todo,
+			     const char *dir)
+{
+	size_t i, n = 0, boots = plan_count_boots(cfg, p, todo);
+
+	for (i = 0; i < p->nruns; i++)
+		n += !todo || todo[i];
+	return plan_estimate_s(cfg, n) +
+	       (boots ? boots * plan_boot_estimate_s(cfg, dir) : 0);
 }
 
 char *plan_fmt_duration(double s, char *buf, size_t len)

@@ -56,6 +56,28 @@ int plan_build(const struct kb_config *cfg, struct kb_plan *plan);
 #define KB_RUN_OVERHEAD_S 2.0
 double plan_estimate_s(const struct kb_config *cfg, size_t nruns);
 
+/* Boots the runs of p need: a method = vm or kexec variant boots once per
+ * batch, a batch being its consecutive runs in plan order (runs not to
+ * do skipped: todo[i] == 0; todo NULL = every run), as
+ * driver_run_next_batch() groups them. */
+size_t plan_count_boots(const struct kb_config *cfg, const struct kb_plan *p,
+			const unsigned char *todo);
+
+/* Seconds one boot adds beyond its runs: the mean measured by this
+ * campaign's earlier boots (dir/boots/NNN-V/timing.json, written by the
+ * vm driver: wall_s - runs x (runtime + KB_RUN_OVERHEAD_S)), else a
+ * default by accelerator: KB_BOOT_TCG_S when the vm variants will run
+ * under TCG (accel = tcg, KBENCH_ACCEL=tcg, no usable /dev/kvm, or a
+ * remembered failed KVM probe), else KB_BOOT_KVM_S.  dir may be NULL. */
+#define KB_BOOT_TCG_S 35.0
+#define KB_BOOT_KVM_S 8.0
+double plan_boot_estimate_s(const struct kb_config *cfg, const char *dir);
+
+/* Runs plus boots: the ETA of `kbench plan` and `kbench run`. */
+double plan_estimate_total_s(const struct kb_config *cfg,
+			     const struct kb_plan *p, const unsigned char *todo,
+			     const char *dir);
+
 /* "1h02m", "3m05s", "42s" into buf. */
 char *plan_fmt_duration(double s, char *buf, size_t len);
 

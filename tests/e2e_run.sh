@@ -241,4 +241,23 @@ check "every run failed: exit 1 (got $rc1), and again on a rerun (got $rc2)" \
 	"[ $rc1 -eq 1 ] && [ $rc2 -eq 1 ] && grep -q 'failed' $tmp/af2.err"
 check "... each failure recorded with fio's reason" \
 	"[ \"\$(jq '[.runs[] | select(.status == \"failed\" and (.reason | length) > 0)] | length' $tmp/c8/results.json)\" = 2 ]"
+
+# --- 12. completed with some runs failed: exit 4, also on a rerun ---
+cp "$repo/profiles/randread-4k.fio" "$tmp/badprof/"
+sed -e "s|^jobs = .*|jobs = randread-4k bad|" -e "s|^profiles = .*|profiles = $tmp/badprof|" \
+    -e 's|: 0 1$|: 0|' -e '/^layouts/d' "$tmp/e2e.conf" >"$tmp/somefail.conf"
+"$KBENCH" run -q -c "$tmp/somefail.conf" -o "$tmp/c9" >/dev/null 2>"$tmp/sf1.err"
+rc1=$?
+"$KBENCH" run -q -c "$tmp/somefail.conf" -o "$tmp/c9" >/dev/null 2>"$tmp/sf2.err"
+rc2=$?
+check "completed with failed runs: exit 4 (got $rc1), and again on a rerun (got $rc2)" \
+	"[ $rc1 -eq 4 ] && [ $rc2 -eq 4 ] && grep -q 'exit status 4' $tmp/sf2.err"
+check "... the good job's runs are ok, the bad job's failed" \
+	"[ \"\$(jq '[.runs[] | select(.job == \"randread-4k\" and .status == \"ok\")] | length' $tmp/c9/results.json)\" = 2 ] && [ \"\$(jq '[.runs[] | select(.job == \"bad\" and .status == \"failed\")] | length' $tmp/c9/results.json)\" = 2 ]"
+
+# --- 13. --dry-run writes nothing ---
+"$KBENCH" run --dry-run -q -c "$tmp/e2e.conf" -o "$tmp/dry" >/dev/null 2>&1
+rc=$?
+check "--dry-run of a new campaign exits 0 and creates nothing (got $rc)" \
+	"[ $rc -eq 0 ] && [ ! -e $tmp/dry ]"
 finish
