@@ -25,7 +25,8 @@ override CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer \
 override LDFLAGS += -fsanitize=address,undefined
 endif
 
-LIB_SRCS := $(sort $(wildcard lib/*.c parsers/*.c runner/*.c stats/*.c \
+LIB_SRCS := $(sort $(wildcard lib/*.c parsers/*.c results/*.c runner/*.c \
+	stats/*.c builtin/*.c \
 	reports/*.c push/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 TEST_SRCS := $(sort $(wildcard tests/test_*.c))

@@ -1,5 +1,5 @@
 /* kbench.c - main(): the subcommand table, nothing else. */
-#include "lib/commands.h"
+#include "builtin/builtin.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -10,7 +10,7 @@
  *    the campaign directory read-write at the same path, chroots and runs
  *    `kbench guest --dir DIR --variant V --runs boots/NNN-V/runs.txt`,
  *    which runs the batch exactly as the local driver would and writes
- *    runs/KEY/metrics.json for each run (runner/cmd_guest.c);
+ *    runs/KEY/metrics.json for each run (builtin/guest.c);
  *  - QEMU runs with KVM or TCG as runner/accel.h decides (accel = auto:
  *    KVM only when a probe boot shows it works); with TCG campaign.json's
  *    environment.vm.timing_note says "emulated (TCG): timings are not

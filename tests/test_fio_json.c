@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lib/commands.h"
+#include "builtin/builtin.h"
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/metrics.h"

@@ -1,9 +1,9 @@
-/* push/cmd_push.c - `kbench push`: send a campaign's results to a results
+/* builtin/push.c - `kbench push`: send a campaign's results to a results
  * store (InfluxDB line protocol or the results.json export) over HTTP.
  * See push/push.h for the formats and the queue, push/http.h for auth,
  * TLS and retries.
  */
-#include "lib/commands.h"
+#include "builtin/builtin.h"
 #include "lib/err.h"
 #include "lib/file.h"
 #include "parsers/kconf.h"

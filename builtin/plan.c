@@ -1,5 +1,5 @@
-/* runner/cmd_plan.c - `kbench plan`: the run order, count and ETA. */
-#include "lib/commands.h"
+/* builtin/plan.c - `kbench plan`: the run order, count and ETA. */
+#include "builtin/builtin.h"
 #include "lib/err.h"
 #include "runner/drivers.h"
 #include "runner/campaign.h"

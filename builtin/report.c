@@ -1,6 +1,6 @@
-/* reports/cmd_report.c - `kbench report`: render the tables of one or
+/* builtin/report.c - `kbench report`: render the tables of one or
  * more campaigns (text for a mailing-list post, markdown, JSON). */
-#include "lib/commands.h"
+#include "builtin/builtin.h"
 #include "lib/err.h"
 #include "lib/file.h"
 #include "reports/report.h"

@@ -1,10 +1,10 @@
-/* parsers/cmd_parse.c - `kbench parse FILE...`: fio output -> metrics JSON.
+/* builtin/parse.c - `kbench parse FILE...`: fio output -> metrics JSON.
  *
  * Prints, for each FILE, the object fio_parse_file() returns (see
  * parsers/fio_json.h), one after the other (a JSON stream).  Exit status:
  * 0 when every file parsed (warnings and fio job errors included), 1 when
  * any file could not be parsed, 2 on a usage error. */
-#include "lib/commands.h"
+#include "builtin/builtin.h"
 #include "lib/err.h"
 #include "parsers/fio_json.h"
 

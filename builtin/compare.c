@@ -1,7 +1,7 @@
-/* stats/cmd_compare.c - `kbench compare BASE NEW`: a verdict per job and
+/* builtin/compare.c - `kbench compare BASE NEW`: a verdict per job and
  * metric, and an exit status `git bisect run` understands (0 good, 1
  * bad, 125 skip).  The statistics are those of stats/compare.h. */
-#include "lib/commands.h"
+#include "builtin/builtin.h"
 #include "lib/err.h"
 #include "lib/file.h"
 #include "reports/table.h"

@@ -1,11 +1,11 @@
-/* runner/cmd_install_resume.c - `kbench install-resume`: the systemd unit
+/* builtin/install_resume.c - `kbench install-resume`: the systemd unit
  * that resumes a kexec campaign after each boot (runner/driver_kexec.c).
  *
  * Unit format: systemd.unit(5), systemd.service(5).  The unit runs
  * `kbench run -o DIR` once per boot while the kexec state file exists
  * (ConditionPathExists=), after local file systems are mounted.
  */
-#include "lib/commands.h"
+#include "builtin/builtin.h"
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/proc.h"

@@ -1,4 +1,4 @@
-/* runner/cmd_run.c - `kbench run`: run or resume a campaign.
+/* builtin/run.c - `kbench run`: run or resume a campaign.
  *
  * For each planned run not yet done: check the variant, write the
  * tunables (read back), sync and drop caches, snapshot /proc/stat and
@@ -8,7 +8,7 @@
  * writes its report; the run is not counted and is redone on resume);
  * every tunable is restored on every exit path.
  */
-#include "lib/commands.h"
+#include "builtin/builtin.h"
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/proc.h"

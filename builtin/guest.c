@@ -1,4 +1,4 @@
-/* runner/cmd_guest.c - `kbench guest`: inside a vm variant's boot, run
+/* builtin/guest.c - `kbench guest`: inside a vm variant's boot, run
  * the runs the host planned for it (runner/driver_vm.c starts it from
  * the initramfs /init, runner/initramfs.c).
  *
@@ -11,7 +11,7 @@
  * the shared directory, so a host `kbench run` never "restores" a guest
  * path on the host.
  */
-#include "lib/commands.h"
+#include "builtin/builtin.h"
 #include "lib/err.h"
 #include "lib/file.h"
 #include "runner/campaign.h"
