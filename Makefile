@@ -8,6 +8,10 @@ DESTDIR ?=
 BUILD ?= build
 CC ?= cc
 
+# The layers, bottom to top (siblings joined by ','): a folder includes
+# only its own and lower layers (scripts/check-layers, run by make check).
+LAYERS := lib parsers results stats reports,push runner builtin
+
 PKGS := jansson gsl libcurl libcrypto liblzma libzstd zlib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -74,6 +78,7 @@ check: deps-check
 
 test-unit: $(TEST_BINS) $(BUILD)/kbench
 	@KBENCH=$(BUILD)/kbench tests/run-unit $(TEST_BINS)
+	@LAYERS="$(LAYERS)" tests/layers.sh
 
 # method = vm end to end (tests/vm_e2e.sh): Debian 12's 6.1 and 6.12
 # kernels and a panicking one booted under QEMU, 6 boots; KVM only when

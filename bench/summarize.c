@@ -25,6 +25,7 @@
  */
 #include "lib/file.h"
 #include "runner/campaign.h"
+#include "parsers/json_file.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>

@@ -2,10 +2,11 @@
  * metric, and an exit status `git bisect run` understands (0 good, 1
  * bad, 125 skip).  The statistics are those of stats/compare.h. */
 #include "builtin/builtin.h"
+#include "results/paths.h"
 #include "lib/err.h"
 #include "lib/file.h"
 #include "reports/table.h"
-#include "runner/results.h"
+#include "results/model.h"
 #include "stats/compare.h"
 #include "stats/summary.h"
 
@@ -490,7 +491,8 @@ int cmd_compare(int argc, char **argv)
 	}
 
 	/* the merged model: BASE's statistics settings (its kernels.conf) */
-	merged = json_pack("{s:i, s:O, s:[], s:[], s:[]}", "schema_version", 1,
+	merged = json_pack("{s:i, s:O, s:[], s:[], s:[]}", "schema_version",
+			   KB_SCHEMA_VERSION,
 			   "campaign", json_object_get(b.res, "campaign"),
 			   "configurations", "runs", "summaries");
 	json_object_set_new(json_object_get(merged, "campaign"), "jobs",

@@ -12,6 +12,7 @@
  * path on the host.
  */
 #include "builtin/builtin.h"
+#include "results/paths.h"
 #include "lib/err.h"
 #include "lib/file.h"
 #include "runner/campaign.h"
@@ -19,6 +20,7 @@
 #include "runner/run_exec.h"
 #include "runner/target.h"
 #include "runner/tunables.h"
+#include "parsers/json_file.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -179,7 +181,7 @@ int cmd_guest(int argc, char **argv)
 		}
 		k = &c.plan.configs[r->config];
 		fprintf(stderr, "kbench guest: run %s\n", r->key);
-		rdir = kb_xasprintf("%s/runs/%s", dir, r->key);
+		rdir = kb_run_dir(dir, r->key);
 		if (kb_mkdir_p(rdir)) {
 			free(rdir);
 			goto out;

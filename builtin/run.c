@@ -9,6 +9,7 @@
  * every tunable is restored on every exit path.
  */
 #include "builtin/builtin.h"
+#include "results/paths.h"
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/proc.h"
@@ -20,12 +21,13 @@
 #include "runner/collect.h"
 #include "runner/drivers.h"
 #include "runner/run_exec.h"
-#include "runner/results.h"
+#include "results/model.h"
 #include "runner/target.h"
 #include "runner/tunables.h"
 #include "stats/summary.h"
 #include "stats/compare.h"
 #include "runner/adaptive.h"
+#include "parsers/json_file.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -594,7 +596,7 @@ again:
 			plan_fmt_duration(eta, eb, sizeof(eb)));
 		if (tunables_apply(&tu, &c.cfg, k))
 			goto out;
-		rdir = kb_xasprintf("%s/runs/%s", dir, r->key);
+		rdir = kb_run_dir(dir, r->key);
 		if (kb_mkdir_p(rdir)) {
 			free(rdir);
 			goto out;

@@ -10,7 +10,6 @@
 #define KB_FILE_H
 
 #include <stddef.h>
-#include <jansson.h>
 
 /* Read a whole file into a NUL-terminated malloc'd buffer.  *len (may be
  * NULL) gets the byte count without the NUL.  Returns 0, or -errno with a
@@ -19,14 +18,6 @@ int kb_read_file(const char *path, char **buf, size_t *len, int quiet);
 
 /* Atomically replace path with len bytes of buf (see above).  0 or -errno. */
 int kb_write_atomic(const char *path, const void *buf, size_t len);
-
-/* json_dumps(j, JSON_INDENT(2)|JSON_SORT_KEYS) + newline, written with
- * kb_write_atomic().  0 or -errno. */
-int kb_json_write_atomic(const char *path, const json_t *j);
-
-/* Load a JSON file; on error prints "FILE:LINE:COL: what" and returns
- * NULL. */
-json_t *kb_json_load(const char *path);
 
 /* fsync(2) the file at path (written by a child such as fio) so it is
  * on disk before a record says it is there.  0 or -errno (no message:

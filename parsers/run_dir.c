@@ -4,6 +4,7 @@
 #include "parsers/run_perf.h"
 #include "lib/err.h"
 #include "lib/file.h"
+#include "parsers/json_file.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,6 +4,7 @@
 #include "parsers/perf_stat.h"
 #include "parsers/tasks.h"
 #include "lib/file.h"
+#include "parsers/json_file.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,8 +1,10 @@
 /* push/influx.c - InfluxDB line protocol from a results model (see
  * influx.h for the layout and the format's source). */
 #include "push/influx.h"
+#include "results/paths.h"
 #include "lib/err.h"
 #include "lib/file.h"
+#include "parsers/json_file.h"
 
 #include <errno.h>
 #include <math.h>
@@ -28,7 +30,7 @@ int influx_parse_utc(const char *iso, int64_t *secs)
 /* Start time of one run, ns, or -1. */
 static int64_t run_time(const char *dir, const char *key, json_t *st)
 {
-	char *path = kb_xasprintf("%s/runs/%s/run.json", dir, key);
+	char *path = kb_run_file(dir, key, "run.json");
 	json_t *rj = NULL, *v;
 	int64_t ns = -1, fin;
 	double el = 0;
@@ -239,9 +241,8 @@ int influx_format(FILE *out, const json_t *results, const json_t *times,
 		if (!status || strcmp(status, "ok") || !cid || !job ||
 		    json_is_true(json_object_get(run, "warmup")))
 			continue;
-		key = kb_xasprintf("%s/%s/%03lld", cid, job,
-			(long long)json_integer_value(json_object_get(run,
-							"iteration")));
+		key = kb_run_key(cid, job, (long long)json_integer_value(
+				json_object_get(run, "iteration")));
 		t = json_object_get(times, key);
 		if ((!only_key || !strcmp(only_key, key)) && json_is_integer(t))
 			n += put_point(out, results, run,

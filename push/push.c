@@ -1,11 +1,13 @@
 /* push/push.c - endpoints, campaign push, the push queue, the hook for
  * `kbench run` (see push.h). */
 #include "push/push.h"
+#include "results/paths.h"
 #include "push/influx.h"
 #include "lib/err.h"
 #include "lib/file.h"
-#include "runner/results.h"
+#include "results/model.h"
 #include "stats/summary.h"
+#include "parsers/json_file.h"
 
 #include <curl/curl.h>
 #include <errno.h>
@@ -366,7 +368,8 @@ static int queue_write(const char *dir, json_t *pending)
 		free(path);
 		return ret;
 	}
-	q = json_pack("{s:i, s:O}", "schema_version", 1, "pending", pending);
+	q = json_pack("{s:i, s:O}", "schema_version", KB_SCHEMA_VERSION,
+		      "pending", pending);
 	ret = kb_json_write_atomic(path, q);
 	json_decref(q);
 	free(path);

@@ -2,7 +2,7 @@
  * table model of reports/table.h.  Statistics of raw run values come
  * from GSL (gsl_stats_mean, gsl_stats_sd: the n-1 sample standard
  * deviation, the same as stats/summary.c). */
-#include "stats/model.h"
+#include "results/json.h"
 #include "reports/layout.h"
 #include "lib/err.h"
 #include "lib/file.h"

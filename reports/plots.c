@@ -1,13 +1,15 @@
 /* reports/plots.c - gnuplot graphs of a campaign (reports/plots.h).
  * gnuplot 5 script syntax: http://gnuplot.info/docs_5.4/Gnuplot_5_4.pdf
  * ("plot", "yerrorbars", "set terminal svg", "pngcairo"). */
-#include "stats/model.h"
+#include "results/json.h"
+#include "results/paths.h"
 #include "reports/plots.h"
 #include "reports/table.h"
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/metrics.h"
 #include "lib/proc.h"
+#include "parsers/json_file.h"
 
 #include <errno.h>
 #include <math.h>
@@ -423,7 +425,7 @@ static void add_bins(const char *path, const char *dname, struct bin **bins,
 static int cdf_plot(json_t *results, const char *dir, const char *cdir,
 		    const char *job, const char *metric)
 {
-	char dname[16], *path, *t, *head, *body = NULL, *tmp;
+	char dname[16], *path, *key, *t, *head, *body = NULL, *tmp;
 	json_t *cfg, *run;
 	struct bin *bins;
 	size_t i, k, n, block = 0;
@@ -455,9 +457,11 @@ static int cdf_plot(json_t *results, const char *dir, const char *cdir,
 			    !kb_jstr(run, "status") ||
 			    strcmp(kb_jstr(run, "status"), "ok"))
 				continue;
-			path = kb_xasprintf("%s/runs/%s/%s/%03lld/fio.json",
-				cdir, id, job, (long long)json_integer_value(
-				json_object_get(run, "iteration")));
+			key = kb_run_key(id, job, (long long)
+				json_integer_value(json_object_get(run,
+							"iteration")));
+			path = kb_run_file(cdir, key, "fio.json");
+			free(key);
 			if (kb_exists(path))
 				add_bins(path, dname, &bins, &n);
 			free(path);

@@ -1,6 +1,6 @@
 /* reports/table.c - the report model (tables built from a results model)
  * and report_render(), which hands it to a renderer. */
-#include "stats/model.h"
+#include "results/json.h"
 #include "lib/str.h"
 #include "stats/summary.h"
 #include "reports/table.h"

@@ -4,6 +4,7 @@
  * KVM_API_VERSION, 12"). */
 #include "runner/accel.h"
 #include "runner/campaign.h"
+#include "results/records.h"
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/proc.h"
@@ -11,7 +12,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <jansson.h>
 #include <linux/kvm.h>
 #include <signal.h>
 #include <stdio.h>
@@ -225,104 +225,31 @@ out:
 	return ret;
 }
 
-static char *boot_id(void)
-{
-	char *t = NULL;
-
-	if (kb_read_file("/proc/sys/kernel/random/boot_id", &t, NULL, 1))
-		return kb_xstrdup("unknown");
-	t[strcspn(t, "\n")] = '\0';
-	return t;
-}
-
-static char *machine_record_path(void)
-{
-	const char *base = getenv("KBENCH_RUN_DIR");
-
-	return kb_xasprintf("%s/kvm-probe.json", base && *base ? base :
-			    "/run/kbench");
-}
-
 /* A remembered answer: the campaign's, else the machine's (same boot).
- * 1 found (*usable, *reason), 0 none. */
+ * 1 found (*usable, *reason, *where), 0 none. */
 static int remembered(const struct kb_campaign *c, int *usable, char **reason,
 		      const char **where)
 {
-	char *path = kb_path_join(c->dir, "campaign.json"), *mp, *id;
-	json_t *cj = kb_exists(path) ? kb_json_load(path) : NULL, *kp, *m;
-	int found = 0;
-
-	kp = json_object_get(json_object_get(json_object_get(cj,
-		"environment"), "vm"), "kvm_probe");
-	if (json_is_boolean(json_object_get(kp, "usable"))) {
-		*usable = json_is_true(json_object_get(kp, "usable"));
-		*reason = kb_xstrdup(json_string_value(json_object_get(kp,
-				"reason")) ?: "recorded");
+	if (records_kvm_probe_campaign(c->dir, usable, reason)) {
 		*where = CAMPAIGN_PROBE;
-		found = 1;
-	}
-	json_decref(cj);
-	free(path);
-	if (found)
 		return 1;
-	mp = machine_record_path();
-	id = boot_id();
-	m = kb_exists(mp) ? kb_json_load(mp) : NULL;
-	if (m && json_is_boolean(json_object_get(m, "usable")) &&
-	    !strcmp(json_string_value(json_object_get(m, "boot_id")) ?: "", id)) {
-		*usable = json_is_true(json_object_get(m, "usable"));
-		*reason = kb_xstrdup(json_string_value(json_object_get(m,
-				"reason")) ?: "recorded");
-		*where = "an earlier probe on this boot of the machine";
-		found = 1;
 	}
-	json_decref(m);
-	free(mp);
-	free(id);
-	return found;
+	if (records_kvm_probe_machine(usable, reason)) {
+		*where = "an earlier probe on this boot of the machine";
+		return 1;
+	}
+	return 0;
 }
 
 /* Write the answer to the campaign's campaign.json and (machine != 0)
- * the machine's record, which is best effort (a warning). */
+ * the machine's record. */
 static int remember(struct kb_campaign *c, int usable, const char *reason,
 		    int machine)
 {
-	char *path = kb_path_join(c->dir, "campaign.json"), *mp, *id, *dir;
-	json_t *cj = kb_json_load(path), *env, *vm, *m;
-	int ret = -EIO;
+	int ret = records_kvm_probe_campaign_save(c->dir, usable, reason);
 
-	if (cj) {
-		env = json_object_get(cj, "environment");
-		if (!json_is_object(env)) {
-			env = json_object();
-			json_object_set_new(cj, "environment", env);
-		}
-		vm = json_object_get(env, "vm");
-		if (!json_is_object(vm)) {
-			vm = json_object();
-			json_object_set_new(env, "vm", vm);
-		}
-		json_object_set_new(vm, "kvm_probe", json_pack("{s:b, s:s}",
-			"usable", usable, "reason", reason));
-		ret = kb_json_write_atomic(path, cj);
-	}
-	json_decref(cj);
-	free(path);
-	if (!machine)
-		return ret;
-	mp = machine_record_path();
-	dir = kb_xstrdup(mp);
-	*strrchr(dir, '/') = '\0';
-	id = boot_id();
-	m = json_pack("{s:s, s:b, s:s}", "boot_id", id, "usable", usable,
-		      "reason", reason);
-	if (kb_mkdir_p(dir) || kb_json_write_atomic(mp, m))
-		kb_warn("cannot write %s; the next campaign probes KVM again",
-			mp);
-	json_decref(m);
-	free(id);
-	free(dir);
-	free(mp);
+	if (machine)
+		records_kvm_probe_machine_save(usable, reason);
 	return ret;
 }
 

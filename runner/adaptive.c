@@ -1,10 +1,11 @@
 /* runner/adaptive.c - iterations = auto; see runner/adaptive.h. */
-#include "stats/model.h"
+#include "results/json.h"
 #include "runner/adaptive.h"
-#include "runner/results.h"
+#include "results/model.h"
 #include "stats/compare.h"
 #include "lib/err.h"
 #include "lib/file.h"
+#include "parsers/json_file.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,8 +1,10 @@
 #include "runner/campaign.h"
+#include "results/paths.h"
 #include "runner/drivers.h"
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/proc.h"
+#include "parsers/json_file.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -274,7 +276,8 @@ static int create(struct kb_campaign *c, const char *conf_path)
 	for (i = 0; i < c->plan.nruns; i++)
 		json_array_append_new(plan, json_string(c->plan.runs[i].key));
 	cj = json_pack("{s:i, s:s, s:s, s:s, s:o, s:o, s:o, s:o}",
-		"schema_version", 1, "kbench_version", KBENCH_VERSION,
+		"schema_version", KB_SCHEMA_VERSION, "kbench_version",
+		KBENCH_VERSION,
 		"created", iso_now(ts, sizeof(ts)), "config_file", conf_path,
 		"campaign", campaign_section(c),
 		"configurations", configurations(c),
@@ -380,7 +383,8 @@ int campaign_open(struct kb_campaign *c, const char *dir,
 			goto out;
 		}
 	} else {
-		c->state = json_pack("{s:i, s:{}}", "schema_version", 1, "runs");
+		c->state = json_pack("{s:i, s:{}}", "schema_version",
+				     KB_SCHEMA_VERSION, "runs");
 	}
 out:
 	free(cjpath);

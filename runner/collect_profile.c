@@ -17,6 +17,7 @@
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/proc.h"
+#include "parsers/json_file.h"
 
 #include <errno.h>
 #include <fcntl.h>

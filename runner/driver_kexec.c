@@ -20,6 +20,7 @@
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/proc.h"
+#include "parsers/json_file.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -29,7 +29,9 @@
  * QEMU's invocation documentation (QEMU 7.2).
  */
 #include "runner/drivers.h"
+#include "results/paths.h"
 #include "runner/accel.h"
+#include "results/records.h"
 #include "runner/campaign.h"
 #include "runner/initramfs.h"
 #include "runner/kernel_img.h"
@@ -38,6 +40,7 @@
 #include "lib/file.h"
 #include "lib/proc.h"
 #include "lib/str.h"
+#include "parsers/json_file.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -279,8 +282,8 @@ static void record_guest_view(struct kb_campaign *c, const char *variant,
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		char *mp = kb_xasprintf("%s/runs/%s/metrics.json", c->dir,
-					c->plan.runs[runs[i]].key);
+		char *mp = kb_run_file(c->dir, c->plan.runs[runs[i]].key,
+				       "metrics.json");
 		json_t *m = kb_exists(mp) ? kb_json_load(mp) : NULL;
 		const char *rel = json_string_value(json_object_get(m,
 							"guest_kernel"));
@@ -487,7 +490,7 @@ static int record_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 		ctext = NULL;
 	for (i = 0; i < n && !ret; i++) {
 		const struct kb_run *r = &c->plan.runs[runs[i]];
-		char *rdir = kb_xasprintf("%s/runs/%s", c->dir, r->key);
+		char *rdir = kb_run_dir(c->dir, r->key);
 		char *mpath = kb_path_join(rdir, "metrics.json");
 		char *cpath = kb_path_join(rdir, "console.log");
 		json_t *m = NULL;
@@ -573,8 +576,7 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 	kf = open_memstream(&keytext, &klen);
 	for (i = 0; i < n; i++) {
 		const struct kb_run *r = &c->plan.runs[runs[i]];
-		char *mp = kb_xasprintf("%s/runs/%s/metrics.json", c->dir,
-					r->key);
+		char *mp = kb_run_file(c->dir, r->key, "metrics.json");
 
 		fprintf(kf, "%s\n", r->key);
 		if (!dry)
@@ -740,18 +742,9 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 			       &boot_to, &total_to, &qstatus, &started_s);
 		if (ret)
 			goto out;	/* -EINTR: nothing recorded */
-		{	/* for the ETA of later boots (runner/plan.h) */
-			char *tp = kb_path_join(boot, "timing.json");
-			json_t *tj = json_pack("{s:s, s:f, s:i, s:o?}",
-				"accel", kvm ? "kvm" : "tcg",
-				"wall_s", mono_s() - t_start, "runs", (int)n,
-				"guest_started_s", started_s >= 0 ?
-				json_real(started_s) : NULL);
-
-			kb_json_write_atomic(tp, tj);
-			json_decref(tj);
-			free(tp);
-		}
+		/* for the ETA of later boots (runner/plan.h) */
+		records_boot_timing_save(boot, kvm ? "kvm" : "tcg",
+					 mono_s() - t_start, n, started_s);
 	}
 	reason = console_reason(console, boot_to, total_to, v->boot_timeout_s);
 	if (!file_has(console, GUEST_STARTED) && !strstr(reason, "panic") &&

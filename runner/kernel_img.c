@@ -269,7 +269,9 @@ static int deb_fetch(const char *pkg, const char *pinned, struct kb_kernel *k)
 	prefix = kb_xasprintf("%s_", k->package);
 	deb = find_prefixed(debs, prefix);
 	if (!deb) {
-		char *argv[] = { "apt-get", "download", "-q", "--", k->package,
+		/* the cache is root's: no _apt sandbox (and no warning) */
+		char *argv[] = { "apt-get", "download", "-q", "-o",
+				 "APT::Sandbox::User=root", "--", k->package,
 				 NULL };
 
 		kb_info("fetching %s into %s", k->package, debs);

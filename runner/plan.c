@@ -1,4 +1,6 @@
 #include "runner/plan.h"
+#include "results/paths.h"
+#include "results/records.h"
 #include "lib/err.h"
 #include "lib/file.h"
 
@@ -9,8 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <dirent.h>
-#include <jansson.h>
 
 static char *config_id(const struct kb_config *cfg,
 		       const struct kb_configuration *c)
@@ -37,7 +37,7 @@ static void add_run(const struct kb_config *cfg, struct kb_plan *p,
 	r->job = j;
 	r->iteration = it;
 	r->warmup = it < cfg->warmup;
-	r->key = kb_xasprintf("%s/%s/%03u", p->configs[c].id, cfg->jobs[j], it);
+	r->key = kb_run_key(p->configs[c].id, cfg->jobs[j], it);
 }
 
 int plan_build(const struct kb_config *cfg, struct kb_plan *p)
@@ -177,10 +177,9 @@ size_t plan_count_boots(const struct kb_config *cfg, const struct kb_plan *p,
 /* 1 when the vm variants of cfg will boot under TCG (runner/accel.h). */
 static int expect_tcg(const struct kb_config *cfg)
 {
-	const char *e = getenv("KBENCH_ACCEL"), *base = getenv("KBENCH_RUN_DIR");
-	char *rec;
-	json_t *j;
-	int tcg;
+	const char *e = getenv("KBENCH_ACCEL");
+	char *why = NULL;
+	int usable;
 	size_t i;
 
 	if (e && *e)
@@ -192,49 +191,21 @@ static int expect_tcg(const struct kb_config *cfg)
 			return 1;
 	if (access("/dev/kvm", R_OK | W_OK) < 0)
 		return 1;
-	rec = kb_xasprintf("%s/kvm-probe.json", base && *base ? base :
-			   "/run/kbench");
-	j = kb_exists(rec) ? kb_json_load(rec) : NULL;
-	tcg = json_is_false(json_object_get(j, "usable"));
-	json_decref(j);
-	free(rec);
-	return tcg;
+	if (records_kvm_probe_machine(&usable, &why)) {
+		free(why);
+		return !usable;
+	}
+	return 0;
 }
 
 double plan_boot_estimate_s(const struct kb_config *cfg, const char *dir)
 {
-	char *bdir = dir ? kb_path_join(dir, "boots") : NULL;
-	DIR *d = bdir ? opendir(bdir) : NULL;
-	struct dirent *e;
-	double sum = 0;
 	size_t n = 0;
+	double mean = dir ? records_boot_overhead_mean(dir, cfg->runtime_s +
+				KB_RUN_OVERHEAD_S, &n) : 0;
 
-	while (d && (e = readdir(d))) {
-		char *tp;
-		json_t *t, *w, *r;
-
-		if (e->d_name[0] == '.')
-			continue;
-		tp = kb_xasprintf("%s/%s/timing.json", bdir, e->d_name);
-		t = kb_exists(tp) ? kb_json_load(tp) : NULL;
-		w = json_object_get(t, "wall_s");
-		r = json_object_get(t, "runs");
-		if (json_is_number(w) && json_is_integer(r)) {
-			double extra = json_number_value(w) -
-				json_integer_value(r) * (cfg->runtime_s +
-							 KB_RUN_OVERHEAD_S);
-
-			sum += extra > 0 ? extra : 0;
-			n++;
-		}
-		json_decref(t);
-		free(tp);
-	}
-	if (d)
-		closedir(d);
-	free(bdir);
 	if (n)
-		return sum / n;
+		return mean;
 	return expect_tcg(cfg) ? KB_BOOT_TCG_S : KB_BOOT_KVM_S;
 }
 

@@ -2,6 +2,7 @@
 #include "runner/plan.h"
 #include "lib/err.h"
 #include "lib/file.h"
+#include "parsers/json_file.h"
 
 #include <ctype.h>
 #include <errno.h>

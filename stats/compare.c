@@ -2,7 +2,7 @@
  * minimum detectable effect.  Formulas and their sources: see
  * stats/compare.h. */
 #include "lib/str.h"
-#include "stats/model.h"
+#include "results/json.h"
 #include "stats/compare.h"
 #include "stats/summary.h"
 #include "lib/err.h"

@@ -1,7 +1,7 @@
 /* stats/summary.c - sample summaries and results["summaries"].
  * Formulas and their sources: see stats/summary.h. */
 #include "lib/str.h"
-#include "stats/model.h"
+#include "results/json.h"
 #include "stats/summary.h"
 #include "lib/err.h"
 #include "lib/file.h"

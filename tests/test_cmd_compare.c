@@ -18,6 +18,7 @@
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/proc.h"
+#include "parsers/json_file.h"
 
 static char tmpdir[] = "/tmp/kbench-test-compare-XXXXXX";
 

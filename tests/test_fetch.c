@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <openssl/evp.h>
 #include <signal.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -17,7 +17,7 @@
 
 #include "lib/file.h"
 #include "reports/report.h"
-#include "runner/results.h"
+#include "results/model.h"
 #include "stats/summary.h"
 #include "stats/compare.h"
 

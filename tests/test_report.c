@@ -24,7 +24,7 @@
 #include "lib/err.h"
 #include "lib/file.h"
 #include "reports/report.h"
-#include "runner/results.h"
+#include "results/model.h"
 #include "stats/summary.h"
 #include "stats/compare.h"
 

@@ -1,7 +1,7 @@
-/* stats/model.h - reading the results model (docs/results-format.md),
+/* results/json.h - reading the results model (docs/results-format.md),
  * shared by the statistics (summary.c, compare.c). */
-#ifndef KB_STATS_MODEL_H
-#define KB_STATS_MODEL_H
+#ifndef KB_RESULTS_JSON_H
+#define KB_RESULTS_JSON_H
 
 #include <jansson.h>
 #include <math.h>

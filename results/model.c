@@ -1,7 +1,9 @@
-#include "runner/results.h"
+#include "results/model.h"
+#include "results/paths.h"
 #include "parsers/run_dir.h"
 #include "lib/err.h"
 #include "lib/file.h"
+#include "parsers/json_file.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -117,7 +119,7 @@ json_t *results_load_campaign(const char *dir, int reparse)
 
 	runs = json_array();
 	res = json_pack("{s:i, s:s, s:o, s:O, s:o, s:[]}",
-			"schema_version", 1, "kbench_version", KBENCH_VERSION,
+			"schema_version", KB_SCHEMA_VERSION, "kbench_version", KBENCH_VERSION,
 			"campaign", camp,
 			"configurations", json_object_get(cj, "configurations"),
 			"runs", runs, "summaries");
@@ -133,7 +135,7 @@ json_t *results_load_campaign(const char *dir, int reparse)
 			kb_warn("%s: malformed plan entry '%s'", cjpath, key);
 			continue;
 		}
-		rdir = kb_xasprintf("%s/runs/%s", dir, key);
+		rdir = kb_run_dir(dir, key);
 		mpath = kb_path_join(rdir, "metrics.json");
 		if (reparse) {
 			m = run_dir_parse(rdir);
@@ -323,7 +325,7 @@ json_t *results_merge(json_t *const *models, const char *const *names,
 	json_object_set_new(camp, "merged_from", from);
 	json_object_set_new(camp, "environments", envs);
 	out = json_pack("{s:i, s:s, s:o, s:o, s:o, s:[]}",
-			"schema_version", 1, "kbench_version", KBENCH_VERSION,
+			"schema_version", KB_SCHEMA_VERSION, "kbench_version", KBENCH_VERSION,
 			"campaign", camp, "configurations", cfgs, "runs", runs,
 			"summaries");
 	return out;

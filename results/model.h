@@ -1,10 +1,10 @@
-/* runner/results.h - a campaign directory as the results model.
+/* results/model.h - a campaign directory as the results model.
  *
  * The model is the results.json document described in
  * docs/results-format.md (schema_version 1), held as a jansson object.
  */
-#ifndef KB_RESULTS_H
-#define KB_RESULTS_H
+#ifndef KB_RESULTS_MODEL_H
+#define KB_RESULTS_MODEL_H
 
 #include <jansson.h>
 

@@ -1,13 +1,14 @@
-/* reports/results_export.c - results_load_export() of runner/results.h:
+/* results/export.c - results_load_export() of results/model.h:
  * load a results.json written by kbench (docs/results-format.md) for
  * `kbench report --from-json`. */
-#include "runner/results.h"
+#include "results/model.h"
+#include "results/paths.h"
 #include "lib/err.h"
 #include "lib/file.h"
+#include "parsers/json_file.h"
 
 #include <stdlib.h>
 
-#define RESULTS_SCHEMA_VERSION 1
 
 json_t *results_load_export(const char *path)
 {
@@ -29,14 +30,14 @@ json_t *results_load_export(const char *path)
 		goto fail;
 	}
 	if (!json_is_integer(ver) ||
-	    json_integer_value(ver) != RESULTS_SCHEMA_VERSION) {
+	    json_integer_value(ver) != KB_SCHEMA_VERSION) {
 		char *v = json_dumps(ver, JSON_ENCODE_ANY);
 
 		kb_error("%s: schema_version %s is not supported; this kbench "
 			 "(%s) reads schema_version %d (use the kbench that "
 			 "wrote it, or rebuild it with 'kbench report "
 			 "--reparse DIR')", path, v ? v : "?", KBENCH_VERSION,
-			 RESULTS_SCHEMA_VERSION);
+			 KB_SCHEMA_VERSION);
 		free(v);
 		goto fail;
 	}

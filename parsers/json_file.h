@@ -1,0 +1,18 @@
+/* parsers/json_file.h - whole JSON files on disk (jansson), read with a
+ * FILE:LINE:COL message on error and written atomically (lib/file.h's
+ * kb_write_atomic: temporary name, fsync, rename).  The one place below
+ * results/ where kbench's own JSON files are read and written. */
+#ifndef KB_JSON_FILE_H
+#define KB_JSON_FILE_H
+
+#include <jansson.h>
+
+/* json_dumps(j, JSON_INDENT(2)|JSON_SORT_KEYS) + newline, written with
+ * kb_write_atomic().  0 or -errno. */
+int kb_json_write_atomic(const char *path, const json_t *j);
+
+/* Load a JSON file; on error prints "FILE:LINE:COL: what" and returns
+ * NULL. */
+json_t *kb_json_load(const char *path);
+
+#endif
