@@ -562,6 +562,13 @@ static size_t wanted_modules(const struct kb_config *cfg,
 	return n;
 }
 
+/* The kernel option behind a missing 9p module. */
+static const char *config_of(const char *module)
+{
+	return !strcmp(module, "9p") ? "CONFIG_NET_9P or CONFIG_9P_FS" :
+	       "CONFIG_NET_9P_VIRTIO";
+}
+
 /* NULL when the modules in moddir give 9p over virtio (as modules or
  * built in), else the name of the one missing (malloc'd). */
 static char *missing_9p(const char *moddir)
@@ -755,11 +762,11 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 		selfc = 1;
 		if (!said[vi])
 			kb_info("vm: %s: kernel %s has no 9p (no module or "
-				"built-in '%s' in %s: CONFIG_NET_9P unset); "
-				"using a self-contained guest (fio, kbench and "
-				"their libraries in the initramfs, results back "
-				"on a virtio disk)", v->name, k.release, why9p,
-				k.moddir);
+				"built-in '%s' in %s: %s unset); using a "
+				"self-contained guest (fio, kbench and their "
+				"libraries in the initramfs, results back on a "
+				"virtio disk)", v->name, k.release, why9p,
+				k.moddir, config_of(why9p));
 		said[vi] = 1;
 	}
 	if (dry)
@@ -767,7 +774,8 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 		       "self-contained (initramfs)" : "9p (the host's)");
 	if (!dry) {
 		char *tr = why9p ? kb_xasprintf("kernel %s has no module or "
-			"built-in '%s' (CONFIG_NET_9P unset)", k.release, why9p) :
+			"built-in '%s' (%s unset)", k.release, why9p,
+			config_of(why9p)) :
 			kb_xstrdup(v->guest_root != KB_GUEST_ROOT_AUTO ?
 			(selfc ? "guest_root = initramfs" : "guest_root = 9p") :
 			k.moddir ? "the kernel has 9p over virtio" :
