@@ -75,7 +75,8 @@ static const char *const gkey_names[GK_NR] = {
 
 enum vkey {
 	VK_METHOD, VK_RELEASE, VK_KERNEL, VK_INITRD, VK_MODULES, VK_CMDLINE,
-	VK_MEMORY, VK_CPUS, VK_DISK, VK_BOOT_TIMEOUT, VK_SHA256, VK_ACCEL, VK_NR
+	VK_MEMORY, VK_CPUS, VK_DISK, VK_BOOT_TIMEOUT, VK_SHA256, VK_ACCEL, VK_GUEST_ROOT,
+	VK_NR
 };
 
 static const char *const vkey_names[VK_NR] = {
@@ -91,6 +92,7 @@ static const char *const vkey_names[VK_NR] = {
 	[VK_DISK] = "disk",
 	[VK_BOOT_TIMEOUT] = "boot_timeout",
 	[VK_ACCEL] = "accel",
+	[VK_GUEST_ROOT] = "guest_root",
 };
 
 struct parser {
@@ -937,6 +939,16 @@ static void set_variant(struct parser *p, enum vkey k, const char *val)
 	case VK_ACCEL:
 		set_accel(p, val, &v->accel);
 		break;
+	case VK_GUEST_ROOT:
+		if (!strcmp(val, "9p"))
+			v->guest_root = KB_GUEST_ROOT_9P;
+		else if (!strcmp(val, "initramfs"))
+			v->guest_root = KB_GUEST_ROOT_INITRAMFS;
+		else
+			perr(p, p->line,
+			     "guest_root = '%s': expected 9p (the host's root over virtio-9p) or initramfs (a self-contained guest)",
+			     val);
+		break;
 	case VK_NR:
 		break;
 	}
@@ -1048,7 +1060,7 @@ static void unknown_key(struct parser *p, const char *key)
 		     key);
 	else
 		perr(p, p->line,
-		     "unknown key '%s' in a variant section (expected method, release, kernel, initrd, modules, cmdline, memory, cpus, disk, boot_timeout or accel)",
+		     "unknown key '%s' in a variant section (expected method, release, kernel, initrd, modules, cmdline, memory, cpus, disk, boot_timeout, accel or guest_root)",
 		     key);
 }
 
@@ -1275,6 +1287,11 @@ static void finish(struct parser *p)
 			     v->name);
 		if (v->accel == KB_ACCEL_UNSET)
 			v->accel = cfg->accel;
+		if (strcmp(v->method, "vm") &&
+		    v->guest_root != KB_GUEST_ROOT_AUTO)
+			perr(p, v->line,
+			     "[%s]: guest_root is for method = vm (what the guest runs from)",
+			     v->name);
 		if (!strcmp(v->method, "vm") && v->initrd)
 			perr(p, v->line,
 			     "[%s]: initrd is for method = kexec; a vm boots kbench's own initramfs",

@@ -109,6 +109,15 @@ enum kb_accel kb_accel_from_name(const char *s);
 /* The name; "auto" for KB_ACCEL_UNSET. */
 const char *kb_accel_name(enum kb_accel a);
 
+/* vm: what the guest runs from (runner/driver_vm.c) */
+enum kb_guest_root {
+	KB_GUEST_ROOT_AUTO = 0,	/* 9p when the kernel has it, else initramfs */
+	KB_GUEST_ROOT_9P,	/* the host's root over virtio-9p */
+	KB_GUEST_ROOT_INITRAMFS,	/* self-contained: fio, kbench and their
+				 * libraries in the initramfs, results back
+				 * on a virtio disk */
+};
+
 struct kb_variant {
 	char *name;		/* section name */
 	char *method;		/* "local" */
@@ -132,6 +141,7 @@ struct kb_variant {
 				 * guest's first report (default 120);
 				 * kexec: to the resume (default 600) */
 	enum kb_accel accel;	/* vm: the variant's, else [global]'s */
+	enum kb_guest_root guest_root;	/* vm: guest_root = 9p | initramfs */
 	int line;
 };
 

@@ -11,6 +11,17 @@
  *    `kbench guest --dir DIR --variant V --runs boots/NNN-V/runs.txt`,
  *    which runs the batch exactly as the local driver would and writes
  *    runs/KEY/metrics.json for each run (builtin/guest.c);
+ *  - a kernel without 9p (no module or built-in 9p/9pnet_virtio in its
+ *    modules directory, or guest_root = initramfs) gets a self-contained
+ *    guest instead: fio, the kbench binary, their shared libraries (as
+ *    ldd lists them) and the loader go into the initramfs, with the
+ *    campaign files `kbench guest` reads; the guest runs in a tmpfs at
+ *    the campaign directory's path and writes this boot's runs/KEY
+ *    directories as a cpio archive onto a sparse raw disk
+ *    (boots/NNN-V/results.img, the last virtio disk, serial kbresults),
+ *    which the host checks and extracts after QEMU exits
+ *    (runner/results_disk.h).  campaign.json environment.vm.variants.V
+ *    .transport says which ("9p" or "self-contained") and why;
  *  - QEMU runs with KVM or TCG as runner/accel.h decides (accel = auto:
  *    KVM only when a probe boot shows it works); with TCG campaign.json's
  *    environment.vm.timing_note says "emulated (TCG): timings are not
@@ -35,6 +46,7 @@
 #include "runner/campaign.h"
 #include "runner/initramfs.h"
 #include "runner/kernel_img.h"
+#include "runner/results_disk.h"
 #include "push/fetch.h"
 #include "lib/err.h"
 #include "lib/file.h"
@@ -59,21 +71,31 @@
 #define GUEST_STARTED "kbench guest: started"
 #define TCG_NOTE "emulated (TCG): timings are not representative"
 
-static int in_path(const char *prog)
+/* The full path of prog found in $PATH (malloc'd), or NULL. */
+static char *which(const char *prog)
 {
 	const char *path = getenv("PATH");
-	char *copy, *dir, *save = NULL, *full;
-	int found = 0;
+	char *copy, *dir, *save = NULL, *full = NULL;
 
 	copy = kb_xstrdup(path ? path : "/usr/bin:/bin");
-	for (dir = strtok_r(copy, ":", &save); dir && !found;
+	for (dir = strtok_r(copy, ":", &save); dir;
 	     dir = strtok_r(NULL, ":", &save)) {
 		full = kb_path_join(dir, prog);
-		found = access(full, X_OK) == 0;
+		if (access(full, X_OK) == 0)
+			break;
 		free(full);
+		full = NULL;
 	}
 	free(copy);
-	return found;
+	return full;
+}
+
+static int in_path(const char *prog)
+{
+	char *p = which(prog);
+
+	free(p);
+	return p != NULL;
 }
 
 int vm_ready(const struct kb_variant *v, char *why, size_t len)
@@ -521,22 +543,144 @@ static int record_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 	return ret;
 }
 
-/* The modules this boot needs (names), by target. */
+/* The modules this boot needs (names), by target: 9p over virtio, or
+ * virtio_blk for the results disk of a self-contained guest. */
 static size_t wanted_modules(const struct kb_config *cfg,
-			     const struct kb_variant *v, const char **want)
+			     const struct kb_variant *v, int selfc,
+			     const char **want)
 {
 	size_t n = 0;
 
 	want[n++] = "virtio_pci";
-	want[n++] = "9pnet_virtio";
-	want[n++] = "9p";
-	if (v->disk)
+	if (selfc) {
 		want[n++] = "virtio_blk";
-	else if (cfg->target_kind == KB_TARGET_NULLBLK)
+	} else {
+		want[n++] = "9pnet_virtio";
+		want[n++] = "9p";
+	}
+	if (v->disk) {
+		if (!selfc)
+			want[n++] = "virtio_blk";
+	} else if (cfg->target_kind == KB_TARGET_NULLBLK)
 		want[n++] = "null_blk";
 	else if (cfg->target_kind == KB_TARGET_LOOP)
 		want[n++] = "loop";
 	return n;
+}
+
+/* The kernel option behind a missing 9p module. */
+static const char *config_of(const char *module)
+{
+	return !strcmp(module, "9p") ? "CONFIG_NET_9P or CONFIG_9P_FS" :
+	       "CONFIG_NET_9P_VIRTIO";
+}
+
+/* NULL when the modules in moddir give 9p over virtio (as modules or
+ * built in), else the name of the one missing (malloc'd). */
+static char *missing_9p(const char *moddir)
+{
+	const char *want[] = { "9p", "9pnet_virtio" };
+	struct kb_modlist m;
+	char *missing = NULL;
+	int ret = modules_resolve(moddir, want, 2, &m, &missing);
+
+	if (!ret)
+		modules_free(&m);
+	if (ret == -ENOENT && missing)
+		return missing;
+	free(missing);
+	return NULL;	/* read errors: reported by the full resolve */
+}
+
+/* The self-contained guest's payload: fio, this kbench, their libraries
+ * and the campaign files `kbench guest` reads (campaign.json,
+ * kernels.conf, profiles/, this boot's runs.txt).  0 or -errno with a
+ * message. */
+static int selfc_payload(const struct kb_campaign *c, const char *boot,
+			 const char *keys, struct kb_guest_payload *g,
+			 struct kb_pathlist *libs, struct kb_pathlist *files,
+			 char **fio, char **exe)
+{
+	char *pdir = kb_path_join(c->dir, "profiles"), *rel;
+	const char *bins[2];
+	DIR *d;
+	struct dirent *e;
+	int ret;
+
+	*fio = which("fio");
+	*exe = self_exe();
+	if (!*fio || !*exe) {
+		kb_error("vm: the self-contained guest needs %s",
+			 !*fio ? "fio on the host (apt-get install fio)" :
+			 "this kbench binary (/proc/self/exe)");
+		free(pdir);
+		return -ENOENT;
+	}
+	bins[0] = *fio;
+	bins[1] = *exe;
+	ret = initramfs_libs(bins, 2, libs);
+	if (ret) {
+		free(pdir);
+		return ret;
+	}
+	pathlist_add(files, "campaign.json");
+	pathlist_add(files, "kernels.conf");
+	d = opendir(pdir);
+	while (d && (e = readdir(d))) {
+		struct stat st;
+		char *full = kb_path_join(pdir, e->d_name);
+
+		if (e->d_name[0] != '.' && !stat(full, &st) &&
+		    S_ISREG(st.st_mode)) {
+			rel = kb_path_join("profiles", e->d_name);
+			pathlist_add(files, rel);
+			free(rel);
+		}
+		free(full);
+	}
+	if (d)
+		closedir(d);
+	free(pdir);
+	rel = kb_xasprintf("boots/%s/runs.txt", strrchr(boot, '/') + 1);
+	pathlist_add(files, rel);
+	free(rel);
+	g->fio = *fio;
+	g->kbench = *exe;
+	g->libs = libs;
+	g->files = files;
+	g->runs_file = keys;
+	return 0;
+}
+
+/* Self-contained guest, after QEMU: the results archive on the results
+ * disk into the campaign directory.  0 (extracted, or nothing there: the
+ * console says why), or -EINVAL with *why (refused). */
+static int selfc_collect(struct kb_campaign *c, const size_t *runs, size_t n,
+			 const char *img, char **why)
+{
+	const char **kv = kb_xcalloc(n, sizeof(*kv));
+	size_t i, nfiles = 0;
+	int ret;
+
+	for (i = 0; i < n; i++)
+		kv[i] = c->plan.runs[runs[i]].key;
+	ret = results_extract(img, c->dir, kv, n, &nfiles, why);
+	free(kv);
+	if (!ret) {
+		kb_info("vm: %zu file(s) back from the guest's results disk",
+			nfiles);
+		unlink(img);
+	} else if (ret == -ENODATA) {
+		free(*why);
+		*why = NULL;
+		ret = 0;
+		unlink(img);
+	} else {
+		kb_warn("vm: the results archive from the guest was refused "
+			"(kept in %s): %s", img, *why);
+		ret = -EINVAL;
+	}
+	return ret;
 }
 
 int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
@@ -553,10 +697,14 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 	char *append = NULL, *a_mem = NULL, *a_smp = NULL, *a_kernel = NULL;
 	char *a_initrd = NULL, *a_serial = NULL, *a_root = NULL, *a_res = NULL;
 	char *a_disk = NULL, *a_machine = NULL, *e;
-	char *keytext = NULL, *pinned = NULL;
+	char *keytext = NULL, *pinned = NULL, *why9p = NULL, *img = NULL;
+	char *a_res_drive = NULL, *a_res_dev = NULL, *fio = NULL;
+	char *refused = NULL;
+	struct kb_pathlist libs = { 0 }, files = { 0 };
+	struct kb_guest_payload payload = { 0 };
 	size_t i, klen = 0, nwant;
 	FILE *kf;
-	int ret, kvm = 0, boot_to = 0, total_to = 0, qstatus = -1;
+	int ret, kvm = 0, boot_to = 0, total_to = 0, qstatus = -1, selfc;
 	int dry = kb_driver_dry_run;
 	struct kb_accel_choice accel = { 0 };
 	unsigned total_s;
@@ -570,6 +718,7 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 		return -EIO;
 	keys = kb_path_join(boot, "runs.txt");
 	initrd = kb_path_join(boot, "initramfs.cpio");
+	img = kb_path_join(boot, "results.img");
 	console = kb_path_join(boot, "console.log");
 	qlog = kb_path_join(boot, "qemu.log");
 	/* the run list, and no stale metrics from an earlier attempt */
@@ -609,15 +758,53 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 	ret = dry ? 0 : record_environment(c, v, &k, &accel);
 	if (ret)
 		goto out;
-	nwant = wanted_modules(cfg, v, want);
+	/* the guest's root: the host's over 9p when the kernel has it,
+	 * else (or with guest_root = initramfs) a self-contained initramfs */
+	selfc = v->guest_root == KB_GUEST_ROOT_INITRAMFS;
+	if (v->guest_root == KB_GUEST_ROOT_AUTO && k.moddir &&
+	    (why9p = missing_9p(k.moddir))) {
+		static char said[KB_MAX_VARIANTS];	/* once per variant */
+
+		selfc = 1;
+		if (!said[vi])
+			kb_info("vm: %s: kernel %s has no 9p (no module or "
+				"built-in '%s' in %s: %s unset); using a "
+				"self-contained guest (fio, kbench and their "
+				"libraries in the initramfs, results back on a "
+				"virtio disk)", v->name, k.release, why9p,
+				k.moddir, config_of(why9p));
+		said[vi] = 1;
+	}
+	if (dry)
+		printf("# %s: guest root: %s\n", v->name, selfc ?
+		       "self-contained (initramfs)" : "9p (the host's)");
+	if (!dry) {
+		char *tr = why9p ? kb_xasprintf("kernel %s has no module or "
+			"built-in '%s' (%s unset)", k.release, why9p,
+			config_of(why9p)) :
+			kb_xstrdup(v->guest_root != KB_GUEST_ROOT_AUTO ?
+			(selfc ? "guest_root = initramfs" : "guest_root = 9p") :
+			k.moddir ? "the kernel has 9p over virtio" :
+			"no modules directory: 9p assumed built in");
+
+		record_variant_field(c, v->name, "transport",
+				     json_string(selfc ? "self-contained" : "9p"));
+		record_variant_field(c, v->name, "transport_reason",
+				     json_string(tr));
+		free(tr);
+	}
+	nwant = wanted_modules(cfg, v, selfc, want);
 	if (k.moddir) {
 		ret = modules_resolve(k.moddir, want, nwant, &mods, &missing);
 		if (ret == -ENOENT && missing) {
 			reason = kb_xasprintf("vm: kernel %s has no module or "
 				"built-in '%s' in %s (the vm driver needs virtio "
-				"PCI, 9p over virtio: CONFIG_VIRTIO_PCI, "
-				"CONFIG_NET_9P_VIRTIO, CONFIG_9P_FS, and the "
-				"target's driver)", k.release, missing, k.moddir);
+				"PCI and %s: CONFIG_VIRTIO_PCI, %s, and the "
+				"target's driver)", k.release, missing, k.moddir,
+				selfc ? "virtio block for the self-contained "
+				"guest's results disk" : "9p over virtio",
+				selfc ? "CONFIG_VIRTIO_BLK" :
+				"CONFIG_NET_9P_VIRTIO, CONFIG_9P_FS");
 			ret = 0;
 			goto record;
 		}
@@ -629,18 +816,33 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 		}
 	} else {
 		kb_warn("vm: no modules directory for %s (modules = DIR); "
-			"assuming virtio, 9p and the target driver are built "
-			"in", k.release);
+			"assuming virtio, %s and the target driver are built "
+			"in%s", k.release, selfc ? "virtio block" : "9p",
+			selfc ? "" : " (a kernel without 9p needs guest_root "
+			"= initramfs then)");
 	}
-	exe = dry ? kb_path_join(c->dir, ".kbench-guest") : guest_exe(c->dir);
-	if (!exe) {
-		reason = kb_xstrdup("vm: cannot put kbench where the guest "
-				    "sees it; see the messages above");
-		goto record;
+	if (selfc) {
+		if (!dry && selfc_payload(c, boot, keys, &payload, &libs,
+					  &files, &fio, &exe)) {
+			reason = kb_xstrdup("vm: cannot gather what the "
+				"self-contained guest needs; see the messages "
+				"above");
+			goto record;
+		}
+	} else {
+		exe = dry ? kb_path_join(c->dir, ".kbench-guest") :
+			    guest_exe(c->dir);
+		if (!exe) {
+			reason = kb_xstrdup("vm: cannot put kbench where the "
+					    "guest sees it; see the messages "
+					    "above");
+			goto record;
+		}
 	}
 	{
-		const char *gargv[] = { exe ? exe : "kbench", "guest", "--dir",
-			c->dir, "--variant", v->name, "--runs", keys, NULL };
+		const char *gargv[] = { selfc ? "/usr/bin/kbench" : exe,
+			"guest", "--dir", c->dir, "--variant", v->name, "--runs",
+			keys, NULL };
 		struct kb_initramfs_opts io = {
 			.mods = &mods,
 			.nullblk_params = cfg->target_kind == KB_TARGET_NULLBLK &&
@@ -648,6 +850,7 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 				cfg->nullblk_params : "") : NULL,
 			.results_dir = c->dir,
 			.guest_argv = gargv,
+			.payload = selfc ? &payload : NULL,
 		};
 
 		if (c->dir[0] != '/') {
@@ -680,10 +883,31 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 			     "security_model=none,multidevs=remap", e);
 	free(e);
 	if (v->disk) {
+		/* the guest's /dev/vda: the first virtio disk */
 		e = qemu_escape(v->disk);
-		a_disk = kb_xasprintf("file=%s,if=virtio,format=raw,cache=none",
-				      e);
+		a_disk = kb_xasprintf("file=%s,%s,format=raw,cache=none", e,
+				      selfc ? "if=none,id=kbtarget" :
+				      "if=virtio");
 		free(e);
+	}
+	if (selfc) {
+		/* the results disk: the last virtio disk, found by its
+		 * serial (-drive serial= was removed in QEMU 3.0: the
+		 * device takes it).  With a target disk both are -device,
+		 * in this order, so the target stays /dev/vda. */
+		unsigned long long sz = (64ULL << 20) + (32ULL << 20) * n;
+
+		if (!dry && results_disk_create(img, sz)) {
+			reason = kb_xstrdup("vm: cannot create the results "
+					    "disk; see the messages above");
+			goto record;
+		}
+		e = qemu_escape(img);
+		a_res_drive = kb_xasprintf("file=%s,if=none,id=kbresults,"
+					   "format=raw", e);
+		free(e);
+		a_res_dev = kb_xstrdup("virtio-blk-pci,drive=kbresults,"
+				       "serial=" KB_RESULTS_SERIAL);
 	}
 	{
 		char *argv[40];
@@ -711,13 +935,25 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 		argv[ac++] = append;
 		argv[ac++] = "-serial";
 		argv[ac++] = a_serial;
-		argv[ac++] = "-virtfs";
-		argv[ac++] = a_root;
-		argv[ac++] = "-virtfs";
-		argv[ac++] = a_res;
+		if (!selfc) {
+			argv[ac++] = "-virtfs";
+			argv[ac++] = a_root;
+			argv[ac++] = "-virtfs";
+			argv[ac++] = a_res;
+		}
 		if (a_disk) {
 			argv[ac++] = "-drive";
 			argv[ac++] = a_disk;
+			if (selfc) {
+				argv[ac++] = "-device";
+				argv[ac++] = "virtio-blk-pci,drive=kbtarget";
+			}
+		}
+		if (selfc) {
+			argv[ac++] = "-drive";
+			argv[ac++] = a_res_drive;
+			argv[ac++] = "-device";
+			argv[ac++] = a_res_dev;
 		}
 		argv[ac] = NULL;
 		if (dry) {
@@ -745,6 +981,11 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 		/* for the ETA of later boots (runner/plan.h) */
 		records_boot_timing_save(boot, kvm ? "kvm" : "tcg",
 					 mono_s() - t_start, n, started_s);
+	}
+	if (selfc && selfc_collect(c, runs, n, img, &refused) == -EINVAL) {
+		reason = kb_xasprintf("vm: the results archive from the guest "
+				      "was refused: %s", refused);
+		goto record;
 	}
 	reason = console_reason(console, boot_to, total_to, v->boot_timeout_s);
 	if (!file_has(console, GUEST_STARTED) && !strstr(reason, "panic") &&
@@ -784,7 +1025,17 @@ record:
 out:
 	if (initrd && !dry)
 		unlink(initrd);
+	if (img && !dry && !refused)
+		unlink(img);	/* kept only when its archive was refused */
 	accel_choice_free(&accel);
+	pathlist_free(&libs);
+	pathlist_free(&files);
+	free(fio);
+	free(why9p);
+	free(img);
+	free(refused);
+	free(a_res_drive);
+	free(a_res_dev);
 	kernel_free(&k);
 	modules_free(&mods);
 	free(pinned);

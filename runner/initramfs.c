@@ -1,15 +1,21 @@
 /* runner/initramfs.c - kbench's initramfs for vm variants (see
  * initramfs.h for the contents and the sources of the formats). */
 #include "runner/initramfs.h"
+#include "runner/results_disk.h"
 #include "lib/decompress.h"
 #include "lib/err.h"
 #include "lib/file.h"
+#include "lib/proc.h"
+#include "lib/str.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define KB_BUSYBOX "/bin/busybox"
 
@@ -276,6 +282,198 @@ static int param_ok(const char *p)
 	return 1;
 }
 
+void pathlist_add(struct kb_pathlist *l, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], path))
+			return;
+	l->v = kb_xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+	l->v[l->n++] = kb_xstrdup(path);
+}
+
+void pathlist_free(struct kb_pathlist *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+/* An absolute path up to its " (0x...)" address (malloc'd), or NULL. */
+static char *ldd_path(const char *s)
+{
+	const char *end = strstr(s, " (");
+
+	if (s[0] != '/')
+		return NULL;
+	return strndup(s, end ? (size_t)(end - s) : strlen(s));
+}
+
+int ldd_parse(const char *text, struct kb_pathlist *libs, char **missing)
+{
+	char *copy = kb_xstrdup(text), *line, *save = NULL;
+	int ret = 0;
+
+	*missing = NULL;
+	for (line = strtok_r(copy, "\n", &save); line && !ret;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *arrow, *path = NULL, *l = kb_trim(line);
+
+		arrow = strstr(l, "=>");
+		if (arrow) {
+			char *rhs = kb_trim(arrow + 2);
+
+			*arrow = '\0';
+			if (!strncmp(rhs, "not found", 9)) {
+				*missing = kb_xstrdup(kb_trim(l));
+				ret = -ENOENT;
+				break;
+			}
+			path = ldd_path(rhs);	/* "=>  (0x...)": none */
+		} else {
+			path = ldd_path(l);	/* the loader; not linux-vdso */
+		}
+		if (path)
+			pathlist_add(libs, path);
+		free(path);
+	}
+	free(copy);
+	return ret;
+}
+
+/* 1 when path is an ELF file (a static one has no libraries to list). */
+static int is_elf(const char *path)
+{
+	char magic[4];
+	int fd = open(path, O_RDONLY | O_CLOEXEC), elf;
+
+	if (fd < 0)
+		return 0;
+	elf = read(fd, magic, 4) == 4 && !memcmp(magic, "\x7f" "ELF", 4);
+	close(fd);
+	return elf;
+}
+
+int initramfs_libs(const char *const *bins, size_t n, struct kb_pathlist *libs)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < n && !ret; i++) {
+		char *argv[] = { "ldd", (char *)bins[i], NULL }, *out = NULL;
+		char *missing = NULL;
+		int st = kb_capture(argv, &out);
+
+		if (st < 0) {
+			kb_error("cannot run ldd to list the libraries of %s: "
+				 "%s (ldd is in Debian's libc-bin)", bins[i],
+				 strerror(-st));
+			ret = st;
+		} else if (st != 0 && (!out || !*kb_trim(out))) {
+			/* "not a dynamic executable": a static binary */
+			if (!is_elf(bins[i])) {
+				kb_error("%s: not an executable ldd can list "
+					 "the libraries of (exit status %d)",
+					 bins[i], st);
+				ret = -ENOEXEC;
+			}
+		} else {
+			ret = ldd_parse(out ? out : "", libs, &missing);
+			if (ret == -ENOENT)
+				kb_error("%s needs %s, which the host's loader "
+					 "does not find (ldd: not found)",
+					 bins[i], missing);
+		}
+		free(missing);
+		free(out);
+	}
+	return ret;
+}
+
+/* The 9p guest: the host's root read-only, the campaign directory
+ * read-write, chroot. */
+static void script_9p(FILE *f, const struct kb_initramfs_opts *o)
+{
+	fputs("mkdir -p /mnt/root\n"
+	      "mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,ro "
+	      "hostroot /mnt/root || fail 'cannot mount the host root (9p tag hostroot)'\n", f);
+	/* the results directory last: it may be under /tmp or /run */
+	fputs("mount -t proc proc /mnt/root/proc\n"
+	      "mount -t sysfs sysfs /mnt/root/sys\n"
+	      "mount -t devtmpfs devtmpfs /mnt/root/dev\n"
+	      "mount -t tmpfs tmpfs /mnt/root/tmp\n"
+	      "mount -t tmpfs tmpfs /mnt/root/run\n"
+	      "[ -d /mnt/root/dev/pts ] || mkdir /mnt/root/dev/pts\n"
+	      "mount -t devpts devpts /mnt/root/dev/pts\n"
+	      "mkdir -p /mnt/root", f);
+	sh_quote(f, o->results_dir);
+	fputs(" 2>/dev/null\n"
+	      "mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,rw "
+	      "kbresults /mnt/root", f);
+	sh_quote(f, o->results_dir);
+	fputs(" || fail 'cannot mount the results directory (9p tag kbresults)'\n"
+	      "for w in $(cat /proc/cmdline); do\n"
+	      "\tcase \"$w\" in init=*) exec chroot /mnt/root \"${w#init=}\" ;; esac\n"
+	      "done\n"
+	      "echo 'kbench-initramfs: starting kbench guest'\n"
+	      "chroot /mnt/root /usr/bin/env -i PATH=\"$PATH\" HOME=/root TERM=dumb", f);
+}
+
+/* The self-contained guest: everything is in the initramfs; the campaign
+ * directory is a tmpfs; the results go back on the results disk. */
+static void script_selfcontained(FILE *f, const struct kb_initramfs_opts *o)
+{
+	fputs("mount -t tmpfs tmpfs /tmp\n"
+	      "mount -t tmpfs tmpfs /run\n"
+	      "mkdir -p /dev/pts\n"
+	      "mount -t devpts devpts /dev/pts\n"
+	      "D=", f);
+	sh_quote(f, o->results_dir);
+	fputs("\nR=", f);
+	sh_quote(f, o->payload->runs_file);
+	fputs("\nmkdir -p \"$D\" && mount -t tmpfs tmpfs \"$D\" || "
+	      "fail \"cannot mount a tmpfs at $D\"\n"
+	      "cp -a /kbench/dir/. \"$D\"/ || fail 'cannot copy the campaign "
+	      "files into the tmpfs'\n"
+	      "# the results disk: the virtio disk with serial " KB_RESULTS_SERIAL
+	      " (the last one)\n"
+	      "res=\n"
+	      "for i in 1 2 3 4 5 6 7 8 9 10; do\n"
+	      "\tfor s in /sys/block/vd*/serial; do\n"
+	      "\t\t[ \"$(cat \"$s\" 2>/dev/null)\" = " KB_RESULTS_SERIAL " ] && "
+	      "{ d=${s%/serial}; res=/dev/${d##*/}; }\n"
+	      "\tdone\n"
+	      "\t[ -n \"$res\" ] && [ -b \"$res\" ] && break\n"
+	      "\tsleep 1\n"
+	      "done\n"
+	      "[ -n \"$res\" ] && [ -b \"$res\" ] || fail 'no results disk (a "
+	      "virtio disk with serial " KB_RESULTS_SERIAL ")'\n"
+	      "for w in $(cat /proc/cmdline); do\n"
+	      "\tcase \"$w\" in init=*) exec \"${w#init=}\" ;; esac\n"
+	      "done\n"
+	      "echo \"kbench-initramfs: starting kbench guest (self-contained, "
+	      "results to $res)\"\n"
+	      "env -i PATH=\"$PATH\" HOME=/root TERM=dumb", f);
+}
+
+/* After kbench guest, self-contained: this boot's run directories onto
+ * the results disk. */
+static void script_results(FILE *f)
+{
+	fputs("cd \"$D\" || fail \"cannot enter $D\"\n"
+	      "while IFS= read -r k; do\n"
+	      "\t[ -n \"$k\" ] && [ -e \"runs/$k\" ] && find \"runs/$k\"\n"
+	      "done < \"$R\" | cpio -o -H newc > \"$res\" || "
+	      "fail \"cannot write the results archive to $res\"\n"
+	      "cd /\n"
+	      "sync\n"
+	      "echo \"kbench-initramfs: results written to $res\"\n", f);
+}
+
 char *initramfs_init_script(const struct kb_initramfs_opts *o)
 {
 	char *text = NULL;
@@ -301,35 +499,19 @@ char *initramfs_init_script(const struct kb_initramfs_opts *o)
 			fprintf(f, " %s", o->nullblk_params);
 		fprintf(f, " || fail 'insmod %s'\n", o->mods->name[i]);
 	}
-	fputs("mkdir -p /mnt/root\n"
-	      "mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,ro "
-	      "hostroot /mnt/root || fail 'cannot mount the host root (9p tag hostroot)'\n", f);
-	/* the results directory last: it may be under /tmp or /run */
-	fputs("mount -t proc proc /mnt/root/proc\n"
-	      "mount -t sysfs sysfs /mnt/root/sys\n"
-	      "mount -t devtmpfs devtmpfs /mnt/root/dev\n"
-	      "mount -t tmpfs tmpfs /mnt/root/tmp\n"
-	      "mount -t tmpfs tmpfs /mnt/root/run\n"
-	      "[ -d /mnt/root/dev/pts ] || mkdir /mnt/root/dev/pts\n"
-	      "mount -t devpts devpts /mnt/root/dev/pts\n"
-	      "mkdir -p /mnt/root", f);
-	sh_quote(f, o->results_dir);
-	fputs(" 2>/dev/null\n"
-	      "mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,rw "
-	      "kbresults /mnt/root", f);
-	sh_quote(f, o->results_dir);
-	fputs(" || fail 'cannot mount the results directory (9p tag kbresults)'\n"
-	      "for w in $(cat /proc/cmdline); do\n"
-	      "\tcase \"$w\" in init=*) exec chroot /mnt/root \"${w#init=}\" ;; esac\n"
-	      "done\n"
-	      "echo 'kbench-initramfs: starting kbench guest'\n"
-	      "chroot /mnt/root /usr/bin/env -i PATH=\"$PATH\" HOME=/root TERM=dumb", f);
+	if (o->payload)
+		script_selfcontained(f, o);
+	else
+		script_9p(f, o);
 	for (a = o->guest_argv; a && *a; a++) {
 		fputc(' ', f);
 		sh_quote(f, *a);
 	}
-	fputs("\necho \"kbench-initramfs: kbench guest exited with status $?\"\n"
-	      "sync\n"
+	fputs("\necho \"kbench-initramfs: kbench guest exited with status $?\"\n",
+	      f);
+	if (o->payload)
+		script_results(f);
+	fputs("sync\n"
 	      "umount /mnt/root/tmp /mnt/root/run 2>/dev/null\n"
 	      "poweroff -f\n", f);
 	if (fclose(f)) {
@@ -339,15 +521,169 @@ char *initramfs_init_script(const struct kb_initramfs_opts *o)
 	return text;
 }
 
+/* Names already in the archive (relative, no leading '/'). */
+struct nameset {
+	struct kb_pathlist l;
+};
+
+static int ns_add(struct nameset *ns, const char *name)
+{
+	size_t n = ns->l.n;
+
+	pathlist_add(&ns->l, name);
+	return ns->l.n != n;	/* 1: new */
+}
+
+/* Every parent directory of the relative name, outermost first. */
+static void cpio_parents(struct kb_cpio *c, struct nameset *ns,
+			 const char *name)
+{
+	char *d = kb_xstrdup(name), *p;
+
+	for (p = strchr(d, '/'); p; p = strchr(p + 1, '/')) {
+		*p = '\0';
+		if (ns_add(ns, d))
+			cpio_add(c, d, S_IFDIR | 0755, NULL, 0, 0, 0);
+		*p = '/';
+	}
+	free(d);
+}
+
+/* A regular host file into the archive as name. */
+static int cpio_add_file(struct kb_cpio *c, struct nameset *ns,
+			 const char *host, const char *name, unsigned mode)
+{
+	char *data = NULL;
+	size_t len = 0;
+	int ret = kb_read_file(host, &data, &len, 0);
+
+	if (ret)
+		return ret;
+	cpio_parents(c, ns, name);
+	if (ns_add(ns, name))
+		cpio_add(c, name, S_IFREG | (mode & 07777), data, len, 0, 0);
+	free(data);
+	return c->err;
+}
+
+/* The host file at the absolute path abs, at the same path in the
+ * archive: each directory on the way, each symbolic link on the way as a
+ * link (then what it points to, the same way), and the file. */
+static int cpio_mirror(struct kb_cpio *c, struct nameset *ns, const char *abs,
+		       int depth)
+{
+	char prefix[PATH_MAX] = "", target[PATH_MAX];
+	const char *p = abs;
+	struct stat st;
+
+	if (depth > 40) {
+		kb_error("%s: too many levels of symbolic links", abs);
+		return -ELOOP;
+	}
+	while (*p) {
+		size_t len = strcspn(p, "/"), pl = strlen(prefix);
+		const char *rest = p + len;
+		char *next;
+		ssize_t tl;
+
+		if (len == 0 || (len == 1 && p[0] == '.')) {
+			p += len + (*rest == '/');
+			continue;
+		}
+		if (len == 2 && p[0] == '.' && p[1] == '.') {
+			char *slash = strrchr(prefix, '/');
+
+			if (slash)
+				*slash = '\0';
+			p += len + (*rest == '/');
+			continue;
+		}
+		if (pl + 1 + len >= sizeof(prefix)) {
+			kb_error("%s: path too long", abs);
+			return -ENAMETOOLONG;
+		}
+		prefix[pl] = '/';
+		memcpy(prefix + pl + 1, p, len);
+		prefix[pl + 1 + len] = '\0';
+		if (lstat(prefix, &st) < 0) {
+			kb_error("%s: %s", prefix, strerror(errno));
+			return -errno;
+		}
+		if (S_ISLNK(st.st_mode)) {
+			int ret;
+
+			tl = readlink(prefix, target, sizeof(target) - 1);
+			if (tl < 0) {
+				kb_error("%s: %s", prefix, strerror(errno));
+				return -errno;
+			}
+			target[tl] = '\0';
+			cpio_parents(c, ns, prefix + 1);
+			if (ns_add(ns, prefix + 1))
+				cpio_add(c, prefix + 1, S_IFLNK | 0777, target,
+					 (size_t)tl, 0, 0);
+			prefix[pl] = '\0';	/* the link's directory */
+			next = target[0] == '/' ?
+			       kb_xasprintf("%s%s", target, rest) :
+			       kb_xasprintf("%s/%s%s", prefix, target, rest);
+			ret = cpio_mirror(c, ns, next, depth + 1);
+			free(next);
+			return ret;
+		}
+		if (S_ISDIR(st.st_mode) && *rest) {
+			if (ns_add(ns, prefix + 1))
+				cpio_add(c, prefix + 1, S_IFDIR | 0755, NULL, 0,
+					 0, 0);
+			p = rest + 1;
+			continue;
+		}
+		if (S_ISREG(st.st_mode) && !*rest)
+			return cpio_add_file(c, ns, prefix, prefix + 1,
+					     st.st_mode);
+		kb_error("%s: expected a regular file (or a link to one) for "
+			 "the guest", prefix);
+		return -EINVAL;
+	}
+	kb_error("%s: expected a file", abs);
+	return -EINVAL;
+}
+
+/* The self-contained guest's files (struct kb_guest_payload). */
+static int add_payload(struct kb_cpio *c, struct nameset *ns,
+		       const struct kb_initramfs_opts *o)
+{
+	const struct kb_guest_payload *g = o->payload;
+	size_t i;
+	int ret;
+
+	ret = cpio_add_file(c, ns, g->fio, "usr/bin/fio", 0755);
+	if (!ret)
+		ret = cpio_add_file(c, ns, g->kbench, "usr/bin/kbench", 0755);
+	for (i = 0; !ret && g->libs && i < g->libs->n; i++)
+		ret = cpio_mirror(c, ns, g->libs->v[i], 0);
+	if (!ret && kb_exists("/etc/ld.so.cache"))
+		ret = cpio_mirror(c, ns, "/etc/ld.so.cache", 0);
+	for (i = 0; !ret && g->files && i < g->files->n; i++) {
+		char *host = kb_path_join(o->results_dir, g->files->v[i]);
+		char *name = kb_path_join("kbench/dir", g->files->v[i]);
+
+		ret = cpio_add_file(c, ns, host, name, 0644);
+		free(host);
+		free(name);
+	}
+	return ret ? ret : c->err;
+}
+
 int initramfs_build(const char *path, const struct kb_initramfs_opts *o)
 {
 	static const char *const dirs[] = { "bin", "dev", "proc", "sys",
-		"mnt", "mnt/root", "modules", "tmp", NULL };
+		"mnt", "mnt/root", "modules", "tmp", "run", "root", NULL };
 	const char *bb = o->busybox ? o->busybox : KB_BUSYBOX;
-	char *text = NULL, *data = NULL, *script = NULL, *name;
-	size_t len = 0, dlen, i;
+	char *data = NULL, *script = NULL, *name, *tmp;
+	size_t dlen, i;
+	struct nameset ns = { { 0 } };
 	struct kb_cpio c;
-	FILE *f;
+	FILE *f = NULL;
 	int ret;
 
 	if (o->nullblk_params && !param_ok(o->nullblk_params)) {
@@ -355,24 +691,35 @@ int initramfs_build(const char *path, const struct kb_initramfs_opts *o)
 			 "(e.g. queue_mode=2 irqmode=0)", o->nullblk_params);
 		return -EINVAL;
 	}
+	tmp = kb_xasprintf("%s.tmp.%ld", path, (long)getpid());
 	ret = kb_read_file(bb, &data, &dlen, 1);
 	if (ret) {
 		kb_error("%s: %s; the vm driver needs a static busybox "
 			 "(apt-get install busybox-static, or "
 			 "scripts/install-deps)", bb, strerror(-ret));
-		return ret;
+		goto out;
 	}
 	script = initramfs_init_script(o);
-	f = open_memstream(&text, &len);
-	if (!script || !f) {
+	if (!script) {
 		ret = -ENOMEM;
 		goto out;
 	}
+	f = fopen(tmp, "we");
+	if (!f) {
+		ret = -errno;
+		kb_error("cannot create %s: %s", tmp, strerror(errno));
+		goto out;
+	}
 	cpio_begin(&c, f);
-	for (i = 0; dirs[i]; i++)
+	for (i = 0; dirs[i]; i++) {
+		ns_add(&ns, dirs[i]);
 		cpio_add(&c, dirs[i], S_IFDIR | 0755, NULL, 0, 0, 0);
+	}
+	ns_add(&ns, "dev/console");
 	cpio_add(&c, "dev/console", S_IFCHR | 0600, NULL, 0, 5, 1);
+	ns_add(&ns, "bin/busybox");
 	cpio_add(&c, "bin/busybox", S_IFREG | 0755, data, dlen, 0, 0);
+	ns_add(&ns, "init");
 	cpio_add(&c, "init", S_IFREG | 0755, script, strlen(script), 0, 0);
 	for (i = 0; o->mods && i < o->mods->n && !c.err; i++) {
 		free(data);
@@ -385,19 +732,27 @@ int initramfs_build(const char *path, const struct kb_initramfs_opts *o)
 		cpio_add(&c, name, S_IFREG | 0644, data, dlen, 0, 0);
 		free(name);
 	}
+	if (o->payload && !c.err) {
+		ret = add_payload(&c, &ns, o);
+		if (ret && !c.err)
+			goto out;	/* the file is named above */
+	}
 	ret = cpio_end(&c);
 	if (fclose(f) && !ret)
 		ret = -EIO;
 	f = NULL;
-	if (!ret)
-		ret = kb_write_atomic(path, text, len);
+	if (!ret && rename(tmp, path) < 0)
+		ret = -errno;
 	if (ret)
 		kb_error("%s: cannot write the initramfs: %s", path,
 			 strerror(-ret));
 out:
 	if (f)
 		fclose(f);
-	free(text);
+	if (ret)
+		unlink(tmp);
+	pathlist_free(&ns.l);
+	free(tmp);
 	free(data);
 	free(script);
 	return ret;

@@ -11,7 +11,9 @@
  * mounts /proc, /sys, /dev and tmpfs /tmp inside it, chroots there and
  * runs `kbench guest`, then powers the guest off.  `init=PROG` on the
  * kernel command line runs PROG in the chroot instead (a debugging
- * shell: init=/bin/sh; a missing PROG makes the guest panic).
+ * shell: init=/bin/sh; a missing PROG makes the guest panic).  For a
+ * kernel without 9p the initramfs is self-contained instead (struct
+ * kb_guest_payload below).
  *
  * Archive format: "new ASCII" cpio (070701), the format the kernel
  * unpacks (Documentation/driver-api/early-userspace/buffer-format.rst),
@@ -62,6 +64,53 @@ void cpio_add(struct kb_cpio *c, const char *name, unsigned mode,
 /* Trailer; returns 0 or the first error (-errno). */
 int cpio_end(struct kb_cpio *c);
 
+/* A list of malloc'd paths. */
+struct kb_pathlist {
+	char **v;
+	size_t n;
+};
+
+/* Append a copy of path unless it is there already. */
+void pathlist_add(struct kb_pathlist *l, const char *path);
+void pathlist_free(struct kb_pathlist *l);
+
+/* The shared objects in the output of ldd(1) (glibc's: "NAME => PATH
+ * (ADDR)" lines, the loader as "PATH (ADDR)", linux-vdso without a path)
+ * added to libs.  0; -ENOENT when a library is "not found" (*missing,
+ * malloc'd, names it). */
+int ldd_parse(const char *text, struct kb_pathlist *libs, char **missing);
+
+/* Every shared object the executables bins[0..n) load, the dynamic
+ * loader included, as the host's loader resolves them: `ldd BIN` (run
+ * from an argv, never a shell string: ldd asks the loader itself, so
+ * /etc/ld.so.cache, RUNPATH and $ORIGIN count as they do for the real
+ * run).  A static executable adds nothing.  0 or -errno with a message
+ * naming the executable (a missing library, ldd not installed). */
+int initramfs_libs(const char *const *bins, size_t n,
+		   struct kb_pathlist *libs);
+
+/* What a self-contained guest (a kernel without 9p) carries.  Its /init
+ * mounts no host file system: it loads the modules, mounts a tmpfs at the
+ * campaign directory's path and copies the campaign's files there (what
+ * `kbench guest` reads), runs kbench from the initramfs, then writes the
+ * run directories of the boot (runs/KEY, the keys listed in runs_file) as
+ * a newc cpio archive straight onto the virtio disk whose serial is
+ * KB_RESULTS_SERIAL ("kbresults", runner/results_disk.h), syncs and powers
+ * off. */
+struct kb_guest_payload {
+	const char *fio;	/* host path; in the guest /usr/bin/fio */
+	const char *kbench;	/* host path; in the guest /usr/bin/kbench */
+	/* the libraries of both and the loader (initramfs_libs()), at the
+	 * same paths as on the host, every symbolic link on the way kept as
+	 * a link; /etc/ld.so.cache goes in too when the host has one */
+	const struct kb_pathlist *libs;
+	/* paths relative to the results_dir (campaign.json, kernels.conf,
+	 * profiles/JOB.fio, boots/NNN-V/runs.txt), copied into the guest's
+	 * tmpfs at results_dir */
+	const struct kb_pathlist *files;
+	const char *runs_file;	/* absolute: the run keys of this boot */
+};
+
 struct kb_initramfs_opts {
 	const char *busybox;	/* default /bin/busybox */
 	const struct kb_modlist *mods;
@@ -70,15 +119,21 @@ struct kb_initramfs_opts {
 	const char *results_dir;	/* absolute host path, mounted rw */
 	/* argv of `kbench guest` inside the chroot (absolute kbench path) */
 	const char *const *guest_argv;
+	/* NULL: the 9p guest; else a self-contained one (results_dir is
+	 * then a tmpfs in the guest, guest_argv runs /usr/bin/kbench) */
+	const struct kb_guest_payload *payload;
 };
 
 /* Write the init script for opts into a malloc'd string. */
 char *initramfs_init_script(const struct kb_initramfs_opts *o);
 
-/* Build the archive at path (written atomically); each module goes in as
- * a plain modules/NN-NAME.ko (kb_decompress_file()).  0 or -errno with a
- * message (busybox-static missing: says to install it; a corrupt
- * compressed module: names the file). */
+/* Build the archive at path (written to a temporary name and renamed:
+ * no half-built archive is ever at path); each module goes in as a plain
+ * modules/NN-NAME.ko (kb_decompress_file()), the payload's files as above
+ * (read one at a time: the archive is written as it goes, never held in
+ * memory).  0 or -errno with a message (busybox-static missing: says to
+ * install it; a corrupt compressed module or an unreadable payload file:
+ * names the file). */
 int initramfs_build(const char *path, const struct kb_initramfs_opts *o);
 
 #endif

@@ -639,8 +639,10 @@ static void test_vm_variant(void **state)
 		"boot_timeout = 3m\n"
 		"[b]\nmethod = vm\nkernel = /boot/vmlinuz-6.12\n"
 		"modules = /tmp/m/lib/modules/6.12\ndisk = /dev/sdb\n"
+		"guest_root = initramfs\n"
 		"[c]\nmethod = kexec\nkernel = /boot/vmlinuz-6.12\n"
-		"initrd = /boot/initrd.img-6.12\n", &cfg, &msg);
+		"initrd = /boot/initrd.img-6.12\n"
+		"[d]\nmethod = vm\nkernel = /k\nguest_root = 9p\n", &cfg, &msg);
 	if (ret)
 		print_error("%s", msg);
 	assert_int_equal(ret, 0);
@@ -661,6 +663,9 @@ static void test_vm_variant(void **state)
 	assert_int_equal(cfg.variants[1].boot_timeout_s, 120);
 	assert_string_equal(cfg.variants[2].initrd, "/boot/initrd.img-6.12");
 	assert_int_equal(cfg.variants[2].boot_timeout_s, 600);
+	assert_int_equal(cfg.variants[0].guest_root, KB_GUEST_ROOT_AUTO);
+	assert_int_equal(cfg.variants[1].guest_root, KB_GUEST_ROOT_INITRAMFS);
+	assert_int_equal(cfg.variants[3].guest_root, KB_GUEST_ROOT_9P);
 	free(msg);
 	kconf_free(&cfg);
 }
@@ -684,6 +689,10 @@ static void test_err_method(void **state)
 		     "bad.conf:3: [running]: initrd is for method = kexec");
 	expect_error(GLOBAL_OK VARIANT_OK "method = vm\nkernel = /k\nboot_timeout = soon\n",
 		     "bad.conf:6: boot_timeout = 'soon': expected seconds >= 1");
+	expect_error(GLOBAL_OK VARIANT_OK "method = vm\nkernel = /k\nguest_root = nfs\n",
+		     "bad.conf:6: guest_root = 'nfs': expected 9p (the host's root over virtio-9p) or initramfs");
+	expect_error(GLOBAL_OK VARIANT_OK "method = kexec\nkernel = /k\nguest_root = 9p\n",
+		     "bad.conf:3: [running]: guest_root is for method = vm");
 	expect_error(GLOBAL_OK VARIANT_OK "method = qemu\n",
 		     "bad.conf:4: unknown method 'qemu' (expected local, vm or kexec)");
 }
