@@ -434,6 +434,36 @@ char *campaign_job_path(const struct kb_campaign *c, size_t job)
 	return kb_xasprintf("%s/profiles/%s.fio", c->dir, c->cfg.jobs[job]);
 }
 
+/* Number of timed runs recorded as ok. */
+size_t campaign_ok_runs(const struct kb_campaign *c)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < c->plan.nruns; i++) {
+		const char *s = json_string_value(json_object_get(
+			campaign_run_state(c, c->plan.runs[i].key), "status"));
+
+		if (!c->plan.runs[i].warmup && s && !strcmp(s, "ok"))
+			n++;
+	}
+	return n;
+}
+
+/* Counted and warm-up runs of the campaign recorded as failed. */
+size_t campaign_failed_runs(const struct kb_campaign *c)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < c->plan.nruns; i++) {
+		const char *s = json_string_value(json_object_get(
+			campaign_run_state(c, c->plan.runs[i].key), "status"));
+
+		if (s && strcmp(s, "ok"))
+			n++;
+	}
+	return n;
+}
+
 void campaign_close(struct kb_campaign *c)
 {
 	plan_free(&c->plan);

@@ -58,6 +58,12 @@ char *campaign_job_path(const struct kb_campaign *c, size_t job);
  * cpufreq governor, memory, fio and perf versions, kbench version. */
 json_t *campaign_environment(void);
 
+/* Timed runs recorded as ok. */
+size_t campaign_ok_runs(const struct kb_campaign *c);
+
+/* Runs (timed and warm-up) recorded as failed. */
+size_t campaign_failed_runs(const struct kb_campaign *c);
+
 void campaign_close(struct kb_campaign *c);
 
 #endif

@@ -48,6 +48,7 @@
 #include "runner/kernel_img.h"
 #include "runner/results_disk.h"
 #include "push/fetch.h"
+#include "lib/argv.h"
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/proc.h"
@@ -694,11 +695,10 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 	struct kb_modlist mods = { 0 };
 	char *boot = NULL, *keys = NULL, *initrd = NULL, *console = NULL;
 	char *qlog = NULL, *exe = NULL, *missing = NULL, *reason = NULL;
-	char *append = NULL, *a_mem = NULL, *a_smp = NULL, *a_kernel = NULL;
-	char *a_initrd = NULL, *a_serial = NULL, *a_root = NULL, *a_res = NULL;
-	char *a_disk = NULL, *a_machine = NULL, *e;
+	char *append = NULL, *e;
+	struct kb_argv qa = KB_ARGV_INIT;	/* QEMU's argv */
 	char *keytext = NULL, *pinned = NULL, *why9p = NULL, *img = NULL;
-	char *a_res_drive = NULL, *a_res_dev = NULL, *fio = NULL;
+	char *fio = NULL;
 	char *refused = NULL;
 	struct kb_pathlist libs = { 0 }, files = { 0 };
 	struct kb_guest_payload payload = { 0 };
@@ -753,7 +753,8 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 		kb_warn("%s", accel.reason);
 		goto record;
 	}
-	kb_info("vm: booting %s for %zu run(s) (%s)", v->name, n,
+	kb_info("vm: %s %s for %zu run(s) (%s)", dry ? "would boot" :
+		"booting", v->name, n,
 		kvm ? "KVM" : "TCG, emulated: slow, timings not representative");
 	ret = dry ? 0 : record_environment(c, v, &k, &accel);
 	if (ret)
@@ -870,25 +871,35 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 			      "kbench.variant=%s%s%s", v->name,
 			      v->cmdline ? " " : "",
 			      v->cmdline ? v->cmdline : "");
-	a_mem = kb_xasprintf("%u", v->memory_mib);
-	a_smp = kb_xasprintf("%u", v->cpus);
-	a_machine = kb_xasprintf("pc,accel=%s", kvm ? "kvm" : "tcg");
-	a_kernel = kb_xstrdup(k.image);
-	a_initrd = kb_xstrdup(initrd);
-	a_serial = kb_xasprintf("file:%s", console);
-	e = qemu_escape(c->dir);
-	a_root = kb_xstrdup("local,path=/,mount_tag=hostroot,"
-			    "security_model=none,readonly=on,multidevs=remap");
-	a_res = kb_xasprintf("local,path=%s,mount_tag=kbresults,"
-			     "security_model=none,multidevs=remap", e);
-	free(e);
+	kb_argv_pushl(&qa, QEMU, "-nodefaults", "-no-user-config",
+		      "-display", "none", "-no-reboot", "-machine", NULL);
+	kb_argv_pushf(&qa, "pc,accel=%s", kvm ? "kvm" : "tcg");
+	kb_argv_pushl(&qa, "-cpu", kvm ? "host" : "max", "-m", NULL);
+	kb_argv_pushf(&qa, "%u", v->memory_mib);
+	kb_argv_push(&qa, "-smp");
+	kb_argv_pushf(&qa, "%u", v->cpus);
+	kb_argv_pushl(&qa, "-kernel", k.image, "-initrd", initrd, "-append",
+		      append, "-serial", NULL);
+	kb_argv_pushf(&qa, "file:%s", console);
+	if (!selfc) {
+		e = qemu_escape(c->dir);
+		kb_argv_pushl(&qa, "-virtfs", "local,path=/,mount_tag=hostroot,"
+			      "security_model=none,readonly=on,multidevs=remap",
+			      "-virtfs", NULL);
+		kb_argv_pushf(&qa, "local,path=%s,mount_tag=kbresults,"
+			      "security_model=none,multidevs=remap", e);
+		free(e);
+	}
 	if (v->disk) {
 		/* the guest's /dev/vda: the first virtio disk */
 		e = qemu_escape(v->disk);
-		a_disk = kb_xasprintf("file=%s,%s,format=raw,cache=none", e,
-				      selfc ? "if=none,id=kbtarget" :
-				      "if=virtio");
+		kb_argv_push(&qa, "-drive");
+		kb_argv_pushf(&qa, "file=%s,%s,format=raw,cache=none", e,
+			      selfc ? "if=none,id=kbtarget" : "if=virtio");
 		free(e);
+		if (selfc)
+			kb_argv_pushl(&qa, "-device",
+				      "virtio-blk-pci,drive=kbtarget", NULL);
 	}
 	if (selfc) {
 		/* the results disk: the last virtio disk, found by its
@@ -903,59 +914,16 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 			goto record;
 		}
 		e = qemu_escape(img);
-		a_res_drive = kb_xasprintf("file=%s,if=none,id=kbresults,"
-					   "format=raw", e);
+		kb_argv_push(&qa, "-drive");
+		kb_argv_pushf(&qa, "file=%s,if=none,id=kbresults,format=raw", e);
 		free(e);
-		a_res_dev = kb_xstrdup("virtio-blk-pci,drive=kbresults,"
-				       "serial=" KB_RESULTS_SERIAL);
+		kb_argv_pushl(&qa, "-device", "virtio-blk-pci,drive=kbresults,"
+			      "serial=" KB_RESULTS_SERIAL, NULL);
 	}
 	{
-		char *argv[40];
-		size_t ac = 0;
+		char **argv = qa.v;
+		size_t ac = qa.n;
 
-		argv[ac++] = QEMU;
-		argv[ac++] = "-nodefaults";
-		argv[ac++] = "-no-user-config";
-		argv[ac++] = "-display";
-		argv[ac++] = "none";
-		argv[ac++] = "-no-reboot";
-		argv[ac++] = "-machine";
-		argv[ac++] = a_machine;
-		argv[ac++] = "-cpu";
-		argv[ac++] = kvm ? "host" : "max";
-		argv[ac++] = "-m";
-		argv[ac++] = a_mem;
-		argv[ac++] = "-smp";
-		argv[ac++] = a_smp;
-		argv[ac++] = "-kernel";
-		argv[ac++] = a_kernel;
-		argv[ac++] = "-initrd";
-		argv[ac++] = a_initrd;
-		argv[ac++] = "-append";
-		argv[ac++] = append;
-		argv[ac++] = "-serial";
-		argv[ac++] = a_serial;
-		if (!selfc) {
-			argv[ac++] = "-virtfs";
-			argv[ac++] = a_root;
-			argv[ac++] = "-virtfs";
-			argv[ac++] = a_res;
-		}
-		if (a_disk) {
-			argv[ac++] = "-drive";
-			argv[ac++] = a_disk;
-			if (selfc) {
-				argv[ac++] = "-device";
-				argv[ac++] = "virtio-blk-pci,drive=kbtarget";
-			}
-		}
-		if (selfc) {
-			argv[ac++] = "-drive";
-			argv[ac++] = a_res_drive;
-			argv[ac++] = "-device";
-			argv[ac++] = a_res_dev;
-		}
-		argv[ac] = NULL;
 		if (dry) {
 			printf("# %s: %s\n", v->name, accel.reason);
 			for (i = 0; i < ac; i++)
@@ -965,11 +933,11 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 			goto out;
 		}
 		{
-			json_t *qa = json_array();
+			json_t *ja = json_array();
 
 			for (i = 0; i < ac; i++)
-				json_array_append_new(qa, json_string(argv[i]));
-			record_variant_field(c, v->name, "qemu_argv", qa);
+				json_array_append_new(ja, json_string(argv[i]));
+			record_variant_field(c, v->name, "qemu_argv", ja);
 		}
 		total_s = v->boot_timeout_s + (unsigned)n *
 			  (cfg->runtime_s + cfg->timeout_grace_s + 30);
@@ -1028,14 +996,13 @@ out:
 	if (img && !dry && !refused)
 		unlink(img);	/* kept only when its archive was refused */
 	accel_choice_free(&accel);
+	kb_argv_clear(&qa);
 	pathlist_free(&libs);
 	pathlist_free(&files);
 	free(fio);
 	free(why9p);
 	free(img);
 	free(refused);
-	free(a_res_drive);
-	free(a_res_dev);
 	kernel_free(&k);
 	modules_free(&mods);
 	free(pinned);
@@ -1049,14 +1016,5 @@ out:
 	free(missing);
 	free(reason);
 	free(append);
-	free(a_mem);
-	free(a_smp);
-	free(a_kernel);
-	free(a_initrd);
-	free(a_serial);
-	free(a_root);
-	free(a_res);
-	free(a_disk);
-	free(a_machine);
 	return ret;
 }

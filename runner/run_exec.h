@@ -14,7 +14,7 @@
  * timeout_grace, stop the collectors, write run.json and parse the
  * directory into *result (status "ok" or "failed" with a reason).
  * Tunables are the caller's.  0 when it ran (ok or failed), -errno when
- * the campaign cannot go on.  Implemented in runner/cmd_run.c. */
+ * the campaign cannot go on.  Implemented in runner/run_exec.c. */
 int do_run(struct kb_campaign *c, const struct kb_run *r,
 	   const struct kb_target *t, const char *rdir,
 	   json_t **result, int *drop_warned);

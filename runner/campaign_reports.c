@@ -1,0 +1,102 @@
+/* runner/campaign_reports.c - a campaign's results.json, report.txt and
+ * report.md (with its plots) written from the campaign directory
+ * (campaign_reports.h). */
+#include "runner/campaign_reports.h"
+#include "reports/report.h"
+#include "results/model.h"
+#include "parsers/json_file.h"
+#include "stats/compare.h"
+#include "reports/plots.h"
+#include "lib/file.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+/* results.json, report.txt, report.md; the text table on stdout. */
+int campaign_write_reports(const char *dir, int print)
+{
+	json_t *res = results_load_campaign(dir, 0);
+	char *rpath = kb_path_join(dir, "results.json");
+	char *tpath = kb_path_join(dir, "report.txt");
+	char *mpath = kb_path_join(dir, "report.md");
+	char *ppath = kb_path_join(dir, "plots");
+	struct report_opts mdopts;
+	const char *const fmts[] = { "text", "markdown" };
+	const char *const paths[] = { tpath, mpath };
+	int ret = -EIO;
+	size_t i, li;
+	json_t *lv;
+
+	if (!res)
+		goto out;
+	ret = stats_analyse(res, NULL);
+	if (ret)
+		goto out;
+	ret = kb_json_write_atomic(rpath, res);
+	/* report.md: environment, tables, graphs (DIR/plots, when gnuplot
+	 * is installed) and reproducers (reports/plots.h) */
+	report_opts_init(&mdopts);
+	mdopts.full_markdown = 1;
+	if (!ret && plots_write(res, ppath, dir, NULL) > 0) {
+		mdopts.plots_dir = ppath;
+		mdopts.plots_href = "plots";
+	}
+	for (i = 0; i < 2 && !ret; i++) {
+		char *text = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&text, &len);
+
+		ret = report_render(m, res, fmts[i], i ? &mdopts : NULL);
+		/* kernels.conf layouts = rounds ...: more tables after them */
+		json_array_foreach(json_object_get(json_object_get(res,
+				   "campaign"), "layouts"), li, lv) {
+			struct report_opts lo;
+
+			if (ret || !json_string_value(lv))
+				break;
+			report_opts_init(&lo);
+			lo.layout = json_string_value(lv);
+			fputc('\n', m);
+			ret = report_render(m, res, fmts[i], &lo);
+		}
+		fclose(m);
+		if (!ret)
+			ret = kb_write_atomic(paths[i], text, len);
+		if (!ret && print && i == 0)
+			fwrite(text, 1, len, stdout);
+		free(text);
+	}
+out:
+	json_decref(res);
+	free(rpath);
+	free(tpath);
+	free(mpath);
+	free(ppath);
+	return ret;
+}
+
+/* 1 when results.json and the reports are newer than state.json (the
+ * last recorded run), so a resume with nothing to do need not redo them */
+int campaign_reports_current(const char *dir)
+{
+	static const char *const names[] = { "results.json", "report.txt",
+					     "report.md", NULL };
+	const char *const *n;
+	char *sp = kb_path_join(dir, "state.json");
+	struct stat st, rs;
+	int current = stat(sp, &st) == 0;
+
+	for (n = names; current && *n; n++) {
+		char *p = kb_path_join(dir, *n);
+
+		current = stat(p, &rs) == 0 &&
+			  (rs.st_mtim.tv_sec > st.st_mtim.tv_sec ||
+			   (rs.st_mtim.tv_sec == st.st_mtim.tv_sec &&
+			    rs.st_mtim.tv_nsec >= st.st_mtim.tv_nsec));
+		free(p);
+	}
+	free(sp);
+	return current;
+}

@@ -1,0 +1,302 @@
+/* runner/campaign_run.c - the run loop of `kbench run` (campaign_run.h).
+ *
+ * For each planned run not yet done: check the variant, write the
+ * tunables (read back), and hand the run to the run engine
+ * (runner/run_exec.h) or a batch of runs to the variant's driver
+ * (runner/drivers.h: a vm boot, a kexec); record it in state.json; push
+ * it when kernels.conf says push =; add rounds while iterations = auto
+ * asks (runner/adaptive.h); then write the reports
+ * (runner/campaign_reports.h).  SIGINT/SIGTERM stop after the current run
+ * (fio is told to stop and writes its report; the run is not counted and
+ * is redone on resume); every tunable is restored on every exit path.
+ */
+#include "runner/campaign_run.h"
+#include "runner/adaptive.h"
+#include "runner/campaign_reports.h"
+#include "runner/drivers.h"
+#include "runner/run_exec.h"
+#include "runner/tunables.h"
+#include "results/paths.h"
+#include "parsers/json_file.h"
+#include "push/push.h"
+#include "lib/err.h"
+#include "lib/file.h"
+#include "lib/proc.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+	kb_spawn_forward_signal = SIGTERM;
+}
+
+int campaign_run(const char *dir, const char *conf, int conf_explicit,
+		 int retry_failed)
+{
+	int ret = 1, err;
+	int lock_fd = -1;
+	int drop_warned = 0, have_target = 0;
+	size_t i, todo = 0, done = 0, failed = 0, skipped_variant = 0;
+	size_t todo_local = 0;	/* runs in this kernel (not vm/kexec boots) */
+	struct kb_campaign c;
+	struct kb_target t;
+	struct kb_tunables tu;
+	struct sigaction sa;
+	unsigned char *todo_mask = NULL;
+	double t0, eta;
+	char eb[32];
+
+	memset(&tu, 0, sizeof(tu));
+	memset(&t, 0, sizeof(t));
+	memset(&c, 0, sizeof(c));
+
+	/* before anything that a Ctrl-C could leave half done */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+
+	/* --dry-run writes nothing: no lock file, no campaign files */
+	lock_fd = kb_driver_dry_run ? -1 : campaign_lock(dir);
+	if (lock_fd < 0 && !kb_driver_dry_run)
+		goto out;
+	if (campaign_open(&c, dir, conf, conf_explicit) ||
+	    adaptive_sync_plan(&c))	/* iterations = auto: added rounds */
+		goto out;
+	/* a campaign that died (crash, kill -9, power cut) may have left
+	 * tunables changed: put them back before anything else */
+	{
+		char *saved = kb_path_join(dir, "tunables.saved.json");
+
+		if (kb_exists(saved) && !kb_driver_dry_run) {
+			kb_info("%s: the last run of this campaign stopped "
+				"without restoring its tunables; restoring them",
+				dir);
+			err = tunables_restore_file(saved);
+		} else {
+			err = 0;
+		}
+		free(saved);
+		if (err)
+			goto out;
+	}
+
+	/* which runs are left, and can the running kernel do them? */
+count:
+	todo = todo_local = skipped_variant = 0;
+	free(todo_mask);
+	todo_mask = kb_xcalloc(c.plan.nruns + 1, 1);
+	for (i = 0; i < c.plan.nruns; i++) {
+		const struct kb_run *r = &c.plan.runs[i];
+		json_t *st = campaign_run_state(&c, r->key);
+		const char *s = json_string_value(json_object_get(st, "status"));
+
+		if (st && !(retry_failed && s && !strcmp(s, "failed")))
+			continue;
+		if (!driver_variant_ready(&c.cfg, c.plan.configs[r->config].variant)) {
+			skipped_variant++;
+			continue;
+		}
+		todo++;
+		todo_mask[i] = 1;
+		if (!driver_batch(&c.cfg, c.plan.configs[r->config].variant))
+			todo_local++;
+	}
+	/* iterations = auto, and a crash came between the last run and the
+	 * decision on another round: decide now */
+	if (!todo && !skipped_variant && c.cfg.iterations_auto &&
+	    !kb_driver_dry_run && !json_object_get(c.state, "adaptive")) {
+		err = adaptive_next(&c);
+		if (err < 0)
+			goto out;
+		if (err > 0)
+			goto count;
+	}
+	if (!todo && !skipped_variant) {
+		kb_info("%s: all %zu runs are complete; nothing to run "
+			"(kbench report %s renders the tables)", dir,
+			c.plan.nruns, dir);
+		ret = kb_driver_dry_run || campaign_reports_current(dir) ? 0 :
+		      (campaign_write_reports(dir, 0) ? 1 : 0);
+		if (!ret && !campaign_ok_runs(&c)) {
+			kb_error("%s: every run of this campaign failed; nothing "
+				 "was measured (reasons in %s/report.txt; "
+				 "--retry-failed runs them again)", dir, dir);
+			ret = 1;
+		} else if (!ret && campaign_failed_runs(&c)) {
+			kb_warn("%s: the campaign completed with %zu failed "
+				"run(s) (exit status 4; --retry-failed runs "
+				"them again)", dir, campaign_failed_runs(&c));
+			ret = 4;
+		}
+		goto out;
+	}
+	if (!todo) {
+		driver_explain_skipped(&c.cfg);
+		ret = campaign_failed_runs(&c) ? 4 : 3;	/* 4 > 3 */
+		goto out;
+	}
+
+	/* vm/kexec batches set their target up in their own kernel */
+	if (todo_local && !kb_driver_dry_run && target_open(&c.cfg, dir, &t))
+		goto out;
+	have_target = todo_local > 0 && !kb_driver_dry_run;
+	if (have_target && (tunables_init(&tu, &c.cfg, &t, dir) ||
+			    tunables_probe(&tu, &c.cfg)))
+		goto out;
+
+	kb_info("%s campaign %s: %zu of %zu runs to do on %s%s, about %s",
+		c.resumed ? "resuming" : "starting", dir, todo, c.plan.nruns,
+		have_target ? t.path : "the variants' kernels",
+		t.kind == KB_TARGET_LOOP ? (t.direct_io ?
+		" (loop, direct I/O)" : " (loop, buffered)") : "",
+		plan_fmt_duration(plan_estimate_total_s(&c.cfg, &c.plan,
+			todo_mask, dir), eb, sizeof(eb)));
+	t0 = (double)time(NULL);
+again:
+	for (i = 0; i < c.plan.nruns && !stop_signal; i++) {
+		const struct kb_run *r = &c.plan.runs[i];
+		const struct kb_configuration *k = &c.plan.configs[r->config];
+		json_t *st = campaign_run_state(&c, r->key), *result = NULL;
+		const char *s = json_string_value(json_object_get(st, "status"));
+		char *rdir, *mpath;
+
+		if (st && !(retry_failed && s && !strcmp(s, "failed")))
+			continue;
+		if (!driver_variant_ready(&c.cfg, k->variant))
+			continue;
+		if (driver_batch(&c.cfg, k->variant)) {
+			/* vm / kexec: this run and the next ones of the same
+			 * variant on one boot (runner/drivers.h) */
+			size_t nb = 0, nf = 0, j;
+
+			/* ETA: the runs and boots left, with this campaign's
+			 * measured boot times (runner/plan.h) */
+			for (j = 0; j < c.plan.nruns; j++)
+				if (todo_mask[j] && j < i)
+					todo_mask[j] = 0;
+			kb_info("[%zu/%zu] %s: boot for its next runs (ETA %s)",
+				done + 1, todo, k->id, plan_fmt_duration(
+				plan_estimate_total_s(&c.cfg, &c.plan, todo_mask,
+						      dir), eb, sizeof(eb)));
+			err = driver_run_next_batch(&c, i, retry_failed, &i,
+						    &nb, &nf);
+			done += nb;
+			failed += nf;
+			if (c.cfg.push_url && nb)	/* the whole campaign */
+				push_after_run(dir, c.cfg.push_url, NULL);
+			if (err)
+				goto out;
+			continue;
+		}
+		if (kb_driver_dry_run)
+			continue;
+		eta = done ? ((double)time(NULL) - t0) / done * (todo - done) :
+			plan_estimate_s(&c.cfg, todo);
+		kb_info("[%zu/%zu] %s %s iteration %u%s  (ETA %s)", done + 1,
+			todo, k->id, c.cfg.jobs[r->job], r->iteration,
+			r->warmup ? " (warm-up)" : "",
+			plan_fmt_duration(eta, eb, sizeof(eb)));
+		if (tunables_apply(&tu, &c.cfg, k))
+			goto out;
+		rdir = kb_run_dir(dir, r->key);
+		if (kb_mkdir_p(rdir)) {
+			free(rdir);
+			goto out;
+		}
+		err = do_run(&c, r, &t, rdir, &result, &drop_warned);
+		if (err) {
+			free(rdir);
+			goto out;
+		}
+		if (stop_signal) {
+			/* fio was stopped early: not a measurement */
+			json_decref(result);
+			free(rdir);
+			break;
+		}
+		mpath = kb_path_join(rdir, "metrics.json");
+		json_object_set_new(result, "configuration", json_string(k->id));
+		json_object_set_new(result, "job", json_string(c.cfg.jobs[r->job]));
+		json_object_set_new(result, "iteration", json_integer(r->iteration));
+		json_object_set_new(result, "warmup", json_boolean(r->warmup));
+		err = kb_json_write_atomic(mpath, result);
+		if (!err)
+			err = campaign_record_result(&c, r->key, result,
+						     &failed);
+		json_decref(result);
+		free(mpath);
+		free(rdir);
+		if (err)
+			goto out;
+		if (c.cfg.push_url)	/* never fails the run: queued if need be */
+			push_after_run(dir, c.cfg.push_url, r->key);
+		done++;
+	}
+
+	if (stop_signal) {
+		kb_info("interrupted by signal %d after %zu of %zu runs; run "
+			"the same command again to resume", (int)stop_signal,
+			done, todo);
+		ret = 130;
+		goto out;
+	}
+	if (kb_driver_dry_run) {	/* nothing ran */
+		ret = 0;
+		goto out;
+	}
+	/* iterations = auto: another interleaved round while a compared
+	 * metric's CI is wider than target_ci_pct (runner/adaptive.h) */
+	if (c.cfg.iterations_auto && !skipped_variant) {
+		err = adaptive_next(&c);
+		if (err < 0)
+			goto out;
+		if (err > 0) {
+			todo += (size_t)err;
+			goto again;
+		}
+	}
+	tunables_restore(&tu);
+	ret = campaign_write_reports(dir, 1) ? 1 : 0;
+	if (!ret) {
+		printf("\nmarkdown report: %s/report.md\n", dir);
+		if (failed && !campaign_ok_runs(&c)) {
+			kb_error("every run of the campaign failed (reasons in "
+				 "the report and in each run's metrics.json); "
+				 "nothing was measured");
+			ret = 1;
+		} else if (campaign_failed_runs(&c)) {
+			kb_warn("%zu run(s) of this campaign failed (%zu in "
+				"this session); see the report (exit status 4)",
+				campaign_failed_runs(&c), failed);
+			ret = 4;
+		}
+		if (skipped_variant) {
+			driver_explain_skipped(&c.cfg);
+			if (!ret)	/* 1 > 4 > 3 */
+				ret = 3;
+		}
+	}
+out:
+	if (tunables_restore(&tu))
+		ret = 1;
+	tunables_free(&tu);
+	if (have_target)
+		target_close(&t);
+	campaign_close(&c);
+	if (lock_fd >= 0)
+		close(lock_fd);
+	free(todo_mask);
+	return ret;
+}

@@ -1,0 +1,15 @@
+/* runner/campaign_run.h - run or resume a campaign (`kbench run`). */
+#ifndef KB_CAMPAIGN_RUN_H
+#define KB_CAMPAIGN_RUN_H
+
+/* Run or resume the campaign in dir (created from conf when new; on
+ * resume conf, when conf_explicit, must be the snapshot's text); with
+ * retry_failed, runs recorded as failed are run again.  Installs the
+ * SIGINT/SIGTERM/SIGHUP handlers that stop after the current run.
+ * Returns the exit status of `kbench run`: 0 every planned run succeeded,
+ * 1 an error or every run failed, 3 runs left for variants that are not
+ * running now, 4 completed with failed runs, 130 interrupted (1 > 4 > 3). */
+int campaign_run(const char *dir, const char *conf, int conf_explicit,
+		 int retry_failed);
+
+#endif

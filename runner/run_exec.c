@@ -1,0 +1,185 @@
+/* runner/run_exec.c - one run in this kernel (run_exec.h): the job file
+ * copied, caches dropped, the collectors around fio started from an argv
+ * array with a timeout, run.json written and the run directory parsed.
+ * Shared by `kbench run` (builtin/run.c) and `kbench guest`
+ * (builtin/guest.c). */
+#include "runner/run_exec.h"
+#include "runner/collect.h"
+#include "parsers/json_file.h"
+#include "parsers/run_dir.h"
+#include "lib/err.h"
+#include "lib/file.h"
+#include "lib/proc.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+static void drop_caches(int *warned)
+{
+	FILE *f;
+	int ok;
+
+	sync();
+	f = fopen("/proc/sys/vm/drop_caches", "w");
+	ok = f != NULL;
+	if (f) {
+		if (fputs("3\n", f) < 0)
+			ok = 0;
+		if (fclose(f) != 0)	/* closed either way: once */
+			ok = 0;
+	}
+	if (!ok) {
+		if (!*warned)
+			kb_warn("cannot drop caches (/proc/sys/vm/drop_caches "
+				"needs root): runs may start with a warm cache");
+		*warned = 1;
+	}
+}
+
+static double tv_s(struct timeval tv)
+{
+	return tv.tv_sec + tv.tv_usec / 1e6;
+}
+
+/* KBENCH_<NAME>=value for every swept job parameter of the
+ * configuration (kconf.h "sweep"), into env (NULL-terminated) and owned[]
+ * (to free). */
+static void sweep_env(const struct kb_config *cfg,
+		      const struct kb_configuration *k, const char **env,
+		      char **owned)
+{
+	size_t t, n = 0;
+	char *p;
+
+	for (t = 0; t < cfg->ntunables; t++) {
+		if (!cfg->tunables[t].sweep)
+			continue;
+		owned[n] = kb_xasprintf("KBENCH_%s=%s", cfg->tunables[t].label,
+					cfg->tunables[t].values[k->value[t]]);
+		for (p = owned[n] + 7; *p != '='; p++)
+			*p = (char)toupper((unsigned char)*p);
+		env[n] = owned[n];
+		n++;
+	}
+	env[n] = NULL;
+}
+
+int do_run(struct kb_campaign *c, const struct kb_run *r,
+	   const struct kb_target *t, const char *rdir,
+	   json_t **result, int *drop_warned)	/* also `kbench guest` */
+{
+	const struct kb_config *cfg = &c->cfg;
+	char *job = campaign_job_path(c, r->job);
+	char *jobcopy = kb_path_join(rdir, "job.fio");
+	char *out = kb_path_join(rdir, "fio.json");
+	char *so = kb_path_join(rdir, "fio.stdout");
+	char *se = kb_path_join(rdir, "fio.stderr");
+	char *runjson = kb_path_join(rdir, "run.json");
+	char *e_target = kb_xasprintf("KBENCH_TARGET=%s", t->path);
+	char *e_runtime = kb_xasprintf("KBENCH_RUNTIME=%u", cfg->runtime_s);
+	char *e_size = kb_xasprintf("KBENCH_SIZE=%llu", t->size_bytes);
+	char *outarg = kb_xasprintf("--output=%s", out);
+	const char *env[4 + KB_MAX_TUNABLES] = { e_target, e_runtime, e_size };
+	char *e_sweep[KB_MAX_TUNABLES] = { NULL };
+	char *argv[] = { "fio", "--output-format=json+", outarg, jobcopy, NULL };
+	struct kb_run_ctx ctx = { .cfg = cfg, .target = t, .run = r,
+				  .config_id = c->plan.configs[r->config].id,
+				  .rdir = rdir };
+	struct kb_collect_state cst;
+	struct kb_spawn_opts so_opts = { 0 };
+	struct rusage self0, self1;
+	struct kb_spawn_result res;
+	struct timespec start;	/* run.json start_unix_ns (push/influx.h) */
+	char *buf = NULL;
+	int err;
+	json_t *rj = NULL;
+	size_t len;
+	int ret;
+
+	*result = NULL;
+	unlink(out);
+	ret = kb_read_file(job, &buf, &len, 0);
+	if (!ret)
+		ret = kb_write_atomic(jobcopy, buf, len);
+	free(buf);
+	if (ret)
+		goto out;
+	drop_caches(drop_warned);
+	ret = collectors_start(&ctx, &cst);
+	if (ret)
+		goto out;
+
+	so_opts.stdout_path = so;
+	so_opts.stderr_path = se;
+	sweep_env(cfg, &c->plan.configs[r->config], env + 3, e_sweep);
+	so_opts.env = env;
+	so_opts.timeout_s = cfg->runtime_s + cfg->timeout_grace_s;
+	clock_gettime(CLOCK_REALTIME, &start);
+	getrusage(RUSAGE_SELF, &self0);
+	ret = kb_spawn(argv, &so_opts, &res);
+	getrusage(RUSAGE_SELF, &self1);
+	err = collectors_stop(&ctx, &cst);
+	if (ret) {
+		if (ret == -ENOENT)
+			kb_error("fio is not installed (apt-get install fio, "
+				 "or scripts/install-deps)");
+		goto out;
+	}
+	ret = err;
+	if (ret)
+		goto out;
+	rj = json_pack("{s:o, s:i, s:b, s:f, s:f, s:f, s:I, s:I, s:I, s:i, s:i, s:s?, s:s, s:b}",
+		"exit_status", res.exited ? json_integer(res.exit_status) :
+					    json_null(),
+		"signal", res.signal, "timed_out", res.timed_out,
+		"elapsed_s", res.elapsed_s,
+		"user_s", tv_s(res.ru.ru_utime), "sys_s", tv_s(res.ru.ru_stime),
+		"maxrss_kib", (json_int_t)res.ru.ru_maxrss,
+		"major_faults", (json_int_t)res.ru.ru_majflt,
+		"minor_faults", (json_int_t)res.ru.ru_minflt,
+		"runtime_s", (int)cfg->runtime_s,
+		"timeout_s", (int)so_opts.timeout_s,
+		"diskstats_name", t->stat_name,
+		"target", t->path, "warmup", r->warmup);
+	json_object_set_new(rj, "start_unix_ns", json_integer((json_int_t)
+		start.tv_sec * 1000000000 + start.tv_nsec));
+	/* kbench's own CPU (not fio's) while fio ran: what the measuring
+	 * costs the measured run (make bench) */
+	json_object_set_new(rj, "kbench_cpu_during_run_s", json_real(
+		tv_s(self1.ru_utime) + tv_s(self1.ru_stime) -
+		tv_s(self0.ru_utime) - tv_s(self0.ru_stime)));
+	/* fio wrote these itself: make them durable before run.json (and
+	 * then state.json) say the run is done */
+	kb_fsync_path(out);
+	kb_fsync_path(so);
+	kb_fsync_path(se);
+	ret = kb_json_write_atomic(runjson, rj);
+	if (ret)
+		goto out;
+	*result = run_dir_parse(rdir);
+	if (!*result)
+		ret = -EIO;
+out:
+	json_decref(rj);
+	free(job);
+	free(jobcopy);
+	free(out);
+	free(so);
+	free(se);
+	free(runjson);
+	free(e_target);
+	free(e_runtime);
+	free(e_size);
+	for (size_t si = 0; si < KB_MAX_TUNABLES; si++)
+		free(e_sweep[si]);
+	free(outarg);
+	return ret;
+}
