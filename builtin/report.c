@@ -1,6 +1,7 @@
 /* builtin/report.c - `kbench report`: render the tables of one or
  * more campaigns (text for a mailing-list post, markdown, JSON). */
 #include "builtin/builtin.h"
+#include "reports/layout.h"
 #include "lib/err.h"
 #include "lib/file.h"
 #include "reports/report.h"
@@ -16,8 +17,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* "  NAME      help" under --layout, help wrapped at 78 columns. */
+static void print_wrapped(FILE *f, const char *name, const char *help)
+{
+	const int indent = 34;
+	int col = fprintf(f, "                        %-9s", name);
+	const char *w = help;
+
+	while (*w) {
+		size_t len = strcspn(w, " ");
+
+		if (col + 1 + (int)len > 78)
+			col = fprintf(f, "\n%*s", indent - 1, "") - 1;
+		col += fprintf(f, " %.*s", (int)len, w);
+		w += len;
+		while (*w == ' ')
+			w++;
+	}
+	fputc('\n', f);
+}
+
 static void usage(FILE *f)
 {
+	const char *name, *help;
+	size_t i;
+
 	fprintf(f,
 "usage: kbench report [--format FMT[,FMT...]] [--metric NAME]... [--no-cpu]\n"
 "                     [--layout NAME | --rows DIM --cols DIM] [--plots DIR]\n"
@@ -49,18 +73,10 @@ static void usage(FILE *f)
 "                      tables themselves.  Several formats: FMT,FMT\n"
 "  -l, --layout NAME   the tables to show (default: variants, time and\n"
 "                      profile tables together):\n"
-"                        variants  configuration rows x metric columns\n"
-"                        profile   CPU/DCM profile shares by symbol group\n"
-"                        time      user/system/elapsed, %%CPU, maxresident,\n"
-"                                  faults, CPU by task, I/Os issued\n"
-"                        rounds    a row per iteration, a column per\n"
-"                                  configuration, average and stddev rows\n"
-"                        scaling   configurations x a swept dimension (a\n"
-"                                  'sweep' job parameter or a tunable;\n"
-"                                  --cols names it), with %% change rows\n"
-"                        mmtests   Amean/Stddev/CoeffVar/Min/Max rows x\n"
-"                                  configurations, \"value (change%%)\"\n"
-"                        lkp       base %%stddev %%change new %%stddev metric\n"
+	);
+	for (i = 0; (name = kb_layout_name(i, &help)); i++)
+		print_wrapped(f, name, help);
+	fprintf(f,
 "      --rows DIM, --cols DIM  any other table: the mean of the metric per\n"
 "                      (row, column); DIM is configuration, variant, job,\n"
 "                      iteration, a tunable label (NM) or a swept job\n"

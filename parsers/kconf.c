@@ -693,8 +693,7 @@ static void set_global(struct parser *p, enum gkey k, const char *val)
 			     &cfg->kvm_probe_timeout_s);
 		break;
 	case GK_LAYOUTS: {
-		static const char *const known[] = { "variants", "profile",
-			"time", "rounds", "scaling", "mmtests", "lkp", NULL };
+		const char *const *known = kconf_layout_names;
 		char *copy = kb_xstrdup(val), *tok, *save = NULL;
 		size_t li;
 
@@ -1428,6 +1427,11 @@ void kconf_free(struct kb_config *cfg)
 		free_variant(&cfg->variants[i]);
 	memset(cfg, 0, sizeof(*cfg));
 }
+
+/* reports/table.c's layouts but pivot (it needs --rows and --cols);
+ * tests/test_layout.c checks the two lists agree. */
+const char *const kconf_layout_names[] = { "variants", "profile", "time",
+	"rounds", "scaling", "mmtests", "lkp", NULL };
 
 static const char *const accel_names[] = {
 	[KB_ACCEL_UNSET] = NULL, [KB_ACCEL_AUTO] = "auto",

@@ -104,6 +104,10 @@ enum kb_accel {
 	KB_ACCEL_TCG,		/* always TCG (emulated) */
 };
 
+/* The layouts `layouts =` accepts (NULL-terminated): the report layouts
+ * of reports/layout.h that need no --rows/--cols. */
+extern const char *const kconf_layout_names[];
+
 /* "auto", "kvm", "tcg" -> the enum; KB_ACCEL_UNSET for anything else. */
 enum kb_accel kb_accel_from_name(const char *s);
 /* The name; "auto" for KB_ACCEL_UNSET. */

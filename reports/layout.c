@@ -704,9 +704,6 @@ int layout_spans_jobs(const struct report_opts *opts)
 			(opts->cols && !strcmp(opts->cols, "job")));
 }
 
-static const char *const layouts[] = { "variants", "profile", "time",
-	"rounds", "scaling", "mmtests", "lkp", "pivot", NULL };
-
 int layout_check(json_t *results, const struct report_opts *opts)
 {
 	struct kb_profile_rows rows = { 0 };
@@ -718,16 +715,13 @@ int layout_check(json_t *results, const struct report_opts *opts)
 
 	if (!opts)
 		return 0;
-	if (opts->layout) {
-		for (i = 0; layouts[i]; i++)
-			if (!strcmp(layouts[i], opts->layout))
-				break;
-		if (!layouts[i]) {
-			kb_error("--layout %s: no such layout; choose variants, "
-				 "profile, time, rounds, scaling, mmtests, lkp, "
-				 "or give --rows and --cols", opts->layout);
-			return -EINVAL;
-		}
+	if (opts->layout && !kb_layout_find(opts->layout)) {
+		char *names = kb_layout_names(", ");
+
+		kb_error("--layout %s: no such layout; choose %s, or give "
+			 "--rows and --cols", opts->layout, names);
+		free(names);
+		return -EINVAL;
 	}
 	if ((opts->rows != NULL) != (opts->cols != NULL) &&
 	    (!opts->layout || strcmp(opts->layout, "scaling") ||
@@ -764,6 +758,90 @@ int layout_check(json_t *results, const struct report_opts *opts)
 	return 0;
 }
 
+/* The presets of the table model (layout.h), each a builder. */
+static int lay_rounds(const struct lctx *c, const struct report_opts *opts,
+		      struct kb_report_job *j)
+{
+	struct dim r = { D_ITER, "iteration" }, cl = { D_CONFIG,
+						       "configuration" };
+
+	(void)opts;
+	kb_report_job_add(j, pivot(c, &r, &cl, "per round"));
+	return 0;
+}
+
+static int lay_scaling(const struct lctx *c, const struct report_opts *opts,
+		       struct kb_report_job *j)
+{
+	const char *sw = opts->cols ? opts->cols : first_param(c->runs);
+	struct dim cl;
+
+	if (!sw && c->rows->nlabels)
+		sw = c->rows->labels[c->rows->nlabels - 1];
+	if (!sw) {
+		kb_error("--layout scaling: nothing is swept in these "
+			 "results; add 'sweep numjobs = 1 2 4' (or a "
+			 "tunable with several values) to kernels.conf, "
+			 "or name the dimension with --cols");
+		return -EINVAL;
+	}
+	if (parse_dim(c->results, c->rows, "--cols", sw, &cl))
+		return -EINVAL;
+	if (cl.kind != D_TUNABLE && cl.kind != D_PARAM) {
+		kb_error("--layout scaling --cols %s: the swept "
+			 "dimension must be a tunable label or a swept "
+			 "job parameter", sw);
+		return -EINVAL;
+	}
+	kb_report_job_add(j, scaling(c, &cl));
+	return 0;
+}
+
+static int lay_mmtests(const struct lctx *c, const struct report_opts *opts,
+		       struct kb_report_job *j)
+{
+	(void)opts;
+	kb_report_job_add(j, mmtests(c));
+	return 0;
+}
+
+static int lay_lkp(const struct lctx *c, const struct report_opts *opts,
+		   struct kb_report_job *j)
+{
+	lkp(c, opts, j);
+	return 0;
+}
+
+static int lay_pivot(const struct lctx *c, const struct report_opts *opts,
+		     struct kb_report_job *j)
+{
+	struct dim r, cl;
+
+	if (!opts->rows || !opts->cols) {
+		kb_error("--layout pivot needs --rows DIM and --cols "
+			 "DIM (e.g. --rows iteration --cols "
+			 "configuration)");
+		return -EINVAL;
+	}
+	if (parse_dim(c->results, c->rows, "--rows", opts->rows, &r) ||
+	    parse_dim(c->results, c->rows, "--cols", opts->cols, &cl))
+		return -EINVAL;
+	kb_report_job_add(j, pivot(c, &r, &cl, "mean per cell"));
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	int (*build)(const struct lctx *c, const struct report_opts *opts,
+		     struct kb_report_job *j);
+} presets[] = {
+	{ "rounds", lay_rounds },
+	{ "scaling", lay_scaling },
+	{ "mmtests", lay_mmtests },
+	{ "lkp", lay_lkp },
+	{ "pivot", lay_pivot },
+};
+
 int layout_job_tables(json_t *results, const char *job, const char *metric,
 		      const struct kb_profile_rows *rows,
 		      const struct report_opts *opts, struct kb_report_job *j)
@@ -771,48 +849,11 @@ int layout_job_tables(json_t *results, const char *job, const char *metric,
 	struct lctx c = { results, json_object_get(results, "runs"), rows,
 			  job, metric };
 	const char *name = opts->layout ? opts->layout : "pivot";
-	struct dim r, cl;
-	const char *sw;
+	size_t i;
 
-	if (!strcmp(name, "rounds")) {
-		r = (struct dim){ D_ITER, "iteration" };
-		cl = (struct dim){ D_CONFIG, "configuration" };
-		kb_report_job_add(j, pivot(&c, &r, &cl, "per round"));
-	} else if (!strcmp(name, "scaling")) {
-		sw = opts->cols ? opts->cols : first_param(c.runs);
-		if (!sw && rows->nlabels)
-			sw = rows->labels[rows->nlabels - 1];
-		if (!sw) {
-			kb_error("--layout scaling: nothing is swept in these "
-				 "results; add 'sweep numjobs = 1 2 4' (or a "
-				 "tunable with several values) to kernels.conf, "
-				 "or name the dimension with --cols");
-			return -EINVAL;
-		}
-		if (parse_dim(results, rows, "--cols", sw, &cl))
-			return -EINVAL;
-		if (cl.kind != D_TUNABLE && cl.kind != D_PARAM) {
-			kb_error("--layout scaling --cols %s: the swept "
-				 "dimension must be a tunable label or a swept "
-				 "job parameter", sw);
-			return -EINVAL;
-		}
-		kb_report_job_add(j, scaling(&c, &cl));
-	} else if (!strcmp(name, "mmtests")) {
-		kb_report_job_add(j, mmtests(&c));
-	} else if (!strcmp(name, "lkp")) {
-		lkp(&c, opts, j);
-	} else {
-		if (!opts->rows || !opts->cols) {
-			kb_error("--layout pivot needs --rows DIM and --cols "
-				 "DIM (e.g. --rows iteration --cols "
-				 "configuration)");
-			return -EINVAL;
-		}
-		if (parse_dim(results, rows, "--rows", opts->rows, &r) ||
-		    parse_dim(results, rows, "--cols", opts->cols, &cl))
-			return -EINVAL;
-		kb_report_job_add(j, pivot(&c, &r, &cl, "mean per cell"));
-	}
-	return 0;
+	for (i = 0; i < sizeof(presets) / sizeof(presets[0]); i++)
+		if (!strcmp(presets[i].name, name))
+			return presets[i].build(&c, opts, j);
+	kb_error("--layout %s: not a preset of the table model", name);
+	return -EINVAL;
 }

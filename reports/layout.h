@@ -42,6 +42,16 @@
 #include "reports/table.h"
 #include "reports/profile.h"
 
+/* The layouts (the table in reports/table.c): 1 when name is one. */
+int kb_layout_find(const char *name);
+
+/* The i-th layout's name and one-line help (*help may be NULL), or NULL
+ * past the last: for --help, completion and the man page. */
+const char *kb_layout_name(size_t i, const char **help);
+
+/* Every layout name joined by sep (malloc'd). */
+char *kb_layout_names(const char *sep);
+
 /* Check opts->layout, rows and cols against results before anything is
  * rendered.  Returns 0, or -EINVAL with a message naming the option,
  * the value and the choices. */

@@ -916,43 +916,57 @@ static const char *default_metric(struct ctx *c, const char *job)
 	return "read.iops";
 }
 
-/* The tables of one job (NULL: all jobs, for --rows/--cols job). */
-static int job_tables(struct ctx *c, struct kb_report_job *j,
+/* The built-in layouts: the tables of one job (NULL: all jobs, for
+ * --rows/--cols job). */
+static int lay_variants(struct ctx *c, struct kb_report_job *j,
+			const struct report_opts *opts, size_t nm)
+{
+	const char *def;
+
+	if (opts && opts->metrics) {
+		kb_report_job_add(j, comparison_table(c, j->name,
+				      opts->metrics, nm));
+	} else {
+		def = default_metric(c, j->name);
+		kb_report_job_add(j, comparison_table(c, j->name, &def, 1));
+	}
+	if (opts && opts->layout)	/* asked for by name: that table */
+		return 0;
+	if (!opts || opts->show_cpu_table) {
+		kb_report_job_add(j, cpu_table(c, j->name));
+		job_add_profile_tables(c, j, PROFILE_ROLES | PROFILE_TIME);
+	}
+	return 0;
+}
+
+static int lay_profile(struct ctx *c, struct kb_report_job *j,
+		       const struct report_opts *opts, size_t nm)
+{
+	(void)opts;
+	(void)nm;
+	job_add_profile_tables(c, j, PROFILE_ROLES);
+	return 0;
+}
+
+static int lay_time(struct ctx *c, struct kb_report_job *j,
+		    const struct report_opts *opts, size_t nm)
+{
+	(void)opts;
+	(void)nm;
+	kb_report_job_add(j, cpu_table(c, j->name));
+	job_add_profile_tables(c, j, PROFILE_TIME);
+	return 0;
+}
+
+/* rounds, scaling, mmtests, lkp, pivot: presets of the table model
+ * (reports/layout.h) */
+static int lay_preset(struct ctx *c, struct kb_report_job *j,
 		      const struct report_opts *opts, size_t nm)
 {
-	const char *layout = opts ? opts->layout : NULL, *def;
 	struct kb_profile_rows rows;
 	int ret;
 
-	if (opts && !layout && opts->rows)
-		layout = "pivot";
-	if (!layout || !strcmp(layout, "variants")) {
-		if (opts && opts->metrics) {
-			kb_report_job_add(j, comparison_table(c, j->name,
-					      opts->metrics, nm));
-		} else {
-			def = default_metric(c, j->name);
-			kb_report_job_add(j, comparison_table(c, j->name,
-							      &def, 1));
-		}
-		if (layout)
-			return 0;
-		if (!opts || opts->show_cpu_table)
-			kb_report_job_add(j, cpu_table(c, j->name));
-		if (!opts || opts->show_cpu_table)
-			job_add_profile_tables(c, j, PROFILE_ROLES |
-					       PROFILE_TIME);
-		return 0;
-	}
-	if (!strcmp(layout, "profile")) {
-		job_add_profile_tables(c, j, PROFILE_ROLES);
-		return 0;
-	}
-	if (!strcmp(layout, "time")) {
-		kb_report_job_add(j, cpu_table(c, j->name));
-		job_add_profile_tables(c, j, PROFILE_TIME);
-		return 0;
-	}
+	(void)nm;
 	rows_init(c, &rows);
 	ret = layout_job_tables(c->results, layout_spans_jobs(opts) ? NULL :
 				j->name, opts->metrics ? opts->metrics[0] :
@@ -961,6 +975,84 @@ static int job_tables(struct ctx *c, struct kb_report_job *j,
 				&rows, opts, j);
 	rows_free(&rows);
 	return ret;
+}
+
+struct kb_layout {
+	const char *name;
+	const char *help;
+	int (*build)(struct ctx *c, struct kb_report_job *j,
+		     const struct report_opts *opts, size_t nm);
+};
+
+/* Every layout, in the order --help lists them (reports/layout.h
+ * describes each table). */
+static const struct kb_layout layouts[] = {
+	{ "variants", "a row per configuration: the comparison table, then "
+	  "CPU, profile and time tables (seed 000)", lay_variants },
+	{ "profile", "oprofile-style CPU and DCM shares by symbol group "
+	  "(seed 000)", lay_profile },
+	{ "time", "fio's time and the CPU of each task group (seed 001)",
+	  lay_time },
+	{ "rounds", "a row per round, a column per configuration, average "
+	  "and stddev (seed 002)", lay_preset },
+	{ "scaling", "the swept dimension as columns, % change rows "
+	  "(seed 003)", lay_preset },
+	{ "mmtests", "Amean/Stddev/CoeffVar/Min/Max rows (mmtests "
+	  "compare-kernels)", lay_preset },
+	{ "lkp", "base, %stddev, %change, new, metric (lkp-tests)",
+	  lay_preset },
+	{ "pivot", "--rows DIM --cols DIM: the mean per cell", lay_preset },
+};
+
+#define NLAYOUTS (sizeof(layouts) / sizeof(layouts[0]))
+
+int kb_layout_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < NLAYOUTS; i++)
+		if (!strcmp(layouts[i].name, name))
+			return 1;
+	return 0;
+}
+
+const char *kb_layout_name(size_t i, const char **help)
+{
+	if (i >= NLAYOUTS)
+		return NULL;
+	if (help)
+		*help = layouts[i].help;
+	return layouts[i].name;
+}
+
+char *kb_layout_names(const char *sep)
+{
+	char *s = kb_xstrdup(""), *t;
+	size_t i;
+
+	for (i = 0; i < NLAYOUTS; i++) {
+		t = kb_xasprintf("%s%s%s", s, i ? sep : "", layouts[i].name);
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
+static int job_tables(struct ctx *c, struct kb_report_job *j,
+		      const struct report_opts *opts, size_t nm)
+{
+	const char *layout = opts ? opts->layout : NULL;
+	size_t i;
+
+	if (opts && !layout && opts->rows)
+		layout = "pivot";
+	if (!layout)
+		layout = "variants";
+	for (i = 0; i < NLAYOUTS; i++)
+		if (!strcmp(layouts[i].name, layout))
+			return layouts[i].build(c, j, opts, nm);
+	kb_error("--layout %s: no such layout", layout);
+	return -EINVAL;
 }
 
 int kb_report_build(json_t *results, const struct report_opts *opts,

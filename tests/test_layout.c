@@ -16,6 +16,8 @@
 #include <string.h>
 
 #include "lib/file.h"
+#include "parsers/kconf.h"
+#include "reports/layout.h"
 #include "reports/report.h"
 #include "results/model.h"
 #include "stats/summary.h"
@@ -166,9 +168,45 @@ static void test_pivot_errors(void **state)
 	json_decref(res);
 }
 
+/* One table of layouts: kernels.conf's `layouts =` accepts exactly the
+ * report's layouts but pivot (which needs --rows/--cols), each has help,
+ * and an unknown name is refused naming every choice. */
+static void test_layout_table(void **state)
+{
+	const char *name, *help;
+	size_t i, j, n = 0;
+
+	(void)state;
+	for (i = 0; (name = kb_layout_name(i, &help)); i++) {
+		assert_true(kb_layout_find(name));
+		assert_true(strlen(help) > 10);
+		if (!strcmp(name, "pivot"))
+			continue;
+		for (j = 0; kconf_layout_names[j] &&
+		     strcmp(kconf_layout_names[j], name); j++)
+			;
+		if (!kconf_layout_names[j])
+			fail_msg("layout %s is not accepted by kernels.conf", name);
+		n++;
+	}
+	for (j = 0; kconf_layout_names[j]; j++)
+		assert_true(kb_layout_find(kconf_layout_names[j]));
+	assert_int_equal(j, n);
+	assert_false(kb_layout_find("nosuch"));
+	assert_false(kb_layout_find(NULL));
+	{
+		char *all = kb_layout_names(", ");
+
+		assert_non_null(strstr(all, "variants, profile"));
+		assert_non_null(strstr(all, "lkp, pivot"));
+		free(all);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_layout_table),
 		cmocka_unit_test(test_rounds),
 		cmocka_unit_test(test_scaling),
 		cmocka_unit_test(test_mmtests),
