@@ -107,8 +107,27 @@ static char *find_prefixed(const char *dir, const char *prefix)
 	return found;
 }
 
-/* linux-image-amd64 -> linux-image-6.1.0-57-amd64 (apt-cache depends);
- * a package with a version digit after "linux-image-" is concrete. */
+int deb_is_concrete(const char *pkg)
+{
+	const char *p = pkg + 12;
+	int i;
+
+	if (strncmp(pkg, "linux-image-", 12))
+		return 0;
+	for (i = 0; i < 3; i++) {
+		if (*p < '0' || *p > '9')
+			return 0;
+		while (*p >= '0' && *p <= '9')
+			p++;
+		if (i < 2 && *p++ != '.')
+			return 0;
+	}
+	return 1;
+}
+
+/* linux-image-amd64 -> linux-image-6.1.0-57-amd64 and
+ * linux-image-6.12-amd64 -> linux-image-6.12.117+deb12-amd64 (apt-cache
+ * depends); deb_is_concrete() names need no look-up. */
 static int deb_resolve(const char *pkg, char **out)
 {
 	char *cur = kb_xstrdup(pkg), *text = NULL, *p, *e;
@@ -117,8 +136,7 @@ static int deb_resolve(const char *pkg, char **out)
 	for (depth = 0; depth < 4; depth++) {
 		char *argv[] = { "apt-cache", "depends", cur, NULL };
 
-		if (!strncmp(cur, "linux-image-", 12) && cur[12] >= '0' &&
-		    cur[12] <= '9')
+		if (deb_is_concrete(cur))
 			break;
 		st = kb_capture(argv, &text);
 		if (st != 0) {
