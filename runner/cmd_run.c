@@ -19,6 +19,7 @@
 #include "runner/campaign.h"
 #include "runner/collect.h"
 #include "runner/drivers.h"
+#include "runner/kexec.h"
 #include "runner/run_exec.h"
 #include "runner/results.h"
 #include "runner/target.h"
@@ -37,6 +38,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/time.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -243,6 +245,30 @@ out:
 		free(e_sweep[si]);
 	free(outarg);
 	return ret;
+}
+
+/* The kernel a run ran on, in its metrics.json: "kernel_release" (uname
+ * -r), "proc_version" (/proc/version: the build, as two builds can share
+ * a release) and, for a method = kexec variant, "kexec" (the boot that
+ * made it the variant, runner/kexec.h).  A vm guest records its own
+ * (guest_kernel, guest_proc_version: runner/cmd_guest.c). */
+static void record_kernel(json_t *result, const struct kb_variant *v)
+{
+	struct utsname u;
+	char *pv = NULL;
+	json_t *kx;
+
+	if (uname(&u) == 0)
+		json_object_set_new(result, "kernel_release",
+				    json_string(u.release));
+	if (!kb_read_file("/proc/version", &pv, NULL, 1)) {
+		pv[strcspn(pv, "\n")] = '\0';
+		json_object_set_new(result, "proc_version", json_string(pv));
+	}
+	free(pv);
+	kx = kexec_run_info(v);
+	if (kx)
+		json_object_set_new(result, "kexec", kx);
 }
 
 /* results.json, report.txt, report.md; the text table on stdout. */
@@ -601,6 +627,7 @@ again:
 		json_object_set_new(result, "job", json_string(c.cfg.jobs[r->job]));
 		json_object_set_new(result, "iteration", json_integer(r->iteration));
 		json_object_set_new(result, "warmup", json_boolean(r->warmup));
+		record_kernel(result, &c.cfg.variants[k->variant]);
 		err = kb_json_write_atomic(mpath, result);
 		if (!err)
 			err = campaign_record_result(&c, r->key, result,

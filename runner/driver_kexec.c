@@ -331,6 +331,41 @@ static const char *proc_root(void)
 	return r && *r ? r : "/";
 }
 
+/* Say once per process and boot which checks the running variant
+ * passed (the console of a kexec'd machine shows it). */
+static void say_verified(const struct kb_variant *v,
+			 const struct kb_kexec_state *s)
+{
+	static char *said;	/* "VARIANT MARKER" last said */
+	char *key = kb_xasprintf("%s %s", v->name, s->marker ? s->marker : "-");
+	char *target;
+
+	if (said && !strcmp(said, key)) {
+		free(key);
+		return;
+	}
+	free(said);
+	said = key;
+	if (s->target_dev && (s->target.serial || s->target.wwn))
+		target = kb_xasprintf("/dev/%s is serial %s / wwn %s as before "
+				      "the first kexec", s->target_dev,
+				      s->target.serial ?: "n/a",
+				      s->target.wwn ?: "n/a");
+	else
+		target = kb_xstrdup("no serial/WWN to compare (not a disk "
+				    "with an identity)");
+	if (s->marker)
+		kb_info("kexec: variant %s verified on kexec boot %u: uname -r "
+			"%s, marker %s in /proc/cmdline, /proc/version is the "
+			"image's build; target: %s", v->name, s->boot,
+			s->release ? s->release : "?", s->marker, target);
+	else
+		kb_info("kexec: variant %s is the running kernel (booted "
+			"without kexec: /proc/version is the image's build)",
+			v->name);
+	free(target);
+}
+
 int kexec_is_running(const struct kb_variant *v)
 {
 	struct kb_kexec_state s;
@@ -341,6 +376,8 @@ int kexec_is_running(const struct kb_variant *v)
 		if (s.variant && !strcmp(s.variant, v->name))
 			running = kexec_verify(proc_root(), &s, why,
 					       sizeof(why)) == KB_KEXEC_OK;
+		if (running)
+			say_verified(v, &s);
 		kexec_state_free(&s);
 	} else if (v->kernel && strncmp(v->kernel, "deb:", 4)) {
 		/* booted by hand: the image's build is the running one */
@@ -351,10 +388,33 @@ int kexec_is_running(const struct kb_variant *v)
 			s.build = ver;
 			running = kexec_verify(proc_root(), &s, why,
 					       sizeof(why)) == KB_KEXEC_OK;
+			if (running)
+				say_verified(v, &s);
 		}
 	}
 	free(path);
 	return running;
+}
+
+json_t *kexec_run_info(const struct kb_variant *v)
+{
+	struct kb_kexec_state s;
+	char *path;
+	json_t *j = NULL;
+
+	if (!v->method || strcmp(v->method, "kexec") || !kexec_is_running(v))
+		return NULL;
+	path = kexec_state_path();
+	if (kexec_state_load(path, &s) == 0 && s.variant &&
+	    !strcmp(s.variant, v->name))
+		j = json_pack("{s:i, s:s?, s:s?}", "boot", (int)s.boot,
+			      "marker", s.marker, "build", s.build);
+	else
+		j = json_pack("{s:i, s:s}", "boot", 0, "booted",
+			      "without kexec (the image's build is running)");
+	kexec_state_free(&s);
+	free(path);
+	return j;
 }
 
 int kexec_ready(const struct kb_variant *v, char *why, size_t len)

@@ -262,6 +262,16 @@ static void test_state_machine(void **state)
 	assert_int_equal(kexec_is_running(&c.cfg.variants[0]), 1);
 	assert_null(driver_batch(&c.cfg, 0));
 	assert_int_equal(driver_variant_ready(&c.cfg, 0), 1);
+	{	/* what the run's metrics.json records as "kexec" */
+		json_t *kx = kexec_run_info(&c.cfg.variants[0]);
+
+		assert_non_null(kx);
+		assert_int_equal(json_integer_value(json_object_get(kx,
+							"boot")), 2);
+		assert_string_equal(json_string_value(json_object_get(kx,
+					"marker")), s.marker);
+		json_decref(kx);
+	}
 
 	/* 4. same release and marker, another build: not running */
 	free(cl);
@@ -274,6 +284,7 @@ static void test_state_machine(void **state)
 			 "PREEMPT_DYNAMIC Wed Apr 10 09:00:00 UTC 2024");
 	setenv("KBENCH_PROC_ROOT", root, 1);
 	assert_int_equal(kexec_is_running(&c.cfg.variants[0]), 0);
+	assert_null(kexec_run_info(&c.cfg.variants[0]));
 
 	/* 5. that boot's runs fail; the retry's `kexec -e` fails (it
 	 * returns): an error, and the state is as before the batch */
