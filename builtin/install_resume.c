@@ -31,6 +31,9 @@ static void usage(FILE *f)
 "`kbench run -o DIR` after every boot while a kexec campaign is under way\n"
 "(method = kexec variants: kbench kexecs into a variant's kernel and the\n"
 "campaign resumes there).  --remove disables and deletes it.\n"
+"Without systemd (no /run/systemd/system) kbench kexecs with `kexec -e`;\n"
+"then run `kbench run -o DIR` on every boot from rc.local or the init\n"
+"instead (README.md: method = kexec, without systemd).\n"
 "\n"
 "options:\n"
 "      --unit-dir D   where the unit goes (default /etc/systemd/system);\n"
@@ -120,8 +123,10 @@ int cmd_install_resume(int argc, char **argv)
 		goto out;
 	}
 	if (!realpath(argv[optind], dir)) {
-		kb_error("%s: %s (run `kbench run --dry-run` first to create "
-			 "the campaign)", argv[optind], strerror(errno));
+		kb_error("%s: %s (create it first, mkdir -p %s: the first "
+			 "`kbench run -c CONF -o %s` starts the campaign there)",
+			 argv[optind], strerror(errno), argv[optind],
+			 argv[optind]);
 		goto out;
 	}
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);

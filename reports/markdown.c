@@ -240,7 +240,7 @@ static void md_environment(FILE *out, json_t *results)
 }
 
 /* The command lines that reproduce one run of each configuration: the
- * boot, the tunable writes, fio as runner/cmd_run.c starts it. */
+ * boot, the tunable writes, fio as runner/run_exec.c starts it. */
 static void md_reproducers(FILE *out, json_t *results)
 {
 	json_t *camp = json_object_get(results, "campaign");
@@ -253,7 +253,7 @@ static void md_reproducers(FILE *out, json_t *results)
 	size_t i, k;
 
 	fputs("\n## Reproduce\n\n", out);
-	fputs("Each run is fio started as below (runner/cmd_run.c) with the "
+	fputs("Each run is fio started as below (runner/run_exec.c) with the "
 	      "job file of its job; KBENCH_TARGET is the target device "
 	      "(a loop device for `loop:SIZE`), KBENCH_SIZE its size in "
 	      "bytes, KBENCH_RUNTIME the campaign's runtime.\n", out);

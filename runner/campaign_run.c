@@ -14,6 +14,7 @@
 #include "runner/adaptive.h"
 #include "runner/campaign_reports.h"
 #include "runner/drivers.h"
+#include "runner/kexec.h"
 #include "runner/run_exec.h"
 #include "runner/tunables.h"
 #include "results/paths.h"
@@ -28,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -37,6 +39,30 @@ static void on_signal(int sig)
 {
 	stop_signal = sig;
 	kb_spawn_forward_signal = SIGTERM;
+}
+
+/* The kernel a run ran on, in its metrics.json: "kernel_release" (uname
+ * -r), "proc_version" (/proc/version: the build, as two builds can share
+ * a release) and, for a method = kexec variant, "kexec" (the boot that
+ * made it the variant, runner/kexec.h).  A vm guest records its own
+ * (guest_kernel, guest_proc_version: builtin/guest.c). */
+static void record_kernel(json_t *result, const struct kb_variant *v)
+{
+	struct utsname u;
+	char *pv = NULL;
+	json_t *kx;
+
+	if (uname(&u) == 0)
+		json_object_set_new(result, "kernel_release",
+				    json_string(u.release));
+	if (!kb_read_file("/proc/version", &pv, NULL, 1)) {
+		pv[strcspn(pv, "\n")] = '\0';
+		json_object_set_new(result, "proc_version", json_string(pv));
+	}
+	free(pv);
+	kx = kexec_run_info(v);
+	if (kx)
+		json_object_set_new(result, "kexec", kx);
 }
 
 int campaign_run(const char *dir, const char *conf, int conf_explicit,
@@ -231,6 +257,7 @@ again:
 		json_object_set_new(result, "job", json_string(c.cfg.jobs[r->job]));
 		json_object_set_new(result, "iteration", json_integer(r->iteration));
 		json_object_set_new(result, "warmup", json_boolean(r->warmup));
+		record_kernel(result, &c.cfg.variants[k->variant]);
 		err = kb_json_write_atomic(mpath, result);
 		if (!err)
 			err = campaign_record_result(&c, r->key, result,

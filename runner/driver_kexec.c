@@ -332,6 +332,41 @@ static const char *proc_root(void)
 	return r && *r ? r : "/";
 }
 
+/* Say once per process and boot which checks the running variant
+ * passed (the console of a kexec'd machine shows it). */
+static void say_verified(const struct kb_variant *v,
+			 const struct kb_kexec_state *s)
+{
+	static char *said;	/* "VARIANT MARKER" last said */
+	char *key = kb_xasprintf("%s %s", v->name, s->marker ? s->marker : "-");
+	char *target;
+
+	if (said && !strcmp(said, key)) {
+		free(key);
+		return;
+	}
+	free(said);
+	said = key;
+	if (s->target_dev && (s->target.serial || s->target.wwn))
+		target = kb_xasprintf("/dev/%s is serial %s / wwn %s as before "
+				      "the first kexec", s->target_dev,
+				      s->target.serial ?: "n/a",
+				      s->target.wwn ?: "n/a");
+	else
+		target = kb_xstrdup("no serial/WWN to compare (not a disk "
+				    "with an identity)");
+	if (s->marker)
+		kb_info("kexec: variant %s verified on kexec boot %u: uname -r "
+			"%s, marker %s in /proc/cmdline, /proc/version is the "
+			"image's build; target: %s", v->name, s->boot,
+			s->release ? s->release : "?", s->marker, target);
+	else
+		kb_info("kexec: variant %s is the running kernel (booted "
+			"without kexec: /proc/version is the image's build)",
+			v->name);
+	free(target);
+}
+
 int kexec_is_running(const struct kb_variant *v)
 {
 	struct kb_kexec_state s;
@@ -342,6 +377,8 @@ int kexec_is_running(const struct kb_variant *v)
 		if (s.variant && !strcmp(s.variant, v->name))
 			running = kexec_verify(proc_root(), &s, why,
 					       sizeof(why)) == KB_KEXEC_OK;
+		if (running)
+			say_verified(v, &s);
 		kexec_state_free(&s);
 	} else if (v->kernel && strncmp(v->kernel, "deb:", 4)) {
 		/* booted by hand: the image's build is the running one */
@@ -352,10 +389,33 @@ int kexec_is_running(const struct kb_variant *v)
 			s.build = ver;
 			running = kexec_verify(proc_root(), &s, why,
 					       sizeof(why)) == KB_KEXEC_OK;
+			if (running)
+				say_verified(v, &s);
 		}
 	}
 	free(path);
 	return running;
+}
+
+json_t *kexec_run_info(const struct kb_variant *v)
+{
+	struct kb_kexec_state s;
+	char *path;
+	json_t *j = NULL;
+
+	if (!v->method || strcmp(v->method, "kexec") || !kexec_is_running(v))
+		return NULL;
+	path = kexec_state_path();
+	if (kexec_state_load(path, &s) == 0 && s.variant &&
+	    !strcmp(s.variant, v->name))
+		j = json_pack("{s:i, s:s?, s:s?}", "boot", (int)s.boot,
+			      "marker", s.marker, "build", s.build);
+	else
+		j = json_pack("{s:i, s:s}", "boot", 0, "booted",
+			      "without kexec (the image's build is running)");
+	kexec_state_free(&s);
+	free(path);
+	return j;
 }
 
 int kexec_ready(const struct kb_variant *v, char *why, size_t len)
@@ -407,6 +467,18 @@ static void print_argv(char *const argv[])
 	putchar('\n');
 }
 
+/* The state file as it was before this batch (prev, len bytes; NULL:
+ * there was none): a kexec that did not happen leaves the machine on
+ * the kernel that state describes. */
+static void restore_state(const char *spath, const char *prev, size_t len)
+{
+	if (!prev)
+		unlink(spath);
+	else if (kb_write_atomic(spath, prev, len))
+		kb_warn("%s: cannot restore the kexec state; remove it and run "
+			"again", spath);
+}
+
 /* Fail runs[] with reason (the boot was not the intended one). */
 static int fail_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 		      const char *reason, size_t *nfailed)
@@ -432,7 +504,8 @@ int kexec_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 	size_t vi = c->plan.configs[c->plan.runs[runs[0]].config].variant;
 	const struct kb_variant *v = &cfg->variants[vi];
 	char *spath = kexec_state_path(), *cur = NULL, *cmdline = NULL;
-	char *a_cmd = NULL, *a_initrd = NULL, why[1024];
+	char *a_cmd = NULL, *a_initrd = NULL, why[1024], *cdir, *prev;
+	size_t prevlen = 0;
 	struct kb_kexec_state s = { 0 };
 	struct kb_kernel k = { 0 };
 	unsigned char nonce[8];
@@ -440,9 +513,16 @@ int kexec_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 	int ret, have = 0, i;
 
 	*nfailed = 0;
+	/* the state names the campaign by its absolute path: the resume
+	 * hook's -o DIR may be written differently from the first run's */
+	cdir = realpath(c->dir, NULL);
+	if (!cdir)
+		cdir = kb_xstrdup(c->dir);
+	if (kb_read_file(spath, &prev, &prevlen, 1))
+		prev = NULL;
 	if (kexec_state_load(spath, &s) == 0) {
 		have = 1;
-		if (s.campaign && !strcmp(s.campaign, c->dir) && s.variant &&
+		if (s.campaign && !strcmp(s.campaign, cdir) && s.variant &&
 		    !strcmp(s.variant, v->name)) {
 			/* we are after the boot, and it is not the right one */
 			ret = kexec_verify(proc_root(), &s, why, sizeof(why));
@@ -463,11 +543,11 @@ int kexec_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 	ret = kernel_resolve(v, &k);
 	if (ret)
 		goto out;
-	if (!have || !s.campaign || strcmp(s.campaign, c->dir)) {
+	if (!have || !s.campaign || strcmp(s.campaign, cdir)) {
 		/* first kexec of this campaign: the target's identity now
 		 * is the reference for every later boot */
 		kexec_state_free(&s);
-		s.campaign = kb_xstrdup(c->dir);
+		s.campaign = kb_xstrdup(cdir);
 		if (cfg->target_kind == KB_TARGET_DEVICE && cfg->target) {
 			char real[PATH_MAX];
 			const char *b;
@@ -546,17 +626,29 @@ int kexec_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 			ret = -EIO;
 		}
 		if (ret) {
-			unlink(spath);
+			restore_state(spath, prev, prevlen);
 			goto out;
 		}
-		kb_info("kexec: rebooting into %s (%s) for %zu run(s); the "
-			"campaign resumes after the boot if `kbench "
-			"install-resume %s` was run, else run `kbench run -o %s` "
-			"there", v->name, k.release, n, c->dir, c->dir);
+		kb_info("kexec: rebooting into %s (%s) for %zu run(s) with %s "
+			"(%s); the campaign resumes after the boot if `kbench "
+			"run -o %s` runs there (`kbench install-resume %s`, or "
+			"rc.local / the init without systemd)", v->name,
+			k.release, n, go == sysd ? "systemctl kexec" :
+			"kexec -e", s.marker, cdir, cdir);
 		sync();
 		ret = kb_spawn(go, NULL, &r);
-		if (!ret)
+		if (!ret && (!r.exited || r.exit_status)) {
+			/* kexec -e that returns failed (it does not return
+			 * when the new kernel starts): still this kernel */
+			kb_error("%s failed (exit status %d): %s was not "
+				 "started; the machine stays on this kernel",
+				 go == sysd ? "systemctl kexec" : "kexec -e",
+				 r.exited ? r.exit_status : -1, k.image);
+			restore_state(spath, prev, prevlen);
+			ret = -EIO;
+		} else if (!ret) {
 			ret = -ECANCELED;	/* the machine is going down */
+		}
 	}
 out:
 	kernel_free(&k);
@@ -566,5 +658,7 @@ out:
 	free(cmdline);
 	free(a_cmd);
 	free(a_initrd);
+	free(cdir);
+	free(prev);
 	return ret;
 }

@@ -169,10 +169,29 @@ out:
 	return ret;
 }
 
+int deb_is_concrete(const char *pkg)
+{
+	const char *p = pkg + 12;
+	int i;
+
+	if (strncmp(pkg, "linux-image-", 12))
+		return 0;
+	for (i = 0; i < 3; i++) {
+		if (*p < '0' || *p > '9')
+			return 0;
+		while (*p >= '0' && *p <= '9')
+			p++;
+		if (i < 2 && *p++ != '.')
+			return 0;
+	}
+	return 1;
+}
+
 /* A metapackage (linux-image-amd64, linux-image-6.12-amd64) -> the
  * concrete package it depends on (linux-image-6.12.117+deb12-amd64),
  * following `apt-cache depends` while the package depends on another
- * linux-image-* package; a glob is matched first (deb_glob()). */
+ * linux-image-* package; a glob is matched first (deb_glob()); a
+ * deb_is_concrete() name needs no look-up. */
 static int deb_resolve(const char *pkg, char **out)
 {
 	char *cur = NULL, *text = NULL, *p, *e;
@@ -188,6 +207,8 @@ static int deb_resolve(const char *pkg, char **out)
 	for (depth = 0; depth < 4; depth++) {
 		char *argv[] = { "apt-cache", "depends", "--", cur, NULL };
 
+		if (deb_is_concrete(cur))
+			break;
 		st = kb_capture(argv, &text);
 		if (st != 0) {
 			kb_error("kernel = deb:%s: `apt-cache depends %s` "

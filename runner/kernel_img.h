@@ -64,6 +64,12 @@ int kernel_resolve_pinned(const struct kb_variant *v, const char *pinned,
 
 void kernel_free(struct kb_kernel *k);
 
+/* 1 when pkg names one kernel build, "linux-image-" then a release of
+ * three numbers (linux-image-6.1.0-57-amd64,
+ * linux-image-6.12.117+deb12-amd64), 0 for a metapackage whose name may
+ * hold a version too (linux-image-amd64, linux-image-6.12-amd64). */
+int deb_is_concrete(const char *pkg);
+
 /* 1 when s is a URL fetch_url() downloads (http://, https://, file://):
  * kernel = URL (checked against sha256 = when given), initrd = URL,
  * modules = URL of a tarball of lib/modules/<release>. */

@@ -25,7 +25,10 @@
 #ifndef KB_KEXEC_H
 #define KB_KEXEC_H
 
+#include <jansson.h>
 #include <stddef.h>
+
+struct kb_variant;
 
 struct kb_disk_id {
 	char *serial;		/* NULL when the device has none */
@@ -67,6 +70,13 @@ char *kexec_state_path(void);
 int kexec_state_load(const char *path, struct kb_kexec_state *s);
 int kexec_state_save(const char *path, const struct kb_kexec_state *s);
 void kexec_state_free(struct kb_kexec_state *s);
+
+/* For a run of method = kexec variant v on the running kernel: what
+ * made it the variant, {"boot": N, "marker": M, "build": B} (the state
+ * file's kexec boot) or {"boot": 0, "booted": "without kexec ..."};
+ * NULL when v is not a kexec variant or not running.  Recorded in the
+ * run's metrics.json as "kexec". */
+json_t *kexec_run_info(const struct kb_variant *v);
 
 /* The new kernel's command line: root's /proc/cmdline without
  * BOOT_IMAGE= and old kbench.campaign= words, plus extra and marker

@@ -167,12 +167,27 @@ static int teardown(void **state)
 	return 0;
 }
 
+static void test_deb_concrete(void **state)
+{
+	(void)state;
+	assert_true(deb_is_concrete("linux-image-6.1.0-57-amd64"));
+	assert_true(deb_is_concrete("linux-image-6.12.117+deb12-amd64"));
+	assert_true(deb_is_concrete("linux-image-6.8.0-31-generic"));
+	/* metapackages: apt-cache depends names the build */
+	assert_false(deb_is_concrete("linux-image-amd64"));
+	assert_false(deb_is_concrete("linux-image-6.12-amd64"));
+	assert_false(deb_is_concrete("linux-image-6-amd64"));
+	assert_false(deb_is_concrete("linux-image-cloud-amd64"));
+	assert_false(deb_is_concrete("linux-headers-6.1.0-57-amd64"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kernel_url_sha256),
 		cmocka_unit_test(test_modules_tarball),
 		cmocka_unit_test(test_kconf_url_keys),
+		cmocka_unit_test(test_deb_concrete),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -262,6 +262,16 @@ static void test_state_machine(void **state)
 	assert_int_equal(kexec_is_running(&c.cfg.variants[0]), 1);
 	assert_null(driver_batch(&c.cfg, 0));
 	assert_int_equal(driver_variant_ready(&c.cfg, 0), 1);
+	{	/* what the run's metrics.json records as "kexec" */
+		json_t *kx = kexec_run_info(&c.cfg.variants[0]);
+
+		assert_non_null(kx);
+		assert_int_equal(json_integer_value(json_object_get(kx,
+							"boot")), 2);
+		assert_string_equal(json_string_value(json_object_get(kx,
+					"marker")), s.marker);
+		json_decref(kx);
+	}
 
 	/* 4. same release and marker, another build: not running */
 	free(cl);
@@ -274,6 +284,25 @@ static void test_state_machine(void **state)
 			 "PREEMPT_DYNAMIC Wed Apr 10 09:00:00 UTC 2024");
 	setenv("KBENCH_PROC_ROOT", root, 1);
 	assert_int_equal(kexec_is_running(&c.cfg.variants[0]), 0);
+	assert_null(kexec_run_info(&c.cfg.variants[0]));
+
+	/* 5. that boot's runs fail; the retry's `kexec -e` fails (it
+	 * returns): an error, and the state is as before the batch */
+	assert_int_equal(driver_run_next_batch(&c, 0, 1, &last, &nd, &nf), 0);
+	assert_int_equal(nf, 2);
+	cmd = kb_xasprintf("#!/bin/sh\necho \"$0 $*\" >> %s/calls.log\n"
+			   "[ \"$1\" = -e ] && exit 1\nexit 0\n", tmp);
+	write_text(bin, "kexec", cmd);
+	write_text(bin, "systemctl", "#!/bin/sh\nexit 1\n");
+	free(cmd);
+	assert_int_equal(driver_run_next_batch(&c, 0, 1, &last, &nd, &nf),
+			 -EIO);
+	kexec_state_free(&s);
+	assert_int_equal(kexec_state_load(spath, &s), 0);
+	assert_null(s.variant);
+	assert_null(s.marker);
+	assert_int_equal(s.boot, 2);
+	assert_string_equal(s.campaign, c.dir);
 
 	kexec_state_free(&s);
 	campaign_close(&c);
