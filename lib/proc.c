@@ -201,3 +201,23 @@ int kb_capture(char *const argv[], char **out)
 	unlink(tmpl);
 	return ret;
 }
+
+char *kb_which(const char *prog)
+{
+	const char *path = getenv("PATH");
+	char *copy, *dir, *save = NULL, *full = NULL;
+
+	if (strchr(prog, '/'))
+		return access(prog, X_OK) == 0 ? kb_xstrdup(prog) : NULL;
+	copy = kb_xstrdup(path && *path ? path : "/usr/bin:/bin");
+	for (dir = strtok_r(copy, ":", &save); dir;
+	     dir = strtok_r(NULL, ":", &save)) {
+		full = kb_path_join(*dir ? dir : ".", prog);
+		if (access(full, X_OK) == 0)
+			break;
+		free(full);
+		full = NULL;
+	}
+	free(copy);
+	return full;
+}

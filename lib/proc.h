@@ -36,6 +36,11 @@ struct kb_spawn_result {
 int kb_spawn(char *const argv[], const struct kb_spawn_opts *opts,
 	     struct kb_spawn_result *res);
 
+/* The path execvp(3) would run for prog: prog itself when it holds a
+ * '/', else the first executable PATH entry (PATH unset: /usr/bin:/bin).
+ * malloc'd, or NULL when there is none. */
+char *kb_which(const char *prog);
+
 /* Run argv and capture its stdout (at most 64 KiB, NUL-terminated,
  * malloc'd into *out).  Returns the exit status (>= 0), or -errno when it
  * could not be run.  stderr goes to /dev/null. */

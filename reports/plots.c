@@ -5,6 +5,7 @@
 #include "results/paths.h"
 #include "reports/plots.h"
 #include "reports/table.h"
+#include "lib/argv.h"
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/metrics.h"
@@ -86,11 +87,18 @@ static void plot_free(struct plot *p)
 }
 
 /* Write the data and the script (head: settings, body: the plot
- * command using '%1$s' for the data path), run gnuplot.  0 or -errno. */
+ * command using '%1$s' for the data path) and add it to the batch that
+ * plots_write() draws.  0 or -errno. */
+/* The scripts plots_write() draws with one gnuplot at the end. */
+static struct {
+	char **gp;
+	char **out;	/* svg, png of each script */
+	size_t n;
+} batch;
+
 static int plot_draw(struct plot *p, const char *head, const char *body)
 {
-	char *script = NULL, *argv[3];
-	struct kb_spawn_result res;
+	char *script = NULL;
 	int ret;
 
 	if (fclose(p->d)) {
@@ -120,11 +128,49 @@ static int plot_draw(struct plot *p, const char *head, const char *body)
 	free(script);
 	if (ret)
 		return ret;
-	argv[0] = "gnuplot";
-	argv[1] = p->gp;
-	argv[2] = NULL;
-	ret = kb_spawn(argv, &(struct kb_spawn_opts){ .timeout_s = 60 },
+	/* drawn with the others by one gnuplot (plots_write) */
+	batch.gp = kb_xrealloc(batch.gp, (batch.n + 1) * sizeof(*batch.gp));
+	batch.out = kb_xrealloc(batch.out, (batch.n + 1) * 2 *
+				sizeof(*batch.out));
+	batch.gp[batch.n] = kb_xstrdup(p->gp);
+	batch.out[2 * batch.n] = kb_xstrdup(p->svg);
+	batch.out[2 * batch.n + 1] = kb_xstrdup(p->png);
+	batch.n++;
+	return 0;
+}
+
+static void batch_free(void)
+{
+	size_t i;
+
+	for (i = 0; i < batch.n; i++) {
+		free(batch.gp[i]);
+		free(batch.out[2 * i]);
+		free(batch.out[2 * i + 1]);
+	}
+	free(batch.gp);
+	free(batch.out);
+	memset(&batch, 0, sizeof(batch));
+}
+
+/* One gnuplot process for every script of the batch (gnuplot runs its
+ * file arguments in order), then a check that each wrote its SVG and
+ * PNG.  0 or -errno with a message. */
+static int batch_draw(void)
+{
+	struct kb_argv argv = KB_ARGV_INIT;
+	struct kb_spawn_result res;
+	size_t i;
+	int ret;
+
+	if (!batch.n)
+		return 0;
+	kb_argv_push(&argv, "gnuplot");
+	for (i = 0; i < batch.n; i++)
+		kb_argv_push(&argv, batch.gp[i]);
+	ret = kb_spawn(argv.v, &(struct kb_spawn_opts){ .timeout_s = 120 },
 		       &res);
+	kb_argv_clear(&argv);
 	if (ret == -ENOENT) {
 		kb_error("gnuplot is not installed: apt-get install "
 			 "gnuplot-nox (or run scripts/install-deps)");
@@ -133,15 +179,16 @@ static int plot_draw(struct plot *p, const char *head, const char *body)
 	if (ret)
 		return ret;
 	if (!res.exited || res.exit_status) {
-		kb_error("gnuplot failed on %s (exit %d, signal %d); run "
-			 "'gnuplot %s' to see why", p->gp, res.exit_status,
-			 res.signal, p->gp);
+		kb_error("gnuplot failed (exit %d, signal %d); run 'gnuplot "
+			 "SCRIPT' on each of %s ... to see why",
+			 res.exit_status, res.signal, batch.gp[0]);
 		return -EIO;
 	}
-	if (!kb_exists(p->svg) || !kb_exists(p->png)) {
-		kb_error("gnuplot wrote no %s", p->svg);
-		return -EIO;
-	}
+	for (i = 0; i < 2 * batch.n; i++)
+		if (!kb_exists(batch.out[i])) {
+			kb_error("gnuplot wrote no %s", batch.out[i]);
+			return -EIO;
+		}
 	return 0;
 }
 
@@ -532,6 +579,7 @@ int plots_write(json_t *results, const char *dir, const char *campaign_dir,
 	ret = kb_mkdir_p(dir);
 	if (ret)
 		return ret;
+	batch_free();
 	jobs = json_object_get(json_object_get(results, "campaign"), "jobs");
 	json_array_foreach(jobs, i, v) {
 		job = json_string_value(v);
@@ -540,20 +588,23 @@ int plots_write(json_t *results, const char *dir, const char *campaign_dir,
 			continue;
 		ret = bar_plot(results, dir, job, metric);
 		if (ret < 0)
-			return ret;
+			goto out;
 		n += ret;
 		ret = iterations_plot(results, dir, job, metric);
 		if (ret < 0)
-			return ret;
+			goto out;
 		n += ret;
 		ret = scaling_plot(results, dir, job, metric, opts);
 		if (ret < 0)
-			return ret;
+			goto out;
 		n += ret;
 		ret = cdf_plot(results, dir, campaign_dir, job, metric);
 		if (ret < 0)
-			return ret;
+			goto out;
 		n += ret;
 	}
-	return n;
+	ret = batch_draw();
+out:
+	batch_free();
+	return ret < 0 ? ret : n;
 }

@@ -1,4 +1,5 @@
 #include "runner/campaign.h"
+#include "results/records.h"
 #include "results/paths.h"
 #include "runner/drivers.h"
 #include "lib/err.h"
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -58,23 +60,46 @@ static json_t *first_line_of(const char *path, const char *prefix)
 	return v ? v : json_null();
 }
 
+/* The first line of `tool --version`, or null; cached per binary
+ * (results/records.h: a changed binary is asked again). */
 static json_t *tool_version(const char *tool)
 {
 	char *argv[] = { (char *)tool, "--version", NULL }, *out = NULL, *nl;
+	char *path = kb_which(tool), *key = NULL;
+	struct stat st;
 	json_t *v;
 	int prev = kb_quiet, rc;
 
+	if (path && stat(path, &st) == 0) {
+		key = kb_xasprintf("%s:%llu:%lld.%09ld", path,
+				   (unsigned long long)st.st_ino,
+				   (long long)st.st_mtim.tv_sec,
+				   st.st_mtim.tv_nsec);
+		if (records_tool_version_get(key, &out)) {
+			v = json_string(out);
+			free(out);
+			free(key);
+			free(path);
+			return v;
+		}
+	}
 	rc = kb_capture(argv, &out);
 	kb_quiet = prev;
 	if (rc != 0 || !out) {
 		free(out);
+		free(key);
+		free(path);
 		return json_null();
 	}
 	nl = strchr(out, '\n');
 	if (nl)
 		*nl = '\0';
+	if (key)
+		records_tool_version_put(key, out);
 	v = json_string(out);
 	free(out);
+	free(key);
+	free(path);
 	return v;
 }
 

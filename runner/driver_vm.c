@@ -93,7 +93,7 @@ static char *which(const char *prog)
 
 static int in_path(const char *prog)
 {
-	char *p = which(prog);
+	char *p = kb_which(prog);
 
 	free(p);
 	return p != NULL;

@@ -1,0 +1,160 @@
+/* tests/test_records.c - results/records.c: the KVM probe's answer kept
+ * for the campaign and for the machine (by boot id), boot timings and
+ * their mean overhead (the ETA of boots), the tool-version cache; and
+ * lib/proc.c's kb_which.  Everything under a temporary KBENCH_RUN_DIR. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/file.h"
+#include "lib/proc.h"
+#include "results/records.h"
+
+static char tmp[] = "/tmp/kbench-test-records.XXXXXX";
+
+static int write_text(const char *path, const char *text)
+{
+	return kb_write_atomic(path, text, strlen(text));
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	if (!mkdtemp(tmp))
+		return -1;
+	setenv("KBENCH_RUN_DIR", tmp, 1);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char *cmd[] = { "rm", "-rf", tmp, NULL };
+	struct kb_spawn_result r;
+
+	(void)state;
+	kb_spawn(cmd, NULL, &r);
+	unsetenv("KBENCH_RUN_DIR");
+	return 0;
+}
+
+static void test_kvm_probe_campaign(void **state)
+{
+	char *dir = kb_path_join(tmp, "camp"), *cj, *why = NULL;
+	int usable = -1;
+
+	(void)state;
+	assert_int_equal(kb_mkdir_p(dir), 0);
+	/* no campaign.json: nothing remembered, and saving fails */
+	assert_int_equal(records_kvm_probe_campaign(dir, &usable, &why), 0);
+	assert_true(records_kvm_probe_campaign_save(dir, 0, "x") < 0);
+	cj = kb_path_join(dir, "campaign.json");
+	assert_int_equal(write_text(cj, "{\"schema_version\": 1}\n"), 0);
+	assert_int_equal(records_kvm_probe_campaign_save(dir, 0,
+		"no kernel output within 20 s"), 0);
+	assert_int_equal(records_kvm_probe_campaign(dir, &usable, &why), 1);
+	assert_int_equal(usable, 0);
+	assert_string_equal(why, "no kernel output within 20 s");
+	free(why);
+	free(cj);
+	free(dir);
+}
+
+static void test_kvm_probe_machine_boot_id(void **state)
+{
+	char *path = kb_path_join(tmp, "kvm-probe.json"), *why = NULL;
+	int usable = -1;
+
+	(void)state;
+	unlink(path);
+	assert_int_equal(records_kvm_probe_machine(&usable, &why), 0);
+	records_kvm_probe_machine_save(1, "banner after 0.4 s");
+	assert_int_equal(records_kvm_probe_machine(&usable, &why), 1);
+	assert_int_equal(usable, 1);
+	assert_string_equal(why, "banner after 0.4 s");
+	free(why);
+	/* another boot of the machine: not this boot's answer */
+	assert_int_equal(write_text(path, "{\"boot_id\": \"another\", "
+		"\"usable\": false, \"reason\": \"r\"}"), 0);
+	assert_int_equal(records_kvm_probe_machine(&usable, &why), 0);
+	free(path);
+}
+
+static void test_boot_overhead(void **state)
+{
+	char *dir = kb_path_join(tmp, "bootcamp"), *b1, *b2, *b3;
+	size_t n = 99;
+
+	(void)state;
+	b1 = kb_path_join(dir, "boots/001-a");
+	b2 = kb_path_join(dir, "boots/002-b");
+	b3 = kb_path_join(dir, "boots/003-c");
+	assert_int_equal(records_boot_overhead_mean(dir, 4, &n), 0.0);
+	assert_int_equal(n, 0);
+	assert_int_equal(kb_mkdir_p(b1), 0);
+	assert_int_equal(kb_mkdir_p(b2), 0);
+	assert_int_equal(kb_mkdir_p(b3), 0);	/* no timing.json: skipped */
+	/* 2 runs of 4 s + 30 s boot; 1 run + 20 s boot */
+	assert_int_equal(records_boot_timing_save(b1, "tcg", 38, 2, 12.5), 0);
+	assert_int_equal(records_boot_timing_save(b2, "tcg", 24, 1, -1), 0);
+	assert_true(records_boot_overhead_mean(dir, 4, &n) == 25.0);
+	assert_int_equal(n, 2);
+	free(b1);
+	free(b2);
+	free(b3);
+	free(dir);
+}
+
+static void test_tool_versions(void **state)
+{
+	char *v = NULL;
+
+	(void)state;
+	assert_int_equal(records_tool_version_get("/usr/bin/fio:1:2.0", &v), 0);
+	records_tool_version_put("/usr/bin/fio:1:2.0", "fio-3.33");
+	records_tool_version_put("/usr/bin/perf:3:4.0", "perf version 6.1");
+	assert_int_equal(records_tool_version_get("/usr/bin/fio:1:2.0", &v), 1);
+	assert_string_equal(v, "fio-3.33");
+	free(v);
+	/* the binary changed (another mtime): asked again */
+	assert_int_equal(records_tool_version_get("/usr/bin/fio:1:9.0", &v), 0);
+}
+
+static void test_which(void **state)
+{
+	char *p, *old = kb_xstrdup(getenv("PATH") ? getenv("PATH") : "");
+
+	(void)state;
+	setenv("PATH", "/nonexistent:/bin:/usr/bin", 1);
+	p = kb_which("sh");
+	assert_non_null(p);
+	assert_string_equal(p, "/bin/sh");
+	free(p);
+	assert_null(kb_which("kbench-no-such-program"));
+	p = kb_which("/bin/sh");
+	assert_string_equal(p, "/bin/sh");
+	free(p);
+	assert_null(kb_which("/nonexistent/sh"));
+	setenv("PATH", old, 1);
+	free(old);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_kvm_probe_campaign),
+		cmocka_unit_test(test_kvm_probe_machine_boot_id),
+		cmocka_unit_test(test_boot_overhead),
+		cmocka_unit_test(test_tool_versions),
+		cmocka_unit_test(test_which),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
