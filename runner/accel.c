@@ -4,6 +4,7 @@
  * KVM_API_VERSION, 12"). */
 #include "runner/accel.h"
 #include "runner/campaign.h"
+#include "runner/qemu.h"
 #include "results/records.h"
 #include "lib/err.h"
 #include "lib/file.h"
@@ -17,11 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 
 #define QEMU "qemu-system-x86_64"
 #define BANNER "Linux version "
@@ -69,31 +67,6 @@ int accel_kvm_device(char **why)
 	return 0;
 }
 
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int file_has(const char *path, const char *needle, size_t *len)
-{
-	char *t = NULL;
-	size_t n = 0;
-	int found;
-
-	if (len)
-		*len = 0;
-	if (kb_read_file(path, &t, &n, 1))
-		return 0;
-	found = strstr(t, needle) != NULL;
-	if (len)
-		*len = n;
-	free(t);
-	return found;
-}
-
 /* The last line of QEMU's own output (its error, if any), malloc'd. */
 static char *last_line(const char *path)
 {
@@ -115,11 +88,10 @@ static char *last_line(const char *path)
 int accel_kvm_probe(const char *image, unsigned timeout_s, char **why)
 {
 	char tmpl[] = "/tmp/kbench-kvm-probe.XXXXXX";
-	char *console = NULL, *qlog = NULL, *a_serial = NULL, *a_kernel;
-	double t0;
-	int ret = 0, fd, status = 0, exited = 0, seen = 0;
+	char *console, *qlog, *a_serial;
+	struct kb_qemu_result qr;
 	size_t clen = 0;
-	pid_t pid;
+	int ret;
 
 	*why = NULL;
 	if (!mkdtemp(tmpl)) {
@@ -131,84 +103,41 @@ int accel_kvm_probe(const char *image, unsigned timeout_s, char **why)
 	console = kb_path_join(tmpl, "console.log");
 	qlog = kb_path_join(tmpl, "qemu.log");
 	a_serial = kb_xasprintf("file:%s", console);
-	a_kernel = (char *)image;
 	{
 		char *argv[] = { QEMU, "-nodefaults", "-no-user-config",
 			"-display", "none", "-no-reboot", "-machine",
 			"pc,accel=kvm", "-cpu", "host", "-m", "256", "-smp", "1",
-			"-kernel", a_kernel, "-append",
+			"-kernel", (char *)image, "-append",
 			"console=ttyS0 earlyprintk=serial,ttyS0,115200 "
 			"panic=-1 loglevel=4", "-serial", a_serial, NULL };
+		struct kb_qemu_watch w = { .console = console,
+			.needle = BANNER, .needle_by_s = timeout_s,
+			.total_s = timeout_s + 5.0, .stop_at_needle = 1 };
 
-		fd = open(qlog, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-		if (fd < 0) {
-			ret = -errno;
-			kb_error("KVM probe: %s: %s", qlog, strerror(errno));
-			goto out;
-		}
-		t0 = mono_s();
-		pid = fork();
-		if (pid < 0) {
-			ret = -errno;
-			close(fd);
-			kb_error("KVM probe: fork: %s", strerror(errno));
-			goto out;
-		}
-		if (pid == 0) {
-			int nul = open("/dev/null", O_RDONLY);
-
-			if (nul >= 0)
-				dup2(nul, 0);
-			dup2(fd, 1);
-			dup2(fd, 2);
-			setpgid(0, 0);
-			execvp(argv[0], argv);
-			dprintf(2, "cannot run %s: %s\n", argv[0],
-				strerror(errno));
-			_exit(127);
-		}
-		close(fd);
-	}
-	for (;;) {
-		pid_t w = waitpid(pid, &status, WNOHANG);
-
-		if (w == pid) {
-			exited = 1;
-			seen = file_has(console, BANNER, &clen);
-			break;
-		}
-		if ((seen = file_has(console, BANNER, &clen)))
-			break;
-		if (kb_spawn_forward_signal) {
-			ret = -EINTR;
-			break;
-		}
-		if (mono_s() - t0 > timeout_s)
-			break;
-		usleep(100000);
-	}
-	if (!exited) {
-		kill(pid, SIGKILL);
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
+		ret = kb_qemu_run(argv, qlog, &w, &qr);
 	}
 	if (ret)
 		goto out;
-	if (seen) {
+	{
+		char *t = NULL;
+
+		if (!kb_read_file(console, &t, &clen, 1))
+			free(t);
+	}
+	if (qr.needle_seen) {
 		ret = 1;
 		*why = kb_xasprintf("the kernel's banner appeared after %.1f s "
-				    "with KVM", mono_s() - t0);
-	} else if (exited && WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+				    "with KVM", qr.needle_s);
+	} else if (qr.exited && qr.exit_status == 127) {
 		ret = -ENOENT;
 		*why = kb_xasprintf("%s is not installed (apt-get install "
 				    "qemu-system-x86)", QEMU);
-	} else if (exited) {
+	} else if (qr.exited) {
 		char *l = last_line(qlog);
 
 		*why = kb_xasprintf("QEMU with KVM exited (status %d) before "
 				    "the kernel printed anything; QEMU said: %s",
-				    WIFEXITED(status) ? WEXITSTATUS(status) : -1,
-				    l);
+				    qr.exit_status, l);
 		free(l);
 	} else {
 		*why = kb_xasprintf("no kernel output within %u s (%s)",

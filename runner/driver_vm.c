@@ -42,6 +42,7 @@
 #include "runner/drivers.h"
 #include "results/paths.h"
 #include "runner/accel.h"
+#include "runner/qemu.h"
 #include "results/records.h"
 #include "runner/campaign.h"
 #include "runner/initramfs.h"
@@ -57,39 +58,17 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #define QEMU "qemu-system-x86_64"
 #define GUEST_STARTED "kbench guest: started"
 #define TCG_NOTE "emulated (TCG): timings are not representative"
-
-/* The full path of prog found in $PATH (malloc'd), or NULL. */
-static char *which(const char *prog)
-{
-	const char *path = getenv("PATH");
-	char *copy, *dir, *save = NULL, *full = NULL;
-
-	copy = kb_xstrdup(path ? path : "/usr/bin:/bin");
-	for (dir = strtok_r(copy, ":", &save); dir;
-	     dir = strtok_r(NULL, ":", &save)) {
-		full = kb_path_join(dir, prog);
-		if (access(full, X_OK) == 0)
-			break;
-		free(full);
-		full = NULL;
-	}
-	free(copy);
-	return full;
-}
 
 static int in_path(const char *prog)
 {
@@ -423,83 +402,6 @@ static double mono_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Run QEMU (argv) with output to logpath; watch console for the start
- * marker.  *boot_to / *total_to: killed on which timeout.  0, -EINTR
- * when kbench was told to stop, -errno when QEMU could not start. */
-static int run_qemu(char *const argv[], const char *logpath,
-		    const char *console, unsigned boot_s, unsigned total_s,
-		    int *boot_to, int *total_to, int *exit_status,
-		    double *started_s)
-{
-	double t0 = mono_s(), next_check = 0;
-	int started = 0, status = 0, fd, killed = 0;
-	pid_t pid, w;
-
-	*boot_to = *total_to = 0;
-	*exit_status = -1;
-	fd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		kb_error("%s: %s", logpath, strerror(errno));
-		return -errno;
-	}
-	pid = fork();
-	if (pid < 0) {
-		close(fd);
-		kb_error("cannot fork to run %s: %s", argv[0], strerror(errno));
-		return -errno;
-	}
-	if (pid == 0) {
-		int nul = open("/dev/null", O_RDONLY);
-
-		if (nul >= 0)
-			dup2(nul, 0);
-		dup2(fd, 1);
-		dup2(fd, 2);
-		execvp(argv[0], argv);
-		dprintf(2, "cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(fd);
-	for (;;) {
-		double now;
-
-		w = waitpid(pid, &status, WNOHANG);
-		if (w == pid)
-			break;
-		if (w < 0 && errno != EINTR) {
-			kb_error("waitpid for %s: %s", argv[0], strerror(errno));
-			return -errno;
-		}
-		now = mono_s() - t0;
-		if (kb_spawn_forward_signal && killed != 2) {
-			kill(pid, SIGTERM);
-			killed = 2;
-		}
-		if (!started && now >= next_check) {
-			started = file_has(console, GUEST_STARTED);
-			next_check = now + 0.5;
-			if (started)
-				*started_s = now;
-		}
-		if (!killed && !started && now > boot_s) {
-			*boot_to = 1;
-			kill(pid, SIGKILL);
-			killed = 1;
-		}
-		if (!killed && now > total_s) {
-			*total_to = 1;
-			kill(pid, SIGKILL);
-			killed = 1;
-		}
-		usleep(100000);
-	}
-	if (WIFEXITED(status))
-		*exit_status = WEXITSTATUS(status);
-	if (killed == 2)
-		return -EINTR;
-	return 0;
-}
-
 /* Record runs[] not reported by the guest as failed with reason. */
 static int record_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 			const char *console, const char *reason,
@@ -608,7 +510,7 @@ static int selfc_payload(const struct kb_campaign *c, const char *boot,
 	struct dirent *e;
 	int ret;
 
-	*fio = which("fio");
+	*fio = kb_which("fio");
 	*exe = self_exe();
 	if (!*fio || !*exe) {
 		kb_error("vm: the self-contained guest needs %s",
@@ -942,10 +844,21 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 		total_s = v->boot_timeout_s + (unsigned)n *
 			  (cfg->runtime_s + cfg->timeout_grace_s + 30);
 		t_start = mono_s();
-		ret = run_qemu(argv, qlog, console, v->boot_timeout_s, total_s,
-			       &boot_to, &total_to, &qstatus, &started_s);
-		if (ret)
-			goto out;	/* -EINTR: nothing recorded */
+		{
+			struct kb_qemu_watch qw = { .console = console,
+				.needle = GUEST_STARTED,
+				.needle_by_s = v->boot_timeout_s,
+				.total_s = total_s };
+			struct kb_qemu_result qr;
+
+			ret = kb_qemu_run(argv, qlog, &qw, &qr);
+			if (ret)
+				goto out;	/* -EINTR: nothing recorded */
+			boot_to = qr.killed_needle;
+			total_to = qr.killed_total;
+			qstatus = qr.exited ? qr.exit_status : -1;
+			started_s = qr.needle_s;
+		}
 		/* for the ETA of later boots (runner/plan.h) */
 		records_boot_timing_save(boot, kvm ? "kvm" : "tcg",
 					 mono_s() - t_start, n, started_s);

@@ -1,0 +1,122 @@
+/* runner/qemu.c - see qemu.h. */
+#include "runner/qemu.h"
+#include "lib/err.h"
+#include "lib/file.h"
+#include "lib/proc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int file_has(const char *path, const char *needle)
+{
+	char *t = NULL;
+	int found;
+
+	if (kb_read_file(path, &t, NULL, 1))
+		return 0;
+	found = strstr(t, needle) != NULL;
+	free(t);
+	return found;
+}
+
+int kb_qemu_run(char *const argv[], const char *logpath,
+		const struct kb_qemu_watch *w, struct kb_qemu_result *res)
+{
+	double t0 = mono_s(), now, next_check = 0;
+	int status = 0, fd, killed = 0, interrupted = 0;
+	pid_t pid, got;
+
+	memset(res, 0, sizeof(*res));
+	res->needle_s = -1;
+	fd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		int e = errno;
+
+		kb_error("%s: %s", logpath, strerror(e));
+		return -e;
+	}
+	pid = fork();
+	if (pid < 0) {
+		int e = errno;
+
+		close(fd);
+		kb_error("cannot fork to run %s: %s", argv[0], strerror(e));
+		return -e;
+	}
+	if (pid == 0) {
+		int nul = open("/dev/null", O_RDONLY);
+
+		if (nul >= 0)
+			dup2(nul, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		setpgid(0, 0);
+		execvp(argv[0], argv);
+		dprintf(2, "cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(fd);
+	for (;;) {
+		got = waitpid(pid, &status, WNOHANG);
+		if (got == pid)
+			break;
+		if (got < 0 && errno != EINTR) {
+			int e = errno;
+
+			kb_error("waitpid for %s: %s", argv[0], strerror(e));
+			kill(pid, SIGKILL);
+			return -e;
+		}
+		now = mono_s() - t0;
+		if (!res->needle_seen && now >= next_check) {
+			/* a console can grow to megabytes: not every tick */
+			next_check = now + 0.25;
+			if (file_has(w->console, w->needle)) {
+				res->needle_seen = 1;
+				res->needle_s = now;
+			}
+		}
+		if (!killed && kb_spawn_forward_signal) {
+			kill(pid, SIGTERM);
+			killed = interrupted = 1;
+		} else if (!killed && res->needle_seen && w->stop_at_needle) {
+			kill(pid, SIGKILL);
+			killed = 1;
+		} else if (!killed && !res->needle_seen &&
+			   now > w->needle_by_s) {
+			res->killed_needle = 1;
+			kill(pid, SIGKILL);
+			killed = 1;
+		} else if (!killed && now > w->total_s) {
+			res->killed_total = 1;
+			kill(pid, SIGKILL);
+			killed = 1;
+		}
+		usleep(100000);
+	}
+	res->wall_s = mono_s() - t0;
+	if (!res->needle_seen && file_has(w->console, w->needle)) {
+		res->needle_seen = 1;
+		res->needle_s = res->wall_s;
+	}
+	if (!killed && WIFEXITED(status)) {
+		res->exited = 1;
+		res->exit_status = WEXITSTATUS(status);
+	}
+	return interrupted ? -EINTR : 0;
+}

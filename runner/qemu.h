@@ -1,0 +1,34 @@
+/* runner/qemu.h - one QEMU process, watched through its serial console
+ * file: the vm driver's boots (runner/driver_vm.c) and the KVM probe
+ * (runner/accel.c).  QEMU is started from an argv array in its own
+ * process group, stdin from /dev/null, stdout and stderr into logpath.
+ */
+#ifndef KB_QEMU_H
+#define KB_QEMU_H
+
+struct kb_qemu_watch {
+	const char *console;	/* the -serial file:PATH file */
+	const char *needle;	/* text to wait for in it */
+	double needle_by_s;	/* kill QEMU when not seen by then */
+	double total_s;		/* kill QEMU after this in any case */
+	int stop_at_needle;	/* 1: kill QEMU as soon as it is seen */
+};
+
+struct kb_qemu_result {
+	int needle_seen;	/* 1 when the needle appeared */
+	double needle_s;	/* seconds from start to it, else -1 */
+	double wall_s;		/* seconds QEMU ran */
+	int killed_needle;	/* killed: no needle by needle_by_s */
+	int killed_total;	/* killed: past total_s */
+	int exited;		/* 1 when QEMU exited by itself */
+	int exit_status;	/* its status then (127: could not exec) */
+};
+
+/* Run and watch; the console is read every 0.1 s until the needle shows.
+ * kb_spawn_forward_signal (lib/proc.h) set: QEMU gets SIGTERM and the
+ * call returns -EINTR.  0 when QEMU ran (whatever happened: *res), or
+ * -errno when it could not be started (message printed). */
+int kb_qemu_run(char *const argv[], const char *logpath,
+		const struct kb_qemu_watch *w, struct kb_qemu_result *res);
+
+#endif
