@@ -1,5 +1,6 @@
 #include "results/model.h"
 #include "results/paths.h"
+#include "results/validate.h"
 #include "parsers/run_dir.h"
 #include "lib/err.h"
 #include "lib/file.h"
@@ -67,6 +68,20 @@ json_t *results_load_campaign(const char *dir, int reparse)
 		kb_error("%s: not a kbench campaign directory (no "
 			 "campaign.json)", dir);
 		goto out;
+	}
+	{
+		struct kb_repairs rep = { 0 };
+		size_t ri;
+
+		if (results_validate_campaign(dir, &rep)) {
+			results_repairs_free(&rep);
+			goto out;
+		}
+		for (ri = 0; ri < rep.n; ri++)
+			kb_warn("run %s: %s: counted as failed here; `kbench "
+				"run -o %s` repairs it from its raw artefacts",
+				rep.key[ri], rep.why[ri], dir);
+		results_repairs_free(&rep);
 	}
 	cj = kb_json_load(cjpath);
 	if (!cj)

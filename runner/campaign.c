@@ -1,4 +1,5 @@
 #include "runner/campaign.h"
+#include "results/validate.h"
 #include "results/records.h"
 #include "results/paths.h"
 #include "runner/drivers.h"
@@ -396,6 +397,19 @@ int campaign_open(struct kb_campaign *c, const char *dir,
 			goto out;
 	} else if (!c->resumed) {
 		ret = create(c, conf_path);
+		if (ret)
+			goto out;
+	}
+	if (c->resumed) {
+		/* one validation of the campaign files (results/validate.h);
+		 * runs whose metrics.json is damaged are re-parsed from their
+		 * raw artefacts, or redone */
+		struct kb_repairs rep = { 0 };
+
+		ret = results_validate_campaign(dir, &rep);
+		if (!ret && rep.n && !kb_driver_dry_run)
+			ret = results_repair_runs(dir, &rep);
+		results_repairs_free(&rep);
 		if (ret)
 			goto out;
 	}

@@ -1,0 +1,247 @@
+/* results/validate.c - see validate.h. */
+#include "results/validate.h"
+#include "results/paths.h"
+#include "parsers/json_file.h"
+#include "parsers/run_dir.h"
+#include "lib/err.h"
+#include "lib/file.h"
+#include "lib/str.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A run key as the plan writes it: CONFIG/JOB/NNN, NNN all digits. */
+static int key_ok(const char *key)
+{
+	const char *a = strchr(key, '/'), *b = a ? strchr(a + 1, '/') : NULL;
+
+	if (!a || a == key || !b || b == a + 1 || !b[1])
+		return 0;
+	for (b++; *b; b++)
+		if (*b < '0' || *b > '9')
+			return 0;
+	return 1;
+}
+
+static void add_repair(struct kb_repairs *r, const char *key, char *why)
+{
+	if (!r) {
+		free(why);
+		return;
+	}
+	r->key = kb_xrealloc(r->key, (r->n + 1) * sizeof(*r->key));
+	r->why = kb_xrealloc(r->why, (r->n + 1) * sizeof(*r->why));
+	r->key[r->n] = kb_xstrdup(key);
+	r->why[r->n++] = why;
+}
+
+static int check_version(const char *path, json_t *doc, int required)
+{
+	json_t *v = json_object_get(doc, "schema_version");
+
+	if (!v && !required)
+		return 0;
+	if (!json_is_integer(v) || json_integer_value(v) != KB_SCHEMA_VERSION) {
+		kb_error("%s: schema_version: expected %d (this kbench's), got "
+			 "%s", path, KB_SCHEMA_VERSION, !v ? "none" :
+			 json_is_integer(v) ? "another version" :
+			 "a value that is not a whole number");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* metrics.json of a run recorded ok: NULL when fine, else why. */
+static char *metrics_problem(const char *path)
+{
+	json_error_t err;
+	json_t *m;
+	char *why = NULL;
+
+	if (!kb_exists(path))
+		return kb_xstrdup("missing");
+	m = json_load_file(path, 0, &err);
+	if (!m)
+		return kb_xasprintf("line %d: %s", err.line, err.text);
+	if (!json_is_object(m))
+		why = kb_xstrdup("not a JSON object");
+	else if (!json_is_string(json_object_get(m, "status")))
+		why = kb_xstrdup("no \"status\" string");
+	else if (!json_is_object(json_object_get(m, "metrics")))
+		why = kb_xstrdup("no \"metrics\" object");
+	json_decref(m);
+	return why;
+}
+
+int results_validate_campaign(const char *dir, struct kb_repairs *repairs)
+{
+	char *cjpath = kb_path_join(dir, "campaign.json");
+	char *spath = kb_path_join(dir, "state.json");
+	json_t *cj = NULL, *st = NULL, *plan, *runs, *e, *c;
+	const char *key;
+	int bad = 0;
+	size_t i;
+
+	cj = kb_json_load(cjpath);
+	if (!cj) {
+		bad = 1;
+		goto out;
+	}
+	if (!json_is_object(cj)) {
+		kb_error("%s: not a JSON object", cjpath);
+		bad = 1;
+		goto out;
+	}
+	if (check_version(cjpath, cj, 1))
+		bad = 1;
+	if (!json_is_object(json_object_get(cj, "campaign"))) {
+		kb_error("%s: \"campaign\": expected an object", cjpath);
+		bad = 1;
+	}
+	plan = json_object_get(cj, "plan");
+	if (!json_is_array(plan)) {
+		kb_error("%s: \"plan\": expected an array of run keys", cjpath);
+		bad = 1;
+	}
+	json_array_foreach(plan, i, e)
+		if (!json_is_string(e) || !key_ok(json_string_value(e))) {
+			kb_error("%s: plan[%zu]: expected a run key "
+				 "CONFIGURATION/JOB/NNN", cjpath, i);
+			bad = 1;
+		}
+	if (!json_is_array(json_object_get(cj, "configurations"))) {
+		kb_error("%s: \"configurations\": expected an array", cjpath);
+		bad = 1;
+	}
+	json_array_foreach(json_object_get(cj, "configurations"), i, c)
+		if (!json_is_string(json_object_get(c, "id"))) {
+			kb_error("%s: configurations[%zu]: expected an object "
+				 "with a string \"id\"", cjpath, i);
+			bad = 1;
+		}
+	if (!kb_exists(spath))
+		goto out;
+	st = kb_json_load(spath);
+	if (!st) {
+		bad = 1;
+		goto out;
+	}
+	runs = json_object_get(st, "runs");
+	if (!json_is_object(st) || !json_is_object(runs)) {
+		kb_error("%s: \"runs\": expected an object of run keys (a "
+			 "kbench state file); move the file away to start the "
+			 "campaign over", spath);
+		bad = 1;
+		goto out;
+	}
+	if (check_version(spath, st, 0))
+		bad = 1;
+	json_object_foreach(runs, key, e) {
+		const char *s = json_string_value(json_object_get(e, "status"));
+		json_t *why = json_object_get(e, "reason");
+		char *pk;
+		int inplan = 0;
+
+		json_array_foreach(plan, i, c)
+			if (!strcmp(json_string_value(c) ?: "", key))
+				inplan = 1;
+		pk = kb_xstrndup_printable(key, 120);
+		if (!inplan) {
+			kb_error("%s: runs.\"%s\": not a run of the plan in "
+				 "campaign.json", spath, pk);
+			bad = 1;
+		} else if (!json_is_object(e) || !s ||
+			   (strcmp(s, "ok") && strcmp(s, "failed"))) {
+			kb_error("%s: runs.\"%s\".status: expected \"ok\" or "
+				 "\"failed\"", spath, pk);
+			bad = 1;
+		} else if (why && !json_is_string(why) && !json_is_null(why)) {
+			kb_error("%s: runs.\"%s\".reason: expected a string or "
+				 "null", spath, pk);
+			bad = 1;
+		} else if (json_object_get(e, "finished") &&
+			   !json_is_string(json_object_get(e, "finished"))) {
+			kb_error("%s: runs.\"%s\".finished: expected a time "
+				 "string", spath, pk);
+			bad = 1;
+		} else if (!strcmp(s, "ok")) {
+			char *mp = kb_run_file(dir, key, "metrics.json");
+			char *p = metrics_problem(mp);
+
+			if (p)
+				add_repair(repairs, key, kb_xasprintf("%s: %s",
+					   mp, p));
+			free(p);
+			free(mp);
+		}
+		free(pk);
+	}
+out:
+	json_decref(cj);
+	json_decref(st);
+	free(cjpath);
+	free(spath);
+	return bad ? -EINVAL : 0;
+}
+
+int results_repair_runs(const char *dir, const struct kb_repairs *r)
+{
+	char *spath = kb_path_join(dir, "state.json");
+	json_t *st = NULL, *runs;
+	int ret = 0, changed = 0;
+	size_t i;
+
+	if (!r->n)
+		goto out;
+	st = kb_json_load(spath);
+	runs = json_object_get(st, "runs");
+	if (!runs) {
+		ret = -EINVAL;
+		goto out;
+	}
+	for (i = 0; i < r->n && !ret; i++) {
+		char *rdir = kb_run_dir(dir, r->key[i]);
+		char *mp = kb_path_join(rdir, "metrics.json");
+		json_t *m = run_dir_parse(rdir);
+		const char *s = json_string_value(json_object_get(m, "status"));
+
+		if (m && s && !strcmp(s, "ok")) {
+			/* the labels the runner adds; the rest is the parse */
+			json_object_set_new(m, "repaired", json_string(
+				"metrics.json re-parsed from the raw artefacts"));
+			ret = kb_json_write_atomic(mp, m);
+			if (!ret)
+				kb_warn("run %s: %s; re-parsed from its raw "
+					"artefacts (nothing redone)", r->key[i],
+					r->why[i]);
+		} else {
+			json_object_del(runs, r->key[i]);
+			changed = 1;
+			kb_warn("run %s: %s, and its raw artefacts do not parse; "
+				"it will be run again", r->key[i], r->why[i]);
+		}
+		json_decref(m);
+		free(mp);
+		free(rdir);
+	}
+	if (!ret && changed)
+		ret = kb_json_write_atomic(spath, st);
+out:
+	json_decref(st);
+	free(spath);
+	return ret;
+}
+
+void results_repairs_free(struct kb_repairs *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		free(r->key[i]);
+		free(r->why[i]);
+	}
+	free(r->key);
+	free(r->why);
+	memset(r, 0, sizeof(*r));
+}

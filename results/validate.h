@@ -1,0 +1,42 @@
+/* results/validate.h - one validation of a campaign directory's files,
+ * for every command that reads them (run, report, compare, push).
+ *
+ * campaign.json: an object with schema_version KB_SCHEMA_VERSION, a
+ *   "campaign" object, a "plan" array of run keys (CONFIG/JOB/NNN) and a
+ *   "configurations" array of objects with a string "id";
+ * state.json (absent: nothing done yet): an object with a "runs" object
+ *   (schema_version, when present, KB_SCHEMA_VERSION); each member named
+ *   by a key of the plan, an object with "status" "ok" or "failed", a
+ *   "reason" string or null and, when present, a "finished" string;
+ * every run recorded "ok": a runs/KEY/metrics.json that parses into an
+ *   object with a string "status" and a "metrics" object.
+ * Hard errors (the first two) name the file and the key; a run whose
+ * metrics.json is damaged "needs repair": `kbench run` re-parses its raw
+ * artefacts when they are intact (parsers/run_dir.h) and otherwise
+ * forgets the run so that it is redone; `kbench report` reports it as
+ * failed, saying so.
+ */
+#ifndef KB_RESULTS_VALIDATE_H
+#define KB_RESULTS_VALIDATE_H
+
+#include <stddef.h>
+
+struct kb_repairs {
+	char **key;	/* runs whose metrics.json needs repair */
+	char **why;	/* what is wrong with it */
+	size_t n;
+};
+
+/* Validate dir.  0 (repairs, may be NULL, lists the damaged runs), or
+ * -EINVAL with one message per problem found. */
+int results_validate_campaign(const char *dir, struct kb_repairs *repairs);
+
+/* Repair the runs listed: re-parse each run directory's raw artefacts
+ * into metrics.json; a run whose artefacts do not parse is removed from
+ * state.json (it is redone).  Says what it did for each.  0 or -errno
+ * (a file could not be written). */
+int results_repair_runs(const char *dir, const struct kb_repairs *r);
+
+void results_repairs_free(struct kb_repairs *r);
+
+#endif
