@@ -165,6 +165,7 @@ static void dry_print(const char *endpoint, const struct push_opts *o,
 		      const char *body, size_t len, size_t npoints,
 		      size_t batch, size_t nbatches)
 {
+	push_http_warn_cleartext(endpoint);
 	printf("POST %s\n", endpoint);
 	printf("Content-Type: %s\n", o->http.content_type);
 	printf("Authorization: %s\n", push_auth_describe());
@@ -216,7 +217,7 @@ static int push_json(const char *dir, const char *endpoint,
 		ret = 0;
 		goto out;
 	}
-	ret = push_http_post(endpoint, body, strlen(body), &h);
+	ret = push_http_post(endpoint, body, strlen(body), &h, NULL);
 	if (!ret)
 		kb_info("pushed %s results (%zu runs) to %s", dir,
 			json_array_size(json_object_get(res, "runs")),
@@ -276,7 +277,7 @@ static int push_influx(const char *dir, const char *endpoint,
 				  nbatches);
 		} else {
 			ret = push_http_post(endpoint, p, (size_t)(end - p),
-					     &o->http);
+					     &o->http, NULL);
 			if (ret) {
 				if (sent)
 					kb_info("%zu of %zu points were sent "
