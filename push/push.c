@@ -198,7 +198,7 @@ static int push_json(const char *dir, const char *endpoint,
 {
 	struct push_http_opts h = o->http;
 	json_t *res = load_results(dir);
-	char *body = NULL;
+	char *body = NULL, *smsg = NULL;
 	int ret = -EIO;
 
 	if (!res)
@@ -217,7 +217,15 @@ static int push_json(const char *dir, const char *endpoint,
 		ret = 0;
 		goto out;
 	}
-	ret = push_http_post(endpoint, body, strlen(body), &h, NULL);
+	ret = push_http_post(endpoint, body, strlen(body), &h, &smsg);
+	if (ret == -E2BIG)
+		kb_error("POST %s: HTTP 413: the server's body limit is smaller "
+			 "than the results export (%zu bytes; server: %s), which "
+			 "cannot be split: raise the store's request body limit, "
+			 "or use --format influx (points in batches of "
+			 "--batch-size)", endpoint, strlen(body),
+			 smsg ? smsg : "no message");
+	free(smsg);
 	if (!ret)
 		kb_info("pushed %s results (%zu runs) to %s", dir,
 			json_array_size(json_object_get(res, "runs")),
@@ -232,9 +240,10 @@ static int push_influx(const char *dir, const char *endpoint,
 		       const struct push_opts *o, const char *only_key)
 {
 	json_t *res = NULL, *times = NULL;
-	char *buf = NULL;
-	size_t len = 0, npoints = 0, nbatches, b, sent = 0;
-	size_t per = o->batch_points ? o->batch_points : 5000;
+	char *buf = NULL, *smsg = NULL;
+	size_t len = 0, npoints = 0, nbatches, b, sent = 0, nok = 0;
+	size_t nrefused = 0;
+	size_t per = o->batch_points ? o->batch_points : 5000, split = 0;
 	const char *p, *end;
 	FILE *m = NULL;
 	int ret = -EIO;
@@ -266,7 +275,7 @@ static int push_influx(const char *dir, const char *endpoint,
 	}
 	nbatches = (npoints + per - 1) / per;
 	p = buf;
-	for (b = 1; b <= nbatches; b++) {
+	for (b = 1; sent < npoints; b++) {
 		size_t lines = 0;
 
 		for (end = p; *end && lines < per; end++)
@@ -277,7 +286,32 @@ static int push_influx(const char *dir, const char *endpoint,
 				  nbatches);
 		} else {
 			ret = push_http_post(endpoint, p, (size_t)(end - p),
-					     &o->http, NULL);
+					     &o->http, &smsg);
+			if (ret == -E2BIG && lines > 1) {
+				nrefused++;
+				/* halve and send again, until it fits (as
+				 * Telegraf's outputs do) */
+				per = (lines + 1) / 2;
+				split = per;
+				kb_warn("POST %s: HTTP 413 (%s): %zu points "
+					"(%zu bytes) are more than the store "
+					"takes in one request; sending batches "
+					"of %zu", endpoint, smsg ? smsg : "no "
+					"message", lines, (size_t)(end - p), per);
+				free(smsg);
+				smsg = NULL;
+				continue;
+			}
+			if (ret == -E2BIG)
+				kb_error("POST %s: HTTP 413: the server's body "
+					 "limit is smaller than one point (%zu "
+					 "bytes; server: %s): raise the store's "
+					 "request body limit (InfluxDB 1.x: "
+					 "max-body-size in [http]; a proxy in "
+					 "front: its own limit, e.g. nginx's "
+					 "client_max_body_size)", endpoint,
+					 (size_t)(end - p),
+					 smsg ? smsg : "no message");
 			if (ret) {
 				if (sent)
 					kb_info("%zu of %zu points were sent "
@@ -288,20 +322,28 @@ static int push_influx(const char *dir, const char *endpoint,
 			}
 		}
 		sent += lines;
+		nok++;
 		p = end;
 	}
 	if (!o->dry_run) {
 		char nb[48] = "";
 
-		if (nbatches > 1)
-			kb_fmt(nb, sizeof(nb), " in %zu batches", nbatches);
+		if (nok > 1)
+			kb_fmt(nb, sizeof(nb), " in %zu batches", nok);
 		kb_info("pushed %zu point%s of %s to %s%s", npoints,
 			npoints == 1 ? "" : "s", dir, endpoint, nb);
+		if (split)
+			kb_info("%zu request%s refused with HTTP 413 (body "
+				"too large); batches of %zu points fit: "
+				"--batch-size %zu avoids the refusals",
+				nrefused, nrefused == 1 ? " was" : "s were",
+				split, split);
 	}
 	ret = 0;
 out:
 	if (m)
 		fclose(m);
+	free(smsg);
 	free(buf);
 	json_decref(times);
 	json_decref(res);

@@ -4,7 +4,10 @@
  *  - influx: InfluxDB line protocol (push/influx.h), POSTed to
  *    .../write?db=NAME (InfluxDB 1.x HTTP API, "/write") or
  *    .../api/v2/write?org=ORG&bucket=BUCKET (InfluxDB 2.x API), in
- *    batches of at most batch_points lines;
+ *    batches of at most batch_points lines; a batch the store refuses
+ *    with HTTP 413 is halved and sent again until every request fits (a
+ *    single point too large is an error), and the later batches keep
+ *    the smaller size;
  *  - json: the results.json export (docs/results-format.md, with the
  *    summaries) POSTed as application/json to any URL.
  *
@@ -60,7 +63,9 @@ int push_endpoint(const char *url, const char *format, const char *db,
  * the results export (json).  only_key restricts influx to one run
  * ("CONFIG/JOB/NNN"); NULL = all.  Returns 0 (also when there was nothing
  * to send), -EAGAIN when the store could not be reached or kept failing
- * with 5xx (worth queueing), -EREMOTEIO when it refused (4xx), other
+ * with 5xx (worth queueing), -EREMOTEIO when it refused (4xx), -E2BIG
+ * when one point (or the json export) is larger than the store accepts,
+ * -EXDEV for a redirect that is not followed (push/http.h), other
  * -errno for local problems; messages printed. */
 int push_campaign(const char *dir, const char *endpoint,
 		  const struct push_opts *o, const char *only_key);

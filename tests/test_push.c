@@ -833,6 +833,98 @@ static void test_retry_after_cap(void **state)
 	srv_done(&s);
 }
 
+/* B41: bodies over 3000 bytes get 413: the 9-point batch is halved until
+ * every request fits: 9 points written in >= 3 accepted requests; never
+ * the "fix the URL/credentials" advice. */
+static void test_B41(void **state)
+{
+	struct srv s;
+	struct srv_req *q;
+	char *url, *out;
+	size_t n, i, ok = 0, points = 0;
+	int rc;
+
+	(void)state;
+	srv_init(&s);
+	srv_start(&s, "413");
+	url = srv_url(&s, "127.0.0.1", "");
+	rc = run_kbench(&s, NULL, &out, NULL, "push", "--db", "kbench",
+			"--retries", "2", url, "DEMO", NULL);
+	srv_stop(&s);
+	EXPECT_RC(rc, 0, out);
+	q = srv_log(&s, &n);
+	for (i = 0; i < n; i++) {
+		if (q[i].code == 204) {
+			ok++;
+			points += q[i].lines;
+			assert_true(q[i].len <= 3000);
+		} else {
+			assert_int_equal(q[i].code, 413);
+			assert_true(q[i].len > 3000);
+		}
+	}
+	assert_int_equal(points, 9);
+	assert_true(ok >= 3);
+	assert_int_equal(q[0].code, 413);
+	assert_int_equal(q[0].lines, 9);
+	assert_non_null(strstr(out, "pushed 9 points"));
+	assert_non_null(strstr(out, "--batch-size"));
+	assert_null(strstr(out, "fix the URL"));
+	assert_null(strstr(out, "credentials"));
+	assert_false(queue_exists(&s));
+	free(q);
+	free(out);
+	free(url);
+	srv_done(&s);
+}
+
+/* 413 for a single point: exit 1 with the body limit advice, not queued,
+ * never "fix the URL"; the json export (one document) likewise. */
+static void test_B41_one_point_too_large(void **state)
+{
+	struct srv s;
+	struct srv_req *q;
+	char *url, *out;
+	size_t n;
+	int rc;
+
+	(void)state;
+	srv_init(&s);
+	srv_start(&s, NULL);
+	url = srv_url(&s, "127.0.0.1", "/limit/500/write?db=kbench");
+	rc = run_kbench(&s, NULL, &out, NULL, "push", "--retries", "2", url,
+			"DEMO", NULL);
+	EXPECT_RC(rc, 1, out);
+	q = srv_log(&s, &n);
+	/* 9, 5, 3, 2, 1 points: every one refused */
+	assert_int_equal(n, 5);
+	assert_int_equal(q[0].lines, 9);
+	assert_int_equal(q[4].lines, 1);
+	assert_int_equal(q[4].code, 413);
+	assert_non_null(strstr(out, "HTTP 413: the server's body limit is "
+				    "smaller than one point ("));
+	assert_non_null(strstr(out, "request body exceeds 500 bytes"));
+	assert_null(strstr(out, "fix the URL"));
+	assert_null(strstr(out, "retrying"));
+	assert_false(queue_exists(&s));
+	free(q);
+	free(out);
+	free(url);
+
+	url = srv_url(&s, "127.0.0.1", "/limit/500/ingest");
+	rc = run_kbench(&s, NULL, &out, NULL, "push", "--format", "json",
+			url, "DEMO", NULL);
+	srv_stop(&s);
+	EXPECT_RC(rc, 1, out);
+	assert_non_null(strstr(out, "HTTP 413: the server's body limit is "
+				    "smaller than the results export"));
+	assert_null(strstr(out, "fix the URL"));
+	assert_false(queue_exists(&s));
+	free(out);
+	free(url);
+	srv_done(&s);
+}
+
 /* 308 to /secure/write on the same origin: followed with the same method
  * and body. */
 static void test_redirect_same_origin(void **state)
@@ -987,6 +1079,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_B40, stop_servers),
 		cmocka_unit_test_teardown(test_retry_after_date, stop_servers),
 		cmocka_unit_test_teardown(test_retry_after_cap, stop_servers),
+		cmocka_unit_test_teardown(test_B41, stop_servers),
+		cmocka_unit_test_teardown(test_B41_one_point_too_large, stop_servers),
 		cmocka_unit_test_teardown(test_redirect_same_origin, stop_servers),
 		cmocka_unit_test_teardown(test_redirect_other_origin, stop_servers),
 		cmocka_unit_test_teardown(test_token_cleartext, stop_servers),
