@@ -59,6 +59,63 @@ static int query_has(const char *query, const char *name)
 	return 0;
 }
 
+/* The value of the first parameter name= in query (no leading '?'),
+ * malloc'd, or NULL. */
+static char *query_value(const char *query, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = query;
+
+	while (p && *p) {
+		if (!strncmp(p, name, n) && p[n] == '=')
+			return kb_xasprintf("%.*s", (int)strcspn(p + n + 1, "&"),
+					    p + n + 1);
+		p = strchr(p, '&');
+		if (p)
+			p++;
+	}
+	return NULL;
+}
+
+/* The precision= of an influx endpoint in ns per unit (1 without one).
+ * 0, or -EINVAL / -ERANGE with a message (influx.h says why m and h are
+ * refused). */
+static int endpoint_precision(const char *endpoint, int64_t *ns_per_unit)
+{
+	CURLU *u = curl_url();
+	char *query = NULL, *prec = NULL;
+	int ret = 0;
+
+	*ns_per_unit = 1;
+	if (!u)
+		return -ENOMEM;
+	if (curl_url_set(u, CURLUPART_URL, endpoint, 0) == CURLUE_OK)
+		curl_url_get(u, CURLUPART_QUERY, &query, 0);
+	prec = query ? query_value(query, "precision") : NULL;
+	if (prec) {
+		ret = influx_precision(prec, ns_per_unit);
+		if (ret == -ERANGE)
+			kb_error("push URL '%s': precision=%s refused: kbench "
+				 "would send timestamps in whole %s, and the "
+				 "iterations of one configuration are seconds "
+				 "apart, so they would get the same timestamp; "
+				 "InfluxDB keeps one point per series and time, "
+				 "so all but one would be lost.  Use "
+				 "precision=s, ms, u or ns (or none: ns)",
+				 endpoint, prec, strcmp(prec, "m") ? "hours" :
+				 "minutes");
+		else if (ret)
+			kb_error("push URL '%s': precision='%s' is not an "
+				 "InfluxDB precision kbench can write: use ns "
+				 "(the default), u (or us), ms or s", endpoint,
+				 prec);
+	}
+	free(prec);
+	curl_free(query);
+	curl_url_cleanup(u);
+	return ret;
+}
+
 static int add_param(CURLU *u, const char *name, const char *value)
 {
 	char *q = kb_xasprintf("%s=%s", name, value);
@@ -151,6 +208,13 @@ int push_endpoint(const char *url, const char *format, const char *db,
 	}
 	if (curl_url_get(u, CURLUPART_URL, &out, 0) != CURLUE_OK)
 		goto out;
+	if (*fmt == PUSH_INFLUX) {
+		int64_t unit;
+
+		/* before anything is sent (influx.h) */
+		if (endpoint_precision(out, &unit))
+			goto out;
+	}
 	*endpoint = kb_xstrdup(out);
 	ret = 0;
 out:
@@ -236,6 +300,54 @@ out:
 	return ret;
 }
 
+/* Two points of one series with the same timestamp: InfluxDB keeps the
+ * last.  Refused (-EEXIST, message) when the precision made them collide;
+ * at ns (nothing coarser to blame) a warning.  Lines: "SERIES FIELDS TS". */
+static int check_collisions(const char *buf, const char *endpoint,
+			    int64_t unit)
+{
+	json_t *seen = json_object();
+	const char *line = buf, *nl, *sp, *last;
+	int ret = 0;
+
+	for (; *line && !ret; line = nl + 1) {
+		char *key;
+
+		nl = strchr(line, '\n');
+		if (!nl)
+			break;
+		/* the series ends at the first unescaped blank */
+		for (sp = line; sp < nl && *sp != ' '; sp++)
+			if (*sp == '\\' && sp + 1 < nl)
+				sp++;
+		for (last = nl; last > sp && last[-1] != ' '; last--)
+			;
+		key = kb_xasprintf("%.*s %.*s", (int)(sp - line), line,
+				   (int)(nl - last), last);
+		if (json_object_get(seen, key)) {
+			if (unit > 1) {
+				kb_error("push URL '%s': at this precision two "
+					 "points of the series '%.*s' get the "
+					 "same timestamp %.*s, and InfluxDB "
+					 "would keep only one: nothing sent; "
+					 "use a finer precision= (ms, u or ns)",
+					 endpoint, (int)(sp - line), line,
+					 (int)(nl - last), last);
+				ret = -EEXIST;
+			} else {
+				kb_warn("two points of the series '%.*s' have "
+					"the same timestamp %.*s: InfluxDB keeps "
+					"only the last", (int)(sp - line), line,
+					(int)(nl - last), last);
+			}
+		}
+		json_object_set_new(seen, key, json_true());
+		free(key);
+	}
+	json_decref(seen);
+	return ret;
+}
+
 static int push_influx(const char *dir, const char *endpoint,
 		       const struct push_opts *o, const char *only_key)
 {
@@ -245,9 +357,14 @@ static int push_influx(const char *dir, const char *endpoint,
 	size_t nrefused = 0;
 	size_t per = o->batch_points ? o->batch_points : 5000, split = 0;
 	const char *p, *end;
+	int64_t unit = 1;
 	FILE *m = NULL;
 	int ret = -EIO;
 
+	if (endpoint_precision(endpoint, &unit)) {
+		ret = -EINVAL;
+		goto out;
+	}
 	res = results_load_campaign(dir, 0);
 	if (!res)
 		goto out;
@@ -259,7 +376,7 @@ static int push_influx(const char *dir, const char *endpoint,
 		ret = -errno;
 		goto out;
 	}
-	ret = influx_format(m, res, times, only_key, &npoints);
+	ret = influx_format(m, res, times, only_key, unit, &npoints);
 	if (fclose(m) && !ret)
 		ret = -EIO;
 	m = NULL;
@@ -273,6 +390,9 @@ static int push_influx(const char *dir, const char *endpoint,
 		ret = 0;
 		goto out;
 	}
+	ret = check_collisions(buf, endpoint, unit);
+	if (ret)
+		goto out;
 	nbatches = (npoints + per - 1) / per;
 	p = buf;
 	for (b = 1; sent < npoints; b++) {

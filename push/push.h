@@ -53,8 +53,10 @@ const char *push_format_name(enum push_format f);
  *   db        InfluxDB 1.x database: path "/write", query db=NAME
  *   bucket, org   InfluxDB 2.x: path "/api/v2/write", bucket=, org=
  * An influx endpoint must end in /write with db= or /api/v2/write with
- * bucket= and org= (or orgID=).  *endpoint is malloc'd.  0 or -EINVAL
- * with a message saying what to add. */
+ * bucket= and org= (or orgID=), and its precision=, if any, be one
+ * kbench converts to (ns, n, u, us, ms, s; m and h are refused, see
+ * influx.h).  *endpoint is malloc'd.  0 or -EINVAL with a message saying
+ * what to add or change. */
 int push_endpoint(const char *url, const char *format, const char *db,
 		  const char *bucket, const char *org, char **endpoint,
 		  enum push_format *fmt);
@@ -65,8 +67,9 @@ int push_endpoint(const char *url, const char *format, const char *db,
  * to send), -EAGAIN when the store could not be reached or kept failing
  * with 5xx (worth queueing), -EREMOTEIO when it refused (4xx), -E2BIG
  * when one point (or the json export) is larger than the store accepts,
- * -EXDEV for a redirect that is not followed (push/http.h), other
- * -errno for local problems; messages printed. */
+ * -EXDEV for a redirect that is not followed (push/http.h), -EEXIST when
+ * the URL's precision= would merge points, other -errno for local
+ * problems; messages printed. */
 int push_campaign(const char *dir, const char *endpoint,
 		  const struct push_opts *o, const char *only_key);
 

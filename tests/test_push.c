@@ -82,7 +82,7 @@ static char *format(const char *only, size_t *n, int *ret)
 		"stock,NM=0/randread-4k/002", (json_int_t)3000,
 		"new,NM=0/seq write/001", (json_int_t)1764464400000000000LL,
 		"new,NM=0/seq write/002", (json_int_t)5000);
-	*ret = influx_format(f, res, times, only, n);
+	*ret = influx_format(f, res, times, only, 1, n);
 	assert_int_equal(fclose(f), 0);
 	json_decref(times);
 	json_decref(res);
@@ -132,7 +132,7 @@ static void test_influx_no_runs(void **state)
 	FILE *f = fopen("/dev/null", "w");
 
 	(void)state;
-	assert_int_equal(influx_format(f, res, NULL, NULL, NULL), -EINVAL);
+	assert_int_equal(influx_format(f, res, NULL, NULL, 1, NULL), -EINVAL);
 	fclose(f);
 	json_decref(res);
 }
@@ -395,6 +395,49 @@ static void test_same_origin(void **state)
 	assert_false(push_same_origin("http://h/a", "ftp://h/a"));
 	assert_false(push_same_origin("http://h/a", "/relative"));
 	assert_false(push_same_origin("http://h/a", NULL));
+}
+
+static void test_precision(void **state)
+{
+	int64_t u = 0;
+	size_t n = 0;
+	int ret;
+	json_t *res = json_loads(model_json, 0, NULL), *times;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(influx_precision("ns", &u), 0);
+	assert_int_equal(u, 1);
+	assert_int_equal(influx_precision("n", &u), 0);
+	assert_int_equal(u, 1);
+	assert_int_equal(influx_precision("u", &u), 0);
+	assert_int_equal(u, 1000);
+	assert_int_equal(influx_precision("us", &u), 0);
+	assert_int_equal(u, 1000);
+	assert_int_equal(influx_precision("ms", &u), 0);
+	assert_int_equal(u, 1000000);
+	assert_int_equal(influx_precision("s", &u), 0);
+	assert_int_equal(u, 1000000000);
+	assert_int_equal(influx_precision("m", &u), -ERANGE);
+	assert_int_equal(influx_precision("h", &u), -ERANGE);
+	assert_int_equal(influx_precision("S", &u), -EINVAL);
+	assert_int_equal(influx_precision("", &u), -EINVAL);
+	assert_int_equal(influx_precision(NULL, &u), -EINVAL);
+
+	/* whole milliseconds: truncated, never rounded up into the next */
+	times = json_pack("{s:I}", "stock,NM=0/randread-4k/001",
+			  (json_int_t)1764464314123956789LL);
+	f = open_memstream(&buf, &len);
+	ret = influx_format(f, res, times, NULL, 1000000, &n);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(ret, 0);
+	assert_int_equal(n, 1);
+	assert_non_null(strstr(buf, " 1764464314123\n"));
+	free(buf);
+	json_decref(times);
+	json_decref(res);
 }
 
 /* ---- against local servers ---- */
@@ -1018,6 +1061,118 @@ static void test_redirect_other_origin(void **state)
 	srv_done(&s);
 }
 
+/* precision= in the URL: timestamps sent in that unit; m and h refused
+ * before anything is sent. */
+static void test_precision_push(void **state)
+{
+	static const char *const ok[][2] = { { "", "1" },
+		{ "&precision=ns", "1" }, { "&precision=n", "1" },
+		{ "&precision=u", "1000" }, { "&precision=us", "1000" },
+		{ "&precision=ms", "1000000" }, { "&precision=s", "1000000000" } };
+	static const char *const bad[] = { "m", "h", "x" };
+	struct srv s;
+	struct srv_req *q;
+	char *out, *body, *first = NULL, *p;
+	long long ns = 0, t;
+	size_t n, i;
+	int rc;
+
+	(void)state;
+	srv_init(&s);
+	srv_start(&s, NULL);
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		char *path = kb_xasprintf("/write?db=kbench%s", ok[i][0]);
+		char *url = srv_url(&s, "127.0.0.1", path);
+		char *bpath = kb_xasprintf("%s/posts/%zu.body", s.dir, i + 1);
+
+		rc = run_kbench(&s, NULL, &out, NULL, "push", url, "DEMO",
+				NULL);
+		EXPECT_RC(rc, 0, out);
+		assert_int_equal(kb_read_file(bpath, &body, NULL, 0), 0);
+		/* the first point's timestamp */
+		p = strchr(body, '\n');
+		assert_non_null(p);
+		*p = '\0';
+		t = atoll(strrchr(body, ' ') + 1);
+		if (!i) {
+			ns = t;
+			assert_true(ns > 1000000000000000000LL);
+		}
+		assert_int_equal(t, ns / atoll(ok[i][1]));
+		if (!i)
+			first = kb_xstrdup(body);
+		else	/* the same point otherwise */
+			assert_memory_equal(body, first,
+					    strrchr(first, ' ') - first);
+		free(body);
+		free(bpath);
+		free(out);
+		free(url);
+		free(path);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *path = kb_xasprintf("/write?db=kbench&precision=%s",
+					  bad[i]);
+		char *url = srv_url(&s, "127.0.0.1", path);
+
+		rc = run_kbench(&s, NULL, &out, NULL, "push", url, "DEMO",
+				NULL);
+		EXPECT_RC(rc, 1, out);
+		assert_non_null(strstr(out, i < 2 ? "refused: kbench would "
+			"send timestamps in whole" : "is not an InfluxDB "
+			"precision"));
+		free(out);
+		free(url);
+		free(path);
+	}
+	srv_stop(&s);
+	q = srv_log(&s, &n);
+	assert_int_equal(n, sizeof(ok) / sizeof(ok[0]));	/* none for bad */
+	free(q);
+	free(first);
+	srv_done(&s);
+}
+
+/* Two runs of one configuration started within the same second: at
+ * precision=s they would be one point: refused; at ms they are sent. */
+static void test_precision_collision(void **state)
+{
+	struct srv s;
+	char *out, *url, *p;
+	int rc;
+
+	(void)state;
+	srv_init(&s);
+	p = kb_xasprintf("%s/demo/runs/running,NM=0/randread-4k/001/run.json",
+			 s.dir);
+	assert_int_equal(kb_write_atomic(p,
+		"{\"start_unix_ns\": 1796000309100000000}", 38), 0);
+	free(p);
+	p = kb_xasprintf("%s/demo/runs/running,NM=0/randread-4k/002/run.json",
+			 s.dir);
+	assert_int_equal(kb_write_atomic(p,
+		"{\"start_unix_ns\": 1796000309900000000}", 38), 0);
+	free(p);
+	srv_start(&s, NULL);
+	url = srv_url(&s, "127.0.0.1", "/write?db=kbench&precision=s");
+	rc = run_kbench(&s, NULL, &out, NULL, "push", url, "DEMO", NULL);
+	EXPECT_RC(rc, 1, out);
+	assert_non_null(strstr(out, "the same timestamp 1796000309"));
+	assert_non_null(strstr(out, "configuration=running\\,NM\\=0"));
+	free(out);
+	free(url);
+	url = srv_url(&s, "127.0.0.1", "/write?db=kbench&precision=ms");
+	rc = run_kbench(&s, NULL, &out, NULL, "push", url, "DEMO", NULL);
+	EXPECT_RC(rc, 0, out);
+	p = kb_xasprintf("%s/posts/2.body", s.dir);
+	srv_stop(&s);
+	assert_false(kb_exists(p));	/* one POST: the ms one */
+	free(p);
+	free(out);
+	free(url);
+	srv_done(&s);
+}
+
 /* Credentials over plain http:// warn once per process (3 requests
  * here), saying they travel in clear, never printing them. */
 static void test_token_cleartext(void **state)
@@ -1076,6 +1231,7 @@ int main(void)
 		cmocka_unit_test(test_kconf_push),
 		cmocka_unit_test(test_retry_after_parse),
 		cmocka_unit_test(test_same_origin),
+		cmocka_unit_test(test_precision),
 		cmocka_unit_test_teardown(test_B40, stop_servers),
 		cmocka_unit_test_teardown(test_retry_after_date, stop_servers),
 		cmocka_unit_test_teardown(test_retry_after_cap, stop_servers),
@@ -1083,6 +1239,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_B41_one_point_too_large, stop_servers),
 		cmocka_unit_test_teardown(test_redirect_same_origin, stop_servers),
 		cmocka_unit_test_teardown(test_redirect_other_origin, stop_servers),
+		cmocka_unit_test_teardown(test_precision_push, stop_servers),
+		cmocka_unit_test_teardown(test_precision_collision, stop_servers),
 		cmocka_unit_test_teardown(test_token_cleartext, stop_servers),
 	};
 
