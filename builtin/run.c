@@ -477,6 +477,10 @@ int cmd_run(int argc, char **argv)
 		if (err)
 			goto out;
 	}
+	/* pushes that failed earlier (push-queue.json) are sent now; never
+	 * changes the exit status (push/push.h) */
+	if (!kb_driver_dry_run)
+		push_send_queued(dir);
 
 	/* which runs are left, and can the running kernel do them? */
 count:

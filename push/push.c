@@ -598,6 +598,76 @@ int push_queue_remove(const char *dir, const char *endpoint)
 	return ret;
 }
 
+/* The options of a push made by `kbench run`: short timeouts, one retry,
+ * a short Retry-After (push.h). */
+static void run_push_opts(struct push_opts *o)
+{
+	push_opts_init(o);
+	o->http.retries = 1;
+	o->http.timeout_s = 15;
+	o->http.connect_timeout_s = 5;
+	o->http.retry_after_max_s = 15;
+}
+
+void push_send_queued(const char *dir)
+{
+	json_t *pending = push_queue_load(dir), *e;
+	size_t i, n;
+	char **urls;
+	enum push_format *fmts;
+
+	if (!pending || !(n = json_array_size(pending))) {
+		json_decref(pending);
+		return;
+	}
+	/* copied first: the queue file changes as entries are sent */
+	urls = kb_xcalloc(n, sizeof(*urls));
+	fmts = kb_xcalloc(n, sizeof(*fmts));
+	json_array_foreach(pending, i, e) {
+		const char *u = json_string_value(json_object_get(e, "url"));
+		const char *f = json_string_value(json_object_get(e, "format"));
+
+		urls[i] = u ? kb_xstrdup(u) : NULL;
+		fmts[i] = f && !strcmp(f, "json") ? PUSH_JSON : PUSH_INFLUX;
+	}
+	json_decref(pending);
+	for (i = 0; i < n; i++) {
+		struct push_opts o;
+		int ret;
+
+		if (!urls[i] || push_url_check(urls[i], NULL)) {
+			kb_warn("%s/%s: entry %zu has no usable \"url\": not "
+				"sent; fix or remove it", dir, QUEUE_FILE, i);
+			continue;
+		}
+		run_push_opts(&o);
+		o.format = fmts[i];
+		kb_info("sending the queued push to %s (%s)", urls[i],
+			push_format_name(o.format));
+		ret = push_campaign(dir, urls[i], &o, NULL);
+		if (!ret) {
+			if (!push_queue_remove(dir, urls[i]))
+				kb_info("the queued push to %s is done",
+					urls[i]);
+		} else if (push_queue_add(dir, urls[i], o.format)) {
+			continue;	/* said why */
+		} else if (ret == -EXDEV) {
+			kb_warn("the queued push to %s is redirected and not "
+				"followed; it stays in %s/%s: push to the new "
+				"URL with 'kbench push URL %s' and remove the "
+				"entry", urls[i], dir, QUEUE_FILE, dir);
+		} else {
+			kb_warn("the queued push to %s failed again; it stays "
+				"in %s/%s (the next run or 'kbench push %s' "
+				"sends it)", urls[i], dir, QUEUE_FILE, dir);
+		}
+	}
+	for (i = 0; i < n; i++)
+		free(urls[i]);
+	free(urls);
+	free(fmts);
+}
+
 void push_after_run(const char *dir, const char *url, const char *run_key)
 {
 	struct push_opts o;
@@ -605,10 +675,7 @@ void push_after_run(const char *dir, const char *url, const char *run_key)
 	char *endpoint = NULL;
 	int queued, ret;
 
-	push_opts_init(&o);
-	o.http.retries = 1;
-	o.http.timeout_s = 15;
-	o.http.connect_timeout_s = 5;
+	run_push_opts(&o);
 	if (push_endpoint(url, NULL, NULL, NULL, NULL, &endpoint, &o.format)) {
 		kb_warn("push = %s (kernels.conf): not pushed; the results "
 			"are kept in %s", url, dir);
@@ -621,6 +688,13 @@ void push_after_run(const char *dir, const char *url, const char *run_key)
 	if (!ret) {
 		if (queued && !push_queue_remove(dir, endpoint))
 			kb_info("the queued push to %s is done", endpoint);
+	} else if (ret == -EXDEV) {
+		/* a redirect to another origin: sending again would be
+		 * refused again; not queued (http.h) */
+		kb_warn("push to %s not sent and not queued (the "
+			"measurement is kept in %s): fix push = in "
+			"kernels.conf, then 'kbench push URL %s'", endpoint,
+			dir, dir);
 	} else if (!push_queue_add(dir, endpoint, o.format)) {
 		kb_warn("push to %s failed; queued in %s/%s: the next run or "
 			"'kbench push %s' sends it (the measurement is kept)",

@@ -18,8 +18,9 @@
  *                  "queued": ISO-8601 UTC, "last_attempt": ISO-8601 UTC,
  *                  "attempts": N} ]}
  * A queued destination gets the whole campaign at the next attempt (the
- * influx timestamps make a re-push overwrite, see influx.h), from the next
- * completed run of `kbench run` or from `kbench push DIR`.  No credential
+ * influx timestamps make a re-push overwrite, see influx.h), at the start
+ * of the next `kbench run` of the campaign (push_send_queued), after its
+ * next completed run (push_after_run), or from `kbench push DIR`.  No credential
  * is ever written to it (URLs with credentials are refused).
  */
 #ifndef KB_PUSH_H
@@ -84,12 +85,20 @@ int push_queue_add(const char *dir, const char *endpoint,
  * 0 or -errno. */
 int push_queue_remove(const char *dir, const char *endpoint);
 
+/* At the start of `kbench run` on dir: send every push queued in
+ * DIR/push-queue.json (the whole campaign to each), with the options of
+ * push_after_run; a sent entry leaves the queue, a failed one stays
+ * (attempts + 1) with a warning.  Never fails the caller. */
+void push_send_queued(const char *dir);
+
 /* After a run of `kbench run` completed (push = URL in kernels.conf):
  * push that run (run_key; NULL after a vm/kexec batch = every run), or
- * the whole campaign when url is queued; on any
- * failure queue url and warn.  Never fails the caller: the measurement
- * is on disk whatever happens.  Short timeouts and one retry, so a dead
- * store delays the campaign by seconds, not minutes. */
+ * the whole campaign when url is queued; on a failure queue url and
+ * warn (not for a redirect to another origin, which would fail again:
+ * warned only).  Never fails the caller: the measurement is on disk
+ * whatever happens.  Short timeouts, one retry and a Retry-After of at
+ * most 15 s, so a dead store delays the campaign by seconds, not
+ * minutes. */
 void push_after_run(const char *dir, const char *url, const char *run_key);
 
 #endif

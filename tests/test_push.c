@@ -1218,6 +1218,78 @@ static void test_token_cleartext(void **state)
 	srv_done(&s);
 }
 
+/* A queued push is sent at the next `kbench run` of the campaign (README
+ * "Results stores"), which never changes run's exit status: store down
+ * -> exit 0, still queued; store back -> sent, queue gone; a queued
+ * destination that redirects to another origin -> exit 0, warned,
+ * nothing sent there. */
+static void test_queue_sent_at_run(void **state)
+{
+	struct srv s;
+	struct srv_req *q;
+	json_t *pending;
+	char *url, *out, *demo, *redir, *path;
+	size_t n;
+	int rc;
+
+	(void)state;
+	srv_init(&s);
+	demo = kb_path_join(s.dir, "demo");
+	url = srv_url(&s, "127.0.0.1", "/write?db=kbench");
+	rc = run_kbench(&s, NULL, &out, NULL, "push", "--retries", "0", url,
+			"DEMO", NULL);
+	EXPECT_RC(rc, 75, out);
+	free(out);
+	assert_true(queue_exists(&s));
+
+	/* the store still down: the run's status is the campaign's (0) */
+	rc = run_kbench(&s, NULL, &out, NULL, "run", "-o", "DEMO", NULL);
+	EXPECT_RC(rc, 0, out);
+	assert_non_null(strstr(out, "sending the queued push to"));
+	assert_non_null(strstr(out, "failed again"));
+	pending = push_queue_load(demo);
+	assert_int_equal(json_array_size(pending), 1);
+	assert_int_equal(json_integer_value(json_object_get(
+		json_array_get(pending, 0), "attempts")), 2);
+	json_decref(pending);
+	free(out);
+
+	/* back: sent at the next run, the queue is gone */
+	srv_start(&s, NULL);
+	rc = run_kbench(&s, NULL, &out, NULL, "run", "-o", "DEMO", NULL);
+	EXPECT_RC(rc, 0, out);
+	assert_non_null(strstr(out, "the queued push to"));
+	assert_non_null(strstr(out, "is done"));
+	assert_false(queue_exists(&s));
+	q = srv_log(&s, &n);
+	assert_int_equal(n, 1);
+	assert_int_equal(q[0].code, 204);
+	assert_int_equal(q[0].lines, 9);
+	free(q);
+	free(out);
+
+	/* queued to a store that redirects to another origin */
+	path = kb_xasprintf("/redirect/308/write?db=kbench&to=http://"
+			    "localhost:%d/x", s.port);
+	redir = srv_url(&s, "127.0.0.1", path);
+	assert_int_equal(push_queue_add(demo, redir, PUSH_INFLUX), 0);
+	rc = run_kbench(&s, NULL, &out, NULL, "run", "-o", "DEMO", NULL);
+	srv_stop(&s);
+	EXPECT_RC(rc, 0, out);
+	assert_non_null(strstr(out, "redirects to http://localhost:"));
+	assert_non_null(strstr(out, "is redirected and not followed"));
+	q = srv_log(&s, &n);
+	assert_int_equal(n, 2);
+	assert_non_null(strstr(q[1].path, "/redirect/308"));
+	free(q);
+	free(out);
+	free(path);
+	free(redir);
+	free(url);
+	free(demo);
+	srv_done(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1242,6 +1314,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_precision_push, stop_servers),
 		cmocka_unit_test_teardown(test_precision_collision, stop_servers),
 		cmocka_unit_test_teardown(test_token_cleartext, stop_servers),
+		cmocka_unit_test_teardown(test_queue_sent_at_run, stop_servers),
 	};
 
 	kb_quiet = 1;
