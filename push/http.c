@@ -8,6 +8,7 @@
 #include "lib/file.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <curl/curl.h>
 #include <errno.h>
 #include <jansson.h>
@@ -28,6 +29,7 @@ void push_http_opts_init(struct push_http_opts *o)
 	o->connect_timeout_s = 10;
 	o->retries = 3;
 	o->backoff_s = 1.0;
+	o->retry_after_max_s = PUSH_RETRY_AFTER_MAX_S;
 }
 
 /* 1 when query (no leading '?') has a parameter named name. */
@@ -171,16 +173,109 @@ static char *server_message(const struct response *r)
 	return msg;
 }
 
-static void sleep_s(double s)
+/* Sleep s seconds; -EINTR when a signal handler ran (kbench run's
+ * Ctrl-C: stop waiting, the push gets queued). */
+static int sleep_s(double s)
 {
 	struct timespec ts;
 
 	if (s <= 0)
-		return;
+		return 0;
 	ts.tv_sec = (time_t)s;
 	ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
+	return nanosleep(&ts, &ts) < 0 && errno == EINTR ? -EINTR : 0;
+}
+
+int push_retry_after(const char *value, time_t now, unsigned long *secs)
+{
+	const char *p = value, *q;
+	unsigned long v = 0;
+	time_t t;
+
+	if (!value)
+		return -EINVAL;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (isdigit((unsigned char)*p)) {
+		/* delay-seconds = 1*DIGIT */
+		for (q = p; isdigit((unsigned char)*q); q++)
+			if (v < 100000000UL)	/* saturate: years */
+				v = v * 10 + (unsigned long)(*q - '0');
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (*q)
+			return -EINVAL;
+		*secs = v;
+		return 0;
+	}
+	/* an HTTP-date (IMF-fixdate, RFC 850 or asctime: RFC 9110 section
+	 * 5.6.7); libcurl's parser reads all three */
+	if (!*p || !strpbrk(p, ":"))
+		return -EINVAL;
+	t = curl_getdate(p, NULL);
+	if (t == (time_t)-1)
+		return -EINVAL;
+	*secs = t > now ? (unsigned long)(t - now) : 0;
+	return 0;
+}
+
+int push_same_origin(const char *a, const char *b)
+{
+	CURLU *ua = curl_url(), *ub = curl_url();
+	char *sa = NULL, *sb = NULL, *ha = NULL, *hb = NULL, *pa = NULL;
+	char *pb = NULL, *user = NULL, *pass = NULL;
+	int same = 0;
+
+	if (!ua || !ub || !a || !b ||
+	    curl_url_set(ua, CURLUPART_URL, a, 0) != CURLUE_OK ||
+	    curl_url_set(ub, CURLUPART_URL, b, 0) != CURLUE_OK)
+		goto out;
+	curl_url_get(ua, CURLUPART_SCHEME, &sa, 0);
+	curl_url_get(ub, CURLUPART_SCHEME, &sb, 0);
+	curl_url_get(ua, CURLUPART_HOST, &ha, 0);
+	curl_url_get(ub, CURLUPART_HOST, &hb, 0);
+	curl_url_get(ua, CURLUPART_PORT, &pa, CURLU_DEFAULT_PORT);
+	curl_url_get(ub, CURLUPART_PORT, &pb, CURLU_DEFAULT_PORT);
+	curl_url_get(ub, CURLUPART_USER, &user, 0);
+	curl_url_get(ub, CURLUPART_PASSWORD, &pass, 0);
+	same = sa && sb && ha && hb && pa && pb && !user && !pass &&
+	       (!strcasecmp(sa, "http") || !strcasecmp(sa, "https")) &&
+	       !strcasecmp(sa, sb) && !strcasecmp(ha, hb) && !strcmp(pa, pb);
+out:
+	curl_free(sa);
+	curl_free(sb);
+	curl_free(ha);
+	curl_free(hb);
+	curl_free(pa);
+	curl_free(pb);
+	curl_free(user);
+	curl_free(pass);
+	curl_url_cleanup(ua);
+	curl_url_cleanup(ub);
+	return same;
+}
+
+void push_http_warn_cleartext(const char *url)
+{
+	static int warned;
+	const char *tok = getenv("KBENCH_PUSH_TOKEN");
+	const char *user = getenv("KBENCH_PUSH_USER");
+	const char *what;
+
+	if (warned || !url || strncasecmp(url, "http://", 7))
+		return;
+	if (tok && *tok)
+		what = "the token (KBENCH_PUSH_TOKEN) travels";
+	else if (user && *user)
+		what = "the user name and password (KBENCH_PUSH_USER/"
+		       "KBENCH_PUSH_PASSWORD; basic auth is not encryption) "
+		       "travel";
+	else
+		return;
+	warned = 1;
+	kb_warn("%s is plain http://: %s in clear text, readable by anyone "
+		"who can see the traffic; use https:// (--cacert for a "
+		"private CA)", url, what);
 }
 
 static int curl_transient(CURLcode c)
@@ -209,26 +304,67 @@ static int curl_tls_problem(CURLcode c)
 	       c == CURLE_SSL_CONNECT_ERROR;
 }
 
+/* The wait before the next attempt: Retry-After on 429/503 when the
+ * store sent a usable one (capped), else the backoff.  Says why in why
+ * (appended). */
+static double next_delay(CURL *e, long code, double backoff,
+			 const struct push_http_opts *o, char *why,
+			 size_t whylen)
+{
+	struct curl_header *h = NULL;
+	unsigned long ra;
+	size_t n = strlen(why);
+	unsigned max = o->retry_after_max_s;
+
+	if ((code != 429 && code != 503) ||
+	    curl_easy_header(e, "Retry-After", 0, CURLH_HEADER, -1, &h) !=
+	    CURLHE_OK || !h || push_retry_after(h->value, time(NULL), &ra))
+		return backoff;
+	if (ra > max)
+		kb_fmt(why + n, whylen - n, "; the store asked to wait %lu s "
+		       "(Retry-After), longer than kbench waits: %u s", ra,
+		       max);
+	else
+		kb_fmt(why + n, whylen - n, "; the store asked to wait %lu s "
+		       "(Retry-After)", ra);
+	return ra > max ? (double)max : (double)ra;
+}
+
+/* "HH:MM:SS", local time, s seconds from now. */
+static const char *clock_in(double s, char *buf, size_t len)
+{
+	time_t t = time(NULL) + (time_t)ceil(s);
+	struct tm tm;
+
+	localtime_r(&t, &tm);
+	strftime(buf, len, "%H:%M:%S", &tm);
+	return buf;
+}
+
 int push_http_post(const char *url, const char *body, size_t len,
-		   const struct push_http_opts *o)
+		   const struct push_http_opts *o, char **server_msg)
 {
 	const char *tok = getenv("KBENCH_PUSH_TOKEN");
 	const char *user = getenv("KBENCH_PUSH_USER");
 	const char *pass = getenv("KBENCH_PUSH_PASSWORD");
 	struct curl_slist *hdrs = NULL, *tmp;
 	struct response resp = { NULL, 0 };
-	char errbuf[CURL_ERROR_SIZE], *h = NULL, *msg;
-	double delay = o->backoff_s;
-	unsigned attempt, attempts = o->retries + 1;
+	char errbuf[CURL_ERROR_SIZE], *h = NULL, *msg, *cur = NULL;
+	double delay = o->backoff_s, wait;
+	unsigned attempt = 1, attempts = o->retries + 1, redirects = 0;
 	long code = 0;
 	CURLcode c;
 	CURL *e;
 	int ret = -ENOMEM;
 
+	if (server_msg)
+		*server_msg = NULL;
 	if (push_url_check(url, NULL))
 		return -EINVAL;
 	if (curl_global_init(CURL_GLOBAL_DEFAULT))
 		return -ENOMEM;
+	push_http_warn_cleartext(url);
+	cur = kb_xstrdup(url);
 	e = curl_easy_init();
 	if (!e)
 		goto out;
@@ -258,7 +394,8 @@ int push_http_post(const char *url, const char *body, size_t len,
 		if (o->netrc_file)
 			curl_easy_setopt(e, CURLOPT_NETRC_FILE, o->netrc_file);
 	}
-	curl_easy_setopt(e, CURLOPT_URL, url);
+	/* redirects are followed here, not by libcurl (see http.h) */
+	curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
 	curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(e, CURLOPT_HTTPHEADER, hdrs);
 	curl_easy_setopt(e, CURLOPT_POST, 1L);
@@ -276,10 +413,10 @@ int push_http_post(const char *url, const char *body, size_t len,
 	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
 	curl_easy_setopt(e, CURLOPT_WRITEDATA, &resp);
 
-	for (attempt = 1; attempt <= attempts; attempt++) {
-		const char *what;
-		char why[512];
+	for (;;) {
+		char why[512], at[16];
 
+		curl_easy_setopt(e, CURLOPT_URL, cur);
 		errbuf[0] = '\0';
 		resp.len = 0;
 		code = 0;
@@ -290,13 +427,69 @@ int push_http_post(const char *url, const char *body, size_t len,
 				ret = 0;
 				goto out;
 			}
+			if (code >= 300 && code < 400) {
+				char *loc = NULL;
+
+				curl_easy_getinfo(e, CURLINFO_REDIRECT_URL, &loc);
+				if (!loc) {
+					kb_error("POST %s: HTTP %ld without a "
+						 "Location: the store answered "
+						 "a redirect to nowhere; check "
+						 "the URL", cur, code);
+					ret = -EXDEV;
+					goto out;
+				}
+				if ((code == 307 || code == 308) &&
+				    push_same_origin(cur, loc) &&
+				    redirects < 5) {
+					redirects++;
+					kb_info("POST %s: HTTP %ld: moved to %s "
+						"(same origin): sending it there",
+						cur, code, loc);
+					free(cur);
+					cur = kb_xstrdup(loc);
+					continue;	/* not an attempt */
+				}
+				if (code != 307 && code != 308)
+					kb_error("POST %s: HTTP %ld redirects "
+						 "to %s: not followed (a %ld "
+						 "turns the POST into a GET and "
+						 "the data would be lost); push "
+						 "to that URL directly", cur,
+						 code, loc, code);
+				else if (redirects >= 5)
+					kb_error("POST %s: HTTP %ld redirects "
+						 "to %s: more than 5 redirects "
+						 "in a row, not followed; push "
+						 "to the final URL directly",
+						 cur, code, loc);
+				else
+					kb_error("POST %s: HTTP %ld redirects "
+						 "to %s, another origin (scheme, "
+						 "host or port): not followed, "
+						 "so that no credentials go to "
+						 "another host; if you trust it, "
+						 "push to that URL directly",
+						 cur, code, loc);
+				ret = -EXDEV;
+				goto out;
+			}
 			msg = server_message(&resp);
+			if (code == 413) {
+				/* the caller splits or explains */
+				if (server_msg)
+					*server_msg = msg;
+				else
+					free(msg);
+				ret = -E2BIG;
+				goto out;
+			}
 			if (code >= 400 && code < 500 && code != 408 &&
 			    code != 429) {
 				kb_error("POST %s: the server refused it: HTTP "
 					 "%ld: %s (not retried: fix the URL, "
 					 "database/bucket name or credentials)",
-					 url, code, msg);
+					 cur, code, msg);
 				free(msg);
 				ret = -EREMOTEIO;
 				goto out;
@@ -306,12 +499,12 @@ int push_http_post(const char *url, const char *body, size_t len,
 		} else if (curl_tls_problem(c)) {
 			kb_error("POST %s: TLS: %s (certificates are always "
 				 "verified; for a private CA give its PEM file "
-				 "with --cacert or KBENCH_PUSH_CACERT)", url,
+				 "with --cacert or KBENCH_PUSH_CACERT)", cur,
 				 errbuf[0] ? errbuf : curl_easy_strerror(c));
 			ret = -EINVAL;
 			goto out;
 		} else if (!curl_transient(c)) {
-			kb_error("POST %s: %s", url,
+			kb_error("POST %s: %s", cur,
 				 errbuf[0] ? errbuf : curl_easy_strerror(c));
 			ret = -EINVAL;
 			goto out;
@@ -319,16 +512,23 @@ int push_http_post(const char *url, const char *body, size_t len,
 			kb_fmt(why, sizeof(why), "%s",
 			       errbuf[0] ? errbuf : curl_easy_strerror(c));
 		}
-		what = why;
 		if (attempt == attempts) {
-			kb_error("POST %s failed %u time%s, last: %s", url,
-				 attempts, attempts == 1 ? "" : "s", what);
+			kb_error("POST %s failed %u time%s, last: %s", cur,
+				 attempts, attempts == 1 ? "" : "s", why);
 			ret = -EAGAIN;
 			goto out;
 		}
-		kb_warn("POST %s: %s; retrying in %.1f s (attempt %u of %u)",
-			url, what, delay, attempt + 1, attempts);
-		sleep_s(delay);
+		wait = next_delay(e, code, delay, o, why, sizeof(why));
+		kb_warn("POST %s: %s; retrying in %.1f s, at %s (attempt %u "
+			"of %u)", cur, why, wait, clock_in(wait, at, sizeof(at)),
+			attempt + 1, attempts);
+		if (sleep_s(wait)) {
+			kb_error("POST %s: interrupted while waiting to retry",
+				 cur);
+			ret = -EAGAIN;
+			goto out;
+		}
+		attempt++;
 		delay *= 2;
 		if (delay > BACKOFF_MAX_S)
 			delay = BACKOFF_MAX_S;
@@ -339,6 +539,7 @@ out:
 	if (hdrs)
 		curl_slist_free_all(hdrs);
 	free(h);
+	free(cur);
 	free(resp.buf);
 	curl_global_cleanup();
 	return ret;

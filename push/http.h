@@ -21,11 +21,27 @@
  * at 60 s); any other 4xx is the client's fault and is not retried: the
  * server's message is printed (the "error" or "message" member of a JSON
  * body, as InfluxDB 1.x and 2.x send, else the body's first line).
+ * A 429 or 503 with Retry-After (RFC 9110 section 10.2.3: delay-seconds
+ * or an HTTP-date) is retried no earlier than the store asked, at most
+ * retry_after_max_s (default 60 s) later; the wait is said in the output.
+ * 413 (Content Too Large) is not retried: -E2BIG tells the caller to send
+ * less per request.
+ *
+ * Redirects: 307 and 308 (which keep the method and the body, RFC 9110
+ * section 15.4) are followed, at most 5 in a row, only when the Location
+ * stays on the same origin (scheme, host and port; RFC 6454): the
+ * credentials never go to another host.  Any other redirect (another
+ * origin, or 301/302/303, which would turn the POST into a GET) is an
+ * error naming the Location, not retried.
+ *
+ * Credentials over plain http:// (a token, or basic auth) travel in clear
+ * text: a warning says so, once per process.
  */
 #ifndef KB_PUSH_HTTP_H
 #define KB_PUSH_HTTP_H
 
 #include <stddef.h>
+#include <time.h>
 
 struct push_http_opts {
 	const char *content_type;	/* e.g. "text/plain; charset=utf-8" */
@@ -37,7 +53,12 @@ struct push_http_opts {
 	unsigned retries;		/* extra attempts on transient errors;
 					 * default 3 */
 	double backoff_s;		/* first delay; default 1.0 */
+	unsigned retry_after_max_s;	/* longest Retry-After honoured;
+					 * default 60 */
 };
+
+/* The longest wait a Retry-After gets by default (seconds). */
+#define PUSH_RETRY_AFTER_MAX_S 60
 
 /* Defaults as documented above (content_type text/plain, scheme "Token"). */
 void push_http_opts_init(struct push_http_opts *o);
@@ -52,13 +73,32 @@ int push_url_check(const char *url, const char *where);
  * "~/.netrc if it has the host" (never the secret). */
 const char *push_auth_describe(void);
 
+/* The wait a Retry-After header value asks for, in whole seconds from
+ * now (an HTTP-date in the past: 0).  0, or -EINVAL when value is neither
+ * delay-seconds nor an HTTP-date. */
+int push_retry_after(const char *value, time_t now, unsigned long *secs);
+
+/* 1 when a and b are absolute http(s) URLs of the same origin: scheme,
+ * host (case-insensitive) and port (the scheme's default when absent),
+ * and b holds no credentials (user@). */
+int push_same_origin(const char *a, const char *b);
+
+/* Warn, once per process, when url is plain http:// and credentials from
+ * the environment (KBENCH_PUSH_TOKEN, KBENCH_PUSH_USER/PASSWORD) would be
+ * sent to it in clear text. */
+void push_http_warn_cleartext(const char *url);
+
 /* POST len bytes of body to url.  Returns 0 on a 2xx answer;
  * -EAGAIN when a transient failure (see above) persisted through every
  * retry (the caller may queue the push and try later); -EREMOTEIO when the
  * server refused (4xx, message printed; trying again will not help);
- * -EINVAL for a local problem (bad URL, TLS verification failed, cacert
- * unreadable; message printed); -ENOMEM.  Messages name the URL. */
+ * -E2BIG on HTTP 413 (nothing printed: the caller splits the body or
+ * explains; *server_msg, when server_msg is not NULL, gets the server's
+ * message, malloc'd); -EXDEV for a redirect that is not followed (message
+ * printed, naming the Location); -EINVAL for a local problem (bad URL,
+ * TLS verification failed, cacert unreadable; message printed); -ENOMEM.
+ * Messages name the URL. */
 int push_http_post(const char *url, const char *body, size_t len,
-		   const struct push_http_opts *o);
+		   const struct push_http_opts *o, char **server_msg);
 
 #endif

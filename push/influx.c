@@ -27,6 +27,27 @@ int influx_parse_utc(const char *iso, int64_t *secs)
 	return 0;
 }
 
+int influx_precision(const char *name, int64_t *ns_per_unit)
+{
+	static const struct { const char *name; int64_t ns; } units[] = {
+		{ "n", 1 }, { "ns", 1 }, { "u", 1000 }, { "us", 1000 },
+		{ "ms", 1000000 }, { "s", 1000000000 },
+	};
+	size_t i;
+
+	if (!name)
+		return -EINVAL;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (!strcmp(name, units[i].name)) {
+			*ns_per_unit = units[i].ns;
+			return 0;
+		}
+	}
+	if (!strcmp(name, "m") || !strcmp(name, "h"))
+		return -ERANGE;
+	return -EINVAL;
+}
+
 /* Start time of one run, ns, or -1. */
 static int64_t run_time(const char *dir, const char *key, json_t *st)
 {
@@ -219,7 +240,7 @@ static int put_point(FILE *out, const json_t *results, const json_t *run,
 }
 
 int influx_format(FILE *out, const json_t *results, const json_t *times,
-		  const char *only_key, size_t *npoints)
+		  const char *only_key, int64_t ns_per_unit, size_t *npoints)
 {
 	const json_t *runs = json_object_get(results, "runs"), *run, *t;
 	size_t i, n = 0;
@@ -246,7 +267,8 @@ int influx_format(FILE *out, const json_t *results, const json_t *times,
 		t = json_object_get(times, key);
 		if ((!only_key || !strcmp(only_key, key)) && json_is_integer(t))
 			n += put_point(out, results, run,
-				       (int64_t)json_integer_value(t));
+				       (int64_t)json_integer_value(t) /
+				       (ns_per_unit > 0 ? ns_per_unit : 1));
 		free(key);
 	}
 	if (npoints)

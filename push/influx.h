@@ -6,7 +6,11 @@
  * Measurement names escape ',' and ' '; tag keys, tag values and field
  * keys escape ',', '=' and ' ' with a backslash.  Timestamps are integer
  * nanoseconds since the Unix epoch (the default precision of /write and
- * /api/v2/write).
+ * /api/v2/write), or whole microseconds, milliseconds or seconds when the
+ * URL says precision=u (us), ms or s: the server reads the number in that
+ * unit.  precision=m and h are refused: the iterations of one
+ * configuration are seconds apart, so they would get the same timestamp
+ * and overwrite each other (one point per series and time).
  *
  * The layout kbench writes (one point per counted, ok run):
  *   measurement  the job name                       randread-4k
@@ -41,14 +45,20 @@
  * reference, or NULL with a message when state.json cannot be read. */
 json_t *influx_run_times(const char *dir);
 
+/* The nanoseconds in one unit of an InfluxDB precision= value: n and ns
+ * 1, u and us 1000, ms 1000000, s 1000000000.  0; -ERANGE for m and h
+ * (see above); -EINVAL for anything else. */
+int influx_precision(const char *name, int64_t *ns_per_unit);
+
 /* Write the points of results (a results model, docs/results-format.md)
- * to out, one line each, newline-terminated.  times is what
+ * to out, one line each, newline-terminated, with timestamps in units of
+ * ns_per_unit nanoseconds (influx_precision(); 1 = ns).  times is what
  * influx_run_times() returns; only_key, if not NULL, restricts the output
  * to that run ("CONFIG/JOB/NNN").  *npoints (may be NULL) gets the count.
  * Returns 0, or -EINVAL when results has no "runs" array, -EIO when out
  * fails.  Runs without a time are skipped (warned by influx_run_times). */
 int influx_format(FILE *out, const json_t *results, const json_t *times,
-		  const char *only_key, size_t *npoints);
+		  const char *only_key, int64_t ns_per_unit, size_t *npoints);
 
 /* Parse "YYYY-MM-DDTHH:MM:SSZ" (UTC, as state.json writes it) into
  * seconds since the epoch.  0 or -EINVAL. */

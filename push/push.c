@@ -59,6 +59,63 @@ static int query_has(const char *query, const char *name)
 	return 0;
 }
 
+/* The value of the first parameter name= in query (no leading '?'),
+ * malloc'd, or NULL. */
+static char *query_value(const char *query, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = query;
+
+	while (p && *p) {
+		if (!strncmp(p, name, n) && p[n] == '=')
+			return kb_xasprintf("%.*s", (int)strcspn(p + n + 1, "&"),
+					    p + n + 1);
+		p = strchr(p, '&');
+		if (p)
+			p++;
+	}
+	return NULL;
+}
+
+/* The precision= of an influx endpoint in ns per unit (1 without one).
+ * 0, or -EINVAL / -ERANGE with a message (influx.h says why m and h are
+ * refused). */
+static int endpoint_precision(const char *endpoint, int64_t *ns_per_unit)
+{
+	CURLU *u = curl_url();
+	char *query = NULL, *prec = NULL;
+	int ret = 0;
+
+	*ns_per_unit = 1;
+	if (!u)
+		return -ENOMEM;
+	if (curl_url_set(u, CURLUPART_URL, endpoint, 0) == CURLUE_OK)
+		curl_url_get(u, CURLUPART_QUERY, &query, 0);
+	prec = query ? query_value(query, "precision") : NULL;
+	if (prec) {
+		ret = influx_precision(prec, ns_per_unit);
+		if (ret == -ERANGE)
+			kb_error("push URL '%s': precision=%s refused: kbench "
+				 "would send timestamps in whole %s, and the "
+				 "iterations of one configuration are seconds "
+				 "apart, so they would get the same timestamp; "
+				 "InfluxDB keeps one point per series and time, "
+				 "so all but one would be lost.  Use "
+				 "precision=s, ms, u or ns (or none: ns)",
+				 endpoint, prec, strcmp(prec, "m") ? "hours" :
+				 "minutes");
+		else if (ret)
+			kb_error("push URL '%s': precision='%s' is not an "
+				 "InfluxDB precision kbench can write: use ns "
+				 "(the default), u (or us), ms or s", endpoint,
+				 prec);
+	}
+	free(prec);
+	curl_free(query);
+	curl_url_cleanup(u);
+	return ret;
+}
+
 static int add_param(CURLU *u, const char *name, const char *value)
 {
 	char *q = kb_xasprintf("%s=%s", name, value);
@@ -151,6 +208,13 @@ int push_endpoint(const char *url, const char *format, const char *db,
 	}
 	if (curl_url_get(u, CURLUPART_URL, &out, 0) != CURLUE_OK)
 		goto out;
+	if (*fmt == PUSH_INFLUX) {
+		int64_t unit;
+
+		/* before anything is sent (influx.h) */
+		if (endpoint_precision(out, &unit))
+			goto out;
+	}
 	*endpoint = kb_xstrdup(out);
 	ret = 0;
 out:
@@ -165,6 +229,7 @@ static void dry_print(const char *endpoint, const struct push_opts *o,
 		      const char *body, size_t len, size_t npoints,
 		      size_t batch, size_t nbatches)
 {
+	push_http_warn_cleartext(endpoint);
 	printf("POST %s\n", endpoint);
 	printf("Content-Type: %s\n", o->http.content_type);
 	printf("Authorization: %s\n", push_auth_describe());
@@ -197,7 +262,7 @@ static int push_json(const char *dir, const char *endpoint,
 {
 	struct push_http_opts h = o->http;
 	json_t *res = load_results(dir);
-	char *body = NULL;
+	char *body = NULL, *smsg = NULL;
 	int ret = -EIO;
 
 	if (!res)
@@ -216,7 +281,15 @@ static int push_json(const char *dir, const char *endpoint,
 		ret = 0;
 		goto out;
 	}
-	ret = push_http_post(endpoint, body, strlen(body), &h);
+	ret = push_http_post(endpoint, body, strlen(body), &h, &smsg);
+	if (ret == -E2BIG)
+		kb_error("POST %s: HTTP 413: the server's body limit is smaller "
+			 "than the results export (%zu bytes; server: %s), which "
+			 "cannot be split: raise the store's request body limit, "
+			 "or use --format influx (points in batches of "
+			 "--batch-size)", endpoint, strlen(body),
+			 smsg ? smsg : "no message");
+	free(smsg);
 	if (!ret)
 		kb_info("pushed %s results (%zu runs) to %s", dir,
 			json_array_size(json_object_get(res, "runs")),
@@ -227,17 +300,71 @@ out:
 	return ret;
 }
 
+/* Two points of one series with the same timestamp: InfluxDB keeps the
+ * last.  Refused (-EEXIST, message) when the precision made them collide;
+ * at ns (nothing coarser to blame) a warning.  Lines: "SERIES FIELDS TS". */
+static int check_collisions(const char *buf, const char *endpoint,
+			    int64_t unit)
+{
+	json_t *seen = json_object();
+	const char *line = buf, *nl, *sp, *last;
+	int ret = 0;
+
+	for (; *line && !ret; line = nl + 1) {
+		char *key;
+
+		nl = strchr(line, '\n');
+		if (!nl)
+			break;
+		/* the series ends at the first unescaped blank */
+		for (sp = line; sp < nl && *sp != ' '; sp++)
+			if (*sp == '\\' && sp + 1 < nl)
+				sp++;
+		for (last = nl; last > sp && last[-1] != ' '; last--)
+			;
+		key = kb_xasprintf("%.*s %.*s", (int)(sp - line), line,
+				   (int)(nl - last), last);
+		if (json_object_get(seen, key)) {
+			if (unit > 1) {
+				kb_error("push URL '%s': at this precision two "
+					 "points of the series '%.*s' get the "
+					 "same timestamp %.*s, and InfluxDB "
+					 "would keep only one: nothing sent; "
+					 "use a finer precision= (ms, u or ns)",
+					 endpoint, (int)(sp - line), line,
+					 (int)(nl - last), last);
+				ret = -EEXIST;
+			} else {
+				kb_warn("two points of the series '%.*s' have "
+					"the same timestamp %.*s: InfluxDB keeps "
+					"only the last", (int)(sp - line), line,
+					(int)(nl - last), last);
+			}
+		}
+		json_object_set_new(seen, key, json_true());
+		free(key);
+	}
+	json_decref(seen);
+	return ret;
+}
+
 static int push_influx(const char *dir, const char *endpoint,
 		       const struct push_opts *o, const char *only_key)
 {
 	json_t *res = NULL, *times = NULL;
-	char *buf = NULL;
-	size_t len = 0, npoints = 0, nbatches, b, sent = 0;
-	size_t per = o->batch_points ? o->batch_points : 5000;
+	char *buf = NULL, *smsg = NULL;
+	size_t len = 0, npoints = 0, nbatches, b, sent = 0, nok = 0;
+	size_t nrefused = 0;
+	size_t per = o->batch_points ? o->batch_points : 5000, split = 0;
 	const char *p, *end;
+	int64_t unit = 1;
 	FILE *m = NULL;
 	int ret = -EIO;
 
+	if (endpoint_precision(endpoint, &unit)) {
+		ret = -EINVAL;
+		goto out;
+	}
 	res = results_load_campaign(dir, 0);
 	if (!res)
 		goto out;
@@ -249,7 +376,7 @@ static int push_influx(const char *dir, const char *endpoint,
 		ret = -errno;
 		goto out;
 	}
-	ret = influx_format(m, res, times, only_key, &npoints);
+	ret = influx_format(m, res, times, only_key, unit, &npoints);
 	if (fclose(m) && !ret)
 		ret = -EIO;
 	m = NULL;
@@ -263,9 +390,12 @@ static int push_influx(const char *dir, const char *endpoint,
 		ret = 0;
 		goto out;
 	}
+	ret = check_collisions(buf, endpoint, unit);
+	if (ret)
+		goto out;
 	nbatches = (npoints + per - 1) / per;
 	p = buf;
-	for (b = 1; b <= nbatches; b++) {
+	for (b = 1; sent < npoints; b++) {
 		size_t lines = 0;
 
 		for (end = p; *end && lines < per; end++)
@@ -276,7 +406,32 @@ static int push_influx(const char *dir, const char *endpoint,
 				  nbatches);
 		} else {
 			ret = push_http_post(endpoint, p, (size_t)(end - p),
-					     &o->http);
+					     &o->http, &smsg);
+			if (ret == -E2BIG && lines > 1) {
+				nrefused++;
+				/* halve and send again, until it fits (as
+				 * Telegraf's outputs do) */
+				per = (lines + 1) / 2;
+				split = per;
+				kb_warn("POST %s: HTTP 413 (%s): %zu points "
+					"(%zu bytes) are more than the store "
+					"takes in one request; sending batches "
+					"of %zu", endpoint, smsg ? smsg : "no "
+					"message", lines, (size_t)(end - p), per);
+				free(smsg);
+				smsg = NULL;
+				continue;
+			}
+			if (ret == -E2BIG)
+				kb_error("POST %s: HTTP 413: the server's body "
+					 "limit is smaller than one point (%zu "
+					 "bytes; server: %s): raise the store's "
+					 "request body limit (InfluxDB 1.x: "
+					 "max-body-size in [http]; a proxy in "
+					 "front: its own limit, e.g. nginx's "
+					 "client_max_body_size)", endpoint,
+					 (size_t)(end - p),
+					 smsg ? smsg : "no message");
 			if (ret) {
 				if (sent)
 					kb_info("%zu of %zu points were sent "
@@ -287,20 +442,28 @@ static int push_influx(const char *dir, const char *endpoint,
 			}
 		}
 		sent += lines;
+		nok++;
 		p = end;
 	}
 	if (!o->dry_run) {
 		char nb[48] = "";
 
-		if (nbatches > 1)
-			kb_fmt(nb, sizeof(nb), " in %zu batches", nbatches);
+		if (nok > 1)
+			kb_fmt(nb, sizeof(nb), " in %zu batches", nok);
 		kb_info("pushed %zu point%s of %s to %s%s", npoints,
 			npoints == 1 ? "" : "s", dir, endpoint, nb);
+		if (split)
+			kb_info("%zu request%s refused with HTTP 413 (body "
+				"too large); batches of %zu points fit: "
+				"--batch-size %zu avoids the refusals",
+				nrefused, nrefused == 1 ? " was" : "s were",
+				split, split);
 	}
 	ret = 0;
 out:
 	if (m)
 		fclose(m);
+	free(smsg);
 	free(buf);
 	json_decref(times);
 	json_decref(res);
@@ -435,6 +598,76 @@ int push_queue_remove(const char *dir, const char *endpoint)
 	return ret;
 }
 
+/* The options of a push made by `kbench run`: short timeouts, one retry,
+ * a short Retry-After (push.h). */
+static void run_push_opts(struct push_opts *o)
+{
+	push_opts_init(o);
+	o->http.retries = 1;
+	o->http.timeout_s = 15;
+	o->http.connect_timeout_s = 5;
+	o->http.retry_after_max_s = 15;
+}
+
+void push_send_queued(const char *dir)
+{
+	json_t *pending = push_queue_load(dir), *e;
+	size_t i, n;
+	char **urls;
+	enum push_format *fmts;
+
+	if (!pending || !(n = json_array_size(pending))) {
+		json_decref(pending);
+		return;
+	}
+	/* copied first: the queue file changes as entries are sent */
+	urls = kb_xcalloc(n, sizeof(*urls));
+	fmts = kb_xcalloc(n, sizeof(*fmts));
+	json_array_foreach(pending, i, e) {
+		const char *u = json_string_value(json_object_get(e, "url"));
+		const char *f = json_string_value(json_object_get(e, "format"));
+
+		urls[i] = u ? kb_xstrdup(u) : NULL;
+		fmts[i] = f && !strcmp(f, "json") ? PUSH_JSON : PUSH_INFLUX;
+	}
+	json_decref(pending);
+	for (i = 0; i < n; i++) {
+		struct push_opts o;
+		int ret;
+
+		if (!urls[i] || push_url_check(urls[i], NULL)) {
+			kb_warn("%s/%s: entry %zu has no usable \"url\": not "
+				"sent; fix or remove it", dir, QUEUE_FILE, i);
+			continue;
+		}
+		run_push_opts(&o);
+		o.format = fmts[i];
+		kb_info("sending the queued push to %s (%s)", urls[i],
+			push_format_name(o.format));
+		ret = push_campaign(dir, urls[i], &o, NULL);
+		if (!ret) {
+			if (!push_queue_remove(dir, urls[i]))
+				kb_info("the queued push to %s is done",
+					urls[i]);
+		} else if (push_queue_add(dir, urls[i], o.format)) {
+			continue;	/* said why */
+		} else if (ret == -EXDEV) {
+			kb_warn("the queued push to %s is redirected and not "
+				"followed; it stays in %s/%s: push to the new "
+				"URL with 'kbench push URL %s' and remove the "
+				"entry", urls[i], dir, QUEUE_FILE, dir);
+		} else {
+			kb_warn("the queued push to %s failed again; it stays "
+				"in %s/%s (the next run or 'kbench push %s' "
+				"sends it)", urls[i], dir, QUEUE_FILE, dir);
+		}
+	}
+	for (i = 0; i < n; i++)
+		free(urls[i]);
+	free(urls);
+	free(fmts);
+}
+
 void push_after_run(const char *dir, const char *url, const char *run_key)
 {
 	struct push_opts o;
@@ -442,10 +675,7 @@ void push_after_run(const char *dir, const char *url, const char *run_key)
 	char *endpoint = NULL;
 	int queued, ret;
 
-	push_opts_init(&o);
-	o.http.retries = 1;
-	o.http.timeout_s = 15;
-	o.http.connect_timeout_s = 5;
+	run_push_opts(&o);
 	if (push_endpoint(url, NULL, NULL, NULL, NULL, &endpoint, &o.format)) {
 		kb_warn("push = %s (kernels.conf): not pushed; the results "
 			"are kept in %s", url, dir);
@@ -458,6 +688,13 @@ void push_after_run(const char *dir, const char *url, const char *run_key)
 	if (!ret) {
 		if (queued && !push_queue_remove(dir, endpoint))
 			kb_info("the queued push to %s is done", endpoint);
+	} else if (ret == -EXDEV) {
+		/* a redirect to another origin: sending again would be
+		 * refused again; not queued (http.h) */
+		kb_warn("push to %s not sent and not queued (the "
+			"measurement is kept in %s): fix push = in "
+			"kernels.conf, then 'kbench push URL %s'", endpoint,
+			dir, dir);
 	} else if (!push_queue_add(dir, endpoint, o.format)) {
 		kb_warn("push to %s failed; queued in %s/%s: the next run or "
 			"'kbench push %s' sends it (the measurement is kept)",

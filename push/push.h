@@ -4,7 +4,10 @@
  *  - influx: InfluxDB line protocol (push/influx.h), POSTed to
  *    .../write?db=NAME (InfluxDB 1.x HTTP API, "/write") or
  *    .../api/v2/write?org=ORG&bucket=BUCKET (InfluxDB 2.x API), in
- *    batches of at most batch_points lines;
+ *    batches of at most batch_points lines; a batch the store refuses
+ *    with HTTP 413 is halved and sent again until every request fits (a
+ *    single point too large is an error), and the later batches keep
+ *    the smaller size;
  *  - json: the results.json export (docs/results-format.md, with the
  *    summaries) POSTed as application/json to any URL.
  *
@@ -15,8 +18,9 @@
  *                  "queued": ISO-8601 UTC, "last_attempt": ISO-8601 UTC,
  *                  "attempts": N} ]}
  * A queued destination gets the whole campaign at the next attempt (the
- * influx timestamps make a re-push overwrite, see influx.h), from the next
- * completed run of `kbench run` or from `kbench push DIR`.  No credential
+ * influx timestamps make a re-push overwrite, see influx.h), at the start
+ * of the next `kbench run` of the campaign (push_send_queued), after its
+ * next completed run (push_after_run), or from `kbench push DIR`.  No credential
  * is ever written to it (URLs with credentials are refused).
  */
 #ifndef KB_PUSH_H
@@ -50,8 +54,10 @@ const char *push_format_name(enum push_format f);
  *   db        InfluxDB 1.x database: path "/write", query db=NAME
  *   bucket, org   InfluxDB 2.x: path "/api/v2/write", bucket=, org=
  * An influx endpoint must end in /write with db= or /api/v2/write with
- * bucket= and org= (or orgID=).  *endpoint is malloc'd.  0 or -EINVAL
- * with a message saying what to add. */
+ * bucket= and org= (or orgID=), and its precision=, if any, be one
+ * kbench converts to (ns, n, u, us, ms, s; m and h are refused, see
+ * influx.h).  *endpoint is malloc'd.  0 or -EINVAL with a message saying
+ * what to add or change. */
 int push_endpoint(const char *url, const char *format, const char *db,
 		  const char *bucket, const char *org, char **endpoint,
 		  enum push_format *fmt);
@@ -60,8 +66,11 @@ int push_endpoint(const char *url, const char *format, const char *db,
  * the results export (json).  only_key restricts influx to one run
  * ("CONFIG/JOB/NNN"); NULL = all.  Returns 0 (also when there was nothing
  * to send), -EAGAIN when the store could not be reached or kept failing
- * with 5xx (worth queueing), -EREMOTEIO when it refused (4xx), other
- * -errno for local problems; messages printed. */
+ * with 5xx (worth queueing), -EREMOTEIO when it refused (4xx), -E2BIG
+ * when one point (or the json export) is larger than the store accepts,
+ * -EXDEV for a redirect that is not followed (push/http.h), -EEXIST when
+ * the URL's precision= would merge points, other -errno for local
+ * problems; messages printed. */
 int push_campaign(const char *dir, const char *endpoint,
 		  const struct push_opts *o, const char *only_key);
 
@@ -76,12 +85,20 @@ int push_queue_add(const char *dir, const char *endpoint,
  * 0 or -errno. */
 int push_queue_remove(const char *dir, const char *endpoint);
 
+/* At the start of `kbench run` on dir: send every push queued in
+ * DIR/push-queue.json (the whole campaign to each), with the options of
+ * push_after_run; a sent entry leaves the queue, a failed one stays
+ * (attempts + 1) with a warning.  Never fails the caller. */
+void push_send_queued(const char *dir);
+
 /* After a run of `kbench run` completed (push = URL in kernels.conf):
  * push that run (run_key; NULL after a vm/kexec batch = every run), or
- * the whole campaign when url is queued; on any
- * failure queue url and warn.  Never fails the caller: the measurement
- * is on disk whatever happens.  Short timeouts and one retry, so a dead
- * store delays the campaign by seconds, not minutes. */
+ * the whole campaign when url is queued; on a failure queue url and
+ * warn (not for a redirect to another origin, which would fail again:
+ * warned only).  Never fails the caller: the measurement is on disk
+ * whatever happens.  Short timeouts, one retry and a Retry-After of at
+ * most 15 s, so a dead store delays the campaign by seconds, not
+ * minutes. */
 void push_after_run(const char *dir, const char *url, const char *run_key);
 
 #endif

@@ -118,6 +118,11 @@ int campaign_run(const char *dir, const char *conf, int conf_explicit,
 			goto out;
 	}
 
+	/* pushes that failed earlier (push-queue.json) are sent now; never
+	 * changes the exit status (push/push.h) */
+	if (!kb_driver_dry_run)
+		push_send_queued(dir);
+
 	/* which runs are left, and can the running kernel do them? */
 count:
 	todo = todo_local = skipped_variant = 0;

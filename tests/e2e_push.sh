@@ -8,10 +8,15 @@
 #     and queried back (/query) value by value with its tags; pushed twice
 #     without duplicates; wrong database -> 4xx, no retries; server down ->
 #     retries, exit 75, queued, nothing lost, `kbench push DIR` sends it
-#     when the server is back;
+#     when the server is back; precision=s converts the timestamps (the
+#     points read back at the same times); with max-body-size = 3000 (the
+#     B41 case on a real InfluxDB) the 413 batches are halved until they
+#     fit and all 9 points arrive;
 #  3. (root, fio) `push = URL` in kernels.conf: a 1 s loop campaign pushes
 #     after every run with run.json's start time; with the server down the
-#     campaign completes and the push is queued, then sent.
+#     campaign completes and the push is queued, then sent; a push = URL
+#     that redirects to another origin: the campaign completes (exit 0),
+#     warned, nothing queued.
 # Prints SKIP lines for what cannot run (no python3, no influxd, not root).
 # Closing line: "e2e-push: N passed, N failed[, N skipped]".
 set -u
@@ -21,6 +26,7 @@ http_pid=""; influx_pid=""
 finish() {
 	[ -n "$http_pid" ] && kill "$http_pid" 2>/dev/null && wait "$http_pid" 2>/dev/null
 	[ -n "$influx_pid" ] && kill "$influx_pid" 2>/dev/null && wait "$influx_pid" 2>/dev/null
+	[ -n "${influx2_pid:-}" ] && kill "$influx2_pid" 2>/dev/null && wait "$influx2_pid" 2>/dev/null
 	[ -n "${dev:-}" ] && losetup -d "$dev" 2>/dev/null
 	[ -n "${tmp:-}" ] && rm -rf "$tmp"
 	e2e_summary e2e-push
@@ -213,6 +219,38 @@ else
 	bad "influxd did not restart"
 fi
 
+curl -sf -XPOST "$iurl/query" --data-urlencode 'q=CREATE DATABASE kbprec' >/dev/null
+"$KBENCH" push "$iurl/write?db=kbprec&precision=s" "$demo" >/dev/null 2>"$tmp/i6.err"
+rc=$?
+q kbprec 'SELECT "read.iops" FROM "randread-4k"' | jq -c '[.results[0].series[0].values[][0]] | sort' >"$tmp/t6.json"
+q kbench 'SELECT "read.iops" FROM "randread-4k"' | jq -c '[.results[0].series[0].values[][0]] | sort' >"$tmp/t1.json"
+check "precision=s (exit $rc): the 9 points read back at the times of the ns push" \
+	"[ $rc -eq 0 ] && [ \"\$(jq length $tmp/t6.json)\" = 9 ] && [ \"\$(cat $tmp/t6.json)\" = \"\$(cat $tmp/t1.json)\" ]"
+"$KBENCH" push "$iurl/write?db=kbprec&precision=m" "$demo" >/dev/null 2>"$tmp/i7.err"
+rc=$?
+check "precision=m: refused before sending (exit $rc), saying why" \
+	"[ $rc -eq 1 ] && grep -q 'same timestamp' $tmp/i7.err"
+
+# B41 on a real InfluxDB: a second influxd with max-body-size = 3000
+ip2=$(free_port); rp2=$(free_port)
+mkdir -p "$tmp/influx2"
+sed -e "s|$tmp/influx/|$tmp/influx2/|" -e "s|127.0.0.1:$ip\"|127.0.0.1:$ip2\"|" \
+	-e "s|127.0.0.1:$rp\"|127.0.0.1:$rp2\"|" \
+	-e 's|^  log-enabled = false|  log-enabled = false\n  max-body-size = 3000|' \
+	"$tmp/influx/influxdb.conf" >"$tmp/influx2/influxdb.conf"
+"$influxd" -config "$tmp/influx2/influxdb.conf" >>"$tmp/influx2/log" 2>&1 &
+influx2_pid=$!
+iurl2="http://127.0.0.1:$ip2"
+for _ in $(seq 1 100); do curl -sf "$iurl2/ping" >/dev/null && break; sleep 0.1; done
+curl -sf -XPOST "$iurl2/query" --data-urlencode 'q=CREATE DATABASE kbench' >/dev/null
+"$KBENCH" push --db kbench "$iurl2" "$demo" >/dev/null 2>"$tmp/i8.err"
+rc=$?
+n8=$(curl -sf -G "$iurl2/query" --data-urlencode db=kbench \
+	--data-urlencode 'q=SELECT count("read.iops") FROM "randread-4k"' | jq '.results[0].series[0].values[0][1]')
+check "max-body-size = 3000 (B41): exit $rc, 413 answered by halving the batch, 9 points stored" \
+	"[ $rc -eq 0 ] && [ \"$n8\" = 9 ] && grep -q 'HTTP 413' $tmp/i8.err && grep -q 'batch-size 3' $tmp/i8.err && ! grep -q 'fix the URL' $tmp/i8.err"
+kill "$influx2_pid"; wait "$influx2_pid" 2>/dev/null; influx2_pid=""
+
 # ---- 3. push = URL in kernels.conf, after every run (root, fio) ----
 if [ "$(id -u)" -ne 0 ] || ! command -v fio >/dev/null || ! command -v losetup >/dev/null; then
 	echo "SKIP: push after every run needs root, fio and losetup (a loop-device campaign)"
@@ -263,5 +301,19 @@ if influx_start; then
 		"[ $rc -eq 0 ] && [ \"\$(jq '.results[0].series[0].values[0][1]' $tmp/q5.json)\" = 4 ] && [ ! -e $c2/push-queue.json ]"
 else
 	bad "influxd did not restart"
+fi
+
+# a store that redirects to another origin (localhost, not 127.0.0.1):
+# the measurement goes on, nothing is queued
+if [ -n "$hp" ]; then
+	sed "s|^push = .*|push = $hurl/redirect/308/write?db=kbrun\&to=http://localhost:$hp/write%3Fdb%3Dkbrun|" \
+		"$tmp/push.conf" >"$tmp/redir.conf"
+	c3="$tmp/c3"
+	KBENCH_PUSH_TOKEN=s3cr3t-t0ken "$KBENCH" run -c "$tmp/redir.conf" -o "$c3" >"$tmp/r4.out" 2>"$tmp/r4.err"
+	rc=$?
+	check "push = URL redirecting to another origin: the campaign completes (exit $rc), 6 runs ok" \
+		"[ $rc -eq 0 ] && [ \"\$(jq '[.runs[] | select(.status == \"ok\")] | length' $c3/results.json)\" = 6 ]"
+	check "... each push names the Location, not followed, nothing queued, the token never sent to localhost" \
+		"grep -q 'redirects to http://localhost:$hp/write?db=kbrun, another origin' $tmp/r4.err && grep -q 'not queued' $tmp/r4.err && [ ! -e $c3/push-queue.json ] && ! grep -q '\"path\": \"/write?db=kbrun\"' $tmp/http.log"
 fi
 finish
