@@ -82,6 +82,11 @@ out:
 
 json_t *influx_run_times(const char *dir)
 {
+	return influx_run_times_only(dir, NULL);
+}
+
+json_t *influx_run_times_only(const char *dir, const char *only_key)
+{
 	char *spath = kb_path_join(dir, "state.json");
 	json_t *state = NULL, *times = NULL, *st;
 	const char *key;
@@ -95,7 +100,11 @@ json_t *influx_run_times(const char *dir)
 		goto out;
 	times = json_object();
 	json_object_foreach(json_object_get(state, "runs"), key, st) {
-		int64_t ns = run_time(dir, key, st);
+		int64_t ns;
+
+		if (only_key && strcmp(only_key, key))
+			continue;
+		ns = run_time(dir, key, st);
 
 		if (ns < 0) {
 			kb_warn("%s: run %s has no start time (no run.json "

@@ -45,6 +45,10 @@
  * reference, or NULL with a message when state.json cannot be read. */
 json_t *influx_run_times(const char *dir);
 
+/* The same for one run (only_key; NULL: every run): O(1) files, for the
+ * push after each run (push/push.h push_after_run). */
+json_t *influx_run_times_only(const char *dir, const char *only_key);
+
 /* The nanoseconds in one unit of an InfluxDB precision= value: n and ns
  * 1, u and us 1000, ms 1000000, s 1000000000.  0; -ERANGE for m and h
  * (see above); -EINVAL for anything else. */

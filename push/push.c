@@ -7,6 +7,7 @@
 #include "lib/file.h"
 #include "results/model.h"
 #include "stats/summary.h"
+#include "stats/compare.h"
 #include "parsers/json_file.h"
 
 #include <curl/curl.h>
@@ -250,7 +251,9 @@ static json_t *load_results(const char *dir)
 {
 	json_t *res = results_load_campaign(dir, 0);
 
-	if (res && stats_fill_summaries(res)) {
+	/* the same document as DIR/results.json: summaries and the
+	 * comparisons (stats_analyse, as runner/campaign_reports.c) */
+	if (res && stats_analyse(res, NULL)) {
 		json_decref(res);
 		res = NULL;
 	}
@@ -365,10 +368,13 @@ static int push_influx(const char *dir, const char *endpoint,
 		ret = -EINVAL;
 		goto out;
 	}
-	res = results_load_campaign(dir, 0);
+	/* after each run only that run is read (push_after_run): the
+	 * campaign's pushes stay linear in its runs */
+	res = only_key ? results_load_campaign_runs(dir, &only_key, 1) :
+	      results_load_campaign(dir, 0);
 	if (!res)
 		goto out;
-	times = influx_run_times(dir);
+	times = influx_run_times_only(dir, only_key);
 	if (!times)
 		goto out;
 	m = open_memstream(&buf, &len);

@@ -50,7 +50,34 @@ static void add_params(json_t *cj, const char *config, json_t *run)
 		json_object_set_new(run, "params", params);
 }
 
+static json_t *load_campaign(const char *dir, int reparse,
+			     const char *const *keys, size_t nkeys);
+
 json_t *results_load_campaign(const char *dir, int reparse)
+{
+	return load_campaign(dir, reparse, NULL, 0);
+}
+
+json_t *results_load_campaign_runs(const char *dir, const char *const *keys,
+				   size_t nkeys)
+{
+	return load_campaign(dir, 0, keys, nkeys);
+}
+
+static int key_wanted(const char *key, const char *const *keys, size_t n)
+{
+	size_t i;
+
+	if (!keys)
+		return 1;
+	for (i = 0; i < n; i++)
+		if (keys[i] && !strcmp(keys[i], key))
+			return 1;
+	return 0;
+}
+
+static json_t *load_campaign(const char *dir, int reparse,
+			     const char *const *keys, size_t nkeys)
 {
 	char *cjpath = kb_path_join(dir, "campaign.json");
 	char *statepath = kb_path_join(dir, "state.json");
@@ -73,7 +100,8 @@ json_t *results_load_campaign(const char *dir, int reparse)
 		struct kb_repairs rep = { 0 };
 		size_t ri;
 
-		if (results_validate_campaign(dir, &rep)) {
+		/* one run wanted (keys): campaign.json and state.json only */
+		if (results_validate_campaign(dir, keys ? NULL : &rep)) {
 			results_repairs_free(&rep);
 			goto out;
 		}
@@ -144,7 +172,8 @@ json_t *results_load_campaign(const char *dir, int reparse)
 		json_t *m = NULL;
 		int iter;
 
-		if (!key || !json_object_get(done, key))
+		if (!key || !json_object_get(done, key) ||
+		    !key_wanted(key, keys, nkeys))
 			continue;
 		if (split_key(key, &config, &job, &iter) < 0) {
 			kb_warn("%s: malformed plan entry '%s'", cjpath, key);

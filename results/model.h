@@ -16,6 +16,13 @@
  * new reference, or NULL with a message naming the file. */
 json_t *results_load_campaign(const char *dir, int reparse);
 
+/* The same model holding only the runs named in keys[0..nkeys) (those
+ * recorded in state.json), for a consumer that needs one run: reads
+ * campaign.json, state.json and those runs' metrics.json only.  keys
+ * NULL: every run (results_load_campaign without reparse). */
+json_t *results_load_campaign_runs(const char *dir, const char *const *keys,
+				   size_t nkeys);
+
 /* Load a results.json export (kbench report --from-json); checks
  * schema_version.  New reference or NULL with a message. */
 json_t *results_load_export(const char *path);

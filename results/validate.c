@@ -26,10 +26,6 @@ static int key_ok(const char *key)
 
 static void add_repair(struct kb_repairs *r, const char *key, char *why)
 {
-	if (!r) {
-		free(why);
-		return;
-	}
 	r->key = kb_xrealloc(r->key, (r->n + 1) * sizeof(*r->key));
 	r->why = kb_xrealloc(r->why, (r->n + 1) * sizeof(*r->why));
 	r->key[r->n] = kb_xstrdup(key);
@@ -165,7 +161,7 @@ int results_validate_campaign(const char *dir, struct kb_repairs *repairs)
 			kb_error("%s: runs.\"%s\".finished: expected a time "
 				 "string", spath, pk);
 			bad = 1;
-		} else if (!strcmp(s, "ok")) {
+		} else if (!strcmp(s, "ok") && repairs) {
 			char *mp = kb_run_file(dir, key, "metrics.json");
 			char *p = metrics_problem(mp);
 

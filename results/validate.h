@@ -27,8 +27,10 @@ struct kb_repairs {
 	size_t n;
 };
 
-/* Validate dir.  0 (repairs, may be NULL, lists the damaged runs), or
- * -EINVAL with one message per problem found. */
+/* Validate dir.  0, or -EINVAL with one message per problem found.
+ * repairs non-NULL: every run recorded ok has its metrics.json checked
+ * too (O(runs) files) and the damaged ones are listed there; NULL: only
+ * campaign.json and state.json are read. */
 int results_validate_campaign(const char *dir, struct kb_repairs *repairs);
 
 /* Repair the runs listed: re-parse each run directory's raw artefacts

@@ -75,8 +75,8 @@ else
 	rc=$?
 	check "push --format json exits 0 (got $rc)" "[ $rc -eq 0 ]"
 	check "one POST to /ingest" "[ \"\$(jq -s '[.[] | select(.method == \"POST\" and .path == \"/ingest\")] | length' $tmp/http.log)\" = 1 ]"
-	check "the body is the results export: schema_version 1, 12 runs, the summaries of the model" \
-		"[ \"\$(jq -S '{schema_version, runs: (.runs | length), summaries}' $tmp/posts/1.body)\" = \"\$(jq -S '{schema_version, runs: (.runs | length), summaries}' $tmp/model.json)\" ]"
+	check "the body is the results export: schema_version 1, 12 runs, the summaries and comparisons of the model" \
+		"[ \"\$(jq -S '{schema_version, runs: (.runs | length), summaries, comparisons}' $tmp/posts/1.body)\" = \"\$(jq -S '{schema_version, runs: (.runs | length), summaries, comparisons}' $tmp/model.json)\" ] && [ \"\$(jq '.comparisons | length' $tmp/posts/1.body)\" -gt 0 ]"
 	check "Content-Type application/json" \
 		"[ \"\$(jq -r '.headers[\"Content-Type\"]' $tmp/posts/1.json)\" = application/json ]"
 	check "the token was sent as 'Authorization: Bearer ...'" \
