@@ -11,9 +11,6 @@
 int kb_driver_dry_run;
 const char *kb_guest_variant;
 
-/* implemented in runner/driver_kexec.c */
-int kexec_is_running(const struct kb_variant *v);
-
 const struct kb_driver *driver_batch(const struct kb_config *cfg, size_t v)
 {
 	const struct kb_variant *var = &cfg->variants[v];
@@ -22,7 +19,7 @@ const struct kb_driver *driver_batch(const struct kb_config *cfg, size_t v)
 
 	if (!d || !d->run_batch || kb_guest_variant)
 		return NULL;
-	if (!strcmp(d->name, "kexec") && kexec_is_running(var))
+	if (d->is_running && d->is_running(var))
 		return NULL;
 	return d;
 }

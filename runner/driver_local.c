@@ -25,11 +25,15 @@ static int local_ready(const struct kb_variant *v, char *why, size_t len)
 	return 0;
 }
 
+/* implemented in runner/driver_kexec.c */
+int kexec_is_running(const struct kb_variant *v);
+
 const struct kb_driver kb_drivers[] = {
-	{ "local", local_ready, NULL },
-	{ "vm", vm_ready, vm_run_batch },
-	{ "kexec", kexec_ready, kexec_run_batch },
-	{ NULL, NULL, NULL },
+	{ "local", 0, local_ready, NULL, NULL },
+	{ "vm", KB_DRIVER_BOOTS, vm_ready, vm_run_batch, NULL },
+	{ "kexec", KB_DRIVER_BOOTS, kexec_ready, kexec_run_batch,
+	  kexec_is_running },
+	{ NULL, 0, NULL, NULL, NULL },
 };
 
 const struct kb_driver *driver_find(const char *method)

@@ -14,8 +14,13 @@
 
 struct kb_campaign;
 
+/* Capabilities of a driver (kb_driver.flags). */
+#define KB_DRIVER_BOOTS	0x1	/* its batches are boots of the variant's
+				 * kernel (the plan's ETA counts them) */
+
 struct kb_driver {
 	const char *name;	/* kernels.conf `method` */
+	unsigned flags;		/* KB_DRIVER_* */
 	/* 1 when runs of v can be done now; else 0 and why[] says why */
 	int (*ready)(const struct kb_variant *v, char *why, size_t len);
 	/* Optional.  Runs of v are not executed by this process but on a
@@ -27,6 +32,10 @@ struct kb_driver {
 	 * a variant whose kernel is the running one (driver_batch()). */
 	int (*run_batch)(struct kb_campaign *c, const size_t *runs, size_t n,
 			 size_t *nfailed);
+	/* Optional.  1 when v's kernel is the one running now, so its runs
+	 * go through this process instead of run_batch (kexec: after the
+	 * boot that made it the variant, checked as runner/kexec.h says). */
+	int (*is_running)(const struct kb_variant *v);
 };
 
 /* Set by `kbench run --dry-run`: run_batch prints the commands it would

@@ -1,4 +1,5 @@
 #include "runner/plan.h"
+#include "runner/drivers.h"
 #include "results/paths.h"
 #include "results/records.h"
 #include "lib/err.h"
@@ -163,11 +164,13 @@ size_t plan_count_boots(const struct kb_config *cfg, const struct kb_plan *p,
 
 	for (i = 0; i < p->nruns; i++) {
 		size_t v = p->configs[p->runs[i].config].variant;
-		const char *m = cfg->variants[v].method;
+		const struct kb_driver *d = driver_find(cfg->variants[v].method ?
+							cfg->variants[v].method :
+							"local");
 
 		if (todo && !todo[i])
 			continue;
-		if (m && (!strcmp(m, "vm") || !strcmp(m, "kexec")) && v != prev)
+		if (d && (d->flags & KB_DRIVER_BOOTS) && v != prev)
 			boots++;
 		prev = v;
 	}
