@@ -16,7 +16,13 @@
 	{ d ".clat_p999_ns", "ns", KB_LOWER_BETTER, D " clat p99.9", \
 	  D " 99.9th percentile completion latency" }, \
 	{ d ".lat_mean_ns", "ns", KB_LOWER_BETTER, D " lat", \
-	  D " mean total latency (submission + completion)" }
+	  D " mean total latency (submission + completion)" }, \
+	{ d ".lat_p50_ns", "ns", KB_LOWER_BETTER, D " lat p50", \
+	  D " median total latency (fio lat_percentiles=1)" }, \
+	{ d ".lat_p99_ns", "ns", KB_LOWER_BETTER, D " lat p99", \
+	  D " 99th percentile total latency (fio lat_percentiles=1)" }, \
+	{ d ".lat_p999_ns", "ns", KB_LOWER_BETTER, D " lat p99.9", \
+	  D " 99.9th percentile total latency (fio lat_percentiles=1)" }
 
 #define PERF_COUNT(n, u, l, d) \
 	{ n, u, KB_NEUTRAL, l, d " during the run (perf_event_open)" }, \
