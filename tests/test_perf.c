@@ -133,6 +133,85 @@ static void test_b19_multiplexed(void **state)
 	free(st);
 }
 
+static json_t *stat_text(const char *text, json_t **warnings,
+			 struct kb_perf_stat *st)
+{
+	json_t *m = json_object();
+
+	*warnings = json_array();
+	assert_int_equal(perf_stat_parse("t.csv", text, st), 0);
+	perf_stat_metrics(st, m, *warnings);
+	return m;
+}
+
+/* perf stat records with the wrong number of fields: the event's metric
+ * (and the ratios using it) absent with a warning, never a value read
+ * from shifted columns or summed from the event's other records. */
+static void test_stat_wrong_field_count(void **state)
+{
+	struct kb_perf_stat *st = calloc(1, sizeof(*st));
+	json_t *w, *m;
+
+	(void)state;
+	/* thousands separators (a locale) split a value over 3 fields */
+	m = stat_text("2000000,,instructions,1000,100.00,,\n"
+		      "1,825,312,,cycles,1000,100.00,,\n"
+		      "12,,context-switches,1000,100.00,,\n", &w, st);
+	assert_null(json_object_get(m, "perf.cycles"));
+	assert_null(json_object_get(m, "perf.ipc"));
+	assert_float_equal(metric(m, "perf.instructions"), 2000000, 0);
+	assert_float_equal(metric(m, "perf.context_switches"), 12, 0);
+	assert_true(warned(w, "perf stat: 1 record(s) of cycles have the wrong number of fields (line 2: 9 fields; the layout of line 1 has 7, the value in column 1); perf.cycles n/a"));
+	json_decref(m);
+	json_decref(w);
+
+	/* -I -A (B17's layout): CPU1's record cut short in the middle of the
+	 * file: cycles is not CPU0's count alone */
+	m = stat_text("     1.001016720;CPU0;1825312;;cycles;1000894250;100.00;;\n"
+		      "     1.001016720;CPU0;1421843;;instructions;1000894250;100.00;0.78;insn per cycle\n"
+		      "     1.001016720;CPU1;948311;;cycles;1000871120\n"
+		      "     1.001016720;CPU1;611203;;instructions;1000871120;100.00;0.64;insn per cycle\n",
+		      &w, st);
+	assert_null(json_object_get(m, "perf.cycles"));
+	assert_null(json_object_get(m, "perf.ipc"));
+	assert_float_equal(metric(m, "perf.instructions"), 1421843 + 611203, 0);
+	assert_true(warned(w, "of cycles have the wrong number of fields (line 3: 6 fields"));
+	json_decref(m);
+	json_decref(w);
+
+	/* the last line cut inside the event name (perf stopped): every
+	 * event the stub may name is left out */
+	m = stat_text("1.0;CPU0;100;;cycles;1000;100.00;;\n"
+		      "1.0;CPU0;80;;instructions;1000;100.00;;\n"
+		      "1.0;CPU0;7;;cache-misses;1000;100.00;;\n"
+		      "1.0;CPU1;90;;cyc", &w, st);
+	assert_null(json_object_get(m, "perf.cycles"));
+	assert_float_equal(metric(m, "perf.instructions"), 80, 0);
+	assert_float_equal(metric(m, "perf.cache_misses"), 7, 0);
+	json_decref(m);
+	json_decref(w);
+
+	/* an uncore event whose name holds the separator: skipped with a
+	 * warning, the others read */
+	m = stat_text("123,,cha/event=0x34,umask=0x1/,1000,100.00,,\n"
+		      "5000,,cycles,1000,100.00,,\n", &w, st);
+	assert_float_equal(metric(m, "perf.cycles"), 5000, 0);
+	assert_int_equal(st->nev, 1);
+	json_decref(m);
+	json_decref(w);
+
+	/* LKP's -I -a lines whose time column looks like a value:
+	 * "time,96844.71,msec,cpu-clock,..." reads cpu-clock, not "msec" */
+	m = stat_text("     1.000659830,4100064372,,cpu-cycles,16139216640,16.66,0.042,GHz\n"
+		      "     1.000659830,96844.71,msec,cpu-clock,96844614045,100.00,96.845,CPUs utilized\n",
+		      &w, st);
+	assert_float_equal(metric(m, "perf.cpu_clock_ms"), 96844.71, 1e-9);
+	assert_float_equal(metric(m, "perf.cycles"), 4100064372.0, 0);
+	json_decref(m);
+	json_decref(w);
+	free(st);
+}
+
 /* B21: perf's paranoid stderr: one error saying what to change */
 static void test_b21_paranoid(void **state)
 {
@@ -401,6 +480,7 @@ int main(void)
 		cmocka_unit_test(test_b16_not_supported),
 		cmocka_unit_test(test_b17_interval_per_cpu),
 		cmocka_unit_test(test_b19_multiplexed),
+		cmocka_unit_test(test_stat_wrong_field_count),
 		cmocka_unit_test(test_b21_paranoid),
 		cmocka_unit_test(test_collect_here),
 		cmocka_unit_test(test_report_lost),
