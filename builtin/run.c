@@ -13,6 +13,7 @@
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/proc.h"
+#include "parsers/procfs.h"
 #include "parsers/run_dir.h"
 #include "push/push.h"
 #include "reports/report.h"
@@ -214,6 +215,9 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 		"target", t->path, "warmup", r->warmup);
 	json_object_set_new(rj, "start_unix_ns", json_integer((json_int_t)
 		start.tv_sec * 1000000000 + start.tv_nsec));
+	/* the kernel's identity (release + /proc/version build string +
+	 * build id: two builds can share `uname -r`) and the RAM */
+	procfs_record_kernel(rj);
 	/* kbench's own CPU (not fio's) while fio ran: what the measuring
 	 * costs the measured run (make bench) */
 	json_object_set_new(rj, "kbench_cpu_during_run_s", json_real(

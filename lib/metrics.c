@@ -145,6 +145,8 @@ const struct kb_metric_def kb_metrics[] = {
 	PROFILE_ROLE("dcm", "DCM"),
 	{ "profile.lost_samples", "count", KB_LOWER_BETTER, "lost",
 	  "samples perf record lost (Total Lost Samples)" },
+	{ "profile.lost_pct", "%", KB_LOWER_BETTER, "lost%",
+	  "samples perf record lost, percent of all (lost + kept)" },
 
 	/* parsers/tasks.c: /proc/[pid]/task/[tid]/stat deltas */
 	{ "task.fio.cpu_pct", "%", KB_LOWER_BETTER, "fio",

@@ -324,6 +324,102 @@ static void test_report_lost(void **state)
 	free(text);
 }
 
+static int has_str(json_t *a, const char *s)
+{
+	size_t i;
+	json_t *x;
+
+	json_array_foreach(a, i, x)
+		if (!strcmp(json_string_value(x), s))
+			return 1;
+	return 0;
+}
+
+/* perf report's lost samples: the share lost recorded, the profile
+ * flagged.  The recorded report: 287547 lost, 1860185 kept (the Samples
+ * column summed). */
+static void test_report_lost_share(void **state)
+{
+	char *text = slurp("tests/data/perf/report-lost-samples.txt");
+	struct kb_profile p;
+	json_t *m = json_object(), *w = json_array(), *f = json_array();
+
+	(void)state;
+	assert_int_equal(perf_report_parse("lost", text, "x", &p), 0);
+	perf_report_lost(&p, m, w, f);
+	assert_float_equal(metric(m, "profile.lost_samples"), 287547, 0);
+	assert_float_equal(metric(m, "profile.lost_pct"),
+			   100.0 * 287547 / (287547 + 1860185), 1e-9);
+	assert_true(has_str(f, "profile: 287547 samples lost (13.39% of all)"));
+	assert_true(warned(w, "profile: perf lost 287547 samples (13.39% of all)"));
+	perf_report_free(&p);
+	json_decref(m);
+	json_decref(w);
+	json_decref(f);
+	free(text);
+
+	/* percentages only (no Samples column): perf's own count and share
+	 * from its stderr; LOST records (ring buffer overrun) as chunks */
+	m = json_object();
+	w = json_array();
+	f = json_array();
+	assert_int_equal(perf_report_parse("pct",
+		"# Samples: 9K of event 'cycles'\n"
+		"# Overhead  Command  Shared Object      Symbol\n"
+		"    60.00%  fio      [kernel.kallsyms]  [k] blk_mq_submit_bio\n"
+		"    40.00%  fio      fio                [.] main\n", "cycles", &p), 0);
+	assert_int_equal(p.lost_samples, -1);
+	perf_report_scan_lost("Warning:\nProcessed 8000 samples and lost 12.50%!\n\n"
+			      "Warning:\nProcessed 9100 events and lost 3 chunks!\n\nCheck IO/CPU overload!\n", &p);
+	perf_report_lost(&p, m, w, f);
+	assert_null(json_object_get(m, "profile.lost_samples"));
+	assert_float_equal(metric(m, "profile.lost_pct"), 12.5, 1e-9);
+	assert_true(has_str(f, "profile: samples lost (12.50% of all)"));
+	assert_true(has_str(f, "profile: 3 chunks of events lost"));
+	assert_true(warned(w, "PERF_RECORD_LOST"));
+	perf_report_free(&p);
+	json_decref(m);
+	json_decref(w);
+	json_decref(f);
+
+	/* perf report --stats: "SAMPLE events" counts the samples kept */
+	m = json_object();
+	w = json_array();
+	f = json_array();
+	assert_int_equal(perf_report_parse("stats",
+		"# Total Lost Samples: 1000\n"
+		"#\n# Samples: 9K of event 'cycles'\n"
+		"    100.00%  fio  [kernel.kallsyms]  [k] blk_mq_submit_bio\n"
+		"Aggregated stats:\n"
+		"           TOTAL events:      10020\n"
+		"          SAMPLE events:       9000  (89.8%)\n"
+		"            LOST events:          2  ( 0.0%)\n", "cycles", &p), 0);
+	perf_report_lost(&p, m, w, f);
+	assert_float_equal(metric(m, "profile.lost_pct"), 10.0, 1e-9);
+	assert_true(has_str(f, "profile: 2 chunks of events lost"));
+	perf_report_free(&p);
+	json_decref(m);
+	json_decref(w);
+	json_decref(f);
+
+	/* nothing lost: no flag, 0% recorded */
+	m = json_object();
+	w = json_array();
+	f = json_array();
+	assert_int_equal(perf_report_parse("none", "# Total Lost Samples: 0\n"
+		"# Samples: 10 of event 'cycles'\n"
+		"# Overhead  Samples  Command  Shared Object      Symbol\n"
+		"   100.00%       10  fio      [kernel.kallsyms]  [k] x\n",
+		"cycles", &p), 0);
+	perf_report_lost(&p, m, w, f);
+	assert_float_equal(metric(m, "profile.lost_pct"), 0, 0);
+	assert_int_equal(json_array_size(f), 0);
+	perf_report_free(&p);
+	json_decref(m);
+	json_decref(w);
+	json_decref(f);
+}
+
 /* B22: kptr_restrict: raw kernel addresses are unresolved, not "other";
  * group shares are withheld with a warning. */
 static void test_report_kptr(void **state)
@@ -484,6 +580,7 @@ int main(void)
 		cmocka_unit_test(test_b21_paranoid),
 		cmocka_unit_test(test_collect_here),
 		cmocka_unit_test(test_report_lost),
+		cmocka_unit_test(test_report_lost_share),
 		cmocka_unit_test(test_report_kptr),
 		cmocka_unit_test(test_report_children),
 		cmocka_unit_test(test_symgroups_errors),
