@@ -7,6 +7,7 @@
 #include "builtin/builtin.h"
 #include "lib/err.h"
 #include "parsers/fio_json.h"
+#include "parsers/kconf.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -16,7 +17,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: kbench parse [--compact] [-q|--quiet] FILE...\n"
+"usage: kbench parse [--compact] [-q|--quiet] [--ram SIZE] FILE...\n"
 "\n"
 "Read fio output files (fio --output-format=json or json+; text that fio or\n"
 "a shell wrote around the JSON is skipped with a warning; of several\n"
@@ -26,8 +27,18 @@ static void usage(FILE *f)
 "bandwidth in KiB/s, IOPS and bandwidth summed over the jobs).  Objects of\n"
 "several files are printed one after the other.\n"
 "\n"
+"fio writes TABs and bytes that are not UTF-8 unescaped into its JSON (a job\n"
+"description, a file name): such a document is read leniently, with a\n"
+"warning naming the character, line and job option.  What fio reports is\n"
+"checked: impossible values (negative, non-monotonic percentiles) are left\n"
+"out with a warning; latency buckets that do not sum to 100%%, a steady state\n"
+"not attained and buffered reads that likely measured the page cache are\n"
+"listed in \"flags\" (the last also as \"suspect\": \"page_cache\").\n"
+"\n"
 "options:\n"
 "  --compact     print each file's object on one line instead of indented\n"
+"  --ram SIZE    RAM of the machine fio ran on (e.g. 64G), to compare the\n"
+"                working set of buffered reads with\n"
 "  -q, --quiet   print no warnings on stderr (the parser's warnings stay in\n"
 "                the object's \"warnings\" array, a failed fio job in its\n"
 "                \"error\"); files that cannot be parsed are still reported\n"
@@ -38,7 +49,8 @@ static void usage(FILE *f)
 "parsed (the message names the file and what was wrong), 2 on bad usage.\n");
 }
 
-static int parse_one(const char *path, int compact, int quiet)
+static int parse_one(const char *path, int compact, int quiet,
+		     const struct fio_parse_opts *po)
 {
 	size_t flags;
 	const json_t *w;
@@ -48,7 +60,7 @@ static int parse_one(const char *path, int compact, int quiet)
 	size_t i;
 	int rc = 0;
 
-	res = fio_parse_file(path, err, sizeof(err));
+	res = fio_parse_file_opts(path, po, err, sizeof(err));
 	if (!res) {
 		kb_error("%s", err);
 		return -EINVAL;
@@ -82,9 +94,11 @@ int cmd_parse(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "compact", no_argument, NULL, 'c' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "ram", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct fio_parse_opts po = { 0 };
 	int compact = 0, quiet = 0, failed = 0, c, i;
 
 	optind = 1;
@@ -96,6 +110,14 @@ int cmd_parse(int argc, char **argv)
 			break;
 		case 'q':
 			quiet = 1;
+			break;
+		case 'r':
+			if (kconf_parse_size(optarg, &po.ram_bytes) ||
+			    !po.ram_bytes) {
+				kb_error("parse: --ram '%s': expected a size such as 64G or 65536M",
+					 optarg);
+				return 2;
+			}
 			break;
 		case 'h':
 			usage(stdout);
@@ -111,11 +133,11 @@ int cmd_parse(int argc, char **argv)
 		}
 	}
 	if (optind >= argc) {
-		kb_error("parse: no FILE given (usage: kbench parse [--compact] [-q] FILE...)");
+		kb_error("parse: no FILE given (usage: kbench parse [--compact] [-q] [--ram SIZE] FILE...)");
 		return 2;
 	}
 	for (i = optind; i < argc; i++)
-		if (parse_one(argv[i], compact, quiet))
+		if (parse_one(argv[i], compact, quiet, &po))
 			failed = 1;
 	if (fflush(stdout)) {
 		kb_error("writing to stdout: %m");

@@ -16,7 +16,13 @@
 	{ d ".clat_p999_ns", "ns", KB_LOWER_BETTER, D " clat p99.9", \
 	  D " 99.9th percentile completion latency" }, \
 	{ d ".lat_mean_ns", "ns", KB_LOWER_BETTER, D " lat", \
-	  D " mean total latency (submission + completion)" }
+	  D " mean total latency (submission + completion)" }, \
+	{ d ".lat_p50_ns", "ns", KB_LOWER_BETTER, D " lat p50", \
+	  D " median total latency (fio lat_percentiles=1)" }, \
+	{ d ".lat_p99_ns", "ns", KB_LOWER_BETTER, D " lat p99", \
+	  D " 99th percentile total latency (fio lat_percentiles=1)" }, \
+	{ d ".lat_p999_ns", "ns", KB_LOWER_BETTER, D " lat p99.9", \
+	  D " 99.9th percentile total latency (fio lat_percentiles=1)" }
 
 #define PERF_COUNT(n, u, l, d) \
 	{ n, u, KB_NEUTRAL, l, d " during the run (perf_event_open)" }, \
@@ -139,6 +145,8 @@ const struct kb_metric_def kb_metrics[] = {
 	PROFILE_ROLE("dcm", "DCM"),
 	{ "profile.lost_samples", "count", KB_LOWER_BETTER, "lost",
 	  "samples perf record lost (Total Lost Samples)" },
+	{ "profile.lost_pct", "%", KB_LOWER_BETTER, "lost%",
+	  "samples perf record lost, percent of all (lost + kept)" },
 
 	/* parsers/tasks.c: /proc/[pid]/task/[tid]/stat deltas */
 	{ "task.fio.cpu_pct", "%", KB_LOWER_BETTER, "fio",

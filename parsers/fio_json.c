@@ -3,6 +3,7 @@
 #include "parsers/fio_json.h"
 #include "lib/err.h"
 #include "lib/file.h"
+#include "parsers/kconf.h"
 
 #include <errno.h>
 #include <math.h>
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 enum { DIR_READ, DIR_WRITE, DIR_TRIM, DIR_MIXED, NR_DIRS };
@@ -20,8 +22,16 @@ static const char *const dir_names[NR_DIRS] = { "read", "write", "trim", "mixed"
  * older files "99.00"), so they are matched numerically. */
 #define NR_PCT 3
 static const double pct_points[NR_PCT] = { 50.0, 99.0, 99.9 };
-static const char *const pct_names[NR_PCT] = {
-	"clat_p50_ns", "clat_p99_ns", "clat_p999_ns"
+
+/* The latency kinds whose percentiles kbench keeps: completion latency
+ * (fio's default, clat_percentiles=1) and total latency
+ * (lat_percentiles=1); fio writes the percentile map (and the json+ bins)
+ * under the block whose percentiles it computed. */
+enum { LK_CLAT, LK_LAT, NR_LK };
+static const char *const lk_names[NR_LK] = { "clat", "lat" };
+static const char *const pct_names[NR_LK][NR_PCT] = {
+	{ "clat_p50_ns", "clat_p99_ns", "clat_p999_ns" },
+	{ "lat_p50_ns", "lat_p99_ns", "lat_p999_ns" },
 };
 
 #define MAX_PREAMBLE_WARNINGS	10
@@ -32,27 +42,38 @@ struct bin {
 	double count;
 };
 
-struct dir_stat {
-	int has_io;
-	double iops;
-	double bw_kib;
-	double weight;		/* I/O count estimate, for weighted means */
-	int has_clat;
-	double clat_mean_ns;
-	double clat_n;		/* clat "N", or -1 when the file has none */
-	int has_lat;
-	double lat_mean_ns;
-	double lat_n;
+/* The percentiles of one latency kind of one job's direction. */
+struct lat_dist {
 	int has_pct[NR_PCT];
 	double pct_ns[NR_PCT];
 	int has_bins;
 	struct bin *bins;
 	size_t nbins;
+	int bad;		/* impossible values: dropped, with a warning */
+};
+
+struct dir_stat {
+	int has_io;
+	double iops;
+	double bw_kib;
+	int bad_iops;		/* impossible value: the metric is dropped */
+	int bad_bw;
+	double weight;		/* I/O count estimate, for weighted means */
+	int has_clat;
+	int bad_clat_mean;
+	double clat_mean_ns;
+	double clat_n;		/* clat "N", or -1 when the file has none */
+	int has_lat;
+	int bad_lat_mean;
+	double lat_mean_ns;
+	double lat_n;
+	struct lat_dist dist[NR_LK];
 };
 
 struct job_stat {
 	struct dir_stat dir[NR_DIRS];
 	int has_cpu;
+	int bad_cpu;
 	double usr_cpu;
 	double sys_cpu;
 	json_int_t groupid;
@@ -61,9 +82,11 @@ struct job_stat {
 struct ctx {
 	const char *name;
 	json_t *warnings;
+	json_t *flags;		/* reasons to doubt the run (strings) */
 	int ver_major;		/* -1 when the version is unknown */
 	int ver_minor;
 	const char *version;
+	const char *jobname;	/* the job being read, for messages */
 	int warned_kib;
 	int warned_bins;
 };
@@ -91,6 +114,36 @@ static void warnf(struct ctx *c, const char *fmt, ...)
 	}
 	if (s)
 		json_array_append_new(c->warnings, s);
+}
+
+static void flagf(struct ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Add a flag (a reason to doubt the run), once. */
+static void flagf(struct ctx *c, const char *fmt, ...)
+{
+	char buf[512];
+	const json_t *f;
+	va_list ap;
+	size_t i;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	json_array_foreach(c->flags, i, f)
+		if (!strcmp(json_string_value(f), buf))
+			return;
+	for (i = 0; buf[i]; i++)	/* quoted input: keep the ASCII */
+		if ((unsigned char)buf[i] >= 0x80)
+			buf[i] = '?';
+	json_array_append_new(c->flags, json_string(buf));
+}
+
+/* A value fio cannot mean: negative, or the wrap-around of an unsigned
+ * 64-bit counter (fio's fields are uint64_t; 2^63 ns is 292 years). */
+static int impossible(double v)
+{
+	return v < 0 || v >= 9.2e18;
 }
 
 /* Copy at most MAX_QUOTE bytes of [s, s+n) into out for quoting, trimmed
@@ -223,7 +276,7 @@ static int plat_idx_to_val(unsigned long long idx, unsigned int bits,
 
 /* Read the json+ "bins" of a clat block into s->bins (latency in ns). */
 static void read_bins(struct ctx *c, const char *dname, const json_t *clat,
-		      double mult, struct dir_stat *s)
+		      double mult, struct lat_dist *s)
 {
 	const json_t *bins = json_object_get(clat, "bins");
 	const json_t *jbits, *jval;
@@ -290,7 +343,7 @@ static void read_bins(struct ctx *c, const char *dname, const json_t *clat,
 }
 
 static void read_percentiles(const json_t *clat, double mult,
-			     struct dir_stat *s)
+			     struct lat_dist *s)
 {
 	const json_t *map = json_object_get(clat, "percentile");
 	const char *key;
@@ -325,6 +378,50 @@ static int io_bytes_in_kib(struct ctx *c, const json_t *d)
 		!json_object_get(d, "clat_ns");
 }
 
+/* Percentiles must not decrease with p (p50 <= p99 <= p99.9) and cannot
+ * be negative: else the kind's percentiles are dropped, with a warning. */
+static void check_percentiles(struct ctx *c, const char *dname, int k,
+			      struct lat_dist *s)
+{
+	double prev = -1;
+	int i, pi = -1;
+
+	for (i = 0; i < NR_PCT; i++) {
+		if (!s->has_pct[i])
+			continue;
+		if (impossible(s->pct_ns[i])) {
+			warnf(c, "job '%s': %s.%s = %.17g is impossible: %s.%s_p50/p99/p999 dropped",
+			      c->jobname, dname, pct_names[k][i], s->pct_ns[i],
+			      dname, lk_names[k]);
+			s->bad = 1;
+			break;
+		}
+		if (pi >= 0 && s->pct_ns[i] < prev) {
+			warnf(c, "job '%s': %s percentiles are not monotonic (%s = %.17g > %s = %.17g): %s.%s_p50/p99/p999 dropped",
+			      c->jobname, dname, pct_names[k][pi], prev,
+			      pct_names[k][i], s->pct_ns[i], dname,
+			      lk_names[k]);
+			s->bad = 1;
+			break;
+		}
+		prev = s->pct_ns[i];
+		pi = i;
+	}
+	if (s->bad)
+		memset(s->has_pct, 0, sizeof(s->has_pct));
+}
+
+/* Warn about an impossible value of a metric and say that it is dropped. */
+static int drop_if_impossible(struct ctx *c, const char *dname,
+			      const char *what, double v)
+{
+	if (!impossible(v))
+		return 0;
+	warnf(c, "job '%s': %s.%s = %.17g is impossible (negative or a wrapped counter): %s.%s dropped",
+	      c->jobname, dname, what, v, dname, what);
+	return 1;
+}
+
 /* One direction of one job.  Returns its metric object (new reference),
  * or NULL when the direction did no I/O. */
 static json_t *parse_dir(struct ctx *c, const char *dname, const json_t *d,
@@ -332,7 +429,7 @@ static json_t *parse_dir(struct ctx *c, const char *dname, const json_t *d,
 {
 	double total = 0, io = 0, runtime = 0, mult = 1, n, mean;
 	const json_t *clat, *lat, *slat;
-	int have_total, i;
+	int have_total, i, k;
 	json_int_t iv;
 	json_t *o;
 
@@ -351,8 +448,12 @@ static json_t *parse_dir(struct ctx *c, const char *dname, const json_t *d,
 	o = json_object();
 	num(d, "iops", &s->iops);
 	num(d, "bw", &s->bw_kib);
-	set_num(o, "iops", s->iops);
-	set_num(o, "bw_kib", s->bw_kib);
+	s->bad_iops = drop_if_impossible(c, dname, "iops", s->iops);
+	s->bad_bw = drop_if_impossible(c, dname, "bw_kib", s->bw_kib);
+	if (!s->bad_iops)
+		set_num(o, "iops", s->iops);
+	if (!s->bad_bw)
+		set_num(o, "bw_kib", s->bw_kib);
 	if (inum(d, "io_bytes", &iv)) {
 		if (io_bytes_in_kib(c, d)) {
 			iv *= 1024;
@@ -371,25 +472,39 @@ static json_t *parse_dir(struct ctx *c, const char *dname, const json_t *d,
 		runtime = (double)iv;
 	}
 	s->weight = have_total ? total : s->iops * runtime / 1000.0;
+	if (impossible(s->weight))
+		s->weight = 0;
 
 	if (block_measured(clat, &s->clat_n) && num(clat, "mean", &mean)) {
 		s->has_clat = 1;
 		s->clat_mean_ns = mean * mult;
-		set_num(o, "clat_mean_ns", s->clat_mean_ns);
-		read_percentiles(clat, mult, s);
-		for (i = 0; i < NR_PCT; i++)
-			if (s->has_pct[i])
-				set_num(o, pct_names[i], s->pct_ns[i]);
-		read_bins(c, dname, clat, mult, s);
+		s->bad_clat_mean = drop_if_impossible(c, dname, "clat_mean_ns",
+						      s->clat_mean_ns);
+		if (!s->bad_clat_mean)
+			set_num(o, "clat_mean_ns", s->clat_mean_ns);
+		read_percentiles(clat, mult, &s->dist[LK_CLAT]);
+		read_bins(c, dname, clat, mult, &s->dist[LK_CLAT]);
 	}
 	lat = lat_block(d, "lat", &mult);
 	if (block_measured(lat, &s->lat_n) && num(lat, "mean", &mean)) {
 		s->has_lat = 1;
 		s->lat_mean_ns = mean * mult;
-		set_num(o, "lat_mean_ns", s->lat_mean_ns);
+		s->bad_lat_mean = drop_if_impossible(c, dname, "lat_mean_ns",
+						     s->lat_mean_ns);
+		if (!s->bad_lat_mean)
+			set_num(o, "lat_mean_ns", s->lat_mean_ns);
+		read_percentiles(lat, mult, &s->dist[LK_LAT]);
+		read_bins(c, dname, lat, mult, &s->dist[LK_LAT]);
+	}
+	for (k = 0; k < NR_LK; k++) {
+		check_percentiles(c, dname, k, &s->dist[k]);
+		for (i = 0; i < NR_PCT; i++)
+			if (s->dist[k].has_pct[i])
+				set_num(o, pct_names[k][i], s->dist[k].pct_ns[i]);
 	}
 	slat = lat_block(d, "slat", &mult);
-	if (block_measured(slat, &n) && num(slat, "mean", &mean))
+	if (block_measured(slat, &n) && num(slat, "mean", &mean) &&
+	    !drop_if_impossible(c, dname, "slat_mean_ns", mean * mult))
 		set_num(o, "slat_mean_ns", mean * mult);
 	return o;
 }
@@ -398,6 +513,79 @@ static json_t *string_or_null(const json_t *s)
 {
 	return json_is_string(s) ? json_string(json_string_value(s)) :
 		json_null();
+}
+
+/* fio's latency distribution (latency_ns, latency_us, latency_ms: the
+ * percent of all I/Os per latency bucket) covers every I/O once, so its
+ * shares sum to 100% (the files of tests/data/fio: 99.76% to 100.08%,
+ * rounding).  A sum off by more than LAT_BUCKETS_TOLERANCE points, or a
+ * share outside 0..100, is flagged. */
+#define LAT_BUCKETS_TOLERANCE 1.0
+
+static void check_latency_buckets(struct ctx *c, const json_t *job)
+{
+	static const char *const maps[] = { "latency_ns", "latency_us",
+					    "latency_ms" };
+	double sum = 0;
+	const char *key, *badkey = NULL, *badmap = NULL;
+	double badv = 0;
+	int have = 0;
+	size_t i;
+	json_t *v;
+
+	for (i = 0; i < sizeof(maps) / sizeof(maps[0]); i++) {
+		const json_t *m = json_object_get(job, maps[i]);
+
+		if (!json_is_object(m))
+			continue;
+		json_object_foreach((json_t *)m, key, v) {
+			if (!json_is_number(v))
+				continue;
+			have = 1;
+			sum += json_number_value(v);
+			if (!badkey && (json_number_value(v) < 0 ||
+					json_number_value(v) > 100.0001)) {
+				badkey = key;
+				badmap = maps[i];
+				badv = json_number_value(v);
+			}
+		}
+	}
+	if (!have)
+		return;
+	if (badkey) {
+		warnf(c, "job '%s': latency bucket %s[\"%s\"] = %g%% is not a share of the I/Os (0..100%%): fio's latency distribution is inconsistent",
+		      c->jobname, badmap, badkey, badv);
+		flagf(c, "latency bucket %s[\"%s\"] = %g%% (job '%s')", badmap,
+		      badkey, badv, c->jobname);
+	} else if (fabs(sum - 100.0) > LAT_BUCKETS_TOLERANCE) {
+		warnf(c, "job '%s': latency bucket shares (latency_ns/latency_us/latency_ms) sum to %.2f%%, not about 100%%: fio's latency distribution is inconsistent",
+		      c->jobname, sum);
+		flagf(c, "latency bucket shares sum to %.2f%% (job '%s')", sum,
+		      c->jobname);
+	}
+}
+
+/* fio steadystate= (fio HOWTO "Steady state"): the job ran until its
+ * criterion held, or until ss_dur ran out; "attained": 0 says the latter,
+ * so the numbers are not those of a steady state. */
+static void check_steadystate(struct ctx *c, const json_t *job)
+{
+	const json_t *ss = json_object_get(job, "steadystate");
+	const char *what, *crit;
+	json_int_t att = 1, dur = 0;
+
+	if (!json_is_object(ss) || !inum(ss, "attained", &att) || att)
+		return;
+	what = json_string_value(json_object_get(ss, "ss"));
+	crit = json_string_value(json_object_get(ss, "criterion"));
+	inum(ss, "duration", &dur);
+	warnf(c, "job '%s': steady state not attained (%s, criterion %s) within %lld s: the results are not those of a steady state",
+	      c->jobname, what ? what : "?", crit ? crit : "?",
+	      (long long)dur);
+	flagf(c, "steady state not attained: job '%s' (%s, criterion %s, %lld s)",
+	      c->jobname, what ? what : "?", crit ? crit : "?",
+	      (long long)dur);
 }
 
 static json_t *parse_job(struct ctx *c, const json_t *job,
@@ -430,6 +618,9 @@ static json_t *parse_job(struct ctx *c, const json_t *job,
 	json_object_set_new(o, "elapsed_s", num(job, "elapsed", &v) ?
 			    json_real(v) : json_null());
 
+	c->jobname = json_string_value(json_object_get(job, "jobname"));
+	if (!c->jobname)
+		c->jobname = "?";
 	for (d = 0; d < NR_DIRS; d++) {
 		const json_t *dj = json_object_get(job, dir_names[d]);
 		json_t *dm;
@@ -443,9 +634,21 @@ static json_t *parse_job(struct ctx *c, const json_t *job,
 	if (num(job, "usr_cpu", &js->usr_cpu) &&
 	    num(job, "sys_cpu", &js->sys_cpu)) {
 		js->has_cpu = 1;
-		set_num(o, "usr_cpu_pct", js->usr_cpu);
-		set_num(o, "sys_cpu_pct", js->sys_cpu);
+		js->bad_cpu = drop_if_impossible(c, "fio", "usr_cpu_pct",
+						 js->usr_cpu) |
+			      drop_if_impossible(c, "fio", "sys_cpu_pct",
+						 js->sys_cpu);
+		if (!js->bad_cpu) {
+			set_num(o, "usr_cpu_pct", js->usr_cpu);
+			set_num(o, "sys_cpu_pct", js->sys_cpu);
+		}
 	}
+	for (d = 0; d < NR_DIRS; d++)
+		if (js->dir[d].has_io)
+			break;
+	if (d < NR_DIRS)
+		check_latency_buckets(c, job);
+	check_steadystate(c, job);
 	return o;
 }
 
@@ -456,41 +659,47 @@ static int cmp_bin(const void *a, const void *b)
 	return (x->ns > y->ns) - (x->ns < y->ns);
 }
 
-/* Percentiles of the union of the bins of every contributing job, as fio
- * computes them (stat.c calc_clat_percentiles()): the value of the first
- * bin whose cumulative count reaches p/100 of all samples. */
-static int merge_percentiles(struct job_stat *js, size_t njobs, int d,
+/* Does job direction s contribute latency kind k (its block measured)? */
+static int has_kind(const struct dir_stat *s, int k)
+{
+	return k == LK_CLAT ? s->has_clat : s->has_lat;
+}
+
+/* Percentiles of kind k of the union of the bins of every contributing
+ * job, as fio computes them (stat.c calc_clat_percentiles()): the value
+ * of the first bin whose cumulative count reaches p/100 of all samples. */
+static int merge_percentiles(struct job_stat *js, size_t njobs, int d, int k,
 			     double out[NR_PCT])
 {
 	struct bin *all;
-	size_t n = 0, j, k;
+	size_t n = 0, j, b;
 	long double total = 0, cum = 0;
 	int i = 0;
 
 	for (j = 0; j < njobs; j++)
-		if (js[j].dir[d].has_clat)
-			n += js[j].dir[d].nbins;
+		if (has_kind(&js[j].dir[d], k))
+			n += js[j].dir[d].dist[k].nbins;
 	if (!n)
 		return -ENODATA;
 	all = kb_xcalloc(n, sizeof(*all));
 	n = 0;
 	for (j = 0; j < njobs; j++) {
-		struct dir_stat *s = &js[j].dir[d];
+		struct lat_dist *s = &js[j].dir[d].dist[k];
 
-		if (!s->has_clat)
+		if (!has_kind(&js[j].dir[d], k))
 			continue;
-		for (k = 0; k < s->nbins; k++) {
-			all[n] = s->bins[k];
+		for (b = 0; b < s->nbins; b++) {
+			all[n] = s->bins[b];
 			total += all[n].count;
 			n++;
 		}
 	}
 	qsort(all, n, sizeof(*all), cmp_bin);
-	for (k = 0; k < n && i < NR_PCT; k++) {
-		cum += all[k].count;
+	for (b = 0; b < n && i < NR_PCT; b++) {
+		cum += all[b].count;
 		while (i < NR_PCT &&
 		       cum >= (long double)pct_points[i] / 100.0L * total)
-			out[i++] = all[k].ns;
+			out[i++] = all[b].ns;
 	}
 	/* rounding: anything left is the last bin */
 	while (i < NR_PCT)
@@ -508,20 +717,82 @@ static void set_metric(json_t *m, const char *dname, const char *what,
 	set_num(m, key, v);
 }
 
+/* The percentile metrics of kind k of direction d over the jobs: the
+ * job's own map when one job contributes, merged json+ bins when several
+ * do; absent, with a warning, when they cannot be combined or one job's
+ * were impossible.  Returns 1 when any percentile metric was set. */
+static int aggregate_percentiles(struct ctx *c, struct job_stat *js,
+				 size_t njobs, int d, json_t *m)
+{
+	const char *dn = dir_names[d];
+	int k, i, any = 0, kinds = 0;
+
+	for (k = 0; k < NR_LK; k++) {
+		size_t j, n = 0, nobins = 0, npct = 0, nbad = 0;
+		struct lat_dist *one = NULL;
+		double pct[NR_PCT];
+
+		for (j = 0; j < njobs; j++) {
+			struct dir_stat *s = &js[j].dir[d];
+
+			if (!s->has_io || !has_kind(s, k))
+				continue;
+			n++;
+			one = &s->dist[k];
+			if (one->bad)
+				nbad++;
+			if (!one->has_bins)
+				nobins++;
+			for (i = 0; i < NR_PCT; i++)
+				if (one->has_pct[i]) {
+					npct++;
+					break;
+				}
+		}
+		if (!npct && !nbad && nobins == n)
+			continue;	/* fio computed none of this kind */
+		kinds |= 1 << k;
+		if (nbad) {
+			/* the warning named the job and the values */
+			continue;
+		} else if (n == 1) {
+			for (i = 0; i < NR_PCT; i++)
+				if (one->has_pct[i]) {
+					set_metric(m, dn, pct_names[k][i],
+						   one->pct_ns[i]);
+					any = 1;
+				}
+		} else if (!nobins) {
+			if (!merge_percentiles(js, njobs, d, k, pct)) {
+				for (i = 0; i < NR_PCT; i++)
+					set_metric(m, dn, pct_names[k][i],
+						   pct[i]);
+				any = 1;
+			}
+		} else {
+			warnf(c, "%s: %zu jobs report %s latency but %zu lack json+ bins: their %s percentiles cannot be combined, %s.%s_p50_ns/p99/p999 left out (run fio with --output-format=json+ or group_reporting=1)",
+			      dn, n, dn, nobins, lk_names[k], dn, lk_names[k]);
+		}
+	}
+	if (kinds == 1 << LK_LAT)
+		warnf(c, "%s: percentiles are for total latency (lat_percentiles=1), not completion latency: %s.lat_p50_ns/p99/p999 kept, %s.clat_p50/p99/p999 not available",
+		      dn, dn, dn);
+	return any;
+}
+
 static void aggregate(struct ctx *c, struct job_stat *js, size_t njobs,
 		      json_t *m)
 {
 	double usr = 0, sys = 0;
-	size_t j, ncpu = 0;
-	int d, i;
+	size_t j, ncpu = 0, nbadcpu = 0;
+	int d;
 
 	for (d = 0; d < NR_DIRS; d++) {
 		const char *dn = dir_names[d];
 		double iops = 0, bw = 0, cw = 0, cwm = 0, csum = 0;
 		double lw = 0, lwm = 0, lsum = 0;
-		size_t nio = 0, nclat = 0, nlat = 0, nobins = 0;
-		struct dir_stat *one = NULL;
-		double pct[NR_PCT];
+		size_t nio = 0, nclat = 0, nlat = 0;
+		int bad_iops = 0, bad_bw = 0, bad_clat = 0, bad_lat = 0;
 
 		for (j = 0; j < njobs; j++) {
 			struct dir_stat *s = &js[j].dir[d];
@@ -532,15 +803,15 @@ static void aggregate(struct ctx *c, struct job_stat *js, size_t njobs,
 			nio++;
 			iops += s->iops;
 			bw += s->bw_kib;
+			bad_iops |= s->bad_iops;
+			bad_bw |= s->bad_bw;
 			if (s->has_clat) {
 				w = s->clat_n > 0 ? s->clat_n : s->weight;
 				nclat++;
 				cw += w;
 				cwm += w * s->clat_mean_ns;
 				csum += s->clat_mean_ns;
-				if (!s->has_bins)
-					nobins++;
-				one = s;
+				bad_clat |= s->bad_clat_mean;
 			}
 			if (s->has_lat) {
 				w = s->lat_n > 0 ? s->lat_n : s->weight;
@@ -548,42 +819,36 @@ static void aggregate(struct ctx *c, struct job_stat *js, size_t njobs,
 				lw += w;
 				lwm += w * s->lat_mean_ns;
 				lsum += s->lat_mean_ns;
+				bad_lat |= s->bad_lat_mean;
 			}
 		}
 		if (!nio)
 			continue;
-		set_metric(m, dn, "iops", iops);
-		set_metric(m, dn, "bw_kib", bw);
-		if (nclat)
+		/* an impossible value in one job drops the sum or mean:
+		 * the other jobs' alone would be a guess */
+		if (!bad_iops)
+			set_metric(m, dn, "iops", iops);
+		if (!bad_bw)
+			set_metric(m, dn, "bw_kib", bw);
+		if (nclat && !bad_clat)
 			set_metric(m, dn, "clat_mean_ns",
 				   cw > 0 ? cwm / cw : csum / nclat);
-		if (nlat)
+		if (nlat && !bad_lat)
 			set_metric(m, dn, "lat_mean_ns",
 				   lw > 0 ? lwm / lw : lsum / nlat);
-		if (nclat == 1) {
-			for (i = 0; i < NR_PCT; i++)
-				if (one->has_pct[i])
-					set_metric(m, dn, pct_names[i],
-						   one->pct_ns[i]);
-		} else if (nclat > 1 && !nobins) {
-			if (!merge_percentiles(js, njobs, d, pct))
-				for (i = 0; i < NR_PCT; i++)
-					set_metric(m, dn, pct_names[i], pct[i]);
-		} else if (nclat > 1) {
-			warnf(c, "%s: %zu jobs report %s latency but %zu lack json+ bins: their clat percentiles cannot be combined, %s.clat_p50_ns/p99/p999 left out (run fio with --output-format=json+ or group_reporting=1)",
-			      dn, nclat, dn, nobins, dn);
-		}
+		aggregate_percentiles(c, js, njobs, d, m);
 		if (d == DIR_MIXED)
 			warnf(c, "unified_rw_reporting: fio reported a 'mixed' direction; its metrics are mixed.* (not in kbench's metric table)");
 	}
 	for (j = 0; j < njobs; j++) {
 		if (!js[j].has_cpu)
 			continue;
+		nbadcpu += js[j].bad_cpu;
 		usr += js[j].usr_cpu;
 		sys += js[j].sys_cpu;
 		ncpu++;
 	}
-	if (ncpu) {
+	if (ncpu && !nbadcpu) {
 		set_num(m, "fio.usr_cpu_pct", usr / ncpu);
 		set_num(m, "fio.sys_cpu_pct", sys / ncpu);
 	}
@@ -705,8 +970,8 @@ static int looks_like_normal(const char *buf, size_t len)
 
 /* The message for a buffer with no fio JSON document in it. */
 static void no_doc_error(const char *name, const char *buf, size_t len,
-			 const char *bad, int bad_line, int nondoc_line,
-			 char *err, size_t errlen)
+			 const char *bad, int bad_line, int truncated,
+			 int nondoc_line, char *err, size_t errlen)
 {
 	if (is_blank(buf, len))
 		kb_fmt(err, errlen, "%s: %s: no JSON document found (is this fio --output-format=json output?)",
@@ -714,9 +979,12 @@ static void no_doc_error(const char *name, const char *buf, size_t len,
 	else if (looks_like_terse(buf, len) || looks_like_normal(buf, len))
 		kb_fmt(err, errlen, "%s: looks like fio normal/terse text output; kbench parses JSON: run fio with --output-format=json",
 		       name);
-	else if (bad)
+	else if (bad && truncated)
 		kb_fmt(err, errlen, "%s:%d: invalid JSON document (truncated file?): %s",
 		       name, bad_line, bad);
+	else if (bad)
+		kb_fmt(err, errlen, "%s:%d: invalid JSON document: %s", name,
+		       bad_line, bad);
 	else if (nondoc_line)
 		kb_fmt(err, errlen, "%s:%d: JSON document has no \"jobs\" (or \"client_stats\") array: not fio --output-format=json output",
 		       name, nondoc_line);
@@ -725,16 +993,540 @@ static void no_doc_error(const char *name, const char *buf, size_t len,
 		       name);
 }
 
+/* ---- lenient reading ----------------------------------------------------
+ *
+ * fio escapes only '\\' and '"' in the strings it writes (json.c
+ * strdup_escape()), so a job option holding a TAB, a newline or bytes that
+ * are not UTF-8 (a Latin-1 file name) makes its document invalid JSON
+ * (../shared/cases/B36).  When the strict parse of a document fails, the
+ * document (from its '{' to the matching '}') is copied with every raw
+ * control character inside a string escaped (\t, \n, \r, \b, \f, else
+ * \u00XX) and every byte that is not part of a valid UTF-8 sequence
+ * replaced by \ufffd (U+FFFD), and parsed again; each string fixed gets a
+ * warning naming the characters, the line and the key. */
+
+#define MAX_LENIENT_NOTES	10
+#define LENIENT_MAX_DEPTH	64
+
+struct lenient_note {
+	int line;		/* relative to the document's first line (0) */
+	int utf8;		/* 1: bytes that are not UTF-8 */
+	char what[96];		/* "TAB", "TAB, LF" / "0xE9" */
+	char where[200];	/* "job option 'description'" */
+};
+
+struct lenient {
+	struct lenient_note note[MAX_LENIENT_NOTES];
+	int nnotes;
+	int more;		/* strings fixed beyond the notes kept */
+};
+
+struct outbuf {
+	char *p;
+	size_t len, cap;
+};
+
+static void out_put(struct outbuf *o, const char *s, size_t n)
+{
+	if (o->len + n + 1 > o->cap) {
+		o->cap = (o->len + n + 1) * 2;
+		o->p = kb_xrealloc(o->p, o->cap);
+	}
+	memcpy(o->p + o->len, s, n);
+	o->len += n;
+	o->p[o->len] = '\0';
+}
+
+static const char *const ctrl_names[32] = {
+	"NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS", "TAB",
+	"LF", "VT", "FF", "CR", "SO", "SI", "DLE", "DC1", "DC2", "DC3", "DC4",
+	"NAK", "SYN", "ETB", "CAN", "EM", "SUB", "ESC", "FS", "GS", "RS", "US",
+};
+
+/* Length of the valid UTF-8 sequence at s (n bytes left), or 0 (RFC 3629
+ * section 4: no overlong forms, no surrogates, nothing above U+10FFFF). */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	unsigned char lo = 0x80, hi = 0xBF;
+	size_t need, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xC2 && s[0] <= 0xDF)
+		need = 2;
+	else if (s[0] >= 0xE0 && s[0] <= 0xEF)
+		need = 3;
+	else if (s[0] >= 0xF0 && s[0] <= 0xF4)
+		need = 4;
+	else
+		return 0;
+	if (s[0] == 0xE0)
+		lo = 0xA0;
+	else if (s[0] == 0xED)
+		hi = 0x9F;
+	else if (s[0] == 0xF0)
+		lo = 0x90;
+	else if (s[0] == 0xF4)
+		hi = 0x8F;
+	if (n < need || s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 2; i < need; i++)
+		if (s[i] < 0x80 || s[i] > 0xBF)
+			return 0;
+	return need;
+}
+
+/* Append name to a ", "-separated list in buf unless it is there. */
+static void list_add(char *buf, size_t len, const char *name)
+{
+	size_t l = strlen(buf), nl = strlen(name);
+	const char *p = buf;
+
+	while ((p = strstr(p, name))) {
+		if ((p == buf || p[-1] == ' ') && (!p[nl] || p[nl] == ','))
+			return;
+		p += nl;
+	}
+	if (l + nl + 3 < len)
+		snprintf(buf + l, len - l, "%s%s", l ? ", " : "", name);
+}
+
+struct lz_level {
+	char type;		/* '{' or '[' */
+	int expect_key;
+	char key[64];		/* the last key read in this object */
+};
+
+/* What a string at the top of the stack is, for the warning. */
+static void describe(const struct lz_level *st, int top, int is_key,
+		     char *out, size_t len)
+{
+	const char *parent = top > 0 && st[top - 1].type == '{' ?
+		st[top - 1].key : NULL;
+
+	if (top < 0)
+		snprintf(out, len, "a string");
+	else if (is_key)
+		snprintf(out, len, "a key%s%s%s", parent ? " in '" : "",
+			 parent ? parent : "", parent ? "'" : "");
+	else if (st[top].type == '[')
+		snprintf(out, len, "an element of '%s'", parent ? parent : "?");
+	else if (parent && !strcmp(parent, "job options"))
+		snprintf(out, len, "job option '%s'", st[top].key);
+	else if (parent && !strcmp(parent, "global options"))
+		snprintf(out, len, "global option '%s'", st[top].key);
+	else
+		snprintf(out, len, "key '%s'", st[top].key);
+}
+
+/* The JSON object at s[0] == '{' (n bytes available) with its strings
+ * repaired as described above.  Returns the repaired copy (malloc'd,
+ * *outlen bytes) and in *used the bytes of s the object spans; NULL when
+ * the object does not close within n bytes or nothing needed repairing. */
+static char *lenient_copy(const char *s, size_t n, size_t *used,
+			  size_t *outlen, struct lenient *lz)
+{
+	struct lz_level st[LENIENT_MAX_DEPTH];
+	struct outbuf o = { 0 };
+	int top = -1, line = 0, fixed = 0;
+	size_t i = 0;
+
+	memset(lz, 0, sizeof(*lz));
+	while (i < n) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if (ch == '"') {
+			char ctrl[96] = "", bytes[96] = "", where[200];
+			char key[64];
+			size_t kl = 0;
+			int is_key = top >= 0 && st[top].type == '{' &&
+				     st[top].expect_key;
+			int first_line = -1;
+
+			describe(st, top, is_key, where, sizeof(where));
+			out_put(&o, "\"", 1);
+			for (i++; i < n && s[i] != '"'; ) {
+				unsigned char b = (unsigned char)s[i];
+				size_t ul;
+
+				if (b == '\\' && i + 1 < n &&
+				    (unsigned char)s[i + 1] >= 0x20) {
+					out_put(&o, s + i, 2);
+					if (kl + 2 < sizeof(key)) {
+						key[kl++] = s[i];
+						key[kl++] = s[i + 1];
+					}
+					i += 2;
+					continue;
+				}
+				if (b < 0x20) {
+					static const char esc[] = "btnvfr";
+					char e[8];
+
+					if (b >= 8 && b <= 13 && b != 11)
+						snprintf(e, sizeof(e), "\\%c",
+							 esc[b - 8]);
+					else
+						snprintf(e, sizeof(e),
+							 "\\u%04x", b);
+					out_put(&o, e, strlen(e));
+					list_add(ctrl, sizeof(ctrl),
+						 ctrl_names[b]);
+					if (first_line < 0)
+						first_line = line;
+					if (b == '\n')
+						line++;
+					i++;
+					continue;
+				}
+				ul = utf8_len((const unsigned char *)s + i,
+					      n - i);
+				if (!ul) {
+					char hx[8];
+
+					out_put(&o, "\\ufffd", 6);
+					snprintf(hx, sizeof(hx), "0x%02X", b);
+					list_add(bytes, sizeof(bytes), hx);
+					if (first_line < 0)
+						first_line = line;
+					i++;
+					continue;
+				}
+				out_put(&o, s + i, ul);
+				if (kl + ul < sizeof(key)) {
+					memcpy(key + kl, s + i, ul);
+					kl += ul;
+				}
+				i += ul;
+			}
+			if (i >= n)
+				break;	/* the string does not close */
+			out_put(&o, "\"", 1);
+			i++;
+			if (is_key) {
+				key[kl] = '\0';
+				snprintf(st[top].key, sizeof(st[top].key),
+					 "%s", key);
+				st[top].expect_key = 0;
+			}
+			if (ctrl[0] || bytes[0])
+				fixed = 1;
+			for (int u = 0; u < 2; u++) {
+				const char *what = u ? bytes : ctrl;
+				struct lenient_note *nt;
+
+				if (!what[0])
+					continue;
+				if (lz->nnotes == MAX_LENIENT_NOTES) {
+					lz->more++;
+					continue;
+				}
+				nt = &lz->note[lz->nnotes++];
+				nt->line = first_line;
+				nt->utf8 = u;
+				snprintf(nt->what, sizeof(nt->what), "%s", what);
+				snprintf(nt->where, sizeof(nt->where), "%s",
+					 where);
+			}
+			continue;
+		}
+		out_put(&o, s + i, 1);
+		i++;
+		switch (ch) {
+		case '\n':
+			line++;
+			break;
+		case '{':
+		case '[':
+			if (++top == LENIENT_MAX_DEPTH)
+				goto fail;
+			st[top].type = (char)ch;
+			st[top].expect_key = ch == '{';
+			st[top].key[0] = '\0';
+			break;
+		case '}':
+		case ']':
+			if (top < 0)
+				goto fail;
+			if (--top < 0) {
+				if (!fixed)
+					goto fail;
+				*used = i;
+				*outlen = o.len;
+				return o.p;
+			}
+			break;
+		case ',':
+			if (top >= 0 && st[top].type == '{')
+				st[top].expect_key = 1;
+			break;
+		default:
+			break;
+		}
+	}
+fail:
+	free(o.p);
+	return NULL;
+}
+
+/* Parse the document at s leniently (see lenient_copy()).  A new
+ * reference, with *used set, or NULL. */
+static json_t *lenient_load(const char *s, size_t n, size_t *used,
+			    struct lenient *lz)
+{
+	size_t outlen = 0;
+	char *fixed = lenient_copy(s, n, used, &outlen, lz);
+	json_error_t je;
+	json_t *j;
+
+	if (!fixed)
+		return NULL;
+	j = json_loadb(fixed, outlen, JSON_ALLOW_NUL, &je);
+	free(fixed);
+	return j;
+}
+
+/* The warnings of a document read leniently that starts at line doc_line. */
+static void lenient_warn(struct ctx *c, const struct lenient *lz,
+			 int doc_line)
+{
+	int i;
+
+	for (i = 0; i < lz->nnotes; i++) {
+		const struct lenient_note *nt = &lz->note[i];
+
+		if (nt->utf8)
+			warnf(c, "fio wrote %s that %s not UTF-8 (%s) in a string at line %d (%s); replaced by U+FFFD, read leniently",
+			      strchr(nt->what, ',') ? "bytes" : "a byte",
+			      strchr(nt->what, ',') ? "are" : "is", nt->what,
+			      doc_line + nt->line, nt->where);
+		else
+			warnf(c, "fio wrote %s (%s) in a string at line %d (%s); read leniently",
+			      strchr(nt->what, ',') ?
+			      "unescaped control characters" :
+			      "an unescaped control character", nt->what,
+			      doc_line + nt->line, nt->where);
+	}
+	if (lz->more)
+		warnf(c, "... and %d more strings with unescaped control characters or bytes that are not UTF-8; read leniently",
+		      lz->more);
+}
+
+/* ---- buffered reads that measure the page cache (../shared/cases/B30) */
+
+/* fio's value of option key: the job's own, else the global one. */
+static const char *fio_opt(const json_t *job, const json_t *gopts,
+			   const char *key)
+{
+	const char *v = json_string_value(json_object_get(
+		json_object_get(job, "job options"), key));
+
+	return v ? v : json_string_value(json_object_get(gopts, key));
+}
+
+static int opt_true(const char *v)
+{
+	return v && (!strcmp(v, "1") || !strcasecmp(v, "true") ||
+		     !strcasecmp(v, "yes") || !strcasecmp(v, "on"));
+}
+
+/* I/O engines that never go through the page cache (fio HOWTO
+ * "ioengine"): their buffered setting means nothing. */
+static int engine_bypasses_cache(const char *e)
+{
+	static const char *const engines[] = {
+		"null", "sg", "rbd", "rados", "spdk", "spdk_bdev", "libblkio",
+		"nbd", "net", "netsplice", "rdma", "http", "cpuio", "exec",
+		"falloc", "filecreate", "filestat", "filedelete", "dircreate",
+		"dirstat", "dirdelete", "e4defrag", "dev-dax", "io_uring_cmd",
+		"xnvme", "dfs", "libnfs", "nfs", NULL,
+	};
+	size_t i;
+
+	if (!e)
+		return 0;
+	for (i = 0; engines[i]; i++)
+		if (!strcmp(e, engines[i]))
+			return 1;
+	return !strncmp(e, "external:", 9);
+}
+
+static void fmt_bytes(char *out, size_t len, unsigned long long b)
+{
+	if (b >= 1ULL << 30)
+		snprintf(out, len, b % (1ULL << 30) ? "%.1f GiB" : "%.0f GiB",
+			 (double)b / (1ULL << 30));
+	else
+		snprintf(out, len, b % (1ULL << 20) ? "%.1f MiB" : "%.0f MiB",
+			 (double)b / (1ULL << 20));
+}
+
+/* The first line of text (len bytes) where fio says it could not drop the
+ * file's cached pages: "fio: cache invalidation of F failed: E" (fio
+ * filesetup.c __file_invalidate_cache()) or, older fio, "only root may
+ * flush block devices. Cache flush bypassed!".  0 when none. */
+static int invalidation_failed_line(const char *text, size_t len)
+{
+	size_t p = 0;
+	int line = 1;
+
+	while (text && p < len) {
+		const char *nl = memchr(text + p, '\n', len - p);
+		size_t e = nl ? (size_t)(nl - text) : len;
+
+		if ((memmem(text + p, e - p, "cache invalidation", 18) &&
+		     memmem(text + p, e - p, "failed", 6)) ||
+		    memmem(text + p, e - p, "Cache flush bypassed", 20))
+			return line;
+		p = e + 1;
+		line++;
+	}
+	return 0;
+}
+
+/* Flag buffered reads whose numbers likely come from the page cache:
+ * reads without direct=1 (on an engine that uses the page cache) and at
+ * least one sign of it: fio could not invalidate the cache, a read
+ * completed in 0 ns, or the working set (size x numjobs) fits in RAM. */
+static void page_cache_check(struct ctx *c, const json_t *entries,
+			     const json_t *gopts, const char *buf, size_t len,
+			     const struct fio_parse_opts *o,
+			     json_t *res)
+{
+	unsigned long long ws = 0;
+	int buffered_reads = 0, ws_known = 1, inval, zero = 0;
+	const char *zero_key = NULL;
+	json_t *names = json_object(), *reasons = json_array();
+	const json_t *e;
+	size_t i;
+
+	json_array_foreach(entries, i, e) {
+		const char *jn = json_string_value(json_object_get(e, "jobname"));
+		const json_t *rd = json_object_get(e, "read");
+		const json_t *mx = json_object_get(e, "mixed");
+		const json_t *d = json_is_object(rd) ? rd : mx;
+		const json_t *cl;
+		const char *size, *nj;
+		unsigned long long sz = 0, n = 1;
+		double mult, v, tot = 0;
+
+		if (!json_is_object(e) || (jn && !strcmp(jn, "All clients")))
+			continue;
+		if (opt_true(fio_opt(e, gopts, "direct")) ||
+		    (fio_opt(e, gopts, "buffered") &&
+		     !opt_true(fio_opt(e, gopts, "buffered"))) ||
+		    engine_bypasses_cache(fio_opt(e, gopts, "ioengine")))
+			continue;
+		if (!json_is_object(d) ||
+		    (num(d, "total_ios", &tot) ? tot <= 0 :
+		     !(num(d, "io_bytes", &tot) && tot > 0)))
+			continue;
+		buffered_reads = 1;
+		cl = lat_block(d, "clat", &mult);
+		if (block_measured(cl, &tot) && num(cl, "min", &v) && v == 0) {
+			zero = 1;
+			zero_key = json_object_get(d, "clat_ns") ?
+				"clat_ns" : "clat";
+		}
+		if (json_object_get(names, jn ? jn : ""))
+			continue;	/* a clone of a job counted already */
+		json_object_set_new(names, jn ? jn : "", json_true());
+		size = fio_opt(e, gopts, "size");
+		if (!size)
+			size = fio_opt(e, gopts, "filesize");
+		nj = fio_opt(e, gopts, "numjobs");
+		if (nj && !fio_opt(e, gopts, "filename"))
+			n = strtoull(nj, NULL, 10) ? strtoull(nj, NULL, 10) : 1;
+		if (!size || kconf_parse_size(size, &sz) || !sz)
+			ws_known = 0;
+		else
+			ws += sz * n;
+	}
+	json_decref(names);
+	if (!buffered_reads) {
+		json_decref(reasons);
+		return;
+	}
+	json_array_append_new(reasons,
+			      json_string("direct=1 not set (buffered I/O)"));
+	if (ws_known && o && o->ram_bytes && ws < o->ram_bytes) {
+		char a[32], b[32], f[96];
+
+		fmt_bytes(a, sizeof(a), ws);
+		fmt_bytes(b, sizeof(b), o->ram_bytes);
+		snprintf(f, sizeof(f), "working set %s < RAM %s", a, b);
+		json_array_append_new(reasons, json_string(f));
+	}
+	inval = invalidation_failed_line(buf, len);
+	if (inval) {
+		char f[96];
+
+		snprintf(f, sizeof(f),
+			 "fio could not invalidate the page cache (line %d)",
+			 inval);
+		json_array_append_new(reasons, json_string(f));
+	} else if (o && o->side_text &&
+		   (inval = invalidation_failed_line(o->side_text,
+						     strlen(o->side_text)))) {
+		char f[128];
+
+		snprintf(f, sizeof(f),
+			 "fio could not invalidate the page cache (%s line %d)",
+			 o->side_name ? o->side_name : "stderr", inval);
+		json_array_append_new(reasons, json_string(f));
+	}
+	if (zero) {
+		char f[64];
+
+		snprintf(f, sizeof(f), "%s.min = 0", zero_key);
+		json_array_append_new(reasons, json_string(f));
+	}
+	if (json_array_size(reasons) > 1) {
+		json_t *r;
+		char all[1024] = "";
+
+		json_array_foreach(reasons, i, r) {
+			size_t l = strlen(all);
+
+			flagf(c, "%s", json_string_value(r));
+			snprintf(all + l, sizeof(all) - l, "%s%s", l ? "; " : "",
+				 json_string_value(r));
+		}
+		json_object_set_new(res, "suspect", json_string("page_cache"));
+		json_object_set_new(res, "message",
+				    json_string(FIO_PAGE_CACHE_MESSAGE));
+		warnf(c, "%s (%s)", FIO_PAGE_CACHE_MESSAGE, all);
+	}
+	json_decref(reasons);
+}
+
 json_t *fio_parse_buf(const char *name, const char *buf, size_t len,
 		      char *err, size_t errlen)
+{
+	return fio_parse_buf_opts(name, buf, len, NULL, err, errlen);
+}
+
+/* Does jansson's error say the input ended early (a truncated file)? */
+static int at_end(const json_error_t *je, size_t avail)
+{
+	return strstr(je->text, "end of file") ||
+	       strstr(je->text, "premature end") ||
+	       (je->position > 0 && (size_t)je->position >= avail);
+}
+
+json_t *fio_parse_buf_opts(const char *name, const char *buf, size_t len,
+			   const struct fio_parse_opts *o, char *err,
+			   size_t errlen)
 {
 	struct ctx c = { .name = name, .ver_major = -1, .ver_minor = -1 };
 	json_t *doc = NULL, *res = NULL, *jobs = NULL, *metrics = NULL;
 	const json_t *entries, *gopts, *e;
 	struct job_stat *js = NULL;
+	struct lenient *lz = kb_xcalloc(1, sizeof(*lz));
 	size_t p = 0, text = 0, njs = 0, i, k;
 	int ndocs = 0, line = 1, text_line = 1, doc_line = 0;
 	int bad_line = 0, nondoc_line = 0, bad_after_line = 0;
+	int bad_truncated = 0;
 	json_int_t first_error = 0;
 	char bad[200] = "", bad_after[200] = "";
 	json_int_t groups[2];
@@ -743,11 +1535,13 @@ json_t *fio_parse_buf(const char *name, const char *buf, size_t len,
 	if (!buf)
 		len = 0;
 	c.warnings = json_array();
+	c.flags = json_array();
 
 	/* The documents, read as a stream: every '{' is a candidate start. */
 	while (p < len) {
 		const char *q = memchr(buf + p, '{', len - p);
-		size_t off;
+		size_t off, used = 0;
+		int lenient = 0;
 		json_error_t je;
 		json_t *j;
 
@@ -757,18 +1551,27 @@ json_t *fio_parse_buf(const char *name, const char *buf, size_t len,
 		line += count_lines(buf, p, off);
 		j = json_loadb(buf + off, len - off, JSON_DISABLE_EOF_CHECK,
 			       &je);
-		if (j && is_fio_doc(j) && je.position > 0) {
+		if (j && je.position > 0)
+			used = (size_t)je.position;
+		if (!j && object_start(buf, off, len)) {
+			/* only after the strict parse failed */
+			j = lenient_load(buf + off, len - off, &used, lz);
+			lenient = j != NULL;
+		}
+		if (j && is_fio_doc(j) && used > 0) {
 			if (ndocs == 0)
 				warn_preamble(&c, buf, text, off, text_line);
 			else
 				warn_between(&c, buf, text, off, text_line,
 					     ndocs);
+			if (lenient)
+				lenient_warn(&c, lz, line);
 			ndocs++;
 			json_decref(doc);
 			doc = j;
 			doc_line = line;
 			bad_after[0] = '\0';
-			p = off + (size_t)je.position;
+			p = off + used;
 			line += count_lines(buf, off, p);
 			text = p;
 			text_line = line;
@@ -778,7 +1581,7 @@ json_t *fio_parse_buf(const char *name, const char *buf, size_t len,
 			if (!nondoc_line)
 				nondoc_line = line;
 			json_decref(j);
-			p = off + (je.position > 0 ? (size_t)je.position : 1);
+			p = off + (used > 0 ? used : 1);
 			line += count_lines(buf, off, p);
 			continue;
 		}
@@ -788,6 +1591,7 @@ json_t *fio_parse_buf(const char *name, const char *buf, size_t len,
 		}
 		if (!bad[0]) {
 			bad_line = line;
+			bad_truncated = at_end(&je, len - off);
 			kb_fmt(bad, sizeof(bad), "%s (line %d, column %d)",
 			       je.text, line + je.line - 1, je.column);
 		}
@@ -801,7 +1605,8 @@ json_t *fio_parse_buf(const char *name, const char *buf, size_t len,
 
 	if (!doc) {
 		no_doc_error(name, buf ? buf : "", len, bad[0] ? bad : NULL,
-			     bad_line, nondoc_line, err, errlen);
+			     bad_line, bad_truncated, nondoc_line, err,
+			     errlen);
 		goto out;
 	}
 	if (bad_after[0])
@@ -861,26 +1666,38 @@ json_t *fio_parse_buf(const char *name, const char *buf, size_t len,
 	jobs = NULL;
 	json_object_set_new(res, "metrics", metrics);
 	metrics = NULL;
+	page_cache_check(&c, entries, gopts, buf, len, o, res);
 	json_object_set(res, "warnings", c.warnings);
+	json_object_set(res, "flags", c.flags);
 	json_object_set_new(res, "error", json_integer(first_error));
 out:
 	if (js) {
 		for (i = 0; i < njs; i++) {
 			int d;
 
-			for (d = 0; d < NR_DIRS; d++)
-				free(js[i].dir[d].bins);
+			for (d = 0; d < NR_DIRS; d++) {
+				free(js[i].dir[d].dist[LK_CLAT].bins);
+				free(js[i].dir[d].dist[LK_LAT].bins);
+			}
 		}
 		free(js);
 	}
+	free(lz);
 	json_decref(jobs);
 	json_decref(metrics);
 	json_decref(doc);
 	json_decref(c.warnings);
+	json_decref(c.flags);
 	return res;
 }
 
 json_t *fio_parse_file(const char *path, char *err, size_t errlen)
+{
+	return fio_parse_file_opts(path, NULL, err, errlen);
+}
+
+json_t *fio_parse_file_opts(const char *path, const struct fio_parse_opts *o,
+			    char *err, size_t errlen)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -902,7 +1719,7 @@ json_t *fio_parse_file(const char *path, char *err, size_t errlen)
 		kb_fmt(err, errlen, "%s: cannot read: %s", path, strerror(-rc));
 		return NULL;
 	}
-	res = fio_parse_buf(path, buf, len, err, errlen);
+	res = fio_parse_buf_opts(path, buf, len, o, err, errlen);
 	free(buf);
 	return res;
 }

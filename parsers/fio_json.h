@@ -22,6 +22,21 @@
  * (--output-format=json,normal), and several concatenated documents
  * (--status-interval): the documents are read as a stream and the LAST one
  * is the final report.  Duplicate keys are accepted (the last one wins).
+ *
+ * fio escapes only '\\' and '"' in its strings (json.c strdup_escape()),
+ * so a job option holding a TAB or bytes that are not UTF-8 makes the
+ * document invalid JSON (../shared/cases/B36).  Only when the strict parse
+ * of a document fails, it is read again leniently: raw control characters
+ * (0x00-0x1F) inside strings escaped, bytes that are not UTF-8 replaced
+ * by U+FFFD, with one warning per string naming the characters, the line
+ * and the key ("fio wrote an unescaped control character (TAB) in a
+ * string at line 14 (job option 'description'); read leniently").
+ *
+ * What fio reports is checked (never silently): an impossible value
+ * (negative, or a wrapped unsigned counter) drops its metric with a
+ * warning naming it, as do percentiles that decrease with p; latency
+ * bucket shares (latency_ns/us/ms) that do not sum to 100% +- 1, and a
+ * steady-state job ("steadystate" with "attained": 0), are flagged.
  */
 #ifndef KB_FIO_JSON_H
 #define KB_FIO_JSON_H
@@ -42,7 +57,8 @@
  *                 { "iops", "bw_kib" (KiB/s), "io_bytes" (true bytes),
  *                   "total_ios", "runtime_ms", "clat_mean_ns",
  *                   "clat_p50_ns", "clat_p99_ns", "clat_p999_ns",
- *                   "lat_mean_ns", "slat_mean_ns" } - a key is absent
+ *                   "lat_mean_ns", "lat_p50_ns", "lat_p99_ns",
+ *                   "lat_p999_ns", "slat_mean_ns" } - a key is absent
  *                 when fio did not measure it } ... ],
  *   "metrics": { lib/metrics.h names: "read.iops", "write.bw_kib",
  *                "read.clat_mean_ns", "read.clat_p99_ns",
@@ -50,6 +66,10 @@
  *                "fio.sys_cpu_pct"; with unified_rw_reporting also
  *                "mixed.*" (not in the metric table) },
  *   "warnings": [ "non-JSON preamble line 1: 'fio: ...'", ... ],
+ *   "flags": [ reasons to doubt the run, e.g. "clat_ns.min = 0",
+ *              "steady state not attained: job 'x' (...)" ],
+ *   "suspect": "page_cache" and "message": FIO_PAGE_CACHE_MESSAGE, only
+ *              when the reads likely measured the page cache,
  *   "error": first non-zero job error, or 0 }
  *
  * Metrics: IOPS and KiB/s are sums over the jobs; mean latencies are
@@ -58,7 +78,10 @@
  * contributes, from the merged json+ bins when several do (fio's rule:
  * the first bin whose cumulative count reaches p% of all samples), and
  * are absent, with a warning, when several jobs contribute and one lacks
- * bins.  fio.*_cpu_pct are means over the jobs.  A direction with no I/O
+ * bins.  Percentiles are kept per latency kind: clat_p* from the clat
+ * block, lat_p* from the lat block (lat_percentiles=1, ../shared/cases/
+ * B38: then clat_p* are absent and a warning says the percentiles are for
+ * total latency).  fio.*_cpu_pct are means over the jobs.  A direction with no I/O
  * (total_ios == 0, else clat N == 0, else io_bytes == 0) gives no metrics.
  * Latencies are in ns, bandwidth in KiB/s.
  *
@@ -68,12 +91,39 @@
 json_t *fio_parse_buf(const char *name, const char *buf, size_t len,
 		      char *err, size_t errlen);
 
+/* What fio_parse_*_opts() knows beyond the file. */
+struct fio_parse_opts {
+	unsigned long long ram_bytes;	/* RAM of the machine fio ran on
+					 * (MemTotal), 0 = unknown */
+	const char *side_text;	/* fio's stderr (NUL-terminated), or NULL */
+	const char *side_name;	/* its name in flags, e.g. "fio.stderr" */
+};
+
+/* The message of a run flagged "suspect": "page_cache" (../shared/cases/
+ * B30).  Such a run is flagged when it read without direct=1 (nor
+ * buffered=0) on an engine that uses the page cache and shows at least
+ * one sign of the cache: fio could not invalidate it (a "cache
+ * invalidation of ... failed" line in the file or in side_text), a read
+ * clat min of 0, or a working set (size x numjobs) smaller than
+ * ram_bytes.  "flags" then lists "direct=1 not set (buffered I/O)" and
+ * each sign seen. */
+#define FIO_PAGE_CACHE_MESSAGE "results likely measure the page cache, " \
+	"not the device: use direct=1 (or size >> RAM) and make sure " \
+	"cache invalidation succeeds"
+
+/* fio_parse_buf() with o (NULL: nothing known beyond the file). */
+json_t *fio_parse_buf_opts(const char *name, const char *buf, size_t len,
+			   const struct fio_parse_opts *o, char *err,
+			   size_t errlen);
+
 /* Read path and fio_parse_buf() it (name = path).  NULL on failure with
  * err filled (including "PATH: cannot read: <strerror>"). */
 /* Files larger than this are refused without being read. */
 #define FIO_MAX_OUTPUT_BYTES (1024 << 20)
 
 json_t *fio_parse_file(const char *path, char *err, size_t errlen);
+json_t *fio_parse_file_opts(const char *path, const struct fio_parse_opts *o,
+			    char *err, size_t errlen);
 
 /* Returns 0 when no job of a fio_parse_*() result reported an error, else
  * the first failing job's fio error code (an errno value, > 0) and a

@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #ifndef KBENCH_PROFILES_DIR
@@ -47,7 +48,7 @@ enum gkey {
 	GK_TARGET, GK_BASELINE, GK_TIMEOUT_GRACE, GK_PROFILES, GK_PROFILE,
 	GK_PUSH, GK_ALPHA, GK_MIN_EFFECT, GK_MIN_ITERATIONS,
 	GK_MAX_ITERATIONS, GK_TARGET_CI_PCT, GK_LAYOUTS, GK_ACCEL,
-	GK_KVM_PROBE_TIMEOUT, GK_NR
+	GK_KVM_PROBE_TIMEOUT, GK_ALLOW_PAGE_CACHE, GK_NR
 };
 
 static const char *const gkey_names[GK_NR] = {
@@ -71,6 +72,7 @@ static const char *const gkey_names[GK_NR] = {
 	[GK_LAYOUTS] = "layouts",
 	[GK_ACCEL] = "accel",
 	[GK_KVM_PROBE_TIMEOUT] = "kvm_probe_timeout",
+	[GK_ALLOW_PAGE_CACHE] = "allow_page_cache",
 };
 
 enum vkey {
@@ -692,6 +694,18 @@ static void set_global(struct parser *p, enum gkey k, const char *val)
 		set_duration(p, "kvm_probe_timeout", val, 1,
 			     &cfg->kvm_probe_timeout_s);
 		break;
+	case GK_ALLOW_PAGE_CACHE:
+		if (!strcasecmp(val, "yes") || !strcasecmp(val, "true") ||
+		    !strcmp(val, "1"))
+			cfg->allow_page_cache = 1;
+		else if (!strcasecmp(val, "no") || !strcasecmp(val, "false") ||
+			 !strcmp(val, "0"))
+			cfg->allow_page_cache = 0;
+		else
+			perr(p, p->line,
+			     "allow_page_cache = '%s': expected yes or no",
+			     val);
+		break;
 	case GK_LAYOUTS: {
 		const char *const *known = kconf_layout_names;
 		char *copy = kb_xstrdup(val), *tok, *save = NULL;
@@ -1055,7 +1069,7 @@ static void unknown_key(struct parser *p, const char *key)
 		     hint);
 	else if (p->sec == SEC_GLOBAL)
 		perr(p, p->line,
-		     "unknown key '%s' in [global] (expected jobs, iterations, warmup, runtime, order, seed, target, tunable, sweep, task group, baseline, timeout_grace, profiles, push, layouts, accel, kvm_probe_timeout, alpha, min_effect, min_iterations, max_iterations or target_ci_pct)",
+		     "unknown key '%s' in [global] (expected jobs, iterations, warmup, runtime, order, seed, target, tunable, sweep, task group, baseline, timeout_grace, profiles, push, layouts, accel, kvm_probe_timeout, allow_page_cache, alpha, min_effect, min_iterations, max_iterations or target_ci_pct)",
 		     key);
 	else
 		perr(p, p->line,

@@ -43,6 +43,10 @@
  *
  *   [global] kvm_probe_timeout = 20 ; seconds the KVM probe waits for the
  *                           ; kernel's "Linux version" line (runner/accel.h)
+ *   [global] allow_page_cache = yes ; count runs whose buffered reads
+ *                           ; likely measured the page cache (flagged
+ *                           ; "suspect", parsers/fio_json.h); default no:
+ *                           ; they are kept out of every comparison
  *
  * target = null_blk: queue_mode=2 irqmode=0 ... uses /dev/nullb0 with
  * those module parameters.
@@ -205,6 +209,9 @@ struct kb_config {
 	double target_ci_pct;
 	enum kb_accel accel;	/* [global] accel = (default: unset = auto) */
 	unsigned kvm_probe_timeout_s;	/* default 20 */
+	int allow_page_cache;	/* allow_page_cache = yes|no (default no):
+				 * count runs flagged "suspect":
+				 * "page_cache" (../shared/cases/B30) */
 };
 
 /* Parse the file at path into *cfg (zeroed first).  Returns 0, or

@@ -198,6 +198,10 @@ int perf_report_parse(const char *name, const char *text,
 
 	memset(p, 0, sizeof(*p));
 	p->lost_samples = -1;
+	p->lost_chunks = -1;
+	p->samples_seen = -1;
+	p->lost_pct_said = -1;
+	perf_report_scan_lost(copy, p);
 	for (line = copy; line; line = next) {
 		char *tok[8], *mark = NULL, *sym;
 		size_t ntok = 0, len;
@@ -211,8 +215,6 @@ int perf_report_parse(const char *name, const char *text,
 		    strstr(line, "restricted"))
 			p->kptr_warning = 1;
 		if (line[0] == '#') {
-			if ((q = strstr(line, "Total Lost Samples:")))
-				p->lost_samples = strtoll(q + 19, NULL, 10);
 			if ((q = strstr(line, " of event '"))) {
 				char *end = strchr(q + 11, '\'');
 
@@ -287,6 +289,102 @@ int perf_report_parse(const char *name, const char *text,
 		return -EINVAL;
 	}
 	return 0;
+}
+
+void perf_report_scan_lost(const char *text, struct kb_profile *p)
+{
+	const char *line, *next, *q;
+	long long a, b;
+	double pct;
+
+	for (line = text; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			next++;
+		while (*line == ' ' || *line == '\t')
+			line++;
+		if (*line == '#' && (q = strstr(line, "Total Lost Samples:")) &&
+		    q < line + strcspn(line, "\n"))
+			p->lost_samples = strtoll(q + 19, NULL, 10);
+		else if (sscanf(line, "Processed %lld samples and lost %lf%%",
+				&a, &pct) == 2) {
+			p->samples_seen = a;
+			p->lost_pct_said = pct;
+		} else if (sscanf(line, "Processed %lld events and lost %lld chunks",
+				  &a, &b) == 2) {
+			p->lost_chunks = b;
+		} else if (sscanf(line, "LOST events: %lld", &b) == 1) {
+			p->lost_chunks = b;
+		} else if (sscanf(line, "SAMPLE events: %lld", &a) == 1) {
+			p->samples_seen = a;
+		}
+	}
+}
+
+void perf_report_lost(const struct kb_profile *p, json_t *metrics,
+		      json_t *warnings, json_t *flags)
+{
+	double kept = 0, pct = -1;
+	int counted = 0;
+	char *msg;
+	size_t i;
+
+	for (i = 0; i < p->nev; i++)
+		if (p->ev[i].weights_are_samples) {
+			kept += p->ev[i].total;
+			counted = 1;
+		}
+	if (!counted && p->samples_seen >= 0) {
+		kept = (double)p->samples_seen;
+		counted = 1;
+	}
+	if (p->lost_samples >= 0) {
+		json_object_set_new(metrics, "profile.lost_samples",
+				    json_integer(p->lost_samples));
+		if (counted && p->lost_samples + kept > 0)
+			pct = 100.0 * (double)p->lost_samples /
+			      ((double)p->lost_samples + kept);
+	}
+	if (pct < 0 && p->lost_pct_said >= 0)
+		pct = p->lost_pct_said;
+	if (pct >= 0)
+		json_object_set_new(metrics, "profile.lost_pct", json_real(pct));
+	if (p->lost_samples > 0 || (p->lost_samples < 0 && pct > 0)) {
+		char share[64] = "";
+
+		if (pct >= 0)
+			snprintf(share, sizeof(share), " (%.2f%% of all)", pct);
+		if (p->lost_samples > 0)
+			msg = kb_xasprintf("profile: perf lost %lld samples%s "
+				"(buffer overrun): the profile's shares are "
+				"those of the samples kept", p->lost_samples,
+				share);
+		else
+			msg = kb_xasprintf("profile: perf lost samples%s "
+				"(buffer overrun): the profile's shares are "
+				"those of the samples kept", share);
+		json_array_append_new(warnings, json_string(msg));
+		free(msg);
+		if (p->lost_samples > 0)
+			msg = kb_xasprintf("profile: %lld samples lost%s",
+					   p->lost_samples, share);
+		else
+			msg = kb_xasprintf("profile: samples lost%s", share);
+		json_array_append_new(flags, json_string(msg));
+		free(msg);
+	}
+	if (p->lost_chunks > 0) {
+		msg = kb_xasprintf("profile: perf lost %lld chunks of events "
+			"(PERF_RECORD_LOST: the ring buffer overran; raise "
+			"perf record -m or lower -F): the profile misses what "
+			"they held", p->lost_chunks);
+		json_array_append_new(warnings, json_string(msg));
+		free(msg);
+		msg = kb_xasprintf("profile: %lld chunks of events lost",
+				   p->lost_chunks);
+		json_array_append_new(flags, json_string(msg));
+		free(msg);
+	}
 }
 
 void perf_report_free(struct kb_profile *p)

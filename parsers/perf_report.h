@@ -9,7 +9,11 @@
  * Samples column, and -t SEP (field separator, e.g. '|').  "# Samples: N
  * of event 'E'" starts the section of event E ("# Samples: 0 of event
  * 'dummy:HG'" sections are empty); "# Total Lost Samples: N" gives the
- * lost samples.  A data line is one whose first field is a percentage
+ * lost samples (PERF_RECORD_LOST_SAMPLES), perf's own warnings
+ * "Processed N samples and lost X%!" and "Processed N events and lost M
+ * chunks!" (on perf report's stderr: perf_report_scan_lost()) and the
+ * --stats lines "SAMPLE events: N" / "LOST events: M" the samples kept
+ * and the chunks of events lost (PERF_RECORD_LOST, ring buffer overrun).  A data line is one whose first field is a percentage
  * and which holds a "[x]" marker ([k] kernel, [.] user, [g] [u] [H]
  * guest/hypervisor); the symbol is the rest of the line after it.  Weights
  * are sample counts when a Samples column is present, else the overhead
@@ -73,6 +77,9 @@ struct kb_profile {
 	struct kb_prof_event ev[KB_PROF_MAX_EVENTS];
 	size_t nev;
 	long long lost_samples;	/* -1 when the report does not say */
+	long long lost_chunks;	/* PERF_RECORD_LOST records, -1 = unknown */
+	long long samples_seen;	/* samples perf processed, -1 = unknown */
+	double lost_pct_said;	/* perf's "lost X%", -1 = not said */
 	int kptr_warning;	/* perf warned that kernel maps are restricted */
 };
 
@@ -82,6 +89,19 @@ struct kb_profile {
 int perf_report_parse(const char *name, const char *text,
 		      const char *default_event, struct kb_profile *p);
 void perf_report_free(struct kb_profile *p);
+
+/* Read the lost-sample lines (see above) of text, e.g. perf report's
+ * stderr, into p (after perf_report_parse()). */
+void perf_report_scan_lost(const char *text, struct kb_profile *p);
+
+/* The samples a profile lost: profile.lost_samples and profile.lost_pct
+ * (100 * lost / (lost + kept); kept = the Samples column summed over the
+ * events, else perf's own count; perf's own "lost X%" when neither is
+ * known) into metrics; for any loss (samples or chunks of events) a
+ * warning and a flag, both starting "profile:", since the shares are
+ * then those of the samples kept, not of the run. */
+void perf_report_lost(const struct kb_profile *p, json_t *metrics,
+		      json_t *warnings, json_t *flags);
 
 /* Weight of group gi in event e (its subtree), and of kernel symbols. */
 double perf_report_group_weight(const struct kb_prof_event *e,

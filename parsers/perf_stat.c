@@ -85,15 +85,74 @@ static void paranoid_error(struct kb_perf_stat *s, const char *text)
 			 level);
 }
 
+static int is_value(const char *f)
+{
+	return is_number(f, NULL) || !strncmp(f, "<not", 4);
+}
+
+static int is_uint(const char *f)
+{
+	return *f && strspn(f, "0123456789") == strlen(f);
+}
+
+/* The columns before the value (perf-stat(1) CSV FORMAT): an optional
+ * interval time, then an optional aggregation id (CPUn, S0, S0-D0-C0,
+ * N0, comm-pid), which for socket/die/core/node aggregation is followed
+ * by the number of CPUs aggregated. */
+static int prefix_ok(char **f, size_t k)
+{
+	switch (k) {
+	case 0:
+		return 1;
+	case 1:
+		return *f[0] != '\0';
+	case 2:
+		return (is_number(f[0], NULL) && *f[1] &&
+			!is_number(f[1], NULL)) ||
+		       (*f[0] && !is_number(f[0], NULL) && is_uint(f[1]));
+	case 3:
+		return is_number(f[0], NULL) && *f[1] &&
+		       !is_number(f[1], NULL) && is_uint(f[2]);
+	default:
+		return 0;
+	}
+}
+
+/* Fields from the value on: value, unit, event, then run time and
+ * pct_running (both numbers), then optional variance and metric value and
+ * unit: 5 to 9, or 3 (perf before run time was printed). */
+static int rest_ok(char **f, size_t k, size_t nf)
+{
+	size_t m = nf - k;
+
+	if (is_number(f[k + 1], NULL))
+		return 0;	/* the unit column holds a number: shifted */
+	if (m == 3)
+		return 1;
+	return m >= 5 && m <= 9 && is_number(f[k + 3], NULL) &&
+	       is_number(f[k + 4], NULL);
+}
+
+/* The events a malformed record is about (into out, at most max): a
+ * field naming an event read before or one of the canonical events, in a
+ * line that also holds a counter value; for the file's last line cut
+ * short (cut != 0), also every event read before whose name its last
+ * field begins.  Returns their number; 0 when none can be told. */
+static size_t malformed_events(struct kb_perf_stat *s, char **f, size_t nf,
+			       int cut, struct kb_perf_count **out,
+			       size_t max);
+
 int perf_stat_parse(const char *name, const char *text,
 		    struct kb_perf_stat *s)
 {
 	char *copy = kb_xstrdup(text ? text : ""), *line, *next, *f[MAX_FIELDS];
 	char sep = 0;
-	int lineno = 0, bad = 0, ret = 0;
+	int lineno = 0, bad = 0, ret = 0, cut_end;
 	size_t nf, k;
 	double v, rt, pct;
 
+	/* the file's last line has no newline: perf was stopped mid-line */
+	cut_end = text && *text && text[strlen(text) - 1] != '\n';
 	memset(s, 0, sizeof(*s));
 	paranoid_error(s, copy);
 	for (line = copy; line; line = next) {
@@ -122,20 +181,61 @@ int perf_stat_parse(const char *name, const char *text,
 			}
 		for (k = 0; k < nf; k++)
 			f[k] = kb_trim(f[k]);
-		/* value, unit, event need 3 fields; try prefixes of 0..3 */
+		/* value, unit, event need 3 fields; try prefixes of 0..3:
+		 * the first whose columns make a record of the file's
+		 * layout (fixed by its first record) */
 		for (k = 0; k + 2 < nf && k <= 3; k++) {
-			if (!is_number(f[k], NULL) && strncmp(f[k], "<not", 4))
+			if (!is_value(f[k]))
 				continue;
 			if (!*f[k + 2] || is_number(f[k + 2], NULL))
+				continue;
+			if (!prefix_ok(f, k) || !rest_ok(f, k, nf))
+				continue;
+			if (s->layout_line &&
+			    ((int)k != s->value_col ||
+			     (nf - k >= 5) != (s->layout_fields -
+					       s->value_col >= 5)))
 				continue;
 			break;
 		}
 		if (k + 2 >= nf || k > 3) {
+			struct kb_perf_count *mal[8];
+			size_t nmal = malformed_events(s, f, nf, !next &&
+				cut_end, mal, 8), mi;
+
+			for (mi = 0; mi < nmal; mi++) {
+				c = mal[mi];
+				if (!c->malformed++) {
+					char lay[96] = "";
+
+					c->bad_line = lineno;
+					c->bad_fields = (int)nf;
+					if (s->layout_line)
+						snprintf(lay, sizeof(lay),
+							 "; line %d has %d, "
+							 "the value in column "
+							 "%d", s->layout_line,
+							 s->layout_fields,
+							 s->value_col + 1);
+					kb_warn("%s:%d: perf stat record of %s "
+						"has the wrong fields (%zu%s): "
+						"%s left out, never guessed",
+						name, lineno, c->event, nf, lay,
+						c->event);
+				}
+			}
+			if (nmal)
+				continue;
 			if (!bad && !s->error[0])
 				kb_warn("%s:%d: not a perf stat -x record, "
 					"skipped: '%s'", name, lineno, f[0]);
 			bad++;
 			continue;
+		}
+		if (!s->layout_line) {
+			s->layout_line = lineno;
+			s->value_col = (int)k;
+			s->layout_fields = (int)nf;
 		}
 		c = find_or_add(s, f[k + 2]);
 		if (!c)
@@ -206,6 +306,45 @@ static const struct {
 };
 #define N_CANON (sizeof(canon_events) / sizeof(canon_events[0]))
 
+static size_t malformed_events(struct kb_perf_stat *s, char **f, size_t nf,
+			       int cut, struct kb_perf_count **out,
+			       size_t max)
+{
+	char base[96];
+	size_t i, j, e, n = 0, last = nf;
+	int value = 0;
+
+	for (i = 0; i < nf; i++)
+		value |= is_value(f[i]);
+	if (!value)
+		return 0;	/* a header or command line, not a record */
+	for (i = 0; i < nf; i++) {
+		if (!*f[i] || is_number(f[i], NULL))
+			continue;
+		last = i;
+		for (e = 0; e < s->nev; e++)
+			if (!strcmp(s->ev[e].event, f[i])) {
+				out[0] = &s->ev[e];
+				return 1;
+			}
+		base_name(f[i], base, sizeof(base));
+		for (j = 0; j < N_CANON; j++)
+			if (!strcmp(base, canon_events[j].canon) ||
+			    (canon_events[j].alias &&
+			     !strcmp(base, canon_events[j].alias))) {
+				out[0] = find_or_add(s, f[i]);
+				return out[0] != NULL;
+			}
+	}
+	if (!cut || last == nf || last + 1 != nf)
+		return 0;
+	/* "...;1003456;;cyc" at the end of a file cut short */
+	for (e = 0; e < s->nev && n < max; e++)
+		if (!strncmp(s->ev[e].event, f[last], strlen(f[last])))
+			out[n++] = &s->ev[e];
+	return n;
+}
+
 int perf_stat_find(const struct kb_perf_stat *s, const char *canon,
 		   struct kb_perf_count *c)
 {
@@ -230,6 +369,11 @@ int perf_stat_find(const struct kb_perf_stat *s, const char *canon,
 			snprintf(c->unit, sizeof(c->unit), "%s", e->unit);
 		found = 1;
 		c->nrecords += e->nrecords;
+		if (e->malformed && !c->malformed) {
+			c->bad_line = e->bad_line;
+			c->bad_fields = e->bad_fields;
+		}
+		c->malformed += e->malformed;
 		if (e->state == KB_COUNT_OK) {
 			c->state = KB_COUNT_OK;
 			c->value += e->value;
@@ -268,6 +412,25 @@ void perf_stat_metrics(const struct kb_perf_stat *s, json_t *metrics,
 		val[i] = 0;
 		if (!perf_stat_find(s, canon_events[i].canon, &c))
 			continue;
+		if (c.malformed) {
+			char lay[96] = "", *w;
+
+			if (s->layout_line)
+				snprintf(lay, sizeof(lay), "; the layout of "
+					 "line %d has %d, the value in column "
+					 "%d", s->layout_line, s->layout_fields,
+					 s->value_col + 1);
+			w = kb_xasprintf("perf stat: %u record(s) of %s "
+				"have the wrong number of fields (line %d: "
+				"%d fields%s); %s n/a, never guessed from "
+				"shifted columns or the other records",
+				c.malformed, canon_events[i].canon, c.bad_line,
+				c.bad_fields, lay, canon_events[i].metric);
+
+			json_array_append_new(warnings, json_string(w));
+			free(w);
+			continue;
+		}
 		if (c.state != KB_COUNT_OK) {
 			size_t l = strlen(unsup);
 

@@ -13,6 +13,17 @@
  * reads 1825312, ../shared/cases/B17).  Every record of one event (over
  * CPUs and intervals) is summed.
  *
+ * Wrong number of fields: the first record fixes the layout (the value's
+ * column, and whether run time and pct_running follow); a record whose
+ * value is in another column, whose leading columns are not
+ * [time] [CPUn | S0 | S0-D0-C0 COUNT | comm-pid], whose run time or
+ * pct_running is not a number, or that has 4 fields or more than 9 from
+ * the value on is malformed (a value with thousands separators, an event
+ * name holding the separator, a line cut short).  Its event, when one of
+ * its fields names an event, is then left out altogether (absent, with a
+ * warning), never summed from its other records or guessed from shifted
+ * columns.
+ *
  * kbench's own counting collector (runner/collect_perf.c) writes this form
  * (as `perf stat -a -A -x,` would), plus "# error: TEXT" and
  * "# unsupported EVENT: TEXT" comment lines, so its artifact and a real
@@ -42,12 +53,18 @@ struct kb_perf_count {
 	char unit[16];		/* "msec", "" ... of the first record */
 	enum kb_count_state state;	/* OK if any record had a value */
 	unsigned nrecords;
+	unsigned malformed;	/* records with the wrong number of fields */
+	int bad_line;		/* the first of them, and its field count */
+	int bad_fields;
 };
 
 struct kb_perf_stat {
 	struct kb_perf_count ev[KB_PERF_MAX_EVENTS];
 	size_t nev;
 	char error[512];	/* why nothing could be counted, or "" */
+	int layout_line;	/* the record that fixed the layout, 0 = none */
+	int value_col;		/* its value's column (0-based) */
+	int layout_fields;	/* its number of fields */
 };
 
 /* Parse text (name is used in messages).  Returns 0 (also when the text
@@ -74,7 +91,8 @@ int perf_stat_find(const struct kb_perf_stat *s, const char *canon,
  * instructions, each only when both operands were counted and the
  * denominator is > 0.  Unsupported events are left out (n/a, never 0);
  * warnings gets one line naming them, one for multiplexing (coverage
- * < 100%), and the error when there is one. */
+ * < 100%), one per event left out for malformed records, and the error
+ * when there is one. */
 void perf_stat_metrics(const struct kb_perf_stat *s, json_t *metrics,
 		       json_t *warnings);
 

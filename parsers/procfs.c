@@ -1,9 +1,13 @@
 #include "parsers/procfs.h"
 #include "lib/err.h"
+#include "lib/file.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 int procfs_parse_stat(const char *name, const char *text,
 		      struct kb_cpu_ticks *t)
@@ -127,4 +131,69 @@ void procfs_disk_metrics(const struct kb_diskstats *a,
 	json_object_set_new(metrics, "disk.merges", json_integer(rm + wm + dm));
 	json_object_set_new(metrics, "disk.io_ticks_ms",
 			    json_integer(delta(a->io_ticks, b->io_ticks)));
+}
+
+int procfs_notes_build_id(const unsigned char *buf, size_t len, char *hex,
+			  size_t hexlen)
+{
+	size_t p = 0, i;
+
+	while (p + 12 <= len) {
+		uint32_t namesz, descsz, type;
+		size_t name_at = p + 12, desc_at, next;
+
+		memcpy(&namesz, buf + p, 4);
+		memcpy(&descsz, buf + p + 4, 4);
+		memcpy(&type, buf + p + 8, 4);
+		desc_at = name_at + (((size_t)namesz + 3) & ~(size_t)3);
+		next = desc_at + (((size_t)descsz + 3) & ~(size_t)3);
+		if (namesz > len || descsz > len || next > len || next <= p)
+			return -EINVAL;
+		if (type == 3 && namesz == 4 && !memcmp(buf + name_at, "GNU", 4)) {
+			if (!descsz || hexlen < 2 * (size_t)descsz + 1)
+				return -EINVAL;
+			for (i = 0; i < descsz; i++)
+				snprintf(hex + 2 * i, 3, "%02x",
+					 buf[desc_at + i]);
+			return 0;
+		}
+		p = next;
+	}
+	return -ENOENT;
+}
+
+/* The first line of path, or NULL (malloc'd). */
+static char *first_line(const char *path)
+{
+	char *buf = NULL;
+
+	if (kb_read_file(path, &buf, NULL, 1) < 0)
+		return NULL;
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf;
+}
+
+void procfs_record_kernel(json_t *rec)
+{
+	struct utsname u;
+	char *pv = first_line("/proc/version"), *mem = NULL, *notes = NULL;
+	char hex[129];
+	size_t nlen = 0;
+	const char *m;
+
+	if (uname(&u) == 0)
+		json_object_set_new(rec, "kernel_release", json_string(u.release));
+	if (pv)
+		json_object_set_new(rec, "proc_version", json_string(pv));
+	free(pv);
+	if (kb_read_file("/sys/kernel/notes", &notes, &nlen, 1) == 0 &&
+	    procfs_notes_build_id((const unsigned char *)notes, nlen, hex,
+				  sizeof(hex)) == 0)
+		json_object_set_new(rec, "kernel_build_id", json_string(hex));
+	free(notes);
+	if (kb_read_file("/proc/meminfo", &mem, NULL, 1) == 0 &&
+	    (m = strstr(mem, "MemTotal:")))
+		json_object_set_new(rec, "mem_total_kib", json_integer(
+			(json_int_t)strtoull(m + 9, NULL, 10)));
+	free(mem);
 }

@@ -46,4 +46,21 @@ void procfs_cpu_metrics(const struct kb_cpu_ticks *a,
 void procfs_disk_metrics(const struct kb_diskstats *a,
 			 const struct kb_diskstats *b, json_t *metrics);
 
+/* The GNU build ID of the running kernel from the ELF notes of
+ * /sys/kernel/notes (Elf_Nhdr: namesz, descsz, type, then the name and
+ * the descriptor, each padded to 4 bytes; NT_GNU_BUILD_ID = 3, name
+ * "GNU"), as lowercase hex into hex (hexlen >= 2 * size + 1).  0,
+ * -ENOENT when there is none, -EINVAL when buf is malformed. */
+int procfs_notes_build_id(const unsigned char *buf, size_t len, char *hex,
+			  size_t hexlen);
+
+/* Record the machine a run runs on into rec (run.json): "kernel_release"
+ * (uname -r), "proc_version" (the first line of /proc/version: release
+ * plus the build string, "#1 SMP PREEMPT_DYNAMIC Debian 6.1.55-1 ..."),
+ * "kernel_build_id" (procfs_notes_build_id(), when readable) and
+ * "mem_total_kib" (/proc/meminfo MemTotal).  Two builds can share a
+ * release: the three together are the kernel's identity.  What cannot be
+ * read is left out. */
+void procfs_record_kernel(json_t *rec);
+
 #endif

@@ -101,13 +101,41 @@ static int has_io(const json_t *m)
 	return 0;
 }
 
+/* The kernel the run ran on, as run.json recorded it (builtin/run.c,
+ * parsers/procfs.h procfs_record_kernel()): { "release", "proc_version",
+ * "build_id" }, only the keys known; NULL for runs recorded before. */
+static json_t *kernel_identity(const json_t *run)
+{
+	static const char *const keys[][2] = {
+		{ "kernel_release", "release" },
+		{ "proc_version", "proc_version" },
+		{ "kernel_build_id", "build_id" },
+	};
+	json_t *k = NULL;
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		json_t *v = json_object_get(run, keys[i][0]);
+
+		if (!json_is_string(v))
+			continue;
+		if (!k)
+			k = json_object();
+		json_object_set(k, keys[i][1], v);
+	}
+	return k;
+}
+
 json_t *run_dir_parse(const char *dir)
 {
 	char *runpath = kb_path_join(dir, "run.json");
 	char *fiopath = kb_path_join(dir, "fio.json");
+	char *sepath = kb_path_join(dir, "fio.stderr"), *fio_stderr = NULL;
 	json_t *run = kb_json_load(runpath), *out = NULL, *fio = NULL;
 	json_t *metrics = json_object(), *warnings = json_array(), *fv;
+	json_t *flags = json_array(), *kernel;
 	char reason[2048] = "", err[1024] = "", ran[128] = "";
+	struct fio_parse_opts fo = { .side_name = "fio.stderr" };
 	double runtime, elapsed;
 	int exit_status;
 
@@ -119,9 +147,15 @@ json_t *run_dir_parse(const char *dir)
 
 	rusage_metrics(run, metrics);
 	proc_metrics(dir, run, metrics, warnings);
-	run_dir_perf(dir, run, metrics, warnings);
+	run_dir_perf(dir, run, metrics, warnings, flags);
 
-	fio = fio_parse_file(fiopath, err, sizeof(err));
+	/* what fio_json.h's page-cache check needs beyond fio.json */
+	if (num(run, "mem_total_kib", 0) > 0)
+		fo.ram_bytes = (unsigned long long)num(run, "mem_total_kib", 0) *
+			       1024;
+	if (kb_exists(sepath) && kb_read_file(sepath, &fio_stderr, NULL, 1) == 0)
+		fo.side_text = fio_stderr;
+	fio = fio_parse_file_opts(fiopath, &fo, err, sizeof(err));
 	if (fio) {
 		json_t *fm = json_object_get(fio, "metrics"), *w, *job;
 		double fio_elapsed = 0;
@@ -130,6 +164,8 @@ json_t *run_dir_parse(const char *dir)
 		json_object_update(metrics, fm);
 		json_array_foreach(json_object_get(fio, "warnings"), i, w)
 			json_array_append(warnings, w);
+		json_array_foreach(json_object_get(fio, "flags"), i, w)
+			json_array_append(flags, w);
 		/* fio's own elapsed (whole seconds) says how long the job ran,
 		 * kbench's wall clock includes fio's start-up */
 		json_array_foreach(json_object_get(fio, "jobs"), i, job)
@@ -170,18 +206,29 @@ json_t *run_dir_parse(const char *dir)
 	}
 
 	fv = fio ? json_object_get(fio, "fio_version") : NULL;
-	out = json_pack("{s:s, s:o, s:o, s:o, s:o}",
+	out = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}",
 			"status", reason[0] ? "failed" : "ok",
 			"reason", reason[0] ? json_string(reason) : json_null(),
 			"metrics", metrics, "warnings", warnings,
+			"flags", flags,
 			"fio_version", fv ? json_incref(fv) : json_null());
-	metrics = warnings = NULL;
+	metrics = warnings = flags = NULL;
+	if (fio && json_is_string(json_object_get(fio, "suspect"))) {
+		json_object_set(out, "suspect", json_object_get(fio, "suspect"));
+		json_object_set(out, "message", json_object_get(fio, "message"));
+	}
+	kernel = kernel_identity(run);
+	if (kernel)
+		json_object_set_new(out, "kernel", kernel);
 out:
 	json_decref(metrics);
 	json_decref(warnings);
+	json_decref(flags);
 	json_decref(fio);
 	json_decref(run);
+	free(fio_stderr);
 	free(runpath);
 	free(fiopath);
+	free(sepath);
 	return out;
 }

@@ -15,6 +15,14 @@
 /* Parse the run directory dir.  Returns a new object
  *   { "status": "ok"|"failed", "reason": string|null,
  *     "metrics": { NAME: number, ... }, "warnings": [string, ...],
+ *     "flags": [string, ...]: reasons to doubt the run (parsers/
+ *              fio_json.h: latency buckets, steady state, page cache;
+ *              parsers/perf_report.h: "profile: N samples lost ..."),
+ *     "suspect": "page_cache" and "message": only when fio's reads likely
+ *              measured the page cache (fio_json.h; RAM from run.json
+ *              "mem_total_kib", fio's stderr from fio.stderr),
+ *     "kernel": { "release", "proc_version", "build_id" }: the kernel the
+ *              run ran on, from run.json, when recorded,
  *     "fio_version": string|null }
  * A run is failed when fio timed out, was killed, exited non-zero, wrote
  * no parsable JSON, reported a job error (fio "error" != 0), or did no

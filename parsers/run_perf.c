@@ -34,7 +34,7 @@ static int same_event(const char *a, const char *b)
 }
 
 static void profile_metrics(const char *dir, json_t *metrics,
-			    json_t *warnings)
+			    json_t *warnings, json_t *flags)
 {
 	char *pjpath = kb_path_join(dir, "profile.json");
 	json_t *info = kb_exists(pjpath) ? kb_json_load(pjpath) : NULL, *e;
@@ -55,13 +55,14 @@ static void profile_metrics(const char *dir, json_t *metrics,
 	if (report && perf_report_parse("perf_report.txt", report, "cycles",
 					&prof) == 0)
 		have_prof = 1;
-	if (have_prof && prof.lost_samples >= 0) {
-		json_object_set_new(metrics, "profile.lost_samples",
-				    json_integer(prof.lost_samples));
-		if (prof.lost_samples > 0)
-			warn(warnings, kb_xasprintf("profile: perf lost %lld "
-				"samples (buffer overrun): shares are from the "
-				"samples kept", prof.lost_samples));
+	if (have_prof) {
+		/* perf report's own warnings about losses go to stderr */
+		char *rerr = load(dir, "perf_report.stderr");
+
+		if (rerr)
+			perf_report_scan_lost(rerr, &prof);
+		free(rerr);
+		perf_report_lost(&prof, metrics, warnings, flags);
 	}
 	if (have_prof && prof.kptr_warning)
 		warn(warnings, kb_xstrdup("profile: perf warned that kernel "
@@ -97,7 +98,7 @@ static void profile_metrics(const char *dir, json_t *metrics,
 }
 
 void run_dir_perf(const char *dir, const json_t *run, json_t *metrics,
-		  json_t *warnings)
+		  json_t *warnings, json_t *flags)
 {
 	char *csv = load(dir, "perf_counters.csv");
 	char *before, *after, *groups;
@@ -111,7 +112,7 @@ void run_dir_perf(const char *dir, const json_t *run, json_t *metrics,
 		free(st);
 		free(csv);
 	}
-	profile_metrics(dir, metrics, warnings);
+	profile_metrics(dir, metrics, warnings, flags);
 
 	before = load(dir, "tasks.before");
 	after = load(dir, "tasks.after");

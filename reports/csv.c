@@ -13,7 +13,9 @@
  * JSON tables: {"title", "header": {KEY: VALUE}, "jobs": [{"name",
  * "tables": [{"title", "columns": [{"head", "align"}], "rows": [{"cells":
  * [...], "significant": [INDEX...]}], "notes": [...]}], "failures":
- * [...]}]}, for `kbench report --format json --layout NAME`.
+ * [...], "excluded": [...] (runs left out of the statistics), "flagged":
+ * [...] (counted runs with flags)}]}, for `kbench report --format json
+ * --layout NAME`.
  */
 #include "reports/table.h"
 
@@ -114,6 +116,16 @@ int report_tables_json(FILE *out, const struct kb_report *r)
 		json_object_set_new(job, "name", json_string(r->jobs[i].name));
 		json_object_set_new(job, "tables", tables);
 		json_object_set_new(job, "failures", fails);
+		fails = json_array();
+		for (k = 0; k < r->jobs[i].nexcluded; k++)
+			json_array_append_new(fails,
+					json_string(r->jobs[i].excluded[k]));
+		json_object_set_new(job, "excluded", fails);
+		fails = json_array();
+		for (k = 0; k < r->jobs[i].nflagged; k++)
+			json_array_append_new(fails,
+					json_string(r->jobs[i].flagged[k]));
+		json_object_set_new(job, "flagged", fails);
 		json_array_append_new(jobs, job);
 	}
 	json_object_set_new(doc, "header", hdr);

@@ -235,8 +235,7 @@ static int run_counts(const struct lctx *c, json_t *run, double *x)
 
 	if (c->job && (!kb_jstr(run, "job") || strcmp(kb_jstr(run, "job"), c->job)))
 		return 0;
-	if (!kb_jstr(run, "status") || strcmp(kb_jstr(run, "status"), "ok") ||
-	    json_is_true(json_object_get(run, "warmup")))
+	if (!kb_run_counts(run))
 		return 0;
 	if (!json_is_number(v) || !isfinite(json_number_value(v)))
 		return 0;

@@ -12,7 +12,8 @@
  * Numeric values sort numerically, others keep campaign order.
  *
  * Layouts (--layout NAME); every cell is computed from the timed runs
- * with status "ok" (warm-ups and failures never count):
+ * with status "ok" (warm-ups, failures and runs left out as "excluded",
+ * results/json.h kb_run_counts(), never count):
  *   variants  configuration rows x metric columns (seed 000 table 1;
  *             built by reports/table.c)
  *   profile   TAG rows, share columns (seed 000 tables 2-3;

@@ -90,6 +90,31 @@ static void md_failures(FILE *out, const struct kb_report_job *j)
 	}
 }
 
+/* The runs of job j left out of the statistics and those flagged. */
+static void md_run_notes(FILE *out, const struct kb_report_job *j)
+{
+	size_t f;
+
+	if (j->nexcluded) {
+		fprintf(out, "\n%zu run(s) left out of the statistics:\n\n",
+			j->nexcluded);
+		for (f = 0; f < j->nexcluded; f++) {
+			fputs("- ", out);
+			md_put(out, j->excluded[f]);
+			fputc('\n', out);
+		}
+	}
+	if (j->nflagged) {
+		fprintf(out, "\n%zu run(s) flagged (counted):\n\n",
+			j->nflagged);
+		for (f = 0; f < j->nflagged; f++) {
+			fputs("- ", out);
+			md_put(out, j->flagged[f]);
+			fputc('\n', out);
+		}
+	}
+}
+
 int report_markdown(FILE *out, const struct kb_report *r)
 {
 	const struct kb_report_job *j;
@@ -110,9 +135,13 @@ int report_markdown(FILE *out, const struct kb_report *r)
 			md_table(out, j->tables[k]);
 			if (!k && j->nfailures)	/* under the first table */
 				md_failures(out, j);
+			if (!k)
+				md_run_notes(out, j);
 		}
 		if (!j->ntables && j->nfailures)
 			md_failures(out, j);
+		if (!j->ntables)
+			md_run_notes(out, j);
 	}
 	return ferror(out) ? -EIO : 0;
 }
@@ -387,6 +416,7 @@ int report_markdown_full(FILE *out, const struct kb_report *r,
 		}
 		if (j->nfailures)
 			md_failures(out, j);
+		md_run_notes(out, j);
 		md_plots(out, j->name, opts);
 	}
 	if (opts->full_markdown)

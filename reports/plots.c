@@ -293,10 +293,7 @@ static int iterations_plot(json_t *results, const char *dir, const char *job,
 			if (!kb_jstr(run, "configuration") || !kb_jstr(run, "job") ||
 			    strcmp(kb_jstr(run, "configuration"), id) ||
 			    strcmp(kb_jstr(run, "job"), job) ||
-			    json_is_true(json_object_get(run, "warmup")) ||
-			    !kb_jstr(run, "status") ||
-			    strcmp(kb_jstr(run, "status"), "ok") ||
-			    !json_is_number(v))
+			    !kb_run_counts(run) || !json_is_number(v))
 				continue;
 			if (!nb)
 				fprintf(p.d, "%s# %s\n", block ? "\n\n" : "",
@@ -500,9 +497,7 @@ static int cdf_plot(json_t *results, const char *dir, const char *cdir,
 			if (!kb_jstr(run, "configuration") || !kb_jstr(run, "job") ||
 			    strcmp(kb_jstr(run, "configuration"), id) ||
 			    strcmp(kb_jstr(run, "job"), job) ||
-			    json_is_true(json_object_get(run, "warmup")) ||
-			    !kb_jstr(run, "status") ||
-			    strcmp(kb_jstr(run, "status"), "ok"))
+			    !kb_run_counts(run))
 				continue;
 			key = kb_run_key(id, job, (long long)
 				json_integer_value(json_object_get(run,

@@ -851,6 +851,56 @@ static void build_failures(struct ctx *c, struct kb_report_job *j)
 	}
 }
 
+static void add_item(char ***v, size_t *n, char *item)
+{
+	*v = kb_xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[(*n)++] = item;
+}
+
+/* Runs of job j that ran but are left out of the statistics, and counted
+ * runs that carry flags (results/model.c). */
+static void build_excluded(struct ctx *c, struct kb_report_job *j)
+{
+	const char *status, *job, *cfg;
+	json_t *run, *f;
+	size_t i, k;
+
+	json_array_foreach(c->runs, i, run) {
+		char list[1024] = "", *why;
+		long long it;
+
+		status = kb_jstr(run, "status");
+		job = kb_jstr(run, "job");
+		cfg = kb_jstr(run, "configuration") ?: "?";
+		it = (long long)json_integer_value(json_object_get(run,
+							"iteration"));
+		if (!job || strcmp(job, j->name) || !status ||
+		    strcmp(status, "ok") ||
+		    json_is_true(json_object_get(run, "warmup")))
+			continue;
+		if (kb_jstr(run, "excluded")) {
+			why = one_line(kb_jstr(run, "excluded"));
+			add_item(&j->excluded, &j->nexcluded, kb_xasprintf(
+				"%s %s iteration %lld: %s", cfg, job, it, why));
+			free(why);
+			continue;
+		}
+		json_array_foreach(json_object_get(run, "flags"), k, f) {
+			size_t l = strlen(list);
+
+			if (json_is_string(f))
+				snprintf(list + l, sizeof(list) - l, "%s%s",
+					 l ? "; " : "", json_string_value(f));
+		}
+		if (!list[0])
+			continue;
+		why = one_line(list);
+		add_item(&j->flagged, &j->nflagged, kb_xasprintf(
+			"%s %s iteration %lld: %s", cfg, job, it, why));
+		free(why);
+	}
+}
+
 void kb_report_job_add(struct kb_report_job *j, struct kb_table *t)
 {
 	if (!t)
@@ -1119,6 +1169,7 @@ int kb_report_build(json_t *results, const struct report_opts *opts,
 		if (ret)
 			goto out;
 		build_failures(&c, j);
+		build_excluded(&c, j);
 	}
 	*out = r;
 	r = NULL;
@@ -1146,8 +1197,14 @@ void kb_report_free(struct kb_report *r)
 			kb_table_free(r->jobs[i].tables[k]);
 		for (k = 0; k < r->jobs[i].nfailures; k++)
 			free(r->jobs[i].failures[k]);
+		for (k = 0; k < r->jobs[i].nexcluded; k++)
+			free(r->jobs[i].excluded[k]);
+		for (k = 0; k < r->jobs[i].nflagged; k++)
+			free(r->jobs[i].flagged[k]);
 		free(r->jobs[i].tables);
 		free(r->jobs[i].failures);
+		free(r->jobs[i].excluded);
+		free(r->jobs[i].flagged);
 		free(r->jobs[i].name);
 	}
 	free(r->jobs);

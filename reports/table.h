@@ -41,6 +41,15 @@ struct kb_report_job {
 	size_t ntables;
 	char **failures;	/* "<config> <job> iteration <i>: <reason>" */
 	size_t nfailures;
+	/* runs that ran but do not count ("excluded" in the results
+	 * model, results/json.h kb_run_counts()): suspect ones (page
+	 * cache), another kernel build; "<config> <job> iteration <i>: <why>" */
+	char **excluded;
+	size_t nexcluded;
+	/* counted runs with flags (steady state not attained, latency
+	 * buckets, lost profile samples): "<config> ... <i>: <flags>" */
+	char **flagged;
+	size_t nflagged;
 };
 
 struct kb_report {

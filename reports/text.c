@@ -352,6 +352,25 @@ notes:
 	return 0;
 }
 
+/* The runs of job j left out of the statistics and those flagged. */
+static void text_run_notes(FILE *out, const struct kb_report_job *j,
+			   int width)
+{
+	size_t k;
+
+	if (j->nexcluded) {
+		fprintf(out, "%zu run(s) left out of the statistics:\n",
+			j->nexcluded);
+		for (k = 0; k < j->nexcluded; k++)
+			kb_text_wrap(out, "  ", j->excluded[k], 4, width);
+	}
+	if (j->nflagged) {
+		fprintf(out, "%zu run(s) flagged (counted):\n", j->nflagged);
+		for (k = 0; k < j->nflagged; k++)
+			kb_text_wrap(out, "  ", j->flagged[k], 4, width);
+	}
+}
+
 int report_text(FILE *out, const struct kb_report *r, int width)
 {
 	const struct kb_report_job *j;
@@ -373,6 +392,8 @@ int report_text(FILE *out, const struct kb_report *r, int width)
 		for (k = 0; k < j->ntables; k++) {
 			fputc('\n', out);
 			kb_table_write_text(out, j->tables[k], width);
+			if (!k)	/* under the job's first table */
+				text_run_notes(out, j, width);
 			if (k || !j->nfailures)
 				continue;
 			/* failures under the job's first table */
@@ -388,8 +409,14 @@ int report_text(FILE *out, const struct kb_report *r, int width)
 				kb_text_wrap(out, "  ", j->failures[f], 4,
 					     width);
 		}
-		if (!j->ntables && j->nfailures) {
+		if (!j->ntables && (j->nfailures || j->nexcluded ||
+				    j->nflagged)) {
 			fputc('\n', out);
+			if (j->nexcluded || j->nflagged)
+				fprintf(out, "%s:\n", j->name);
+			text_run_notes(out, j, width);
+		}
+		if (!j->ntables && j->nfailures) {
 			fprintf(out, "%s: %zu run(s) failed:\n", j->name,
 				j->nfailures);
 			for (k = 0; k < j->nfailures; k++)

@@ -1,5 +1,6 @@
 #include "results/model.h"
 #include "results/paths.h"
+#include "results/json.h"
 #include "results/validate.h"
 #include "parsers/run_dir.h"
 #include "lib/err.h"
@@ -50,6 +51,130 @@ static void add_params(json_t *cj, const char *config, json_t *run)
 		json_object_set_new(run, "params", params);
 }
 
+/* What of metrics.json m decides whether run counts: its flags, the
+ * page-cache suspicion (parsers/fio_json.h; kept out of the statistics
+ * unless kernels.conf allow_page_cache = yes) and the kernel it ran on
+ * (run.json via parsers/run_dir.c; a vm guest's guest_kernel and
+ * guest_proc_version, builtin/guest.c). */
+static void add_run_checks(json_t *m, json_t *run, int allow_page_cache)
+{
+	json_t *flags = json_object_get(m, "flags");
+	json_t *kernel = json_object_get(m, "kernel");
+	const char *suspect = kb_jstr(m, "suspect");
+
+	if (json_is_array(flags) && json_array_size(flags))
+		json_object_set(run, "flags", flags);
+	if (suspect) {
+		json_object_set_new(run, "suspect", json_string(suspect));
+		if (!allow_page_cache && !strcmp(suspect, "page_cache")) {
+			char list[1024] = "", *why;
+			json_t *f;
+			size_t i;
+
+			json_array_foreach(flags, i, f) {
+				size_t l = strlen(list);
+
+				if (json_is_string(f))
+					snprintf(list + l, sizeof(list) - l,
+						 "%s%s", l ? "; " : "",
+						 json_string_value(f));
+			}
+			why = kb_xasprintf("suspect: %s%s%s%s; kept out of the "
+				"comparisons (kernels.conf [global] "
+				"allow_page_cache = yes counts it)",
+				kb_jstr(m, "message") ?: "the reads likely "
+				"measured the page cache", list[0] ? " (" : "",
+				list, list[0] ? ")" : "");
+			json_object_set_new(run, "excluded", json_string(why));
+			free(why);
+		}
+	}
+	if (json_is_object(kernel)) {
+		json_object_set(run, "kernel", kernel);
+	} else if (kb_jstr(m, "guest_kernel") || kb_jstr(m, "guest_proc_version")) {
+		kernel = json_object();
+		if (kb_jstr(m, "guest_kernel"))
+			json_object_set(kernel, "release",
+					json_object_get(m, "guest_kernel"));
+		if (kb_jstr(m, "guest_proc_version"))
+			json_object_set(kernel, "proc_version",
+					json_object_get(m, "guest_proc_version"));
+		json_object_set_new(run, "kernel", kernel);
+	}
+}
+
+/* Do two kernel records name different builds?  Release, /proc/version
+ * (release + build string) and build id are compared where both runs
+ * recorded them. */
+static int other_build(json_t *a, json_t *b)
+{
+	static const char *const keys[] = { "release", "proc_version",
+					    "build_id" };
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const char *x = kb_jstr(a, keys[i]), *y = kb_jstr(b, keys[i]);
+
+		if (x && y && strcmp(x, y))
+			return 1;
+	}
+	return 0;
+}
+
+/* Runs of one configuration on two kernel builds (the same `uname -r`,
+ * another /proc/version or build id: a rebuilt kernel booted between two
+ * `kbench run` of the campaign) are never pooled: the runs on another
+ * build than the configuration's first run are excluded, saying so. */
+static void exclude_other_builds(json_t *runs)
+{
+	json_t *first = json_object(), *run, *ref;
+	size_t i;
+
+	json_array_foreach(runs, i, run) {
+		const char *cfg = kb_jstr(run, "configuration");
+		json_t *k = json_object_get(run, "kernel");
+		char *why;
+
+		if (!cfg || !json_is_object(k))
+			continue;
+		ref = json_object_get(first, cfg);
+		if (!ref) {
+			json_object_set(first, cfg, run);
+			continue;
+		}
+		if (!other_build(json_object_get(ref, "kernel"), k))
+			continue;
+		why = kb_xasprintf("ran on another kernel build than iteration "
+			"%lld of %s: '%s'%s%s%s, not '%s'%s%s%s; runs of two "
+			"builds are never pooled",
+			json_integer_value(json_object_get(ref, "iteration")),
+			cfg, kb_jstr(k, "proc_version") ?: kb_jstr(k, "release") ?: "?",
+			kb_jstr(k, "build_id") ? " (build id " : "",
+			kb_jstr(k, "build_id") ?: "",
+			kb_jstr(k, "build_id") ? ")" : "",
+			kb_jstr(json_object_get(ref, "kernel"), "proc_version") ?:
+			kb_jstr(json_object_get(ref, "kernel"), "release") ?: "?",
+			kb_jstr(json_object_get(ref, "kernel"), "build_id") ?
+			" (build id " : "",
+			kb_jstr(json_object_get(ref, "kernel"), "build_id") ?: "",
+			kb_jstr(json_object_get(ref, "kernel"), "build_id") ?
+			")" : "");
+		if (!json_is_true(json_object_get(ref, "build_warned"))) {
+			kb_warn("configuration %s ran on two kernel builds: "
+				"iteration %lld %s", cfg,
+				json_integer_value(json_object_get(run,
+						   "iteration")), why);
+			json_object_set_new(ref, "build_warned", json_true());
+		}
+		if (!json_object_get(run, "excluded"))
+			json_object_set_new(run, "excluded", json_string(why));
+		free(why);
+	}
+	json_array_foreach(runs, i, run)
+		json_object_del(run, "build_warned");
+	json_decref(first);
+}
+
 static json_t *load_campaign(const char *dir, int reparse,
 			     const char *const *keys, size_t nkeys);
 
@@ -84,6 +209,7 @@ static json_t *load_campaign(const char *dir, int reparse,
 	json_t *cj = NULL, *state = NULL, *res = NULL, *runs, *k, *camp;
 	json_t *done;
 	unsigned warmup;
+	int allow_pc;
 	size_t i;
 
 	if (!kb_exists(dir)) {
@@ -159,6 +285,7 @@ static json_t *load_campaign(const char *dir, int reparse,
 		json_object_set_new(camp, "job_files", files);
 	}
 	warmup = (unsigned)json_integer_value(json_object_get(camp, "warmup"));
+	allow_pc = json_is_true(json_object_get(camp, "allow_page_cache"));
 
 	runs = json_array();
 	res = json_pack("{s:i, s:s, s:o, s:O, s:o, s:[]}",
@@ -232,6 +359,8 @@ static json_t *load_campaign(const char *dir, int reparse,
 					json_object_get(m, "warnings"));
 			add_params(cj, config, json_array_get(runs,
 					json_array_size(runs) - 1));
+			add_run_checks(m, json_array_get(runs,
+					json_array_size(runs) - 1), allow_pc);
 		}
 		json_decref(m);
 		free(config);
@@ -239,6 +368,7 @@ static json_t *load_campaign(const char *dir, int reparse,
 		free(rdir);
 		free(mpath);
 	}
+	exclude_other_builds(runs);
 out:
 	json_decref(cj);
 	json_decref(state);

@@ -177,6 +177,8 @@ static json_t *campaign_section(const struct kb_campaign *c)
 				"max_iterations", (int)cfg->max_iterations,
 				"target_ci_pct", cfg->target_ci_pct));
 	}
+	if (cfg->allow_page_cache)	/* results/model.c */
+		json_object_set_new(ret, "allow_page_cache", json_true());
 	if (cfg->nlayouts) {
 		json_t *l = json_array();
 

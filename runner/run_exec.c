@@ -6,6 +6,7 @@
 #include "runner/run_exec.h"
 #include "runner/collect.h"
 #include "parsers/json_file.h"
+#include "parsers/procfs.h"
 #include "parsers/run_dir.h"
 #include "lib/err.h"
 #include "lib/file.h"
@@ -151,6 +152,9 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 		"target", t->path, "warmup", r->warmup);
 	json_object_set_new(rj, "start_unix_ns", json_integer((json_int_t)
 		start.tv_sec * 1000000000 + start.tv_nsec));
+	/* the kernel's identity (release + /proc/version build string +
+	 * build id: two builds can share `uname -r`) and the RAM */
+	procfs_record_kernel(rj);
 	/* kbench's own CPU (not fio's) while fio ran: what the measuring
 	 * costs the measured run (make bench) */
 	json_object_set_new(rj, "kbench_cpu_during_run_s", json_real(

@@ -20,6 +20,7 @@
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/metrics.h"
+#include "lib/proc.h"
 #include "parsers/fio_json.h"
 
 #define DATA "tests/data/fio/"
@@ -798,6 +799,394 @@ static void test_B09_bins_merged(void **state)
 	json_decref(r);
 }
 
+/* ---- kbench parse, the built binary ($KBENCH, else build/kbench) ------ */
+
+/* Run kbench with args (NULL-terminated); its exit status, stdout and
+ * stderr (malloc'd). */
+static int run_kbench(char **args, char **out, char **errout)
+{
+	const char *kb = getenv("KBENCH") ?: "build/kbench";
+	char so[] = "/tmp/kbench-test-fio-out.XXXXXX";
+	char se[] = "/tmp/kbench-test-fio-err.XXXXXX";
+	char *argv[16];
+	struct kb_spawn_opts o = { .stdout_path = so, .stderr_path = se };
+	struct kb_spawn_result r;
+	size_t n = 0;
+
+	argv[n++] = (char *)kb;
+	while (*args && n < 15)
+		argv[n++] = *args++;
+	argv[n] = NULL;
+	close(mkstemp(so));
+	close(mkstemp(se));
+	assert_int_equal(kb_spawn(argv, &o, &r), 0);
+	assert_true(r.exited);
+	assert_int_equal(kb_read_file(so, out, NULL, 0), 0);
+	assert_int_equal(kb_read_file(se, errout, NULL, 0), 0);
+	unlink(so);
+	unlink(se);
+	return r.exit_status;
+}
+
+/* `kbench parse ARGS` must exit 0; its JSON object (new reference), its
+ * stderr in *errout. */
+static json_t *cmd_parse_ok(char **args, char **errout)
+{
+	char *out = NULL;
+	json_error_t je;
+	json_t *r;
+	int rc = run_kbench(args, &out, errout);
+
+	if (rc != 0)
+		fail_msg("kbench parse exited %d:\n%s", rc, *errout);
+	r = json_loads(out, 0, &je);
+	if (!r)
+		fail_msg("kbench parse printed no JSON (%s):\n%s", je.text, out);
+	free(out);
+	return r;
+}
+
+/* ---- ../shared/cases B36, B38, B30 and their kinds ------------------- */
+
+/* B36: fio wrote a raw TAB into a job description: read leniently, with
+ * the warning the .expected file gives, never "truncated". */
+static void test_B36_unescaped_tab(void **state)
+{
+	static const char *want = "fio wrote an unescaped control character (TAB) in a string at line 14 (job option 'description'); read leniently";
+	char *args[] = { "parse", DATA "B36.json", NULL }, *err = NULL;
+	json_t *r = cmd_parse_ok(args, &err);
+	char line[512];
+
+	(void)state;
+	check_metric(r, "read.iops", 104855.823069);
+	check_metric(r, "read.bw_kib", 419423);
+	check_metric(r, "read.clat_p99_ns", 354304);
+	assert_int_equal(json_array_size(json_object_get(r, "warnings")), 1);
+	assert_string_equal(json_string_value(json_array_get(
+		json_object_get(r, "warnings"), 0)), want);
+	snprintf(line, sizeof(line), "kbench: warning: %sB36.json: %s\n", DATA,
+		 want);
+	if (!strstr(err, line))
+		fail_msg("stderr lacks '%s':\n%s", line, err);
+	assert_null(strstr(err, "truncated"));
+	/* the description, as fio meant it */
+	json_decref(r);
+	free(err);
+
+	r = parse_ok(DATA "B36.json");
+	assert_true(has_warning(r, want));
+	assert_int_equal(njobs(r), 1);
+	json_decref(r);
+}
+
+#define DOC_HEAD "{\n  \"fio version\" : \"fio-3.33\",\n"
+#define JOB_READ(name, extra) \
+	"    { \"jobname\" : \"" name "\", \"groupid\" : 0, \"error\" : 0,\n" extra \
+	"      \"read\" : { \"io_bytes\" : 4096000, \"bw\" : 4000, \"iops\" : 1000.5, \"runtime\" : 1000, \"total_ios\" : 1000,\n" \
+	"        \"clat_ns\" : { \"min\" : 1000, \"max\" : 90000, \"mean\" : 5000.5, \"N\" : 1000, \"percentile\" : { \"50.000000\" : 4000, \"99.000000\" : 20000, \"99.900000\" : 80000 } } } }"
+
+/* The same kind: other control characters (a newline, SOH), bytes that
+ * are not UTF-8 (a Latin-1 file name, a cut sequence), in keys and
+ * values; the last of several --status-interval documents; and a
+ * document broken otherwise (lenient reading changes nothing there). */
+static void test_B36_kind_control_and_latin1(void **state)
+{
+	const char *doc =
+		"fio: a note\n"
+		DOC_HEAD
+		"  \"global options\" : { \"filename\" : \"/mnt/caf\xe9/f\", \"bs\" : \"4k\" },\n"
+		"  \"jobs\" : [\n"
+		JOB_READ("a\x01" "b", "      \"job options\" : { \"description\" : \"line one\nline two\", \"x\xe2\x82\" : \"1\" },\n")
+		"\n  ]\n}\n";
+	char err[512];
+	json_t *r;
+
+	(void)state;
+	r = parse_str_ok(doc);
+	check_metric(r, "read.iops", 1000.5);
+	check_metric(r, "read.clat_p99_ns", 20000);
+	assert_string_equal(json_string_value(json_object_get(job(r, 0), "name")),
+			    "a\x01" "b");
+	assert_true(has_warning(r, "fio wrote a byte that is not UTF-8 (0xE9) in a string at line 4 (global option 'filename'); replaced by U+FFFD, read leniently"));
+	assert_true(has_warning(r, "fio wrote an unescaped control character (SOH) in a string at line 6 (key 'jobname'); read leniently"));
+	assert_true(has_warning(r, "fio wrote an unescaped control character (LF) in a string at line 7 (job option 'description'); read leniently"));
+	/* 0xE2 0x82 is a cut 3-byte sequence: both bytes replaced */
+	assert_true(has_warning(r, "fio wrote bytes that are not UTF-8 (0xE2, 0x82) in a string at line 8 (a key in 'job options')"));
+	/* the line numbers after the newline inside the string still count */
+	assert_true(has_warning(r, "non-JSON preamble line 1: 'fio: a note'"));
+	json_decref(r);
+
+	/* --status-interval: the final report is the one with the TAB */
+	r = parse_str_ok(DOC_HEAD "  \"jobs\" : [\n" JOB_READ("first", "") "\n  ]\n}\n"
+			 DOC_HEAD "  \"jobs\" : [\n" JOB_READ("fi\tnal", "") "\n  ]\n}\n");
+	assert_int_equal(json_integer_value(json_object_get(r, "documents")), 2);
+	assert_string_equal(json_string_value(json_object_get(job(r, 0), "name")),
+			    "fi\tnal");
+	assert_true(has_warning(r, "(TAB) in a string at line 12 (key 'jobname')"));
+	assert_false(has_warning(r, "invalid JSON after document"));
+	json_decref(r);
+
+	/* broken otherwise: a missing comma; the message names it and does
+	 * not guess truncation */
+	r = fio_parse_buf("comma.json", DOC_HEAD "  \"jobs\" : [ { \"jobname\" : \"x\" \"read\" : {} } ]\n}\n",
+			  strlen(DOC_HEAD "  \"jobs\" : [ { \"jobname\" : \"x\" \"read\" : {} } ]\n}\n"),
+			  err, sizeof(err));
+	assert_null(r);
+	assert_non_null(strstr(err, "comma.json:1: invalid JSON document: "));
+	assert_null(strstr(err, "truncated"));
+	/* a TAB in a document that is also cut short: the cause is named,
+	 * and nothing is read */
+	r = fio_parse_buf("cut.json", DOC_HEAD "  \"jobs\" : [ { \"jobname\" : \"a\tb\", ",
+			  strlen(DOC_HEAD "  \"jobs\" : [ { \"jobname\" : \"a\tb\", "),
+			  err, sizeof(err));
+	assert_null(r);
+	assert_non_null(strstr(err, "control character"));
+}
+
+/* B38: lat_percentiles=1, clat_percentiles=0: the map is under lat_ns. */
+static void test_B38_lat_percentiles(void **state)
+{
+	char *args[] = { "parse", DATA "B38.json", NULL }, *err = NULL;
+	json_t *r = cmd_parse_ok(args, &err);
+
+	(void)state;
+	check_metric(r, "read.iops", 2512.811375);
+	check_metric(r, "read.clat_mean_ns", 383456.1);
+	check_metric(r, "read.lat_mean_ns", 397667.4);
+	check_no_metric(r, "read.clat_p50_ns");
+	check_no_metric(r, "read.clat_p99_ns");
+	check_no_metric(r, "read.clat_p999_ns");
+	check_metric(r, "read.lat_p50_ns", 387072);
+	check_metric(r, "read.lat_p99_ns", 602112);
+	check_metric(r, "read.lat_p999_ns", 1302528);
+	assert_true(has_warning(r, "percentiles are for total latency (lat_percentiles=1), not completion latency"));
+	assert_non_null(strstr(err, "kbench: warning: " DATA "B38.json: read: percentiles are for total latency"));
+	assert_non_null(kb_metric_find("write.lat_p999_ns"));
+	assert_int_equal(kb_metric_find("read.lat_p99_ns")->direction,
+			 KB_LOWER_BETTER);
+	assert_string_equal(kb_metric_find("trim.lat_p50_ns")->unit, "ns");
+	json_decref(r);
+	free(err);
+}
+
+/* The same kind: several jobs with lat bins (json+) merge like clat
+ * bins; a file with both kinds keeps both, without the warning. */
+static void test_B38_kind_merged_and_both(void **state)
+{
+	json_t *r;
+
+	(void)state;
+	r = parse_str_ok("{ \"fio version\" : \"fio-3.36\", \"jobs\" : ["
+		"{ \"jobname\" : \"a\", \"read\" : { \"iops\" : 1, \"bw\" : 4, \"total_ios\" : 100, \"runtime\" : 100,"
+		"  \"clat_ns\" : { \"min\" : 1, \"max\" : 9, \"mean\" : 5, \"N\" : 100 },"
+		"  \"lat_ns\" : { \"min\" : 1, \"max\" : 9, \"mean\" : 6, \"N\" : 100, \"percentile\" : { \"50.000000\" : 1000, \"99.000000\" : 2000 }, \"bins\" : { \"1000\" : 50, \"2000\" : 50 } } } },"
+		"{ \"jobname\" : \"b\", \"read\" : { \"iops\" : 3, \"bw\" : 12, \"total_ios\" : 300, \"runtime\" : 100,"
+		"  \"clat_ns\" : { \"min\" : 1, \"max\" : 9, \"mean\" : 5, \"N\" : 300 },"
+		"  \"lat_ns\" : { \"min\" : 1, \"max\" : 9, \"mean\" : 6, \"N\" : 300, \"percentile\" : { \"50.000000\" : 3000, \"99.000000\" : 100000 }, \"bins\" : { \"3000\" : 294, \"100000\" : 6 } } } } ] }");
+	check_metric(r, "read.lat_p50_ns", 3000);
+	check_metric(r, "read.lat_p99_ns", 100000);
+	check_no_metric(r, "read.clat_p99_ns");
+	assert_true(has_warning(r, "percentiles are for total latency"));
+	json_decref(r);
+
+	r = parse_str_ok("{ \"fio version\" : \"fio-3.36\", \"jobs\" : ["
+		"{ \"jobname\" : \"a\", \"write\" : { \"iops\" : 1, \"bw\" : 4, \"total_ios\" : 100, \"runtime\" : 100,"
+		"  \"clat_ns\" : { \"min\" : 1, \"max\" : 9, \"mean\" : 5, \"N\" : 100, \"percentile\" : { \"99.000000\" : 900 } },"
+		"  \"lat_ns\" : { \"min\" : 1, \"max\" : 9, \"mean\" : 6, \"N\" : 100, \"percentile\" : { \"99.000000\" : 1000 } } } } ] }");
+	check_metric(r, "write.clat_p99_ns", 900);
+	check_metric(r, "write.lat_p99_ns", 1000);
+	assert_false(has_warning(r, "percentiles are for total latency"));
+	json_decref(r);
+}
+
+static int has_flag(const json_t *r, const char *f)
+{
+	const json_t *x;
+	size_t i;
+
+	json_array_foreach(json_object_get(r, "flags"), i, x)
+		if (!strcmp(json_string_value(x), f))
+			return 1;
+	return 0;
+}
+
+/* B30: buffered reads of a file smaller than RAM: flagged suspect with
+ * the reasons of B30.expected that the data allows (the device's speed
+ * is not in the file). */
+static void test_B30_page_cache(void **state)
+{
+	char *args[] = { "parse", "--ram", "64G", DATA "B30.json", NULL };
+	char *err = NULL;
+	json_t *r = cmd_parse_ok(args, &err), *want;
+
+	(void)state;
+	check_metric(r, "read.iops", 189410.404624);
+	check_close("bw_bytes", metric(r, "read.bw_kib") * 1024,
+		    775825017 - 775825017 % 1024);
+	want = json_pack("[s, s, s, s]", "direct=1 not set (buffered I/O)",
+			 "working set 1 GiB < RAM 64 GiB",
+			 "fio could not invalidate the page cache (line 1)",
+			 "clat_ns.min = 0");
+	if (!json_equal(json_object_get(r, "flags"), want))
+		fail_msg("flags: %s", json_dumps(json_object_get(r, "flags"), 0));
+	assert_string_equal(json_string_value(json_object_get(r, "suspect")),
+			    "page_cache");
+	assert_string_equal(json_string_value(json_object_get(r, "message")),
+			    "results likely measure the page cache, not the device: use direct=1 (or size >> RAM) and make sure cache invalidation succeeds");
+	assert_non_null(strstr(err, "kbench: warning: " DATA "B30.json: results likely measure the page cache"));
+	json_decref(want);
+	json_decref(r);
+	free(err);
+
+	/* without --ram: the RAM comparison is left out, the rest stays */
+	r = parse_ok(DATA "B30.json");
+	assert_int_equal(json_array_size(json_object_get(r, "flags")), 3);
+	assert_false(has_flag(r, "working set 1 GiB < RAM 64 GiB"));
+	assert_string_equal(json_string_value(json_object_get(r, "suspect")),
+			    "page_cache");
+	json_decref(r);
+}
+
+static json_t *parse_opts_ok(const char *text, unsigned long long ram,
+			     const char *side)
+{
+	struct fio_parse_opts o = { .ram_bytes = ram, .side_text = side,
+				    .side_name = "fio.stderr" };
+	char err[512] = "";
+	json_t *r = fio_parse_buf_opts("pc.json", text, strlen(text), &o, err,
+				       sizeof(err));
+
+	if (!r)
+		fail_msg("parse failed: %s", err);
+	return r;
+}
+
+#define PC_DOC(gopts, rdir) \
+	"{ \"fio version\" : \"fio-3.36\", \"global options\" : { " gopts " }, \"jobs\" : [ { \"jobname\" : \"j\", " \
+	"\"" rdir "\" : { \"iops\" : 50000, \"bw\" : 200000, \"total_ios\" : 100000, \"runtime\" : 2000, " \
+	"\"clat_ns\" : { \"min\" : 900, \"max\" : 9000, \"mean\" : 5000, \"N\" : 100000 } } } ] }"
+
+/* The same kind: the invalidation failure in fio's stderr, the working set
+ * of numjobs files, and what is not flagged (direct=1, buffered=0, writes,
+ * a cache-less engine, a working set larger than RAM with no other sign). */
+static void test_B30_kind_page_cache(void **state)
+{
+	json_t *r;
+
+	(void)state;
+	r = parse_opts_ok(PC_DOC("\"rw\" : \"read\", \"ioengine\" : \"psync\", \"size\" : \"100g\"", "read"),
+			  64ULL << 30, "fio: note\nfio: cache invalidation of /f failed: Operation not permitted\n");
+	assert_true(has_flag(r, "direct=1 not set (buffered I/O)"));
+	assert_true(has_flag(r, "fio could not invalidate the page cache (fio.stderr line 2)"));
+	assert_false(has_flag(r, "working set 100 GiB < RAM 64 GiB"));
+	assert_string_equal(json_string_value(json_object_get(r, "suspect")),
+			    "page_cache");
+	json_decref(r);
+
+	r = parse_opts_ok(PC_DOC("\"rw\" : \"randread\", \"size\" : \"512m\", \"numjobs\" : \"4\"", "read"),
+			  4ULL << 30, NULL);
+	assert_true(has_flag(r, "working set 2 GiB < RAM 4 GiB"));
+	assert_non_null(json_object_get(r, "suspect"));
+	json_decref(r);
+
+	/* no sign of the cache: buffered alone is not flagged */
+	r = parse_opts_ok(PC_DOC("\"rw\" : \"read\", \"size\" : \"100g\"", "read"),
+			  64ULL << 30, NULL);
+	assert_int_equal(json_array_size(json_object_get(r, "flags")), 0);
+	assert_null(json_object_get(r, "suspect"));
+	json_decref(r);
+
+	r = parse_opts_ok(PC_DOC("\"rw\" : \"read\", \"direct\" : \"1\", \"size\" : \"1g\"", "read"),
+			  64ULL << 30, "fio: cache invalidation of /f failed: x\n");
+	assert_null(json_object_get(r, "suspect"));
+	json_decref(r);
+	r = parse_opts_ok(PC_DOC("\"rw\" : \"read\", \"buffered\" : \"0\", \"size\" : \"1g\"", "read"),
+			  64ULL << 30, NULL);
+	assert_null(json_object_get(r, "suspect"));
+	json_decref(r);
+	r = parse_opts_ok(PC_DOC("\"rw\" : \"write\", \"size\" : \"1g\"", "write"),
+			  64ULL << 30, NULL);
+	assert_null(json_object_get(r, "suspect"));
+	json_decref(r);
+	r = parse_opts_ok(PC_DOC("\"rw\" : \"read\", \"ioengine\" : \"null\", \"size\" : \"1g\"", "read"),
+			  64ULL << 30, NULL);
+	assert_null(json_object_get(r, "suspect"));
+	json_decref(r);
+}
+
+/* fio's latency buckets must sum to about 100%; a share outside 0..100
+ * is flagged too. */
+static void test_latency_buckets_sum(void **state)
+{
+	json_t *r;
+
+	(void)state;
+	r = parse_str_ok("{ \"jobs\" : [ { \"jobname\" : \"lb\", \"read\" : { \"iops\" : 1, \"bw\" : 4, \"total_ios\" : 10 },"
+			 " \"latency_ns\" : { \"2\" : 0.0, \"1000\" : 0.0 }, \"latency_us\" : { \"2\" : 40.0, \"4\" : 10.0 },"
+			 " \"latency_ms\" : { \"2\" : 7.3, \">=2000\" : 0.0 } } ] }");
+	check_metric(r, "read.iops", 1);
+	assert_true(has_warning(r, "job 'lb': latency bucket shares (latency_ns/latency_us/latency_ms) sum to 57.30%, not about 100%"));
+	assert_true(has_flag(r, "latency bucket shares sum to 57.30% (job 'lb')"));
+	json_decref(r);
+
+	r = parse_str_ok("{ \"jobs\" : [ { \"jobname\" : \"lb\", \"read\" : { \"iops\" : 1, \"bw\" : 4, \"total_ios\" : 10 },"
+			 " \"latency_us\" : { \"2\" : 140.0, \"4\" : -40.0 } } ] }");
+	assert_true(has_flag(r, "latency bucket latency_us[\"2\"] = 140% (job 'lb')"));
+	json_decref(r);
+
+	/* a job without I/O has all-zero buckets: nothing to say */
+	r = parse_ok(DATA "fioplot-3.33-error-warnings.json");
+	assert_false(has_warning(r, "latency bucket"));
+	json_decref(r);
+}
+
+static void test_steadystate_not_attained(void **state)
+{
+	json_t *r;
+
+	(void)state;
+	r = parse_str_ok("{ \"jobs\" : [ { \"jobname\" : \"ss\", \"read\" : { \"iops\" : 1, \"bw\" : 4, \"total_ios\" : 10 },"
+			 " \"steadystate\" : { \"ss\" : \"iops_slope\", \"duration\" : 1800, \"attained\" : 0, \"criterion\" : \"0.300000%\", \"max_deviation\" : 12.0, \"slope\" : 3.1 } } ] }");
+	assert_true(has_flag(r, "steady state not attained: job 'ss' (iops_slope, criterion 0.300000%, 1800 s)"));
+	assert_true(has_warning(r, "job 'ss': steady state not attained"));
+	json_decref(r);
+	r = parse_str_ok("{ \"jobs\" : [ { \"jobname\" : \"ss\", \"read\" : { \"iops\" : 1, \"bw\" : 4, \"total_ios\" : 10 },"
+			 " \"steadystate\" : { \"ss\" : \"iops_slope\", \"duration\" : 1800, \"attained\" : 1, \"criterion\" : \"0.300000%\" } } ] }");
+	assert_int_equal(json_array_size(json_object_get(r, "flags")), 0);
+	json_decref(r);
+}
+
+/* Negative or wrapped values and percentiles that decrease with p: the
+ * metric is dropped with a warning naming it, never kept or guessed from
+ * the other jobs. */
+static void test_impossible_values(void **state)
+{
+	json_t *r;
+
+	(void)state;
+	r = parse_str_ok("{ \"fio version\" : \"fio-3.36\", \"jobs\" : ["
+		"{ \"jobname\" : \"a\", \"usr_cpu\" : 1.0, \"sys_cpu\" : 2.0, \"read\" : { \"iops\" : -5, \"bw\" : 4, \"total_ios\" : 10, \"runtime\" : 10,"
+		"  \"clat_ns\" : { \"min\" : 1, \"max\" : 9, \"mean\" : 1.8446744073709552e19, \"N\" : 10,"
+		"    \"percentile\" : { \"50.000000\" : 5000, \"99.000000\" : 3000, \"99.900000\" : 9000 } } } },"
+		"{ \"jobname\" : \"b\", \"usr_cpu\" : -1.0, \"sys_cpu\" : 2.0, \"read\" : { \"iops\" : 7, \"bw\" : 4, \"total_ios\" : 10, \"runtime\" : 10,"
+		"  \"clat_ns\" : { \"min\" : 1, \"max\" : 9, \"mean\" : 5, \"N\" : 10 } } } ] }");
+	check_no_metric(r, "read.iops");
+	check_metric(r, "read.bw_kib", 8);
+	check_no_metric(r, "read.clat_mean_ns");
+	check_no_metric(r, "read.clat_p50_ns");
+	check_no_metric(r, "read.clat_p99_ns");
+	check_no_metric(r, "fio.usr_cpu_pct");
+	check_no_metric(r, "fio.sys_cpu_pct");
+	assert_true(has_warning(r, "job 'a': read.iops = -5 is impossible (negative or a wrapped counter): read.iops dropped"));
+	assert_true(has_warning(r, "job 'a': read.clat_mean_ns = 1.8446744073709552e+19 is impossible"));
+	assert_true(has_warning(r, "job 'a': read percentiles are not monotonic (clat_p50_ns = 5000 > clat_p99_ns = 3000): read.clat_p50/p99/p999 dropped"));
+	assert_true(has_warning(r, "job 'b': fio.usr_cpu_pct = -1 is impossible"));
+	assert_null(json_object_get(json_object_get(job(r, 0), "read"), "iops"));
+	assert_null(json_object_get(json_object_get(job(r, 0), "read"), "clat_p99_ns"));
+	check_close("b iops", jdir(r, 1, "read", "iops"), 7);
+	json_decref(r);
+}
+
 /* ---- aggregation (in-test documents) ---------------------------------- */
 
 #define JOB3(name, extra, n, mean, clatextra)				\
@@ -927,6 +1316,7 @@ static const char *const all_json[] = {
 	"benson-3.33-jsonplus-sigint.json", "samyaple-3.33-16jobs-nogroup.json",
 	"fioplot-3.34-sigint-prefix.json", "lkp-3.38-libaio-seqread.json",
 	"B01.json", "B02.json", "B04.json", "B05.json", "B08.json", "B09.json",
+	"B30.json", "B36.json", "B38.json",
 };
 
 static void test_all_files_known_metrics(void **state)
@@ -1048,6 +1438,15 @@ int main(void)
 		cmocka_unit_test(test_B08_io_bytes_kib),
 		cmocka_unit_test(test_B09_usec_and_index_bins),
 		cmocka_unit_test(test_B09_bins_merged),
+		cmocka_unit_test(test_B36_unescaped_tab),
+		cmocka_unit_test(test_B36_kind_control_and_latin1),
+		cmocka_unit_test(test_B38_lat_percentiles),
+		cmocka_unit_test(test_B38_kind_merged_and_both),
+		cmocka_unit_test(test_B30_page_cache),
+		cmocka_unit_test(test_B30_kind_page_cache),
+		cmocka_unit_test(test_latency_buckets_sum),
+		cmocka_unit_test(test_steadystate_not_attained),
+		cmocka_unit_test(test_impossible_values),
 		cmocka_unit_test(test_jsonplus_merge_two_jobs),
 		cmocka_unit_test(test_multijob_without_bins),
 		cmocka_unit_test(test_dup_keys_last_wins),

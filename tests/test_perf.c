@@ -133,6 +133,85 @@ static void test_b19_multiplexed(void **state)
 	free(st);
 }
 
+static json_t *stat_text(const char *text, json_t **warnings,
+			 struct kb_perf_stat *st)
+{
+	json_t *m = json_object();
+
+	*warnings = json_array();
+	assert_int_equal(perf_stat_parse("t.csv", text, st), 0);
+	perf_stat_metrics(st, m, *warnings);
+	return m;
+}
+
+/* perf stat records with the wrong number of fields: the event's metric
+ * (and the ratios using it) absent with a warning, never a value read
+ * from shifted columns or summed from the event's other records. */
+static void test_stat_wrong_field_count(void **state)
+{
+	struct kb_perf_stat *st = calloc(1, sizeof(*st));
+	json_t *w, *m;
+
+	(void)state;
+	/* thousands separators (a locale) split a value over 3 fields */
+	m = stat_text("2000000,,instructions,1000,100.00,,\n"
+		      "1,825,312,,cycles,1000,100.00,,\n"
+		      "12,,context-switches,1000,100.00,,\n", &w, st);
+	assert_null(json_object_get(m, "perf.cycles"));
+	assert_null(json_object_get(m, "perf.ipc"));
+	assert_float_equal(metric(m, "perf.instructions"), 2000000, 0);
+	assert_float_equal(metric(m, "perf.context_switches"), 12, 0);
+	assert_true(warned(w, "perf stat: 1 record(s) of cycles have the wrong number of fields (line 2: 9 fields; the layout of line 1 has 7, the value in column 1); perf.cycles n/a"));
+	json_decref(m);
+	json_decref(w);
+
+	/* -I -A (B17's layout): CPU1's record cut short in the middle of the
+	 * file: cycles is not CPU0's count alone */
+	m = stat_text("     1.001016720;CPU0;1825312;;cycles;1000894250;100.00;;\n"
+		      "     1.001016720;CPU0;1421843;;instructions;1000894250;100.00;0.78;insn per cycle\n"
+		      "     1.001016720;CPU1;948311;;cycles;1000871120\n"
+		      "     1.001016720;CPU1;611203;;instructions;1000871120;100.00;0.64;insn per cycle\n",
+		      &w, st);
+	assert_null(json_object_get(m, "perf.cycles"));
+	assert_null(json_object_get(m, "perf.ipc"));
+	assert_float_equal(metric(m, "perf.instructions"), 1421843 + 611203, 0);
+	assert_true(warned(w, "of cycles have the wrong number of fields (line 3: 6 fields"));
+	json_decref(m);
+	json_decref(w);
+
+	/* the last line cut inside the event name (perf stopped): every
+	 * event the stub may name is left out */
+	m = stat_text("1.0;CPU0;100;;cycles;1000;100.00;;\n"
+		      "1.0;CPU0;80;;instructions;1000;100.00;;\n"
+		      "1.0;CPU0;7;;cache-misses;1000;100.00;;\n"
+		      "1.0;CPU1;90;;cyc", &w, st);
+	assert_null(json_object_get(m, "perf.cycles"));
+	assert_float_equal(metric(m, "perf.instructions"), 80, 0);
+	assert_float_equal(metric(m, "perf.cache_misses"), 7, 0);
+	json_decref(m);
+	json_decref(w);
+
+	/* an uncore event whose name holds the separator: skipped with a
+	 * warning, the others read */
+	m = stat_text("123,,cha/event=0x34,umask=0x1/,1000,100.00,,\n"
+		      "5000,,cycles,1000,100.00,,\n", &w, st);
+	assert_float_equal(metric(m, "perf.cycles"), 5000, 0);
+	assert_int_equal(st->nev, 1);
+	json_decref(m);
+	json_decref(w);
+
+	/* LKP's -I -a lines whose time column looks like a value:
+	 * "time,96844.71,msec,cpu-clock,..." reads cpu-clock, not "msec" */
+	m = stat_text("     1.000659830,4100064372,,cpu-cycles,16139216640,16.66,0.042,GHz\n"
+		      "     1.000659830,96844.71,msec,cpu-clock,96844614045,100.00,96.845,CPUs utilized\n",
+		      &w, st);
+	assert_float_equal(metric(m, "perf.cpu_clock_ms"), 96844.71, 1e-9);
+	assert_float_equal(metric(m, "perf.cycles"), 4100064372.0, 0);
+	json_decref(m);
+	json_decref(w);
+	free(st);
+}
+
 /* B21: perf's paranoid stderr: one error saying what to change */
 static void test_b21_paranoid(void **state)
 {
@@ -243,6 +322,102 @@ static void test_report_lost(void **state)
 	json_decref(m);
 	json_decref(w);
 	free(text);
+}
+
+static int has_str(json_t *a, const char *s)
+{
+	size_t i;
+	json_t *x;
+
+	json_array_foreach(a, i, x)
+		if (!strcmp(json_string_value(x), s))
+			return 1;
+	return 0;
+}
+
+/* perf report's lost samples: the share lost recorded, the profile
+ * flagged.  The recorded report: 287547 lost, 1860185 kept (the Samples
+ * column summed). */
+static void test_report_lost_share(void **state)
+{
+	char *text = slurp("tests/data/perf/report-lost-samples.txt");
+	struct kb_profile p;
+	json_t *m = json_object(), *w = json_array(), *f = json_array();
+
+	(void)state;
+	assert_int_equal(perf_report_parse("lost", text, "x", &p), 0);
+	perf_report_lost(&p, m, w, f);
+	assert_float_equal(metric(m, "profile.lost_samples"), 287547, 0);
+	assert_float_equal(metric(m, "profile.lost_pct"),
+			   100.0 * 287547 / (287547 + 1860185), 1e-9);
+	assert_true(has_str(f, "profile: 287547 samples lost (13.39% of all)"));
+	assert_true(warned(w, "profile: perf lost 287547 samples (13.39% of all)"));
+	perf_report_free(&p);
+	json_decref(m);
+	json_decref(w);
+	json_decref(f);
+	free(text);
+
+	/* percentages only (no Samples column): perf's own count and share
+	 * from its stderr; LOST records (ring buffer overrun) as chunks */
+	m = json_object();
+	w = json_array();
+	f = json_array();
+	assert_int_equal(perf_report_parse("pct",
+		"# Samples: 9K of event 'cycles'\n"
+		"# Overhead  Command  Shared Object      Symbol\n"
+		"    60.00%  fio      [kernel.kallsyms]  [k] blk_mq_submit_bio\n"
+		"    40.00%  fio      fio                [.] main\n", "cycles", &p), 0);
+	assert_int_equal(p.lost_samples, -1);
+	perf_report_scan_lost("Warning:\nProcessed 8000 samples and lost 12.50%!\n\n"
+			      "Warning:\nProcessed 9100 events and lost 3 chunks!\n\nCheck IO/CPU overload!\n", &p);
+	perf_report_lost(&p, m, w, f);
+	assert_null(json_object_get(m, "profile.lost_samples"));
+	assert_float_equal(metric(m, "profile.lost_pct"), 12.5, 1e-9);
+	assert_true(has_str(f, "profile: samples lost (12.50% of all)"));
+	assert_true(has_str(f, "profile: 3 chunks of events lost"));
+	assert_true(warned(w, "PERF_RECORD_LOST"));
+	perf_report_free(&p);
+	json_decref(m);
+	json_decref(w);
+	json_decref(f);
+
+	/* perf report --stats: "SAMPLE events" counts the samples kept */
+	m = json_object();
+	w = json_array();
+	f = json_array();
+	assert_int_equal(perf_report_parse("stats",
+		"# Total Lost Samples: 1000\n"
+		"#\n# Samples: 9K of event 'cycles'\n"
+		"    100.00%  fio  [kernel.kallsyms]  [k] blk_mq_submit_bio\n"
+		"Aggregated stats:\n"
+		"           TOTAL events:      10020\n"
+		"          SAMPLE events:       9000  (89.8%)\n"
+		"            LOST events:          2  ( 0.0%)\n", "cycles", &p), 0);
+	perf_report_lost(&p, m, w, f);
+	assert_float_equal(metric(m, "profile.lost_pct"), 10.0, 1e-9);
+	assert_true(has_str(f, "profile: 2 chunks of events lost"));
+	perf_report_free(&p);
+	json_decref(m);
+	json_decref(w);
+	json_decref(f);
+
+	/* nothing lost: no flag, 0% recorded */
+	m = json_object();
+	w = json_array();
+	f = json_array();
+	assert_int_equal(perf_report_parse("none", "# Total Lost Samples: 0\n"
+		"# Samples: 10 of event 'cycles'\n"
+		"# Overhead  Samples  Command  Shared Object      Symbol\n"
+		"   100.00%       10  fio      [kernel.kallsyms]  [k] x\n",
+		"cycles", &p), 0);
+	perf_report_lost(&p, m, w, f);
+	assert_float_equal(metric(m, "profile.lost_pct"), 0, 0);
+	assert_int_equal(json_array_size(f), 0);
+	perf_report_free(&p);
+	json_decref(m);
+	json_decref(w);
+	json_decref(f);
 }
 
 /* B22: kptr_restrict: raw kernel addresses are unresolved, not "other";
@@ -401,9 +576,11 @@ int main(void)
 		cmocka_unit_test(test_b16_not_supported),
 		cmocka_unit_test(test_b17_interval_per_cpu),
 		cmocka_unit_test(test_b19_multiplexed),
+		cmocka_unit_test(test_stat_wrong_field_count),
 		cmocka_unit_test(test_b21_paranoid),
 		cmocka_unit_test(test_collect_here),
 		cmocka_unit_test(test_report_lost),
+		cmocka_unit_test(test_report_lost_share),
 		cmocka_unit_test(test_report_kptr),
 		cmocka_unit_test(test_report_children),
 		cmocka_unit_test(test_symgroups_errors),
