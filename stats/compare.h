@@ -69,11 +69,13 @@
 #include <stddef.h>
 #include <jansson.h>
 
+#include "stats/modes.h"
+#include "stats/paired.h"
+
 #define KB_DEFAULT_ALPHA 0.05
 #define KB_DEFAULT_MIN_EFFECT_PCT 1.0
 #define KB_MW_EXACT_MAX 10	/* exact Mann-Whitney p up to this n */
 #define KB_MAD_Z_LIMIT 3.5	/* Iglewicz-Hoaglin outlier threshold */
-#define KB_MDE_POWER 0.80
 
 struct kb_welch {
 	double diff;			/* mean(b) - mean(a), metric's unit */
@@ -171,6 +173,10 @@ struct kb_compare_pair {
  * message (no runs, unknown metric). */
 int stats_fill_comparisons(json_t *results, const struct kb_compare_opts *o,
 			   const struct kb_compare_pair *pairs, size_t npairs);
+
+/* One line naming an analysis ("paired", "welch-log", "welch": the
+ * "analysis" of a comparison) for a table's legend. */
+const char *kb_analysis_text(const char *analysis);
 
 /* stats_mark_outliers(), stats_fill_summaries(), stats_fill_comparisons()
  * with the default pairs: what `kbench run` and `kbench report` do. */
