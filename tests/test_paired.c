@@ -25,6 +25,7 @@
 #include "lib/file.h"
 #include "parsers/json_file.h"
 #include "results/json.h"
+#include "results/model.h"
 #include "stats/compare.h"
 #include "stats/modes.h"
 #include "stats/paired.h"
@@ -596,6 +597,53 @@ static void test_model_b44(void **state)
 	}
 }
 
+/* Campaigns merged into one report (results_merge): rounds pair only
+ * within one campaign, and only when the merged campaigns share their
+ * run order. */
+static void test_model_merged(void **state)
+{
+	const double v[] = { 1000, 1020, 990, 1010, 1005, 995 };
+	const char *names[] = { "old", "new" };
+	json_t *m[2], *res, *camp, *run;
+	const char *ids[2][2] = { { "B", "C" }, { "D", "E" } };
+	size_t i;
+	int k, r, same;
+
+	(void)state;
+	for (same = 1; same >= 0; same--) {
+		for (k = 0; k < 2; k++) {
+			m[k] = model(k && !same ? "block" : "interleave");
+			camp = json_object_get(m[k], "campaign");
+			json_object_set_new(camp, "target", json_string("t"));
+			json_object_set_new(camp, "tunables", json_array());
+			json_object_set_new(m[k], "configurations", json_pack(
+				"[{s:s}, {s:s}]", "id", ids[k][0], "id",
+				ids[k][1]));
+			for (r = 1; r <= 6; r++) {
+				add_run(m[k], ids[k][0], r, v[r - 1], 1, NULL);
+				add_run(m[k], ids[k][1], r, v[6 - r] * 1.02, 1,
+					NULL);
+			}
+		}
+		res = results_merge(m, names, 2);
+		assert_non_null(res);
+		json_array_foreach(json_object_get(res, "runs"), i, run)
+			assert_non_null(json_object_get(run, "campaign"));
+		analyse(res);
+		/* C and B from one campaign: paired when the order is
+		 * common; D and E against B: another campaign */
+		assert_string_equal(str(cmp_of(res, "C"), "analysis"),
+				    same ? "paired" : "welch-log");
+		assert_string_equal(str(cmp_of(res, "D"), "analysis"),
+				    "welch-log");
+		assert_string_equal(str(cmp_of(res, "E"), "analysis"),
+				    "welch-log");
+		json_decref(res);
+		json_decref(m[0]);
+		json_decref(m[1]);
+	}
+}
+
 /* ---- A/A on real series (issue 13) ---------------------------------- */
 
 #define AA_TRIALS 2000
@@ -704,6 +752,7 @@ int main(void)
 		cmocka_unit_test(test_model_analysis_choice),
 		cmocka_unit_test(test_model_paired_drift),
 		cmocka_unit_test(test_model_b44),
+		cmocka_unit_test(test_model_merged),
 		cmocka_unit_test(test_aa_real_series),
 	};
 
