@@ -32,20 +32,27 @@ static void usage(FILE *f)
 "Compare the campaign NEW with the campaign BASE and print a verdict per\n"
 "job and metric: improvement, regression, no significant difference,\n"
 "insufficient samples (n < 2 on a side) or inconclusive (the baseline\n"
-"drifts over the run order more than the change).  BASE and NEW are\n"
-"campaign directories, or DIR:CONFIGURATION for one configuration of a\n"
-"campaign (e.g. results/demo:running,NM=0).  A whole directory stands\n"
+"drifts over the run order more than the change, or a sample has two\n"
+"performance modes).  BASE and NEW are campaign directories, or\n"
+"DIR:CONFIGURATION for one configuration of a campaign (e.g.\n"
+"results/demo:running,NM=0).  A whole directory stands\n"
 "for its baseline configuration as BASE; as NEW, for each of its\n"
 "configurations: paired by position with BASE's when both directories\n"
 "have the same number of configurations, else each against BASE's\n"
 "baseline (or against every other configuration of the same directory).\n"
 "\n"
-"A difference is significant when Welch's t-test p, adjusted by\n"
+"Two configurations of one campaign run with order = interleave or\n"
+"random are compared round by round (paired t-test on the per-round log\n"
+"ratios ln(NEW/BASE), matched by iteration; Wilcoxon signed-rank beside\n"
+"it); configurations of different campaigns, or of an order = block\n"
+"campaign, unpaired (Welch's t-test on ln values; Mann-Whitney U beside\n"
+"it).  The change is the ratio of geometric means - 1 with its 95%% CI.\n"
+"A difference is significant when the test's p, adjusted by\n"
 "Benjamini-Hochberg over every comparison printed, is below alpha AND the\n"
-"change is at least the minimum effect; Mann-Whitney U is printed as the\n"
-"distribution-free check.  Under the table: the minimum detectable\n"
-"effect (80%% power), outliers (MAD modified z > 3.5), drift and warm-up\n"
-"warnings.\n"
+"change is at least the minimum effect.  A sample with two performance\n"
+"modes makes its comparisons inconclusive.  Under the table: the analysis,\n"
+"the minimum detectable effect (80%% power), outliers (MAD modified z >\n"
+"3.5), two modes, drift and warm-up warnings.\n"
 "\n"
 "options:\n"
 "  -m, --metric NAME   compare NAME (repeat, or NAME,NAME); default: per\n"
@@ -61,8 +68,9 @@ static void usage(FILE *f)
 "  -h, --help          this text\n"
 "\n"
 "exit status: 0 no metric regressed, 1 at least one regressed, 2 error,\n"
-"125 the data cannot decide (too few runs, drift, or nothing measured\n"
-"in common) and nothing regressed: `git bisect run` skips that commit.\n");
+"125 the data cannot decide (too few runs, drift, two modes, or nothing\n"
+"measured in common) and nothing regressed: `git bisect run` skips that\n"
+"commit.\n");
 }
 
 /* 1 when the two models' campaigns list a job in common */
@@ -186,6 +194,8 @@ static void add_runs(json_t *merged, const struct side *s, const char *id,
 			continue;
 		copy = json_deep_copy(run);
 		json_object_set_new(copy, "configuration", json_string(label));
+		/* rounds pair only within one campaign (stats/compare.h) */
+		json_object_set_new(copy, "campaign", json_string(s->dir));
 		json_object_set_new(copy, "order", json_integer((json_int_t)i));
 		json_array_append_new(runs, copy);
 		job = json_string_value(json_object_get(run, "job"));
@@ -318,7 +328,7 @@ static void print_pair(FILE *out, json_t *merged,
 	kb_table_add_col(t, "change", 1, 1);
 	kb_table_add_col(t, "95% CI of change", 1, 1);
 	kb_table_add_col(t, "p adj", 1, 2);
-	kb_table_add_col(t, "MW p", 1, 2);
+	kb_table_add_col(t, "rank p", 1, 2);
 	kb_table_add_col(t, "n", 1, 2);
 	kb_table_add_col(t, "CV%", 1, 2);
 	kb_table_add_col(t, "verdict", 0, 2);
@@ -350,6 +360,8 @@ static void print_pair(FILE *out, json_t *merged,
 		v = num(e, "p_adjusted", &ok);
 		kb_table_set(t, row, 5, ok ? "%.3g" : "n/a", v);
 		v = num(e, "mw_p", &ok);
+		if (!ok)
+			v = num(json_object_get(e, "wilcoxon"), "p", &ok);
 		kb_table_set(t, row, 6, ok ? "%.3g" : "n/a", v);
 		kb_table_set(t, row, 7, "%lld/%lld",
 			     (long long)json_integer_value(json_object_get(e,
@@ -364,13 +376,41 @@ static void print_pair(FILE *out, json_t *merged,
 			kb_table_set(t, row, 8, "n/a");
 		kb_table_set(t, row, 9, "%s", vd);
 	}
-	kb_table_add_note(t, "change: of the mean vs base, \"* -0.42%%*\" "
-		"significant, \"(+0.03%%)\" not; 95%% CI: Welch-Satterthwaite; "
-		"p adj: Welch's t-test p after Benjamini-Hochberg over the "
-		"%lld comparisons made (false discovery rate %g); MW p: "
-		"Mann-Whitney U, two-sided; n and CV%%: base/new",
+	kb_table_add_note(t, "change: vs base as the analysis below "
+		"estimates it, \"* -0.42%%*\" significant, \"(+0.03%%)\" "
+		"not; p adj: that test's p after Benjamini-Hochberg over the "
+		"%lld comparisons made (false discovery rate %g); rank p: "
+		"Wilcoxon signed-rank (paired) or Mann-Whitney U (unpaired), "
+		"two-sided, not used for the verdict; n and CV%%: base/new",
 		(long long)json_integer_value(json_object_get(set,
 			"family_size")), num(set, "alpha", &ok));
+	{
+		/* the analyses of this table, each once */
+		char *seen = NULL, *tmp;
+
+		json_array_foreach(json_object_get(merged, "comparisons"), i,
+				   e) {
+			const char *a = json_string_value(json_object_get(e,
+								"analysis"));
+			char *key;
+
+			if (!cmp_matches(e, pr, job) || !a)
+				continue;
+			key = kb_xasprintf("|%s|", a);
+			if (!seen || !strstr(seen, key)) {
+				kb_table_add_note(t, "analysis: %s (%s)",
+					kb_analysis_text(a), json_string_value(
+					json_object_get(e, "analysis_reason")) ?:
+					"");
+				tmp = kb_xasprintf("%s%s", seen ? seen : "",
+						   key);
+				free(seen);
+				seen = tmp;
+			}
+			free(key);
+		}
+		free(seen);
+	}
 	json_array_foreach(json_object_get(merged, "comparisons"), i, e) {
 		json_t *d = json_object_get(e, "drift_baseline");
 		const char *m = json_string_value(json_object_get(e, "metric"));
@@ -378,7 +418,17 @@ static void print_pair(FILE *out, json_t *merged,
 		if (!cmp_matches(e, pr, job))
 			continue;
 		v = num(e, "mde_pct", &ok);
-		if (ok)
+		w = num(e, "sd_log_ratio_pct", &ok2);
+		if (ok && ok2)
+			kb_table_add_note(t, "%s: minimum detectable effect "
+				"+-%.2f%% (80%% power, two-sided alpha %g, "
+				"paired, n=%lld rounds, sd of the per-round "
+				"log ratios %.2f%%); minimum effect %g%%",
+				m, v, num(e, "alpha", &ok2),
+				(long long)json_integer_value(json_object_get(e,
+					"n_pairs")), w,
+				num(e, "min_effect_pct", &ok2));
+		else if (ok)
 			kb_table_add_note(t, "%s: minimum detectable effect "
 				"+-%.2f%% (80%% power, two-sided alpha %g, "
 				"n=%lld, base CV %.2f%%); minimum effect %g%%",
@@ -387,6 +437,22 @@ static void print_pair(FILE *out, json_t *merged,
 					"n_baseline")),
 				num(e, "cv_baseline_pct", &ok2),
 				num(e, "min_effect_pct", &ok2));
+		{
+			json_t *bm = json_object_get(e, "bimodal");
+			const char *side[] = { "baseline", "configuration" };
+			size_t k;
+
+			for (k = 0; k < 2; k++)
+				if (json_is_string(json_object_get(bm, side[k])))
+					kb_table_add_note(t, "warning: %s%s",
+						json_string_value(
+						json_object_get(bm, side[k])),
+						json_is_true(json_object_get(set,
+						"outliers_excluded")) ? " (a mode "
+						"is not outliers: "
+						"--exclude-outliers keeps both)" :
+						"");
+		}
 		if (json_array_size(json_object_get(e, "outliers_baseline")) ||
 		    json_array_size(json_object_get(e, "outliers")))
 			kb_table_add_note(t, "%s: outliers (MAD modified z > "
@@ -551,8 +617,8 @@ int cmd_compare(int argc, char **argv)
 		ret = EXIT_REGRESSION;
 	} else if (nundecided) {
 		printf("\nverdict: undecidable: %zu comparison(s) without "
-		       "enough data or with drift, no regression (exit "
-		       "125)\n", nundecided);
+		       "enough data, with drift\n    or with two performance "
+		       "modes, no regression (exit 125)\n", nundecided);
 		ret = EXIT_UNDECIDABLE;
 	} else {
 		printf("\nverdict: no regression (exit 0)\n");

@@ -602,6 +602,35 @@ static int significant(json_t *results, const char *cfg, const char *base,
 	return 0;
 }
 
+/* The analysis of cfg's comparisons with base (stats/compare.h), in
+ * words for a legend; "comparison" when there is none. */
+static const char *analysis_of(json_t *results, const char *cfg,
+			       const char *base, const char *job)
+{
+	const char *a = NULL, *x;
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(json_object_get(results, "comparisons"), i, e) {
+		if (strcmp(kb_jstr(e, "configuration") ?: "", cfg) ||
+		    strcmp(kb_jstr(e, "baseline") ?: "", base) ||
+		    strcmp(kb_jstr(e, "job") ?: "", job) ||
+		    !(x = kb_jstr(e, "analysis")))
+			continue;
+		if (a && strcmp(a, x))
+			return "analyses named in results.json (they differ "
+			       "by metric)";
+		a = x;
+	}
+	if (!a)
+		return "comparison";
+	if (!strcmp(a, "paired"))
+		return "paired t-test on the round log ratios";
+	if (!strcmp(a, "welch-log"))
+		return "unpaired Welch t-test on ln values";
+	return "unpaired Welch t-test on the values";
+}
+
 /* A change that rounds to 0.0 printed as +0.0, not -0.0. */
 static double pct_zero(double v)
 {
@@ -689,9 +718,10 @@ static void lkp(const struct lctx *c, const struct report_opts *opts,
 		kb_table_add_note(t, "means of the timed runs; %%stddev: "
 				  "coefficient of variation (blank below "
 				  "0.5%%); %%change: of the mean vs %s, \"*\" "
-				  "significant (see the variants layout's "
-				  "legend); metrics measured on both sides "
-				  "only", base);
+				  "significant by the %s (see the variants "
+				  "layout's legend); metrics measured on both "
+				  "sides only", base, analysis_of(c->results,
+				  id, base, c->job));
 		kb_report_job_add(j, t);
 	}
 	vals_free(&metrics);

@@ -3,6 +3,7 @@
 #include "results/json.h"
 #include "lib/str.h"
 #include "stats/summary.h"
+#include "stats/compare.h"
 #include "reports/table.h"
 #include "reports/report.h"
 #include "reports/profile.h"
@@ -444,7 +445,25 @@ static void comparison_notes(struct ctx *c, struct kb_table *t,
 	if (!any)
 		return;
 	base_done = kb_xcalloc(nm + 1, 1);
-	kb_table_add_note(t, "significant: Welch's t-test p < %g after "
+	{
+		/* the analyses of this table's comparisons, each once */
+		struct kb_strlist an = { 0 };
+		const char *a;
+
+		for (m = 0; m < nm; m++)
+			for (i = 0; i < c->ncfgs; i++) {
+				e = find_comparison(c, c->cfgs[i].id, job,
+						    metrics[m]);
+				a = e ? kb_jstr(e, "analysis") : NULL;
+				if (a && !kb_strlist_has(&an, a)) {
+					kb_strlist_add(&an, a);
+					kb_table_add_note(t, "analysis: %s",
+						kb_analysis_text(a));
+				}
+			}
+		free(an.v);
+	}
+	kb_table_add_note(t, "significant: that test's p < %g after "
 		"Benjamini-Hochberg adjustment over the %lld comparisons in "
 		"results.json (false discovery rate %g), and |change| >= the "
 		"minimum effect; %zu cell(s) marked%s",
@@ -457,12 +476,25 @@ static void comparison_notes(struct ctx *c, struct kb_table *t,
 			e = find_comparison(c, c->cfgs[i].id, job, metrics[m]);
 			if (!e)
 				continue;
+			/* paired: the spread of this pair's log ratios */
+			v = jnum(e, "mde_pct", &ok);
+			w = jnum(e, "sd_log_ratio_pct", &ok2);
+			if (ok && ok2 && !strcmp(kb_jstr(e, "analysis") ?: "",
+						 "paired"))
+				kb_table_add_note(t, "%s, %s: minimum "
+					"detectable effect +-%.2f%% (80%% "
+					"power, two-sided alpha %g, paired, "
+					"n=%lld rounds, sd of the per-round "
+					"log ratios %.2f%%)", metrics[m],
+					c->cfgs[i].id, v, jnum(e, "alpha", &ok),
+					(long long)jnum(e, "n_pairs", &ok), w);
 			/* once per metric: the baseline's properties */
 			if (!base_done[m]) {
 				base_done[m] = 1;
 				v = jnum(e, "mde_pct", &ok);
 				w = jnum(e, "cv_baseline_pct", &ok2);
-				if (ok && ok2)
+				if (ok && ok2 && strcmp(kb_jstr(e, "analysis") ?:
+							"", "paired"))
 					kb_table_add_note(t, "%s: minimum "
 						"detectable effect +-%.2f%% "
 						"(80%% power, two-sided alpha "
@@ -582,8 +614,12 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 			else
 				kb_table_set(t, row, col, "n/a");
 			/* the change, mailing-list style: "(+0.03%)" plain,
-			 * "* -0.42%*" significant (stats/compare.h) */
-			diff = jnum(s, "diff_pct", &ok);
+			 * "* -0.42%*" significant (stats/compare.h): the
+			 * change its analysis estimated and tested, else
+			 * (no comparison) the change of the mean */
+			diff = jnum(cmp, "change_pct", &ok);
+			if (!ok)
+				diff = jnum(s, "diff_pct", &ok);
 			sig = cmp && kb_jstr(cmp, "verdict") &&
 			      (!strcmp(kb_jstr(cmp, "verdict"), "improvement") ||
 			       !strcmp(kb_jstr(cmp, "verdict"), "regression") ||
@@ -625,14 +661,33 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 		}
 	}
 
-	kb_table_add_note(t, "vs base: change of the mean vs baseline %s%s, "
-			  "\"* -0.42%%*\" significant, \"(+0.03%%)\" not; "
-			  "±: half-width of the 95%% CI (Student t); CV%%: "
+	kb_table_add_note(t, "vs base: change vs baseline %s%s as the "
+			  "analysis below estimates it, \"* -0.42%%*\" "
+			  "significant, \"(+0.03%%)\" not; ±: half-width of "
+			  "the 95%% CI of the mean (Student t); CV%%: "
 			  "coefficient of variation; n: timed runs that "
 			  "succeeded; n/a: not measured", c->baseline,
 			  kb_swept(c->results) ? " at the same value of each "
 			  "swept job parameter" : "");
 	comparison_notes(c, t, job, metrics, nm, nsig);
+	/* two performance modes (stats/modes.h), also of the baseline and
+	 * of a campaign with one configuration */
+	for (m = 0; m < nm; m++) {
+		for (i = 0; i < c->ncfgs; i++) {
+			s = stats_find_summary(c->summaries, c->cfgs[i].id,
+					       job, metrics[m]);
+			tmp = (char *)kb_jstr(json_object_get(s, "modes"),
+					      "warning");
+			if (tmp)
+				kb_table_add_note(t, "warning: %s%s", tmp,
+					json_is_true(json_object_get(
+					json_object_get(c->results,
+					"comparison_settings"),
+					"outliers_excluded")) ? " (a mode is "
+					"not outliers: --exclude-outliers "
+					"keeps both)" : "");
+		}
+	}
 	few = NULL;
 	nfew = 0;
 	for (i = 0; i < c->ncfgs; i++) {

@@ -496,6 +496,13 @@ json_t *results_merge(json_t *const *models, const char *const *names,
 		}
 	}
 	camp = json_deep_copy(first);
+	/* one run order for all, or none: stats/compare.h pairs rounds only
+	 * within a campaign whose order is interleave or random */
+	for (m = 1; m < n; m++)
+		if (!json_equal(json_object_get(first, "order"),
+				json_object_get(json_object_get(models[m],
+					"campaign"), "order")))
+			json_object_del(camp, "order");
 	json_object_set_new(camp, "merged_from", from);
 	json_object_set_new(camp, "environments", envs);
 	out = json_pack("{s:i, s:s, s:o, s:o, s:o, s:[]}",

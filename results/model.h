@@ -34,8 +34,11 @@ json_t *results_load_export(const char *path);
  * labels (else NULL and a message naming both campaigns and what
  * differs).  A configuration id present in several is renamed
  * "NAME:variant,..." with NAME the campaign's name.  The baseline is the
- * first model's.  Summaries and comparisons are left for
- * stats_analyse().  New reference. */
+ * first model's.  Every run gets "campaign": its model's name, and the
+ * merged campaign keeps "order" only when every model has the same, so
+ * that rounds are paired only within one campaign (stats/compare.h).
+ * Summaries and comparisons are left for stats_analyse().  New
+ * reference. */
 json_t *results_merge(json_t *const *models, const char *const *names,
 		      size_t n);
 

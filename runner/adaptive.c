@@ -75,11 +75,31 @@ int adaptive_decide(json_t *res, const struct kb_config *cfg,
 {
 	double worst = -1.0, h;
 	const char *wc = NULL, *wj = NULL, *wm = NULL, *side;
+	const char *wpaired = NULL;	/* the baseline of a paired worst */
 	json_t *e, *s;
 	size_t i, k;
 	char *w;
 
 	json_array_foreach(json_object_get(res, "comparisons"), i, e) {
+		/* paired by round: the precision that matters is that of
+		 * the change, whose CI comes from the round ratios
+		 * (stats/compare.h), not of either mean */
+		if (!strcmp(kb_jstr(e, "analysis") ?: "", "paired")) {
+			json_t *lo = json_object_get(e, "change_ci95_lo_pct");
+			json_t *hi = json_object_get(e, "change_ci95_hi_pct");
+
+			h = json_is_number(lo) && json_is_number(hi) ?
+			    (json_number_value(hi) - json_number_value(lo)) /
+			    2.0 : INFINITY;
+			if (h > worst) {
+				worst = h;
+				wc = kb_jstr(e, "configuration");
+				wj = kb_jstr(e, "job");
+				wm = kb_jstr(e, "metric");
+				wpaired = kb_jstr(e, "baseline");
+			}
+			continue;
+		}
 		for (k = 0; k < 2; k++) {
 			side = kb_jstr(e, k ? "configuration" : "baseline");
 			s = summary(res, side, kb_jstr(e, "job"),
@@ -90,6 +110,7 @@ int adaptive_decide(json_t *res, const struct kb_config *cfg,
 				wc = side;
 				wj = kb_jstr(e, "job");
 				wm = kb_jstr(e, "metric");
+				wpaired = NULL;
 			}
 		}
 	}
@@ -115,10 +136,19 @@ int adaptive_decide(json_t *res, const struct kb_config *cfg,
 				    "timed iterations; stopping", timed_rounds);
 		return 0;
 	}
-	w = isfinite(worst) ?
-		kb_xasprintf("widest 95%% CI: +-%.2f%% of the mean (%s %s %s)",
-			     worst, wc, wj, wm) :
-		kb_xasprintf("no 95%% CI yet for %s %s %s", wc, wj, wm);
+	if (wpaired)
+		w = isfinite(worst) ?
+			kb_xasprintf("widest 95%% CI: +-%.2f%% of the change "
+				     "vs %s, paired by round (%s %s %s)", worst,
+				     wpaired, wc, wj, wm) :
+			kb_xasprintf("no 95%% CI yet for the change of %s %s "
+				     "%s vs %s (paired by round)", wc, wj, wm,
+				     wpaired);
+	else
+		w = isfinite(worst) ?
+			kb_xasprintf("widest 95%% CI: +-%.2f%% of the mean (%s "
+				     "%s %s)", worst, wc, wj, wm) :
+			kb_xasprintf("no 95%% CI yet for %s %s %s", wc, wj, wm);
 	if (worst < cfg->target_ci_pct) {
 		*why = kb_xasprintf("every compared metric's 95%% CI half-width "
 			"is below target_ci_pct = %g%% after %u timed "

@@ -463,6 +463,7 @@ int stats_mark_outliers(json_t *results, int exclude)
 	json_t *runs = json_object_get(results, "runs"), *run, *v;
 	struct sample s;
 	struct run_index ix;
+	struct kb_modes modes;
 	json_t *seen = json_object();
 	const char *name;
 	size_t i, c, j, m, k;
@@ -493,6 +494,12 @@ int stats_mark_outliers(json_t *results, int exclude)
 			for (m = 0; m < metrics.n; m++) {
 				gather(runs, &ix, cfgs.v[c], jobs.v[j],
 				       metrics.v[m], &s);
+				/* two modes are not outliers: neither is
+				 * flagged, so --exclude-outliers cannot drop
+				 * one (../shared/cases/B44) */
+				if (!kb_find_modes(s.x, s.n, &modes) &&
+				    modes.bimodal)
+					continue;
 				if (kb_mad_outliers(s.x, s.n, NULL, flag) <= 0)
 					continue;
 				for (k = 0; k < s.n; k++) {
@@ -648,6 +655,126 @@ static double cv_of(const struct sample *s)
 	return sum.cv_pct;
 }
 
+/* The campaign a run came from when the model merges several
+ * (results_merge(), `kbench compare`: run.campaign), else "". */
+static const char *run_source(json_t *run)
+{
+	return kb_jstr(run, "campaign") ?: "";
+}
+
+/* 1 when every run of a and b comes from the same campaign. */
+static int same_source(const struct sample *a, const struct sample *b)
+{
+	const char *src = a->n ? run_source(a->run[0]) :
+			  b->n ? run_source(b->run[0]) : "";
+	size_t k;
+
+	for (k = 0; k < a->n; k++)
+		if (strcmp(run_source(a->run[k]), src))
+			return 0;
+	for (k = 0; k < b->n; k++)
+		if (strcmp(run_source(b->run[k]), src))
+			return 0;
+	return 1;
+}
+
+static int all_positive(const struct sample *s)
+{
+	size_t k;
+
+	for (k = 0; k < s->n; k++)
+		if (!(s->x[k] > 0.0))
+			return 0;
+	return 1;
+}
+
+/* The analysis of one comparison (stats/compare.h, "Analysis"), and why;
+ * the reason is malloc'd. */
+static const char *choose_analysis(json_t *camp, const struct sample *a,
+				   const struct sample *b, char **why)
+{
+	const char *order = kb_jstr(camp, "order");
+	int rounds = order && (!strcmp(order, "interleave") ||
+			       !strcmp(order, "random"));
+
+	if (!all_positive(a) || !all_positive(b)) {
+		*why = kb_xstrdup("a value <= 0 has no logarithm: Welch's "
+				  "t-test on the values themselves");
+		return "welch";
+	}
+	if (rounds && same_source(a, b)) {
+		*why = kb_xasprintf("order = %s: every round runs each "
+				    "configuration once; rounds matched by "
+				    "iteration", order);
+		return "paired";
+	}
+	if (rounds)
+		*why = kb_xstrdup("the configurations come from different "
+				  "campaigns: unpaired");
+	else if (order)
+		*why = kb_xasprintf("order = %s: no rounds to pair; unpaired",
+				    order);
+	else
+		*why = kb_xstrdup("the campaign does not record its run order "
+				  "(order =): unpaired");
+	return "welch-log";
+}
+
+/* The values of a and b in the rounds (iterations) where both have one:
+ * pa[k], pb[k], k < return value.  Never by position: a failed run
+ * leaves a hole in its round only. */
+static size_t match_rounds(const struct sample *a, const struct sample *b,
+			   double *pa, double *pb)
+{
+	size_t i, j, n = 0;
+	char *used = kb_xcalloc(a->n + 1, 1);
+
+	for (j = 0; j < b->n; j++) {
+		for (i = 0; i < a->n; i++) {
+			if (used[i] || a->iter[i] != b->iter[j])
+				continue;
+			used[i] = 1;
+			pa[n] = a->x[i];
+			pb[n++] = b->x[j];
+			break;
+		}
+	}
+	free(used);
+	return n;
+}
+
+/* "running,NM=2 read.iops is bimodal: ..." when s is, else NULL
+ * (malloc'd). */
+static char *modes_check(const struct sample *s, const char *cfg,
+			 const char *metric)
+{
+	struct kb_modes m;
+
+	if (kb_find_modes(s->x, s->n, &m) || !m.bimodal)
+		return NULL;
+	return kb_modes_warning(cfg, metric, &m, gsl_stats_mean(s->x, 1,
+								s->n));
+}
+
+static json_t *wilcoxon_json(const struct kb_wilcoxon *w)
+{
+	char *how;
+	json_t *j;
+
+	how = kb_xasprintf("%s; %zu zero difference(s) dropped (Wilcoxon "
+		"1945); %zu nonzero difference(s) in tied |d| groups given "
+		"mid-ranks", w->exact ? "exact: the W+ distribution counted "
+		"over every sign pattern" : "normal approximation with tie "
+		"and continuity corrections", w->zeros, w->tied);
+	j = json_pack("{s:o, s:o, s:b, s:I, s:I, s:I, s:s}",
+		"w_plus", kb_jreal(w->w_plus), "p", kb_jreal(w->p),
+		"exact", w->exact, "n", (json_int_t)w->n,
+		"zeros", (json_int_t)w->zeros, "tied", (json_int_t)w->tied,
+		"method", how);
+	free(how);
+	return j;
+}
+
 static json_t *comparison_entry(json_t *camp, const struct kb_compare_opts *o,
 				const char *base, const char *cfg,
 				const char *job, const char *metric,
@@ -658,20 +785,80 @@ static json_t *comparison_entry(json_t *camp, const struct kb_compare_opts *o,
 	double alpha = alpha_for(o, camp);
 	double me = min_effect_for(o, camp, metric);
 	double cva = cv_of(a), cvb = cv_of(b);
+	double ma = a->n ? gsl_stats_mean(a->x, 1, a->n) : NAN;
+	double mb = b->n ? gsl_stats_mean(b->x, 1, b->n) : NAN;
+	double *pa = kb_xcalloc(a->n + 1, sizeof(*pa));
+	double *pb = kb_xcalloc(a->n + 1, sizeof(*pb));
 	int *fa = kb_xcalloc(a->n + 1, sizeof(*fa));
 	int *fb = kb_xcalloc(b->n + 1, sizeof(*fb));
+	struct kb_log_test lt;
 	struct kb_welch w;
 	struct kb_mann_whitney mw;
+	struct kb_wilcoxon wx;
 	struct kb_drift d;
-	json_t *e = json_object(), *dj = json_null();
-	int have_w = 0, have_mw = 0;
+	json_t *e = json_object(), *dj = json_null(), *modes = json_null();
+	const char *analysis;
+	char *why, *ma_warn, *mb_warn;
+	double mde = NAN, p = NAN, t = NAN, df = NAN, chg = NAN, lo = NAN;
+	double hi = NAN;
+	size_t np = 0, k;
+	int have = 0, have_mw = 0, have_wx = 0, have_w = 0;
 
 	*p_out = NAN;
 	kb_mad_outliers(a->x, a->n, NULL, fa);
 	kb_mad_outliers(b->x, b->n, NULL, fb);
-	if (a->n >= 2 && b->n >= 2 && !kb_welch_test(a->x, a->n, b->x, b->n, &w))
-		have_w = 1;
-	if (a->n && b->n && !kb_mann_whitney(a->x, a->n, b->x, b->n, &mw))
+	/* a mode is not outliers (../shared/cases/B44) */
+	ma_warn = modes_check(a, base, metric);
+	mb_warn = modes_check(b, cfg, metric);
+	if (ma_warn)
+		memset(fa, 0, a->n * sizeof(*fa));
+	if (mb_warn)
+		memset(fb, 0, b->n * sizeof(*fb));
+	if (ma_warn || mb_warn)
+		modes = json_pack("{s:o, s:o}", "baseline", ma_warn ?
+				  json_string(ma_warn) : json_null(),
+				  "configuration", mb_warn ?
+				  json_string(mb_warn) : json_null());
+	analysis = choose_analysis(camp, a, b, &why);
+	if (!strcmp(analysis, "paired")) {
+		np = match_rounds(a, b, pa, pb);
+		if (np >= 2 && !kb_paired_log_test(pa, pb, np, &lt)) {
+			have = 1;
+			mde = kb_mde_paired_pct(np, lt.sd_log, alpha);
+			for (k = 0; k < np; k++)
+				pa[k] = log(pb[k] / pa[k]);
+			have_wx = !kb_wilcoxon_signed_rank(pa, np, &wx);
+		}
+	} else if (!strcmp(analysis, "welch-log")) {
+		if (a->n >= 2 && b->n >= 2 &&
+		    !kb_welch_log_test(a->x, a->n, b->x, b->n, &lt)) {
+			have = have_w = 1;
+			w.t = lt.t;
+			w.df = lt.df;
+			w.p = lt.p;
+		}
+	} else if (a->n >= 2 && b->n >= 2 &&
+		   !kb_welch_test(a->x, a->n, b->x, b->n, &w)) {
+		have = have_w = 1;
+		lt.change_pct = w.change_pct;
+		lt.change_ci95_lo_pct = w.change_ci95_lo_pct;
+		lt.change_ci95_hi_pct = w.change_ci95_hi_pct;
+		lt.t = w.t;
+		lt.df = w.df;
+		lt.p = w.p;
+	}
+	if (have) {
+		p = lt.p;
+		t = lt.t;
+		df = lt.df;
+		chg = lt.change_pct;
+		lo = lt.change_ci95_lo_pct;
+		hi = lt.change_ci95_hi_pct;
+	}
+	if (strcmp(analysis, "paired"))
+		mde = kb_mde_pct(a->n, cva, alpha);
+	if (strcmp(analysis, "paired") && a->n && b->n &&
+	    !kb_mann_whitney(a->x, a->n, b->x, b->n, &mw))
 		have_mw = 1;
 	if (!kb_drift_check(a->order, a->x, a->n, &d)) {
 		dj = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:b}",
@@ -690,36 +877,45 @@ static json_t *comparison_entry(json_t *camp, const struct kb_compare_opts *o,
 	json_object_set_new(e, "unit", json_string(def ? def->unit : ""));
 	json_object_set_new(e, "direction", json_string(
 		kb_direction_name(def ? def->direction : KB_NEUTRAL)));
+	json_object_set_new(e, "analysis", json_string(analysis));
+	json_object_set_new(e, "analysis_reason", json_string(why));
 	json_object_set_new(e, "n", json_integer((json_int_t)b->n));
 	json_object_set_new(e, "n_baseline", json_integer((json_int_t)a->n));
-	json_object_set_new(e, "mean", b->n ? kb_jreal(gsl_stats_mean(b->x, 1,
-				b->n)) : json_null());
-	json_object_set_new(e, "mean_baseline", a->n ? kb_jreal(gsl_stats_mean(
-				a->x, 1, a->n)) : json_null());
+	json_object_set_new(e, "n_pairs", strcmp(analysis, "paired") ?
+			    json_null() : json_integer((json_int_t)np));
+	json_object_set_new(e, "mean", kb_jreal(mb));
+	json_object_set_new(e, "mean_baseline", kb_jreal(ma));
 	json_object_set_new(e, "cv_pct", kb_jreal(cvb));
 	json_object_set_new(e, "cv_baseline_pct", kb_jreal(cva));
-	json_object_set_new(e, "diff", have_w ? kb_jreal(w.diff) : json_null());
-	json_object_set_new(e, "diff_ci95_lo", have_w ? kb_jreal(w.diff_ci95_lo) :
-			    json_null());
-	json_object_set_new(e, "diff_ci95_hi", have_w ? kb_jreal(w.diff_ci95_hi) :
-			    json_null());
-	json_object_set_new(e, "change_pct", have_w ? kb_jreal(w.change_pct) :
-			    json_null());
-	json_object_set_new(e, "change_ci95_lo_pct", have_w ?
-			    kb_jreal(w.change_ci95_lo_pct) : json_null());
-	json_object_set_new(e, "change_ci95_hi_pct", have_w ?
-			    kb_jreal(w.change_ci95_hi_pct) : json_null());
+	json_object_set_new(e, "sd_log_ratio_pct", have &&
+			    !strcmp(analysis, "paired") ?
+			    kb_jreal(lt.sd_log * 100.0) : json_null());
+	/* the difference of the means, and the change's CI in the metric's
+	 * unit at the baseline mean */
+	json_object_set_new(e, "diff", have ? kb_jreal(mb - ma) : json_null());
+	json_object_set_new(e, "diff_ci95_lo", have ?
+			    kb_jreal(lo / 100.0 * fabs(ma)) : json_null());
+	json_object_set_new(e, "diff_ci95_hi", have ?
+			    kb_jreal(hi / 100.0 * fabs(ma)) : json_null());
+	json_object_set_new(e, "change_pct", kb_jreal(chg));
+	json_object_set_new(e, "change_ci95_lo_pct", kb_jreal(lo));
+	json_object_set_new(e, "change_ci95_hi_pct", kb_jreal(hi));
+	json_object_set_new(e, "t", kb_jreal(t));
+	json_object_set_new(e, "df", kb_jreal(df));
+	json_object_set_new(e, "p", kb_jreal(p));
 	json_object_set_new(e, "welch_t", have_w ? kb_jreal(w.t) : json_null());
 	json_object_set_new(e, "welch_df", have_w ? kb_jreal(w.df) : json_null());
 	json_object_set_new(e, "welch_p", have_w ? kb_jreal(w.p) : json_null());
 	json_object_set_new(e, "p_adjusted", json_null());	/* after BH */
 	json_object_set_new(e, "mw_u", have_mw ? kb_jreal(mw.u) : json_null());
-	json_object_set_new(e, "mw_p", have_mw && have_w ? kb_jreal(mw.p) :
+	json_object_set_new(e, "mw_p", have_mw && have ? kb_jreal(mw.p) :
 			    json_null());
 	json_object_set_new(e, "mw_exact", json_boolean(have_mw && mw.exact));
+	json_object_set_new(e, "wilcoxon", have_wx ? wilcoxon_json(&wx) :
+			    json_null());
 	json_object_set_new(e, "alpha", json_real(alpha));
 	json_object_set_new(e, "min_effect_pct", json_real(me));
-	json_object_set_new(e, "mde_pct", kb_jreal(kb_mde_pct(a->n, cva, alpha)));
+	json_object_set_new(e, "mde_pct", kb_jreal(mde));
 	json_object_set_new(e, "outliers", iter_list(b, fb));
 	json_object_set_new(e, "outliers_baseline", iter_list(a, fa));
 	json_object_set_new(e, "warmup_suspect",
@@ -727,8 +923,16 @@ static json_t *comparison_entry(json_t *camp, const struct kb_compare_opts *o,
 	json_object_set_new(e, "warmup_suspect_baseline",
 			    json_integer((json_int_t)leading_outliers(a, fa)));
 	json_object_set_new(e, "drift_baseline", dj);
-	if (have_w)
-		*p_out = w.p;
+	json_object_set_new(e, "bimodal", modes);
+	/* a bimodal side: no verdict from this p, so it stays out of the
+	 * BH family */
+	if (have && !ma_warn && !mb_warn)
+		*p_out = p;
+	free(why);
+	free(ma_warn);
+	free(mb_warn);
+	free(pa);
+	free(pb);
 	free(fa);
 	free(fb);
 	return e;
@@ -739,11 +943,14 @@ static void set_verdict(json_t *e, double q, const char *order)
 {
 	const char *dir = kb_jstr(e, "direction"), *verdict;
 	json_t *drift = json_object_get(e, "drift_baseline");
+	json_t *modes = json_object_get(e, "bimodal");
 	double alpha = json_real_value(json_object_get(e, "alpha"));
 	double me = json_real_value(json_object_get(e, "min_effect_pct"));
 	double change = json_number_value(json_object_get(e, "change_pct"));
 	json_int_t n = json_integer_value(json_object_get(e, "n"));
 	json_int_t nb = json_integer_value(json_object_get(e, "n_baseline"));
+	json_t *np = json_object_get(e, "n_pairs");
+	int paired = !strcmp(kb_jstr(e, "analysis") ?: "", "paired");
 	char *reason;
 
 	json_object_set_new(e, "p_adjusted", kb_jreal(q));
@@ -753,7 +960,24 @@ static void set_verdict(json_t *e, double q, const char *order)
 				      "no test", nb < 2 ? "baseline" :
 				      "configuration", (long long)(nb < 2 ? nb :
 								   n));
-	} else if (json_is_true(json_object_get(drift, "warn")) &&
+	} else if (paired && json_integer_value(np) < 2) {
+		verdict = "insufficient samples";
+		reason = kb_xasprintf("%lld round(s) where both have a "
+			"successful run: a paired test needs 2 or more",
+			(long long)json_integer_value(np));
+	} else if (json_is_object(modes)) {
+		int mb = json_is_string(json_object_get(modes, "baseline"));
+		int mc = json_is_string(json_object_get(modes,
+							"configuration"));
+
+		verdict = "inconclusive";
+		reason = kb_xasprintf("two performance modes in %s runs: a "
+			"change of the mean describes neither mode; find what "
+			"selects the mode (NUMA node, IRQ or CPU placement) and "
+			"pin it, or compare the modes separately", mb && mc ?
+			"both samples'" : mb ? "the baseline's" :
+			"this configuration's");
+	} else if (!paired && json_is_true(json_object_get(drift, "warn")) &&
 		   !(json_is_number(json_object_get(e, "change_pct")) &&
 		     fabs(change) > fabs(json_number_value(json_object_get(
 				drift, "change_pct"))))) {
@@ -965,6 +1189,24 @@ int stats_fill_comparisons(json_t *results, const struct kb_compare_opts *o,
 	free(p);
 	free(q);
 	return ret;
+}
+
+const char *kb_analysis_text(const char *analysis)
+{
+	if (!strcmp(analysis, "paired"))
+		return "paired by round (rounds are blocks): Student's t-test "
+		       "on the per-round log ratios ln(C/B); change: ratio of "
+		       "geometric means - 1, 95% CI from t on the log ratios; "
+		       "Wilcoxon signed-rank p beside it";
+	if (!strcmp(analysis, "welch-log"))
+		return "unpaired: Welch's t-test on ln values; change: ratio "
+		       "of geometric means - 1, 95% CI Welch-Satterthwaite; "
+		       "Mann-Whitney U p beside it";
+	if (!strcmp(analysis, "welch"))
+		return "unpaired: Welch's t-test on the values (a value <= 0 "
+		       "has no log); change of the mean, 95% CI "
+		       "Welch-Satterthwaite";
+	return analysis;
 }
 
 int stats_analyse(json_t *results, const struct kb_compare_opts *o)

@@ -4,6 +4,21 @@
  * values of the timed, successful iterations (the samples of
  * stats/summary.h):
  *
+ *  - the analysis, chosen from the design before any number is looked at
+ *    (issue 13, "Rounds are blocks"; recorded as "analysis"):
+ *      "paired"    the campaign's order is interleave or random and both
+ *                  samples come from one campaign (their runs' "campaign"
+ *                  members, set when campaigns are merged, agree): the
+ *                  paired t-test on the per-round log ratios over the
+ *                  rounds (iterations) where both have a value, with the
+ *                  Wilcoxon signed-rank test beside it (stats/paired.h);
+ *      "welch-log" otherwise (order = block, no order recorded, two
+ *                  campaigns): Welch's t-test below on ln values
+ *                  (kb_welch_log_test), Mann-Whitney U beside it;
+ *      "welch"     a value <= 0 (no logarithm): Welch on the values.
+ *    The change and its CI, t, df and p are those of the analysis; its
+ *    unadjusted p enters Benjamini-Hochberg.
+ *  - two modes (stats/modes.h) in either sample;
  *  - the difference of means d = mean(new) - mean(base) with its 95% CI,
  *    Welch's unequal-variance t-test and the Welch-Satterthwaite degrees
  *    of freedom (B. L. Welch, Biometrika 34 (1947) 28-35; NIST/SEMATECH
@@ -53,15 +68,22 @@
  *
  * Every distribution function (Student t, normal) comes from GSL.
  *
+ *  - the minimum detectable effect of a paired comparison: see
+ *    kb_mde_paired_pct() (stats/paired.h).
+ *
  * Verdict of one comparison: "insufficient samples" when either side has
- * n < 2; "inconclusive" when the baseline drifts (slope p < alpha and
- * |drift| >= the minimum effect) at least as much as the change being
- * judged (../shared/cases/B26: A-vs-A drift larger than B - A); else
- * significant
- * when the BH-adjusted Welch p < alpha AND |change| >= the minimum effect
- * (default 1%), and then "improvement" or "regression" by the metric's
- * direction (lib/metrics.h; "significant difference" for a neutral
- * metric); otherwise "no significant difference".
+ * n < 2, or a paired analysis has fewer than 2 rounds in common;
+ * "inconclusive" when either sample is bimodal (../shared/cases/B44: the
+ * mean describes neither mode; such a p stays out of the BH family), or,
+ * unpaired only, when the baseline drifts (slope p < alpha and |drift| >=
+ * the minimum effect) at least as much as the change being judged
+ * (../shared/cases/B26: A-vs-A drift larger than B - A; paired by round,
+ * a drift common to the configurations cancels in the round ratios);
+ * else significant when the analysis's BH-adjusted p < alpha AND |change|
+ * >= the minimum effect (default 1%), and then "improvement" or
+ * "regression" by the metric's direction (lib/metrics.h; "significant
+ * difference" for a neutral metric); otherwise "no significant
+ * difference".  The MAD rule flags no value of a bimodal sample.
  */
 #ifndef KB_STATS_COMPARE_H
 #define KB_STATS_COMPARE_H
@@ -69,11 +91,13 @@
 #include <stddef.h>
 #include <jansson.h>
 
+#include "stats/modes.h"
+#include "stats/paired.h"
+
 #define KB_DEFAULT_ALPHA 0.05
 #define KB_DEFAULT_MIN_EFFECT_PCT 1.0
 #define KB_MW_EXACT_MAX 10	/* exact Mann-Whitney p up to this n */
 #define KB_MAD_Z_LIMIT 3.5	/* Iglewicz-Hoaglin outlier threshold */
-#define KB_MDE_POWER 0.80
 
 struct kb_welch {
 	double diff;			/* mean(b) - mean(a), metric's unit */
@@ -171,6 +195,10 @@ struct kb_compare_pair {
  * message (no runs, unknown metric). */
 int stats_fill_comparisons(json_t *results, const struct kb_compare_opts *o,
 			   const struct kb_compare_pair *pairs, size_t npairs);
+
+/* One line naming an analysis ("paired", "welch-log", "welch": the
+ * "analysis" of a comparison) for a table's legend. */
+const char *kb_analysis_text(const char *analysis);
 
 /* stats_mark_outliers(), stats_fill_summaries(), stats_fill_comparisons()
  * with the default pairs: what `kbench run` and `kbench report` do. */

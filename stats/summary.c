@@ -3,6 +3,7 @@
 #include "lib/str.h"
 #include "results/json.h"
 #include "stats/summary.h"
+#include "stats/modes.h"
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/metrics.h"
@@ -113,8 +114,10 @@ static struct group *group_runs(json_t *runs, const struct kb_strlist *cfgs,
 	return g;
 }
 
-/* Values of metric in the group's runs into vals; returns their number. */
-static size_t gather(const struct group *g, const char *metric, double *vals)
+/* Values of metric in the group's runs into vals (and their iterations
+ * into iters, unless NULL); returns their number. */
+static size_t gather(const struct group *g, const char *metric, double *vals,
+		     json_int_t *iters)
 {
 	size_t i, n = 0;
 	json_t *v;
@@ -122,10 +125,50 @@ static size_t gather(const struct group *g, const char *metric, double *vals)
 	for (i = 0; i < g->n; i++) {
 		v = json_object_get(json_object_get(g->runs[i], "metrics"),
 				    metric);
-		if (json_is_number(v) && isfinite(json_number_value(v)))
-			vals[n++] = json_number_value(v);
+		if (!json_is_number(v) || !isfinite(json_number_value(v)))
+			continue;
+		if (iters)
+			iters[n] = json_integer_value(json_object_get(
+					g->runs[i], "iteration"));
+		vals[n++] = json_number_value(v);
 	}
 	return n;
+}
+
+json_t *stats_modes_json(const char *cfg, const char *metric,
+			 const double *x, const json_int_t *iter, size_t n)
+{
+	struct kb_modes m;
+	json_t *out, *arr, *its;
+	char *warn;
+	size_t i;
+	int k, side;
+
+	if (kb_find_modes(x, n, &m) || !m.bimodal)
+		return json_null();
+	arr = json_array();
+	for (k = 0; k < 2; k++) {
+		/* the mode with more runs first, as the warning says */
+		side = k ? !kb_modes_major(&m) : kb_modes_major(&m);
+		its = json_array();
+		for (i = 0; i < n && iter; i++)
+			if (kb_mode_side(&m, x[i]) == side)
+				json_array_append_new(its, json_integer(iter[i]));
+		json_array_append_new(arr, json_pack(
+			"{s:I, s:o, s:o, s:o, s:o, s:o}",
+			"n", (json_int_t)m.side[side].n,
+			"mean", kb_jreal(m.side[side].mean),
+			"sd", kb_jreal(m.side[side].sd),
+			"min", kb_jreal(m.side[side].min),
+			"max", kb_jreal(m.side[side].max),
+			"iterations", its));
+	}
+	warn = kb_modes_warning(cfg, metric, &m, gsl_stats_mean(x, 1, n));
+	out = json_pack("{s:o, s:o, s:o, s:s}", "modes", arr,
+			"gap", kb_jreal(m.gap), "spread", kb_jreal(m.spread),
+			"warning", warn);
+	free(warn);
+	return out;
 }
 
 /* Collect the configuration ids, job names and metric names to
@@ -191,7 +234,7 @@ static void collect_names(json_t *results, json_t *runs,
 
 static json_t *summary_entry(const char *cfg, const char *job,
 			     const char *metric, const struct kb_summary *s,
-			     const struct kb_summary *base)
+			     const struct kb_summary *base, json_t *modes)
 {
 	const struct kb_metric_def *def = kb_metric_find(metric);
 	json_t *e = json_object();
@@ -221,6 +264,7 @@ static json_t *summary_entry(const char *cfg, const char *job,
 	json_object_set_new(e, "diff_pct", kb_jreal(diff));
 	json_object_set_new(e, "note", s->has_sd ? json_null() :
 			    json_string("n=1: no variance estimate"));
+	json_object_set_new(e, "modes", modes);
 	return e;
 }
 
@@ -280,6 +324,7 @@ int stats_fill_summaries(json_t *results)
 	json_t *runs, *out = NULL;
 	const char *baseline;
 	double *vals = NULL;
+	json_int_t *iters;
 	struct group *groups;
 	size_t c, j, m, nb, bc, *bidx;
 	char *have_base;
@@ -304,6 +349,7 @@ int stats_fill_summaries(json_t *results)
 		baseline = cfgs.v[0];
 
 	vals = kb_xmalloc((json_array_size(runs) + 1) * sizeof(*vals));
+	iters = kb_xmalloc((json_array_size(runs) + 1) * sizeof(*iters));
 	groups = group_runs(runs, &cfgs, &jobs);
 	/* each configuration's baseline (per swept value, see
 	 * stats_baseline_for); the summary of every (configuration, job,
@@ -325,7 +371,7 @@ int stats_fill_summaries(json_t *results)
 				size_t bm = (bc * jobs.n + j) * metrics.n + m;
 
 				nb = gather(&groups[bc * jobs.n + j],
-					    metrics.v[m], vals);
+					    metrics.v[m], vals, NULL);
 				if (!nb)
 					continue;
 				r = kb_summarize(vals, nb, &base[bm]);
@@ -347,11 +393,15 @@ int stats_fill_summaries(json_t *results)
 
 				if (!have_base[own])
 					continue;
+				nb = gather(&groups[c * jobs.n + j],
+					    metrics.v[m], vals, iters);
 				json_array_append_new(out, summary_entry(
 					cfgs.v[c], jobs.v[j], metrics.v[m],
 					&base[own],
 					bc < cfgs.n && have_base[bm] && c != bc ?
-					&base[bm] : NULL));
+					&base[bm] : NULL, stats_modes_json(
+					cfgs.v[c], metrics.v[m], vals, iters,
+					nb)));
 			}
 		}
 	}
@@ -364,6 +414,7 @@ int stats_fill_summaries(json_t *results)
 	json_object_set(results, "summaries", out);
 
 	free(vals);
+	free(iters);
 	json_decref(out);
 	free(cfgs.v);
 	free(jobs.v);

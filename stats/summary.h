@@ -55,13 +55,24 @@ int kb_summarize(const double *x, size_t n, struct kb_summary *s);
  * baseline is campaign.baseline (default: the first configuration) for
  * the same job and metric; null for the baseline itself, when the
  * baseline has no such sample or its mean is 0.  sd, cv_pct and the CI are
- * null when n < 2 with note "n=1: no variance estimate".  No NaN or Inf
+ * null when n < 2 with note "n=1: no variance estimate"; modes:
+ * stats_modes_json() (null unless two modes).  No NaN or Inf
  * ever reaches the JSON (a non-finite result becomes null).
  *
  * Metric values that are null are "not measured" and skipped; a value of
  * another type is skipped with a warning naming the run.  Returns 0, or
  * -EINVAL (message printed) when results lacks "runs". */
 int stats_fill_summaries(json_t *results);
+
+/* The "modes" member of a summary: null unless the n values x (with
+ * their iteration numbers iter, or NULL) are bimodal (stats/modes.h);
+ * then {"modes": [{"n", "mean", "sd", "min", "max", "iterations"}, x2]
+ * (the mode with more runs first), "gap" (the largest gap between
+ * neighbouring values), "spread" (the larger within-mode robust sd, as
+ * floored), "warning" (kb_modes_warning())}.  cfg and metric name the
+ * sample in the warning. */
+json_t *stats_modes_json(const char *cfg, const char *metric,
+			 const double *x, const json_int_t *iter, size_t n);
 
 /* The configuration that config is compared against: the campaign's
  * baseline (campaign.baseline, else the first configuration), but with

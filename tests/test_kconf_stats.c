@@ -153,6 +153,29 @@ static void test_adaptive_decide(void **state)
 	assert_non_null(strstr(why, "below target_ci_pct = 1%"));
 	free(why);
 	json_decref(res);
+
+	/* paired by round: the CI of the change decides, not the means'
+	 * (wide here: a round effect the pairing removes) */
+	res = model(3.0, 3.0);
+	{
+		json_t *add = json_pack("{s:s, s:f, s:f}", "analysis", "paired",
+					"change_ci95_lo_pct", -0.4,
+					"change_ci95_hi_pct", 1.2);
+
+		json_object_update(json_array_get(json_object_get(res,
+				   "comparisons"), 0), add);
+		json_decref(add);
+	}
+	assert_int_equal(adaptive_decide(res, &cfg, 3, &why), 0);
+	assert_non_null(strstr(why, "+-0.80% of the change vs A, paired by "
+			       "round (B j read.iops)"));
+	free(why);
+	json_object_set_new(json_array_get(json_object_get(res,
+		"comparisons"), 0), "change_ci95_hi_pct", json_real(3.0));
+	assert_int_equal(adaptive_decide(res, &cfg, 3, &why), 1);
+	assert_non_null(strstr(why, "+-1.70% of the change vs A"));
+	free(why);
+	json_decref(res);
 }
 
 int main(void)

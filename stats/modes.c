@@ -1,0 +1,132 @@
+/* stats/modes.c - two performance modes in one sample; see
+ * stats/modes.h for the rule and its sources. */
+#include "stats/modes.h"
+#include "lib/file.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
+/* Summary of the sorted values v[0..n) (n >= 1); work has room for n. */
+static void side_of(const double *v, size_t n, double *work,
+		    struct kb_mode *s)
+{
+	double med, mad;
+	size_t i;
+
+	s->n = n;
+	s->min = v[0];
+	s->max = v[n - 1];
+	s->mean = gsl_stats_mean(v, 1, n);
+	s->sd = n > 1 ? gsl_stats_sd_m(v, 1, n, s->mean) : NAN;
+	med = gsl_stats_median_from_sorted_data(v, 1, n);
+	for (i = 0; i < n; i++)
+		work[i] = fabs(v[i] - med);
+	gsl_sort(work, 1, n);
+	mad = gsl_stats_median_from_sorted_data(work, 1, n);
+	if (mad > 0.0)
+		/* 1 / Phi^-1(3/4) = 1.4826 */
+		s->robust_sd = mad / gsl_cdf_ugaussian_Pinv(0.75);
+	else
+		s->robust_sd = sqrt(M_PI / 2.0) * gsl_stats_mean(work, 1, n);
+	/* the side's spread: the larger of that and the sample sd */
+	s->spread = n > 1 && s->sd > s->robust_sd ? s->sd : s->robust_sd;
+}
+
+int kb_find_modes(const double *x, size_t n, struct kb_modes *m)
+{
+	double *v, *work, gap, floor;
+	size_t i, cut = 0;
+
+	if (!x || !m)
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		if (!isfinite(x[i]))
+			return -EINVAL;
+	memset(m, 0, sizeof(*m));
+	if (n < 2)
+		return 0;
+
+	v = kb_xmalloc(n * sizeof(*v));
+	work = kb_xmalloc(n * sizeof(*work));
+	memcpy(v, x, n * sizeof(*v));
+	gsl_sort(v, 1, n);
+	/* the largest gap; the first one on ties */
+	gap = -1.0;
+	for (i = 0; i + 1 < n; i++) {
+		if (v[i + 1] - v[i] > gap) {
+			gap = v[i + 1] - v[i];
+			cut = i + 1;	/* v[0..cut) is the lower side */
+		}
+	}
+	m->gap = gap;
+	m->split_lo = v[cut - 1];
+	m->split_hi = v[cut];
+	side_of(v, cut, work, &m->side[0]);
+	side_of(v + cut, n - cut, work, &m->side[1]);
+	m->min_side = (size_t)ceil(KB_MODES_MIN_SIDE_SHARE * (double)n -
+				   1e-9);
+	if (m->min_side < KB_MODES_MIN_SIDE)
+		m->min_side = KB_MODES_MIN_SIDE;
+	floor = KB_MODES_MIN_SPREAD *
+		fabs(gsl_stats_median_from_sorted_data(v, 1, n));
+	m->spread = fmax(fmax(m->side[0].spread, m->side[1].spread), floor);
+	m->bimodal = m->side[0].n >= m->min_side &&
+		     m->side[1].n >= m->min_side && gap > 0.0 &&
+		     gap > KB_MODES_GAP_FACTOR * m->spread;
+	free(v);
+	free(work);
+	return 0;
+}
+
+/* The scale for a number of the size of v: 1, 1e3 ("k"), 1e6 ("M"),
+ * 1e9 ("G"). */
+static double scale_of(double v, const char **suffix)
+{
+	double a = fabs(v);
+
+	if (a >= 1e9) {
+		*suffix = "G";
+		return 1e9;
+	}
+	if (a >= 1e6) {
+		*suffix = "M";
+		return 1e6;
+	}
+	if (a >= 1e3) {
+		*suffix = "k";
+		return 1e3;
+	}
+	*suffix = "";
+	return 1.0;
+}
+
+char *kb_modes_warning(const char *config, const char *metric,
+		       const struct kb_modes *m, double mean)
+{
+	const struct kb_mode *a, *b;
+	const char *u;
+	double sc, sda, sdb;
+	int major;
+
+	if (!m->bimodal)
+		return NULL;
+	major = kb_modes_major(m);
+	a = &m->side[major];
+	b = &m->side[!major];
+	sc = scale_of(mean, &u);
+	/* sd rounded up to one decimal of the unit (1e-9: a value that is
+	 * exactly on a decimal stays there) */
+	sda = ceil(a->sd / sc * 10.0 - 1e-9) / 10.0;
+	sdb = ceil(b->sd / sc * 10.0 - 1e-9) / 10.0;
+	return kb_xasprintf("%s %s is bimodal: %zu runs ~%.2f%s (sd %.1f%s) "
+		"and %zu runs ~%.2f%s (sd %.1f%s); gap %.0f%s >> within-mode "
+		"spread; the mean %.2f%s describes neither mode", config,
+		metric, a->n, a->mean / sc, u, sda, u, b->n, b->mean / sc, u,
+		sdb, u, fabs(a->mean - b->mean) / sc, u, mean / sc, u);
+}
