@@ -222,27 +222,17 @@ static json_t *load_campaign(const char *dir, int reparse,
 			 "campaign.json)", dir);
 		goto out;
 	}
-	{
-		struct kb_repairs rep = { 0 };
-		size_t ri;
-
-		/* one run wanted (keys): campaign.json and state.json only */
-		if (results_validate_campaign(dir, keys ? NULL : &rep)) {
-			results_repairs_free(&rep);
-			goto out;
-		}
-		for (ri = 0; ri < rep.n; ri++)
-			kb_warn("run %s: %s: counted as failed here; `kbench "
-				"run -o %s` repairs it from its raw artefacts",
-				rep.key[ri], rep.why[ri], dir);
-		results_repairs_free(&rep);
-	}
 	cj = kb_json_load(cjpath);
 	if (!cj)
 		goto out;
 	state = kb_exists(statepath) ? kb_json_load(statepath) :
 		json_pack("{s:{}}", "runs");
 	if (!state)
+		goto out;
+	/* campaign.json and state.json checked once, as loaded
+	 * (results/validate.h); each run's metrics.json below, once */
+	if (results_validate_docs(dir, cj, kb_exists(statepath) ? state : NULL,
+				  NULL))
 		goto out;
 	done = json_object_get(state, "runs");
 	camp = json_deep_copy(json_object_get(cj, "campaign"));
@@ -325,6 +315,23 @@ static json_t *load_campaign(const char *dir, int reparse,
 			}
 		} else if (kb_exists(mpath)) {
 			m = kb_json_load(mpath);
+			if (m && (!json_is_string(json_object_get(m, "status")) ||
+				  !json_is_object(json_object_get(m, "metrics")))) {
+				kb_error("%s: not a run's metrics (no \"status\" "
+					 "string or \"metrics\" object)", mpath);
+				json_decref(m);
+				m = NULL;
+			}
+			if (!m) {
+				/* results/validate.h: `run` repairs it */
+				kb_warn("run %s: counted as failed here; `kbench "
+					"run -o %s` repairs its metrics.json from "
+					"the raw artefacts", key, dir);
+				m = json_pack("{s:s, s:s, s:{}}", "status",
+					"failed", "reason", "metrics.json is "
+					"damaged (kbench run repairs it)",
+					"metrics");
+			}
 		}
 		if (!m) {
 			/* state says done but artifacts are gone: keep the

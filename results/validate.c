@@ -74,16 +74,35 @@ int results_validate_campaign(const char *dir, struct kb_repairs *repairs)
 {
 	char *cjpath = kb_path_join(dir, "campaign.json");
 	char *spath = kb_path_join(dir, "state.json");
-	json_t *cj = NULL, *st = NULL, *plan, *runs, *e, *c;
+	json_t *cj = kb_json_load(cjpath), *st = NULL;
+	int ret = -EINVAL;
+
+	if (!cj)
+		goto out;
+	if (kb_exists(spath)) {
+		st = kb_json_load(spath);
+		if (!st)
+			goto out;
+	}
+	ret = results_validate_docs(dir, cj, st, repairs);
+out:
+	json_decref(cj);
+	json_decref(st);
+	free(cjpath);
+	free(spath);
+	return ret;
+}
+
+int results_validate_docs(const char *dir, json_t *cj, json_t *st,
+			  struct kb_repairs *repairs)
+{
+	char *cjpath = kb_path_join(dir, "campaign.json");
+	char *spath = kb_path_join(dir, "state.json");
+	json_t *plan, *runs, *e, *c, *inplan = NULL;
 	const char *key;
 	int bad = 0;
 	size_t i;
 
-	cj = kb_json_load(cjpath);
-	if (!cj) {
-		bad = 1;
-		goto out;
-	}
 	if (!json_is_object(cj)) {
 		kb_error("%s: not a JSON object", cjpath);
 		bad = 1;
@@ -100,12 +119,17 @@ int results_validate_campaign(const char *dir, struct kb_repairs *repairs)
 		kb_error("%s: \"plan\": expected an array of run keys", cjpath);
 		bad = 1;
 	}
-	json_array_foreach(plan, i, e)
+	inplan = json_object();	/* the plan's keys, for O(1) look-ups */
+	json_array_foreach(plan, i, e) {
 		if (!json_is_string(e) || !key_ok(json_string_value(e))) {
 			kb_error("%s: plan[%zu]: expected a run key "
 				 "CONFIGURATION/JOB/NNN", cjpath, i);
 			bad = 1;
+		} else {
+			json_object_set_new(inplan, json_string_value(e),
+					    json_true());
 		}
+	}
 	if (!json_is_array(json_object_get(cj, "configurations"))) {
 		kb_error("%s: \"configurations\": expected an array", cjpath);
 		bad = 1;
@@ -116,13 +140,8 @@ int results_validate_campaign(const char *dir, struct kb_repairs *repairs)
 				 "with a string \"id\"", cjpath, i);
 			bad = 1;
 		}
-	if (!kb_exists(spath))
+	if (!st)	/* no state.json: nothing done yet */
 		goto out;
-	st = kb_json_load(spath);
-	if (!st) {
-		bad = 1;
-		goto out;
-	}
 	runs = json_object_get(st, "runs");
 	if (!json_is_object(st) || !json_is_object(runs)) {
 		kb_error("%s: \"runs\": expected an object of run keys (a "
@@ -137,13 +156,9 @@ int results_validate_campaign(const char *dir, struct kb_repairs *repairs)
 		const char *s = json_string_value(json_object_get(e, "status"));
 		json_t *why = json_object_get(e, "reason");
 		char *pk;
-		int inplan = 0;
 
-		json_array_foreach(plan, i, c)
-			if (!strcmp(json_string_value(c) ?: "", key))
-				inplan = 1;
 		pk = kb_xstrndup_printable(key, 120);
-		if (!inplan) {
+		if (!json_object_get(inplan, key)) {
 			kb_error("%s: runs.\"%s\": not a run of the plan in "
 				 "campaign.json", spath, pk);
 			bad = 1;
@@ -174,8 +189,7 @@ int results_validate_campaign(const char *dir, struct kb_repairs *repairs)
 		free(pk);
 	}
 out:
-	json_decref(cj);
-	json_decref(st);
+	json_decref(inplan);
 	free(cjpath);
 	free(spath);
 	return bad ? -EINVAL : 0;

@@ -19,6 +19,7 @@
 #ifndef KB_RESULTS_VALIDATE_H
 #define KB_RESULTS_VALIDATE_H
 
+#include <jansson.h>
 #include <stddef.h>
 
 struct kb_repairs {
@@ -32,6 +33,12 @@ struct kb_repairs {
  * too (O(runs) files) and the damaged ones are listed there; NULL: only
  * campaign.json and state.json are read. */
 int results_validate_campaign(const char *dir, struct kb_repairs *repairs);
+
+/* The same on documents already loaded: cj (campaign.json) and st
+ * (state.json, NULL when there is none) of dir; messages name dir's
+ * files. */
+int results_validate_docs(const char *dir, json_t *cj, json_t *st,
+			  struct kb_repairs *repairs);
 
 /* Repair the runs listed: re-parse each run directory's raw artefacts
  * into metrics.json; a run whose artefacts do not parse is removed from

@@ -208,12 +208,12 @@ int kb_mad_outliers(const double *x, size_t n, double *z, int *flag)
 		return 0;
 	dev = kb_xmalloc(n * sizeof(*dev));
 	memcpy(dev, x, n * sizeof(*dev));
-	gsl_sort(dev, 1, n);
-	med = gsl_stats_median_from_sorted_data(dev, 1, n);
+	/* medians by selection (gsl_stats_median: quickselect, reorders
+	 * dev), not by sorting: O(n) per sample */
+	med = gsl_stats_median(dev, 1, n);
 	for (i = 0; i < n; i++)
 		dev[i] = fabs(x[i] - med);
-	gsl_sort(dev, 1, n);
-	mad = gsl_stats_median_from_sorted_data(dev, 1, n);
+	mad = gsl_stats_median(dev, 1, n);
 	if (mad > 0.0) {
 		scale = mad / 0.6745;
 	} else {
@@ -494,13 +494,14 @@ int stats_mark_outliers(json_t *results, int exclude)
 			for (m = 0; m < metrics.n; m++) {
 				gather(runs, &ix, cfgs.v[c], jobs.v[j],
 				       metrics.v[m], &s);
+				if (kb_mad_outliers(s.x, s.n, NULL, flag) <= 0)
+					continue;
 				/* two modes are not outliers: neither is
 				 * flagged, so --exclude-outliers cannot drop
-				 * one (../shared/cases/B44) */
+				 * one (../shared/cases/B44); asked only when
+				 * MAD flags something */
 				if (!kb_find_modes(s.x, s.n, &modes) &&
 				    modes.bimodal)
-					continue;
-				if (kb_mad_outliers(s.x, s.n, NULL, flag) <= 0)
 					continue;
 				for (k = 0; k < s.n; k++) {
 					if (!flag[k])

@@ -67,12 +67,21 @@ int kb_find_modes(const double *x, size_t n, struct kb_modes *m)
 	m->gap = gap;
 	m->split_lo = v[cut - 1];
 	m->split_hi = v[cut];
-	side_of(v, cut, work, &m->side[0]);
-	side_of(v + cut, n - cut, work, &m->side[1]);
 	m->min_side = (size_t)ceil(KB_MODES_MIN_SIDE_SHARE * (double)n -
 				   1e-9);
 	if (m->min_side < KB_MODES_MIN_SIDE)
 		m->min_side = KB_MODES_MIN_SIDE;
+	if (cut < m->min_side || n - cut < m->min_side) {
+		/* a side too small to be a mode: not bimodal, whatever the
+		 * spreads (the common case: skip their sorts) */
+		m->side[0].n = cut;
+		m->side[1].n = n - cut;
+		free(v);
+		free(work);
+		return 0;
+	}
+	side_of(v, cut, work, &m->side[0]);
+	side_of(v + cut, n - cut, work, &m->side[1]);
 	floor = KB_MODES_MIN_SPREAD *
 		fabs(gsl_stats_median_from_sorted_data(v, 1, n));
 	m->spread = fmax(fmax(m->side[0].spread, m->side[1].spread), floor);
