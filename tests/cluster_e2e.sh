@@ -9,7 +9,8 @@
 # merged report holds every timed run an unsplit campaign of the same
 # conf plans (kbench plan --runs), each shard ran only its rounds, a
 # missing shard and a shard given twice are refused.  Daemons stopped by
-# the PIDs in their pid files, everything removed on exit (trap).
+# the PIDs in their pid files, everything removed on exit (trap).  The
+# daemons talk over 127.0.0.1 only (SlurmctldHost and NodeAddr pinned).
 # Needs root (the daemons; apt-get when slurm-wlm or munge is missing).
 # `make check-cluster` runs it (about 1 minute on 2 cores).
 # Closing line: "cluster: N passed, N failed".
@@ -22,7 +23,9 @@ daemons_started=
 stop_daemons() {
 	local f pid comm i
 	[ -n "$tmp" ] || return 0
-	if [ -n "$daemons_started" ] && command -v scancel >/dev/null; then
+	# the jobs of this test's cluster only (never a real cluster's)
+	if [ -n "$daemons_started" ] && [ "${SLURM_CONF:-}" = "$tmp/slurm.conf" ] &&
+	   [ -s "$tmp/slurmctld.pid" ] && command -v scancel >/dev/null; then
 		scancel --quiet --user=root >/dev/null 2>&1
 	fi
 	# only the daemons this test started: the PID in its pid file, if
@@ -96,7 +99,7 @@ mem=$(awk '/^MemTotal:/ { print int($2 / 1024 / 2) }' /proc/meminfo)
 cat > "$tmp/slurm.conf" <<CONF
 # written by tests/cluster_e2e.sh: a one-node cluster for this test only
 ClusterName=kbenchtest
-SlurmctldHost=$node
+SlurmctldHost=$node(127.0.0.1)
 SlurmctldPort=$ctl_port
 SlurmdPort=$((ctl_port + 1))
 AuthType=auth/munge
@@ -118,7 +121,7 @@ SelectTypeParameters=CR_Core
 MpiDefault=none
 ReturnToService=2
 MinJobAge=600
-NodeName=$node CPUs=$(nproc) RealMemory=$mem State=UNKNOWN
+NodeName=$node NodeAddr=127.0.0.1 NodeHostname=$node CPUs=$(nproc) RealMemory=$mem State=UNKNOWN
 PartitionName=kbench Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 CONF
 export SLURM_CONF="$tmp/slurm.conf"
