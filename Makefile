@@ -39,7 +39,7 @@ DEPS := $(LIB_OBJS:.o=.d) $(BUILD)/kbench.d $(TEST_BINS:=.d) \
 	$(BUILD)/tests/kexec_initramfs.d	# tests/vm_kexec_e2e.sh's helper
 
 .PHONY: all check test-unit test-e2e demo install uninstall clean deps \
-	deps-check bench check-vm
+	deps-check bench check-vm check-cluster
 
 all: $(BUILD)/kbench kbench
 
@@ -101,6 +101,18 @@ check-vm: deps-check
 	KBENCH=build/san/kbench tests/vm_cloud_e2e.sh || st=1; \
 	KBENCH=build/san/kbench tests/vm_kexec_e2e.sh || st=1; \
 	exit $$st
+
+# A campaign split across a Slurm cluster, for real (tests/cluster_e2e.sh):
+# munged, slurmctld and slurmd started by the test as a one-node cluster
+# (private config and ports), an array of 2 shards submitted with
+# examples/slurm/submit.sh, the merge as a dependent job, then the merged
+# report checked against `kbench plan`.  Needs root.  Cost on 2 cores:
+# about 40 s (build aside): 28 s of jobs (2 shards x 6 runs of 1 s under
+# ASan, one after the other: --exclusive on one node), 5 s starting and
+# 5-10 s stopping the daemons.
+check-cluster: deps-check
+	$(MAKE) --no-print-directory SANITIZE=1 BUILD=build/san build/san/kbench
+	@KBENCH=build/san/kbench tests/cluster_e2e.sh
 
 test-e2e: $(BUILD)/kbench
 	@KBENCH=$(BUILD)/kbench tests/e2e_run.sh

@@ -35,7 +35,10 @@ static void usage(FILE *f)
 "drifts over the run order more than the change, or a sample has two\n"
 "performance modes).  BASE and NEW are campaign directories, or\n"
 "DIR:CONFIGURATION for one configuration of a campaign (e.g.\n"
-"results/demo:running,NM=0).  A whole directory stands\n"
+"results/demo:running,NM=0).  A campaign split with\n"
+"kbench run --shard K/N is given as the directory holding its shard\n"
+"directories (results/NAME for results/NAME/shard-K): its shards are\n"
+"merged into the one campaign (all of them needed).  A whole directory stands\n"
 "for its baseline configuration as BASE; as NEW, for each of its\n"
 "configurations: paired by position with BASE's when both directories\n"
 "have the same number of configurations, else each against BASE's\n"
@@ -146,9 +149,17 @@ static int side_open(struct side *s, const char *arg)
 			return -ENOENT;
 		}
 	}
-	s->res = results_load_campaign(s->dir, 0);
+	s->res = results_load_dir(s->dir, 0);
 	if (!s->res)
 		return -EINVAL;	/* the message names the directory */
+	if (results_is_shard(s->res)) {
+		/* one shard alone: refused, naming the shards missing */
+		const char *name = s->dir;
+		size_t one = 1;
+
+		if (results_combine_shards(&s->res, &name, &one))
+			return -EINVAL;
+	}
 	if (s->config && !config_exists(s->res, s->config)) {
 		kb_error("%s: %s has no configuration '%s'; it has:", arg,
 			 s->dir, s->config);

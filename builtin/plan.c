@@ -12,7 +12,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: kbench plan [-c kernels.conf] [--runs]\n"
+"usage: kbench plan [-c kernels.conf] [--runs] [--shard K/N]\n"
 "\n"
 "Print what `kbench run` would do with kernels.conf: the configurations,\n"
 "the number of runs, the estimated duration (runtime + %.0f s per run) and,\n"
@@ -21,6 +21,8 @@ static void usage(FILE *f)
 "options:\n"
 "  -c, --config FILE   campaign description (default: ./kernels.conf)\n"
 "  -r, --runs          list every run in execution order\n"
+"      --shard K/N     only what `kbench run --shard K/N` runs (its timed\n"
+"                      rounds and every warm-up round)\n"
 "  -h, --help          this text\n", KB_RUN_OVERHEAD_S);
 }
 
@@ -29,6 +31,7 @@ int cmd_plan(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "runs", no_argument, NULL, 'r' },
+		{ "shard", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -36,9 +39,10 @@ int cmd_plan(int argc, char **argv)
 	struct kb_config cfg;
 	struct kb_plan plan;
 	int o, list = 0;
+	unsigned shard_k = 0, shard_n = 0;
 	size_t i;
 	char eb[32];
-	size_t boots;
+	size_t boots, total;
 
 	optind = 1;
 	while ((o = getopt_long(argc, argv, "c:rh", opts, NULL)) != -1) {
@@ -48,6 +52,10 @@ int cmd_plan(int argc, char **argv)
 			break;
 		case 'r':
 			list = 1;
+			break;
+		case 's':
+			if (plan_parse_shard(optarg, &shard_k, &shard_n))
+				return 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -68,11 +76,32 @@ int cmd_plan(int argc, char **argv)
 		kconf_free(&cfg);
 		return 1;
 	}
+	total = plan.nruns;
+	if (shard_n && plan_shard(&cfg, &plan, shard_k, shard_n)) {
+		plan_free(&plan);
+		kconf_free(&cfg);
+		return 1;
+	}
 	boots = plan_count_boots(&cfg, &plan, NULL);
 	printf("campaign %s: %zu configuration(s) x %zu job(s) x (%u warm-up "
 	       "+ %u iterations) = %zu runs of %u s", conf,
-	       plan.nconfigs, cfg.njobs, cfg.warmup, cfg.iterations, plan.nruns,
+	       plan.nconfigs, cfg.njobs, cfg.warmup, cfg.iterations, total,
 	       cfg.runtime_s);
+	if (shard_n) {
+		unsigned it, first = 1;
+
+		printf("\nshard %u/%u: %zu runs, iterations", shard_k, shard_n,
+		       plan.nruns);
+		for (it = 0; it < cfg.warmup + cfg.iterations; it++) {
+			unsigned s = plan_shard_of(&cfg, it, shard_n);
+
+			if (s && s != shard_k)
+				continue;
+			printf("%s%u%s", first ? " " : ", ", it,
+			       s ? "" : " (warm-up, on every shard)");
+			first = 0;
+		}
+	}
 	if (boots)
 		printf(" in %zu boots (about %.0f s each)", boots,
 		       plan_boot_estimate_s(&cfg, NULL));

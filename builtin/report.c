@@ -53,6 +53,9 @@ static void usage(FILE *f)
 "separately, e.g. on different days) are merged into one table when they\n"
 "ran the same jobs on the same target with the same tunables; the first\n"
 "one's baseline is the baseline (--separate: one report after the other).\n"
+"The shard directories of one campaign (kbench run --shard K/N), or the\n"
+"directory holding them, make that one campaign with all its rounds; a\n"
+"shard missing or given twice is an error (--separate: each shard alone).\n"
 "Each\n"
 "job gets a table of configurations (variant, tunable values) with the\n"
 "mean of the timed iterations, the half-width of its 95%% confidence\n"
@@ -107,7 +110,7 @@ static void usage(FILE *f)
 "  -o, --output FILE   write the report to FILE (replaced atomically)\n"
 "                      instead of standard output\n"
 "      --separate      with several campaigns, one report each instead of\n"
-"                      one merged table\n"
+"                      one merged table (shards too: each shard alone)\n"
 "  -h, --help          show this help\n"
 "\n"
 "exit status: 0 on success, 2 on any error (message on standard error).\n");
@@ -199,6 +202,41 @@ static int render_all(FILE *out, struct source *src, size_t nsrc,
 			first = 0;
 		}
 	}
+	return 0;
+}
+
+/* The shards of a campaign among src (kbench run --shard) as that one
+ * campaign, at its first shard's place (results_combine_shards()). */
+static int combine_shards(struct source *src, size_t *nsrc)
+{
+	json_t **models = kb_xcalloc(*nsrc + 1, sizeof(*models));
+	const char **names = kb_xcalloc(*nsrc + 1, sizeof(*names));
+	size_t i, j, m = *nsrc;
+	struct source *was = kb_xcalloc(*nsrc + 1, sizeof(*was));
+
+	for (i = 0; i < *nsrc; i++) {
+		models[i] = src[i].results;
+		names[i] = src[i].name;
+		was[i] = src[i];
+	}
+	if (results_combine_shards(models, names, &m)) {
+		free(models);
+		free(names);
+		free(was);
+		return -1;
+	}
+	for (i = 0; i < m; i++) {
+		src[i].name = names[i];
+		src[i].results = models[i];
+		src[i].campaign_dir = NULL;	/* merged: several dirs */
+		for (j = 0; j < *nsrc; j++)
+			if (was[j].results == models[i])
+				src[i].campaign_dir = was[j].campaign_dir;
+	}
+	*nsrc = m;
+	free(models);
+	free(names);
+	free(was);
 	return 0;
 }
 
@@ -327,12 +365,17 @@ int cmd_report(int argc, char **argv)
 	}
 	for (c = optind; c < argc; c++) {
 		src[nsrc].name = argv[c];
-		src[nsrc].results = results_load_campaign(argv[c], reparse);
-		src[nsrc].campaign_dir = argv[c];
+		src[nsrc].results = results_load_dir(argv[c], reparse);
 		if (!src[nsrc].results)
 			goto out;	/* the message names the directory */
+		/* a directory of shard directories: merged already */
+		src[nsrc].campaign_dir = results_is_shard(src[nsrc].results) ||
+			!json_object_get(json_object_get(src[nsrc].results,
+				"campaign"), "shards") ? argv[c] : NULL;
 		nsrc++;
 	}
+	if (!separate && combine_shards(src, &nsrc))
+		goto out;	/* a shard missing or twice: named */
 	if (nsrc > 1 && !separate) {
 		/* several campaigns: their configurations in one table */
 		json_t **models = kb_xcalloc(nsrc, sizeof(*models)), *merged;

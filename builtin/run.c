@@ -5,6 +5,7 @@
 #include "lib/err.h"
 #include "lib/file.h"
 #include "runner/drivers.h"
+#include "runner/plan.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -34,8 +35,15 @@ static void usage(FILE *f)
 "  -c, --config FILE   campaign description (default: ./kernels.conf; on\n"
 "                      resume, the snapshot in DIR is used and FILE, if\n"
 "                      given, must be identical)\n"
-"  -o, --output DIR    campaign directory (default: results/<conf name>)\n"
+"  -o, --output DIR    campaign directory (default: results/<conf name>,\n"
+"                      with --shard results/<conf name>/shard-K)\n"
 "      --retry-failed  run again the runs recorded as failed\n"
+"      --shard K/N     run only shard K of N (1 <= K <= N <= 1000): the\n"
+"                      timed rounds t (0-based) with t mod N = K-1, plus\n"
+"                      every warm-up round; DIR must be this shard's own\n"
+"                      (e.g. -o DIR/shard-K).  kbench report on the N\n"
+"                      directories merges them into one campaign.  Not\n"
+"                      with iterations = auto\n"
 "      --dry-run       print the commands each vm or kexec boot would run\n"
 "                      (qemu, kexec) and run nothing; writes nothing (no\n"
 "                      campaign files; downloads go to the kernel cache)\n"
@@ -71,6 +79,7 @@ int cmd_run(int argc, char **argv)
 		{ "config", required_argument, NULL, 'c' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "retry-failed", no_argument, NULL, 'r' },
+		{ "shard", required_argument, NULL, 's' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -79,6 +88,7 @@ int cmd_run(int argc, char **argv)
 	const char *conf = "kernels.conf";
 	char *dir = NULL;
 	int conf_explicit = 0, retry_failed = 0, o, ret;
+	unsigned shard_k = 0, shard_n = 0;
 
 	optind = 1;
 	while ((o = getopt_long(argc, argv, "c:o:qh", opts, NULL)) != -1) {
@@ -93,6 +103,12 @@ int cmd_run(int argc, char **argv)
 			break;
 		case 'r':
 			retry_failed = 1;
+			break;
+		case 's':	/* runner/plan.h: whole rounds per shard */
+			if (plan_parse_shard(optarg, &shard_k, &shard_n)) {
+				free(dir);
+				return 1;
+			}
 			break;
 		case 'n':	/* vm/kexec: print the commands (drivers.h) */
 			kb_driver_dry_run = 1;
@@ -116,10 +132,18 @@ int cmd_run(int argc, char **argv)
 		free(dir);
 		return 1;
 	}
-	if (!dir)
+	if (!dir) {
 		dir = default_dir(conf);
+		if (shard_n) {	/* results/NAME/shard-K: report takes NAME */
+			char *d = kb_xasprintf("%s/shard-%u", dir, shard_k);
 
-	ret = campaign_run(dir, conf, conf_explicit, retry_failed);
+			free(dir);
+			dir = d;
+		}
+	}
+
+	ret = campaign_run(dir, conf, conf_explicit, retry_failed, shard_k,
+			   shard_n);
 	free(dir);
 	return ret;
 }

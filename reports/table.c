@@ -799,6 +799,58 @@ static char *jtext(json_t *obj, const char *key, const char *suffix)
 	return kb_xstrdup("n/a");
 }
 
+/* "1, 3" from a JSON array of integers (malloc'd). */
+static char *int_list(json_t *a)
+{
+	char *s = kb_xstrdup(""), *t;
+	json_t *v;
+	size_t i;
+
+	json_array_foreach(a, i, v) {
+		t = kb_xasprintf("%s%s%lld", s, i ? ", " : "",
+				 (long long)json_integer_value(v));
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
+/* kbench run --shard K/N: one shard (its iterations only) or the merge
+ * of all of them (results/shards.c). */
+static void shard_header(json_t *camp, struct kb_report *r)
+{
+	json_t *sh = json_object_get(camp, "shard");
+	json_t *all = json_object_get(camp, "shards"), *e;
+	char *its, *s = NULL, *t;
+	size_t i;
+
+	if (json_is_object(sh)) {
+		its = int_list(json_object_get(sh, "iterations"));
+		add_header(r, "Shard", kb_xasprintf("%lld/%lld: iterations %s "
+			"only (warm-ups on every shard); report every shard "
+			"directory together for the whole campaign",
+			(long long)json_integer_value(json_object_get(sh, "k")),
+			(long long)json_integer_value(json_object_get(sh, "n")),
+			its));
+		free(its);
+	}
+	if (!json_is_object(all))
+		return;
+	json_array_foreach(json_object_get(all, "from"), i, e) {
+		its = int_list(json_object_get(e, "iterations"));
+		t = kb_xasprintf("%s%s%s (%s)", s ? s : "", s ? ", " : "",
+				 kb_jstr(e, "dir") ?: "?", its);
+		free(its);
+		free(s);
+		s = t;
+	}
+	add_header(r, "Shards", kb_xasprintf("%lld merged, each round run by "
+		"one, warm-ups by each: %s",
+		(long long)json_integer_value(json_object_get(all, "n")),
+		s ? s : ""));
+	free(s);
+}
+
 static void build_header(struct ctx *c, struct kb_report *r)
 {
 	json_t *env = json_object_get(c->campaign, "environment");
@@ -854,6 +906,7 @@ static void build_header(struct ctx *c, struct kb_report *r)
 				"job", it, !strcmp(wu, "n/a") ? "0" : wu));
 	free(it);
 	free(wu);
+	shard_header(c->campaign, r);
 	add_header(r, "Baseline", kb_xstrdup(c->baseline));
 	if (kb_jstr(env, "fio_version"))
 		add_header(r, "fio", kb_xstrdup(kb_jstr(env, "fio_version")));

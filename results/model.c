@@ -252,6 +252,8 @@ static json_t *load_campaign(const char *dir, int reparse,
 		free(name);
 	}
 	json_object_set(camp, "environment", json_object_get(cj, "environment"));
+	if (json_is_object(json_object_get(cj, "shard")))	/* --shard K/N */
+		json_object_set(camp, "shard", json_object_get(cj, "shard"));
 	{
 		/* the job files as run (DIR/profiles), so that an export
 		 * alone reproduces the campaign (reports/markdown.c) */

@@ -42,4 +42,40 @@ json_t *results_load_export(const char *path);
 json_t *results_merge(json_t *const *models, const char *const *names,
 		      size_t n);
 
+/* Shards (`kbench run --shard K/N`, runner/plan.h): a campaign split
+ * over N machines, each directory holding its whole rounds and its
+ * campaign.json "shard" (copied into the model's campaign by
+ * results_load_campaign()).  Shards of one campaign have the same
+ * kernels.conf text (shard.conf_sha256) and the same N. */
+
+/* 1 when model is one shard (campaign.shard), not a whole campaign. */
+int results_is_shard(json_t *model);
+
+/* The n shard models (names: their directories, for messages) of one
+ * campaign as that campaign: every run of every shard (each with
+ * "shard": K), in the unsplit order (round, then shard), warm-ups once
+ * per shard; the campaign section of shard 1 without "shard", plus
+ * "shards": {"n", "conf_sha256", "from": [{"k", "dir", "iterations"}]},
+ * "environments": {DIR: environment} and "name" (the directory holding
+ * the shard directories).  NULL with a message naming it when a shard
+ * is missing or given twice, when a model is not a shard of the same
+ * campaign, or when the shards ran different job files; a warning when
+ * their environments differ (CPU model, kernel release, fio version).
+ * New reference; summaries left to stats_analyse(). */
+json_t *results_merge_shards(json_t *const *models, const char *const *names,
+			     size_t n);
+
+/* In models[0..*n) (names alike), replace the shards of each campaign
+ * by their merge (results_merge_shards(), at the first shard's place;
+ * the other references are dropped and *n shrinks); whole campaigns are
+ * left alone.  0, or -1 with a message (arrays then unchanged). */
+int results_combine_shards(json_t **models, const char **names, size_t *n);
+
+/* results_load_campaign() on dir, or, when dir has no campaign.json but
+ * subdirectories that do, all of them as the shards of one campaign
+ * (merged, named after dir): `kbench report results/NAME` after
+ * `kbench run --shard K/N -o results/NAME/shard-K`.  New reference or NULL
+ * with a message. */
+json_t *results_load_dir(const char *dir, int reparse);
+
 #endif

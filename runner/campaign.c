@@ -10,6 +10,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <openssl/evp.h>
 #include <sys/file.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -276,6 +277,53 @@ int campaign_check_jobs(const struct kb_config *cfg)
 	return ret;
 }
 
+/* SHA-256 of the text of kernels.conf, in hex (malloc'd), or NULL. */
+static char *conf_sha256(const char *path)
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int len = 0, i;
+	char *buf, *hex;
+	size_t n;
+
+	if (kb_read_file(path, &buf, &n, 0))
+		return NULL;
+	if (!EVP_Digest(buf, n, md, &len, EVP_sha256(), NULL)) {
+		free(buf);
+		return NULL;
+	}
+	free(buf);
+	hex = kb_xcalloc(2 * len + 1, 1);
+	for (i = 0; i < len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", md[i]);
+	return hex;
+}
+
+/* campaign.json "shard": which part of the matrix this directory holds
+ * (runner/plan.h), and what identifies the campaign it is a part of (the
+ * kernels.conf text: results_merge_shards() in results/model.c). */
+static json_t *shard_section(const struct kb_campaign *c)
+{
+	json_t *its = json_array();
+	char *sum = conf_sha256(c->conf_path);
+	unsigned it;
+	json_t *ret;
+
+	for (it = 0; it < c->cfg.warmup + c->cfg.iterations; it++) {
+		unsigned s = plan_shard_of(&c->cfg, it, c->shard_n);
+
+		if (!s || s == c->shard_k)
+			json_array_append_new(its, json_integer(it));
+	}
+	ret = json_pack("{s:i, s:i, s:o, s:s, s:s*}",
+		"k", (int)c->shard_k, "n", (int)c->shard_n,
+		"iterations", its,
+		"rule", "timed iteration t (0-based after the warm-ups) runs on "
+			"shard t mod n + 1; warm-ups on every shard",
+		"conf_sha256", sum);
+	free(sum);
+	return ret;
+}
+
 static int create(struct kb_campaign *c, const char *conf_path)
 {
 	json_t *cj = NULL, *plan = json_array();
@@ -311,6 +359,19 @@ static int create(struct kb_campaign *c, const char *conf_path)
 		"configurations", configurations(c),
 		"plan", plan, "environment", campaign_environment());
 	plan = NULL;
+	if (c->shard_n) {
+		json_t *sh = shard_section(c);
+
+		if (!json_string_value(json_object_get(sh, "conf_sha256"))) {
+			kb_error("%s: cannot hash the kernels.conf snapshot, "
+				 "which identifies the campaign its shards "
+				 "belong to", c->conf_path);
+			json_decref(sh);
+			ret = -EIO;
+			goto out;
+		}
+		json_object_set_new(cj, "shard", sh);
+	}
 	cjpath = kb_path_join(c->dir, "campaign.json");
 	ret = kb_json_write_atomic(cjpath, cj);
 out:
@@ -345,8 +406,49 @@ static int dir_is_empty(const char *dir)
 	return empty;
 }
 
+/* On resume: the shard DIR/campaign.json records (0 0: none) must be
+ * the one asked for (k = n = 0: whatever it is). */
+static int resume_shard(struct kb_campaign *c, const char *cjpath,
+			unsigned k, unsigned n)
+{
+	json_t *cj = kb_json_load(cjpath), *sh;
+	unsigned rk, rn;
+
+	if (!cj)
+		return -EINVAL;
+	sh = json_object_get(cj, "shard");
+	rk = (unsigned)json_integer_value(json_object_get(sh, "k"));
+	rn = (unsigned)json_integer_value(json_object_get(sh, "n"));
+	json_decref(cj);
+	if (sh && (rn < 1 || rk < 1 || rk > rn)) {
+		kb_error("%s: malformed \"shard\" (k %u, n %u)", cjpath, rk, rn);
+		return -EINVAL;
+	}
+	if (n && !rn) {
+		kb_error("%s holds a campaign that is not split into shards; "
+			 "--shard %u/%u needs a directory of its own (-o "
+			 "NEWDIR)", c->dir, k, n);
+		return -EEXIST;
+	}
+	if (n && (rk != k || rn != n)) {
+		kb_error("%s holds shard %u/%u, not %u/%u: give each shard its "
+			 "own directory (-o DIR/shard-K)", c->dir, rk, rn, k, n);
+		return -EEXIST;
+	}
+	c->shard_k = rk;
+	c->shard_n = rn;
+	return 0;
+}
+
 int campaign_open(struct kb_campaign *c, const char *dir,
 		  const char *conf_path, int conf_explicit)
+{
+	return campaign_open_shard(c, dir, conf_path, conf_explicit, 0, 0);
+}
+
+int campaign_open_shard(struct kb_campaign *c, const char *dir,
+			const char *conf_path, int conf_explicit, unsigned k,
+			unsigned n)
 {
 	char *cjpath, *statepath;
 	int ret;
@@ -382,8 +484,12 @@ int campaign_open(struct kb_campaign *c, const char *dir,
 		}
 		free(a);
 		free(b);
-		ret = kconf_load(c->conf_path, &c->cfg);
+		ret = resume_shard(c, cjpath, k, n);
+		if (!ret)
+			ret = kconf_load(c->conf_path, &c->cfg);
 	} else {
+		c->shard_k = k;
+		c->shard_n = n;
 		ret = kb_driver_dry_run ? 0 : kb_mkdir_p(dir);
 		if (!ret)
 			ret = kconf_load(conf_path, &c->cfg);
@@ -391,6 +497,8 @@ int campaign_open(struct kb_campaign *c, const char *dir,
 	if (ret)
 		goto out;
 	ret = plan_build(&c->cfg, &c->plan);
+	if (!ret && c->shard_n)
+		ret = plan_shard(&c->cfg, &c->plan, c->shard_k, c->shard_n);
 	if (ret)
 		goto out;
 	if (!c->resumed && kb_driver_dry_run) {

@@ -16,6 +16,8 @@ struct kb_campaign {
 	struct kb_plan plan;
 	json_t *state;		/* state.json: {"schema_version", "runs": {}} */
 	int resumed;		/* 1 when DIR already held a campaign */
+	unsigned shard_k, shard_n;	/* --shard K/N (runner/plan.h); 0 0:
+					 * the whole campaign */
 };
 
 /* Open DIR: resume it when DIR/campaign.json exists (conf_path, if not
@@ -24,6 +26,16 @@ struct kb_campaign {
  * campaign.json).  0 or -errno with a message. */
 int campaign_open(struct kb_campaign *c, const char *dir,
 		  const char *conf_path, int conf_explicit);
+
+/* campaign_open() for shard k of n (`kbench run --shard K/N`; k = n = 0:
+ * none asked).  A new DIR records the shard in campaign.json ("shard":
+ * {"k", "n", "iterations", "rule", "conf_sha256"}) and plans only its
+ * runs; a resumed DIR keeps the shard it recorded (then k/n, when given,
+ * must be that one, and a DIR holding an unsplit campaign refuses a
+ * shard).  0 or -errno with a message. */
+int campaign_open_shard(struct kb_campaign *c, const char *dir,
+			const char *conf_path, int conf_explicit, unsigned k,
+			unsigned n);
 
 /* Take DIR/.lock (flock(2), exclusive, not waiting) for the life of the
  * process, creating DIR if needed, so two `kbench run` never work on one

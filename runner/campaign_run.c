@@ -66,7 +66,7 @@ static void record_kernel(json_t *result, const struct kb_variant *v)
 }
 
 int campaign_run(const char *dir, const char *conf, int conf_explicit,
-		 int retry_failed)
+		 int retry_failed, unsigned shard_k, unsigned shard_n)
 {
 	int ret = 1, err;
 	int lock_fd = -1;
@@ -79,7 +79,7 @@ int campaign_run(const char *dir, const char *conf, int conf_explicit,
 	struct sigaction sa;
 	unsigned char *todo_mask = NULL;
 	double t0, eta;
-	char eb[32];
+	char eb[32], sb[48] = "";
 
 	memset(&tu, 0, sizeof(tu));
 	memset(&t, 0, sizeof(t));
@@ -97,9 +97,12 @@ int campaign_run(const char *dir, const char *conf, int conf_explicit,
 	lock_fd = kb_driver_dry_run ? -1 : campaign_lock(dir);
 	if (lock_fd < 0 && !kb_driver_dry_run)
 		goto out;
-	if (campaign_open(&c, dir, conf, conf_explicit) ||
+	if (campaign_open_shard(&c, dir, conf, conf_explicit, shard_k,
+				shard_n) ||
 	    adaptive_sync_plan(&c))	/* iterations = auto: added rounds */
 		goto out;
+	if (c.shard_n)
+		snprintf(sb, sizeof(sb), " (shard %u/%u)", c.shard_k, c.shard_n);
 	/* a campaign that died (crash, kill -9, power cut) may have left
 	 * tunables changed: put them back before anything else */
 	{
@@ -187,8 +190,8 @@ count:
 			    tunables_probe(&tu, &c.cfg)))
 		goto out;
 
-	kb_info("%s campaign %s: %zu of %zu runs to do on %s%s, about %s",
-		c.resumed ? "resuming" : "starting", dir, todo, c.plan.nruns,
+	kb_info("%s campaign %s%s: %zu of %zu runs to do on %s%s, about %s",
+		c.resumed ? "resuming" : "starting", dir, sb, todo, c.plan.nruns,
 		have_target ? t.path : "the variants' kernels",
 		t.kind == KB_TARGET_LOOP ? (t.direct_io ?
 		" (loop, direct I/O)" : " (loop, buffered)") : "",

@@ -120,6 +120,79 @@ int plan_build(const struct kb_config *cfg, struct kb_plan *p)
 	return 0;
 }
 
+int plan_parse_shard(const char *arg, unsigned *k, unsigned *n)
+{
+	unsigned long kk, nn;
+	char *end;
+
+	if (!arg || *arg < '0' || *arg > '9')
+		goto syntax;
+	errno = 0;
+	kk = strtoul(arg, &end, 10);
+	if (errno || *end != '/' || end[1] < '0' || end[1] > '9')
+		goto syntax;
+	nn = strtoul(end + 1, &end, 10);
+	if (errno || *end)
+		goto syntax;
+	if (nn < 1 || nn > KB_MAX_SHARDS) {
+		kb_error("--shard %s: N, the number of shards, must be 1 to %d",
+			 arg, KB_MAX_SHARDS);
+		return -EINVAL;
+	}
+	if (kk < 1 || kk > nn) {
+		kb_error("--shard %s: K, this shard, must be 1 to N (%lu)", arg,
+			 nn);
+		return -EINVAL;
+	}
+	*k = (unsigned)kk;
+	*n = (unsigned)nn;
+	return 0;
+syntax:
+	kb_error("--shard '%s': give K/N, this machine's shard K of N "
+		 "(e.g. --shard 1/4)", arg ? arg : "");
+	return -EINVAL;
+}
+
+unsigned plan_shard_of(const struct kb_config *cfg, unsigned it, unsigned n)
+{
+	if (it < cfg->warmup)
+		return 0;
+	return (it - cfg->warmup) % n + 1;
+}
+
+int plan_shard(const struct kb_config *cfg, struct kb_plan *p, unsigned k,
+	       unsigned n)
+{
+	size_t i, kept = 0;
+
+	if (cfg->iterations_auto) {
+		kb_error("%s: iterations = auto cannot be split into shards "
+			 "(--shard %u/%u): each shard would decide alone when "
+			 "to stop, and the merged campaign would follow no "
+			 "rule; set a number of iterations", cfg->path, k, n);
+		return -EINVAL;
+	}
+	if (cfg->iterations < n) {
+		kb_error("%s: --shard %u/%u: the campaign has %u timed "
+			 "iteration(s), fewer than %u shards, so a shard would "
+			 "measure nothing (shards split whole rounds); use at "
+			 "most %u shards or raise iterations", cfg->path, k, n,
+			 cfg->iterations, n, cfg->iterations);
+		return -EINVAL;
+	}
+	for (i = 0; i < p->nruns; i++) {
+		unsigned s = plan_shard_of(cfg, p->runs[i].iteration, n);
+
+		if (s && s != k) {
+			free(p->runs[i].key);
+			continue;
+		}
+		p->runs[kept++] = p->runs[i];
+	}
+	p->nruns = kept;
+	return 0;
+}
+
 unsigned plan_rounds(const struct kb_plan *p)
 {
 	unsigned max = 0;

@@ -91,6 +91,34 @@ size_t plan_add_round(const struct kb_config *cfg, struct kb_plan *plan);
  * (configuration, job). */
 unsigned plan_rounds(const struct kb_plan *plan);
 
+/* Shards (`kbench run --shard K/N`, issue 17): a campaign split over N
+ * machines, each running a deterministic K-th of the matrix made of
+ * whole rounds.  Timed round t (0-based among the timed iterations, run
+ * key iteration warmup + t) goes to shard t mod N + 1; the warm-up
+ * rounds go to every shard, since a warm-up brings the machine that runs
+ * it to steady state (page cache, device, clocks) and each shard is
+ * another machine.  A round is never split, so every configuration of a
+ * timed round runs on one machine close in time, and pairing by round
+ * holds in the merged campaign; warm-ups never enter the statistics.
+ * Shard K of N keeps the run order of the unsplit plan for its rounds
+ * (order = random too: the same shuffles). */
+#define KB_MAX_SHARDS 1000
+
+/* Parse "K/N" (decimal, 1 <= K <= N <= KB_MAX_SHARDS) into *k, *n.  0,
+ * or -EINVAL with a message naming what is wrong. */
+int plan_parse_shard(const char *arg, unsigned *k, unsigned *n);
+
+/* The shard (1..n) that runs iteration index it (warm-ups first, as in
+ * run keys), or 0 for a warm-up (every shard). */
+unsigned plan_shard_of(const struct kb_config *cfg, unsigned it, unsigned n);
+
+/* Keep only the runs of shard k of n in p (plan order kept).  0, or
+ * -EINVAL with a message: iterations = auto (each shard would stop on
+ * its own rule), or fewer timed iterations than shards (a shard would
+ * measure nothing). */
+int plan_shard(const struct kb_config *cfg, struct kb_plan *p, unsigned k,
+	       unsigned n);
+
 void plan_free(struct kb_plan *plan);
 
 #endif
