@@ -472,7 +472,7 @@ int cmd_run(int argc, char **argv)
 			kb_info("%s: the last run of this campaign stopped "
 				"without restoring its tunables; restoring them",
 				dir);
-			err = tunables_restore_file(saved);
+			err = tunables_restore_file(saved, &c.cfg);
 		} else {
 			err = 0;
 		}
