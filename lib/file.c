@@ -1,5 +1,8 @@
 #include "lib/file.h"
 #include "lib/err.h"
+#include "lib/proc.h"
+
+#include <dirent.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -138,13 +141,33 @@ static int fsync_dir_of(const char *path)
 	return 0;
 }
 
+/* Create tmp for writing: O_EXCL | O_NOFOLLOW, so a file or symlink
+ * planted at the name (by anyone who can write the directory) is never
+ * opened, let alone followed.  One left by a killed process of the same
+ * pid (pids are reused) is unlinked, which removes a symlink itself, not
+ * its target; if the name is taken again at once, give up. */
+int kb_open_new(const char *tmp)
+{
+	int tries, fd = -1;
+
+	for (tries = 0; tries < 3; tries++) {
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+			  O_CLOEXEC, 0644);
+		if (fd >= 0 || errno != EEXIST)
+			break;
+		if (unlink(tmp) < 0 && errno != ENOENT)
+			break;
+	}
+	return fd;
+}
+
 int kb_write_atomic(const char *path, const void *buf, size_t len)
 {
 	char *tmp = kb_xasprintf("%s.tmp.%ld", path, (long)getpid());
 	const char *p = buf;
 	int fd, ret = 0;
 
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = kb_open_new(tmp);
 	if (fd < 0) {
 		ret = -errno;
 		kb_error("cannot create %s: %s", tmp, strerror(errno));
@@ -184,6 +207,95 @@ int kb_write_atomic(const char *path, const void *buf, size_t len)
 out:
 	free(tmp);
 	return ret;
+}
+
+/* The pid of a "NAME.tmp.PID" name, else 0. */
+static long tmp_name_pid(const char *name)
+{
+	const char *t = strstr(name, ".tmp."), *next;
+	char *end;
+	long pid;
+
+	if (!t)
+		return 0;
+	/* the last ".tmp." of the name */
+	while ((next = strstr(t + 1, ".tmp.")))
+		t = next;
+	if (t == name || !t[5] || t[5] < '1' || t[5] > '9')
+		return 0;
+	errno = 0;
+	pid = strtol(t + 5, &end, 10);
+	if (*end || errno || pid <= 0 || pid > 0x7fffffffL)
+		return 0;
+	return pid;
+}
+
+static size_t remove_stale_at(int dfd, const char *shown, int depth)
+{
+	DIR *d;
+	struct dirent *e;
+	size_t n = 0;
+
+	d = fdopendir(dfd);
+	if (!d) {
+		close(dfd);
+		return 0;
+	}
+	while ((e = readdir(d))) {
+		struct stat st;
+		long pid;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			int sub;
+
+			if (depth <= 1)
+				continue;
+			sub = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY |
+				     O_NOFOLLOW | O_CLOEXEC);
+			if (sub >= 0) {
+				char *s = kb_path_join(shown, e->d_name);
+
+				n += remove_stale_at(sub, s, depth - 1);
+				free(s);
+			}
+			continue;
+		}
+		if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
+			continue;
+		pid = tmp_name_pid(e->d_name);
+		if (!pid || pid == (long)getpid() || kb_pid_is_kbench((pid_t)pid))
+			continue;
+		if (unlinkat(dirfd(d), e->d_name, 0) == 0) {
+			kb_info("removed %s/%s (left by kbench pid %ld, no "
+				"longer running)", shown, e->d_name, pid);
+			n++;
+		}
+	}
+	closedir(d);
+	return n;
+}
+
+const char *kb_machine_dir(void)
+{
+	const char *base = getenv("KBENCH_RUN_DIR");
+
+	return base && *base ? base : "/run/kbench";
+}
+
+size_t kb_remove_stale_tmp(const char *dir, int depth)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0 || depth < 1) {
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	return remove_stale_at(fd, dir, depth);
 }
 
 int kb_fsync_path(const char *path)

@@ -4,7 +4,11 @@
  * kb_write_atomic(): write to "<path>.tmp.<pid>", fsync, rename over
  * <path>, fsync the directory.  A crash or power cut leaves either the
  * old file or the new one, never a half-written one (rename(2) is atomic
- * within a file system, POSIX.1-2008).
+ * within a file system, POSIX.1-2008).  The temporary file is created
+ * with O_EXCL | O_NOFOLLOW: kbench runs as root and never writes through
+ * a file or symlink someone else put at that name.  A kill -9 can leave
+ * the temporary file behind; kb_remove_stale_tmp() removes such files
+ * when the next kbench starts.
  */
 #ifndef KB_FILE_H
 #define KB_FILE_H
@@ -18,6 +22,23 @@ int kb_read_file(const char *path, char **buf, size_t *len, int quiet);
 
 /* Atomically replace path with len bytes of buf (see above).  0 or -errno. */
 int kb_write_atomic(const char *path, const void *buf, size_t len);
+
+/* Create a new file at tmp (a temporary name) for writing, mode 0644:
+ * O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC; a file or symlink already
+ * there is unlinked (never followed) and the creation tried again.  The
+ * fd, or -1 with errno set (no message). */
+int kb_open_new(const char *tmp);
+
+/* Remove the "NAME.tmp.PID" files (regular files or symlinks, never
+ * followed) in dir and, for depth > 1, its subdirectories down to depth
+ * levels, whose PID is neither this process nor a running kbench: the
+ * leftovers of a kbench that was killed between writing and renaming.
+ * Says each on the info line; returns how many were removed. */
+size_t kb_remove_stale_tmp(const char *dir, int depth);
+
+/* The machine-wide directory of kbench's records: $KBENCH_RUN_DIR, else
+ * /run/kbench (emptied at boot). */
+const char *kb_machine_dir(void);
 
 /* fsync(2) the file at path (written by a child such as fio) so it is
  * on disk before a record says it is there.  0 or -errno (no message:

@@ -2,11 +2,14 @@
 #include "lib/err.h"
 #include "lib/file.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/syscall.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -22,6 +25,110 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* seconds the rest of a process group gets between SIGTERM and SIGKILL
+ * once its leader (fio) has ended: fio has had its chance to stop it */
+#define GROUP_GRACE_S 3
+
+int kb_pid_is_kbench(long pid)
+{
+	char path[64], *comm = NULL;
+	int alive;
+
+	if (pid <= 0)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+	if (kb_read_file(path, &comm, NULL, 1) < 0)
+		return 0;
+	alive = !strncmp(comm, "kbench", 6) &&
+		(comm[6] == '\n' || comm[6] == '\0');
+	free(comm);
+	return alive;
+}
+
+int kb_group_count(long pgid)
+{
+	DIR *d;
+	struct dirent *e;
+	int n = 0;
+
+	if (pgid <= 0 || kill(-(pid_t)pgid, 0) < 0)
+		return 0;	/* ESRCH: no process in the group at all */
+	d = opendir("/proc");
+	if (!d)
+		return 1;	/* cannot tell: assume one */
+	while ((e = readdir(d))) {
+		char path[300], buf[512], *rp, state;
+		long pgrp;
+		ssize_t len;
+		int fd;
+
+		if (!isdigit((unsigned char)e->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		len = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (len <= 0)
+			continue;
+		buf[len] = '\0';
+		/* "PID (COMM) STATE PPID PGRP ...": COMM may hold ')' */
+		rp = strrchr(buf, ')');
+		if (rp && sscanf(rp + 1, " %c %*d %ld", &state, &pgrp) == 2 &&
+		    pgrp == pgid && state != 'Z' && state != 'X')
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* Signal the child, or with own_group its whole group; a SIGTERM to a
+ * group comes with SIGCONT so that a stopped process acts on it. */
+static void signal_child(pid_t pid, int own_group, int sig)
+{
+	if (!own_group) {
+		kill(pid, sig);
+		return;
+	}
+	kill(-pid, sig);
+	if (sig != SIGKILL && sig != SIGCONT)
+		kill(-pid, SIGCONT);
+}
+
+/* own_group: the child has ended; end what is left of its group. */
+static void reap_group(pid_t pgid, struct kb_spawn_result *res)
+{
+	double until;
+	int n = kb_group_count(pgid);
+
+	/* the others may be on their way out (a signal they got with the
+	 * child): half a second before they count as left over */
+	for (until = now_s() + 0.5; n && now_s() < until;) {
+		usleep(10000);
+		n = kb_group_count(pgid);
+	}
+	if (!n)
+		return;
+	res->group_left = n;
+	res->group_signal = SIGTERM;
+	signal_child(pgid, 1, SIGTERM);
+	for (until = now_s() + GROUP_GRACE_S; now_s() < until;) {
+		if (!kb_group_count(pgid))
+			return;
+		usleep(20000);
+	}
+	res->group_signal = SIGKILL;
+	signal_child(pgid, 1, SIGKILL);
+	for (until = now_s() + 5; now_s() < until;) {
+		if (!kb_group_count(pgid))
+			return;
+		usleep(20000);
+	}
+	kb_warn("%d process(es) of process group %ld survived SIGKILL "
+		"(uninterruptible I/O?)", kb_group_count(pgid), (long)pgid);
 }
 
 static int redirect(const char *path, int fd)
@@ -45,6 +152,15 @@ static void child(char *const argv[], const struct kb_spawn_opts *o, int errfd)
 	const char *const *e;
 	int err;
 
+	if (o->own_group) {
+		int in = open("/dev/null", O_RDONLY);
+
+		/* a group of its own: kbench signals the whole of it; not
+		 * the terminal's foreground group, so no terminal input */
+		if (setpgid(0, 0) < 0 || in < 0 || dup2(in, 0) < 0)
+			goto fail;
+		close(in);
+	}
 	if (redirect(o->stdout_path, 1) < 0 || redirect(o->stderr_path, 2) < 0)
 		goto fail;
 	for (e = o->env; e && *e; e++)
@@ -90,6 +206,9 @@ int kb_spawn(char *const argv[], const struct kb_spawn_opts *opts,
 	}
 	if (pid == 0)
 		child(argv, o, pipefd[1]);
+	res->pid = pid;
+	if (o->own_group)	/* also here: no signal may miss the group */
+		setpgid(pid, pid);
 	close(pipefd[1]);
 	do
 		n = read(pipefd[0], &err, sizeof(err));
@@ -116,19 +235,22 @@ int kb_spawn(char *const argv[], const struct kb_spawn_opts *opts,
 			err = -errno;
 			kb_error("wait4 for %s failed: %s", argv[0],
 				 strerror(errno));
+			signal_child(pid, o->own_group, SIGKILL);
+			if (pfd >= 0)
+				close(pfd);
 			return err;
 		}
 		if (kb_spawn_forward_signal && !termsent) {
-			kill(pid, kb_spawn_forward_signal);
+			signal_child(pid, o->own_group, kb_spawn_forward_signal);
 			termsent = 1;
 		}
 		if (deadline && !res->timed_out && now_s() > deadline) {
 			res->timed_out = 1;
-			kill(pid, SIGTERM);
+			signal_child(pid, o->own_group, SIGTERM);
 			killat = now_s() + 10;
 		}
 		if (killat && now_s() > killat) {
-			kill(pid, SIGKILL);
+			signal_child(pid, o->own_group, SIGKILL);
 			killat = 0;
 		}
 		if (pfd >= 0) {
@@ -166,6 +288,8 @@ int kb_spawn(char *const argv[], const struct kb_spawn_opts *opts,
 	if (pfd >= 0)
 		close(pfd);
 	res->elapsed_s = now_s() - start;
+	if (o->own_group)
+		reap_group(pid, res);
 	if (WIFEXITED(status)) {
 		res->exited = 1;
 		res->exit_status = WEXITSTATUS(status);

@@ -5,8 +5,19 @@
  * the child's rusage is returned (getrusage(2) semantics: the child and
  * its waited-for descendants).  A timeout sends SIGTERM, then SIGKILL 10 s
  * later.  The child gets SIGTERM if kbench dies (PR_SET_PDEATHSIG,
- * prctl(2)).  The child runs in the parent's process group, so a Ctrl-C at the
- * terminal reaches it too (fio then writes its report and exits).
+ * prctl(2)).  By default the child runs in the parent's process group, so
+ * a Ctrl-C at the terminal reaches it too (fio then writes its report and
+ * exits).
+ *
+ * With own_group (fio) the child leads a process group of its own
+ * (setpgid(2)) with stdin from /dev/null, so that its whole tree can be
+ * killed: the timeout's SIGTERM (with SIGCONT, which wakes a stopped
+ * process) and SIGKILL, and a forwarded signal (kb_spawn_forward_signal:
+ * the caller's SIGINT/SIGTERM/SIGHUP handler sets it, which is how a
+ * Ctrl-C still reaches it) go to the whole group, and whatever of the
+ * group is still running when the child has ended (a fio job process that
+ * is stopped or hung) gets SIGTERM + SIGCONT, then SIGKILL 3 s later,
+ * before kb_spawn() returns: nothing of it outlives the call.
  */
 #ifndef KB_PROC_H
 #define KB_PROC_H
@@ -18,6 +29,7 @@ struct kb_spawn_opts {
 	const char *stderr_path;	/* NULL: inherit */
 	const char *const *env;		/* "NAME=value" additions, NULL-ended */
 	unsigned timeout_s;		/* 0: none */
+	int own_group;			/* see above */
 };
 
 struct kb_spawn_result {
@@ -27,6 +39,11 @@ struct kb_spawn_result {
 	int timed_out;		/* 1 if kbench killed it on timeout */
 	double elapsed_s;	/* wall-clock, CLOCK_MONOTONIC */
 	struct rusage ru;	/* from wait4(2) */
+	long pid;		/* the child's (with own_group: its group's) */
+	int group_left;		/* own_group: processes of the group still
+				 * running when the child had ended */
+	int group_signal;	/* the signal they needed at last: SIGTERM or
+				 * SIGKILL (0: none was left) */
 };
 
 /* Run argv[0] (PATH searched) with argv and wait for it.  Returns 0 when
@@ -50,5 +67,12 @@ int kb_capture(char *const argv[], char **out);
  * forward it to the running child once (SIGTERM from `kill`, which unlike
  * a terminal's SIGINT does not reach the child by itself). */
 extern volatile int kb_spawn_forward_signal;
+
+/* Processes of process group pgid that are still running (zombies not
+ * counted), from /proc/PID/stat. */
+int kb_group_count(long pgid);
+
+/* 1 when pid is a running kbench (/proc/PID/comm), else 0. */
+int kb_pid_is_kbench(long pid);
 
 #endif

@@ -146,6 +146,21 @@ static int is_name_char(int c, const char *extra)
 	return isalnum((unsigned char)c) || (c && strchr(extra, c));
 }
 
+int kconf_module_param_ok(const char *w)
+{
+	const char *eq = strchr(w, '='), *c;
+
+	if (!eq || eq == w || !eq[1] || isdigit((unsigned char)w[0]))
+		return 0;
+	for (c = w; c < eq; c++)
+		if (!isalnum((unsigned char)*c) && *c != '_')
+			return 0;
+	for (c = eq + 1; *c; c++)
+		if (!isalnum((unsigned char)*c) && !strchr("_.,:+-", *c))
+			return 0;
+	return 1;
+}
+
 static int valid_name(const char *s, const char *extra)
 {
 	if (!*s)
@@ -354,8 +369,11 @@ static int parse_duration(const char *s, unsigned *secs)
 /* A path relative to the conf file's directory (absolute ones kept). */
 static char *conf_relative(struct parser *p, const char *path)
 {
-	if (path[0] == '/' || !p->dir)
+	if (path[0] == '/')
 		return kb_xstrdup(path);
+	if (!p->dir)	/* never a word that a program takes for an option */
+		return path[0] == '-' ? kb_xasprintf("./%s", path) :
+		       kb_xstrdup(path);
 	return kb_path_join(p->dir, path);
 }
 
@@ -536,6 +554,21 @@ static void set_target(struct parser *p, const char *val)
 		cfg->loop_size_bytes = size;
 	} else if (!strncmp(val, "null_blk", 8) &&
 		   (!val[8] || val[8] == ':')) {
+		char *params = kb_xstrdup(val + (val[8] ? 9 : 8));
+		char *w, *save = NULL;
+
+		/* each word goes to modprobe's argv (runner/nullblk.c) */
+		for (w = strtok_r(params, " \t", &save); w;
+		     w = strtok_r(NULL, " \t", &save)) {
+			if (kconf_module_param_ok(w))
+				continue;
+			perr(p, p->line,
+			     "target = '%s': '%s' is not a module parameter NAME=VALUE (NAME: letters, digits, _; VALUE: letters, digits and _ . , : + -), e.g. null_blk: queue_mode=2 irqmode=0",
+			     val, w);
+			free(params);
+			return;
+		}
+		free(params);
 		cfg->target_kind = KB_TARGET_NULLBLK;
 		cfg->target = kb_xstrdup("/dev/nullb0");
 		cfg->nullblk_params = kb_xstrdup(kb_trim((char *)val +
@@ -544,6 +577,13 @@ static void set_target(struct parser *p, const char *val)
 		if (!val[5]) {
 			perr(p, p->line,
 			     "target = '%s': expected file:PATH, e.g. file:/mnt/test/kbench.img",
+			     val);
+			return;
+		}
+		if (strchr(val + 5, ':')) {
+			/* fio's filename= takes ':' between several files */
+			perr(p, p->line,
+			     "target = '%s': a ':' in the path would make fio open several files (filename=A:B); rename the file",
 			     val);
 			return;
 		}

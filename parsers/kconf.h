@@ -51,6 +51,16 @@
  * target = null_blk: queue_mode=2 irqmode=0 ... uses /dev/nullb0 with
  * those module parameters.
  *
+ * Every value that becomes another program's argument is checked here,
+ * so nothing that looks like an option reaches its argv: module
+ * parameters are NAME=VALUE words (kconf_module_param_ok()), a
+ * deb:PACKAGE is a package name or glob starting with a letter or digit,
+ * a relative path given without a directory in the conf's name gets
+ * "./" when it starts with '-', and file:PATH has no ':' (fio's
+ * separator of several files).  Absolute tunable paths start with /sys/
+ * or /proc/; runner/tunables.h has the rule for what is written (which
+ * under /proc is /proc/sys only, after resolving links).
+ *
  * Errors name "FILE:LINE: " and the offending key/value.
  */
 #ifndef KB_KCONF_H
@@ -226,6 +236,12 @@ int kconf_parse(const char *name, const char *text, struct kb_config *cfg);
 /* Parse "256M", "1G", "4096", "64k" (binary multiples, as fio's size=)
  * into bytes.  0 or -EINVAL. */
 int kconf_parse_size(const char *s, unsigned long long *bytes);
+
+/* 1 when w is a module parameter as modprobe(8) takes it: NAME=VALUE,
+ * NAME letters, digits and _ (not starting with a digit), VALUE not empty,
+ * of letters, digits and _ . , : + - (so "-r", "--first-time" or
+ * "a=$(x)" are not). */
+int kconf_module_param_ok(const char *w);
 
 void kconf_free(struct kb_config *cfg);
 

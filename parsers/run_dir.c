@@ -126,6 +126,44 @@ static json_t *kernel_identity(const json_t *run)
 	return k;
 }
 
+/* The last lines of DIR/fio.stderr (at most 3 non-blank ones, at most
+ * 400 bytes: the end is kept), joined with " | ", control characters as
+ * '?'; "" when there is none. */
+static void stderr_tail(const char *dir, char *out, size_t size)
+{
+	char *sp = kb_path_join(dir, "fio.stderr"), *se = NULL, *line, *save;
+	char *last[3] = { NULL };
+	size_t max = size - 1 < 400 ? size - 1 : 400, n = 0, i, len;
+	char *joined;
+
+	out[0] = '\0';
+	if (kb_read_file(sp, &se, NULL, 1) < 0) {
+		free(sp);
+		return;
+	}
+	free(sp);
+	for (line = strtok_r(se, "\r\n", &save); line;
+	     line = strtok_r(NULL, "\r\n", &save)) {
+		if (!line[strspn(line, " \t")])
+			continue;
+		last[0] = last[1];
+		last[1] = last[2];
+		last[2] = line;
+	}
+	joined = kb_xasprintf("%s%s%s%s%s", last[0] ? last[0] : "",
+			      last[0] ? " | " : "", last[1] ? last[1] : "",
+			      last[1] ? " | " : "", last[2] ? last[2] : "");
+	len = strlen(joined);
+	for (i = len > max ? len - max : 0; i < len; i++) {
+		unsigned char c = (unsigned char)joined[i];
+
+		out[n++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+	}
+	out[n] = '\0';
+	free(joined);
+	free(se);
+}
+
 json_t *run_dir_parse(const char *dir)
 {
 	char *runpath = kb_path_join(dir, "run.json");
@@ -134,16 +172,18 @@ json_t *run_dir_parse(const char *dir)
 	json_t *run = kb_json_load(runpath), *out = NULL, *fio = NULL;
 	json_t *metrics = json_object(), *warnings = json_array(), *fv;
 	json_t *flags = json_array(), *kernel;
-	char reason[2048] = "", err[1024] = "", ran[128] = "";
+	char reason[2048] = "", err[1024] = "", ran[128] = "", tail[512];
 	struct fio_parse_opts fo = { .side_name = "fio.stderr" };
 	double runtime, elapsed;
-	int exit_status;
+	int exit_status, group_left, tail_said = 0;
 
 	if (!run)
 		goto out;
 	runtime = num(run, "runtime_s", 0);
 	elapsed = num(run, "elapsed_s", 0);
 	exit_status = (int)num(run, "exit_status", -1);
+	group_left = (int)num(run, "group_left", 0);
+	stderr_tail(dir, tail, sizeof(tail));
 
 	rusage_metrics(run, metrics);
 	proc_metrics(dir, run, metrics, warnings);
@@ -180,8 +220,10 @@ json_t *run_dir_parse(const char *dir)
 
 	if (json_is_true(json_object_get(run, "timed_out"))) {
 		snprintf(reason, sizeof(reason),
-			 "fio timed out: killed after %.0f s (runtime %.0f s + "
-			 "grace)", elapsed, runtime);
+			 "fio timed out: %s after %.0f s (runtime %.0f s + "
+			 "grace)", json_object_get(run, "group_left") ?
+			 "killed with its whole process group" : "killed",
+			 elapsed, runtime);
 	} else if (num(run, "signal", 0) > 0) {
 		snprintf(reason, sizeof(reason), "fio killed by signal %d%s",
 			 (int)num(run, "signal", 0), ran);
@@ -189,20 +231,32 @@ json_t *run_dir_parse(const char *dir)
 		snprintf(reason, sizeof(reason), "%s; exit status %d%s", err,
 			 exit_status, ran);
 	} else if (exit_status != 0) {
-		char *sp = kb_path_join(dir, "fio.stderr"), *se = NULL, *nl;
-
-		kb_read_file(sp, &se, NULL, 1);
-		free(sp);
 		snprintf(reason, sizeof(reason), "fio exited with status %d%s%s",
-			 exit_status, se && *se ? ": " : "", se ? se : "");
-		if ((nl = strchr(reason, '\n')))
-			*nl = '\0';
-		free(se);
+			 exit_status, tail[0] ? ": " : "", tail);
+		tail_said = 1;
 	} else if (!fio) {
 		snprintf(reason, sizeof(reason), "unparsable fio output: %s",
 			 err);
 	} else if (!has_io(metrics)) {
 		snprintf(reason, sizeof(reason), "fio reported no I/O");
+	}
+	/* a job process that outlived fio (stopped, hung) held the device
+	 * into the next run until kbench killed it (lib/proc.h) */
+	if (group_left > 0) {
+		size_t l = strlen(reason);
+
+		snprintf(reason + l, sizeof(reason) - l, "%s%d process(es) of "
+			 "fio's process group (a stopped or hung job) were "
+			 "still running after fio ended and were killed with "
+			 "the group (%s)", l ? "; " : "fio ended but ",
+			 group_left, num(run, "group_signal", 0) == 9 ?
+			 "SIGTERM, then SIGKILL" : "SIGTERM");
+	}
+	if (reason[0] && tail[0] && !tail_said) {
+		size_t l = strlen(reason);
+
+		snprintf(reason + l, sizeof(reason) - l, "; fio stderr: %s",
+			 tail);
 	}
 
 	fv = fio ? json_object_get(fio, "fio_version") : NULL;

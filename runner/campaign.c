@@ -254,6 +254,10 @@ int campaign_lock(const char *dir)
 		return ret;
 	}
 	free(path);
+	/* the lock is ours: temporary files that a killed kbench left here
+	 * and in the machine-wide records are nobody's any more */
+	kb_remove_stale_tmp(dir, 5);
+	kb_remove_stale_tmp(kb_machine_dir(), 2);
 	return fd;
 }
 

@@ -40,8 +40,11 @@ int campaign_open_shard(struct kb_campaign *c, const char *dir,
 /* Take DIR/.lock (flock(2), exclusive, not waiting) for the life of the
  * process, creating DIR if needed, so two `kbench run` never work on one
  * campaign (they would restore each other's tunables and overwrite each
- * other's state).  Returns the lock's fd (O_CLOEXEC: fio does not hold
- * it), or -EBUSY with a message when another kbench holds it, or -errno. */
+ * other's state).  With the lock held, the "*.tmp.PID" files of killed
+ * kbench processes are removed from DIR (and its subdirectories) and from
+ * the machine-wide records (kb_remove_stale_tmp()).  Returns the lock's
+ * fd (O_CLOEXEC: fio does not hold it), or -EBUSY with a message when
+ * another kbench holds it, or -errno. */
 int campaign_lock(const char *dir);
 
 /* Check that every job of cfg has its profiles/JOB.fio.  0, or -ENOENT

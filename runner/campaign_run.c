@@ -112,7 +112,7 @@ int campaign_run(const char *dir, const char *conf, int conf_explicit,
 			kb_info("%s: the last run of this campaign stopped "
 				"without restoring its tunables; restoring them",
 				dir);
-			err = tunables_restore_file(saved);
+			err = tunables_restore_file(saved, &c.cfg);
 		} else {
 			err = 0;
 		}

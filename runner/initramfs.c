@@ -704,7 +704,14 @@ int initramfs_build(const char *path, const struct kb_initramfs_opts *o)
 		ret = -ENOMEM;
 		goto out;
 	}
-	f = fopen(tmp, "we");
+	{
+		/* in the campaign directory: never through a planted link */
+		int fd = kb_open_new(tmp);
+
+		f = fd >= 0 ? fdopen(fd, "w") : NULL;
+		if (!f && fd >= 0)
+			close(fd);
+	}
 	if (!f) {
 		ret = -errno;
 		kb_error("cannot create %s: %s", tmp, strerror(errno));

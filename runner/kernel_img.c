@@ -7,6 +7,7 @@
 #include "lib/proc.h"
 
 #include <dirent.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -106,6 +107,21 @@ static char *find_prefixed(const char *dir, const char *prefix)
 			found = kb_xstrdup(e->d_name);
 	closedir(d);
 	return found;
+}
+
+/* 1 for a Debian package name (Policy 5.6.1: lower case letters, digits,
+ * + - ., starting with an alphanumeric; upper case accepted as apt
+ * does): never an option, never a path. */
+static int deb_name_ok(const char *name)
+{
+	const char *c;
+
+	if (!isalnum((unsigned char)name[0]))
+		return 0;
+	for (c = name; *c; c++)
+		if (!isalnum((unsigned char)*c) && !strchr("+-.", *c))
+			return 0;
+	return 1;
 }
 
 /* 1 when pkg has a candidate version in the archive (apt-cache policy). */
@@ -284,6 +300,17 @@ static int deb_fetch(const char *pkg, const char *pinned, struct kb_kernel *k)
 	}
 	if (ret)
 		goto out;
+	/* the pinned name comes from the campaign directory, the resolved
+	 * one from apt-cache's output: both go to apt-get's argv (after
+	 * "--") and into cache paths, so both must be package names */
+	if (!deb_name_ok(k->package)) {
+		kb_error("kernel = deb:%s: '%s' (%s) is not a Debian package "
+			 "name (letters, digits and + - . starting with a letter "
+			 "or digit); nothing fetched", pkg, k->package,
+			 pinned ? "recorded in the campaign" : "from apt-cache");
+		ret = -EINVAL;
+		goto out;
+	}
 	ret = kb_mkdir_p(debs);
 	if (ret)
 		goto out;

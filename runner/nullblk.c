@@ -3,6 +3,7 @@
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/proc.h"
+#include "parsers/kconf.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -28,11 +29,22 @@ int nullblk_load(const char *params)
 		ret = -ENODEV;
 		goto out;
 	}
+	/* "--": modprobe's getopt would take a "-r" after the module
+	 * name for an option; the words were checked by kconf too */
 	argv[ac++] = "modprobe";
+	argv[ac++] = "--";
 	argv[ac++] = "null_blk";
 	for (tok = strtok_r(copy, " \t", &save); tok && ac < 39;
-	     tok = strtok_r(NULL, " \t", &save))
+	     tok = strtok_r(NULL, " \t", &save)) {
+		if (!kconf_module_param_ok(tok)) {
+			kb_error("null_blk parameter '%s': expected NAME=VALUE "
+				 "(e.g. queue_mode=2); not passed to modprobe",
+				 tok);
+			ret = -EINVAL;
+			goto out;
+		}
 		argv[ac++] = tok;
+	}
 	argv[ac] = NULL;
 	ret = kb_spawn(argv, NULL, &r);
 	if (!ret && (!r.exited || r.exit_status)) {

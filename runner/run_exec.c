@@ -123,6 +123,7 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 	sweep_env(cfg, &c->plan.configs[r->config], env + 3, e_sweep);
 	so_opts.env = env;
 	so_opts.timeout_s = cfg->runtime_s + cfg->timeout_grace_s;
+	so_opts.own_group = 1;	/* fio's job processes die with it */
 	clock_gettime(CLOCK_REALTIME, &start);
 	getrusage(RUSAGE_SELF, &self0);
 	ret = kb_spawn(argv, &so_opts, &res);
@@ -152,6 +153,8 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 		"target", t->path, "warmup", r->warmup);
 	json_object_set_new(rj, "start_unix_ns", json_integer((json_int_t)
 		start.tv_sec * 1000000000 + start.tv_nsec));
+	json_object_set_new(rj, "group_left", json_integer(res.group_left));
+	json_object_set_new(rj, "group_signal", json_integer(res.group_signal));
 	/* the kernel's identity (release + /proc/version build string +
 	 * build id: two builds can share `uname -r`) and the RAM */
 	procfs_record_kernel(rj);

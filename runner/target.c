@@ -3,6 +3,7 @@
 #include "lib/err.h"
 #include "lib/file.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -42,6 +43,238 @@ static int blockdev_sysfs(struct kb_target *t, dev_t rdev)
 	return 0;
 }
 
+/* ---- a target in use is refused (target.h) ---- */
+
+#define MAX_DEVS 256
+
+struct devset {
+	dev_t dev[MAX_DEVS];
+	char *name[MAX_DEVS];	/* "loop5", "loop5p1" */
+	size_t n;
+};
+
+static int read_devnum(const char *path, dev_t *dev)
+{
+	char *buf = NULL;
+	unsigned ma, mi;
+	int ok;
+
+	if (kb_read_file(path, &buf, NULL, 1) < 0)
+		return 0;
+	ok = sscanf(buf, "%u:%u", &ma, &mi) == 2;
+	free(buf);
+	if (ok)
+		*dev = makedev(ma, mi);
+	return ok;
+}
+
+/* Undo the octal escapes (\040 for a blank) of /proc/self/mountinfo and
+ * /proc/swaps, in place. */
+static void unescape(char *s)
+{
+	char *o = s;
+
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
+		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+			*o++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 +
+				      (s[3] - '0'));
+			s += 3;
+		} else {
+			*o++ = *s;
+		}
+	}
+	*o = '\0';
+}
+
+/* The index in ds of the block device that the file path is, else -1. */
+static int devset_find_path(const struct devset *ds, const char *path)
+{
+	struct stat st;
+	size_t i;
+
+	if (path[0] != '/' || stat(path, &st) < 0 || !S_ISBLK(st.st_mode))
+		return -1;
+	for (i = 0; i < ds->n; i++)
+		if (ds->dev[i] == st.st_rdev)
+			return (int)i;
+	return -1;
+}
+
+/* "dm-0 (vg-lv)" or "md0": what holds a device. */
+static char *holder_name(const char *holders_dir, const char *h)
+{
+	char *p = kb_xasprintf("%s/%s/dm/name", holders_dir, h), *n = NULL;
+	char *out, *nl;
+
+	if (kb_read_file(p, &n, NULL, 1) == 0 && (nl = strchr(n, '\n')))
+		*nl = '\0';
+	out = n && *n ? kb_xasprintf("%s (%s)", h, n) : kb_xstrdup(h);
+	free(n);
+	free(p);
+	return out;
+}
+
+/* The first holder of sysdir (its holders/ directory), malloc'd, or NULL. */
+static char *first_holder(const char *sysdir)
+{
+	char *hd = kb_path_join(sysdir, "holders"), *found = NULL;
+	DIR *d = opendir(hd);
+	struct dirent *e;
+
+	while (d && !found && (e = readdir(d)))
+		if (e->d_name[0] != '.')
+			found = holder_name(hd, e->d_name);
+	if (d)
+		closedir(d);
+	free(hd);
+	return found;
+}
+
+int target_in_use(dev_t rdev, const char *sysnode, const char *mountinfo,
+		  const char *swaps, char **why)
+{
+	struct devset ds = { .n = 0 };
+	char *text = NULL, *line, *save = NULL;
+	const char *base = strrchr(sysnode, '/');
+	DIR *d;
+	struct dirent *e;
+	size_t i;
+	int found = 0;
+
+	*why = NULL;
+	ds.dev[0] = rdev;
+	ds.name[0] = kb_xstrdup(base ? base + 1 : sysnode);
+	ds.n = 1;
+	/* its partitions: the subdirectories with a "partition" file */
+	d = opendir(sysnode);
+	while (d && (e = readdir(d)) && ds.n < MAX_DEVS) {
+		char *sub, *part, *dev;
+
+		if (e->d_name[0] == '.')
+			continue;
+		sub = kb_path_join(sysnode, e->d_name);
+		part = kb_path_join(sub, "partition");
+		dev = kb_path_join(sub, "dev");
+		if (kb_exists(part) && read_devnum(dev, &ds.dev[ds.n]))
+			ds.name[ds.n++] = kb_xstrdup(e->d_name);
+		free(sub);
+		free(part);
+		free(dev);
+	}
+	if (d)
+		closedir(d);
+
+	/* held: an LVM physical volume, an MD member, any dm table */
+	for (i = 0; i < ds.n && !found; i++) {
+		char *dir = i ? kb_path_join(sysnode, ds.name[i]) :
+			   kb_xstrdup(sysnode), *h = first_holder(dir);
+
+		if (h) {
+			*why = kb_xasprintf("%s/dev/%s is held by %s (a member of "
+					    "an LVM volume, an MD array or "
+					    "another device-mapper device)",
+					    i ? "its partition " : "",
+					    ds.name[i], h);
+			found = 1;
+		}
+		free(h);
+		free(dir);
+	}
+
+	/* mounted: by device number, or by the source's device (btrfs
+	 * shows an anonymous 0:N in the third field) */
+	if (!found && kb_read_file(mountinfo, &text, NULL, 1) == 0) {
+		for (line = strtok_r(text, "\n", &save); line && !found;
+		     line = strtok_r(NULL, "\n", &save)) {
+			char *f[6] = { NULL }, *sep = strstr(line, " - ");
+			char *fs = NULL, *src = NULL, *w, *s2 = NULL;
+			unsigned ma, mi;
+			int k = 0, idx = -1;
+
+			if (!sep)
+				continue;
+			*sep = '\0';
+			for (w = strtok_r(line, " ", &s2); w && k < 6;
+			     w = strtok_r(NULL, " ", &s2))
+				f[k++] = w;
+			s2 = NULL;
+			fs = strtok_r(sep + 3, " ", &s2);
+			src = fs ? strtok_r(NULL, " ", &s2) : NULL;
+			if (k < 5)
+				continue;
+			if (sscanf(f[2], "%u:%u", &ma, &mi) == 2)
+				for (i = 0; i < ds.n && idx < 0; i++)
+					if (ds.dev[i] == makedev(ma, mi))
+						idx = (int)i;
+			if (idx < 0 && src) {
+				unescape(src);
+				idx = devset_find_path(&ds, src);
+			}
+			if (idx < 0)
+				continue;
+			unescape(f[4]);
+			*why = kb_xasprintf("%s/dev/%s is mounted on %s (%s)",
+					    idx ? "its partition " : "",
+					    ds.name[idx], f[4], fs ? fs : "?");
+			found = 1;
+		}
+		free(text);
+		text = NULL;
+	}
+
+	/* active swap */
+	save = NULL;
+	if (!found && kb_read_file(swaps, &text, NULL, 1) == 0) {
+		line = strtok_r(text, "\n", &save);	/* the header */
+		for (line = line ? strtok_r(NULL, "\n", &save) : NULL;
+		     line && !found; line = strtok_r(NULL, "\n", &save)) {
+			char *s3 = NULL, *name = strtok_r(line, " \t", &s3);
+			int idx;
+
+			if (!name)
+				continue;
+			unescape(name);
+			idx = devset_find_path(&ds, name);
+			if (idx < 0)
+				continue;
+			*why = kb_xasprintf("%s/dev/%s is active swap (%s)",
+					    idx ? "its partition " : "",
+					    ds.name[idx], name);
+			found = 1;
+		}
+		free(text);
+	}
+	for (i = 0; i < ds.n; i++)
+		free(ds.name[i]);
+	return found;
+}
+
+/* Refuse a target in use, naming how, before anything is written. */
+static int check_unused(const struct kb_target *t, dev_t rdev)
+{
+	char link[64], *node, *why = NULL;
+	int used;
+
+	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(rdev),
+		 minor(rdev));
+	node = realpath(link, NULL);
+	if (!node)
+		node = kb_xstrdup(link);
+	used = target_in_use(rdev, node, "/proc/self/mountinfo", "/proc/swaps",
+			     &why);
+	free(node);
+	if (!used)
+		return 0;
+	kb_error("target %s is in use: %s.  kbench writes to its target and "
+		 "refuses one that is mounted, active swap or held by LVM, MD "
+		 "or device-mapper, before any tunable is touched (a job "
+		 "file's allow_mounted_write=1 does not change that); unmount "
+		 "it or choose another device", t->path, why);
+	free(why);
+	return -EBUSY;
+}
+
 static int open_device(struct kb_target *t)
 {
 	struct stat st;
@@ -70,6 +303,8 @@ static int open_device(struct kb_target *t)
 	if (ioctl(fd, BLKGETSIZE64, &t->size_bytes) < 0)
 		t->size_bytes = 0;
 	close(fd);
+	if (check_unused(t, st.st_rdev))
+		return -EBUSY;
 	return blockdev_sysfs(t, st.st_rdev);
 }
 

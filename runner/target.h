@@ -13,6 +13,8 @@
 
 #include "parsers/kconf.h"
 
+#include <sys/types.h>
+
 struct kb_target {
 	enum kb_target_kind kind;
 	char *path;		/* what fio opens: /dev/loop3, /dev/sdb, a file */
@@ -26,9 +28,22 @@ struct kb_target {
 };
 
 /* Set the target up for a campaign in dir.  0 or -errno (message says
- * what needs root, or which path is not a block device). */
+ * what needs root, or which path is not a block device).  A block device
+ * (or null_blk) target that is in use (target_in_use()) is refused with
+ * -EBUSY and a message naming the mount, swap or holder. */
 int target_open(const struct kb_config *cfg, const char *dir,
 		struct kb_target *t);
+
+/* 1 when the block device rdev, whose sysfs directory is sysnode
+ * (/sys/dev/block/MAJ:MIN resolved), is in use: it or one of its
+ * partitions (the subdirectories of sysnode with a "partition" file) is
+ * mounted (mountinfo, the format of /proc/self/mountinfo: by MAJ:MIN, or
+ * by the mount source's device), active swap (swaps, the format of
+ * /proc/swaps) or held by another device (holders/: LVM, MD,
+ * device-mapper).  *why (malloc'd) then says which and where, e.g.
+ * "its partition loop5p1 is mounted on /mnt/x (ext4)".  0 when not. */
+int target_in_use(dev_t rdev, const char *sysnode, const char *mountinfo,
+		  const char *swaps, char **why);
 
 /* Detach a loop device and delete its backing file; free everything. */
 void target_close(struct kb_target *t);

@@ -2,14 +2,23 @@
 #include "runner/plan.h"
 #include "lib/err.h"
 #include "lib/file.h"
+#include "lib/proc.h"
 #include "parsers/json_file.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/vfs.h>
 #include <unistd.h>
+#ifdef SYS_openat2
+#include <linux/openat2.h>
+#endif
 
 static char *normalise(const char *raw)
 {
@@ -33,31 +42,252 @@ static char *normalise(const char *raw)
 	return out;
 }
 
+/* ---- the rule for every file kbench writes as root (tunables.h) ---- */
+
+int kb_tunable_no_openat2;
+
+static const char *allowed_prefix(const char *resolved)
+{
+	if (!strncmp(resolved, "/sys/", 5))
+		return "/sys/";
+	if (!strncmp(resolved, "/proc/sys/", 10))
+		return "/proc/sys/";
+	return NULL;
+}
+
+char *tunable_resolve(const char *path, char *why, size_t whylen)
+{
+	char *real = realpath(path, NULL);
+	int err;
+
+	if (!real) {
+		err = errno;
+		kb_fmt(why, whylen, "%s", err == ENOENT ? "does not exist" :
+		       strerror(err));
+		errno = err;
+		return NULL;
+	}
+	if (!allowed_prefix(real)) {
+		kb_fmt(why, whylen, "resolves to %s, outside /sys and "
+		       "/proc/sys: refused (kbench writes tunables in sysfs "
+		       "and /proc/sys only)", real);
+		free(real);
+		errno = EPERM;
+		return NULL;
+	}
+	return real;
+}
+
+/* openat(2) one component at a time from "/", none of them followed if a
+ * symlink: where openat2(2) is missing (before Linux 5.6). */
+static int open_walk(const char *path, int flags)
+{
+	char *copy = kb_xstrdup(path), *comp, *next, *save = NULL;
+	int dfd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC), fd = -1, err;
+
+	comp = strtok_r(copy, "/", &save);
+	while (dfd >= 0 && comp) {
+		struct stat st;
+
+		next = strtok_r(NULL, "/", &save);
+		fd = openat(dfd, comp, next ?
+			    O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC :
+			    flags | O_NOFOLLOW | O_CLOEXEC);
+		err = errno;
+		if (fd < 0 && err == ENOTDIR &&
+		    fstatat(dfd, comp, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISLNK(st.st_mode))
+			err = ELOOP;
+		close(dfd);
+		dfd = fd;
+		errno = err;
+		comp = next;
+	}
+	err = errno;
+	free(copy);
+	errno = err;
+	return dfd;
+}
+
+static int open_nolinks(const char *path, int flags)
+{
+#ifdef SYS_openat2
+	if (!kb_tunable_no_openat2) {
+		struct open_how how = {
+			.flags = (unsigned long long)(flags | O_NOFOLLOW |
+						      O_CLOEXEC),
+			.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+		};
+		int fd = (int)syscall(SYS_openat2, AT_FDCWD, path, &how,
+				      sizeof(how));
+
+		if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
+			return fd;
+		/* ENOSYS: an older kernel; EPERM: a seccomp filter that
+		 * does not know openat2 yet.  Either way: the walk. */
+	}
+#endif
+	return open_walk(path, flags);
+}
+
+int tunable_open(const char *resolved, int flags, char *why, size_t whylen)
+{
+	const char *prefix = allowed_prefix(resolved);
+	struct statfs fs;
+	struct stat st;
+	int fd, err;
+
+	why[0] = '\0';
+	if (prefix && (strstr(resolved, "/./") || strstr(resolved, "/../") ||
+		       strstr(resolved, "//") ||
+		       (strlen(resolved) >= 3 &&
+			(!strcmp(resolved + strlen(resolved) - 2, "/.") ||
+			 !strcmp(resolved + strlen(resolved) - 3, "/.."))))) {
+		kb_fmt(why, whylen, "is not a resolved path ('.', '..' or "
+		       "'//' in it): refused");
+		return -EPERM;
+	}
+	if (!prefix) {
+		kb_fmt(why, whylen, "is outside /sys and /proc/sys: refused "
+		       "(kbench writes tunables in sysfs and /proc/sys only)");
+		return -EPERM;
+	}
+	fd = open_nolinks(resolved, flags);
+	if (fd < 0) {
+		err = errno;
+		if (err == ELOOP || err == EXDEV)
+			kb_fmt(why, whylen, "has a symbolic link on its way "
+			       "(tunables are opened without following "
+			       "links; give the resolved path): refused");
+		else
+			kb_fmt(why, whylen, "cannot be opened: %s%s",
+			       strerror(err),
+			       err != EACCES && err != EPERM ? "" :
+			       geteuid() ? " (tunables need root)" :
+			       (flags & O_ACCMODE) != O_RDONLY ?
+			       " (the attribute is read-only)" : "");
+		return -err;
+	}
+	if (fstat(fd, &st) < 0 || fstatfs(fd, &fs) < 0) {
+		err = errno;
+		close(fd);
+		kb_fmt(why, whylen, "cannot be examined: %s", strerror(err));
+		return -err;
+	}
+	err = 0;
+	switch ((unsigned long)fs.f_type) {
+	case SYSFS_MAGIC:
+		if (strcmp(prefix, "/sys/"))
+			err = EPERM;
+		break;
+	case PROC_SUPER_MAGIC:
+		if (strcmp(prefix, "/proc/sys/"))
+			err = EPERM;
+		break;
+	case DEBUGFS_MAGIC:
+	case TRACEFS_MAGIC:
+		kb_fmt(why, whylen, "is on debugfs/tracefs, which kbench "
+		       "refuses for now (not a stable tuning interface; "
+		       "write it yourself before the campaign)");
+		err = EPERM;
+		break;
+	case CGROUP_SUPER_MAGIC:
+	case CGROUP2_SUPER_MAGIC:
+		kb_fmt(why, whylen, "is on cgroupfs, which kbench refuses "
+		       "for now (a cgroup's files belong to its manager; "
+		       "set it yourself before the campaign)");
+		err = EPERM;
+		break;
+	default:
+		kb_fmt(why, whylen, "is on a file system that is neither "
+		       "sysfs nor procfs (type 0x%lx): refused",
+		       (unsigned long)fs.f_type);
+		err = EPERM;
+	}
+	if (err && !why[0])
+		kb_fmt(why, whylen, "is on %s, not where its path says: "
+		       "refused", fs.f_type == SYSFS_MAGIC ? "sysfs" :
+		       "procfs");
+	if (!err && !S_ISREG(st.st_mode)) {
+		kb_fmt(why, whylen, "is not a regular sysfs/procfs "
+		       "attribute: refused");
+		err = EPERM;
+	}
+	if (err) {
+		close(fd);
+		return -err;
+	}
+	return fd;
+}
+
+/* The whole of an open attribute (at most 64 KiB). */
+static int read_fd(int fd, char **out)
+{
+	size_t cap = 4096, n = 0;
+	char *b = kb_xmalloc(cap + 1);
+
+	for (;;) {
+		ssize_t r = read(fd, b + n, cap - n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int err = -errno;
+
+			free(b);
+			return err;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+		if (n == cap) {
+			if (cap >= 65536)
+				break;
+			cap *= 2;
+			b = kb_xrealloc(b, cap + 1);
+		}
+	}
+	b[n] = '\0';
+	*out = b;
+	return 0;
+}
+
 char *tunable_read(const char *path, int quiet)
 {
-	char *buf, *v;
+	char why[512] = "", *buf = NULL, *v;
+	int fd = tunable_open(path, O_RDONLY, why, sizeof(why)), ret;
 
-	if (kb_read_file(path, &buf, NULL, quiet) < 0)
+	if (fd < 0) {
+		if (!quiet)
+			kb_error("tunable %s %s", path, why);
 		return NULL;
+	}
+	ret = read_fd(fd, &buf);
+	close(fd);
+	if (ret) {
+		if (!quiet)
+			kb_error("cannot read tunable %s: %s", path,
+				 strerror(-ret));
+		return NULL;
+	}
 	v = normalise(buf);
 	free(buf);
 	return v;
 }
 
+/* One write(2) of the value, as `echo -n VALUE > FILE` does: sysfs and
+ * /proc/sys take the whole value from one write and never truncate; what
+ * the kernel made of it is read back by the caller. */
 static int write_value(const char *path, const char *value)
 {
 	size_t len = strlen(value);
-	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
-
+	char why[512] = "";
+	int fd = tunable_open(path, O_WRONLY, why, sizeof(why)), ret = 0;
 	ssize_t n;
 
 	if (fd < 0) {
-		ret = -errno;
-		kb_error("cannot open tunable %s for writing: %s%s", path,
-			 strerror(-ret), ret != -EACCES && ret != -EPERM ? "" :
-			 geteuid() ? " (tunables need root)" :
-			 " (the attribute is read-only)");
-		return ret;
+		kb_error("cannot write tunable: %s %s", path, why);
+		return fd;
 	}
 	n = write(fd, value, len);
 	if (n != (ssize_t)len) {
@@ -78,34 +308,19 @@ static int write_value(const char *path, const char *value)
  * {"original": VALUE, "campaign": DIR, "pid": PID}. */
 static char *registry_path(const char *tpath)
 {
-	const char *base = getenv("KBENCH_RUN_DIR");
 	char *p, *s;
 
-	p = kb_xasprintf("%s/tunables/%s", base && *base ? base : "/run/kbench",
-			 tpath);
+	p = kb_xasprintf("%s/tunables/%s", kb_machine_dir(), tpath);
 	for (s = strstr(p, "/tunables/") + 10; *s; s++)
 		if (*s == '/')
 			*s = '!';
 	return p;
 }
 
-/* 1 when pid is a running kbench. */
-static int kbench_alive(pid_t pid)
-{
-	char path[64], *comm = NULL;
-	int alive;
-
-	snprintf(path, sizeof(path), "/proc/%ld/comm", (long)pid);
-	if (kb_read_file(path, &comm, NULL, 1) < 0)
-		return 0;
-	alive = !strncmp(comm, "kbench", 6);
-	free(comm);
-	return alive;
-}
-
-/* The original value of tpath: the registry's when a dead kbench left
- * it changed, else current.  Records this campaign in the registry.
- * NULL (message printed) when another running kbench owns the tunable. */
+/* The original value of tpath (resolved and checked: tunables.h): the
+ * registry's when a dead kbench left it changed, else current.  Records
+ * this campaign in the registry.  NULL (message printed) when another
+ * running kbench owns the tunable. */
 static char *registry_claim(const char *tpath, char *current,
 			    const char *campaign)
 {
@@ -114,8 +329,18 @@ static char *registry_claim(const char *tpath, char *current,
 	pid_t pid = (pid_t)json_integer_value(json_object_get(e, "pid"));
 	const char *o = json_string_value(json_object_get(e, "original"));
 	const char *owner = json_string_value(json_object_get(e, "campaign"));
+	const char *rpath = json_string_value(json_object_get(e, "path"));
 
-	if (e && pid != getpid() && kbench_alive(pid)) {
+	if (e && rpath && strcmp(rpath, tpath)) {
+		/* the name says one tunable, the record another: not ours */
+		kb_warn("%s records tunable %s, not %s: ignored", rp, rpath,
+			tpath);
+		json_decref(e);
+		e = NULL;
+		o = owner = NULL;
+		pid = 0;
+	}
+	if (e && pid != getpid() && kb_pid_is_kbench(pid)) {
 		kb_error("%s is being changed by another kbench (pid %ld, "
 			 "campaign %s): two campaigns on one device measure "
 			 "each other; wait for it or stop it", tpath, (long)pid,
@@ -141,8 +366,9 @@ static char *registry_claim(const char *tpath, char *current,
 
 		if (slash)
 			*slash = '\0';
-		rec = json_pack("{s:s, s:s, s:I}", "original", orig, "campaign",
-				cdir, "pid", (json_int_t)getpid());
+		rec = json_pack("{s:s, s:s, s:s, s:I}", "path", tpath,
+				"original", orig, "campaign", cdir, "pid",
+				(json_int_t)getpid());
 		free(cdir);
 	}
 	if (kb_mkdir_p(dir) == 0)
@@ -163,7 +389,75 @@ static void registry_release(const char *tpath)
 	free(rp);
 }
 
-int tunables_restore_file(const char *path)
+/* 1 when the resolved path real is the file of a tunable that cfg names:
+ * an absolute one resolved the same way, or a relative one below the
+ * sysfs directory of any block device (the loop device a campaign used
+ * may have another number the next time: /sys/class/block/NAME/PATH). */
+static int conf_names(const struct kb_config *cfg, const char *real)
+{
+	size_t i;
+	int found = 0;
+
+	for (i = 0; i < cfg->ntunables && !found; i++) {
+		const struct kb_tunable *t = &cfg->tunables[i];
+		const char *base = t->path ? strrchr(t->path, '/') : NULL;
+		const char *rbase = strrchr(real, '/');
+		char why[512];
+		DIR *d;
+		struct dirent *e;
+
+		if (t->sweep || !t->path)
+			continue;
+		/* the file names must agree, whatever the directories */
+		if (strcmp(base ? base + 1 : t->path, rbase + 1))
+			continue;
+		if (t->path[0] == '/') {
+			char *r = tunable_resolve(t->path, why, sizeof(why));
+
+			found = r && !strcmp(r, real);
+			free(r);
+			continue;
+		}
+		d = opendir("/sys/class/block");
+		while (d && !found && (e = readdir(d))) {
+			char *cand, *r;
+
+			if (e->d_name[0] == '.')
+				continue;
+			cand = kb_xasprintf("/sys/class/block/%s/%s", e->d_name,
+					    t->path);
+			r = realpath(cand, NULL);
+			found = r && !strcmp(r, real);
+			free(r);
+			free(cand);
+		}
+		if (d)
+			closedir(d);
+	}
+	return found;
+}
+
+/* Write value to the checked path and read it back. */
+static int restore_one(const char *path, const char *value)
+{
+	char *back;
+	int ret = write_value(path, value);
+
+	if (ret)
+		return ret;
+	back = tunable_read(path, 0);
+	if (!back)
+		return -EIO;
+	if (strcmp(back, value))
+		kb_warn("restored %s = '%s' but it reads back '%s'", path,
+			value, back);
+	else
+		kb_info("restored %s = %s", path, value);
+	free(back);
+	return 0;
+}
+
+int tunables_restore_file(const char *path, const struct kb_config *cfg)
 {
 	json_t *saved = kb_json_load(path), *v;
 	const char *p;
@@ -172,20 +466,36 @@ int tunables_restore_file(const char *path)
 	if (!saved)
 		return -EINVAL;
 	json_object_foreach(saved, p, v) {
+		char why[512], *real;
+
 		if (!json_is_string(v))
 			continue;
-		if (!kb_exists(p)) {
+		real = tunable_resolve(p, why, sizeof(why));
+		if (!real && errno == ENOENT) {
 			kb_warn("cannot restore %s = %s: the file is gone "
 				"(device removed?)", p, json_string_value(v));
-			registry_release(p);
+			if (allowed_prefix(p) && !strstr(p, "/../"))
+				registry_release(p);	/* its record only */
 			continue;
 		}
-		if (write_value(p, json_string_value(v)) < 0) {
-			ret = -EIO;
-		} else {
-			kb_info("restored %s = %s", p, json_string_value(v));
-			registry_release(p);
+		if (!real) {
+			kb_warn("%s names %s, which %s: not written", path, p,
+				why);
+			continue;
 		}
+		if (!conf_names(cfg, real)) {
+			kb_warn("%s names %s (%s), which is no tunable of this "
+				"campaign's %s: not written (the campaign "
+				"directory is not trusted for root writes)",
+				path, p, real, cfg->path);
+			free(real);
+			continue;
+		}
+		if (restore_one(real, json_string_value(v)) < 0)
+			ret = -EIO;
+		else
+			registry_release(real);
+		free(real);
 	}
 	json_decref(saved);
 	if (ret == 0)
@@ -203,24 +513,43 @@ int tunables_init(struct kb_tunables *tu, const struct kb_config *cfg,
 	if (kb_exists(tu->saved_path)) {
 		kb_info("a previous run of this campaign stopped without "
 			"restoring its tunables; restoring them now");
-		if (tunables_restore_file(tu->saved_path) < 0)
+		if (tunables_restore_file(tu->saved_path, cfg) < 0)
 			return -EIO;
 	}
 	for (i = 0; i < cfg->ntunables; i++) {
+		char why[512], *raw;
+		int fd;
+
 		tu->labels[i] = kb_xstrdup(cfg->tunables[i].label);
 		tu->n++;
 		if (cfg->tunables[i].sweep)
 			continue;	/* a job parameter: no file to write */
-		tu->paths[i] = target_tunable_path(t, cfg->tunables[i].path,
-						   cfg->tunables[i].label);
-		if (!tu->paths[i])
+		raw = target_tunable_path(t, cfg->tunables[i].path,
+					  cfg->tunables[i].label);
+		if (!raw)
 			return -EINVAL;
-		if (!kb_exists(tu->paths[i])) {
-			kb_error("%s:%d: tunable %s: %s does not exist",
-				 cfg->path, cfg->tunables[i].line,
-				 cfg->tunables[i].label, tu->paths[i]);
-			return -ENOENT;
+		tu->paths[i] = tunable_resolve(raw, why, sizeof(why));
+		if (!tu->paths[i]) {
+			int err = errno == ENOENT ? -ENOENT : -EPERM;
+
+			kb_error("%s:%d: tunable %s: %s %s", cfg->path,
+				 cfg->tunables[i].line, cfg->tunables[i].label,
+				 raw, why);
+			free(raw);
+			return err;
 		}
+		fd = tunable_open(tu->paths[i], O_RDONLY, why, sizeof(why));
+		if (fd < 0) {
+			kb_error("%s:%d: tunable %s: %s%s%s%s %s", cfg->path,
+				 cfg->tunables[i].line, cfg->tunables[i].label,
+				 raw, strcmp(raw, tu->paths[i]) ? " (" : "",
+				 strcmp(raw, tu->paths[i]) ? tu->paths[i] : "",
+				 strcmp(raw, tu->paths[i]) ? ")" : "", why);
+			free(raw);
+			return fd;
+		}
+		close(fd);
+		free(raw);
 	}
 	return 0;
 }
@@ -244,7 +573,8 @@ static int save_originals(struct kb_tunables *tu)
 			goto out;
 		}
 		json_object_set_new(saved, tu->paths[i], json_string(v));
-		free(v);
+		free(tu->orig[i]);
+		tu->orig[i] = v;
 	}
 	ret = kb_json_write_atomic(tu->saved_path, saved);
 	if (ret == 0)
@@ -254,15 +584,17 @@ out:
 		/* nothing will be changed: drop the claims just made, except
 		 * where a dead campaign's original differs from the value now
 		 * (that record is still needed to undo it) */
-		const char *p;
-		json_t *v;
+		for (i = 0; i < tu->n; i++) {
+			char *cur;
 
-		json_object_foreach(saved, p, v) {
-			char *cur = tunable_read(p, 1);
-
-			if (cur && !strcmp(cur, json_string_value(v)))
-				registry_release(p);
+			if (!tu->orig[i])
+				continue;
+			cur = tunable_read(tu->paths[i], 1);
+			if (cur && !strcmp(cur, tu->orig[i]))
+				registry_release(tu->paths[i]);
 			free(cur);
+			free(tu->orig[i]);
+			tu->orig[i] = NULL;
 		}
 	}
 	json_decref(saved);
@@ -345,15 +677,30 @@ int tunables_probe(struct kb_tunables *tu, const struct kb_config *cfg)
 	return ret ? ret : r;
 }
 
+/* The originals come from memory, never from the file on disk: the file
+ * is there for a crash, and a campaign directory is not trusted. */
 int tunables_restore(struct kb_tunables *tu)
 {
-	int ret;
+	size_t i;
+	int ret = 0;
 
 	if (!tu->saved)
 		return 0;
-	ret = tunables_restore_file(tu->saved_path);
-	if (ret == 0)
+	for (i = 0; i < tu->n; i++) {
+		if (!tu->orig[i] || !tu->paths[i])
+			continue;
+		if (restore_one(tu->paths[i], tu->orig[i]) < 0) {
+			ret = -EIO;
+			continue;
+		}
+		registry_release(tu->paths[i]);
+		free(tu->orig[i]);
+		tu->orig[i] = NULL;
+	}
+	if (ret == 0) {
+		unlink(tu->saved_path);
 		tu->saved = 0;
+	}
 	return ret;
 }
 
@@ -364,6 +711,7 @@ void tunables_free(struct kb_tunables *tu)
 	for (i = 0; i < tu->n; i++) {
 		free(tu->paths[i]);
 		free(tu->labels[i]);
+		free(tu->orig[i]);
 	}
 	free(tu->saved_path);
 	memset(tu, 0, sizeof(*tu));

@@ -2,10 +2,32 @@
  *
  * Before the first write of a campaign the original value of every
  * tunable is read and saved atomically to DIR/tunables.saved.json
- * ({"PATH": "value", ...}).  tunables_restore() writes them back and
- * deletes the file.  A campaign that died (crash, power cut, kill -9)
- * leaves the file behind, and the next `kbench run` on DIR restores it
- * first, so every tunable kbench changed is put back.
+ * ({"PATH": "value", ...}).  tunables_restore() writes them back (from
+ * memory) and deletes the file.  A campaign that died (crash, power cut,
+ * kill -9) leaves the file behind, and the next `kbench run` on DIR
+ * restores it first, so every tunable kbench changed is put back.
+ *
+ * kbench runs as root, so every tunable file goes through one rule before
+ * it is read or written (tunable_resolve(), tunable_open()):
+ *  - the path is resolved first (realpath(3): /sys/block/X is itself a
+ *    symlink) and must lie under /sys/ or /proc/sys/
+ *    (/proc/self/root/tmp/x resolves to /tmp/x: refused);
+ *  - the resolved path is opened without following any link, magic
+ *    /proc links included (openat2(2) RESOLVE_NO_SYMLINKS |
+ *    RESOLVE_NO_MAGICLINKS; before Linux 5.6 one component at a time
+ *    with O_NOFOLLOW);
+ *  - the opened file must be a regular file on sysfs, or on procfs under
+ *    /proc/sys (fstatfs(2)); debugfs/tracefs and cgroupfs are refused
+ *    for now, and say so;
+ *  - a value is written with one write(2), never truncating, and read
+ *    back.
+ * A campaign directory is not trusted for root writes: a leftover
+ * tunables.saved.json is restored only for the files that this
+ * campaign's kernels.conf names as tunables (resolved the same way; a
+ * relative one below any block device), under the same rule.  The
+ * machine-wide record ($KBENCH_RUN_DIR/tunables: tunables.c) is only ever
+ * consulted for a path that has passed the rule, and a record naming
+ * another path than its file name says is ignored.
  *
  * Values are compared after trimming whitespace; for selector files such
  * as queue/scheduler ("mq-deadline [none]") the bracketed entry is the
@@ -21,6 +43,7 @@ struct kb_tunables {
 	char *saved_path;	/* DIR/tunables.saved.json */
 	char *paths[KB_MAX_TUNABLES];	/* resolved absolute paths */
 	char *labels[KB_MAX_TUNABLES];
+	char *orig[KB_MAX_TUNABLES];	/* the originals, once saved */
 	size_t n;
 	int saved;		/* originals saved and not yet restored */
 };
@@ -51,12 +74,33 @@ int tunables_probe(struct kb_tunables *tu, const struct kb_config *cfg);
  * Async-signal-unsafe: call from normal context. */
 int tunables_restore(struct kb_tunables *tu);
 
-/* Read a sysfs value, normalised as above, into a malloc'd string.
- * NULL (message printed unless quiet) on error. */
+/* Read a tunable (a resolved path: tunable_resolve()) under the rule
+ * above, normalised as above, into a malloc'd string.  NULL (message
+ * printed unless quiet) on error or refusal. */
 char *tunable_read(const char *path, int quiet);
 
-/* Restore from a saved file at path (used by tunables_init).  0 or -errno */
-int tunables_restore_file(const char *path);
+/* Resolve path (realpath) and check that it lies under /sys/ or
+ * /proc/sys/.  The resolved path (malloc'd), or NULL with errno set
+ * (ENOENT: it does not exist; EPERM: refused) and why[] saying so, to be
+ * printed after the path ("does not exist", "resolves to /tmp/x, outside
+ * /sys and /proc/sys: refused ..."). */
+char *tunable_resolve(const char *path, char *why, size_t whylen);
+
+/* Open a resolved path (flags: O_RDONLY or O_WRONLY) under the rule
+ * above.  The fd, or -errno (-EPERM: refused; -ELOOP: a link on the way)
+ * with why[] saying what, to be printed after the path. */
+int tunable_open(const char *resolved, int flags, char *why, size_t whylen);
+
+/* Tests: 1 makes tunable_open() take the way it takes without
+ * openat2(2) (one component at a time with O_NOFOLLOW). */
+extern int kb_tunable_no_openat2;
+
+/* Restore from a leftover saved file at path (by `kbench run` before
+ * anything else, and by tunables_init): only the files cfg names as
+ * tunables (above); any other entry is named in a warning and not
+ * written.  The file is removed when every entry was dealt with.  0 or
+ * -EIO. */
+int tunables_restore_file(const char *path, const struct kb_config *cfg);
 
 void tunables_free(struct kb_tunables *tu);
 

@@ -571,6 +571,51 @@ static void test_err_tunable(void **state)
 		     "bad.conf:3: tunable NM: value '0' is listed twice");
 }
 
+/* Values that become other programs' arguments: nothing that looks
+ * like an option reaches them (issue 14), each refused with FILE:LINE. */
+static void test_err_option_like(void **state)
+{
+	struct kb_config cfg;
+	char *msg;
+
+	(void)state;
+	expect_error(GLOBAL_OK "target = null_blk: -r --first-time\n" VARIANT_OK,
+		     "bad.conf:3: target = 'null_blk: -r --first-time': '-r' is not a module parameter NAME=VALUE");
+	expect_error(GLOBAL_OK "target = null_blk: queue_mode=2 --first-time\n" VARIANT_OK,
+		     "bad.conf:3: target = 'null_blk: queue_mode=2 --first-time': '--first-time' is not a module parameter");
+	expect_error(GLOBAL_OK "target = null_blk: queue_mode=$(reboot)\n" VARIANT_OK,
+		     "bad.conf:3: target = 'null_blk: queue_mode=$(reboot)': 'queue_mode=$(reboot)'");
+	expect_error(GLOBAL_OK "target = null_blk: =2\n" VARIANT_OK,
+		     "'=2' is not a module parameter");
+	expect_errors(GLOBAL_OK VARIANT_OK "method = vm\nkernel = deb:--allow-unauthenticated\n", 2,
+		      "bad.conf:5: kernel = 'deb:--allow-unauthenticated': expected a bzImage path or deb:PACKAGE");
+	expect_errors(GLOBAL_OK VARIANT_OK "method = vm\nkernel = deb:-o=APT::Foo\n", 2,
+		      "bad.conf:5: kernel = 'deb:-o=APT::Foo'");
+	expect_error(GLOBAL_OK "target = file:/tmp/a:/etc/passwd\n" VARIANT_OK,
+		     "bad.conf:3: target = 'file:/tmp/a:/etc/passwd': a ':' in the path would make fio open several files");
+	assert_true(kconf_module_param_ok("queue_mode=2"));
+	assert_true(kconf_module_param_ok("home_node=-1"));
+	assert_true(kconf_module_param_ok("zone_size=1.5,x:y+z"));
+	assert_false(kconf_module_param_ok("-r"));
+	assert_false(kconf_module_param_ok("queue_mode"));
+	assert_false(kconf_module_param_ok("queue_mode="));
+	assert_false(kconf_module_param_ok("1x=2"));
+	assert_false(kconf_module_param_ok("a=b c"));
+	assert_false(kconf_module_param_ok("a=`id`"));
+	/* valid parameters pass, unchanged */
+	assert_int_equal(parse_text(GLOBAL_OK "target = null_blk: queue_mode=2 home_node=-1\n"
+				    VARIANT_OK, &cfg, &msg), 0);
+	assert_string_equal(cfg.nullblk_params, "queue_mode=2 home_node=-1");
+	free(msg);
+	kconf_free(&cfg);
+	/* a path relative to a conf named without a directory never
+	 * starts with '-' (kexec -l, qemu -kernel take it) */
+	assert_int_equal(kconf_parse("k.conf", "[global]\njobs = j\n[v]\n"
+				     "method = kexec\nkernel = --help\n", &cfg), 0);
+	assert_string_equal(cfg.variants[0].kernel, "./--help");
+	kconf_free(&cfg);
+}
+
 static void test_err_too_many(void **state)
 {
 	char *text = kb_xstrdup("[global]\njobs = randread-4k\n"
@@ -776,6 +821,7 @@ int main(void)
 		cmocka_unit_test(test_err_values),
 		cmocka_unit_test(test_err_target),
 		cmocka_unit_test(test_err_tunable),
+		cmocka_unit_test(test_err_option_like),
 		cmocka_unit_test(test_err_too_many),
 		cmocka_unit_test(test_err_method),
 		cmocka_unit_test(test_vm_variant),

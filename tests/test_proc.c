@@ -1,5 +1,6 @@
 /* tests/test_proc.c - lib/proc.c: children from argv arrays, exit
- * status, timeout, signal forwarding, output capture. */
+ * status, timeout, signal forwarding, output capture, and with own_group
+ * (fio) the whole process group killed: nothing of it outlives the call. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -7,12 +8,17 @@
 #include <cmocka.h>
 
 #include "lib/err.h"
+#include "lib/file.h"
 #include "lib/proc.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void test_exit_status(void **state)
 {
@@ -80,6 +86,177 @@ static void test_capture(void **state)
 	free(out);
 }
 
+/* Running (not zombie) processes whose command line holds marker:
+ * what the tests below leave behind, whatever process group it is in. */
+static int count_marker(const char *marker)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d))) {
+		char path[300], buf[4096], stat[512], *rp;
+		ssize_t len, i;
+		int fd;
+
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/cmdline", e->d_name);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			continue;
+		len = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (len <= 0)
+			continue;
+		for (i = 0; i < len; i++)
+			if (!buf[i])
+				buf[i] = ' ';
+		buf[len] = '\0';
+		if (!strstr(buf, marker))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			continue;
+		len = read(fd, stat, sizeof(stat) - 1);
+		close(fd);
+		if (len <= 0)
+			continue;
+		stat[len] = '\0';
+		rp = strrchr(stat, ')');
+		if (rp && rp[1] == ' ' && rp[2] != 'Z')
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* A child that ignores SIGTERM and sleeps, under a main process that
+ * times out: the group is killed, SIGTERM then SIGKILL, and no process of
+ * it is left when kb_spawn returns. */
+static void test_group_timeout(void **state)
+{
+	char *argv[] = { "sh", "-c",
+		"(trap '' TERM; exec sleep 100) & exec sleep 100", NULL };
+	struct kb_spawn_opts o = { .timeout_s = 1, .own_group = 1 };
+	struct kb_spawn_result r;
+
+	(void)state;
+	assert_int_equal(kb_spawn(argv, &o, &r), 0);
+	assert_true(r.timed_out);
+	assert_int_equal(r.signal, SIGTERM);
+	assert_true(r.pid > 0);
+	assert_int_equal(r.group_left, 1);
+	assert_int_equal(r.group_signal, SIGKILL);
+	assert_int_equal(kb_group_count(r.pid), 0);
+}
+
+/* A job process stopped itself and the main process waits for it (as
+ * fio waits for its jobs): at the timeout the whole group gets SIGTERM
+ * and SIGCONT, the stopped one included, well before the SIGKILL. */
+static void test_group_stopped_job(void **state)
+{
+	char marker[64], *script;
+	char *argv[] = { "sh", "-c", NULL, NULL };
+	struct kb_spawn_opts o = { .timeout_s = 1, .own_group = 1 };
+	struct kb_spawn_result r;
+
+	(void)state;
+	snprintf(marker, sizeof(marker), "kbtest-stopped-%ld", (long)getpid());
+	script = kb_xasprintf("sh -c 'kill -STOP $$; exec sleep 100' %s & "
+			      "wait", marker);
+	argv[2] = script;
+	assert_int_equal(kb_spawn(argv, &o, &r), 0);
+	assert_true(r.timed_out);
+	assert_int_equal(kb_group_count(r.pid), 0);
+	assert_int_equal(count_marker(marker), 0);
+	assert_true(r.elapsed_s < 8);
+	free(script);
+}
+
+/* The main process ends (status 0) and leaves a process behind (one
+ * that ignores SIGHUP): it is ended with the group, and said so. */
+static void test_group_leftover(void **state)
+{
+	char *argv[] = { "sh", "-c",
+		"(trap '' HUP; exec sleep 100) & sleep 0.3; exit 0", NULL };
+	struct kb_spawn_opts o = { .timeout_s = 30, .own_group = 1 };
+	struct kb_spawn_result r;
+
+	(void)state;
+	assert_int_equal(kb_spawn(argv, &o, &r), 0);
+	assert_false(r.timed_out);
+	assert_true(r.exited);
+	assert_int_equal(r.exit_status, 0);
+	assert_int_equal(r.group_left, 1);
+	assert_int_equal(r.group_signal, SIGTERM);
+	assert_int_equal(kb_group_count(r.pid), 0);
+	assert_true(r.elapsed_s < 10);
+}
+
+/* A forwarded signal (the run's Ctrl-C handler) reaches the whole group,
+ * not only its leader; a group that ends by itself leaves nothing. */
+static void test_group_forward(void **state)
+{
+	char *argv[] = { "sh", "-c", "sleep 100 & sleep 100 & wait", NULL };
+	char *quick[] = { "true", NULL };
+	struct kb_spawn_opts o = { .timeout_s = 60, .own_group = 1 };
+	struct kb_spawn_result r;
+
+	(void)state;
+	kb_spawn_forward_signal = SIGTERM;
+	assert_int_equal(kb_spawn(argv, &o, &r), 0);
+	kb_spawn_forward_signal = 0;
+	assert_false(r.timed_out);
+	assert_int_equal(r.signal, SIGTERM);
+	/* the sleeps got the SIGTERM themselves: nothing was left over */
+	assert_int_equal(r.group_left, 0);
+	assert_int_equal(kb_group_count(r.pid), 0);
+	assert_true(r.elapsed_s < 5);
+
+	assert_int_equal(kb_spawn(quick, &o, &r), 0);
+	assert_int_equal(r.group_left, 0);
+	assert_int_equal(r.group_signal, 0);
+}
+
+/* In a group of its own the child is not the terminal's foreground
+ * group: its stdin is /dev/null, so a read gets EOF, never SIGTTIN. */
+static void test_group_stdin(void **state)
+{
+	char tmpl[] = "/tmp/kbench-test-proc.XXXXXX", *out = NULL;
+	char *argv[] = { "sh", "-c", "read x; echo \"[$x]\"; ps -o pgid= -p $$",
+			 NULL };
+	struct kb_spawn_opts o = { .timeout_s = 10, .own_group = 1 };
+	struct kb_spawn_result r;
+	int fd = mkstemp(tmpl);
+	long pgid = 0;
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	o.stdout_path = tmpl;
+	assert_int_equal(kb_spawn(argv, &o, &r), 0);
+	assert_false(r.timed_out);
+	assert_int_equal(kb_read_file(tmpl, &out, NULL, 0), 0);
+	assert_non_null(strstr(out, "[]\n"));
+	/* it led its own group */
+	assert_int_equal(sscanf(strstr(out, "]\n") + 2, "%ld", &pgid), 1);
+	assert_int_equal(pgid, r.pid);
+	assert_true(pgid != (long)getpgrp());
+	free(out);
+	unlink(tmpl);
+}
+
+static void test_pid_is_kbench(void **state)
+{
+	(void)state;
+	assert_false(kb_pid_is_kbench(getpid()));	/* test_proc */
+	assert_false(kb_pid_is_kbench(0));
+	assert_false(kb_pid_is_kbench(-1));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -88,6 +265,12 @@ int main(void)
 		cmocka_unit_test(test_timeout),
 		cmocka_unit_test(test_forward_signal),
 		cmocka_unit_test(test_capture),
+		cmocka_unit_test(test_group_timeout),
+		cmocka_unit_test(test_group_stopped_job),
+		cmocka_unit_test(test_group_leftover),
+		cmocka_unit_test(test_group_forward),
+		cmocka_unit_test(test_group_stdin),
+		cmocka_unit_test(test_pid_is_kbench),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -291,6 +291,95 @@ static void test_failures(void **state)
 	rm_run(dir);
 }
 
+static void put_stderr(const char *dir, const char *text)
+{
+	char *p = kb_path_join(dir, "fio.stderr");
+
+	assert_int_equal(kb_write_atomic(p, text, strlen(text)), 0);
+	free(p);
+}
+
+/* issue 14: fio's stderr (its last lines) in every failure reason, and a
+ * process group killed after fio is said so (lib/proc.h own_group). */
+static void test_failure_reasons(void **state)
+{
+	static const char err3[] = "fio: first line\n\nfio: pid=4242, "
+		"err=5/file:io_u.c:1889, func=io_u error\n"
+		"fio: io_u error on file /dev/loop7: Input/output error\n"
+		"\tcontrol\x01" "char\n\n";
+	char *dir;
+	json_t *r;
+
+	(void)state;
+	kb_quiet = 1;
+	/* timed out: with its whole group; the stderr's last 3 lines */
+	dir = make_run("tests/data/fio/B05.json", NULL,
+		"{\"exit_status\": null, \"signal\": 15, \"timed_out\": true, "
+		"\"elapsed_s\": 340.0, \"runtime_s\": 300, "
+		"\"group_left\": 0, \"group_signal\": 0}");
+	put_stderr(dir, err3);
+	r = run_dir_parse(dir);
+	assert_string_equal(status(r), "failed");
+	assert_string_equal(reason(r), "fio timed out: killed with its whole "
+		"process group after 301 s (runtime 300 s + grace); fio stderr: "
+		"fio: pid=4242, err=5/file:io_u.c:1889, func=io_u error | "
+		"fio: io_u error on file /dev/loop7: Input/output error | "
+		"?control?char");
+	json_decref(r);
+	rm_run(dir);
+
+	/* killed by a signal: the stderr too */
+	dir = make_run("tests/data/fio/B05.json", NULL,
+		"{\"exit_status\": null, \"signal\": 9, \"timed_out\": false, "
+		"\"elapsed_s\": 1.0, \"runtime_s\": 5}");
+	put_stderr(dir, "fio: terminating on signal 9\n");
+	r = run_dir_parse(dir);
+	assert_non_null(strstr(reason(r), "signal 9"));
+	assert_non_null(strstr(reason(r), "; fio stderr: fio: terminating on signal 9"));
+	json_decref(r);
+	rm_run(dir);
+
+	/* exit status: the last lines, not only the first */
+	dir = make_run(NULL, "garbage", "{\"exit_status\": 1, \"signal\": 0, "
+		"\"timed_out\": false, \"elapsed_s\": 0.1, \"runtime_s\": 5}");
+	put_stderr(dir, "fio: one\nfio: two\nfio: three\nfio: four\n");
+	r = run_dir_parse(dir);
+	assert_string_equal(reason(r), "fio exited with status 1: fio: two | "
+			    "fio: three | fio: four");
+	json_decref(r);
+	rm_run(dir);
+
+	/* fio ended, ok, but a job process was still running: failed */
+	dir = make_run("tests/data/fio/B05.json", NULL,
+		"{\"exit_status\": 0, \"signal\": 0, \"timed_out\": false, "
+		"\"elapsed_s\": 302.0, \"runtime_s\": 300, "
+		"\"group_left\": 2, \"group_signal\": 9}");
+	r = run_dir_parse(dir);
+	assert_string_equal(status(r), "failed");
+	assert_string_equal(reason(r), "fio ended but 2 process(es) of fio's "
+		"process group (a stopped or hung job) were still running after "
+		"fio ended and were killed with the group (SIGTERM, then "
+		"SIGKILL)");
+	json_decref(r);
+	rm_run(dir);
+
+	/* a long stderr: its end, at most 400 bytes */
+	dir = make_run(NULL, "garbage", "{\"exit_status\": 2, \"signal\": 0, "
+		"\"timed_out\": false, \"elapsed_s\": 0.1, \"runtime_s\": 5}");
+	{
+		char big[3000];
+
+		memset(big, 'x', sizeof(big) - 6);
+		memcpy(big + sizeof(big) - 6, "END\n", 5);
+		put_stderr(dir, big);
+	}
+	r = run_dir_parse(dir);
+	assert_true(strlen(reason(r)) < 450);
+	assert_non_null(strstr(reason(r), "xxxEND"));
+	json_decref(r);
+	rm_run(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -300,6 +389,7 @@ int main(void)
 		cmocka_unit_test(test_ok_run),
 		cmocka_unit_test(test_B02_failed_job),
 		cmocka_unit_test(test_failures),
+		cmocka_unit_test(test_failure_reasons),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,212 @@
+#!/bin/bash
+# tests/e2e_safety.sh - end-to-end: kbench runs as root and writes only
+# where it means to; nothing of fio outlives its run (issue 14, "Security"
+# and "Processes").  On loop devices, runs of 1 s:
+#   1. a tunable path through /proc/self/root is refused (FILE:LINE) and
+#      the file it leads to keeps its content;
+#   2. an edited tunables.saved.json naming files outside sysfs (and a
+#      sysctl the conf does not name) writes none of them; the conf's own
+#      tunable is restored;
+#   3. stale *.tmp.PID files of a killed kbench (one a symlink to the
+#      victim) are removed from the campaign and /run/kbench, the victim
+#      untouched;
+#   4. option-like kernels.conf values never reach modprobe or apt-get
+#      (fakes first in PATH log their argv): FILE:LINE errors;
+#   5. a mounted target (a loop device with ext4 mounted in a temporary
+#      directory) is refused naming the mount, before any tunable is
+#      touched, even with allow_mounted_write=1 in the job file;
+#   6. a fake fio whose job process ignores SIGTERM and SIGHUP: at the
+#      timeout, at the end of fio and on Ctrl-C the whole process group
+#      is killed before the next run starts, the failure reason says so
+#      and carries fio's stderr, and no process survives kbench.
+# Needs root; prints a SKIP line otherwise.  About 40 s.
+# Closing line: "e2e-safety: N passed, N failed[, N skipped]".
+set -u
+. "$(dirname "$0")/e2e_lib.sh"
+finish() {
+	[ -n "${mnt:-}" ] && umount "$mnt" 2>/dev/null
+	[ -n "${mdev:-}" ] && losetup -d "$mdev" 2>/dev/null
+	[ -n "${dev:-}" ] && losetup -d "$dev" 2>/dev/null
+	[ -n "${tmp:-}" ] && rm -rf "$tmp"
+	e2e_summary e2e-safety
+	exit $?
+}
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "SKIP: e2e safety tests need root (loop devices, sysfs, mount)"
+	skip=1
+	finish
+fi
+for tool in fio jq losetup; do
+	if ! command -v $tool >/dev/null; then
+		echo "SKIP: e2e safety tests need $tool (scripts/install-deps)"
+		skip=1
+		finish
+	fi
+done
+
+repo=$(pwd)
+tmp=$(mktemp -d /tmp/kbench-e2e-safety.XXXXXX)
+export KBENCH_RUN_DIR="$tmp/rundir"
+victim="$tmp/victim"
+echo original >"$victim"
+unchanged() { [ "$(cat "$victim")" = original ]; }
+
+conf() {	# conf FILE TARGET TUNABLE-LINE [more [global] lines]
+	local f=$1 target=$2 tun=$3
+	shift 3
+	{
+		printf '[global]\njobs = randread-4k\niterations = 1\nwarmup = 0\n'
+		printf 'runtime = 1\ntarget = %s\nprofiles = %s\n' "$target" "$repo/profiles"
+		[ -n "$tun" ] && printf '%s\n' "$tun"
+		for l in "$@"; do printf '%s\n' "$l"; done
+		printf '\n[running]\nmethod = local\n'
+	} >"$f"
+}
+
+# --- 1. a tunable through /proc/self/root ---
+conf "$tmp/root.conf" loop:32M "tunable X = /proc/self/root$victim: pwned"
+line=$(grep -n '^tunable X' "$tmp/root.conf" | cut -d: -f1)
+"$KBENCH" run -q -c "$tmp/root.conf" -o "$tmp/c1" >/dev/null 2>"$tmp/1.err"
+rc=$?
+check "tunable via /proc/self/root: exit 1 (got $rc), FILE:LINE, outside /sys" \
+	"[ $rc -eq 1 ] && grep -q \"root.conf:$line: tunable X: /proc/self/root$victim resolves to $victim, outside /sys and /proc/sys: refused\" $tmp/1.err"
+check "... the victim keeps its content, nothing saved" \
+	"unchanged && [ ! -e $tmp/c1/tunables.saved.json ]"
+
+# --- 2. an edited tunables.saved.json ---
+img="$tmp/dev.img"
+truncate -s 32M "$img"
+dev=$(losetup -f --show "$img")
+bdev=$(basename "$dev")
+echo 0 >/sys/block/$bdev/queue/nomerges
+conf "$tmp/ok.conf" "$dev" "tunable NM = queue/nomerges: 1"
+"$KBENCH" run -q -c "$tmp/ok.conf" -o "$tmp/c2" >/dev/null 2>"$tmp/2a.err"
+rc=$?
+check "a campaign on $dev runs (got $rc)" "[ $rc -eq 0 ]"
+sw=$(cat /proc/sys/vm/swappiness)
+echo 2 >/sys/block/$bdev/queue/nomerges
+cat >"$tmp/c2/tunables.saved.json" <<JSON
+{"$victim": "pwned", "/proc/self/root$victim": "pwned2",
+ "/proc/sys/vm/swappiness": "$((sw == 7 ? 8 : 7))",
+ "/sys/block/$bdev/queue/nomerges": "0"}
+JSON
+"$KBENCH" run -q -o "$tmp/c2" >/dev/null 2>"$tmp/2b.err"
+rc=$?
+check "edited tunables.saved.json: the run goes on (got $rc)" "[ $rc -eq 0 ]"
+check "... a file outside sysfs it names is not written (victim unchanged)" \
+	"unchanged && grep -q \"names $victim, which resolves to $victim, outside /sys and /proc/sys\" $tmp/2b.err"
+check "... nor a sysctl the conf does not name (swappiness still $sw)" \
+	"[ \"\$(cat /proc/sys/vm/swappiness)\" = $sw ] && grep -q 'swappiness.*which is no tunable of this campaign' $tmp/2b.err"
+check "... the conf's own tunable is restored (nomerges 0), the file removed" \
+	"[ \"\$(cat /sys/block/$bdev/queue/nomerges)\" = 0 ] && [ ! -e $tmp/c2/tunables.saved.json ]"
+
+# --- 3. stale temporary files of a killed kbench ---
+sh -c 'exit 0' & dead=$!
+wait $dead
+ln -s "$victim" "$tmp/c2/state.json.tmp.$dead"
+echo half >"$tmp/c2/results.json.tmp.$dead"
+mkdir -p "$KBENCH_RUN_DIR/tunables"
+echo half >"$KBENCH_RUN_DIR/tunables/!sys!x.tmp.$dead"
+"$KBENCH" run -q -o "$tmp/c2" >/dev/null 2>"$tmp/3.err"
+rc=$?
+check "stale *.tmp.$dead removed from the campaign and the run dir (got $rc)" \
+	"[ $rc -eq 0 ] && [ ! -e $tmp/c2/state.json.tmp.$dead ] && [ ! -L $tmp/c2/state.json.tmp.$dead ] && [ ! -e $tmp/c2/results.json.tmp.$dead ] && [ ! -e '$KBENCH_RUN_DIR/tunables/!sys!x.tmp.$dead' ]"
+check "... the symlink removed, not followed (victim unchanged)" "unchanged"
+
+# --- 4. option-like values never reach modprobe or apt-get ---
+mkdir -p "$tmp/bin"
+for p in modprobe apt-get apt-cache; do
+	printf '#!/bin/sh\necho "%s $*" >>%s/argv.log\nexit 1\n' "$p" "$tmp" >"$tmp/bin/$p"
+	chmod +x "$tmp/bin/$p"
+done
+conf "$tmp/nb.conf" "null_blk: -r --first-time" ""
+line=$(grep -n '^target' "$tmp/nb.conf" | cut -d: -f1)
+PATH="$tmp/bin:$PATH" "$KBENCH" run -q -c "$tmp/nb.conf" -o "$tmp/c4" >/dev/null 2>"$tmp/4a.err"
+rc=$?
+check "target = null_blk: -r --first-time: exit 1 (got $rc), FILE:LINE" \
+	"[ $rc -eq 1 ] && grep -q \"nb.conf:$line: target = 'null_blk: -r --first-time': '-r' is not a module parameter NAME=VALUE\" $tmp/4a.err"
+{
+	printf '[global]\njobs = randread-4k\nruntime = 1\ntarget = loop:32M\nprofiles = %s\n' "$repo/profiles"
+	printf '[new]\nmethod = vm\nkernel = deb:--allow-unauthenticated\n'
+} >"$tmp/deb.conf"
+PATH="$tmp/bin:$PATH" "$KBENCH" run -q -c "$tmp/deb.conf" -o "$tmp/c5" >/dev/null 2>"$tmp/4b.err"
+rc=$?
+check "kernel = deb:--allow-unauthenticated: exit 1 (got $rc), FILE:LINE" \
+	"[ $rc -eq 1 ] && grep -q \"deb.conf:8: kernel = 'deb:--allow-unauthenticated'\" $tmp/4b.err"
+check "... modprobe, apt-get and apt-cache never ran" "[ ! -e $tmp/argv.log ]"
+
+# --- 5. a mounted target ---
+if command -v mkfs.ext4 >/dev/null && truncate -s 32M "$tmp/m.img" &&
+   mkfs.ext4 -q "$tmp/m.img" && mdev=$(losetup -f --show "$tmp/m.img") &&
+   mnt="$tmp/mnt point" && mkdir -p "$mnt" && mount "$mdev" "$mnt"; then
+	mb=$(basename "$mdev")
+	echo 0 >/sys/block/$mb/queue/nomerges
+	mkdir -p "$tmp/prof"
+	sed 's/^\[global\]$/[global]\nallow_mounted_write=1/' \
+		"$repo/profiles/randread-4k.fio" >"$tmp/prof/randread-4k.fio"
+	conf "$tmp/m.conf" "$mdev" "tunable NM = queue/nomerges: 2"
+	sed -i "s|^profiles = .*|profiles = $tmp/prof|" "$tmp/m.conf"
+	"$KBENCH" run -q -c "$tmp/m.conf" -o "$tmp/c6" >/dev/null 2>"$tmp/5.err"
+	rc=$?
+	check "a mounted target is refused (exit $rc), naming the mount" \
+		"[ $rc -eq 1 ] && grep -q \"target $mdev is in use: $mdev is mounted on $mnt (ext4)\" $tmp/5.err"
+	check "... allow_mounted_write=1 in the job file does not bypass it" \
+		"grep -q 'allow_mounted_write=1' $tmp/prof/randread-4k.fio && grep -q 'allow_mounted_write=1 does not change that' $tmp/5.err"
+	check "... before any tunable is touched (nomerges 0, nothing saved, no run)" \
+		"[ \"\$(cat /sys/block/$mb/queue/nomerges)\" = 0 ] && [ ! -e $tmp/c6/tunables.saved.json ] && [ ! -e $tmp/c6/runs ]"
+	umount "$mnt" && mnt=
+	losetup -d "$mdev" && mdev=
+else
+	skipped "mounted target: cannot make and mount an ext4 loop device here"
+fi
+
+# --- 6. a fake fio whose job process ignores SIGTERM and SIGHUP ---
+mkdir -p "$tmp/fake"
+cat >"$tmp/fake/fio" <<'FIO'
+#!/bin/sh
+case "$1" in --version) echo fio-3.33; exit 0 ;; esac
+# how many job processes of an earlier run are still there?
+ps -eo stat=,args= | grep -v '^Z' | grep -c '[k]btest-job' >>"$FAKE_DIR/before"
+sh -c 'trap "" TERM HUP; sleep 300; :' kbtest-job &
+echo "fio: fake: first line" >&2
+echo "fio: fake: job stuck in uninterruptible wait" >&2
+if [ "$FAKE_MODE" = exit ]; then sleep 0.5; exit 0; fi
+sleep 300
+FIO
+chmod +x "$tmp/fake/fio"
+left() { ps -eo stat=,args= | grep -v '^Z' | grep -c '[k]btest-job'; }
+conf "$tmp/f.conf" "$dev" "" "timeout_grace = 1"
+sed -i 's/^iterations = 1/iterations = 2/' "$tmp/f.conf"
+export FAKE_DIR="$tmp"
+: >"$tmp/before"
+t0=$(date +%s)
+PATH="$tmp/fake:$PATH" FAKE_MODE=hang "$KBENCH" run -q -c "$tmp/f.conf" -o "$tmp/c7" >/dev/null 2>"$tmp/6a.err"
+rc=$?
+t1=$(date +%s)
+check "hung fake fio: both runs fail, exit 1 (got $rc, $((t1 - t0)) s)" "[ $rc -eq 1 ]"
+check "... the second run started with no job process of the first left" \
+	"[ \"\$(tr '\n' ' ' <$tmp/before)\" = '0 0 ' ]"
+check "... no process of fio's group survives kbench" "[ \"\$(left)\" = 0 ]"
+r=$(jq -r '.runs[0].reason' "$tmp/c7/results.json")
+check "... the reason says the group was killed and carries fio's stderr ($r)" \
+	"echo \"\$r\" | grep -q 'fio timed out: killed with its whole process group' && echo \"\$r\" | grep -q 'fio stderr: fio: fake: first line | fio: fake: job stuck'"
+: >"$tmp/before"
+PATH="$tmp/fake:$PATH" FAKE_MODE=exit "$KBENCH" run -q -c "$tmp/f.conf" -o "$tmp/c8" >/dev/null 2>"$tmp/6b.err"
+rc=$?
+r=$(jq -r '.runs[0].reason' "$tmp/c8/results.json")
+check "fake fio ends, its job does not: killed with the group, said so (got $rc: $r)" \
+	"[ $rc -eq 1 ] && echo \"\$r\" | grep -q '[0-9] process(es) of fio.s process group (a stopped or hung job) were still running after fio ended and were killed with the group (SIGTERM, then SIGKILL)'"
+check "... none left before the second run, none after kbench" \
+	"[ \"\$(tr '\n' ' ' <$tmp/before)\" = '0 0 ' ] && [ \"\$(left)\" = 0 ]"
+# Ctrl-C (SIGINT to kbench): forwarded to the whole group
+: >"$tmp/before"
+PATH="$tmp/fake:$PATH" FAKE_MODE=hang "$KBENCH" run -q -c "$tmp/f.conf" -o "$tmp/c9" >/dev/null 2>"$tmp/6c.err" &
+pid=$!
+for _ in $(seq 1 50); do [ "$(left)" -ge 1 ] && break; sleep 0.1; done
+kill -INT $pid
+wait $pid
+rc=$?
+check "Ctrl-C during a hung fake fio: exit 130 (got $rc), nothing of fio survives" \
+	"[ $rc -eq 130 ] && [ \"\$(left)\" = 0 ]"
+finish
