@@ -20,7 +20,8 @@ CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 WARN := -Wall -Wextra -Wshadow -Wformat=2 -Wno-format-nonliteral
 CFLAGS ?= -O2 -g
 override CFLAGS += -std=gnu11 $(WARN) -I. $(PKG_CFLAGS) \
-	-DKBENCH_VERSION='"$(VERSION)"' -D_GNU_SOURCE
+	-DKBENCH_VERSION='"$(VERSION)"' -D_GNU_SOURCE \
+	-DKBENCH_PREFIX='"$(PREFIX)"'
 LDLIBS += $(PKG_LIBS) -lm
 
 ifeq ($(SANITIZE),1)
@@ -38,7 +39,7 @@ TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 DEPS := $(LIB_OBJS:.o=.d) $(BUILD)/kbench.d $(TEST_BINS:=.d)
 
 .PHONY: all check test-unit test-e2e demo install uninstall clean deps \
-	deps-check bench check-vm
+	deps-check bench check-vm FORCE
 
 all: $(BUILD)/kbench kbench
 
@@ -47,7 +48,16 @@ kbench: $(BUILD)/kbench
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+# The installed binary finds its job files beside itself (bin/../share),
+# else under the PREFIX it was built for (parsers/kconf.h,
+# kconf_find_profiles): kconf.o is rebuilt when PREFIX changes.
+$(BUILD)/prefix.stamp: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(PREFIX)' | cmp -s - $@ || echo '$(PREFIX)' > $@
+$(BUILD)/parsers/kconf.o: $(BUILD)/prefix.stamp
+FORCE:
 
 $(BUILD)/libkbench.a: $(LIB_OBJS)
 	@mkdir -p $(dir $@)
@@ -59,7 +69,7 @@ $(BUILD)/kbench: $(BUILD)/kbench.o $(BUILD)/libkbench.a
 
 $(BUILD)/tests/%: tests/%.c $(BUILD)/libkbench.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP $(LDFLAGS) -o $@ $< $(BUILD)/libkbench.a \
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP $(LDFLAGS) -o $@ $< $(BUILD)/libkbench.a \
 		$(LDLIBS) $(CMOCKA_LIBS)
 
 -include $(DEPS)
@@ -98,6 +108,7 @@ test-e2e: $(BUILD)/kbench
 	@KBENCH=$(BUILD)/kbench tests/e2e_profile.sh
 	@KBENCH=$(BUILD)/kbench tests/e2e_push.sh
 	@KBENCH=$(BUILD)/kbench tests/e2e_report.sh
+	@KBENCH=$(BUILD)/kbench tests/e2e_install.sh
 
 # The main job on real input (the running kernel x queue/nomerges on a
 # loop device): about 2 minutes.
@@ -112,7 +123,7 @@ BENCH_BINS := $(addprefix $(BUILD)/bench/,kbtime jansson_decode \
 
 $(BUILD)/bench/%: bench/%.c $(BUILD)/libkbench.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libkbench.a $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libkbench.a $(LDLIBS)
 
 # Figures, not tests: about 5 minutes (bench/bench.sh says each step).
 bench: deps-check

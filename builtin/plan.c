@@ -15,8 +15,11 @@ static void usage(FILE *f)
 "usage: kbench plan [-c kernels.conf] [--runs]\n"
 "\n"
 "Print what `kbench run` would do with kernels.conf: the configurations,\n"
-"the number of runs, the estimated duration (runtime + %.0f s per run) and,\n"
-"with --runs, every run in order.  Runs nothing, needs no root.\n"
+"the number of runs, the estimated duration (runtime + %.0f s per run), the\n"
+"directory of the job files and why it was chosen (profiles = in\n"
+"kernels.conf, KBENCH_PROFILES, profiles/ next to kernels.conf, beside the\n"
+"kbench binary, the install prefix) and, with --runs, every run in order.\n"
+"Runs nothing, needs no root.\n"
 "\n"
 "options:\n"
 "  -c, --config FILE   campaign description (default: ./kernels.conf)\n"
@@ -93,6 +96,10 @@ int cmd_plan(int argc, char **argv)
 	printf("order: %s; baseline: %s\n", cfg.order == KB_ORDER_BLOCK ?
 	       "block" : cfg.order == KB_ORDER_RANDOM ? "random" : "interleave",
 	       plan.configs[plan.baseline].id);
+	for (i = 0; i < cfg.nprofiles_places; i++)
+		if (!strcmp(cfg.profiles_places[i].dir, cfg.profiles_dir))
+			printf("job files: %s (%s)\n", cfg.profiles_dir,
+			       cfg.profiles_places[i].source);
 	for (i = 0; i < plan.nconfigs; i++)
 		printf("  %s%s\n", plan.configs[i].id,
 		       driver_variant_ready(&cfg, plan.configs[i].variant) ? "" :
