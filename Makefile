@@ -37,11 +37,17 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 TEST_SRCS := $(sort $(wildcard tests/test_*.c))
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 DEPS := $(LIB_OBJS:.o=.d) $(BUILD)/kbench.d $(TEST_BINS:=.d)
+# Shell completions, generated from kbench's own tables
+# (builtin/completion.c); zsh's directory: Debian's for /usr, else the
+# site one that zsh searches under /usr/local.
+COMPLETIONS := $(BUILD)/completion/kbench $(BUILD)/completion/_kbench
+BASH_COMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSH_COMPDIR ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/share/zsh/vendor-completions,$(PREFIX)/share/zsh/site-functions)
 
 .PHONY: all check test-unit test-e2e demo install uninstall clean deps \
 	deps-check bench check-vm check-deb FORCE
 
-all: $(BUILD)/kbench kbench
+all: $(BUILD)/kbench kbench $(COMPLETIONS)
 
 kbench: $(BUILD)/kbench
 	ln -sf $(BUILD)/kbench kbench
@@ -67,6 +73,14 @@ $(BUILD)/libkbench.a: $(LIB_OBJS)
 $(BUILD)/kbench: $(BUILD)/kbench.o $(BUILD)/libkbench.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+$(BUILD)/completion/kbench: $(BUILD)/kbench
+	@mkdir -p $(dir $@)
+	$(BUILD)/kbench --completion bash >$@.tmp && mv $@.tmp $@
+
+$(BUILD)/completion/_kbench: $(BUILD)/kbench
+	@mkdir -p $(dir $@)
+	$(BUILD)/kbench --completion zsh >$@.tmp && mv $@.tmp $@
+
 $(BUILD)/tests/%: tests/%.c $(BUILD)/libkbench.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP $(LDFLAGS) -o $@ $< $(BUILD)/libkbench.a \
@@ -89,6 +103,7 @@ check: deps-check
 test-unit: $(TEST_BINS) $(BUILD)/kbench
 	@KBENCH=$(BUILD)/kbench tests/run-unit $(TEST_BINS)
 	@LAYERS="$(LAYERS)" tests/layers.sh
+	@KBENCH=$(BUILD)/kbench tests/completion.sh
 
 # method = vm end to end (tests/vm_e2e.sh): Debian 12's 6.1 and 6.12
 # kernels and a panicking one booted under QEMU, 6 boots; KVM only when
@@ -137,15 +152,19 @@ bench: deps-check
 	$(MAKE) --no-print-directory $(BUILD)/kbench $(BENCH_BINS)
 	bench/bench.sh $(BUILD)
 
-install: $(BUILD)/kbench
+install: $(BUILD)/kbench $(COMPLETIONS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/kbench/profiles \
-		$(DESTDIR)$(PREFIX)/share/man/man1
+		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(BASH_COMPDIR) \
+		$(DESTDIR)$(ZSH_COMPDIR)
 	install -m 0755 $(BUILD)/kbench $(DESTDIR)$(PREFIX)/bin/kbench
 	install -m 0644 profiles/* $(DESTDIR)$(PREFIX)/share/kbench/profiles/
 	install -m 0644 man/kbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/kbench.1
+	install -m 0644 $(BUILD)/completion/kbench $(DESTDIR)$(BASH_COMPDIR)/kbench
+	install -m 0644 $(BUILD)/completion/_kbench $(DESTDIR)$(ZSH_COMPDIR)/_kbench
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/kbench $(DESTDIR)$(PREFIX)/share/man/man1/kbench.1
+	rm -f $(DESTDIR)$(BASH_COMPDIR)/kbench $(DESTDIR)$(ZSH_COMPDIR)/_kbench
 	rm -rf $(DESTDIR)$(PREFIX)/share/kbench
 
 clean:

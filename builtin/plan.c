@@ -27,14 +27,20 @@ static void usage(FILE *f)
 "  -h, --help          this text\n", KB_RUN_OVERHEAD_S);
 }
 
+const struct option kb_plan_options[] = {
+	{ "config", required_argument, NULL, 'c' },
+	{ "runs", no_argument, NULL, 'r' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+const char kb_plan_shortopts[] = "c:rh";
+const struct kb_arg_spec kb_plan_args[] = {
+	{ "config", KB_ARG_CONF, NULL },
+	{ NULL, KB_ARG_NONE, NULL },
+};
+
 int cmd_plan(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "config", required_argument, NULL, 'c' },
-		{ "runs", no_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *conf = "kernels.conf";
 	struct kb_config cfg;
 	struct kb_plan plan;
@@ -44,7 +50,7 @@ int cmd_plan(int argc, char **argv)
 	size_t boots;
 
 	optind = 1;
-	while ((o = getopt_long(argc, argv, "c:rh", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, kb_plan_shortopts, kb_plan_options, NULL)) != -1) {
 		switch (o) {
 		case 'c':
 			conf = optarg;

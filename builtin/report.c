@@ -161,11 +161,6 @@ static void split_add(const char ***list, size_t *n, char ***keep,
 	}
 }
 
-static int valid_format(const char *f)
-{
-	return !strcmp(f, "text") || !strcmp(f, "markdown") ||
-	       !strcmp(f, "csv") || !strcmp(f, "json");
-}
 
 static int render_all(FILE *out, struct source *src, size_t nsrc,
 		      const char **formats, const struct report_opts *opts)
@@ -202,26 +197,42 @@ static int render_all(FILE *out, struct source *src, size_t nsrc,
 	return 0;
 }
 
+const struct option kb_report_options[] = {
+	{ "format", required_argument, NULL, 'f' },
+	{ "metric", required_argument, NULL, 'm' },
+	{ "no-cpu", no_argument, NULL, 'C' },
+	{ "reparse", no_argument, NULL, 'R' },
+	{ "exclude-outliers", no_argument, NULL, 'X' },
+	{ "alpha", required_argument, NULL, 'A' },
+	{ "min-effect", required_argument, NULL, 'E' },
+	{ "from-json", required_argument, NULL, 'J' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "layout", required_argument, NULL, 'l' },
+	{ "rows", required_argument, NULL, 'r' },
+	{ "cols", required_argument, NULL, 'c' },
+	{ "plots", required_argument, NULL, 'p' },
+	{ "separate", no_argument, NULL, 'S' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+const char kb_report_shortopts[] = "f:m:o:l:p:h";
+const struct kb_arg_spec kb_report_args[] = {
+	{ "format", KB_ARG_WORDS, KB_REPORT_FORMATS },
+	{ "metric", KB_ARG_METRIC, NULL },
+	{ "alpha", KB_ARG_NONE, NULL },
+	{ "min-effect", KB_ARG_NONE, NULL },
+	{ "from-json", KB_ARG_JSON, NULL },
+	{ "output", KB_ARG_FILE, NULL },
+	{ "layout", KB_ARG_LAYOUT, NULL },
+	{ "rows", KB_ARG_WORD, "configuration variant job iteration" },
+	{ "cols", KB_ARG_WORD, "configuration variant job iteration" },
+	{ "plots", KB_ARG_DIR, NULL },
+	{ NULL, KB_ARG_CAMPAIGN, NULL },
+	{ NULL, KB_ARG_NONE, NULL },
+};
+
 int cmd_report(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "metric", required_argument, NULL, 'm' },
-		{ "no-cpu", no_argument, NULL, 'C' },
-		{ "reparse", no_argument, NULL, 'R' },
-		{ "exclude-outliers", no_argument, NULL, 'X' },
-		{ "alpha", required_argument, NULL, 'A' },
-		{ "min-effect", required_argument, NULL, 'E' },
-		{ "from-json", required_argument, NULL, 'J' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "layout", required_argument, NULL, 'l' },
-		{ "rows", required_argument, NULL, 'r' },
-		{ "cols", required_argument, NULL, 'c' },
-		{ "plots", required_argument, NULL, 'p' },
-		{ "separate", no_argument, NULL, 'S' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char **formats = NULL, **metrics = NULL, **jsons = NULL;
 	size_t nformats = 0, nmetrics = 0, njsons = 0, nkeep = 0, nsrc = 0, i;
 	struct source *src = NULL;
@@ -237,7 +248,7 @@ int cmd_report(int argc, char **argv)
 	report_opts_init(&opts);
 	kb_compare_opts_init(&copts);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:m:o:l:p:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, kb_report_shortopts, kb_report_options, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			split_add(&formats, &nformats, &keep, &nkeep, optarg);
@@ -294,7 +305,7 @@ int cmd_report(int argc, char **argv)
 	if (!nformats)
 		split_add(&formats, &nformats, &keep, &nkeep, "text");
 	for (i = 0; i < nformats; i++) {
-		if (valid_format(formats[i]))
+		if (kb_word_in(KB_REPORT_FORMATS, formats[i]))
 			continue;
 		kb_error("--format %s: unknown format (choose text, markdown, "
 			 "csv or json)", formats[i]);

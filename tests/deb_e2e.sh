@@ -62,8 +62,8 @@ grep -v '^running with root privileges' "$tmp/lintian.out"
 check "lintian: no error or warning (exit $rc)" "[ $rc -eq 0 ]"
 
 contents=$(dpkg -c "$deb")
-check "the package holds the binary, the job files, the man page" \
-	"grep -q ' ./usr/bin/kbench$' <<<\"\$contents\" && grep -q ' ./usr/share/kbench/profiles/randread-4k.fio$' <<<\"\$contents\" && grep -q ' ./usr/share/man/man1/kbench.1.gz$' <<<\"\$contents\""
+check "the package holds the binary, the job files, the man page, the completions" \
+	"grep -q ' ./usr/bin/kbench$' <<<\"\$contents\" && grep -q ' ./usr/share/kbench/profiles/randread-4k.fio$' <<<\"\$contents\" && grep -q ' ./usr/share/man/man1/kbench.1.gz$' <<<\"\$contents\" && grep -q ' ./usr/share/bash-completion/completions/kbench$' <<<\"\$contents\" && grep -q ' ./usr/share/zsh/vendor-completions/_kbench$' <<<\"\$contents\""
 depends=$(dpkg-deb -f "$deb" Depends)
 check "Depends: fio and the libraries (${depends})" \
 	"grep -q 'fio' <<<\"\$depends\" && grep -q 'libjansson4' <<<\"\$depends\" && grep -q 'libgsl' <<<\"\$depends\""
@@ -108,6 +108,11 @@ if command -v man >/dev/null; then
 else
 	check "the man page is installed" "[ -f /usr/share/man/man1/kbench.1.gz ]"
 fi
+r=$(bash --norc -c 'source /usr/share/bash-completion/completions/kbench
+	COMP_WORDS=(kbench report --layout sc); COMP_CWORD=3; _kbench
+	echo "${COMPREPLY[*]}"')
+check "the installed bash completion: kbench report --layout sc -> scaling" \
+	"[ \"\$r\" = scaling ]"
 cd "$repo" || finish
 
 dpkg -r kbench >"$tmp/dpkg-r.out" 2>&1
