@@ -49,8 +49,8 @@ struct kb_cmd {
 	int internal;			/* not offered by completion */
 };
 
+/* report --format (reports/report.h renders each) */
 #define KB_REPORT_FORMATS "text markdown csv json"
-#define KB_PUSH_FORMATS "influx json"
 
 #define KB_BUILTIN(cmd) \
 	int cmd_##cmd(int argc, char **argv); \

@@ -205,7 +205,7 @@ const struct option kb_push_options[] = {
 };
 const char kb_push_shortopts[] = "f:nqh";
 const struct kb_arg_spec kb_push_args[] = {
-	{ "format", KB_ARG_WORD, KB_PUSH_FORMATS },
+	{ "format", KB_ARG_WORD, PUSH_FORMATS },
 	{ "cacert", KB_ARG_FILE, NULL },
 	{ "netrc-file", KB_ARG_FILE, NULL },
 	{ "auth-scheme", KB_ARG_WORD, "Token Bearer" },
