@@ -104,6 +104,7 @@ test-unit: $(TEST_BINS) $(BUILD)/kbench
 	@KBENCH=$(BUILD)/kbench tests/run-unit $(TEST_BINS)
 	@LAYERS="$(LAYERS)" tests/layers.sh
 	@KBENCH=$(BUILD)/kbench tests/completion.sh
+	@KBENCH=$(BUILD)/kbench tests/man.sh
 
 # method = vm end to end (tests/vm_e2e.sh): Debian 12's 6.1 and 6.12
 # kernels and a panicking one booted under QEMU, 6 boots; KVM only when

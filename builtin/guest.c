@@ -44,7 +44,12 @@ static void usage(FILE *f)
 "      --dir DIR       the campaign directory (the host's path)\n"
 "      --variant NAME  the variant this boot is\n"
 "      --runs FILE     the run keys of this boot\n"
-"  -h, --help          this text\n");
+"  -h, --help          this text\n"
+"\n"
+"exit status: 0 every listed run was done (a failed run is recorded in its\n"
+"metrics.json, not in the status); 1 an error (bad options, the campaign,\n"
+"the target, a tunable that cannot be restored): the host fails this\n"
+"boot's runs with the console log.\n");
 }
 
 static const struct kb_run *find_run(const struct kb_campaign *c,

@@ -37,7 +37,11 @@ static void usage(FILE *f)
 "                     with a non-default D, systemctl is not called\n"
 "      --remove       disable and remove the unit\n"
 "  -n, --dry-run      print the unit and the commands; change nothing\n"
-"  -h, --help         this text\n");
+"  -h, --help         this text\n"
+"\n"
+"exit status: 0 installed (or removed, or printed with --dry-run); 1 an\n"
+"error (a bad option, no DIR, the unit cannot be written, systemctl\n"
+"failed).\n");
 }
 
 static int systemctl(const char *verb, int dry)

@@ -24,7 +24,10 @@ static void usage(FILE *f)
 "options:\n"
 "  -c, --config FILE   campaign description (default: ./kernels.conf)\n"
 "  -r, --runs          list every run in execution order\n"
-"  -h, --help          this text\n", KB_RUN_OVERHEAD_S);
+"  -h, --help          this text\n"
+"\n"
+"exit status: 0 printed; 1 an error (a bad option, kernels.conf, a missing\n"
+"job file: the message says which).\n", KB_RUN_OVERHEAD_S);
 }
 
 const struct option kb_plan_options[] = {
