@@ -41,13 +41,17 @@ DEPS := $(LIB_OBJS:.o=.d) $(BUILD)/kbench.d $(TEST_BINS:=.d)
 # (builtin/completion.c); zsh's directory: Debian's for /usr, else the
 # site one that zsh searches under /usr/local.
 COMPLETIONS := $(BUILD)/completion/kbench $(BUILD)/completion/_kbench
+# One man page per command, kbench-CMD(1), generated from its --help and
+# man/kbench.1's SYNOPSIS (scripts/gen-manpage).
+MAN_CMDS := run plan report compare parse push install-resume
+MANPAGES := $(MAN_CMDS:%=$(BUILD)/man/kbench-%.1)
 BASH_COMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSH_COMPDIR ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/share/zsh/vendor-completions,$(PREFIX)/share/zsh/site-functions)
 
 .PHONY: all check test-unit test-e2e demo install uninstall clean deps \
 	deps-check bench check-vm check-deb FORCE
 
-all: $(BUILD)/kbench kbench $(COMPLETIONS)
+all: $(BUILD)/kbench kbench $(COMPLETIONS) $(MANPAGES)
 
 kbench: $(BUILD)/kbench
 	ln -sf $(BUILD)/kbench kbench
@@ -80,6 +84,10 @@ $(BUILD)/completion/kbench: $(BUILD)/kbench
 $(BUILD)/completion/_kbench: $(BUILD)/kbench
 	@mkdir -p $(dir $@)
 	$(BUILD)/kbench --completion zsh >$@.tmp && mv $@.tmp $@
+
+$(BUILD)/man/kbench-%.1: $(BUILD)/kbench man/kbench.1 scripts/gen-manpage
+	@mkdir -p $(dir $@)
+	scripts/gen-manpage $(BUILD)/kbench $* >$@.tmp && mv $@.tmp $@
 
 $(BUILD)/tests/%: tests/%.c $(BUILD)/libkbench.a
 	@mkdir -p $(dir $@)
@@ -153,18 +161,19 @@ bench: deps-check
 	$(MAKE) --no-print-directory $(BUILD)/kbench $(BENCH_BINS)
 	bench/bench.sh $(BUILD)
 
-install: $(BUILD)/kbench $(COMPLETIONS)
+install: $(BUILD)/kbench $(COMPLETIONS) $(MANPAGES)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/kbench/profiles \
 		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(BASH_COMPDIR) \
 		$(DESTDIR)$(ZSH_COMPDIR)
 	install -m 0755 $(BUILD)/kbench $(DESTDIR)$(PREFIX)/bin/kbench
 	install -m 0644 profiles/* $(DESTDIR)$(PREFIX)/share/kbench/profiles/
-	install -m 0644 man/kbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/kbench.1
+	install -m 0644 man/kbench.1 $(MANPAGES) $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 0644 $(BUILD)/completion/kbench $(DESTDIR)$(BASH_COMPDIR)/kbench
 	install -m 0644 $(BUILD)/completion/_kbench $(DESTDIR)$(ZSH_COMPDIR)/_kbench
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/kbench $(DESTDIR)$(PREFIX)/share/man/man1/kbench.1
+	rm -f $(DESTDIR)$(PREFIX)/bin/kbench $(DESTDIR)$(PREFIX)/share/man/man1/kbench.1 \
+		$(MAN_CMDS:%=$(DESTDIR)$(PREFIX)/share/man/man1/kbench-%.1)
 	rm -f $(DESTDIR)$(BASH_COMPDIR)/kbench $(DESTDIR)$(ZSH_COMPDIR)/_kbench
 	rm -rf $(DESTDIR)$(PREFIX)/share/kbench
 

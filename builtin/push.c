@@ -56,7 +56,7 @@ static void usage(FILE *f)
 "      --auth-scheme WORD  word before $KBENCH_PUSH_TOKEN in the\n"
 "                          Authorization header (default Token; e.g. Bearer)\n"
 "      --timeout S         seconds one request may take (default 30)\n"
-"      --connect-timeout S seconds to connect (default 10)\n"
+"      --connect-timeout S  seconds to connect (default 10)\n"
 "      --retries N         retries after a connection error, timeout or\n"
 "                          HTTP 5xx/408/429 (default 3; 4xx: never)\n"
 "      --backoff S         seconds before the first retry, doubled for each\n"

@@ -62,8 +62,8 @@ grep -v '^running with root privileges' "$tmp/lintian.out"
 check "lintian: no error or warning (exit $rc)" "[ $rc -eq 0 ]"
 
 contents=$(dpkg -c "$deb")
-check "the package holds the binary, the job files, the man page, the completions" \
-	"grep -q ' ./usr/bin/kbench$' <<<\"\$contents\" && grep -q ' ./usr/share/kbench/profiles/randread-4k.fio$' <<<\"\$contents\" && grep -q ' ./usr/share/man/man1/kbench.1.gz$' <<<\"\$contents\" && grep -q ' ./usr/share/bash-completion/completions/kbench$' <<<\"\$contents\" && grep -q ' ./usr/share/zsh/vendor-completions/_kbench$' <<<\"\$contents\""
+check "the package holds the binary, the job files, the man pages, the completions" \
+	"grep -q ' ./usr/bin/kbench$' <<<\"\$contents\" && grep -q ' ./usr/share/kbench/profiles/randread-4k.fio$' <<<\"\$contents\" && grep -q ' ./usr/share/man/man1/kbench.1.gz$' <<<\"\$contents\" && grep -q ' ./usr/share/man/man1/kbench-compare.1.gz$' <<<\"\$contents\" && grep -q ' ./usr/share/bash-completion/completions/kbench$' <<<\"\$contents\" && grep -q ' ./usr/share/zsh/vendor-completions/_kbench$' <<<\"\$contents\""
 depends=$(dpkg-deb -f "$deb" Depends)
 check "Depends: fio and the libraries (${depends})" \
 	"grep -q 'fio' <<<\"\$depends\" && grep -q 'libjansson4' <<<\"\$depends\" && grep -q 'libgsl' <<<\"\$depends\""

@@ -21,7 +21,7 @@ env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s -C "$repo" install \
 rc=$?
 [ $rc -eq 0 ] || cat "$tmp/make.log"
 check "make install PREFIX=$usr DESTDIR= (exit $rc)" \
-	"[ $rc -eq 0 ] && [ -x '$usr/bin/kbench' ] && [ -f '$usr/share/kbench/profiles/randread-4k.fio' ] && [ -f '$usr/share/man/man1/kbench.1' ]"
+	"[ $rc -eq 0 ] && [ -x '$usr/bin/kbench' ] && [ -f '$usr/share/kbench/profiles/randread-4k.fio' ] && [ -f '$usr/share/man/man1/kbench.1' ] && [ -f '$usr/share/man/man1/kbench-run.1' ] && [ -f '$usr/share/man/man1/kbench-install-resume.1' ]"
 check "... with the bash and zsh completions" \
 	"grep -q '^complete -F _kbench kbench' '$usr/share/bash-completion/completions/kbench' && grep -q '^#compdef kbench' '$usr/share/zsh/site-functions/_kbench'"
 
@@ -67,6 +67,6 @@ check "... naming every place looked, what each holds, and the fix" \
 env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s -C "$repo" uninstall \
 	PREFIX="$usr" DESTDIR= BUILD="$tmp/build" >/dev/null 2>&1
 check "make uninstall removes what install put there" \
-	"[ ! -e '$usr/bin/kbench' ] && [ ! -e '$usr/share/kbench' ] && [ ! -e '$usr/share/man/man1/kbench.1' ] && [ ! -e '$usr/share/bash-completion/completions/kbench' ] && [ ! -e '$usr/share/zsh/site-functions/_kbench' ]"
+	"[ ! -e '$usr/bin/kbench' ] && [ ! -e '$usr/share/kbench' ] && [ ! -e '$usr/share/man/man1/kbench.1' ] && [ ! -e '$usr/share/man/man1/kbench-run.1' ] && [ ! -e '$usr/share/bash-completion/completions/kbench' ] && [ ! -e '$usr/share/zsh/site-functions/_kbench' ]"
 
 e2e_summary install

@@ -3,8 +3,9 @@
 # command (the option lines of `kbench CMD --help`, which are its
 # getopt_long table: tests/completion.sh) is in that command's SYNOPSIS;
 # the EXIT STATUS section gives each command the statuses its --help
-# lists; EXAMPLES runs only real commands; man(1) renders the page
-# without a warning.  About 1 s.  Closing line: "man: N passed, N failed".
+# lists; EXAMPLES runs only real commands; the page of each command
+# (scripts/gen-manpage, kbench-CMD(1)) has every option and the exit
+# statuses; man(1) renders every page without a warning.  About 2 s.  Closing line: "man: N passed, N failed".
 set -u
 . "$(dirname "$0")/e2e_lib.sh"
 page=man/kbench.1
@@ -56,10 +57,35 @@ n=$(awk '/^\.SH/ { on = ($2 == "EXAMPLES") } on' <<<"$src" | grep -c '^kbench ')
 check "EXAMPLES: $n command lines, each a kbench command${bad:+ (unknown: $bad)}" \
 	"[ $n -ge 10 ] && [ -z '$bad' ]"
 
+# one page per command (scripts/gen-manpage), for every command but the
+# internal guest, each with its options and exit statuses
+tmp=$(mktemp -d /tmp/kbench-man.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+pages=("$page")
+listed=$(sed -n 's/^MAN_CMDS := //p' Makefile)
+for c in $cmds; do
+	[ "$c" = guest ] && continue
+	check "the Makefile's MAN_CMDS has kbench-$c(1)" "grep -qw -- '$c' <<<'$listed'"
+	scripts/gen-manpage "$KBENCH" "$c" >"$tmp/kbench-$c.1"
+	rc=$?
+	gen=$(sed 's/\\-/-/g' "$tmp/kbench-$c.1")
+	opts=$(awk '/^\.SH/ { on = ($2 == "OPTIONS") } on && /^\.B / { print }' <<<"$gen")
+	missing=""
+	for o in $("$KBENCH" "$c" --help | grep -E '^ {2,8}(-[a-zA-Z], )?--[a-z]' |
+		sed 's/^ *//; s/  .*//' | grep -oE -- '--[a-z][a-z-]*'); do
+		grep -q -- "$o\\b" <<<"$opts" || missing="$missing $o"
+	done
+	check "kbench-$c(1): NAME, SYNOPSIS, OPTIONS${missing:+ (missing:$missing)}, EXIT STATUS" \
+		"[ $rc -eq 0 ] && grep -q '^kbench-$c - ' <<<\"\$gen\" && grep -q '^\.B kbench $c' <<<\"\$gen\" && [ -z '$missing' ] && grep -q '^\.SH EXIT STATUS' <<<\"\$gen\""
+	pages+=("$tmp/kbench-$c.1")
+done
+
 if command -v man >/dev/null; then
-	w=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$page" 2>&1 >/dev/null)
-	check "man --warnings renders the page cleanly${w:+: $w}" "[ -z \"\$w\" ]"
+	for p in "${pages[@]}"; do
+		w=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$p" 2>&1 >/dev/null)
+		check "man --warnings renders $(basename "$p") cleanly${w:+: $w}" "[ -z \"\$w\" ]"
+	done
 else
-	skipped "no man(1) here to render the page"
+	skipped "no man(1) here to render the pages"
 fi
 e2e_summary man
