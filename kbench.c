@@ -4,22 +4,24 @@
 #include <stdio.h>
 #include <string.h>
 
-struct kb_cmd {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-	const char *summary;
-};
+#define CMD(name, fn, summary) \
+	{ name, cmd_##fn, summary, kb_##fn##_options, kb_##fn##_shortopts, \
+	  kb_##fn##_args, 0 }
 
+/* The commands: --help lists them, main() runs them, `kbench
+ * --completion bash|zsh` (builtin/completion.c) completes them with
+ * their options. */
 static const struct kb_cmd commands[] = {
-	{ "run", cmd_run, "run or resume a campaign" },
-	{ "plan", cmd_plan, "print the run order, count and ETA; run nothing" },
-	{ "report", cmd_report, "render the tables of one or more campaigns" },
-	{ "compare", cmd_compare, "verdict per metric, BASE vs NEW; exit 0/1/2/125 (git bisect)" },
-	{ "parse", cmd_parse, "normalise fio output files into metrics JSON" },
-	{ "push", cmd_push, "send a campaign's results to a results store" },
-	{ "guest", cmd_guest, "inside a vm variant's guest: do its runs (internal)" },
-	{ "install-resume", cmd_install_resume, "install/remove the unit resuming a kexec campaign" },
-	{ NULL, NULL, NULL },
+	CMD("run", run, "run or resume a campaign"),
+	CMD("plan", plan, "print the run order, count and ETA; run nothing"),
+	CMD("report", report, "render the tables of one or more campaigns"),
+	CMD("compare", compare, "verdict per metric, BASE vs NEW; exit 0/1/2/125 (git bisect)"),
+	CMD("parse", parse, "normalise fio output files into metrics JSON"),
+	CMD("push", push, "send a campaign's results to a results store"),
+	{ "guest", cmd_guest, "inside a vm variant's guest: do its runs (internal)",
+	  kb_guest_options, kb_guest_shortopts, kb_guest_args, 1 },
+	CMD("install-resume", install_resume, "install/remove the unit resuming a kexec campaign"),
+	{ NULL, NULL, NULL, NULL, NULL, NULL, 0 },
 };
 
 static void usage(FILE *f)
@@ -49,6 +51,8 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
+	if (!strcmp(argv[1], "--completion"))	/* for make install */
+		return kb_completion(argc - 1, argv + 1, commands);
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
 		printf("kbench %s\n", KBENCH_VERSION);
 		return 0;

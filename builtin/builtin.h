@@ -1,17 +1,77 @@
 /* builtin/builtin.h - the subcommands (one file each, git builtin/ style).
  *
  * Each takes argc/argv with argv[0] = the subcommand name, parses its own
- * options with getopt_long, and returns the process exit status. */
+ * options with getopt_long, and returns the process exit status.  Each
+ * exports its getopt_long table and short options (kb_CMD_options,
+ * kb_CMD_shortopts) and what their arguments are (kb_CMD_args), which
+ * kbench.c's command table hands to the completion generator
+ * (builtin/completion.c): --help, parsing and completion read the same
+ * tables. */
 #ifndef KB_COMMANDS_H
 #define KB_COMMANDS_H
 
-int cmd_run(int argc, char **argv);	/* builtin/run.c */
-int cmd_plan(int argc, char **argv);	/* builtin/plan.c */
-int cmd_parse(int argc, char **argv);	/* builtin/parse.c */
-int cmd_report(int argc, char **argv);	/* builtin/report.c */
-int cmd_compare(int argc, char **argv);	/* builtin/compare.c */
-int cmd_push(int argc, char **argv);	/* builtin/push.c */
-int cmd_guest(int argc, char **argv);	/* builtin/guest.c */
-int cmd_install_resume(int argc, char **argv);	/* builtin/install_resume.c */
+#include <getopt.h>
+
+/* What an option's argument, or an operand, completes to. */
+enum kb_arg {
+	KB_ARG_NONE = 0,	/* free text: nothing to complete */
+	KB_ARG_FILE,		/* a file */
+	KB_ARG_DIR,		/* a directory */
+	KB_ARG_CONF,		/* a kernels.conf: *.conf */
+	KB_ARG_JSON,		/* *.json */
+	KB_ARG_CAMPAIGN,	/* a campaign directory (holds campaign.json) */
+	KB_ARG_CAMPAIGN_CONFIG,	/* DIR or DIR:CONFIGURATION: the campaign's
+				 * configuration ids (its variants and their
+				 * tunable values) */
+	KB_ARG_LAYOUT,		/* a report layout (reports/layout.h) */
+	KB_ARG_METRIC,		/* metric names, NAME,NAME (lib/metrics.h) */
+	KB_ARG_WORD,		/* one of words */
+	KB_ARG_WORDS,		/* words, comma-separated: text,csv */
+};
+
+/* The argument of the long option `option`; option NULL: the operands.
+ * A table ends with { NULL, KB_ARG_NONE, NULL } after the operands'
+ * entry (or with the operands' entry itself, when it is KB_ARG_NONE). */
+struct kb_arg_spec {
+	const char *option;
+	enum kb_arg kind;
+	const char *words;	/* KB_ARG_WORD(S): blank-separated */
+};
+
+/* One command of kbench.c's table. */
+struct kb_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+	const struct option *options;	/* its getopt_long table */
+	const char *shortopts;		/* its getopt optstring */
+	const struct kb_arg_spec *args;	/* the arguments' kinds */
+	int internal;			/* not offered by completion */
+};
+
+/* report --format (reports/report.h renders each) */
+#define KB_REPORT_FORMATS "text markdown csv json"
+
+#define KB_BUILTIN(cmd) \
+	int cmd_##cmd(int argc, char **argv); \
+	extern const struct option kb_##cmd##_options[]; \
+	extern const char kb_##cmd##_shortopts[]; \
+	extern const struct kb_arg_spec kb_##cmd##_args[]
+
+KB_BUILTIN(run);		/* builtin/run.c */
+KB_BUILTIN(plan);		/* builtin/plan.c */
+KB_BUILTIN(parse);		/* builtin/parse.c */
+KB_BUILTIN(report);		/* builtin/report.c */
+KB_BUILTIN(compare);		/* builtin/compare.c */
+KB_BUILTIN(push);		/* builtin/push.c */
+KB_BUILTIN(guest);		/* builtin/guest.c */
+KB_BUILTIN(install_resume);	/* builtin/install_resume.c */
+
+/* `kbench --completion bash|zsh`: print the completion script for the
+ * shell, generated from cmds (NULL-name terminated).  Exit status. */
+int kb_completion(int argc, char **argv, const struct kb_cmd *cmds);
+
+/* 1 when word is one of the blank-separated words. */
+int kb_word_in(const char *words, const char *word);
 
 #endif

@@ -499,16 +499,25 @@ static void print_pair(FILE *out, json_t *merged,
 	kb_table_free(t);
 }
 
+const struct option kb_compare_options[] = {
+	{ "metric", required_argument, NULL, 'm' },
+	{ "alpha", required_argument, NULL, 'A' },
+	{ "min-effect", required_argument, NULL, 'E' },
+	{ "exclude-outliers", no_argument, NULL, 'X' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+const char kb_compare_shortopts[] = "m:h";
+const struct kb_arg_spec kb_compare_args[] = {
+	{ "metric", KB_ARG_METRIC, NULL },
+	{ "alpha", KB_ARG_NONE, NULL },
+	{ "min-effect", KB_ARG_NONE, NULL },
+	{ NULL, KB_ARG_CAMPAIGN_CONFIG, NULL },
+	{ NULL, KB_ARG_NONE, NULL },
+};
+
 int cmd_compare(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "metric", required_argument, NULL, 'm' },
-		{ "alpha", required_argument, NULL, 'A' },
-		{ "min-effect", required_argument, NULL, 'E' },
-		{ "exclude-outliers", no_argument, NULL, 'X' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct side b = { 0 }, n = { 0 };
 	struct kb_compare_opts copts;
 	struct pairs pairs = { 0 };
@@ -520,7 +529,7 @@ int cmd_compare(int argc, char **argv)
 
 	kb_compare_opts_init(&copts);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "m:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, kb_compare_shortopts, kb_compare_options, NULL)) != -1) {
 		switch (c) {
 		case 'm':
 			copy = kb_xstrdup(optarg);

@@ -44,7 +44,12 @@ static void usage(FILE *f)
 "      --dir DIR       the campaign directory (the host's path)\n"
 "      --variant NAME  the variant this boot is\n"
 "      --runs FILE     the run keys of this boot\n"
-"  -h, --help          this text\n");
+"  -h, --help          this text\n"
+"\n"
+"exit status: 0 every listed run was done (a failed run is recorded in its\n"
+"metrics.json, not in the status); 1 an error (bad options, the campaign,\n"
+"the target, a tunable that cannot be restored): the host fails this\n"
+"boot's runs with the console log.\n");
 }
 
 static const struct kb_run *find_run(const struct kb_campaign *c,
@@ -75,15 +80,22 @@ static int write_failed(const char *rdir, const struct kb_campaign *c,
 	return ret;
 }
 
+const struct option kb_guest_options[] = {
+	{ "dir", required_argument, NULL, 'd' },
+	{ "variant", required_argument, NULL, 'v' },
+	{ "runs", required_argument, NULL, 'r' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+const char kb_guest_shortopts[] = "h";
+const struct kb_arg_spec kb_guest_args[] = {
+	{ "dir", KB_ARG_CAMPAIGN, NULL },
+	{ "runs", KB_ARG_FILE, NULL },
+	{ NULL, KB_ARG_NONE, NULL },
+};
+
 int cmd_guest(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "dir", required_argument, NULL, 'd' },
-		{ "variant", required_argument, NULL, 'v' },
-		{ "runs", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *dir = NULL, *variant = NULL, *runs = NULL;
 	char *keys = NULL, *line, *save = NULL, *tmpdir = NULL;
 	struct kb_campaign c;
@@ -96,7 +108,7 @@ int cmd_guest(int argc, char **argv)
 	memset(&c, 0, sizeof(c));
 	memset(&tu, 0, sizeof(tu));
 	optind = 1;
-	while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, kb_guest_shortopts, kb_guest_options, NULL)) != -1) {
 		switch (o) {
 		case 'd':
 			dir = optarg;

@@ -40,7 +40,11 @@ static void usage(FILE *f)
 "                     with a non-default D, systemctl is not called\n"
 "      --remove       disable and remove the unit\n"
 "  -n, --dry-run      print the unit and the commands; change nothing\n"
-"  -h, --help         this text\n");
+"  -h, --help         this text\n"
+"\n"
+"exit status: 0 installed (or removed, or printed with --dry-run); 1 an\n"
+"error (a bad option, no DIR, the unit cannot be written, systemctl\n"
+"failed).\n");
 }
 
 static int systemctl(const char *verb, int dry)
@@ -64,15 +68,22 @@ static int systemctl(const char *verb, int dry)
 	return ret;
 }
 
+const struct option kb_install_resume_options[] = {
+	{ "unit-dir", required_argument, NULL, 'u' },
+	{ "remove", no_argument, NULL, 'r' },
+	{ "dry-run", no_argument, NULL, 'n' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+const char kb_install_resume_shortopts[] = "nh";
+const struct kb_arg_spec kb_install_resume_args[] = {
+	{ "unit-dir", KB_ARG_DIR, NULL },
+	{ NULL, KB_ARG_CAMPAIGN, NULL },
+	{ NULL, KB_ARG_NONE, NULL },
+};
+
 int cmd_install_resume(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "unit-dir", required_argument, NULL, 'u' },
-		{ "remove", no_argument, NULL, 'r' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *udir = "/etc/systemd/system";
 	int o, remove = 0, dry = 0, custom = 0, ret = 1;
 	char *upath = NULL, *unit = NULL, *state = NULL;
@@ -80,7 +91,7 @@ int cmd_install_resume(int argc, char **argv)
 	ssize_t n;
 
 	optind = 1;
-	while ((o = getopt_long(argc, argv, "nh", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, kb_install_resume_shortopts, kb_install_resume_options, NULL)) != -1) {
 		switch (o) {
 		case 'u':
 			udir = optarg;

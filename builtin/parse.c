@@ -89,21 +89,27 @@ out:
 	return rc;
 }
 
+const struct option kb_parse_options[] = {
+	{ "compact", no_argument, NULL, 'c' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "ram", required_argument, NULL, 'r' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+const char kb_parse_shortopts[] = "qh";
+const struct kb_arg_spec kb_parse_args[] = {
+	{ NULL, KB_ARG_FILE, NULL },
+	{ NULL, KB_ARG_NONE, NULL },
+};
+
 int cmd_parse(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "compact", no_argument, NULL, 'c' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "ram", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct fio_parse_opts po = { 0 };
 	int compact = 0, quiet = 0, failed = 0, c, i;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, kb_parse_shortopts, kb_parse_options, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			compact = 1;

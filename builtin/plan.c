@@ -15,26 +15,38 @@ static void usage(FILE *f)
 "usage: kbench plan [-c kernels.conf] [--runs] [--shard K/N]\n"
 "\n"
 "Print what `kbench run` would do with kernels.conf: the configurations,\n"
-"the number of runs, the estimated duration (runtime + %.0f s per run) and,\n"
-"with --runs, every run in order.  Runs nothing, needs no root.\n"
+"the number of runs, the estimated duration (runtime + %.0f s per run), the\n"
+"directory of the job files and why it was chosen (profiles = in\n"
+"kernels.conf, KBENCH_PROFILES, profiles/ next to kernels.conf, beside the\n"
+"kbench binary, the install prefix) and, with --runs, every run in order.\n"
+"Runs nothing, needs no root.\n"
 "\n"
 "options:\n"
 "  -c, --config FILE   campaign description (default: ./kernels.conf)\n"
 "  -r, --runs          list every run in execution order\n"
 "      --shard K/N     only what `kbench run --shard K/N` runs (its timed\n"
 "                      rounds and every warm-up round)\n"
-"  -h, --help          this text\n", KB_RUN_OVERHEAD_S);
+"  -h, --help          this text\n"
+"\n"
+"exit status: 0 printed; 1 an error (a bad option, kernels.conf, a missing\n"
+"job file: the message says which).\n", KB_RUN_OVERHEAD_S);
 }
+
+const struct option kb_plan_options[] = {
+	{ "config", required_argument, NULL, 'c' },
+	{ "runs", no_argument, NULL, 'r' },
+	{ "shard", required_argument, NULL, 's' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+const char kb_plan_shortopts[] = "c:rh";
+const struct kb_arg_spec kb_plan_args[] = {
+	{ "config", KB_ARG_CONF, NULL },
+	{ NULL, KB_ARG_NONE, NULL },
+};
 
 int cmd_plan(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "config", required_argument, NULL, 'c' },
-		{ "runs", no_argument, NULL, 'r' },
-		{ "shard", required_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *conf = "kernels.conf";
 	struct kb_config cfg;
 	struct kb_plan plan;
@@ -45,7 +57,7 @@ int cmd_plan(int argc, char **argv)
 	size_t boots, total;
 
 	optind = 1;
-	while ((o = getopt_long(argc, argv, "c:rh", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, kb_plan_shortopts, kb_plan_options, NULL)) != -1) {
 		switch (o) {
 		case 'c':
 			conf = optarg;
@@ -122,6 +134,10 @@ int cmd_plan(int argc, char **argv)
 	printf("order: %s; baseline: %s\n", cfg.order == KB_ORDER_BLOCK ?
 	       "block" : cfg.order == KB_ORDER_RANDOM ? "random" : "interleave",
 	       plan.configs[plan.baseline].id);
+	for (i = 0; i < cfg.nprofiles_places; i++)
+		if (!strcmp(cfg.profiles_places[i].dir, cfg.profiles_dir))
+			printf("job files: %s (%s)\n", cfg.profiles_dir,
+			       cfg.profiles_places[i].source);
 	for (i = 0; i < plan.nconfigs; i++)
 		printf("  %s%s\n", plan.configs[i].id,
 		       driver_variant_ready(&cfg, plan.configs[i].variant) ? "" :

@@ -56,7 +56,7 @@ static void usage(FILE *f)
 "      --auth-scheme WORD  word before $KBENCH_PUSH_TOKEN in the\n"
 "                          Authorization header (default Token; e.g. Bearer)\n"
 "      --timeout S         seconds one request may take (default 30)\n"
-"      --connect-timeout S seconds to connect (default 10)\n"
+"      --connect-timeout S  seconds to connect (default 10)\n"
 "      --retries N         retries after a connection error, timeout or\n"
 "                          HTTP 5xx/408/429 (default 3; 4xx: never)\n"
 "      --backoff S         seconds before the first retry, doubled for each\n"
@@ -189,28 +189,39 @@ out:
 	return ret;
 }
 
+enum { O_DB = 256, O_BUCKET, O_ORG, O_CACERT, O_NETRC, O_SCHEME,
+       O_TIMEOUT, O_CTIMEOUT, O_RETRIES, O_BACKOFF, O_BATCH };
+
+const struct option kb_push_options[] = {
+	{ "format", required_argument, NULL, 'f' },
+	{ "db", required_argument, NULL, O_DB },
+	{ "bucket", required_argument, NULL, O_BUCKET },
+	{ "org", required_argument, NULL, O_ORG },
+	{ "cacert", required_argument, NULL, O_CACERT },
+	{ "netrc-file", required_argument, NULL, O_NETRC },
+	{ "auth-scheme", required_argument, NULL, O_SCHEME },
+	{ "timeout", required_argument, NULL, O_TIMEOUT },
+	{ "connect-timeout", required_argument, NULL, O_CTIMEOUT },
+	{ "retries", required_argument, NULL, O_RETRIES },
+	{ "backoff", required_argument, NULL, O_BACKOFF },
+	{ "batch-size", required_argument, NULL, O_BATCH },
+	{ "dry-run", no_argument, NULL, 'n' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+const char kb_push_shortopts[] = "f:nqh";
+const struct kb_arg_spec kb_push_args[] = {
+	{ "format", KB_ARG_WORD, PUSH_FORMATS },
+	{ "cacert", KB_ARG_FILE, NULL },
+	{ "netrc-file", KB_ARG_FILE, NULL },
+	{ "auth-scheme", KB_ARG_WORD, "Token Bearer" },
+	{ NULL, KB_ARG_CAMPAIGN, NULL },
+	{ NULL, KB_ARG_NONE, NULL },
+};
+
 int cmd_push(int argc, char **argv)
 {
-	enum { O_DB = 256, O_BUCKET, O_ORG, O_CACERT, O_NETRC, O_SCHEME,
-	       O_TIMEOUT, O_CTIMEOUT, O_RETRIES, O_BACKOFF, O_BATCH };
-	static const struct option opts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "db", required_argument, NULL, O_DB },
-		{ "bucket", required_argument, NULL, O_BUCKET },
-		{ "org", required_argument, NULL, O_ORG },
-		{ "cacert", required_argument, NULL, O_CACERT },
-		{ "netrc-file", required_argument, NULL, O_NETRC },
-		{ "auth-scheme", required_argument, NULL, O_SCHEME },
-		{ "timeout", required_argument, NULL, O_TIMEOUT },
-		{ "connect-timeout", required_argument, NULL, O_CTIMEOUT },
-		{ "retries", required_argument, NULL, O_RETRIES },
-		{ "backoff", required_argument, NULL, O_BACKOFF },
-		{ "batch-size", required_argument, NULL, O_BATCH },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *format = NULL, *db = NULL, *bucket = NULL, *org = NULL;
 	const char *url, *dir;
 	char *endpoint = NULL, *end;
@@ -220,7 +231,7 @@ int cmd_push(int argc, char **argv)
 
 	push_opts_init(&o);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:nqh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, kb_push_shortopts, kb_push_options, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			format = optarg;

@@ -56,8 +56,7 @@ static void usage(FILE *f)
 "The shard directories of one campaign (kbench run --shard K/N), or the\n"
 "directory holding them, make that one campaign with all its rounds; a\n"
 "shard missing or given twice is an error (--separate: each shard alone).\n"
-"Each\n"
-"job gets a table of configurations (variant, tunable values) with the\n"
+"Each job gets a table of configurations (variant, tunable values) with the\n"
 "mean of the timed iterations, the half-width of its 95%% confidence\n"
 "interval (Student t), the change vs the baseline in percent and n, then a\n"
 "CPU/time table; failed runs are listed under the table.  Warm-up and\n"
@@ -68,8 +67,13 @@ static void usage(FILE *f)
 "                      a mailing-list post (wide tables are split into\n"
 "                      several); markdown: GitHub tables (with --plots the\n"
 "                      graphs embedded, and the environment and reproducer\n"
-"                      sections); csv: RFC 4180, one block of records per\n"
-"                      table; json: the results model with its summaries\n"
+"                      sections); csv: data for a spreadsheet (RFC 4180):\n"
+"                      a header, then one record per configuration, job\n"
+"                      and metric with plain numbers (mean, sd, cv_pct,\n"
+"                      ci_low, ci_high, n, change_pct and its CI,\n"
+"                      p_adjusted, significant 0/1, mde_pct, ...), empty\n"
+"                      when not measured, whatever --layout says;\n"
+"                      json: the results model with its summaries\n"
 "                      and comparisons (docs/results-format.md,\n"
 "                      schema/results.schema.json; an array when several\n"
 "                      campaigns are given), or with --layout/--rows the\n"
@@ -164,11 +168,6 @@ static void split_add(const char ***list, size_t *n, char ***keep,
 	}
 }
 
-static int valid_format(const char *f)
-{
-	return !strcmp(f, "text") || !strcmp(f, "markdown") ||
-	       !strcmp(f, "csv") || !strcmp(f, "json");
-}
 
 static int render_all(FILE *out, struct source *src, size_t nsrc,
 		      const char **formats, const struct report_opts *opts)
@@ -240,26 +239,42 @@ static int combine_shards(struct source *src, size_t *nsrc)
 	return 0;
 }
 
+const struct option kb_report_options[] = {
+	{ "format", required_argument, NULL, 'f' },
+	{ "metric", required_argument, NULL, 'm' },
+	{ "no-cpu", no_argument, NULL, 'C' },
+	{ "reparse", no_argument, NULL, 'R' },
+	{ "exclude-outliers", no_argument, NULL, 'X' },
+	{ "alpha", required_argument, NULL, 'A' },
+	{ "min-effect", required_argument, NULL, 'E' },
+	{ "from-json", required_argument, NULL, 'J' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "layout", required_argument, NULL, 'l' },
+	{ "rows", required_argument, NULL, 'r' },
+	{ "cols", required_argument, NULL, 'c' },
+	{ "plots", required_argument, NULL, 'p' },
+	{ "separate", no_argument, NULL, 'S' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+const char kb_report_shortopts[] = "f:m:o:l:p:h";
+const struct kb_arg_spec kb_report_args[] = {
+	{ "format", KB_ARG_WORDS, KB_REPORT_FORMATS },
+	{ "metric", KB_ARG_METRIC, NULL },
+	{ "alpha", KB_ARG_NONE, NULL },
+	{ "min-effect", KB_ARG_NONE, NULL },
+	{ "from-json", KB_ARG_JSON, NULL },
+	{ "output", KB_ARG_FILE, NULL },
+	{ "layout", KB_ARG_LAYOUT, NULL },
+	{ "rows", KB_ARG_WORD, "configuration variant job iteration" },
+	{ "cols", KB_ARG_WORD, "configuration variant job iteration" },
+	{ "plots", KB_ARG_DIR, NULL },
+	{ NULL, KB_ARG_CAMPAIGN, NULL },
+	{ NULL, KB_ARG_NONE, NULL },
+};
+
 int cmd_report(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "metric", required_argument, NULL, 'm' },
-		{ "no-cpu", no_argument, NULL, 'C' },
-		{ "reparse", no_argument, NULL, 'R' },
-		{ "exclude-outliers", no_argument, NULL, 'X' },
-		{ "alpha", required_argument, NULL, 'A' },
-		{ "min-effect", required_argument, NULL, 'E' },
-		{ "from-json", required_argument, NULL, 'J' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "layout", required_argument, NULL, 'l' },
-		{ "rows", required_argument, NULL, 'r' },
-		{ "cols", required_argument, NULL, 'c' },
-		{ "plots", required_argument, NULL, 'p' },
-		{ "separate", no_argument, NULL, 'S' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char **formats = NULL, **metrics = NULL, **jsons = NULL;
 	size_t nformats = 0, nmetrics = 0, njsons = 0, nkeep = 0, nsrc = 0, i;
 	struct source *src = NULL;
@@ -275,7 +290,7 @@ int cmd_report(int argc, char **argv)
 	report_opts_init(&opts);
 	kb_compare_opts_init(&copts);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:m:o:l:p:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, kb_report_shortopts, kb_report_options, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			split_add(&formats, &nformats, &keep, &nkeep, optarg);
@@ -332,7 +347,7 @@ int cmd_report(int argc, char **argv)
 	if (!nformats)
 		split_add(&formats, &nformats, &keep, &nkeep, "text");
 	for (i = 0; i < nformats; i++) {
-		if (valid_format(formats[i]))
+		if (kb_word_in(KB_REPORT_FORMATS, formats[i]))
 			continue;
 		kb_error("--format %s: unknown format (choose text, markdown, "
 			 "csv or json)", formats[i]);

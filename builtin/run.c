@@ -73,25 +73,32 @@ static char *default_dir(const char *conf)
 	return dir;
 }
 
+const struct option kb_run_options[] = {
+	{ "config", required_argument, NULL, 'c' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "retry-failed", no_argument, NULL, 'r' },
+	{ "shard", required_argument, NULL, 's' },
+	{ "dry-run", no_argument, NULL, 'n' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+const char kb_run_shortopts[] = "c:o:qh";
+const struct kb_arg_spec kb_run_args[] = {
+	{ "config", KB_ARG_CONF, NULL },
+	{ "output", KB_ARG_DIR, NULL },
+	{ NULL, KB_ARG_NONE, NULL },
+};
+
 int cmd_run(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "config", required_argument, NULL, 'c' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "retry-failed", no_argument, NULL, 'r' },
-		{ "shard", required_argument, NULL, 's' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *conf = "kernels.conf";
 	char *dir = NULL;
 	int conf_explicit = 0, retry_failed = 0, o, ret;
 	unsigned shard_k = 0, shard_n = 0;
 
 	optind = 1;
-	while ((o = getopt_long(argc, argv, "c:o:qh", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, kb_run_shortopts, kb_run_options, NULL)) != -1) {
 		switch (o) {
 		case 'c':
 			conf = optarg;

@@ -86,6 +86,24 @@ int kb_exists(const char *path)
 	return stat(path, &st) == 0;
 }
 
+int kb_is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+char *kb_self_exe(void)
+{
+	char buf[4096];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+
+	if (n <= 0 || (size_t)n >= sizeof(buf) - 1)
+		return NULL;
+	buf[n] = '\0';
+	return kb_xstrdup(buf);
+}
+
 int kb_read_file(const char *path, char **buf, size_t *len, int quiet)
 {
 	FILE *f = fopen(path, "rb");

@@ -51,6 +51,13 @@ int kb_mkdir_p(const char *path);
 /* 1 if path exists (any type), else 0. */
 int kb_exists(const char *path);
 
+/* 1 if path is a directory (or a link to one), else 0. */
+int kb_is_dir(const char *path);
+
+/* The running binary's absolute path, links resolved (/proc/self/exe),
+ * malloc'd; NULL where /proc is not mounted. */
+char *kb_self_exe(void);
+
 /* Join a and b with one '/', into a malloc'd string (never NULL: aborts on
  * out-of-memory, as every kb_x* allocator does). */
 char *kb_path_join(const char *a, const char *b);

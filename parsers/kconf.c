@@ -34,8 +34,9 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#ifndef KBENCH_PROFILES_DIR
-#define KBENCH_PROFILES_DIR "/usr/local/share/kbench/profiles"
+/* The Makefile's PREFIX (make install): -DKBENCH_PREFIX='"/usr"' */
+#ifndef KBENCH_PREFIX
+#define KBENCH_PREFIX "/usr/local"
 #endif
 
 #define KB_DEFAULT_LOOP_SIZE (256ULL << 20)
@@ -711,6 +712,7 @@ static void set_global(struct parser *p, enum gkey k, const char *val)
 		break;
 	case GK_PROFILES:
 		cfg->profiles_dir = conf_relative(p, val);
+		cfg->profiles_line = p->line;
 		break;
 	case GK_PROFILE:
 		set_profile(p, val);
@@ -1292,8 +1294,6 @@ static void check_baseline(struct parser *p)
 static void finish(struct parser *p)
 {
 	struct kb_config *cfg = p->cfg;
-	struct stat st;
-	char *def;
 	size_t i;
 
 	if (!p->gseen[GK_JOBS])
@@ -1367,15 +1367,175 @@ static void finish(struct parser *p)
 				     p->gseen[GK_TARGET]);
 	}
 	check_baseline(p);
-	if (!cfg->profiles_dir) {
-		def = conf_relative(p, "profiles");
-		if (!stat(def, &st) && S_ISDIR(st.st_mode)) {
-			cfg->profiles_dir = def;
-		} else {
-			free(def);
-			cfg->profiles_dir = kb_xstrdup(KBENCH_PROFILES_DIR);
+	kconf_find_profiles(cfg, NULL, NULL);
+}
+
+/* The directory part of path, malloc'd: "." without a '/', "/" for
+ * "/x". */
+static char *parent_dir(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return kb_xstrdup(".");
+	if (slash == path)
+		return kb_xstrdup("/");
+	return kb_xasprintf("%.*s", (int)(slash - path), path);
+}
+
+/* Adds a place unless it is one already (same path, or the same
+ * directory once links are resolved); takes dir and source. */
+static void add_place(struct kb_config *cfg, char *dir, char *source)
+{
+	char a[PATH_MAX], b[PATH_MAX];
+	size_t i;
+
+	for (i = 0; i < cfg->nprofiles_places; i++) {
+		const char *o = cfg->profiles_places[i].dir;
+
+		if (!strcmp(o, dir) || (realpath(o, a) && realpath(dir, b) &&
+					!strcmp(a, b))) {
+			free(dir);
+			free(source);
+			return;
 		}
 	}
+	if (cfg->nprofiles_places == KB_MAX_PROFILE_PLACES) {
+		free(dir);
+		free(source);
+		return;
+	}
+	cfg->profiles_places[cfg->nprofiles_places].dir = dir;
+	cfg->profiles_places[cfg->nprofiles_places++].source = source;
+}
+
+/* The profiles directory beside the binary exe, or NULL: for
+ * PREFIX/bin/kbench, PREFIX/share/kbench/profiles; for a binary in a
+ * checkout (its root, build/, build/san/, build/X/tests/), the checkout's
+ * profiles/. */
+static char *beside_binary(const char *exe)
+{
+	char *d = parent_dir(exe), *up, *ret = NULL;
+	const char *base = strrchr(d, '/');
+	int level;
+
+	if (!strcmp(base ? base + 1 : d, "bin")) {
+		up = parent_dir(d);
+		ret = kb_path_join(up, "share/kbench/profiles");
+		free(up);
+		free(d);
+		return ret;
+	}
+	for (level = 0; level < 4 && !ret; level++) {
+		char *src = kb_path_join(d, "kbench.c");
+		char *prof = kb_path_join(d, "profiles");
+
+		if (kb_exists(src) && kb_is_dir(prof))
+			ret = prof;
+		else
+			free(prof);
+		free(src);
+		if (!strcmp(d, "/") || !strcmp(d, "."))
+			break;
+		up = parent_dir(d);
+		free(d);
+		d = up;
+	}
+	free(d);
+	return ret;
+}
+
+static void free_places(struct kb_config *cfg)
+{
+	size_t i;
+
+	for (i = 0; i < cfg->nprofiles_places; i++) {
+		free(cfg->profiles_places[i].dir);
+		free(cfg->profiles_places[i].source);
+	}
+	cfg->nprofiles_places = 0;
+}
+
+void kconf_find_profiles(struct kb_config *cfg, const char *exe,
+			 const char *prefix)
+{
+	const char *env = getenv("KBENCH_PROFILES");
+	const char *slash = cfg->path ? strrchr(cfg->path, '/') : NULL;
+	char *self = NULL, *dir;
+	size_t i;
+
+	free_places(cfg);
+	if (cfg->profiles_line && cfg->profiles_dir) {
+		add_place(cfg, kb_xstrdup(cfg->profiles_dir),
+			  kb_xasprintf("profiles = in %s, line %d", cfg->path,
+				       cfg->profiles_line));
+		return;
+	}
+	free(cfg->profiles_dir);
+	cfg->profiles_dir = NULL;
+	if (env && *env) {
+		add_place(cfg, kb_xstrdup(env),
+			  kb_xstrdup("the environment variable KBENCH_PROFILES"));
+		cfg->profiles_dir = kb_xstrdup(env);
+		return;
+	}
+	if (slash) {
+		char *cd = parent_dir(cfg->path);
+
+		dir = kb_path_join(cd, "profiles");
+		free(cd);
+	} else {
+		dir = kb_xstrdup("profiles");
+	}
+	add_place(cfg, dir, kb_xasprintf("next to %s",
+					 cfg->path ? cfg->path : "kernels.conf"));
+	if (!exe)
+		exe = self = kb_self_exe();
+	if (exe && (dir = beside_binary(exe)))
+		add_place(cfg, dir, kb_xasprintf("beside the binary %s", exe));
+	if (!prefix)
+		prefix = KBENCH_PREFIX;
+	add_place(cfg, kb_path_join(prefix, "share/kbench/profiles"),
+		  kb_xasprintf("the install prefix %s", prefix));
+	free(self);
+	for (i = 0; i < cfg->nprofiles_places; i++)
+		if (kb_is_dir(cfg->profiles_places[i].dir))
+			break;
+	if (i == cfg->nprofiles_places)
+		i = 0;
+	cfg->profiles_dir = kb_xstrdup(cfg->profiles_places[i].dir);
+}
+
+char *kconf_profiles_help(const struct kb_config *cfg, const char *job)
+{
+	char *out = kb_xstrdup("  looked in, in this order:\n"), *t;
+	const char *holder = NULL;
+	size_t i;
+
+	for (i = 0; i < cfg->nprofiles_places; i++) {
+		const struct kb_profiles_place *pl = &cfg->profiles_places[i];
+		char *f = kb_xasprintf("%s/%s.fio", pl->dir, job);
+		const char *what = !kb_is_dir(pl->dir) ? "no such directory" :
+			kb_exists(f) ? "has it" : "no such file";
+		int used = cfg->profiles_dir &&
+			!strcmp(cfg->profiles_dir, pl->dir);
+
+		if (kb_exists(f) && !holder)
+			holder = pl->dir;
+		t = kb_xasprintf("%s    %s (%s): %s%s\n", out, f, pl->source,
+				 what, used ? " [used]" : "");
+		free(out);
+		out = t;
+		free(f);
+	}
+	t = kb_xasprintf("%s  fix: in [global] of %s, set profiles = DIR "
+			 "(relative to the conf's directory), or set "
+			 "KBENCH_PROFILES=DIR, to the directory holding %s.fio%s%s"
+			 "\n", out, cfg->path ? cfg->path : "kernels.conf",
+			 job, holder ? ", e.g. profiles = " : "",
+			 holder ? holder : "");
+	free(out);
+	return t;
 }
 
 int kconf_parse(const char *name, const char *text, struct kb_config *cfg)
@@ -1462,6 +1622,7 @@ void kconf_free(struct kb_config *cfg)
 	for (i = 0; i < cfg->nmin_effects; i++)
 		free(cfg->min_effects[i].metric);
 	free(cfg->profiles_dir);
+	free_places(cfg);
 	free(cfg->push_url);
 	for (i = 0; i < cfg->nlayouts; i++)
 		free(cfg->layouts[i]);

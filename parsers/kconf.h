@@ -18,7 +18,8 @@
  *   sweep numjobs = 1 2 4 8 ; a job parameter: KBENCH_NUMJOBS in the job
  *   baseline = stock,NM=0   ; configuration id; default: the first
  *   timeout_grace = 30      ; seconds added to runtime before fio is killed
- *   profiles = profiles     ; directory holding the job files
+ *   profiles = profiles     ; directory holding the job files (default:
+ *                           ; see kconf_find_profiles)
  *   layouts = rounds        ; more tables in report.txt/.md (seed 002's)
  *   profile = cycles,dcm    ; perf record -a sampling (collect_profile.c)
  *   task group kswapd = kswapd*  ; comm globs for task.NAME.cpu_pct
@@ -163,6 +164,13 @@ struct kb_variant {
 	int line;
 };
 
+/* A place the job files were looked for (kconf_find_profiles). */
+#define KB_MAX_PROFILE_PLACES 5
+struct kb_profiles_place {
+	char *dir;
+	char *source;		/* why it was looked at, e.g. "KBENCH_PROFILES" */
+};
+
 struct kb_config {
 	char *path;		/* the file it was read from */
 	char *jobs[KB_MAX_JOBS];	/* profile names, without ".fio" */
@@ -179,8 +187,12 @@ struct kb_config {
 	char *nullblk_params;	/* KB_TARGET_NULLBLK: "queue_mode=2 ..." or
 				 * "" (module defaults) */
 	char *baseline;		/* configuration id or NULL (= first) */
-	char *profiles_dir;	/* default: "profiles" next to the conf file,
-				 * else PREFIX/share/kbench/profiles */
+	char *profiles_dir;	/* the job files' directory: the first of
+				 * profiles_places that exists (kconf_find_
+				 * profiles) */
+	int profiles_line;	/* line of `profiles =`; 0 = not given */
+	struct kb_profiles_place profiles_places[KB_MAX_PROFILE_PLACES];
+	size_t nprofiles_places;
 	char *push_url;		/* push = URL; NULL = none (push/push.h) */
 	/* layouts = rounds scaling: tables (reports/layout.h presets) that
 	 * kbench run adds to report.txt/report.md after the default ones */
@@ -242,6 +254,34 @@ int kconf_parse_size(const char *s, unsigned long long *bytes);
  * of letters, digits and _ . , : + - (so "-r", "--first-time" or
  * "a=$(x)" are not). */
 int kconf_module_param_ok(const char *w);
+
+/* The profiles directory (the job files NAME.fio and symbols.conf), in
+ * this order:
+ *   1. `profiles = DIR` in kernels.conf (relative to the conf's directory);
+ *   2. the environment variable KBENCH_PROFILES;
+ *   3. a "profiles" directory next to kernels.conf, if there is one (a
+ *      campaign directory's snapshot, a checkout's kernels.conf);
+ *   4. beside the binary, as git's RUNTIME_PREFIX finds its files: for
+ *      PREFIX/bin/kbench, PREFIX/share/kbench/profiles; for a binary in a
+ *      checkout's build tree (build/kbench, build/san/kbench, or ./kbench
+ *      linking to it), the checkout's profiles/ (the nearest of the
+ *      binary's directory and the three above it holding kbench.c and
+ *      profiles/);
+ *   5. the prefix `make install` was built for: KBENCH_PREFIX (the
+ *      Makefile's PREFIX) + /share/kbench/profiles.
+ * 1 and 2 are taken as they are; of 3-5, the first that is a directory
+ * (else 3's path, for the error to name).  Every place looked at is kept
+ * in cfg->profiles_places for the "no job file" message
+ * (kconf_profiles_help).  exe: the binary's path (NULL: /proc/self/exe);
+ * prefix: NULL for KBENCH_PREFIX.  kconf_parse calls it with NULL, NULL;
+ * calling it again replaces the choice. */
+void kconf_find_profiles(struct kb_config *cfg, const char *exe,
+			 const char *prefix);
+
+/* For a missing job file NAME.fio: every place looked at, what each
+ * holds, and how to fix it (`profiles =`), as lines to print after the
+ * error; malloc'd. */
+char *kconf_profiles_help(const struct kb_config *cfg, const char *job);
 
 void kconf_free(struct kb_config *cfg);
 

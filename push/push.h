@@ -46,6 +46,8 @@ void push_opts_init(struct push_opts *o);
 
 /* "influx" / "json". */
 const char *push_format_name(enum push_format f);
+/* Every format's name, blank-separated (for completion). */
+#define PUSH_FORMATS "influx json"
 
 /* Turn what the user gave into the endpoint to POST to, and its format.
  *   format    "influx", "json" or NULL = from the URL: a path ending in

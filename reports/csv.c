@@ -1,14 +1,36 @@
-/* reports/csv.c - the report model as CSV and as JSON tables.
+/* reports/csv.c - the results as CSV data, and the report's tables as
+ * JSON.
  *
- * CSV follows RFC 4180 (https://www.rfc-editor.org/rfc/rfc4180): CRLF
- * line ends, every field in double quotes with inner quotes doubled, so
- * commas in configuration ids ("stock,NM=0") and newlines stay inside
- * their field.  The report holds several tables; each becomes a block of
- * records in the same file: one record with "job", the job name, "table"
- * and the title; the header record (the column heads); the data records;
- * then an empty line.  Cells are the text of the other renderers
- * ("n/a" for a value not measured); significance marks stay in the text
- * ("* -0.42%*").  Values stay UTF-8 ("±").
+ * CSV is data for a spreadsheet or a script, not the text table:
+ * RFC 4180 (https://www.rfc-editor.org/rfc/rfc4180), CRLF line ends,
+ * one header record, then one record per (configuration, job, metric)
+ * that has a summary (every metric measured, not only the compared ones;
+ * in the summaries' order), every record with the header's number of
+ * fields.  Numbers are plain ("%.15g", '.' as the decimal point, no
+ * unit, no sign or percent decoration); a value that was not measured or
+ * cannot be computed is an empty field, never 0 or "n/a"; 0/1 for
+ * yes/no.  A field is quoted only when it holds a comma, a quote, CR or
+ * LF (inner quotes doubled): configuration ids ("stock,NM=0") are.
+ *
+ * The columns (docs/results-format.md names the model's members):
+ *   configuration, variant, one per tunable label (campaign.tunables,
+ *   kernels.conf order; "tunable_LABEL" if the label is a column name
+ *   below), job, metric, unit,
+ *   n, mean, sd, cv_pct, ci_low, ci_high    the summary (95% CI)
+ *   baseline                                the configuration compared with
+ *   change_pct, change_ci_low, change_ci_high, p_adjusted,
+ *   significant (0/1), mde_pct              the comparison (stats/compare.h);
+ *                                           empty for a metric not compared
+ *                                           (--metric) and for a baseline
+ *   disturbed_runs   counted runs of the (configuration, job) with
+ *                    "flags" or "excluded": empty when the model records
+ *                    no flags at all (not measured)
+ *   bimodal          1/0 from the summary's "modes"; empty when the
+ *                    model has none (not computed)
+ *   analysis         the comparison's "analysis" (paired, welch-log,
+ *                    welch); "welch" for a model without it whose test
+ *                    ran (Welch's t-test on the values)
+ *   verdict          the comparison's verdict, words
  *
  * JSON tables: {"title", "header": {KEY: VALUE}, "jobs": [{"name",
  * "tables": [{"title", "columns": [{"head", "align"}], "rows": [{"cells":
@@ -18,12 +40,38 @@
  * --layout NAME`.
  */
 #include "reports/table.h"
+#include "results/json.h"
+#include "lib/file.h"
+#include "lib/str.h"
+#include "stats/summary.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
-static void csv_field(FILE *out, const char *s, int last)
+/* The fixed columns after configuration, variant and the tunables. */
+static const char *const columns[] = { "job", "metric", "unit", "n",
+	"mean", "sd", "cv_pct", "ci_low", "ci_high", "baseline", "change_pct",
+	"change_ci_low", "change_ci_high", "p_adjusted", "significant",
+	"mde_pct", "disturbed_runs", "bimodal", "analysis", "verdict", NULL };
+
+static void csv_sep(FILE *out, int *first)
 {
+	if (!*first)
+		fputc(',', out);
+	*first = 0;
+}
+
+/* A text field; quoted when it must be (RFC 4180 2.6, 2.7). */
+static void csv_str(FILE *out, int *first, const char *s)
+{
+	csv_sep(out, first);
+	if (!s)
+		return;
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, out);
+		return;
+	}
 	fputc('"', out);
 	for (; *s; s++) {
 		if (*s == '"')
@@ -31,31 +79,178 @@ static void csv_field(FILE *out, const char *s, int last)
 		fputc(*s, out);
 	}
 	fputc('"', out);
-	fputs(last ? "\r\n" : ",", out);
 }
 
-int report_csv(FILE *out, const struct kb_report *r)
+/* The number member key of obj; empty when absent, null or not finite. */
+static void csv_num(FILE *out, int *first, json_t *obj, const char *key)
 {
-	const struct kb_table *t;
-	size_t i, k, row, c;
+	json_t *v = json_object_get(obj, key);
 
-	for (i = 0; i < r->njobs; i++) {
-		for (k = 0; k < r->jobs[i].ntables; k++) {
-			t = r->jobs[i].tables[k];
-			csv_field(out, "job", 0);
-			csv_field(out, r->jobs[i].name, 0);
-			csv_field(out, "table", 0);
-			csv_field(out, t->title, 1);
-			for (c = 0; c < t->ncols; c++)
-				csv_field(out, t->cols[c].head,
-					  c + 1 == t->ncols);
-			for (row = 0; row < t->nrows; row++)
-				for (c = 0; c < t->ncols; c++)
-					csv_field(out, t->rows[row].cells[c],
-						  c + 1 == t->ncols);
-			fputs("\r\n", out);
+	csv_sep(out, first);
+	if (json_is_integer(v))
+		fprintf(out, "%lld", (long long)json_integer_value(v));
+	else if (json_is_real(v) && isfinite(json_real_value(v)))
+		fprintf(out, "%.15g", json_real_value(v));
+}
+
+static json_t *find_by(json_t *arr, const char *cfg, const char *job,
+		       const char *metric)
+{
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(arr, i, e) {
+		const char *ec = kb_jstr(e, "configuration");
+		const char *ej = kb_jstr(e, "job");
+		const char *em = kb_jstr(e, "metric");
+
+		if (ec && ej && em && !strcmp(ec, cfg) && !strcmp(ej, job) &&
+		    (!metric || !strcmp(em, metric)))
+			return e;
+	}
+	return NULL;
+}
+
+static json_t *find_config(json_t *results, const char *id)
+{
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(json_object_get(results, "configurations"), i, e)
+		if (kb_jstr(e, "id") && !strcmp(kb_jstr(e, "id"), id))
+			return e;
+	return NULL;
+}
+
+/* 1 when some run of the model carries "flags": disturbance measured. */
+static int flags_recorded(json_t *results)
+{
+	json_t *run;
+	size_t i;
+
+	json_array_foreach(json_object_get(results, "runs"), i, run)
+		if (json_object_get(run, "flags"))
+			return 1;
+	return 0;
+}
+
+/* Counted runs (and runs left out as "excluded") of (cfg, job) with a
+ * non-empty "flags" array or an "excluded" reason. */
+static long disturbed_runs(json_t *results, const char *cfg, const char *job)
+{
+	json_t *run, *flags;
+	long n = 0;
+	size_t i;
+
+	json_array_foreach(json_object_get(results, "runs"), i, run) {
+		const char *rc = kb_jstr(run, "configuration");
+		const char *rj = kb_jstr(run, "job");
+
+		if (!rc || !rj || strcmp(rc, cfg) || strcmp(rj, job))
+			continue;
+		if (!kb_run_counts(run) && !json_object_get(run, "excluded"))
+			continue;
+		flags = json_object_get(run, "flags");
+		if ((json_is_array(flags) && json_array_size(flags)) ||
+		    (json_is_object(flags) && json_object_size(flags)) ||
+		    json_object_get(run, "excluded"))
+			n++;
+	}
+	return n;
+}
+
+static int verdict_significant(const char *v)
+{
+	return v && (!strcmp(v, "improvement") || !strcmp(v, "regression") ||
+		     !strcmp(v, "significant difference"));
+}
+
+int report_csv(FILE *out, json_t *results)
+{
+	json_t *summaries = json_object_get(results, "summaries");
+	json_t *comparisons = json_object_get(results, "comparisons");
+	json_t *s, *cmp, *cfg, *t, *modes;
+	struct kb_strlist labels = { 0 };
+	int first, flags = flags_recorded(results);
+	size_t i, k, c;
+
+	json_array_foreach(json_object_get(json_object_get(results,
+			   "campaign"), "tunables"), i, t)
+		kb_strlist_add(&labels, kb_jstr(t, "label"));
+
+	first = 1;
+	csv_str(out, &first, "configuration");
+	csv_str(out, &first, "variant");
+	for (k = 0; k < labels.n; k++) {
+		int clash = !strcmp(labels.v[k], "configuration") ||
+			    !strcmp(labels.v[k], "variant");
+
+		for (c = 0; columns[c]; c++)
+			clash |= !strcmp(labels.v[k], columns[c]);
+		if (clash) {
+			char *h = kb_xasprintf("tunable_%s", labels.v[k]);
+
+			csv_str(out, &first, h);
+			free(h);
+		} else {
+			csv_str(out, &first, labels.v[k]);
 		}
 	}
+	for (c = 0; columns[c]; c++)
+		csv_str(out, &first, columns[c]);
+	fputs("\r\n", out);
+
+	json_array_foreach(summaries, i, s) {
+		const char *id = kb_jstr(s, "configuration");
+		const char *job = kb_jstr(s, "job");
+		const char *metric = kb_jstr(s, "metric");
+		const char *verdict, *analysis, *bl;
+
+		if (!id || !job || !metric)
+			continue;
+		cfg = find_config(results, id);
+		cmp = find_by(comparisons, id, job, metric);
+		verdict = kb_jstr(cmp, "verdict");
+		first = 1;
+		csv_str(out, &first, id);
+		csv_str(out, &first, kb_jstr(cfg, "variant"));
+		for (k = 0; k < labels.n; k++)
+			csv_str(out, &first, kb_jstr(json_object_get(cfg,
+					"tunables"), labels.v[k]));
+		csv_str(out, &first, job);
+		csv_str(out, &first, metric);
+		csv_str(out, &first, kb_jstr(s, "unit"));
+		csv_num(out, &first, s, "n");
+		csv_num(out, &first, s, "mean");
+		csv_num(out, &first, s, "sd");
+		csv_num(out, &first, s, "cv_pct");
+		csv_num(out, &first, s, "ci95_lo");
+		csv_num(out, &first, s, "ci95_hi");
+		bl = cmp ? kb_jstr(cmp, "baseline") :
+			stats_baseline_for(results, id);
+		csv_str(out, &first, bl && strcmp(bl, id) ? bl : NULL);
+		csv_num(out, &first, cmp, "change_pct");
+		csv_num(out, &first, cmp, "change_ci95_lo_pct");
+		csv_num(out, &first, cmp, "change_ci95_hi_pct");
+		csv_num(out, &first, cmp, "p_adjusted");
+		csv_str(out, &first, !verdict ? NULL :
+			verdict_significant(verdict) ? "1" : "0");
+		csv_num(out, &first, cmp, "mde_pct");
+		csv_sep(out, &first);
+		if (flags)
+			fprintf(out, "%ld", disturbed_runs(results, id, job));
+		modes = json_object_get(s, "modes");
+		csv_str(out, &first, !modes ? NULL :
+			json_is_null(modes) ? "0" : "1");
+		analysis = kb_jstr(cmp, "analysis");
+		if (!analysis && cmp && json_is_number(json_object_get(cmp,
+							"welch_p")))
+			analysis = "welch";
+		csv_str(out, &first, analysis);
+		csv_str(out, &first, verdict);
+		fputs("\r\n", out);
+	}
+	free(labels.v);
 	return ferror(out) ? -EIO : 0;
 }
 

@@ -103,9 +103,10 @@ int report_markdown(FILE *out, const struct kb_report *r);
 int report_markdown_full(FILE *out, const struct kb_report *r,
 			 json_t *results, const struct report_opts *opts);
 
-/* reports/csv.c: RFC 4180 CSV, one block of records per table; and the
- * tables as JSON (the layout of the file's comment). */
-int report_csv(FILE *out, const struct kb_report *r);
+/* reports/csv.c: the results (summaries and comparisons filled) as
+ * RFC 4180 CSV data, one record per (configuration, job, metric); and
+ * the tables as JSON (the layout of the file's comment). */
+int report_csv(FILE *out, json_t *results);
 int report_tables_json(FILE *out, const struct kb_report *r);
 
 #endif

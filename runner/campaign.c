@@ -274,6 +274,13 @@ int campaign_check_jobs(const struct kb_config *cfg)
 			kb_error("%s: job '%s': no job file %s (jobs name files "
 				 "in the profiles directory, without .fio)",
 				 cfg->path, cfg->jobs[i], from);
+			if (!ret) {	/* the places, once */
+				char *help = kconf_profiles_help(cfg,
+								 cfg->jobs[i]);
+
+				fputs(help, stderr);
+				free(help);
+			}
 			ret = -ENOENT;
 		}
 		free(from);

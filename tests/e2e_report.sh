@@ -6,7 +6,9 @@
 #     (/usr/bin/jsonschema, started from an argv array);
 #  2. `kbench report --plots` draws SVG and PNG graphs with gnuplot, and
 #     the SVG files are well-formed XML with an <svg> root;
-#  3. every layout renders in text and markdown from an export alone;
+#  3. every layout renders in text and markdown from an export alone, and
+#     the CSV (data: a record per configuration, job and metric) loads in
+#     Python's csv module with numbers in its numeric columns;
 #  4. report.md, turned into HTML by cmark-gfm (GitHub's markdown), renders
 #     in headless Chromium; the screenshot must be a PNG of real size.
 # A missing tool gives a SKIP line for its part.  Closing line:
@@ -107,15 +109,79 @@ fi
 
 # --- 3. every layout from the export alone -------------------------------
 for l in variants profile time rounds scaling mmtests lkp; do
-	for f in text markdown csv; do
+	for f in text markdown; do
 		"$KBENCH" report --from-json "$fixture" --layout $l -f $f \
 			>"$tmp/l.out" 2>"$tmp/l.err"
 		rc=$?
-		# the fixture has no profile: its csv is rightly empty
 		check "--layout $l -f $f exits 0 (rc $rc)" \
-			"[ $rc -eq 0 ] && { [ -s '$tmp/l.out' ] || [ $l-$f = profile-csv ]; }"
+			"[ $rc -eq 0 ] && [ -s '$tmp/l.out' ]"
 	done
 done
+
+# --- 3b. CSV is data: Python's csv module reads numbers ------------------
+# (reports/csv.c): one header, one record per (configuration, job, metric)
+# summary, the same width on every record, numeric columns that parse as
+# numbers or are empty, 0/1 flags, verdict and analysis words.
+csv_check() {	# CSV RESULTS_JSON
+	/usr/bin/python3 - "$1" "$2" <<'PY'
+import csv, json, math, sys
+raw = open(sys.argv[1], 'rb').read()
+assert raw.endswith(b'\r\n'), 'records end in CRLF'
+rows = list(csv.reader(open(sys.argv[1], newline='', encoding='utf-8')))
+head, recs = rows[0], rows[1:]
+want = ['job', 'metric', 'unit', 'n', 'mean', 'sd', 'cv_pct', 'ci_low',
+        'ci_high', 'baseline', 'change_pct', 'change_ci_low',
+        'change_ci_high', 'p_adjusted', 'significant', 'mde_pct',
+        'disturbed_runs', 'bimodal', 'analysis', 'verdict']
+assert head[:2] == ['configuration', 'variant'], head
+assert head[-len(want):] == want, head
+model = json.load(open(sys.argv[2]))
+assert len(recs) == len(model['summaries']), (len(recs), len(model['summaries']))
+assert len(recs) > 0
+col = {h: i for i, h in enumerate(head)}
+floats = ['mean', 'sd', 'cv_pct', 'ci_low', 'ci_high', 'change_pct',
+          'change_ci_low', 'change_ci_high', 'p_adjusted', 'mde_pct']
+verdicts = {'', 'improvement', 'regression', 'significant difference',
+            'no significant difference', 'insufficient samples',
+            'inconclusive'}
+compared = 0
+for r in recs:
+    assert len(r) == len(head), ('width', len(r), len(head), r)
+    for name in floats:
+        v = r[col[name]]
+        if v:
+            assert math.isfinite(float(v)), (name, v)
+    for name in ('n', 'disturbed_runs'):
+        v = r[col[name]]
+        assert v == '' or int(v) >= 0, (name, v)
+    assert int(r[col['n']]) >= 1
+    for name in ('significant', 'bimodal'):
+        assert r[col[name]] in ('', '0', '1'), (name, r[col[name]])
+    assert r[col['verdict']] in verdicts, r[col['verdict']]
+    assert r[col['analysis']] in ('', 'paired', 'welch-log', 'welch')
+    mean, lo, hi = (r[col[k]] for k in ('mean', 'ci_low', 'ci_high'))
+    if lo and hi:
+        assert float(lo) <= float(mean) <= float(hi), (lo, mean, hi)
+    for i, v in enumerate(r):	# no display strings ('%' is a unit)
+        assert v not in ('n/a', 'base') and '\u00b1' not in v, v
+        assert head[i] == 'unit' or not v.endswith('%'), v
+    if r[col['verdict']]:
+        compared += 1
+        assert r[col['significant']] in ('0', '1') and r[col['baseline']]
+assert compared > 0, 'no compared metric'
+print('%d records of %d fields, %d compared' % (len(recs), len(head), compared))
+PY
+}
+"$KBENCH" report --from-json "$fixture" -f csv -o "$tmp/data.csv"
+"$KBENCH" report --from-json "$fixture" -f json -o "$tmp/data.json"
+out=$(csv_check "$tmp/data.csv" "$tmp/data.json" 2>&1)
+check "report -f csv loads in Python's csv module as numbers: $out" "grep -q records <<<\"\$out\""
+if [ -n "$campaign" ]; then
+	"$KBENCH" report "$campaign" -f csv -o "$tmp/camp.csv"
+	"$KBENCH" report "$campaign" -f json -o "$tmp/camp.json"
+	out=$(csv_check "$tmp/camp.csv" "$tmp/camp.json" 2>&1)
+	check "a real campaign's CSV too: $out" "grep -q records <<<\"\$out\""
+fi
 for l in rounds scaling mmtests lkp; do
 	"$KBENCH" report --from-json "$fixture" --layout $l >"$tmp/l.txt"
 	check "--layout $l text: no line over 80 columns" \

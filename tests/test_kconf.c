@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,10 +190,18 @@ static void test_minimal_defaults(void **state)
 	assert_int_equal(cfg.loop_size_bytes, 256ULL << 20);
 	assert_null(cfg.baseline);
 	assert_int_equal(cfg.ntunables, 0);
-	/* no tests/data/kconf/profiles/: the installed directory */
+	/* no tests/data/kconf/profiles/: this test binary is in the
+	 * checkout's build tree, whose profiles/ is used */
 	assert_false(kb_exists(DATA "profiles"));
-	assert_string_equal(cfg.profiles_dir,
-			    "/usr/local/share/kbench/profiles");
+	assert_true(kb_exists(cfg.profiles_dir));
+	assert_int_equal(cfg.profiles_line, 0);
+	/* nothing anywhere: the first place, for the error to name */
+	kconf_find_profiles(&cfg, "/nonexistent/kbench",
+			    "/nonexistent/prefix");
+	assert_string_equal(cfg.profiles_dir, DATA "profiles");
+	assert_int_equal(cfg.nprofiles_places, 2);
+	assert_string_equal(cfg.profiles_places[1].dir,
+			    "/nonexistent/prefix/share/kbench/profiles");
 	assert_int_equal(cfg.nvariants, 1);
 	assert_string_equal(cfg.variants[0].name, "running");
 	assert_string_equal(cfg.variants[0].method, "local");
@@ -367,6 +376,167 @@ static void test_env_and_comments(void **state)
 	/* no '/' in the name: profiles next to it is ./profiles */
 	assert_string_equal(cfg.profiles_dir, "profiles");
 	kconf_free(&cfg);
+}
+
+static void touch(const char *dir, const char *name)
+{
+	char *path = kb_path_join(dir, name);
+	FILE *f;
+
+	assert_int_equal(kb_mkdir_p(dir), 0);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("[x]\n", f);
+	fclose(f);
+	free(path);
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag,
+		    struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+/* The profiles search order (kconf_find_profiles): a temporary tree
+ * with an installed layout (T/usr/bin, T/usr/share/kbench/profiles), a
+ * checkout (T/src: kbench.c, profiles/, build/san/), a conf directory,
+ * KBENCH_PROFILES and a prefix; fake binary paths, never /proc/self/exe. */
+static void test_profiles_search(void **state)
+{
+	char tmpl[] = "/tmp/kbprof.XXXXXX", *t = mkdtemp(tmpl);
+	char *conf, *usr, *src, *pfx, *env, *exe, *want, *help, *p;
+	struct kb_config cfg;
+	const char *text = "[global]\njobs = randread-4k\n[running]\n";
+
+	(void)state;
+	assert_non_null(t);
+	unsetenv("KBENCH_PROFILES");
+	conf = kb_path_join(t, "conf/kernels.conf");
+	p = kb_path_join(t, "conf");
+	touch(p, "kernels.conf");
+	free(p);
+	usr = kb_path_join(t, "usr/share/kbench/profiles");
+	touch(usr, "randread-4k.fio");
+	src = kb_path_join(t, "src/profiles");
+	touch(src, "randread-4k.fio");
+	p = kb_path_join(t, "src");
+	touch(p, "kbench.c");
+	free(p);
+	pfx = kb_path_join(t, "pfx");
+	env = kb_path_join(t, "env");
+	touch(env, "randread-4k.fio");
+
+	assert_int_equal(kconf_parse(conf, text, &cfg), 0);
+
+	/* installed: PREFIX/bin/kbench -> PREFIX/share/kbench/profiles */
+	exe = kb_path_join(t, "usr/bin/kbench");
+	kconf_find_profiles(&cfg, exe, pfx);
+	assert_string_equal(cfg.profiles_dir, usr);
+	assert_int_equal(cfg.nprofiles_places, 3);
+	want = kb_path_join(t, "conf/profiles");
+	assert_string_equal(cfg.profiles_places[0].dir, want);
+	assert_non_null(strstr(cfg.profiles_places[0].source, "next to"));
+	assert_string_equal(cfg.profiles_places[1].dir, usr);
+	assert_non_null(strstr(cfg.profiles_places[1].source, exe));
+	assert_non_null(strstr(cfg.profiles_places[2].dir, "/pfx/share/kbench/profiles"));
+	free(exe);
+
+	/* the build tree: build/san/kbench, build/kbench, ./kbench */
+	exe = kb_path_join(t, "src/build/san/kbench");
+	kconf_find_profiles(&cfg, exe, pfx);
+	assert_string_equal(cfg.profiles_dir, src);
+	free(exe);
+	exe = kb_path_join(t, "src/build/kbench");
+	kconf_find_profiles(&cfg, exe, pfx);
+	assert_string_equal(cfg.profiles_dir, src);
+	free(exe);
+	exe = kb_path_join(t, "src/kbench");
+	kconf_find_profiles(&cfg, exe, pfx);
+	assert_string_equal(cfg.profiles_dir, src);
+	free(exe);
+
+	/* a binary elsewhere: the compiled-in prefix, once it exists */
+	exe = kb_path_join(t, "opt/kbench");
+	kconf_find_profiles(&cfg, exe, pfx);
+	assert_int_equal(cfg.nprofiles_places, 2);
+	assert_string_equal(cfg.profiles_dir, want);	/* none exists */
+	p = kb_path_join(pfx, "share/kbench/profiles");
+	touch(p, "randread-4k.fio");
+	kconf_find_profiles(&cfg, exe, pfx);
+	assert_string_equal(cfg.profiles_dir, p);
+	free(p);
+	free(exe);
+	/* the prefix is the binary's own: listed once */
+	exe = kb_path_join(pfx, "bin/kbench");
+	kconf_find_profiles(&cfg, exe, pfx);
+	assert_int_equal(cfg.nprofiles_places, 2);
+	free(exe);
+
+	/* nothing found: every place named, with what it holds */
+	exe = kb_path_join(t, "none/bin/kbench");
+	kconf_find_profiles(&cfg, exe, "/nonexistent");
+	assert_string_equal(cfg.profiles_dir, want);
+	help = kconf_profiles_help(&cfg, "randread-4k");
+	assert_non_null(strstr(help, "conf/profiles/randread-4k.fio (next to"));
+	assert_non_null(strstr(help, "no such directory [used]"));
+	assert_non_null(strstr(help, "none/share/kbench/profiles/randread-4k.fio (beside the binary"));
+	assert_non_null(strstr(help, "/nonexistent/share/kbench/profiles"));
+	assert_non_null(strstr(help, "set profiles = DIR"));
+	assert_non_null(strstr(help, "KBENCH_PROFILES=DIR"));
+	assert_null(strstr(help, "e.g."));
+	assert_int_equal(count_lines(help), 5);
+	free(help);
+	free(exe);
+
+	/* a profiles/ next to the conf comes first of the defaults, even
+	 * without the job; the error then points at the one that has it */
+	p = kb_path_join(t, "conf/profiles");
+	assert_int_equal(kb_mkdir_p(p), 0);
+	free(p);
+	exe = kb_path_join(t, "usr/bin/kbench");
+	kconf_find_profiles(&cfg, exe, pfx);
+	assert_string_equal(cfg.profiles_dir, want);
+	help = kconf_profiles_help(&cfg, "randread-4k");
+	assert_non_null(strstr(help, "no such file [used]"));
+	assert_non_null(strstr(help, "has it"));
+	p = kb_xasprintf("e.g. profiles = %s\n", usr);
+	assert_non_null(strstr(help, p));
+	free(p);
+	free(help);
+
+	/* KBENCH_PROFILES before every default */
+	setenv("KBENCH_PROFILES", env, 1);
+	kconf_find_profiles(&cfg, exe, pfx);
+	assert_string_equal(cfg.profiles_dir, env);
+	assert_int_equal(cfg.nprofiles_places, 1);
+	assert_non_null(strstr(cfg.profiles_places[0].source,
+			       "KBENCH_PROFILES"));
+	kconf_free(&cfg);
+
+	/* profiles = in kernels.conf before KBENCH_PROFILES */
+	assert_int_equal(kconf_parse(conf, "[global]\njobs = randread-4k\n"
+				     "profiles = mine\n[running]\n", &cfg), 0);
+	kconf_find_profiles(&cfg, exe, pfx);
+	p = kb_path_join(t, "conf/mine");
+	assert_string_equal(cfg.profiles_dir, p);
+	free(p);
+	assert_int_equal(cfg.profiles_line, 3);
+	assert_int_equal(cfg.nprofiles_places, 1);
+	assert_non_null(strstr(cfg.profiles_places[0].source, "line 3"));
+	kconf_free(&cfg);
+	unsetenv("KBENCH_PROFILES");
+
+	free(exe);
+	free(want);
+	free(conf);
+	free(usr);
+	free(src);
+	free(pfx);
+	free(env);
+	assert_int_equal(nftw(t, rm_entry, 16, FTW_DEPTH | FTW_PHYS), 0);
 }
 
 static void test_load_missing_file(void **state)
@@ -812,6 +982,7 @@ int main(void)
 		cmocka_unit_test(test_order_random_seed),
 		cmocka_unit_test(test_example_kernels_conf),
 		cmocka_unit_test(test_env_and_comments),
+		cmocka_unit_test(test_profiles_search),
 		cmocka_unit_test(test_load_missing_file),
 		cmocka_unit_test(test_parse_size),
 		cmocka_unit_test(test_err_unknown_key),

@@ -1,0 +1,72 @@
+#!/bin/bash
+# tests/e2e_install.sh - `make install PREFIX=$tmp/usr DESTDIR=`, then the
+# installed binary, run from another directory with a kernels.conf that
+# has no `profiles =`, finds the installed job files (beside the binary:
+# PREFIX/share/kbench/profiles), the compiled-in prefix when the binary is
+# copied elsewhere, KBENCH_PROFILES before both, and the "no job file"
+# error names every place it looked and how to fix it
+# (parsers/kconf.h, kconf_find_profiles).  Needs no root: a plain build
+# of its own (BUILD=$tmp/build, -O0: about 10 s on 2 cores).
+# Closing line: "install: N passed, N failed".
+set -u
+. "$(dirname "$0")/e2e_lib.sh"
+repo=$(pwd)
+tmp=$(mktemp -d /tmp/kbench-install.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+usr=$tmp/usr
+
+env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s -C "$repo" install \
+	PREFIX="$usr" DESTDIR= BUILD="$tmp/build" SANITIZE= CFLAGS=-O0 \
+	>"$tmp/make.log" 2>&1
+rc=$?
+[ $rc -eq 0 ] || cat "$tmp/make.log"
+check "make install PREFIX=$usr DESTDIR= (exit $rc)" \
+	"[ $rc -eq 0 ] && [ -x '$usr/bin/kbench' ] && [ -f '$usr/share/kbench/profiles/randread-4k.fio' ] && [ -f '$usr/share/man/man1/kbench.1' ] && [ -f '$usr/share/man/man1/kbench-run.1' ] && [ -f '$usr/share/man/man1/kbench-install-resume.1' ]"
+check "... with the bash and zsh completions" \
+	"grep -q '^complete -F _kbench kbench' '$usr/share/bash-completion/completions/kbench' && grep -q '^#compdef kbench' '$usr/share/zsh/site-functions/_kbench'"
+
+mkdir -p "$tmp/work" "$tmp/elsewhere" "$tmp/mine"
+cat >"$tmp/work/kernels.conf" <<CONF
+[global]
+jobs = randread-4k seqwrite-1m-direct
+runtime = 1
+target = file:$tmp/work/target
+
+[running]
+method = local
+CONF
+cd "$tmp/elsewhere" || exit 1
+
+"$usr/bin/kbench" plan -c "$tmp/work/kernels.conf" >"$tmp/plan1.out" 2>&1
+rc=$?
+check "installed kbench plan from another directory (exit $rc)" \
+	"[ $rc -eq 0 ] && grep -q '2 job(s)' '$tmp/plan1.out'"
+check "... with the installed job files, found beside the binary" \
+	"grep -qF 'job files: $usr/share/kbench/profiles (beside the binary $usr/bin/kbench)' '$tmp/plan1.out'"
+
+cp "$usr/bin/kbench" "$tmp/elsewhere/kbench"
+"$tmp/elsewhere/kbench" plan -c "$tmp/work/kernels.conf" >"$tmp/plan2.out" 2>&1
+check "a copy outside PREFIX/bin: the prefix it was built for" \
+	"grep -qF 'job files: $usr/share/kbench/profiles (the install prefix $usr)' '$tmp/plan2.out'"
+
+cp "$repo/profiles/randread-4k.fio" "$repo/profiles/seqwrite-1m-direct.fio" "$tmp/mine/"
+KBENCH_PROFILES="$tmp/mine" "$usr/bin/kbench" plan -c "$tmp/work/kernels.conf" \
+	>"$tmp/plan3.out" 2>&1
+check "KBENCH_PROFILES comes before the installed ones" \
+	"grep -qF 'job files: $tmp/mine (the environment variable KBENCH_PROFILES)' '$tmp/plan3.out'"
+
+mkdir "$tmp/work/profiles"
+cp "$repo/profiles/randread-4k.fio" "$tmp/work/profiles/"
+"$usr/bin/kbench" plan -c "$tmp/work/kernels.conf" >"$tmp/plan4.out" 2>"$tmp/plan4.err"
+rc=$?
+check "profiles/ next to kernels.conf comes first; a job it lacks is an error (exit $rc)" \
+	"[ $rc -eq 1 ] && grep -q \"job 'seqwrite-1m-direct': no job file $tmp/work/profiles/seqwrite-1m-direct.fio\" '$tmp/plan4.err'"
+check "... naming every place looked, what each holds, and the fix" \
+	"grep -qF '$tmp/work/profiles/seqwrite-1m-direct.fio (next to $tmp/work/kernels.conf): no such file [used]' '$tmp/plan4.err' && grep -qF '$usr/share/kbench/profiles/seqwrite-1m-direct.fio (beside the binary $usr/bin/kbench): has it' '$tmp/plan4.err' && grep -qF 'set profiles = DIR' '$tmp/plan4.err' && grep -qF 'e.g. profiles = $usr/share/kbench/profiles' '$tmp/plan4.err'"
+
+env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s -C "$repo" uninstall \
+	PREFIX="$usr" DESTDIR= BUILD="$tmp/build" >/dev/null 2>&1
+check "make uninstall removes what install put there" \
+	"[ ! -e '$usr/bin/kbench' ] && [ ! -e '$usr/share/kbench' ] && [ ! -e '$usr/share/man/man1/kbench.1' ] && [ ! -e '$usr/share/man/man1/kbench-run.1' ] && [ ! -e '$usr/share/bash-completion/completions/kbench' ] && [ ! -e '$usr/share/zsh/site-functions/_kbench' ]"
+
+e2e_summary install

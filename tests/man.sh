@@ -1,0 +1,91 @@
+#!/bin/bash
+# tests/man.sh - man/kbench.1 against the binary: every option of every
+# command (the option lines of `kbench CMD --help`, which are its
+# getopt_long table: tests/completion.sh) is in that command's SYNOPSIS;
+# the EXIT STATUS section gives each command the statuses its --help
+# lists; EXAMPLES runs only real commands; the page of each command
+# (scripts/gen-manpage, kbench-CMD(1)) has every option and the exit
+# statuses; man(1) renders every page without a warning.  About 2 s.  Closing line: "man: N passed, N failed".
+set -u
+. "$(dirname "$0")/e2e_lib.sh"
+page=man/kbench.1
+# the roff source with \- as -, \fB \fR \fI dropped
+src=$(sed 's/\\-/-/g; s/\\f[BIR]//g' "$page")
+
+# the SYNOPSIS lines of a command: from ".B kbench CMD" to the next .br
+synopsis() {
+	awk -v cmd="$1" '
+		/^\.SH/ { in_syn = ($2 == "SYNOPSIS") }
+		in_syn && $0 ~ "^\\.B kbench " cmd "( |$)" { on = 1 }
+		on && /^\.br/ { on = 0 }
+		on { print }' <<<"$src"
+}
+# the text of the EXIT STATUS entry of a command (".B kbench CMD")
+exit_entry() {
+	awk -v cmd="$1" '
+		/^\.SH/ { in_ex = ($2 " " $3 == "EXIT STATUS") }
+		in_ex && /^\.TP/ { on = 0; next }
+		in_ex && $0 == ".B kbench " cmd { on = 1; next }
+		on { print }' <<<"$src"
+}
+numbers() { grep -oE '(^|[ (;:,])[0-9]+' | tr -cd '0-9\n' | sort -un | tr '\n' ' '; }
+
+cmds=$("$KBENCH" --help | sed -n 's/^  \([a-z-]*\) .*/\1/p')
+check "kbench --help lists the commands" "[ -n '$cmds' ]"
+for c in $cmds; do
+	helped=$("$KBENCH" "$c" --help | grep -E '^ {2,8}(-[a-zA-Z], )?--[a-z]' |
+		sed 's/^ *//; s/  .*//' | grep -oE -- '--[a-z][a-z-]*' |
+		grep -vx -- --help | sort -u)
+	syn=$(synopsis "$c")
+	missing=""
+	for o in $helped; do
+		grep -q -- "$o\\b" <<<"$syn" || missing="$missing $o"
+	done
+	check "SYNOPSIS of kbench $c has every option${missing:+ (missing:$missing)}" \
+		"[ -n \"\$syn\" ] && [ -z '$missing' ]"
+
+	want=$("$KBENCH" "$c" --help | sed -n '/[Ee]xit status:/,$p' | numbers)
+	got=$(exit_entry "$c" | numbers)
+	check "EXIT STATUS of kbench $c: $got(--help: $want)" \
+		"[ -n '$want' ] && [ '$got' = '$want' ]"
+done
+
+bad=$(awk '/^\.SH/ { on = ($2 == "EXAMPLES") } on' <<<"$src" |
+	grep -oE '^kbench [a-z-]+' | awk '{ print $2 }' | sort -u |
+	while read -r c; do grep -qx -- "$c" <<<"$cmds" || echo "$c"; done)
+n=$(awk '/^\.SH/ { on = ($2 == "EXAMPLES") } on' <<<"$src" | grep -c '^kbench ')
+check "EXAMPLES: $n command lines, each a kbench command${bad:+ (unknown: $bad)}" \
+	"[ $n -ge 10 ] && [ -z '$bad' ]"
+
+# one page per command (scripts/gen-manpage), for every command but the
+# internal guest, each with its options and exit statuses
+tmp=$(mktemp -d /tmp/kbench-man.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+pages=("$page")
+listed=$(sed -n 's/^MAN_CMDS := //p' Makefile)
+for c in $cmds; do
+	[ "$c" = guest ] && continue
+	check "the Makefile's MAN_CMDS has kbench-$c(1)" "grep -qw -- '$c' <<<'$listed'"
+	scripts/gen-manpage "$KBENCH" "$c" >"$tmp/kbench-$c.1"
+	rc=$?
+	gen=$(sed 's/\\-/-/g' "$tmp/kbench-$c.1")
+	opts=$(awk '/^\.SH/ { on = ($2 == "OPTIONS") } on && /^\.B / { print }' <<<"$gen")
+	missing=""
+	for o in $("$KBENCH" "$c" --help | grep -E '^ {2,8}(-[a-zA-Z], )?--[a-z]' |
+		sed 's/^ *//; s/  .*//' | grep -oE -- '--[a-z][a-z-]*'); do
+		grep -q -- "$o\\b" <<<"$opts" || missing="$missing $o"
+	done
+	check "kbench-$c(1): NAME, SYNOPSIS, OPTIONS${missing:+ (missing:$missing)}, EXIT STATUS" \
+		"[ $rc -eq 0 ] && grep -q '^kbench-$c - ' <<<\"\$gen\" && grep -q '^\.B kbench $c' <<<\"\$gen\" && [ -z '$missing' ] && grep -q '^\.SH EXIT STATUS' <<<\"\$gen\""
+	pages+=("$tmp/kbench-$c.1")
+done
+
+if command -v man >/dev/null; then
+	for p in "${pages[@]}"; do
+		w=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$p" 2>&1 >/dev/null)
+		check "man --warnings renders $(basename "$p") cleanly${w:+: $w}" "[ -z \"\$w\" ]"
+	done
+else
+	skipped "no man(1) here to render the pages"
+fi
+e2e_summary man
