@@ -1,0 +1,19 @@
+/* results/paths.c - see paths.h. */
+#include "results/paths.h"
+#include "lib/file.h"
+
+char *kb_run_key(const char *configuration, const char *job,
+		 long long iteration)
+{
+	return kb_xasprintf("%s/%s/%03lld", configuration, job, iteration);
+}
+
+char *kb_run_dir(const char *dir, const char *key)
+{
+	return kb_xasprintf("%s/runs/%s", dir, key);
+}
+
+char *kb_run_file(const char *dir, const char *key, const char *name)
+{
+	return kb_xasprintf("%s/runs/%s/%s", dir, key, name);
+}

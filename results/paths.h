@@ -1,0 +1,32 @@
+/* results/paths.h - the campaign directory contract: where each file of
+ * a campaign lives and the one schema version of every JSON file kbench
+ * writes (docs/results-format.md).
+ *
+ *   DIR/campaign.json              the expanded plan and the environment
+ *   DIR/state.json                 what is done, for resume
+ *   DIR/runs/KEY/                  one run: raw artifacts + metrics.json
+ *   DIR/results.json               every run's metrics + the statistics
+ *
+ * KEY = CONFIGURATION/JOB/ITERATION with the iteration as three digits
+ * ("stock,NM=0/randread-4k/003"); warm-ups come first (iteration <
+ * warmup).  Every path helper returns a malloc'd string (never NULL: the
+ * allocators abort on exhaustion, lib/file.h).
+ */
+#ifndef KB_RESULTS_PATHS_H
+#define KB_RESULTS_PATHS_H
+
+/* schema_version of campaign.json, state.json, results.json, the push
+ * queue and the machine-wide records; readers refuse other versions. */
+#define KB_SCHEMA_VERSION 1
+
+/* "CONFIGURATION/JOB/NNN" */
+char *kb_run_key(const char *configuration, const char *job,
+		 long long iteration);
+
+/* "DIR/runs/KEY" */
+char *kb_run_dir(const char *dir, const char *key);
+
+/* "DIR/runs/KEY/NAME" (metrics.json, fio.json, run.json, console.log) */
+char *kb_run_file(const char *dir, const char *key, const char *name);
+
+#endif
