@@ -186,6 +186,14 @@ json_t *results_load_campaign(const char *dir, int reparse)
 				json_object_set(json_array_get(runs,
 					json_array_size(runs) - 1), "warnings",
 					json_object_get(m, "warnings"));
+			/* metrics that could not be measured, with why
+			 * (parsers/run_dir.h): the reports' n/a reasons */
+			if (json_object_size(json_object_get(m,
+					     "unavailable")))
+				json_object_set(json_array_get(runs,
+					json_array_size(runs) - 1),
+					"unavailable",
+					json_object_get(m, "unavailable"));
 			add_params(cj, config, json_array_get(runs,
 					json_array_size(runs) - 1));
 		}
