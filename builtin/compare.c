@@ -8,6 +8,7 @@
 #include "reports/table.h"
 #include "results/model.h"
 #include "stats/compare.h"
+#include "stats/disturbed.h"
 #include "stats/summary.h"
 
 #include <errno.h>
@@ -27,7 +28,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: kbench compare [--metric NAME]... [--alpha P] [--min-effect PCT]\n"
-"                      [--exclude-outliers] BASE NEW\n"
+"                      [--exclude-outliers] [--exclude-disturbed] BASE NEW\n"
 "\n"
 "Compare the campaign NEW with the campaign BASE and print a verdict per\n"
 "job and metric: improvement, regression, no significant difference,\n"
@@ -58,6 +59,9 @@ static void usage(FILE *f)
 "                      (default: BASE's kernels.conf min_effect, else 1)\n"
 "      --exclude-outliers  leave outlier runs out of the tests (they are\n"
 "                      listed either way)\n"
+"      --exclude-disturbed  leave disturbed runs (stats/disturbed.h: other\n"
+"                      tasks, steal, CPU pressure, lost idle) out of the\n"
+"                      tests; they are listed either way\n"
 "  -h, --help          this text\n"
 "\n"
 "exit status: 0 no metric regressed, 1 at least one regressed, 2 error,\n"
@@ -429,6 +433,7 @@ int cmd_compare(int argc, char **argv)
 		{ "alpha", required_argument, NULL, 'A' },
 		{ "min-effect", required_argument, NULL, 'E' },
 		{ "exclude-outliers", no_argument, NULL, 'X' },
+		{ "exclude-disturbed", no_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -439,7 +444,7 @@ int cmd_compare(int argc, char **argv)
 	char **keep = NULL, *copy, *tok, *save;
 	size_t nmetrics = 0, nkeep = 0, i, nreg = 0, nundecided = 0, nweak = 0;
 	json_t *merged = NULL, *e;
-	int c, ret = EXIT_ERROR;
+	int c, ret = EXIT_ERROR, exclude_disturbed = 0;
 
 	kb_compare_opts_init(&copts);
 	optind = 1;
@@ -466,6 +471,9 @@ int cmd_compare(int argc, char **argv)
 		case 'X':
 			copts.exclude_outliers = 1;
 			break;
+		case 'D':
+			exclude_disturbed = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			ret = 0;
@@ -484,6 +492,10 @@ int cmd_compare(int argc, char **argv)
 	copts.metrics = metrics;
 	if (side_open(&b, argv[optind]) || side_open(&n, argv[optind + 1]))
 		goto out;
+	/* each campaign's runs against its own quiet level; the marks
+	 * travel with the runs into the merged model */
+	stats_mark_disturbed(b.res, NULL, exclude_disturbed);
+	stats_mark_disturbed(n.res, NULL, exclude_disturbed);
 	if (!jobs_in_common(b.res, n.res)) {
 		kb_error("%s and %s ran no job in common (compare campaigns of "
 			 "the same fio jobs)", b.arg, n.arg);
@@ -505,6 +517,8 @@ int cmd_compare(int argc, char **argv)
 	}
 	json_object_set_new(json_object_get(merged, "campaign"), "baseline",
 			    json_string(pairs.v[0].baseline));
+	json_object_set_new(merged, "analysis_options", json_pack("{s:b}",
+			    "exclude_disturbed", exclude_disturbed));
 	if (stats_mark_outliers(merged, copts.exclude_outliers) < 0 ||
 	    stats_fill_summaries(merged) ||
 	    stats_fill_comparisons(merged, &copts, pairs.v, pairs.n))

@@ -9,6 +9,7 @@
 #include "results/model.h"
 #include "stats/summary.h"
 #include "stats/compare.h"
+#include "stats/disturbed.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -100,6 +101,10 @@ static void usage(FILE *f)
 "      --exclude-outliers  leave runs flagged as outliers (MAD modified\n"
 "                      z-score > 3.5) out of the means and tests; they are\n"
 "                      listed under the table either way\n"
+"      --exclude-disturbed  leave disturbed runs (another load, steal,\n"
+"                      CPU pressure or lost idle past the thresholds of\n"
+"                      kernels.conf; see stats/disturbed.h) out of the\n"
+"                      statistics; they are listed under the table\n"
 "      --reparse       parse every run's raw artifacts again (after a parser\n"
 "                      fix) and rewrite its metrics.json before reporting\n"
 "      --from-json FILE  report a results.json export instead of (or as\n"
@@ -210,6 +215,7 @@ int cmd_report(int argc, char **argv)
 		{ "no-cpu", no_argument, NULL, 'C' },
 		{ "reparse", no_argument, NULL, 'R' },
 		{ "exclude-outliers", no_argument, NULL, 'X' },
+		{ "exclude-disturbed", no_argument, NULL, 'D' },
 		{ "alpha", required_argument, NULL, 'A' },
 		{ "min-effect", required_argument, NULL, 'E' },
 		{ "from-json", required_argument, NULL, 'J' },
@@ -232,7 +238,7 @@ int cmd_report(int argc, char **argv)
 	char **keep = NULL, *buf = NULL;
 	size_t buflen = 0;
 	FILE *out = stdout;
-	int reparse = 0, separate = 0, ret = 2, c;
+	int reparse = 0, separate = 0, exclude_disturbed = 0, ret = 2, c;
 
 	report_opts_init(&opts);
 	kb_compare_opts_init(&copts);
@@ -250,6 +256,9 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'X':
 			copts.exclude_outliers = 1;
+			break;
+		case 'D':
+			exclude_disturbed = 1;
 			break;
 		case 'A':
 		case 'E':
@@ -333,6 +342,10 @@ int cmd_report(int argc, char **argv)
 			goto out;	/* the message names the directory */
 		nsrc++;
 	}
+	/* disturbed runs, against each campaign's own quiet level (before
+	 * a merge: the runs keep their marks) */
+	for (i = 0; i < nsrc; i++)
+		stats_mark_disturbed(src[i].results, NULL, exclude_disturbed);
 	if (nsrc > 1 && !separate) {
 		/* several campaigns: their configurations in one table */
 		json_t **models = kb_xcalloc(nsrc, sizeof(*models)), *merged;

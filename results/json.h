@@ -19,13 +19,17 @@ static inline json_t *kb_jreal(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
-/* 1 when a run enters the statistics: status "ok" and not a warm-up. */
+/* 1 when a run enters the statistics: status "ok", not a warm-up, and
+ * not left out by the analysis ("excluded": "disturbed", set by
+ * stats_mark_disturbed() when results.analysis_options.exclude_disturbed
+ * is on: `--exclude-disturbed`). */
 static inline int kb_run_counts(json_t *run)
 {
 	const char *status = kb_jstr(run, "status");
 
 	return status && !strcmp(status, "ok") &&
-	       !json_is_true(json_object_get(run, "warmup"));
+	       !json_is_true(json_object_get(run, "warmup")) &&
+	       !json_is_string(json_object_get(run, "excluded"));
 }
 
 /* 1 when the campaign sweeps a job parameter (kernels.conf "sweep":
