@@ -844,6 +844,10 @@ static void machine_header(struct ctx *c, struct kb_report *r)
 	size_t d, n;
 	int busy;
 
+	/* judged only where stats_mark_disturbed() ran (kbench run,
+	 * report, compare) */
+	if (!json_is_object(set))
+		return;
 	stats_disturbed_count(c->results, NULL, NULL, &d, &n);
 	if (!n)
 		return;

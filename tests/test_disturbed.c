@@ -9,6 +9,8 @@
 #include <cmocka.h>
 
 #include "results/json.h"
+#include "reports/report.h"
+#include "stats/compare.h"
 #include "stats/disturbed.h"
 
 #include <math.h>
@@ -184,6 +186,67 @@ static void test_steal_psi(void **state)
 	json_decref(res);
 }
 
+/* text with every line break and the indentation after it as one space
+ * (the report wraps at 80 columns), in place */
+static void unwrap(char *s)
+{
+	char *d = s;
+
+	while (*s) {
+		if (*s == '\n') {
+			while (s[1] == ' ')
+				s++;
+			*d++ = ' ';
+			s++;
+			continue;
+		}
+		*d++ = *s++;
+	}
+	*d = '\0';
+}
+
+/* The report: the header says how busy the machine was, the notes list
+ * the share per configuration, and b, disturbed more often than the
+ * baseline, is a finding. */
+static void test_report_notes(void **state)
+{
+	json_t *res = load_csv("tests/data/stats/aa-quiet.csv"), *run;
+	char *buf = NULL;
+	size_t len = 0, i, nb = 0;
+	FILE *f;
+
+	(void)state;
+	json_object_set_new(json_object_get(res, "campaign"), "name",
+			    json_string("aa-quiet"));
+	json_object_set_new(json_object_get(res, "campaign"), "jobs",
+			    json_pack("[s]", "randread-4k"));
+	json_object_set_new(res, "configurations", json_pack("[{s:s}, {s:s}]",
+			    "id", "a", "id", "b"));
+	json_object_set_new(res, "summaries", json_array());
+	json_array_foreach(json_object_get(res, "runs"), i, run)
+		if (!strcmp(kb_jstr(run, "configuration"), "b") && nb++ < 10)
+			json_object_set_new(json_object_get(run, "metrics"),
+				"task.other.cpu_pct", json_real(130.0));
+	assert_int_equal(stats_mark_disturbed(res, NULL, 0), 10);
+	assert_int_equal(stats_analyse(res, NULL), 0);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(report_render(f, res, "text", NULL), 0);
+	fclose(f);
+	if (getenv("KBENCH_TEST_DUMP"))
+		fputs(buf, stderr);
+	unwrap(buf);
+	if (!strstr(buf, "Machine:     busy — other tasks used 28% of a") ||
+	    !strstr(buf, "(task.other.cpu_pct 130% > 42%), 2") ||
+	    !strstr(buf, "10 of 100 runs disturbed") ||
+	    !strstr(buf, "a 0 of 50 (0%), b 10 of 50 (20%)") ||
+	    !strstr(buf, "finding: b was disturbed more often") ||
+	    !strstr(buf, "disturbed: b randread-4k iteration 1"))
+		fail_msg("unexpected report (KBENCH_TEST_DUMP=1 prints it)");
+	free(buf);
+	json_decref(res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -192,6 +255,7 @@ int main(void)
 		cmocka_unit_test(test_reasons_and_exclude),
 		cmocka_unit_test(test_off_and_missing),
 		cmocka_unit_test(test_steal_psi),
+		cmocka_unit_test(test_report_notes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
