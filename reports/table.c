@@ -841,7 +841,7 @@ static void machine_header(struct ctx *c, struct kb_report *r)
 	double other = stats_runs_median(c->results, "task.other.cpu_pct");
 	json_t *set = json_object_get(c->results, "disturbed_settings");
 	json_t *lim = json_object_get(set, "other_cpu_pct");
-	size_t d, n;
+	size_t d, n, nsup;
 	int busy;
 
 	/* judged only where stats_mark_disturbed() ran (kbench run,
@@ -851,6 +851,7 @@ static void machine_header(struct ctx *c, struct kb_report *r)
 	stats_disturbed_count(c->results, NULL, NULL, &d, &n);
 	if (!n)
 		return;
+	nsup = json_array_size(json_object_get(c->results, "superseded"));
 	busy = d * 20 > n || (isfinite(other) && json_is_number(lim) &&
 			 other > json_number_value(lim));
 	if (isfinite(other))
@@ -862,6 +863,11 @@ static void machine_header(struct ctx *c, struct kb_report *r)
 		add_header(r, "Machine", kb_xasprintf("%sthe CPU of other "
 			   "tasks was not measured; %zu of %zu runs disturbed",
 			   busy ? "busy — " : "", d, n));
+	if (nsup)
+		add_header(r, "Retried", kb_xasprintf("%zu run(s) superseded: "
+			   "their rounds had a disturbed run and were run "
+			   "again (retry_disturbed; kept as runs/.../"
+			   "NNN.superseded-K, listed in results.json)", nsup));
 }
 
 static void build_header(struct ctx *c, struct kb_report *r)

@@ -123,6 +123,11 @@ json_t *results_load_campaign(const char *dir, int reparse)
 			"campaign", camp,
 			"configurations", json_object_get(cj, "configurations"),
 			"runs", runs, "summaries");
+	/* rounds run again for a disturbed run (runner/retry.h): the
+	 * superseded runs are kept and named, never dropped silently */
+	if (json_array_size(json_object_get(state, "superseded")))
+		json_object_set(res, "superseded",
+				json_object_get(state, "superseded"));
 	json_array_foreach(json_object_get(cj, "plan"), i, k) {
 		const char *key = json_string_value(k);
 		char *config, *job, *rdir, *mpath;
