@@ -421,6 +421,20 @@ static void print_pair(FILE *out, json_t *merged,
 				json_string_value(json_object_get(e,
 					"reason")) ?: "");
 	}
+	{	/* disturbed runs (stats/disturbed.h) on each side */
+		size_t bd, bn, nd, nn;
+
+		stats_disturbed_count(merged, pr->baseline, job, &bd, &bn);
+		stats_disturbed_count(merged, pr->configuration, job, &nd, &nn);
+		if (bd || nd)
+			kb_table_add_note(t, "disturbed runs (another load, "
+				"steal, CPU pressure or lost idle): %zu of %zu "
+				"in base, %zu of %zu in new (%s)", bd, bn, nd,
+				nn, json_is_true(json_object_get(json_object_get(
+				merged, "analysis_options"),
+				"exclude_disturbed")) ? "excluded" :
+				"kept; --exclude-disturbed");
+	}
 	fputc('\n', out);
 	kb_table_write_text(out, t, REPORT_TEXT_WIDTH);
 	kb_table_free(t);
@@ -527,9 +541,14 @@ int cmd_compare(int argc, char **argv)
 		/* the campaigns are readable but hold nothing measured in
 		 * common (every run failed, say): the data cannot decide,
 		 * so `git bisect run` skips rather than calls it bad */
+		size_t nd, nt;
+
+		stats_disturbed_count(merged, NULL, NULL, &nd, &nt);
 		kb_error("%s and %s have no job and metric in common with "
-			 "successful timed runs: nothing to compare (exit 125)",
-			 b.arg, n.arg);
+			 "successful timed runs: nothing to compare (exit "
+			 "125)%s", b.arg, n.arg, exclude_disturbed && nd ?
+			 "; --exclude-disturbed left out their disturbed runs" :
+			 "");
 		ret = EXIT_UNDECIDABLE;
 		goto out;
 	}
