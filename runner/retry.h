@@ -12,7 +12,8 @@
  * interleave only (a vm/kexec batch spans a boot; block and random
  * orders have no rounds to rerun as a whole).  The judgment uses the
  * campaign's runs so far (early rounds see few runs; the report judges
- * again with all of them).
+ * again with all of them).  With push = URL a superseded run was already
+ * pushed when it completed: its point stays in the store.
  */
 #ifndef KB_RETRY_H
 #define KB_RETRY_H
