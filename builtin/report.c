@@ -367,6 +367,12 @@ int cmd_report(int argc, char **argv)
 		free(names);
 		if (!merged)
 			goto out;
+		/* each run was judged against its own campaign; the header
+		 * takes the thresholds of the first (the baseline's) */
+		json_object_set(merged, "disturbed_settings", json_object_get(
+				src[0].results, "disturbed_settings"));
+		json_object_set(merged, "analysis_options", json_object_get(
+				src[0].results, "analysis_options"));
 		for (i = 1; i < nsrc; i++)
 			json_decref(src[i].results);
 		json_decref(src[0].results);
