@@ -8,6 +8,7 @@
 #include "reports/table.h"
 #include "results/model.h"
 #include "stats/compare.h"
+#include "stats/disturbed.h"
 #include "stats/summary.h"
 
 #include <errno.h>
@@ -27,7 +28,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: kbench compare [--metric NAME]... [--alpha P] [--min-effect PCT]\n"
-"                      [--exclude-outliers] BASE NEW\n"
+"                      [--exclude-outliers] [--exclude-disturbed] BASE NEW\n"
 "\n"
 "Compare the campaign NEW with the campaign BASE and print a verdict per\n"
 "job and metric: improvement, regression, no significant difference,\n"
@@ -68,6 +69,9 @@ static void usage(FILE *f)
 "                      (default: BASE's kernels.conf min_effect, else 1)\n"
 "      --exclude-outliers  leave outlier runs out of the tests (they are\n"
 "                      listed either way)\n"
+"      --exclude-disturbed  leave disturbed runs (stats/disturbed.h: other\n"
+"                      tasks, steal, CPU pressure, lost idle) out of the\n"
+"                      tests; they are listed either way\n"
 "  -h, --help          this text\n"
 "\n"
 "exit status: 0 no metric regressed, 1 at least one regressed, 2 error,\n"
@@ -494,6 +498,20 @@ static void print_pair(FILE *out, json_t *merged,
 				json_string_value(json_object_get(e,
 					"reason")) ?: "");
 	}
+	{	/* disturbed runs (stats/disturbed.h) on each side */
+		size_t bd, bn, nd, nn;
+
+		stats_disturbed_count(merged, pr->baseline, job, &bd, &bn);
+		stats_disturbed_count(merged, pr->configuration, job, &nd, &nn);
+		if (bd || nd)
+			kb_table_add_note(t, "disturbed runs (another load, "
+				"steal, CPU pressure or lost idle): %zu of %zu "
+				"in base, %zu of %zu in new (%s)", bd, bn, nd,
+				nn, json_is_true(json_object_get(json_object_get(
+				merged, "analysis_options"),
+				"exclude_disturbed")) ? "excluded" :
+				"kept; --exclude-disturbed");
+	}
 	fputc('\n', out);
 	kb_table_write_text(out, t, REPORT_TEXT_WIDTH);
 	kb_table_free(t);
@@ -504,6 +522,7 @@ const struct option kb_compare_options[] = {
 	{ "alpha", required_argument, NULL, 'A' },
 	{ "min-effect", required_argument, NULL, 'E' },
 	{ "exclude-outliers", no_argument, NULL, 'X' },
+	{ "exclude-disturbed", no_argument, NULL, 'D' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -525,7 +544,7 @@ int cmd_compare(int argc, char **argv)
 	char **keep = NULL, *copy, *tok, *save;
 	size_t nmetrics = 0, nkeep = 0, i, nreg = 0, nundecided = 0, nweak = 0;
 	json_t *merged = NULL, *e;
-	int c, ret = EXIT_ERROR;
+	int c, ret = EXIT_ERROR, exclude_disturbed = 0;
 
 	kb_compare_opts_init(&copts);
 	optind = 1;
@@ -552,6 +571,9 @@ int cmd_compare(int argc, char **argv)
 		case 'X':
 			copts.exclude_outliers = 1;
 			break;
+		case 'D':
+			exclude_disturbed = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			ret = 0;
@@ -570,6 +592,10 @@ int cmd_compare(int argc, char **argv)
 	copts.metrics = metrics;
 	if (side_open(&b, argv[optind]) || side_open(&n, argv[optind + 1]))
 		goto out;
+	/* each campaign's runs against its own quiet level; the marks
+	 * travel with the runs into the merged model */
+	stats_mark_disturbed(b.res, NULL, exclude_disturbed);
+	stats_mark_disturbed(n.res, NULL, exclude_disturbed);
 	if (!jobs_in_common(b.res, n.res)) {
 		kb_error("%s and %s ran no job in common (compare campaigns of "
 			 "the same fio jobs)", b.arg, n.arg);
@@ -591,6 +617,8 @@ int cmd_compare(int argc, char **argv)
 	}
 	json_object_set_new(json_object_get(merged, "campaign"), "baseline",
 			    json_string(pairs.v[0].baseline));
+	json_object_set_new(merged, "analysis_options", json_pack("{s:b}",
+			    "exclude_disturbed", exclude_disturbed));
 	if (stats_mark_outliers(merged, copts.exclude_outliers) < 0 ||
 	    stats_fill_summaries(merged) ||
 	    stats_fill_comparisons(merged, &copts, pairs.v, pairs.n))
@@ -599,9 +627,14 @@ int cmd_compare(int argc, char **argv)
 		/* the campaigns are readable but hold nothing measured in
 		 * common (every run failed, say): the data cannot decide,
 		 * so `git bisect run` skips rather than calls it bad */
+		size_t nd, nt;
+
+		stats_disturbed_count(merged, NULL, NULL, &nd, &nt);
 		kb_error("%s and %s have no job and metric in common with "
-			 "successful timed runs: nothing to compare (exit 125)",
-			 b.arg, n.arg);
+			 "successful timed runs: nothing to compare (exit "
+			 "125)%s", b.arg, n.arg, exclude_disturbed && nd ?
+			 "; --exclude-disturbed left out their disturbed runs" :
+			 "");
 		ret = EXIT_UNDECIDABLE;
 		goto out;
 	}

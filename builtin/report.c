@@ -9,6 +9,7 @@
 #include "results/model.h"
 #include "stats/summary.h"
 #include "stats/compare.h"
+#include "stats/disturbed.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -107,6 +108,10 @@ static void usage(FILE *f)
 "      --exclude-outliers  leave runs flagged as outliers (MAD modified\n"
 "                      z-score > 3.5) out of the means and tests; they are\n"
 "                      listed under the table either way\n"
+"      --exclude-disturbed  leave disturbed runs (another load, steal,\n"
+"                      CPU pressure or lost idle past the thresholds of\n"
+"                      kernels.conf; see stats/disturbed.h) out of the\n"
+"                      statistics; they are listed under the table\n"
 "      --reparse       parse every run's raw artifacts again (after a parser\n"
 "                      fix) and rewrite its metrics.json before reporting\n"
 "      --from-json FILE  report a results.json export instead of (or as\n"
@@ -245,6 +250,7 @@ const struct option kb_report_options[] = {
 	{ "no-cpu", no_argument, NULL, 'C' },
 	{ "reparse", no_argument, NULL, 'R' },
 	{ "exclude-outliers", no_argument, NULL, 'X' },
+	{ "exclude-disturbed", no_argument, NULL, 'D' },
 	{ "alpha", required_argument, NULL, 'A' },
 	{ "min-effect", required_argument, NULL, 'E' },
 	{ "from-json", required_argument, NULL, 'J' },
@@ -285,7 +291,7 @@ int cmd_report(int argc, char **argv)
 	char **keep = NULL, *buf = NULL;
 	size_t buflen = 0;
 	FILE *out = stdout;
-	int reparse = 0, separate = 0, ret = 2, c;
+	int reparse = 0, separate = 0, exclude_disturbed = 0, ret = 2, c;
 
 	report_opts_init(&opts);
 	kb_compare_opts_init(&copts);
@@ -303,6 +309,9 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'X':
 			copts.exclude_outliers = 1;
+			break;
+		case 'D':
+			exclude_disturbed = 1;
 			break;
 		case 'A':
 		case 'E':
@@ -389,6 +398,11 @@ int cmd_report(int argc, char **argv)
 				"campaign"), "shards") ? argv[c] : NULL;
 		nsrc++;
 	}
+	/* disturbed runs, against each campaign's (each shard's: another
+	 * machine) own quiet level, before any merge: the runs keep their
+	 * marks */
+	for (i = 0; i < nsrc; i++)
+		stats_mark_disturbed(src[i].results, NULL, exclude_disturbed);
 	if (!separate && combine_shards(src, &nsrc))
 		goto out;	/* a shard missing or twice: named */
 	if (nsrc > 1 && !separate) {
@@ -412,6 +426,12 @@ int cmd_report(int argc, char **argv)
 		free(names);
 		if (!merged)
 			goto out;
+		/* each run was judged against its own campaign; the header
+		 * takes the thresholds of the first (the baseline's) */
+		json_object_set(merged, "disturbed_settings", json_object_get(
+				src[0].results, "disturbed_settings"));
+		json_object_set(merged, "analysis_options", json_object_get(
+				src[0].results, "analysis_options"));
 		for (i = 1; i < nsrc; i++)
 			json_decref(src[i].results);
 		json_decref(src[0].results);

@@ -72,6 +72,21 @@ const struct kb_metric_def kb_metrics[] = {
 	  "/proc/stat soft-irq time during the run, percent of the machine" },
 	{ "cpu.idle_pct", "%", KB_NEUTRAL, "idle%",
 	  "/proc/stat idle time during the run, percent of the machine" },
+	{ "cpu.steal_pct", "%", KB_LOWER_BETTER, "steal%",
+	  "/proc/stat steal time during the run (a hypervisor ran other "
+	  "guests on this VM's CPUs), percent of the machine" },
+	{ "cpu.freq_mhz", "MHz", KB_NEUTRAL, "MHz",
+	  "mean scaling_cur_freq of every CPU at the run's start and end "
+	  "(cpufreq sysfs), MHz" },
+	{ "psi.cpu_some_pct", "%", KB_LOWER_BETTER, "PSI cpu%",
+	  "/proc/pressure/cpu \"some\": time some task waited for a CPU, "
+	  "percent of the run's wall time" },
+	{ "psi.io_some_pct", "%", KB_NEUTRAL, "PSI io%",
+	  "/proc/pressure/io \"some\": time some task waited for I/O, "
+	  "percent of the run's wall time" },
+	{ "psi.memory_some_pct", "%", KB_LOWER_BETTER, "PSI mem%",
+	  "/proc/pressure/memory \"some\": time some task stalled on "
+	  "memory (reclaim, refaults), percent of the run's wall time" },
 
 	{ "disk.read_ios", "count", KB_NEUTRAL, "rd I/Os",
 	  "/proc/diskstats reads completed on the target during the run" },

@@ -49,7 +49,9 @@ enum gkey {
 	GK_TARGET, GK_BASELINE, GK_TIMEOUT_GRACE, GK_PROFILES, GK_PROFILE,
 	GK_PUSH, GK_ALPHA, GK_MIN_EFFECT, GK_MIN_ITERATIONS,
 	GK_MAX_ITERATIONS, GK_TARGET_CI_PCT, GK_LAYOUTS, GK_ACCEL,
-	GK_KVM_PROBE_TIMEOUT, GK_ALLOW_PAGE_CACHE, GK_NR
+	GK_KVM_PROBE_TIMEOUT, GK_ALLOW_PAGE_CACHE, GK_DISTURBED_OTHER,
+	GK_DISTURBED_STEAL, GK_DISTURBED_PSI, GK_DISTURBED_IDLE,
+	GK_RETRY_DISTURBED, GK_NR
 };
 
 static const char *const gkey_names[GK_NR] = {
@@ -74,6 +76,11 @@ static const char *const gkey_names[GK_NR] = {
 	[GK_ACCEL] = "accel",
 	[GK_KVM_PROBE_TIMEOUT] = "kvm_probe_timeout",
 	[GK_ALLOW_PAGE_CACHE] = "allow_page_cache",
+	[GK_DISTURBED_OTHER] = "disturbed_other_cpu_pct",
+	[GK_DISTURBED_STEAL] = "disturbed_steal_pct",
+	[GK_DISTURBED_PSI] = "disturbed_psi_pct",
+	[GK_DISTURBED_IDLE] = "disturbed_idle_fraction",
+	[GK_RETRY_DISTURBED] = "retry_disturbed",
 };
 
 enum vkey {
@@ -461,6 +468,18 @@ static void set_real(struct parser *p, const char *key, const char *val,
 	*out = v;
 }
 
+/* A disturbed-run threshold: a number in [0, hi] (an optional '%'), or
+ * "off" (NAN: the rule is not applied). */
+static void set_threshold(struct parser *p, const char *key,
+			  const char *val, double hi, double *out)
+{
+	if (!strcmp(val, "off")) {
+		*out = NAN;
+		return;
+	}
+	set_real(p, key, val, 0.0, hi, 1, out);
+}
+
 /* "min_effect METRIC = PCT": the minimum effect of one metric. */
 static void add_min_effect(struct parser *p, const char *metric,
 			   const char *val)
@@ -747,6 +766,26 @@ static void set_global(struct parser *p, enum gkey k, const char *val)
 			perr(p, p->line,
 			     "allow_page_cache = '%s': expected yes or no",
 			     val);
+		break;
+	/* disturbed runs (stats/disturbed.h): a threshold or "off" */
+	case GK_DISTURBED_OTHER:
+		set_threshold(p, gkey_names[k], val, 1000000.0,
+			      &cfg->disturbed_other_cpu_pct);
+		break;
+	case GK_DISTURBED_STEAL:
+		set_threshold(p, gkey_names[k], val, 100.0,
+			      &cfg->disturbed_steal_pct);
+		break;
+	case GK_DISTURBED_PSI:
+		set_threshold(p, gkey_names[k], val, 100.0,
+			      &cfg->disturbed_psi_pct);
+		break;
+	case GK_DISTURBED_IDLE:
+		set_threshold(p, gkey_names[k], val, 1.0,
+			      &cfg->disturbed_idle_fraction);
+		break;
+	case GK_RETRY_DISTURBED:
+		set_uint(p, "retry_disturbed", val, 0, &cfg->retry_disturbed);
 		break;
 	case GK_LAYOUTS: {
 		const char *const *known = kconf_layout_names;
@@ -1111,7 +1150,7 @@ static void unknown_key(struct parser *p, const char *key)
 		     hint);
 	else if (p->sec == SEC_GLOBAL)
 		perr(p, p->line,
-		     "unknown key '%s' in [global] (expected jobs, iterations, warmup, runtime, order, seed, target, tunable, sweep, task group, baseline, timeout_grace, profiles, push, layouts, accel, kvm_probe_timeout, allow_page_cache, alpha, min_effect, min_iterations, max_iterations or target_ci_pct)",
+		     "unknown key '%s' in [global] (expected jobs, iterations, warmup, runtime, order, seed, target, tunable, sweep, task group, baseline, timeout_grace, profiles, push, layouts, accel, kvm_probe_timeout, allow_page_cache, alpha, min_effect, min_iterations, max_iterations, target_ci_pct, disturbed_other_cpu_pct, disturbed_steal_pct, disturbed_psi_pct, disturbed_idle_fraction or retry_disturbed)",
 		     key);
 	else
 		perr(p, p->line,
@@ -1557,6 +1596,11 @@ int kconf_parse(const char *name, const char *text, struct kb_config *cfg)
 	cfg->runtime_s = 60;
 	cfg->timeout_grace_s = 30;
 	cfg->kvm_probe_timeout_s = 20;
+	cfg->disturbed_other_cpu_pct = 40.0;	/* stats/disturbed.h */
+	cfg->disturbed_steal_pct = 5.0;
+	cfg->disturbed_psi_pct = 40.0;
+	cfg->disturbed_idle_fraction = 0.5;
+	cfg->retry_disturbed = 1;
 	cfg->order = KB_ORDER_INTERLEAVE;
 	cfg->seed = 1;
 	cfg->target_kind = KB_TARGET_LOOP;

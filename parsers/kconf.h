@@ -229,6 +229,19 @@ struct kb_config {
 	int iterations_auto;	/* iterations then holds min_iterations */
 	unsigned min_iterations, max_iterations;
 	double target_ci_pct;
+	/* disturbed runs (stats/disturbed.h; NAN = "off"):
+	 *   disturbed_other_cpu_pct = 40   task.other.cpu_pct above
+	 *                                  max(this, 1.5 x the campaign's
+	 *                                  lower quartile)
+	 *   disturbed_steal_pct = 5        cpu.steal_pct above this
+	 *   disturbed_psi_pct = 40         psi.cpu_some_pct above this
+	 *   disturbed_idle_fraction = 0.5  cpu.idle_pct below this x the
+	 *                                  campaign's upper quartile
+	 *   retry_disturbed = 1            rerun a round with a disturbed run
+	 *                                  at most this many times (0: never) */
+	double disturbed_other_cpu_pct, disturbed_steal_pct;
+	double disturbed_psi_pct, disturbed_idle_fraction;
+	unsigned retry_disturbed;
 	enum kb_accel accel;	/* [global] accel = (default: unset = auto) */
 	unsigned kvm_probe_timeout_s;	/* default 20 */
 	int allow_page_cache;	/* allow_page_cache = yes|no (default no):

@@ -21,6 +21,7 @@ int procfs_parse_stat(const char *name, const char *text,
 				       &t->user, &t->nice, &t->system,
 				       &t->idle, &t->iowait, &t->irq,
 				       &t->softirq, &t->steal);
+			t->nfields = n;
 			if (n < 4) {
 				kb_error("%s: malformed 'cpu' line (expected "
 					 "at least 4 tick counts)", name);
@@ -88,25 +89,201 @@ static unsigned long long delta(unsigned long long a, unsigned long long b)
 	return b >= a ? b - a : 0;
 }
 
-void procfs_cpu_metrics(const struct kb_cpu_ticks *a,
-			const struct kb_cpu_ticks *b, json_t *metrics)
-{
-	double user = delta(a->user, b->user), nice = delta(a->nice, b->nice);
-	double sys = delta(a->system, b->system), idle = delta(a->idle, b->idle);
-	double iow = delta(a->iowait, b->iowait), irq = delta(a->irq, b->irq);
-	double sirq = delta(a->softirq, b->softirq);
-	double steal = delta(a->steal, b->steal);
-	double total = user + nice + sys + idle + iow + irq + sirq + steal;
+static const char *const cpu_fields[] = { "user", "nice", "system",
+	"idle", "iowait", "irq", "softirq", "steal" };
+static const char *const cpu_metric[] = { "cpu.user_pct", "cpu.nice_pct",
+	"cpu.system_pct", "cpu.idle_pct", "cpu.iowait_pct", "cpu.irq_pct",
+	"cpu.softirq_pct", "cpu.steal_pct" };
 
+static void ticks_array(const struct kb_cpu_ticks *t,
+			unsigned long long v[8])
+{
+	v[0] = t->user; v[1] = t->nice; v[2] = t->system; v[3] = t->idle;
+	v[4] = t->iowait; v[5] = t->irq; v[6] = t->softirq; v[7] = t->steal;
+}
+
+int procfs_cpu_metrics(const struct kb_cpu_ticks *a,
+		       const struct kb_cpu_ticks *b, json_t *metrics,
+		       json_t *unavailable, char *why, size_t whylen)
+{
+	unsigned long long va[8], vb[8];
+	int nf = a->nfields < b->nfields ? a->nfields : b->nfields;
+	double d[8], total = 0;
+	int i;
+
+	/* structs filled by hand (tests) may leave nfields 0: all 8 */
+	if (nf <= 0 || nf > 8)
+		nf = 8;
+	ticks_array(a, va);
+	ticks_array(b, vb);
+	for (i = 0; i < nf; i++) {
+		if (vb[i] < va[i]) {
+			char msg[200];
+			int k;
+
+			snprintf(msg, sizeof(msg), "/proc/stat %s ticks went "
+				 "backwards between the snapshots (%llu -> "
+				 "%llu): cpu.* shares dropped", cpu_fields[i],
+				 va[i], vb[i]);
+			if (why && whylen)
+				snprintf(why, whylen, "%s", msg);
+			for (k = 0; unavailable && k < 8; k++)
+				json_object_set_new(unavailable, cpu_metric[k],
+						    json_string(msg));
+			return -ERANGE;
+		}
+		d[i] = (double)(vb[i] - va[i]);
+		total += d[i];
+	}
 	if (total <= 0)
+		return 0;
+	for (i = 0; i < nf; i++)
+		set_real(metrics, cpu_metric[i], 100.0 * d[i] / total);
+	if (nf < 8 && unavailable)
+		json_object_set_new(unavailable, "cpu.steal_pct", json_string(
+			"/proc/stat has no steal column (kernel before "
+			"2.6.11)"));
+	return 0;
+}
+
+static const char *const psi_names[KB_PSI_N] = { "cpu", "io", "memory" };
+
+int procfs_parse_pressure(const char *name, const char *text,
+			  struct kb_pressure *p)
+{
+	const char *l = text;
+	int have_time = 0;
+
+	memset(p, 0, sizeof(*p));
+	for (int r = 0; r < KB_PSI_N; r++)
+		snprintf(p->res[r].reason, sizeof(p->res[r].reason),
+			 "/proc/pressure/%s not in the snapshot", psi_names[r]);
+	while (l && *l) {
+		const char *nl = strchr(l, '\n');
+		size_t len = nl ? (size_t)(nl - l) : strlen(l);
+		char line[512];
+
+		if (len >= sizeof(line))
+			len = sizeof(line) - 1;
+		memcpy(line, l, len);
+		line[len] = '\0';
+		if (sscanf(line, "time_ns %llu", &p->time_ns) == 1)
+			have_time = 1;
+		for (int r = 0; r < KB_PSI_N; r++) {
+			size_t nlen = strlen(psi_names[r]);
+			const char *rest, *tot;
+
+			if (strncmp(line, psi_names[r], nlen) ||
+			    line[nlen] != ' ')
+				continue;
+			rest = line + nlen + 1;
+			if (!strncmp(rest, "unavailable: ", 13)) {
+				snprintf(p->res[r].reason,
+					 sizeof(p->res[r].reason), "%s",
+					 rest + 13);
+			} else if (!strncmp(rest, "some ", 5) &&
+				   (tot = strstr(rest, "total=")) &&
+				   sscanf(tot + 6, "%llu",
+					  &p->res[r].some_us) == 1) {
+				p->res[r].have = 1;
+				p->res[r].reason[0] = '\0';
+			}
+		}
+		l = nl ? nl + 1 : NULL;
+	}
+	if (!have_time) {
+		kb_error("%s: no 'time_ns' line (is this a pressure snapshot "
+			 "kbench wrote?)", name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void procfs_psi_metrics(const struct kb_pressure *a,
+			const struct kb_pressure *b, json_t *metrics,
+			json_t *unavailable, json_t *warnings)
+{
+	double span_us = b->time_ns > a->time_ns ?
+		(double)(b->time_ns - a->time_ns) / 1000.0 : 0;
+
+	for (int r = 0; r < KB_PSI_N; r++) {
+		const struct kb_psi_res *x = &a->res[r], *y = &b->res[r];
+		char key[32], msg[256];
+
+		snprintf(key, sizeof(key), "psi.%s_some_pct", psi_names[r]);
+		if (!x->have || !y->have) {
+			if (unavailable)
+				json_object_set_new(unavailable, key,
+					json_string(!x->have ? x->reason :
+						    y->reason));
+			continue;
+		}
+		if (y->some_us < x->some_us) {
+			snprintf(msg, sizeof(msg), "/proc/pressure/%s some "
+				 "total went backwards (%llu -> %llu us): %s "
+				 "dropped", psi_names[r], x->some_us,
+				 y->some_us, key);
+			if (warnings)
+				json_array_append_new(warnings,
+						      json_string(msg));
+			if (unavailable)
+				json_object_set_new(unavailable, key,
+						    json_string(msg));
+			continue;
+		}
+		if (span_us <= 0) {
+			if (unavailable)
+				json_object_set_new(unavailable, key,
+					json_string("no time elapsed between "
+						    "the pressure snapshots"));
+			continue;
+		}
+		set_real(metrics, key,
+			 100.0 * (double)(y->some_us - x->some_us) / span_us);
+	}
+}
+
+int procfs_parse_cpufreq(const char *text, struct kb_cpufreq *f)
+{
+	const char *l = text;
+
+	memset(f, 0, sizeof(*f));
+	snprintf(f->reason, sizeof(f->reason), "empty cpufreq snapshot");
+	while (l && *l) {
+		unsigned cpu;
+		unsigned long long khz;
+
+		if (!strncmp(l, "unavailable: ", 13)) {
+			const char *nl = strchr(l, '\n');
+			int len = nl ? (int)(nl - l - 13) : (int)strlen(l + 13);
+
+			snprintf(f->reason, sizeof(f->reason), "%.*s", len,
+				 l + 13);
+		} else if (sscanf(l, "cpu%u %llu", &cpu, &khz) == 2) {
+			f->n++;
+			f->sum_khz += (double)khz;
+		}
+		l = strchr(l, '\n');
+		if (l)
+			l++;
+	}
+	if (f->n)
+		f->reason[0] = '\0';
+	return 0;
+}
+
+void procfs_cpufreq_metrics(const struct kb_cpufreq *a,
+			    const struct kb_cpufreq *b, json_t *metrics,
+			    json_t *unavailable)
+{
+	if (!a->n || !b->n) {
+		if (unavailable)
+			json_object_set_new(unavailable, "cpu.freq_mhz",
+				json_string(!a->n ? a->reason : b->reason));
 		return;
-	set_real(metrics, "cpu.user_pct", 100.0 * user / total);
-	set_real(metrics, "cpu.nice_pct", 100.0 * nice / total);
-	set_real(metrics, "cpu.system_pct", 100.0 * sys / total);
-	set_real(metrics, "cpu.iowait_pct", 100.0 * iow / total);
-	set_real(metrics, "cpu.irq_pct", 100.0 * irq / total);
-	set_real(metrics, "cpu.softirq_pct", 100.0 * sirq / total);
-	set_real(metrics, "cpu.idle_pct", 100.0 * idle / total);
+	}
+	set_real(metrics, "cpu.freq_mhz",
+		 (a->sum_khz + b->sum_khz) / (a->n + b->n) / 1000.0);
 }
 
 void procfs_disk_metrics(const struct kb_diskstats *a,

@@ -16,6 +16,35 @@
 struct kb_cpu_ticks {
 	unsigned long long user, nice, system, idle, iowait, irq, softirq,
 		steal;
+	int nfields;		/* tick columns read (steal needs 8) */
+};
+
+/* PSI (Documentation/accounting/psi.rst) of one resource: the "some"
+ * line's total= (microseconds some task was stalled on it). */
+struct kb_psi_res {
+	int have;			/* total read */
+	unsigned long long some_us;
+	char reason[160];		/* why not, when !have */
+};
+
+/* A pressure snapshot as runner/collect_proc.c writes it
+ * (pressure.before/.after): a "time_ns N" line (CLOCK_MONOTONIC), then
+ * each of /proc/pressure/{cpu,io,memory} prefixed with its name
+ * ("cpu some avg10=0.00 avg60=0.00 avg300=0.00 total=123"), or
+ * "NAME unavailable: REASON" when it could not be read. */
+enum { KB_PSI_CPU, KB_PSI_IO, KB_PSI_MEMORY, KB_PSI_N };
+struct kb_pressure {
+	unsigned long long time_ns;
+	struct kb_psi_res res[KB_PSI_N];
+};
+
+/* CPU frequency snapshot (cpufreq.before/.after): "cpuN KHZ" lines of
+ * /sys/devices/system/cpu/cpuN/cpufreq/scaling_cur_freq, or one line
+ * "unavailable: REASON". */
+struct kb_cpufreq {
+	int n;				/* CPUs read */
+	double sum_khz;
+	char reason[160];		/* when n == 0 */
 };
 
 struct kb_diskstats {
@@ -38,9 +67,37 @@ int procfs_parse_diskstats(const char *name, const char *text,
 
 /* Add to metrics the cpu.*_pct of the interval between two /proc/stat
  * snapshots: each field's delta as a percent of all fields' delta (the
- * whole machine).  Nothing is added when no tick elapsed. */
-void procfs_cpu_metrics(const struct kb_cpu_ticks *a,
-			const struct kb_cpu_ticks *b, json_t *metrics);
+ * whole machine), cpu.steal_pct included when both have the steal
+ * column (else unavailable["cpu.steal_pct"] says why).  Nothing is added
+ * when no tick elapsed.  A counter that went backwards makes every share
+ * meaningless: nothing is added, each cpu.* gets the reason in
+ * unavailable (may be NULL), and -ERANGE is returned with the reason in
+ * why (the caller warns). */
+int procfs_cpu_metrics(const struct kb_cpu_ticks *a,
+		       const struct kb_cpu_ticks *b, json_t *metrics,
+		       json_t *unavailable, char *why, size_t whylen);
+
+/* Parse a pressure snapshot (see struct kb_pressure).  0, or -EINVAL
+ * with a message naming name when there is no time_ns line. */
+int procfs_parse_pressure(const char *name, const char *text,
+			  struct kb_pressure *p);
+
+/* psi.{cpu,io,memory}_some_pct: the "some" total's delta over the
+ * interval as a percent of the interval's time.  A resource not read in
+ * either snapshot gets its reason in unavailable; one whose total went
+ * backwards is left out with a warning appended to warnings. */
+void procfs_psi_metrics(const struct kb_pressure *a,
+			const struct kb_pressure *b, json_t *metrics,
+			json_t *unavailable, json_t *warnings);
+
+/* Parse a cpufreq snapshot.  Always 0 (a malformed line is skipped). */
+int procfs_parse_cpufreq(const char *text, struct kb_cpufreq *f);
+
+/* cpu.freq_mhz: the mean over both snapshots' CPUs, or its reason in
+ * unavailable. */
+void procfs_cpufreq_metrics(const struct kb_cpufreq *a,
+			    const struct kb_cpufreq *b, json_t *metrics,
+			    json_t *unavailable);
 
 /* Add to metrics the disk.* deltas between two diskstats samples. */
 void procfs_disk_metrics(const struct kb_diskstats *a,

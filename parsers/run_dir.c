@@ -6,6 +6,7 @@
 #include "lib/file.h"
 #include "parsers/json_file.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,24 +56,71 @@ static int load_pair(const char *dir, const char *name, char **a, char **b)
 	return ret;
 }
 
+/* What else the machine did: PSI and CPU frequency (runner/
+ * collect_proc.c).  Campaigns recorded before these snapshots existed
+ * get the reason, not zeros. */
+static void machine_metrics(const char *dir, json_t *m, json_t *unavail,
+			    json_t *warnings)
+{
+	static const char *const psi[] = { "psi.cpu_some_pct",
+		"psi.io_some_pct", "psi.memory_some_pct" };
+	char *a, *b;
+	size_t i;
+
+	if (load_pair(dir, "pressure", &a, &b) == 0) {
+		struct kb_pressure pa, pb;
+
+		if (procfs_parse_pressure("pressure.before", a, &pa) == 0 &&
+		    procfs_parse_pressure("pressure.after", b, &pb) == 0)
+			procfs_psi_metrics(&pa, &pb, m, unavail, warnings);
+		else
+			for (i = 0; i < 3; i++)
+				json_object_set_new(unavail, psi[i],
+					json_string("malformed pressure "
+						    "snapshot"));
+		free(a);
+		free(b);
+	} else {
+		for (i = 0; i < 3; i++)
+			json_object_set_new(unavail, psi[i], json_string(
+				"no pressure snapshots in the run directory"));
+	}
+	if (load_pair(dir, "cpufreq", &a, &b) == 0) {
+		struct kb_cpufreq fa, fb;
+
+		procfs_parse_cpufreq(a, &fa);
+		procfs_parse_cpufreq(b, &fb);
+		procfs_cpufreq_metrics(&fa, &fb, m, unavail);
+		free(a);
+		free(b);
+	} else {
+		json_object_set_new(unavail, "cpu.freq_mhz", json_string(
+			"no cpufreq snapshots in the run directory"));
+	}
+}
+
 static void proc_metrics(const char *dir, const json_t *run, json_t *m,
-			 json_t *warnings)
+			 json_t *unavail, json_t *warnings)
 {
 	const char *dev = json_string_value(json_object_get(run, "diskstats_name"));
 	char *a, *b;
 
 	if (load_pair(dir, "proc_stat", &a, &b) == 0) {
 		struct kb_cpu_ticks ta, tb;
+		char why[256];
 
 		if (procfs_parse_stat("proc_stat.before", a, &ta) == 0 &&
-		    procfs_parse_stat("proc_stat.after", b, &tb) == 0)
-			procfs_cpu_metrics(&ta, &tb, m);
+		    procfs_parse_stat("proc_stat.after", b, &tb) == 0 &&
+		    procfs_cpu_metrics(&ta, &tb, m, unavail, why,
+				       sizeof(why)) == -ERANGE)
+			json_array_append_new(warnings, json_string(why));
 		free(a);
 		free(b);
 	} else {
 		json_array_append_new(warnings,
 			json_string("no /proc/stat snapshots: cpu.* n/a"));
 	}
+	machine_metrics(dir, m, unavail, warnings);
 	if (!dev)
 		return;
 	if (load_pair(dir, "diskstats", &a, &b) == 0) {
@@ -171,7 +219,7 @@ json_t *run_dir_parse(const char *dir)
 	char *sepath = kb_path_join(dir, "fio.stderr"), *fio_stderr = NULL;
 	json_t *run = kb_json_load(runpath), *out = NULL, *fio = NULL;
 	json_t *metrics = json_object(), *warnings = json_array(), *fv;
-	json_t *flags = json_array(), *kernel;
+	json_t *flags = json_array(), *kernel, *unavail = json_object();
 	char reason[2048] = "", err[1024] = "", ran[128] = "", tail[512];
 	struct fio_parse_opts fo = { .side_name = "fio.stderr" };
 	double runtime, elapsed;
@@ -186,7 +234,7 @@ json_t *run_dir_parse(const char *dir)
 	stderr_tail(dir, tail, sizeof(tail));
 
 	rusage_metrics(run, metrics);
-	proc_metrics(dir, run, metrics, warnings);
+	proc_metrics(dir, run, metrics, unavail, warnings);
 	run_dir_perf(dir, run, metrics, warnings, flags);
 
 	/* what fio_json.h's page-cache check needs beyond fio.json */
@@ -260,13 +308,23 @@ json_t *run_dir_parse(const char *dir)
 	}
 
 	fv = fio ? json_object_get(fio, "fio_version") : NULL;
-	out = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}",
+	/* a metric measured after all (another source) is not unavailable */
+	{
+		const char *k;
+		json_t *v;
+		void *tmp;
+
+		json_object_foreach_safe(unavail, tmp, k, v)
+			if (json_object_get(metrics, k))
+				json_object_del(unavail, k);
+	}
+	out = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o}",
 			"status", reason[0] ? "failed" : "ok",
 			"reason", reason[0] ? json_string(reason) : json_null(),
-			"metrics", metrics, "warnings", warnings,
-			"flags", flags,
+			"metrics", metrics, "unavailable", unavail,
+			"warnings", warnings, "flags", flags,
 			"fio_version", fv ? json_incref(fv) : json_null());
-	metrics = warnings = flags = NULL;
+	metrics = warnings = flags = unavail = NULL;
 	if (fio && json_is_string(json_object_get(fio, "suspect"))) {
 		json_object_set(out, "suspect", json_object_get(fio, "suspect"));
 		json_object_set(out, "message", json_object_get(fio, "message"));
@@ -275,6 +333,7 @@ json_t *run_dir_parse(const char *dir)
 	if (kernel)
 		json_object_set_new(out, "kernel", kernel);
 out:
+	json_decref(unavail);
 	json_decref(metrics);
 	json_decref(warnings);
 	json_decref(flags);

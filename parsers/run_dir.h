@@ -2,7 +2,8 @@
  *
  * A run directory (docs/results-format.md) holds what the runner
  * recorded, unchanged: fio.json (fio --output-format=json+), fio.stderr,
- * proc_stat.{before,after}, diskstats.{before,after} and run.json (the
+ * proc_stat.{before,after}, diskstats.{before,after},
+ * pressure.{before,after} (PSI), cpufreq.{before,after} and run.json (the
  * runner's own record: exit status, signal, timeout, wait4 rusage,
  * requested runtime, diskstats device name).  Parsing is separate from
  * running so `kbench report --reparse` can redo it after a parser fix.

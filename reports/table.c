@@ -4,6 +4,7 @@
 #include "lib/str.h"
 #include "stats/summary.h"
 #include "stats/compare.h"
+#include "stats/disturbed.h"
 #include "reports/table.h"
 #include "reports/report.h"
 #include "reports/profile.h"
@@ -558,6 +559,90 @@ static void comparison_notes(struct ctx *c, struct kb_table *t,
 	free(base_done);
 }
 
+/* Under the comparison table: the share of disturbed runs per
+ * configuration (stats/disturbed.h), which runs and why, and a
+ * configuration disturbed more often than the baseline called out as a
+ * finding (its own kernel threads, say: a result, not noise). */
+static void disturbed_notes(struct ctx *c, struct kb_table *t,
+			    const char *job)
+{
+	int excluded = json_is_true(json_object_get(json_object_get(
+		c->results, "analysis_options"), "exclude_disturbed"));
+	size_t i, k, d, n, bd = 0, bn = 0, anyd = 0;
+	char *shares = NULL, *tmp;
+	json_t *run;
+
+	stats_disturbed_count(c->results, c->baseline, job, &bd, &bn);
+	for (i = 0; i < c->ncfgs; i++) {
+		stats_disturbed_count(c->results, c->cfgs[i].id, job, &d, &n);
+		anyd += d;
+		tmp = kb_xasprintf("%s%s%s %zu of %zu (%.0f%%)", shares ?
+				   shares : "", shares ? ", " : "",
+				   c->cfgs[i].id, d, n,
+				   n ? 100.0 * (double)d / (double)n : 0.0);
+		free(shares);
+		shares = tmp;
+	}
+	if (!anyd) {
+		free(shares);
+		return;
+	}
+	kb_table_add_note(t, "disturbed runs (other tasks, steal, CPU "
+		"pressure or lost idle past the thresholds; %s): %s",
+		excluded ? "left out of the statistics: --exclude-disturbed" :
+		"kept; --exclude-disturbed leaves them out", shares);
+	free(shares);
+	for (i = 0; i < c->ncfgs; i++) {
+		char *list = NULL;
+
+		json_array_foreach(c->runs, k, run) {
+			json_t *why = json_object_get(run, "disturbed"), *w;
+			char *reasons = NULL;
+			size_t wi;
+
+			if (!json_array_size(why) ||
+			    json_is_true(json_object_get(run, "warmup")) ||
+			    strcmp(kb_jstr(run, "configuration") ?: "",
+				   c->cfgs[i].id) ||
+			    strcmp(kb_jstr(run, "job") ?: "", job))
+				continue;
+			json_array_foreach(why, wi, w) {
+				tmp = kb_xasprintf("%s%s%s", reasons ? reasons :
+						   "", reasons ? "; " : "",
+						   json_string_value(w) ?: "");
+				free(reasons);
+				reasons = tmp;
+			}
+			tmp = kb_xasprintf("%s%s%lld (%s)", list ? list : "",
+				list ? ", " : "", (long long)json_integer_value(
+				json_object_get(run, "iteration")), reasons);
+			free(reasons);
+			free(list);
+			list = tmp;
+		}
+		if (list)
+			kb_table_add_note(t, "disturbed: %s %s iteration %s",
+					  c->cfgs[i].id, job, list);
+		free(list);
+	}
+	for (i = 0; i < c->ncfgs; i++) {
+		if (!strcmp(c->cfgs[i].id, c->baseline))
+			continue;
+		stats_disturbed_count(c->results, c->cfgs[i].id, job, &d, &n);
+		/* more often than the baseline by at least 2 runs and 10
+		 * points: one run more is chance */
+		if (!n || !bn || d < bd + 2 || (double)d / (double)n <
+		    (double)bd / (double)bn + 0.10)
+			continue;
+		kb_table_add_note(t, "finding: %s was disturbed more often "
+			"than the baseline %s (%zu of %zu runs vs %zu of %zu): "
+			"what disturbed it may be the configuration's own "
+			"doing (its kernel threads, say), a result to report "
+			"rather than noise to retry away", c->cfgs[i].id,
+			c->baseline, d, n, bd, bn);
+	}
+}
+
 static struct kb_table *comparison_table(struct ctx *c, const char *job,
 					 const char **metrics, size_t nm)
 {
@@ -688,6 +773,7 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 					"keeps both)" : "");
 		}
 	}
+	disturbed_notes(c, t, job);
 	few = NULL;
 	nfew = 0;
 	for (i = 0; i < c->ncfgs; i++) {
@@ -851,6 +937,46 @@ static void shard_header(json_t *camp, struct kb_report *r)
 	free(s);
 }
 
+/* "Machine: busy — other tasks used 64% of a CPU during the runs
+ * (median), 3 of 20 runs disturbed": how busy the machine was, so that a
+ * reader of a noisy table knows why (stats/disturbed.h).  Busy: more
+ * than 5% of the runs disturbed, or the median task.other above the
+ * absolute threshold (a load present all along disturbs no run against the
+ * campaign's own level, yet makes every number noisier). */
+static void machine_header(struct ctx *c, struct kb_report *r)
+{
+	double other = stats_runs_median(c->results, "task.other.cpu_pct");
+	json_t *set = json_object_get(c->results, "disturbed_settings");
+	json_t *lim = json_object_get(set, "other_cpu_pct");
+	size_t d, n, nsup;
+	int busy;
+
+	/* judged only where stats_mark_disturbed() ran (kbench run,
+	 * report, compare) */
+	if (!json_is_object(set))
+		return;
+	stats_disturbed_count(c->results, NULL, NULL, &d, &n);
+	if (!n)
+		return;
+	nsup = json_array_size(json_object_get(c->results, "superseded"));
+	busy = d * 20 > n || (isfinite(other) && json_is_number(lim) &&
+			 other > json_number_value(lim));
+	if (isfinite(other))
+		add_header(r, "Machine", kb_xasprintf("%s — other tasks used "
+			   "%.0f%% of a CPU during the runs (median), %zu of "
+			   "%zu runs disturbed", busy ? "busy" : "quiet", other,
+			   d, n));
+	else
+		add_header(r, "Machine", kb_xasprintf("%sthe CPU of other "
+			   "tasks was not measured; %zu of %zu runs disturbed",
+			   busy ? "busy — " : "", d, n));
+	if (nsup)
+		add_header(r, "Retried", kb_xasprintf("%zu run(s) superseded: "
+			   "their rounds had a disturbed run and were run "
+			   "again (retry_disturbed; kept as runs/.../"
+			   "NNN.superseded-K, listed in results.json)", nsup));
+}
+
 static void build_header(struct ctx *c, struct kb_report *r)
 {
 	json_t *env = json_object_get(c->campaign, "environment");
@@ -917,6 +1043,7 @@ static void build_header(struct ctx *c, struct kb_report *r)
 	if (kb_jstr(json_object_get(env, "vm"), "timing_note"))
 		add_header(r, "Timing", kb_xstrdup(kb_jstr(json_object_get(env,
 				"vm"), "timing_note")));
+	machine_header(c, r);
 }
 
 /* Reasons are free text from the runner: keep them on one line. */

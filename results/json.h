@@ -20,17 +20,19 @@ static inline json_t *kb_jreal(double v)
 }
 
 /* 1 when a run enters the statistics: status "ok", not a warm-up and not
- * "excluded" (results/model.c: a run flagged suspect, e.g. buffered
- * reads that measured the page cache without kernels.conf
- * allow_page_cache = yes, or one that ran on another kernel build than
- * its configuration's other runs; the value says why). */
+ * "excluded" (a string saying why): results/model.c excludes a run
+ * flagged suspect (buffered reads that measured the page cache without
+ * kernels.conf allow_page_cache = yes) or one that ran on another kernel
+ * build than its configuration's other runs; stats_mark_disturbed()
+ * excludes a disturbed run ("disturbed") when
+ * results.analysis_options.exclude_disturbed is on (`--exclude-disturbed`). */
 static inline int kb_run_counts(json_t *run)
 {
 	const char *status = kb_jstr(run, "status");
 
 	return status && !strcmp(status, "ok") &&
 	       !json_is_true(json_object_get(run, "warmup")) &&
-	       !json_object_get(run, "excluded");
+	       !json_is_string(json_object_get(run, "excluded"));
 }
 
 /* 1 when the campaign sweeps a job parameter (kernels.conf "sweep":

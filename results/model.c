@@ -285,6 +285,11 @@ static json_t *load_campaign(const char *dir, int reparse,
 			"campaign", camp,
 			"configurations", json_object_get(cj, "configurations"),
 			"runs", runs, "summaries");
+	/* rounds run again for a disturbed run (runner/retry.h): the
+	 * superseded runs are kept and named, never dropped silently */
+	if (json_array_size(json_object_get(state, "superseded")))
+		json_object_set(res, "superseded",
+				json_object_get(state, "superseded"));
 	json_array_foreach(json_object_get(cj, "plan"), i, k) {
 		const char *key = json_string_value(k);
 		char *config, *job, *rdir, *mpath;
@@ -366,6 +371,14 @@ static json_t *load_campaign(const char *dir, int reparse,
 				json_object_set(json_array_get(runs,
 					json_array_size(runs) - 1), "warnings",
 					json_object_get(m, "warnings"));
+			/* metrics that could not be measured, with why
+			 * (parsers/run_dir.h): the reports' n/a reasons */
+			if (json_object_size(json_object_get(m,
+					     "unavailable")))
+				json_object_set(json_array_get(runs,
+					json_array_size(runs) - 1),
+					"unavailable",
+					json_object_get(m, "unavailable"));
 			add_params(cj, config, json_array_get(runs,
 					json_array_size(runs) - 1));
 			add_run_checks(m, json_array_get(runs,

@@ -10,6 +10,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <openssl/evp.h>
 #include <sys/file.h>
 #include <fcntl.h>
@@ -20,6 +21,12 @@
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
+
+/* a kernels.conf threshold: a number, or null when "off" (NAN) */
+static json_t *kb_num_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
 
 static char *iso_now(char *buf, size_t len)
 {
@@ -171,6 +178,17 @@ static json_t *campaign_section(const struct kb_campaign *c)
 		json_object_set_new(ret, "min_effect_pct",
 				    json_real(cfg->min_effect_pct));
 		json_object_set_new(ret, "min_effect_by_metric", me);
+		/* stats/disturbed.h; null = off */
+		json_object_set_new(ret, "disturbed", json_pack(
+			"{s:o, s:f, s:o, s:o, s:o, s:i}",
+			"other_cpu_pct", kb_num_or_null(
+				cfg->disturbed_other_cpu_pct),
+			"other_factor", 1.5,
+			"steal_pct", kb_num_or_null(cfg->disturbed_steal_pct),
+			"psi_pct", kb_num_or_null(cfg->disturbed_psi_pct),
+			"idle_fraction", kb_num_or_null(
+				cfg->disturbed_idle_fraction),
+			"retry", (int)cfg->retry_disturbed));
 		if (cfg->iterations_auto)
 			json_object_set_new(ret, "iterations_auto", json_pack(
 				"{s:i, s:i, s:f}",

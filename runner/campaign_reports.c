@@ -6,6 +6,7 @@
 #include "results/model.h"
 #include "parsers/json_file.h"
 #include "stats/compare.h"
+#include "stats/disturbed.h"
 #include "reports/plots.h"
 #include "lib/file.h"
 
@@ -31,6 +32,8 @@ int campaign_write_reports(const char *dir, int print)
 
 	if (!res)
 		goto out;
+	/* runs disturbed by the rest of the machine: marked, kept */
+	stats_mark_disturbed(res, NULL, 0);
 	ret = stats_analyse(res, NULL);
 	if (ret)
 		goto out;

@@ -12,6 +12,7 @@
  */
 #include "runner/campaign_run.h"
 #include "runner/adaptive.h"
+#include "runner/retry.h"
 #include "runner/campaign_reports.h"
 #include "runner/drivers.h"
 #include "runner/kexec.h"
@@ -278,6 +279,14 @@ again:
 		if (c.cfg.push_url)	/* never fails the run: queued if need be */
 			push_after_run(dir, c.cfg.push_url, r->key);
 		done++;
+		/* retry_disturbed: a round with a disturbed run again */
+		err = retry_disturbed_round(&c, i);
+		if (err < 0)
+			goto out;
+		if (err > 0) {
+			todo += (size_t)err;
+			goto again;
+		}
 	}
 
 	if (stop_signal) {

@@ -56,7 +56,8 @@ int collectors_stop(struct kb_run_ctx *ctx, struct kb_collect_state *st);
 /* Copy a whole file (a /proc snapshot) into rdir/name atomically. */
 int collect_snapshot(const char *from, const char *rdir, const char *name);
 
-/* collect_proc.c: /proc/stat and the target's /proc/diskstats line */
+/* collect_proc.c: /proc/stat, the target's /proc/diskstats line, PSI
+ * (pressure.*) and scaling_cur_freq (cpufreq.*) */
 extern const struct kb_collector kb_collector_procstat;
 /* collect_tasks.c: /proc/[pid]/task/[tid]/stat of every task */
 extern const struct kb_collector kb_collector_tasks;

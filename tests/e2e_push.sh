@@ -267,6 +267,9 @@ target = loop:32M
 profiles = $repo/profiles
 tunable NM = queue/nomerges: 0 1
 push = $iurl/write?db=kbrun
+; one push per planned run: no rounds run again on a busy machine (a
+; superseded run's point stays in the store, see runner/retry.h)
+retry_disturbed = 0
 
 [running]
 method = local

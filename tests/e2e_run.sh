@@ -260,4 +260,29 @@ check "... the good job's runs are ok, the bad job's failed" \
 rc=$?
 check "--dry-run of a new campaign exits 0 and creates nothing (got $rc)" \
 	"[ $rc -eq 0 ] && [ ! -e $tmp/dry ]"
+
+# --- 14. retry_disturbed: a round with a disturbed run is run again ---
+# thresholds that make every run with any CPU pressure (or below the top
+# quartile of idle) disturbed: each round is superseded once, kept
+if [ -r /proc/pressure/cpu ]; then
+	sed -e 's/^layouts = rounds$/disturbed_psi_pct = 0\
+disturbed_idle_fraction = 1\
+retry_disturbed = 1/' "$tmp/e2e.conf" >"$tmp/retry.conf"
+	"$KBENCH" run -q -c "$tmp/retry.conf" -o "$tmp/c14" >/dev/null 2>"$tmp/c14.err"
+	rc=$?
+	check "retry_disturbed: the campaign completes (got $rc)" "[ $rc -eq 0 ]"
+	nsup=$(jq '.superseded | length' "$tmp/c14/state.json" 2>/dev/null)
+	check "retry_disturbed: superseded runs recorded in state.json ($nsup)" \
+		"[ \"\${nsup:-0}\" -ge 2 ]"
+	check "... each superseded run's directory kept" \
+		"jq -r '.superseded[].dir' $tmp/c14/state.json | while read -r d; do [ -s \"$tmp/c14/\$d/fio.json\" ] || exit 1; done"
+	check "... at most retry_disturbed = 1 retry per round" \
+		"[ \"\$(jq '[.disturbed_retries[] | select(. > 1)] | length' $tmp/c14/state.json)\" = 0 ]"
+	check "... the planned runs all done, the report marks disturbed runs" \
+		"[ \"\$(jq '.runs | length' $tmp/c14/results.json)\" = 4 ] && grep -q '^Machine: ' $tmp/c14/report.txt"
+	check "... metrics.json has PSI and says why cpufreq is missing, if it is" \
+		"jq -e '.metrics[\"psi.cpu_some_pct\"] != null' $tmp/c14/runs/running,NM=0/randread-4k/000/metrics.json >/dev/null && { [ -r /sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq ] || jq -e '.unavailable[\"cpu.freq_mhz\"]' $tmp/c14/runs/running,NM=0/randread-4k/000/metrics.json >/dev/null; }"
+else
+	skipped "retry_disturbed: no /proc/pressure here"
+fi
 finish

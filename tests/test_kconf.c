@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <ftw.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,8 +208,15 @@ static void test_minimal_defaults(void **state)
 	assert_string_equal(cfg.variants[0].method, "local");
 	assert_null(cfg.variants[0].release);
 	assert_int_equal(cfg.variants[0].line, 4);
+	/* disturbed runs (stats/disturbed.h) */
+	assert_float_equal(cfg.disturbed_other_cpu_pct, 40.0, 0);
+	assert_float_equal(cfg.disturbed_steal_pct, 5.0, 0);
+	assert_float_equal(cfg.disturbed_psi_pct, 40.0, 0);
+	assert_float_equal(cfg.disturbed_idle_fraction, 0.5, 0);
+	assert_int_equal(cfg.retry_disturbed, 1);
 	kconf_free(&cfg);
 }
+
 
 static void test_target_loop(void **state)
 {
@@ -594,6 +602,32 @@ static void test_parse_size(void **state)
 
 #define GLOBAL_OK "[global]\njobs = randread-4k\n"
 #define VARIANT_OK "[running]\n"
+
+static void test_disturbed_keys(void **state)
+{
+	struct kb_config cfg;
+	char *msg;
+
+	(void)state;
+	assert_int_equal(parse_text(GLOBAL_OK "disturbed_other_cpu_pct = 60\n"
+		"disturbed_steal_pct = 2%\ndisturbed_psi_pct = off\n"
+		"disturbed_idle_fraction = 0.25\nretry_disturbed = 0\n"
+		VARIANT_OK, &cfg, &msg), 0);
+	assert_string_equal(msg, "");
+	assert_float_equal(cfg.disturbed_other_cpu_pct, 60.0, 0);
+	assert_float_equal(cfg.disturbed_steal_pct, 2.0, 0);
+	assert_true(isnan(cfg.disturbed_psi_pct));
+	assert_float_equal(cfg.disturbed_idle_fraction, 0.25, 0);
+	assert_int_equal(cfg.retry_disturbed, 0);
+	free(msg);
+	kconf_free(&cfg);
+	expect_error(GLOBAL_OK "disturbed_steal_pct = 120\n" VARIANT_OK,
+		     "bad.conf:3: disturbed_steal_pct = '120'");
+	expect_error(GLOBAL_OK "disturbed_idle_fraction = 2\n" VARIANT_OK,
+		     "bad.conf:3: disturbed_idle_fraction = '2'");
+	expect_error(GLOBAL_OK "retry_disturbed = -1\n" VARIANT_OK,
+		     "bad.conf:3: retry_disturbed = '-1'");
+}
 
 static void test_err_unknown_key(void **state)
 {
@@ -999,6 +1033,7 @@ int main(void)
 		cmocka_unit_test(test_err_env),
 		cmocka_unit_test(test_err_baseline),
 		cmocka_unit_test(test_err_all_reported),
+		cmocka_unit_test(test_disturbed_keys),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

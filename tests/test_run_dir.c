@@ -45,7 +45,7 @@ static void test_stat_cpu_pct(void **state)
 	assert_int_equal(procfs_parse_stat("b", b, &tb), 0);
 	assert_int_equal(ta.user, 1000);
 	assert_int_equal(ta.softirq, 400);
-	procfs_cpu_metrics(&ta, &tb, m);
+	assert_int_equal(procfs_cpu_metrics(&ta, &tb, m, NULL, NULL, 0), 0);
 	/* deltas 100/0/300/500/50/10/40 of 1000 ticks */
 	assert_float_equal(metric(m, "cpu.user_pct"), 10.0, 1e-9);
 	assert_float_equal(metric(m, "cpu.system_pct"), 30.0, 1e-9);
@@ -57,11 +57,147 @@ static void test_stat_cpu_pct(void **state)
 
 	/* no tick elapsed: nothing, not zeros */
 	m = json_object();
-	procfs_cpu_metrics(&ta, &ta, m);
+	procfs_cpu_metrics(&ta, &ta, m, NULL, NULL, 0);
 	assert_int_equal(json_object_size(m), 0);
 	json_decref(m);
 	free(a);
 	free(b);
+}
+
+/* Real snapshots of this machine (tests/data/proc/SOURCES): steal is a
+ * share like the others; read backwards, the counters are detected and
+ * every share dropped with the reason, never clamped to 0. */
+static void test_stat_steal_backwards(void **state)
+{
+	char *a = slurp("tests/data/proc/stat-6.18.before");
+	char *b = slurp("tests/data/proc/stat-6.18.after");
+	struct kb_cpu_ticks ta, tb;
+	json_t *m = json_object(), *un = json_object();
+	char why[256] = "";
+
+	(void)state;
+	assert_int_equal(procfs_parse_stat("a", a, &ta), 0);
+	assert_int_equal(procfs_parse_stat("b", b, &tb), 0);
+	assert_int_equal(ta.nfields, 8);
+	assert_int_equal(procfs_cpu_metrics(&ta, &tb, m, un, why,
+					    sizeof(why)), 0);
+	/* 336 + 0 + 112 + 1 + 25 + 0 + 4 + 0 = 478 ticks */
+	assert_float_equal(metric(m, "cpu.steal_pct"), 0.0, 1e-9);
+	assert_float_equal(metric(m, "cpu.user_pct"), 100.0 * 336 / 478, 1e-9);
+	assert_float_equal(metric(m, "cpu.idle_pct"), 100.0 * 1 / 478, 1e-9);
+	assert_int_equal(json_object_size(un), 0);
+	json_decref(m);
+
+	m = json_object();
+	assert_int_equal(procfs_cpu_metrics(&tb, &ta, m, un, why,
+					    sizeof(why)), -ERANGE);
+	assert_int_equal(json_object_size(m), 0);
+	assert_non_null(strstr(why, "user ticks went backwards"));
+	assert_non_null(strstr(json_string_value(json_object_get(un,
+				"cpu.steal_pct")), "went backwards"));
+	json_decref(m);
+	json_decref(un);
+
+	/* a /proc/stat without the steal column: steal unavailable */
+	m = json_object();
+	un = json_object();
+	assert_int_equal(procfs_parse_stat("old", "cpu  10 0 10 80 0 0 0\n",
+					   &ta), 0);
+	assert_int_equal(procfs_parse_stat("old", "cpu  20 0 20 160 0 0 0\n",
+					   &tb), 0);
+	assert_int_equal(procfs_cpu_metrics(&ta, &tb, m, un, NULL, 0), 0);
+	assert_float_equal(metric(m, "cpu.idle_pct"), 80.0, 1e-9);
+	assert_null(json_object_get(m, "cpu.steal_pct"));
+	assert_non_null(json_object_get(un, "cpu.steal_pct"));
+	json_decref(m);
+	json_decref(un);
+	free(a);
+	free(b);
+}
+
+static void test_pressure(void **state)
+{
+	char *a = slurp("tests/data/proc/pressure.before");
+	char *b = slurp("tests/data/proc/pressure.after");
+	struct kb_pressure pa, pb, off;
+	json_t *m = json_object(), *un = json_object(), *w = json_array();
+
+	(void)state;
+	assert_int_equal(procfs_parse_pressure("a", a, &pa), 0);
+	assert_int_equal(procfs_parse_pressure("b", b, &pb), 0);
+	assert_true(pa.res[KB_PSI_CPU].have);
+	assert_int_equal(pa.res[KB_PSI_CPU].some_us, 1197311225ULL);
+	procfs_psi_metrics(&pa, &pb, m, un, w);
+	/* cpu some +1322244 us, io +329151 us over 2400439834 ns */
+	assert_float_equal(metric(m, "psi.cpu_some_pct"),
+			   100.0 * 1322244 / 2400439.834, 1e-6);
+	assert_float_equal(metric(m, "psi.io_some_pct"),
+			   100.0 * 329151 / 2400439.834, 1e-6);
+	/* measured 0 is 0: the source was read */
+	assert_float_equal(metric(m, "psi.memory_some_pct"), 0.0, 1e-12);
+	assert_int_equal(json_object_size(un), 0);
+	assert_int_equal(json_array_size(w), 0);
+	json_decref(m);
+
+	/* backwards: dropped with a warning, not a share */
+	m = json_object();
+	pb.time_ns = pa.time_ns + 1000000000ULL;
+	pb.res[KB_PSI_IO].some_us = pa.res[KB_PSI_IO].some_us - 5;
+	procfs_psi_metrics(&pa, &pb, m, un, w);
+	assert_null(json_object_get(m, "psi.io_some_pct"));
+	assert_non_null(json_object_get(m, "psi.cpu_some_pct"));
+	assert_int_equal(json_array_size(w), 1);
+	assert_non_null(strstr(json_string_value(json_array_get(w, 0)),
+			       "went backwards"));
+	json_decref(m);
+	json_decref(un);
+
+	/* a kernel without PSI: the reason, never 0 */
+	m = json_object();
+	un = json_object();
+	assert_int_equal(procfs_parse_pressure("off", "time_ns 5\n"
+		"cpu unavailable: no /proc/pressure (CONFIG_PSI off)\n"
+		"io unavailable: no /proc/pressure (CONFIG_PSI off)\n"
+		"memory unavailable: no /proc/pressure (CONFIG_PSI off)\n",
+		&off), 0);
+	procfs_psi_metrics(&off, &pa, m, un, w);
+	assert_int_equal(json_object_size(m), 0);
+	assert_string_equal(json_string_value(json_object_get(un,
+		"psi.cpu_some_pct")), "no /proc/pressure (CONFIG_PSI off)");
+	assert_string_equal(json_string_value(json_object_get(un,
+		"psi.memory_some_pct")), "no /proc/pressure (CONFIG_PSI off)");
+	kb_quiet = 1;
+	assert_int_equal(procfs_parse_pressure("x", "cpu some total=1\n",
+					       &off), -EINVAL);
+	kb_quiet = 0;
+	json_decref(m);
+	json_decref(un);
+	json_decref(w);
+	free(a);
+	free(b);
+}
+
+static void test_cpufreq(void **state)
+{
+	struct kb_cpufreq a, b;
+	json_t *m = json_object(), *un = json_object();
+
+	(void)state;
+	procfs_parse_cpufreq("cpu0 2000000\ncpu1 3000000\n", &a);
+	procfs_parse_cpufreq("cpu0 2400000\ncpu1 2600000\n", &b);
+	assert_int_equal(a.n, 2);
+	procfs_cpufreq_metrics(&a, &b, m, un);
+	assert_float_equal(metric(m, "cpu.freq_mhz"), 2500.0, 1e-9);
+	json_decref(m);
+	m = json_object();
+	procfs_parse_cpufreq("unavailable: no cpufreq driver\n", &b);
+	assert_int_equal(b.n, 0);
+	procfs_cpufreq_metrics(&a, &b, m, un);
+	assert_null(json_object_get(m, "cpu.freq_mhz"));
+	assert_string_equal(json_string_value(json_object_get(un,
+			    "cpu.freq_mhz")), "no cpufreq driver");
+	json_decref(m);
+	json_decref(un);
 }
 
 static void test_stat_malformed(void **state)
@@ -195,6 +331,12 @@ static void test_ok_run(void **state)
 	assert_float_equal(metric(m, "cpu.iowait_pct"), 5.0, 1e-9);
 	/* no diskstats_name: no disk metrics, not zeros */
 	assert_null(json_object_get(m, "disk.ios"));
+	/* no pressure/cpufreq snapshots: absent, with the reason */
+	assert_null(json_object_get(m, "psi.cpu_some_pct"));
+	assert_non_null(json_object_get(json_object_get(r, "unavailable"),
+					"psi.cpu_some_pct"));
+	assert_non_null(json_object_get(json_object_get(r, "unavailable"),
+					"cpu.freq_mhz"));
 	assert_string_equal(json_string_value(json_object_get(r, "fio_version")),
 			    "fio-3.32");
 	json_decref(r);
@@ -384,6 +526,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stat_cpu_pct),
+		cmocka_unit_test(test_stat_steal_backwards),
+		cmocka_unit_test(test_pressure),
+		cmocka_unit_test(test_cpufreq),
 		cmocka_unit_test(test_stat_malformed),
 		cmocka_unit_test(test_diskstats_layouts),
 		cmocka_unit_test(test_ok_run),

@@ -1,0 +1,204 @@
+/* stats/disturbed.c - disturbed runs (stats/disturbed.h). */
+#include "stats/disturbed.h"
+#include "results/json.h"
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void kb_disturbed_rules_init(struct kb_disturbed_rules *r)
+{
+	r->other_cpu_pct = KB_DISTURBED_OTHER_CPU_PCT;
+	r->other_factor = KB_DISTURBED_OTHER_FACTOR;
+	r->steal_pct = KB_DISTURBED_STEAL_PCT;
+	r->psi_pct = KB_DISTURBED_PSI_PCT;
+	r->idle_fraction = KB_DISTURBED_IDLE_FRACTION;
+}
+
+static void rule_from(json_t *o, const char *key, double *v)
+{
+	json_t *x = json_object_get(o, key);
+
+	if (json_is_null(x))
+		*v = NAN;
+	else if (json_is_number(x))
+		*v = json_number_value(x);
+}
+
+void kb_disturbed_rules_from(json_t *results, struct kb_disturbed_rules *r)
+{
+	json_t *d = json_object_get(json_object_get(results, "campaign"),
+				    "disturbed");
+
+	kb_disturbed_rules_init(r);
+	if (!json_is_object(d))
+		return;
+	rule_from(d, "other_cpu_pct", &r->other_cpu_pct);
+	rule_from(d, "other_factor", &r->other_factor);
+	rule_from(d, "steal_pct", &r->steal_pct);
+	rule_from(d, "psi_pct", &r->psi_pct);
+	rule_from(d, "idle_fraction", &r->idle_fraction);
+}
+
+static int counted_ok(json_t *run)
+{
+	const char *st = kb_jstr(run, "status");
+
+	return st && !strcmp(st, "ok") &&
+	       !json_is_true(json_object_get(run, "warmup"));
+}
+
+static int metric_of(json_t *run, const char *name, double *v)
+{
+	json_t *x = json_object_get(json_object_get(run, "metrics"), name);
+
+	if (!json_is_number(x))
+		return 0;
+	*v = json_number_value(x);
+	return isfinite(*v);
+}
+
+/* Quantile p of metric over the counted runs (GSL's interpolated
+ * quantile of the sorted values); NAN when none has it. */
+static double runs_quantile(json_t *results, const char *metric, double p)
+{
+	json_t *runs = json_object_get(results, "runs"), *run;
+	double *x = calloc(json_array_size(runs) + 1, sizeof(*x)), q = NAN;
+	size_t i, n = 0;
+
+	if (!x)
+		return NAN;
+	json_array_foreach(runs, i, run)
+		if (counted_ok(run) && metric_of(run, metric, &x[n]))
+			n++;
+	if (n) {
+		gsl_sort(x, 1, n);
+		q = gsl_stats_quantile_from_sorted_data(x, 1, n, p);
+	}
+	free(x);
+	return q;
+}
+
+double stats_runs_median(json_t *results, const char *metric)
+{
+	return runs_quantile(results, metric, 0.5);
+}
+
+/* "131%" / "7.3%": whole percents from 10 up */
+static void pct(char *buf, size_t len, double v)
+{
+	snprintf(buf, len, fabs(v) >= 10 ? "%.0f%%" : "%.1f%%", v);
+}
+
+static void add_reason(json_t **why, const char *metric, double v,
+		       const char *op, double limit)
+{
+	char a[32], b[32], line[128];
+
+	pct(a, sizeof(a), v);
+	pct(b, sizeof(b), limit);
+	snprintf(line, sizeof(line), "%s %s %s %s", metric, a, op, b);
+	if (!*why)
+		*why = json_array();
+	json_array_append_new(*why, json_string(line));
+}
+
+int stats_mark_disturbed(json_t *results, const struct kb_disturbed_rules *r,
+			 int exclude)
+{
+	struct kb_disturbed_rules own;
+	json_t *runs = json_object_get(results, "runs"), *run, *opts;
+	double other_q1 = runs_quantile(results, "task.other.cpu_pct", 0.25);
+	double idle_q3 = runs_quantile(results, "cpu.idle_pct", 0.75);
+	double other_lim = NAN, idle_lim = NAN;
+	int ndist = 0;
+	size_t i;
+
+	if (!r) {
+		kb_disturbed_rules_from(results, &own);
+		r = &own;
+	}
+	if (isfinite(r->other_cpu_pct)) {
+		other_lim = r->other_cpu_pct;
+		if (isfinite(other_q1) && isfinite(r->other_factor) &&
+		    r->other_factor * other_q1 > other_lim)
+			other_lim = r->other_factor * other_q1;
+	}
+	if (isfinite(r->idle_fraction) && isfinite(idle_q3) &&
+	    idle_q3 >= KB_DISTURBED_IDLE_MIN_REF)
+		idle_lim = r->idle_fraction * idle_q3;
+
+	json_array_foreach(runs, i, run) {
+		json_t *why = NULL;
+		double v;
+
+		json_object_del(run, "disturbed");
+		if (json_is_string(json_object_get(run, "excluded")) &&
+		    !strcmp(kb_jstr(run, "excluded"), "disturbed"))
+			json_object_del(run, "excluded");
+		if (strcmp(kb_jstr(run, "status") ?: "", "ok"))
+			continue;
+		if (isfinite(other_lim) &&
+		    metric_of(run, "task.other.cpu_pct", &v) && v > other_lim)
+			add_reason(&why, "task.other.cpu_pct", v, ">",
+				   other_lim);
+		if (isfinite(r->steal_pct) &&
+		    metric_of(run, "cpu.steal_pct", &v) && v > r->steal_pct)
+			add_reason(&why, "cpu.steal_pct", v, ">", r->steal_pct);
+		if (isfinite(r->psi_pct) &&
+		    metric_of(run, "psi.cpu_some_pct", &v) && v > r->psi_pct)
+			add_reason(&why, "psi.cpu_some_pct", v, ">", r->psi_pct);
+		if (isfinite(idle_lim) && metric_of(run, "cpu.idle_pct", &v) &&
+		    v < idle_lim)
+			add_reason(&why, "cpu.idle_pct", v, "<", idle_lim);
+		if (!why)
+			continue;
+		json_object_set_new(run, "disturbed", why);
+		if (!json_is_true(json_object_get(run, "warmup")))
+			ndist++;
+		if (exclude)
+			json_object_set_new(run, "excluded",
+					    json_string("disturbed"));
+	}
+	json_object_set_new(results, "disturbed_settings", json_pack(
+		"{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+		"other_cpu_pct", kb_jreal(r->other_cpu_pct),
+		"other_factor", kb_jreal(r->other_factor),
+		"other_cpu_q1", kb_jreal(other_q1),
+		"other_cpu_limit", kb_jreal(other_lim),
+		"steal_pct", kb_jreal(r->steal_pct),
+		"psi_pct", kb_jreal(r->psi_pct),
+		"idle_fraction", kb_jreal(r->idle_fraction),
+		"idle_q3", kb_jreal(idle_q3),
+		"idle_limit", kb_jreal(idle_lim)));
+	opts = json_object_get(results, "analysis_options");
+	if (!json_is_object(opts)) {
+		opts = json_object();
+		json_object_set_new(results, "analysis_options", opts);
+	}
+	json_object_set_new(opts, "exclude_disturbed", json_boolean(exclude));
+	return ndist;
+}
+
+void stats_disturbed_count(json_t *results, const char *cfg, const char *job,
+			   size_t *disturbed, size_t *total)
+{
+	json_t *run;
+	size_t i;
+
+	*disturbed = *total = 0;
+	json_array_foreach(json_object_get(results, "runs"), i, run) {
+		if (!counted_ok(run))
+			continue;
+		if (cfg && strcmp(kb_jstr(run, "configuration") ?: "", cfg))
+			continue;
+		if (job && strcmp(kb_jstr(run, "job") ?: "", job))
+			continue;
+		(*total)++;
+		if (json_array_size(json_object_get(run, "disturbed")))
+			(*disturbed)++;
+	}
+}

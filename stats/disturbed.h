@@ -1,0 +1,77 @@
+/* stats/disturbed.h - runs disturbed by the rest of the machine.
+ *
+ * A counted run is *disturbed* when what else the machine did during it
+ * (parsers/procfs.h, parsers/tasks.h) passes one of these thresholds
+ * (kernels.conf [global], campaign.json "campaign"."disturbed"):
+ *
+ *   task.other.cpu_pct > max(disturbed_other_cpu_pct, 1.5 x the
+ *       campaign's lower quartile of task.other.cpu_pct)   default 40
+ *   cpu.steal_pct      > disturbed_steal_pct                default 5
+ *   psi.cpu_some_pct   > disturbed_psi_pct                  default 40
+ *   cpu.idle_pct       < disturbed_idle_fraction x the campaign's upper
+ *       quartile of cpu.idle_pct (only when that quartile is >= 2%: a
+ *       workload that leaves no idle has none to lose)     default 0.5
+ *
+ * The campaign's quiet level is a quartile, not the median: under a load
+ * that comes and goes, half or more of the runs can be disturbed and the
+ * median is then itself a disturbed level (../shared/data/aa-series
+ * switching-load.csv: median task.other 44%, lower quartile 27.6%, quiet
+ * runs 27-30%).  The derivation is in docs/design-decisions.md.  A
+ * missing metric never disturbs a run (n/a is not a reason).  Every
+ * threshold can be "off".
+ */
+#ifndef KB_STATS_DISTURBED_H
+#define KB_STATS_DISTURBED_H
+
+#include <stddef.h>
+
+/* the results model (results/json.h); jansson's json_t, declared here
+ * so that this header does not include <jansson.h> (scripts/
+ * check-layers: JSON is handled in results/ and parsers/) */
+struct json_t;
+
+#define KB_DISTURBED_OTHER_CPU_PCT 40.0
+#define KB_DISTURBED_OTHER_FACTOR 1.5
+#define KB_DISTURBED_STEAL_PCT 5.0
+#define KB_DISTURBED_PSI_PCT 40.0
+#define KB_DISTURBED_IDLE_FRACTION 0.5
+#define KB_DISTURBED_IDLE_MIN_REF 2.0
+
+/* NAN = the rule is off */
+struct kb_disturbed_rules {
+	double other_cpu_pct;
+	double other_factor;
+	double steal_pct;
+	double psi_pct;
+	double idle_fraction;
+};
+
+void kb_disturbed_rules_init(struct kb_disturbed_rules *r);
+
+/* The rules of a results model: results.campaign.disturbed (absent
+ * members and older campaigns: the defaults; null: off). */
+void kb_disturbed_rules_from(struct json_t *results,
+			     struct kb_disturbed_rules *r);
+
+/* Mark every successful run of the results model that breaks a rule
+ * (rules NULL: kb_disturbed_rules_from()): run["disturbed"] = ["task.
+ * other.cpu_pct 131% > 42%", ...] (absent when quiet), and
+ * results["disturbed_settings"] = the thresholds used and the campaign's
+ * levels.  With exclude != 0, results["analysis_options"]
+ * ["exclude_disturbed"] = true and every disturbed run gets "excluded":
+ * "disturbed", which kb_run_counts() (results/json.h) leaves out of the
+ * statistics.  Call before stats_analyse().  Returns the number of
+ * disturbed counted runs. */
+int stats_mark_disturbed(struct json_t *results,
+			 const struct kb_disturbed_rules *r, int exclude);
+
+/* Counted (status ok, not warm-up) runs of configuration cfg (NULL: all)
+ * and job (NULL: all), and how many of them are disturbed. */
+void stats_disturbed_count(struct json_t *results, const char *cfg,
+			   const char *job, size_t *disturbed, size_t *total);
+
+/* The median of metric over the counted runs of results (excluded ones
+ * too); NAN when none has it. */
+double stats_runs_median(struct json_t *results, const char *metric);
+
+#endif

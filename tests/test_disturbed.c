@@ -1,0 +1,262 @@
+/* tests/test_disturbed.c - stats/disturbed.c on real A/A campaigns of
+ * this machine (tests/data/stats/aa-*.csv, from ../shared/data/aa-series):
+ * the default rules flag almost no quiet run and every run where other
+ * tasks used more than a whole CPU. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "results/json.h"
+#include "reports/report.h"
+#include "stats/compare.h"
+#include "stats/disturbed.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A results model of an aa-series CSV: configurations a and b, one job,
+ * iteration = round, every run ok with read.iops, task.other.cpu_pct and
+ * cpu.idle_pct (columns 4, 6, 8). */
+static json_t *load_csv(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	json_t *runs = json_array();
+	char line[512];
+
+	assert_non_null(f);
+	assert_non_null(fgets(line, sizeof(line), f));	/* header */
+	while (fgets(line, sizeof(line), f)) {
+		int round;
+		char var[8];
+		unsigned long long start;
+		double iops, p99, other, fio, idle, iow;
+
+		assert_int_equal(sscanf(line, "%d,%7[^,],%llu,%lf,%lf,%lf,%lf,"
+					"%lf,%lf", &round, var, &start, &iops,
+					&p99, &other, &fio, &idle, &iow), 9);
+		json_array_append_new(runs, json_pack(
+			"{s:s, s:s, s:i, s:b, s:s, s:{s:f, s:f, s:f}}",
+			"configuration", var, "job", "randread-4k",
+			"iteration", round, "warmup", 0, "status", "ok",
+			"metrics", "read.iops", iops,
+			"task.other.cpu_pct", other, "cpu.idle_pct", idle));
+	}
+	fclose(f);
+	return json_pack("{s:{s:s}, s:o}", "campaign", "baseline", "a",
+			 "runs", runs);
+}
+
+static double num(json_t *run, const char *k)
+{
+	return json_number_value(json_object_get(json_object_get(run,
+						 "metrics"), k));
+}
+
+static void test_quiet_not_flagged(void **state)
+{
+	json_t *res = load_csv("tests/data/stats/aa-quiet.csv");
+	size_t d, n;
+	int nd;
+
+	(void)state;
+	nd = stats_mark_disturbed(res, NULL, 0);
+	stats_disturbed_count(res, NULL, NULL, &d, &n);
+	assert_int_equal(n, 100);
+	assert_int_equal((size_t)nd, d);
+	/* fewer than 5% of the quiet runs */
+	assert_true(d * 20 < n);
+	json_decref(res);
+}
+
+static void test_load_flagged(void **state)
+{
+	json_t *res = load_csv("tests/data/stats/aa-switching-load.csv");
+	json_t *run;
+	size_t i, busy = 0, busy_flagged = 0, d, n;
+
+	(void)state;
+	stats_mark_disturbed(res, NULL, 0);
+	json_array_foreach(json_object_get(res, "runs"), i, run) {
+		if (num(run, "task.other.cpu_pct") <= 100)
+			continue;
+		busy++;
+		if (json_array_size(json_object_get(run, "disturbed")))
+			busy_flagged++;
+	}
+	assert_true(busy >= 30);
+	/* at least 95% of the runs where other tasks used > 1 CPU */
+	assert_true(busy_flagged * 100 >= busy * 95);
+	stats_disturbed_count(res, "a", NULL, &d, &n);
+	assert_int_equal(n, 50);
+	assert_true(d > 0);
+	/* the campaign's levels: the lower quartile of task.other is the
+	 * quiet level even though most runs are loaded */
+	assert_true(json_number_value(json_object_get(json_object_get(res,
+		"disturbed_settings"), "other_cpu_q1")) < 30);
+	json_decref(res);
+}
+
+/* the reason names the metric, the value and the limit; --exclude-
+ * disturbed leaves them out of kb_run_counts() and keeps them listed */
+static void test_reasons_and_exclude(void **state)
+{
+	json_t *res = load_csv("tests/data/stats/aa-switching-load.csv");
+	json_t *run, *first = NULL;
+	size_t i, counted = 0, d, n;
+
+	(void)state;
+	stats_mark_disturbed(res, NULL, 1);
+	assert_true(json_is_true(json_object_get(json_object_get(res,
+		"analysis_options"), "exclude_disturbed")));
+	json_array_foreach(json_object_get(res, "runs"), i, run) {
+		if (kb_run_counts(run))
+			counted++;
+		else
+			assert_string_equal(kb_jstr(run, "excluded"),
+					    "disturbed");
+		if (!first && num(run, "task.other.cpu_pct") > 100)
+			first = run;
+	}
+	assert_non_null(first);
+	assert_non_null(strstr(json_string_value(json_array_get(
+		json_object_get(first, "disturbed"), 0)),
+		"task.other.cpu_pct 1"));
+	assert_non_null(strstr(json_string_value(json_array_get(
+		json_object_get(first, "disturbed"), 0)), "% > 4"));
+	stats_disturbed_count(res, NULL, NULL, &d, &n);
+	assert_int_equal(counted + d, n);
+	/* marking again without exclude puts them back */
+	stats_mark_disturbed(res, NULL, 0);
+	counted = 0;
+	json_array_foreach(json_object_get(res, "runs"), i, run)
+		counted += kb_run_counts(run);
+	assert_int_equal(counted, n);
+	json_decref(res);
+}
+
+/* rules "off" (null in campaign.disturbed) and missing metrics never
+ * disturb a run */
+static void test_off_and_missing(void **state)
+{
+	json_t *res = load_csv("tests/data/stats/aa-switching-load.csv");
+	json_t *run;
+	size_t i, d, n;
+
+	(void)state;
+	json_object_set_new(json_object_get(res, "campaign"), "disturbed",
+		json_pack("{s:n, s:n}", "other_cpu_pct", "idle_fraction"));
+	stats_mark_disturbed(res, NULL, 0);
+	stats_disturbed_count(res, NULL, NULL, &d, &n);
+	assert_int_equal(d, 0);
+
+	json_object_del(json_object_get(res, "campaign"), "disturbed");
+	json_array_foreach(json_object_get(res, "runs"), i, run)
+		json_object_clear(json_object_get(run, "metrics"));
+	stats_mark_disturbed(res, NULL, 0);
+	stats_disturbed_count(res, NULL, NULL, &d, &n);
+	assert_int_equal(d, 0);
+	json_decref(res);
+}
+
+static void test_steal_psi(void **state)
+{
+	json_t *res = json_pack("{s:{}, s:[{s:s, s:s, s:i, s:b, s:s, "
+		"s:{s:f, s:f}}, {s:s, s:s, s:i, s:b, s:s, s:{s:f, s:f}}]}",
+		"campaign", "runs",
+		"configuration", "a", "job", "j", "iteration", 1, "warmup", 0,
+		"status", "ok", "metrics", "cpu.steal_pct", 7.5,
+		"psi.cpu_some_pct", 3.0,
+		"configuration", "a", "job", "j", "iteration", 2, "warmup", 0,
+		"status", "ok", "metrics", "cpu.steal_pct", 0.2,
+		"psi.cpu_some_pct", 85.0);
+	json_t *runs = json_object_get(res, "runs");
+
+	(void)state;
+	assert_int_equal(stats_mark_disturbed(res, NULL, 0), 2);
+	assert_string_equal(json_string_value(json_array_get(json_object_get(
+		json_array_get(runs, 0), "disturbed"), 0)),
+		"cpu.steal_pct 7.5% > 5.0%");
+	assert_string_equal(json_string_value(json_array_get(json_object_get(
+		json_array_get(runs, 1), "disturbed"), 0)),
+		"psi.cpu_some_pct 85% > 40%");
+	json_decref(res);
+}
+
+/* text with every line break and the indentation after it as one space
+ * (the report wraps at 80 columns), in place */
+static void unwrap(char *s)
+{
+	char *d = s;
+
+	while (*s) {
+		if (*s == '\n') {
+			while (s[1] == ' ')
+				s++;
+			*d++ = ' ';
+			s++;
+			continue;
+		}
+		*d++ = *s++;
+	}
+	*d = '\0';
+}
+
+/* The report: the header says how busy the machine was, the notes list
+ * the share per configuration, and b, disturbed more often than the
+ * baseline, is a finding. */
+static void test_report_notes(void **state)
+{
+	json_t *res = load_csv("tests/data/stats/aa-quiet.csv"), *run;
+	char *buf = NULL;
+	size_t len = 0, i, nb = 0;
+	FILE *f;
+
+	(void)state;
+	json_object_set_new(json_object_get(res, "campaign"), "name",
+			    json_string("aa-quiet"));
+	json_object_set_new(json_object_get(res, "campaign"), "jobs",
+			    json_pack("[s]", "randread-4k"));
+	json_object_set_new(res, "configurations", json_pack("[{s:s}, {s:s}]",
+			    "id", "a", "id", "b"));
+	json_object_set_new(res, "summaries", json_array());
+	json_array_foreach(json_object_get(res, "runs"), i, run)
+		if (!strcmp(kb_jstr(run, "configuration"), "b") && nb++ < 10)
+			json_object_set_new(json_object_get(run, "metrics"),
+				"task.other.cpu_pct", json_real(130.0));
+	assert_int_equal(stats_mark_disturbed(res, NULL, 0), 10);
+	assert_int_equal(stats_analyse(res, NULL), 0);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(report_render(f, res, "text", NULL), 0);
+	fclose(f);
+	if (getenv("KBENCH_TEST_DUMP"))
+		fputs(buf, stderr);
+	unwrap(buf);
+	if (!strstr(buf, "Machine:     busy — other tasks used 28% of a") ||
+	    !strstr(buf, "(task.other.cpu_pct 130% > 42%), 2") ||
+	    !strstr(buf, "10 of 100 runs disturbed") ||
+	    !strstr(buf, "a 0 of 50 (0%), b 10 of 50 (20%)") ||
+	    !strstr(buf, "finding: b was disturbed more often") ||
+	    !strstr(buf, "disturbed: b randread-4k iteration 1"))
+		fail_msg("unexpected report (KBENCH_TEST_DUMP=1 prints it)");
+	free(buf);
+	json_decref(res);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_quiet_not_flagged),
+		cmocka_unit_test(test_load_flagged),
+		cmocka_unit_test(test_reasons_and_exclude),
+		cmocka_unit_test(test_off_and_missing),
+		cmocka_unit_test(test_steal_psi),
+		cmocka_unit_test(test_report_notes),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
