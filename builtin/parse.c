@@ -1,12 +1,18 @@
 /* builtin/parse.c - `kbench parse FILE...`: fio output -> metrics JSON.
  *
  * Prints, for each FILE, the object fio_parse_file() returns (see
- * parsers/fio_json.h), one after the other (a JSON stream).  Exit status:
+ * parsers/fio_json.h), one after the other (a JSON stream).  A terse v3
+ * file (parsers/fio_terse.h) prints one object per terse line, each on
+ * one line; fio logs (--logs, or files named *_iops.N.log etc.) are
+ * combined into one object of per-window totals (parsers/fio_log.h).  Exit status:
  * 0 when every file parsed (warnings and fio job errors included), 1 when
  * any file could not be parsed, 2 on a usage error. */
 #include "builtin/builtin.h"
 #include "lib/err.h"
+#include "lib/file.h"
 #include "parsers/fio_json.h"
+#include "parsers/fio_log.h"
+#include "parsers/fio_terse.h"
 #include "parsers/kconf.h"
 
 #include <errno.h>
@@ -18,6 +24,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: kbench parse [--compact] [-q|--quiet] [--ram SIZE] FILE...\n"
+"       kbench parse [--logs] [--log-avg-msec MS] LOGFILE...\n"
 "\n"
 "Read fio output files (fio --output-format=json or json+; text that fio or\n"
 "a shell wrote around the JSON is skipped with a warning; of several\n"
@@ -26,6 +33,19 @@ static void usage(FILE *f)
 "compares (read.iops, write.bw_kib, read.clat_p99_ns, ...; latency in ns,\n"
 "bandwidth in KiB/s, IOPS and bandwidth summed over the jobs).  Objects of\n"
 "several files are printed one after the other.\n"
+"\n"
+"fio terse v3 output (--output-format=terse; lines starting with \"3;\") is\n"
+"recognised: one object per terse line, printed on one line, with the same\n"
+"metrics and the line's disk records (\"disks\", an md/dm device's members in\n"
+"\"slaves\").\n"
+"\n"
+"fio's per-job logs (write_iops_log, write_bw_log, write_lat_log: one file\n"
+"per job, NAME_iops.N.log, even with group_reporting) are combined: the\n"
+"values of all LOGFILEs are summed per time window (window = round(time_ms /\n"
+"log_avg_msec); latency logs: averaged), and the per-window totals and their\n"
+"mean printed as one object.  Files named *_iops.N.log, *_bw.N.log,\n"
+"*_lat.N.log (clat, slat) are recognised as logs; so is `tail -n +1\n"
+"FILE...` output (\"==> FILE <==\" headers start each file).\n"
 "\n"
 "fio writes TABs and bytes that are not UTF-8 unescaped into its JSON (a job\n"
 "description, a file name): such a document is read leniently, with a\n"
@@ -39,6 +59,10 @@ static void usage(FILE *f)
 "  --compact     print each file's object on one line instead of indented\n"
 "  --ram SIZE    RAM of the machine fio ran on (e.g. 64G), to compare the\n"
 "                working set of buffered reads with\n"
+"  --logs        read every FILE as a fio log of one kind (see above)\n"
+"  --log-avg-msec MS\n"
+"                the log_avg_msec fio ran with: the window width (default\n"
+"                1000)\n"
 "  -q, --quiet   print no warnings on stderr (the parser's warnings stay in\n"
 "                the object's \"warnings\" array, a failed fio job in its\n"
 "                \"error\"); files that cannot be parsed are still reported\n"
@@ -49,42 +73,111 @@ static void usage(FILE *f)
 "parsed (the message names the file and what was wrong), 2 on bad usage.\n");
 }
 
+/* Print a result: indented, or on one line. */
+static int print_json(const char *path, const json_t *res, int compact)
+{
+	size_t flags = (compact ? JSON_COMPACT : JSON_INDENT(2)) |
+		JSON_REAL_PRECISION(15);
+	char *out = json_dumps(res, flags);
+	int rc = 0;
+
+	if (!out) {
+		kb_error("%s: out of memory formatting the result", path);
+		return -ENOMEM;
+	}
+	if (puts(out) == EOF) {
+		kb_error("writing to stdout: %m");
+		rc = -EIO;
+	}
+	free(out);
+	return rc;
+}
+
+static void print_warnings(const char *path, const json_t *res, int quiet)
+{
+	const json_t *w;
+	size_t i;
+
+	if (!quiet)
+		json_array_foreach(json_object_get(res, "warnings"), i, w)
+			kb_warn("%s: %s", path, json_string_value(w));
+}
+
+/* A terse file: one object per line, each on one line. */
+static int parse_terse(const char *path, const char *buf, size_t len,
+		       int quiet)
+{
+	char err[1024];
+	json_t *all = fio_terse_parse_buf(buf, len, path, err, sizeof(err));
+	const json_t *r;
+	size_t i;
+	int rc = 0;
+
+	if (!all) {
+		kb_error("%s", err);
+		return -EINVAL;
+	}
+	json_array_foreach(all, i, r) {
+		print_warnings(path, r, quiet);
+		if (!rc)
+			rc = print_json(path, r, 1);
+	}
+	json_decref(all);
+	return rc;
+}
+
+/* Several fio logs of one kind: one object. */
+static int parse_logs(char **paths, int n, unsigned avg_msec, int compact,
+		      int quiet)
+{
+	struct fio_log_input *in = calloc(n ? n : 1, sizeof(*in));
+	char err[1024];
+	json_t *res;
+	int i, rc = 0;
+
+	if (!in) {
+		kb_error("out of memory");
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		in[i].name = paths[i];
+		if (kb_read_file(paths[i], (char **)&in[i].buf, &in[i].len, 0)) {
+			rc = -EIO;
+			goto out;
+		}
+	}
+	res = fio_log_parse(in, n, avg_msec, err, sizeof(err));
+	if (!res) {
+		kb_error("%s", err);
+		rc = -EINVAL;
+		goto out;
+	}
+	print_warnings(n == 1 ? paths[0] : "logs", res, quiet);
+	rc = print_json(paths[0], res, compact);
+	json_decref(res);
+out:
+	for (i = 0; i < n; i++)
+		free((char *)in[i].buf);
+	free(in);
+	return rc;
+}
+
 static int parse_one(const char *path, int compact, int quiet,
 		     const struct fio_parse_opts *po)
 {
-	size_t flags;
-	const json_t *w;
 	char err[1024];
 	json_t *res;
-	char *out = NULL;
-	size_t i;
-	int rc = 0;
+	int rc;
 
 	res = fio_parse_file_opts(path, po, err, sizeof(err));
 	if (!res) {
 		kb_error("%s", err);
 		return -EINVAL;
 	}
-	if (!quiet)
-		json_array_foreach(json_object_get(res, "warnings"), i, w)
-			kb_warn("%s: %s", path, json_string_value(w));
+	print_warnings(path, res, quiet);
 	if (!quiet && fio_result_error(res, err, sizeof(err)))
 		kb_warn("%s: %s: the run is invalid", path, err);
-
-	flags = (compact ? JSON_COMPACT : JSON_INDENT(2)) |
-		JSON_REAL_PRECISION(15);
-	out = json_dumps(res, flags);
-	if (!out) {
-		kb_error("%s: out of memory formatting the result", path);
-		rc = -ENOMEM;
-		goto out;
-	}
-	if (puts(out) == EOF) {
-		kb_error("writing to stdout: %m");
-		rc = -EIO;
-	}
-out:
-	free(out);
+	rc = print_json(path, res, compact);
 	json_decref(res);
 	return rc;
 }
@@ -93,6 +186,8 @@ const struct option kb_parse_options[] = {
 	{ "compact", no_argument, NULL, 'c' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "ram", required_argument, NULL, 'r' },
+	{ "logs", no_argument, NULL, 'l' },
+	{ "log-avg-msec", required_argument, NULL, 'a' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -105,7 +200,9 @@ const struct kb_arg_spec kb_parse_args[] = {
 int cmd_parse(int argc, char **argv)
 {
 	struct fio_parse_opts po = { 0 };
-	int compact = 0, quiet = 0, failed = 0, c, i;
+	int compact = 0, quiet = 0, failed = 0, logs = 0, nlogs = 0, c, i;
+	unsigned long avg_msec = 1000;
+	char **logfiles, *end;
 
 	optind = 1;
 	opterr = 0;
@@ -121,6 +218,19 @@ int cmd_parse(int argc, char **argv)
 			if (kconf_parse_size(optarg, &po.ram_bytes) ||
 			    !po.ram_bytes) {
 				kb_error("parse: --ram '%s': expected a size such as 64G or 65536M",
+					 optarg);
+				return 2;
+			}
+			break;
+		case 'l':
+			logs = 1;
+			break;
+		case 'a':
+			errno = 0;
+			avg_msec = strtoul(optarg, &end, 10);
+			if (errno || end == optarg || *end || !avg_msec ||
+			    avg_msec > 86400000 || *optarg == '-') {
+				kb_error("parse: --log-avg-msec '%s': expected milliseconds, e.g. 1000",
 					 optarg);
 				return 2;
 			}
@@ -142,9 +252,40 @@ int cmd_parse(int argc, char **argv)
 		kb_error("parse: no FILE given (usage: kbench parse [--compact] [-q] [--ram SIZE] FILE...)");
 		return 2;
 	}
-	for (i = optind; i < argc; i++)
+	logfiles = calloc(argc, sizeof(*logfiles));
+	if (!logfiles) {
+		kb_error("out of memory");
+		return 1;
+	}
+	for (i = optind; i < argc; i++) {
+		char *buf = NULL;
+		size_t len = 0;
+
+		if (logs) {
+			logfiles[nlogs++] = argv[i];
+			continue;
+		}
+		/* terse and log files are told by their name or first line;
+		 * everything else (JSON, compressed files) goes to fio_json */
+		if (!kb_read_file(argv[i], &buf, &len, 1)) {
+			if (fio_log_detect(argv[i], buf, len)) {
+				logfiles[nlogs++] = argv[i];
+			} else if (fio_terse_detect(buf, len)) {
+				if (parse_terse(argv[i], buf, len, quiet))
+					failed = 1;
+			} else if (parse_one(argv[i], compact, quiet, &po)) {
+				failed = 1;
+			}
+			free(buf);
+			continue;
+		}
 		if (parse_one(argv[i], compact, quiet, &po))
 			failed = 1;
+	}
+	if (nlogs && parse_logs(logfiles, nlogs, (unsigned)avg_msec, compact,
+				quiet))
+		failed = 1;
+	free(logfiles);
 	if (fflush(stdout)) {
 		kb_error("writing to stdout: %m");
 		failed = 1;

@@ -1,0 +1,327 @@
+/* parsers/fio_log.c - fio per-job logs combined per time window (see
+ * fio_log.h; fio HOWTO "Log File Formats"). */
+#include "parsers/fio_log.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct sample {
+	long window;
+	double value;
+};
+
+struct segment {
+	char *name;
+	struct sample *s;	/* one per window, sorted by window */
+	size_t n, cap;
+};
+
+static void set_num(json_t *o, const char *key, double v)
+{
+	if (v == floor(v) && fabs(v) < 9e15)
+		json_object_set_new(o, key, json_integer((json_int_t)v));
+	else
+		json_object_set_new(o, key, json_real(v));
+}
+
+int fio_log_name_kind(const char *path, char *kind, size_t n)
+{
+	static const char *kinds[] = { "iops", "bw", "lat", "clat", "slat" };
+	const char *base = strrchr(path, '/');
+	size_t len, i, klen;
+	const char *end;
+
+	base = base ? base + 1 : path;
+	len = strlen(base);
+	if (len < 5 || strcmp(base + len - 4, ".log"))
+		return 0;
+	end = base + len - 4;
+	/* ".N" job number */
+	{
+		const char *q = end;
+
+		while (q > base && isdigit((unsigned char)q[-1]))
+			q--;
+		if (q < end && q > base && q[-1] == '.')
+			end = q - 1;
+	}
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		klen = strlen(kinds[i]);
+		if ((size_t)(end - base) > klen &&
+		    !memcmp(end - klen, kinds[i], klen) && end[-(long)klen - 1] == '_') {
+			snprintf(kind, n, "%s", kinds[i]);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* "T, V, ..." with T and V integers or reals */
+static int sample_line(const char *s, const char *e, double *t, double *v)
+{
+	char buf[256], *p, *q;
+	size_t len = (size_t)(e - s);
+
+	if (len >= sizeof(buf))
+		len = sizeof(buf) - 1;
+	memcpy(buf, s, len);
+	buf[len] = 0;
+	errno = 0;
+	*t = strtod(buf, &p);
+	if (p == buf || errno || *p != ',')
+		return -1;
+	*v = strtod(p + 1, &q);
+	if (q == p + 1 || errno || (*q && *q != ',' && !isspace((unsigned char)*q)))
+		return -1;
+	return 0;
+}
+
+static int header_line(const char *s, const char *e, char **name)
+{
+	size_t len = (size_t)(e - s);
+
+	while (len && (s[len - 1] == '\r' || s[len - 1] == ' '))
+		len--;
+	if (len < 9 || memcmp(s, "==> ", 4) || memcmp(s + len - 4, " <==", 4))
+		return 0;
+	*name = strndup(s + 4, len - 8);
+	return 1;
+}
+
+int fio_log_detect(const char *path, const char *buf, size_t len)
+{
+	char kind[16], *name = NULL;
+	const char *e;
+	double t, v;
+	size_t i = 0;
+
+	if (fio_log_name_kind(path, kind, sizeof(kind)))
+		return 1;
+	while (i < len && isspace((unsigned char)buf[i]))
+		i++;
+	e = memchr(buf + i, '\n', len - i);
+	if (!e)
+		e = buf + len;
+	if (header_line(buf + i, e, &name)) {
+		free(name);
+		return 1;
+	}
+	return i < len && isdigit((unsigned char)buf[i]) &&
+	       !sample_line(buf + i, e, &t, &v);
+}
+
+static int add_sample(struct segment *g, long w, double v)
+{
+	size_t i;
+
+	for (i = g->n; i > 0 && g->s[i - 1].window >= w; i--)
+		if (g->s[i - 1].window == w) {
+			g->s[i - 1].value += v;	/* another direction */
+			return 0;
+		}
+	if (g->n == g->cap) {
+		size_t cap = g->cap ? g->cap * 2 : 64;
+		struct sample *s = realloc(g->s, cap * sizeof(*s));
+
+		if (!s)
+			return -1;
+		g->s = s;
+		g->cap = cap;
+	}
+	memmove(g->s + i + 1, g->s + i, (g->n - i) * sizeof(*g->s));
+	g->s[i].window = w;
+	g->s[i].value = v;
+	g->n++;
+	return 0;
+}
+
+static double seg_value(const struct segment *g, long w, int *found)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++)
+		if (g->s[i].window == w) {
+			*found = 1;
+			return g->s[i].value;
+		}
+	*found = 0;
+	return 0;
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+json_t *fio_log_parse(const struct fio_log_input *in, size_t n,
+		      unsigned avg_msec, char *err, size_t errlen)
+{
+	struct segment *seg = NULL;
+	size_t nseg = 0, capseg = 0, i, j, nw = 0;
+	long *wins = NULL;
+	char kind[16] = "", k[16];
+	json_t *res = NULL, *files, *windows, *warnings;
+	double sum = 0;
+	int mean_combine;
+
+	if (!avg_msec)
+		avg_msec = 1000;
+	for (i = 0; i < n; i++) {
+		const char *p = in[i].buf, *end = in[i].buf + in[i].len;
+		int lineno = 0;
+		struct segment *cur = NULL;
+
+		while (p < end) {
+			const char *e = memchr(p, '\n', (size_t)(end - p));
+			char *hname = NULL;
+			double t, v;
+
+			if (!e)
+				e = end;
+			lineno++;
+			if (header_line(p, e, &hname) || !cur) {
+				if (nseg == capseg) {
+					size_t c = capseg ? capseg * 2 : 8;
+					struct segment *ns = realloc(seg, c * sizeof(*ns));
+
+					if (!ns) {
+						free(hname);
+						snprintf(err, errlen, "out of memory");
+						goto fail;
+					}
+					seg = ns;
+					capseg = c;
+				}
+				cur = &seg[nseg++];
+				memset(cur, 0, sizeof(*cur));
+				cur->name = hname ? hname : strdup(in[i].name);
+				if (hname) {
+					p = e + 1;
+					continue;
+				}
+			}
+			{
+				const char *q = p;
+
+				while (q < e && isspace((unsigned char)*q))
+					q++;
+				if (q == e) {
+					p = e + 1;
+					continue;
+				}
+			}
+			if (sample_line(p, e, &t, &v)) {
+				snprintf(err, errlen, "%s: line %d: not a fio log sample ('time, value, direction, block size, offset'): '%.*s'",
+					 in[i].name, lineno,
+					 (int)((e - p) > 60 ? 60 : (e - p)), p);
+				goto fail;
+			}
+			if (add_sample(cur, lround(t / avg_msec), v)) {
+				snprintf(err, errlen, "out of memory");
+				goto fail;
+			}
+			p = e + 1;
+		}
+	}
+	/* segments without a sample (an empty file before a header) go */
+	for (i = 0, j = 0; i < nseg; i++) {
+		if (seg[i].n)
+			seg[j++] = seg[i];
+		else {
+			free(seg[i].name);
+			free(seg[i].s);
+		}
+	}
+	nseg = j;
+	if (!nseg) {
+		snprintf(err, errlen, "%s: no fio log sample", n ? in[0].name : "(no file)");
+		goto fail;
+	}
+	for (i = 0; i < nseg; i++) {
+		if (!seg[i].name || !fio_log_name_kind(seg[i].name, k, sizeof(k)))
+			continue;
+		if (!*kind)
+			snprintf(kind, sizeof(kind), "%s", k);
+		else if (strcmp(kind, k)) {
+			snprintf(err, errlen, "%s: a %s log among %s logs: give the logs of one kind together",
+				 seg[i].name, k, kind);
+			goto fail;
+		}
+	}
+	mean_combine = strstr(kind, "lat") != NULL;
+
+	for (i = 0; i < nseg; i++)
+		nw += seg[i].n;
+	wins = malloc(nw * sizeof(*wins));
+	if (!wins) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	nw = 0;
+	for (i = 0; i < nseg; i++)
+		for (j = 0; j < seg[i].n; j++)
+			wins[nw++] = seg[i].s[j].window;
+	qsort(wins, nw, sizeof(*wins), cmp_long);
+	for (i = 0, j = 0; i < nw; i++)
+		if (!j || wins[j - 1] != wins[i])
+			wins[j++] = wins[i];
+	nw = j;
+
+	res = json_object();
+	files = json_array();
+	windows = json_array();
+	warnings = json_array();
+	for (i = 0; i < nseg; i++)
+		json_array_append_new(files, json_string(seg[i].name ? seg[i].name : ""));
+	for (i = 0; i < nw; i++) {
+		double total = 0;
+		int present = 0, found;
+		json_t *w = json_object();
+
+		for (j = 0; j < nseg; j++) {
+			total += seg_value(&seg[j], wins[i], &found);
+			present += found;
+		}
+		for (j = 0; j < nseg && present < (int)nseg; j++) {
+			char msg[512];
+
+			seg_value(&seg[j], wins[i], &found);
+			if (found)
+				continue;
+			snprintf(msg, sizeof(msg), "window %ld (%ld ms): no sample in %s; total from %d of %zu files",
+				 wins[i], wins[i] * (long)avg_msec,
+				 seg[j].name ? seg[j].name : "?", present, nseg);
+			json_array_append_new(warnings, json_string(msg));
+		}
+		if (mean_combine && present)
+			total /= present;
+		json_object_set_new(w, "window", json_integer(wins[i]));
+		json_object_set_new(w, "time_ms", json_integer((json_int_t)wins[i] * avg_msec));
+		set_num(w, "total", total);
+		json_object_set_new(w, "files", json_integer(present));
+		json_array_append_new(windows, w);
+		sum += total;
+	}
+	json_object_set_new(res, "format", json_string("fio_log"));
+	json_object_set_new(res, "kind", *kind ? json_string(kind) : json_null());
+	json_object_set_new(res, "combine", json_string(mean_combine ? "mean" : "sum"));
+	json_object_set_new(res, "avg_msec", json_integer(avg_msec));
+	json_object_set_new(res, "files", files);
+	json_object_set_new(res, "windows", windows);
+	set_num(res, "mean", sum / (double)nw);
+	json_object_set_new(res, "warnings", warnings);
+fail:
+	for (i = 0; i < nseg; i++) {
+		free(seg[i].name);
+		free(seg[i].s);
+	}
+	free(seg);
+	free(wins);
+	return res;
+}

@@ -1,0 +1,341 @@
+/* parsers/fio_terse.c - fio terse v3 output (see fio_terse.h and fio's
+ * HOWTO "Terse output" for the field layout). */
+#include "parsers/fio_terse.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* 1-based positions of the fixed fields (HOWTO "Terse output", v3). */
+enum {
+	T_VERSION = 1, T_FIO_VERSION = 2, T_JOBNAME = 3, T_GROUPID = 4,
+	T_ERROR = 5,
+	T_READ = 6,		/* first field of the read block */
+	T_WRITE = 47,		/* first field of the write block */
+	T_USR_CPU = 88, T_SYS_CPU = 89,
+	/* offsets inside a direction block (41 fields) */
+	D_IO_KB = 0, D_BW = 1, D_IOPS = 2, D_RUNTIME = 3,
+	D_SLAT_MEAN = 6, D_CLAT_MEAN = 10, D_CLAT_PCT = 12, D_NPCT = 20,
+	D_LAT_MEAN = 34,
+	DISK_FIELDS = 9,
+};
+
+/* A number, optionally followed by '%'; 0 or -1 when not a number. */
+static int num(const char *s, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	if (end == s || errno || !isfinite(*v))
+		return -1;
+	if (*end == '%')
+		end++;
+	return *end ? -1 : 0;
+}
+
+static void set_num(json_t *o, const char *key, double v)
+{
+	if (v == floor(v) && fabs(v) < 9e15)
+		json_object_set_new(o, key, json_integer((json_int_t)v));
+	else
+		json_object_set_new(o, key, json_real(v));
+}
+
+/* One direction's block starting at field base (1-based); NULL when the
+ * direction did no I/O.  Numbers that are not numbers -> -1 + err. */
+static json_t *direction(char **f, int base, const char *dname,
+			 json_t *warnings, int *bad)
+{
+	double io_kb, bw, iops, rt, v, p, pv;
+	json_t *d;
+	int i;
+
+	if (num(f[base + D_IO_KB], &io_kb) || num(f[base + D_BW], &bw) ||
+	    num(f[base + D_IOPS], &iops) || num(f[base + D_RUNTIME], &rt)) {
+		*bad = base;
+		return NULL;
+	}
+	if (io_kb <= 0 && iops <= 0)
+		return NULL;
+	d = json_object();
+	set_num(d, "iops", iops);
+	set_num(d, "bw_kib", bw);
+	set_num(d, "io_bytes", io_kb * 1024);
+	set_num(d, "runtime_ms", rt);
+	if (!num(f[base + D_CLAT_MEAN], &v))
+		set_num(d, "clat_mean_ns", v * 1000);
+	if (!num(f[base + D_LAT_MEAN], &v))
+		set_num(d, "lat_mean_ns", v * 1000);
+	if (!num(f[base + D_SLAT_MEAN], &v) && v > 0)
+		set_num(d, "slat_mean_ns", v * 1000);
+	for (i = 0; i < D_NPCT; i++) {
+		const char *s = f[base + D_CLAT_PCT + i];
+		const char *eq = strstr(s, "%=");
+		char pbuf[64];
+		const char *key = NULL;
+
+		if (!eq || (size_t)(eq - s) >= sizeof(pbuf)) {
+			char w[256];
+
+			snprintf(w, sizeof(w), "%s clat percentile field %d: '%.64s' is not 'P%%=V'; skipped",
+				 dname, base + D_CLAT_PCT + i, s);
+			json_array_append_new(warnings, json_string(w));
+			continue;
+		}
+		memcpy(pbuf, s, eq - s);
+		pbuf[eq - s] = 0;
+		if (num(pbuf, &p) || num(eq + 2, &pv))
+			continue;
+		if (p == 0)	/* "0%=0": padding */
+			continue;
+		if (fabs(p - 50) < 1e-9)
+			key = "clat_p50_ns";
+		else if (fabs(p - 99) < 1e-9)
+			key = "clat_p99_ns";
+		else if (fabs(p - 99.9) < 1e-9)
+			key = "clat_p999_ns";
+		if (key)
+			set_num(d, key, pv * 1000);
+	}
+	return d;
+}
+
+static json_t *disk_record(char **f, int base, int *bad)
+{
+	static const char *keys[] = { "read_ios", "write_ios", "read_merges",
+		"write_merges", "read_ticks", "write_ticks", "in_queue",
+		"util_pct" };
+	json_t *d = json_object();
+	double v;
+	int i;
+
+	json_object_set_new(d, "name", json_string(f[base]));
+	for (i = 0; i < 8; i++) {
+		if (num(f[base + 1 + i], &v)) {
+			*bad = base + 1 + i;
+			json_decref(d);
+			return NULL;
+		}
+		set_num(d, keys[i], v);
+	}
+	return d;
+}
+
+static void metrics_of(json_t *metrics, const char *dname, const json_t *d)
+{
+	static const char *keys[] = { "iops", "bw_kib", "clat_mean_ns",
+		"clat_p50_ns", "clat_p99_ns", "clat_p999_ns", "lat_mean_ns",
+		"slat_mean_ns" };
+	char name[64];
+	size_t i;
+
+	if (!d)
+		return;
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		json_t *v = json_object_get(d, keys[i]);
+
+		if (!v)
+			continue;
+		snprintf(name, sizeof(name), "%s.%s", dname, keys[i]);
+		json_object_set(metrics, name, v);
+	}
+}
+
+json_t *fio_terse_parse_line(const char *line, size_t len, const char *name,
+			     int lineno, char *err, size_t errlen)
+{
+	char **f = NULL, *copy, *p;
+	size_t n = 1, i, extra, ndisks, tail;
+	json_t *res = NULL, *job, *rd, *wr, *metrics, *disks, *warnings;
+	double v, gid, jerr;
+	int bad = 0;
+
+	while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+		len--;
+	copy = strndup(line, len);
+	if (!copy) {
+		snprintf(err, errlen, "%s: line %d: out of memory", name, lineno);
+		return NULL;
+	}
+	for (i = 0; i < len; i++)
+		n += copy[i] == ';';
+	f = calloc(n + 2, sizeof(*f));	/* f[1..n] */
+	if (!f) {
+		free(copy);
+		snprintf(err, errlen, "%s: line %d: out of memory", name, lineno);
+		return NULL;
+	}
+	p = copy;
+	for (i = 1; i <= n; i++)
+		f[i] = strsep(&p, ";");
+
+	if (strcmp(f[T_VERSION], "3")) {
+		snprintf(err, errlen, "%s: line %d: terse version '%.16s' is not supported (only terse v3: fio --terse-version=3)",
+			 name, lineno, f[T_VERSION]);
+		goto out;
+	}
+	extra = n >= FIO_TERSE_V3_FIELDS ? n - FIO_TERSE_V3_FIELDS : 0;
+	ndisks = extra / DISK_FIELDS;
+	tail = extra % DISK_FIELDS;
+	if (n < FIO_TERSE_V3_FIELDS || tail > 3) {
+		snprintf(err, errlen, "%s: line %d: unexpected terse v3 field count %zu (121 fixed fields, + 9 per disk, + 2 with continue_on_error, + 1 with a description)",
+			 name, lineno, n);
+		goto out;
+	}
+	if (num(f[T_GROUPID], &gid) || num(f[T_ERROR], &jerr)) {
+		snprintf(err, errlen, "%s: line %d: field %d or %d (groupid, error) is not a number",
+			 name, lineno, T_GROUPID, T_ERROR);
+		goto out;
+	}
+
+	warnings = json_array();
+	res = json_object();
+	json_object_set_new(res, "file", json_string(name));
+	json_object_set_new(res, "line", json_integer(lineno));
+	json_object_set_new(res, "format", json_string("terse"));
+	json_object_set_new(res, "terse_version", json_integer(3));
+	json_object_set_new(res, "fields", json_integer((json_int_t)n));
+	json_object_set_new(res, "fio_version", json_string(f[T_FIO_VERSION]));
+
+	job = json_object();
+	json_object_set_new(job, "name", json_string(f[T_JOBNAME]));
+	set_num(job, "groupid", gid);
+	set_num(job, "error", jerr);
+	if (!num(f[T_USR_CPU], &v))
+		set_num(job, "usr_cpu_pct", v);
+	if (!num(f[T_SYS_CPU], &v))
+		set_num(job, "sys_cpu_pct", v);
+	rd = direction(f, T_READ, "read", warnings, &bad);
+	wr = bad ? NULL : direction(f, T_WRITE, "write", warnings, &bad);
+	if (bad) {
+		snprintf(err, errlen, "%s: line %d: the %s block (fields %d-%d) holds a field that is not a number",
+			 name, lineno, bad == T_READ ? "read" : "write", bad,
+			 bad + 3);
+		json_decref(rd);
+		json_decref(job);
+		json_decref(warnings);
+		json_decref(res);
+		res = NULL;
+		goto out;
+	}
+	if (rd)
+		json_object_set_new(job, "read", rd);
+	if (wr)
+		json_object_set_new(job, "write", wr);
+
+	metrics = json_object();
+	metrics_of(metrics, "read", rd);
+	metrics_of(metrics, "write", wr);
+	if (!num(f[T_USR_CPU], &v))
+		set_num(metrics, "fio.usr_cpu_pct", v);
+	if (!num(f[T_SYS_CPU], &v))
+		set_num(metrics, "fio.sys_cpu_pct", v);
+
+	disks = json_array();
+	for (i = 0; i < ndisks; i++) {
+		int base = FIO_TERSE_V3_FIELDS + 1 + (int)i * DISK_FIELDS;
+		json_t *d = disk_record(f, base, &bad);
+		json_t *prev = json_array_get(disks, json_array_size(disks) - 1);
+
+		if (!d) {
+			snprintf(err, errlen, "%s: line %d: disk record at field %d: field %d ('%.32s') is not a number",
+				 name, lineno, base, bad, f[bad]);
+			json_decref(disks);
+			json_decref(metrics);
+			json_decref(job);
+			json_decref(warnings);
+			json_decref(res);
+			res = NULL;
+			goto out;
+		}
+		if (!strcmp(f[base], "slaves")) {
+			json_object_del(d, "name");
+			if (prev && !json_object_get(prev, "slaves")) {
+				json_object_set_new(prev, "slaves", d);
+				continue;
+			}
+			json_array_append_new(warnings, json_string(
+				"a 'slaves' disk record follows no md/dm device; kept as a disk named 'slaves'"));
+			json_object_set_new(d, "name", json_string("slaves"));
+		}
+		json_array_append_new(disks, d);
+	}
+	i = FIO_TERSE_V3_FIELDS + 1 + ndisks * DISK_FIELDS;
+	if (tail >= 2) {
+		double te, fe;
+
+		if (num(f[i], &te) || num(f[i + 1], &fe))
+			json_array_append_new(warnings, json_string(
+				"continue_on_error fields (total errors; first error) are not numbers"));
+		else {
+			set_num(res, "total_errors", te);
+			set_num(res, "first_error", fe);
+		}
+		i += 2;
+	}
+	if (tail == 1 || tail == 3)
+		json_object_set_new(res, "description", json_string(f[i]));
+
+	json_object_set_new(res, "jobs", json_pack("[o]", job));
+	json_object_set_new(res, "metrics", metrics);
+	json_object_set_new(res, "disks", disks);
+	json_object_set_new(res, "warnings", warnings);
+	set_num(res, "error", jerr);
+out:
+	free(f);
+	free(copy);
+	return res;
+}
+
+int fio_terse_detect(const char *buf, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && isspace((unsigned char)buf[i]))
+		i++;
+	if (i + 2 <= len && buf[i] == '3' && buf[i + 1] == ';')
+		return 1;
+	/* another terse version: "N;fio-" */
+	return i + 6 <= len && isdigit((unsigned char)buf[i]) &&
+	       !memcmp(buf + i + 1, ";fio-", 5);
+}
+
+json_t *fio_terse_parse_buf(const char *buf, size_t len, const char *name,
+			    char *err, size_t errlen)
+{
+	json_t *all = json_array();
+	size_t pos = 0;
+	int lineno = 0;
+
+	while (pos < len) {
+		const char *nl = memchr(buf + pos, '\n', len - pos);
+		size_t end = nl ? (size_t)(nl - buf) : len, j;
+		json_t *r;
+		int blank = 1;
+
+		lineno++;
+		for (j = pos; j < end; j++)
+			if (!isspace((unsigned char)buf[j]))
+				blank = 0;
+		if (!blank) {
+			r = fio_terse_parse_line(buf + pos, end - pos, name,
+						 lineno, err, errlen);
+			if (!r) {
+				json_decref(all);
+				return NULL;
+			}
+			json_array_append_new(all, r);
+		}
+		pos = end + 1;
+	}
+	if (!json_array_size(all)) {
+		snprintf(err, errlen, "%s: no terse line", name);
+		json_decref(all);
+		return NULL;
+	}
+	return all;
+}
