@@ -1,0 +1,446 @@
+/* tests/test_fio_terse.c - `kbench parse` on fio terse v3 output
+ * (../shared/cases/B11) and on fio's per-job logs (../shared/cases/B13),
+ * copied into tests/data/fio (see SOURCES.md), and on examples of the
+ * same kinds built here.  Runs the built binary ($KBENCH, else
+ * build/kbench); run from the repository root. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/err.h"
+#include "lib/file.h"
+#include "lib/proc.h"
+#include "parsers/fio_log.h"
+#include "parsers/fio_terse.h"
+
+#define DATA "tests/data/fio/"
+
+/* ---- helpers ---------------------------------------------------------- */
+
+/* Run kbench with args (NULL-terminated); its exit status, stdout and
+ * stderr (malloc'd). */
+static int run_kbench(char **args, char **out, char **errout)
+{
+	const char *kb = getenv("KBENCH") ?: "build/kbench";
+	char so[] = "/tmp/kbench-test-terse-out.XXXXXX";
+	char se[] = "/tmp/kbench-test-terse-err.XXXXXX";
+	char *argv[16];
+	struct kb_spawn_opts o = { .stdout_path = so, .stderr_path = se };
+	struct kb_spawn_result r;
+	size_t n = 0;
+
+	argv[n++] = (char *)kb;
+	while (*args && n < 15)
+		argv[n++] = *args++;
+	argv[n] = NULL;
+	close(mkstemp(so));
+	close(mkstemp(se));
+	assert_int_equal(kb_spawn(argv, &o, &r), 0);
+	assert_true(r.exited);
+	assert_int_equal(kb_read_file(so, out, NULL, 0), 0);
+	assert_int_equal(kb_read_file(se, errout, NULL, 0), 0);
+	unlink(so);
+	unlink(se);
+	return r.exit_status;
+}
+
+/* Line lineno (1-based) of out, parsed as JSON (new reference). */
+static json_t *json_line(const char *out, int lineno)
+{
+	const char *p = out, *e;
+	json_error_t je;
+	json_t *r;
+
+	while (--lineno > 0) {
+		p = strchr(p, '\n');
+		if (!p)
+			fail_msg("output has too few lines:\n%s", out);
+		p++;
+	}
+	e = strchr(p, '\n');
+	r = json_loadb(p, e ? (size_t)(e - p) : strlen(p), 0, &je);
+	if (!r)
+		fail_msg("output line is not JSON (%s):\n%s", je.text, out);
+	return r;
+}
+
+static size_t count_lines(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+static double num(const json_t *o, const char *path)
+{
+	char buf[256], *p, *save = NULL;
+	const json_t *v = o;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (p = strtok_r(buf, "/", &save); p; p = strtok_r(NULL, "/", &save))
+		v = json_is_array(v) ? json_array_get(v, atoi(p))
+				     : json_object_get(v, p);
+	if (!json_is_number(v))
+		fail_msg("%s: not a number", path);
+	return json_number_value(v);
+}
+
+static const char *str(const json_t *o, const char *path)
+{
+	char buf[256], *p, *save = NULL;
+	const json_t *v = o;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (p = strtok_r(buf, "/", &save); p; p = strtok_r(NULL, "/", &save))
+		v = json_is_array(v) ? json_array_get(v, atoi(p))
+				     : json_object_get(v, p);
+	if (!json_is_string(v))
+		fail_msg("%s: not a string", path);
+	return json_string_value(v);
+}
+
+static const json_t *metrics(const json_t *r)
+{
+	return json_object_get(r, "metrics");
+}
+
+static void check_num(const json_t *o, const char *path, double want)
+{
+	double got = num(o, path);
+
+	if (fabs(got - want) > 1e-6 * fmax(1, fabs(want)))
+		fail_msg("%s = %.9g, want %.9g", path, got, want);
+}
+
+/* Write text to a new file in dir named name; its path (static). */
+static const char *write_file(const char *dir, const char *name,
+			      const char *text)
+{
+	static char path[4][512];
+	static int k;
+	char *p = path[k++ % 4];
+	FILE *f;
+
+	snprintf(p, sizeof(path[0]), "%s/%s", dir, name);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+	return p;
+}
+
+/* The first 121 fields of B11's first line (no newline), malloc'd. */
+static char *b11_fixed_fields(void)
+{
+	char *buf = NULL, *nl;
+
+	assert_int_equal(kb_read_file(DATA "B11.terse", &buf, NULL, 0), 0);
+	nl = strchr(buf, '\n');
+	assert_non_null(nl);
+	*nl = 0;
+	return buf;
+}
+
+/* ---- B11: terse v3 ---------------------------------------------------- */
+
+/* B11.expected: line 1 has 121 fields (no disk section) and must not be
+ * rejected; line 2 has 139 (2 disk records) whose fields must not be read
+ * as job fields; every value of the .expected file. */
+static void test_B11_terse_v3_fields_and_disks(void **state)
+{
+	char *args[] = { "parse", DATA "B11.terse", NULL };
+	char *out = NULL, *err = NULL;
+	json_t *r;
+
+	(void)state;
+	if (run_kbench(args, &out, &err) != 0)
+		fail_msg("kbench parse B11.terse failed:\n%s", err);
+	assert_int_equal(count_lines(out), 2);	/* one result per line */
+
+	r = json_line(out, 1);
+	assert_string_equal(str(r, "format"), "terse");
+	check_num(r, "fields", 121);
+	check_num(r, "line", 1);
+	assert_string_equal(str(r, "jobs/0/name"), "rr4k-tmpfs");
+	check_num(metrics(r), "read.iops", 88746);
+	check_num(metrics(r), "read.bw_kib", 354984);
+	check_num(metrics(r), "read.clat_p99_ns", 562000);	/* 562 us */
+	assert_null(json_object_get(metrics(r), "write.iops"));
+	assert_int_equal(json_array_size(json_object_get(r, "disks")), 0);
+	assert_int_equal(json_array_size(json_object_get(r, "warnings")), 0);
+	json_decref(r);
+
+	r = json_line(out, 2);
+	check_num(r, "fields", 139);
+	assert_string_equal(str(r, "jobs/0/name"), "rr4k-2dev");
+	check_num(metrics(r), "read.iops", 109223);
+	check_num(metrics(r), "read.bw_kib", 436892);
+	check_num(metrics(r), "read.clat_p99_ns", 478000);	/* 478 us */
+	assert_int_equal(json_array_size(json_object_get(r, "disks")), 2);
+	assert_string_equal(str(r, "disks/0/name"), "nvme0n1");
+	check_num(r, "disks/0/util_pct", 97.53);
+	check_num(r, "disks/0/read_ios", 3276210);
+	assert_string_equal(str(r, "disks/1/name"), "nvme1n1");
+	check_num(r, "disks/1/util_pct", 97.41);
+	check_num(r, "disks/1/read_ios", 3276190);
+	assert_null(json_object_get(r, "description"));
+	assert_null(json_object_get(r, "total_errors"));
+	json_decref(r);
+	free(out);
+	free(err);
+}
+
+/* The same kind, built here: continue_on_error and description fields
+ * after an md device whose members' aggregate ('slaves') follows it,
+ * a job that wrote, and wrong field counts -> the error naming the line. */
+static void test_B11_kind_coe_description_md_and_bad_count(void **state)
+{
+	char dir[] = "/tmp/kbench-test-terse.XXXXXX";
+	char *fixed = b11_fixed_fields(), *text, *out = NULL, *err = NULL;
+	const char *path;
+	char *args[] = { "parse", NULL, NULL };
+	json_t *r;
+	size_t len;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	len = 2 * strlen(fixed) + 512;
+	text = malloc(len);
+	assert_non_null(text);
+	snprintf(text, len, "%s;md0;100;200;0;0;10;20;30;50.00%%;"
+		 "slaves;90;190;1;2;11;21;31;99.50%%;"
+		 "sda;45;95;0;1;5;10;15;98.00%%;3;5;nightly run\n", fixed);
+	path = write_file(dir, "coe.terse", text);
+	args[1] = (char *)path;
+	if (run_kbench(args, &out, &err) != 0)
+		fail_msg("kbench parse failed:\n%s", err);
+	r = json_line(out, 1);
+	check_num(r, "fields", 121 + 27 + 3);
+	check_num(metrics(r), "read.iops", 88746);
+	assert_int_equal(json_array_size(json_object_get(r, "disks")), 2);
+	assert_string_equal(str(r, "disks/0/name"), "md0");
+	check_num(r, "disks/0/util_pct", 50);
+	check_num(r, "disks/0/slaves/read_ios", 90);
+	check_num(r, "disks/0/slaves/util_pct", 99.5);
+	assert_string_equal(str(r, "disks/1/name"), "sda");
+	check_num(r, "disks/1/read_ios", 45);
+	check_num(r, "total_errors", 3);
+	check_num(r, "first_error", 5);
+	assert_string_equal(str(r, "description"), "nightly run");
+	json_decref(r);
+	free(out);
+	free(err);
+
+	/* continue_on_error only (+2), description only (+1) */
+	snprintf(text, len, "%s;0;0\n%s;just a note\n", fixed, fixed);
+	args[1] = (char *)write_file(dir, "two.terse", text);
+	if (run_kbench(args, &out, &err) != 0)
+		fail_msg("kbench parse failed:\n%s", err);
+	assert_int_equal(count_lines(out), 2);
+	r = json_line(out, 1);
+	check_num(r, "total_errors", 0);
+	assert_null(json_object_get(r, "description"));
+	json_decref(r);
+	r = json_line(out, 2);
+	assert_string_equal(str(r, "description"), "just a note");
+	assert_null(json_object_get(r, "total_errors"));
+	json_decref(r);
+	free(out);
+	free(err);
+
+	/* 121 + 4 fields: neither disks nor the optional fields; line 2 */
+	snprintf(text, len, "%s\n%s;a;b;c;d\n", fixed, fixed);
+	path = write_file(dir, "bad.terse", text);
+	args[1] = (char *)path;
+	assert_int_equal(run_kbench(args, &out, &err), 1);
+	if (!strstr(err, "line 2: unexpected terse v3 field count 125"))
+		fail_msg("stderr lacks the field count error:\n%s", err);
+	assert_non_null(strstr(err, "bad.terse"));
+	free(out);
+	free(err);
+
+	/* fewer than 121 fields */
+	{
+		char *semi = strrchr(fixed, ';');
+		char msg[1024];
+
+		*semi = 0;
+		assert_null(fio_terse_parse_line(fixed, strlen(fixed), "x", 7,
+						 msg, sizeof(msg)));
+		assert_non_null(strstr(msg, "x: line 7: unexpected terse v3 field count 120"));
+	}
+	/* a write job: the write block (fields 47-87) */
+	{
+		char *line = b11_fixed_fields(), *f[128], *p, msg[1024];
+		char rebuilt[4096] = "";
+		int i = 1;
+
+		for (p = strtok(line, ";"); p && i < 128; p = strtok(NULL, ";"))
+			f[i++] = p;
+		assert_int_equal(i - 1, 121);
+		f[6] = "0"; f[7] = "0"; f[8] = "0";
+		f[47] = "4000"; f[48] = "1000"; f[49] = "250"; f[50] = "4000";
+		f[71] = "99.000000%=900";
+		for (i = 1; i <= 121; i++) {
+			strcat(rebuilt, f[i]);
+			if (i < 121)
+				strcat(rebuilt, ";");
+		}
+		r = fio_terse_parse_line(rebuilt, strlen(rebuilt), "w", 1, msg,
+					 sizeof(msg));
+		if (!r)
+			fail_msg("%s", msg);
+		check_num(metrics(r), "write.iops", 250);
+		check_num(metrics(r), "write.bw_kib", 1000);
+		check_num(metrics(r), "write.clat_p99_ns", 900000);
+		assert_null(json_object_get(metrics(r), "read.iops"));
+		json_decref(r);
+		free(line);
+	}
+	unlink(write_file(dir, "coe.terse", ""));
+	unlink(write_file(dir, "two.terse", ""));
+	unlink(write_file(dir, "bad.terse", ""));
+	rmdir(dir);
+	free(text);
+	free(fixed);
+}
+
+/* ---- B13: per-job logs ------------------------------------------------- */
+
+/* B13.expected: the two jobs' IOPS logs summed per window, windows
+ * aligned by round(time_ms / 1000) (1000 and 1003 ms are one window);
+ * neither job 1 alone (5006.33) nor the mean of the 6 rows (4998.67). */
+static void test_B13_iops_logs_summed_per_window(void **state)
+{
+	char *args[] = { "parse", "--logs", "--compact", DATA "B13.log", NULL };
+	char *auto_args[] = { "parse", DATA "B13.log", NULL };
+	char *out = NULL, *err = NULL;
+	json_t *r;
+	int pass;
+
+	(void)state;
+	for (pass = 0; pass < 2; pass++) {
+		if (run_kbench(pass ? auto_args : args, &out, &err) != 0)
+			fail_msg("kbench parse B13.log failed:\n%s", err);
+		assert_null(strstr(out, "5006.33"));
+		assert_null(strstr(out, "4998.67"));
+		r = json_loads(out, 0, NULL);
+		assert_non_null(r);
+		assert_string_equal(str(r, "kind"), "iops");
+		assert_int_equal(json_array_size(json_object_get(r, "files")), 2);
+		assert_string_equal(str(r, "files/0"), "bench_iops.1.log");
+		assert_int_equal(json_array_size(json_object_get(r, "windows")), 3);
+		check_num(r, "windows/0/window", 1);
+		check_num(r, "windows/0/total", 10002);
+		check_num(r, "windows/1/total", 9992);
+		check_num(r, "windows/2/total", 9998);
+		check_num(r, "windows/0/files", 2);
+		assert_true(fabs(num(r, "mean") - 9997.33) < 0.005);
+		assert_non_null(strstr(out, "9997.33"));
+		assert_int_equal(json_array_size(json_object_get(r, "warnings")), 0);
+		json_decref(r);
+		free(out);
+		free(err);
+	}
+}
+
+/* The same kind, built here: 3 jobs' logs as separate files (found by
+ * their names), one lacking window 2: that window's total uses the files
+ * present, with a warning; a line that is no sample -> an error. */
+static void test_B13_kind_three_jobs_missing_window(void **state)
+{
+	char dir[] = "/tmp/kbench-test-log.XXXXXX";
+	char p1[600], p2[600], p3[600], msg[700];
+	char *args[] = { "parse", p1, p2, p3, NULL };
+	char *out = NULL, *err = NULL;
+	json_t *r;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(p1, sizeof(p1), "%s", write_file(dir, "job_iops.1.log",
+		 "1000, 100, 0, 4096, 0\n2000, 110, 0, 4096, 0\n3000, 120, 0, 4096, 0\n"));
+	snprintf(p2, sizeof(p2), "%s", write_file(dir, "job_iops.2.log",
+		 "1001, 200, 0, 4096, 0\n2002, 210, 0, 4096, 0\n2999, 220, 0, 4096, 0\n"));
+	snprintf(p3, sizeof(p3), "%s", write_file(dir, "job_iops.3.log",
+		 "998, 300, 0, 4096, 0\n3004, 320, 0, 4096, 0\n"));
+	if (run_kbench(args, &out, &err) != 0)
+		fail_msg("kbench parse failed:\n%s", err);
+	r = json_loads(out, 0, NULL);
+	assert_non_null(r);
+	assert_int_equal(json_array_size(json_object_get(r, "files")), 3);
+	check_num(r, "windows/0/total", 600);
+	check_num(r, "windows/1/total", 320);
+	check_num(r, "windows/1/files", 2);
+	check_num(r, "windows/2/total", 660);
+	check_num(r, "mean", 1580.0 / 3);
+	assert_int_equal(json_array_size(json_object_get(r, "warnings")), 1);
+	snprintf(msg, sizeof(msg), "window 2 (2000 ms): no sample in %s; total from 2 of 3 files", p3);
+	assert_string_equal(str(r, "warnings/0"), msg);
+	if (!strstr(err, msg))
+		fail_msg("stderr lacks '%s':\n%s", msg, err);
+	json_decref(r);
+	free(out);
+	free(err);
+
+	/* --log-avg-msec 500: 1000 ms is window 2 */
+	{
+		char *a2[] = { "parse", "--log-avg-msec", "500", p1, NULL };
+
+		assert_int_equal(run_kbench(a2, &out, &err), 0);
+		r = json_loads(out, 0, NULL);
+		assert_non_null(r);
+		check_num(r, "windows/0/window", 2);
+		check_num(r, "windows/0/time_ms", 1000);
+		json_decref(r);
+		free(out);
+		free(err);
+	}
+	/* not a log sample */
+	{
+		char *a3[] = { "parse", "--logs", p1, p2, NULL };
+
+		snprintf(p2, sizeof(p2), "%s", write_file(dir, "job_iops.2.log",
+			 "1001, 200, 0, 4096, 0\nhello\n"));
+		assert_int_equal(run_kbench(a3, &out, &err), 1);
+		if (!strstr(err, "job_iops.2.log: line 2: not a fio log sample"))
+			fail_msg("stderr: %s", err);
+		free(out);
+		free(err);
+	}
+	{
+		char kind[16];
+
+		assert_int_equal(fio_log_name_kind("/x/a_bw.12.log", kind, sizeof(kind)), 1);
+		assert_string_equal(kind, "bw");
+		assert_int_equal(fio_log_name_kind("a_clat.log", kind, sizeof(kind)), 1);
+		assert_string_equal(kind, "clat");
+		assert_int_equal(fio_log_name_kind("fio.log", kind, sizeof(kind)), 0);
+	}
+	unlink(p1);
+	unlink(p2);
+	unlink(p3);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_B11_terse_v3_fields_and_disks),
+		cmocka_unit_test(test_B11_kind_coe_description_md_and_bad_count),
+		cmocka_unit_test(test_B13_iops_logs_summed_per_window),
+		cmocka_unit_test(test_B13_kind_three_jobs_missing_window),
+	};
+
+	kb_quiet = 1;
+	return cmocka_run_group_tests_name("fio_terse", tests, NULL, NULL);
+}
