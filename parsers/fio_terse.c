@@ -145,6 +145,38 @@ static void metrics_of(json_t *metrics, const char *dname, const json_t *d)
 	}
 }
 
+/* disk.* metrics (lib/metrics.h): summed over the disk records; when an
+ * md/dm device is among them (it has "slaves"), over the md/dm devices
+ * only, as their members are listed too and would count twice. */
+static void disk_metrics(json_t *metrics, const json_t *disks)
+{
+	static const char *keys[][2] = {
+		{ "read_ios", "disk.read_ios" }, { "write_ios", "disk.write_ios" },
+		{ "read_merges", "disk.read_merges" },
+		{ "write_merges", "disk.write_merges" },
+	};
+	double sum[4] = { 0 };
+	const json_t *d;
+	size_t i, k;
+	int md = 0, used = 0;
+
+	json_array_foreach(disks, i, d)
+		md |= json_object_get(d, "slaves") != NULL;
+	json_array_foreach(disks, i, d) {
+		if (md && !json_object_get(d, "slaves"))
+			continue;
+		used++;
+		for (k = 0; k < 4; k++)
+			sum[k] += json_number_value(json_object_get(d, keys[k][0]));
+	}
+	if (!used)
+		return;
+	for (k = 0; k < 4; k++)
+		set_num(metrics, keys[k][1], sum[k]);
+	set_num(metrics, "disk.ios", sum[0] + sum[1]);
+	set_num(metrics, "disk.merges", sum[2] + sum[3]);
+}
+
 json_t *fio_terse_parse_line(const char *line, size_t len, const char *name,
 			     int lineno, char *err, size_t errlen)
 {
@@ -280,6 +312,7 @@ json_t *fio_terse_parse_line(const char *line, size_t len, const char *name,
 	if (tail == 1 || tail == 3)
 		json_object_set_new(res, "description", json_string(f[i]));
 
+	disk_metrics(metrics, disks);
 	json_object_set_new(res, "jobs", json_pack("[o]", job));
 	json_object_set_new(res, "metrics", metrics);
 	json_object_set_new(res, "disks", disks);

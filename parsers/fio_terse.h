@@ -49,7 +49,9 @@ int fio_terse_detect(const char *buf, size_t len);
  * "clat_p999_ns", "lat_mean_ns", "slat_mean_ns") } ], "metrics",
  * "disks": [ { "name", "read_ios", "write_ios", "read_merges",
  * "write_merges", "read_ticks", "write_ticks", "in_queue", "util_pct",
- * "slaves": {the same counters, for an md/dm device} } ],
+ * "slaves": {the same counters, for an md/dm device} } ] (and in
+ * "metrics" disk.read_ios, disk.write_ios, disk.ios, disk.*merges summed
+ * over the disks, or over the md/dm devices when there are any),
  * "total_errors"/"first_error" (continue_on_error), "description",
  * "warnings", "error".  NULL with a message in err on failure. */
 json_t *fio_terse_parse_line(const char *line, size_t len, const char *name,

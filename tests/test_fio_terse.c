@@ -193,8 +193,26 @@ static void test_B11_terse_v3_fields_and_disks(void **state)
 	assert_string_equal(str(r, "disks/1/name"), "nvme1n1");
 	check_num(r, "disks/1/util_pct", 97.41);
 	check_num(r, "disks/1/read_ios", 3276190);
+	check_num(metrics(r), "disk.read_ios", 3276210 + 3276190);
+	check_num(metrics(r), "disk.write_ios", 0);
 	assert_null(json_object_get(r, "description"));
 	assert_null(json_object_get(r, "total_errors"));
+	json_decref(r);
+	free(out);
+	free(err);
+
+	/* a real fio-2.1.2 terse v3 file (12 jobs, one disk each) */
+	args[1] = DATA "jtulak-2.1.2-terse3-12jobs.terse";
+	if (run_kbench(args, &out, &err) != 0)
+		fail_msg("kbench parse jtulak failed:\n%s", err);
+	assert_int_equal(count_lines(out), 12);
+	r = json_line(out, 1);
+	check_num(r, "fields", 130);
+	assert_string_equal(str(r, "jobs/0/name"), "test-multi-file-io-4");
+	check_num(metrics(r), "read.iops", 651);
+	check_num(metrics(r), "read.bw_kib", 5208);
+	check_num(metrics(r), "read.clat_p99_ns", 74240000);
+	assert_int_equal(json_array_size(json_object_get(r, "disks")), 1);
 	json_decref(r);
 	free(out);
 	free(err);
@@ -234,6 +252,8 @@ static void test_B11_kind_coe_description_md_and_bad_count(void **state)
 	check_num(r, "disks/0/slaves/util_pct", 99.5);
 	assert_string_equal(str(r, "disks/1/name"), "sda");
 	check_num(r, "disks/1/read_ios", 45);
+	check_num(metrics(r), "disk.read_ios", 100);	/* md0 only */
+	check_num(metrics(r), "disk.ios", 300);
 	check_num(r, "total_errors", 3);
 	check_num(r, "first_error", 5);
 	assert_string_equal(str(r, "description"), "nightly run");
