@@ -103,6 +103,19 @@ static void print_warnings(const char *path, const json_t *res, int quiet)
 			kb_warn("%s: %s", path, json_string_value(w));
 }
 
+/* The first bytes of path (up to n); 0, or -1 when it cannot be read
+ * (fio_parse_file then says why). */
+static int read_head(const char *path, char *head, size_t n, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+
+	if (!f)
+		return -1;
+	*len = fread(head, 1, n, f);
+	fclose(f);
+	return 0;
+}
+
 /* A terse file: one object per line, each on one line. */
 static int parse_terse(const char *path, const char *buf, size_t len,
 		       int quiet)
@@ -258,26 +271,28 @@ int cmd_parse(int argc, char **argv)
 		return 1;
 	}
 	for (i = optind; i < argc; i++) {
-		char *buf = NULL;
+		char *buf = NULL, head[4096];
 		size_t len = 0;
 
 		if (logs) {
 			logfiles[nlogs++] = argv[i];
 			continue;
 		}
-		/* terse and log files are told by their name or first line;
+		/* terse and log files are told by their name or first line
+		 * (only the head is read here: JSON files can be large);
 		 * everything else (JSON, compressed files) goes to fio_json */
-		if (!kb_read_file(argv[i], &buf, &len, 1)) {
-			if (fio_log_detect(argv[i], buf, len)) {
+		if (!read_head(argv[i], head, sizeof(head), &len)) {
+			if (fio_log_detect(argv[i], head, len)) {
 				logfiles[nlogs++] = argv[i];
-			} else if (fio_terse_detect(buf, len)) {
-				if (parse_terse(argv[i], buf, len, quiet))
-					failed = 1;
-			} else if (parse_one(argv[i], compact, quiet, &po)) {
-				failed = 1;
+				continue;
 			}
-			free(buf);
-			continue;
+			if (fio_terse_detect(head, len)) {
+				if (kb_read_file(argv[i], &buf, &len, 0) ||
+				    parse_terse(argv[i], buf, len, quiet))
+					failed = 1;
+				free(buf);
+				continue;
+			}
 		}
 		if (parse_one(argv[i], compact, quiet, &po))
 			failed = 1;
