@@ -200,6 +200,9 @@ poweroff -f
 EOF
 "$MKINITRD" "$tmp/initramfs.cpio" "$tmp/init" "$moda" "$modb" > "$tmp/mkinitrd.out" 2>&1 ||
 	{ bad "cannot build the initramfs"; sed 's/^/# /' "$tmp/mkinitrd.out"; finish; }
+# the job files where the guest sees them: its /tmp is a tmpfs, so a
+# checkout under /tmp (CI's clone may be there) is not in its 9p root view
+cp -r "$ROOT/profiles" "$tmp/profiles"
 cat > "$tmp/kexec.conf" <<EOF
 [global]
 jobs = randread-4k
@@ -208,7 +211,7 @@ iterations = 1
 runtime = 2
 order = interleave
 target = null_blk: $NULLBLK
-profiles = $ROOT/profiles
+profiles = $tmp/profiles
 
 [a]
 method = kexec
