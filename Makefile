@@ -104,8 +104,8 @@ deps:
 	scripts/install-deps
 
 # The tests build into build/san with AddressSanitizer and UBSan.
-# Cost on 2 cores: about 3.5 minutes (build 1, unit tests 0.5, end-to-end
-# campaigns on loop devices 2; the e2e parts need root).
+# Cost on 2 cores: about 5 minutes (build 1, unit tests 1, end-to-end
+# campaigns on loop devices 3; the e2e parts need root).
 check: deps-check
 	$(MAKE) --no-print-directory SANITIZE=1 BUILD=build/san test-unit test-e2e
 

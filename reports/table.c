@@ -937,7 +937,7 @@ static void shard_header(json_t *camp, struct kb_report *r)
 	free(s);
 }
 
-/* "Machine: busy — other tasks used 64% of a CPU during the runs
+/* "Machine: busy: other tasks used 64% of a CPU during the runs
  * (median), 3 of 20 runs disturbed": how busy the machine was, so that a
  * reader of a noisy table knows why (stats/disturbed.h).  Busy: more
  * than 5% of the runs disturbed, or the median task.other above the
@@ -962,14 +962,14 @@ static void machine_header(struct ctx *c, struct kb_report *r)
 	busy = d * 20 > n || (isfinite(other) && json_is_number(lim) &&
 			 other > json_number_value(lim));
 	if (isfinite(other))
-		add_header(r, "Machine", kb_xasprintf("%s — other tasks used "
+		add_header(r, "Machine", kb_xasprintf("%s: other tasks used "
 			   "%.0f%% of a CPU during the runs (median), %zu of "
 			   "%zu runs disturbed", busy ? "busy" : "quiet", other,
 			   d, n));
 	else
 		add_header(r, "Machine", kb_xasprintf("%sthe CPU of other "
 			   "tasks was not measured; %zu of %zu runs disturbed",
-			   busy ? "busy — " : "", d, n));
+			   busy ? "busy: " : "", d, n));
 	if (nsup)
 		add_header(r, "Retried", kb_xasprintf("%zu run(s) superseded: "
 			   "their rounds had a disturbed run and were run "

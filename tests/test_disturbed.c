@@ -236,7 +236,7 @@ static void test_report_notes(void **state)
 	if (getenv("KBENCH_TEST_DUMP"))
 		fputs(buf, stderr);
 	unwrap(buf);
-	if (!strstr(buf, "Machine:     busy — other tasks used 28% of a") ||
+	if (!strstr(buf, "Machine:     busy: other tasks used 28% of a") ||
 	    !strstr(buf, "(task.other.cpu_pct 130% > 42%), 2") ||
 	    !strstr(buf, "10 of 100 runs disturbed") ||
 	    !strstr(buf, "a 0 of 50 (0%), b 10 of 50 (20%)") ||
