@@ -40,6 +40,8 @@
 #endif
 
 #define KB_DEFAULT_LOOP_SIZE (256ULL << 20)
+#define KB_CONF_MAX_LINE 4096	/* bytes of one kernels.conf line */
+#define KB_CONF_MAX_NAME 64	/* a variant name, a tunable label */
 #define KB_MIN_LOOP_SIZE (16ULL << 20)
 
 enum section { SEC_NONE, SEC_GLOBAL, SEC_VARIANT };
@@ -128,9 +130,20 @@ static void perr(struct parser *p, int line, const char *fmt, ...)
 	char msg[1024];
 	va_list ap;
 
+	char *c;
+	size_t n;
+
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	n = (size_t)vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	/* a value from the file is printed as text: control characters
+	 * (a raw ESC could rewrite the terminal) as '?', and a long value
+	 * cut, not echoed whole */
+	for (c = msg; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+	if (n >= sizeof(msg))
+		strcpy(msg + sizeof(msg) - 5, "...");
 	kb_error("%s:%d: %s", p->name, line, msg);
 	p->nerrors++;
 }
@@ -826,8 +839,13 @@ static void add_tunable(struct parser *p, const char *label, const char *val,
 
 	if (!valid_name(label, "_")) {
 		perr(p, p->line,
-		     "tunable label '%s': expected letters, digits and _ (e.g. tunable NM = queue/nomerges: 0 1 2)",
+		     "tunable label '%.64s': expected letters, digits and _ (e.g. tunable NM = queue/nomerges: 0 1 2)",
 		     label);
+		return;
+	}
+	if (strlen(label) > KB_CONF_MAX_NAME) {
+		perr(p, p->line, "tunable label '%.32s...' is %zu characters: "
+		     "at most %d", label, strlen(label), KB_CONF_MAX_NAME);
 		return;
 	}
 	for (i = 0; i < cfg->ntunables; i++) {
@@ -1091,8 +1109,15 @@ static void start_section(struct parser *p, char *s)
 	}
 	if (!valid_name(name, "._+-")) {
 		perr(p, p->line,
-		     "bad variant name [%s] (expected letters, digits, . _ + -)",
+		     "bad variant name [%.64s] (expected letters, digits, . _ + -)",
 		     name);
+		return;
+	}
+	if (strlen(name) > KB_CONF_MAX_NAME) {
+		/* it names directories (runs/<configuration id>/...) */
+		perr(p, p->line,
+		     "variant name [%.32s...] is %zu characters: at most %d",
+		     name, strlen(name), KB_CONF_MAX_NAME);
 		return;
 	}
 	for (i = 0; i < cfg->nvariants; i++) {
@@ -1335,6 +1360,7 @@ static void finish(struct parser *p)
 	struct kb_config *cfg = p->cfg;
 	size_t i;
 
+	cfg->jobs_line = p->gseen[GK_JOBS];
 	if (!p->gseen[GK_JOBS])
 		perr(p, p->global_line ? p->global_line : 1,
 		     "%s: no jobs: [global] needs jobs = NAME... (profiles/NAME.fio)",
@@ -1622,6 +1648,14 @@ int kconf_parse(const char *name, const char *text, struct kb_config *cfg)
 		if (!next && !*line)
 			break;	/* the text ended with a newline */
 		p.line = ++p.nlines;
+		if (strlen(line) > KB_CONF_MAX_LINE) {
+			/* never echoed: a 1 MB value would be printed twice */
+			perr(&p, p.line, "line of %zu bytes: at most %d (a "
+			     "kernels.conf line is a key = value)",
+			     strlen(line), KB_CONF_MAX_LINE);
+			line = next;
+			continue;
+		}
 		parse_line(&p, line);
 		line = next;
 	}
@@ -1638,13 +1672,27 @@ int kconf_parse(const char *name, const char *text, struct kb_config *cfg)
 
 int kconf_load(const char *path, struct kb_config *cfg)
 {
-	char *text = NULL;
+	char *text = NULL, *nul;
+	size_t len = 0;
 	int ret;
 
 	memset(cfg, 0, sizeof(*cfg));
-	ret = kb_read_file(path, &text, NULL, 0);
+	ret = kb_read_file(path, &text, &len, 0);
 	if (ret)
 		goto out;
+	nul = memchr(text, '\0', len);
+	if (nul) {
+		/* the parse would stop there, silently dropping the rest */
+		size_t i;
+		int line = 1;
+
+		for (i = 0; text + i < nul; i++)
+			line += text[i] == '\n';
+		kb_error("%s:%d: a NUL byte: kernels.conf is text (is this the "
+			 "right file?)", path, line);
+		ret = -EINVAL;
+		goto out;
+	}
 	ret = kconf_parse(path, text, cfg);
 out:
 	free(text);

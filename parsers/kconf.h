@@ -174,6 +174,7 @@ struct kb_profiles_place {
 struct kb_config {
 	char *path;		/* the file it was read from */
 	char *jobs[KB_MAX_JOBS];	/* profile names, without ".fio" */
+	int jobs_line;		/* the line of jobs =, for messages */
 	size_t njobs;
 	unsigned iterations;	/* default 3 */
 	unsigned warmup;	/* default 1 */

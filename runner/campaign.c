@@ -289,9 +289,9 @@ int campaign_check_jobs(const struct kb_config *cfg)
 					  cfg->jobs[i]);
 
 		if (!kb_exists(from)) {
-			kb_error("%s: job '%s': no job file %s (jobs name files "
-				 "in the profiles directory, without .fio)",
-				 cfg->path, cfg->jobs[i], from);
+			kb_error("%s:%d: job '%s': no job file %s (jobs name "
+				 "files in the profiles directory, without .fio)",
+				 cfg->path, cfg->jobs_line, cfg->jobs[i], from);
 			if (!ret) {	/* the places, once */
 				char *help = kconf_profiles_help(cfg,
 								 cfg->jobs[i]);

@@ -73,6 +73,19 @@ int plan_build(const struct kb_config *cfg, struct kb_plan *p)
 		p->configs[c].id = config_id(cfg, &p->configs[c]);
 	}
 	p->nconfigs = ncfg;
+	/* a configuration id is a directory name (runs/<id>/...): `plan`
+	 * refuses what `run` could not create (NAME_MAX 255 bytes) */
+	for (c = 0; c < ncfg; c++)
+		if (strlen(p->configs[c].id) > KB_MAX_ID) {
+			kb_error("%s: configuration id '%.48s...' is %zu bytes: "
+				 "at most %d (it names the run directories); "
+				 "use shorter variant names, labels or values",
+				 cfg->path ? cfg->path : "kernels.conf",
+				 p->configs[c].id, strlen(p->configs[c].id),
+				 KB_MAX_ID);
+			plan_free(p);
+			return -ENAMETOOLONG;
+		}
 
 	p->runs = kb_xcalloc(ncfg * cfg->njobs * nit, sizeof(*p->runs));
 	if (cfg->order == KB_ORDER_BLOCK) {

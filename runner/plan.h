@@ -44,6 +44,9 @@ struct kb_plan {
 	size_t baseline;	/* index of the baseline configuration */
 };
 
+/* Longest configuration id (a directory name under runs/). */
+#define KB_MAX_ID 200
+
 /* Most runs one campaign may plan (a million 1-second runs is 11 days). */
 #define KB_MAX_RUNS 1000000
 

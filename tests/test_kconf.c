@@ -23,6 +23,7 @@
 #include "lib/err.h"
 #include "lib/file.h"
 #include "parsers/kconf.h"
+#include "runner/plan.h"
 
 #define DATA "tests/data/kconf/"
 
@@ -1004,6 +1005,87 @@ static void test_err_all_reported(void **state)
 	kconf_free(&cfg);
 }
 
+/* kernels.conf as the field sends it (issue 14): a NUL byte is an error
+ * with its line (not a silent cut), a 1 MB value is neither parsed nor
+ * echoed, control characters in a name are printed as '?', names that
+ * would make run directories too long are refused by parse or plan,
+ * never first by run. */
+static void test_err_field_inputs(void **state)
+{
+	struct kb_config cfg;
+	struct kb_plan plan;
+	struct capture c;
+	char path[] = "/tmp/kbench-test-kconf-nul.XXXXXX", *err, *big, *conf;
+	static const char head[] = "[global]\njobs = j\n";
+	int fd;
+
+	(void)state;
+	/* a NUL byte on line 3 */
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "[global]\njobs = j\n[a]\0\nmethod = "
+			       "local\n", 35), 35);
+	close(fd);
+	cap_begin(&c);
+	assert_int_equal(kconf_load(path, &cfg), -EINVAL);
+	err = cap_end(&c);
+	assert_non_null(strstr(err, ":3: a NUL byte"));
+	free(err);
+	unlink(path);
+
+	/* a 1 MB value: one line, cut, never echoed */
+	big = kb_xmalloc((1 << 20) + 64);
+	memset(big, 'x', 1 << 20);
+	big[1 << 20] = '\0';
+	conf = kb_xasprintf("%s[a]\ncmdline = %s\n", head, big);
+	cap_begin(&c);
+	assert_int_equal(kconf_parse("t.conf", conf, &cfg), -EINVAL);
+	err = cap_end(&c);
+	assert_non_null(strstr(err, "t.conf:4: line of 1048586 bytes"));
+	assert_true(strlen(err) < 1024);
+	free(err);
+	free(conf);
+
+	/* a 3000-character variant name (a 5000-character one is a line
+	 * over the limit, refused as such) */
+	big[3000] = '\0';
+	conf = kb_xasprintf("%s[%s]\n", head, big);
+	cap_begin(&c);
+	assert_int_equal(kconf_parse("t.conf", conf, &cfg), -EINVAL);
+	err = cap_end(&c);
+	assert_non_null(strstr(err, "is 3000 characters: at most 64"));
+	assert_true(strlen(err) < 400);
+	free(err);
+	free(conf);
+	free(big);
+
+	/* an ESC in a name: shown as '?' */
+	cap_begin(&c);
+	assert_int_equal(kconf_parse("t.conf", "[global]\njobs = j\n[a\x1b[2Jb]\n",
+				     &cfg), -EINVAL);
+	err = cap_end(&c);
+	assert_null(strchr(err, 0x1b));
+	assert_non_null(strstr(err, "a?[2Jb"));
+	free(err);
+
+	/* within the conf's limits, but a configuration id too long for a
+	 * directory name: plan refuses it as run would fail */
+	conf = kb_xasprintf("[global]\njobs = j\ntunable AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA "
+		"= /proc/sys/vm/swappiness: %.150s\n[%.60s]\n",
+		"0000000000000000000000000000000000000000000000000000000000"
+		"0000000000000000000000000000000000000000000000000000000000"
+		"0000000000000000000000000000000000",
+		"vvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvv");
+	assert_int_equal(kconf_parse("t.conf", conf, &cfg), 0);
+	cap_begin(&c);
+	assert_int_equal(plan_build(&cfg, &plan), -ENAMETOOLONG);
+	err = cap_end(&c);
+	assert_non_null(strstr(err, "it names the run directories"));
+	free(err);
+	kconf_free(&cfg);
+	free(conf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1034,6 +1116,7 @@ int main(void)
 		cmocka_unit_test(test_err_baseline),
 		cmocka_unit_test(test_err_all_reported),
 		cmocka_unit_test(test_disturbed_keys),
+		cmocka_unit_test(test_err_field_inputs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
