@@ -352,3 +352,15 @@ int kb_mkdir_p(const char *path)
 	free(p);
 	return ret;
 }
+
+int kb_file_contains(const char *path, const char *needle)
+{
+	char *t = NULL;
+	int found;
+
+	if (kb_read_file(path, &t, NULL, 1))
+		return 0;
+	found = strstr(t, needle) != NULL;
+	free(t);
+	return found;
+}

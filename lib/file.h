@@ -40,6 +40,10 @@ size_t kb_remove_stale_tmp(const char *dir, int depth);
  * /run/kbench (emptied at boot). */
 const char *kb_machine_dir(void);
 
+/* 1 when the file at path holds the text needle (read whole, quietly:
+ * a missing file holds nothing). */
+int kb_file_contains(const char *path, const char *needle);
+
 /* fsync(2) the file at path (written by a child such as fio) so it is
  * on disk before a record says it is there.  0 or -errno (no message:
  * a missing file is the parser's to report). */

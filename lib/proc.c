@@ -19,7 +19,7 @@
 
 volatile int kb_spawn_forward_signal;
 
-static double now_s(void)
+double kb_mono_s(void)
 {
 	struct timespec ts;
 
@@ -106,7 +106,7 @@ static void reap_group(pid_t pgid, struct kb_spawn_result *res)
 
 	/* the others may be on their way out (a signal they got with the
 	 * child): half a second before they count as left over */
-	for (until = now_s() + 0.5; n && now_s() < until;) {
+	for (until = kb_mono_s() + 0.5; n && kb_mono_s() < until;) {
 		usleep(10000);
 		n = kb_group_count(pgid);
 	}
@@ -115,14 +115,14 @@ static void reap_group(pid_t pgid, struct kb_spawn_result *res)
 	res->group_left = n;
 	res->group_signal = SIGTERM;
 	signal_child(pgid, 1, SIGTERM);
-	for (until = now_s() + GROUP_GRACE_S; now_s() < until;) {
+	for (until = kb_mono_s() + GROUP_GRACE_S; kb_mono_s() < until;) {
 		if (!kb_group_count(pgid))
 			return;
 		usleep(20000);
 	}
 	res->group_signal = SIGKILL;
 	signal_child(pgid, 1, SIGKILL);
-	for (until = now_s() + 5; now_s() < until;) {
+	for (until = kb_mono_s() + 5; kb_mono_s() < until;) {
 		if (!kb_group_count(pgid))
 			return;
 		usleep(20000);
@@ -195,7 +195,7 @@ int kb_spawn(char *const argv[], const struct kb_spawn_opts *opts,
 		kb_error("cannot create a pipe: %s", strerror(-err));
 		return err;
 	}
-	start = now_s();
+	start = kb_mono_s();
 	pid = fork();
 	if (pid < 0) {
 		err = -errno;
@@ -244,12 +244,12 @@ int kb_spawn(char *const argv[], const struct kb_spawn_opts *opts,
 			signal_child(pid, o->own_group, kb_spawn_forward_signal);
 			termsent = 1;
 		}
-		if (deadline && !res->timed_out && now_s() > deadline) {
+		if (deadline && !res->timed_out && kb_mono_s() > deadline) {
 			res->timed_out = 1;
 			signal_child(pid, o->own_group, SIGTERM);
-			killat = now_s() + 10;
+			killat = kb_mono_s() + 10;
 		}
-		if (killat && now_s() > killat) {
+		if (killat && kb_mono_s() > killat) {
 			signal_child(pid, o->own_group, SIGKILL);
 			killat = 0;
 		}
@@ -261,7 +261,7 @@ int kb_spawn(char *const argv[], const struct kb_spawn_opts *opts,
 			sigset_t block, old;
 
 			if (next) {
-				double left = next - now_s();
+				double left = next - kb_mono_s();
 
 				if (left < 0)
 					left = 0;
@@ -287,7 +287,7 @@ int kb_spawn(char *const argv[], const struct kb_spawn_opts *opts,
 	}
 	if (pfd >= 0)
 		close(pfd);
-	res->elapsed_s = now_s() - start;
+	res->elapsed_s = kb_mono_s() - start;
 	if (o->own_group)
 		reap_group(pid, res);
 	if (WIFEXITED(status)) {

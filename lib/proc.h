@@ -53,6 +53,9 @@ struct kb_spawn_result {
 int kb_spawn(char *const argv[], const struct kb_spawn_opts *opts,
 	     struct kb_spawn_result *res);
 
+/* Seconds on CLOCK_MONOTONIC (clock_gettime(2)): for deadlines. */
+double kb_mono_s(void);
+
 /* The path execvp(3) would run for prog: prog itself when it holds a
  * '/', else the first executable PATH entry (PATH unset: /usr/bin:/bin).
  * malloc'd, or NULL when there is none. */

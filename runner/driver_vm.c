@@ -329,18 +329,6 @@ static char *new_boot_dir(const char *dir, const char *variant)
 	return p;
 }
 
-static int file_has(const char *path, const char *needle)
-{
-	char *t = NULL;
-	int found;
-
-	if (kb_read_file(path, &t, NULL, 1))
-		return 0;
-	found = strstr(t, needle) != NULL;
-	free(t);
-	return found;
-}
-
 /* Size of path in bytes, -1 when it cannot be read. */
 static long long kb_file_size(const char *path)
 {
@@ -392,14 +380,6 @@ static char *console_reason(const char *console, int boot_to, int total_to,
 	}
 	free(t);
 	return r;
-}
-
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 /* Record runs[] not reported by the guest as failed with reason. */
@@ -843,7 +823,7 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 		}
 		total_s = v->boot_timeout_s + (unsigned)n *
 			  (cfg->runtime_s + cfg->timeout_grace_s + 30);
-		t_start = mono_s();
+		t_start = kb_mono_s();
 		{
 			struct kb_qemu_watch qw = { .console = console,
 				.needle = GUEST_STARTED,
@@ -861,7 +841,7 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 		}
 		/* for the ETA of later boots (runner/plan.h) */
 		records_boot_timing_save(boot, kvm ? "kvm" : "tcg",
-					 mono_s() - t_start, n, started_s);
+					 kb_mono_s() - t_start, n, started_s);
 	}
 	if (selfc && selfc_collect(c, runs, n, img, &refused) == -EINVAL) {
 		reason = kb_xasprintf("vm: the results archive from the guest "
@@ -869,7 +849,7 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 		goto record;
 	}
 	reason = console_reason(console, boot_to, total_to, v->boot_timeout_s);
-	if (!file_has(console, GUEST_STARTED) && !strstr(reason, "panic") &&
+	if (!kb_file_contains(console, GUEST_STARTED) && !strstr(reason, "panic") &&
 	    kb_file_size(console) <= 0) {
 		char *said = qemu_said(qlog);
 
@@ -884,7 +864,7 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 				"kernel did not start; QEMU exited with status "
 				"%d / stderr: %s", qstatus, said);
 		free(said);
-	} else if (!file_has(console, GUEST_STARTED) && !boot_to &&
+	} else if (!kb_file_contains(console, GUEST_STARTED) && !boot_to &&
 		   qstatus != 0 && !strstr(reason, "panic")) {
 		free(reason);
 		reason = kb_xasprintf("vm: %s exited with status %d before the "

@@ -14,30 +14,10 @@
 #include <time.h>
 #include <unistd.h>
 
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int file_has(const char *path, const char *needle)
-{
-	char *t = NULL;
-	int found;
-
-	if (kb_read_file(path, &t, NULL, 1))
-		return 0;
-	found = strstr(t, needle) != NULL;
-	free(t);
-	return found;
-}
-
 int kb_qemu_run(char *const argv[], const char *logpath,
 		const struct kb_qemu_watch *w, struct kb_qemu_result *res)
 {
-	double t0 = mono_s(), now, next_check = 0;
+	double t0 = kb_mono_s(), now, next_check = 0;
 	int status = 0, fd, killed = 0, interrupted = 0;
 	pid_t pid, got;
 
@@ -82,11 +62,11 @@ int kb_qemu_run(char *const argv[], const char *logpath,
 			kill(pid, SIGKILL);
 			return -e;
 		}
-		now = mono_s() - t0;
+		now = kb_mono_s() - t0;
 		if (!res->needle_seen && now >= next_check) {
 			/* a console can grow to megabytes: not every tick */
 			next_check = now + 0.25;
-			if (file_has(w->console, w->needle)) {
+			if (kb_file_contains(w->console, w->needle)) {
 				res->needle_seen = 1;
 				res->needle_s = now;
 			}
@@ -109,8 +89,8 @@ int kb_qemu_run(char *const argv[], const char *logpath,
 		}
 		usleep(100000);
 	}
-	res->wall_s = mono_s() - t0;
-	if (!res->needle_seen && file_has(w->console, w->needle)) {
+	res->wall_s = kb_mono_s() - t0;
+	if (!res->needle_seen && kb_file_contains(w->console, w->needle)) {
 		res->needle_seen = 1;
 		res->needle_s = res->wall_s;
 	}

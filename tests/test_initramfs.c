@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "tests/capture.h"
+
 #include "lib/decompress.h"
 #include "lib/err.h"
 #include "lib/file.h"
@@ -35,41 +37,6 @@ static char tmpdir[] = "/tmp/kbench-test-initramfs.XXXXXX";
 
 #define RELEASE "6.12.0-kbtest"
 
-/* --- stderr capture (kb_error's messages) --- */
-
-struct capture {
-	FILE *tmp;
-	int saved;
-};
-
-static void cap_begin(struct capture *c)
-{
-	fflush(stderr);
-	c->tmp = tmpfile();
-	assert_non_null(c->tmp);
-	c->saved = dup(2);
-	assert_true(c->saved >= 0);
-	assert_true(dup2(fileno(c->tmp), 2) >= 0);
-}
-
-/* Restore stderr; return what was written (malloc'd). */
-static char *cap_end(struct capture *c)
-{
-	char *buf;
-	long n;
-
-	fflush(stderr);
-	assert_true(dup2(c->saved, 2) >= 0);
-	close(c->saved);
-	n = ftell(c->tmp);
-	assert_true(n >= 0);
-	buf = kb_xmalloc((size_t)n + 1);
-	rewind(c->tmp);
-	assert_int_equal(fread(buf, 1, (size_t)n, c->tmp), (size_t)n);
-	buf[n] = '\0';
-	fclose(c->tmp);
-	return buf;
-}
 
 /* --- module contents and the three encoders --- */
 
