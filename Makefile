@@ -201,7 +201,8 @@ $(FUZZ_BUILD)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_BUILD)/libkbench-fuzz.a
 
 -include $(FUZZ_LIB_OBJS:.o=.d) $(FUZZ_BINS:=.d)
 
-fuzz: $(FUZZ_BINS)
+fuzz: deps-check
+	$(MAKE) --no-print-directory $(FUZZ_BINS)
 	@st=0; for n in $(FUZZ_NAMES); do \
 		scripts/fuzz-corpus $$n $(FUZZ_BUILD)/corpus/$$n || exit 1; \
 		if $(FUZZ_BUILD)/fuzz_$$n -max_total_time=$(FUZZ_SECONDS) \
