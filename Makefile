@@ -50,7 +50,7 @@ BASH_COMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSH_COMPDIR ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/share/zsh/vendor-completions,$(PREFIX)/share/zsh/site-functions)
 
 .PHONY: all check test-unit test-e2e demo install uninstall clean deps \
-	deps-check bench check-vm check-cluster check-deb FORCE
+	deps-check bench check-vm check-cluster check-deb fuzz FORCE
 
 all: $(BUILD)/kbench kbench $(COMPLETIONS) $(MANPAGES)
 
@@ -162,6 +162,58 @@ test-e2e: $(BUILD)/kbench
 	@KBENCH=$(BUILD)/kbench tests/e2e_report.sh
 	@KBENCH=$(BUILD)/kbench tests/e2e_safety.sh
 	@KBENCH=$(BUILD)/kbench tests/e2e_install.sh
+
+# Fuzzing (fuzz/fuzz_*.c, libFuzzer): each parser of outside text - fio
+# JSON and terse output, kernels.conf, perf stat and perf report, /proc -
+# under clang's -fsanitize=fuzzer,address,undefined.  The library objects
+# (lib/ and parsers/) are built with clang into $(FUZZ_BUILD), apart from
+# the gcc builds; the seed corpora are tests/data's files, copied into
+# $(FUZZ_BUILD)/corpus/NAME at run time (scripts/fuzz-corpus).  Each
+# harness runs FUZZ_SECONDS; the target fails when one crashed (its
+# input: $(FUZZ_BUILD)/crash-NAME-*, its log: $(FUZZ_BUILD)/NAME.log).
+# Cost: 6 harnesses x 60 s = 6 minutes (plus about 30 s of build on
+# 2 cores).  CI runs it (.ci/run).  Inputs are at most 16 KiB
+# (-max_len): a 100 KiB fio JSON seed takes 60 ms a run under ASan, and
+# its first 16 KiB still drive the lenient path.
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD := build/fuzz
+FUZZ_NAMES := fio_json fio_terse kconf perf_stat perf_report procfs
+FUZZ_CFLAGS := -std=gnu11 $(WARN) -I. $(PKG_CFLAGS) -g -O1 \
+	-fno-omit-frame-pointer -fsanitize=address,undefined \
+	-fno-sanitize-recover=undefined -DKBENCH_VERSION='"$(VERSION)"' \
+	-D_GNU_SOURCE -DKBENCH_PREFIX='"$(PREFIX)"'
+FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/%.o,\
+	$(sort $(wildcard lib/*.c parsers/*.c)))
+FUZZ_BINS := $(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz_%)
+
+$(FUZZ_BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+
+$(FUZZ_BUILD)/libkbench-fuzz.a: $(FUZZ_LIB_OBJS)
+	rm -f $@
+	ar rcs $@ $^
+
+$(FUZZ_BUILD)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_BUILD)/libkbench-fuzz.a
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -MMD -MP -o $@ $< \
+		$(FUZZ_BUILD)/libkbench-fuzz.a $(PKG_LIBS) -lm
+
+-include $(FUZZ_LIB_OBJS:.o=.d) $(FUZZ_BINS:=.d)
+
+fuzz: deps-check
+	$(MAKE) --no-print-directory $(FUZZ_BINS)
+	@st=0; for n in $(FUZZ_NAMES); do \
+		scripts/fuzz-corpus $$n $(FUZZ_BUILD)/corpus/$$n || exit 1; \
+		if $(FUZZ_BUILD)/fuzz_$$n -max_total_time=$(FUZZ_SECONDS) \
+			-rss_limit_mb=2048 -max_len=16384 \
+			-artifact_prefix=$(FUZZ_BUILD)/crash-$$n- \
+			$(FUZZ_BUILD)/corpus/$$n >$(FUZZ_BUILD)/$$n.log 2>&1; \
+		then echo "fuzz $$n: ok, $$(grep -o 'Done [0-9]* runs in [0-9]* second(s)' \
+			$(FUZZ_BUILD)/$$n.log)"; \
+		else st=1; echo "fuzz $$n: FAILED ($(FUZZ_BUILD)/$$n.log):"; \
+			tail -n 40 $(FUZZ_BUILD)/$$n.log; fi; \
+	done; exit $$st
 
 # The main job on real input (the running kernel x queue/nomerges on a
 # loop device): about 2 minutes.

@@ -207,7 +207,7 @@ int cmd_guest(int argc, char **argv)
 			failed++;
 			continue;
 		}
-		err = do_run(&c, r, &t, rdir, &result, &drop_warned);
+		err = do_run(&c, r, &t, &tu, rdir, &result, &drop_warned);
 		if (err) {
 			free(rdir);
 			goto out;

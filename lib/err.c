@@ -3,9 +3,12 @@
 #include <stdio.h>
 
 int kb_quiet;
+int kb_silent;
 
 static void vmsg(const char *prefix, const char *fmt, va_list ap)
 {
+	if (kb_silent)
+		return;
 	fprintf(stderr, "kbench: %s", prefix);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
@@ -33,7 +36,7 @@ void kb_info(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (kb_quiet)
+	if (kb_quiet || kb_silent)
 		return;
 	va_start(ap, fmt);
 	vmsg("", fmt, ap);

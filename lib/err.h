@@ -21,6 +21,9 @@ void kb_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Set to 1 to silence kb_info (tests, --quiet). */
 extern int kb_quiet;
+/* Set to 1 to silence kb_error and kb_warn too (the fuzz harnesses under
+ * fuzz/, where every malformed input would print). */
+extern int kb_silent;
 
 /* snprintf into buf, never overflowing; returns buf. */
 char *kb_fmt(char *buf, size_t len, const char *fmt, ...)

@@ -188,6 +188,13 @@ json_t *fio_terse_parse_line(const char *line, size_t len, const char *name,
 
 	while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 		len--;
+	/* fio never writes a NUL byte; strndup() would stop at it, and the
+	 * fields counted over len would run past the copy */
+	if (memchr(line, '\0', len)) {
+		snprintf(err, errlen, "%s: line %d: a NUL byte: not fio terse output (a corrupted or binary file?)",
+			 name, lineno);
+		return NULL;
+	}
 	copy = strndup(line, len);
 	if (!copy) {
 		snprintf(err, errlen, "%s: line %d: out of memory", name, lineno);

@@ -288,6 +288,17 @@ json_t *run_dir_parse(const char *dir)
 	} else if (!has_io(metrics)) {
 		snprintf(reason, sizeof(reason), "fio reported no I/O");
 	}
+	/* a tunable something else wrote while fio ran (runner/run_exec.c
+	 * read it back after fio): not the configuration measured */
+	if (json_is_string(json_object_get(run, "tunables_changed"))) {
+		size_t l = strlen(reason);
+
+		if (!l)
+			tail_said = 1;	/* fio's stderr says nothing of it */
+		snprintf(reason + l, sizeof(reason) - l, "%s%s", l ? "; " : "",
+			 json_string_value(json_object_get(run,
+							   "tunables_changed")));
+	}
 	/* a job process that outlived fio (stopped, hung) held the device
 	 * into the next run until kbench killed it (lib/proc.h) */
 	if (group_left > 0) {

@@ -250,7 +250,7 @@ again:
 			free(rdir);
 			goto out;
 		}
-		err = do_run(&c, r, &t, rdir, &result, &drop_warned);
+		err = do_run(&c, r, &t, &tu, rdir, &result, &drop_warned);
 		if (err) {
 			free(rdir);
 			goto out;

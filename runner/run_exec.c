@@ -73,9 +73,43 @@ static void sweep_env(const struct kb_config *cfg,
 	env[n] = NULL;
 }
 
+/* Read every tunable of tu back (right after fio): {PATH: value | null}.
+ * When one differs from the value configuration k applied, *changed =
+ * the reason (malloc'd; tunables_changed()), else NULL. */
+static json_t *tunables_after(const struct kb_tunables *tu,
+			      const struct kb_config *cfg,
+			      const struct kb_configuration *k,
+			      char **changed)
+{
+	const char *applied[KB_MAX_TUNABLES] = { NULL };
+	char *after[KB_MAX_TUNABLES] = { NULL };
+	char reason[2048];
+	json_t *o = json_object();
+	size_t i;
+
+	*changed = NULL;
+	for (i = 0; tu && i < tu->n && i < cfg->ntunables; i++) {
+		if (!tu->paths[i])
+			continue;	/* a sweep: fio's */
+		applied[i] = cfg->tunables[i].values[k->value[i]];
+		after[i] = tunable_read(tu->paths[i], 1);
+		json_object_set_new(o, tu->paths[i], after[i] ?
+				    json_string(after[i]) : json_null());
+	}
+	if (tu && tunables_changed(tu->n < cfg->ntunables ? tu->n :
+				   cfg->ntunables, tu->labels, tu->paths,
+				   applied, (const char *const *)after,
+				   reason, sizeof(reason)))
+		*changed = kb_xstrdup(reason);
+	for (i = 0; i < KB_MAX_TUNABLES; i++)
+		free(after[i]);
+	return o;
+}
+
 int do_run(struct kb_campaign *c, const struct kb_run *r,
-	   const struct kb_target *t, const char *rdir,
-	   json_t **result, int *drop_warned)	/* also `kbench guest` */
+	   const struct kb_target *t, const struct kb_tunables *tu,
+	   const char *rdir, json_t **result, int *drop_warned)
+	/* also `kbench guest` */
 {
 	const struct kb_config *cfg = &c->cfg;
 	char *job = campaign_job_path(c, r->job);
@@ -101,7 +135,8 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 	struct timespec start;	/* run.json start_unix_ns (push/influx.h) */
 	char *buf = NULL;
 	int err;
-	json_t *rj = NULL;
+	json_t *rj = NULL, *tafter = NULL;
+	char *tchanged = NULL;
 	size_t len;
 	int ret;
 
@@ -128,6 +163,11 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 	getrusage(RUSAGE_SELF, &self0);
 	ret = kb_spawn(argv, &so_opts, &res);
 	getrusage(RUSAGE_SELF, &self1);
+	/* a tunable something else wrote while fio ran: not the
+	 * configuration measured */
+	if (!ret)
+		tafter = tunables_after(tu, cfg, &c->plan.configs[r->config],
+					&tchanged);
 	err = collectors_stop(&ctx, &cst);
 	if (ret) {
 		if (ret == -ENOENT)
@@ -155,6 +195,11 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 		start.tv_sec * 1000000000 + start.tv_nsec));
 	json_object_set_new(rj, "group_left", json_integer(res.group_left));
 	json_object_set_new(rj, "group_signal", json_integer(res.group_signal));
+	json_object_set_new(rj, "tunables_after", tafter);
+	tafter = NULL;
+	if (tchanged)	/* the run's reason (parsers/run_dir.c) */
+		json_object_set_new(rj, "tunables_changed",
+				    json_string(tchanged));
 	/* the kernel's identity (release + /proc/version build string +
 	 * build id: two builds can share `uname -r`) and the RAM */
 	procfs_record_kernel(rj);
@@ -176,6 +221,8 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 		ret = -EIO;
 out:
 	json_decref(rj);
+	json_decref(tafter);
+	free(tchanged);
 	free(job);
 	free(jobcopy);
 	free(out);

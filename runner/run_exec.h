@@ -6,6 +6,7 @@
 
 #include "runner/campaign.h"
 #include "runner/target.h"
+#include "runner/tunables.h"
 
 #include <jansson.h>
 
@@ -13,10 +14,15 @@
  * collectors, run fio from an argv array with a timeout of runtime +
  * timeout_grace, stop the collectors, write run.json and parse the
  * directory into *result (status "ok" or "failed" with a reason).
- * Tunables are the caller's.  0 when it ran (ok or failed), -errno when
- * the campaign cannot go on.  Implemented in runner/run_exec.c. */
+ * Tunables are the caller's (applied before): tu's are read back right
+ * after fio, into run.json's "tunables_after" ({PATH: value, null when
+ * unreadable}); one that no longer reads as applied fails the run
+ * (run.json "tunables_changed", the reason tunables_changed() gives;
+ * parsers/run_dir.c makes it the run's).  tu NULL: none.  0 when it ran
+ * (ok or failed), -errno when the campaign cannot go on.  Implemented in
+ * runner/run_exec.c. */
 int do_run(struct kb_campaign *c, const struct kb_run *r,
-	   const struct kb_target *t, const char *rdir,
-	   json_t **result, int *drop_warned);
+	   const struct kb_target *t, const struct kb_tunables *tu,
+	   const char *rdir, json_t **result, int *drop_warned);
 
 #endif

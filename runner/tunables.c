@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/magic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -702,6 +703,34 @@ int tunables_restore(struct kb_tunables *tu)
 		tu->saved = 0;
 	}
 	return ret;
+}
+
+int tunables_changed(size_t n, char *const *labels, char *const *paths,
+		     const char *const *applied, const char *const *after,
+		     char *reason, size_t reasonlen)
+{
+	size_t i, l;
+	int changed = 0;
+
+	if (reasonlen)
+		reason[0] = '\0';
+	for (i = 0; i < n; i++) {
+		if (!applied[i] || (after[i] && !strcmp(applied[i], after[i])))
+			continue;
+		l = strlen(reason);
+		if (after[i])
+			snprintf(reason + l, reasonlen - l, "%stunable %s (%s) "
+				 "changed during the run: wrote %s, read %s "
+				 "after fio", changed ? "; " : "", labels[i],
+				 paths[i], applied[i], after[i]);
+		else
+			snprintf(reason + l, reasonlen - l, "%stunable %s (%s) "
+				 "could not be read after fio (wrote %s)",
+				 changed ? "; " : "", labels[i], paths[i],
+				 applied[i]);
+		changed = 1;
+	}
+	return changed;
 }
 
 void tunables_free(struct kb_tunables *tu)

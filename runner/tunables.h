@@ -102,6 +102,17 @@ extern int kb_tunable_no_openat2;
  * -EIO. */
 int tunables_restore_file(const char *path, const struct kb_config *cfg);
 
+/* A tunable that changed during a run (something else wrote it while
+ * fio ran): the n values applied before fio (applied[i]; NULL = not a
+ * file, a sweep: skipped) against the values read back after it
+ * (after[i]; NULL = could not be read), compared as tunables_set() does.
+ * 0 when every one reads back as applied; else 1 with reason[] saying,
+ * for each that differs (joined by "; "), "tunable LABEL (PATH) changed
+ * during the run: wrote V, read W after fio" (or "... could not be read
+ * after fio").  Pure: no file is touched (runner/run_exec.c reads). */
+int tunables_changed(size_t n, char *const *labels, char *const *paths,
+		     const char *const *applied, const char *const *after,
+		     char *reason, size_t reasonlen);
 void tunables_free(struct kb_tunables *tu);
 
 #endif

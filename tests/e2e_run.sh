@@ -285,4 +285,31 @@ retry_disturbed = 1/' "$tmp/e2e.conf" >"$tmp/retry.conf"
 else
 	skipped "retry_disturbed: no /proc/pressure here"
 fi
+
+# --- 15. a tunable written by someone else while fio runs fails the run ---
+# (runner/run_exec.c reads every tunable back after fio; the run is
+# failed with the reason, its artefacts kept)
+sed -e "s|^target = .*|target = $dev|" -e 's|^iterations = 2|iterations = 1|' \
+    -e 's|^runtime = 1|runtime = 3|' -e 's|: 0 1$|: 0|' -e '/^layouts/d' \
+    "$tmp/e2e.conf" >"$tmp/tchg.conf"
+echo 0 >/sys/block/$bdev/queue/nomerges
+"$KBENCH" run -q -c "$tmp/tchg.conf" -o "$tmp/c15" >/dev/null 2>"$tmp/c15.err" &
+pid=$!
+for _ in $(seq 1 100); do
+	pgrep -f "$tmp/c15/runs" >/dev/null && break
+	sleep 0.1
+done
+sleep 0.5        # fio is running
+echo 2 >/sys/block/$bdev/queue/nomerges
+wait $pid
+rc=$?
+r15="$tmp/c15/runs/running,NM=0/randread-4k/000"
+check "nomerges written during the run: the run failed, exit 1 (got $rc)" \
+	"[ $rc -eq 1 ]"
+check "... with the reason 'tunable NM (...) changed during the run: wrote 0, read 2 after fio'" \
+	"jq -r '.runs[0].reason' $tmp/c15/results.json | grep -q '^tunable NM (/sys/.*/queue/nomerges) changed during the run: wrote 0, read 2 after fio'"
+check "... run.json has tunables_after, fio.json kept" \
+	"[ \"\$(jq -r '.tunables_after | to_entries[0].value' '$r15/run.json')\" = 2 ] && [ -s '$r15/fio.json' ]"
+check "... nomerges restored to 0 after the campaign" \
+	"[ \"\$(cat /sys/block/$bdev/queue/nomerges)\" = 0 ]"
 finish

@@ -335,6 +335,37 @@ static void test_B11_kind_coe_description_md_and_bad_count(void **state)
 	free(fixed);
 }
 
+/* Found by fuzz/fuzz_fio_terse.c: a terse v3 line with a NUL byte among
+ * its fields.  The copy of the line stopped at the NUL while its ';' were
+ * counted over the whole length: a read past the copy (ASan).  Now the
+ * line is refused, with its number. */
+static void test_terse_line_with_nul_byte_refused(void **state)
+{
+	char *fixed = b11_fixed_fields(), *text, err[256] = "";
+	size_t flen = strlen(fixed), len = 2 * flen + 2;
+	json_t *r;
+
+	(void)state;
+	text = malloc(len);
+	assert_non_null(text);
+	/* line 1: fine; line 2: the same with its 40th byte a NUL */
+	memcpy(text, fixed, flen);
+	text[flen] = '\n';
+	memcpy(text + flen + 1, fixed, flen);
+	text[flen + 1 + 40] = '\0';
+	text[len - 1] = '\n';
+	r = fio_terse_parse_buf(text, len, "nul.terse", err, sizeof(err));
+	assert_null(r);
+	assert_non_null(strstr(err, "nul.terse: line 2: a NUL byte"));
+	/* the line alone, as fio_terse_parse_line() takes it */
+	r = fio_terse_parse_line(text + flen + 1, flen, "nul.terse", 7, err,
+				 sizeof(err));
+	assert_null(r);
+	assert_non_null(strstr(err, "line 7: a NUL byte"));
+	free(text);
+	free(fixed);
+}
+
 /* ---- B13: per-job logs ------------------------------------------------- */
 
 /* B13.expected: the two jobs' IOPS logs summed per window, windows
@@ -457,6 +488,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_B11_terse_v3_fields_and_disks),
 		cmocka_unit_test(test_B11_kind_coe_description_md_and_bad_count),
+		cmocka_unit_test(test_terse_line_with_nul_byte_refused),
 		cmocka_unit_test(test_B13_iops_logs_summed_per_window),
 		cmocka_unit_test(test_B13_kind_three_jobs_missing_window),
 	};

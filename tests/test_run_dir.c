@@ -343,6 +343,31 @@ static void test_ok_run(void **state)
 	rm_run(dir);
 }
 
+/* A tunable that changed while fio ran (run.json "tunables_changed",
+ * written by runner/run_exec.c): the run is failed with that reason, its
+ * metrics kept. */
+static void test_tunable_changed_fails_run(void **state)
+{
+	char *dir = make_run("tests/data/fio/B05.json", NULL,
+		"{\"exit_status\": 0, \"signal\": 0, \"timed_out\": false, "
+		"\"elapsed_s\": 302.0, \"runtime_s\": 300, "
+		"\"tunables_after\": {\"/sys/block/loop0/queue/nomerges\": \"2\"}, "
+		"\"tunables_changed\": \"tunable NM (/sys/block/loop0/queue/"
+		"nomerges) changed during the run: wrote 0, read 2 after fio\"}");
+	json_t *r = run_dir_parse(dir);
+
+	(void)state;
+	assert_non_null(r);
+	assert_string_equal(status(r), "failed");
+	assert_string_equal(reason(r), "tunable NM (/sys/block/loop0/queue/"
+			    "nomerges) changed during the run: wrote 0, read 2 "
+			    "after fio");
+	assert_float_equal(metric(json_object_get(r, "metrics"), "read.iops"),
+			   26214.312619, 1e-6);
+	json_decref(r);
+	rm_run(dir);
+}
+
 /* ../shared/cases/B02: the report parses, but the job failed. */
 static void test_B02_failed_job(void **state)
 {
@@ -532,6 +557,7 @@ int main(void)
 		cmocka_unit_test(test_stat_malformed),
 		cmocka_unit_test(test_diskstats_layouts),
 		cmocka_unit_test(test_ok_run),
+		cmocka_unit_test(test_tunable_changed_fails_run),
 		cmocka_unit_test(test_B02_failed_job),
 		cmocka_unit_test(test_failures),
 		cmocka_unit_test(test_failure_reasons),
