@@ -178,6 +178,13 @@ static json_t *campaign_section(const struct kb_campaign *c)
 		json_object_set_new(ret, "min_effect_pct",
 				    json_real(cfg->min_effect_pct));
 		json_object_set_new(ret, "min_effect_by_metric", me);
+		me = json_object();
+		for (i = 0; i < cfg->nmax_mdes; i++)
+			json_object_set_new(me, cfg->max_mdes[i].metric,
+					    json_real(cfg->max_mdes[i].pct));
+		json_object_set_new(ret, "max_mde_pct",
+				    json_real(cfg->max_mde_pct));
+		json_object_set_new(ret, "max_mde_by_metric", me);
 		/* stats/disturbed.h; null = off */
 		json_object_set_new(ret, "disturbed", json_pack(
 			"{s:o, s:f, s:o, s:o, s:o, s:i}",

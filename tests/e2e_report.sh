@@ -142,7 +142,8 @@ col = {h: i for i, h in enumerate(head)}
 floats = ['mean', 'sd', 'cv_pct', 'ci_low', 'ci_high', 'change_pct',
           'change_ci_low', 'change_ci_high', 'p_adjusted', 'mde_pct']
 verdicts = {'', 'improvement', 'regression', 'significant difference',
-            'no significant difference', 'insufficient samples',
+            'no significant difference', 'underpowered',
+            'insufficient samples',
             'inconclusive'}
 compared = 0
 for r in recs:

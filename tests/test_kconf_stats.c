@@ -30,6 +30,8 @@ static void test_defaults(void **state)
 	assert_true(fabs(cfg.min_effect_pct - 1.0) < 1e-12);
 	assert_int_equal(cfg.iterations_auto, 0);
 	assert_int_equal(cfg.nmin_effects, 0);
+	assert_true(fabs(cfg.max_mde_pct - 5.0) < 1e-12);
+	assert_int_equal(cfg.nmax_mdes, 0);
 	kconf_free(&cfg);
 }
 
@@ -42,7 +44,12 @@ static void test_keys(void **state)
 		"alpha = 0.01\nmin_effect = 2%\nmin_effect read.iops = 0.5\n"
 		"min_effect write.clat_p99_ns = 5\niterations = auto\n"
 		"min_iterations = 4\nmax_iterations = 12\n"
-		"target_ci_pct = 0.5\n" TAIL, &cfg), 0);
+		"target_ci_pct = 0.5\nmax_mde = 3%\nmax_mde read.iops = 2\n"
+		TAIL, &cfg), 0);
+	assert_true(fabs(cfg.max_mde_pct - 3.0) < 1e-12);
+	assert_int_equal(cfg.nmax_mdes, 1);
+	assert_string_equal(cfg.max_mdes[0].metric, "read.iops");
+	assert_true(fabs(cfg.max_mdes[0].pct - 2.0) < 1e-12);
 	assert_true(fabs(cfg.alpha - 0.01) < 1e-12);
 	assert_true(fabs(cfg.min_effect_pct - 2.0) < 1e-12);
 	assert_int_equal(cfg.nmin_effects, 2);
@@ -70,6 +77,13 @@ static void test_errors(void **state)
 				     &cfg), -EINVAL);
 	assert_int_equal(kconf_parse("t.conf", HEAD "min_effect no.such = 1\n"
 				     TAIL, &cfg), -EINVAL);
+	assert_int_equal(kconf_parse("t.conf", HEAD "max_mde = -1\n" TAIL,
+				     &cfg), -EINVAL);
+	assert_int_equal(kconf_parse("t.conf", HEAD "max_mde no.such = 1\n"
+				     TAIL, &cfg), -EINVAL);
+	assert_int_equal(kconf_parse("t.conf", HEAD "max_mde read.iops = 1\n"
+				     "max_mde read.iops = 2\n" TAIL, &cfg),
+			 -EINVAL);
 	assert_int_equal(kconf_parse("t.conf", HEAD "min_effect read.iops = 1\n"
 				     "min_effect read.iops = 2\n" TAIL, &cfg),
 			 -EINVAL);
