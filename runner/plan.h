@@ -17,7 +17,11 @@
  *               variants of several configurations each, the variants
  *               rotate (i mod V) and, inside each, its configurations
  *               ((i / V) mod K): a variant's configurations stay
- *               together, one boot of each variant per round
+ *               together.  When a variant boots a kernel (method = vm
+ *               or kexec) the variants keep their order (A B A B: one
+ *               boot of each per round; rotated, B's runs of two rounds
+ *               would share a boot) and only the configurations inside
+ *               each variant rotate (i mod K)
  *   block       all iterations of one (configuration, job), then the next
  *   random      interleave (rotated), with the order inside each round
  *               shuffled by GSL's MT19937 seeded with `seed` (a

@@ -214,6 +214,33 @@ static void test_rotation_variants(void **state)
 	kconf_free(&cfg);
 }
 
+/* Variants that boot (method = vm): the variants keep their order, one
+ * boot of each per round (A B A B), and the configurations inside each
+ * rotate. */
+static void test_rotation_booting_variants(void **state)
+{
+	struct kb_config cfg;
+	struct kb_plan p;
+	size_t i, c;
+
+	(void)state;
+	assert_int_equal(kconf_parse("t.conf", HEAD "iterations = 4\n"
+		"warmup = 0\n[a]\nmethod = vm\nkernel = /k\n"
+		"[b]\nmethod = vm\nkernel = /k2\n", &cfg), 0);
+	assert_int_equal(plan_build(&cfg, &p), 0);
+	assert_int_equal(p.nconfigs, 4);
+	for (i = 0; i < p.nruns; i++) {
+		c = p.runs[i].config;
+		assert_int_equal(p.configs[c].variant, (i % 4) / 2);
+		/* inside the variant: NM=0 first in even rounds */
+		assert_int_equal(c % 2, (i % 2 + i / 4) % 2);
+	}
+	/* one boot per variant per round */
+	assert_int_equal(plan_count_boots(&cfg, &p, NULL), 8);
+	plan_free(&p);
+	kconf_free(&cfg);
+}
+
 /* A results model with summaries and one comparison, CI half-widths
  * given in % of a mean of 100. */
 static json_t *model(double base_half, double new_half)
@@ -292,6 +319,7 @@ int main(void)
 		cmocka_unit_test(test_add_round),
 		cmocka_unit_test(test_rotation),
 		cmocka_unit_test(test_rotation_variants),
+		cmocka_unit_test(test_rotation_booting_variants),
 		cmocka_unit_test(test_adaptive_decide),
 	};
 
