@@ -606,20 +606,24 @@ static void print_pair(FILE *out, json_t *merged,
 			kb_table_add_note(t, "%s: minimum detectable effect "
 				"+-%.2f%% (80%% power, two-sided alpha %g, "
 				"paired, n=%lld rounds, sd of the per-round "
-				"log ratios %.2f%%); minimum effect %g%%",
+				"log ratios %.2f%%); minimum effect %g%%, "
+				"max_mde %g%%",
 				m, v, num(e, "alpha", &ok2),
 				(long long)json_integer_value(json_object_get(e,
 					"n_pairs")), w,
-				num(e, "min_effect_pct", &ok2));
+				num(e, "min_effect_pct", &ok2),
+				num(e, "max_mde_pct", &ok2));
 		else if (ok)
 			kb_table_add_note(t, "%s: minimum detectable effect "
 				"+-%.2f%% (80%% power, two-sided alpha %g, "
-				"n=%lld, base CV %.2f%%); minimum effect %g%%",
+				"n=%lld, base CV %.2f%%); minimum effect %g%%, "
+				"max_mde %g%%",
 				m, v, num(e, "alpha", &ok2),
 				(long long)json_integer_value(json_object_get(e,
 					"n_baseline")),
 				num(e, "cv_baseline_pct", &ok2),
-				num(e, "min_effect_pct", &ok2));
+				num(e, "min_effect_pct", &ok2),
+				num(e, "max_mde_pct", &ok2));
 		{
 			json_t *bm = json_object_get(e, "bimodal");
 			const char *side[] = { "baseline", "configuration" };
