@@ -411,9 +411,13 @@ static char *cmdline_norm(const char *c)
 
 static void env_warn(const struct side *b, const struct side *n)
 {
+	/* the first `always` keys always (one campaign without it is a
+	 * difference), the rest when both recorded a value */
 	static const char *const keys[] = { "governor", "cpu_model",
-		"memory_total", "fio_version", "cmdline", "turbo", "no_turbo",
-		"boost", "epp", "smt", "cpus" };
+		"memory_total", "fio_version", "cmdline", "cpus",
+		"governor_all_cpus", "turbo", "no_turbo", "boost", "epp",
+		"smt" };
+	const size_t always = 6;
 	json_t *eb = json_object_get(json_object_get(b->res, "campaign"),
 				     "environment");
 	json_t *en = json_object_get(json_object_get(n->res, "campaign"),
@@ -430,6 +434,9 @@ static void env_warn(const struct side *b, const struct side *n)
 		y = json_object_get(en, keys[i]);
 		if (!x && !y)
 			continue;	/* recorded by neither */
+		if (i >= always && (!x || !y || json_is_null(x) ||
+				    json_is_null(y)))
+			continue;	/* not recorded by both */
 		if (!strcmp(keys[i], "cmdline")) {
 			char *cx = cmdline_norm(json_string_value(x));
 			char *cy = cmdline_norm(json_string_value(y));

@@ -233,19 +233,24 @@ static void test_compare_by_name(void **state)
 	free(out);
 
 	/* environments */
-	set_env(x, json_pack("{s:s, s:s, s:s, s:s, s:s}", "governor",
-		"performance", "cpu_model", "Xeon", "memory_total",
+	set_env(x, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:n}",
+		"governor", "performance", "cpu_model", "Xeon", "memory_total",
 		"MemTotal: 100 kB", "fio_version", "fio-3.36", "cmdline",
-		"BOOT_IMAGE=/vmlinuz-6.1 root=/dev/vda quiet"));
-	set_env(y, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "governor",
-		"powersave", "cpu_model", "Xeon", "memory_total",
+		"BOOT_IMAGE=/vmlinuz-6.1 root=/dev/vda quiet", "smt", "on",
+		"boost"));
+	set_env(y, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s}",
+		"governor", "powersave", "cpu_model", "Xeon", "memory_total",
 		"MemTotal: 100 kB", "fio_version", "fio-3.36", "cmdline",
-		"BOOT_IMAGE=/vmlinuz-6.2 root=/dev/vda quiet", "smt", "off"));
+		"BOOT_IMAGE=/vmlinuz-6.2 root=/dev/vda quiet", "smt", "off",
+		"boost", "1", "epp", "performance"));
 	rc = compare(&out, x, y, NULL, NULL);
 	assert_int_equal(rc, 0);
 	assert_non_null(strstr(out, "different environments"));
 	assert_non_null(strstr(out, "governor: \"performance\""));
-	assert_non_null(strstr(out, "smt: not recorded"));
+	assert_non_null(strstr(out, "smt: \"on\""));
+	/* turbo/boost/EPP/SMT only when both campaigns recorded them */
+	assert_null(strstr(out, "boost:"));
+	assert_null(strstr(out, "epp:"));
 	assert_null(strstr(out, "cpu_model:"));
 	assert_null(strstr(out, "cmdline:"));	/* BOOT_IMAGE= only */
 	free(out);
