@@ -137,6 +137,18 @@ static void test_compare_self_and_underpowered(void **state)
 	assert_non_null(strstr(out, "verdict: no regression (exit 0)"));
 	free(out);
 
+	/* one configuration against itself: the same */
+	{
+		char *one = kb_xasprintf("%s:stock", a);
+
+		rc = compare(&out, one, one, NULL, NULL);
+		if (rc != 0 || !strstr(out, "(+0.00%)"))
+			fail_msg("compare A:X A:X: exit %d, expected 0 and "
+				 "+0.00%%:\n%s", rc, out);
+		free(out);
+		free(one);
+	}
+
 	/* a max_mde below this campaign's MDE: underpowered, 125 */
 	rc = compare(&out, "--max-mde=0.1", a, a, NULL);
 	if (rc != 125)
