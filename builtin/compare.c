@@ -28,22 +28,31 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: kbench compare [--metric NAME]... [--alpha P] [--min-effect PCT]\n"
-"                      [--exclude-outliers] [--exclude-disturbed] BASE NEW\n"
+"                      [--max-mde PCT] [--accept-underpowered]\n"
+"                      [--map NEW=OLD]... [--exclude-outliers]\n"
+"                      [--exclude-disturbed] BASE NEW\n"
 "\n"
 "Compare the campaign NEW with the campaign BASE and print a verdict per\n"
 "job and metric: improvement, regression, no significant difference,\n"
-"insufficient samples (n < 2 on a side) or inconclusive (the baseline\n"
-"drifts over the run order more than the change, or a sample has two\n"
-"performance modes).  BASE and NEW are campaign directories, or\n"
+"underpowered (no significant difference, but the minimum detectable\n"
+"effect is above max_mde), insufficient samples (n < 2 on a side) or\n"
+"inconclusive (the baseline drifts over the run order more than the\n"
+"change, or a sample has two performance modes).  BASE and NEW are\n"
+"campaign directories, or\n"
 "DIR:CONFIGURATION for one configuration of a campaign (e.g.\n"
 "results/demo:running,NM=0).  A campaign split with\n"
 "kbench run --shard K/N is given as the directory holding its shard\n"
 "directories (results/NAME for results/NAME/shard-K): its shards are\n"
-"merged into the one campaign (all of them needed).  A whole directory stands\n"
-"for its baseline configuration as BASE; as NEW, for each of its\n"
-"configurations: paired by position with BASE's when both directories\n"
-"have the same number of configurations, else each against BASE's\n"
-"baseline (or against every other configuration of the same directory).\n"
+"merged into the one campaign (all of them needed).  Two whole\n"
+"directories: each configuration of NEW against the configuration of\n"
+"BASE with the same name (--map NEW=OLD when names differ; one with\n"
+"no match against BASE's baseline, with a warning).  BASE given as\n"
+"DIR:CONFIGURATION: every configuration of NEW against it.  The same\n"
+"directory twice (kbench compare A A) compares each configuration with\n"
+"itself as two campaigns would be: every change 0.00%%.  When the two\n"
+"campaigns' environments differ where it matters (CPU governor, model,\n"
+"memory, fio version, kernel command line, turbo/boost/EPP/SMT when\n"
+"recorded) a warning lists the differences.\n"
 "\n"
 "Two configurations of one campaign run with order = interleave or\n"
 "random are compared round by round (paired t-test on the per-round log\n"
@@ -67,6 +76,14 @@ static void usage(FILE *f)
 "      --min-effect PCT  smallest change in %% called significant, every\n"
 "                      metric; METRIC=PCT for one, e.g. read.iops=2\n"
 "                      (default: BASE's kernels.conf min_effect, else 1)\n"
+"      --max-mde PCT   a \"no significant difference\" whose minimum\n"
+"                      detectable effect is above PCT is \"underpowered\"\n"
+"                      (exit 125); METRIC=PCT for one (default: BASE's\n"
+"                      kernels.conf max_mde, else 5)\n"
+"      --accept-underpowered  exit 0, not 125, when the only undecided\n"
+"                      comparisons are underpowered\n"
+"      --map NEW=OLD   compare NEW's configuration NEW with BASE's OLD\n"
+"                      (repeat for several)\n"
 "      --exclude-outliers  leave outlier runs out of the tests (they are\n"
 "                      listed either way)\n"
 "      --exclude-disturbed  leave disturbed runs (stats/disturbed.h: other\n"
@@ -75,7 +92,8 @@ static void usage(FILE *f)
 "  -h, --help          this text\n"
 "\n"
 "exit status: 0 no metric regressed, 1 at least one regressed, 2 error,\n"
-"125 the data cannot decide (too few runs, drift, two modes, or nothing\n"
+"125 the data cannot decide (too few runs, drift, two modes, an\n"
+"underpowered \"no difference\" without --accept-underpowered, or nothing\n"
 "measured in common) and nothing regressed: `git bisect run` skips that\n"
 "commit.\n");
 }
@@ -194,7 +212,7 @@ static void side_close(struct side *s)
 /* Copy the runs of configuration id from s into the merged model under
  * the name label; "order" keeps their place in s's run order. */
 static void add_runs(json_t *merged, const struct side *s, const char *id,
-		     const char *label)
+		     const char *label, const char *campaign)
 {
 	json_t *runs = json_object_get(merged, "runs"), *run, *copy, *j;
 	json_t *jobs = json_object_get(json_object_get(merged, "campaign"),
@@ -210,7 +228,7 @@ static void add_runs(json_t *merged, const struct side *s, const char *id,
 		copy = json_deep_copy(run);
 		json_object_set_new(copy, "configuration", json_string(label));
 		/* rounds pair only within one campaign (stats/compare.h) */
-		json_object_set_new(copy, "campaign", json_string(s->dir));
+		json_object_set_new(copy, "campaign", json_string(campaign));
 		json_object_set_new(copy, "order", json_integer((json_int_t)i));
 		json_array_append_new(runs, copy);
 		job = json_string_value(json_object_get(run, "job"));
@@ -228,10 +246,15 @@ struct pairs {
 	size_t n, nlabels;
 };
 
+/* The merged model's name of configuration id of side s; again != 0:
+ * the second copy of a configuration compared with itself (kbench
+ * compare A A), a campaign of its own so that the two are compared as
+ * two campaigns are (unpaired). */
 static const char *label_for(struct pairs *p, json_t *merged,
-			     const struct side *s, const char *id)
+			     const struct side *s, const char *id, int again)
 {
-	char *l = kb_xasprintf("%s:%s", s->dir, id);
+	char *l = kb_xasprintf("%s:%s%s", s->dir, id, again ? " (again)" : "");
+	char *camp;
 	size_t i;
 
 	for (i = 0; i < p->nlabels; i++) {
@@ -243,7 +266,9 @@ static const char *label_for(struct pairs *p, json_t *merged,
 	p->labels = kb_xrealloc(p->labels, (p->nlabels + 1) *
 				sizeof(*p->labels));
 	p->labels[p->nlabels++] = l;
-	add_runs(merged, s, id, l);
+	camp = kb_xasprintf("%s%s", s->dir, again ? " (again)" : "");
+	add_runs(merged, s, id, l, camp);
+	free(camp);
 	json_array_append_new(json_object_get(merged, "configurations"),
 			      json_pack("{s:s}", "id", l));
 	return l;
@@ -252,39 +277,189 @@ static const char *label_for(struct pairs *p, json_t *merged,
 static void add_pair(struct pairs *p, json_t *merged, const struct side *b,
 		     const char *bid, const struct side *n, const char *nid)
 {
-	const char *bl = label_for(p, merged, b, bid);
-	const char *nl = label_for(p, merged, n, nid);
+	const char *bl = label_for(p, merged, b, bid, 0);
+	const char *nl = label_for(p, merged, n, nid, 0);
 
-	if (!strcmp(bl, nl))
-		return;	/* a configuration against itself */
+	if (!strcmp(bl, nl))	/* a configuration against itself */
+		nl = label_for(p, merged, n, nid, 1);
 	p->v = kb_xrealloc(p->v, (p->n + 1) * sizeof(*p->v));
 	p->v[p->n].baseline = bl;
 	p->v[p->n++].configuration = nl;
 }
 
-static void build_pairs(struct pairs *p, json_t *merged, struct side *b,
-			struct side *n)
+/* --map NEW=OLD */
+struct map {
+	char **v;		/* NEW, OLD, NEW, OLD... (owned) */
+	size_t n;		/* pairs */
+};
+
+static int map_add(struct map *m, const char *arg)
 {
-	json_t *bc = json_object_get(b->res, "configurations");
+	const char *eq = strchr(arg, '=');
+
+	if (!eq || eq == arg || !eq[1] || strchr(eq + 1, '=')) {
+		kb_error("--map %s: expected NEW=OLD (a configuration of NEW "
+			 "and the one of BASE to compare it with)", arg);
+		return -EINVAL;
+	}
+	m->v = kb_xrealloc(m->v, (m->n + 1) * 2 * sizeof(*m->v));
+	m->v[2 * m->n] = kb_xasprintf("%.*s", (int)(eq - arg), arg);
+	m->v[2 * m->n + 1] = kb_xstrdup(eq + 1);
+	m->n++;
+	return 0;
+}
+
+static const char *map_old(const struct map *m, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		if (!strcmp(m->v[2 * i], id))
+			return m->v[2 * i + 1];
+	return NULL;
+}
+
+/* Every --map names a configuration of each side: else -EINVAL. */
+static int map_check(const struct map *m, const struct side *b,
+		     const struct side *n)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++) {
+		if (!config_exists(n->res, m->v[2 * i])) {
+			kb_error("--map %s=%s: %s has no configuration '%s'; "
+				 "it has:", m->v[2 * i], m->v[2 * i + 1],
+				 n->dir, m->v[2 * i]);
+			list_configs(n->res);
+			return -EINVAL;
+		}
+		if (!config_exists(b->res, m->v[2 * i + 1])) {
+			kb_error("--map %s=%s: %s has no configuration '%s'; "
+				 "it has:", m->v[2 * i], m->v[2 * i + 1],
+				 b->dir, m->v[2 * i + 1]);
+			list_configs(b->res);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static void map_free(struct map *m)
+{
+	size_t i;
+
+	for (i = 0; i < 2 * m->n; i++)
+		free(m->v[i]);
+	free(m->v);
+}
+
+static void build_pairs(struct pairs *p, json_t *merged, struct side *b,
+			struct side *n, const struct map *map)
+{
 	json_t *nc = json_object_get(n->res, "configurations"), *e;
 	const char *bid = b->config ? b->config : baseline_of(b->res), *id;
+	const char *old;
 	size_t i;
-	int same_dir = !strcmp(b->dir, n->dir);
 
 	if (n->config) {
-		add_pair(p, merged, b, bid, n, n->config);
+		/* a whole BASE is its baseline here, unless --map says */
+		old = b->config ? NULL : map_old(map, n->config);
+		add_pair(p, merged, b, old ? old : bid, n, n->config);
 		return;
 	}
 	json_array_foreach(nc, i, e) {
 		id = json_string_value(json_object_get(e, "id"));
 		if (!id)
 			continue;
-		if (!b->config && !same_dir &&
-		    json_array_size(bc) == json_array_size(nc))
-			add_pair(p, merged, b, json_string_value(json_object_get(
-				json_array_get(bc, i), "id")), n, id);
-		else
+		if (b->config) {
 			add_pair(p, merged, b, bid, n, id);
+			continue;
+		}
+		old = map_old(map, id);
+		if (!old && config_exists(b->res, id))
+			old = id;
+		if (!old)
+			kb_warn("%s has no configuration '%s' (give --map "
+				"%s=OLD to name the one to compare with): "
+				"compared with its baseline %s", b->dir, id,
+				id, bid);
+		add_pair(p, merged, b, old ? old : bid, n, id);
+	}
+}
+
+/* The environment members that change results (campaign.json
+ * "environment", runner/campaign.c) where the two campaigns differ:
+ * a warning listing them.  The kernel command line without BOOT_IMAGE=
+ * and initrd= (they name the kernel being compared). */
+static char *cmdline_norm(const char *c)
+{
+	char *copy = kb_xstrdup(c ?: ""), *tok, *save = NULL, *out, *tmp;
+
+	out = kb_xstrdup("");
+	for (tok = strtok_r(copy, " \t", &save); tok;
+	     tok = strtok_r(NULL, " \t", &save)) {
+		if (!strncmp(tok, "BOOT_IMAGE=", 11) ||
+		    !strncmp(tok, "initrd=", 7))
+			continue;
+		tmp = kb_xasprintf("%s%s%s", out, *out ? " " : "", tok);
+		free(out);
+		out = tmp;
+	}
+	free(copy);
+	return out;
+}
+
+static void env_warn(const struct side *b, const struct side *n)
+{
+	/* the first `always` keys always (one campaign without it is a
+	 * difference), the rest when both recorded a value */
+	static const char *const keys[] = { "governor", "cpu_model",
+		"memory_total", "fio_version", "cmdline", "cpus",
+		"governor_all_cpus", "turbo", "no_turbo", "boost", "epp",
+		"smt" };
+	const size_t always = 6;
+	json_t *eb = json_object_get(json_object_get(b->res, "campaign"),
+				     "environment");
+	json_t *en = json_object_get(json_object_get(n->res, "campaign"),
+				     "environment");
+	json_t *x, *y;
+	size_t i, ndiff = 0;
+	char *sx, *sy;
+
+	if (!json_is_object(eb) || !json_is_object(en) ||
+	    !strcmp(b->dir, n->dir))
+		return;
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		x = json_object_get(eb, keys[i]);
+		y = json_object_get(en, keys[i]);
+		if (!x && !y)
+			continue;	/* recorded by neither */
+		if (i >= always && (!x || !y || json_is_null(x) ||
+				    json_is_null(y)))
+			continue;	/* not recorded by both */
+		if (!strcmp(keys[i], "cmdline")) {
+			char *cx = cmdline_norm(json_string_value(x));
+			char *cy = cmdline_norm(json_string_value(y));
+			int same = !strcmp(cx, cy);
+
+			free(cx);
+			free(cy);
+			if (same)
+				continue;
+		} else if (x && y && json_equal(x, y)) {
+			continue;
+		}
+		if (!ndiff++)
+			kb_warn("the campaigns ran in different environments "
+				"(a difference may come from them, not from "
+				"what is compared):");
+		sx = x ? json_dumps(x, JSON_ENCODE_ANY) : NULL;
+		sy = y ? json_dumps(y, JSON_ENCODE_ANY) : NULL;
+		fprintf(stderr, "  %s: %s in %s, %s in %s\n", keys[i],
+			sx ? sx : "not recorded", b->dir,
+			sy ? sy : "not recorded", n->dir);
+		free(sx);
+		free(sy);
 	}
 }
 
@@ -438,20 +613,24 @@ static void print_pair(FILE *out, json_t *merged,
 			kb_table_add_note(t, "%s: minimum detectable effect "
 				"+-%.2f%% (80%% power, two-sided alpha %g, "
 				"paired, n=%lld rounds, sd of the per-round "
-				"log ratios %.2f%%); minimum effect %g%%",
+				"log ratios %.2f%%); minimum effect %g%%, "
+				"max_mde %g%%",
 				m, v, num(e, "alpha", &ok2),
 				(long long)json_integer_value(json_object_get(e,
 					"n_pairs")), w,
-				num(e, "min_effect_pct", &ok2));
+				num(e, "min_effect_pct", &ok2),
+				num(e, "max_mde_pct", &ok2));
 		else if (ok)
 			kb_table_add_note(t, "%s: minimum detectable effect "
 				"+-%.2f%% (80%% power, two-sided alpha %g, "
-				"n=%lld, base CV %.2f%%); minimum effect %g%%",
+				"n=%lld, base CV %.2f%%); minimum effect %g%%, "
+				"max_mde %g%%",
 				m, v, num(e, "alpha", &ok2),
 				(long long)json_integer_value(json_object_get(e,
 					"n_baseline")),
 				num(e, "cv_baseline_pct", &ok2),
-				num(e, "min_effect_pct", &ok2));
+				num(e, "min_effect_pct", &ok2),
+				num(e, "max_mde_pct", &ok2));
 		{
 			json_t *bm = json_object_get(e, "bimodal");
 			const char *side[] = { "baseline", "configuration" };
@@ -521,6 +700,9 @@ const struct option kb_compare_options[] = {
 	{ "metric", required_argument, NULL, 'm' },
 	{ "alpha", required_argument, NULL, 'A' },
 	{ "min-effect", required_argument, NULL, 'E' },
+	{ "max-mde", required_argument, NULL, 'M' },
+	{ "accept-underpowered", no_argument, NULL, 'U' },
+	{ "map", required_argument, NULL, 'P' },
 	{ "exclude-outliers", no_argument, NULL, 'X' },
 	{ "exclude-disturbed", no_argument, NULL, 'D' },
 	{ "help", no_argument, NULL, 'h' },
@@ -531,6 +713,8 @@ const struct kb_arg_spec kb_compare_args[] = {
 	{ "metric", KB_ARG_METRIC, NULL },
 	{ "alpha", KB_ARG_NONE, NULL },
 	{ "min-effect", KB_ARG_NONE, NULL },
+	{ "max-mde", KB_ARG_NONE, NULL },
+	{ "map", KB_ARG_NONE, NULL },
 	{ NULL, KB_ARG_CAMPAIGN_CONFIG, NULL },
 	{ NULL, KB_ARG_NONE, NULL },
 };
@@ -543,8 +727,10 @@ int cmd_compare(int argc, char **argv)
 	const char **metrics = NULL;
 	char **keep = NULL, *copy, *tok, *save;
 	size_t nmetrics = 0, nkeep = 0, i, nreg = 0, nundecided = 0, nweak = 0;
+	size_t nunder = 0;
+	struct map map = { 0 };
 	json_t *merged = NULL, *e;
-	int c, ret = EXIT_ERROR, exclude_disturbed = 0;
+	int c, ret = EXIT_ERROR, exclude_disturbed = 0, accept_under = 0;
 
 	kb_compare_opts_init(&copts);
 	optind = 1;
@@ -565,7 +751,15 @@ int cmd_compare(int argc, char **argv)
 			break;
 		case 'A':
 		case 'E':
+		case 'M':
 			if (kb_compare_parse_opt(&copts, c, optarg))
+				goto out;
+			break;
+		case 'U':
+			accept_under = 1;
+			break;
+		case 'P':
+			if (map_add(&map, optarg))
 				goto out;
 			break;
 		case 'X':
@@ -590,8 +784,10 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	copts.metrics = metrics;
-	if (side_open(&b, argv[optind]) || side_open(&n, argv[optind + 1]))
+	if (side_open(&b, argv[optind]) || side_open(&n, argv[optind + 1]) ||
+	    map_check(&map, &b, &n))
 		goto out;
+	env_warn(&b, &n);
 	/* each campaign's runs against its own quiet level; the marks
 	 * travel with the runs into the merged model */
 	stats_mark_disturbed(b.res, NULL, exclude_disturbed);
@@ -609,10 +805,9 @@ int cmd_compare(int argc, char **argv)
 			   "configurations", "runs", "summaries");
 	json_object_set_new(json_object_get(merged, "campaign"), "jobs",
 			    json_array());
-	build_pairs(&pairs, merged, &b, &n);
+	build_pairs(&pairs, merged, &b, &n, &map);
 	if (!pairs.n) {
-		kb_error("%s and %s name the same configuration: nothing to "
-			 "compare", b.arg, n.arg);
+		kb_error("%s has no configuration: nothing to compare", n.arg);
 		goto out;
 	}
 	json_object_set_new(json_object_get(merged, "campaign"), "baseline",
@@ -659,7 +854,9 @@ int cmd_compare(int argc, char **argv)
 		if (!strcmp(v, "no significant difference") && okm && oke &&
 		    mde > me)
 			nweak++;
-		if (!strcmp(v, "regression"))
+		if (!strcmp(v, "underpowered"))
+			nunder++;
+		else if (!strcmp(v, "regression"))
 			nreg++;
 		else if (!strcmp(v, "insufficient samples") ||
 			 !strcmp(v, "inconclusive"))
@@ -673,6 +870,16 @@ int cmd_compare(int argc, char **argv)
 		       "enough data, with drift\n    or with two performance "
 		       "modes, no regression (exit 125)\n", nundecided);
 		ret = EXIT_UNDECIDABLE;
+	} else if (nunder && !accept_under) {
+		printf("\nverdict: undecidable: %zu comparison(s) underpowered "
+		       "(minimum detectable\n    effect above max_mde), no "
+		       "regression (exit 125; --accept-underpowered\n    "
+		       "takes it as no regression)\n", nunder);
+		ret = EXIT_UNDECIDABLE;
+	} else if (nunder) {
+		printf("\nverdict: no regression, %zu comparison(s) "
+		       "underpowered and accepted (exit 0)\n", nunder);
+		ret = EXIT_NO_REGRESSION;
 	} else {
 		printf("\nverdict: no regression (exit 0)\n");
 		ret = EXIT_NO_REGRESSION;
@@ -700,5 +907,6 @@ out:
 	free(keep);
 	free(metrics);
 	kb_compare_opts_free(&copts);
+	map_free(&map);
 	return ret;
 }

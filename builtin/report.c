@@ -105,6 +105,10 @@ static void usage(FILE *f)
 "      --min-effect PCT  smallest change in %% called significant, for every\n"
 "                      metric; METRIC=PCT for one (default: the campaign's\n"
 "                      min_effect, else 1)\n"
+"      --max-mde PCT   a \"no significant difference\" whose minimum\n"
+"                      detectable effect is above PCT is \"underpowered\";\n"
+"                      METRIC=PCT for one (default: the campaign's max_mde,\n"
+"                      else 5)\n"
 "      --exclude-outliers  leave runs flagged as outliers (MAD modified\n"
 "                      z-score > 3.5) out of the means and tests; they are\n"
 "                      listed under the table either way\n"
@@ -253,6 +257,7 @@ const struct option kb_report_options[] = {
 	{ "exclude-disturbed", no_argument, NULL, 'D' },
 	{ "alpha", required_argument, NULL, 'A' },
 	{ "min-effect", required_argument, NULL, 'E' },
+	{ "max-mde", required_argument, NULL, 'M' },
 	{ "from-json", required_argument, NULL, 'J' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "layout", required_argument, NULL, 'l' },
@@ -269,6 +274,7 @@ const struct kb_arg_spec kb_report_args[] = {
 	{ "metric", KB_ARG_METRIC, NULL },
 	{ "alpha", KB_ARG_NONE, NULL },
 	{ "min-effect", KB_ARG_NONE, NULL },
+	{ "max-mde", KB_ARG_NONE, NULL },
 	{ "from-json", KB_ARG_JSON, NULL },
 	{ "output", KB_ARG_FILE, NULL },
 	{ "layout", KB_ARG_LAYOUT, NULL },
@@ -315,6 +321,7 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'A':
 		case 'E':
+		case 'M':
 			if (kb_compare_parse_opt(&copts, c, optarg))
 				goto out;
 			break;

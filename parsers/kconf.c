@@ -49,7 +49,7 @@ enum section { SEC_NONE, SEC_GLOBAL, SEC_VARIANT };
 enum gkey {
 	GK_JOBS, GK_ITERATIONS, GK_WARMUP, GK_RUNTIME, GK_ORDER, GK_SEED,
 	GK_TARGET, GK_BASELINE, GK_TIMEOUT_GRACE, GK_PROFILES, GK_PROFILE,
-	GK_PUSH, GK_ALPHA, GK_MIN_EFFECT, GK_MIN_ITERATIONS,
+	GK_PUSH, GK_ALPHA, GK_MIN_EFFECT, GK_MAX_MDE, GK_MIN_ITERATIONS,
 	GK_MAX_ITERATIONS, GK_TARGET_CI_PCT, GK_LAYOUTS, GK_ACCEL,
 	GK_KVM_PROBE_TIMEOUT, GK_ALLOW_PAGE_CACHE, GK_DISTURBED_OTHER,
 	GK_DISTURBED_STEAL, GK_DISTURBED_PSI, GK_DISTURBED_IDLE,
@@ -71,6 +71,7 @@ static const char *const gkey_names[GK_NR] = {
 	[GK_PROFILE] = "profile",
 	[GK_ALPHA] = "alpha",
 	[GK_MIN_EFFECT] = "min_effect",
+	[GK_MAX_MDE] = "max_mde",
 	[GK_MIN_ITERATIONS] = "min_iterations",
 	[GK_MAX_ITERATIONS] = "max_iterations",
 	[GK_TARGET_CI_PCT] = "target_ci_pct",
@@ -493,41 +494,45 @@ static void set_threshold(struct parser *p, const char *key,
 	set_real(p, key, val, 0.0, hi, 1, out);
 }
 
-/* "min_effect METRIC = PCT": the minimum effect of one metric. */
-static void add_min_effect(struct parser *p, const char *metric,
-			   const char *val)
+/* "min_effect METRIC = PCT" (mde 0) or "max_mde METRIC = PCT" (mde 1):
+ * the threshold of one metric. */
+static void add_metric_pct(struct parser *p, const char *metric,
+			   const char *val, int mde)
 {
 	struct kb_config *cfg = p->cfg;
+	struct kb_min_effect *v = mde ? cfg->max_mdes : cfg->min_effects;
+	size_t *n = mde ? &cfg->nmax_mdes : &cfg->nmin_effects;
+	const char *key = mde ? "max_mde" : "min_effect";
 	struct kb_min_effect *m;
 	size_t i;
 
 	if (!kb_metric_find(metric)) {
 		perr(p, p->line,
-		     "min_effect %s: no such metric (names look like read.iops, write.clat_p99_ns; see lib/metrics.c)",
-		     metric);
+		     "%s %s: no such metric (names look like read.iops, write.clat_p99_ns; see lib/metrics.c)",
+		     key, metric);
 		return;
 	}
-	for (i = 0; i < cfg->nmin_effects; i++) {
-		if (!strcmp(cfg->min_effects[i].metric, metric)) {
+	for (i = 0; i < *n; i++) {
+		if (!strcmp(v[i].metric, metric)) {
 			perr(p, p->line,
-			     "duplicate min_effect %s (first set at line %d)",
-			     metric, cfg->min_effects[i].line);
+			     "duplicate %s %s (first set at line %d)",
+			     key, metric, v[i].line);
 			return;
 		}
 	}
-	if (cfg->nmin_effects == KB_MAX_MIN_EFFECTS) {
-		perr(p, p->line, "min_effect %s: too many (at most %d)",
-		     metric, KB_MAX_MIN_EFFECTS);
+	if (*n == KB_MAX_MIN_EFFECTS) {
+		perr(p, p->line, "%s %s: too many (at most %d)",
+		     key, metric, KB_MAX_MIN_EFFECTS);
 		return;
 	}
-	m = &cfg->min_effects[cfg->nmin_effects];
+	m = &v[*n];
 	m->pct = NAN;
-	set_real(p, "min_effect", val, 0.0, 1000.0, 1, &m->pct);
+	set_real(p, key, val, 0.0, 1000.0, 1, &m->pct);
 	if (isnan(m->pct))
 		return;
 	m->metric = kb_xstrdup(metric);
 	m->line = p->line;
-	cfg->nmin_effects++;
+	(*n)++;
 }
 
 static void set_duration(struct parser *p, const char *key, const char *val,
@@ -705,6 +710,10 @@ static void set_global(struct parser *p, enum gkey k, const char *val)
 	case GK_MIN_EFFECT:
 		set_real(p, "min_effect", val, 0.0, 1000.0, 1,
 			 &cfg->min_effect_pct);
+		break;
+	case GK_MAX_MDE:
+		set_real(p, "max_mde", val, 0.0, 1000.0, 1,
+			 &cfg->max_mde_pct);
 		break;
 	case GK_MIN_ITERATIONS:
 		set_uint(p, "min_iterations", val, 2, &cfg->min_iterations);
@@ -1175,7 +1184,7 @@ static void unknown_key(struct parser *p, const char *key)
 		     hint);
 	else if (p->sec == SEC_GLOBAL)
 		perr(p, p->line,
-		     "unknown key '%s' in [global] (expected jobs, iterations, warmup, runtime, order, seed, target, tunable, sweep, task group, baseline, timeout_grace, profiles, push, layouts, accel, kvm_probe_timeout, allow_page_cache, alpha, min_effect, min_iterations, max_iterations, target_ci_pct, disturbed_other_cpu_pct, disturbed_steal_pct, disturbed_psi_pct, disturbed_idle_fraction or retry_disturbed)",
+		     "unknown key '%s' in [global] (expected jobs, iterations, warmup, runtime, order, seed, target, tunable, sweep, task group, baseline, timeout_grace, profiles, push, layouts, accel, kvm_probe_timeout, allow_page_cache, alpha, min_effect, max_mde, min_iterations, max_iterations, target_ci_pct, disturbed_other_cpu_pct, disturbed_steal_pct, disturbed_psi_pct, disturbed_idle_fraction or retry_disturbed)",
 		     key);
 	else
 		perr(p, p->line,
@@ -1186,7 +1195,7 @@ static void unknown_key(struct parser *p, const char *key)
 static void handle_key(struct parser *p, char *key, char *raw)
 {
 	char *val = NULL, *label = NULL, *tgroup = NULL, *mename = NULL;
-	int k = -1, sweep = 0;
+	int k = -1, sweep = 0, mde = 0;
 
 	if (!*key) {
 		perr(p, p->line, "missing key before '='");
@@ -1206,6 +1215,10 @@ static void handle_key(struct parser *p, char *key, char *raw)
 	} else if (!strncmp(key, "min_effect", 10) && p->sec == SEC_GLOBAL &&
 		   (key[10] == ' ' || key[10] == '\t')) {
 		mename = kb_trim(key + 10);
+	} else if (!strncmp(key, "max_mde", 7) && p->sec == SEC_GLOBAL &&
+		   (key[7] == ' ' || key[7] == '\t')) {
+		mename = kb_trim(key + 7);
+		mde = 1;
 	} else if (!strncmp(key, "tunable", 7) &&
 		   (key[7] == ' ' || key[7] == '\t')) {
 		if (p->sec != SEC_GLOBAL) {
@@ -1269,7 +1282,7 @@ static void handle_key(struct parser *p, char *key, char *raw)
 	else if (tgroup)
 		add_task_group(p, tgroup, val);
 	else if (mename)
-		add_min_effect(p, mename, val);
+		add_metric_pct(p, mename, val, mde);
 	else if (label)
 		add_tunable(p, label, val, sweep);
 	else if (p->sec == SEC_GLOBAL)
@@ -1615,6 +1628,7 @@ int kconf_parse(const char *name, const char *text, struct kb_config *cfg)
 	cfg->iterations = 3;
 	cfg->alpha = 0.05;
 	cfg->min_effect_pct = 1.0;
+	cfg->max_mde_pct = 5.0;
 	cfg->min_iterations = 3;
 	cfg->max_iterations = 10;
 	cfg->target_ci_pct = 1.0;
@@ -1713,6 +1727,8 @@ void kconf_free(struct kb_config *cfg)
 	free(cfg->baseline);
 	for (i = 0; i < cfg->nmin_effects; i++)
 		free(cfg->min_effects[i].metric);
+	for (i = 0; i < cfg->nmax_mdes; i++)
+		free(cfg->max_mdes[i].metric);
 	free(cfg->profiles_dir);
 	free_places(cfg);
 	free(cfg->push_url);

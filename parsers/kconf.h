@@ -215,6 +215,10 @@ struct kb_config {
 	 *   alpha = 0.05              significance level of the verdicts
 	 *   min_effect = 1            smallest change called significant, %
 	 *   min_effect read.iops = 2  the same for one metric
+	 *   max_mde = 5               a "no significant difference" whose
+	 *                             minimum detectable effect is larger is
+	 *                             "underpowered", %
+	 *   max_mde read.iops = 3     the same for one metric
 	 *   iterations = auto         add interleaved rounds until every
 	 *   min_iterations = 3        compared metric's 95% CI half-width is
 	 *   max_iterations = 10       below target_ci_pct % of its mean, or
@@ -227,6 +231,9 @@ struct kb_config {
 		int line;
 	} min_effects[KB_MAX_MIN_EFFECTS];
 	size_t nmin_effects;
+	double max_mde_pct;
+	struct kb_min_effect max_mdes[KB_MAX_MIN_EFFECTS];
+	size_t nmax_mdes;
 	int iterations_auto;	/* iterations then holds min_iterations */
 	unsigned min_iterations, max_iterations;
 	double target_ci_pct;

@@ -549,7 +549,8 @@ static void comparison_notes(struct ctx *c, struct kb_table *t,
 					&ok), c->cfgs[i].id);
 			if (kb_jstr(e, "verdict") && (!strcmp(kb_jstr(e, "verdict"),
 			    "insufficient samples") || !strcmp(kb_jstr(e,
-			    "verdict"), "inconclusive")))
+			    "verdict"), "inconclusive") || !strcmp(kb_jstr(e,
+			    "verdict"), "underpowered")))
 				kb_table_add_note(t, "%s %s: %s (%s)",
 					c->cfgs[i].id, metrics[m],
 					kb_jstr(e, "verdict"), kb_jstr(e, "reason") ?:

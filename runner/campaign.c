@@ -112,6 +112,59 @@ static json_t *tool_version(const char *tool)
 	return v;
 }
 
+/* A cpufreq file of every online CPU (cpuN/cpufreq/NAME): its value
+ * when every CPU has the same, else "VALUE xN, VALUE xM" in CPU order of
+ * first appearance; null when no CPU has it. */
+static json_t *every_cpu(const char *name)
+{
+	char **val = NULL;
+	size_t *cnt = NULL, nval = 0, i, k;
+	char *path, *tmp, *out = NULL;
+	json_t *v, *ret;
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+
+	for (i = 0; ncpu > 0 && i < (size_t)ncpu; i++) {
+		path = kb_xasprintf("/sys/devices/system/cpu/cpu%zu/cpufreq/%s",
+				    i, name);
+		v = first_line_of(path, NULL);
+		free(path);
+		if (!json_is_string(v)) {
+			json_decref(v);
+			continue;
+		}
+		for (k = 0; k < nval; k++)
+			if (!strcmp(val[k], json_string_value(v)))
+				break;
+		if (k == nval) {
+			val = kb_xrealloc(val, (nval + 1) * sizeof(*val));
+			cnt = kb_xrealloc(cnt, (nval + 1) * sizeof(*cnt));
+			val[nval] = kb_xstrdup(json_string_value(v));
+			cnt[nval++] = 0;
+		}
+		cnt[k]++;
+		json_decref(v);
+	}
+	if (!nval)
+		ret = json_null();
+	else if (nval == 1)
+		ret = json_string(val[0]);
+	else {
+		for (k = 0; k < nval; k++) {
+			tmp = kb_xasprintf("%s%s%s x%zu", out ? out : "",
+					   out ? ", " : "", val[k], cnt[k]);
+			free(out);
+			out = tmp;
+		}
+		ret = json_string(out);
+		free(out);
+	}
+	for (k = 0; k < nval; k++)
+		free(val[k]);
+	free(val);
+	free(cnt);
+	return ret;
+}
+
 json_t *campaign_environment(void)
 {
 	struct utsname u;
@@ -131,6 +184,18 @@ json_t *campaign_environment(void)
 			    first_line_of("/proc/meminfo", "MemTotal"));
 	json_object_set_new(env, "governor", first_line_of(
 		"/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", NULL));
+	/* every CPU's, not only cpu0's; turbo, boost and SMT where the
+	 * kernel exposes them (null otherwise) */
+	json_object_set_new(env, "governor_all_cpus",
+			    every_cpu("scaling_governor"));
+	json_object_set_new(env, "epp",
+			    every_cpu("energy_performance_preference"));
+	json_object_set_new(env, "no_turbo", first_line_of(
+		"/sys/devices/system/cpu/intel_pstate/no_turbo", NULL));
+	json_object_set_new(env, "boost", first_line_of(
+		"/sys/devices/system/cpu/cpufreq/boost", NULL));
+	json_object_set_new(env, "smt", first_line_of(
+		"/sys/devices/system/cpu/smt/control", NULL));
 	json_object_set_new(env, "fio_version", tool_version("fio"));
 	json_object_set_new(env, "perf_version", tool_version("perf"));
 	json_object_set_new(env, "kbench_version", json_string(KBENCH_VERSION));
@@ -178,6 +243,13 @@ static json_t *campaign_section(const struct kb_campaign *c)
 		json_object_set_new(ret, "min_effect_pct",
 				    json_real(cfg->min_effect_pct));
 		json_object_set_new(ret, "min_effect_by_metric", me);
+		me = json_object();
+		for (i = 0; i < cfg->nmax_mdes; i++)
+			json_object_set_new(me, cfg->max_mdes[i].metric,
+					    json_real(cfg->max_mdes[i].pct));
+		json_object_set_new(ret, "max_mde_pct",
+				    json_real(cfg->max_mde_pct));
+		json_object_set_new(ret, "max_mde_by_metric", me);
 		/* stats/disturbed.h; null = off */
 		json_object_set_new(ret, "disturbed", json_pack(
 			"{s:o, s:f, s:o, s:o, s:o, s:i}",

@@ -41,6 +41,47 @@ static void add_run(const struct kb_config *cfg, struct kb_plan *p,
 	r->key = kb_run_key(p->configs[c].id, cfg->jobs[j], it);
 }
 
+/* The configuration at position pos of round it (runner/plan.h,
+ * rotation).  Configurations are variant-major, K = C / V of each
+ * variant: round it moves the variants by it mod V and, inside each
+ * variant, its configurations by (it / V) mod K, so a variant's
+ * configurations stay together (one boot per variant per round for the
+ * vm and kexec methods) and over C rounds every configuration takes
+ * every position once.  One variant: configuration (pos + it) mod C. */
+static size_t rotated(size_t ncfg, size_t nvariants, size_t pos,
+		      unsigned it, int fixed_variants)
+{
+	size_t k = nvariants ? ncfg / nvariants : ncfg;
+	size_t v, i;
+
+	if (!k || !nvariants || k * nvariants != ncfg)
+		return (pos + it) % (ncfg ? ncfg : 1);
+	if (fixed_variants) {
+		v = pos / k;
+		i = (pos % k + it % k) % k;
+	} else {
+		v = (pos / k + it % nvariants) % nvariants;
+		i = (pos % k + (it / nvariants) % k) % k;
+	}
+	return v * k + i;
+}
+
+/* 1 when a variant boots a kernel (method = vm or kexec): its variants
+ * keep their order in every round (runner/plan.h). */
+static int boots(const struct kb_config *cfg)
+{
+	const struct kb_driver *d;
+	size_t v;
+
+	for (v = 0; v < cfg->nvariants; v++) {
+		d = driver_find(cfg->variants[v].method ?
+				cfg->variants[v].method : "local");
+		if (d && (d->flags & KB_DRIVER_BOOTS))
+			return 1;
+	}
+	return 0;
+}
+
 int plan_build(const struct kb_config *cfg, struct kb_plan *p)
 {
 	size_t ncfg = cfg->nvariants, c, t, j, v;
@@ -103,9 +144,14 @@ int plan_build(const struct kb_config *cfg, struct kb_plan *p)
 		for (it = 0; it < nit; it++) {
 			size_t first = p->nruns;
 
+			/* round it starts at configuration it mod C: every
+			 * configuration takes every position in turn, so
+			 * position and configuration are not confounded */
 			for (c = 0; c < ncfg; c++)
 				for (j = 0; j < cfg->njobs; j++)
-					add_run(cfg, p, c, j, it);
+					add_run(cfg, p, rotated(ncfg,
+						cfg->nvariants, c, it,
+						boots(cfg)), j, it);
 			if (rng)
 				gsl_ran_shuffle(rng, p->runs + first,
 						p->nruns - first,
@@ -224,9 +270,10 @@ size_t plan_add_round(const struct kb_config *cfg, struct kb_plan *p)
 
 	p->runs = kb_xrealloc(p->runs, (p->nruns + p->nconfigs * cfg->njobs) *
 			      sizeof(*p->runs));
-	for (c = 0; c < p->nconfigs; c++)
+	for (c = 0; c < p->nconfigs; c++)	/* rotated, as plan_build() */
 		for (j = 0; j < cfg->njobs; j++)
-			add_run(cfg, p, c, j, it);
+			add_run(cfg, p, rotated(p->nconfigs,
+				cfg->nvariants, c, it, boots(cfg)), j, it);
 	if (cfg->order == KB_ORDER_RANDOM) {
 		gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 

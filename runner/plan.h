@@ -8,11 +8,24 @@
  *
  * Orders (kernels.conf `order`):
  *   interleave  iteration i of every configuration and job before
- *               iteration i+1 of any (drift hits every configuration alike)
+ *               iteration i+1 of any (drift hits every configuration alike);
+ *               round i (iteration i) starts at configuration i mod C and
+ *               goes round (C = the number of configurations): each
+ *               configuration takes each position in turn, so a position
+ *               effect (the run after a reboot, after an idle pause) is
+ *               not confounded with a configuration.  With several
+ *               variants of several configurations each, the variants
+ *               rotate (i mod V) and, inside each, its configurations
+ *               ((i / V) mod K): a variant's configurations stay
+ *               together.  When a variant boots a kernel (method = vm
+ *               or kexec) the variants keep their order (A B A B: one
+ *               boot of each per round; rotated, B's runs of two rounds
+ *               would share a boot) and only the configurations inside
+ *               each variant rotate (i mod K)
  *   block       all iterations of one (configuration, job), then the next
- *   random      interleave, with the order inside each round shuffled by
- *               GSL's MT19937 seeded with `seed` (a randomised block design:
- *               warm-ups still come first)
+ *   random      interleave (rotated), with the order inside each round
+ *               shuffled by GSL's MT19937 seeded with `seed` (a
+ *               randomised block design: warm-ups still come first)
  */
 #ifndef KB_PLAN_H
 #define KB_PLAN_H

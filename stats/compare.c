@@ -290,6 +290,7 @@ void kb_compare_opts_init(struct kb_compare_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->alpha = NAN;
 	o->min_effect_pct = NAN;
+	o->max_mde_pct = NAN;
 }
 
 static int parse_num(const char *s, double *v)
@@ -305,7 +306,8 @@ static int parse_num(const char *s, double *v)
 
 int kb_compare_parse_opt(struct kb_compare_opts *o, int opt, const char *arg)
 {
-	const char *eq = strchr(arg, '=');
+	const char *eq = strchr(arg, '='), *name;
+	json_t **by;
 	char *metric;
 	double v;
 
@@ -318,25 +320,31 @@ int kb_compare_parse_opt(struct kb_compare_opts *o, int opt, const char *arg)
 		o->alpha = v;
 		return 0;
 	}
+	name = opt == 'M' ? "--max-mde" : "--min-effect";
+	by = opt == 'M' ? &o->max_mde_by_metric : &o->min_effect_by_metric;
 	if (parse_num(eq ? eq + 1 : arg, &v) || v < 0.0) {
-		kb_error("--min-effect %s: expected PCT or METRIC=PCT with PCT "
-			 ">= 0 (e.g. 1, 2%%, read.iops=2)", arg);
+		kb_error("%s %s: expected PCT or METRIC=PCT with PCT "
+			 ">= 0 (e.g. %s)", name, arg, opt == 'M' ?
+			 "5, 3%, read.iops=3" : "1, 2%, read.iops=2");
 		return -EINVAL;
 	}
 	if (!eq) {
-		o->min_effect_pct = v;
+		if (opt == 'M')
+			o->max_mde_pct = v;
+		else
+			o->min_effect_pct = v;
 		return 0;
 	}
 	metric = kb_xasprintf("%.*s", (int)(eq - arg), arg);
 	if (!kb_metric_find(metric)) {
-		kb_error("--min-effect %s: no metric '%s' (names look like "
-			 "read.iops, write.clat_p99_ns)", arg, metric);
+		kb_error("%s %s: no metric '%s' (names look like "
+			 "read.iops, write.clat_p99_ns)", name, arg, metric);
 		free(metric);
 		return -EINVAL;
 	}
-	if (!o->min_effect_by_metric)
-		o->min_effect_by_metric = json_object();
-	json_object_set_new(o->min_effect_by_metric, metric, json_real(v));
+	if (!*by)
+		*by = json_object();
+	json_object_set_new(*by, metric, json_real(v));
 	free(metric);
 	return 0;
 }
@@ -345,6 +353,8 @@ void kb_compare_opts_free(struct kb_compare_opts *o)
 {
 	json_decref(o->min_effect_by_metric);
 	o->min_effect_by_metric = NULL;
+	json_decref(o->max_mde_by_metric);
+	o->max_mde_by_metric = NULL;
 }
 
 /* One sample with where each value came from. */
@@ -560,6 +570,26 @@ static double min_effect_for(const struct kb_compare_opts *o, json_t *camp,
 	if (json_is_number(v))
 		return json_number_value(v);
 	return KB_DEFAULT_MIN_EFFECT_PCT;
+}
+
+static double max_mde_for(const struct kb_compare_opts *o, json_t *camp,
+			   const char *metric)
+{
+	json_t *v;
+
+	v = json_object_get(o->max_mde_by_metric, metric);
+	if (json_is_number(v))
+		return json_number_value(v);
+	if (isfinite(o->max_mde_pct))
+		return o->max_mde_pct;
+	v = json_object_get(json_object_get(camp, "max_mde_by_metric"),
+			    metric);
+	if (json_is_number(v))
+		return json_number_value(v);
+	v = json_object_get(camp, "max_mde_pct");
+	if (json_is_number(v))
+		return json_number_value(v);
+	return KB_DEFAULT_MAX_MDE_PCT;
 }
 
 static double alpha_for(const struct kb_compare_opts *o, json_t *camp)
@@ -916,6 +946,8 @@ static json_t *comparison_entry(json_t *camp, const struct kb_compare_opts *o,
 			    json_null());
 	json_object_set_new(e, "alpha", json_real(alpha));
 	json_object_set_new(e, "min_effect_pct", json_real(me));
+	json_object_set_new(e, "max_mde_pct",
+			    json_real(max_mde_for(o, camp, metric)));
 	json_object_set_new(e, "mde_pct", kb_jreal(mde));
 	json_object_set_new(e, "outliers", iter_list(b, fb));
 	json_object_set_new(e, "outliers_baseline", iter_list(a, fa));
@@ -1002,6 +1034,17 @@ static void set_verdict(json_t *e, double q, const char *order)
 			verdict = "significant difference";
 		reason = kb_xasprintf("adjusted p = %.3g < %.3g and |%+.2f%%| "
 				      ">= %.3g%%", q, alpha, change, me);
+	} else if (json_is_number(json_object_get(e, "mde_pct")) &&
+		   json_number_value(json_object_get(e, "mde_pct")) >
+		   json_number_value(json_object_get(e, "max_mde_pct"))) {
+		verdict = "underpowered";
+		reason = kb_xasprintf("no significant difference, but the "
+			"minimum detectable effect +-%.2f%% is larger than "
+			"max_mde %.3g%%: a change of that size could go unseen; "
+			"add rounds (iterations) or quiet the machine, or accept "
+			"it (--accept-underpowered)",
+			json_number_value(json_object_get(e, "mde_pct")),
+			json_number_value(json_object_get(e, "max_mde_pct")));
 	} else {
 		verdict = "no significant difference";
 		if (!(isfinite(q) && q < alpha))

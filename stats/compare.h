@@ -83,7 +83,10 @@
  * >= the minimum effect (default 1%), and then "improvement" or
  * "regression" by the metric's direction (lib/metrics.h; "significant
  * difference" for a neutral metric); otherwise "no significant
- * difference".  The MAD rule flags no value of a bimodal sample.
+ * difference", or "underpowered" when the comparison's minimum
+ * detectable effect (mde_pct) is larger than max_mde (default 5%,
+ * kernels.conf max_mde, --max-mde): it could not have seen a change of
+ * that size, so its "no difference" is no evidence of no regression.  The MAD rule flags no value of a bimodal sample.
  */
 #ifndef KB_STATS_COMPARE_H
 #define KB_STATS_COMPARE_H
@@ -96,6 +99,7 @@
 
 #define KB_DEFAULT_ALPHA 0.05
 #define KB_DEFAULT_MIN_EFFECT_PCT 1.0
+#define KB_DEFAULT_MAX_MDE_PCT 5.0
 #define KB_MW_EXACT_MAX 10	/* exact Mann-Whitney p up to this n */
 #define KB_MAD_Z_LIMIT 3.5	/* Iglewicz-Hoaglin outlier threshold */
 
@@ -157,6 +161,8 @@ struct kb_compare_opts {
 	double min_effect_pct;		/* for every metric (CLI) */
 	json_t *min_effect_by_metric;	/* {"read.iops": 2.0}; see
 					 * kb_compare_opts_free() */
+	double max_mde_pct;		/* for every metric (CLI) */
+	json_t *max_mde_by_metric;	/* as min_effect_by_metric */
 	const char **metrics;		/* NULL-terminated; NULL = defaults */
 	int exclude_outliers;
 };
@@ -164,9 +170,11 @@ struct kb_compare_opts {
 void kb_compare_opts_init(struct kb_compare_opts *o);
 
 /* A command-line option into o: opt 'A' = --alpha P (0 < P <= 0.5),
- * 'E' = --min-effect PCT or METRIC=PCT (PCT >= 0, an optional '%').
+ * 'E' = --min-effect PCT or METRIC=PCT (PCT >= 0, an optional '%'),
+ * 'M' = --max-mde PCT or METRIC=PCT (the same).
  * 0, or -EINVAL with a message naming the option and value.  A METRIC=
- * value allocates o->min_effect_by_metric: kb_compare_opts_free(). */
+ * value allocates o->min_effect_by_metric or o->max_mde_by_metric:
+ * kb_compare_opts_free(). */
 int kb_compare_parse_opt(struct kb_compare_opts *o, int opt,
 			 const char *arg);
 void kb_compare_opts_free(struct kb_compare_opts *o);

@@ -142,7 +142,8 @@ col = {h: i for i, h in enumerate(head)}
 floats = ['mean', 'sd', 'cv_pct', 'ci_low', 'ci_high', 'change_pct',
           'change_ci_low', 'change_ci_high', 'p_adjusted', 'mde_pct']
 verdicts = {'', 'improvement', 'regression', 'significant difference',
-            'no significant difference', 'insufficient samples',
+            'no significant difference', 'underpowered',
+            'insufficient samples',
             'inconclusive'}
 compared = 0
 for r in recs:
@@ -181,6 +182,15 @@ if [ -n "$campaign" ]; then
 	"$KBENCH" report "$campaign" -f json -o "$tmp/camp.json"
 	out=$(csv_check "$tmp/camp.csv" "$tmp/camp.json" 2>&1)
 	check "a real campaign's CSV too: $out" "grep -q records <<<\"\$out\""
+	# compare A A: every change 0.00%; 0, or 125 when underpowered
+	"$KBENCH" compare "$campaign" "$campaign" >"$tmp/aa.out" 2>&1
+	rc=$?
+	check "compare A A on a real campaign: exit 0 or 125 (rc $rc), every change +0.00%" \
+		"[ $rc -eq 0 -o $rc -eq 125 ] && grep -q '(+0.00%)' '$tmp/aa.out' && ! grep -E '^[a-z]+[.][a-z0-9_.]+ ' '$tmp/aa.out' | grep -qE '[(*] ?[-+][0-9.]*[1-9][0-9.]*%[)*]'"
+	"$KBENCH" compare --accept-underpowered "$campaign" "$campaign" \
+		>/dev/null 2>&1
+	rc=$?
+	check "compare A A --accept-underpowered: exit 0 (rc $rc)" "[ $rc -eq 0 ]"
 fi
 for l in rounds scaling mmtests lkp; do
 	"$KBENCH" report --from-json "$fixture" --layout $l >"$tmp/l.txt"

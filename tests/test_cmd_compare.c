@@ -81,18 +81,204 @@ static int compare(char **out, const char *a, const char *b, const char *c,
 	char *argv[] = { (char *)kb, "compare", (char *)a, (char *)b,
 			 (char *)c, (char *)d, NULL };
 	char *so = kb_xasprintf("%s/out", tmpdir);
-	struct kb_spawn_opts o = { .stdout_path = so, .stderr_path = so };
+	char *se = kb_xasprintf("%s/err", tmpdir);
+	struct kb_spawn_opts o = { .stdout_path = so, .stderr_path = se };
 	struct kb_spawn_result r;
+	char *o1, *o2;
 
 	assert_int_equal(kb_spawn(argv, &o, &r), 0);
 	assert_true(r.exited);
-	assert_int_equal(kb_read_file(so, out, NULL, 0), 0);
+	/* standard error (warnings), then standard output */
+	assert_int_equal(kb_read_file(se, &o1, NULL, 0), 0);
+	assert_int_equal(kb_read_file(so, &o2, NULL, 0), 0);
+	*out = kb_xasprintf("%s%s", o1, o2);
+	free(o1);
+	free(o2);
 	free(so);
+	free(se);
 	return r.exit_status;
 }
 
 static const char *ids1[] = { "stock" };
 static const char *ids2[] = { "stock", "patched" };
+
+/* campaign.json "environment" of dir := env (stolen) */
+static void set_env(const char *dir, json_t *env)
+{
+	char *path = kb_path_join(dir, "campaign.json");
+	json_t *cj = kb_json_load(path);
+
+	assert_non_null(cj);
+	json_object_set_new(cj, "environment", env);
+	assert_int_equal(kb_json_write_atomic(path, cj), 0);
+	json_decref(cj);
+	free(path);
+}
+
+/* kbench compare A A: every change 0.00%; exit 0, or 125 when
+ * underpowered (max_mde), 0 again with --accept-underpowered. */
+static void test_compare_self_and_underpowered(void **state)
+{
+	const double base[][8] = { { 1000, 1010, 995, 1005, 990 } };
+	const double noisy[][8] = { { 1000, 1200, 850, 1150, 900 } };
+	const size_t n5[] = { 5 };
+	char *a, *z, *out;
+	int rc;
+
+	(void)state;
+	a = campaign("self", ids1, 1, base, n5);
+	z = campaign("noisy", ids1, 1, noisy, n5);
+
+	rc = compare(&out, a, a, NULL, NULL);
+	if (rc != 0)
+		fail_msg("compare A A: exit %d, expected 0:\n%s", rc, out);
+	assert_non_null(strstr(out, "(+0.00%)"));
+	assert_null(strstr(out, "(-"));
+	assert_non_null(strstr(out, "verdict: no regression (exit 0)"));
+	free(out);
+
+	/* one configuration against itself: the same */
+	{
+		char *one = kb_xasprintf("%s:stock", a);
+
+		rc = compare(&out, one, one, NULL, NULL);
+		if (rc != 0 || !strstr(out, "(+0.00%)"))
+			fail_msg("compare A:X A:X: exit %d, expected 0 and "
+				 "+0.00%%:\n%s", rc, out);
+		free(out);
+		free(one);
+	}
+
+	/* a max_mde below this campaign's MDE: underpowered, 125 */
+	rc = compare(&out, "--max-mde=0.1", a, a, NULL);
+	if (rc != 125)
+		fail_msg("compare A A --max-mde=0.1: exit %d, expected "
+			 "125:\n%s", rc, out);
+	assert_non_null(strstr(out, "underpowered"));
+	assert_non_null(strstr(out, "(+0.00%)"));
+	free(out);
+	rc = compare(&out, "--max-mde=0.1", "--accept-underpowered", a, a);
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(out, "underpowered and accepted (exit 0)"));
+	free(out);
+	/* per metric: only read.iops held to 0.1% */
+	rc = compare(&out, "--max-mde=read.iops=0.1", "--metric=read.iops",
+		     a, a);
+	assert_int_equal(rc, 125);
+	free(out);
+
+	/* CV about 15%: the default max_mde 5% is not met */
+	rc = compare(&out, z, z, NULL, NULL);
+	if (rc != 125)
+		fail_msg("noisy A A: exit %d, expected 125:\n%s", rc, out);
+	assert_non_null(strstr(out, "underpowered"));
+	assert_non_null(strstr(out, "minimum detectable effect"));
+	free(out);
+	rc = compare(&out, "--accept-underpowered", z, z, NULL);
+	assert_int_equal(rc, 0);
+	free(out);
+	/* a regression is a regression, underpowered or not */
+	rc = compare(&out, "--accept-underpowered", a, z, NULL);
+	assert_true(rc == 0 || rc == 1);
+	free(out);
+
+	rc = compare(&out, "--max-mde=x", a, a, NULL);
+	assert_int_equal(rc, 2);
+	free(out);
+	free(a);
+	free(z);
+}
+
+/* Campaign against campaign: configurations paired by name, not by
+ * position; --map NEW=OLD; environments that differ are listed. */
+static void test_compare_by_name(void **state)
+{
+	const double ab[][8] = { { 1000, 1010, 995, 1005, 990 },
+				 { 900, 905, 895, 910, 890 } };
+	const double ba[][8] = { { 902, 904, 897, 908, 891 },
+				 { 1002, 1008, 996, 1004, 992 } };
+	const char *rev[] = { "patched", "stock" };
+	const char *ren[] = { "stock", "fixed" };
+	const size_t n5[] = { 5, 5 };
+	char *x, *y, *r, *out;
+	int rc;
+
+	(void)state;
+	x = campaign("ab", ids2, 2, ab, n5);
+	y = campaign("ba", rev, 2, ba, n5);
+	r = campaign("renamed", ren, 2, ab, n5);
+
+	/* by position patched (900) would be compared with stock (1000) */
+	rc = compare(&out, x, y, NULL, NULL);
+	if (rc != 0)
+		fail_msg("same names, other order: exit %d, expected 0:\n%s",
+			 rc, out);
+	if (!strstr(out, "ba:patched vs") ||
+	    !strstr(out, "ab:patched (base)"))
+		fail_msg("not paired by name:\n%s", out);
+	free(out);
+
+	/* "fixed" is not in ab: against its baseline, with a warning */
+	rc = compare(&out, x, r, NULL, NULL);
+	if (rc != 1 || !strstr(out, "no configuration 'fixed'") ||
+	    !strstr(out, "--map fixed=OLD"))
+		fail_msg("fixed: exit %d, expected 1 and a warning:\n%s", rc,
+			 out);
+	free(out);
+	rc = compare(&out, "--map=fixed=patched", x, r, NULL);
+	if (rc != 0)
+		fail_msg("--map fixed=patched: exit %d, expected 0:\n%s", rc,
+			 out);
+	assert_non_null(strstr(out, "ab:patched (base)"));
+	assert_null(strstr(out, "no configuration 'fixed'"));
+	free(out);
+	/* a --map naming nothing: an error */
+	rc = compare(&out, "--map=fixed=nosuch", x, r, NULL);
+	assert_int_equal(rc, 2);
+	assert_non_null(strstr(out, "no configuration 'nosuch'"));
+	free(out);
+	rc = compare(&out, "--map=nosuch=stock", x, r, NULL);
+	assert_int_equal(rc, 2);
+	free(out);
+	rc = compare(&out, "--map=fixed", x, r, NULL);
+	assert_int_equal(rc, 2);
+	free(out);
+
+	/* environments */
+	set_env(x, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:n}",
+		"governor", "performance", "cpu_model", "Xeon", "memory_total",
+		"MemTotal: 100 kB", "fio_version", "fio-3.36", "cmdline",
+		"BOOT_IMAGE=/vmlinuz-6.1 root=/dev/vda quiet", "smt", "on",
+		"boost"));
+	set_env(y, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s}",
+		"governor", "powersave", "cpu_model", "Xeon", "memory_total",
+		"MemTotal: 100 kB", "fio_version", "fio-3.36", "cmdline",
+		"BOOT_IMAGE=/vmlinuz-6.2 root=/dev/vda quiet", "smt", "off",
+		"boost", "1", "epp", "performance"));
+	rc = compare(&out, x, y, NULL, NULL);
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(out, "different environments"));
+	assert_non_null(strstr(out, "governor: \"performance\""));
+	assert_non_null(strstr(out, "smt: \"on\""));
+	/* turbo/boost/EPP/SMT only when both campaigns recorded them */
+	assert_null(strstr(out, "boost:"));
+	assert_null(strstr(out, "epp:"));
+	assert_null(strstr(out, "cpu_model:"));
+	assert_null(strstr(out, "cmdline:"));	/* BOOT_IMAGE= only */
+	free(out);
+	set_env(y, json_pack("{s:s, s:s, s:s, s:s, s:s}", "governor",
+		"performance", "cpu_model", "Xeon", "memory_total",
+		"MemTotal: 100 kB", "fio_version", "fio-3.36", "cmdline",
+		"BOOT_IMAGE=/vmlinuz-6.2 root=/dev/vda quiet mitigations=off"));
+	rc = compare(&out, x, y, NULL, NULL);
+	assert_non_null(strstr(out, "cmdline:"));
+	assert_null(strstr(out, "governor:"));
+	free(out);
+
+	free(x);
+	free(y);
+	free(r);
+}
 
 static void test_exit_codes(void **state)
 {
@@ -210,6 +396,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exit_codes),
+		cmocka_unit_test(test_compare_self_and_underpowered),
+		cmocka_unit_test(test_compare_by_name),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -519,7 +519,7 @@ static void test_synthetic_regression_and_aa(void **state)
 			false_pos++;
 		else if (!strcmp(v, "inconclusive"))
 			inconclusive++;
-		else
+		else if (strcmp(v, "underpowered"))	/* MDE vs max_mde */
 			assert_string_equal(v, "no significant difference");
 		json_decref(res);
 
@@ -596,6 +596,79 @@ static void test_min_effect_and_alpha(void **state)
 	json_decref(res);
 }
 
+/* max_mde: a "no significant difference" that could not have seen a
+ * change of max_mde is "underpowered", with its reason; per metric from
+ * kernels.conf (the campaign) and the command line, which wins. */
+static void test_max_mde_underpowered(void **state)
+{
+	/* CV about 5%: unpaired n=5 MDE about 10% */
+	double a[] = { 1000, 1060, 950, 1040, 960 };
+	double b[] = { 1010, 950, 1050, 970, 1020 };
+	/* CV 0.07%: MDE far below 5% */
+	double qa[] = { 1000, 1001, 999, 1000.5, 999.5 };
+	double qb[] = { 1000.2, 1000.8, 999.1, 1000.3, 999.6 };
+	struct kb_compare_opts o;
+	json_t *res, *e;
+
+	(void)state;
+	res = model("A");
+	add_runs(res, "A", "read.iops", a, 5);
+	add_runs(res, "B", "read.iops", b, 5);
+	assert_int_equal(stats_analyse(res, NULL), 0);
+	e = find_cmp(res, "B", "read.iops");
+	assert_true(num(e, "mde_pct") > 5.0);
+	assert_near(num(e, "max_mde_pct"), 5.0, 0);
+	assert_string_equal(verdict(e), "underpowered");
+	assert_non_null(strstr(json_string_value(json_object_get(e, "reason")),
+			       "max_mde 5%"));
+	/* kernels.conf max_mde read.iops = 50 */
+	json_object_set_new(json_object_get(res, "campaign"),
+			    "max_mde_by_metric",
+			    json_pack("{s:f}", "read.iops", 50.0));
+	assert_int_equal(stats_analyse(res, NULL), 0);
+	e = find_cmp(res, "B", "read.iops");
+	assert_string_equal(verdict(e), "no significant difference");
+	assert_near(num(e, "max_mde_pct"), 50.0, 0);
+	/* the command line wins: --max-mde read.iops=1 */
+	kb_compare_opts_init(&o);
+	assert_int_equal(kb_compare_parse_opt(&o, 'M', "read.iops=1%"), 0);
+	assert_int_equal(stats_analyse(res, &o), 0);
+	assert_string_equal(verdict(find_cmp(res, "B", "read.iops")),
+			    "underpowered");
+	assert_int_equal(kb_compare_parse_opt(&o, 'M', "-1"), -EINVAL);
+	assert_int_equal(kb_compare_parse_opt(&o, 'M', "no.such=3"), -EINVAL);
+	kb_compare_opts_free(&o);
+	json_decref(res);
+
+	/* a quiet campaign: no difference, and it could have seen one */
+	res = model("A");
+	add_runs(res, "A", "read.iops", qa, 5);
+	add_runs(res, "B", "read.iops", qb, 5);
+	assert_int_equal(stats_analyse(res, NULL), 0);
+	e = find_cmp(res, "B", "read.iops");
+	assert_true(num(e, "mde_pct") < 1.0);
+	assert_string_equal(verdict(e), "no significant difference");
+	/* a significant change is never underpowered */
+	kb_compare_opts_init(&o);
+	o.max_mde_pct = 0.0;
+	assert_int_equal(stats_analyse(res, &o), 0);
+	assert_string_equal(verdict(find_cmp(res, "B", "read.iops")),
+			    "underpowered");
+	json_decref(res);
+	res = model("A");
+	{
+		double c[] = { 985, 986, 984, 985.5, 984.5 };
+
+		add_runs(res, "A", "read.iops", qa, 5);
+		add_runs(res, "B", "read.iops", c, 5);
+	}
+	assert_int_equal(stats_analyse(res, &o), 0);
+	assert_string_equal(verdict(find_cmp(res, "B", "read.iops")),
+			    "regression");
+	kb_compare_opts_free(&o);
+	json_decref(res);
+}
+
 static void test_bh_in_model(void **state)
 {
 	double a[] = { 100, 101, 99, 100.5, 99.5 };
@@ -645,6 +718,7 @@ int main(void)
 		cmocka_unit_test(test_synthetic_regression_and_aa),
 		cmocka_unit_test(test_min_effect_and_alpha),
 		cmocka_unit_test(test_bh_in_model),
+		cmocka_unit_test(test_max_mde_underpowered),
 		cmocka_unit_test(test_accel_mismatch),
 	};
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/file.h"
 #include "parsers/kconf.h"
 #include "runner/adaptive.h"
 #include "runner/plan.h"
@@ -30,6 +31,8 @@ static void test_defaults(void **state)
 	assert_true(fabs(cfg.min_effect_pct - 1.0) < 1e-12);
 	assert_int_equal(cfg.iterations_auto, 0);
 	assert_int_equal(cfg.nmin_effects, 0);
+	assert_true(fabs(cfg.max_mde_pct - 5.0) < 1e-12);
+	assert_int_equal(cfg.nmax_mdes, 0);
 	kconf_free(&cfg);
 }
 
@@ -42,7 +45,12 @@ static void test_keys(void **state)
 		"alpha = 0.01\nmin_effect = 2%\nmin_effect read.iops = 0.5\n"
 		"min_effect write.clat_p99_ns = 5\niterations = auto\n"
 		"min_iterations = 4\nmax_iterations = 12\n"
-		"target_ci_pct = 0.5\n" TAIL, &cfg), 0);
+		"target_ci_pct = 0.5\nmax_mde = 3%\nmax_mde read.iops = 2\n"
+		TAIL, &cfg), 0);
+	assert_true(fabs(cfg.max_mde_pct - 3.0) < 1e-12);
+	assert_int_equal(cfg.nmax_mdes, 1);
+	assert_string_equal(cfg.max_mdes[0].metric, "read.iops");
+	assert_true(fabs(cfg.max_mdes[0].pct - 2.0) < 1e-12);
 	assert_true(fabs(cfg.alpha - 0.01) < 1e-12);
 	assert_true(fabs(cfg.min_effect_pct - 2.0) < 1e-12);
 	assert_int_equal(cfg.nmin_effects, 2);
@@ -70,6 +78,13 @@ static void test_errors(void **state)
 				     &cfg), -EINVAL);
 	assert_int_equal(kconf_parse("t.conf", HEAD "min_effect no.such = 1\n"
 				     TAIL, &cfg), -EINVAL);
+	assert_int_equal(kconf_parse("t.conf", HEAD "max_mde = -1\n" TAIL,
+				     &cfg), -EINVAL);
+	assert_int_equal(kconf_parse("t.conf", HEAD "max_mde no.such = 1\n"
+				     TAIL, &cfg), -EINVAL);
+	assert_int_equal(kconf_parse("t.conf", HEAD "max_mde read.iops = 1\n"
+				     "max_mde read.iops = 2\n" TAIL, &cfg),
+			 -EINVAL);
 	assert_int_equal(kconf_parse("t.conf", HEAD "min_effect read.iops = 1\n"
 				     "min_effect read.iops = 2\n" TAIL, &cfg),
 			 -EINVAL);
@@ -104,7 +119,124 @@ static void test_add_round(void **state)
 		assert_int_equal(p.runs[i].iteration, 3);
 		assert_false(p.runs[i].warmup);
 	}
-	assert_string_equal(p.runs[before].key, "running,NM=0/randread-4k/003");
+	/* round 3 of 2 configurations starts at configuration 3 mod 2 = 1
+	 * (runner/plan.h: rotation), as plan_build() would have it */
+	assert_string_equal(p.runs[before].key, "running,NM=1/randread-4k/003");
+	assert_string_equal(p.runs[before + 1].key,
+			    "running,NM=0/randread-4k/003");
+	plan_free(&p);
+	kconf_free(&cfg);
+}
+
+/* order = interleave rotates: round r starts at configuration r mod C,
+ * so over C rounds every configuration runs in every position; iteration
+ * i of every configuration still comes before iteration i+1 of any.
+ * order = random: every round is still one run of each configuration;
+ * order = block is not rotated. */
+static void test_rotation(void **state)
+{
+	static const char *const orders[] = { "interleave", "random", "block" };
+	struct kb_config cfg;
+	struct kb_plan p;
+	size_t o, i, r, c, pos[3][3];
+	unsigned last;
+	char *conf;
+
+	(void)state;
+	for (o = 0; o < 3; o++) {
+		conf = kb_xasprintf("[global]\njobs = randread-4k\n"
+			"tunable NM = queue/nomerges: 0 1 2\niterations = 5\n"
+			"warmup = 1\norder = %s\nseed = 3\n" TAIL, orders[o]);
+		assert_int_equal(kconf_parse("t.conf", conf, &cfg), 0);
+		assert_int_equal(plan_build(&cfg, &p), 0);
+		assert_int_equal(p.nconfigs, 3);
+		assert_int_equal(p.nruns, 3 * 6);
+		memset(pos, 0, sizeof(pos));
+		last = 0;
+		for (i = 0; i < p.nruns; i++) {
+			c = p.runs[i].config;
+			if (o == 2) {	/* block: configuration by configuration */
+				assert_int_equal(c, i / 6);
+				continue;
+			}
+			/* rounds in order, each one run of every configuration */
+			assert_true(p.runs[i].iteration >= last);
+			last = p.runs[i].iteration;
+			assert_int_equal(p.runs[i].iteration, i / 3);
+			if (o == 0)
+				assert_int_equal(c, (i % 3 + i / 3) % 3);
+			pos[i % 3][c]++;
+		}
+		if (o == 0)	/* rounds 0-5: each position held by each
+				 * configuration twice */
+			for (r = 0; r < 3; r++)
+				for (c = 0; c < 3; c++)
+					assert_int_equal(pos[r][c], 2);
+		if (o == 1)
+			for (c = 0; c < 3; c++)
+				assert_int_equal(pos[0][c] + pos[1][c] +
+						 pos[2][c], 6);
+		plan_free(&p);
+		kconf_free(&cfg);
+		free(conf);
+	}
+}
+
+/* Two variants of two configurations each: the variants rotate, then
+ * the configurations inside them; a variant's configurations stay
+ * together (one boot per variant per round) and over 4 rounds each
+ * configuration holds each position once. */
+static void test_rotation_variants(void **state)
+{
+	struct kb_config cfg;
+	struct kb_plan p;
+	size_t i, c, pos[4][4] = { { 0 } };
+
+	(void)state;
+	assert_int_equal(kconf_parse("t.conf", HEAD "iterations = 4\n"
+		"warmup = 0\n[a]\nmethod = local\n[b]\nmethod = local\n",
+		&cfg), 0);
+	assert_int_equal(plan_build(&cfg, &p), 0);
+	assert_int_equal(p.nconfigs, 4);
+	assert_int_equal(p.nruns, 16);
+	for (i = 0; i < p.nruns; i++) {
+		c = p.runs[i].config;
+		assert_int_equal(p.runs[i].iteration, i / 4);
+		pos[i % 4][c]++;
+		if (i % 2)	/* the same variant as the run before */
+			assert_int_equal(p.configs[c].variant,
+					 p.configs[p.runs[i - 1].config].variant);
+	}
+	for (i = 0; i < 4; i++)
+		for (c = 0; c < 4; c++)
+			assert_int_equal(pos[i][c], 1);
+	plan_free(&p);
+	kconf_free(&cfg);
+}
+
+/* Variants that boot (method = vm): the variants keep their order, one
+ * boot of each per round (A B A B), and the configurations inside each
+ * rotate. */
+static void test_rotation_booting_variants(void **state)
+{
+	struct kb_config cfg;
+	struct kb_plan p;
+	size_t i, c;
+
+	(void)state;
+	assert_int_equal(kconf_parse("t.conf", HEAD "iterations = 4\n"
+		"warmup = 0\n[a]\nmethod = vm\nkernel = /k\n"
+		"[b]\nmethod = vm\nkernel = /k2\n", &cfg), 0);
+	assert_int_equal(plan_build(&cfg, &p), 0);
+	assert_int_equal(p.nconfigs, 4);
+	for (i = 0; i < p.nruns; i++) {
+		c = p.runs[i].config;
+		assert_int_equal(p.configs[c].variant, (i % 4) / 2);
+		/* inside the variant: NM=0 first in even rounds */
+		assert_int_equal(c % 2, (i % 2 + i / 4) % 2);
+	}
+	/* one boot per variant per round */
+	assert_int_equal(plan_count_boots(&cfg, &p, NULL), 8);
 	plan_free(&p);
 	kconf_free(&cfg);
 }
@@ -185,6 +317,9 @@ int main(void)
 		cmocka_unit_test(test_keys),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_add_round),
+		cmocka_unit_test(test_rotation),
+		cmocka_unit_test(test_rotation_variants),
+		cmocka_unit_test(test_rotation_booting_variants),
 		cmocka_unit_test(test_adaptive_decide),
 	};
 
