@@ -149,6 +149,11 @@ check "a metrics.json for each run" "[ $n = 2 ]"
 check "results.json has the per-host metrics" \
 	"grep -q 'host.$h1.read.iops' $tmp/c1/results.json && grep -q 'host.$h2.read.iops' $tmp/c1/results.json"
 
+check "report.txt names the load hosts and says their kernels are not variants" \
+	"tr -s ' \n' ' ' < $tmp/c1/report.txt | grep -q 'Load hosts: $h1:8765, $h2:8765 .*only this machine'"
+check "results.json campaign.hosts" \
+	"[ \"\$(jq -c .campaign.hosts $tmp/c1/results.json)\" = '[\"$h1:8765\",\"$h2:8765\"]' ]"
+
 # --- 3. a host with no server: every run fails naming it, the campaign
 # goes on
 conf "$tmp/dead.conf" "$h1 $dead $h2"
