@@ -1517,6 +1517,12 @@ static void finish(struct parser *p)
 		     cfg->target_kind == KB_TARGET_LOOP ?
 		     (p->gseen[GK_TARGET] ? "loop:SIZE" :
 		      "the default loop:256M") : "null_blk");
+	for (i = 0; cfg->nhosts && i < cfg->nvariants; i++)
+		if (cfg->variants[i].method &&
+		    !strcmp(cfg->variants[i].method, "vm"))
+			perr(p, cfg->variants[i].line,
+			     "[%s]: method = vm with hosts = (line %d): the guest runs fio and cannot reach the load hosts; use method = local or kexec",
+			     cfg->variants[i].name, p->gseen[GK_HOSTS]);
 	for (i = 0; cfg->nhosts && i < cfg->ntunables; i++)
 		if (cfg->tunables[i].path && cfg->tunables[i].path[0] != '/')
 			perr(p, cfg->tunables[i].line,

@@ -650,6 +650,8 @@ static void test_hosts(void **state)
 		     "not null_blk");
 	expect_error(GLOBAL_OK FILE_T "hosts = a\ntunable NM = queue/nomerges: 0 1\n" VARIANT_OK,
 		     "bad.conf:5: tunable NM: relative path 'queue/nomerges' is under the target's /sys/block/<dev>/, but with hosts = (line 4)");
+	expect_error(GLOBAL_OK FILE_T "hosts = a\n[g]\nmethod = vm\nkernel = /boot/vmlinuz\n",
+		     "bad.conf:5: [g]: method = vm with hosts = (line 4)");
 #undef FILE_T
 }
 
