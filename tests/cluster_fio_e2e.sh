@@ -151,6 +151,9 @@ check "results.json has the per-host metrics" \
 
 check "report.txt names the load hosts and says their kernels are not variants" \
 	"tr -s ' \n' ' ' < $tmp/c1/report.txt | grep -q 'Load hosts: $h1:8765, $h2:8765 .*only this machine'"
+"$KBENCH" report --metric "host.$h1.read.iops" "$tmp/c1" > "$tmp/c1.host1" 2>&1
+check "kbench report --metric host.$h1.read.iops: a table of that host's IOPS" \
+	"awk '\$1 == \"a\" && \$2 + 0 > 0 { f = 1 } END { exit !f }' $tmp/c1.host1"
 check "results.json campaign.hosts" \
 	"[ \"\$(jq -c .campaign.hosts $tmp/c1/results.json)\" = '[\"$h1:8765\",\"$h2:8765\"]' ]"
 
