@@ -854,6 +854,79 @@ static void aggregate(struct ctx *c, struct job_stat *js, size_t njobs,
 	}
 }
 
+/* fio --client: the metrics of each load host (its client_stats
+ * entries, "hostname") as "host.<name>.<metric>", from the same
+ * aggregate() as the campaign's metric (percentiles merged from the
+ * hosts' json+ bins, never averaged); fio's "All clients" entry checked
+ * against the sum of the hosts' IOPS.  Warnings of the per-host passes
+ * are those of the whole pass already: dropped. */
+static void per_host_metrics(struct ctx *c, const json_t *entries,
+			     const json_t *jobs, struct job_stat *js,
+			     size_t njs, json_t *m)
+{
+	json_t *done = json_object();
+	struct job_stat *sub = kb_xcalloc(njs + 1, sizeof(*sub));
+	const json_t *e;
+	size_t i, j, n, nhosts = 0;
+	double sum[2] = { 0, 0 };
+	int d;
+
+	for (i = 0; i < njs; i++) {
+		const char *h = json_string_value(json_object_get(
+			json_array_get(jobs, i), "hostname"));
+		struct ctx hc = *c;
+		json_t *hm, *v;
+		const char *k;
+
+		if (!h || json_object_get(done, h))
+			continue;
+		json_object_set_new(done, h, json_true());
+		nhosts++;
+		for (j = i, n = 0; j < njs; j++) {
+			const char *hj = json_string_value(json_object_get(
+				json_array_get(jobs, j), "hostname"));
+
+			if (hj && !strcmp(hj, h))
+				sub[n++] = js[j];
+		}
+		hc.warnings = json_array();
+		hc.flags = json_array();
+		hm = json_object();
+		aggregate(&hc, sub, n, hm);
+		json_object_foreach(hm, k, v) {
+			char *key = kb_xasprintf("host.%s.%s", h, k);
+
+			json_object_set(m, key, v);
+			free(key);
+		}
+		for (d = 0; d < 2; d++) {
+			char key[16];
+
+			snprintf(key, sizeof(key), "%s.iops", dir_names[d]);
+			sum[d] += json_real_value(json_object_get(hm, key));
+		}
+		json_decref(hm);
+		json_decref(hc.warnings);
+		json_decref(hc.flags);
+	}
+	json_array_foreach(entries, i, e) {
+		const char *jn = json_string_value(json_object_get(e, "jobname"));
+		double all;
+
+		if (!jn || strcmp(jn, "All clients") || nhosts < 2)
+			continue;
+		for (d = 0; d < 2; d++)
+			if (num(json_object_get(e, dir_names[d]), "iops",
+				&all) &&
+			    fabs(all - sum[d]) > 0.01 * (all > sum[d] ?
+							 all : sum[d]) + 1)
+				warnf(c, "fio's \"All clients\" %s.iops = %.17g is not the sum of the hosts' (%.17g)",
+				      dir_names[d], all, sum[d]);
+	}
+	free(sub);
+	json_decref(done);
+}
+
 /* Does the '{' at off open what looks like a JSON object ('{' then blanks
  * then '"', '}' or the end)?  Braces in prose ("{foo}") do not. */
 static int object_start(const char *buf, size_t off, size_t len)
@@ -1656,6 +1729,7 @@ json_t *fio_parse_buf_opts(const char *name, const char *buf, size_t len,
 
 	metrics = json_object();
 	aggregate(&c, js, njs, metrics);
+	per_host_metrics(&c, entries, jobs, js, njs, metrics);
 
 	res = json_object();
 	json_object_set_new(res, "file", json_string(name));

@@ -23,6 +23,7 @@
 #include "lib/file.h"
 #include "lib/metrics.h"
 
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -53,7 +54,7 @@ enum gkey {
 	GK_MAX_ITERATIONS, GK_TARGET_CI_PCT, GK_LAYOUTS, GK_ACCEL,
 	GK_KVM_PROBE_TIMEOUT, GK_ALLOW_PAGE_CACHE, GK_DISTURBED_OTHER,
 	GK_DISTURBED_STEAL, GK_DISTURBED_PSI, GK_DISTURBED_IDLE,
-	GK_RETRY_DISTURBED, GK_NR
+	GK_RETRY_DISTURBED, GK_HOSTS, GK_NR
 };
 
 static const char *const gkey_names[GK_NR] = {
@@ -84,6 +85,7 @@ static const char *const gkey_names[GK_NR] = {
 	[GK_DISTURBED_PSI] = "disturbed_psi_pct",
 	[GK_DISTURBED_IDLE] = "disturbed_idle_fraction",
 	[GK_RETRY_DISTURBED] = "retry_disturbed",
+	[GK_HOSTS] = "hosts",
 };
 
 enum vkey {
@@ -689,6 +691,79 @@ static void add_task_group(struct parser *p, const char *name,
 	cfg->task_groups[cfg->ntask_groups++].patterns = kb_xstrdup(val);
 }
 
+/* hosts = HOST[:PORT] ...: fio --server load hosts (runner/run_exec.c
+ * runs fio --client=HOST,PORT for each).  HOST: an IPv4 address or a host
+ * name (letters, digits, '-', '.', not starting with '-' or '.'); PORT:
+ * 1..65535, default fio's 8765.  Nothing option-like reaches fio's argv. */
+static int host_name_ok(const char *h)
+{
+	size_t n = strlen(h), i;
+	struct in_addr a;
+
+	if (n && strspn(h, "0123456789.") == n)	/* dotted: an IPv4 address */
+		return inet_pton(AF_INET, h, &a) == 1;
+	if (!n || n > 253 || !isalnum((unsigned char)h[0]) || h[n - 1] == '.' ||
+	    h[n - 1] == '-')
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!isalnum((unsigned char)h[i]) && h[i] != '-' &&
+		    !(h[i] == '.' && h[i + 1] != '.'))
+			return 0;
+	return 1;
+}
+
+static void set_hosts(struct parser *p, const char *val)
+{
+	struct kb_config *cfg = p->cfg;
+	char *copy = kb_xstrdup(val), *tok, *save = NULL;
+	size_t i;
+
+	for (i = 0; i < cfg->nhosts; i++)
+		free(cfg->hosts[i]);
+	cfg->nhosts = 0;
+	for (tok = strtok_r(copy, " \t,", &save); tok;
+	     tok = strtok_r(NULL, " \t,", &save)) {
+		char *colon = strchr(tok, ':'), *end;
+		unsigned long port = KB_FIO_SERVER_PORT;
+
+		if (colon) {
+			*colon = '\0';
+			errno = 0;
+			port = strtoul(colon + 1, &end, 10);
+			if (!isdigit((unsigned char)colon[1]) || *end ||
+			    errno || port < 1 || port > 65535) {
+				perr(p, p->line,
+				     "hosts: '%s:%s': the port must be 1..65535",
+				     tok, colon + 1);
+				continue;
+			}
+		}
+		if (!host_name_ok(tok)) {
+			perr(p, p->line,
+			     "hosts: '%s' is not a host name or IPv4 address (expected HOST[:PORT], e.g. load1 or 10.0.0.2:8765)",
+			     tok);
+			continue;
+		}
+		for (i = 0; i < cfg->nhosts; i++)
+			if (!strcmp(cfg->hosts[i], tok) &&
+			    cfg->host_ports[i] == port)
+				break;
+		if (i < cfg->nhosts) {
+			perr(p, p->line, "hosts: '%s' is given twice", tok);
+			continue;
+		}
+		if (cfg->nhosts == KB_MAX_HOSTS) {
+			perr(p, p->line, "hosts: at most %d", KB_MAX_HOSTS);
+			break;
+		}
+		cfg->host_ports[cfg->nhosts] = (unsigned)port;
+		cfg->hosts[cfg->nhosts++] = kb_xstrdup(tok);
+	}
+	if (!val[strspn(val, " \t,")])
+		perr(p, p->line, "hosts: no host given (HOST[:PORT] ...)");
+	free(copy);
+}
+
 static void set_global(struct parser *p, enum gkey k, const char *val)
 {
 	struct kb_config *cfg = p->cfg;
@@ -808,6 +883,9 @@ static void set_global(struct parser *p, enum gkey k, const char *val)
 		break;
 	case GK_RETRY_DISTURBED:
 		set_uint(p, "retry_disturbed", val, 0, &cfg->retry_disturbed);
+		break;
+	case GK_HOSTS:
+		set_hosts(p, val);
 		break;
 	case GK_LAYOUTS: {
 		const char *const *known = kconf_layout_names;
@@ -1184,7 +1262,7 @@ static void unknown_key(struct parser *p, const char *key)
 		     hint);
 	else if (p->sec == SEC_GLOBAL)
 		perr(p, p->line,
-		     "unknown key '%s' in [global] (expected jobs, iterations, warmup, runtime, order, seed, target, tunable, sweep, task group, baseline, timeout_grace, profiles, push, layouts, accel, kvm_probe_timeout, allow_page_cache, alpha, min_effect, max_mde, min_iterations, max_iterations, target_ci_pct, disturbed_other_cpu_pct, disturbed_steal_pct, disturbed_psi_pct, disturbed_idle_fraction or retry_disturbed)",
+		     "unknown key '%s' in [global] (expected jobs, iterations, warmup, runtime, order, seed, target, tunable, sweep, task group, baseline, timeout_grace, profiles, push, layouts, accel, kvm_probe_timeout, allow_page_cache, alpha, min_effect, max_mde, min_iterations, max_iterations, target_ci_pct, disturbed_other_cpu_pct, disturbed_steal_pct, disturbed_psi_pct, disturbed_idle_fraction, retry_disturbed or hosts)",
 		     key);
 	else
 		perr(p, p->line,
@@ -1444,6 +1522,26 @@ static void finish(struct parser *p)
 				     cfg->tunables[i].path,
 				     p->gseen[GK_TARGET]);
 	}
+	if (cfg->nhosts && (cfg->target_kind == KB_TARGET_LOOP ||
+			    cfg->target_kind == KB_TARGET_NULLBLK))
+		perr(p, p->gseen[GK_TARGET] ? p->gseen[GK_TARGET] :
+		     p->gseen[GK_HOSTS],
+		     "hosts = runs fio on the load hosts, which need a target they have: a device path or file:PATH, not %s",
+		     cfg->target_kind == KB_TARGET_LOOP ?
+		     (p->gseen[GK_TARGET] ? "loop:SIZE" :
+		      "the default loop:256M") : "null_blk");
+	for (i = 0; cfg->nhosts && i < cfg->nvariants; i++)
+		if (cfg->variants[i].method &&
+		    !strcmp(cfg->variants[i].method, "vm"))
+			perr(p, cfg->variants[i].line,
+			     "[%s]: method = vm with hosts = (line %d): the guest runs fio and cannot reach the load hosts; use method = local or kexec",
+			     cfg->variants[i].name, p->gseen[GK_HOSTS]);
+	for (i = 0; cfg->nhosts && i < cfg->ntunables; i++)
+		if (cfg->tunables[i].path && cfg->tunables[i].path[0] != '/')
+			perr(p, cfg->tunables[i].line,
+			     "tunable %s: relative path '%s' is under the target's /sys/block/<dev>/, but with hosts = (line %d) the target is the load hosts' device; give an absolute path of this machine",
+			     cfg->tunables[i].label, cfg->tunables[i].path,
+			     p->gseen[GK_HOSTS]);
 	check_baseline(p);
 	kconf_find_profiles(cfg, NULL, NULL);
 }
@@ -1734,6 +1832,8 @@ void kconf_free(struct kb_config *cfg)
 	free(cfg->push_url);
 	for (i = 0; i < cfg->nlayouts; i++)
 		free(cfg->layouts[i]);
+	for (i = 0; i < cfg->nhosts; i++)
+		free(cfg->hosts[i]);
 	for (i = 0; i < cfg->nprofile; i++)
 		free(cfg->profile[i]);
 	for (i = 0; i < cfg->ntask_groups; i++) {

@@ -252,6 +252,14 @@ struct kb_config {
 	unsigned retry_disturbed;
 	enum kb_accel accel;	/* [global] accel = (default: unset = auto) */
 	unsigned kvm_probe_timeout_s;	/* default 20 */
+	/* hosts = HOST[:PORT] ...: fio --server load hosts; none = fio runs
+	 * here.  hosts[i] is the name or IPv4 address as given, host_ports[i]
+	 * its port (default KB_FIO_SERVER_PORT). */
+#define KB_MAX_HOSTS 16
+#define KB_FIO_SERVER_PORT 8765
+	char *hosts[KB_MAX_HOSTS];
+	unsigned host_ports[KB_MAX_HOSTS];
+	size_t nhosts;
 	int allow_page_cache;	/* allow_page_cache = yes|no (default no):
 				 * count runs flagged "suspect":
 				 * "page_cache" (../shared/cases/B30) */

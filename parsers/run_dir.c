@@ -212,6 +212,43 @@ static void stderr_tail(const char *dir, char *out, size_t size)
 	free(se);
 }
 
+/* hosts = (run.json "hosts": [{"host", "port"}], runner/run_exec.c):
+ * the load hosts with no client_stats entry in fio's output ("HOST:PORT,
+ * ..." into out), e.g. down or no fio --server there (fio says "failed to
+ * connect" on stderr, goes on with the others and exits 0) or a server
+ * that died during the run (fio 3.33 says nothing and exits 0).  Returns how
+ * many. */
+static int missing_hosts(const json_t *run, const json_t *fio, char *out,
+			 size_t size)
+{
+	const json_t *h, *job;
+	size_t i, j, l;
+	int n = 0;
+
+	out[0] = '\0';
+	json_array_foreach(json_object_get(run, "hosts"), i, h) {
+		const char *name = json_string_value(json_object_get(h, "host"));
+		int found = 0;
+
+		if (!name)
+			continue;
+		json_array_foreach(json_object_get(fio, "jobs"), j, job) {
+			const char *jh = json_string_value(
+				json_object_get(job, "hostname"));
+
+			if (jh && !strcmp(jh, name))
+				found = 1;
+		}
+		if (found)
+			continue;
+		l = strlen(out);
+		snprintf(out + l, size - l, "%s%s:%d", n ? ", " : "", name,
+			 (int)num(h, "port", 0));
+		n++;
+	}
+	return n;
+}
+
 json_t *run_dir_parse(const char *dir)
 {
 	char *runpath = kb_path_join(dir, "run.json");
@@ -221,6 +258,8 @@ json_t *run_dir_parse(const char *dir)
 	json_t *metrics = json_object(), *warnings = json_array(), *fv;
 	json_t *flags = json_array(), *kernel, *unavail = json_object();
 	char reason[2048] = "", err[1024] = "", ran[128] = "", tail[512];
+	char miss[1024];
+	int nmiss;
 	struct fio_parse_opts fo = { .side_name = "fio.stderr" };
 	double runtime, elapsed;
 	int exit_status, group_left, tail_said = 0;
@@ -275,6 +314,9 @@ json_t *run_dir_parse(const char *dir)
 	} else if (num(run, "signal", 0) > 0) {
 		snprintf(reason, sizeof(reason), "fio killed by signal %d%s",
 			 (int)num(run, "signal", 0), ran);
+	} else if ((nmiss = missing_hosts(run, fio, miss, sizeof(miss)))) {
+		snprintf(reason, sizeof(reason), "load host%s %s gave no results (down, no fio --server listening, refused, or its server died during the run)",
+			 nmiss > 1 ? "s" : "", miss);
 	} else if (fio && fio_result_error(fio, err, sizeof(err))) {
 		snprintf(reason, sizeof(reason), "%s; exit status %d%s", err,
 			 exit_status, ran);

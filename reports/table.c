@@ -1022,6 +1022,24 @@ static void build_header(struct ctx *c, struct kb_report *r)
 	free(seen.v);
 	add_header(r, "Kernels", kernels ? kernels : kb_xstrdup("n/a"));
 	add_header(r, "Target", jtext(c->campaign, "target", ""));
+	if (json_array_size(json_object_get(c->campaign, "hosts"))) {
+		const json_t *h;
+		size_t hi;
+		char *list = NULL, *more;
+
+		json_array_foreach(json_object_get(c->campaign, "hosts"), hi, h) {
+			more = kb_xasprintf("%s%s%s", list ? list : "",
+					    list ? ", " : "",
+					    json_string_value(h) ?
+					    json_string_value(h) : "?");
+			free(list);
+			list = more;
+		}
+		add_header(r, "Load hosts", kb_xasprintf("%s (fio --client; "
+			   "metrics are their sum, host.HOST.* each; only this "
+			   "machine's kernel and tunables are variants)", list));
+		free(list);
+	}
 	add_header(r, "Runtime", jtext(c->campaign, "runtime_s", " s per run"));
 	it = jtext(c->campaign, "iterations", "");
 	wu = jtext(c->campaign, "warmup", "");

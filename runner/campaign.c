@@ -268,6 +268,14 @@ static json_t *campaign_section(const struct kb_campaign *c)
 				"max_iterations", (int)cfg->max_iterations,
 				"target_ci_pct", cfg->target_ci_pct));
 	}
+	if (cfg->nhosts) {	/* hosts =: fio --server load hosts */
+		json_t *h = json_array();
+
+		for (i = 0; i < cfg->nhosts; i++)
+			json_array_append_new(h, json_sprintf("%s:%u",
+				cfg->hosts[i], cfg->host_ports[i]));
+		json_object_set_new(ret, "hosts", h);
+	}
 	if (cfg->allow_page_cache)	/* results/model.c */
 		json_object_set_new(ret, "allow_page_cache", json_true());
 	if (cfg->nlayouts) {

@@ -124,7 +124,14 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 	char *outarg = kb_xasprintf("--output=%s", out);
 	const char *env[4 + KB_MAX_TUNABLES] = { e_target, e_runtime, e_size };
 	char *e_sweep[KB_MAX_TUNABLES] = { NULL };
-	char *argv[] = { "fio", "--output-format=json+", outarg, jobcopy, NULL };
+	/* fio, --client=HOST,PORT for each load host (hosts =, parsers/
+	 * kconf.h: fio reads the job file here, expanding ${KBENCH_*} from
+	 * this environment, and sends it to the servers), the output, the
+	 * job file */
+	char *argv[4 + KB_MAX_HOSTS + 1] = { "fio" };
+	char *clients[KB_MAX_HOSTS] = { NULL };
+	json_t *hosts = json_array();
+	size_t na = 1, hi;
 	struct kb_run_ctx ctx = { .cfg = cfg, .target = t, .run = r,
 				  .config_id = c->plan.configs[r->config].id,
 				  .rdir = rdir };
@@ -141,6 +148,18 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 	int ret;
 
 	*result = NULL;
+	for (hi = 0; hi < cfg->nhosts; hi++) {
+		clients[hi] = kb_xasprintf("--client=%s,%u", cfg->hosts[hi],
+					   cfg->host_ports[hi]);
+		argv[na++] = clients[hi];
+		json_array_append_new(hosts, json_pack("{s:s, s:i}",
+			"host", cfg->hosts[hi], "port",
+			(int)cfg->host_ports[hi]));
+	}
+	argv[na++] = "--output-format=json+";
+	argv[na++] = outarg;
+	argv[na++] = jobcopy;
+	argv[na] = NULL;
 	unlink(out);
 	ret = kb_read_file(job, &buf, &len, 0);
 	if (!ret)
@@ -193,6 +212,8 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 		"target", t->path, "warmup", r->warmup);
 	json_object_set_new(rj, "start_unix_ns", json_integer((json_int_t)
 		start.tv_sec * 1000000000 + start.tv_nsec));
+	if (cfg->nhosts)	/* run_dir.c checks each gave results */
+		json_object_set(rj, "hosts", hosts);
 	json_object_set_new(rj, "group_left", json_integer(res.group_left));
 	json_object_set_new(rj, "group_signal", json_integer(res.group_signal));
 	json_object_set_new(rj, "tunables_after", tafter);
@@ -223,6 +244,9 @@ out:
 	json_decref(rj);
 	json_decref(tafter);
 	free(tchanged);
+	json_decref(hosts);
+	for (hi = 0; hi < KB_MAX_HOSTS; hi++)
+		free(clients[hi]);
 	free(job);
 	free(jobcopy);
 	free(out);

@@ -428,6 +428,23 @@ int target_open(const struct kb_config *cfg, const char *dir,
 	memset(t, 0, sizeof(*t));
 	t->loop_fd = -1;
 	t->kind = cfg->target_kind;
+	if (cfg->nhosts) {
+		/* hosts =: fio opens the target on the load hosts, nothing
+		 * here (kconf refuses loop: and null_blk); KBENCH_SIZE is a
+		 * file's size when this machine sees the same file (shared
+		 * storage), else the file: default, and 0 for a device (fio:
+		 * the whole device) */
+		struct stat st;
+
+		t->path = kb_xstrdup(cfg->target);
+		if (t->kind == KB_TARGET_FILE)
+			t->size_bytes = stat(t->path, &st) == 0 &&
+				S_ISREG(st.st_mode) && st.st_size > 0 ?
+				(unsigned long long)st.st_size :
+				cfg->loop_size_bytes ? cfg->loop_size_bytes :
+				256ULL << 20;
+		return 0;
+	}
 	switch (t->kind) {
 	case KB_TARGET_DEVICE:
 		t->path = kb_xstrdup(cfg->target);

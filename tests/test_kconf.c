@@ -573,6 +573,57 @@ static void test_parse_size(void **state)
 #define GLOBAL_OK "[global]\njobs = randread-4k\n"
 #define VARIANT_OK "[running]\n"
 
+/* hosts = HOST[:PORT] ...: fio --server load hosts (parsers/kconf.h) */
+static void test_hosts(void **state)
+{
+	struct kb_config cfg;
+	char *msg;
+
+	(void)state;
+	assert_int_equal(parse_text(GLOBAL_OK "target = file:/tmp/kb.img\n"
+		"hosts = load1 10.0.0.2:9000, a-b.example.org\n" VARIANT_OK,
+		&cfg, &msg), 0);
+	assert_string_equal(msg, "");
+	assert_int_equal(cfg.nhosts, 3);
+	assert_string_equal(cfg.hosts[0], "load1");
+	assert_int_equal(cfg.host_ports[0], 8765);
+	assert_string_equal(cfg.hosts[1], "10.0.0.2");
+	assert_int_equal(cfg.host_ports[1], 9000);
+	assert_string_equal(cfg.hosts[2], "a-b.example.org");
+	free(msg);
+	kconf_free(&cfg);
+#define FILE_T "target = /dev/sdz\n"
+	expect_error(GLOBAL_OK FILE_T "hosts = --output=x\n" VARIANT_OK,
+		     "bad.conf:4: hosts: '--output=x' is not a host name");
+	expect_error(GLOBAL_OK FILE_T "hosts = -h\n" VARIANT_OK,
+		     "bad.conf:4: hosts: '-h' is not a host name");
+	expect_error(GLOBAL_OK FILE_T "hosts = 10.0.0.300\n" VARIANT_OK,
+		     "bad.conf:4: hosts: '10.0.0.300' is not a host name");
+	expect_error(GLOBAL_OK FILE_T "hosts = a:0\n" VARIANT_OK,
+		     "bad.conf:4: hosts: 'a:0': the port must be 1..65535");
+	expect_error(GLOBAL_OK FILE_T "hosts = a:65536\n" VARIANT_OK,
+		     "bad.conf:4: hosts: 'a:65536': the port must be 1..65535");
+	expect_error(GLOBAL_OK FILE_T "hosts = a:-1\n" VARIANT_OK,
+		     "the port must be 1..65535");
+	expect_error(GLOBAL_OK FILE_T "hosts = a a\n" VARIANT_OK,
+		     "bad.conf:4: hosts: 'a' is given twice");
+	expect_error(GLOBAL_OK FILE_T "hosts = sock:/x\n" VARIANT_OK,
+		     "the port must be 1..65535");
+	expect_error(GLOBAL_OK FILE_T "hosts = a..b\n" VARIANT_OK,
+		     "hosts: 'a..b' is not a host name");
+	expect_error(GLOBAL_OK "hosts = a\n" VARIANT_OK,
+		     "bad.conf:3: hosts = runs fio on the load hosts, which need a target they have: a device path or file:PATH, not the default loop:256M");
+	expect_error(GLOBAL_OK "target = loop:64M\nhosts = a\n" VARIANT_OK,
+		     "bad.conf:3: hosts = runs fio on the load hosts, which need a target they have: a device path or file:PATH, not loop:SIZE");
+	expect_error(GLOBAL_OK "target = null_blk\nhosts = a\n" VARIANT_OK,
+		     "not null_blk");
+	expect_error(GLOBAL_OK FILE_T "hosts = a\ntunable NM = queue/nomerges: 0 1\n" VARIANT_OK,
+		     "bad.conf:5: tunable NM: relative path 'queue/nomerges' is under the target's /sys/block/<dev>/, but with hosts = (line 4)");
+	expect_error(GLOBAL_OK FILE_T "hosts = a\n[g]\nmethod = vm\nkernel = /boot/vmlinuz\n",
+		     "bad.conf:5: [g]: method = vm with hosts = (line 4)");
+#undef FILE_T
+}
+
 static void test_disturbed_keys(void **state)
 {
 	struct kb_config cfg;
@@ -1071,6 +1122,7 @@ int main(void)
 		cmocka_unit_test(test_load_missing_file),
 		cmocka_unit_test(test_parse_size),
 		cmocka_unit_test(test_err_unknown_key),
+		cmocka_unit_test(test_hosts),
 		cmocka_unit_test(test_err_duplicate_key),
 		cmocka_unit_test(test_err_sections),
 		cmocka_unit_test(test_err_missing),

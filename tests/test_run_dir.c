@@ -547,6 +547,59 @@ static void test_failure_reasons(void **state)
 	rm_run(dir);
 }
 
+/* hosts = (fio --client): every load host in run.json must have results
+ * in fio's client_stats; fio exits 0 without the ones it could not reach */
+static void test_missing_host(void **state)
+{
+	static const char runj[] = "{\"exit_status\": 0, \"signal\": 0, "
+		"\"timed_out\": false, \"elapsed_s\": 2.0, \"runtime_s\": 1, "
+		"\"hosts\": [{\"host\": \"10.231.1.2\", \"port\": 8765}, "
+		"{\"host\": \"10.231.2.2\", \"port\": 8765}%s]}";
+	char *rj, *dir;
+	json_t *r;
+
+	(void)state;
+	kb_quiet = 1;
+	/* both hosts answered: ok, the sum and each host's metrics */
+	rj = kb_xasprintf(runj, "");
+	dir = make_run("tests/data/fio/kbench-3.33-client2-jsonplus.json",
+		       NULL, rj);
+	r = run_dir_parse(dir);
+	assert_string_equal(status(r), "ok");
+	assert_float_equal(metric(json_object_get(r, "metrics"),
+				  "host.10.231.2.2.read.iops"), 12787.212787,
+			   1e-6);
+	json_decref(r);
+	rm_run(dir);
+	free(rj);
+	/* a third host gave nothing: failed, naming it, with fio's stderr */
+	rj = kb_xasprintf(runj, ", {\"host\": \"load3\", \"port\": 9000}");
+	dir = make_run("tests/data/fio/kbench-3.33-client2-jsonplus.json",
+		       NULL, rj);
+	put_stderr(dir, "fio: connect: Connection refused\n"
+		   "fio: failed to connect to load3:9000\n");
+	r = run_dir_parse(dir);
+	assert_string_equal(status(r), "failed");
+	assert_string_equal(reason(r), "load host load3:9000 gave no results "
+		"(down, no fio --server listening, refused, or its server died "
+		"during the run); fio stderr: fio: connect: Connection refused | "
+		"fio: failed to connect to load3:9000");
+	json_decref(r);
+	rm_run(dir);
+	free(rj);
+	/* no output at all: every host named */
+	rj = kb_xasprintf(runj, "");
+	dir = make_run(NULL, "", rj);
+	r = run_dir_parse(dir);
+	assert_string_equal(status(r), "failed");
+	assert_non_null(strstr(reason(r), "load hosts 10.231.1.2:8765, "
+				"10.231.2.2:8765 gave no results"));
+	json_decref(r);
+	rm_run(dir);
+	free(rj);
+	kb_quiet = 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -561,6 +614,7 @@ int main(void)
 		cmocka_unit_test(test_B02_failed_job),
 		cmocka_unit_test(test_failures),
 		cmocka_unit_test(test_failure_reasons),
+		cmocka_unit_test(test_missing_host),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

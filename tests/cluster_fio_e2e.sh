@@ -1,0 +1,192 @@
+#!/bin/bash
+# tests/cluster_fio_e2e.sh - hosts = (fio client/server), for real: two
+# network namespaces of this test's own, each with a veth pair and a
+# private /30 that the test assigns (10.231.X.0/30 and 10.231.X.4/30, X
+# from the test's PID), each running `fio --server` on its address; a
+# 2-run campaign with hosts = both against a file: target on this file
+# system (the namespaces share it, so the same path works on both
+# "hosts").  Checks: the runs are ok, the aggregate read.iops is the sum of
+# the per-host host.<addr>.read.iops, results.json has the per-host
+# values; a host with no server (the host side of the first veth) fails
+# every run naming it while the campaign goes on; a server killed in the
+# middle of a run fails that run naming it; a loop: target with hosts = is
+# refused with FILE:LINE.  Traffic only to addresses inside the test's
+# namespaces and their veth peers; namespaces, links, servers (by the PIDs
+# in their pid files) and files removed on exit (trap).  Needs root, fio,
+# ip, jq.  `make check-cluster` runs it (about 20 s on 2 cores).
+# Closing line: "cluster-fio: N passed, N failed".
+set -u
+. "$(dirname "$0")/e2e_lib.sh"
+repo=$(cd "$(dirname "$0")/.." && pwd)
+tmp=
+oct=$((100 + $$ % 150))
+ns1=kbfio$$a
+ns2=kbfio$$b
+made=
+
+# stop_server PIDFILE [SIGNAL]: the server this test started (its PID, if
+# that still is fio) and, with KILL, its job processes (its session: fio
+# --daemonize makes it a session leader)
+stop_server() {
+	local f=$1 sig=${2:-TERM} pid i
+	[ -s "$f" ] || return 0
+	pid=$(cat "$f")
+	[ "$(cat /proc/"$pid"/comm 2>/dev/null)" = fio ] || return 0
+	if [ "$sig" = KILL ] && [ "$(ps -o sid= -p "$pid" | tr -d ' ')" = "$pid" ]; then
+		pkill -KILL -s "$pid"
+		return 0
+	fi
+	kill "-$sig" "$pid" 2>/dev/null
+	for i in $(seq 1 50); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null
+	return 0
+}
+finish() {
+	[ -n "${interrupted:-}" ] && bad "interrupted by a signal"
+	if [ -n "$tmp" ]; then
+		stop_server "$tmp/fio1.pid"
+		stop_server "$tmp/fio2.pid"
+	fi
+	if [ -n "$made" ]; then
+		ip netns del "$ns1" 2>/dev/null
+		ip netns del "$ns2" 2>/dev/null
+		ip link del "kbf$$h1" 2>/dev/null
+		ip link del "kbf$$h2" 2>/dev/null
+	fi
+	[ -n "$tmp" ] && [ -z "${KEEP:-}" ] && rm -rf "$tmp"
+	e2e_summary cluster-fio
+	exit $?
+}
+trap 'interrupted=1; finish' INT TERM
+trap finish EXIT
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "SKIP: cluster-fio needs root (network namespaces)"
+	skip=1
+	exit
+fi
+for tool in fio ip jq; do
+	if ! command -v $tool >/dev/null; then
+		echo "SKIP: cluster-fio needs $tool (scripts/install-deps)"
+		skip=1
+		exit
+	fi
+done
+tmp=$(mktemp -d /tmp/kbench-clfio.XXXXXX)
+
+# --- 1. two namespaces, a veth pair and a /30 each, fio --server in each
+made=1
+setup_ok=1
+for i in 1 2; do
+	ns=$ns1; [ $i = 2 ] && ns=$ns2
+	base=$(( (i - 1) * 4 ))
+	{ ip netns add "$ns" &&
+	  ip link add "kbf$$h$i" type veth peer name "kbf$$n$i" &&
+	  ip link set "kbf$$n$i" netns "$ns" &&
+	  ip addr add "10.231.$oct.$((base + 1))/30" dev "kbf$$h$i" &&
+	  ip link set "kbf$$h$i" up &&
+	  ip netns exec "$ns" ip addr add "10.231.$oct.$((base + 2))/30" dev "kbf$$n$i" &&
+	  ip netns exec "$ns" ip link set "kbf$$n$i" up &&
+	  ip netns exec "$ns" ip link set lo up &&
+	  ip netns exec "$ns" fio --server="ip:10.231.$oct.$((base + 2)),8765" \
+		--daemonize="$tmp/fio$i.pid"; } 2>>"$tmp/setup.err" || setup_ok=
+done
+h1=10.231.$oct.2
+h2=10.231.$oct.6
+dead=10.231.$oct.1	# the host side of the first veth: no server there
+check "two namespaces with a fio --server each ($h1, $h2)" "[ -n '$setup_ok' ]"
+[ -n "$setup_ok" ] || { sed 's/^/# /' "$tmp/setup.err"; exit; }
+for i in $(seq 1 50); do	# the servers listen once daemonized
+	[ -s "$tmp/fio1.pid" ] && [ -s "$tmp/fio2.pid" ] && break
+	sleep 0.1
+done
+sleep 0.5
+
+truncate -s 32M "$tmp/target"
+conf() {	# conf FILE HOSTS [RUNTIME]
+	cat > "$1" <<CONF
+[global]
+jobs = randread-4k
+iterations = 2
+warmup = 0
+runtime = ${3:-1}
+target = file:$tmp/target
+profiles = $repo/profiles
+hosts = $2
+
+[a]
+method = local
+release = $(uname -r)
+CONF
+}
+
+# --- 2. a 2-run campaign on both hosts ----------------------------------
+conf "$tmp/two.conf" "$h1 $h2:8765"
+"$KBENCH" run -q -c "$tmp/two.conf" -o "$tmp/c1" >"$tmp/c1.out" 2>"$tmp/c1.err"
+rc=$?
+check "kbench run with hosts = two servers exits 0 (got $rc)" "[ $rc -eq 0 ]"
+[ $rc -eq 0 ] || sed 's/^/# /' "$tmp/c1.err"
+check "both runs ok" \
+	"[ \"\$(jq '[.runs[] | select(.status == \"ok\")] | length' $tmp/c1/state.json)\" = 2 ]"
+check "fio ran as a client of both servers (run.json hosts)" \
+	"[ \"\$(find $tmp/c1 -name run.json -exec jq -c '[.hosts[].host]' {} + 2>/dev/null | sort -u)\" = '[\"$h1\",\"$h2\"]' ]"
+n=0
+# (a run superseded by retry_disturbed is kept as NNN.superseded-K)
+for rj in $(find "$tmp/c1" -path '*/[0-9][0-9][0-9]/metrics.json' | sort); do
+	n=$((n + 1))
+	[ -e "$rj" ] || continue
+	sums=$(jq -r --arg a "$h1" --arg b "$h2" \
+		'[.metrics["read.iops"], .metrics["host.\($a).read.iops"], .metrics["host.\($b).read.iops"]] | @tsv' "$rj")
+	check "run $n: read.iops = the sum of the hosts' ($sums)" \
+		"awk -v s='$sums' 'BEGIN { split(s, v, \"\t\"); exit !(v[2] > 0 && v[3] > 0 && (v[1] - v[2] - v[3]) ^ 2 < 1) }'"
+	check "run $n: per-host p99 latency from the bins" \
+		"jq -e --arg a '$h1' '.metrics[\"host.\(\$a).read.clat_p99_ns\"] > 0' $rj >/dev/null"
+done
+check "a metrics.json for each run" "[ $n = 2 ]"
+check "results.json has the per-host metrics" \
+	"grep -q 'host.$h1.read.iops' $tmp/c1/results.json && grep -q 'host.$h2.read.iops' $tmp/c1/results.json"
+
+check "report.txt names the load hosts and says their kernels are not variants" \
+	"tr -s ' \n' ' ' < $tmp/c1/report.txt | grep -q 'Load hosts: $h1:8765, $h2:8765 .*only this machine'"
+"$KBENCH" report --metric "host.$h1.read.iops" "$tmp/c1" > "$tmp/c1.host1" 2>&1
+check "kbench report --metric host.$h1.read.iops: a table of that host's IOPS" \
+	"awk '\$1 == \"a\" && \$2 + 0 > 0 { f = 1 } END { exit !f }' $tmp/c1.host1"
+check "results.json campaign.hosts" \
+	"[ \"\$(jq -c .campaign.hosts $tmp/c1/results.json)\" = '[\"$h1:8765\",\"$h2:8765\"]' ]"
+
+# --- 3. a host with no server: every run fails naming it, the campaign
+# goes on
+conf "$tmp/dead.conf" "$h1 $dead $h2"
+"$KBENCH" run -q -c "$tmp/dead.conf" -o "$tmp/c2" >"$tmp/c2.out" 2>"$tmp/c2.err"
+rc=$?
+check "kbench run with a host that has no server ends (status $rc) with both runs tried" \
+	"[ \"\$(jq '.runs | length' $tmp/c2/state.json)\" = 2 ]"
+check "both runs failed naming $dead:8765 and fio's message" \
+	"[ \"\$(jq '[.runs[] | select(.status == \"failed\" and (.reason | test(\"load host $dead:8765 gave no results.*fio stderr: .*connect\")))] | length' $tmp/c2/state.json)\" = 2 ]"
+jq -r '.runs[] | .reason // empty' "$tmp/c2/state.json" | head -1 | sed 's/^/# /'
+
+# --- 4. a server killed (SIGKILL) in the middle of a run ------------------
+# (SIGTERM lets fio --server finish the job and report it: a good run)
+conf "$tmp/kill.conf" "$h1 $h2" 4
+( for i in $(seq 1 300); do	# the first run's fio started, then 1.5 s
+	[ -n "$(find "$tmp/c3" -name job.fio 2>/dev/null)" ] && break
+	sleep 0.1
+  done
+  sleep 1.5; stop_server "$tmp/fio2.pid" KILL ) &
+killer=$!
+"$KBENCH" run -q -c "$tmp/kill.conf" -o "$tmp/c3" >"$tmp/c3.out" 2>"$tmp/c3.err"
+wait $killer
+check "the run during which $h2's server was killed failed naming it" \
+	"jq -e '[.runs[] | select(.status == \"failed\" and (.reason | test(\"$h2\")))] | length >= 1' $tmp/c3/state.json >/dev/null"
+check "the campaign went on after it (both runs tried)" \
+	"[ \"\$(jq '.runs | length' $tmp/c3/state.json)\" = 2 ]"
+jq -r '.runs[] | .reason // empty' "$tmp/c3/state.json" | head -2 | sed 's/^/# /'
+
+# --- 5. loop: targets are refused with hosts = ---------------------------
+printf '[global]\njobs = randread-4k\ntarget = loop:64M\nhosts = %s\n[a]\nmethod = local\n' "$h1" > "$tmp/loop.conf"
+"$KBENCH" plan -c "$tmp/loop.conf" >/dev/null 2>"$tmp/loop.err"
+check "target = loop: with hosts = is refused with FILE:LINE" \
+	"grep -q 'loop.conf:3: hosts = runs fio on the load hosts' $tmp/loop.err"
