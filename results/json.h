@@ -13,6 +13,20 @@ static inline const char *kb_jstr(json_t *obj, const char *key)
 	return json_string_value(json_object_get(obj, key));
 }
 
+/* The object member key of obj, created empty (replacing a member of
+ * another type) when it is not an object: for updating nested records
+ * such as campaign.json's environment.vm.  Borrowed reference. */
+static inline json_t *kb_json_object_member(json_t *obj, const char *key)
+{
+	json_t *m = json_object_get(obj, key);
+
+	if (!json_is_object(m)) {
+		m = json_object();
+		json_object_set_new(obj, key, m);
+	}
+	return m;
+}
+
 /* A JSON number, or null when v is NaN/Inf (never NaN in JSON). */
 static inline json_t *kb_jreal(double v)
 {

@@ -1,5 +1,6 @@
 /* results/records.c - see records.h. */
 #include "results/records.h"
+#include "results/json.h"
 #include "results/paths.h"
 #include "parsers/json_file.h"
 #include "lib/err.h"
@@ -56,20 +57,12 @@ int records_kvm_probe_campaign_save(const char *dir, int usable,
 				    const char *reason)
 {
 	char *path = kb_path_join(dir, "campaign.json");
-	json_t *cj = kb_json_load(path), *env, *vm;
+	json_t *cj = kb_json_load(path), *vm;
 	int ret = -EIO;
 
 	if (cj) {
-		env = json_object_get(cj, "environment");
-		if (!json_is_object(env)) {
-			env = json_object();
-			json_object_set_new(cj, "environment", env);
-		}
-		vm = json_object_get(env, "vm");
-		if (!json_is_object(vm)) {
-			vm = json_object();
-			json_object_set_new(env, "vm", vm);
-		}
+		vm = kb_json_object_member(kb_json_object_member(cj,
+					   "environment"), "vm");
 		json_object_set_new(vm, "kvm_probe", json_pack("{s:b, s:s}",
 			"usable", usable, "reason", reason));
 		ret = kb_json_write_atomic(path, cj);

@@ -67,24 +67,6 @@ int accel_kvm_device(char **why)
 	return 0;
 }
 
-/* The last line of QEMU's own output (its error, if any), malloc'd. */
-static char *last_line(const char *path)
-{
-	char *t = NULL, *e, *b;
-
-	if (kb_read_file(path, &t, NULL, 1) || !*t) {
-		free(t);
-		return kb_xstrdup("(nothing)");
-	}
-	e = t + strlen(t);
-	while (e > t && (e[-1] == '\n' || e[-1] == '\r'))
-		*--e = '\0';
-	b = strrchr(t, '\n');
-	b = kb_xstrndup_printable(b ? b + 1 : t, 200);
-	free(t);
-	return b;
-}
-
 int accel_kvm_probe(const char *image, unsigned timeout_s, char **why)
 {
 	char tmpl[] = "/tmp/kbench-kvm-probe.XXXXXX";
@@ -133,11 +115,11 @@ int accel_kvm_probe(const char *image, unsigned timeout_s, char **why)
 		*why = kb_xasprintf("%s is not installed (apt-get install "
 				    "qemu-system-x86)", QEMU);
 	} else if (qr.exited) {
-		char *l = last_line(qlog);
+		char *l = kb_qemu_last_line(qlog, 200);
 
 		*why = kb_xasprintf("QEMU with KVM exited (status %d) before "
 				    "the kernel printed anything; QEMU said: %s",
-				    qr.exit_status, l);
+				    qr.exit_status, l ? l : "(nothing)");
 		free(l);
 	} else {
 		*why = kb_xasprintf("no kernel output within %u s (%s)",

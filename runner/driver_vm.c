@@ -44,6 +44,7 @@
 #include "runner/accel.h"
 #include "runner/qemu.h"
 #include "results/records.h"
+#include "results/json.h"
 #include "runner/campaign.h"
 #include "runner/initramfs.h"
 #include "runner/kernel_img.h"
@@ -157,23 +158,15 @@ static int record_environment(struct kb_campaign *c,
 			      const struct kb_accel_choice *ac)
 {
 	char *path = kb_path_join(c->dir, "campaign.json");
-	json_t *cj = kb_json_load(path), *env, *vm, *vars;
+	json_t *cj = kb_json_load(path), *vm, *vars;
 	char *ver = NULL;
 	char *argv[] = { QEMU, "--version", NULL };
 	int ret = -EIO;
 
 	if (!cj)
 		goto out;
-	env = json_object_get(cj, "environment");
-	if (!json_is_object(env)) {
-		env = json_object();
-		json_object_set_new(cj, "environment", env);
-	}
-	vm = json_object_get(env, "vm");
-	if (!json_is_object(vm)) {
-		vm = json_object();
-		json_object_set_new(env, "vm", vm);
-	}
+	vm = kb_json_object_member(kb_json_object_member(cj, "environment"),
+				   "vm");
 	/* one TCG boot makes the whole campaign's timings emulated */
 	if (!ac->kvm || !json_is_string(json_object_get(vm, "accel"))) {
 		json_object_set_new(vm, "accel", json_string(ac->kvm ? "kvm" :
@@ -186,11 +179,7 @@ static int record_environment(struct kb_campaign *c,
 		ver[strcspn(ver, "\n")] = '\0';
 		json_object_set_new(vm, "qemu_version", json_string(ver));
 	}
-	vars = json_object_get(vm, "variants");
-	if (!json_is_object(vars)) {
-		vars = json_object();
-		json_object_set_new(vm, "variants", vars);
-	}
+	vars = kb_json_object_member(vm, "variants");
 	{
 		json_t *old = json_object_get(vars, v->name), *vr;
 		char hex[65];
@@ -335,24 +324,6 @@ static long long kb_file_size(const char *path)
 	struct stat st;
 
 	return stat(path, &st) < 0 ? -1 : (long long)st.st_size;
-}
-
-/* QEMU's own last words (its log's last line, printable), malloc'd. */
-static char *qemu_said(const char *qlog)
-{
-	char *t = NULL, *e, *b, *r;
-
-	if (kb_read_file(qlog, &t, NULL, 1) || !*kb_trim(t)) {
-		free(t);
-		return kb_xstrdup("(QEMU printed nothing)");
-	}
-	e = t + strlen(t);
-	while (e > t && (e[-1] == '\n' || e[-1] == '\r' || e[-1] == ' '))
-		*--e = '\0';
-	b = strrchr(t, '\n');
-	r = kb_xstrndup_printable(b ? b + 1 : t, 300);
-	free(t);
-	return r;
 }
 
 /* Why the guest did not report, from its console (malloc'd). */
@@ -851,18 +822,20 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 	reason = console_reason(console, boot_to, total_to, v->boot_timeout_s);
 	if (!kb_file_contains(console, GUEST_STARTED) && !strstr(reason, "panic") &&
 	    kb_file_size(console) <= 0) {
-		char *said = qemu_said(qlog);
+		char *said = kb_qemu_last_line(qlog, 300);
 
 		free(reason);
 		if (boot_to)
 			reason = kb_xasprintf("vm: no console output: the "
 				"kernel did not start within boot_timeout = "
 				"%u s (%s; QEMU killed) / stderr: %s",
-				v->boot_timeout_s, kvm ? "KVM" : "TCG", said);
+				v->boot_timeout_s, kvm ? "KVM" : "TCG",
+				said ? said : "(QEMU printed nothing)");
 		else
 			reason = kb_xasprintf("vm: no console output: the "
 				"kernel did not start; QEMU exited with status "
-				"%d / stderr: %s", qstatus, said);
+				"%d / stderr: %s", qstatus,
+				said ? said : "(QEMU printed nothing)");
 		free(said);
 	} else if (!kb_file_contains(console, GUEST_STARTED) && !boot_to &&
 		   qstatus != 0 && !strstr(reason, "panic")) {

@@ -3,6 +3,7 @@
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/proc.h"
+#include "lib/str.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -99,4 +100,26 @@ int kb_qemu_run(char *const argv[], const char *logpath,
 		res->exit_status = WEXITSTATUS(status);
 	}
 	return interrupted ? -EINTR : 0;
+}
+
+char *kb_qemu_last_line(const char *logpath, size_t max)
+{
+	char *t = NULL, *e, *b, *r;
+
+	if (kb_read_file(logpath, &t, NULL, 1)) {
+		free(t);
+		return NULL;
+	}
+	e = t + strlen(t);
+	while (e > t && (e[-1] == '\n' || e[-1] == '\r' || e[-1] == ' ' ||
+			 e[-1] == '\t'))
+		*--e = '\0';
+	if (!*t) {
+		free(t);
+		return NULL;
+	}
+	b = strrchr(t, '\n');
+	r = kb_xstrndup_printable(b ? b + 1 : t, max);
+	free(t);
+	return r;
 }

@@ -6,6 +6,8 @@
 #ifndef KB_QEMU_H
 #define KB_QEMU_H
 
+#include <stddef.h>
+
 struct kb_qemu_watch {
 	const char *console;	/* the -serial file:PATH file */
 	const char *needle;	/* text to wait for in it */
@@ -30,5 +32,10 @@ struct kb_qemu_result {
  * -errno when it could not be started (message printed). */
 int kb_qemu_run(char *const argv[], const char *logpath,
 		const struct kb_qemu_watch *w, struct kb_qemu_result *res);
+
+/* The last line of QEMU's own output in logpath (its error, if any),
+ * trailing blanks cut, control characters as '?', at most max bytes;
+ * malloc'd, or NULL when QEMU printed nothing (or the log is missing). */
+char *kb_qemu_last_line(const char *logpath, size_t max);
 
 #endif

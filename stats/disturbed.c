@@ -174,11 +174,7 @@ int stats_mark_disturbed(json_t *results, const struct kb_disturbed_rules *r,
 		"idle_fraction", kb_jreal(r->idle_fraction),
 		"idle_q3", kb_jreal(idle_q3),
 		"idle_limit", kb_jreal(idle_lim)));
-	opts = json_object_get(results, "analysis_options");
-	if (!json_is_object(opts)) {
-		opts = json_object();
-		json_object_set_new(results, "analysis_options", opts);
-	}
+	opts = kb_json_object_member(results, "analysis_options");
 	json_object_set_new(opts, "exclude_disturbed", json_boolean(exclude));
 	return ndist;
 }
