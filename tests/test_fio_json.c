@@ -9,6 +9,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "tests/run_kbench.h"
+
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
@@ -825,33 +827,6 @@ static void test_B09_bins_merged(void **state)
 }
 
 /* ---- kbench parse, the built binary ($KBENCH, else build/kbench) ------ */
-
-/* Run kbench with args (NULL-terminated); its exit status, stdout and
- * stderr (malloc'd). */
-static int run_kbench(char **args, char **out, char **errout)
-{
-	const char *kb = getenv("KBENCH") ?: "build/kbench";
-	char so[] = "/tmp/kbench-test-fio-out.XXXXXX";
-	char se[] = "/tmp/kbench-test-fio-err.XXXXXX";
-	char *argv[16];
-	struct kb_spawn_opts o = { .stdout_path = so, .stderr_path = se };
-	struct kb_spawn_result r;
-	size_t n = 0;
-
-	argv[n++] = (char *)kb;
-	while (*args && n < 15)
-		argv[n++] = *args++;
-	argv[n] = NULL;
-	close(mkstemp(so));
-	close(mkstemp(se));
-	assert_int_equal(kb_spawn(argv, &o, &r), 0);
-	assert_true(r.exited);
-	assert_int_equal(kb_read_file(so, out, NULL, 0), 0);
-	assert_int_equal(kb_read_file(se, errout, NULL, 0), 0);
-	unlink(so);
-	unlink(se);
-	return r.exit_status;
-}
 
 /* `kbench parse ARGS` must exit 0; its JSON object (new reference), its
  * stderr in *errout. */

@@ -9,6 +9,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "tests/run_kbench.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,33 +26,6 @@
 #define DATA "tests/data/fio/"
 
 /* ---- helpers ---------------------------------------------------------- */
-
-/* Run kbench with args (NULL-terminated); its exit status, stdout and
- * stderr (malloc'd). */
-static int run_kbench(char **args, char **out, char **errout)
-{
-	const char *kb = getenv("KBENCH") ?: "build/kbench";
-	char so[] = "/tmp/kbench-test-terse-out.XXXXXX";
-	char se[] = "/tmp/kbench-test-terse-err.XXXXXX";
-	char *argv[16];
-	struct kb_spawn_opts o = { .stdout_path = so, .stderr_path = se };
-	struct kb_spawn_result r;
-	size_t n = 0;
-
-	argv[n++] = (char *)kb;
-	while (*args && n < 15)
-		argv[n++] = *args++;
-	argv[n] = NULL;
-	close(mkstemp(so));
-	close(mkstemp(se));
-	assert_int_equal(kb_spawn(argv, &o, &r), 0);
-	assert_true(r.exited);
-	assert_int_equal(kb_read_file(so, out, NULL, 0), 0);
-	assert_int_equal(kb_read_file(se, errout, NULL, 0), 0);
-	unlink(so);
-	unlink(se);
-	return r.exit_status;
-}
 
 /* Line lineno (1-based) of out, parsed as JSON (new reference). */
 static json_t *json_line(const char *out, int lineno)
