@@ -191,3 +191,138 @@ void records_tool_version_put(const char *key, const char *version)
 	free(dir);
 	free(path);
 }
+
+int records_vm_variant_save(const char *dir, const struct records_vm_variant *v,
+			    const char *qemu_version, const char *timing_note)
+{
+	char *path = kb_path_join(dir, "campaign.json");
+	json_t *cj = kb_json_load(path), *vm, *vars, *old, *vr;
+	int ret = -EIO;
+
+	if (!cj)
+		goto out;
+	vm = kb_json_object_member(kb_json_object_member(cj, "environment"),
+				   "vm");
+	/* one TCG boot makes the whole campaign's timings emulated */
+	if (!v->kvm || !json_is_string(json_object_get(vm, "accel"))) {
+		json_object_set_new(vm, "accel", json_string(v->kvm ? "kvm" :
+							     "tcg"));
+		json_object_set_new(vm, "accel_reason",
+				    json_string(v->accel_reason));
+	}
+	if (timing_note &&
+	    !strcmp(json_string_value(json_object_get(vm, "accel")), "tcg"))
+		json_object_set_new(vm, "timing_note", json_string(timing_note));
+	if (qemu_version)
+		json_object_set_new(vm, "qemu_version",
+				    json_string(qemu_version));
+	vars = kb_json_object_member(vm, "variants");
+	old = json_object_get(vars, v->name);
+	vr = json_pack(
+	"{s:s, s:s, s:s, s:i, s:i, s:s, s:s?, s:s?, s:s, s:s?, s:s?, s:s?, s:s?}",
+		"accel", v->kvm ? "kvm" : "tcg", "accel_requested",
+		v->accel_requested, "accel_reason", v->accel_reason,
+		"cpus", (int)v->cpus, "memory_mib", (int)v->memory_mib,
+		"kernel", v->kernel, "package", v->package,
+		"package_version", v->package_version,
+		"release", v->release ? v->release : "unknown",
+		"build", v->build, "cmdline", v->cmdline,
+		"disk", v->disk, "image", v->image);
+	if (!vr)
+		goto out;
+	if (v->image_sha256)
+		json_object_set_new(vr, "image_sha256",
+				    json_string(v->image_sha256));
+	if (v->nullblk_params)
+		json_object_set_new(vr, "nullblk_params",
+				    json_string(v->nullblk_params));
+	/* what an earlier boot saw stays until this boot reports
+	 * (json_object_set of an absent key sets nothing) */
+	if (json_is_object(old)) {
+		json_object_set(vr, "guest_release",
+				json_object_get(old, "guest_release"));
+		json_object_set(vr, "guest_proc_version",
+				json_object_get(old, "guest_proc_version"));
+	}
+	json_object_set_new(vars, v->name, vr);
+	ret = kb_json_write_atomic(path, cj);
+out:
+	json_decref(cj);
+	free(path);
+	return ret;
+}
+
+/* environment.vm.variants.VARIANT of a loaded campaign.json, or NULL */
+static json_t *vm_variant(json_t *cj, const char *variant)
+{
+	return json_object_get(json_object_get(json_object_get(json_object_get(
+		cj, "environment"), "vm"), "variants"), variant);
+}
+
+/* environment.vm.variants.VARIANT.key = val (stolen) */
+static int vm_variant_set(const char *dir, const char *variant,
+			  const char *key, json_t *val)
+{
+	char *path = kb_path_join(dir, "campaign.json");
+	json_t *cj = kb_json_load(path), *vr = vm_variant(cj, variant);
+	int ret = -ENOENT;
+
+	if (json_is_object(vr) && val) {
+		json_object_set_new(vr, key, val);
+		val = NULL;
+		ret = kb_json_write_atomic(path, cj);
+	}
+	json_decref(val);
+	json_decref(cj);
+	free(path);
+	return ret;
+}
+
+int records_vm_variant_set(const char *dir, const char *variant,
+			   const char *key, const char *value)
+{
+	return vm_variant_set(dir, variant, key, json_string(value));
+}
+
+int records_vm_variant_set_argv(const char *dir, const char *variant,
+				const char *key, const char *const *v,
+				size_t n)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, json_string(v[i]));
+	return vm_variant_set(dir, variant, key, a);
+}
+
+char *records_vm_pinned_package(const char *dir, const char *variant,
+				const char *kernel)
+{
+	char *path = kb_path_join(dir, "campaign.json"), *pkg = NULL;
+	json_t *cj = kb_exists(path) ? kb_json_load(path) : NULL;
+	json_t *vr = vm_variant(cj, variant);
+	const char *p = json_string_value(json_object_get(vr, "package"));
+
+	if (p && !strcmp(json_string_value(json_object_get(vr, "kernel")) ?: "",
+			 kernel))
+		pkg = kb_xstrdup(p);
+	json_decref(cj);
+	free(path);
+	return pkg;
+}
+
+int records_run_guest_kernel(const char *metrics_json, char **release,
+			     char **proc_version)
+{
+	json_t *m = kb_exists(metrics_json) ? kb_json_load(metrics_json) :
+		    NULL;
+	const char *rel = json_string_value(json_object_get(m, "guest_kernel"));
+	const char *pv = json_string_value(json_object_get(m,
+							"guest_proc_version"));
+
+	*release = rel ? kb_xstrdup(rel) : NULL;
+	*proc_version = rel && pv ? kb_xstrdup(pv) : NULL;
+	json_decref(m);
+	return rel != NULL;
+}

@@ -7,6 +7,11 @@
  *       (default /run/kbench)                     "reason"}
  *   DIR/boots/NNN-VARIANT/timing.json            {"accel", "wall_s",
  *                                                 "runs", "guest_started_s"}
+ *   DIR/campaign.json environment.vm             {"accel", "accel_reason",
+ *                                                 "timing_note",
+ *                                                 "qemu_version",
+ *                                                 "variants": {V: {...}}}
+ *       (docs/results-format.md, "environment.vm")
  *
  * runner/accel.h says what the KVM probe is; runner/plan.h how boot
  * timings make the ETA.
@@ -50,5 +55,55 @@ double records_boot_overhead_mean(const char *dir, double per_run_s,
  * effort, silent. */
 int records_tool_version_get(const char *key, char **version);
 void records_tool_version_put(const char *key, const char *version);
+
+/* What one boot of a vm variant used, for campaign.json
+ * environment.vm.variants.NAME.  Strings NULL = not known (left out). */
+struct records_vm_variant {
+	const char *name;		/* the variant */
+	int kvm;			/* 1 KVM, 0 TCG */
+	const char *accel_requested;	/* auto, kvm or tcg */
+	const char *accel_reason;	/* why this accelerator */
+	unsigned cpus, memory_mib;
+	const char *kernel;		/* as kernels.conf gave it */
+	const char *package, *package_version;	/* deb: variants */
+	const char *release;		/* NULL: "unknown" */
+	const char *build, *cmdline, *disk, *image;
+	const char *image_sha256;	/* of image */
+	const char *nullblk_params;	/* null_blk target in the guest */
+};
+
+/* Record v in DIR/campaign.json environment.vm: the variant's entry
+ * (replacing an earlier boot's, but keeping the guest_release and
+ * guest_proc_version an earlier boot reported), the campaign's "accel"
+ * (set by the first boot; one TCG boot makes it "tcg" with its reason),
+ * "timing_note" (timing_note, when the campaign's accel is tcg) and
+ * "qemu_version" (when not NULL).  0, or -errno (campaign.json
+ * unreadable or unwritable). */
+int records_vm_variant_save(const char *dir, const struct records_vm_variant *v,
+			    const char *qemu_version, const char *timing_note);
+
+/* Set environment.vm.variants.VARIANT.key = value (a string) in
+ * DIR/campaign.json; the variant must be recorded already.  0, or
+ * -ENOENT (not recorded) / -errno. */
+int records_vm_variant_set(const char *dir, const char *variant,
+			   const char *key, const char *value);
+
+/* The same with an array of the n strings v[] (a command's argv). */
+int records_vm_variant_set_argv(const char *dir, const char *variant,
+				const char *key, const char *const *v,
+				size_t n);
+
+/* The concrete package a deb: variant was first booted with in this
+ * campaign (its pin): environment.vm.variants.VARIANT.package when that
+ * entry's kernel is kernel; malloc'd, or NULL. */
+char *records_vm_pinned_package(const char *dir, const char *variant,
+				const char *kernel);
+
+/* A run's metrics.json as the guest wrote it: the kernel it ran
+ * ("guest_kernel", uname -r) and /proc/version ("guest_proc_version"),
+ * malloc'd.  1 when guest_kernel is there (*proc_version may be NULL),
+ * 0 when not (nothing allocated). */
+int records_run_guest_kernel(const char *metrics_json, char **release,
+			     char **proc_version);
 
 #endif
