@@ -5,8 +5,14 @@
 #include "parsers/json_file.h"
 #include "lib/err.h"
 #include "lib/file.h"
+#include "lib/str.h"
 
 #include <dirent.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <time.h>
+#include <unistd.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -326,3 +332,228 @@ int records_run_guest_kernel(const char *metrics_json, char **release,
 	json_decref(m);
 	return rel != NULL;
 }
+
+/* ---- DIR/push-queue.json ---- */
+
+#define PUSH_QUEUE_FILE "push-queue.json"
+
+/* The "pending" array of the queue (new reference; empty when there is
+ * no file), or NULL when the file is damaged (message printed). */
+static json_t *push_queue_pending(const char *dir)
+{
+	char *path = kb_path_join(dir, PUSH_QUEUE_FILE);
+	json_t *q = NULL, *pending = NULL;
+
+	if (!kb_exists(path)) {
+		pending = json_array();
+		goto out;
+	}
+	q = kb_json_load(path);
+	if (!q)
+		goto out;
+	pending = json_object_get(q, "pending");
+	if (!json_is_array(pending)) {
+		kb_error("%s: no \"pending\" array; the file is damaged "
+			 "(fix it or remove it and run kbench push URL %s)",
+			 path, dir);
+		pending = NULL;
+		goto out;
+	}
+	json_incref(pending);
+out:
+	json_decref(q);
+	free(path);
+	return pending;
+}
+
+static int push_queue_write(const char *dir, json_t *pending)
+{
+	char *path = kb_path_join(dir, PUSH_QUEUE_FILE);
+	json_t *q;
+	int ret;
+
+	if (!json_array_size(pending)) {
+		ret = unlink(path) < 0 && errno != ENOENT ? -errno : 0;
+		if (ret)
+			kb_error("cannot remove %s: %s", path, strerror(-ret));
+		free(path);
+		return ret;
+	}
+	q = json_pack("{s:i, s:O}", "schema_version", KB_SCHEMA_VERSION,
+		      "pending", pending);
+	ret = kb_json_write_atomic(path, q);
+	json_decref(q);
+	free(path);
+	return ret;
+}
+
+/* The index of url's entry in pending, or -1. */
+static long push_queue_find(json_t *pending, const char *url)
+{
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(pending, i, e) {
+		const char *u = json_string_value(json_object_get(e, "url"));
+
+		if (u && !strcmp(u, url))
+			return (long)i;
+	}
+	return -1;
+}
+
+int records_push_queue_load(const char *dir,
+			    struct records_push_entry **entries, size_t *n)
+{
+	json_t *pending = push_queue_pending(dir), *e;
+	size_t i;
+
+	*entries = NULL;
+	*n = 0;
+	if (!pending)
+		return -EINVAL;
+	if (json_array_size(pending))
+		*entries = kb_xcalloc(json_array_size(pending),
+				      sizeof(**entries));
+	json_array_foreach(pending, i, e) {
+		const char *u = json_string_value(json_object_get(e, "url"));
+		const char *f = json_string_value(json_object_get(e, "format"));
+		json_int_t a = json_integer_value(json_object_get(e,
+								 "attempts"));
+
+		(*entries)[i].url = u ? kb_xstrdup(u) : NULL;
+		(*entries)[i].format = f ? kb_xstrdup(f) : NULL;
+		(*entries)[i].attempts = a > 0 && a < UINT_MAX ? (unsigned)a : 0;
+	}
+	*n = json_array_size(pending);
+	json_decref(pending);
+	return 0;
+}
+
+void records_push_queue_free(struct records_push_entry *entries, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(entries[i].url);
+		free(entries[i].format);
+	}
+	free(entries);
+}
+
+int records_push_queue_add(const char *dir, const char *url,
+			   const char *format)
+{
+	json_t *pending = push_queue_pending(dir), *e;
+	char now[32];
+	time_t t = time(NULL);
+	struct tm tm;
+	long i;
+	int ret;
+
+	if (!pending)
+		return -EINVAL;
+	gmtime_r(&t, &tm);
+	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	i = push_queue_find(pending, url);
+	if (i < 0) {
+		e = json_pack("{s:s, s:s, s:s, s:i}", "url", url, "format",
+			      format, "queued", now, "attempts", 0);
+		json_array_append_new(pending, e);
+	} else {
+		e = json_array_get(pending, (size_t)i);
+	}
+	json_object_set_new(e, "last_attempt", json_string(now));
+	json_object_set_new(e, "attempts", json_integer(
+		json_integer_value(json_object_get(e, "attempts")) + 1));
+	ret = push_queue_write(dir, pending);
+	json_decref(pending);
+	return ret;
+}
+
+int records_push_queue_remove(const char *dir, const char *url)
+{
+	json_t *pending = push_queue_pending(dir);
+	long i;
+	int ret = 0;
+
+	if (!pending)
+		return -EINVAL;
+	i = push_queue_find(pending, url);
+	if (i >= 0) {
+		json_array_remove(pending, (size_t)i);
+		ret = push_queue_write(dir, pending);
+	}
+	json_decref(pending);
+	return ret;
+}
+
+/* ---- when each run started (push/influx.h timestamps) ---- */
+
+/* Start time of one run, ns, or -1. */
+static int64_t run_time(const char *dir, const char *key, json_t *st)
+{
+	char *path = kb_run_file(dir, key, "run.json");
+	json_t *rj = NULL, *v;
+	int64_t ns = -1, fin;
+	double el = 0;
+
+	if (kb_exists(path)) {
+		json_error_t jerr;
+
+		rj = json_load_file(path, 0, &jerr);
+	}
+	v = json_object_get(rj, "start_unix_ns");
+	if (json_is_integer(v) && json_integer_value(v) > 0) {
+		ns = (int64_t)json_integer_value(v);
+		goto out;
+	}
+	if (kb_parse_utc(json_string_value(json_object_get(st, "finished")),
+			     &fin))
+		goto out;
+	v = json_object_get(rj, "elapsed_s");
+	if (json_is_number(v) && json_number_value(v) > 0 &&
+	    json_number_value(v) < 1e7)
+		el = json_number_value(v);
+	ns = (fin - (int64_t)llround(el)) * 1000000000LL;
+out:
+	json_decref(rj);
+	free(path);
+	return ns;
+}
+
+json_t *results_run_start_times(const char *dir, const char *only_key)
+{
+	char *spath = kb_path_join(dir, "state.json");
+	json_t *state = NULL, *times = NULL, *st;
+	const char *key;
+
+	if (!kb_exists(spath)) {
+		times = json_object();	/* no run completed yet */
+		goto out;
+	}
+	state = kb_json_load(spath);
+	if (!state)
+		goto out;
+	times = json_object();
+	json_object_foreach(json_object_get(state, "runs"), key, st) {
+		int64_t ns;
+
+		if (only_key && strcmp(only_key, key))
+			continue;
+		ns = run_time(dir, key, st);
+
+		if (ns < 0) {
+			kb_warn("%s: run %s has no start time (no run.json "
+				"start_unix_ns, no state.json \"finished\"): "
+				"not pushed", dir, key);
+			continue;
+		}
+		json_object_set_new(times, key, json_integer((json_int_t)ns));
+	}
+out:
+	json_decref(state);
+	free(spath);
+	return times;
+}
+

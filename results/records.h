@@ -12,6 +12,12 @@
  *                                                 "qemu_version",
  *                                                 "variants": {V: {...}}}
  *       (docs/results-format.md, "environment.vm")
+ *   DIR/push-queue.json                          {"schema_version",
+ *                                                 "pending": [{"url",
+ *                                                 "format", "queued",
+ *                                                 "last_attempt",
+ *                                                 "attempts"}]}
+ *       (push/push.h: pushes that failed, sent again later)
  *
  * runner/accel.h says what the KVM probe is; runner/plan.h how boot
  * timings make the ETA.
@@ -105,5 +111,39 @@ char *records_vm_pinned_package(const char *dir, const char *variant,
  * 0 when not (nothing allocated). */
 int records_run_guest_kernel(const char *metrics_json, char **release,
 			     char **proc_version);
+
+/* One entry of DIR/push-queue.json. */
+struct records_push_entry {
+	char *url;		/* NULL: the entry has no usable "url" */
+	char *format;		/* "influx", "json"; NULL when not given */
+	unsigned attempts;	/* pushes tried so far */
+};
+
+/* The queue of DIR, in file order: *entries malloc'd (n of them; free
+ * with records_push_queue_free), none when there is no queue file.  0, or
+ * -EINVAL when the file is damaged (message naming it: never silently
+ * emptied). */
+int records_push_queue_load(const char *dir,
+			    struct records_push_entry **entries, size_t *n);
+void records_push_queue_free(struct records_push_entry *entries, size_t n);
+
+/* Add url (format: its format's name) to the queue, or count one more
+ * attempt of it (attempts + 1, last_attempt now, UTC).  0 or -errno. */
+int records_push_queue_add(const char *dir, const char *url,
+			   const char *format);
+
+/* Remove url's entry; the file goes when it is empty.  0 (also when
+ * url was not queued) or -errno. */
+int records_push_queue_remove(const char *dir, const char *url);
+
+/* The start time of every completed run of the campaign in dir (the
+ * runs of state.json; only_key: that run alone, O(1) files, for the push
+ * after each run), as an object {"CONFIG/JOB/NNN": integer ns since the
+ * epoch}: run.json's start_unix_ns, else state.json's "finished" minus
+ * run.json's elapsed_s.  Runs without a usable time are left out with a
+ * warning naming the run.  New reference, or NULL with a message when
+ * state.json cannot be read. */
+#include <jansson.h>
+json_t *results_run_start_times(const char *dir, const char *only_key);
 
 #endif
