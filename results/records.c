@@ -111,12 +111,13 @@ void records_kvm_probe_machine_save(int usable, const char *reason)
 
 int records_boot_timing_save(const char *boot_dir, const char *accel,
 			     double wall_s, size_t runs,
-			     double guest_started_s)
+			     double guest_started_s, double first_run_s)
 {
 	char *tp = kb_path_join(boot_dir, "timing.json");
-	json_t *tj = json_pack("{s:s, s:f, s:I, s:o?}", "accel", accel,
+	json_t *tj = json_pack("{s:s, s:f, s:I, s:o?, s:o?}", "accel", accel,
 		"wall_s", wall_s, "runs", (json_int_t)runs, "guest_started_s",
-		guest_started_s >= 0 ? json_real(guest_started_s) : NULL);
+		guest_started_s >= 0 ? json_real(guest_started_s) : NULL,
+		"first_run_s", first_run_s >= 0 ? json_real(first_run_s) : NULL);
 	int ret = kb_json_write_atomic(tp, tj);
 
 	json_decref(tj);

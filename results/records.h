@@ -6,7 +6,8 @@
  *   $KBENCH_RUN_DIR/kvm-probe.json               {"boot_id", "usable",
  *       (default /run/kbench)                     "reason"}
  *   DIR/boots/NNN-VARIANT/timing.json            {"accel", "wall_s",
- *                                                 "runs", "guest_started_s"}
+ *                                                 "runs", "guest_started_s",
+ *                                                 "first_run_s"}
  *   DIR/campaign.json environment.vm             {"accel", "accel_reason",
  *                                                 "timing_note",
  *                                                 "qemu_version",
@@ -42,11 +43,13 @@ int records_kvm_probe_machine(int *usable, char **reason);
 /* Record it for the machine (best effort: a warning when it cannot). */
 void records_kvm_probe_machine_save(int usable, const char *reason);
 
-/* Write boot_dir/timing.json; guest_started_s < 0: the guest never
- * started.  0 or -errno. */
+/* Write boot_dir/timing.json: seconds from QEMU's start to the guest's
+ * "started" line (guest_started_s) and to its first run's line, just
+ * before that run's fio starts (first_run_s); < 0: never seen (null).
+ * 0 or -errno. */
 int records_boot_timing_save(const char *boot_dir, const char *accel,
 			     double wall_s, size_t runs,
-			     double guest_started_s);
+			     double guest_started_s, double first_run_s);
 
 /* Mean over the boots in DIR/boots/ of what each boot cost beyond its runs:
  * wall_s - runs x per_run_s, clamped at 0.  *n gets the number of boots

@@ -69,6 +69,7 @@
 
 #define QEMU "qemu-system-x86_64"
 #define GUEST_STARTED "kbench guest: started"
+#define GUEST_FIRST_RUN "kbench guest: run "	/* before its fio starts */
 #define TCG_NOTE "emulated (TCG): timings are not representative"
 
 static int in_path(const char *prog)
@@ -486,7 +487,7 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 	int dry = kb_driver_dry_run;
 	struct kb_accel_choice accel = { 0 };
 	unsigned total_s;
-	double t_start, started_s = -1;
+	double t_start, started_s = -1, first_run_s = -1;
 
 	*nfailed = 0;
 	/* --dry-run writes nothing: the boot directory is only named */
@@ -644,7 +645,7 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 		}
 	}
 
-	append = kb_xasprintf("console=ttyS0 panic=-1 loglevel=5 "
+	append = kb_xasprintf("console=ttyS0 panic=-1 loglevel=5 printk.time=1 "
 			      "kbench.variant=%s%s%s", v->name,
 			      v->cmdline ? " " : "",
 			      v->cmdline ? v->cmdline : "");
@@ -717,6 +718,7 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 		{
 			struct kb_qemu_watch qw = { .console = console,
 				.needle = GUEST_STARTED,
+				.mark = GUEST_FIRST_RUN,
 				.needle_by_s = v->boot_timeout_s,
 				.total_s = total_s };
 			struct kb_qemu_result qr;
@@ -728,10 +730,12 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 			total_to = qr.killed_total;
 			qstatus = qr.exited ? qr.exit_status : -1;
 			started_s = qr.needle_s;
+			first_run_s = qr.mark_s;
 		}
 		/* for the ETA of later boots (runner/plan.h) */
 		records_boot_timing_save(boot, kvm ? "kvm" : "tcg",
-					 kb_mono_s() - t_start, n, started_s);
+					 kb_mono_s() - t_start, n, started_s,
+					 first_run_s);
 	}
 	if (selfc && selfc_collect(c, runs, n, img, &refused) == -EINVAL) {
 		reason = kb_xasprintf("vm: the results archive from the guest "

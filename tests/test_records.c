@@ -103,10 +103,23 @@ static void test_boot_overhead(void **state)
 	assert_int_equal(kb_mkdir_p(b2), 0);
 	assert_int_equal(kb_mkdir_p(b3), 0);	/* no timing.json: skipped */
 	/* 2 runs of 4 s + 30 s boot; 1 run + 20 s boot */
-	assert_int_equal(records_boot_timing_save(b1, "tcg", 38, 2, 12.5), 0);
-	assert_int_equal(records_boot_timing_save(b2, "tcg", 24, 1, -1), 0);
+	assert_int_equal(records_boot_timing_save(b1, "tcg", 38, 2, 12.5, 13.0), 0);
+	assert_int_equal(records_boot_timing_save(b2, "tcg", 24, 1, -1, -1), 0);
 	assert_true(records_boot_overhead_mean(dir, 4, &n) == 25.0);
 	assert_int_equal(n, 2);
+	{	/* the first run's time is kept; a never-seen one null */
+		char *t1 = kb_path_join(b1, "timing.json"), *txt = NULL;
+		char *t2 = kb_path_join(b2, "timing.json");
+
+		assert_int_equal(kb_read_file(t1, &txt, NULL, 1), 0);
+		assert_non_null(strstr(txt, "\"first_run_s\": 13.0"));
+		free(txt);
+		assert_int_equal(kb_read_file(t2, &txt, NULL, 1), 0);
+		assert_non_null(strstr(txt, "\"first_run_s\": null"));
+		free(txt);
+		free(t1);
+		free(t2);
+	}
 	free(b1);
 	free(b2);
 	free(b3);
