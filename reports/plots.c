@@ -765,16 +765,17 @@ static char *grid_xaxis(const struct grid *g)
 		free(s);
 		return tmp;
 	}
+	/* room beside the first and last value for their labels */
 	lo = strtod(g->xs.v[0], NULL);
 	hi = strtod(g->xs.v[n - 1], NULL);
 	if (grid_log2(g))
 		tmp = kb_xasprintf("%s)\nset logscale x 2\nset xrange "
 				   "[%.6g:%.6g]\nset xlabel \"%s\"", s,
-				   lo / 1.25, hi * 1.25, g->dim);
+				   lo / 1.4, hi * 1.4, g->dim);
 	else
 		tmp = kb_xasprintf("%s)\nset xrange [%.6g:%.6g]\n"
 				   "set xlabel \"%s\"", s,
-				   lo - (hi - lo) * 0.05, hi + (hi - lo) * 0.05,
+				   lo - (hi - lo) * 0.1, hi + (hi - lo) * 0.1,
 				   g->dim);
 	free(s);
 	return tmp;

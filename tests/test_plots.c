@@ -64,6 +64,36 @@ static char *read_plot(const char *dir, const char *kind, const char *ext)
 	return buf;
 }
 
+/* A graph's directory and the script and data of one of its kinds. */
+struct graph {
+	char *dir, *gp, *dat;
+};
+
+static void graph_free(struct graph *g)
+{
+	free(g->dir);
+	free(g->gp);
+	free(g->dat);
+	memset(g, 0, sizeof(*g));
+}
+
+/* Draw res's graphs into tmpdir/name (the previous ones of g let go). */
+static void graph_draw(struct graph *g, json_t *res, const char *name,
+		       const char *campaign_dir, int want_graphs)
+{
+	graph_free(g);
+	g->dir = draw(res, name, campaign_dir, want_graphs);
+}
+
+/* Read the script and data of kind ("bar", "scaling", "cdf"). */
+static void graph_read(struct graph *g, const char *kind)
+{
+	free(g->gp);
+	free(g->dat);
+	g->gp = read_plot(g->dir, kind, "gp");
+	g->dat = read_plot(g->dir, kind, "dat");
+}
+
 /* The top of "set yrange [0:TOP]" in a script. */
 static double yrange_top(const char *gp)
 {
@@ -135,35 +165,30 @@ static void count_line(const char *line, void *arg)
 static void test_categorical_bars_and_yrange(void **state)
 {
 	json_t *res = load_fixture();
-	char *dir = draw(res, "cat", NULL, 3);
-	char *gp = read_plot(dir, "scaling", "gp");
-	char *dat = read_plot(dir, "scaling", "dat");
+	struct graph g = { 0 };
 	double top = 0;
 	size_t k;
 
 	(void)state;
-	assert_non_null(strstr(gp, "with boxes"));
-	assert_null(strstr(gp, "linespoints"));
-	assert_non_null(strstr(gp, "title \"NM=0\""));
-	assert_non_null(strstr(gp, "title \"NM=2\""));
-	assert_non_null(strstr(gp, "set xtics (\"running\" 0)"));
-	assert_non_null(strstr(dat, "# NM=1:"));
+	graph_draw(&g, res, "cat", NULL, 3);
+	graph_read(&g, "scaling");
+	assert_non_null(strstr(g.gp, "with boxes"));
+	assert_null(strstr(g.gp, "linespoints"));
+	assert_non_null(strstr(g.gp, "title \"NM=0\""));
+	assert_non_null(strstr(g.gp, "title \"NM=2\""));
+	assert_non_null(strstr(g.gp, "set xtics (\"running\" 0)"));
+	assert_non_null(strstr(g.dat, "# NM=1:"));
 	for (k = 0; k < 3; k++)	/* a block per value, a bar per cluster */
-		assert_int_equal(for_block(dat, k, max_hi, &top), 1);
+		assert_int_equal(for_block(g.dat, k, max_hi, &top), 1);
 	assert_true(top > 100000);
-	assert_true(yrange_top(gp) > top);
-	free(gp);
-	free(dat);
-	gp = read_plot(dir, "bar", "gp");
-	dat = read_plot(dir, "bar", "dat");
+	assert_true(yrange_top(g.gp) > top);
+	graph_read(&g, "bar");
 	top = 0;
-	assert_int_equal(for_block(dat, 0, max_hi, &top), 3);
-	assert_true(yrange_top(gp) > top);
+	assert_int_equal(for_block(g.dat, 0, max_hi, &top), 3);
+	assert_true(yrange_top(g.gp) > top);
 	/* a script of its own: nothing left over from the graph before */
-	assert_non_null(strstr(gp, "\nreset\n"));
-	free(gp);
-	free(dat);
-	free(dir);
+	assert_non_null(strstr(g.gp, "\nreset\n"));
+	graph_free(&g);
 	json_decref(res);
 }
 
@@ -173,41 +198,31 @@ static void test_categorical_bars_and_yrange(void **state)
 static void test_significance_labels(void **state)
 {
 	json_t *res = load_fixture(), *e;
-	char *dir, *gp, *dat;
+	struct graph g = { 0 };
 	size_t i, n = 0;
 
 	(void)state;
-	dir = draw(res, "sig", NULL, 3);
-	gp = read_plot(dir, "bar", "gp");
-	dat = read_plot(dir, "bar", "dat");
-	assert_non_null(strstr(gp, "with labels"));
-	assert_non_null(strstr(gp, "significant change vs the baseline"));
+	graph_draw(&g, res, "sig", NULL, 3);
+	graph_read(&g, "bar");
+	assert_non_null(strstr(g.gp, "with labels"));
+	assert_non_null(strstr(g.gp, "significant change vs the baseline"));
 	/* block 1: the labels; one, on NM=2's bar (x = 2) */
-	assert_int_equal(for_block(dat, 1, count_line, &n), 1);
-	assert_non_null(strstr(dat, "\n2 102745.12518385969 \"+1.23%*\"\n"));
-	free(gp);
-	free(dat);
-	gp = read_plot(dir, "scaling", "gp");
-	dat = read_plot(dir, "scaling", "dat");
-	assert_non_null(strstr(gp, "with labels"));
-	assert_non_null(strstr(dat, "\"+1.23%*\""));
-	assert_null(strstr(dat, "\"+0.65%*\""));	/* NM=1: not */
-	free(gp);
-	free(dat);
-	free(dir);
-
+	assert_int_equal(for_block(g.dat, 1, count_line, &n), 1);
+	assert_non_null(strstr(g.dat,
+				 "\n2 102745.12518385969 \"+1.23%*\"\n"));
+	graph_read(&g, "scaling");
+	assert_non_null(strstr(g.gp, "with labels"));
+	assert_non_null(strstr(g.dat, "\"+1.23%*\""));
+	assert_null(strstr(g.dat, "\"+0.65%*\""));	/* NM=1: not */
 	json_array_foreach(json_object_get(res, "comparisons"), i, e)
 		json_object_set_new(e, "verdict",
 				    json_string("no significant difference"));
-	dir = draw(res, "nosig", NULL, 3);
-	gp = read_plot(dir, "bar", "gp");
-	dat = read_plot(dir, "bar", "dat");
-	assert_null(strstr(gp, "with labels"));
-	assert_null(strstr(gp, "significant change"));
-	assert_null(strstr(dat, "significant changes"));
-	free(gp);
-	free(dat);
-	free(dir);
+	graph_draw(&g, res, "nosig", NULL, 3);
+	graph_read(&g, "bar");
+	assert_null(strstr(g.gp, "with labels"));
+	assert_null(strstr(g.gp, "significant change"));
+	assert_null(strstr(g.dat, "significant changes"));
+	graph_free(&g);
 	json_decref(res);
 }
 
@@ -216,28 +231,85 @@ static void test_significance_labels(void **state)
 static void test_numeric_sweep_lines(void **state)
 {
 	json_t *res = load_fixture(), *t;
-	char *dir, *gp, *dat;
+	struct graph g = { 0 };
 	double top = 0;
 
 	(void)state;
 	t = json_array_get(json_object_get(json_object_get(res, "campaign"),
 					   "tunables"), 0);
 	json_object_set_new(t, "sweep", json_true());
-	dir = draw(res, "sweep", NULL, 3);
-	gp = read_plot(dir, "scaling", "gp");
-	dat = read_plot(dir, "scaling", "dat");
-	assert_non_null(strstr(gp, "with linespoints"));
-	assert_non_null(strstr(gp, "with yerrorbars"));
-	assert_null(strstr(gp, "with boxes"));
-	assert_non_null(strstr(gp, "set xtics (\"0\" 0, \"1\" 1, \"2\" 2)"));
-	assert_non_null(strstr(gp, "set xlabel \"NM\""));
+	graph_draw(&g, res, "sweep", NULL, 3);
+	graph_read(&g, "scaling");
+	assert_non_null(strstr(g.gp, "with linespoints"));
+	assert_non_null(strstr(g.gp, "with yerrorbars"));
+	assert_null(strstr(g.gp, "with boxes"));
+	assert_non_null(strstr(g.gp,
+				 "set xtics (\"0\" 0, \"1\" 1, \"2\" 2)"));
+	assert_non_null(strstr(g.gp, "set xlabel \"NM\""));
 	/* one line, "running", over x = 0 1 2 */
-	assert_int_equal(for_block(dat, 0, max_hi, &top), 3);
-	assert_non_null(strstr(dat, "\n1 101901.17 "));
-	assert_true(yrange_top(gp) > top);
-	free(gp);
-	free(dat);
-	free(dir);
+	assert_int_equal(for_block(g.dat, 0, max_hi, &top), 3);
+	assert_non_null(strstr(g.dat, "\n1 101901.17 "));
+	assert_true(yrange_top(g.gp) > top);
+	graph_free(&g);
+	json_decref(res);
+}
+
+/* The fixture with NM swept (a job parameter, kernels.conf "sweep") and a
+ * second variant "new" whose every run reads 5% more IOPS: each new,NM=V
+ * is compared with running,NM=V (stats_baseline_for) and is a
+ * significant improvement. */
+static json_t *two_variant_sweep(void)
+{
+	json_t *res = results_load_export(REPORT_FIXTURE), *cfgs, *runs;
+	json_t *e, *c, *m;
+	size_t i, n;
+
+	assert_non_null(res);
+	json_object_set_new(json_array_get(json_object_get(json_object_get(
+		res, "campaign"), "tunables"), 0), "sweep", json_true());
+	cfgs = json_object_get(res, "configurations");
+	for (i = 0, n = json_array_size(cfgs); i < n; i++) {
+		c = json_deep_copy(json_array_get(cfgs, i));
+		json_object_set_new(c, "variant", json_string("new"));
+		json_object_set_new(c, "id", json_sprintf("new,NM=%s",
+			kb_jstr(json_object_get(c, "tunables"), "NM")));
+		json_array_append_new(cfgs, c);
+	}
+	runs = json_object_get(res, "runs");
+	for (i = 0, n = json_array_size(runs); i < n; i++) {
+		e = json_deep_copy(json_array_get(runs, i));
+		json_object_set_new(e, "configuration", json_sprintf("new,%s",
+			strchr(kb_jstr(e, "configuration"), ',') + 1));
+		m = json_object_get(json_object_get(e, "metrics"),
+				    "read.iops");
+		if (json_is_number(m))
+			json_real_set(m, json_number_value(m) * 1.05);
+		json_array_append_new(runs, e);
+	}
+	assert_int_equal(stats_analyse(res, NULL), 0);
+	return res;
+}
+
+/* Lines for "running" and "new" over NM = 0 1 2; a label on each of
+ * new's points (about +5%), none on the baselines. */
+static void test_sweep_significance_on_lines(void **state)
+{
+	json_t *res = two_variant_sweep();
+	struct graph g = { 0 };
+	size_t n = 0;
+
+	(void)state;
+	graph_draw(&g, res, "sweep2", NULL, 3);
+	graph_read(&g, "scaling");
+	assert_non_null(strstr(g.gp, "title \"running\""));
+	assert_non_null(strstr(g.gp, "title \"new\""));
+	assert_non_null(strstr(g.gp, "with labels"));
+	assert_non_null(strstr(g.gp, "significant change vs the baseline"));
+	/* blocks 0, 1: the lines; block 2: the labels, one per NM value */
+	assert_int_equal(for_block(g.dat, 2, count_line, &n), 3);
+	assert_int_equal(n, 3);
+	assert_non_null(strstr(g.dat, "\"+5.00%*\""));
+	graph_free(&g);
 	json_decref(res);
 }
 
@@ -290,34 +362,27 @@ static double first_latency(const char *dat)
 static void test_cdf_units(void **state)
 {
 	json_t *res = load_fixture();
-	char *cdir = kb_path_join(tmpdir, "campaign"), *dir, *gp, *dat;
+	char *cdir = kb_path_join(tmpdir, "campaign");
+	struct graph g = { 0 };
 
 	(void)state;
 	write_fio_json(res, cdir, 50000, 5000000);
-	dir = draw(res, "cdf-us", cdir, 4);
-	gp = read_plot(dir, "cdf", "gp");
-	dat = read_plot(dir, "cdf", "dat");
-	assert_non_null(strstr(gp, "set xlabel \"completion latency (us, "
+	graph_draw(&g, res, "cdf-us", cdir, 4);
+	graph_read(&g, "cdf");
+	assert_non_null(strstr(g.gp, "set xlabel \"completion latency (us, "
 				   "log scale)\""));
-	assert_non_null(strstr(gp, "set logscale x 10\n"));
-	assert_non_null(strstr(gp, "set format x \"%g\"\n"));
-	assert_non_null(strstr(gp, "set key inside right bottom"));
-	assert_non_null(strstr(dat, "latency_us"));
-	assert_true(fabs(first_latency(dat) - 50) < 1e-9);
-	free(gp);
-	free(dat);
-	free(dir);
-
+	assert_non_null(strstr(g.gp, "set logscale x 10\n"));
+	assert_non_null(strstr(g.gp, "set format x \"%g\"\n"));
+	assert_non_null(strstr(g.gp, "set key inside right bottom"));
+	assert_non_null(strstr(g.dat, "latency_us"));
+	assert_true(fabs(first_latency(g.dat) - 50) < 1e-9);
 	write_fio_json(res, cdir, 1e6, 1e8);
-	dir = draw(res, "cdf-ms", cdir, 4);
-	gp = read_plot(dir, "cdf", "gp");
-	dat = read_plot(dir, "cdf", "dat");
-	assert_non_null(strstr(gp, "(ms, log scale)"));
-	assert_true(fabs(first_latency(dat) - 1) < 1e-9);
-	free(gp);
-	free(dat);
-	free(dir);
+	graph_draw(&g, res, "cdf-ms", cdir, 4);
+	graph_read(&g, "cdf");
+	assert_non_null(strstr(g.gp, "(ms, log scale)"));
+	assert_true(fabs(first_latency(g.dat) - 1) < 1e-9);
 	free(cdir);
+	graph_free(&g);
 	json_decref(res);
 }
 
@@ -327,6 +392,7 @@ int main(void)
 		cmocka_unit_test(test_categorical_bars_and_yrange),
 		cmocka_unit_test(test_significance_labels),
 		cmocka_unit_test(test_numeric_sweep_lines),
+		cmocka_unit_test(test_sweep_significance_on_lines),
 		cmocka_unit_test(test_cdf_units),
 	};
 
