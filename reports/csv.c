@@ -159,12 +159,6 @@ static long disturbed_runs(json_t *results, const char *cfg, const char *job)
 	return n;
 }
 
-static int verdict_significant(const char *v)
-{
-	return v && (!strcmp(v, "improvement") || !strcmp(v, "regression") ||
-		     !strcmp(v, "significant difference"));
-}
-
 int report_csv(FILE *out, json_t *results)
 {
 	json_t *summaries = json_object_get(results, "summaries");
@@ -234,7 +228,7 @@ int report_csv(FILE *out, json_t *results)
 		csv_num(out, &first, cmp, "change_ci95_hi_pct");
 		csv_num(out, &first, cmp, "p_adjusted");
 		csv_str(out, &first, !verdict ? NULL :
-			verdict_significant(verdict) ? "1" : "0");
+			kb_verdict_significant(verdict) ? "1" : "0");
 		csv_num(out, &first, cmp, "mde_pct");
 		csv_sep(out, &first);
 		if (flags)

@@ -4,7 +4,8 @@
 #include "results/json.h"
 #include "results/paths.h"
 #include "reports/plots.h"
-#include "reports/table.h"
+#include "stats/summary.h"
+#include "lib/str.h"
 #include "lib/argv.h"
 #include "lib/err.h"
 #include "lib/file.h"
@@ -41,6 +42,43 @@ static char *gp_title(const char *s)
 		if (*p == '"' || *p == '\\' || (unsigned char)*p < 0x20)
 			*p = '\'';
 	return d;
+}
+
+/* A tick label under a bar: gp_title(s) with a line per
+ * comma-separated part ("running\nNM=0"), so that long configuration
+ * ids stand side by side without rotation or clipping; *lines: the
+ * most lines of any label so far, for the bottom margin (malloc'd). */
+static char *gp_tic(const char *s, int *lines)
+{
+	char *t = gp_title(s), *r = kb_xcalloc(2 * strlen(t) + 1, 1), *d = r;
+	const char *p;
+	int n = 1;
+
+	for (p = t; *p; p++) {
+		if (*p == ',') {
+			n++;
+			*d++ = '\\';
+			*d++ = 'n';
+		} else {
+			*d++ = *p;
+		}
+	}
+	if (n > *lines)
+		*lines = n;
+	free(t);
+	return r;
+}
+
+/* Append clause (malloc'd, taken) to the plot command *body: "plot "
+ * before the first, ", " before the others (*body malloc'd). */
+static void clause_add(char **body, char *clause)
+{
+	char *tmp = kb_xasprintf("%s%s%s", *body ? *body : "plot ",
+				 *body ? ", " : "", clause);
+
+	free(clause);
+	free(*body);
+	*body = tmp;
 }
 
 struct plot {
@@ -111,10 +149,13 @@ static int plot_draw(struct plot *p, const char *head, const char *body)
 		return ret;
 	script = kb_xasprintf(
 		"# drawn by kbench report --plots; redraw: gnuplot '%s'\n"
+		/* one gnuplot runs every script: no setting of the one
+		 * before (xrange, xtics, labels) may leak into this one */
+		"reset\n"
 		"datafile = '%s'\n"
 		"set encoding utf8\n"
 		"set termoption noenhanced\n"
-		"set key outside bottom center horizontal\n"
+		"set key outside right top vertical Left reverse\n"
 		"set grid ytics\n"
 		"%s\n"
 		"set terminal svg size 900,520 dynamic background rgb 'white'\n"
@@ -219,52 +260,191 @@ static char *axis_label(const char *metric)
 		   kb_xstrdup(metric);
 }
 
+/* A mean and its 95% CI, in the metric's unit. */
+struct point {
+	double mean, lo, hi;
+};
+
+/* The summary of (cfg, job, metric) into *pt (the mean for both CI ends
+ * when n = 1: a zero-length whisker).  0 when not measured. */
+static int summary_point(json_t *results, const char *cfg, const char *job,
+			 const char *metric, struct point *pt)
+{
+	json_t *s = stats_find_summary(json_object_get(results, "summaries"),
+				       cfg, job, metric);
+	json_t *m = json_object_get(s, "mean");
+	json_t *lo = json_object_get(s, "ci95_lo");
+	json_t *hi = json_object_get(s, "ci95_hi");
+
+	if (!json_is_number(m))
+		return 0;
+	pt->mean = json_number_value(m);
+	pt->lo = json_is_number(lo) ? json_number_value(lo) : pt->mean;
+	pt->hi = json_is_number(hi) ? json_number_value(hi) : pt->mean;
+	return 1;
+}
+
+/* The label of a significant change of cfg, "+1.23%*": the change and
+ * verdict of its comparison with its baseline (stats_baseline_for) that
+ * the report already computed (results "comparisons", the cells the
+ * table marks with '*'); NULL when not significant or not compared
+ * (malloc'd). */
+static char *significance_label(json_t *results, const char *cfg,
+				const char *job, const char *metric)
+{
+	const char *base = stats_baseline_for(results, cfg);
+	json_t *e, *ch;
+
+	if (!base || !strcmp(base, cfg))
+		return NULL;
+	e = kb_find_comparison(results, cfg, base, job, metric);
+	if (!e || !kb_verdict_significant(kb_jstr(e, "verdict")))
+		return NULL;
+	ch = json_object_get(e, "change_pct");
+	return json_is_number(ch) ?
+	       kb_xasprintf("%+.2f%%*", json_number_value(ch)) :
+	       kb_xstrdup("*");
+}
+
+/* What the significance labels mean, for a title's second line. */
+#define SIGNIFICANCE_NOTE \
+	"labels: significant change vs the baseline (the table's * verdicts)"
+
+/* The y range of a graph whose highest whisker (or mean) is top: from 0
+ * to top plus 15% (room for the labels above it), so no whisker is
+ * clipped; autoscaled when nothing is positive (malloc'd). */
+static char *yrange_to(double top)
+{
+	return isfinite(top) && top > 0 ?
+	       kb_xasprintf("set yrange [0:%.6g]", top * 1.15) :
+	       kb_xstrdup("set yrange [*:*]");
+}
+
+/* The significance labels of a graph: one "X Y LABEL" line each, written
+ * as the data file's last block (gnuplot "index") when there is one. */
+struct marks {
+	char *buf;
+	size_t len;
+	FILE *f;
+	size_t n;
+};
+
+static void marks_add(struct marks *mk, double x, double y, char *label)
+{
+	if (!label)
+		return;
+	if (!mk->f)
+		mk->f = open_memstream(&mk->buf, &mk->len);
+	if (!mk->f) {
+		kb_error("out of memory for a plot's labels");
+		abort();
+	}
+	fprintf(mk->f, "%.17g %.17g \"%s\"\n", x, y, label);
+	mk->n++;
+	free(label);
+}
+
+/* Append the labels block to p's data file as block `index` and return
+ * the plot clause that draws it (malloc'd; "" when there are none). */
+static char *marks_finish(struct marks *mk, struct plot *p, size_t index)
+{
+	if (mk->f)
+		fclose(mk->f);
+	mk->f = NULL;
+	if (!mk->n) {
+		free(mk->buf);
+		return kb_xstrdup("");
+	}
+	fprintf(p->d, "\n\n# significant changes: x y label\n%s", mk->buf);
+	free(mk->buf);
+	mk->buf = NULL;
+	return kb_xasprintf(", datafile index %zu using 1:2:3 with labels "
+			    "offset 0,0.9 font ',10' textcolor rgb '#b00000' "
+			    "notitle", index);
+}
+
+/* Write "X MEAN CI95_LO CI95_HI" of cfg's summary to p's data file (x:
+ * where it is drawn), its significance label at label_x above the
+ * whisker into mk, and raise *top to the whisker.  0 when cfg is not
+ * measured (nothing written). */
+static int put_point(json_t *results, const char *cfg, const char *job,
+		     const char *metric, struct plot *p, struct marks *mk,
+		     const char *x, double label_x, double *top)
+{
+	struct point pt;
+
+	if (!cfg || !summary_point(results, cfg, job, metric, &pt))
+		return 0;
+	fprintf(p->d, "%s %.17g %.17g %.17g\n", x, pt.mean, pt.lo, pt.hi);
+	marks_add(mk, label_x, fmax(pt.hi, pt.mean),
+		  significance_label(results, cfg, job, metric));
+	*top = fmax(*top, fmax(pt.hi, pt.mean));
+	return 1;
+}
+
 static int bar_plot(json_t *results, const char *dir, const char *job,
 		    const char *metric)
 {
+	struct marks mk = { 0 };
 	struct plot p;
-	json_t *cfg, *s, *m, *lo, *hi;
-	char *t, *head, *ylab;
+	json_t *cfg;
+	char *t, *q, *head, *ylab, *yr, *labels, *body, *tics = NULL, *tmp;
+	double top = 0;
 	size_t i, n = 0;
-	int ret;
+	int ret, tic_lines = 1;
 
 	plot_open(&p, dir, job, "bar");
 	fprintf(p.d, "# configuration mean ci95_lo ci95_hi (%s)\n", metric);
 	json_array_foreach(json_object_get(results, "configurations"), i, cfg) {
-		s = stats_find_summary(json_object_get(results, "summaries"),
-				       kb_jstr(cfg, "id") ?: "", job, metric);
-		m = json_object_get(s, "mean");
-		if (!json_is_number(m))
+		const char *id = kb_jstr(cfg, "id");
+
+		if (!id)
 			continue;
-		lo = json_object_get(s, "ci95_lo");
-		hi = json_object_get(s, "ci95_hi");
-		t = gp_title(kb_jstr(cfg, "id"));
-		/* no CI (n = 1): a zero-length bar */
-		fprintf(p.d, "\"%s\" %.17g %.17g %.17g\n", t,
-			json_number_value(m), json_is_number(lo) ?
-			json_number_value(lo) : json_number_value(m),
-			json_is_number(hi) ? json_number_value(hi) :
-			json_number_value(m));
+		t = gp_title(id);
+		q = kb_xasprintf("\"%s\"", t);
 		free(t);
+		ret = put_point(results, id, job, metric, &p, &mk, q,
+				(double)n, &top);
+		free(q);
+		if (!ret)
+			continue;
+		t = gp_tic(id, &tic_lines);
+		tmp = kb_xasprintf("%s%s\"%s\" %zu",
+				   tics ? tics : "set xtics (",
+				   tics ? ", " : "", t, n);
+		free(t);
+		free(tics);
+		tics = tmp;
 		n++;
 	}
-	if (!n) {
+	if (!n) {	/* nothing measured: no labels either */
+		free(tics);
 		plot_free(&p);
 		return 0;
 	}
+	labels = marks_finish(&mk, &p, 1);
 	ylab = axis_label(metric);
 	t = gp_title(job);
-	head = kb_xasprintf("set title \"%s: mean of %s, 95%% CI\"\n"
-			    "set ylabel \"%s\"\nset yrange [0:*]\n"
+	yr = yrange_to(top);
+	head = kb_xasprintf("set title \"%s: mean of %s, 95%% CI%s%s\"\n"
+			    "set ylabel \"%s\"\n%s\n%s)\n"
+			    "set xrange [-0.5:%zu.5]\nset bmargin %d\n"
 			    "set style fill solid 0.6 border -1\n"
-			    "set boxwidth 0.6\nset xtics rotate by -20\n"
-			    "unset key", t, metric, ylab);
-	ret = plot_draw(&p, head, "plot datafile using 0:2:xtic(1) with boxes "
-			"lc rgb '#4878a8', '' using 0:2:3:4 with yerrorbars "
-			"lc rgb 'black' pt -1");
+			    "set boxwidth 0.6\nunset key", t, metric,
+			    *labels ? "\\n" : "",
+			    *labels ? SIGNIFICANCE_NOTE : "", ylab, yr, tics,
+			    n - 1, tic_lines + 2);
+	body = kb_xasprintf("plot datafile index 0 using 0:2 with boxes lc "
+			    "rgb '#4878a8', '' index 0 using 0:2:3:4 with "
+			    "yerrorbars lc rgb 'black' pt 7 ps 0.6%s", labels);
+	ret = plot_draw(&p, head, body);
+	free(body);
 	free(head);
+	free(yr);
 	free(ylab);
 	free(t);
+	free(labels);
+	free(tics);
 	plot_free(&p);
 	return ret ? ret : 1;
 }
@@ -276,7 +456,7 @@ static int iterations_plot(json_t *results, const char *dir, const char *job,
 {
 	struct plot p;
 	json_t *cfg, *run, *v;
-	char *t, *head, *ylab, *body = NULL, *tmp;
+	char *t, *head, *ylab, *body = NULL;
 	size_t i, k, block = 0, nb;
 	int ret;
 
@@ -306,12 +486,9 @@ static int iterations_plot(json_t *results, const char *dir, const char *job,
 		if (!nb)
 			continue;
 		t = gp_title(id);
-		tmp = kb_xasprintf("%s%s datafile index %zu using 1:2 with "
-				   "linespoints pt 7 ps 1.2 title \"%s\"",
-				   body ? body : "plot", body ? "," : "",
-				   block, t);
-		free(body);
-		body = tmp;
+		clause_add(&body, kb_xasprintf("datafile index %zu using 1:2 "
+			   "with linespoints pt 7 ps 1.2 title \"%s\"", block,
+			   t));
 		free(t);
 		block++;
 	}
@@ -323,7 +500,11 @@ static int iterations_plot(json_t *results, const char *dir, const char *job,
 	t = gp_title(job);
 	head = kb_xasprintf("set title \"%s: %s of every timed iteration\"\n"
 			    "set xlabel \"iteration\"\nset ylabel \"%s\"\n"
-			    "set xtics 1", t, metric, ylab);
+			    "set xtics 1\n"
+			    /* the first and last points whole, not cut by
+			     * the border */
+			    "set autoscale xfix\nset offsets 0.25, 0.25, 0, 0",
+			    t, metric, ylab);
 	ret = plot_draw(&p, head, body);
 	free(head);
 	free(ylab);
@@ -333,102 +514,319 @@ static int iterations_plot(json_t *results, const char *dir, const char *job,
 	return ret ? ret : 1;
 }
 
-/* Something swept: a run with "params", or a tunable with 2+ values. */
-static int swept(json_t *results)
+/* The scaling graph's grid: the configurations by the value of one
+ * tunable label (x) and the rest of their id (a series). */
+struct grid {
+	const char *dim;	/* the tunable label on x */
+	int lines;		/* a swept job parameter with numeric values */
+	struct kb_strlist xs;	/* dim's values: numeric sorted, else in
+				 * campaign order */
+	char **rows;		/* configuration ids without ",dim=value" */
+	size_t nrows;
+	const char **cell;	/* nrows x xs.n configuration ids, or NULL */
+};
+
+static int cmp_numstr(const void *a, const void *b)
 {
-	json_t *run, *cfg, *v;
-	const char *k;
-	size_t i, j;
+	double x = strtod(*(const char *const *)a, NULL);
+	double y = strtod(*(const char *const *)b, NULL);
 
-	json_array_foreach(json_object_get(results, "runs"), i, run)
-		if (json_object_size(json_object_get(run, "params")))
-			return 1;
-	json_array_foreach(json_object_get(results, "configurations"), i, cfg)
-		json_object_foreach(json_object_get(cfg, "tunables"), k, v) {
-			json_t *o;
-
-			json_array_foreach(json_object_get(results,
-					   "configurations"), j, o) {
-				json_t *w = json_object_get(json_object_get(o,
-							    "tunables"), k);
-
-				if (json_is_string(w) && json_is_string(v) &&
-				    strcmp(json_string_value(w),
-					   json_string_value(v)))
-					return 1;
-			}
-		}
-	return 0;
+	return (x > y) - (x < y);
 }
 
-/* The scaling layout's table (reports/layout.c), drawn as lines. */
+static int is_number(const char *s)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return 0;
+	v = strtod(s, &end);
+	return !*end && isfinite(v);
+}
+
+/* The label drawn on x: --cols when it names a tunable (or swept job
+ * parameter), else the first swept job parameter (kernels.conf
+ * "sweep"), else the last tunable, as the scaling layout chooses
+ * (reports/layout.h).  *sweep: 1 when it is a swept job parameter. */
+static const char *grid_dim(json_t *results, const struct report_opts *opts,
+			    int *sweep)
+{
+	json_t *tun = json_object_get(json_object_get(results, "campaign"),
+				      "tunables"), *t;
+	const char *dim = NULL, *first_sweep = NULL, *cols_dim = NULL;
+	size_t i;
+
+	json_array_foreach(tun, i, t) {
+		const char *label = kb_jstr(t, "label");
+
+		if (!label)
+			continue;
+		if (opts->cols && !strcmp(opts->cols, label))
+			cols_dim = label;
+		if (!first_sweep && json_is_true(json_object_get(t, "sweep")))
+			first_sweep = label;
+		dim = label;
+	}
+	dim = cols_dim ? cols_dim : first_sweep ? first_sweep : dim;
+	*sweep = 0;
+	json_array_foreach(tun, i, t)
+		if (dim && kb_jstr(t, "label") &&
+		    !strcmp(kb_jstr(t, "label"), dim))
+			*sweep = json_is_true(json_object_get(t, "sweep"));
+	return dim;
+}
+
+/* id without its ",dim=value" part (malloc'd). */
+static char *id_without(const char *id, const char *dim, const char *value)
+{
+	char *part = kb_xasprintf(",%s=%s", dim, value);
+	const char *at = strstr(id, part);
+	char *r;
+
+	if (at && (at[strlen(part)] == ',' || !at[strlen(part)]))
+		r = kb_xasprintf("%.*s%s", (int)(at - id), id,
+				 at + strlen(part));
+	else
+		r = kb_xstrdup(id);
+	free(part);
+	return r;
+}
+
+/* Fill g; 0 when there is nothing to draw (fewer than 2 values). */
+static int grid_build(json_t *results, const struct report_opts *opts,
+		      struct grid *g)
+{
+	json_t *cfg;
+	size_t i, k, r;
+
+	memset(g, 0, sizeof(*g));
+	g->dim = grid_dim(results, opts, &g->lines);
+	if (!g->dim)
+		return 0;
+	json_array_foreach(json_object_get(results, "configurations"), i, cfg)
+		kb_strlist_add(&g->xs, kb_jstr(json_object_get(cfg,
+						"tunables"), g->dim));
+	if (g->xs.n < 2)
+		return 0;
+	for (k = 0; k < g->xs.n && is_number(g->xs.v[k]); k++)
+		;
+	if (k == g->xs.n)	/* numbers: in order, as the layout does */
+		qsort(g->xs.v, g->xs.n, sizeof(*g->xs.v), cmp_numstr);
+	else
+		g->lines = 0;
+	json_array_foreach(json_object_get(results, "configurations"), i, cfg) {
+		const char *id = kb_jstr(cfg, "id");
+		const char *v = kb_jstr(json_object_get(cfg, "tunables"),
+					g->dim);
+		char *row;
+
+		if (!id || !v)
+			continue;
+		row = id_without(id, g->dim, v);
+		for (r = 0; r < g->nrows && strcmp(g->rows[r], row); r++)
+			;
+		if (r == g->nrows) {
+			g->rows = kb_xrealloc(g->rows, (r + 1) *
+					      sizeof(*g->rows));
+			g->rows[g->nrows++] = row;
+			g->cell = kb_xrealloc(g->cell, g->nrows * g->xs.n *
+					      sizeof(*g->cell));
+			memset(g->cell + r * g->xs.n, 0,
+			       g->xs.n * sizeof(*g->cell));
+		} else {
+			free(row);
+		}
+		g->cell[r * g->xs.n + kb_strlist_index(&g->xs, v)] = id;
+	}
+	return 1;
+}
+
+static void grid_free(struct grid *g)
+{
+	size_t r;
+
+	for (r = 0; r < g->nrows; r++)
+		free(g->rows[r]);
+	free(g->rows);
+	free(g->cell);
+	free(g->xs.v);
+}
+
+/* The swept values' axis is log2 when they are positive and span a
+ * factor of 4 or more (numjobs = 1 2 4 8, iodepth = 1 ... 128). */
+static int grid_log2(const struct grid *g)
+{
+	double lo = strtod(g->xs.v[0], NULL);
+	double hi = strtod(g->xs.v[g->xs.n - 1], NULL);
+
+	return lo > 0 && hi / lo >= 4;
+}
+
+/* A numeric sweep: one line per row over the swept values (x = the value
+ * itself, grid_log2), with the 95% CI as error bars; each line drawn a
+ * little aside (3% of a doubling, or of the range) so that whiskers at
+ * the same value do not hide each other.  Appends clauses to *body;
+ * returns the top. */
+static double grid_lines(json_t *results, const struct grid *g,
+			 const char *job, const char *metric, struct plot *p,
+			 struct marks *mk, char **body, size_t *blocks)
+{
+	int logx = grid_log2(g);
+	double span = strtod(g->xs.v[g->xs.n - 1], NULL) -
+		      strtod(g->xs.v[0], NULL);
+	double top = 0, off;
+	size_t r, k;
+	char *t, *xe;
+
+	for (r = 0; r < g->nrows; r++) {
+		off = ((double)r - (double)(g->nrows - 1) / 2) * 0.03;
+		xe = logx ? kb_xasprintf("($1*%.6g)", pow(2, off)) :
+			    kb_xasprintf("($1+%.6g)", off * span);
+		t = gp_title(g->rows[r]);
+		fprintf(p->d, "%s# %s: %s mean ci95_lo ci95_hi\n",
+			*blocks ? "\n\n" : "", t, g->dim);
+		for (k = 0; k < g->xs.n; k++) {
+			double x = strtod(g->xs.v[k], NULL);
+
+			put_point(results, g->cell[r * g->xs.n + k], job,
+				  metric, p, mk, g->xs.v[k], logx ?
+				  x * pow(2, off) : x + off * span, &top);
+		}
+		clause_add(body, kb_xasprintf("datafile index %zu using %s:2 "
+			   "with linespoints lc %zu pt 7 lw 2 title \"%s\", "
+			   "'' index %zu using %s:2:3:4 with yerrorbars lc %zu "
+			   "pt 7 ps 0.6 notitle", *blocks, xe, r + 1, t,
+			   *blocks, xe, r + 1));
+		free(t);
+		free(xe);
+		(*blocks)++;
+	}
+	return top;
+}
+
+/* A categorical tunable (no scale): clusters of bars, one cluster per
+ * row, one bar (colour, key entry) per value, the 95% CI as error bars. */
+static double grid_bars(json_t *results, const struct grid *g,
+			const char *job, const char *metric, struct plot *p,
+			struct marks *mk, char **body, size_t *blocks)
+{
+	double w = 0.8 / (double)g->xs.n, x, top = 0;
+	size_t r, k;
+	char *t, xs[32];
+
+	for (k = 0; k < g->xs.n; k++) {
+		t = gp_title(g->xs.v[k]);
+		fprintf(p->d, "%s# %s=%s: x mean ci95_lo ci95_hi\n",
+			*blocks ? "\n\n" : "", g->dim, t);
+		for (r = 0; r < g->nrows; r++) {
+			x = (double)r + ((double)k - (double)(g->xs.n - 1) /
+					 2) * w;
+			snprintf(xs, sizeof(xs), "%.17g", x);
+			put_point(results, g->cell[r * g->xs.n + k], job,
+				  metric, p, mk, xs, x, &top);
+		}
+		clause_add(body, kb_xasprintf("datafile index %zu using 1:2 "
+			   "with boxes lc %zu title \"%s=%s\", '' index %zu "
+			   "using 1:2:3:4 with yerrorbars lc rgb 'black' pt 7 "
+			   "ps 0.6 notitle", *blocks, k + 1, g->dim, t,
+			   *blocks));
+		free(t);
+		(*blocks)++;
+	}
+	return top;
+}
+
+/* The x axis of the grid: the swept values as ticks (lines), or the row
+ * names under each cluster (bars) (malloc'd). */
+static char *grid_xaxis(const struct grid *g)
+{
+	char *s = NULL, *tmp, *t;
+	double lo, hi;
+	size_t i, n = g->lines ? g->xs.n : g->nrows;
+	int tic_lines = 1;
+
+	for (i = 0; i < n; i++) {
+		t = g->lines ? gp_title(g->xs.v[i]) :
+			       gp_tic(g->rows[i], &tic_lines);
+		tmp = kb_xasprintf("%s%s\"%s\" %.17g", s ? s : "set xtics (",
+				   s ? ", " : "", t, g->lines ?
+				   strtod(g->xs.v[i], NULL) : (double)i);
+		free(s);
+		free(t);
+		s = tmp;
+	}
+	if (!g->lines) {
+		tmp = kb_xasprintf("%s)\nset xrange [-0.5:%zu.5]\n"
+				   "set bmargin %d\n"
+				   "set style fill solid 0.6 border -1\n"
+				   "set boxwidth %.6g absolute", s, n - 1,
+				   tic_lines + 2, 0.8 / (double)g->xs.n);
+		free(s);
+		return tmp;
+	}
+	/* room beside the first and last value for their labels */
+	lo = strtod(g->xs.v[0], NULL);
+	hi = strtod(g->xs.v[n - 1], NULL);
+	if (grid_log2(g))
+		tmp = kb_xasprintf("%s)\nset logscale x 2\nset xrange "
+				   "[%.6g:%.6g]\nset xlabel \"%s\"", s,
+				   lo / 1.4, hi * 1.4, g->dim);
+	else
+		tmp = kb_xasprintf("%s)\nset xrange [%.6g:%.6g]\n"
+				   "set xlabel \"%s\"", s,
+				   lo - (hi - lo) * 0.1, hi + (hi - lo) * 0.1,
+				   g->dim);
+	free(s);
+	return tmp;
+}
+
+/* The scaling graph (the dimension of the scaling layout,
+ * reports/layout.h): lines over a numeric swept job parameter, else
+ * clustered bars, one per value of the categorical tunable (NM = 0 1 2
+ * are not a scale). */
 static int scaling_plot(json_t *results, const char *dir, const char *job,
 			const char *metric, const struct report_opts *opts)
 {
-	struct report_opts o = *opts;
-	const char *ms[2] = { metric, NULL };
-	struct kb_report *r = NULL;
-	struct kb_table *t = NULL;
+	struct marks mk = { 0 };
+	struct grid g;
 	struct plot p;
-	char *head, *body = NULL, *tmp, *ti, *ylab, *end;
-	size_t i, row, c, nser = 0;
+	char *head, *body = NULL, *labels, *ti, *ylab, *yr, *xaxis, *tmp;
+	size_t blocks = 0;
+	double top;
 	int ret;
 
-	if (!swept(results))
-		return 0;
-	o.layout = "scaling";
-	o.rows = NULL;
-	o.metrics = ms;
-	if (kb_report_build(results, &o, &r))
-		return 0;	/* the message says why */
-	for (i = 0; i < r->njobs; i++)
-		if (!strcmp(r->jobs[i].name, job) && r->jobs[i].ntables)
-			t = r->jobs[i].tables[0];
-	if (!t || t->ncols < 3) {
-		kb_report_free(r);
+	if (!grid_build(results, opts, &g)) {
+		grid_free(&g);
 		return 0;
 	}
 	plot_open(&p, dir, job, "scaling");
-	fputs("# column", p.d);
-	for (c = 1; c < t->ncols; c++) {
-		ti = gp_title(t->cols[c].head);
-		fprintf(p.d, " \"%s\"", ti);
-		free(ti);
-	}
-	fputc('\n', p.d);
-	for (row = 0; row < t->nrows; row++) {
-		if (!strncmp(t->rows[row].cells[0], "% change", 8))
-			continue;
-		ti = gp_title(t->rows[row].cells[0]);
-		fprintf(p.d, "%s# %s\n", nser ? "\n\n" : "", ti);
-		for (c = 1; c < t->ncols; c++) {
-			double v = strtod(t->rows[row].cells[c], &end);
-			char *h = gp_title(t->cols[c].head);
-
-			if (end != t->rows[row].cells[c] && !*end)
-				fprintf(p.d, "%zu \"%s\" %.17g\n", c - 1, h, v);
-			free(h);
-		}
-		tmp = kb_xasprintf("%s%s datafile index %zu using 1:3:xtic(2) "
-				   "with linespoints pt 7 lw 2 title \"%s\"",
-				   body ? body : "plot", body ? "," : "", nser,
-				   ti);
-		free(body);
-		body = tmp;
-		free(ti);
-		nser++;
-	}
+	top = g.lines ? grid_lines(results, &g, job, metric, &p, &mk, &body,
+				   &blocks) :
+			grid_bars(results, &g, job, metric, &p, &mk, &body,
+				  &blocks);
+	labels = marks_finish(&mk, &p, blocks);
+	tmp = kb_xasprintf("%s%s", body, labels);
+	free(body);
+	body = tmp;
 	ylab = axis_label(metric);
-	ti = gp_title(t->title);
-	head = kb_xasprintf("set title \"%s\"\nset ylabel \"%s\"\n"
-			    "set yrange [0:*]", ti, ylab);
+	ti = gp_title(job);
+	yr = yrange_to(top);
+	xaxis = grid_xaxis(&g);
+	head = kb_xasprintf("set title \"%s: mean of %s by %s, 95%% CI%s%s\"\n"
+			    "set ylabel \"%s\"\n%s\n%s", ti, metric, g.dim,
+			    *labels ? "\\n" : "",
+			    *labels ? SIGNIFICANCE_NOTE : "", ylab, yr, xaxis);
 	ret = plot_draw(&p, head, body);
 	free(head);
+	free(xaxis);
+	free(yr);
 	free(ylab);
 	free(ti);
 	free(body);
+	free(labels);
 	plot_free(&p);
-	kb_report_free(r);
+	grid_free(&g);
 	return ret ? ret : 1;
 }
 
@@ -466,15 +864,94 @@ static void add_bins(const char *path, const char *dname, struct bin **bins,
 	json_decref(doc);
 }
 
+/* The engineering unit for latencies from lo to hi ns on a log axis:
+ * the largest of ns, us, ms, s in which the middle of the axis,
+ * sqrt(lo * hi), is at least 1, so tick labels stay short ("%g", no
+ * "1x10^6").  *scale_ns: nanoseconds per unit. */
+static const char *latency_unit(double lo_ns, double hi_ns, double *scale_ns)
+{
+	static const struct {
+		const char *name;
+		double ns;
+	} units[] = { { "s", 1e9 }, { "ms", 1e6 }, { "us", 1e3 },
+		      { "ns", 1 } };
+	double mid = sqrt(fmax(lo_ns, 1) * fmax(hi_ns, 1));
+	size_t i;
+
+	for (i = 0; i + 1 < sizeof(units) / sizeof(units[0]); i++)
+		if (mid >= units[i].ns)
+			break;
+	*scale_ns = units[i].ns;
+	return units[i].name;
+}
+
+/* One configuration's merged json+ bins, sorted by latency. */
+struct cdf_series {
+	const char *id;
+	struct bin *bins;
+	size_t n;
+};
+
+static void cdf_collect(json_t *results, const char *cdir, const char *job,
+			const char *dname, const char *id,
+			struct cdf_series *s)
+{
+	json_t *run;
+	char *key, *path;
+	size_t k;
+
+	s->id = id;
+	s->bins = NULL;
+	s->n = 0;
+	json_array_foreach(json_object_get(results, "runs"), k, run) {
+		if (!kb_jstr(run, "configuration") || !kb_jstr(run, "job") ||
+		    strcmp(kb_jstr(run, "configuration"), id) ||
+		    strcmp(kb_jstr(run, "job"), job) || !kb_run_counts(run))
+			continue;
+		key = kb_run_key(id, job, (long long)json_integer_value(
+				 json_object_get(run, "iteration")));
+		path = kb_run_file(cdir, key, "fio.json");
+		free(key);
+		if (kb_exists(path))
+			add_bins(path, dname, &s->bins, &s->n);
+		free(path);
+	}
+	if (s->n)
+		qsort(s->bins, s->n, sizeof(*s->bins), cmp_bin);
+}
+
+/* The CDF of s into p's data file as block `block`, latencies in units
+ * of scale ns. */
+static void cdf_write(struct plot *p, const struct cdf_series *s,
+		      size_t block, const char *unit, double scale)
+{
+	double total = 0, cum = 0;
+	size_t k;
+
+	for (k = 0; k < s->n; k++)
+		total += s->bins[k].count;
+	fprintf(p->d, "%s# %s: latency_%s cumulative_fraction\n",
+		block ? "\n\n" : "", s->id, unit);
+	for (k = 0; k < s->n; k++) {
+		cum += s->bins[k].count;
+		/* one point per distinct latency */
+		if (k + 1 < s->n && s->bins[k + 1].ns == s->bins[k].ns)
+			continue;
+		fprintf(p->d, "%.17g %.17g\n", s->bins[k].ns / scale,
+			total > 0 ? cum / total : 0);
+	}
+}
+
 static int cdf_plot(json_t *results, const char *dir, const char *cdir,
 		    const char *job, const char *metric)
 {
-	char dname[16], *path, *key, *t, *head, *body = NULL, *tmp;
-	json_t *cfg, *run;
-	struct bin *bins;
-	size_t i, k, n, block = 0;
-	double total, cum;
+	char dname[16], *t, *head, *body = NULL;
+	struct cdf_series *ser = NULL;
+	double lo = INFINITY, hi = 0, scale;
+	const char *unit;
+	size_t i, n = 0;
 	struct plot p;
+	json_t *cfg;
 	int ret;
 
 	/* the direction of the metric ("read.iops" -> "read") */
@@ -485,66 +962,49 @@ static int cdf_plot(json_t *results, const char *dir, const char *cdir,
 	if (strcmp(dname, "read") && strcmp(dname, "write") &&
 	    strcmp(dname, "trim"))
 		return 0;
-	plot_open(&p, dir, job, "cdf");
 	json_array_foreach(json_object_get(results, "configurations"), i, cfg) {
 		const char *id = kb_jstr(cfg, "id");
 
 		if (!id)
 			continue;
-		bins = NULL;
-		n = 0;
-		json_array_foreach(json_object_get(results, "runs"), k, run) {
-			if (!kb_jstr(run, "configuration") || !kb_jstr(run, "job") ||
-			    strcmp(kb_jstr(run, "configuration"), id) ||
-			    strcmp(kb_jstr(run, "job"), job) ||
-			    !kb_run_counts(run))
-				continue;
-			key = kb_run_key(id, job, (long long)
-				json_integer_value(json_object_get(run,
-							"iteration")));
-			path = kb_run_file(cdir, key, "fio.json");
-			free(key);
-			if (kb_exists(path))
-				add_bins(path, dname, &bins, &n);
-			free(path);
-		}
-		if (!n) {
-			free(bins);
+		ser = kb_xrealloc(ser, (n + 1) * sizeof(*ser));
+		cdf_collect(results, cdir, job, dname, id, &ser[n]);
+		if (!ser[n].n) {
+			free(ser[n].bins);
 			continue;
 		}
-		qsort(bins, n, sizeof(*bins), cmp_bin);
-		for (k = 0, total = 0; k < n; k++)
-			total += bins[k].count;
-		fprintf(p.d, "%s# %s: latency_us cumulative_fraction\n",
-			block ? "\n\n" : "", id);
-		for (k = 0, cum = 0; k < n; k++) {
-			cum += bins[k].count;
-			/* one point per distinct latency */
-			if (k + 1 < n && bins[k + 1].ns == bins[k].ns)
-				continue;
-			fprintf(p.d, "%.17g %.17g\n", bins[k].ns / 1000,
-				cum / total);
-		}
-		free(bins);
-		t = gp_title(id);
-		tmp = kb_xasprintf("%s%s datafile index %zu using 1:2 with steps "
-				   "lw 2 title \"%s\"", body ? body : "plot",
-				   body ? "," : "", block, t);
-		free(body);
-		body = tmp;
-		free(t);
-		block++;
+		lo = fmin(lo, ser[n].bins[0].ns);
+		hi = fmax(hi, ser[n].bins[ser[n].n - 1].ns);
+		n++;
 	}
-	if (!block) {
-		plot_free(&p);
+	if (!n) {
+		free(ser);
 		return 0;
 	}
+	unit = latency_unit(lo, hi, &scale);
+	plot_open(&p, dir, job, "cdf");
+	for (i = 0; i < n; i++) {
+		cdf_write(&p, &ser[i], i, unit, scale);
+		t = gp_title(ser[i].id);
+		clause_add(&body, kb_xasprintf("datafile index %zu using 1:2 "
+			   "with steps lw 2 title \"%s\"", i, t));
+		free(t);
+		free(ser[i].bins);
+	}
+	free(ser);
 	t = gp_title(job);
+	/* the key inside, bottom right: a CDF is near 1 there, so nothing
+	 * hides behind it, and the x label keeps the bottom to itself */
 	head = kb_xasprintf("set title \"%s: %s completion latency CDF (fio "
 			    "json+ bins, timed runs merged)\"\n"
-			    "set xlabel \"completion latency (us)\"\n"
-			    "set ylabel \"fraction of I/Os\"\nset logscale x\n"
-			    "set yrange [0:1]", t, dname);
+			    "set xlabel \"completion latency (%s, log "
+			    "scale)\"\n"
+			    "set ylabel \"fraction of I/Os\"\n"
+			    "set logscale x 10\nset format x \"%%g\"\n"
+			    "set xtics norotate\nset mxtics 10\n"
+			    "set grid xtics ytics\n"
+			    "set key inside right bottom vertical Left reverse "
+			    "box opaque\nset yrange [0:1.02]", t, dname, unit);
 	ret = plot_draw(&p, head, body);
 	free(head);
 	free(t);

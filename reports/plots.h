@@ -8,16 +8,32 @@
  *                   error bars = the 95% CI (Student t)
  *   JOB-iterations  every timed run's value against its iteration, one
  *                   series per configuration: drift at a glance
- *   JOB-scaling     the scaling layout (reports/layout.h): one line per
- *                   row, the swept dimension on x (only when something is
- *                   swept: a job parameter or a tunable with 2+ values)
+ *   JOB-scaling     the dimension of the scaling layout (reports/layout.h:
+ *                   --cols when it names a tunable, else the first swept
+ *                   job parameter, else the last tunable; drawn when it
+ *                   has 2+ values): a swept job parameter with numeric
+ *                   values (kernels.conf "sweep") is a scale: one line
+ *                   per rest of the configuration over the values (log2
+ *                   x axis when they span 4x), CI whiskers; any other
+ *                   (a tunable: NM = 0 1 2) is not: clustered bars, a
+ *                   cluster per rest of the configuration, a bar per value
  *   JOB-cdf         completion latency CDF per configuration from fio's
  *                   json+ histogram ("clat_ns"."bins", fio 3.x: latency
  *                   in ns -> count), merged over the timed runs; needs
  *                   the campaign directory's runs/.../fio.json (not
- *                   drawn from a results.json export alone)
+ *                   drawn from a results.json export alone).  x: log
+ *                   scale in ns, us, ms or s, the largest unit in which
+ *                   the middle of the range (geometric mean of the lowest
+ *                   and highest latency) is >= 1; "%g" tick labels
+ * Bar and scaling graphs: y from 0 to the highest CI whisker + 15%, so
+ * no whisker is clipped; a configuration whose comparison with its
+ * baseline (results "comparisons", stats/compare.h; not recomputed) has a
+ * significant verdict, the cells the table marks with '*', is labelled
+ * with its change ("+1.23%*", the data file's last block) and the title
+ * says what the labels mean.
+ * Every script begins with "reset": one gnuplot draws them all, in order.
  * The metric is the first --metric, else the IOPS of the job's direction.
- * gnuplot is started from an argv array ("gnuplot NAME.gp").
+ * gnuplot is started from an argv array ("gnuplot NAME.gp ...").
  */
 #ifndef KB_REPORT_PLOTS_H
 #define KB_REPORT_PLOTS_H

@@ -83,4 +83,38 @@ static inline json_t *stats_find_summary(json_t *summaries, const char *cfg,
 	return NULL;
 }
 
+/* 1 for the verdicts of stats/compare.h that call a change significant:
+ * "improvement", "regression", "significant difference" (the cells the
+ * reports mark with '*'); 0 for any other verdict or NULL. */
+static inline int kb_verdict_significant(const char *verdict)
+{
+	return verdict && (!strcmp(verdict, "improvement") ||
+			   !strcmp(verdict, "regression") ||
+			   !strcmp(verdict, "significant difference"));
+}
+
+/* The comparison (docs/results-format.md "comparisons", filled by
+ * stats_fill_comparisons()) of cfg against baseline for (job, metric) in
+ * results, or NULL when it was not compared. */
+static inline json_t *kb_find_comparison(json_t *results, const char *cfg,
+					 const char *baseline,
+					 const char *job, const char *metric)
+{
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(json_object_get(results, "comparisons"), i, e) {
+		const char *ec = kb_jstr(e, "configuration");
+		const char *eb = kb_jstr(e, "baseline");
+		const char *ej = kb_jstr(e, "job");
+		const char *em = kb_jstr(e, "metric");
+
+		if (ec && eb && ej && em && !strcmp(ec, cfg) &&
+		    !strcmp(eb, baseline) && !strcmp(ej, job) &&
+		    !strcmp(em, metric))
+			return e;
+	}
+	return NULL;
+}
+
 #endif

@@ -23,9 +23,10 @@
 #include "lib/proc.h"
 #include "parsers/json_file.h"
 
-#define CASE "tests/data/stats/B44.results.json"
+#define TEST_TMPDIR "/tmp/kbench-test-b44-XXXXXX"
+#include "tests/tmpdir.h"
 
-static char tmpdir[] = "/tmp/kbench-test-b44-XXXXXX";
+#define CASE "tests/data/stats/B44.results.json"
 
 /* Run kbench with argv[1..] (NULL-terminated, at most 6); output in
  * *out (malloc'd, stdout and stderr); returns the exit status. */
@@ -211,22 +212,6 @@ static void test_b44_compare_exit_125(void **state)
 	free(dir);
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char *argv[] = { "rm", "-rf", tmpdir, NULL };
-	struct kb_spawn_result r;
-	struct kb_spawn_opts o = { 0 };
-
-	(void)state;
-	return kb_spawn(argv, &o, &r);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -234,5 +219,6 @@ int main(void)
 		cmocka_unit_test(test_b44_compare_exit_125),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, tmpdir_setup,
+				      tmpdir_teardown);
 }

@@ -20,7 +20,8 @@
 #include "lib/proc.h"
 #include "parsers/json_file.h"
 
-static char tmpdir[] = "/tmp/kbench-test-compare-XXXXXX";
+#define TEST_TMPDIR "/tmp/kbench-test-compare-XXXXXX"
+#include "tests/tmpdir.h"
 
 /* A campaign in tmpdir/name: configurations ids[0..ncfg), job "randread-
  * 4k", one warm-up (iteration 000, value 1.0: must never count) and
@@ -376,22 +377,6 @@ static void test_exit_codes(void **state)
 	free(t);
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char *argv[] = { "rm", "-rf", tmpdir, NULL };
-	struct kb_spawn_result r;
-	struct kb_spawn_opts o = { 0 };
-
-	(void)state;
-	return kb_spawn(argv, &o, &r);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -400,5 +385,6 @@ int main(void)
 		cmocka_unit_test(test_compare_by_name),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, tmpdir_setup,
+				      tmpdir_teardown);
 }

@@ -23,15 +23,7 @@
 #include "results/model.h"
 #include "stats/summary.h"
 #include "stats/compare.h"
-
-static json_t *load_fixture(void)
-{
-	json_t *res = results_load_export("tests/data/report/results.json");
-
-	assert_non_null(res);
-	assert_int_equal(stats_analyse(res, NULL), 0);
-	return res;
-}
+#include "tests/report_fixture.h"
 
 static char *render(json_t *res, const char *format,
 		    const struct report_opts *opts, int *ret)

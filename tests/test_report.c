@@ -27,17 +27,7 @@
 #include "results/model.h"
 #include "stats/summary.h"
 #include "stats/compare.h"
-
-#define RESULTS "tests/data/report/results.json"
-
-static json_t *load_fixture(void)
-{
-	json_t *res = results_load_export(RESULTS);
-
-	assert_non_null(res);
-	assert_int_equal(stats_analyse(res, NULL), 0);
-	return res;
-}
+#include "tests/report_fixture.h"
 
 /* Render into a malloc'd string; *ret gets report_render()'s result. */
 static char *render(json_t *res, const char *format,

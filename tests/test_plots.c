@@ -1,0 +1,401 @@
+/* tests/test_plots.c - the gnuplot scripts and data files that
+ * reports/plots.c writes (not the pixels): bars for a categorical tunable
+ * and lines only for a numeric sweep, a y range that holds every CI
+ * whisker, a label on exactly the configurations whose comparison the
+ * table marks significant, and the latency CDF in engineering units with
+ * readable log ticks and its key away from the x label.
+ *
+ * Input: tests/data/report/results.json (running x NM = 0 1 2, baseline
+ * NM=0; after stats_analyse() NM=2's read.iops is an "improvement", NM=1's
+ * is not significant), changed in memory where a case needs it.  The
+ * scripts are written before gnuplot runs, so the checks hold with or
+ * without gnuplot installed (plots_write() then returns -ENOENT).  Runs
+ * from the repository root.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/err.h"
+#include "lib/file.h"
+#include "lib/proc.h"
+#include "reports/plots.h"
+#include "results/json.h"
+#include "results/model.h"
+#include "results/paths.h"
+#include "stats/compare.h"
+#include "stats/summary.h"
+
+#define TEST_TMPDIR "/tmp/kbench-test-plots.XXXXXX"
+#include "tests/tmpdir.h"
+#include "tests/report_fixture.h"
+
+#define JOB "randread-4k"
+
+/* plots_write() into tmpdir/name: the graphs drawn, or -ENOENT when
+ * gnuplot is missing (the scripts and data are written either way). */
+static char *draw(json_t *res, const char *name, const char *campaign_dir,
+		  int want_graphs)
+{
+	char *dir = kb_path_join(tmpdir, name);
+	int ret = plots_write(res, dir, campaign_dir, NULL);
+
+	if (ret != -ENOENT)
+		assert_int_equal(ret, want_graphs);
+	return dir;
+}
+
+static char *read_plot(const char *dir, const char *kind, const char *ext)
+{
+	char *name = plots_file_name(JOB, kind, ext);
+	char *path = kb_path_join(dir, name), *buf = NULL;
+
+	assert_int_equal(kb_read_file(path, &buf, NULL, 0), 0);
+	free(path);
+	free(name);
+	return buf;
+}
+
+/* A graph's directory and the script and data of one of its kinds. */
+struct graph {
+	char *dir, *gp, *dat;
+};
+
+static void graph_free(struct graph *g)
+{
+	free(g->dir);
+	free(g->gp);
+	free(g->dat);
+	memset(g, 0, sizeof(*g));
+}
+
+/* Draw res's graphs into tmpdir/name (the previous ones of g let go). */
+static void graph_draw(struct graph *g, json_t *res, const char *name,
+		       const char *campaign_dir, int want_graphs)
+{
+	graph_free(g);
+	g->dir = draw(res, name, campaign_dir, want_graphs);
+}
+
+/* Read the script and data of kind ("bar", "scaling", "cdf"). */
+static void graph_read(struct graph *g, const char *kind)
+{
+	free(g->gp);
+	free(g->dat);
+	g->gp = read_plot(g->dir, kind, "gp");
+	g->dat = read_plot(g->dir, kind, "dat");
+}
+
+/* The top of "set yrange [0:TOP]" in a script. */
+static double yrange_top(const char *gp)
+{
+	const char *s = strstr(gp, "set yrange [0:");
+	double top;
+
+	assert_non_null(s);
+	assert_int_equal(sscanf(s, "set yrange [0:%lf]", &top), 1);
+	return top;
+}
+
+/* Every data line of block `index` (gnuplot: blocks separated by two
+ * blank lines; '#' comments), fn called with its text. */
+static size_t for_block(const char *dat, size_t index,
+			void (*fn)(const char *line, void *arg), void *arg)
+{
+	const char *p = dat, *nl;
+	size_t block = 0, blanks = 0, n = 0;
+	char *line;
+
+	for (; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			nl = p + strlen(p);
+		if (nl == p) {
+			if (++blanks == 2)
+				block++;
+		} else {
+			blanks = 0;
+			if (*p != '#' && block == index) {
+				line = strndup(p, (size_t)(nl - p));
+				fn(line, arg);
+				free(line);
+				n++;
+			}
+		}
+		if (!*nl)
+			break;
+	}
+	return n;
+}
+
+/* "X MEAN LO HI" (scaling) or "\"ID\" MEAN LO HI" (bar): the highest
+ * whisker so far in *arg. */
+static void max_hi(const char *line, void *arg)
+{
+	double *top = arg, mean, lo, hi;
+	const char *p = line;
+
+	if (*p == '"')
+		p = strchr(p + 1, '"') + 1;
+	else
+		strtod(p, (char **)&p);
+	assert_int_equal(sscanf(p, "%lf %lf %lf", &mean, &lo, &hi), 3);
+	assert_true(lo <= mean && mean <= hi);
+	if (hi > *top)
+		*top = hi;
+}
+
+static void count_line(const char *line, void *arg)
+{
+	(void)line;
+	(*(size_t *)arg)++;
+}
+
+/* NM = 0 1 2 is a tunable, not a scale: clustered bars, one per value,
+ * never a line; the y range holds the highest whisker of bar and
+ * scaling graphs. */
+static void test_categorical_bars_and_yrange(void **state)
+{
+	json_t *res = load_fixture();
+	struct graph g = { 0 };
+	double top = 0;
+	size_t k;
+
+	(void)state;
+	graph_draw(&g, res, "cat", NULL, 3);
+	graph_read(&g, "scaling");
+	assert_non_null(strstr(g.gp, "with boxes"));
+	assert_null(strstr(g.gp, "linespoints"));
+	assert_non_null(strstr(g.gp, "title \"NM=0\""));
+	assert_non_null(strstr(g.gp, "title \"NM=2\""));
+	assert_non_null(strstr(g.gp, "set xtics (\"running\" 0)"));
+	assert_non_null(strstr(g.dat, "# NM=1:"));
+	for (k = 0; k < 3; k++)	/* a block per value, a bar per cluster */
+		assert_int_equal(for_block(g.dat, k, max_hi, &top), 1);
+	assert_true(top > 100000);
+	assert_true(yrange_top(g.gp) > top);
+	graph_read(&g, "bar");
+	top = 0;
+	assert_int_equal(for_block(g.dat, 0, max_hi, &top), 3);
+	assert_true(yrange_top(g.gp) > top);
+	/* a script of its own: nothing left over from the graph before */
+	assert_non_null(strstr(g.gp, "\nreset\n"));
+	graph_free(&g);
+	json_decref(res);
+}
+
+/* The configurations labelled are those whose comparison's verdict is
+ * significant (NM=2 +1.23%), read from results "comparisons"; with no
+ * significant verdict nothing is labelled and the title says nothing. */
+static void test_significance_labels(void **state)
+{
+	json_t *res = load_fixture(), *e;
+	struct graph g = { 0 };
+	size_t i, n = 0;
+
+	(void)state;
+	graph_draw(&g, res, "sig", NULL, 3);
+	graph_read(&g, "bar");
+	assert_non_null(strstr(g.gp, "with labels"));
+	assert_non_null(strstr(g.gp, "significant change vs the baseline"));
+	/* block 1: the labels; one, on NM=2's bar (x = 2) */
+	assert_int_equal(for_block(g.dat, 1, count_line, &n), 1);
+	assert_non_null(strstr(g.dat,
+				 "\n2 102745.12518385969 \"+1.23%*\"\n"));
+	graph_read(&g, "scaling");
+	assert_non_null(strstr(g.gp, "with labels"));
+	assert_non_null(strstr(g.dat, "\"+1.23%*\""));
+	assert_null(strstr(g.dat, "\"+0.65%*\""));	/* NM=1: not */
+	json_array_foreach(json_object_get(res, "comparisons"), i, e)
+		json_object_set_new(e, "verdict",
+				    json_string("no significant difference"));
+	graph_draw(&g, res, "nosig", NULL, 3);
+	graph_read(&g, "bar");
+	assert_null(strstr(g.gp, "with labels"));
+	assert_null(strstr(g.gp, "significant change"));
+	assert_null(strstr(g.dat, "significant changes"));
+	graph_free(&g);
+	json_decref(res);
+}
+
+/* A swept job parameter with numeric values (kernels.conf "sweep"):
+ * lines over the values themselves, CI whiskers, no bars. */
+static void test_numeric_sweep_lines(void **state)
+{
+	json_t *res = load_fixture(), *t;
+	struct graph g = { 0 };
+	double top = 0;
+
+	(void)state;
+	t = json_array_get(json_object_get(json_object_get(res, "campaign"),
+					   "tunables"), 0);
+	json_object_set_new(t, "sweep", json_true());
+	graph_draw(&g, res, "sweep", NULL, 3);
+	graph_read(&g, "scaling");
+	assert_non_null(strstr(g.gp, "with linespoints"));
+	assert_non_null(strstr(g.gp, "with yerrorbars"));
+	assert_null(strstr(g.gp, "with boxes"));
+	assert_non_null(strstr(g.gp,
+				 "set xtics (\"0\" 0, \"1\" 1, \"2\" 2)"));
+	assert_non_null(strstr(g.gp, "set xlabel \"NM\""));
+	/* one line, "running", over x = 0 1 2 */
+	assert_int_equal(for_block(g.dat, 0, max_hi, &top), 3);
+	assert_non_null(strstr(g.dat, "\n1 101901.17 "));
+	assert_true(yrange_top(g.gp) > top);
+	graph_free(&g);
+	json_decref(res);
+}
+
+/* The fixture with NM swept (a job parameter, kernels.conf "sweep") and a
+ * second variant "new" whose every run reads 5% more IOPS: each new,NM=V
+ * is compared with running,NM=V (stats_baseline_for) and is a
+ * significant improvement. */
+static json_t *two_variant_sweep(void)
+{
+	json_t *res = results_load_export(REPORT_FIXTURE), *cfgs, *runs;
+	json_t *e, *c, *m;
+	size_t i, n;
+
+	assert_non_null(res);
+	json_object_set_new(json_array_get(json_object_get(json_object_get(
+		res, "campaign"), "tunables"), 0), "sweep", json_true());
+	cfgs = json_object_get(res, "configurations");
+	for (i = 0, n = json_array_size(cfgs); i < n; i++) {
+		c = json_deep_copy(json_array_get(cfgs, i));
+		json_object_set_new(c, "variant", json_string("new"));
+		json_object_set_new(c, "id", json_sprintf("new,NM=%s",
+			kb_jstr(json_object_get(c, "tunables"), "NM")));
+		json_array_append_new(cfgs, c);
+	}
+	runs = json_object_get(res, "runs");
+	for (i = 0, n = json_array_size(runs); i < n; i++) {
+		e = json_deep_copy(json_array_get(runs, i));
+		json_object_set_new(e, "configuration", json_sprintf("new,%s",
+			strchr(kb_jstr(e, "configuration"), ',') + 1));
+		m = json_object_get(json_object_get(e, "metrics"),
+				    "read.iops");
+		if (json_is_number(m))
+			json_real_set(m, json_number_value(m) * 1.05);
+		json_array_append_new(runs, e);
+	}
+	assert_int_equal(stats_analyse(res, NULL), 0);
+	return res;
+}
+
+/* Lines for "running" and "new" over NM = 0 1 2; a label on each of
+ * new's points (about +5%), none on the baselines. */
+static void test_sweep_significance_on_lines(void **state)
+{
+	json_t *res = two_variant_sweep();
+	struct graph g = { 0 };
+	size_t n = 0;
+
+	(void)state;
+	graph_draw(&g, res, "sweep2", NULL, 3);
+	graph_read(&g, "scaling");
+	assert_non_null(strstr(g.gp, "title \"running\""));
+	assert_non_null(strstr(g.gp, "title \"new\""));
+	assert_non_null(strstr(g.gp, "with labels"));
+	assert_non_null(strstr(g.gp, "significant change vs the baseline"));
+	/* blocks 0, 1: the lines; block 2: the labels, one per NM value */
+	assert_int_equal(for_block(g.dat, 2, count_line, &n), 3);
+	assert_int_equal(n, 3);
+	assert_non_null(strstr(g.dat, "\"+5.00%*\""));
+	graph_free(&g);
+	json_decref(res);
+}
+
+/* fio.json with json+ read bins from lo_ns to hi_ns for every counted
+ * run of the fixture, under cdir/runs/. */
+static void write_fio_json(json_t *res, const char *cdir, double lo_ns,
+			   double hi_ns)
+{
+	json_t *run;
+	size_t i;
+
+	json_array_foreach(json_object_get(res, "runs"), i, run) {
+		char *key, *path, *d, *doc;
+
+		if (!kb_run_counts(run))
+			continue;
+		key = kb_run_key(kb_jstr(run, "configuration"), JOB,
+				 (long long)json_integer_value(
+				 json_object_get(run, "iteration")));
+		path = kb_run_file(cdir, key, "fio.json");
+		d = strndup(path, (size_t)(strrchr(path, '/') - path));
+		assert_int_equal(kb_mkdir_p(d), 0);
+		doc = kb_xasprintf("{\"jobs\": [{\"read\": {\"clat_ns\": "
+				   "{\"bins\": {\"%.0f\": 10, \"%.0f\": 80, "
+				   "\"%.0f\": 10}}}}]}", lo_ns,
+				   sqrt(lo_ns * hi_ns), hi_ns);
+		assert_int_equal(kb_write_atomic(path, doc, strlen(doc)), 0);
+		free(doc);
+		free(d);
+		free(path);
+		free(key);
+	}
+}
+
+/* The first data line of the CDF: "LATENCY FRACTION". */
+static double first_latency(const char *dat)
+{
+	const char *p = dat;
+	double x;
+
+	while (*p == '#')
+		p = strchr(p, '\n') + 1;
+	assert_int_equal(sscanf(p, "%lf", &x), 1);
+	return x;
+}
+
+/* Latency in the unit of the middle of the range (50 us .. 5 ms: us;
+ * 1 ms .. 100 ms: ms), the values scaled to it, "%g" log ticks (no
+ * "1x10^6") and the key inside, off the x label. */
+static void test_cdf_units(void **state)
+{
+	json_t *res = load_fixture();
+	char *cdir = kb_path_join(tmpdir, "campaign");
+	struct graph g = { 0 };
+
+	(void)state;
+	write_fio_json(res, cdir, 50000, 5000000);
+	graph_draw(&g, res, "cdf-us", cdir, 4);
+	graph_read(&g, "cdf");
+	assert_non_null(strstr(g.gp, "set xlabel \"completion latency (us, "
+				   "log scale)\""));
+	assert_non_null(strstr(g.gp, "set logscale x 10\n"));
+	assert_non_null(strstr(g.gp, "set format x \"%g\"\n"));
+	assert_non_null(strstr(g.gp, "set key inside right bottom"));
+	assert_non_null(strstr(g.dat, "latency_us"));
+	assert_true(fabs(first_latency(g.dat) - 50) < 1e-9);
+	write_fio_json(res, cdir, 1e6, 1e8);
+	graph_draw(&g, res, "cdf-ms", cdir, 4);
+	graph_read(&g, "cdf");
+	assert_non_null(strstr(g.gp, "(ms, log scale)"));
+	assert_true(fabs(first_latency(g.dat) - 1) < 1e-9);
+	free(cdir);
+	graph_free(&g);
+	json_decref(res);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_categorical_bars_and_yrange),
+		cmocka_unit_test(test_significance_labels),
+		cmocka_unit_test(test_numeric_sweep_lines),
+		cmocka_unit_test(test_sweep_significance_on_lines),
+		cmocka_unit_test(test_cdf_units),
+	};
+
+	return cmocka_run_group_tests(tests, tmpdir_setup,
+				      tmpdir_teardown);
+}
