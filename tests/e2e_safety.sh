@@ -167,18 +167,20 @@ cat >"$tmp/fake/fio" <<'FIO'
 #!/bin/sh
 case "$1" in --version) echo fio-3.33; exit 0 ;; esac
 # how many job processes of an earlier run are still there?
-ps -eo stat=,args= | grep -v '^Z' | grep -c '[k]btest-job' >>"$FAKE_DIR/before"
-sh -c 'trap "" TERM HUP; sleep 300; :' kbtest-job &
+ps -eo stat=,args= | grep -v '^Z' | grep -c "[k]btest-job-$FAKE_TAG" >>"$FAKE_DIR/before"
+sh -c 'trap "" TERM HUP; sleep 300; :' "kbtest-job-$FAKE_TAG" &
 echo "fio: fake: first line" >&2
 echo "fio: fake: job stuck in uninterruptible wait" >&2
 if [ "$FAKE_MODE" = exit ]; then sleep 0.5; exit 0; fi
 sleep 300
 FIO
 chmod +x "$tmp/fake/fio"
-left() { ps -eo stat=,args= | grep -v '^Z' | grep -c '[k]btest-job'; }
+# this test's job processes only (tagged with its PID): another run of
+# this test on the machine has its own
+left() { ps -eo stat=,args= | grep -v '^Z' | grep -c "[k]btest-job-$FAKE_TAG"; }
 conf "$tmp/f.conf" "$dev" "" "timeout_grace = 1"
 sed -i 's/^iterations = 1/iterations = 2/' "$tmp/f.conf"
-export FAKE_DIR="$tmp"
+export FAKE_DIR="$tmp" FAKE_TAG=$$
 : >"$tmp/before"
 t0=$(date +%s)
 PATH="$tmp/fake:$PATH" FAKE_MODE=hang "$KBENCH" run -q -c "$tmp/f.conf" -o "$tmp/c7" >/dev/null 2>"$tmp/6a.err"
