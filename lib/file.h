@@ -14,6 +14,7 @@
 #define KB_FILE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* Read a whole file into a NUL-terminated malloc'd buffer.  *len (may be
  * NULL) gets the byte count without the NUL.  Returns 0, or -errno with a
@@ -72,6 +73,9 @@ void *kb_xcalloc(size_t n, size_t size);
 void *kb_xrealloc(void *p, size_t n);
 char *kb_xstrdup(const char *s);
 char *kb_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* open_memstream(buf, len) (a string built by appending, in linear
+ * time); aborts with a message on out-of-memory. */
+FILE *kb_xmemstream(char **buf, size_t *len);
 
 /* Whether a command frees what it holds until exit (a results model of
  * 100k runs: about a tenth of `kbench report`'s time goes to freeing it

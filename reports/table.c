@@ -594,11 +594,15 @@ static void disturbed_notes(struct ctx *c, struct kb_table *t,
 		"kept; --exclude-disturbed leaves them out", shares);
 	free(shares);
 	for (i = 0; i < c->ncfgs; i++) {
+		/* appended in place: a list of thousands of runs is built
+		 * in linear time (issue 16) */
 		char *list = NULL;
+		size_t len = 0;
+		FILE *f = kb_xmemstream(&list, &len);
+		int any = 0;
 
 		json_array_foreach(c->runs, k, run) {
 			json_t *why = json_object_get(run, "disturbed"), *w;
-			char *reasons = NULL;
 			size_t wi;
 
 			if (!json_array_size(why) ||
@@ -607,19 +611,22 @@ static void disturbed_notes(struct ctx *c, struct kb_table *t,
 				   c->cfgs[i].id) ||
 			    strcmp(kb_jstr(run, "job") ?: "", job))
 				continue;
-			json_array_foreach(why, wi, w) {
-				tmp = kb_xasprintf("%s%s%s", reasons ? reasons :
-						   "", reasons ? "; " : "",
-						   json_string_value(w) ?: "");
-				free(reasons);
-				reasons = tmp;
-			}
-			tmp = kb_xasprintf("%s%s%lld (%s)", list ? list : "",
-				list ? ", " : "", (long long)json_integer_value(
-				json_object_get(run, "iteration")), reasons);
-			free(reasons);
+			fprintf(f, "%s%lld (", any ? ", " : "",
+				(long long)json_integer_value(
+				json_object_get(run, "iteration")));
+			json_array_foreach(why, wi, w)
+				fprintf(f, "%s%s", wi ? "; " : "",
+					json_string_value(w) ?: "");
+			fputc(')', f);
+			any = 1;
+		}
+		if (fclose(f)) {
+			kb_error("out of memory for a note");
+			abort();
+		}
+		if (!any) {
 			free(list);
-			list = tmp;
+			list = NULL;
 		}
 		if (list)
 			kb_table_add_note(t, "disturbed: %s %s iteration %s",
