@@ -11,6 +11,7 @@
 #   KBENCH_BENCH_PAIRS    pairs per ratio (default 5)
 #   KBENCH_BENCH_RUNTIME  seconds per fio run in the overhead figure (3)
 #   KBENCH_BENCH_OUT      results file (default bench/results.json)
+#   KBENCH_BENCH_100K     0: leave out the 100k-run report figures (1)
 #
 # Figures (docs: README.md "Performance"):
 #  1 overhead.*   randread-4k on a loop device: a one-run kbench campaign
@@ -21,7 +22,8 @@
 #                 fio's (user_s + sys_s in the campaign's run.json)
 #  2 parse.*      kbench parse vs a bare jansson decode of the same files;
 #                 peak RSS of kbench parse on a 50 MiB json+ file
-#  3 report.*     kbench report on synthetic 1k- and 10k-run campaigns
+#  3 report.*     kbench report on synthetic 1k-, 10k- and 100k-run
+#                 campaigns (KBENCH_BENCH_100K=0: without the 100k one)
 #  4 plan.*, resume.*  kbench plan over 10k runs; kbench run on a 10k-run
 #                 campaign that is already complete
 #  5 verdict.*    time to a verdict: iterations = auto against a fixed
@@ -226,22 +228,46 @@ done
 rm -f "$W/big.json"
 
 # --- 3. report scale ------------------------------------------------------
+# CPU (user + sys, wait4) is the figure that matters on a shared machine;
+# wall time is printed beside it.  Each pair of a growth ratio is measured
+# side by side (1k, 10k, 100k, then again).  100k runs: about 0.5 GB of
+# metrics.json files under $W and 10-20 s of CPU per report
+# (KBENCH_BENCH_100K=0 leaves them out).
+BIG=${KBENCH_BENCH_100K:-1}
 "$BIN/gen_campaign" "$W/c1k" 1000 50 >/dev/null
 NM=$("$BIN/gen_campaign" "$W/c10k" 10000 50 | sed 's/.*metrics=//')
-def report.10k_s s '<' 2 "kbench report (text) on 10,000 runs x $NM metrics"
+def report.10k_s s '<' 2 "kbench report (text) on 10,000 runs x $NM metrics, wall"
+def report.10k_cpu_s s '<=' 0.5 "the same, CPU (user + sys)"
 def report.10k_rss_mib MiB '<' 256 "its peak RSS"
-def report.growth_10k_1k ratio '<=' 12 "time for 10k runs / time for 1k runs (10 = linear)"
-say "report: 1k and 10k runs x $NM metrics, 3 pairs"
+def report.growth_10k_1k ratio '<=' 12 "CPU for 10k runs / CPU for 1k runs (10 = linear)"
+def report.100k_cpu_s s - 0 "kbench report (text) on 100,000 runs x $NM metrics, CPU (user + sys)"
+def report.100k_rss_mib MiB '<=' 1024 "its peak RSS"
+def report.growth_100k_10k ratio '<=' 11 "CPU for 100k runs / CPU for 10k runs (10 = linear)"
+if [ "$BIG" = 0 ]; then
+	pending report.growth_100k_10k "skipped (KBENCH_BENCH_100K=0)"
+else
+	"$BIN/gen_campaign" "$W/c100k" 100000 50 >/dev/null
+fi
+say "report: 1k, 10k$([ "$BIG" = 0 ] || echo " and 100k") runs x $NM metrics, 3 rounds"
 i=1
 while [ $i -le 3 ]; do
 	measure "$K" report "$W/c1k"
-	w1=$wall_s
+	c1=$(calc "$user_s + $sys_s")
 	measure "$K" report "$W/c10k"
+	c10=$(calc "$user_s + $sys_s")
 	sample report.10k_s "$wall_s"
+	sample report.10k_cpu_s "$c10"
 	sample report.10k_rss_mib "$(calc "$maxrss_kib / 1024")"
-	sample report.growth_10k_1k "$(calc "$wall_s / $w1")"
+	sample report.growth_10k_1k "$(calc "$c10 / $c1")"
+	if [ "$BIG" != 0 ]; then
+		measure "$K" report "$W/c100k"
+		sample report.100k_cpu_s "$(calc "$user_s + $sys_s")"
+		sample report.100k_rss_mib "$(calc "$maxrss_kib / 1024")"
+		sample report.growth_100k_10k "$(calc "($user_s + $sys_s) / $c10")"
+	fi
 	i=$((i + 1))
 done
+rm -rf "$W/c100k"
 
 # --- 4. plan and resume bookkeeping ---------------------------------------
 def plan.10k_s s '<' 0.5 "kbench plan --runs on 10,000 planned runs"

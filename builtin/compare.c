@@ -7,6 +7,7 @@
 #include "lib/file.h"
 #include "reports/table.h"
 #include "results/model.h"
+#include "results/rmodel.h"
 #include "stats/compare.h"
 #include "stats/disturbed.h"
 #include "stats/summary.h"
@@ -814,10 +815,19 @@ int cmd_compare(int argc, char **argv)
 			    json_string(pairs.v[0].baseline));
 	json_object_set_new(merged, "analysis_options", json_pack("{s:b}",
 			    "exclude_disturbed", exclude_disturbed));
-	if (stats_mark_outliers(merged, copts.exclude_outliers) < 0 ||
-	    stats_fill_summaries(merged) ||
-	    stats_fill_comparisons(merged, &copts, pairs.v, pairs.n))
-		goto out;
+	{
+		/* the typed model built once for the three (stats_analyse
+		 * with these pairs) */
+		struct kb_rmodel *rm = kb_rmodel__new(merged);
+		int bad = !rm ||
+			stats_mark_outliers_in(rm, copts.exclude_outliers) < 0 ||
+			stats_fill_summaries_in(rm) ||
+			stats_fill_comparisons_in(rm, &copts, pairs.v, pairs.n);
+
+		kb_rmodel__delete(rm);
+		if (bad)
+			goto out;
+	}
 	if (!json_array_size(json_object_get(merged, "comparisons"))) {
 		/* the campaigns are readable but hold nothing measured in
 		 * common (every run failed, say): the data cannot decide,

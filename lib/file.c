@@ -54,6 +54,17 @@ char *kb_xstrdup(const char *s)
 	return memcpy(kb_xmalloc(n), s, n);
 }
 
+FILE *kb_xmemstream(char **buf, size_t *len)
+{
+	FILE *f = open_memstream(buf, len);
+
+	if (!f) {
+		kb_error("out of memory for a string buffer");
+		abort();
+	}
+	return f;
+}
+
 char *kb_xasprintf(const char *fmt, ...)
 {
 	va_list ap;

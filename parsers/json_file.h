@@ -11,8 +11,14 @@
  * kb_write_atomic().  0 or -errno. */
 int kb_json_write_atomic(const char *path, const json_t *j);
 
-/* Load a JSON file; on error prints "FILE:LINE:COL: what" and returns
- * NULL. */
+/* Load a JSON file (read whole, then json_loadb); on error prints
+ * "FILE:LINE:COL: what" and returns NULL. */
 json_t *kb_json_load(const char *path);
+
+/* kb_json_load(), where a file that does not exist is no error: then
+ * NULL, *missing = 1 and nothing printed (one open() instead of a stat
+ * and an open per file: a report opens every run's metrics.json).
+ * Otherwise *missing = 0 and kb_json_load()'s result. */
+json_t *kb_json_load_existing(const char *path, int *missing);
 
 #endif

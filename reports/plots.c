@@ -106,11 +106,7 @@ static void plot_open(struct plot *p, const char *dir, const char *job,
 	n = plots_file_name(job, kind, "png");
 	p->png = kb_path_join(dir, n);
 	free(n);
-	p->d = open_memstream(&p->dbuf, &p->dlen);
-	if (!p->d) {
-		kb_error("out of memory for a plot's data");
-		abort();
-	}
+	p->d = kb_xmemstream(&p->dbuf, &p->dlen);
 }
 
 static void plot_free(struct plot *p)

@@ -320,8 +320,11 @@ static json_t *load_campaign(const char *dir, int reparse,
 				res = NULL;
 				goto out;
 			}
-		} else if (kb_exists(mpath)) {
-			m = kb_json_load(mpath);
+		} else {
+			int missing;
+
+			/* no metrics.json: the state's verdict below */
+			m = kb_json_load_existing(mpath, &missing);
 			if (m && (!json_is_string(json_object_get(m, "status")) ||
 				  !json_is_object(json_object_get(m, "metrics")))) {
 				kb_error("%s: not a run's metrics (no \"status\" "
@@ -329,7 +332,7 @@ static json_t *load_campaign(const char *dir, int reparse,
 				json_decref(m);
 				m = NULL;
 			}
-			if (!m) {
+			if (!m && !missing) {
 				/* results/validate.h: `run` repairs it */
 				kb_warn("run %s: counted as failed here; `kbench "
 					"run -o %s` repairs its metrics.json from "

@@ -4,6 +4,7 @@
 #include "lib/str.h"
 #include "results/json.h"
 #include "stats/compare.h"
+#include "results/rmodel.h"
 #include "stats/summary.h"
 #include "lib/err.h"
 #include "lib/file.h"
@@ -363,7 +364,7 @@ struct sample {
 	double *x;		/* values */
 	double *order;		/* position in the campaign's run order */
 	long *iter;		/* iteration index */
-	json_t **run;		/* the run (borrowed) */
+	const struct kb_rrun **run;	/* the run (in the typed model) */
 };
 
 static void sample_alloc(struct sample *s, size_t cap)
@@ -384,84 +385,28 @@ static void sample_free(struct sample *s)
 	memset(s, 0, sizeof(*s));
 }
 
-
-/* The counted runs of every (configuration, job), indexed once so that
- * gathering a metric costs O(runs of that pair), not a scan of every run
- * per (configuration, job, metric). */
-struct run_index {
-	struct kb_strlist cfgs, jobs;
-	size_t **idx;		/* idx[c * jobs.n + j]: indices into runs */
-	size_t *n;
-};
-
-static void index_build(struct run_index *ix, json_t *runs)
+/* The values of metric k (KB_RMODEL_NONE: none) in the counted runs of
+ * (configuration c, job j) of the typed model, in iteration order (runs
+ * are stored in run order, which keeps iterations ordered within a
+ * configuration and job). */
+static void gather(const struct kb_rmodel *m, size_t c, size_t j, size_t k,
+		   struct sample *s)
 {
-	size_t i, c, j, k;
-	json_t *run;
-
-	memset(ix, 0, sizeof(*ix));
-	json_array_foreach(runs, i, run) {
-		kb_strlist_add(&ix->cfgs, kb_jstr(run, "configuration"));
-		kb_strlist_add(&ix->jobs, kb_jstr(run, "job"));
-	}
-	ix->idx = kb_xcalloc(ix->cfgs.n * ix->jobs.n + 1, sizeof(*ix->idx));
-	ix->n = kb_xcalloc(ix->cfgs.n * ix->jobs.n + 1, sizeof(*ix->n));
-	json_array_foreach(runs, i, run) {
-		const char *cn = kb_jstr(run, "configuration");
-		const char *jn = kb_jstr(run, "job");
-
-		if (!cn || !jn || !kb_run_counts(run))
-			continue;
-		c = kb_strlist_index(&ix->cfgs, cn);
-		j = kb_strlist_index(&ix->jobs, jn);
-		k = c * ix->jobs.n + j;
-		ix->idx[k] = kb_xrealloc(ix->idx[k],
-					 (ix->n[k] + 1) * sizeof(**ix->idx));
-		ix->idx[k][ix->n[k]++] = i;
-	}
-}
-
-static void index_free(struct run_index *ix)
-{
-	size_t k;
-
-	for (k = 0; k < ix->cfgs.n * ix->jobs.n; k++)
-		free(ix->idx[k]);
-	free(ix->idx);
-	free(ix->n);
-	free(ix->cfgs.v);
-	free(ix->jobs.v);
-	memset(ix, 0, sizeof(*ix));
-}
-
-/* The values of metric in the counted runs of (cfg, job), in iteration
- * order (runs are stored in run order, which keeps iterations ordered
- * within a configuration and job). */
-static void gather(json_t *runs, const struct run_index *ix, const char *cfg,
-		   const char *job, const char *metric, struct sample *s)
-{
-	size_t c, j, t, k;
-	json_t *run, *v, *ord;
+	size_t t, ng;
+	const size_t *g = kb_rmodel__group(m, c, j, &ng);
 
 	s->n = 0;
-	c = kb_strlist_index(&ix->cfgs, cfg);
-	j = kb_strlist_index(&ix->jobs, job);
-	if (c == ix->cfgs.n || j == ix->jobs.n)
+	if (k == KB_RMODEL_NONE)
 		return;
-	k = c * ix->jobs.n + j;
-	for (t = 0; t < ix->n[k]; t++) {
-		size_t i = ix->idx[k][t];
+	for (t = 0; t < ng; t++) {
+		const struct kb_rrun *run = &m->runs[g[t]];
+		double v = kb_rmodel__value(m, g[t], k);
 
-		run = json_array_get(runs, i);
-		v = json_object_get(json_object_get(run, "metrics"), metric);
-		if (!json_is_number(v) || !isfinite(json_number_value(v)))
+		if (!isfinite(v))
 			continue;
-		ord = json_object_get(run, "order");
-		s->x[s->n] = json_number_value(v);
-		s->order[s->n] = json_is_number(ord) ?
-				 json_number_value(ord) : (double)i;
-		s->iter[s->n] = (long)json_integer_value(
-					json_object_get(run, "iteration"));
+		s->x[s->n] = v;
+		s->order[s->n] = run->order;
+		s->iter[s->n] = run->iteration;
 		s->run[s->n] = run;
 		s->n++;
 	}
@@ -469,41 +414,34 @@ static void gather(json_t *runs, const struct run_index *ix, const char *cfg,
 
 int stats_mark_outliers(json_t *results, int exclude)
 {
-	struct kb_strlist cfgs = { 0 }, jobs = { 0 }, metrics = { 0 };
-	json_t *runs = json_object_get(results, "runs"), *run, *v;
+	struct kb_rmodel *m = kb_rmodel__new(results);
+	int ret;
+
+	if (!m)
+		return -EINVAL;	/* named by kb_rmodel__new() */
+	ret = stats_mark_outliers_in(m, exclude);
+	kb_rmodel__delete(m);
+	return ret;
+}
+
+int stats_mark_outliers_in(struct kb_rmodel *m, int exclude)
+{
 	struct sample s;
-	struct run_index ix;
 	struct kb_modes modes;
-	json_t *seen = json_object();
-	const char *name;
-	size_t i, c, j, m, k;
+	json_t *v;
+	size_t r, c, j, k, t;
 	int *flag, total = 0;
 
-	if (!json_is_array(runs)) {
-		kb_error("results model has no \"runs\" array");
-		json_decref(seen);
-		return -EINVAL;
-	}
-	json_array_foreach(runs, i, run) {
-		kb_strlist_add(&cfgs, kb_jstr(run, "configuration"));
-		kb_strlist_add(&jobs, kb_jstr(run, "job"));
-		if (kb_run_counts(run))
-			json_object_set_new(run, "outliers", json_array());
-		json_object_foreach(json_object_get(run, "metrics"), name, v)
-			if (json_is_number(v) && !json_object_get(seen, name)) {
-				/* hashed: names repeat in every run */
-				json_object_set_new(seen, name, json_true());
-				kb_strlist_add(&metrics, name);
-			}
-	}
-	sample_alloc(&s, json_array_size(runs));
-	index_build(&ix, runs);
-	flag = kb_xcalloc(json_array_size(runs) + 1, sizeof(*flag));
-	for (c = 0; c < cfgs.n; c++) {
-		for (j = 0; j < jobs.n; j++) {
-			for (m = 0; m < metrics.n; m++) {
-				gather(runs, &ix, cfgs.v[c], jobs.v[j],
-				       metrics.v[m], &s);
+	for (r = 0; r < m->nruns; r++)
+		if (m->runs[r].counts)
+			json_object_set_new(m->runs[r].json, "outliers",
+					    json_array());
+	sample_alloc(&s, m->nruns);
+	flag = kb_xcalloc(m->nruns + 1, sizeof(*flag));
+	for (c = 0; c < m->configs.n; c++) {
+		for (j = 0; j < m->jobs.n; j++) {
+			for (k = 0; k < m->nmetrics; k++) {
+				gather(m, c, j, k, &s);
 				if (kb_mad_outliers(s.x, s.n, NULL, flag) <= 0)
 					continue;
 				/* two modes are not outliers: neither is
@@ -513,40 +451,38 @@ int stats_mark_outliers(json_t *results, int exclude)
 				if (!kb_find_modes(s.x, s.n, &modes) &&
 				    modes.bimodal)
 					continue;
-				for (k = 0; k < s.n; k++) {
-					if (!flag[k])
+				for (t = 0; t < s.n; t++) {
+					if (!flag[t])
 						continue;
 					total++;
 					json_array_append_new(json_object_get(
-						s.run[k], "outliers"),
-						json_string(metrics.v[m]));
+						s.run[t]->json, "outliers"),
+						json_string(m->metrics[k].name));
 				}
 			}
 		}
 	}
 	/* move the excluded values only now: the samples above must see
 	 * every value */
-	json_array_foreach(runs, i, run) {
-		json_t *outl = json_object_get(run, "outliers"), *ex, *mm;
+	for (r = 0; r < m->nruns && exclude; r++) {
+		json_t *run = m->runs[r].json, *ex, *mm;
+		json_t *outl = json_object_get(run, "outliers");
 
-		if (!exclude || !json_array_size(outl))
+		if (!json_array_size(outl))
 			continue;
 		mm = json_object_get(run, "metrics");
 		ex = json_object();
-		json_array_foreach(outl, k, v) {
-			name = json_string_value(v);
+		json_array_foreach(outl, t, v) {
+			const char *name = json_string_value(v);
+
+			kb_rmodel__drop(m, r, kb_rmodel__metric(m, name));
 			json_object_set(ex, name, json_object_get(mm, name));
 			json_object_del(mm, name);
 		}
 		json_object_set_new(run, "excluded_outliers", ex);
 	}
 	free(flag);
-	json_decref(seen);
-	index_free(&ix);
 	sample_free(&s);
-	free(cfgs.v);
-	free(jobs.v);
-	free(metrics.v);
 	return total;
 }
 
@@ -603,25 +539,20 @@ static double alpha_for(const struct kb_compare_opts *o, json_t *camp)
 	return KB_DEFAULT_ALPHA;
 }
 
-static int job_has(json_t *runs, const char *job, const char *metric)
+/* 1 when a counted run of job j has a value of metric name. */
+static int job_has(const struct kb_rmodel *m, size_t j, const char *name)
 {
-	json_t *run, *v;
-	size_t i;
+	size_t k = kb_rmodel__metric(m, name), r;
 
-	json_array_foreach(runs, i, run) {
-		const char *j = kb_jstr(run, "job");
-
-		if (!j || strcmp(j, job) || !kb_run_counts(run))
-			continue;
-		v = json_object_get(json_object_get(run, "metrics"), metric);
-		if (json_is_number(v))
+	for (r = 0; r < m->nruns && k != KB_RMODEL_NONE; r++)
+		if (m->runs[r].job == j && m->runs[r].counts &&
+		    !isnan(kb_rmodel__value(m, r, k)))
 			return 1;
-	}
 	return 0;
 }
 
 /* The metrics compared for job (strings owned by *keep). */
-static void job_metrics(json_t *runs, const char *job,
+static void job_metrics(const struct kb_rmodel *m, size_t job,
 			const struct kb_compare_opts *o, struct kb_strlist *out,
 			struct kb_strlist *keep)
 {
@@ -638,7 +569,7 @@ static void job_metrics(json_t *runs, const char *job,
 	}
 	for (d = 0; d < 3; d++) {
 		name = kb_xasprintf("%s.iops", dirs[d]);
-		if (!job_has(runs, job, name)) {
+		if (!job_has(m, job, name)) {
 			free(name);
 			continue;
 		}
@@ -686,25 +617,20 @@ static double cv_of(const struct sample *s)
 	return sum.cv_pct;
 }
 
-/* The campaign a run came from when the model merges several
- * (results_merge(), `kbench compare`: run.campaign), else "". */
-static const char *run_source(json_t *run)
-{
-	return kb_jstr(run, "campaign") ?: "";
-}
-
-/* 1 when every run of a and b comes from the same campaign. */
+/* 1 when every run of a and b comes from the same campaign (the runs'
+ * "campaign" when the model merges several: results_merge(), `kbench
+ * compare`). */
 static int same_source(const struct sample *a, const struct sample *b)
 {
-	const char *src = a->n ? run_source(a->run[0]) :
-			  b->n ? run_source(b->run[0]) : "";
+	size_t src = a->n ? a->run[0]->campaign : b->n ? b->run[0]->campaign :
+		     0;
 	size_t k;
 
 	for (k = 0; k < a->n; k++)
-		if (strcmp(run_source(a->run[k]), src))
+		if (a->run[k]->campaign != src)
 			return 0;
 	for (k = 0; k < b->n; k++)
-		if (strcmp(run_source(b->run[k]), src))
+		if (b->run[k]->campaign != src)
 			return 0;
 	return 1;
 }
@@ -751,25 +677,54 @@ static const char *choose_analysis(json_t *camp, const struct sample *a,
 	return "welch-log";
 }
 
+/* a's positions ordered by (iteration, position): see match_rounds() */
+static int cmp_iter(const void *x, const void *y, void *arg)
+{
+	const long *iter = arg;
+	size_t i = *(const size_t *)x, j = *(const size_t *)y;
+
+	if (iter[i] != iter[j])
+		return iter[i] < iter[j] ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
 /* The values of a and b in the rounds (iterations) where both have one:
- * pa[k], pb[k], k < return value.  Never by position: a failed run
- * leaves a hole in its round only. */
+ * pa[k], pb[k], k < return value, in b's order; b's value of a round is
+ * paired with the first of a's values of that round not paired yet.
+ * Never by position: a failed run leaves a hole in its round only.
+ * O(n log n): a's positions sorted by iteration, each of b's found by
+ * binary search (a paired comparison of 10k rounds). */
 static size_t match_rounds(const struct sample *a, const struct sample *b,
 			   double *pa, double *pb)
 {
-	size_t i, j, n = 0;
+	size_t *by = kb_xcalloc(a->n + 1, sizeof(*by));
 	char *used = kb_xcalloc(a->n + 1, 1);
+	size_t i, j, n = 0;
 
+	for (i = 0; i < a->n; i++)
+		by[i] = i;
+	qsort_r(by, a->n, sizeof(*by), cmp_iter, a->iter);
 	for (j = 0; j < b->n; j++) {
-		for (i = 0; i < a->n; i++) {
-			if (used[i] || a->iter[i] != b->iter[j])
+		size_t lo = 0, hi = a->n;
+
+		while (lo < hi) {	/* the first with iteration >= b's */
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (a->iter[by[mid]] < b->iter[j])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < a->n && a->iter[by[lo]] == b->iter[j]; lo++) {
+			if (used[lo])
 				continue;
-			used[i] = 1;
-			pa[n] = a->x[i];
+			used[lo] = 1;
+			pa[n] = a->x[by[lo]];
 			pb[n++] = b->x[j];
 			break;
 		}
 	}
+	free(by);
 	free(used);
 	return n;
 }
@@ -1082,13 +1037,28 @@ static const char *config_accel(json_t *results, const char *id)
 int stats_fill_comparisons(json_t *results, const struct kb_compare_opts *o,
 			   const struct kb_compare_pair *pairs, size_t npairs)
 {
+	struct kb_rmodel *m = kb_rmodel__new(results);
+	int ret;
+
+	if (!m)
+		return -EINVAL;	/* named by kb_rmodel__new() */
+	ret = stats_fill_comparisons_in(m, o, pairs, npairs);
+	kb_rmodel__delete(m);
+	return ret;
+}
+
+int stats_fill_comparisons_in(struct kb_rmodel *model,
+			      const struct kb_compare_opts *o,
+			      const struct kb_compare_pair *pairs,
+			      size_t npairs)
+{
+	json_t *results = model->results;
 	struct kb_compare_opts defaults;
 	struct kb_compare_pair *own = NULL;
 	struct kb_strlist jobs = { 0 }, mlist = { 0 }, keep = { 0 };
 	json_t *runs = json_object_get(results, "runs"), *e, *out;
 	json_t *camp = json_object_get(results, "campaign"), *cfgs;
 	struct sample a, b;
-	struct run_index ix;
 	const char *baseline;
 	double *p = NULL, *q = NULL;
 	size_t i, k, j, m, ne = 0, fam;
@@ -1097,11 +1067,6 @@ int stats_fill_comparisons(json_t *results, const struct kb_compare_opts *o,
 	if (!o) {
 		kb_compare_opts_init(&defaults);
 		o = &defaults;
-	}
-	if (!json_is_array(runs)) {
-		kb_error("results model has no \"runs\" array; is this a "
-			 "kbench results.json (docs/results-format.md)?");
-		return -EINVAL;
 	}
 	if (o->metrics) {
 		for (i = 0; o->metrics[i]; i++) {
@@ -1154,18 +1119,23 @@ int stats_fill_comparisons(json_t *results, const struct kb_compare_opts *o,
 		pairs = own;
 	}
 
-	sample_alloc(&a, json_array_size(runs));
-	sample_alloc(&b, json_array_size(runs));
-	index_build(&ix, runs);
+	sample_alloc(&a, model->nruns);
+	sample_alloc(&b, model->nruns);
 	out = json_array();
 	for (k = 0; k < npairs; k++) {
+		size_t cb = kb_rmodel__config(model, pairs[k].baseline);
+		size_t cc = kb_rmodel__config(model, pairs[k].configuration);
+
 		for (j = 0; j < jobs.n; j++) {
-			job_metrics(runs, jobs.v[j], o, &mlist, &keep);
+			size_t jj = kb_rmodel__job(model, jobs.v[j]);
+
+			job_metrics(model, jj, o, &mlist, &keep);
 			for (m = 0; m < mlist.n; m++) {
-				gather(runs, &ix, pairs[k].baseline, jobs.v[j],
-				       mlist.v[m], &a);
-				gather(runs, &ix, pairs[k].configuration,
-				       jobs.v[j], mlist.v[m], &b);
+				size_t mk = kb_rmodel__metric(model,
+							      mlist.v[m]);
+
+				gather(model, cb, jj, mk, &a);
+				gather(model, cc, jj, mk, &b);
 				if (!a.n && !b.n)
 					continue;
 				p = kb_xrealloc(p, (ne + 1) * sizeof(*p));
@@ -1221,7 +1191,6 @@ int stats_fill_comparisons(json_t *results, const struct kb_compare_opts *o,
 		"power_for_mde", KB_MDE_POWER,
 		"outliers_excluded", o->exclude_outliers));
 
-	index_free(&ix);
 	sample_free(&a);
 	sample_free(&b);
 	for (i = 0; i < keep.n; i++)
@@ -1257,11 +1226,16 @@ int stats_analyse(json_t *results, const struct kb_compare_opts *o)
 {
 	int ret;
 
-	ret = stats_mark_outliers(results, o ? o->exclude_outliers : 0);
-	if (ret < 0)
-		return ret;
-	ret = stats_fill_summaries(results);
-	if (ret)
-		return ret;
-	return stats_fill_comparisons(results, o, NULL, 0);
+	struct kb_rmodel *m = kb_rmodel__new(results);
+
+	if (!m)
+		return -EINVAL;	/* named by kb_rmodel__new() */
+	/* the typed model built once, for all three */
+	ret = stats_mark_outliers_in(m, o ? o->exclude_outliers : 0);
+	if (ret >= 0)
+		ret = stats_fill_summaries_in(m);
+	if (!ret)
+		ret = stats_fill_comparisons_in(m, o, NULL, 0);
+	kb_rmodel__delete(m);
+	return ret;
 }

@@ -191,6 +191,16 @@ void kb_compare_opts_free(struct kb_compare_opts *o);
  * them).  Returns the number of outlier values, or -EINVAL. */
 int stats_mark_outliers(json_t *results, int exclude);
 
+/* stats_mark_outliers(), stats_fill_comparisons() on the typed model of
+ * results (results/rmodel.h, built once by the caller; model->results is
+ * the jansson model they fill): every value is read from the model's
+ * matrix, none by name from the runs.  stats_analyse() builds the model
+ * once and runs them with stats_fill_summaries_in() (stats/summary.h).
+ * An excluded outlier is also dropped from the matrix, so that what runs
+ * after it leaves the value out. */
+struct kb_rmodel;
+int stats_mark_outliers_in(struct kb_rmodel *model, int exclude);
+
 /* One configuration compared with another. */
 struct kb_compare_pair {
 	const char *baseline;
@@ -203,6 +213,10 @@ struct kb_compare_pair {
  * message (no runs, unknown metric). */
 int stats_fill_comparisons(json_t *results, const struct kb_compare_opts *o,
 			   const struct kb_compare_pair *pairs, size_t npairs);
+int stats_fill_comparisons_in(struct kb_rmodel *model,
+			      const struct kb_compare_opts *o,
+			      const struct kb_compare_pair *pairs,
+			      size_t npairs);
 
 /* One line naming an analysis ("paired", "welch-log", "welch": the
  * "analysis" of a comparison) for a table's legend. */

@@ -182,19 +182,32 @@ int stats_mark_disturbed(json_t *results, const struct kb_disturbed_rules *r,
 void stats_disturbed_count(json_t *results, const char *cfg, const char *job,
 			   size_t *disturbed, size_t *total)
 {
-	json_t *run;
-	size_t i;
+	stats_disturbed_counts(results, &cfg, 1, job, disturbed, total);
+}
 
-	*disturbed = *total = 0;
+void stats_disturbed_counts(json_t *results, const char *const *cfgs,
+			    size_t n, const char *job, size_t *disturbed,
+			    size_t *total)
+{
+	json_t *run;
+	size_t i, k;
+
+	for (k = 0; k < n; k++)
+		disturbed[k] = total[k] = 0;
 	json_array_foreach(json_object_get(results, "runs"), i, run) {
+		const char *rc = kb_jstr(run, "configuration") ?: "";
+		int dist;
+
 		if (!counted_ok(run))
-			continue;
-		if (cfg && strcmp(kb_jstr(run, "configuration") ?: "", cfg))
 			continue;
 		if (job && strcmp(kb_jstr(run, "job") ?: "", job))
 			continue;
-		(*total)++;
-		if (json_array_size(json_object_get(run, "disturbed")))
-			(*disturbed)++;
+		dist = json_array_size(json_object_get(run, "disturbed")) > 0;
+		for (k = 0; k < n; k++) {
+			if (cfgs[k] && strcmp(rc, cfgs[k]))
+				continue;
+			total[k]++;
+			disturbed[k] += (size_t)dist;
+		}
 	}
 }

@@ -70,6 +70,13 @@ int stats_mark_disturbed(struct json_t *results,
 void stats_disturbed_count(struct json_t *results, const char *cfg,
 			   const char *job, size_t *disturbed, size_t *total);
 
+/* The same for each of cfgs[0..n) (an entry NULL: all) in one pass over
+ * the runs: disturbed[k] and total[k] (a table's notes at 100k runs:
+ * one pass, not one per configuration). */
+void stats_disturbed_counts(struct json_t *results, const char *const *cfgs,
+			    size_t n, const char *job, size_t *disturbed,
+			    size_t *total);
+
 /* The median of metric over the counted runs of results (excluded ones
  * too); NAN when none has it. */
 double stats_runs_median(struct json_t *results, const char *metric);

@@ -2,6 +2,7 @@
  * Formulas and their sources: see stats/summary.h. */
 #include "lib/str.h"
 #include "results/json.h"
+#include "results/rmodel.h"
 #include "stats/summary.h"
 #include "stats/modes.h"
 #include "lib/err.h"
@@ -14,12 +15,11 @@
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
-#include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
 int kb_summarize(const double *x, size_t n, struct kb_summary *s)
 {
-	double *sorted = NULL;
+	double *work = NULL;	/* a copy for the selection */
 	double t, half;
 	size_t i;
 	int ret = 0;
@@ -34,12 +34,13 @@ int kb_summarize(const double *x, size_t n, struct kb_summary *s)
 	s->n = n;
 	s->sd = s->cv_pct = s->ci95_lo = s->ci95_hi = NAN;
 
-	sorted = kb_xmalloc(n * sizeof(*sorted));
-	memcpy(sorted, x, n * sizeof(*sorted));
-	gsl_sort(sorted, 1, n);
-	s->min = sorted[0];
-	s->max = sorted[n - 1];
-	s->median = gsl_stats_median_from_sorted_data(sorted, 1, n);
+	/* the median by selection (gsl_stats_median: quickselect, O(n),
+	 * reorders its copy), not by sorting; the same value as the middle
+	 * of the sorted values */
+	work = kb_xmalloc(n * sizeof(*work));
+	memcpy(work, x, n * sizeof(*work));
+	gsl_stats_minmax(&s->min, &s->max, x, 1, n);
+	s->median = gsl_stats_median(work, 1, n);
 	s->mean = gsl_stats_mean(x, 1, n);
 	if (!isfinite(s->mean) || !isfinite(s->median)) {
 		ret = -ERANGE;
@@ -61,76 +62,27 @@ int kb_summarize(const double *x, size_t n, struct kb_summary *s)
 	s->ci95_lo = s->mean - half;
 	s->ci95_hi = s->mean + half;
 out:
-	free(sorted);
+	free(work);
 	return ret;
 }
 
-static int cmp_str(const void *a, const void *b)
+/* Values of metric k in the counted runs of (configuration c, job j)
+ * into vals (and their iterations into iters, unless NULL); returns their
+ * number. */
+static size_t gather(const struct kb_rmodel *m, size_t c, size_t j, size_t k,
+		     double *vals, json_int_t *iters)
 {
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
+	size_t i, n = 0, ng;
+	const size_t *g = kb_rmodel__group(m, c, j, &ng);
 
-/* The counted runs of one (configuration, job): built once, so the
- * summaries cost O(runs x metrics) rather than a scan of every run per
- * (configuration, job, metric). */
-struct group {
-	json_t **runs;
-	size_t n;
-};
+	for (i = 0; i < ng; i++) {
+		double v = kb_rmodel__value(m, g[i], k);
 
-/* groups[c * jobs->n + j] = counted runs of (cfgs[c], jobs[j]) */
-static struct group *group_runs(json_t *runs, const struct kb_strlist *cfgs,
-				const struct kb_strlist *jobs)
-{
-	struct group *g = kb_xcalloc(cfgs->n * jobs->n + 1, sizeof(*g));
-	size_t i, c, j, k;
-	json_t *run;
-
-	for (k = 0; k < 2; k++) {
-		json_array_foreach(runs, i, run) {
-			const char *cn = kb_jstr(run, "configuration");
-			const char *jn = kb_jstr(run, "job");
-			struct group *x;
-
-			if (!cn || !jn || !kb_run_counts(run))
-				continue;
-			c = kb_strlist_index(cfgs, cn);
-			j = kb_strlist_index(jobs, jn);
-			if (c == cfgs->n || j == jobs->n)
-				continue;
-			x = &g[c * jobs->n + j];
-			if (k == 0)
-				x->n++;
-			else
-				x->runs[x->n++] = run;
-		}
-		if (k == 0)
-			for (c = 0; c < cfgs->n * jobs->n; c++) {
-				g[c].runs = kb_xcalloc(g[c].n + 1,
-						       sizeof(*g[c].runs));
-				g[c].n = 0;
-			}
-	}
-	return g;
-}
-
-/* Values of metric in the group's runs into vals (and their iterations
- * into iters, unless NULL); returns their number. */
-static size_t gather(const struct group *g, const char *metric, double *vals,
-		     json_int_t *iters)
-{
-	size_t i, n = 0;
-	json_t *v;
-
-	for (i = 0; i < g->n; i++) {
-		v = json_object_get(json_object_get(g->runs[i], "metrics"),
-				    metric);
-		if (!json_is_number(v) || !isfinite(json_number_value(v)))
+		if (!isfinite(v))
 			continue;
 		if (iters)
-			iters[n] = json_integer_value(json_object_get(
-					g->runs[i], "iteration"));
-		vals[n++] = json_number_value(v);
+			iters[n] = m->runs[g[i]].iteration;
+		vals[n++] = v;
 	}
 	return n;
 }
@@ -171,65 +123,52 @@ json_t *stats_modes_json(const char *cfg, const char *metric,
 	return out;
 }
 
-/* Collect the configuration ids, job names and metric names to
- * summarise; warn about metric values that are neither numbers nor
- * null. */
-static void collect_names(json_t *results, json_t *runs,
-			  struct kb_strlist *cfgs, struct kb_strlist *jobs,
-			  struct kb_strlist *metrics)
+static int cmp_metric(const void *a, const void *b, void *arg)
 {
-	struct kb_strlist unknown = { 0 };
-	json_t *seen = json_object();	/* metric names with a number */
+	const struct kb_rmodel *m = arg;
+
+	return strcmp(m->metrics[*(const size_t *)a].name,
+		      m->metrics[*(const size_t *)b].name);
+}
+
+/* The metrics to summarise (indices into m->metrics, into *out, *n of
+ * them): those with a value in a counted run, known ones in lib/metrics.h
+ * table order, then unknown ones by name.  Warns about metric values of
+ * counted runs that are neither numbers nor null. */
+static size_t *collect_metrics(const struct kb_rmodel *m, size_t *n)
+{
+	size_t *out = kb_xcalloc(m->nmetrics + 1, sizeof(*out));
+	char *seen = kb_xcalloc(m->nmetrics + 1, 1);
 	const struct kb_metric_def *def;
-	json_t *cfg, *job, *run, *v, *m;
-	const char *name;
-	size_t i, k;
+	size_t i, k, r, nunknown = 0;
 
-	json_array_foreach(json_object_get(results, "configurations"), i, cfg)
-		kb_strlist_add(cfgs, kb_jstr(cfg, "id"));
-	json_array_foreach(json_object_get(json_object_get(results,
-					   "campaign"), "jobs"), i, job)
-		kb_strlist_add(jobs, json_string_value(job));
+	for (i = 0; i < m->nbad; i++) {
+		json_t *run = m->runs[m->bad[i].run].json;
 
-	json_array_foreach(runs, i, run) {
-		kb_strlist_add(cfgs, kb_jstr(run, "configuration"));
-		kb_strlist_add(jobs, kb_jstr(run, "job"));
-		if (!kb_run_counts(run))
-			continue;
-		m = json_object_get(run, "metrics");
-		json_object_foreach(m, name, v) {
-			if (json_is_null(v))
-				continue;
-			if (!json_is_number(v)) {
-				kb_warn("run %s %s iteration %lld: metric %s "
-					"is not a number; left out of the "
-					"summaries",
-					kb_jstr(run, "configuration") ?: "?",
-					kb_jstr(run, "job") ?: "?",
-					json_integer_value(json_object_get(run,
-							   "iteration")),
-					name);
-				continue;
-			}
-			/* names repeat in every run: test each one once */
-			if (json_object_get(seen, name))
-				continue;
-			json_object_set_new(seen, name, json_true());
-			if (!kb_metric_find(name))
-				kb_strlist_add(&unknown, name);
-		}
+		kb_warn("run %s %s iteration %lld: metric %s is not a number; "
+			"left out of the summaries",
+			kb_jstr(run, "configuration") ?: "?",
+			kb_jstr(run, "job") ?: "?",
+			json_integer_value(json_object_get(run, "iteration")),
+			m->bad[i].metric);
 	}
-
-	/* known metrics in table order, then unknown ones by name */
-	for (def = kb_metrics; def->name; def++)
-		if (json_object_get(seen, def->name))
-			kb_strlist_add(metrics, def->name);
-	if (unknown.n)
-		qsort(unknown.v, unknown.n, sizeof(*unknown.v), cmp_str);
-	for (k = 0; k < unknown.n; k++)
-		kb_strlist_add(metrics, unknown.v[k]);
-	json_decref(seen);
-	free(unknown.v);
+	for (k = 0; k < m->nmetrics; k++)
+		for (r = 0; r < m->nruns && !seen[k]; r++)
+			seen[k] = m->runs[r].counts &&
+				  !isnan(kb_rmodel__value(m, r, k));
+	*n = 0;
+	for (def = kb_metrics; def->name; def++) {
+		k = kb_rmodel__metric(m, def->name);
+		if (k != KB_RMODEL_NONE && seen[k])
+			out[(*n)++] = k;
+	}
+	for (k = 0; k < m->nmetrics; k++)
+		if (seen[k] && !m->metrics[k].def)
+			out[*n + nunknown++] = k;
+	qsort_r(out + *n, nunknown, sizeof(*out), cmp_metric, (void *)m);
+	*n += nunknown;
+	free(seen);
+	return out;
 }
 
 static json_t *summary_entry(const char *cfg, const char *job,
@@ -319,105 +258,101 @@ const char *stats_baseline_for(json_t *results, const char *config)
 
 int stats_fill_summaries(json_t *results)
 {
-	struct kb_strlist cfgs = { 0 }, jobs = { 0 }, metrics = { 0 };
+	struct kb_rmodel *m = kb_rmodel__new(results);
+	int ret;
+
+	if (!m)
+		return -EINVAL;	/* named by kb_rmodel__new() */
+	ret = stats_fill_summaries_in(m);
+	kb_rmodel__delete(m);
+	return ret;
+}
+
+int stats_fill_summaries_in(struct kb_rmodel *model)
+{
+	json_t *results = model->results;
+	const struct kb_strlist *cfgs = &model->configs, *jobs = &model->jobs;
 	struct kb_summary *base;
-	json_t *runs, *out = NULL;
+	json_t *out = NULL;
 	const char *baseline;
 	double *vals = NULL;
 	json_int_t *iters;
-	struct group *groups;
-	size_t c, j, m, nb, bc, *bidx;
+	size_t c, j, m, nb, bc, *bidx, *metrics, nmetrics;
 	char *have_base;
 	int r;
 
-	runs = json_object_get(results, "runs");
-	if (!json_is_array(runs)) {
-		kb_error("results model has no \"runs\" array; is this a "
-			 "kbench results.json (docs/results-format.md)?");
-		return -EINVAL;
-	}
-	collect_names(results, runs, &cfgs, &jobs, &metrics);
-
+	metrics = collect_metrics(model, &nmetrics);
 	baseline = kb_jstr(json_object_get(results, "campaign"), "baseline");
-	if (baseline && !kb_strlist_has(&cfgs, baseline)) {
+	if (baseline && !kb_strlist_has(cfgs, baseline)) {
 		kb_warn("baseline '%s' is not a configuration of this "
 			"campaign; comparing against '%s' instead", baseline,
-			cfgs.n ? cfgs.v[0] : "(none)");
+			cfgs->n ? cfgs->v[0] : "(none)");
 		baseline = NULL;
 	}
-	if (!baseline && cfgs.n)
-		baseline = cfgs.v[0];
+	if (!baseline && cfgs->n)
+		baseline = cfgs->v[0];
 
-	vals = kb_xmalloc((json_array_size(runs) + 1) * sizeof(*vals));
-	iters = kb_xmalloc((json_array_size(runs) + 1) * sizeof(*iters));
-	groups = group_runs(runs, &cfgs, &jobs);
+	vals = kb_xmalloc((model->nruns + 1) * sizeof(*vals));
+	iters = kb_xmalloc((model->nruns + 1) * sizeof(*iters));
 	/* each configuration's baseline (per swept value, see
 	 * stats_baseline_for); the summary of every (configuration, job,
 	 * metric) is computed once, baselines first */
-	bidx = kb_xcalloc(cfgs.n + 1, sizeof(*bidx));
-	for (c = 0; c < cfgs.n; c++) {
-		const char *b = stats_baseline_for(results, cfgs.v[c]);
+	bidx = kb_xcalloc(cfgs->n + 1, sizeof(*bidx));
+	for (c = 0; c < cfgs->n; c++) {
+		const char *b = stats_baseline_for(results, cfgs->v[c]);
 
 		if (!b && baseline && !find_config(results, baseline))
 			b = baseline;	/* a model without configurations */
-		bidx[c] = b ? kb_strlist_index(&cfgs, b) : cfgs.n;
+		bidx[c] = b ? kb_strlist_index(cfgs, b) : cfgs->n;
 	}
-	base = kb_xcalloc(cfgs.n * jobs.n * metrics.n + 1, sizeof(*base));
-	have_base = kb_xcalloc(cfgs.n * jobs.n * metrics.n + 1,
+	base = kb_xcalloc(cfgs->n * jobs->n * nmetrics + 1, sizeof(*base));
+	have_base = kb_xcalloc(cfgs->n * jobs->n * nmetrics + 1,
 			       sizeof(*have_base));
-	for (bc = 0; bc < cfgs.n; bc++)
-		for (j = 0; j < jobs.n; j++)
-			for (m = 0; m < metrics.n; m++) {
-				size_t bm = (bc * jobs.n + j) * metrics.n + m;
+	for (bc = 0; bc < cfgs->n; bc++)
+		for (j = 0; j < jobs->n; j++)
+			for (m = 0; m < nmetrics; m++) {
+				size_t bm = (bc * jobs->n + j) * nmetrics + m;
 
-				nb = gather(&groups[bc * jobs.n + j],
-					    metrics.v[m], vals, NULL);
+				nb = gather(model, bc, j, metrics[m], vals,
+					    NULL);
 				if (!nb)
 					continue;
 				r = kb_summarize(vals, nb, &base[bm]);
 				if (r)
 					kb_warn("%s %s %s: values too large "
 						"to summarise; left out",
-						cfgs.v[bc], jobs.v[j],
-						metrics.v[m]);
+						cfgs->v[bc], jobs->v[j],
+						model->metrics[metrics[m]].name);
 				have_base[bm] = !r;
 			}
 	out = json_array();
-	for (c = 0; c < cfgs.n; c++) {
+	for (c = 0; c < cfgs->n; c++) {
 		bc = bidx[c];
-		for (j = 0; j < jobs.n; j++) {
-			for (m = 0; m < metrics.n; m++) {
-				size_t bm = (bc * jobs.n + j) * metrics.n + m;
-
-				size_t own = (c * jobs.n + j) * metrics.n + m;
+		for (j = 0; j < jobs->n; j++) {
+			for (m = 0; m < nmetrics; m++) {
+				size_t bm = (bc * jobs->n + j) * nmetrics + m;
+				size_t own = (c * jobs->n + j) * nmetrics + m;
+				const char *name = model->metrics[metrics[m]].name;
 
 				if (!have_base[own])
 					continue;
-				nb = gather(&groups[c * jobs.n + j],
-					    metrics.v[m], vals, iters);
+				nb = gather(model, c, j, metrics[m], vals,
+					    iters);
 				json_array_append_new(out, summary_entry(
-					cfgs.v[c], jobs.v[j], metrics.v[m],
+					cfgs->v[c], jobs->v[j], name,
 					&base[own],
-					bc < cfgs.n && have_base[bm] && c != bc ?
+					bc < cfgs->n && have_base[bm] && c != bc ?
 					&base[bm] : NULL, stats_modes_json(
-					cfgs.v[c], metrics.v[m], vals, iters,
-					nb)));
+					cfgs->v[c], name, vals, iters, nb)));
 			}
 		}
 	}
-	for (c = 0; c < cfgs.n * jobs.n; c++)
-		free(groups[c].runs);
-	free(groups);
 	free(base);
 	free(have_base);
 	free(bidx);
-	json_object_set(results, "summaries", out);
-
+	json_object_set_new(results, "summaries", out);
 	free(vals);
 	free(iters);
-	json_decref(out);
-	free(cfgs.v);
-	free(jobs.v);
-	free(metrics.v);
+	free(metrics);
 	return 0;
 }

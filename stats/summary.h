@@ -17,7 +17,8 @@
  *   cv_pct   = sd / |mean| * 100
  *   ci95     = mean -+ t(0.975, n - 1) * sd / sqrt(n)   Student t
  *   median   = middle of the sorted values (mean of the two middle ones
- *              when n is even)
+ *              when n is even), found by selection (GSL's
+ *              gsl_stats_median, quickselect: O(n), no sort)
  * The t quantile comes from GSL (gsl_cdf_tdist_Pinv), the sums from GSL's
  * gsl_stats_* routines: no hand-written distribution code.
  */
@@ -63,6 +64,14 @@ int kb_summarize(const double *x, size_t n, struct kb_summary *s);
  * another type is skipped with a warning naming the run.  Returns 0, or
  * -EINVAL (message printed) when results lacks "runs". */
 int stats_fill_summaries(json_t *results);
+
+/* The same on the typed model of results (results/rmodel.h, built once by
+ * the caller, model->results the jansson model it fills): what
+ * stats_fill_summaries() and stats_analyse() run after building it.
+ * Every value is taken from the model's matrix, none by name from the
+ * runs.  Returns 0. */
+struct kb_rmodel;
+int stats_fill_summaries_in(struct kb_rmodel *model);
 
 /* The "modes" member of a summary: null unless the n values x (with
  * their iteration numbers iter, or NULL) are bimodal (stats/modes.h);

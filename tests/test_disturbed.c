@@ -93,6 +93,22 @@ static void test_load_flagged(void **state)
 	stats_disturbed_count(res, "a", NULL, &d, &n);
 	assert_int_equal(n, 50);
 	assert_true(d > 0);
+	{
+		/* several configurations in one pass: each as counted alone,
+		 * NULL all of them, an unknown one none */
+		const char *ids[] = { "a", NULL, "nope" };
+		size_t ds[3], ns[3], da, na;
+
+		stats_disturbed_counts(res, ids, 3, NULL, ds, ns);
+		assert_int_equal(ds[0], d);
+		assert_int_equal(ns[0], n);
+		stats_disturbed_count(res, NULL, NULL, &da, &na);
+		assert_int_equal(ds[1], da);
+		assert_int_equal(ns[1], na);
+		assert_true(na > n);
+		assert_int_equal(ns[2], 0);
+		assert_int_equal(ds[2], 0);
+	}
 	/* the campaign's levels: the lower quartile of task.other is the
 	 * quiet level even though most runs are loaded */
 	assert_true(json_number_value(json_object_get(json_object_get(res,

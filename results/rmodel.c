@@ -1,0 +1,203 @@
+/* results/rmodel.c - see rmodel.h. */
+#include "results/rmodel.h"
+#include "results/json.h"
+#include "lib/err.h"
+#include "lib/file.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A new column for name: nruns NANs (values grows by doubling). */
+static size_t add_metric(struct kb_rmodel *m, const char *name, size_t *cap)
+{
+	const struct kb_metric_def *def = kb_metric_find(name);
+	size_t k = m->nmetrics, r;
+
+	if (k == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		m->metrics = kb_xrealloc(m->metrics, *cap * sizeof(*m->metrics));
+		m->values = kb_xrealloc(m->values, (*cap * m->nruns + 1) *
+					sizeof(*m->values));
+	}
+	m->metrics[k].name = kb_xstrdup(name);
+	m->metrics[k].def = def;
+	m->metrics[k].unit = def ? def->unit : "";
+	m->metrics[k].direction = def ? def->direction : KB_NEUTRAL;
+	for (r = 0; r < m->nruns; r++)
+		m->values[k * m->nruns + r] = NAN;
+	json_object_set_new(m->metric_index, name, json_integer((json_int_t)k));
+	m->nmetrics++;
+	return k;
+}
+
+/* The column of name; runs mostly list their metrics in the same order,
+ * so the column after the previous key's is tried before the hash. */
+static size_t column_of(const struct kb_rmodel *m, const char *name,
+			size_t hint)
+{
+	if (hint < m->nmetrics && !strcmp(m->metrics[hint].name, name))
+		return hint;
+	return kb_rmodel__metric(m, name);
+}
+
+/* Counted runs by (configuration, job), in run order (counting sort). */
+static void build_groups(struct kb_rmodel *m)
+{
+	size_t ng = m->configs.n * m->jobs.n, r, g, *fill;
+
+	m->group_off = kb_xcalloc(ng + 2, sizeof(*m->group_off));
+	m->group_runs = kb_xcalloc(m->nruns + 1, sizeof(*m->group_runs));
+	for (r = 0; r < m->nruns; r++)
+		if (m->runs[r].counts && m->runs[r].config != KB_RMODEL_NONE &&
+		    m->runs[r].job != KB_RMODEL_NONE)
+			m->group_off[m->runs[r].config * m->jobs.n +
+				     m->runs[r].job + 1]++;
+	for (g = 0; g < ng; g++)
+		m->group_off[g + 1] += m->group_off[g];
+	fill = kb_xcalloc(ng + 1, sizeof(*fill));
+	for (r = 0; r < m->nruns; r++) {
+		const struct kb_rrun *x = &m->runs[r];
+
+		if (!x->counts || x->config == KB_RMODEL_NONE ||
+		    x->job == KB_RMODEL_NONE)
+			continue;
+		g = x->config * m->jobs.n + x->job;
+		m->group_runs[m->group_off[g] + fill[g]++] = r;
+	}
+	free(fill);
+}
+
+struct kb_rmodel *kb_rmodel__new(json_t *results)
+{
+	json_t *runs = json_object_get(results, "runs"), *c, *run, *v;
+	struct kb_rmodel *m;
+	const char *name;
+	size_t i, r, cap = 0, capbad = 0;
+
+	if (!json_is_array(runs)) {
+		kb_error("results model has no \"runs\" array; is this a "
+			 "kbench results.json (docs/results-format.md)?");
+		return NULL;
+	}
+	m = kb_xcalloc(1, sizeof(*m));
+	m->results = results;
+	m->metric_index = json_object();
+	m->nruns = json_array_size(runs);
+	m->runs = kb_xcalloc(m->nruns + 1, sizeof(*m->runs));
+	json_array_foreach(json_object_get(results, "configurations"), i, c)
+		kb_strlist_add(&m->configs, kb_jstr(c, "id"));
+	json_array_foreach(json_object_get(json_object_get(results,
+					   "campaign"), "jobs"), i, c)
+		kb_strlist_add(&m->jobs, json_string_value(c));
+	kb_strlist_add(&m->campaigns, "");
+	json_array_foreach(runs, r, run) {
+		struct kb_rrun *x = &m->runs[r];
+		const char *cfg = kb_jstr(run, "configuration");
+		const char *job = kb_jstr(run, "job");
+		const char *status = kb_jstr(run, "status");
+		json_t *ord = json_object_get(run, "order");
+		size_t hint = 0, k;
+
+		kb_strlist_add(&m->configs, cfg);
+		kb_strlist_add(&m->jobs, job);
+		kb_strlist_add(&m->campaigns, kb_jstr(run, "campaign"));
+		x->json = run;
+		x->config = cfg ? kb_strlist_index(&m->configs, cfg) :
+			    KB_RMODEL_NONE;
+		x->job = job ? kb_strlist_index(&m->jobs, job) : KB_RMODEL_NONE;
+		x->iteration = (long)json_integer_value(json_object_get(run,
+							"iteration"));
+		x->order = json_is_number(ord) ? json_number_value(ord) :
+			   (double)r;
+		x->campaign = kb_strlist_index(&m->campaigns,
+					       kb_jstr(run, "campaign") ?: "");
+		x->ok = status && !strcmp(status, "ok");
+		x->warmup = json_is_true(json_object_get(run, "warmup"));
+		x->counts = kb_run_counts(run);
+		json_object_foreach(json_object_get(run, "metrics"), name, v) {
+			if (!json_is_number(v)) {
+				if (!json_is_null(v) && x->counts) {
+					if (m->nbad == capbad) {
+						capbad = capbad ? capbad * 2 : 8;
+						m->bad = kb_xrealloc(m->bad,
+							capbad * sizeof(*m->bad));
+					}
+					m->bad[m->nbad].run = r;
+					m->bad[m->nbad++].metric = name;
+				}
+				continue;
+			}
+			k = column_of(m, name, hint);
+			if (k == KB_RMODEL_NONE)
+				k = add_metric(m, name, &cap);
+			m->values[k * m->nruns + r] = json_number_value(v);
+			hint = k + 1;
+		}
+	}
+	build_groups(m);
+	return m;
+}
+
+void kb_rmodel__delete(struct kb_rmodel *m)
+{
+	size_t k;
+
+	if (!m)
+		return;
+	for (k = 0; k < m->nmetrics; k++)
+		free(m->metrics[k].name);
+	free(m->metrics);
+	free(m->values);
+	free(m->runs);
+	free(m->bad);
+	free(m->group_off);
+	free(m->group_runs);
+	free(m->configs.v);
+	free(m->jobs.v);
+	free(m->campaigns.v);
+	json_decref(m->metric_index);
+	free(m);
+}
+
+size_t kb_rmodel__metric(const struct kb_rmodel *m, const char *name)
+{
+	json_t *k = json_object_get(m->metric_index, name);
+
+	return k ? (size_t)json_integer_value(k) : KB_RMODEL_NONE;
+}
+
+size_t kb_rmodel__config(const struct kb_rmodel *m, const char *id)
+{
+	size_t c = id ? kb_strlist_index(&m->configs, id) : m->configs.n;
+
+	return c < m->configs.n ? c : KB_RMODEL_NONE;
+}
+
+size_t kb_rmodel__job(const struct kb_rmodel *m, const char *name)
+{
+	size_t j = name ? kb_strlist_index(&m->jobs, name) : m->jobs.n;
+
+	return j < m->jobs.n ? j : KB_RMODEL_NONE;
+}
+
+const size_t *kb_rmodel__group(const struct kb_rmodel *m, size_t c, size_t j,
+			       size_t *n)
+{
+	size_t g;
+
+	if (c == KB_RMODEL_NONE || j == KB_RMODEL_NONE || c >= m->configs.n ||
+	    j >= m->jobs.n) {
+		*n = 0;
+		return m->group_runs;
+	}
+	g = c * m->jobs.n + j;
+	*n = m->group_off[g + 1] - m->group_off[g];
+	return m->group_runs + m->group_off[g];
+}
+
+void kb_rmodel__drop(struct kb_rmodel *m, size_t r, size_t k)
+{
+	if (r < m->nruns && k < m->nmetrics)
+		m->values[k * m->nruns + r] = NAN;
+}

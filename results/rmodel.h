@@ -1,0 +1,123 @@
+/* results/rmodel.h - the typed results model: a results model's runs as
+ * C structures and one dense run x metric matrix of values (issue 12,
+ * step 2; issue 16).
+ *
+ * Built ONCE from the jansson results model (results/model.h, the
+ * results.json document of docs/results-format.md) after loading, then
+ * used by stats/ for every gather (outliers, summaries, comparisons,
+ * drift, modes) instead of looking each value up by name in every run's
+ * "metrics" object.  The jansson tree stays the on-disk format and the
+ * owner of everything not converted here; the model borrows from it
+ * (configuration ids, job names, each run's object), so the tree must
+ * outlive the model and keep its runs while the model is in use.
+ *
+ * Naming after perf's evlist__/evsel__: kb_rmodel__VERB(model, ...).
+ *
+ * Shapes:
+ *   configs  configuration ids: results["configurations"][].id in order,
+ *            then any id only named by a run
+ *   jobs     job names: campaign.jobs in order, then any only named by a
+ *            run
+ *   metrics  every metric name with a number value in any run, in the
+ *            order first met (runs in order, each run's "metrics" in its
+ *            own order), with unit and direction from lib/metrics.h (""
+ *            and KB_NEUTRAL for a metric not in the table)
+ *   runs     results["runs"] in order
+ *   values   nmetrics x nruns doubles, metric-major (a sample's values
+ *            are near each other): values[metric * nruns + run], in the
+ *            metric's own unit (lib/metrics.h), NAN = not measured (absent,
+ *            null, not a number, or taken out by kb_rmodel__drop())
+ */
+#ifndef KB_RESULTS_RMODEL_H
+#define KB_RESULTS_RMODEL_H
+
+#include <stddef.h>
+#include <jansson.h>
+
+#include "lib/metrics.h"
+#include "lib/str.h"
+
+/* No configuration / job: a run that names none. */
+#define KB_RMODEL_NONE ((size_t)-1)
+
+struct kb_rmetric {
+	char *name;				/* owned copy */
+	const struct kb_metric_def *def;	/* NULL: not in lib/metrics.h */
+	const char *unit;			/* def's, or "" */
+	enum kb_direction direction;		/* def's, or KB_NEUTRAL */
+};
+
+struct kb_rrun {
+	json_t *json;		/* its object in results["runs"] (borrowed) */
+	size_t config, job;	/* indices into configs / jobs, or
+				 * KB_RMODEL_NONE */
+	long iteration;		/* the run's iteration (its round), 0 when
+				 * not recorded */
+	double order;		/* position in the campaign's run order: the
+				 * run's "order" (set when `kbench compare`
+				 * merges), else its index in runs */
+	size_t campaign;	/* index into campaigns: the run's "campaign"
+				 * (a merged report, results_merge()); 0 =
+				 * "" (none) */
+	unsigned ok : 1;	/* status "ok" */
+	unsigned warmup : 1;
+	unsigned counts : 1;	/* ok, not a warm-up, not excluded: enters
+				 * the statistics (kb_run_counts()) */
+};
+
+/* A metric value that is neither a number nor null, in a counted run:
+ * left out (NAN in values); stats/summary.c names it in a warning. */
+struct kb_rbad {
+	size_t run;
+	const char *metric;	/* the key in the run's "metrics" (borrowed) */
+};
+
+struct kb_rmodel {
+	json_t *results;		/* the jansson model (borrowed) */
+	struct kb_strlist configs, jobs, campaigns;
+	struct kb_rmetric *metrics;
+	size_t nmetrics;
+	struct kb_rrun *runs;
+	size_t nruns;
+	double *values;			/* see above */
+	struct kb_rbad *bad;
+	size_t nbad;
+	/* the counted runs of (config c, job j), in run order:
+	 * group_runs[group_off[g] .. group_off[g + 1]), g = c * jobs.n + j */
+	size_t *group_off, *group_runs;
+	json_t *metric_index;		/* name -> index (private) */
+};
+
+/* Build the typed model of results (its "runs" must be an array: NULL
+ * otherwise, with a message saying so).
+ * O(runs x metrics) time and memory: one pass over every run's
+ * "metrics". */
+struct kb_rmodel *kb_rmodel__new(json_t *results);
+
+void kb_rmodel__delete(struct kb_rmodel *m);
+
+/* The value of metric k in run r (NAN: not measured). */
+static inline double kb_rmodel__value(const struct kb_rmodel *m, size_t r,
+				      size_t k)
+{
+	return m->values[k * m->nruns + r];
+}
+
+/* Index of metric name, or KB_RMODEL_NONE (no run has it as a number). */
+size_t kb_rmodel__metric(const struct kb_rmodel *m, const char *name);
+
+/* Index of configuration id / job name, or KB_RMODEL_NONE. */
+size_t kb_rmodel__config(const struct kb_rmodel *m, const char *id);
+size_t kb_rmodel__job(const struct kb_rmodel *m, const char *name);
+
+/* The counted runs of (configuration c, job j), in run order: *n run
+ * indices (none for KB_RMODEL_NONE). */
+const size_t *kb_rmodel__group(const struct kb_rmodel *m, size_t c, size_t j,
+			       size_t *n);
+
+/* Take metric k of run r out of the statistics (NAN in the matrix; the
+ * jansson run is the caller's, e.g. stats_mark_outliers() moving it to
+ * "excluded_outliers"). */
+void kb_rmodel__drop(struct kb_rmodel *m, size_t r, size_t k);
+
+#endif

@@ -1,0 +1,217 @@
+/* tests/test_rmodel.c - the typed results model (results/rmodel.h) built
+ * from a small jansson model written out here: the order of
+ * configurations, jobs and metrics, which runs count, NAN for what was not
+ * measured, the groups of counted runs, merged campaigns, dropping a
+ * value; and whole-file JSON loads (parsers/json_file.h) telling a
+ * missing file from a damaged one. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/err.h"
+#include "parsers/json_file.h"
+#include "results/rmodel.h"
+
+/* Two configurations (b listed first), one job, runs in run order:
+ * a/0 ok, b/0 ok, a/1 warm-up, a/2 failed, b/1 excluded, a/3 ok with a
+ * null and a string value, b/2 from another campaign, x/0 of a
+ * configuration only a run names. */
+static json_t *fixture(void)
+{
+	json_error_t err;
+	json_t *j = json_loads(
+		"{\"campaign\": {\"jobs\": [\"rr\"]},"
+		" \"configurations\": [{\"id\": \"b\"}, {\"id\": \"a\"}],"
+		" \"runs\": ["
+		"  {\"configuration\": \"a\", \"job\": \"rr\", \"iteration\": 0,"
+		"   \"status\": \"ok\", \"warmup\": false,"
+		"   \"metrics\": {\"zz.custom\": 7, \"read.iops\": 100.5}},"
+		"  {\"configuration\": \"b\", \"job\": \"rr\", \"iteration\": 0,"
+		"   \"status\": \"ok\", \"warmup\": false, \"order\": 9,"
+		"   \"metrics\": {\"read.iops\": 200, \"zz.custom\": 8}},"
+		"  {\"configuration\": \"a\", \"job\": \"rr\", \"iteration\": 1,"
+		"   \"status\": \"ok\", \"warmup\": true,"
+		"   \"metrics\": {\"read.iops\": 1}},"
+		"  {\"configuration\": \"a\", \"job\": \"rr\", \"iteration\": 2,"
+		"   \"status\": \"failed\", \"warmup\": false,"
+		"   \"metrics\": {\"read.iops\": 2}},"
+		"  {\"configuration\": \"b\", \"job\": \"rr\", \"iteration\": 1,"
+		"   \"status\": \"ok\", \"warmup\": false, \"excluded\": \"x\","
+		"   \"metrics\": {\"read.iops\": 3}},"
+		"  {\"configuration\": \"a\", \"job\": \"rr\", \"iteration\": 3,"
+		"   \"status\": \"ok\", \"warmup\": false,"
+		"   \"metrics\": {\"read.iops\": null, \"zz.custom\": \"n/a\","
+		"                 \"write.iops\": 5}},"
+		"  {\"configuration\": \"b\", \"job\": \"rr\", \"iteration\": 2,"
+		"   \"status\": \"ok\", \"warmup\": false, \"campaign\": \"c2\","
+		"   \"metrics\": {\"read.iops\": 201}},"
+		"  {\"configuration\": \"x\", \"job\": \"seq\", \"iteration\": 0,"
+		"   \"status\": \"ok\", \"warmup\": false, \"metrics\": {}}"
+		"]}", 0, &err);
+
+	if (!j)
+		fail_msg("fixture: %s at %d", err.text, err.line);
+	return j;
+}
+
+static void test_names_and_values(void **state)
+{
+	json_t *res = fixture();
+	struct kb_rmodel *m = kb_rmodel__new(res);
+	size_t iops, custom, wiops;
+
+	(void)state;
+	assert_non_null(m);
+	assert_int_equal(m->nruns, 8);
+	/* configurations as listed, then the one only a run names */
+	assert_int_equal(m->configs.n, 3);
+	assert_string_equal(m->configs.v[0], "b");
+	assert_string_equal(m->configs.v[1], "a");
+	assert_string_equal(m->configs.v[2], "x");
+	assert_int_equal(m->jobs.n, 2);
+	assert_string_equal(m->jobs.v[1], "seq");
+	/* metrics in the order first met, numbers only */
+	assert_int_equal(m->nmetrics, 3);
+	custom = kb_rmodel__metric(m, "zz.custom");
+	iops = kb_rmodel__metric(m, "read.iops");
+	wiops = kb_rmodel__metric(m, "write.iops");
+	assert_int_equal(custom, 0);
+	assert_int_equal(iops, 1);
+	assert_int_equal(wiops, 2);
+	assert_int_equal(kb_rmodel__metric(m, "trim.iops"), KB_RMODEL_NONE);
+	assert_string_equal(m->metrics[iops].unit, "IOPS");
+	assert_int_equal(m->metrics[iops].direction, KB_HIGHER_BETTER);
+	assert_null(m->metrics[custom].def);
+	assert_string_equal(m->metrics[custom].unit, "");
+	assert_int_equal(m->metrics[custom].direction, KB_NEUTRAL);
+	/* values; NAN where absent, null or not a number */
+	assert_true(kb_rmodel__value(m, 0, iops) == 100.5);
+	assert_true(kb_rmodel__value(m, 1, custom) == 8.0);
+	assert_true(isnan(kb_rmodel__value(m, 5, iops)));
+	assert_true(isnan(kb_rmodel__value(m, 5, custom)));
+	assert_true(kb_rmodel__value(m, 5, wiops) == 5.0);
+	assert_true(isnan(kb_rmodel__value(m, 0, wiops)));
+	/* the string value of a counted run is named for a warning */
+	assert_int_equal(m->nbad, 1);
+	assert_int_equal(m->bad[0].run, 5);
+	assert_string_equal(m->bad[0].metric, "zz.custom");
+	kb_rmodel__delete(m);
+	json_decref(res);
+}
+
+static void test_runs_and_groups(void **state)
+{
+	json_t *res = fixture();
+	struct kb_rmodel *m = kb_rmodel__new(res);
+	size_t a = kb_rmodel__config(m, "a"), b = kb_rmodel__config(m, "b");
+	size_t rr = kb_rmodel__job(m, "rr"), n;
+	const size_t *g;
+
+	(void)state;
+	assert_int_equal(a, 1);
+	assert_int_equal(kb_rmodel__config(m, "nope"), KB_RMODEL_NONE);
+	assert_int_equal(kb_rmodel__job(m, NULL), KB_RMODEL_NONE);
+	/* which runs count, and the run order */
+	assert_true(m->runs[0].counts && m->runs[0].ok);
+	assert_true(m->runs[2].warmup && !m->runs[2].counts);
+	assert_true(!m->runs[3].ok && !m->runs[3].counts);
+	assert_true(m->runs[4].ok && !m->runs[4].counts);	/* excluded */
+	assert_true(m->runs[1].order == 9.0);
+	assert_true(m->runs[3].order == 3.0);
+	assert_int_equal(m->runs[5].iteration, 3);
+	assert_true(m->runs[0].json == json_array_get(json_object_get(res,
+						      "runs"), 0));
+	/* merged campaigns: "" is 0, another campaign another index */
+	assert_int_equal(m->runs[0].campaign, 0);
+	assert_int_equal(m->runs[6].campaign, 1);
+	/* the counted runs of (a, rr) and (b, rr), in run order */
+	g = kb_rmodel__group(m, a, rr, &n);
+	assert_int_equal(n, 2);
+	assert_int_equal(g[0], 0);
+	assert_int_equal(g[1], 5);
+	g = kb_rmodel__group(m, b, rr, &n);
+	assert_int_equal(n, 2);
+	assert_int_equal(g[0], 1);
+	assert_int_equal(g[1], 6);
+	kb_rmodel__group(m, a, kb_rmodel__job(m, "seq"), &n);
+	assert_int_equal(n, 0);
+	kb_rmodel__group(m, KB_RMODEL_NONE, rr, &n);
+	assert_int_equal(n, 0);
+	/* a dropped value is not measured any more */
+	kb_rmodel__drop(m, 6, kb_rmodel__metric(m, "read.iops"));
+	assert_true(isnan(kb_rmodel__value(m, 6, 1)));
+	assert_true(kb_rmodel__value(m, 1, 1) == 200.0);
+	kb_rmodel__delete(m);
+	json_decref(res);
+}
+
+static void test_no_runs(void **state)
+{
+	json_t *res = json_pack("{s:{}}", "campaign");
+
+	(void)state;
+	kb_silent = 1;
+	assert_null(kb_rmodel__new(res));
+	kb_silent = 0;
+	json_decref(res);
+}
+
+static void test_json_load_whole(void **state)
+{
+	char dir[] = "/tmp/kbench-test-rmodel.XXXXXX", path[256];
+	json_t *j;
+	FILE *f;
+	int missing = -1;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/m.json", dir);
+	/* missing: no error, said so */
+	assert_null(kb_json_load_existing(path, &missing));
+	assert_int_equal(missing, 1);
+	/* a file larger than one read, whole */
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("{\"a\": [", f);
+	for (int i = 0; i < 20000; i++)
+		fprintf(f, "%d, ", i);
+	fputs("1]}\n", f);
+	fclose(f);
+	j = kb_json_load_existing(path, &missing);
+	assert_non_null(j);
+	assert_int_equal(missing, 0);
+	assert_int_equal(json_array_size(json_object_get(j, "a")), 20001);
+	json_decref(j);
+	/* damaged: NULL, not missing */
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("{\"a\": 1,\n \"b\": }", f);
+	fclose(f);
+	kb_silent = 1;
+	assert_null(kb_json_load_existing(path, &missing));
+	assert_int_equal(missing, 0);
+	assert_null(kb_json_load(path));
+	kb_silent = 0;
+	unlink(path);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_names_and_values),
+		cmocka_unit_test(test_runs_and_groups),
+		cmocka_unit_test(test_no_runs),
+		cmocka_unit_test(test_json_load_whole),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
