@@ -4,6 +4,7 @@
 #include "lib/str.h"
 #include "results/json.h"
 #include "stats/compare.h"
+#include "stats/profiling.h"
 #include "stats/summary.h"
 #include "lib/err.h"
 #include "lib/file.h"
@@ -1261,6 +1262,8 @@ int stats_analyse(json_t *results, const struct kb_compare_opts *o)
 	if (ret < 0)
 		return ret;
 	ret = stats_fill_summaries(results);
+	if (!ret)	/* the extra runs' own (stats/profiling.h) */
+		ret = stats_fill_profiling(results);
 	if (ret)
 		return ret;
 	return stats_fill_comparisons(results, o, NULL, 0);
