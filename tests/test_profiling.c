@@ -25,7 +25,9 @@
 #include "lib/file.h"
 #include "parsers/kconf.h"
 #include "results/json.h"
+#include "results/model.h"
 #include "results/paths.h"
+#include "reports/report.h"
 #include "runner/plan.h"
 #include "stats/compare.h"
 
@@ -327,6 +329,58 @@ static void test_stats_counted_sampled(void **state)
 	json_decref(res);
 }
 
+/* The text report of a campaign with profiling runs: the profile table
+ * is theirs and says so, perf record's cost is under it, and a failed
+ * profiling run is listed as one (not as a counted run). */
+static void test_report_profiling_runs(void **state)
+{
+	json_t *res = results_load_export("tests/data/report/results.json");
+	json_t *pruns = json_array();
+	char *buf = NULL, *flat, *p, *q;
+	size_t len = 0;
+	FILE *f;
+	int it;
+
+	(void)state;
+	assert_non_null(res);
+	for (it = 1; it <= 3; it++) {
+		json_array_append_new(pruns, run("running,NM=0", it, "profiling",
+						 1000 + it, 5 + it));
+		json_array_append_new(pruns, run("running,NM=1", it, "profiling",
+						 1000 + it, 6 + it));
+	}
+	json_array_append_new(pruns, json_pack("{s:s, s:s, s:i, s:b, s:s, "
+		"s:s, s:s, s:{}}", "configuration", "running,NM=2", "job",
+		"randread-4k", "iteration", 2, "warmup", 0, "status",
+		"failed", "extra", "profiling", "reason", "perf record died",
+		"metrics"));
+	json_object_set_new(res, "profiling_runs", pruns);
+	assert_int_equal(stats_analyse(res, NULL), 0);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(report_render(f, res, "text", NULL), 0);
+	assert_int_equal(fclose(f), 0);
+	/* one line of words: the text wraps at 80 columns */
+	flat = kb_xstrdup(buf);
+	for (p = q = flat; *p; p++) {
+		if (*p == '\n')
+			*p = ' ';
+		if (*p == ' ' && q > flat && q[-1] == ' ')
+			continue;
+		*q++ = *p;
+	}
+	*q = '\0';
+	assert_non_null(strstr(flat, "CPU profile (perf record -a), share of "
+			       "samples, mean of the profiling runs"));
+	assert_non_null(strstr(flat, "perf record's cost"));
+	assert_non_null(strstr(flat, "running,NM=2 randread-4k iteration 2 "
+			       "(profiling run, not counted): perf record "
+			       "died"));
+	free(flat);
+	free(buf);
+	json_decref(res);
+}
+
 static void test_zstd_round_trip(void **state)
 {
 	char src[] = "/tmp/kbench-test-zstd.XXXXXX", *dst, *back = NULL;
@@ -384,6 +438,7 @@ int main(void)
 		cmocka_unit_test(test_run_key_extra),
 		cmocka_unit_test(test_stats_profiling),
 		cmocka_unit_test(test_stats_counted_sampled),
+		cmocka_unit_test(test_report_profiling_runs),
 		cmocka_unit_test(test_zstd_round_trip),
 	};
 
