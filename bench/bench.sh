@@ -19,7 +19,10 @@
 #                 KBENCH_* variables and --output-format=json+ (caches
 #                 dropped before both); kbench's own CPU = the CPU of kbench
 #                 and all its children (wait4 rusage, bench/kbtime) minus
-#                 fio's (user_s + sys_s in the campaign's run.json)
+#                 fio's (user_s + sys_s in the campaign's run.json);
+#                 with profile = cycles: the counted IOPS on / off and the
+#                 profiling run's IOPS / the counted run's, as ratios with
+#                 their 95% CI (bench/summarize.c "ci" figures)
 #  2 parse.*      kbench parse vs a bare jansson decode of the same files;
 #                 peak RSS of kbench parse on a 50 MiB json+ file
 #  3 report.*     kbench report on synthetic 1k-, 10k- and 100k-run
@@ -160,26 +163,30 @@ else
 	else
 		pending overhead.per_run_cpu_pct "the 6-run campaign failed (exit $rc)"
 	fi
-	# perf collectors: measured when kernels.conf has them
+	# profiling (issue 16): a one-run campaign with profile = cycles
+	# (perf samples in its profiling run only) against one without, A B
+	# A B: the counted IOPS on / off; and, inside each campaign with
+	# profile, the profiling run's IOPS / the counted run's (results.json
+	# profile_overhead): what sampling costs the run it samples
 	one_run_conf "$W/perf.conf" "profile = cycles"
-	if "$K" plan -c "$W/perf.conf" >/dev/null 2>&1; then
-		def overhead.perf_iops_ratio ratio '>=' 0.995 "IOPS, kbench campaign with profile = cycles / bare fio"
-		i=1
-		while [ $i -le "$PAIRS" ]; do
-			measure "$K" run -q -c "$W/perf.conf" -o "$W/pf$i"
-			ki=$(jget '.metrics["read.iops"]' "$W"/pf$i/runs/*/*/*/metrics.json)
-			drop_caches
-			measure env KBENCH_TARGET="$LOOP" KBENCH_RUNTIME="$RUNTIME" \
-				KBENCH_SIZE="$SIZE" fio --output-format=json+ \
-				--output="$W/fio$i.json" "$REPO/profiles/randread-4k.fio"
-			fi_=$(jget '.jobs[0].read.iops' "$W/fio$i.json")
-			[ -n "$ki" ] && [ -n "$fi_" ] &&
-				sample overhead.perf_iops_ratio "$(calc "$ki / $fi_")"
-			i=$((i + 1))
-		done
-	else
-		pending overhead.perf_iops_ratio "kernels.conf has no 'profile = cycles' (perf collectors) yet"
-	fi
+	def overhead.profiling_iops_ratio ratio ci 0 "counted IOPS, one-run campaign with profile = cycles / without (perf samples in the profiling run only)"
+	def overhead.sampling_iops_ratio ratio ci 0 "IOPS of the profiling run (perf record -a sampling) / the counted run of the same campaign"
+	say "overhead: $PAIRS pairs of one-run campaigns with profile = cycles / without"
+	i=1
+	while [ $i -le "$PAIRS" ]; do
+		measure "$K" run -q -c "$W/perf.conf" -o "$W/pf$i"
+		kon=$(jget '.metrics["read.iops"]' "$W"/pf$i/runs/*/*/000/metrics.json)
+		ov=$(jget '.profile_overhead[0].ratio' "$W/pf$i/results.json")
+		measure "$K" run -q -c "$W/one.conf" -o "$W/po$i"
+		koff=$(jget '.metrics["read.iops"]' "$W"/po$i/runs/*/*/000/metrics.json)
+		if [ -n "$kon" ] && [ -n "$koff" ]; then
+			sample overhead.profiling_iops_ratio "$(calc "$kon / $koff")"
+		else
+			say "pair $i: no counted IOPS (profile on $kon, off $koff); see $W"
+		fi
+		[ -n "$ov" ] && sample overhead.sampling_iops_ratio "$ov"
+		i=$((i + 1))
+	done
 	losetup -d "$LOOP"
 	LOOP=
 fi

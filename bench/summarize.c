@@ -7,13 +7,20 @@
  *   def NAME UNIT OP GOAL DESCRIPTION...   declare a figure; OP is one of
  *                                          >= <= < > (GOAL the threshold)
  *                                          or - (no goal, GOAL ignored)
+ *                                          or ci (a ratio printed with its
+ *                                          95% CI, not judged; GOAL
+ *                                          ignored)
  *   s NAME VALUE                           one sample (one pair's ratio,
  *                                          or one measurement)
  *   pending NAME TEXT...                   a figure that cannot be
  *                                          measured yet, and why
  * Each figure prints as
  *   NAME: median M (min A, max B, n=N) UNIT; goal OP GOAL: met|MISSED
- * with the median of GSL (gsl_stats_median_from_sorted_data).  OUT.json:
+ * with the median of GSL (gsl_stats_median_from_sorted_data).  A ci
+ * figure's samples are ratios (one per pair): it also prints their
+ * geometric mean and its 95% CI, exp(mean ln r -+ t(0.975; n-1) sd/sqrt(n))
+ * (kb_paired_log_test against ratios of 1, stats/paired.h), into OUT.json
+ * as "geomean", "ci95_lo", "ci95_hi" (null when n < 2).  OUT.json:
  *   {"schema_version": 1, "kbench_version", "date" (UTC ISO 8601),
  *    "environment": {...as in campaign.json},
  *    "figures": [{"name", "unit", "description", "n", "min", "median",
@@ -26,6 +33,7 @@
 #include "lib/file.h"
 #include "runner/campaign.h"
 #include "parsers/json_file.h"
+#include "stats/paired.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -66,6 +74,40 @@ static int met(const struct figure *f, double x)
 	if (!strcmp(f->op, ">"))
 		return x > f->goal;
 	return -1;
+}
+
+/* A ci figure: the geometric mean of the ratio samples and its 95% CI. */
+static void ci_figure(const struct figure *f, json_t *arr, json_t *samples)
+{
+	double *ones = kb_xmalloc(f->n * sizeof(*ones));
+	double g = NAN, lo = NAN, hi = NAN;
+	struct kb_log_test t;
+	size_t k;
+
+	for (k = 0; k < f->n; k++)
+		ones[k] = 1;
+	if (f->n == 1) {
+		g = f->v[0];
+	} else if (kb_paired_log_test(ones, f->v, f->n, &t) == 0) {
+		g = 1 + t.change_pct / 100;
+		lo = 1 + t.change_ci95_lo_pct / 100;
+		hi = 1 + t.change_ci95_hi_pct / 100;
+	}
+	free(ones);
+	if (isfinite(lo) && isfinite(hi))
+		printf("%-28s %-6.4g (95%% CI %.4g-%.4g, n=%zu) %s; not judged",
+		       f->name, g, lo, hi, f->n, f->unit);
+	else
+		printf("%-28s %-6.4g (no CI, n=%zu) %s; not judged", f->name,
+		       g, f->n, f->unit);
+	printf("  - %s\n", f->desc);
+	json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:i, s:o, s:o, "
+		"s:o, s:o, s:n, s:n}", "name", f->name, "unit", f->unit,
+		"description", f->desc, "n", (int)f->n, "geomean",
+		isfinite(g) ? json_real(g) : json_null(), "ci95_lo",
+		isfinite(lo) ? json_real(lo) : json_null(), "ci95_hi",
+		isfinite(hi) ? json_real(hi) : json_null(), "samples", samples,
+		"goal", "met"));
 }
 
 int main(int argc, char **argv)
@@ -135,6 +177,10 @@ int main(int argc, char **argv)
 				"s:i, s:o}", "name", f->name, "unit", f->unit,
 				"description", f->desc, "n", 0, "samples",
 				samples));
+			continue;
+		}
+		if (!strcmp(f->op, "ci")) {
+			ci_figure(f, arr, samples);
 			continue;
 		}
 		gsl_sort(f->v, 1, f->n);

@@ -96,9 +96,12 @@ int cmd_plan(int argc, char **argv)
 	}
 	boots = plan_count_boots(&cfg, &plan, NULL);
 	printf("campaign %s: %zu configuration(s) x %zu job(s) x (%u warm-up "
-	       "+ %u iterations) = %zu runs of %u s", conf,
-	       plan.nconfigs, cfg.njobs, cfg.warmup, cfg.iterations, total,
-	       cfg.runtime_s);
+	       "+ %u iterations", conf, plan.nconfigs, cfg.njobs, cfg.warmup,
+	       cfg.iterations);
+	if (plan_extra_runs(&cfg))	/* runner/plan.h */
+		printf(" x (1 + %u %s)", plan_extra_runs(&cfg),
+		       cfg.profile_during_counted ? "unsampled" : "profiling");
+	printf(") = %zu runs of %u s", total, cfg.runtime_s);
 	if (shard_n) {
 		unsigned it, first = 1;
 
@@ -145,7 +148,11 @@ int cmd_plan(int argc, char **argv)
 	if (list)
 		for (i = 0; i < plan.nruns; i++)
 			printf("%5zu  %s%s\n", i + 1, plan.runs[i].key,
-			       plan.runs[i].warmup ? "  (warm-up)" : "");
+			       plan.runs[i].warmup ? "  (warm-up)" :
+			       plan.runs[i].extra == KB_RUN_PROFILING ?
+			       "  (profiling run, not counted)" :
+			       plan.runs[i].extra ?
+			       "  (unsampled run, not counted)" : "");
 	plan_free(&plan);
 	kconf_free(&cfg);
 	return 0;

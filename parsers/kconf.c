@@ -611,6 +611,36 @@ static void set_profile(struct parser *p, const char *val)
 	free(copy);
 }
 
+/* "profile_during = profiling-runs | counted-runs" (kconf.h). */
+static void set_profile_during(struct parser *p, const char *val)
+{
+	if (!strcmp(val, "profiling-runs"))
+		p->cfg->profile_during_counted = 0;
+	else if (!strcmp(val, "counted-runs"))
+		p->cfg->profile_during_counted = 1;
+	else
+		perr(p, p->line,
+		     "profile_during = '%s': expected profiling-runs (the default: perf samples only in extra runs that are not counted) or counted-runs (samples during the counted runs, overhead measured by unsampled extra runs)",
+		     val);
+}
+
+/* "keep = perf.data": artefacts kept beside the compressed reports. */
+static void set_keep(struct parser *p, const char *val)
+{
+	char *copy = kb_xstrdup(val), *tok, *save = NULL;
+
+	for (tok = strtok_r(copy, " \t,", &save); tok;
+	     tok = strtok_r(NULL, " \t,", &save)) {
+		if (!strcmp(tok, "perf.data"))
+			p->cfg->keep |= KB_KEEP_PERF_DATA;
+		else
+			perr(p, p->line,
+			     "keep = '%s': unknown artefact '%s' (expected perf.data)",
+			     val, tok);
+	}
+	free(copy);
+}
+
 /* "task group NAME = GLOB...": comm patterns for task.NAME.cpu_pct. */
 static void add_task_group(struct parser *p, const char *name,
 			   const char *val)
@@ -1084,6 +1114,13 @@ static const struct kconf_opt kconf_opts[] = {
 	       "directory of the job files (default: found, see FILES)"),
 	G_FUNC("profile", set_profile,
 	       "events sampled with perf record: cycles and/or dcm"),
+	{ "profile_runs", SEC_GLOBAL, KT_UINT, G_OFF(profile_runs), 0, 0, 0,
+	  NULL, NULL,
+	  "profile =: extra runs per configuration, job and round, never counted (default 1)" },
+	G_FUNC("profile_during", set_profile_during,
+	       "profile =: profiling-runs (default: only the extra runs sample) or counted-runs"),
+	G_FUNC("keep", set_keep,
+	       "artefacts kept beyond the compressed perf report: perf.data"),
 	G_FUNC("push", set_push,
 	       "http(s) URL of a results store (InfluxDB line protocol)"),
 	{ "alpha", SEC_GLOBAL, KT_REAL, G_OFF(alpha), 0.0, 0.5, 0, NULL, NULL,
@@ -1561,6 +1598,9 @@ static void finish(struct parser *p)
 	if (!cfg->nvariants)
 		perr(p, p->nlines ? p->nlines : 1,
 		     "no variants: add a section such as [running] with method = local");
+	if (cfg->nprofile && !cfg->profile_runs && !cfg->profile_during_counted)
+		perr(p, global_line(p, "profile_runs"),
+		     "profile_runs = 0: profile = samples only in the profiling runs (profile_during = profiling-runs, the default), so nothing would be sampled; set profile_runs >= 1, or profile_during = counted-runs to sample during the counted runs");
 	if (!cfg->iterations_auto) {
 		int l = global_line(p, "min_iterations") ?:
 			global_line(p, "max_iterations") ?:
@@ -1833,6 +1873,7 @@ int kconf_parse(const char *name, const char *text, struct kb_config *cfg)
 	cfg->max_iterations = 10;
 	cfg->target_ci_pct = 1.0;
 	cfg->warmup = 1;
+	cfg->profile_runs = 1;
 	cfg->runtime_s = 60;
 	cfg->timeout_grace_s = 30;
 	cfg->kvm_probe_timeout_s = 20;

@@ -22,6 +22,9 @@
  *                           ; see kconf_find_profiles)
  *   layouts = rounds        ; more tables in report.txt/.md (seed 002's)
  *   profile = cycles,dcm    ; perf record -a sampling (collect_profile.c)
+ *   profile_runs = 1        ; profiling runs per configuration, job, round
+ *   profile_during = profiling-runs ; or counted-runs (see below)
+ *   keep = perf.data        ; also keep perf record's raw data
  *   task group kswapd = kswapd*  ; comm globs for task.NAME.cpu_pct
  *   push = http://127.0.0.1:8086/write?db=kbench ; results store, pushed
  *                           ; after every completed run (push/push.h)
@@ -214,6 +217,22 @@ struct kb_config {
 	/* profile = cycles,dcm: sampled events ("cycles", "dcm"), 0 = none */
 	char *profile[KB_MAX_PROFILE_EVENTS];
 	size_t nprofile;
+	/* With profile =, the extra runs of every (configuration, job) in
+	 * each timed round (runner/plan.h), never counted:
+	 *   profile_during = profiling-runs (default, 0): perf record samples
+	 *     only in these "profiling runs", never during a counted run;
+	 *   profile_during = counted-runs (1): perf record samples during the
+	 *     counted runs and the extra runs are "unsampled runs" that
+	 *     measure the overhead (reports/profile.h).
+	 * profile_runs = N extra runs per (configuration, job) and round,
+	 * default 1; 0 means none: allowed only with counted-runs (then the
+	 * overhead is not measured), an error with profiling-runs. */
+	unsigned profile_runs;
+	int profile_during_counted;
+	/* keep = perf.data: artefacts kept beyond what is always kept
+	 * (runner/collect_profile.c keeps the compressed perf report) */
+#define KB_KEEP_PERF_DATA 1u
+	unsigned keep;
 	/* task group NAME = GLOB...; none = the defaults of
 	 * runner/collect_tasks.c (fio, writeback, kworker, kswapd) */
 	struct kb_task_group task_groups[KB_MAX_TASK_GROUPS];

@@ -3,6 +3,7 @@
 #include "parsers/perf_report.h"
 #include "parsers/perf_stat.h"
 #include "parsers/tasks.h"
+#include "lib/decompress.h"
 #include "lib/file.h"
 #include "parsers/json_file.h"
 
@@ -17,6 +18,25 @@ static char *load(const char *dir, const char *name)
 		buf = NULL;
 	free(path);
 	return buf;
+}
+
+/* The run's perf report: perf_report.txt.zst (runner/collect_profile.c
+ * keeps it compressed, lib/decompress.h), else a plain perf_report.txt
+ * (campaigns of older kbench).  *name: the file's name, for messages. */
+static char *load_report(const char *dir, const char **name)
+{
+	char *path = kb_path_join(dir, "perf_report.txt.zst"), *buf = NULL;
+
+	*name = "perf_report.txt.zst";
+	if (kb_exists(path)) {
+		if (kb_decompress_file(path, &buf, NULL) < 0)
+			buf = NULL;
+		free(path);
+		return buf;
+	}
+	free(path);
+	*name = "perf_report.txt";
+	return load(dir, "perf_report.txt");
 }
 
 static void warn(json_t *warnings, char *msg)
@@ -42,6 +62,7 @@ static void profile_metrics(const char *dir, json_t *metrics,
 	struct kb_sym_groups gs = { 0 };
 	struct kb_profile prof = { 0 };
 	int have_prof = 0;
+	const char *rname;
 	size_t i, k;
 
 	free(pjpath);
@@ -51,8 +72,8 @@ static void profile_metrics(const char *dir, json_t *metrics,
 	if (!symtext || symgroups_parse("symbols.conf", symtext, &gs))
 		warn(warnings, kb_xasprintf("profile: no usable symbols.conf "
 			"in %s: group shares n/a", dir));
-	report = load(dir, "perf_report.txt");
-	if (report && perf_report_parse("perf_report.txt", report, "cycles",
+	report = load_report(dir, &rname);
+	if (report && perf_report_parse(rname, report, "cycles",
 					&prof) == 0)
 		have_prof = 1;
 	if (have_prof) {
@@ -84,8 +105,8 @@ static void profile_metrics(const char *dir, json_t *metrics,
 				break;
 		if (!have_prof || k == prof.nev) {
 			warn(warnings, kb_xasprintf("profile: no %s samples in "
-				"perf_report.txt (see perf_record.log); "
-				"profile.%s.* n/a", ev, role));
+				"%s (see perf_record.log); "
+				"profile.%s.* n/a", ev, rname, role));
 			continue;
 		}
 		perf_report_metrics(&prof.ev[k], role, &gs, metrics, warnings);

@@ -10,6 +10,9 @@ struct pctx {
 	json_t *summaries, *runs;
 	const char *job;
 	const struct kb_profile_rows *rows;
+	json_t *overhead;	/* results' profile_overhead, or NULL */
+	const char *source;	/* whose samples: "profiling runs" or
+				 * "timed runs" */
 };
 
 static json_t *summary(struct pctx *c, const char *cfg, const char *metric)
@@ -141,6 +144,45 @@ static void role_notes(struct pctx *c, struct kb_table *t, const char *role)
 	}
 }
 
+/* Under a profile table: the IOPS ratio sampled / unsampled of each
+ * configuration with its 95% CI (stats/profiling.h). */
+static void overhead_notes(struct pctx *c, struct kb_table *t)
+{
+	json_t *e;
+	size_t i;
+	int first = 1;
+	double r, lo, hi, n;
+
+	json_array_foreach(c->overhead, i, e) {
+		const char *cfg = json_string_value(json_object_get(e,
+							"configuration"));
+		const char *job = json_string_value(json_object_get(e, "job"));
+
+		if (!cfg || !job || strcmp(job, c->job))
+			continue;
+		if (first)
+			kb_table_add_note(t, "perf record's cost: IOPS with "
+					  "sampling / without, 95%% CI (%s, "
+					  "paired by round):",
+					  !strcmp(json_string_value(
+					  json_object_get(e, "sampled")) ?: "",
+					  "counted runs") ? "the sampled "
+					  "counted runs / the unsampled runs" :
+					  "the profiling runs / the counted "
+					  "runs");
+		first = 0;
+		num(e, "n", &n);
+		if (!num(e, "ratio", &r))
+			kb_table_add_note(t, "  %s: n/a", cfg);
+		else if (num(e, "ci95_lo", &lo) && num(e, "ci95_hi", &hi))
+			kb_table_add_note(t, "  %s: %.3f (%.3f-%.3f, n=%.0f)",
+					  cfg, r, lo, hi, n);
+		else
+			kb_table_add_note(t, "  %s: %.3f (n=%.0f: no CI)", cfg,
+					  r, n);
+	}
+}
+
 static int role_mentioned(struct pctx *c, const char *role)
 {
 	char pre[64];
@@ -190,8 +232,8 @@ static struct kb_table *role_table(struct pctx *c, const char *role,
 		}
 	}
 	title = kb_xasprintf("%s: %s profile (perf record -a), share of "
-			     "samples, mean of the timed runs, 95%% CI",
-			     c->job, tag);
+			     "samples, mean of the %s, 95%% CI",
+			     c->job, tag, c->source);
 	t = kb_table_new(title);
 	free(title);
 	nkey = key_cols(c, t);
@@ -270,6 +312,11 @@ static struct kb_table *role_table(struct pctx *c, const char *role,
 			  "I/O Code: its share of the [io] group's samples "
 			  "(groups: profiles/symbols.conf); ±: half-width of "
 			  "the 95%% CI; n/a: not measured", tag);
+	if (!strcmp(c->source, "profiling runs"))
+		kb_table_add_note(t, "profiling runs: extra runs that sample "
+				  "(kernels.conf profile_runs =), never "
+				  "counted: no counted run had perf running");
+	overhead_notes(c, t);
 	role_notes(c, t, role);
 	return t;
 }
@@ -349,15 +396,25 @@ size_t profile_tables_which(json_t *results, const char *job,
 			    struct kb_table **out, size_t max, unsigned which)
 {
 	struct pctx c = { json_object_get(results, "summaries"),
-			  json_object_get(results, "runs"), job, rows };
+			  json_object_get(results, "runs"), job, rows,
+			  json_object_get(results, "profile_overhead"),
+			  "timed runs" };
+	/* the profile tables: the profiling runs' samples when the campaign
+	 * has them (stats/profiling.h), else the timed runs' */
+	struct pctx pc = c;
 	struct kb_table *t;
 	size_t n = 0;
 
+	if (json_is_array(json_object_get(results, "profiling_summaries"))) {
+		pc.summaries = json_object_get(results, "profiling_summaries");
+		pc.runs = json_object_get(results, "profiling_runs");
+		pc.source = "profiling runs";
+	}
 	if ((which & PROFILE_ROLES) && n < max &&
-	    (t = role_table(&c, "cycles", "CPU")))
+	    (t = role_table(&pc, "cycles", "CPU")))
 		out[n++] = t;
 	if ((which & PROFILE_ROLES) && n < max &&
-	    (t = role_table(&c, "dcm", "DCM")))
+	    (t = role_table(&pc, "dcm", "DCM")))
 		out[n++] = t;
 	if ((which & PROFILE_TIME) && n < max && (t = time_table(&c)))
 		out[n++] = t;

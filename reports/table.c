@@ -1098,32 +1098,41 @@ static char *one_line(const char *s)
 	return d;
 }
 
+/* The failed runs of job j: the counted and warm-up runs, then the extra
+ * runs of profile = (results.json profiling_runs), named as such. */
 static void build_failures(struct ctx *c, struct kb_report_job *j)
 {
-	const char *status, *job, *reason;
-	json_t *run;
+	const char *status, *job, *reason, *extra;
+	json_t *run, *arr;
 	char *why;
-	size_t i;
+	size_t i, a;
 	int wu;
 
-	json_array_foreach(c->runs, i, run) {
-		status = kb_jstr(run, "status");
-		job = kb_jstr(run, "job");
-		if (!job || strcmp(job, j->name) ||
-		    (status && !strcmp(status, "ok")))
-			continue;
-		reason = kb_jstr(run, "reason");
-		why = one_line(reason ? reason : "no reason recorded");
-		wu = json_is_true(json_object_get(run, "warmup"));
-		j->failures = kb_xrealloc(j->failures, (j->nfailures + 1) *
-					  sizeof(*j->failures));
-		j->failures[j->nfailures++] = kb_xasprintf(
-			"%s %s iteration %lld%s: %s",
-			kb_jstr(run, "configuration") ?: "?", job,
-			(long long)json_integer_value(json_object_get(run,
-							"iteration")),
-			wu ? " (warm-up)" : "", why);
-		free(why);
+	for (a = 0; a < 2; a++) {
+		arr = a ? json_object_get(c->results, "profiling_runs") : c->runs;
+		json_array_foreach(arr, i, run) {
+			status = kb_jstr(run, "status");
+			job = kb_jstr(run, "job");
+			if (!job || strcmp(job, j->name) ||
+			    (status && !strcmp(status, "ok")))
+				continue;
+			reason = kb_jstr(run, "reason");
+			why = one_line(reason ? reason : "no reason recorded");
+			wu = json_is_true(json_object_get(run, "warmup"));
+			extra = kb_jstr(run, "extra");
+			j->failures = kb_xrealloc(j->failures, (j->nfailures +
+						  1) * sizeof(*j->failures));
+			j->failures[j->nfailures++] = kb_xasprintf(
+				"%s %s iteration %lld%s%s%s: %s",
+				kb_jstr(run, "configuration") ?: "?", job,
+				(long long)json_integer_value(json_object_get(
+					run, "iteration")),
+				wu ? " (warm-up)" : "", extra ? " (" : "",
+				extra ? (!strcmp(extra, "profiling") ?
+				"profiling run, not counted)" :
+				"unsampled run, not counted)") : "", why);
+			free(why);
+		}
 	}
 }
 

@@ -10,16 +10,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* "CONFIG/JOB/NNN" -> its parts (CONFIG may not contain '/'). */
-static int split_key(const char *key, char **config, char **job, int *iter)
+/* "CONFIG/JOB/NNN[-KINDK]" -> its parts (CONFIG may not contain '/');
+ * *extra: the kind of an extra run ("profiling", "unsampled";
+ * results/paths.h), malloc'd, or NULL for a counted or warm-up run. */
+static int split_key(const char *key, char **config, char **job, int *iter,
+		     char **extra)
 {
 	const char *a = strchr(key, '/'), *b = a ? strchr(a + 1, '/') : NULL;
+	const char *kind;
+	size_t klen;
 
 	if (!a || !b)
 		return -1;
 	*config = strndup(key, (size_t)(a - key));
 	*job = strndup(a + 1, (size_t)(b - a - 1));
 	*iter = atoi(b + 1);
+	kind = kb_run_key_extra(b + 1, &klen);
+	*extra = kind ? strndup(kind, klen) : NULL;
 	return 0;
 }
 
@@ -207,7 +214,7 @@ static json_t *load_campaign(const char *dir, int reparse,
 	char *cjpath = kb_path_join(dir, "campaign.json");
 	char *statepath = kb_path_join(dir, "state.json");
 	json_t *cj = NULL, *state = NULL, *res = NULL, *runs, *k, *camp;
-	json_t *done;
+	json_t *done, *pruns = json_array();
 	unsigned warmup;
 	int allow_pc;
 	size_t i;
@@ -292,14 +299,14 @@ static json_t *load_campaign(const char *dir, int reparse,
 				json_object_get(state, "superseded"));
 	json_array_foreach(json_object_get(cj, "plan"), i, k) {
 		const char *key = json_string_value(k);
-		char *config, *job, *rdir, *mpath;
-		json_t *m = NULL;
+		char *config, *job, *rdir, *mpath, *extra;
+		json_t *m = NULL, *arr;
 		int iter;
 
 		if (!key || !json_object_get(done, key) ||
 		    !key_wanted(key, keys, nkeys))
 			continue;
-		if (split_key(key, &config, &job, &iter) < 0) {
+		if (split_key(key, &config, &job, &iter, &extra) < 0) {
 			kb_warn("%s: malformed plan entry '%s'", cjpath, key);
 			continue;
 		}
@@ -314,6 +321,7 @@ static json_t *load_campaign(const char *dir, int reparse,
 				json_decref(m);
 				free(config);
 				free(job);
+				free(extra);
 				free(rdir);
 				free(mpath);
 				json_decref(res);
@@ -359,7 +367,10 @@ static json_t *load_campaign(const char *dir, int reparse,
 			json_t *why = json_object_get(m, "reason");
 			json_t *mm = json_object_get(m, "metrics");
 
-			json_array_append_new(runs, json_pack(
+			/* profiling runs (runner/plan.h) apart: never in
+			 * the samples, summaries or comparisons */
+			arr = extra ? pruns : runs;
+			json_array_append_new(arr, json_pack(
 				"{s:s, s:s, s:i, s:b, s:s, s:o, s:o}",
 				"configuration", config, "job", job,
 				"iteration", iter,
@@ -371,30 +382,38 @@ static json_t *load_campaign(const char *dir, int reparse,
 			/* parser warnings (reports/profile.c shows the
 			 * "profile:" ones under its table) */
 			if (json_is_array(json_object_get(m, "warnings")))
-				json_object_set(json_array_get(runs,
-					json_array_size(runs) - 1), "warnings",
+				json_object_set(json_array_get(arr,
+					json_array_size(arr) - 1), "warnings",
 					json_object_get(m, "warnings"));
 			/* metrics that could not be measured, with why
 			 * (parsers/run_dir.h): the reports' n/a reasons */
 			if (json_object_size(json_object_get(m,
 					     "unavailable")))
-				json_object_set(json_array_get(runs,
-					json_array_size(runs) - 1),
+				json_object_set(json_array_get(arr,
+					json_array_size(arr) - 1),
 					"unavailable",
 					json_object_get(m, "unavailable"));
-			add_params(cj, config, json_array_get(runs,
-					json_array_size(runs) - 1));
-			add_run_checks(m, json_array_get(runs,
-					json_array_size(runs) - 1), allow_pc);
+			add_params(cj, config, json_array_get(arr,
+					json_array_size(arr) - 1));
+			add_run_checks(m, json_array_get(arr,
+					json_array_size(arr) - 1), allow_pc);
+			if (extra)
+				json_object_set_new(json_array_get(arr,
+					json_array_size(arr) - 1), "extra",
+					json_string(extra));
 		}
 		json_decref(m);
 		free(config);
 		free(job);
+		free(extra);
 		free(rdir);
 		free(mpath);
 	}
 	exclude_other_builds(runs);
+	if (json_array_size(pruns))
+		json_object_set(res, "profiling_runs", pruns);
 out:
+	json_decref(pruns);
 	json_decref(cj);
 	json_decref(state);
 	free(cjpath);

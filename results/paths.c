@@ -2,10 +2,29 @@
 #include "results/paths.h"
 #include "lib/file.h"
 
+#include <string.h>
+
 char *kb_run_key(const char *configuration, const char *job,
 		 long long iteration)
 {
 	return kb_xasprintf("%s/%s/%03lld", configuration, job, iteration);
+}
+
+char *kb_extra_run_key(const char *configuration, const char *job,
+		       long long iteration, const char *kind, unsigned k)
+{
+	return kb_xasprintf("%s/%s/%03lld-%s%u", configuration, job, iteration,
+			    kind, k);
+}
+
+const char *kb_run_key_extra(const char *last, size_t *len)
+{
+	const char *dash = strchr(last, '-');
+
+	if (!dash || !dash[1])
+		return NULL;
+	*len = strcspn(dash + 1, "0123456789/");
+	return *len ? dash + 1 : NULL;
 }
 
 char *kb_run_dir(const char *dir, const char *key)

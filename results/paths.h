@@ -15,6 +15,8 @@
 #ifndef KB_RESULTS_PATHS_H
 #define KB_RESULTS_PATHS_H
 
+#include <stddef.h>
+
 /* schema_version of campaign.json, state.json, results.json, the push
  * queue and the machine-wide records; readers refuse other versions. */
 #define KB_SCHEMA_VERSION 1
@@ -22,6 +24,18 @@
 /* "CONFIGURATION/JOB/NNN" */
 char *kb_run_key(const char *configuration, const char *job,
 		 long long iteration);
+
+/* An extra run's key (runner/plan.h profiling runs):
+ * "CONFIGURATION/JOB/NNN-KINDK", kind "profiling" or "unsampled", k the
+ * extra run's number in its round (1..profile_runs):
+ * "stock,NM=0/randread-4k/003-profiling1". */
+char *kb_extra_run_key(const char *configuration, const char *job,
+		       long long iteration, const char *kind, unsigned k);
+
+/* The kind of an extra run from the last part of its key ("003-profiling1"
+ * -> "profiling", the length into *len), or NULL for a counted or
+ * warm-up run ("003"). */
+const char *kb_run_key_extra(const char *last, size_t *len);
 
 /* "DIR/runs/KEY" */
 char *kb_run_dir(const char *dir, const char *key);

@@ -292,6 +292,20 @@ json_t *results_merge_shards(json_t *const *models, const char *const *names,
 		"campaign", camp,
 		"configurations", json_object_get(by_k[0], "configurations"),
 		"runs", runs, "summaries");
+	/* the extra runs of profile = (runner/plan.h), kept apart as in
+	 * each shard */
+	runs = json_array();
+	for (k = 0; k < nshards; k++)
+		json_array_foreach(json_object_get(by_k[k], "profiling_runs"),
+				   j, r) {
+			json_t *copy = json_deep_copy(r);
+
+			json_object_set_new(copy, "shard", json_integer(k + 1));
+			json_array_append_new(runs, copy);
+		}
+	if (json_array_size(runs))
+		json_object_set(out, "profiling_runs", runs);
+	json_decref(runs);
 	free(by_k);
 	free(nm);
 	return out;

@@ -16,9 +16,20 @@ static int key_ok(const char *key)
 {
 	const char *a = strchr(key, '/'), *b = a ? strchr(a + 1, '/') : NULL;
 
+	size_t klen;
+
 	if (!a || a == key || !b || b == a + 1 || !b[1])
 		return 0;
-	for (b++; *b; b++)
+	for (b++; *b >= '0' && *b <= '9'; b++)
+		;
+	if (!*b)
+		return 1;
+	/* an extra run: NNN-profilingK or NNN-unsampledK (paths.h) */
+	if (!kb_run_key_extra(b, &klen) || b[-1] == '/' ||
+	    (strncmp(b + 1, "profiling", klen) &&
+	     strncmp(b + 1, "unsampled", klen)) || klen != 9 || !b[1 + klen])
+		return 0;
+	for (b += 1 + klen; *b; b++)
 		if (*b < '0' || *b > '9')
 			return 0;
 	return 1;
@@ -123,7 +134,7 @@ int results_validate_docs(const char *dir, json_t *cj, json_t *st,
 	json_array_foreach(plan, i, e) {
 		if (!json_is_string(e) || !key_ok(json_string_value(e))) {
 			kb_error("%s: plan[%zu]: expected a run key "
-				 "CONFIGURATION/JOB/NNN", cjpath, i);
+				 "CONFIGURATION/JOB/NNN[-profilingK|-unsampledK]", cjpath, i);
 			bad = 1;
 		} else {
 			json_object_set_new(inplan, json_string_value(e),

@@ -701,7 +701,8 @@ size_t campaign_ok_runs(const struct kb_campaign *c)
 		const char *s = json_string_value(json_object_get(
 			campaign_run_state(c, c->plan.runs[i].key), "status"));
 
-		if (!c->plan.runs[i].warmup && s && !strcmp(s, "ok"))
+		if (!c->plan.runs[i].warmup && !c->plan.runs[i].extra && s &&
+		    !strcmp(s, "ok"))
 			n++;
 	}
 	return n;

@@ -241,7 +241,9 @@ again:
 			plan_estimate_s(&c.cfg, todo);
 		kb_info("[%zu/%zu] %s %s iteration %u%s  (ETA %s)", done + 1,
 			todo, k->id, c.cfg.jobs[r->job], r->iteration,
-			r->warmup ? " (warm-up)" : "",
+			r->warmup ? " (warm-up)" : r->extra == KB_RUN_PROFILING ?
+			" (profiling run, not counted)" : r->extra ?
+			" (unsampled run, not counted)" : "",
 			plan_fmt_duration(eta, eb, sizeof(eb)));
 		if (tunables_apply(&tu, &c.cfg, k))
 			goto out;

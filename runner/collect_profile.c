@@ -8,12 +8,18 @@
  * (perf-record(1)) in the background.  stop(): SIGINT to perf record (it
  * then writes its data and exits), then `perf report -i perf.data --stdio
  * --no-children --sort dso,sym -F overhead,sample,dso,sym -t '|'`
- * (perf-report(1)) into perf_report.txt, parsed by parsers/perf_report.c.
- * profile.json records what was asked, what was sampled and why.
+ * (perf-report(1)) into perf_report.txt, kept zstd-compressed as
+ * perf_report.txt.zst (parsed by parsers/perf_report.c via
+ * parsers/run_perf.c); perf.data is removed unless kernels.conf says
+ * keep = perf.data.  Only the runs that sample start perf at all
+ * (runner/plan.h plan_run_sampled: by default the profiling runs, never
+ * a counted run).  profile.json records what was asked, what was
+ * sampled and why.
  * Nothing here fails the run: a perf that cannot start is recorded.
  */
 #include "runner/collect.h"
 #include "runner/collect_perf.h"
+#include "lib/compress.h"
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/proc.h"
@@ -73,13 +79,22 @@ static pid_t start_bg(char *const argv[], const char *log)
 
 static int profile_start(struct kb_run_ctx *ctx, void **state)
 {
-	struct profile_state *st = kb_xcalloc(1, sizeof(*st));
+	struct profile_state *st;
 	json_t *events = json_array();
 	char *argv[16], *data, *log, *src, *dst, *kr = NULL;
 	const char *ev;
 	size_t i, na = 0;
 	int err = 0, ret = 0;
 
+	/* only the runs that sample (runner/plan.h: the profiling runs, or
+	 * every run but the unsampled ones with profile_during =
+	 * counted-runs): no perf process during any other run */
+	*state = NULL;
+	if (!plan_run_sampled(ctx->cfg, ctx->run)) {
+		json_decref(events);
+		return 0;
+	}
+	st = kb_xcalloc(1, sizeof(*st));
 	st->info = json_pack("{s:o}", "events", events);
 	for (i = 0; i < ctx->cfg->nprofile; i++) {
 		const char *role = ctx->cfg->profile[i];
@@ -169,6 +184,36 @@ out:
 	return ret;
 }
 
+/* What the run directory keeps (docs/results-format.md): the perf report
+ * always, zstd-compressed (perf_report.txt.zst, lib/compress.h; the
+ * parser reads it back), perf.data only with kernels.conf keep =
+ * perf.data.  profile.json says which. */
+static int keep_artefacts(struct kb_run_ctx *ctx, json_t *info,
+			  const char *rep, const char *data)
+{
+	char *zst = kb_xasprintf("%s.zst", rep);
+	int ret = 0;
+
+	if (kb_exists(rep)) {
+		ret = kb_compress_file_zstd(rep, zst);
+		if (!ret && unlink(rep) < 0)
+			ret = -errno;
+	}
+	free(zst);
+	if (ret)
+		return ret;
+	if (ctx->cfg->keep & KB_KEEP_PERF_DATA) {
+		json_object_set_new(info, "perf_data", json_string("kept "
+				    "(keep = perf.data)"));
+	} else {
+		unlink(data);
+		json_object_set_new(info, "perf_data", json_string("removed "
+				    "after perf report (keep = perf.data keeps "
+				    "it)"));
+	}
+	return 0;
+}
+
 static int profile_stop(struct kb_run_ctx *ctx, void *state)
 {
 	struct profile_state *st = state;
@@ -185,6 +230,13 @@ static int profile_stop(struct kb_run_ctx *ctx, void *state)
 			 (char *)"-t", (char *)"|", NULL };
 	int status = 0, i, ret;
 
+	if (!st) {	/* a run that does not sample */
+		free(data);
+		free(rep);
+		free(err);
+		free(path);
+		return 0;
+	}
 	if (st->pid > 0) {
 		kill(st->pid, SIGINT);
 		for (i = 0; i < 600; i++) {	/* 30 s */
@@ -206,8 +258,12 @@ static int profile_stop(struct kb_run_ctx *ctx, void *state)
 			json_object_set_new(st->info, "report_exit_status",
 					    json_integer(r.exited ?
 							 r.exit_status : -1));
+		ret = keep_artefacts(ctx, st->info, rep, data);
+		if (ret)
+			goto out;
 	}
 	ret = kb_json_write_atomic(path, st->info);
+out:
 	json_decref(st->info);
 	free(st);
 	free(data);

@@ -29,16 +29,48 @@ static char *config_id(const struct kb_config *cfg,
 	return id;
 }
 
+unsigned plan_extra_runs(const struct kb_config *cfg)
+{
+	return cfg->nprofile ? cfg->profile_runs : 0;
+}
+
+int plan_run_sampled(const struct kb_config *cfg, const struct kb_run *r)
+{
+	if (!cfg->nprofile)
+		return 0;
+	if (cfg->profile_during_counted)
+		return r->extra != KB_RUN_UNSAMPLED;
+	return r->extra == KB_RUN_PROFILING;
+}
+
+/* The counted (or warm-up) run of (c, j) in round it, then its extra
+ * runs when the round is timed (runner/plan.h). */
 static void add_run(const struct kb_config *cfg, struct kb_plan *p,
 		    size_t c, size_t j, unsigned it)
 {
 	struct kb_run *r = &p->runs[p->nruns++];
+	unsigned k;
 
 	r->config = c;
 	r->job = j;
 	r->iteration = it;
 	r->warmup = it < cfg->warmup;
+	r->extra = KB_RUN_COUNTED;
 	r->key = kb_run_key(p->configs[c].id, cfg->jobs[j], it);
+	if (it < cfg->warmup)
+		return;
+	for (k = 1; k <= plan_extra_runs(cfg); k++) {
+		r = &p->runs[p->nruns++];
+		r->config = c;
+		r->job = j;
+		r->iteration = it;
+		r->warmup = 0;
+		r->extra = cfg->profile_during_counted ? KB_RUN_UNSAMPLED :
+			   KB_RUN_PROFILING;
+		r->key = kb_extra_run_key(p->configs[c].id, cfg->jobs[j], it,
+					  r->extra == KB_RUN_PROFILING ?
+					  "profiling" : "unsampled", k);
+	}
 }
 
 /* The configuration at position pos of round it (runner/plan.h,
@@ -87,7 +119,8 @@ int plan_build(const struct kb_config *cfg, struct kb_plan *p)
 	size_t ncfg = cfg->nvariants, c, t, j, v;
 	unsigned it, nit = cfg->warmup + cfg->iterations;
 
-	double nruns = (double)cfg->nvariants * cfg->njobs * nit;
+	double nruns = (double)cfg->nvariants * cfg->njobs *
+		       (nit + (double)cfg->iterations * plan_extra_runs(cfg));
 
 	memset(p, 0, sizeof(*p));
 	for (t = 0; t < cfg->ntunables; t++) {
@@ -128,7 +161,8 @@ int plan_build(const struct kb_config *cfg, struct kb_plan *p)
 			return -ENAMETOOLONG;
 		}
 
-	p->runs = kb_xcalloc(ncfg * cfg->njobs * nit, sizeof(*p->runs));
+	p->runs = kb_xcalloc(ncfg * cfg->njobs * (nit + cfg->iterations *
+			     plan_extra_runs(cfg)), sizeof(*p->runs));
 	if (cfg->order == KB_ORDER_BLOCK) {
 		for (c = 0; c < ncfg; c++)
 			for (j = 0; j < cfg->njobs; j++)
@@ -268,8 +302,8 @@ size_t plan_add_round(const struct kb_config *cfg, struct kb_plan *p)
 	unsigned it = plan_rounds(p);
 	size_t first = p->nruns, c, j;
 
-	p->runs = kb_xrealloc(p->runs, (p->nruns + p->nconfigs * cfg->njobs) *
-			      sizeof(*p->runs));
+	p->runs = kb_xrealloc(p->runs, (p->nruns + p->nconfigs * cfg->njobs *
+			      (1 + plan_extra_runs(cfg))) * sizeof(*p->runs));
 	for (c = 0; c < p->nconfigs; c++)	/* rotated, as plan_build() */
 		for (j = 0; j < cfg->njobs; j++)
 			add_run(cfg, p, rotated(p->nconfigs,

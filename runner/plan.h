@@ -26,6 +26,15 @@
  *   random      interleave (rotated), with the order inside each round
  *               shuffled by GSL's MT19937 seeded with `seed` (a
  *               randomised block design: warm-ups still come first)
+ *
+ * Profiling runs (kernels.conf profile =, profile_runs =,
+ * profile_during =): in every timed round (never a warm-up round) each
+ * (configuration, job) gets profile_runs extra runs planned right after
+ * its counted run (order = random shuffles them with the round), with
+ * the round's iteration index and a key suffix "-profilingK" or
+ * "-unsampledK" (K = 1..profile_runs).  They never enter the samples,
+ * summaries or comparisons (results/model.c keeps them apart, in
+ * results.json "profiling_runs").
  */
 #ifndef KB_PLAN_H
 #define KB_PLAN_H
@@ -40,13 +49,24 @@ struct kb_configuration {
 	size_t value[KB_MAX_TUNABLES];	/* index into tunables[t].values */
 };
 
+/* What a run is for (struct kb_run .extra). */
+enum kb_run_extra {
+	KB_RUN_COUNTED = 0,	/* a counted run (or a warm-up) */
+	KB_RUN_PROFILING,	/* perf record samples here; never counted */
+	KB_RUN_UNSAMPLED,	/* profile_during = counted-runs: the pair of
+				 * a sampled counted run; never counted */
+};
+
 struct kb_run {
 	size_t config;		/* index into plan->configs */
 	size_t job;		/* index into cfg->jobs */
 	unsigned iteration;	/* 0-based, warm-ups first */
 	int warmup;		/* 1 when iteration < cfg->warmup */
+	int extra;		/* enum kb_run_extra */
 	char *key;		/* "stock,NM=0/randread-4k/001": the run's
-				 * directory below runs/ and its state key */
+				 * directory below runs/ and its state key;
+				 * an extra run's key has a suffix
+				 * (results/paths.h kb_extra_run_key) */
 };
 
 struct kb_plan {
@@ -62,6 +82,14 @@ struct kb_plan {
 
 /* Most runs one campaign may plan (a million 1-second runs is 11 days). */
 #define KB_MAX_RUNS 1000000
+
+/* Extra runs per (configuration, job) and timed round: profile_runs
+ * when profile = is set, else 0. */
+unsigned plan_extra_runs(const struct kb_config *cfg);
+
+/* 1 when perf record samples during run r: the profiling runs, or with
+ * profile_during = counted-runs every run but the unsampled ones. */
+int plan_run_sampled(const struct kb_config *cfg, const struct kb_run *r);
 
 /* Expand cfg into plan.  0, -EINVAL when `baseline` names no
  * configuration (message lists the ids), -E2BIG over KB_MAX_RUNS. */

@@ -210,6 +210,14 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 		"timeout_s", (int)so_opts.timeout_s,
 		"diskstats_name", t->stat_name,
 		"target", t->path, "warmup", r->warmup);
+	/* a profiling run (runner/plan.h): never counted; and whether perf
+	 * record sampled during this run */
+	if (r->extra)
+		json_object_set_new(rj, "extra", json_string(
+			r->extra == KB_RUN_PROFILING ? "profiling" :
+			"unsampled"));
+	json_object_set_new(rj, "perf_record", json_boolean(
+		plan_run_sampled(cfg, r)));
 	json_object_set_new(rj, "start_unix_ns", json_integer((json_int_t)
 		start.tv_sec * 1000000000 + start.tv_nsec));
 	if (cfg->nhosts)	/* run_dir.c checks each gave results */

@@ -5,6 +5,7 @@
 #include "results/json.h"
 #include "stats/compare.h"
 #include "results/rmodel.h"
+#include "stats/profiling.h"
 #include "stats/summary.h"
 #include "lib/err.h"
 #include "lib/file.h"
@@ -1234,6 +1235,8 @@ int stats_analyse(json_t *results, const struct kb_compare_opts *o)
 	ret = stats_mark_outliers_in(m, o ? o->exclude_outliers : 0);
 	if (ret >= 0)
 		ret = stats_fill_summaries_in(m);
+	if (!ret)	/* the extra runs' own (stats/profiling.h) */
+		ret = stats_fill_profiling(results);
 	if (!ret)
 		ret = stats_fill_comparisons_in(m, o, NULL, 0);
 	kb_rmodel__delete(m);

@@ -1,9 +1,17 @@
 #!/bin/bash
 # tests/e2e_profile.sh - end-to-end: a real campaign with "profile = cycles"
-# on a loop device (2 configurations x 2 iterations x 2 s): the CPU profile
-# table is printed, the [io] share is > 0 and the group shares add up, the
-# perf counters and per-task CPU are recorded, and --reparse gives the same
-# numbers.  Needs root and perf; prints a SKIP line otherwise.
+# on a loop device (2 configurations x 2 iterations x 2 s, each timed run
+# with its profiling run): no perf process runs during a counted run (a
+# watcher polls for perf children of kbench and the run windows of
+# run.json are checked against what it saw; it must see perf during the
+# profiling runs), the CPU profile table comes from the profiling runs
+# with perf record's cost under it, the [io] share is > 0 and the group
+# shares add up, the perf counters and per-task CPU are recorded, the
+# perf report is kept zstd-compressed (perf.data removed) and --reparse
+# gives the same numbers from it.  Then profile_during = counted-runs
+# with keep = perf.data: perf runs during the counted runs, not during
+# the unsampled ones, and perf.data is kept.  Needs root and perf;
+# prints a SKIP line otherwise.
 # Closing line: "e2e-profile: N passed, N failed[, N skipped]".
 set -u
 . "$(dirname "$0")/e2e_lib.sh"
@@ -28,41 +36,100 @@ done
 
 repo=$(pwd)
 tmp=$(mktemp -d /tmp/kbench-e2e-profile.XXXXXX)
-cat >"$tmp/p.conf" <<CONF
-[global]
-jobs = randread-4k
-iterations = 2
-warmup = 0
-runtime = 2
-target = loop:64M
-profiles = $repo/profiles
-tunable NM = queue/nomerges: 0 2
-profile = cycles
 
-[running]
-method = local
-CONF
+# watch_perf PID OUT: while PID lives, append the time (ns) of every poll
+# (every 50 ms) that finds a perf process among PID's children
+watch_perf() {
+	while kill -0 "$1" 2>/dev/null; do
+		if pgrep -x perf -P "$1" >/dev/null; then
+			date +%s%N >>"$2"
+		fi
+		sleep 0.05
+	done
+}
+
+# perf_seen RUNDIR SEEN: how many polls in SEEN fell inside the run's fio
+# window (run.json start_unix_ns .. + elapsed_s)
+perf_seen() {
+	local s e
+	s=$(jq -r '.start_unix_ns' "$1/run.json")
+	e=$(jq -r '.start_unix_ns + .elapsed_s * 1e9 | floor' "$1/run.json")
+	awk -v s="$s" -v e="$e" '$1 >= s && $1 <= e { n++ } END { print n + 0 }' "$2"
+}
+
+# run_campaign CONF DIR: kbench run in the background, perf watched
+run_campaign() {
+	: >"$2.perf-seen"
+	"$KBENCH" run -q -c "$1" -o "$2" >"$2.out" 2>"$2.err" &
+	local pid=$!
+	watch_perf $pid "$2.perf-seen" &
+	local wpid=$!
+	wait $pid
+	rc=$?
+	wait $wpid
+}
+
+# write_conf FILE LINE...: a 2-iteration, 2 s campaign on a loop device
+# with profile = cycles, the LINEs added to [global]
+write_conf() {
+	local f=$1
+	shift
+	{
+		printf '[global]\njobs = randread-4k\niterations = 2\nwarmup = 0\n'
+		printf 'runtime = 2\ntarget = loop:64M\nprofiles = %s/profiles\n' "$repo"
+		printf 'profile = cycles\nretry_disturbed = 0\n'
+		printf '%s\n' "$@"
+		printf '\n[running]\nmethod = local\n'
+	} >"$f"
+}
+
+write_conf "$tmp/p.conf" "tunable NM = queue/nomerges: 0 2"
 c="$tmp/c"
-"$KBENCH" run -q -c "$tmp/p.conf" -o "$c" >"$tmp/run.out" 2>"$tmp/run.err"
-rc=$?
+run_campaign "$tmp/p.conf" "$c"
 check "kbench run with profile = cycles exits 0 (got $rc)" "[ $rc -eq 0 ]"
-[ $rc -eq 0 ] || cat "$tmp/run.err"
+[ $rc -eq 0 ] || cat "$c.err"
 R="$c/results.json"
-check "4 runs, all ok" \
-	"[ \"\$(jq '[.runs[] | select(.status == \"ok\")] | length' $R)\" = 4 ]"
-check "report has the CPU profile table with a CPU: row per configuration" \
-	"grep -q 'CPU profile' $c/report.txt && [ \$(grep -c ' CPU: ' $c/report.txt) -eq 2 ]"
-check "every run: profile.cycles.io.total_pct > 0" \
-	"[ \"\$(jq '[.runs[] | select(.metrics[\"profile.cycles.io.total_pct\"] > 0)] | length' $R)\" = 4 ]"
+check "4 counted runs, all ok; 4 profiling runs apart, all ok" \
+	"[ \"\$(jq '[.runs[] | select(.status == \"ok\")] | length' $R)\" = 4 ] && [ \"\$(jq '[.profiling_runs[] | select(.status == \"ok\" and .extra == \"profiling\")] | length' $R)\" = 4 ]"
+check "no counted run has a profile.* metric; summaries have none either" \
+	"[ \"\$(jq '[.runs[].metrics | keys[] | select(startswith(\"profile.\"))] + [.summaries[].metric | select(startswith(\"profile.\"))] | length' $R)\" = 0 ]"
+check "the counted IOPS summary has n = 2 per configuration (profiling runs not in it)" \
+	"[ \"\$(jq '[.summaries[] | select(.metric == \"read.iops\" and .n == 2)] | length' $R)\" = 2 ]"
+# the check that no perf ran during a counted run, and that it can fail:
+# the same watcher sees perf during every profiling run
+counted_with_perf=0; prof_without_perf=0; nruns=0
+for rd in "$c"/runs/*/randread-4k/*; do
+	n=$(perf_seen "$rd" "$c.perf-seen")
+	nruns=$((nruns + 1))
+	case "$rd" in
+	*-profiling1) [ "$n" -gt 0 ] || prof_without_perf=$((prof_without_perf + 1)) ;;
+	*) [ "$n" -eq 0 ] || counted_with_perf=$((counted_with_perf + 1)) ;;
+	esac
+done
+check "no perf process during any counted run (8 run windows, $(wc -l <"$c.perf-seen") polls saw perf)" \
+	"[ $nruns -eq 8 ] && [ $counted_with_perf -eq 0 ]"
+check "the watcher saw perf during every profiling run (the check can fail)" \
+	"[ $prof_without_perf -eq 0 ]"
+check "run.json: perf_record false in counted runs, true in profiling runs" \
+	"[ \"\$(cat $c/runs/*/randread-4k/00?/run.json | jq -s '[.[] | select(.perf_record == false)] | length')\" = 4 ] && [ \"\$(cat $c/runs/*/randread-4k/*-profiling1/run.json | jq -s '[.[] | select(.perf_record == true and .extra == \"profiling\")] | length')\" = 4 ]"
+check "report has the CPU profile table of the profiling runs, a CPU: row per configuration" \
+	"tr -s ' \\n' ' ' <$c/report.txt | grep -q 'CPU profile (perf record -a), share of samples, mean of the profiling runs' && [ \$(grep -c ' CPU: ' $c/report.txt) -eq 2 ]"
+check "perf record's cost under the table: a ratio with its CI per configuration" \
+	"grep -q \"perf record's cost\" $c/report.txt && [ \$(grep -cE '^running,NM=[02]: [0-9.]+ \\([0-9.]+-[0-9.]+, n=2\\)' $c/report.txt) -eq 2 ]"
+check "results.json profile_overhead: 2 entries, n = 2, ratio inside its CI" \
+	"[ \"\$(jq '[.profile_overhead[] | select(.n == 2 and .ci95_lo <= .ratio and .ratio <= .ci95_hi)] | length' $R)\" = 2 ]"
+P='.profiling_runs[]'
+check "every profiling run: profile.cycles.io.total_pct > 0" \
+	"[ \"\$(jq '[$P | select(.metrics[\"profile.cycles.io.total_pct\"] > 0)] | length' $R)\" = 4 ]"
 # top-level groups of profiles/symbols.conf (io, idle) + other = 100%
-check "every run: io + idle + other = 100% (to 1e-6)" \
-	"[ \"\$(jq '[.runs[].metrics | select(((.\"profile.cycles.io.total_pct\" + .\"profile.cycles.idle.total_pct\" + .\"profile.cycles.other_pct\") - 100 | fabs) < 1e-6)] | length' $R)\" = 4 ]"
-check "every run: merge is part of io (merge.total <= io.total, io_pct = merge/io)" \
-	"[ \"\$(jq '[.runs[].metrics | select(.\"profile.cycles.merge.total_pct\" <= .\"profile.cycles.io.total_pct\" and ((.\"profile.cycles.merge.io_pct\" - 100 * .\"profile.cycles.merge.total_pct\" / .\"profile.cycles.io.total_pct\") | fabs) < 1e-6)] | length' $R)\" = 4 ]"
+check "every profiling run: io + idle + other = 100% (to 1e-6)" \
+	"[ \"\$(jq '[$P.metrics | select(((.\"profile.cycles.io.total_pct\" + .\"profile.cycles.idle.total_pct\" + .\"profile.cycles.other_pct\") - 100 | fabs) < 1e-6)] | length' $R)\" = 4 ]"
+check "every profiling run: merge is part of io (merge.total <= io.total, io_pct = merge/io)" \
+	"[ \"\$(jq '[$P.metrics | select(.\"profile.cycles.merge.total_pct\" <= .\"profile.cycles.io.total_pct\" and ((.\"profile.cycles.merge.io_pct\" - 100 * .\"profile.cycles.merge.total_pct\" / .\"profile.cycles.io.total_pct\") | fabs) < 1e-6)] | length' $R)\" = 4 ]"
 check "kernel_pct >= io share, samples > 0" \
-	"[ \"\$(jq '[.runs[].metrics | select(.\"profile.cycles.kernel_pct\" >= .\"profile.cycles.io.total_pct\" and .\"profile.cycles.samples\" > 0)] | length' $R)\" = 4 ]"
+	"[ \"\$(jq '[$P.metrics | select(.\"profile.cycles.kernel_pct\" >= .\"profile.cycles.io.total_pct\" and .\"profile.cycles.samples\" > 0)] | length' $R)\" = 4 ]"
 check "lost samples recorded" \
-	"[ \"\$(jq '[.runs[].metrics | select(.\"profile.lost_samples\" >= 0)] | length' $R)\" = 4 ]"
+	"[ \"\$(jq '[$P.metrics | select(.\"profile.lost_samples\" >= 0)] | length' $R)\" = 4 ]"
 check "software counters positive (cpu-clock, context switches)" \
 	"[ \"\$(jq '[.runs[].metrics | select(.\"perf.cpu_clock_ms\" > 0 and .\"perf.context_switches\" > 0)] | length' $R)\" = 4 ]"
 # hardware counters: values where the machine has a PMU, else absent (n/a)
@@ -72,18 +139,42 @@ check "perf.cycles is > 0 or absent with a 'not supported' warning" \
 check "task CPU: total > 0 and fio > 0" \
 	"[ \"\$(jq '[.runs[].metrics | select(.\"task.total.cpu_pct\" > 0 and .\"task.fio.cpu_pct\" > 0)] | length' $R)\" = 4 ]"
 check "time/task table printed" "grep -q 'sustained CPU by task' $c/report.txt"
-rd="$c/runs/running,NM=0/randread-4k/000"
-check "raw artifacts kept (perf.data, perf_report.txt, symbols.conf, tasks.*)" \
-	"[ -s $rd/perf.data ] && [ -s $rd/perf_report.txt ] && [ -s $rd/symbols.conf ] && [ -s $rd/tasks.after ] && [ -s $rd/perf_counters.csv ]"
+rd="$c/runs/running,NM=0/randread-4k/000-profiling1"
+check "profiling run keeps perf_report.txt.zst (zstd), symbols.conf, tasks.*; no perf.data, no plain perf_report.txt" \
+	"[ -s $rd/perf_report.txt.zst ] && [ \"\$(head -c4 $rd/perf_report.txt.zst | od -An -tx1 | tr -d ' ')\" = 28b52ffd ] && [ ! -e $rd/perf.data ] && [ ! -e $rd/perf_report.txt ] && [ -s $rd/symbols.conf ] && [ -s $rd/tasks.after ] && [ -s $rd/perf_counters.csv ]"
+check "profile.json says perf.data was removed" \
+	"jq -e '.perf_data | test(\"removed\")' $rd/profile.json >/dev/null"
+check "a counted run has no profile artefacts" \
+	"[ ! -e $c/runs/running,NM=0/randread-4k/000/profile.json ] && [ ! -e $c/runs/running,NM=0/randread-4k/000/perf_report.txt.zst ]"
 before=$(jq '.metrics."profile.cycles.io.total_pct"' "$rd/metrics.json")
 rm -f "$rd/metrics.json"
 "$KBENCH" report --reparse "$c" >"$tmp/reparse.out" 2>"$tmp/reparse.err"
 after=$(jq '.metrics."profile.cycles.io.total_pct"' "$rd/metrics.json" 2>/dev/null)
-check "--reparse recomputes the same io share ($before = $after)" \
+check "--reparse recomputes the same io share from the compressed report ($before = $after)" \
 	"[ \"$before\" = \"$after\" ] && [ \"$before\" != null ]"
 for layout in variants profile time rounds lkp mmtests; do
 	"$KBENCH" report --layout $layout "$c" >"$tmp/l-$layout.txt" 2>&1
 	check "report --layout $layout (long perf metric names): exit 0, no line over 80 columns, no tab" \
 		"[ -s $tmp/l-$layout.txt ] && ! awk 'length > 80' $tmp/l-$layout.txt | grep -q . && ! grep -q \"\$(printf '\\t')\" $tmp/l-$layout.txt"
 done
+
+# sampling during the counted runs, measured against unsampled runs
+write_conf "$tmp/q.conf" "profile_during = counted-runs" "keep = perf.data"
+d="$tmp/d"
+run_campaign "$tmp/q.conf" "$d"
+check "profile_during = counted-runs: exits 0 (got $rc)" "[ $rc -eq 0 ]"
+[ $rc -eq 0 ] || cat "$d.err"
+seen_counted=0; seen_unsampled=0
+for it in 000 001; do
+	[ "$(perf_seen "$d/runs/running/randread-4k/$it" "$d.perf-seen")" -gt 0 ] &&
+		seen_counted=$((seen_counted + 1))
+	[ "$(perf_seen "$d/runs/running/randread-4k/$it-unsampled1" "$d.perf-seen")" -eq 0 ] &&
+		seen_unsampled=$((seen_unsampled + 1))
+done
+check "counted-runs: perf ran during both counted runs, during neither unsampled run" \
+	"[ $seen_counted -eq 2 ] && [ $seen_unsampled -eq 2 ]"
+check "counted-runs: the profile comes from the counted runs, the cost from the unsampled ones" \
+	"tr -s ' \\n' ' ' <$d/report.txt | grep -q 'CPU profile (perf record -a), share of samples, mean of the timed runs' && tr -s ' \\n' ' ' <$d/report.txt | grep -q 'the sampled counted runs / the unsampled runs' && [ \"\$(jq '[.profile_overhead[] | select(.sampled == \"counted runs\" and .n == 2)] | length' $d/results.json)\" = 1 ]"
+check "keep = perf.data keeps it beside the compressed report" \
+	"[ -s $d/runs/running/randread-4k/000/perf.data ] && [ -s $d/runs/running/randread-4k/000/perf_report.txt.zst ] && [ ! -e $d/runs/running/randread-4k/000-unsampled1/perf.data ]"
 finish

@@ -262,9 +262,22 @@ static void test_merge(void **state)
 	(void)state;
 	m[0] = shard_model(2, 2, "aa", "cpu", "J", i2, 2);
 	m[1] = shard_model(1, 2, "aa", "cpu", "J", i1, 2);
+	/* profile =: each shard's profiling runs stay apart in the merge */
+	json_object_set_new(m[0], "profiling_runs", json_pack("[{s:s, s:s, "
+		"s:i, s:s, s:s}]", "configuration", "a", "job", "j",
+		"iteration", 2, "status", "ok", "extra", "profiling"));
+	json_object_set_new(m[1], "profiling_runs", json_pack("[{s:s, s:s, "
+		"s:i, s:s, s:s}]", "configuration", "a", "job", "j",
+		"iteration", 1, "status", "ok", "extra", "profiling"));
 
 	merged = results_merge_shards(m, names, 2);
 	assert_non_null(merged);
+	runs = json_object_get(merged, "profiling_runs");
+	assert_int_equal(json_array_size(runs), 2);
+	json_array_foreach(runs, i, r)
+		assert_int_equal(json_integer_value(json_object_get(r,
+			"shard")), json_integer_value(json_object_get(r,
+			"iteration")) % 2 ? 1 : 2);
 	assert_string_equal(json_string_value(json_object_get(json_object_get(
 		merged, "campaign"), "name")), "c");
 	assert_null(json_object_get(json_object_get(merged, "campaign"),
