@@ -95,11 +95,13 @@ int kb_table_write_text(FILE *out, const struct kb_table *t, int width);
 void kb_text_wrap(FILE *out, const char *prefix, const char *text,
 		  int indent, int width);
 
-/* reports/markdown.c: GitHub-flavoured markdown.  With opts->
- * full_markdown the campaign's environment and reproducers come first
- * (results: the model the report was built from); with opts->plots_href
- * the plots of reports/plots.h are embedded. */
-int report_markdown(FILE *out, const struct kb_report *r);
+/* reports/markdown.c: GitHub-flavoured markdown (results: the model the
+ * report was built from).  With opts->full_markdown the campaign's
+ * environment and reproducers come first; campaigns merged by
+ * results_merge() always get their environments (one section when they
+ * are equal, else one per campaign); with opts->plots_href the plots of
+ * reports/plots.h are embedded. */
+int report_markdown(FILE *out, const struct kb_report *r, json_t *results);
 int report_markdown_full(FILE *out, const struct kb_report *r,
 			 json_t *results, const struct report_opts *opts);
 

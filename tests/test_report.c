@@ -119,32 +119,45 @@ static char *line_starting(const char *out, const char *prefix)
 	return NULL;
 }
 
+/* The text report of res with the default options, checked to render
+ * and to fit 80 columns (malloc'd). */
+static char *render_text(json_t *res)
+{
+	int ret;
+	char *out = render(res, "text", NULL, &ret);
+
+	assert_int_equal(ret, 0);
+	check_text_shape(out);
+	return out;
+}
+
+/* The line of out starting with prefix exists and holds needle. */
+static void assert_line_has(const char *out, const char *prefix,
+			    const char *needle)
+{
+	char *l = line_starting(out, prefix);
+
+	if (!l)
+		fail_msg("no line starts with '%s'", prefix);
+	if (!strstr(l, needle))
+		fail_msg("'%s' lacks '%s'", l, needle);
+	free(l);
+}
+
 static void test_text_golden(void **state)
 {
 	json_t *res = load_fixture();
-	char *out, *l;
-	int ret;
+	char *out;
 
 	(void)state;
-	out = render(res, "text", NULL, &ret);
-	assert_int_equal(ret, 0);
-	check_text_shape(out);
+	out = render_text(res);
 	check_golden(out, "tests/data/report/golden.txt");
 
 	/* the baseline row says base; others a signed change */
-	l = line_starting(out, "running   0     101241.33");
-	assert_non_null(l);
-	assert_non_null(strstr(l, "base"));
-	free(l);
-	l = line_starting(out, "running   1     101901.17");
-	assert_non_null(l);
-	assert_non_null(strstr(l, "+0.65%"));
-	free(l);
+	assert_line_has(out, "running   0     101241.33", "base");
+	assert_line_has(out, "running   1     101901.17", "+0.65%");
 	/* NM=2 has no disk metrics: n/a, never 0 */
-	l = line_starting(out, "running   2    2.86");
-	assert_non_null(l);
-	assert_non_null(strstr(l, "n/a"));
-	free(l);
+	assert_line_has(out, "running   2    2.86", "n/a");
 	/* the failed run is named, its 812.4 IOPS are not averaged in */
 	assert_non_null(strstr(out, "1 run(s) failed: running,NM=1 "
 				    "randread-4k iteration 2: fio exited"));
@@ -344,6 +357,85 @@ static void test_wide(void **state)
 	json_decref(res);
 }
 
+/* Two campaigns merged (kbench report A B, results_merge()): the
+ * fixture as "old" and, 5% faster, as "new" on another kernel. */
+static json_t *merged_fixture(const struct results_map *map)
+{
+	const char *names[] = { "old", "new" };
+	json_t *m[2], *run, *res, *iops;
+	size_t i;
+
+	m[0] = results_load_export(RESULTS);
+	m[1] = results_load_export(RESULTS);
+	assert_non_null(m[0]);
+	assert_non_null(m[1]);
+	json_object_set_new(json_object_get(m[0], "campaign"), "name",
+			    json_string("old"));
+	json_object_set_new(json_object_get(m[1], "campaign"), "name",
+			    json_string("new"));
+	json_object_set_new(json_object_get(json_object_get(m[1], "campaign"),
+			    "environment"), "uname",
+			    json_string("Linux bench1 6.6.0 x86_64"));
+	json_array_foreach(json_object_get(m[1], "runs"), i, run) {
+		iops = json_object_get(json_object_get(run, "metrics"),
+				       "read.iops");
+		if (iops)
+			json_real_set(iops, json_number_value(iops) * 1.05);
+	}
+	res = results_merge(m, names, 2, map);
+	assert_non_null(res);
+	assert_int_equal(stats_analyse(res, NULL), 0);
+	json_decref(m[0]);
+	json_decref(m[1]);
+	return res;
+}
+
+/* Merged: the title names both, every row its campaign, each
+ * configuration of new is compared with the same-named one of old (all
+ * +5.00%), markdown gives both environments; --map another pairing. */
+static void test_merged(void **state)
+{
+	struct results_map map = { 0 };
+	json_t *res = merged_fixture(NULL);
+	char *out;
+	int ret;
+
+	(void)state;
+	out = render_text(res);
+	assert_non_null(strstr(out, "kbench report: old vs new\n"));
+	assert_line_has(out, "old:running   0     101241.33", "base");
+	assert_null(line_starting(out, "running "));	/* no bare name */
+	/* NM=1 of new vs NM=1 of old, not vs old's baseline NM=0 */
+	assert_line_has(out, "new:running   1", "+5.00%");
+	assert_line_has(out, "new:running   2", "+5.00%");
+	/* old's own NM=1 vs old's baseline */
+	assert_line_has(out, "old:running   1", "+0.65%");
+	free(out);
+
+	out = render(res, "markdown", NULL, &ret);
+	assert_int_equal(ret, 0);
+	assert_non_null(strstr(out, "# kbench report: old vs new\n"));
+	assert_non_null(strstr(out, "## Environment\n\n### old\n"));
+	assert_non_null(strstr(out, "\n### new\n\n- uname -a: Linux bench1 "
+				    "6.6.0 x86\\_64\n"));
+	assert_non_null(strstr(out, "| old:running | 0 | 101241.33 | base |"));
+	free(out);
+	json_decref(res);
+
+	/* --map: new's NM=2 against old's NM=0 */
+	kb_quiet = 1;
+	assert_int_equal(results_map_add(&map, "running"), -EINVAL);
+	assert_int_equal(results_map_add(&map, "=running"), -EINVAL);
+	assert_int_equal(results_map_add(&map, "running,NM=2=running,NM=0"),
+			 0);
+	res = merged_fixture(&map);
+	out = render_text(res);
+	assert_line_has(out, "new:running   2", "+6.29%");
+	free(out);
+	json_decref(res);
+	results_map_free(&map);
+}
+
 static void test_load_export(void **state)
 {
 	char path[] = "/tmp/kbench-test-report-XXXXXX";
@@ -375,6 +467,7 @@ int main(void)
 		cmocka_unit_test(test_n1),
 		cmocka_unit_test(test_wide),
 		cmocka_unit_test(test_load_export),
+		cmocka_unit_test(test_merged),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
