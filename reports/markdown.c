@@ -315,6 +315,38 @@ static void md_environment(FILE *out, json_t *results)
 	}
 }
 
+/* KBENCH_SIZE for the reproducer (malloc'd): the size every run was
+ * given (run.json target_size_bytes, runner/run_exec.c; the first run
+ * that recorded it), else loop:SIZE's (campaign.json writes loop:NM,
+ * runner/campaign.c), else a command that prints the size of the
+ * target (campaigns recorded before the size was). */
+static char *md_target_size(json_t *results, const char *target)
+{
+	json_t *run;
+	size_t i;
+	unsigned long long n;
+	char *end;
+
+	json_array_foreach(json_object_get(results, "runs"), i, run)
+		if (json_integer_value(json_object_get(run,
+				       "target_size_bytes")) > 0)
+			return kb_xasprintf("%lld", (long long)
+				json_integer_value(json_object_get(run,
+				"target_size_bytes")));
+	if (target && !strncmp(target, "loop:", 5)) {
+		n = strtoull(target + 5, &end, 10);
+		if (end != target + 5 && (!strcmp(end, "M") ||
+					  !strcmp(end, "MiB")))
+			return kb_xasprintf("%llu", n << 20);
+		if (end != target + 5 && (!strcmp(end, "G") ||
+					  !strcmp(end, "GiB")))
+			return kb_xasprintf("%llu", n << 30);
+	}
+	if (target && !strncmp(target, "file:", 5))
+		return kb_xasprintf("$(stat -c %%%%s '%s')", target + 5);
+	return kb_xstrdup("$(blockdev --getsize64 \"$KBENCH_TARGET\")");
+}
+
 /* The command lines that reproduce one run of each configuration: the
  * boot, the tunable writes, fio as runner/run_exec.c starts it. */
 static void md_reproducers(FILE *out, json_t *results)
@@ -326,6 +358,7 @@ static void md_reproducers(FILE *out, json_t *results)
 	const char *target = json_string_value(json_object_get(camp,
 					       "target"));
 	const char *job, *text;
+	char *size = md_target_size(results, target);
 	size_t i, k;
 
 	fputs("\n## Reproduce\n\n", out);
@@ -340,12 +373,12 @@ static void md_reproducers(FILE *out, json_t *results)
 		fputs("\n### Job ", out);
 		md_put(out, job);
 		fputs("\n\n```sh\n", out);
-		fprintf(out, "KBENCH_TARGET=%s%s%s KBENCH_SIZE=<bytes> "
+		fprintf(out, "KBENCH_TARGET=%s%s%s KBENCH_SIZE=%s "
 			"KBENCH_RUNTIME=%lld \\\n  fio --output-format=json+ "
 			"--output=fio.json %s.fio\n```\n", target &&
 			target[0] == '/' ? "" : "<device of ", target ? target
 			: "the target", target && target[0] == '/' ? "" : ">",
-			(long long)json_integer_value(
+			size, (long long)json_integer_value(
 			json_object_get(camp, "runtime_s")), job);
 		text = json_string_value(json_object_get(files, job));
 		if (text) {
@@ -361,6 +394,7 @@ static void md_reproducers(FILE *out, json_t *results)
 			fputs(".fio of the campaign directory)\n", out);
 		}
 	}
+	free(size);
 	fputs("\n### Configurations\n", out);
 	json_array_foreach(json_object_get(results, "configurations"), i, cfg) {
 		const char *id = json_string_value(json_object_get(cfg, "id"));

@@ -382,6 +382,13 @@ static json_t *load_campaign(const char *dir, int reparse,
 					json_object_get(m, "unavailable"));
 			add_params(cj, config, json_array_get(runs,
 					json_array_size(runs) - 1));
+			/* the reproducer's KBENCH_SIZE (reports/markdown.c) */
+			if (json_is_integer(json_object_get(m,
+					    "target_size_bytes")))
+				json_object_set(json_array_get(runs,
+					json_array_size(runs) - 1),
+					"target_size_bytes", json_object_get(m,
+					"target_size_bytes"));
 			add_run_checks(m, json_array_get(runs,
 					json_array_size(runs) - 1), allow_pc);
 		}

@@ -436,6 +436,36 @@ static void test_merged(void **state)
 	results_map_free(&map);
 }
 
+/* report.md's reproducer: KBENCH_SIZE is the size the runs recorded,
+ * else loop:SIZE's, else a command printing it; never a placeholder. */
+static void test_reproducer_size(void **state)
+{
+	struct report_opts opts;
+	json_t *res = load_fixture(), *camp = json_object_get(res, "campaign");
+	char *out;
+	int ret;
+
+	(void)state;
+	report_opts_init(&opts);
+	opts.full_markdown = 1;
+	out = render(res, "markdown", &opts, &ret);
+	assert_int_equal(ret, 0);
+	assert_null(strstr(out, "<bytes>"));
+	assert_non_null(strstr(out, "KBENCH_TARGET=/dev/nvme0n1 KBENCH_SIZE="
+			       "$(blockdev --getsize64 \"$KBENCH_TARGET\") "));
+	free(out);
+	json_object_set_new(camp, "target", json_string("loop:256M"));
+	out = render(res, "markdown", &opts, &ret);
+	assert_non_null(strstr(out, "KBENCH_SIZE=268435456 "));
+	free(out);
+	json_object_set_new(json_array_get(json_object_get(res, "runs"), 2),
+			    "target_size_bytes", json_integer(1000204886016));
+	out = render(res, "markdown", &opts, &ret);
+	assert_non_null(strstr(out, "KBENCH_SIZE=1000204886016 "));
+	free(out);
+	json_decref(res);
+}
+
 static void test_load_export(void **state)
 {
 	char path[] = "/tmp/kbench-test-report-XXXXXX";
@@ -468,6 +498,7 @@ int main(void)
 		cmocka_unit_test(test_wide),
 		cmocka_unit_test(test_load_export),
 		cmocka_unit_test(test_merged),
+		cmocka_unit_test(test_reproducer_size),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
