@@ -1223,7 +1223,7 @@ static void job_add_profile_tables(struct ctx *c, struct kb_report_job *j,
 				   unsigned which)
 {
 	struct kb_profile_rows rows;
-	struct kb_table *t[4];
+	struct kb_table *t[4];	/* CPU, DCM, time, task */
 	size_t i, n;
 
 	rows_init(c, &rows);
@@ -1321,7 +1321,7 @@ static const struct kb_layout layouts[] = {
 	  "CPU, profile and time tables (seed 000)", lay_variants },
 	{ "profile", "oprofile-style CPU and DCM shares by symbol group "
 	  "(seed 000)", lay_profile },
-	{ "time", "fio's time and the CPU of each task group (seed 001)",
+	{ "time", "fio's time, then the CPU of each task group (seed 001; two tables)",
 	  lay_time },
 	{ "rounds", "a row per round, a column per configuration, average "
 	  "and stddev (seed 002)", lay_preset },

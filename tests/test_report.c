@@ -466,6 +466,62 @@ static void test_reproducer_size(void **state)
 	json_decref(res);
 }
 
+/* The fixture with profile and task metrics, as a campaign with
+ * profile = and task groups has them (parsers/perf.h, parsers/procfs.h). */
+static json_t *profile_fixture(void)
+{
+	static const char *const names[] = {
+		"rusage.user_s", "rusage.sys_s", "rusage.elapsed_s",
+		"rusage.cpu_pct", "rusage.maxrss_kib", "rusage.major_faults",
+		"rusage.minor_faults", "task.total.cpu_pct", "task.fio.cpu_pct",
+		"task.writeback.cpu_pct", "task.kworker.cpu_pct",
+		"task.kswapd.cpu_pct", "task.other.cpu_pct",
+		"profile.cycles.kernel_pct", "profile.cycles.io.total_pct",
+		"profile.cycles.idle.total_pct", "profile.cycles.merge.total_pct",
+		"profile.cycles.merge.io_pct",
+	};
+	json_t *res = results_load_export(RESULTS), *run;
+	size_t i, k;
+
+	assert_non_null(res);
+	json_array_foreach(json_object_get(res, "runs"), i, run)
+		for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+			json_object_set_new(json_object_get(run, "metrics"),
+				names[k], json_real(12345.5 + (double)(i + k)));
+	assert_int_equal(stats_analyse(res, NULL), 0);
+	return res;
+}
+
+/* The time/task table (13 columns) fits 100 columns as two tables in
+ * markdown and text; the profile legend names its io and idle columns. */
+static void test_time_task_tables(void **state)
+{
+	json_t *res = profile_fixture();
+	char *out;
+	const char *p;
+	int ret;
+
+	(void)state;
+	out = render(res, "markdown", NULL, &ret);
+	assert_int_equal(ret, 0);
+	for (p = out; *p; p += strcspn(p, "\n") + !!p[strcspn(p, "\n")])
+		if (*p == '|' && strcspn(p, "\n") > 100)
+			fail_msg("table row over 100 columns: %.*s",
+				 (int)strcspn(p, "\n"), p);
+	assert_non_null(strstr(out, "**randread-4k: fio's time (as "
+			       "/usr/bin/time), mean of the timed runs**"));
+	assert_non_null(strstr(out, "**randread-4k: sustained CPU by task, % "
+			       "of one CPU, mean of the timed runs**"));
+	assert_non_null(strstr(out, "| Kernel | NM | total% | fio% |"));
+	assert_non_null(strstr(out, "; io, idle: the share of all samples in "
+			       "that group "));
+	free(out);
+	out = render_text(res);
+	assert_non_null(strstr(out, "\nKernel   NM  total%"));
+	free(out);
+	json_decref(res);
+}
+
 static void test_load_export(void **state)
 {
 	char path[] = "/tmp/kbench-test-report-XXXXXX";
@@ -499,6 +555,7 @@ int main(void)
 		cmocka_unit_test(test_load_export),
 		cmocka_unit_test(test_merged),
 		cmocka_unit_test(test_reproducer_size),
+		cmocka_unit_test(test_time_task_tables),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
