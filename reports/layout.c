@@ -648,6 +648,40 @@ static void set_pct_sd(struct kb_table *t, size_t row, size_t col,
 		kb_table_set(t, row, col, "n/a");
 }
 
+/* lkp tables fit 80 columns without wrapping a metric name: a name
+ * longer than the room the other five columns leave (80 - their text
+ * width, at least LKP_MIN_NAME) is cut to that room with "~N" at its
+ * end (N numbers the cut names of the table), and a legend under the
+ * table gives each full name. */
+#define LKP_WIDTH 80
+#define LKP_MIN_NAME 16
+
+static void lkp_fit_names(struct kb_table *t)
+{
+	size_t used = kb_text_cols_width(t, 0, 5), room, r, n = 0, cut;
+	char *legend = NULL, *tmp, *name, tag[16];
+
+	room = used + LKP_MIN_NAME < LKP_WIDTH ? LKP_WIDTH - used :
+	       LKP_MIN_NAME;
+	for (r = 0; r < t->nrows; r++) {
+		name = t->rows[r].cells[5];
+		if (kb_text_width(name) <= room)
+			continue;
+		snprintf(tag, sizeof(tag), "~%zu", ++n);
+		cut = room - strlen(tag);
+		tmp = kb_xasprintf("%s%s %s", legend ? legend : "",
+				   legend ? "," : "", tag);
+		free(legend);
+		legend = kb_xasprintf("%s %s", tmp, name);
+		free(tmp);
+		kb_table_set(t, r, 5, "%.*s%s", (int)cut, name, tag);
+	}
+	if (legend)
+		kb_table_add_note(t, "metric names cut to fit %d columns:%s",
+				  LKP_WIDTH, legend);
+	free(legend);
+}
+
 /* lkp-tests style: one table per configuration vs the baseline, one row
  * per metric of the job (or only the chosen metrics). */
 static void lkp(const struct lctx *c, const struct report_opts *opts,
@@ -722,6 +756,7 @@ static void lkp(const struct lctx *c, const struct report_opts *opts,
 				  "layout's legend); metrics measured on both "
 				  "sides only", base, analysis_of(c->results,
 				  id, base, c->job));
+		lkp_fit_names(t);
 		kb_report_job_add(j, t);
 	}
 	vals_free(&metrics);

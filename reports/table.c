@@ -1329,7 +1329,8 @@ static const struct kb_layout layouts[] = {
 	  "(seed 003)", lay_preset },
 	{ "mmtests", "Amean/Stddev/CoeffVar/Min/Max rows (mmtests "
 	  "compare-kernels)", lay_preset },
-	{ "lkp", "base, %stddev, %change, new, metric (lkp-tests)",
+	{ "lkp", "base, %stddev, %change, new, metric (lkp-tests; names "
+	  "cut to 80 columns, ~N, in a legend)",
 	  lay_preset },
 	{ "pivot", "--rows DIM --cols DIM: the mean per cell", lay_preset },
 };

@@ -88,6 +88,13 @@ void kb_report_free(struct kb_report *r);
 
 /* reports/text.c: plain fixed-width text, at most `width` columns. */
 int report_text(FILE *out, const struct kb_report *r, int width);
+/* The columns a string takes in the text report (UTF-8 code points,
+ * "±" written as "+-"). */
+size_t kb_text_width(const char *s);
+/* The columns that t's columns [from, to) take in the text report,
+ * each as wide as its widest cell or heading, plus the gap after each
+ * (2). */
+size_t kb_text_cols_width(const struct kb_table *t, size_t from, size_t to);
 /* Write one text table (title, table, notes), wrapped to width. */
 int kb_table_write_text(FILE *out, const struct kb_table *t, int width);
 /* Write text word-wrapped to width: first line after prefix, further
