@@ -7,6 +7,7 @@
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/metrics.h"
+#include "stats/summary.h"
 
 #include <errno.h>
 #include <math.h>
@@ -682,12 +683,14 @@ static void lkp_fit_names(struct kb_table *t)
 	free(legend);
 }
 
-/* lkp-tests style: one table per configuration vs the baseline, one row
+/* lkp-tests style: one table per configuration vs its baseline
+ * (stats_baseline_for(): the campaign's, the same swept value's, or in
+ * merged campaigns the same-named configuration of the first), one row
  * per metric of the job (or only the chosen metrics). */
 static void lkp(const struct lctx *c, const struct report_opts *opts,
 		struct kb_report_job *j)
 {
-	const char *base = c->rows->baseline, *m;
+	const char *base, *m;
 	struct vals metrics = { 0 };
 	struct kb_table *t;
 	json_t *e, *sb, *sn, *mb, *mn;
@@ -705,9 +708,12 @@ static void lkp(const struct lctx *c, const struct report_opts *opts,
 			if (kb_jstr(e, "job") && !strcmp(kb_jstr(e, "job"), c->job))
 				vals_add(&metrics, kb_jstr(e, "metric"));
 	}
-	for (k = 0; base && k < c->rows->n; k++) {
+	for (k = 0; c->rows->baseline && k < c->rows->n; k++) {
 		const char *id = c->rows->ids[k];
 
+		/* its own baseline: in merged campaigns the same-named
+		 * configuration of the first (stats_baseline_for) */
+		base = stats_baseline_for(c->results, id) ?: c->rows->baseline;
 		if (!strcmp(id, base))
 			continue;
 		title = kb_xasprintf("%s: %s vs %s, lkp style", c->job, id,

@@ -119,12 +119,17 @@ static char *line_starting(const char *out, const char *prefix)
 	return NULL;
 }
 
-/* The text report of res with the default options, checked to render
- * and to fit 80 columns (malloc'd). */
-static char *render_text(json_t *res)
+/* The text report of res with the default options but layout (NULL:
+ * the default), checked to render and to fit 80 columns (malloc'd). */
+static char *render_text(json_t *res, const char *layout)
 {
+	struct report_opts opts;
+	char *out;
 	int ret;
-	char *out = render(res, "text", NULL, &ret);
+
+	report_opts_init(&opts);
+	opts.layout = layout;
+	out = render(res, "text", &opts, &ret);
 
 	assert_int_equal(ret, 0);
 	check_text_shape(out);
@@ -150,7 +155,7 @@ static void test_text_golden(void **state)
 	char *out;
 
 	(void)state;
-	out = render_text(res);
+	out = render_text(res, NULL);
 	check_golden(out, "tests/data/report/golden.txt");
 
 	/* the baseline row says base; others a signed change */
@@ -401,7 +406,7 @@ static void test_merged(void **state)
 	int ret;
 
 	(void)state;
-	out = render_text(res);
+	out = render_text(res, NULL);
 	assert_non_null(strstr(out, "kbench report: old vs new\n"));
 	assert_line_has(out, "old:running   0     101241.33", "base");
 	assert_null(line_starting(out, "running "));	/* no bare name */
@@ -420,6 +425,13 @@ static void test_merged(void **state)
 				    "6.6.0 x86\\_64\n"));
 	assert_non_null(strstr(out, "| old:running | 0 | 101241.33 | base |"));
 	free(out);
+	/* the lkp layout pairs them the same way */
+	out = render_text(res, "lkp");
+	assert_non_null(strstr(out, "randread-4k: new:running,NM=1 vs "
+			       "old:running,NM=1, lkp style"));
+	assert_non_null(strstr(out, "randread-4k: old:running,NM=1 vs "
+			       "old:running,NM=0, lkp style"));
+	free(out);
 	json_decref(res);
 
 	/* --map: new's NM=2 against old's NM=0 */
@@ -429,7 +441,7 @@ static void test_merged(void **state)
 	assert_int_equal(results_map_add(&map, "running,NM=2=running,NM=0"),
 			 0);
 	res = merged_fixture(&map);
-	out = render_text(res);
+	out = render_text(res, NULL);
 	assert_line_has(out, "new:running   2", "+6.29%");
 	free(out);
 	json_decref(res);
@@ -516,7 +528,7 @@ static void test_time_task_tables(void **state)
 	assert_non_null(strstr(out, "; io, idle: the share of all samples in "
 			       "that group "));
 	free(out);
-	out = render_text(res);
+	out = render_text(res, NULL);
 	assert_non_null(strstr(out, "\nKernel   NM  total%"));
 	free(out);
 	json_decref(res);
