@@ -288,74 +288,8 @@ static void add_pair(struct pairs *p, json_t *merged, const struct side *b,
 	p->v[p->n++].configuration = nl;
 }
 
-/* --map NEW=OLD */
-struct map {
-	char **v;		/* NEW, OLD, NEW, OLD... (owned) */
-	size_t n;		/* pairs */
-};
-
-static int map_add(struct map *m, const char *arg)
-{
-	const char *eq = strchr(arg, '=');
-
-	if (!eq || eq == arg || !eq[1] || strchr(eq + 1, '=')) {
-		kb_error("--map %s: expected NEW=OLD (a configuration of NEW "
-			 "and the one of BASE to compare it with)", arg);
-		return -EINVAL;
-	}
-	m->v = kb_xrealloc(m->v, (m->n + 1) * 2 * sizeof(*m->v));
-	m->v[2 * m->n] = kb_xasprintf("%.*s", (int)(eq - arg), arg);
-	m->v[2 * m->n + 1] = kb_xstrdup(eq + 1);
-	m->n++;
-	return 0;
-}
-
-static const char *map_old(const struct map *m, const char *id)
-{
-	size_t i;
-
-	for (i = 0; i < m->n; i++)
-		if (!strcmp(m->v[2 * i], id))
-			return m->v[2 * i + 1];
-	return NULL;
-}
-
-/* Every --map names a configuration of each side: else -EINVAL. */
-static int map_check(const struct map *m, const struct side *b,
-		     const struct side *n)
-{
-	size_t i;
-
-	for (i = 0; i < m->n; i++) {
-		if (!config_exists(n->res, m->v[2 * i])) {
-			kb_error("--map %s=%s: %s has no configuration '%s'; "
-				 "it has:", m->v[2 * i], m->v[2 * i + 1],
-				 n->dir, m->v[2 * i]);
-			list_configs(n->res);
-			return -EINVAL;
-		}
-		if (!config_exists(b->res, m->v[2 * i + 1])) {
-			kb_error("--map %s=%s: %s has no configuration '%s'; "
-				 "it has:", m->v[2 * i], m->v[2 * i + 1],
-				 b->dir, m->v[2 * i + 1]);
-			list_configs(b->res);
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
-
-static void map_free(struct map *m)
-{
-	size_t i;
-
-	for (i = 0; i < 2 * m->n; i++)
-		free(m->v[i]);
-	free(m->v);
-}
-
 static void build_pairs(struct pairs *p, json_t *merged, struct side *b,
-			struct side *n, const struct map *map)
+			struct side *n, const struct results_map *map)
 {
 	json_t *nc = json_object_get(n->res, "configurations"), *e;
 	const char *bid = b->config ? b->config : baseline_of(b->res), *id;
@@ -364,7 +298,8 @@ static void build_pairs(struct pairs *p, json_t *merged, struct side *b,
 
 	if (n->config) {
 		/* a whole BASE is its baseline here, unless --map says */
-		old = b->config ? NULL : map_old(map, n->config);
+		old = b->config ? NULL : results_match_config(NULL,
+							      n->config, map);
 		add_pair(p, merged, b, old ? old : bid, n, n->config);
 		return;
 	}
@@ -376,9 +311,8 @@ static void build_pairs(struct pairs *p, json_t *merged, struct side *b,
 			add_pair(p, merged, b, bid, n, id);
 			continue;
 		}
-		old = map_old(map, id);
-		if (!old && config_exists(b->res, id))
-			old = id;
+		/* one rule with kbench report A B (results_merge) */
+		old = results_match_config(b->res, id, map);
 		if (!old)
 			kb_warn("%s has no configuration '%s' (give --map "
 				"%s=OLD to name the one to compare with): "
@@ -729,7 +663,7 @@ int cmd_compare(int argc, char **argv)
 	char **keep = NULL, *copy, *tok, *save;
 	size_t nmetrics = 0, nkeep = 0, i, nreg = 0, nundecided = 0, nweak = 0;
 	size_t nunder = 0;
-	struct map map = { 0 };
+	struct results_map map = { 0 };
 	json_t *merged = NULL, *e;
 	int c, ret = EXIT_ERROR, exclude_disturbed = 0, accept_under = 0;
 
@@ -760,7 +694,7 @@ int cmd_compare(int argc, char **argv)
 			accept_under = 1;
 			break;
 		case 'P':
-			if (map_add(&map, optarg))
+			if (results_map_add(&map, optarg))
 				goto out;
 			break;
 		case 'X':
@@ -786,7 +720,8 @@ int cmd_compare(int argc, char **argv)
 	}
 	copts.metrics = metrics;
 	if (side_open(&b, argv[optind]) || side_open(&n, argv[optind + 1]) ||
-	    map_check(&map, &b, &n))
+	    results_map_check(&map, &n.res, (const char *const *)&n.dir, 1,
+			      b.res, b.dir))
 		goto out;
 	env_warn(&b, &n);
 	/* each campaign's runs against its own quiet level; the marks
@@ -917,6 +852,6 @@ out:
 	free(keep);
 	free(metrics);
 	kb_compare_opts_free(&copts);
-	map_free(&map);
+	results_map_free(&map);
 	return ret;
 }

@@ -47,13 +47,19 @@ static void usage(FILE *f)
 "usage: kbench report [--format FMT[,FMT...]] [--metric NAME]... [--no-cpu]\n"
 "                     [--layout NAME | --rows DIM --cols DIM] [--plots DIR]\n"
 "                     [--reparse] [--from-json FILE]... [--separate]\n"
+"                     [--map NEW=OLD]...\n"
 "                     [-o FILE] DIR...\n"
 "\n"
 "Render the comparison tables of the campaign directory DIR (or of a\n"
 "results.json given with --from-json).  Several campaigns (kernels measured\n"
 "separately, e.g. on different days) are merged into one table when they\n"
-"ran the same jobs on the same target with the same tunables; the first\n"
-"one's baseline is the baseline (--separate: one report after the other).\n"
+"ran the same jobs on the same target with the same tunables: the title\n"
+"names them all (A vs B), every configuration is named with its campaign\n"
+"(A:running, B:running), each configuration of a later campaign is\n"
+"compared with the configuration of the first with the same name, as\n"
+"kbench compare does (--map NEW=OLD when names differ; one with no match\n"
+"with the first's baseline, with a warning), and the markdown gives each\n"
+"campaign's environment (--separate: one report after the other).\n"
 "The shard directories of one campaign (kbench run --shard K/N), or the\n"
 "directory holding them, make that one campaign with all its rounds; a\n"
 "shard missing or given twice is an error (--separate: each shard alone).\n"
@@ -127,6 +133,9 @@ static void usage(FILE *f)
 "                      instead of standard output\n"
 "      --separate      with several campaigns, one report each instead of\n"
 "                      one merged table (shards too: each shard alone)\n"
+"      --map NEW=OLD   with several campaigns: compare configuration NEW\n"
+"                      of a later campaign with configuration OLD of the\n"
+"                      first (default: the one of the same name)\n"
 "  -h, --help          show this help\n"
 "\n"
 "exit status: 0 on success, 2 on any error (message on standard error).\n");
@@ -268,6 +277,7 @@ const struct option kb_report_options[] = {
 	{ "cols", required_argument, NULL, 'c' },
 	{ "plots", required_argument, NULL, 'p' },
 	{ "separate", no_argument, NULL, 'S' },
+	{ "map", required_argument, NULL, 'P' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -284,6 +294,7 @@ const struct kb_arg_spec kb_report_args[] = {
 	{ "rows", KB_ARG_WORD, "configuration variant job iteration" },
 	{ "cols", KB_ARG_WORD, "configuration variant job iteration" },
 	{ "plots", KB_ARG_DIR, NULL },
+	{ "map", KB_ARG_NONE, NULL },
 	{ NULL, KB_ARG_CAMPAIGN, NULL },
 	{ NULL, KB_ARG_NONE, NULL },
 };
@@ -295,6 +306,7 @@ int cmd_report(int argc, char **argv)
 	struct source *src = NULL;
 	struct report_opts opts;
 	struct kb_compare_opts copts;
+	struct results_map map = { 0 };
 	const char *output = NULL, *plots = NULL;
 	char *href = NULL;
 	char **keep = NULL, *buf = NULL;
@@ -353,6 +365,10 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'S':
 			separate = 1;
+			break;
+		case 'P':
+			if (results_map_add(&map, optarg))
+				goto out;
 			break;
 		case 'h':
 			usage(stdout);
@@ -431,7 +447,7 @@ int cmd_report(int argc, char **argv)
 						"configurations appear twice, "
 						"renamed", names[i]);
 		}
-		merged = results_merge(models, names, nsrc);
+		merged = results_merge(models, names, nsrc, &map);
 		free(models);
 		free(names);
 		if (!merged)
@@ -500,6 +516,7 @@ out:
 	if (out != stdout)
 		fclose(out);
 	kb_compare_opts_free(&copts);
+	results_map_free(&map);
 	/* the models are the report's only large memory: left to the
 	 * kernel at exit in release builds (lib/file.h) */
 	for (i = 0; i < nsrc && KB_FREE_AT_EXIT; i++)

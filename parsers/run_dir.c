@@ -385,6 +385,10 @@ json_t *run_dir_parse(const char *dir)
 	kernel = kernel_identity(run);
 	if (kernel)
 		json_object_set_new(out, "kernel", kernel);
+	/* KBENCH_SIZE (runner/run_exec.c): the reproducer's size */
+	if (json_integer_value(json_object_get(run, "target_size_bytes")) > 0)
+		json_object_set(out, "target_size_bytes",
+				json_object_get(run, "target_size_bytes"));
 out:
 	json_decref(unavail);
 	json_decref(metrics);

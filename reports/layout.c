@@ -7,6 +7,7 @@
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/metrics.h"
+#include "stats/summary.h"
 
 #include <errno.h>
 #include <math.h>
@@ -648,12 +649,48 @@ static void set_pct_sd(struct kb_table *t, size_t row, size_t col,
 		kb_table_set(t, row, col, "n/a");
 }
 
-/* lkp-tests style: one table per configuration vs the baseline, one row
+/* lkp tables fit 80 columns without wrapping a metric name: a name
+ * longer than the room the other five columns leave (80 - their text
+ * width, at least LKP_MIN_NAME) is cut to that room with "~N" at its
+ * end (N numbers the cut names of the table), and a legend under the
+ * table gives each full name. */
+#define LKP_WIDTH 80
+#define LKP_MIN_NAME 16
+
+static void lkp_fit_names(struct kb_table *t)
+{
+	size_t used = kb_text_cols_width(t, 0, 5), room, r, n = 0, cut;
+	char *legend = NULL, *tmp, *name, tag[16];
+
+	room = used + LKP_MIN_NAME < LKP_WIDTH ? LKP_WIDTH - used :
+	       LKP_MIN_NAME;
+	for (r = 0; r < t->nrows; r++) {
+		name = t->rows[r].cells[5];
+		if (kb_text_width(name) <= room)
+			continue;
+		snprintf(tag, sizeof(tag), "~%zu", ++n);
+		cut = room - strlen(tag);
+		tmp = kb_xasprintf("%s%s %s", legend ? legend : "",
+				   legend ? "," : "", tag);
+		free(legend);
+		legend = kb_xasprintf("%s %s", tmp, name);
+		free(tmp);
+		kb_table_set(t, r, 5, "%.*s%s", (int)cut, name, tag);
+	}
+	if (legend)
+		kb_table_add_note(t, "metric names cut to fit %d columns:%s",
+				  LKP_WIDTH, legend);
+	free(legend);
+}
+
+/* lkp-tests style: one table per configuration vs its baseline
+ * (stats_baseline_for(): the campaign's, the same swept value's, or in
+ * merged campaigns the same-named configuration of the first), one row
  * per metric of the job (or only the chosen metrics). */
 static void lkp(const struct lctx *c, const struct report_opts *opts,
 		struct kb_report_job *j)
 {
-	const char *base = c->rows->baseline, *m;
+	const char *base, *m;
 	struct vals metrics = { 0 };
 	struct kb_table *t;
 	json_t *e, *sb, *sn, *mb, *mn;
@@ -671,9 +708,12 @@ static void lkp(const struct lctx *c, const struct report_opts *opts,
 			if (kb_jstr(e, "job") && !strcmp(kb_jstr(e, "job"), c->job))
 				vals_add(&metrics, kb_jstr(e, "metric"));
 	}
-	for (k = 0; base && k < c->rows->n; k++) {
+	for (k = 0; c->rows->baseline && k < c->rows->n; k++) {
 		const char *id = c->rows->ids[k];
 
+		/* its own baseline: in merged campaigns the same-named
+		 * configuration of the first (stats_baseline_for) */
+		base = stats_baseline_for(c->results, id) ?: c->rows->baseline;
 		if (!strcmp(id, base))
 			continue;
 		title = kb_xasprintf("%s: %s vs %s, lkp style", c->job, id,
@@ -722,6 +762,7 @@ static void lkp(const struct lctx *c, const struct report_opts *opts,
 				  "layout's legend); metrics measured on both "
 				  "sides only", base, analysis_of(c->results,
 				  id, base, c->job));
+		lkp_fit_names(t);
 		kb_report_job_add(j, t);
 	}
 	vals_free(&metrics);

@@ -115,7 +115,9 @@ static void md_run_notes(FILE *out, const struct kb_report_job *j)
 	}
 }
 
-int report_markdown(FILE *out, const struct kb_report *r)
+static void md_environment(FILE *out, json_t *results);
+
+int report_markdown(FILE *out, const struct kb_report *r, json_t *results)
 {
 	const struct kb_report_job *j;
 	size_t i, k;
@@ -125,6 +127,11 @@ int report_markdown(FILE *out, const struct kb_report *r)
 	fputs("\n\n", out);
 	for (i = 0; i < r->nheader; i++)
 		md_kv(out, r->keys[i], r->vals[i]);
+	/* campaigns measured separately: where each ran is part of the
+	 * result */
+	if (json_array_size(json_object_get(json_object_get(results,
+			"campaign"), "merged_from")) > 1)
+		md_environment(out, results);
 	for (i = 0; i < r->njobs; i++) {
 		j = &r->jobs[i];
 		fputs("\n## ", out);
@@ -223,14 +230,13 @@ static void md_vm_kernels(FILE *out, json_t *vm)
 	}
 }
 
-static void md_environment(FILE *out, json_t *results)
+/* The items of one environment (campaign.json "environment") and the
+ * campaign's target. */
+static void md_env_items(FILE *out, json_t *camp, json_t *env)
 {
-	json_t *camp = json_object_get(results, "campaign");
-	json_t *env = json_object_get(camp, "environment");
 	json_t *vm = json_object_get(env, "vm");
 	char *s;
 
-	fputs("\n## Environment\n\n", out);
 	if (json_is_string(json_object_get(vm, "timing_note")) ||
 	    (env_str(vm, "accel") && !strcmp(env_str(vm, "accel"), "tcg"))) {
 		fputs("> **Warning: emulated (TCG).** At least one variant "
@@ -239,6 +245,7 @@ static void md_environment(FILE *out, json_t *results)
 		       "timing_note") : "timings are not representative");
 		fputs(".\n\n", out);
 	}
+	md_kv(out, "uname -a", env_str(env, "uname"));
 	if (env_str(env, "kernel_release")) {
 		s = kb_xasprintf("%s %s", env_str(env, "kernel_release"),
 				 env_str(env, "kernel_version") ?: "");
@@ -268,6 +275,78 @@ static void md_environment(FILE *out, json_t *results)
 	md_vm_kernels(out, vm);
 }
 
+/* "## Environment": the campaign's; for campaigns merged by
+ * results_merge() (campaign.environments, by campaign name) one section
+ * when all are equal, else one subsection per campaign. */
+static void md_environment(FILE *out, json_t *results)
+{
+	json_t *camp = json_object_get(results, "campaign");
+	json_t *envs = json_object_get(camp, "environments"), *env, *first;
+	const char *name;
+	int same = 1;
+
+	fputs("\n## Environment\n\n", out);
+	if (json_object_size(envs) < 2 ||
+	    json_array_size(json_object_get(camp, "merged_from")) < 2) {
+		md_env_items(out, camp, json_object_get(camp, "environment"));
+		return;
+	}
+	first = json_object_iter_value(json_object_iter(envs));
+	json_object_foreach(envs, name, env)
+		same &= json_equal(env, first);
+	if (same) {
+		fputs("The same for every campaign (", out);
+		json_object_foreach(envs, name, env) {
+			md_put(out, name);
+			if (json_object_iter_next(envs, json_object_key_to_iter(
+					name)))
+				fputs(", ", out);
+		}
+		fputs(").\n\n", out);
+		md_env_items(out, camp, first);
+		return;
+	}
+	json_object_foreach(envs, name, env) {
+		fputs(name == json_object_iter_key(json_object_iter(envs)) ?
+		      "### " : "\n### ", out);
+		md_put(out, name);
+		fputs("\n\n", out);
+		md_env_items(out, camp, env);
+	}
+}
+
+/* KBENCH_SIZE for the reproducer (malloc'd): the size every run was
+ * given (run.json target_size_bytes, runner/run_exec.c; the first run
+ * that recorded it), else loop:SIZE's (campaign.json writes loop:NM,
+ * runner/campaign.c), else a command that prints the size of the
+ * target (campaigns recorded before the size was). */
+static char *md_target_size(json_t *results, const char *target)
+{
+	json_t *run;
+	size_t i;
+	unsigned long long n;
+	char *end;
+
+	json_array_foreach(json_object_get(results, "runs"), i, run)
+		if (json_integer_value(json_object_get(run,
+				       "target_size_bytes")) > 0)
+			return kb_xasprintf("%lld", (long long)
+				json_integer_value(json_object_get(run,
+				"target_size_bytes")));
+	if (target && !strncmp(target, "loop:", 5)) {
+		n = strtoull(target + 5, &end, 10);
+		if (end != target + 5 && (!strcmp(end, "M") ||
+					  !strcmp(end, "MiB")))
+			return kb_xasprintf("%llu", n << 20);
+		if (end != target + 5 && (!strcmp(end, "G") ||
+					  !strcmp(end, "GiB")))
+			return kb_xasprintf("%llu", n << 30);
+	}
+	if (target && !strncmp(target, "file:", 5))
+		return kb_xasprintf("$(stat -c %%%%s '%s')", target + 5);
+	return kb_xstrdup("$(blockdev --getsize64 \"$KBENCH_TARGET\")");
+}
+
 /* The command lines that reproduce one run of each configuration: the
  * boot, the tunable writes, fio as runner/run_exec.c starts it. */
 static void md_reproducers(FILE *out, json_t *results)
@@ -279,6 +358,7 @@ static void md_reproducers(FILE *out, json_t *results)
 	const char *target = json_string_value(json_object_get(camp,
 					       "target"));
 	const char *job, *text;
+	char *size = md_target_size(results, target);
 	size_t i, k;
 
 	fputs("\n## Reproduce\n\n", out);
@@ -293,12 +373,12 @@ static void md_reproducers(FILE *out, json_t *results)
 		fputs("\n### Job ", out);
 		md_put(out, job);
 		fputs("\n\n```sh\n", out);
-		fprintf(out, "KBENCH_TARGET=%s%s%s KBENCH_SIZE=<bytes> "
+		fprintf(out, "KBENCH_TARGET=%s%s%s KBENCH_SIZE=%s "
 			"KBENCH_RUNTIME=%lld \\\n  fio --output-format=json+ "
 			"--output=fio.json %s.fio\n```\n", target &&
 			target[0] == '/' ? "" : "<device of ", target ? target
 			: "the target", target && target[0] == '/' ? "" : ">",
-			(long long)json_integer_value(
+			size, (long long)json_integer_value(
 			json_object_get(camp, "runtime_s")), job);
 		text = json_string_value(json_object_get(files, job));
 		if (text) {
@@ -314,6 +394,7 @@ static void md_reproducers(FILE *out, json_t *results)
 			fputs(".fio of the campaign directory)\n", out);
 		}
 	}
+	free(size);
 	fputs("\n### Configurations\n", out);
 	json_array_foreach(json_object_get(results, "configurations"), i, cfg) {
 		const char *id = json_string_value(json_object_get(cfg, "id"));
@@ -397,13 +478,15 @@ int report_markdown_full(FILE *out, const struct kb_report *r,
 	size_t i, k;
 
 	if (!opts || (!opts->full_markdown && !opts->plots_href))
-		return report_markdown(out, r);
+		return report_markdown(out, r, results);
 	fputs("# ", out);
 	md_put(out, r->title);
 	fputs("\n\n", out);
 	for (i = 0; i < r->nheader; i++)
 		md_kv(out, r->keys[i], r->vals[i]);
-	if (opts->full_markdown)
+	if (opts->full_markdown ||
+	    json_array_size(json_object_get(json_object_get(results,
+			"campaign"), "merged_from")) > 1)
 		md_environment(out, results);
 	for (i = 0; i < r->njobs; i++) {
 		j = &r->jobs[i];

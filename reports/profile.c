@@ -206,7 +206,7 @@ static struct kb_table *role_table(struct pctx *c, const char *role,
 				   const char *tag)
 {
 	const char *tot[32], *all[64];
-	char pre[64], *title, *head, *metric;
+	char pre[64], *title, *head, *metric, *tops = NULL;
 	struct kb_table *t;
 	size_t ntot, nall, i, g, k, nkey, row, col, nchild = 0;
 	/* child groups: metric profile.ROLE.G.P_pct with P != total */
@@ -308,10 +308,29 @@ static struct kb_table *role_table(struct pctx *c, const char *role,
 		kb_table_set(t, row, col, "%ld",
 			     num(s, "n", &v) ? (long)v : 0L);
 	}
+	/* every column in the legend: the top-level groups too */
+	for (g = 0; g < ntot; g++) {
+		char *more;
+
+		for (k = 0; k < nchild; k++)
+			if (parent[k] == tot[g])
+				break;
+		if (k < nchild)
+			continue;
+		more = kb_xasprintf("%s%s%.*s", tops ? tops : "", tops ?
+				    ", " : "", (int)(strlen(tot[g]) -
+				    strlen(pre) - strlen(".total_pct")),
+				    tot[g] + strlen(pre));
+		free(tops);
+		tops = more;
+	}
 	kb_table_add_note(t, "Total: the group's share of all %s samples; "
-			  "I/O Code: its share of the [io] group's samples "
-			  "(groups: profiles/symbols.conf); ±: half-width of "
-			  "the 95%% CI; n/a: not measured", tag);
+			  "I/O Code: its share of the [io] group's samples%s%s%s"
+			  " (groups: profiles/symbols.conf); ±: half-width "
+			  "of the 95%% CI; n: the runs averaged; n/a: not measured",
+			  tag, tops ? "; " : "", tops ? tops : "", tops ?
+			  ": the share of all samples in that group" : "");
+	free(tops);
 	if (!strcmp(c->source, "profiling runs"))
 		kb_table_add_note(t, "profiling runs: extra runs that sample "
 				  "(kernels.conf profile_runs =), never "
@@ -336,26 +355,36 @@ static const struct {
 };
 #define N_TIME (sizeof(time_cols) / sizeof(time_cols[0]))
 
-static struct kb_table *time_table(struct pctx *c)
+/* Seed 001's time and task-CPU table as two tables, so that each fits
+ * a page (13 columns in one overflowed 100 columns in text and
+ * markdown): fio's time (the 7 rusage columns of /usr/bin/time) and the
+ * sustained CPU by task (total, each task group, other).  Each keeps the
+ * key columns and its own legend.  Returns the number of tables put in
+ * out[0..2): 0 when no run recorded task CPU. */
+static size_t time_tables(struct pctx *c, struct kb_table **out)
 {
 	const char *tasks[32];
 	size_t nt, i, k, nkey, row, col;
-	struct kb_table *t;
+	struct kb_table *t, *u;
 	char *title, *head;
 
 	nt = metric_names(c, "task.", ".cpu_pct", tasks, 32);
 	if (!nt)
-		return NULL;
-	title = kb_xasprintf("%s: fio's time (as /usr/bin/time) and the "
-			     "sustained CPU by task, %% of one CPU, mean of "
-			     "the timed runs", c->job);
+		return 0;
+	title = kb_xasprintf("%s: fio's time (as /usr/bin/time), mean of the "
+			     "timed runs", c->job);
 	t = kb_table_new(title);
 	free(title);
 	nkey = key_cols(c, t);
 	for (k = 0; k < N_TIME; k++)
 		kb_table_add_col(t, time_cols[k].head, 1, 1);
+	title = kb_xasprintf("%s: sustained CPU by task, %% of one CPU, mean "
+			     "of the timed runs", c->job);
+	u = kb_table_new(title);
+	free(title);
+	key_cols(c, u);
 	/* total first, then the groups, other last */
-	kb_table_add_col(t, "total%", 1, 2);
+	kb_table_add_col(u, "total%", 1, 1);
 	for (k = 0; k < nt; k++) {
 		const char *g = tasks[k] + 5;
 		size_t gl = strlen(g) - strlen(".cpu_pct");
@@ -363,32 +392,40 @@ static struct kb_table *time_table(struct pctx *c)
 		if (!strncmp(g, "total.", 6) || !strncmp(g, "other.", 6))
 			continue;
 		head = kb_xasprintf("%.*s%%", (int)gl, g);
-		kb_table_add_col(t, head, 1, 2);
+		kb_table_add_col(u, head, 1, 1);
 		free(head);
 	}
-	kb_table_add_col(t, "other%", 1, 2);
+	kb_table_add_col(u, "other%", 1, 1);
 	for (i = 0; i < c->rows->n; i++) {
 		row = cfg_row(c, t, i);
 		col = nkey;
 		for (k = 0; k < N_TIME; k++)
 			mean_cell(c, t, row, col++, i, time_cols[k].metric, "",
 				  time_cols[k].dec, 0);
-		mean_cell(c, t, row, col++, i, "task.total.cpu_pct", "", 0, 0);
+		row = cfg_row(c, u, i);
+		col = nkey;
+		mean_cell(c, u, row, col++, i, "task.total.cpu_pct", "", 0, 0);
 		for (k = 0; k < nt; k++) {
 			const char *g = tasks[k] + 5;
 
 			if (!strncmp(g, "total.", 6) || !strncmp(g, "other.", 6))
 				continue;
-			mean_cell(c, t, row, col++, i, tasks[k], "", 0, 0);
+			mean_cell(c, u, row, col++, i, tasks[k], "", 0, 0);
 		}
-		mean_cell(c, t, row, col++, i, "task.other.cpu_pct", "", 0, 0);
+		mean_cell(c, u, row, col++, i, "task.other.cpu_pct", "", 0, 0);
 	}
-	kb_table_add_note(t, "user, system, elapsed: seconds; %%CPU, "
-			  "maxres, faults: fio's wait4 rusage; task columns: "
-			  "CPU of every task during the run grouped by comm "
-			  "(/proc/*/task/*/stat; task groups in kernels.conf), "
-			  "100%% = one CPU busy; n/a: not measured");
-	return t;
+	kb_table_add_note(t, "user, system, elapsed: seconds; %%CPU: "
+			  "(user+system)/elapsed; maxres KiB: peak resident "
+			  "set; major, minor: page faults; all from fio's "
+			  "wait4 rusage; n/a: not measured");
+	kb_table_add_note(u, "CPU of every task during the run grouped by "
+			  "comm (/proc/*/task/*/stat; task groups in "
+			  "kernels.conf), 100%% = one CPU busy; total%%: every "
+			  "task; other%%: the tasks of no group; n/a: not "
+			  "measured");
+	out[0] = t;
+	out[1] = u;
+	return 2;
 }
 
 size_t profile_tables_which(json_t *results, const char *job,
@@ -416,8 +453,8 @@ size_t profile_tables_which(json_t *results, const char *job,
 	if ((which & PROFILE_ROLES) && n < max &&
 	    (t = role_table(&pc, "dcm", "DCM")))
 		out[n++] = t;
-	if ((which & PROFILE_TIME) && n < max && (t = time_table(&c)))
-		out[n++] = t;
+	if ((which & PROFILE_TIME) && n + 2 <= max)
+		n += time_tables(&c, out + n);
 	return n;
 }
 

@@ -8,9 +8,12 @@
  *    of its 95% CI, then the top-level groups' total shares: exactly seed
  *    000's second and third tables.  Notes say when cycles fell back to
  *    cpu-clock and why a role is n/a (the runs' "profile:" warnings).
- *  - the time table of seed 001: fio's user, system, elapsed, %CPU,
- *    maxresident, faults (rusage.*), and the sustained CPU split by task
- *    group (task.GROUP.cpu_pct, percent of one CPU).
+ *    The legend names every column, the top-level groups too (io,
+ *    idle: that group's share of all samples).
+ *  - the time table of seed 001 as two tables, so that each fits a page
+ *    (its 13 columns in one overflowed 100 columns): fio's user, system,
+ *    elapsed, %CPU, maxresident, faults (rusage.*); then the sustained
+ *    CPU split by task group (task.GROUP.cpu_pct, percent of one CPU).
  */
 #ifndef KB_REPORT_PROFILE_H
 #define KB_REPORT_PROFILE_H
@@ -39,7 +42,8 @@ size_t profile_tables(json_t *results, const char *job,
 		      struct kb_table **out, size_t max);
 
 /* The same, only the tables selected by which: PROFILE_ROLES (the CPU
- * and DCM profile tables), PROFILE_TIME (the seed-001 time table). */
+ * and DCM profile tables), PROFILE_TIME (the seed-001 time and task
+ * tables: 2 tables, appended only when both fit max). */
 #define PROFILE_ROLES 1u
 #define PROFILE_TIME 2u
 size_t profile_tables_which(json_t *results, const char *job,

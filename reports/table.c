@@ -146,10 +146,13 @@ struct ctx {
 	const char *baseline;
 };
 
-/* The comparison (stats/compare.h) of cfg against the baseline. */
+/* The comparison (stats/compare.h) of cfg against its baseline
+ * (stats_baseline_for(): the campaign's, or in merged campaigns the
+ * same-named configuration of the first). */
 static json_t *find_comparison(struct ctx *c, const char *cfg,
 			       const char *job, const char *metric)
 {
+	const char *bl = stats_baseline_for(c->results, cfg) ?: c->baseline;
 	json_t *e;
 	size_t i;
 
@@ -160,7 +163,7 @@ static json_t *find_comparison(struct ctx *c, const char *cfg,
 		const char *em = kb_jstr(e, "metric");
 
 		if (ec && eb && ej && em && !strcmp(ec, cfg) &&
-		    !strcmp(eb, c->baseline) && !strcmp(ej, job) &&
+		    !strcmp(eb, bl) && !strcmp(ej, job) &&
 		    !strcmp(em, metric))
 			return e;
 	}
@@ -666,6 +669,21 @@ out:
 	free(f);
 }
 
+/* What "vs base" compares with, for the legend: "baseline B", or for
+ * campaigns merged by results_merge() (results/model.h) the same-named
+ * configuration of the first campaign (malloc'd). */
+static char *merged_baselines(struct ctx *c)
+{
+	if (json_array_size(json_object_get(c->campaign, "merged_from")) < 2)
+		return kb_xasprintf("baseline %s", c->baseline);
+	return kb_xasprintf("the configuration of the same name of the first "
+			    "campaign, %.*s (or the one --map names; when it "
+			    "has none, and for %.*s's own configurations: its "
+			    "baseline %s)", (int)strcspn(c->baseline, ":"),
+			    c->baseline, (int)strcspn(c->baseline, ":"),
+			    c->baseline, c->baseline);
+}
+
 static struct kb_table *comparison_table(struct ctx *c, const char *job,
 					 const char **metrics, size_t nm)
 {
@@ -677,6 +695,7 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 	double v, lo, hi, diff;
 	json_t *s, *cmp;
 	const char *bl;
+	char *vs_what = merged_baselines(c);
 
 	for (m = 0; m < nm; m++) {
 		niops += is_iops(metrics[m]);
@@ -769,14 +788,15 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 		}
 	}
 
-	kb_table_add_note(t, "vs base: change vs baseline %s%s as the "
+	kb_table_add_note(t, "vs base: change vs %s%s as the "
 			  "analysis below estimates it, \"* -0.42%%*\" "
 			  "significant, \"(+0.03%%)\" not; ±: half-width of "
 			  "the 95%% CI of the mean (Student t); CV%%: "
 			  "coefficient of variation; n: timed runs that "
-			  "succeeded; n/a: not measured", c->baseline,
-			  kb_swept(c->results) ? " at the same value of each "
-			  "swept job parameter" : "");
+			  "succeeded; n/a: not measured", vs_what, kb_swept(
+			  c->results) ? " at the same value of each swept job "
+			  "parameter" : "");
+	free(vs_what);
 	comparison_notes(c, t, job, metrics, nm, nsig);
 	/* two performance modes (stats/modes.h), also of the baseline and
 	 * of a campaign with one configuration */
@@ -1074,7 +1094,13 @@ static void build_header(struct ctx *c, struct kb_report *r)
 	free(it);
 	free(wu);
 	shard_header(c->campaign, r);
-	add_header(r, "Baseline", kb_xstrdup(c->baseline));
+	if (json_array_size(json_object_get(c->campaign, "merged_from")) > 1)
+		add_header(r, "Baseline", kb_xasprintf("%s; a configuration of "
+			   "a later campaign: the one of the same name in %.*s",
+			   c->baseline, (int)strcspn(c->baseline, ":"),
+			   c->baseline));
+	else
+		add_header(r, "Baseline", kb_xstrdup(c->baseline));
 	if (kb_jstr(env, "fio_version"))
 		add_header(r, "fio", kb_xstrdup(kb_jstr(env, "fio_version")));
 	if (kb_jstr(env, "cpu_model"))
@@ -1228,7 +1254,7 @@ static void job_add_profile_tables(struct ctx *c, struct kb_report_job *j,
 				   unsigned which)
 {
 	struct kb_profile_rows rows;
-	struct kb_table *t[4];
+	struct kb_table *t[4];	/* CPU, DCM, time, task */
 	size_t i, n;
 
 	rows_init(c, &rows);
@@ -1326,7 +1352,7 @@ static const struct kb_layout layouts[] = {
 	  "CPU, profile and time tables (seed 000)", lay_variants },
 	{ "profile", "oprofile-style CPU and DCM shares by symbol group "
 	  "(seed 000)", lay_profile },
-	{ "time", "fio's time and the CPU of each task group (seed 001)",
+	{ "time", "fio's time, then the CPU of each task group (seed 001; two tables)",
 	  lay_time },
 	{ "rounds", "a row per round, a column per configuration, average "
 	  "and stddev (seed 002)", lay_preset },
@@ -1334,7 +1360,8 @@ static const struct kb_layout layouts[] = {
 	  "(seed 003)", lay_preset },
 	{ "mmtests", "Amean/Stddev/CoeffVar/Min/Max rows (mmtests "
 	  "compare-kernels)", lay_preset },
-	{ "lkp", "base, %stddev, %change, new, metric (lkp-tests)",
+	{ "lkp", "base, %stddev, %change, new, metric (lkp-tests; names "
+	  "cut to 80 columns, ~N, in a legend)",
 	  lay_preset },
 	{ "pivot", "--rows DIM --cols DIM: the mean per cell", lay_preset },
 };

@@ -88,6 +88,13 @@ void kb_report_free(struct kb_report *r);
 
 /* reports/text.c: plain fixed-width text, at most `width` columns. */
 int report_text(FILE *out, const struct kb_report *r, int width);
+/* The columns a string takes in the text report (UTF-8 code points,
+ * "±" written as "+-"). */
+size_t kb_text_width(const char *s);
+/* The columns that t's columns [from, to) take in the text report,
+ * each as wide as its widest cell or heading, plus the gap after each
+ * (2). */
+size_t kb_text_cols_width(const struct kb_table *t, size_t from, size_t to);
 /* Write one text table (title, table, notes), wrapped to width. */
 int kb_table_write_text(FILE *out, const struct kb_table *t, int width);
 /* Write text word-wrapped to width: first line after prefix, further
@@ -95,11 +102,13 @@ int kb_table_write_text(FILE *out, const struct kb_table *t, int width);
 void kb_text_wrap(FILE *out, const char *prefix, const char *text,
 		  int indent, int width);
 
-/* reports/markdown.c: GitHub-flavoured markdown.  With opts->
- * full_markdown the campaign's environment and reproducers come first
- * (results: the model the report was built from); with opts->plots_href
- * the plots of reports/plots.h are embedded. */
-int report_markdown(FILE *out, const struct kb_report *r);
+/* reports/markdown.c: GitHub-flavoured markdown (results: the model the
+ * report was built from).  With opts->full_markdown the campaign's
+ * environment and reproducers come first; campaigns merged by
+ * results_merge() always get their environments (one section when they
+ * are equal, else one per campaign); with opts->plots_href the plots of
+ * reports/plots.h are embedded. */
+int report_markdown(FILE *out, const struct kb_report *r, json_t *results);
 int report_markdown_full(FILE *out, const struct kb_report *r,
 			 json_t *results, const struct report_opts *opts);
 

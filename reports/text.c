@@ -51,6 +51,29 @@ static size_t dispw(const char *s)
 	return n;
 }
 
+size_t kb_text_width(const char *s)
+{
+	char *a = ascii(s);
+	size_t n = dispw(a);
+
+	free(a);
+	return n;
+}
+
+size_t kb_text_cols_width(const struct kb_table *t, size_t from, size_t to)
+{
+	size_t c, r, w, sum = 0;
+
+	for (c = from; c < to && c < t->ncols; c++) {
+		w = kb_text_width(t->cols[c].head);
+		for (r = 0; r < t->nrows; r++)
+			if (kb_text_width(t->rows[r].cells[c]) > w)
+				w = kb_text_width(t->rows[r].cells[c]);
+		sum += w + GAP;
+	}
+	return sum;
+}
+
 /* A line being built; written without trailing blanks. */
 struct line {
 	char *buf;

@@ -7,6 +7,7 @@
 #include "lib/file.h"
 #include "parsers/json_file.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -395,6 +396,13 @@ static json_t *load_campaign(const char *dir, int reparse,
 					json_object_get(m, "unavailable"));
 			add_params(cj, config, json_array_get(arr,
 					json_array_size(arr) - 1));
+			/* the reproducer's KBENCH_SIZE (reports/markdown.c) */
+			if (json_is_integer(json_object_get(m,
+					    "target_size_bytes")))
+				json_object_set(json_array_get(arr,
+					json_array_size(arr) - 1),
+					"target_size_bytes", json_object_get(m,
+					"target_size_bytes"));
 			add_run_checks(m, json_array_get(arr,
 					json_array_size(arr) - 1), allow_pc);
 			if (extra)
@@ -442,24 +450,149 @@ static int same_strings(json_t *a, json_t *b, const char *key)
 	return 1;
 }
 
-static int has_config(json_t *cfgs, const char *id)
+int results_has_config(json_t *res, const char *id)
 {
 	json_t *c;
 	size_t i;
 
-	json_array_foreach(cfgs, i, c)
-		if (!strcmp(json_string_value(json_object_get(c, "id")) ?: "", id))
+	json_array_foreach(json_object_get(res, "configurations"), i, c)
+		if (!strcmp(kb_jstr(c, "id") ?: "", id))
 			return 1;
 	return 0;
 }
 
+int results_map_add(struct results_map *m, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+
+	if (!eq || eq == arg || !arg[strlen(arg) - 1] ||
+	    arg[strlen(arg) - 1] == '=') {
+		kb_error("--map %s: expected NEW=OLD (a configuration of the "
+			 "newer campaign and the one of the older campaign to "
+			 "compare it with)", arg);
+		return -EINVAL;
+	}
+	m->v = kb_xrealloc(m->v, (m->n + 1) * sizeof(*m->v));
+	m->v[m->n++] = kb_xstrdup(arg);
+	return 0;
+}
+
+void results_map_free(struct results_map *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		free(m->v[i]);
+	free(m->v);
+	m->v = NULL;
+	m->n = 0;
+}
+
+/* OLD of arg = "id=OLD", or NULL when arg does not start so. */
+static const char *map_old_of(const char *arg, const char *id)
+{
+	size_t l = strlen(id);
+
+	return !strncmp(arg, id, l) && arg[l] == '=' ? arg + l + 1 : NULL;
+}
+
+const char *results_match_config(json_t *base, const char *id,
+				 const struct results_map *map)
+{
+	const char *old;
+	json_t *c;
+	size_t i;
+
+	for (i = 0; map && i < map->n; i++) {
+		old = map_old_of(map->v[i], id);
+		if (old && (!base || results_has_config(base, old)))
+			return old;
+	}
+	json_array_foreach(json_object_get(base, "configurations"), i, c)
+		if (!strcmp(kb_jstr(c, "id") ?: "", id))
+			return kb_jstr(c, "id");
+	return NULL;
+}
+
+static void list_configs(const char *name, json_t *res)
+{
+	json_t *c;
+	size_t i;
+
+	fprintf(stderr, "  %s has:", name);
+	json_array_foreach(json_object_get(res, "configurations"), i, c)
+		fprintf(stderr, " %s", kb_jstr(c, "id") ?: "?");
+	fputc('\n', stderr);
+}
+
+int results_map_check(const struct results_map *m, json_t *const *newer,
+		      const char *const *newer_names, size_t nnewer,
+		      json_t *base, const char *base_name)
+{
+	size_t i, j, k;
+	int found;
+	const char *old, *some_old;
+	json_t *c;
+
+	for (i = 0; m && i < m->n; i++) {
+		found = 0;
+		some_old = NULL;
+		for (k = 0; k < nnewer; k++)
+			json_array_foreach(json_object_get(newer[k],
+					   "configurations"), j, c) {
+				old = map_old_of(m->v[i], kb_jstr(c, "id") ?: "");
+				if (old)
+					some_old = old;
+				found |= old && results_has_config(base, old);
+			}
+		if (found)
+			continue;
+		if (some_old)
+			kb_error("--map %s: %s has no configuration '%s'",
+				 m->v[i], base_name, some_old);
+		else
+			kb_error("--map %s: expected NEW=OLD with NEW a "
+				 "configuration of %s%s and OLD one of %s",
+				 m->v[i], nnewer ? newer_names[0] : "?",
+				 nnewer > 1 ? " or a later campaign" : "",
+				 base_name);
+		for (k = 0; k < nnewer; k++)
+			list_configs(newer_names[k], newer[k]);
+		list_configs(base_name, base);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The baseline id of a model: campaign.baseline when it names one of its
+ * configurations, else the first configuration (stats/summary.c falls
+ * back the same way). */
+static const char *model_baseline(json_t *model)
+{
+	const char *b = kb_jstr(json_object_get(model, "campaign"),
+				"baseline");
+
+	if (b && results_has_config(model, b))
+		return b;
+	return kb_jstr(json_array_get(json_object_get(model,
+		"configurations"), 0), "id");
+}
+
+/* "NAME:s" (malloc'd). */
+static char *prefixed(const char *name, const char *s)
+{
+	return kb_xasprintf("%s:%s", name, s);
+}
+
 json_t *results_merge(json_t *const *models, const char *const *names,
-		      size_t n)
+		      size_t n, const struct results_map *map)
 {
 	json_t *first = json_object_get(models[0], "campaign"), *out, *camp;
 	json_t *cfgs = json_array(), *runs = json_array(), *envs = json_object();
 	json_t *from = json_array(), *c, *r;
-	size_t m, i;
+	char **cname = kb_xcalloc(n + 1, sizeof(*cname)), *title = NULL, *tmp;
+	const char *base0 = model_baseline(models[0]);
+	size_t m, i, k;
 
 	for (m = 1; m < n; m++) {
 		json_t *cm = json_object_get(models[m], "campaign");
@@ -479,67 +612,96 @@ json_t *results_merge(json_t *const *models, const char *const *names,
 				 "their numbers do not measure the same thing; "
 				 "report them separately (--separate)",
 				 names[m], names[0], what);
-			json_decref(cfgs);
-			json_decref(runs);
-			json_decref(envs);
-			json_decref(from);
-			return NULL;
+			goto fail;
 		}
+	}
+	if (results_map_check(map, models + 1, names + 1, n - 1, models[0],
+			      names[0]))
+		goto fail;
+	/* each campaign's name, unique: "NAME(2)" for a name given again */
+	for (m = 0; m < n; m++) {
+		const char *nm = kb_jstr(json_object_get(models[m],
+					 "campaign"), "name") ?: names[m];
+		unsigned dup = 1;
+
+		for (k = 0; k < m; k++)
+			dup += !strncmp(cname[k], nm, strlen(nm)) &&
+			       (!cname[k][strlen(nm)] ||
+				cname[k][strlen(nm)] == '(');
+		cname[m] = dup > 1 ? kb_xasprintf("%s(%u)", nm, dup) :
+				     kb_xstrdup(nm);
+		tmp = kb_xasprintf("%s%s%s", title ? title : "",
+				   title ? " vs " : "", cname[m]);
+		free(title);
+		title = tmp;
 	}
 	for (m = 0; m < n; m++) {
 		json_t *mc = json_object_get(models[m], "configurations");
-		const char *cname = json_string_value(json_object_get(
-			json_object_get(models[m], "campaign"), "name"));
 
-		if (!cname)
-			cname = names[m];
 		json_array_append_new(from, json_string(names[m]));
-		json_object_set(envs, names[m], json_object_get(json_object_get(
+		json_object_set(envs, cname[m], json_object_get(json_object_get(
 			models[m], "campaign"), "environment"));
 		json_array_foreach(mc, i, c) {
-			const char *id = json_string_value(json_object_get(c, "id"));
-			json_t *copy = json_deep_copy(c);
-			char *nid = NULL;
-			size_t k;
-			json_t *rr;
+			const char *id = kb_jstr(c, "id");
+			const char *v = kb_jstr(c, "variant"), *old;
+			json_t *copy;
+			char *nid;
 
-			if (!id) {
-				json_decref(copy);
+			if (!id)
 				continue;
+			copy = json_deep_copy(c);
+			nid = prefixed(cname[m], id);
+			json_object_set_new(copy, "id", json_string(nid));
+			if (v) {
+				char *nv = prefixed(cname[m], v);
+
+				json_object_set_new(copy, "variant",
+						    json_string(nv));
+				free(nv);
 			}
-			if (has_config(cfgs, id)) {
-				const char *v = json_string_value(
-					json_object_get(c, "variant"));
+			if (m) {
+				/* compared with the same-named configuration
+				 * of the first campaign (or --map's) */
+				char *bl;
 
-				nid = kb_xasprintf("%s:%s", cname, id);
-				json_object_set_new(copy, "id", json_string(nid));
-				if (v) {
-					char *nv = kb_xasprintf("%s:%s", cname, v);
-
-					json_object_set_new(copy, "variant",
-							    json_string(nv));
-					free(nv);
-				}
+				old = results_match_config(models[0], id, map);
+				if (!old)
+					kb_warn("%s has no configuration '%s' "
+						"(give --map %s=OLD to name "
+						"the one to compare with): %s "
+						"is compared with its baseline "
+						"%s", names[0], id, id, nid,
+						base0 ? base0 : "(none)");
+				bl = prefixed(cname[0], old ? old :
+					      base0 ? base0 : "");
+				json_object_set_new(copy, "baseline",
+						    json_string(bl));
+				free(bl);
 			}
 			json_array_append_new(cfgs, copy);
 			json_array_foreach(json_object_get(models[m], "runs"), k, r) {
-				const char *rc = json_string_value(
-					json_object_get(r, "configuration"));
+				const char *rc = kb_jstr(r, "configuration");
+				json_t *rr;
 
 				if (!rc || strcmp(rc, id))
 					continue;
 				rr = json_deep_copy(r);
-				if (nid)
-					json_object_set_new(rr, "configuration",
-							    json_string(nid));
+				json_object_set_new(rr, "configuration",
+						    json_string(nid));
 				json_object_set_new(rr, "campaign",
-						    json_string(names[m]));
+						    json_string(cname[m]));
 				json_array_append_new(runs, rr);
 			}
 			free(nid);
 		}
 	}
 	camp = json_deep_copy(first);
+	json_object_set_new(camp, "name", json_string(title));
+	if (base0) {
+		tmp = prefixed(cname[0], base0);
+		json_object_set_new(camp, "baseline", json_string(tmp));
+		free(tmp);
+	}
 	/* one run order for all, or none: stats/compare.h pairs rounds only
 	 * within a campaign whose order is interleave or random */
 	for (m = 1; m < n; m++)
@@ -553,5 +715,19 @@ json_t *results_merge(json_t *const *models, const char *const *names,
 			"schema_version", KB_SCHEMA_VERSION, "kbench_version", KBENCH_VERSION,
 			"campaign", camp, "configurations", cfgs, "runs", runs,
 			"summaries");
+	for (m = 0; m < n; m++)
+		free(cname[m]);
+	free(cname);
+	free(title);
 	return out;
+fail:
+	for (m = 0; m < n; m++)
+		free(cname[m]);
+	free(cname);
+	free(title);
+	json_decref(cfgs);
+	json_decref(runs);
+	json_decref(envs);
+	json_decref(from);
+	return NULL;
 }

@@ -27,20 +27,66 @@ json_t *results_load_campaign_runs(const char *dir, const char *const *keys,
  * schema_version.  New reference or NULL with a message. */
 json_t *results_load_export(const char *path);
 
+/* --map NEW=OLD (kbench compare, kbench report with several campaigns):
+ * the configuration OLD of the older campaign that configuration NEW of
+ * a newer one is compared with, where their names differ.  v holds the
+ * n arguments as given (owned).  Configuration ids hold '=' themselves
+ * (running,NM=1), so an argument is split where NEW is a configuration
+ * of the newer campaign and OLD one of the older:
+ * "running,NM=2=running,NM=0". */
+struct results_map {
+	char **v;
+	size_t n;
+};
+
+/* Add one --map argument to m: 0, or -EINVAL with a message saying what
+ * was expected (no '=' with text on both sides). */
+int results_map_add(struct results_map *m, const char *arg);
+void results_map_free(struct results_map *m);
+
+/* Every argument of m splits into NEW=OLD with NEW a configuration of
+ * one of newer[0..nnewer) and OLD one of base: 0, else -EINVAL with a
+ * message naming the argument and listing the configurations of each
+ * side (names: for the messages). */
+int results_map_check(const struct results_map *m, json_t *const *newer,
+		      const char *const *newer_names, size_t nnewer,
+		      json_t *base, const char *base_name);
+
+/* The configuration id of base (a results model, the older campaign;
+ * NULL: --map alone decides) that configuration id of a newer campaign
+ * is compared with: the OLD of map's (NULL: none) "id=OLD" when base has
+ * OLD, else id itself when base has a configuration of that name, else
+ * NULL (the caller compares it with base's baseline and says so).  A
+ * pointer into map or base. */
+const char *results_match_config(json_t *base, const char *id,
+				 const struct results_map *map);
+
+/* 1 when the results model res has a configuration named id. */
+int results_has_config(json_t *res, const char *id);
+
 /* Merge n results models (campaigns measured separately, e.g. one per
  * kernel with method = local on different days) into one whose
  * configurations are all of theirs, so one table compares them.  They
  * must have run the same jobs on the same target with the same tunable
  * labels (else NULL and a message naming both campaigns and what
- * differs).  A configuration id present in several is renamed
- * "NAME:variant,..." with NAME the campaign's name.  The baseline is the
- * first model's.  Every run gets "campaign": its model's name, and the
- * merged campaign keeps "order" only when every model has the same, so
- * that rounds are paired only within one campaign (stats/compare.h).
+ * differs).  Every configuration id, and its variant, is renamed
+ * "NAME:id" ("NAME:variant") with NAME the campaign's name (the
+ * directory's name; a name given twice gets "(2)", "(3)"...), so that
+ * rows of every layout say which campaign they come from.  The merged
+ * campaign is named "NAME1 vs NAME2 ..."; its baseline is the first
+ * model's baseline.  Each configuration of a later model is compared
+ * with the configuration of the first that results_match_config() names
+ * (map: --map NEW=OLD, NULL for none; the same id, else the first
+ * model's baseline with a warning): it gets "baseline": that merged id,
+ * which stats_baseline_for() (stats/summary.h) follows.  Every run gets
+ * "campaign": its model's name, and the merged campaign keeps "order"
+ * only when every model has the same, so that rounds are paired only
+ * within one campaign (stats/compare.h).  campaign.merged_from lists
+ * the names, campaign.environments each one's environment by name.
  * Summaries and comparisons are left for stats_analyse().  New
  * reference. */
 json_t *results_merge(json_t *const *models, const char *const *names,
-		      size_t n);
+		      size_t n, const struct results_map *map);
 
 /* Shards (`kbench run --shard K/N`, runner/plan.h): a campaign split
  * over N machines, each directory holding its whole rounds and its

@@ -218,6 +218,9 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 			"unsampled"));
 	json_object_set_new(rj, "perf_record", json_boolean(
 		plan_run_sampled(cfg, r)));
+	/* KBENCH_SIZE as fio got it: report.md's reproducer */
+	json_object_set_new(rj, "target_size_bytes",
+			    json_integer((json_int_t)t->size_bytes));
 	json_object_set_new(rj, "start_unix_ns", json_integer((json_int_t)
 		start.tv_sec * 1000000000 + start.tv_nsec));
 	if (cfg->nhosts)	/* run_dir.c checks each gave results */

@@ -226,12 +226,14 @@ const char *stats_baseline_for(json_t *results, const char *config)
 	const char *bid = kb_jstr(camp, "baseline");
 	size_t i, k;
 
+	me = find_config(results, config);
+	if (find_config(results, kb_jstr(me, "baseline")))
+		return kb_jstr(me, "baseline");
 	if (!find_config(results, bid))
 		bid = kb_jstr(json_array_get(cfgs, 0), "id");
 	if (!kb_swept(results))
 		return bid;
 	base = find_config(results, bid);
-	me = find_config(results, config);
 	if (!base || !me)
 		return NULL;
 	json_array_foreach(cfgs, i, cand) {

@@ -83,8 +83,10 @@ int stats_fill_summaries_in(struct kb_rmodel *model);
 json_t *stats_modes_json(const char *cfg, const char *metric,
 			 const double *x, const json_int_t *iter, size_t n);
 
-/* The configuration that config is compared against: the campaign's
- * baseline (campaign.baseline, else the first configuration), but with
+/* The configuration that config is compared against: its own
+ * "baseline" member when it names a configuration (campaigns merged by
+ * results_merge(), results/model.h: the same-named configuration of the
+ * first campaign), else the campaign's baseline (campaign.baseline, else the first configuration), but with
  * config's own values of the swept job parameters (kernels.conf "sweep",
  * "sweep": true in campaign.tunables), so "new,numjobs=4" is compared with
  * "stock,numjobs=4", never with "stock,numjobs=1".  Returns a string

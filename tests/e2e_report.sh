@@ -69,6 +69,8 @@ else
 	skipped "schema validation needs python3-jsonschema (/usr/bin/jsonschema)"
 fi
 if [ -n "$campaign" ]; then
+	check "the reproducer gives the target's real size (64M: KBENCH_SIZE=67108864)" \
+		"grep -q 'KBENCH_SIZE=67108864 ' '$campaign/report.md' && ! grep -q 'KBENCH_SIZE=<' '$campaign/report.md' && [ \"\$(jq '.runs[0].target_size_bytes' '$campaign/results.json')\" = 67108864 ]"
 	check "results.json carries the job files" \
 		"jq -e '.campaign.job_files[\"randread-4k\"] | test(\"rw=randread\")' '$campaign/results.json' >/dev/null"
 	"$KBENCH" report --from-json "$campaign/results.json" -f json \

@@ -210,12 +210,12 @@ check "report --layout scaling: numjobs columns, one row per NM, % change row" \
 # --- 9. several campaigns merge into one table (or refuse, clearly) ---
 "$KBENCH" report --no-cpu "$c1" "$c1" >"$tmp/merge.txt" 2>"$tmp/merge.err"
 rc=$?
-check "report DIR DIR: one merged table (exit $rc)" \
-	"[ $rc -eq 0 ] && [ \"\$(grep -c '^kbench report:' $tmp/merge.txt)\" = 1 ] && grep -Eq '^running +0 ' $tmp/merge.txt && grep -Eq '^c1:running +1 ' $tmp/merge.txt"
+check "report DIR DIR: one merged table, every row named with its campaign (exit $rc)" \
+	"[ $rc -eq 0 ] && [ \"\$(grep -c '^kbench report:' $tmp/merge.txt)\" = 1 ] && grep -q '^kbench report: c1 vs c1(2)$' $tmp/merge.txt && grep -Eq '^c1:running +0 ' $tmp/merge.txt && grep -Eq '^c1\\(2\\):running +1 ' $tmp/merge.txt && ! grep -Eq '^running ' $tmp/merge.txt"
 "$KBENCH" report "$c1" "$c4" >/dev/null 2>"$tmp/merge2.err"
 rc=$?
 check "merged table: seed 000's blank line between NM groups of several kernels" \
-	"awk '/^c1:running +0 /{ getline; found = 1; exit (\$0 != \"\") } END { if (!found) exit 1 }' $tmp/merge.txt"
+	"awk '/^c1\\(2\\):running +0 /{ getline; found = 1; exit (\$0 != \"\") } END { if (!found) exit 1 }' $tmp/merge.txt"
 check "campaigns of different jobs are not merged: exit 2, says why" \
 	"[ $rc -eq 2 ] && grep -q 'cannot merge .*jobs differ' $tmp/merge2.err"
 "$KBENCH" report --separate --no-cpu "$c1" "$c4" >"$tmp/sep.txt" 2>&1

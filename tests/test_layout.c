@@ -82,6 +82,55 @@ static void test_scaling(void **s) { (void)s; check_layout("scaling"); }
 static void test_mmtests(void **s) { (void)s; check_layout("mmtests"); }
 static void test_lkp(void **s) { (void)s; check_layout("lkp"); }
 
+/* lkp with long metric names (perf, profile, per-host metrics): every
+ * line within 80 columns and no name wrapped onto a second line; a name
+ * that does not fit is cut with "~N" and named in full in the legend. */
+static void test_lkp_long_names(void **state)
+{
+	static const char *const longs[] = {
+		"profile.cycles.merge.io_pct",
+		"perf.context_switches_coverage_pct",
+		"host.10.0.0.2:8765.read.clat_p99_ns",
+	};
+	struct report_opts o;
+	json_t *res = results_load_export("tests/data/report/results.json");
+	json_t *run;
+	char *out, *l, *legend;
+	const char *p;
+	size_t i, k, nrows = 0;
+	int ret;
+
+	(void)state;
+	assert_non_null(res);
+	json_array_foreach(json_object_get(res, "runs"), i, run)
+		for (k = 0; k < 3; k++)
+			json_object_set_new(json_object_get(run, "metrics"),
+					    longs[k], json_real(100.0 + i + k));
+	assert_int_equal(stats_analyse(res, NULL), 0);
+	report_opts_init(&o);
+	o.layout = "lkp";
+	out = render(res, "text", &o, &ret);
+	assert_int_equal(ret, 0);
+	for (p = out; *p; p = l + 1) {
+		l = strchr(p, '\n');
+		assert_non_null(l);
+		if (l - p > 80)
+			fail_msg("line over 80 columns: %.*s", (int)(l - p), p);
+		/* a row's continuation: blanks up to the metric column */
+		if (l - p > 50 && strspn(p, " ") >= 50)
+			fail_msg("metric name wrapped: %.*s", (int)(l - p), p);
+		nrows += !!strstr(p, "+-") && strstr(p, "+-") < l &&
+			 memchr(p, '~', (size_t)(l - p));
+	}
+	assert_true(nrows >= 2);	/* cut names are on rows */
+	legend = strstr(out, "metric names cut to fit 80 columns: ~1 ");
+	assert_non_null(legend);
+	for (k = 0; k < 3; k++)
+		assert_non_null(strstr(legend, longs[k]));
+	free(out);
+	json_decref(res);
+}
+
 /* The rounds average is the variants table's mean (same runs). */
 static void test_rounds_average_is_mean(void **state)
 {
@@ -346,6 +395,7 @@ int main(void)
 		cmocka_unit_test(test_scaling),
 		cmocka_unit_test(test_mmtests),
 		cmocka_unit_test(test_lkp),
+		cmocka_unit_test(test_lkp_long_names),
 		cmocka_unit_test(test_rounds_average_is_mean),
 		cmocka_unit_test(test_csv_data),
 		cmocka_unit_test(test_csv_flags_modes),

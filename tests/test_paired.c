@@ -625,19 +625,22 @@ static void test_model_merged(void **state)
 					NULL);
 			}
 		}
-		res = results_merge(m, names, 2);
+		res = results_merge(m, names, 2, NULL);
 		assert_non_null(res);
 		json_array_foreach(json_object_get(res, "runs"), i, run)
 			assert_non_null(json_object_get(run, "campaign"));
 		analyse(res);
 		/* C and B from one campaign: paired when the order is
-		 * common; D and E against B: another campaign */
-		assert_string_equal(str(cmp_of(res, "C"), "analysis"),
+		 * common; D and E (no namesake in old) against B: another
+		 * campaign */
+		assert_string_equal(str(cmp_of(res, "old:C"), "analysis"),
 				    same ? "paired" : "welch-log");
-		assert_string_equal(str(cmp_of(res, "D"), "analysis"),
+		assert_string_equal(str(cmp_of(res, "new:D"), "analysis"),
 				    "welch-log");
-		assert_string_equal(str(cmp_of(res, "E"), "analysis"),
+		assert_string_equal(str(cmp_of(res, "new:E"), "analysis"),
 				    "welch-log");
+		assert_string_equal(str(cmp_of(res, "new:E"), "baseline"),
+				    "old:B");
 		json_decref(res);
 		json_decref(m[0]);
 		json_decref(m[1]);

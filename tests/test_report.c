@@ -109,32 +109,50 @@ static char *line_starting(const char *out, const char *prefix)
 	return NULL;
 }
 
+/* The text report of res with the default options but layout (NULL:
+ * the default), checked to render and to fit 80 columns (malloc'd). */
+static char *render_text(json_t *res, const char *layout)
+{
+	struct report_opts opts;
+	char *out;
+	int ret;
+
+	report_opts_init(&opts);
+	opts.layout = layout;
+	out = render(res, "text", &opts, &ret);
+
+	assert_int_equal(ret, 0);
+	check_text_shape(out);
+	return out;
+}
+
+/* The line of out starting with prefix exists and holds needle. */
+static void assert_line_has(const char *out, const char *prefix,
+			    const char *needle)
+{
+	char *l = line_starting(out, prefix);
+
+	if (!l)
+		fail_msg("no line starts with '%s'", prefix);
+	if (!strstr(l, needle))
+		fail_msg("'%s' lacks '%s'", l, needle);
+	free(l);
+}
+
 static void test_text_golden(void **state)
 {
 	json_t *res = load_fixture();
-	char *out, *l;
-	int ret;
+	char *out;
 
 	(void)state;
-	out = render(res, "text", NULL, &ret);
-	assert_int_equal(ret, 0);
-	check_text_shape(out);
+	out = render_text(res, NULL);
 	check_golden(out, "tests/data/report/golden.txt");
 
 	/* the baseline row says base; others a signed change */
-	l = line_starting(out, "running   0     101241.33");
-	assert_non_null(l);
-	assert_non_null(strstr(l, "base"));
-	free(l);
-	l = line_starting(out, "running   1     101901.17");
-	assert_non_null(l);
-	assert_non_null(strstr(l, "+0.65%"));
-	free(l);
+	assert_line_has(out, "running   0     101241.33", "base");
+	assert_line_has(out, "running   1     101901.17", "+0.65%");
 	/* NM=2 has no disk metrics: n/a, never 0 */
-	l = line_starting(out, "running   2    2.86");
-	assert_non_null(l);
-	assert_non_null(strstr(l, "n/a"));
-	free(l);
+	assert_line_has(out, "running   2    2.86", "n/a");
 	/* the failed run is named, its 812.4 IOPS are not averaged in */
 	assert_non_null(strstr(out, "1 run(s) failed: running,NM=1 "
 				    "randread-4k iteration 2: fio exited"));
@@ -334,6 +352,178 @@ static void test_wide(void **state)
 	json_decref(res);
 }
 
+/* Two campaigns merged (kbench report A B, results_merge()): the
+ * fixture as "old" and, 5% faster, as "new" on another kernel. */
+static json_t *merged_fixture(const struct results_map *map)
+{
+	const char *names[] = { "old", "new" };
+	json_t *m[2], *run, *res, *iops;
+	size_t i;
+
+	m[0] = results_load_export(RESULTS);
+	m[1] = results_load_export(RESULTS);
+	assert_non_null(m[0]);
+	assert_non_null(m[1]);
+	json_object_set_new(json_object_get(m[0], "campaign"), "name",
+			    json_string("old"));
+	json_object_set_new(json_object_get(m[1], "campaign"), "name",
+			    json_string("new"));
+	json_object_set_new(json_object_get(json_object_get(m[1], "campaign"),
+			    "environment"), "uname",
+			    json_string("Linux bench1 6.6.0 x86_64"));
+	json_array_foreach(json_object_get(m[1], "runs"), i, run) {
+		iops = json_object_get(json_object_get(run, "metrics"),
+				       "read.iops");
+		if (iops)
+			json_real_set(iops, json_number_value(iops) * 1.05);
+	}
+	res = results_merge(m, names, 2, map);
+	assert_non_null(res);
+	assert_int_equal(stats_analyse(res, NULL), 0);
+	json_decref(m[0]);
+	json_decref(m[1]);
+	return res;
+}
+
+/* Merged: the title names both, every row its campaign, each
+ * configuration of new is compared with the same-named one of old (all
+ * +5.00%), markdown gives both environments; --map another pairing. */
+static void test_merged(void **state)
+{
+	struct results_map map = { 0 };
+	json_t *res = merged_fixture(NULL);
+	char *out;
+	int ret;
+
+	(void)state;
+	out = render_text(res, NULL);
+	assert_non_null(strstr(out, "kbench report: old vs new\n"));
+	assert_line_has(out, "old:running   0     101241.33", "base");
+	assert_null(line_starting(out, "running "));	/* no bare name */
+	/* NM=1 of new vs NM=1 of old, not vs old's baseline NM=0 */
+	assert_line_has(out, "new:running   1", "+5.00%");
+	assert_line_has(out, "new:running   2", "+5.00%");
+	/* old's own NM=1 vs old's baseline */
+	assert_line_has(out, "old:running   1", "+0.65%");
+	free(out);
+
+	out = render(res, "markdown", NULL, &ret);
+	assert_int_equal(ret, 0);
+	assert_non_null(strstr(out, "# kbench report: old vs new\n"));
+	assert_non_null(strstr(out, "## Environment\n\n### old\n"));
+	assert_non_null(strstr(out, "\n### new\n\n- uname -a: Linux bench1 "
+				    "6.6.0 x86\\_64\n"));
+	assert_non_null(strstr(out, "| old:running | 0 | 101241.33 | base |"));
+	free(out);
+	/* the lkp layout pairs them the same way */
+	out = render_text(res, "lkp");
+	assert_non_null(strstr(out, "randread-4k: new:running,NM=1 vs "
+			       "old:running,NM=1, lkp style"));
+	assert_non_null(strstr(out, "randread-4k: old:running,NM=1 vs "
+			       "old:running,NM=0, lkp style"));
+	free(out);
+	json_decref(res);
+
+	/* --map: new's NM=2 against old's NM=0 */
+	kb_quiet = 1;
+	assert_int_equal(results_map_add(&map, "running"), -EINVAL);
+	assert_int_equal(results_map_add(&map, "=running"), -EINVAL);
+	assert_int_equal(results_map_add(&map, "running,NM=2=running,NM=0"),
+			 0);
+	res = merged_fixture(&map);
+	out = render_text(res, NULL);
+	assert_line_has(out, "new:running   2", "+6.29%");
+	free(out);
+	json_decref(res);
+	results_map_free(&map);
+}
+
+/* report.md's reproducer: KBENCH_SIZE is the size the runs recorded,
+ * else loop:SIZE's, else a command printing it; never a placeholder. */
+static void test_reproducer_size(void **state)
+{
+	struct report_opts opts;
+	json_t *res = load_fixture(), *camp = json_object_get(res, "campaign");
+	char *out;
+	int ret;
+
+	(void)state;
+	report_opts_init(&opts);
+	opts.full_markdown = 1;
+	out = render(res, "markdown", &opts, &ret);
+	assert_int_equal(ret, 0);
+	assert_null(strstr(out, "<bytes>"));
+	assert_non_null(strstr(out, "KBENCH_TARGET=/dev/nvme0n1 KBENCH_SIZE="
+			       "$(blockdev --getsize64 \"$KBENCH_TARGET\") "));
+	free(out);
+	json_object_set_new(camp, "target", json_string("loop:256M"));
+	out = render(res, "markdown", &opts, &ret);
+	assert_non_null(strstr(out, "KBENCH_SIZE=268435456 "));
+	free(out);
+	json_object_set_new(json_array_get(json_object_get(res, "runs"), 2),
+			    "target_size_bytes", json_integer(1000204886016));
+	out = render(res, "markdown", &opts, &ret);
+	assert_non_null(strstr(out, "KBENCH_SIZE=1000204886016 "));
+	free(out);
+	json_decref(res);
+}
+
+/* The fixture with profile and task metrics, as a campaign with
+ * profile = and task groups has them (parsers/perf.h, parsers/procfs.h). */
+static json_t *profile_fixture(void)
+{
+	static const char *const names[] = {
+		"rusage.user_s", "rusage.sys_s", "rusage.elapsed_s",
+		"rusage.cpu_pct", "rusage.maxrss_kib", "rusage.major_faults",
+		"rusage.minor_faults", "task.total.cpu_pct", "task.fio.cpu_pct",
+		"task.writeback.cpu_pct", "task.kworker.cpu_pct",
+		"task.kswapd.cpu_pct", "task.other.cpu_pct",
+		"profile.cycles.kernel_pct", "profile.cycles.io.total_pct",
+		"profile.cycles.idle.total_pct", "profile.cycles.merge.total_pct",
+		"profile.cycles.merge.io_pct",
+	};
+	json_t *res = results_load_export(RESULTS), *run;
+	size_t i, k;
+
+	assert_non_null(res);
+	json_array_foreach(json_object_get(res, "runs"), i, run)
+		for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+			json_object_set_new(json_object_get(run, "metrics"),
+				names[k], json_real(12345.5 + (double)(i + k)));
+	assert_int_equal(stats_analyse(res, NULL), 0);
+	return res;
+}
+
+/* The time/task table (13 columns) fits 100 columns as two tables in
+ * markdown and text; the profile legend names its io and idle columns. */
+static void test_time_task_tables(void **state)
+{
+	json_t *res = profile_fixture();
+	char *out;
+	const char *p;
+	int ret;
+
+	(void)state;
+	out = render(res, "markdown", NULL, &ret);
+	assert_int_equal(ret, 0);
+	for (p = out; *p; p += strcspn(p, "\n") + !!p[strcspn(p, "\n")])
+		if (*p == '|' && strcspn(p, "\n") > 100)
+			fail_msg("table row over 100 columns: %.*s",
+				 (int)strcspn(p, "\n"), p);
+	assert_non_null(strstr(out, "**randread-4k: fio's time (as "
+			       "/usr/bin/time), mean of the timed runs**"));
+	assert_non_null(strstr(out, "**randread-4k: sustained CPU by task, % "
+			       "of one CPU, mean of the timed runs**"));
+	assert_non_null(strstr(out, "| Kernel | NM | total% | fio% |"));
+	assert_non_null(strstr(out, "; io, idle: the share of all samples in "
+			       "that group "));
+	free(out);
+	out = render_text(res, NULL);
+	assert_non_null(strstr(out, "\nKernel   NM  total%"));
+	free(out);
+	json_decref(res);
+}
+
 static void test_load_export(void **state)
 {
 	char path[] = "/tmp/kbench-test-report-XXXXXX";
@@ -365,6 +555,9 @@ int main(void)
 		cmocka_unit_test(test_n1),
 		cmocka_unit_test(test_wide),
 		cmocka_unit_test(test_load_export),
+		cmocka_unit_test(test_merged),
+		cmocka_unit_test(test_reproducer_size),
+		cmocka_unit_test(test_time_task_tables),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
