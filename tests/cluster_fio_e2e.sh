@@ -151,6 +151,11 @@ check "results.json has the per-host metrics" \
 
 check "report.txt names the load hosts and says their kernels are not variants" \
 	"tr -s ' \n' ' ' < $tmp/c1/report.txt | grep -q 'Load hosts: $h1:8765, $h2:8765 .*only this machine'"
+check "report.txt: under a's row (both hosts) one row per load host, each with IOPS > 0" \
+	"awk '/^a  / { a = NR } a && NR == a + 1 && \$1 == \"@$h1\" && \$2 > 0 { f1 = 1 } a && NR == a + 2 && \$1 == \"@$h2\" && \$2 > 0 { f2 = 1 } END { exit !(f1 && f2) }' $tmp/c1/report.txt"
+"$KBENCH" report -f csv "$tmp/c1" > "$tmp/c1.csv" 2>&1
+check "kbench report -f csv: a host column, a row of each host's read.iops" \
+	"grep -q '^configuration,variant,job,host,metric,' $tmp/c1.csv && grep -q '^a,a,randread-4k,$h1,read.iops,IOPS,' $tmp/c1.csv && grep -q '^a,a,randread-4k,$h2,read.iops,IOPS,' $tmp/c1.csv"
 "$KBENCH" report --metric "host.$h1.read.iops" "$tmp/c1" > "$tmp/c1.host1" 2>&1
 check "kbench report --metric host.$h1.read.iops: a table of that host's IOPS" \
 	"awk '\$1 == \"a\" && \$2 + 0 > 0 { f = 1 } END { exit !f }' $tmp/c1.host1"
