@@ -692,9 +692,11 @@ static void add_task_group(struct parser *p, const char *name,
 }
 
 /* hosts = HOST[:PORT] ...: fio --server load hosts (runner/run_exec.c
- * runs fio --client=HOST,PORT for each).  HOST: an IPv4 address or a host
- * name (letters, digits, '-', '.', not starting with '-' or '.'); PORT:
- * 1..65535, default fio's 8765.  Nothing option-like reaches fio's argv. */
+ * runs fio --client=HOST,PORT for each, --client=ip6:ADDR,PORT for an
+ * IPv6 address).  HOST: an IPv4 address or a host name (letters, digits,
+ * '-', '.', not starting with '-' or '.'), or an IPv6 address, bracketed
+ * when a port follows ([fd00::2]:8765); PORT: 1..65535, default fio's
+ * 8765.  Nothing option-like reaches fio's argv. */
 static int host_name_ok(const char *h)
 {
 	size_t n = strlen(h), i;
@@ -712,10 +714,62 @@ static int host_name_ok(const char *h)
 	return 1;
 }
 
+/* One hosts = item: HOST[:PORT], [IPV6]:PORT, [IPV6] or a bare IPv6
+ * address (two colons or more; no port then).  *host points into tok
+ * (brackets cut off).  Returns 0, or -1 with the error given. */
+static int parse_host(struct parser *p, char *tok, char **host,
+		      unsigned *port)
+{
+	char *colon = NULL, *end, *h = tok;
+	unsigned long v = KB_FIO_SERVER_PORT;
+	struct in6_addr a6;
+
+	if (tok[0] == '[') {		/* [ADDR] or [ADDR]:PORT */
+		end = strchr(tok, ']');
+		if (!end || (end[1] && end[1] != ':')) {
+			perr(p, p->line, "hosts: '%s': expected [IPV6-ADDRESS] or [IPV6-ADDRESS]:PORT, e.g. [fd00::2]:8765",
+			     tok);
+			return -1;
+		}
+		*end = '\0';
+		h = tok + 1;
+		colon = end[1] ? end + 1 : NULL;
+	} else if (strchr(tok, ':') == strrchr(tok, ':')) {
+		colon = strchr(tok, ':');	/* HOST:PORT */
+		if (colon)
+			*colon = '\0';
+	}
+	if (colon) {
+		errno = 0;
+		v = strtoul(colon + 1, &end, 10);
+		if (!isdigit((unsigned char)colon[1]) || *end || errno ||
+		    v < 1 || v > 65535) {
+			if (h != tok)
+				perr(p, p->line, "hosts: '[%s]:%s': the port must be 1..65535",
+				     h, colon + 1);
+			else
+				perr(p, p->line, "hosts: '%s:%s': the port must be 1..65535",
+				     tok, colon + 1);
+			return -1;
+		}
+	}
+	if (strchr(h, ':') ? inet_pton(AF_INET6, h, &a6) != 1 :
+	    (h != tok || !host_name_ok(h))) {
+		perr(p, p->line,
+		     "hosts: '%s' is not a host name, IPv4 or IPv6 address (expected HOST[:PORT] or [IPV6]:PORT, e.g. load1, 10.0.0.2:8765 or [fd00::2]:8765)",
+		     h);
+		return -1;
+	}
+	*host = h;
+	*port = (unsigned)v;
+	return 0;
+}
+
 static void set_hosts(struct parser *p, const char *val)
 {
 	struct kb_config *cfg = p->cfg;
-	char *copy = kb_xstrdup(val), *tok, *save = NULL;
+	char *copy = kb_xstrdup(val), *tok, *save = NULL, *host;
+	unsigned port;
 	size_t i;
 
 	for (i = 0; i < cfg->nhosts; i++)
@@ -723,45 +777,40 @@ static void set_hosts(struct parser *p, const char *val)
 	cfg->nhosts = 0;
 	for (tok = strtok_r(copy, " \t,", &save); tok;
 	     tok = strtok_r(NULL, " \t,", &save)) {
-		char *colon = strchr(tok, ':'), *end;
-		unsigned long port = KB_FIO_SERVER_PORT;
-
-		if (colon) {
-			*colon = '\0';
-			errno = 0;
-			port = strtoul(colon + 1, &end, 10);
-			if (!isdigit((unsigned char)colon[1]) || *end ||
-			    errno || port < 1 || port > 65535) {
-				perr(p, p->line,
-				     "hosts: '%s:%s': the port must be 1..65535",
-				     tok, colon + 1);
-				continue;
-			}
-		}
-		if (!host_name_ok(tok)) {
-			perr(p, p->line,
-			     "hosts: '%s' is not a host name or IPv4 address (expected HOST[:PORT], e.g. load1 or 10.0.0.2:8765)",
-			     tok);
+		if (parse_host(p, tok, &host, &port))
 			continue;
-		}
 		for (i = 0; i < cfg->nhosts; i++)
-			if (!strcmp(cfg->hosts[i], tok) &&
+			if (!strcmp(cfg->hosts[i], host) &&
 			    cfg->host_ports[i] == port)
 				break;
 		if (i < cfg->nhosts) {
-			perr(p, p->line, "hosts: '%s' is given twice", tok);
+			perr(p, p->line, "hosts: '%s' is given twice", host);
 			continue;
 		}
 		if (cfg->nhosts == KB_MAX_HOSTS) {
 			perr(p, p->line, "hosts: at most %d", KB_MAX_HOSTS);
 			break;
 		}
-		cfg->host_ports[cfg->nhosts] = (unsigned)port;
-		cfg->hosts[cfg->nhosts++] = kb_xstrdup(tok);
+		cfg->host_ports[cfg->nhosts] = port;
+		cfg->hosts[cfg->nhosts++] = kb_xstrdup(host);
 	}
 	if (!val[strspn(val, " \t,")])
 		perr(p, p->line, "hosts: no host given (HOST[:PORT] ...)");
 	free(copy);
+}
+
+char *kconf_host_label(const struct kb_config *cfg, size_t i)
+{
+	int v6 = !!strchr(cfg->hosts[i], ':');
+
+	return kb_xasprintf("%s%s%s:%u", v6 ? "[" : "", cfg->hosts[i],
+			    v6 ? "]" : "", cfg->host_ports[i]);
+}
+
+char *kconf_host_client_arg(const struct kb_config *cfg, size_t i)
+{
+	return kb_xasprintf("--client=%s%s,%u", strchr(cfg->hosts[i], ':') ?
+			    "ip6:" : "", cfg->hosts[i], cfg->host_ports[i]);
 }
 
 static void set_global(struct parser *p, enum gkey k, const char *val)

@@ -253,7 +253,8 @@ struct kb_config {
 	enum kb_accel accel;	/* [global] accel = (default: unset = auto) */
 	unsigned kvm_probe_timeout_s;	/* default 20 */
 	/* hosts = HOST[:PORT] ...: fio --server load hosts; none = fio runs
-	 * here.  hosts[i] is the name or IPv4 address as given, host_ports[i]
+	 * here.  hosts[i] is the name, IPv4 or IPv6 address as given
+	 * (without an IPv6 address's brackets: it holds ':'), host_ports[i]
 	 * its port (default KB_FIO_SERVER_PORT). */
 #define KB_MAX_HOSTS 16
 #define KB_FIO_SERVER_PORT 8765
@@ -311,6 +312,15 @@ void kconf_find_profiles(struct kb_config *cfg, const char *exe,
  * holds, and how to fix it (`profiles =`), as lines to print after the
  * error; malloc'd. */
 char *kconf_profiles_help(const struct kb_config *cfg, const char *job);
+
+/* Load host i of hosts = as kbench names it: "HOST:PORT", "[ADDR]:PORT"
+ * for an IPv6 address (malloc'd). */
+char *kconf_host_label(const struct kb_config *cfg, size_t i);
+
+/* fio's argument for load host i (fio(1), "CLIENT / SERVER": type ip6 for
+ * TCP/IP v6, then "hostname,port"): "--client=HOST,PORT", or
+ * "--client=ip6:ADDR,PORT" for an IPv6 address (malloc'd). */
+char *kconf_host_client_arg(const struct kb_config *cfg, size_t i);
 
 void kconf_free(struct kb_config *cfg);
 

@@ -242,8 +242,10 @@ static int missing_hosts(const json_t *run, const json_t *fio, char *out,
 		if (found)
 			continue;
 		l = strlen(out);
-		snprintf(out + l, size - l, "%s%s:%d", n ? ", " : "", name,
-			 (int)num(h, "port", 0));
+		/* an IPv6 address bracketed, as kconf_host_label() */
+		snprintf(out + l, size - l, "%s%s%s%s:%d", n ? ", " : "",
+			 strchr(name, ':') ? "[" : "", name,
+			 strchr(name, ':') ? "]" : "", (int)num(h, "port", 0));
 		n++;
 	}
 	return n;

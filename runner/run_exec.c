@@ -124,7 +124,7 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 	char *outarg = kb_xasprintf("--output=%s", out);
 	const char *env[4 + KB_MAX_TUNABLES] = { e_target, e_runtime, e_size };
 	char *e_sweep[KB_MAX_TUNABLES] = { NULL };
-	/* fio, --client=HOST,PORT for each load host (hosts =, parsers/
+	/* fio, --client=HOST,PORT (ip6:ADDR,PORT) for each load host (hosts =, parsers/
 	 * kconf.h: fio reads the job file here, expanding ${KBENCH_*} from
 	 * this environment, and sends it to the servers), the output, the
 	 * job file */
@@ -149,8 +149,7 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 
 	*result = NULL;
 	for (hi = 0; hi < cfg->nhosts; hi++) {
-		clients[hi] = kb_xasprintf("--client=%s,%u", cfg->hosts[hi],
-					   cfg->host_ports[hi]);
+		clients[hi] = kconf_host_client_arg(cfg, hi);
 		argv[na++] = clients[hi];
 		json_array_append_new(hosts, json_pack("{s:s, s:i}",
 			"host", cfg->hosts[hi], "port",

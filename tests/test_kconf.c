@@ -573,26 +573,67 @@ static void test_parse_size(void **state)
 #define GLOBAL_OK "[global]\njobs = randread-4k\n"
 #define VARIANT_OK "[running]\n"
 
+/* "hosts = LINE" parses into the n names and ports given; load host 0
+ * is label0 in kbench's output and arg0 on fio's command line. */
+static void check_hosts(const char *line, size_t n, const char *const names[],
+			const unsigned ports[], const char *label0,
+			const char *arg0)
+{
+	struct kb_config cfg;
+	char *text = kb_xasprintf(GLOBAL_OK "target = file:/tmp/kb.img\n"
+				  "hosts = %s\n" VARIANT_OK, line);
+	char *msg, *l, *a;
+	size_t i;
+
+	assert_int_equal(parse_text(text, &cfg, &msg), 0);
+	assert_string_equal(msg, "");
+	assert_int_equal(cfg.nhosts, n);
+	for (i = 0; i < n; i++) {
+		assert_string_equal(cfg.hosts[i], names[i]);
+		assert_int_equal(cfg.host_ports[i], ports[i]);
+	}
+	l = kconf_host_label(&cfg, 0);
+	a = kconf_host_client_arg(&cfg, 0);
+	assert_string_equal(l, label0);
+	assert_string_equal(a, arg0);
+	free(l);
+	free(a);
+	free(msg);
+	free(text);
+	kconf_free(&cfg);
+}
+
 /* hosts = HOST[:PORT] ...: fio --server load hosts (parsers/kconf.h) */
 static void test_hosts(void **state)
 {
-	struct kb_config cfg;
-	char *msg;
+	static const char *const v4[] = { "load1", "10.0.0.2",
+					  "a-b.example.org" };
+	static const unsigned v4_ports[] = { 8765, 9000, 8765 };
+	static const char *const v6[] = { "fd00::2", "fd00::3", "fd00::4",
+					  "::1" };
+	static const unsigned v6_ports[] = { 9000, 8765, 8765, 8765 };
 
 	(void)state;
-	assert_int_equal(parse_text(GLOBAL_OK "target = file:/tmp/kb.img\n"
-		"hosts = load1 10.0.0.2:9000, a-b.example.org\n" VARIANT_OK,
-		&cfg, &msg), 0);
-	assert_string_equal(msg, "");
-	assert_int_equal(cfg.nhosts, 3);
-	assert_string_equal(cfg.hosts[0], "load1");
-	assert_int_equal(cfg.host_ports[0], 8765);
-	assert_string_equal(cfg.hosts[1], "10.0.0.2");
-	assert_int_equal(cfg.host_ports[1], 9000);
-	assert_string_equal(cfg.hosts[2], "a-b.example.org");
-	free(msg);
-	kconf_free(&cfg);
+	check_hosts("load1 10.0.0.2:9000, a-b.example.org", 3, v4, v4_ports,
+		    "load1:8765", "--client=load1,8765");
+	/* IPv6: bracketed with a port, bracketed, bare; fio's ip6: syntax */
+	check_hosts("[fd00::2]:9000 [fd00::3] fd00::4 ::1", 4, v6, v6_ports,
+		    "[fd00::2]:9000", "--client=ip6:fd00::2,9000");
 #define FILE_T "target = /dev/sdz\n"
+	expect_error(GLOBAL_OK FILE_T "hosts = [fd00::2]:0\n" VARIANT_OK,
+		     "bad.conf:4: hosts: '[fd00::2]:0': the port must be 1..65535");
+	expect_error(GLOBAL_OK FILE_T "hosts = [fd00::2\n" VARIANT_OK,
+		     "bad.conf:4: hosts: '[fd00::2': expected [IPV6-ADDRESS] or [IPV6-ADDRESS]:PORT");
+	expect_error(GLOBAL_OK FILE_T "hosts = [fd00::2]x\n" VARIANT_OK,
+		     "expected [IPV6-ADDRESS] or [IPV6-ADDRESS]:PORT");
+	expect_error(GLOBAL_OK FILE_T "hosts = fd00::zz\n" VARIANT_OK,
+		     "bad.conf:4: hosts: 'fd00::zz' is not a host name, IPv4 or IPv6 address");
+	expect_error(GLOBAL_OK FILE_T "hosts = [load1]:8765\n" VARIANT_OK,
+		     "hosts: 'load1' is not a host name, IPv4 or IPv6 address");
+	expect_error(GLOBAL_OK FILE_T "hosts = fe80::1%eth0\n" VARIANT_OK,
+		     "is not a host name, IPv4 or IPv6 address");
+	expect_error(GLOBAL_OK FILE_T "hosts = [::1] ::1\n" VARIANT_OK,
+		     "hosts: '::1' is given twice");
 	expect_error(GLOBAL_OK FILE_T "hosts = --output=x\n" VARIANT_OK,
 		     "bad.conf:4: hosts: '--output=x' is not a host name");
 	expect_error(GLOBAL_OK FILE_T "hosts = -h\n" VARIANT_OK,
