@@ -12,6 +12,7 @@
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/metrics.h"
+#include "parsers/fio_probe.h"
 
 #include <errno.h>
 #include <math.h>
@@ -1087,6 +1088,46 @@ static void machine_header(struct ctx *c, struct kb_report *r)
 			   "NNN.superseded-K, listed in results.json)", nsup));
 }
 
+/* "fio: fio-3.33", and with hosts = each load host's fio as it said
+ * when the campaign began (campaign.json environment.load_hosts,
+ * runner/campaign.c): "fio-3.33 here; load hosts: 10.0.0.2:8765 fio-3.35
+ * (load2), ..."; versions that differ also as a "Warning" line
+ * (parsers/fio_probe.h). */
+static void fio_header(json_t *env, struct kb_report *r)
+{
+	json_t *lh = json_object_get(env, "load_hosts"), *h;
+	const char *local = kb_jstr(env, "fio_version");
+	struct kb_fio_host_version *hv;
+	char *list = NULL, *tmp;
+	size_t i;
+
+	if (!json_array_size(lh)) {
+		if (local)
+			add_header(r, "fio", kb_xstrdup(local));
+		return;
+	}
+	hv = kb_xcalloc(json_array_size(lh), sizeof(*hv));
+	json_array_foreach(lh, i, h) {
+		hv[i].host = kb_jstr(h, "host") ?: "?";
+		hv[i].version = kb_jstr(h, "fio_version");
+		tmp = kb_xasprintf("%s%s%s %s%s%s%s", list ? list : "",
+				   list ? ", " : "", hv[i].host,
+				   hv[i].version ?: "unknown (no answer)",
+				   kb_jstr(h, "hostname") ? " (" : "",
+				   kb_jstr(h, "hostname") ?: "",
+				   kb_jstr(h, "hostname") ? ")" : "");
+		free(list);
+		list = tmp;
+	}
+	add_header(r, "fio", kb_xasprintf("%s here; load hosts: %s",
+					  local ?: "unknown", list));
+	tmp = kb_fio_version_skew(local, hv, json_array_size(lh));
+	if (tmp)
+		add_header(r, "Warning", tmp);
+	free(list);
+	free(hv);
+}
+
 static void build_header(struct ctx *c, struct kb_report *r)
 {
 	json_t *env = json_object_get(c->campaign, "environment");
@@ -1145,8 +1186,9 @@ static void build_header(struct ctx *c, struct kb_report *r)
 			list = more;
 		}
 		add_header(r, "Load hosts", kb_xasprintf("%s (fio --client; "
-			   "metrics are their sum, host.HOST.* each; only this "
-			   "machine's kernel and tunables are variants)", list));
+			   "metrics are their sum, host.HOST.* each; their "
+			   "kernels are not variants: only this machine's "
+			   "kernel and tunables are)", list));
 		free(list);
 	}
 	add_header(r, "Runtime", jtext(c->campaign, "runtime_s", " s per run"));
@@ -1162,8 +1204,7 @@ static void build_header(struct ctx *c, struct kb_report *r)
 	free(wu);
 	shard_header(c->campaign, r);
 	add_header(r, "Baseline", kb_xstrdup(c->baseline));
-	if (kb_jstr(env, "fio_version"))
-		add_header(r, "fio", kb_xstrdup(kb_jstr(env, "fio_version")));
+	fio_header(env, r);
 	if (kb_jstr(env, "cpu_model"))
 		add_header(r, "CPU", kb_xstrdup(kb_jstr(env, "cpu_model")));
 	/* vm variants (runner/driver_vm.c): "emulated (TCG): timings are

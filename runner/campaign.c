@@ -7,6 +7,7 @@
 #include "lib/file.h"
 #include "lib/proc.h"
 #include "parsers/json_file.h"
+#include "parsers/fio_probe.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -202,6 +203,52 @@ json_t *campaign_environment(void)
 	return env;
 }
 
+/* hosts =: what each load host's fio --server says of itself
+ * (parsers/fio_probe.h), asked apart with `fio --client=HOST,PORT
+ * --parse-only /dev/null` (connects, runs nothing; kb_capture's 60 s
+ * limit): [{"host": "HOST:PORT", "hostname", "fio_version"}], null for
+ * what a host did not answer; versions other than local_fio's warned. */
+static json_t *load_hosts_environment(const struct kb_config *cfg,
+				      const char *local_fio)
+{
+	struct kb_fio_host_version hv[KB_MAX_HOSTS];
+	char *labels[KB_MAX_HOSTS], *skew;
+	json_t *arr = json_array();
+	size_t i;
+
+	for (i = 0; i < cfg->nhosts; i++) {
+		char *client = kconf_host_client_arg(cfg, i), *out = NULL;
+		char *argv[] = { "fio", client, "--parse-only", "/dev/null",
+				 NULL };
+		char *name = NULL, *version = NULL;
+
+		labels[i] = kconf_host_label(cfg, i);
+		if (kb_capture(argv, &out) != 0 || !out ||
+		    kb_fio_probe_parse(out, &name, &version))
+			kb_warn("load host %s: no answer to fio's probe (fio "
+				"--client ... --parse-only): its fio version "
+				"is unknown; its runs will say why", labels[i]);
+		json_array_append_new(arr, json_pack("{s:s, s:s?, s:s?}",
+			"host", labels[i], "hostname", name, "fio_version",
+			version));
+		hv[i].host = labels[i];
+		hv[i].version = json_string_value(json_object_get(
+			json_array_get(arr, i), "fio_version"));
+		free(name);
+		free(version);
+		free(out);
+		free(client);
+	}
+	skew = kb_fio_version_skew(local_fio, hv, cfg->nhosts);
+	if (skew)
+		kb_warn("%s: fio's defaults and statistics may differ between "
+			"versions; run one fio version on every host", skew);
+	free(skew);
+	for (i = 0; i < cfg->nhosts; i++)
+		free(labels[i]);
+	return arr;
+}
+
 static json_t *campaign_section(const struct kb_campaign *c)
 {
 	const struct kb_config *cfg = &c->cfg;
@@ -271,9 +318,12 @@ static json_t *campaign_section(const struct kb_campaign *c)
 	if (cfg->nhosts) {	/* hosts =: fio --server load hosts */
 		json_t *h = json_array();
 
-		for (i = 0; i < cfg->nhosts; i++)
-			json_array_append_new(h, json_sprintf("%s:%u",
-				cfg->hosts[i], cfg->host_ports[i]));
+		for (i = 0; i < cfg->nhosts; i++) {
+			char *l = kconf_host_label(cfg, i);
+
+			json_array_append_new(h, json_string(l));
+			free(l);
+		}
 		json_object_set_new(ret, "hosts", h);
 	}
 	if (cfg->allow_page_cache)	/* results/model.c */
@@ -468,6 +518,13 @@ static int create(struct kb_campaign *c, const char *conf_path)
 		"configurations", configurations(c),
 		"plan", plan, "environment", campaign_environment());
 	plan = NULL;
+	if (c->cfg.nhosts) {
+		json_t *env = json_object_get(cj, "environment");
+
+		json_object_set_new(env, "load_hosts", load_hosts_environment(
+			&c->cfg, json_string_value(json_object_get(env,
+			"fio_version"))));
+	}
 	if (c->shard_n) {
 		json_t *sh = shard_section(c);
 

@@ -446,6 +446,29 @@ static void test_host_rows(void **state)
 			       "IOPS,3,"));
 	assert_null(strstr(out, "host.127"));
 	free(out);
+
+	/* the load hosts' fio versions (campaign.json environment.
+	 * load_hosts, runner/campaign.c); one differs: a warning */
+	json_object_set_new(json_object_get(json_object_get(res, "campaign"),
+		"environment"), "load_hosts", json_pack("[{s:s, s:s, s:s}, "
+		"{s:s, s:s, s:s}]", "host", "127.0.0.2:8765", "hostname", "l2",
+		"fio_version", "fio-3.33", "host", "127.0.0.3:8765", "hostname",
+		"l3", "fio_version", "fio-3.35"));
+	out = render(res, "text", NULL, &ret);
+	assert_int_equal(ret, 0);
+	check_text_shape(out);
+	p = strstr(out, "\nfio:");
+	assert_non_null(p);
+	if (!strstr(p, "fio-3.33 here; load hosts: 127.0.0.2:8765 fio-3.33 "
+		    "(l2),"))
+		fail_msg("no load hosts' fio in:\n%s", out);
+	l = line_starting(out, "Warning:");
+	assert_non_null(l);
+	assert_string_equal(l, "Warning:     fio versions differ: local "
+			    "fio-3.33, 127.0.0.3:8765 fio-3.35");
+	free(l);
+	assert_non_null(strstr(out, "their kernels are not variants"));
+	free(out);
 	json_decref(res);
 
 	/* lib/metrics.h: NAME is the shortest prefix that leaves a metric */
