@@ -45,7 +45,7 @@
 #define KB_CONF_MAX_NAME 64	/* a variant name, a tunable label */
 #define KB_MIN_LOOP_SIZE (16ULL << 20)
 
-enum section { SEC_NONE, SEC_GLOBAL, SEC_VARIANT };
+enum section { SEC_NONE, SEC_GLOBAL, SEC_VARIANT, SEC_JOB };
 
 enum gkey {
 	GK_JOBS, GK_ITERATIONS, GK_WARMUP, GK_RUNTIME, GK_ORDER, GK_SEED,
@@ -120,6 +120,8 @@ struct parser {
 	enum section sec;
 	struct kb_variant *var;	/* current variant section */
 	struct kb_variant scratch;	/* for sections that are not kept */
+	struct kb_job_hosts *jh;	/* current [job NAME] section */
+	struct kb_job_hosts jscratch;	/* for job sections not kept */
 	int global_line;	/* line of the first [global], 0 = none */
 	int gseen[GK_NR];	/* line where each [global] key was set */
 	int vseen[VK_NR];	/* same for the current variant */
@@ -765,52 +767,165 @@ static int parse_host(struct parser *p, char *tok, char **host,
 	return 0;
 }
 
-static void set_hosts(struct parser *p, const char *val)
+/* hosts = of [global] or of a [job NAME] section into hosts, ports, *n */
+static void set_hosts(struct parser *p, const char *val, char **hosts,
+		      unsigned *ports, size_t *n)
 {
-	struct kb_config *cfg = p->cfg;
 	char *copy = kb_xstrdup(val), *tok, *save = NULL, *host;
 	unsigned port;
 	size_t i;
 
-	for (i = 0; i < cfg->nhosts; i++)
-		free(cfg->hosts[i]);
-	cfg->nhosts = 0;
+	for (i = 0; i < *n; i++)
+		free(hosts[i]);
+	*n = 0;
 	for (tok = strtok_r(copy, " \t,", &save); tok;
 	     tok = strtok_r(NULL, " \t,", &save)) {
 		if (parse_host(p, tok, &host, &port))
 			continue;
-		for (i = 0; i < cfg->nhosts; i++)
-			if (!strcmp(cfg->hosts[i], host) &&
-			    cfg->host_ports[i] == port)
+		for (i = 0; i < *n; i++)
+			if (!strcmp(hosts[i], host) && ports[i] == port)
 				break;
-		if (i < cfg->nhosts) {
+		if (i < *n) {
 			perr(p, p->line, "hosts: '%s' is given twice", host);
 			continue;
 		}
-		if (cfg->nhosts == KB_MAX_HOSTS) {
+		if (*n == KB_MAX_HOSTS) {
 			perr(p, p->line, "hosts: at most %d", KB_MAX_HOSTS);
 			break;
 		}
-		cfg->host_ports[cfg->nhosts] = port;
-		cfg->hosts[cfg->nhosts++] = kb_xstrdup(host);
+		ports[*n] = port;
+		hosts[(*n)++] = kb_xstrdup(host);
 	}
 	if (!val[strspn(val, " \t,")])
 		perr(p, p->line, "hosts: no host given (HOST[:PORT] ...)");
 	free(copy);
 }
 
-char *kconf_host_label(const struct kb_config *cfg, size_t i)
+char *kconf_host_label(const char *host, unsigned port)
 {
-	int v6 = !!strchr(cfg->hosts[i], ':');
+	int v6 = !!strchr(host, ':');
 
-	return kb_xasprintf("%s%s%s:%u", v6 ? "[" : "", cfg->hosts[i],
-			    v6 ? "]" : "", cfg->host_ports[i]);
+	return kb_xasprintf("%s%s%s:%u", v6 ? "[" : "", host, v6 ? "]" : "",
+			    port);
 }
 
-char *kconf_host_client_arg(const struct kb_config *cfg, size_t i)
+char *kconf_host_client_arg(const char *host, unsigned port)
 {
-	return kb_xasprintf("--client=%s%s,%u", strchr(cfg->hosts[i], ':') ?
-			    "ip6:" : "", cfg->hosts[i], cfg->host_ports[i]);
+	return kb_xasprintf("--client=%s%s,%u", strchr(host, ':') ? "ip6:" :
+			    "", host, port);
+}
+
+size_t kconf_job_hosts(const struct kb_config *cfg, const char *job,
+		       char *const **hosts, const unsigned **ports)
+{
+	size_t i;
+
+	for (i = 0; i < cfg->njob_hosts; i++)
+		if (!strcmp(cfg->job_hosts[i].job, job) &&
+		    cfg->job_hosts[i].nhosts) {
+			*hosts = cfg->job_hosts[i].hosts;
+			*ports = cfg->job_hosts[i].host_ports;
+			return cfg->job_hosts[i].nhosts;
+		}
+	*hosts = cfg->hosts;
+	*ports = cfg->host_ports;
+	return cfg->nhosts;
+}
+
+static void free_job_hosts(struct kb_job_hosts *jh)
+{
+	size_t h;
+
+	for (h = 0; h < jh->nhosts; h++)
+		free(jh->hosts[h]);
+	free(jh->job);
+	memset(jh, 0, sizeof(*jh));
+}
+
+/* [job NAME]: a section of per-job settings (hosts =) for a job of
+ * jobs =, checked at the end (check_job_sections()).  A bad one's keys
+ * go to a scratch section, not kept. */
+static void start_job_section(struct parser *p, const char *name)
+{
+	struct kb_config *cfg = p->cfg;
+	size_t i;
+
+	free_job_hosts(&p->jscratch);
+	p->sec = SEC_JOB;
+	p->jh = &p->jscratch;
+	p->jh->job = kb_xstrdup(name);
+	if (!valid_name(name, "._+-")) {
+		perr(p, p->line,
+		     "bad section header [job %.64s] (expected [job NAME], NAME a job of jobs =)",
+		     name);
+		return;
+	}
+	for (i = 0; i < cfg->njob_hosts; i++)
+		if (!strcmp(cfg->job_hosts[i].job, name)) {
+			perr(p, p->line,
+			     "duplicate section [job %s] (first at line %d)",
+			     name, cfg->job_hosts[i].line);
+			return;
+		}
+	if (cfg->njob_hosts == KB_MAX_JOBS) {
+		perr(p, p->line, "too many [job NAME] sections (at most %d)",
+		     KB_MAX_JOBS);
+		return;
+	}
+	p->jh = &cfg->job_hosts[cfg->njob_hosts++];
+	p->jh->job = kb_xstrdup(name);
+	p->jh->line = p->line;
+}
+
+/* A key of a [job NAME] section: hosts = only. */
+static void job_key(struct parser *p, const char *key, char *raw)
+{
+	char *val;
+
+	if (strcmp(key, "hosts")) {
+		perr(p, p->line,
+		     "unknown key '%s' in [job %s] (expected hosts)", key,
+		     p->jh->job);
+		return;
+	}
+	if (p->jh->hosts_line) {
+		perr(p, p->line,
+		     "duplicate key 'hosts' in [job %s] (first set at line %d)",
+		     p->jh->job, p->jh->hosts_line);
+		return;
+	}
+	p->jh->hosts_line = p->line;
+	val = expand(p, raw);
+	if (val)
+		set_hosts(p, val, p->jh->hosts, p->jh->host_ports,
+			  &p->jh->nhosts);
+	free(val);
+}
+
+/* Every [job NAME] names a job of jobs = and has hosts =, which
+ * overrides [global]'s: [global] must have one. */
+static void check_job_sections(struct parser *p)
+{
+	struct kb_config *cfg = p->cfg;
+	size_t i, j;
+
+	for (i = 0; i < cfg->njob_hosts; i++) {
+		struct kb_job_hosts *jh = &cfg->job_hosts[i];
+
+		for (j = 0; j < cfg->njobs; j++)
+			if (!strcmp(cfg->jobs[j], jh->job))
+				break;
+		if (j == cfg->njobs)
+			perr(p, jh->line, "[job %s]: no job %s in jobs =",
+			     jh->job, jh->job);
+		else if (!jh->hosts_line)
+			perr(p, jh->line, "[job %s]: no hosts = (the only key of a job section)",
+			     jh->job);
+		else if (!cfg->nhosts)
+			perr(p, jh->line,
+			     "[job %s]: hosts = overrides [global]'s, which is missing: give the campaign's load hosts in [global] too",
+			     jh->job);
+	}
 }
 
 static void set_global(struct parser *p, enum gkey k, const char *val)
@@ -934,7 +1049,7 @@ static void set_global(struct parser *p, enum gkey k, const char *val)
 		set_uint(p, "retry_disturbed", val, 0, &cfg->retry_disturbed);
 		break;
 	case GK_HOSTS:
-		set_hosts(p, val);
+		set_hosts(p, val, cfg->hosts, cfg->host_ports, &cfg->nhosts);
 		break;
 	case GK_LAYOUTS: {
 		const char *const *known = kconf_layout_names;
@@ -1233,6 +1348,10 @@ static void start_section(struct parser *p, char *s)
 	}
 	*end = '\0';
 	name = s + 1;
+	if (!strncmp(name, "job", 3) && (name[3] == ' ' || name[3] == '\t')) {
+		start_job_section(p, kb_trim(name + 4));
+		return;
+	}
 	if (!strcmp(name, "global")) {
 		if (p->global_line)
 			perr(p, p->line,
@@ -1332,6 +1451,10 @@ static void handle_key(struct parser *p, char *key, char *raw)
 		perr(p, p->line,
 		     "'%s' is outside any section (put it under [global] or a variant section)",
 		     key);
+		return;
+	}
+	if (p->sec == SEC_JOB) {
+		job_key(p, key, raw);
 		return;
 	}
 	/* Which key, and is it a repeat?  Decided before the value is
@@ -1591,6 +1714,7 @@ static void finish(struct parser *p)
 			     "tunable %s: relative path '%s' is under the target's /sys/block/<dev>/, but with hosts = (line %d) the target is the load hosts' device; give an absolute path of this machine",
 			     cfg->tunables[i].label, cfg->tunables[i].path,
 			     p->gseen[GK_HOSTS]);
+	check_job_sections(p);
 	check_baseline(p);
 	kconf_find_profiles(cfg, NULL, NULL);
 }
@@ -1826,6 +1950,7 @@ int kconf_parse(const char *name, const char *text, struct kb_config *cfg)
 		ret = -EINVAL;
 	}
 	free_variant(&p.scratch);
+	free_job_hosts(&p.jscratch);
 	free(buf);
 	free(p.dir);
 	return ret;
@@ -1883,6 +2008,8 @@ void kconf_free(struct kb_config *cfg)
 		free(cfg->layouts[i]);
 	for (i = 0; i < cfg->nhosts; i++)
 		free(cfg->hosts[i]);
+	for (i = 0; i < cfg->njob_hosts; i++)
+		free_job_hosts(&cfg->job_hosts[i]);
 	for (i = 0; i < cfg->nprofile; i++)
 		free(cfg->profile[i]);
 	for (i = 0; i < cfg->ntask_groups; i++) {

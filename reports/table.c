@@ -1185,6 +1185,27 @@ static void build_header(struct ctx *c, struct kb_report *r)
 			free(list);
 			list = more;
 		}
+		{	/* [job NAME] hosts = (campaign.job_hosts) */
+			const char *jname;
+			json_t *jl;
+
+			json_object_foreach(json_object_get(c->campaign,
+					    "job_hosts"), jname, jl) {
+				more = kb_xasprintf("%s; %s on", list, jname);
+				free(list);
+				list = more;
+				json_array_foreach(jl, hi, h) {
+					more = kb_xasprintf("%s%s%s", list,
+						hi ? ", " : " ",
+						json_string_value(h) ?: "?");
+					free(list);
+					list = more;
+				}
+				more = kb_xasprintf("%s only", list);
+				free(list);
+				list = more;
+			}
+		}
 		add_header(r, "Load hosts", kb_xasprintf("%s (fio --client; "
 			   "metrics are their sum, host.HOST.* each; their "
 			   "kernels are not variants: only this machine's "

@@ -208,21 +208,68 @@ json_t *campaign_environment(void)
  * --parse-only /dev/null` (connects, runs nothing; kb_capture's 60 s
  * limit): [{"host": "HOST:PORT", "hostname", "fio_version"}], null for
  * what a host did not answer; versions other than local_fio's warned. */
+#define MAX_ALL_HOSTS (KB_MAX_HOSTS * (KB_MAX_JOBS + 1))
+
+/* ["HOST:PORT", ...] (kconf_host_label) of n load hosts */
+static json_t *host_labels(const char *const *hosts, const unsigned *ports,
+			   size_t n)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		char *l = kconf_host_label(hosts[i], ports[i]);
+
+		json_array_append_new(a, json_string(l));
+		free(l);
+	}
+	return a;
+}
+
+/* Every load host of the campaign, once: [global]'s hosts =, then those
+ * of the [job NAME] sections not already there.  Returns how many. */
+static size_t all_load_hosts(const struct kb_config *cfg,
+			     const char *hosts[MAX_ALL_HOSTS],
+			     unsigned ports[MAX_ALL_HOSTS])
+{
+	size_t n = 0, j, i, k;
+
+	for (j = 0; j <= cfg->njob_hosts; j++) {
+		char *const *h = j ? cfg->job_hosts[j - 1].hosts : cfg->hosts;
+		const unsigned *pt = j ? cfg->job_hosts[j - 1].host_ports :
+					 cfg->host_ports;
+		size_t nh = j ? cfg->job_hosts[j - 1].nhosts : cfg->nhosts;
+
+		for (i = 0; i < nh; i++) {
+			for (k = 0; k < n; k++)
+				if (!strcmp(hosts[k], h[i]) && ports[k] == pt[i])
+					break;
+			if (k == n) {
+				hosts[n] = h[i];
+				ports[n++] = pt[i];
+			}
+		}
+	}
+	return n;
+}
+
 static json_t *load_hosts_environment(const struct kb_config *cfg,
 				      const char *local_fio)
 {
-	struct kb_fio_host_version hv[KB_MAX_HOSTS];
-	char *labels[KB_MAX_HOSTS], *skew;
+	struct kb_fio_host_version hv[MAX_ALL_HOSTS];
+	char *labels[MAX_ALL_HOSTS], *skew;
+	const char *hosts[MAX_ALL_HOSTS];
+	unsigned ports[MAX_ALL_HOSTS];
 	json_t *arr = json_array();
-	size_t i;
+	size_t i, n = all_load_hosts(cfg, hosts, ports);
 
-	for (i = 0; i < cfg->nhosts; i++) {
-		char *client = kconf_host_client_arg(cfg, i), *out = NULL;
+	for (i = 0; i < n; i++) {
+		char *client = kconf_host_client_arg(hosts[i], ports[i]);
 		char *argv[] = { "fio", client, "--parse-only", "/dev/null",
 				 NULL };
-		char *name = NULL, *version = NULL;
+		char *name = NULL, *version = NULL, *out = NULL;
 
-		labels[i] = kconf_host_label(cfg, i);
+		labels[i] = kconf_host_label(hosts[i], ports[i]);
 		if (kb_capture(argv, &out) != 0 || !out ||
 		    kb_fio_probe_parse(out, &name, &version))
 			kb_warn("load host %s: no answer to fio's probe (fio "
@@ -239,12 +286,12 @@ static json_t *load_hosts_environment(const struct kb_config *cfg,
 		free(out);
 		free(client);
 	}
-	skew = kb_fio_version_skew(local_fio, hv, cfg->nhosts);
+	skew = kb_fio_version_skew(local_fio, hv, n);
 	if (skew)
 		kb_warn("%s: fio's defaults and statistics may differ between "
 			"versions; run one fio version on every host", skew);
 	free(skew);
-	for (i = 0; i < cfg->nhosts; i++)
+	for (i = 0; i < n; i++)
 		free(labels[i]);
 	return arr;
 }
@@ -316,15 +363,26 @@ static json_t *campaign_section(const struct kb_campaign *c)
 				"target_ci_pct", cfg->target_ci_pct));
 	}
 	if (cfg->nhosts) {	/* hosts =: fio --server load hosts */
-		json_t *h = json_array();
+		json_t *by_job = json_object();
+		const char *hosts[MAX_ALL_HOSTS];
+		unsigned ports[MAX_ALL_HOSTS];
+		size_t n = all_load_hosts(cfg, hosts, ports), j, k;
 
-		for (i = 0; i < cfg->nhosts; i++) {
-			char *l = kconf_host_label(cfg, i);
+		json_object_set_new(ret, "hosts", host_labels(hosts, ports,
+								 n));
+		/* [job NAME] hosts =: that job's, where they differ */
+		for (j = 0; j < cfg->njobs; j++) {
+			char *const *jh;
+			const unsigned *jp;
 
-			json_array_append_new(h, json_string(l));
-			free(l);
+			k = kconf_job_hosts(cfg, cfg->jobs[j], &jh, &jp);
+			if (jh != cfg->hosts)
+				json_object_set_new(by_job, cfg->jobs[j],
+					host_labels((const char **)jh, jp, k));
 		}
-		json_object_set_new(ret, "hosts", h);
+		if (json_object_size(by_job))
+			json_object_set(ret, "job_hosts", by_job);
+		json_decref(by_job);
 	}
 	if (cfg->allow_page_cache)	/* results/model.c */
 		json_object_set_new(ret, "allow_page_cache", json_true());

@@ -131,7 +131,9 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 	char *argv[4 + KB_MAX_HOSTS + 1] = { "fio" };
 	char *clients[KB_MAX_HOSTS] = { NULL };
 	json_t *hosts = json_array();
-	size_t na = 1, hi;
+	size_t na = 1, hi, nhosts;
+	char *const *hnames;
+	const unsigned *hports;
 	struct kb_run_ctx ctx = { .cfg = cfg, .target = t, .run = r,
 				  .config_id = c->plan.configs[r->config].id,
 				  .rdir = rdir };
@@ -148,12 +150,13 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 	int ret;
 
 	*result = NULL;
-	for (hi = 0; hi < cfg->nhosts; hi++) {
-		clients[hi] = kconf_host_client_arg(cfg, hi);
+	/* this job's load hosts: its [job NAME] hosts =, else [global]'s */
+	nhosts = kconf_job_hosts(cfg, cfg->jobs[r->job], &hnames, &hports);
+	for (hi = 0; hi < nhosts; hi++) {
+		clients[hi] = kconf_host_client_arg(hnames[hi], hports[hi]);
 		argv[na++] = clients[hi];
 		json_array_append_new(hosts, json_pack("{s:s, s:i}",
-			"host", cfg->hosts[hi], "port",
-			(int)cfg->host_ports[hi]));
+			"host", hnames[hi], "port", (int)hports[hi]));
 	}
 	argv[na++] = "--output-format=json+";
 	argv[na++] = outarg;

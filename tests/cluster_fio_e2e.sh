@@ -10,8 +10,9 @@
 # values; a host with no server (the host side of the first veth) fails
 # every run naming it while the campaign goes on; a server killed in the
 # middle of a run fails that run naming it; a loop: target with hosts = is
-# refused with FILE:LINE; each host's fio version recorded; an IPv6 load
-# host (a ULA fd00:231:X::/64 on the first pair, a third server on it).
+# refused with FILE:LINE; each host's fio version recorded; a [job NAME]
+# hosts = that overrides [global]'s for one job; an IPv6 load host (a
+# ULA fd00:231:X::/64 on the first pair, a third server on it).
 # Traffic only to addresses inside the test's
 # namespaces and their veth peers; namespaces, links, servers (by the PIDs
 # in their pid files) and files removed on exit (trap).  Needs root, fio,
@@ -176,6 +177,17 @@ check "kbench report --metric host.$h1.read.iops: a table of that host's IOPS" \
 	"awk '\$1 == \"a\" && \$2 + 0 > 0 { f = 1 } END { exit !f }' $tmp/c1.host1"
 check "results.json campaign.hosts" \
 	"[ \"\$(jq -c .campaign.hosts $tmp/c1/results.json)\" = '[\"$h1:8765\",\"$h2:8765\"]' ]"
+
+# --- 2a. [job NAME] hosts = overrides [global]'s for that job
+{ sed 's/^jobs = randread-4k$/jobs = randread-4k, seqwrite-1m-direct/' "$tmp/two.conf"
+  printf '\n[job seqwrite-1m-direct]\nhosts = %s\n' "$h2"; } > "$tmp/jobh.conf"
+run_ok jobh cj "[job seqwrite-1m-direct] hosts = $h2"
+check "randread-4k ran on both hosts, seqwrite-1m-direct on $h2 only (run.json hosts)" \
+	"[ \"\$(find $tmp/cj/runs/a/randread-4k -name run.json -exec jq -c '[.hosts[].host]' {} + | sort -u)\" = '[\"$h1\",\"$h2\"]' ] && [ \"\$(find $tmp/cj/runs/a/seqwrite-1m-direct -name run.json -exec jq -c '[.hosts[].host]' {} + | sort -u)\" = '[\"$h2\"]' ]"
+check "results.json campaign.job_hosts names the job's own hosts" \
+	"[ \"\$(jq -c .campaign.job_hosts $tmp/cj/results.json)\" = '{\"seqwrite-1m-direct\":[\"$h2:8765\"]}' ]"
+check "report.txt: the write job has a row @$h2 and none @$h1" \
+	"awk '/^seqwrite-1m-direct: write.iops/ { w = 1 } /^seqwrite-1m-direct: CPU/ { w = 0 } w && \$1 == \"@$h2\" { f2 = 1 } w && \$1 == \"@$h1\" { f1 = 1 } END { exit !(f2 && !f1) }' $tmp/cj/report.txt"
 
 # --- 2b. an IPv6 load host: a ULA on the first pair (nodad: usable at
 # once), a third fio --server in the first namespace on it

@@ -592,8 +592,8 @@ static void check_hosts(const char *line, size_t n, const char *const names[],
 		assert_string_equal(cfg.hosts[i], names[i]);
 		assert_int_equal(cfg.host_ports[i], ports[i]);
 	}
-	l = kconf_host_label(&cfg, 0);
-	a = kconf_host_client_arg(&cfg, 0);
+	l = kconf_host_label(cfg.hosts[0], cfg.host_ports[0]);
+	a = kconf_host_client_arg(cfg.hosts[0], cfg.host_ports[0]);
 	assert_string_equal(l, label0);
 	assert_string_equal(a, arg0);
 	free(l);
@@ -601,6 +601,46 @@ static void check_hosts(const char *line, size_t n, const char *const names[],
 	free(msg);
 	free(text);
 	kconf_free(&cfg);
+}
+
+/* [job NAME] hosts = overrides [global]'s for that job's runs */
+static void test_job_hosts(void)
+{
+	struct kb_config cfg;
+	char *const *h;
+	const unsigned *pt;
+	char *msg;
+
+	assert_int_equal(parse_text("[global]\njobs = randread-4k, other\n"
+		"target = /dev/sdz\nhosts = a b:9000\n[job other]\n"
+		"hosts = [fd00::2]\n" VARIANT_OK, &cfg, &msg), 0);
+	assert_string_equal(msg, "");
+	assert_int_equal(kconf_job_hosts(&cfg, "other", &h, &pt), 1);
+	assert_string_equal(h[0], "fd00::2");
+	assert_int_equal(pt[0], 8765);
+	assert_int_equal(kconf_job_hosts(&cfg, "randread-4k", &h, &pt), 2);
+	assert_string_equal(h[1], "b");
+	assert_int_equal(pt[1], 9000);
+	free(msg);
+	kconf_free(&cfg);
+#define J "[global]\njobs = randread-4k, other\ntarget = /dev/sdz\n"
+	expect_error(J "hosts = a\n[job nosuch]\nhosts = b\n" VARIANT_OK,
+		     "bad.conf:5: [job nosuch]: no job nosuch in jobs =");
+	expect_error(J "[job other]\nhosts = b\n" VARIANT_OK,
+		     "bad.conf:4: [job other]: hosts = overrides [global]'s, which is missing");
+	expect_error(J "hosts = a\n[job other]\nhosts = b\ntarget = /dev/x\n" VARIANT_OK,
+		     "bad.conf:7: unknown key 'target' in [job other] (expected hosts)");
+	expect_error(J "hosts = a\n[job other]\nhosts = b\nhosts = c\n" VARIANT_OK,
+		     "bad.conf:7: duplicate key 'hosts' in [job other]");
+	expect_error(J "hosts = a\n[job other]\nhosts = b\n[job other]\nhosts = c\n" VARIANT_OK,
+		     "bad.conf:7: duplicate section [job other] (first at line 5)");
+	expect_error(J "hosts = a\n[job o/x]\nhosts = b\n" VARIANT_OK,
+		     "bad.conf:5: bad section header [job o/x]");
+	expect_error(J "hosts = a\n[job other]\n" VARIANT_OK,
+		     "bad.conf:5: [job other]: no hosts =");
+	expect_error(J "hosts = a\n[job other]\nhosts = -x\n" VARIANT_OK,
+		     "bad.conf:6: hosts: '-x' is not a host name");
+#undef J
 }
 
 /* hosts = HOST[:PORT] ...: fio --server load hosts (parsers/kconf.h) */
@@ -619,6 +659,7 @@ static void test_hosts(void **state)
 	/* IPv6: bracketed with a port, bracketed, bare; fio's ip6: syntax */
 	check_hosts("[fd00::2]:9000 [fd00::3] fd00::4 ::1", 4, v6, v6_ports,
 		    "[fd00::2]:9000", "--client=ip6:fd00::2,9000");
+	test_job_hosts();
 #define FILE_T "target = /dev/sdz\n"
 	expect_error(GLOBAL_OK FILE_T "hosts = [fd00::2]:0\n" VARIANT_OK,
 		     "bad.conf:4: hosts: '[fd00::2]:0': the port must be 1..65535");

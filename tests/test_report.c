@@ -469,6 +469,17 @@ static void test_host_rows(void **state)
 	free(l);
 	assert_non_null(strstr(out, "their kernels are not variants"));
 	free(out);
+
+	/* a [job NAME] hosts = (campaign.job_hosts, runner/campaign.c) */
+	json_object_set_new(json_object_get(res, "campaign"), "job_hosts",
+			    json_pack("{s:[s]}", "randread-4k",
+				      "127.0.0.3:8765"));
+	out = render(res, "markdown", NULL, &ret);
+	assert_int_equal(ret, 0);
+	assert_non_null(strstr(out, "- Load hosts: 127.0.0.2:8765, "
+			       "127.0.0.3:8765; randread-4k on 127.0.0.3:8765 "
+			       "only (fio --client;"));
+	free(out);
 	json_decref(res);
 
 	/* lib/metrics.h: NAME is the shortest prefix that leaves a metric */
