@@ -832,6 +832,86 @@ size_t kconf_job_hosts(const struct kb_config *cfg, const char *job,
 	return cfg->nhosts;
 }
 
+/* target@HOST = VALUE in [global]: HOST as in hosts = (its port, if
+ * given, is not looked at), VALUE a device path or file:/PATH on that
+ * host; checked against the load hosts at the end
+ * (check_host_targets()). */
+static void host_target_key(struct parser *p, const char *spec, char *raw)
+{
+	struct kb_config *cfg = p->cfg;
+	char *copy = kb_xstrdup(spec), *val = NULL, *host;
+	struct kb_host_target *ht;
+	unsigned port;
+	size_t i;
+
+	if (parse_host(p, copy, &host, &port))
+		goto out;
+	for (i = 0; i < cfg->nhost_targets; i++)
+		if (!strcmp(cfg->host_targets[i].host, host)) {
+			perr(p, p->line,
+			     "duplicate key 'target@%s' (first set at line %d)",
+			     spec, cfg->host_targets[i].line);
+			goto out;
+		}
+	val = expand(p, raw);
+	if (!val)
+		goto out;
+	if (!(!strncmp(val, "/dev/", 5) && val[5] && !has_dotdot(val)) &&
+	    !(!strncmp(val, "file:/", 6) && !strchr(val + 5, ':'))) {
+		perr(p, p->line,
+		     "target@%s = '%s': expected a device path (/dev/...) or file:/PATH on that host (no ':' in the path)",
+		     spec, val);
+		goto out;
+	}
+	if (cfg->nhost_targets == KB_MAX_HOSTS) {
+		perr(p, p->line, "target@HOST: at most %d", KB_MAX_HOSTS);
+		goto out;
+	}
+	ht = &cfg->host_targets[cfg->nhost_targets++];
+	ht->host = kb_xstrdup(host);
+	ht->kind = val[0] == '/' ? KB_TARGET_DEVICE : KB_TARGET_FILE;
+	ht->path = kb_xstrdup(val + (val[0] == '/' ? 0 : 5));
+	ht->line = p->line;
+out:
+	free(val);
+	free(copy);
+}
+
+const struct kb_host_target *kconf_host_target(const struct kb_config *cfg,
+					       const char *host)
+{
+	size_t i;
+
+	for (i = 0; i < cfg->nhost_targets; i++)
+		if (!strcmp(cfg->host_targets[i].host, host))
+			return &cfg->host_targets[i];
+	return NULL;
+}
+
+/* Every target@HOST names a load host of hosts = ([global] or a job's). */
+static void check_host_targets(struct parser *p)
+{
+	struct kb_config *cfg = p->cfg;
+	size_t i, j, h;
+	int found;
+
+	for (i = 0; i < cfg->nhost_targets; i++) {
+		const char *host = cfg->host_targets[i].host;
+
+		found = 0;
+		for (h = 0; h < cfg->nhosts; h++)
+			found |= !strcmp(cfg->hosts[h], host);
+		for (j = 0; j < cfg->njob_hosts; j++)
+			for (h = 0; h < cfg->job_hosts[j].nhosts; h++)
+				found |= !strcmp(cfg->job_hosts[j].hosts[h],
+						 host);
+		if (!found)
+			perr(p, cfg->host_targets[i].line,
+			     "target@%s: %s is not a load host of hosts =",
+			     host, host);
+	}
+}
+
 static void free_job_hosts(struct kb_job_hosts *jh)
 {
 	size_t h;
@@ -1457,6 +1537,10 @@ static void handle_key(struct parser *p, char *key, char *raw)
 		job_key(p, key, raw);
 		return;
 	}
+	if (p->sec == SEC_GLOBAL && !strncmp(key, "target@", 7)) {
+		host_target_key(p, key + 7, raw);
+		return;
+	}
 	/* Which key, and is it a repeat?  Decided before the value is
 	 * looked at, so a bad value does not also cause "no jobs". */
 	if (!strncmp(key, "task group", 10) && p->sec == SEC_GLOBAL &&
@@ -1715,6 +1799,7 @@ static void finish(struct parser *p)
 			     cfg->tunables[i].label, cfg->tunables[i].path,
 			     p->gseen[GK_HOSTS]);
 	check_job_sections(p);
+	check_host_targets(p);
 	check_baseline(p);
 	kconf_find_profiles(cfg, NULL, NULL);
 }
@@ -2010,6 +2095,10 @@ void kconf_free(struct kb_config *cfg)
 		free(cfg->hosts[i]);
 	for (i = 0; i < cfg->njob_hosts; i++)
 		free_job_hosts(&cfg->job_hosts[i]);
+	for (i = 0; i < cfg->nhost_targets; i++) {
+		free(cfg->host_targets[i].host);
+		free(cfg->host_targets[i].path);
+	}
 	for (i = 0; i < cfg->nprofile; i++)
 		free(cfg->profile[i]);
 	for (i = 0; i < cfg->ntask_groups; i++) {

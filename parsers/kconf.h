@@ -174,6 +174,16 @@ struct kb_profiles_place {
 #define KB_MAX_HOSTS 16
 #define KB_FIO_SERVER_PORT 8765
 
+/* target@HOST = (kernels.conf [global]): the target that load HOST's fio
+ * opens instead of target =, a path on that host: a device (/dev/...)
+ * or a file (file:/PATH). */
+struct kb_host_target {
+	char *host;		/* as in kb_config.hosts (any port) */
+	char *path;
+	enum kb_target_kind kind;	/* KB_TARGET_DEVICE or _FILE */
+	int line;
+};
+
 /* hosts = of a [job NAME] section (kernels.conf): that job's load hosts,
  * as kb_config.hosts. */
 struct kb_job_hosts {
@@ -277,6 +287,8 @@ struct kb_config {
 	 * [global]'s (which must be given: kconf_job_hosts()) */
 	struct kb_job_hosts job_hosts[KB_MAX_JOBS];
 	size_t njob_hosts;
+	struct kb_host_target host_targets[KB_MAX_HOSTS];
+	size_t nhost_targets;
 	int allow_page_cache;	/* allow_page_cache = yes|no (default no):
 				 * count runs flagged "suspect":
 				 * "page_cache" (../shared/cases/B30) */
@@ -337,6 +349,11 @@ char *kconf_host_label(const char *host, unsigned port);
  * for TCP/IP v6, then "hostname,port"): "--client=HOST,PORT", or
  * "--client=ip6:ADDR,PORT" for an IPv6 address (malloc'd). */
 char *kconf_host_client_arg(const char *host, unsigned port);
+
+/* target@HOST = of load host host (kb_config.hosts), NULL when it has
+ * none (it opens target =). */
+const struct kb_host_target *kconf_host_target(const struct kb_config *cfg,
+					       const char *host);
 
 /* The load hosts of job's runs: its [job NAME] section's hosts =, else
  * [global]'s.  Points *hosts and *ports at them; returns how many (0:

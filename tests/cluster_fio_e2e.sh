@@ -11,7 +11,9 @@
 # every run naming it while the campaign goes on; a server killed in the
 # middle of a run fails that run naming it; a loop: target with hosts = is
 # refused with FILE:LINE; each host's fio version recorded; a [job NAME]
-# hosts = that overrides [global]'s for one job; an IPv6 load host (a
+# hosts = that overrides [global]'s for one job; target@HOST (a file of
+# the second host's own; a device missing there fails the runs naming it
+# with fio's message); an IPv6 load host (a
 # ULA fd00:231:X::/64 on the first pair, a third server on it).
 # Traffic only to addresses inside the test's
 # namespaces and their veth peers; namespaces, links, servers (by the PIDs
@@ -188,6 +190,20 @@ check "results.json campaign.job_hosts names the job's own hosts" \
 	"[ \"\$(jq -c .campaign.job_hosts $tmp/cj/results.json)\" = '{\"seqwrite-1m-direct\":[\"$h2:8765\"]}' ]"
 check "report.txt: the write job has a row @$h2 and none @$h1" \
 	"awk '/^seqwrite-1m-direct: write.iops/ { w = 1 } /^seqwrite-1m-direct: CPU/ { w = 0 } w && \$1 == \"@$h2\" { f2 = 1 } w && \$1 == \"@$h1\" { f1 = 1 } END { exit !(f2 && !f1) }' $tmp/cj/report.txt"
+
+# --- 2c. target@HOST: the second host opens a file of its own; a device
+# missing on it fails the runs naming it with fio's message
+sed "/^hosts = /a target@$h2 = file:$tmp/target2" "$tmp/two.conf" > "$tmp/ht.conf"
+run_ok ht ch "target@$h2 = file:$tmp/target2"
+check "$h2's fio opened its own target (run.json hosts[].target, the file it made)" \
+	"[ -s $tmp/target2 ] && [ \"\$(find $tmp/ch -path '*/[0-9][0-9][0-9]/run.json' -exec jq -r '.hosts[1].target' {} + | sort -u)\" = '$tmp/target2' ] && [ \"\$(find $tmp/ch -path '*/[0-9][0-9][0-9]/run.json' -exec jq -r '.hosts[0].target' {} + | sort -u)\" = '$tmp/target' ]"
+check "each host got a job file of its own (job.host1.fio reads KBENCH_TARGET_1)" \
+	"grep -q 'filename=\${KBENCH_TARGET_1}' \$(find $tmp/ch -name job.host1.fio | head -1)"
+sed "s|^target@$h2 = .*|target@$h2 = /dev/kbench-nosuch-$$|" "$tmp/ht.conf" > "$tmp/hm.conf"
+"$KBENCH" run -q -c "$tmp/hm.conf" -o "$tmp/cm" >"$tmp/cm.out" 2>"$tmp/cm.err"
+check "target@$h2 = a device missing there: both runs failed naming $h2 and fio's message" \
+	"[ \"\$(jq '[.runs[] | select(.status == \"failed\" and (.reason | test(\"on $h2 failed.*fio.s output: .*you need to specify size=\")))] | length' $tmp/cm/state.json)\" = 2 ]"
+jq -r '.runs[] | .reason // empty' "$tmp/cm/state.json" | head -1 | sed 's/^/# /'
 
 # --- 2b. an IPv6 load host: a ULA on the first pair (nodad: usable at
 # once), a third fio --server in the first namespace on it

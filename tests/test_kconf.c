@@ -643,6 +643,47 @@ static void test_job_hosts(void)
 #undef J
 }
 
+/* target@HOST = in [global]: load host HOST's own target */
+static void test_host_targets(void **state)
+{
+	const struct kb_host_target *ht;
+	struct kb_config cfg;
+	char *msg;
+
+	(void)state;
+	assert_int_equal(parse_text(GLOBAL_OK "target = /dev/sdz\n"
+		"hosts = a [fd00::2]:9000 b\ntarget@a = file:/srv/a.img\n"
+		"target@[fd00::2] = /dev/nvme1n1\n" VARIANT_OK, &cfg, &msg), 0);
+	assert_string_equal(msg, "");
+	ht = kconf_host_target(&cfg, "a");
+	assert_non_null(ht);
+	assert_string_equal(ht->path, "/srv/a.img");
+	assert_int_equal(ht->kind, KB_TARGET_FILE);
+	ht = kconf_host_target(&cfg, "fd00::2");
+	assert_non_null(ht);
+	assert_string_equal(ht->path, "/dev/nvme1n1");
+	assert_int_equal(ht->kind, KB_TARGET_DEVICE);
+	assert_null(kconf_host_target(&cfg, "b"));
+	free(msg);
+	kconf_free(&cfg);
+#define H GLOBAL_OK "target = /dev/sdz\nhosts = a\n"
+	expect_error(H "target@c = /dev/sdb\n" VARIANT_OK,
+		     "bad.conf:5: target@c: c is not a load host of hosts =");
+	expect_error(H "target@a = relative.img\n" VARIANT_OK,
+		     "bad.conf:5: target@a = 'relative.img': expected a device path (/dev/...) or file:/PATH on that host");
+	expect_error(H "target@a = file:/a:b\n" VARIANT_OK,
+		     "no ':' in the path");
+	expect_error(H "target@a = /dev/../etc/passwd\n" VARIANT_OK,
+		     "expected a device path");
+	expect_error(H "target@a = /dev/sdb\ntarget@a = /dev/sdc\n" VARIANT_OK,
+		     "bad.conf:6: duplicate key 'target@a' (first set at line 5)");
+	expect_error(H "target@-x = /dev/sdb\n" VARIANT_OK,
+		     "bad.conf:5: hosts: '-x' is not a host name");
+	expect_error(GLOBAL_OK "target = /dev/sdz\ntarget@a = /dev/sdb\n" VARIANT_OK,
+		     "bad.conf:4: target@a: a is not a load host of hosts =");
+#undef H
+}
+
 /* hosts = HOST[:PORT] ...: fio --server load hosts (parsers/kconf.h) */
 static void test_hosts(void **state)
 {
@@ -1205,6 +1246,7 @@ int main(void)
 		cmocka_unit_test(test_parse_size),
 		cmocka_unit_test(test_err_unknown_key),
 		cmocka_unit_test(test_hosts),
+		cmocka_unit_test(test_host_targets),
 		cmocka_unit_test(test_err_duplicate_key),
 		cmocka_unit_test(test_err_sections),
 		cmocka_unit_test(test_err_missing),
