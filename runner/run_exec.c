@@ -50,9 +50,6 @@ static double tv_s(struct timeval tv)
 	return tv.tv_sec + tv.tv_usec / 1e6;
 }
 
-/* KBENCH_<NAME>=value for every swept job parameter of the
- * configuration (kconf.h "sweep"), into env (NULL-terminated) and owned[]
- * (to free). */
 /* target@HOST (parsers/kconf.h): fio's client expands ${VAR} from this
  * machine's environment, one for every host, so a host with a target of
  * its own gets a job file of its own (fio(1), CLIENT / SERVER:
@@ -145,6 +142,9 @@ static int host_jobs(const struct kb_config *cfg, const struct kb_target *t,
 	return ret;
 }
 
+/* KBENCH_<NAME>=value for every swept job parameter of the
+ * configuration (kconf.h "sweep"), into env (NULL-terminated) and owned[]
+ * (to free). */
 static void sweep_env(const struct kb_config *cfg,
 		      const struct kb_configuration *k, const char **env,
 		      char **owned)
@@ -217,11 +217,11 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 	const char *env[4 + KB_MAX_TUNABLES + 2 * KB_MAX_HOSTS] = { e_target,
 		e_runtime, e_size };
 	char *e_sweep[KB_MAX_TUNABLES] = { NULL };
-	/* fio, --client=HOST,PORT (ip6:ADDR,PORT) for each load host (hosts =, parsers/
-	 * kconf.h: fio reads the job file here, expanding ${KBENCH_*} from
-	 * this environment, and sends it to the servers), the output, the
-	 * job file; with target@HOST each --client its own job file, then
-	 * the output (host_jobs()) */
+	/* fio, --client=HOST,PORT (ip6:ADDR,PORT) for each load host
+	 * (hosts =, parsers/kconf.h: fio reads the job file here, expanding
+	 * ${KBENCH_*} from this environment, and sends it to the servers),
+	 * the output, the job file; with target@HOST each --client its own
+	 * job file, then the output (host_jobs()) */
 	char *argv[4 + 2 * KB_MAX_HOSTS + 1] = { "fio" };
 	char *clients[KB_MAX_HOSTS] = { NULL };
 	struct host_jobs hj = { 0 };
