@@ -237,7 +237,7 @@ demo: deps-check
 
 # kbench's own cost (bench/bench.sh): figures, not tests; never part of
 # `make check`.  Figures on stdout and in bench/results.json.
-BENCH_BINS := $(addprefix $(BUILD)/bench/,kbtime jansson_decode \
+BENCH_BINS := $(addprefix $(BUILD)/bench/,kbtime jansson_decode qemu_boot \
 	gen_jsonplus gen_campaign summarize)
 
 $(BUILD)/bench/%: bench/%.c $(BUILD)/libkbench.a

@@ -26,6 +26,8 @@
 #                 campaign that is already complete
 #  5 verdict.*    time to a verdict: iterations = auto against a fixed
 #                 count equal to its max_iterations
+#  6 guest.*      method = vm: QEMU start to the guest's first run against
+#                 a plain boot of the same kernel to a busybox /init
 set -eu
 
 BUILD=${1:-build}
@@ -310,6 +312,85 @@ EOF
 	else
 		pending verdict.time_ratio "a campaign failed (auto exit $auto_rc, fixed exit $fixed_rc)"
 	fi
+fi
+
+# --- 6. guest start -------------------------------------------------------
+# method = vm (TCG here; KVM where the probe shows it works): seconds from
+# QEMU's start to the guest's first run (boots/NNN/timing.json
+# first_run_s: the "kbench guest: run" line printed just before its fio
+# starts) against a plain boot of the same kernel with the same QEMU
+# options (campaign.json qemu_argv) to a busybox /init that prints one
+# line, timed by bench/qemu_boot with the watcher kbench uses.  A B A B.
+# Cost: about 2 x 10-15 s per pair under TCG on 2 CPUs.
+VM_KERNEL=${KBENCH_BENCH_VM_KERNEL:-deb:linux-image-amd64}
+VM_PAIRS=${KBENCH_BENCH_VM_PAIRS:-3}
+def guest.start_ratio ratio '<=' 1.15 "QEMU start to the first run of a kbench vm guest / to a busybox /init's line, same kernel and QEMU options"
+def guest.kbench_first_run_s s - 0 "kbench guest: QEMU start to its first run (timing.json first_run_s)"
+def guest.plain_init_s s - 0 "plain boot: QEMU start to the busybox /init's line"
+BUSYBOX=$(command -v busybox || true)
+if [ "$(id -u)" != 0 ] || ! command -v qemu-system-x86_64 >/dev/null ||
+   [ -z "$BUSYBOX" ] || ! "$BUSYBOX" cpio --help >/dev/null 2>&1; then
+	pending guest.start_ratio "needs root, qemu-system-x86_64 and busybox (with cpio)"
+else
+	# the plain initramfs: busybox, /dev/console, an /init that says so
+	P=$W/plain-root
+	mkdir -p "$P/bin" "$P/dev"
+	cp "$BUSYBOX" "$P/bin/busybox"
+	mknod "$P/dev/console" c 5 1
+	printf '#!/bin/busybox sh\n/bin/busybox echo "kbench-bench: plain init"\n/bin/busybox poweroff -f\n' >"$P/init"
+	chmod 755 "$P/init"
+	(cd "$P" && find . | "$BUSYBOX" cpio -o -H newc >"$W/plain.cpio" 2>/dev/null)
+	cat >"$W/vm.conf" <<EOF
+[global]
+jobs = randread-4k
+iterations = 1
+warmup = 0
+runtime = 1
+target = null_blk: queue_mode=2 irqmode=0 completion_nsec=0
+profiles = $REPO/profiles
+retry_disturbed = 0
+
+[vm]
+method = vm
+kernel = $VM_KERNEL
+EOF
+	p=0
+	while [ $p -lt "$VM_PAIRS" ]; do
+		p=$((p + 1))
+		say "guest start: pair $p of $VM_PAIRS (kbench vm guest, then a plain boot)"
+		rm -rf "$W/vm"
+		"$K" run -q -c "$W/vm.conf" -o "$W/vm" >"$W/vm.log" 2>&1 || true
+		kf=$(jget '.first_run_s' "$W"/vm/boots/001-vm/timing.json)
+		if [ -z "$kf" ]; then
+			pending guest.start_ratio "the vm campaign did not reach its first run ($(tail -n 1 "$W/vm.log"))"
+			break
+		fi
+		# the same QEMU argv with the plain initramfs, console and
+		# command line, without the 9p shares and disks
+		jq -r '.environment.vm.variants.vm.qemu_argv[]' "$W/vm/campaign.json" |
+		awk -v init="$W/plain.cpio" -v con="file:$W/plain.console" '
+			skip { skip = 0; next }
+			$0 == "-virtfs" || $0 == "-drive" || $0 == "-device" { skip = 1; next }
+			prev == "-initrd" { print init; prev = ""; next }
+			prev == "-serial" { print con; prev = ""; next }
+			prev == "-append" { print "console=ttyS0 panic=-1 loglevel=5 printk.time=1"; prev = ""; next }
+			{ print; prev = $0 }' >"$W/plain.argv"
+		rm -f "$W/plain.console"
+		prc=1 pinit=
+		# one argument per line (-append's value has blanks)
+		eval "$(tr '\n' '\0' <"$W/plain.argv" |
+			xargs -0 "$BIN/qemu_boot" "$W/plain.console" \
+			"$W/plain.log" "kbench-bench: plain init" 120 |
+			sed -n 's/^rc=\([0-9]*\) needle_s=\([0-9.-]*\).*/prc=\1 pinit=\2/p')"
+		if [ "$prc" != 0 ]; then
+			pending guest.start_ratio "the plain boot did not print its line ($W/plain.log)"
+			break
+		fi
+		sample guest.kbench_first_run_s "$kf"
+		sample guest.plain_init_s "$pinit"
+		sample guest.start_ratio "$(calc "$kf / $pinit")"
+		say "guest start: kbench $kf s, plain $pinit s ($(jq -r '.environment.vm.accel // "?"' "$W/vm/campaign.json"))"
+	done
 fi
 
 echo

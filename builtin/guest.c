@@ -27,7 +27,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdarg.h>
 #include <sys/utsname.h>
+#include <time.h>
 
 static void usage(FILE *f)
 {
@@ -79,6 +81,25 @@ static int write_failed(const char *rdir, const struct kb_campaign *c,
 	free(mpath);
 	return ret;
 }
+
+/* A line on the guest's console (stderr), after the seconds since the
+ * kernel started ([    1.234567], CLOCK_BOOTTIME as /proc/uptime and the
+ * initramfs's say()), so the boot log shows where the time goes. */
+static void guest_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void guest_say(const char *fmt, ...)
+{
+	struct timespec ts;
+	va_list ap;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	fprintf(stderr, "[%5ld.%06ld] kbench guest: ", (long)ts.tv_sec,
+		ts.tv_nsec / 1000);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
 
 const struct option kb_guest_options[] = {
 	{ "dir", required_argument, NULL, 'd' },
@@ -135,7 +156,7 @@ int cmd_guest(int argc, char **argv)
 	kb_guest_variant = variant;
 	uname(&u);
 	/* the host waits for this line on the console (boot_timeout) */
-	fprintf(stderr, "kbench guest: started: variant %s, kernel %s\n",
+	guest_say("started: variant %s, kernel %s",
 		variant, u.release);
 	{
 		char *cj = kb_path_join(dir, "campaign.json");
@@ -192,7 +213,7 @@ int cmd_guest(int argc, char **argv)
 			continue;
 		}
 		k = &c.plan.configs[r->config];
-		fprintf(stderr, "kbench guest: run %s\n", r->key);
+		guest_say("run %s", r->key);
 		rdir = kb_run_dir(dir, r->key);
 		if (kb_mkdir_p(rdir)) {
 			free(rdir);
@@ -233,7 +254,7 @@ int cmd_guest(int argc, char **argv)
 		s = json_string_value(json_object_get(result, "status"));
 		if (s && strcmp(s, "ok"))
 			failed++;
-		fprintf(stderr, "kbench guest: run %s: %s\n", r->key,
+		guest_say("run %s: %s", r->key,
 			s ? s : "?");
 		json_decref(result);
 		free(mpath);
@@ -242,7 +263,7 @@ int cmd_guest(int argc, char **argv)
 			goto out;
 		done++;
 	}
-	fprintf(stderr, "kbench guest: done: %zu run(s), %zu failed\n", done,
+	guest_say("done: %zu run(s), %zu failed", done,
 		failed);
 	ret = 0;
 out:

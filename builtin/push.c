@@ -8,6 +8,7 @@
 #include "lib/file.h"
 #include "parsers/kconf.h"
 #include "push/push.h"
+#include "results/records.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -114,7 +115,7 @@ static int push_one(const char *dir, const char *endpoint,
 	if (o->dry_run)
 		return ret ? 1 : 0;
 	if (!ret) {
-		push_queue_remove(dir, endpoint);
+		records_push_queue_remove(dir, endpoint);
 		return 0;
 	}
 	if (ret == -EAGAIN) {
@@ -131,22 +132,20 @@ static int push_one(const char *dir, const char *endpoint,
 /* `kbench push DIR`: the queue, else kernels.conf's push = URL. */
 static int push_pending(const char *dir, const struct push_opts *base)
 {
-	json_t *pending = push_queue_load(dir), *e;
+	struct records_push_entry *q = NULL;
 	struct kb_config cfg;
 	char *conf = NULL, *endpoint = NULL;
 	int ret = 1, r;
-	size_t i;
+	size_t i, n = 0;
 
 	memset(&cfg, 0, sizeof(cfg));
-	if (!pending)
+	if (records_push_queue_load(dir, &q, &n))
 		goto out;
-	if (json_array_size(pending)) {
+	if (n) {
 		ret = 0;
-		json_array_foreach(pending, i, e) {
+		for (i = 0; i < n; i++) {
 			struct push_opts o = *base;
-			const char *u = json_string_value(json_object_get(e, "url"));
-			const char *f = json_string_value(json_object_get(e,
-								"format"));
+			const char *u = q[i].url;
 
 			if (!u || push_url_check(u, NULL)) {
 				kb_error("%s/push-queue.json: entry %zu has no "
@@ -155,8 +154,7 @@ static int push_pending(const char *dir, const struct push_opts *base)
 				ret = 1;
 				continue;
 			}
-			o.format = f && !strcmp(f, "json") ? PUSH_JSON :
-							     PUSH_INFLUX;
+			o.format = push_format_of(q[i].format);
 			kb_info("sending the queued push to %s (%s)", u,
 				push_format_name(o.format));
 			r = push_one(dir, u, &o);
@@ -185,7 +183,7 @@ out:
 	kconf_free(&cfg);
 	free(conf);
 	free(endpoint);
-	json_decref(pending);
+	records_push_queue_free(q, n);
 	return ret;
 }
 

@@ -6,6 +6,7 @@
 #include "lib/file.h"
 #include "runner/drivers.h"
 #include "runner/plan.h"
+#include "parsers/kconf.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -48,6 +49,8 @@ static void usage(FILE *f)
 "                      (qemu, kexec) and run nothing; writes nothing (no\n"
 "                      campaign files; downloads go to the kernel cache)\n"
 "  -q, --quiet         no progress lines\n"
+"      --help-keys     list every kernels.conf key with its value, from\n"
+"                      the parser's own table (man kbench(1), KERNELS.CONF)\n"
 "  -h, --help          this text\n"
 "\n"
 "environment: KBENCH_ACCEL=auto|kvm|tcg overrides accel = (vm variants)\n"
@@ -80,6 +83,7 @@ const struct option kb_run_options[] = {
 	{ "shard", required_argument, NULL, 's' },
 	{ "dry-run", no_argument, NULL, 'n' },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "help-keys", no_argument, NULL, 'K' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -125,6 +129,10 @@ int cmd_run(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
+			free(dir);
+			return 0;
+		case 'K':
+			kconf_print_keys(stdout);
 			free(dir);
 			return 0;
 		default:

@@ -3,7 +3,9 @@
 #include "lib/file.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <string.h>
+#include <time.h>
 
 char *kb_trim(char *s)
 {
@@ -53,4 +55,19 @@ void kb_strlist_add(struct kb_strlist *l, const char *s)
 		l->v = kb_xrealloc(l->v, l->cap * sizeof(*l->v));
 	}
 	l->v[l->n++] = s;
+}
+
+int kb_parse_utc(const char *iso, int64_t *secs)
+{
+	struct tm tm;
+	const char *end;
+
+	memset(&tm, 0, sizeof(tm));
+	if (!iso)
+		return -EINVAL;
+	end = strptime(iso, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (!end || *end)
+		return -EINVAL;
+	*secs = (int64_t)timegm(&tm);
+	return 0;
 }

@@ -29,4 +29,10 @@ int kb_strlist_has(const struct kb_strlist *l, const char *s);
 /* Append s unless NULL or already present. */
 void kb_strlist_add(struct kb_strlist *l, const char *s);
 
+/* Parse "YYYY-MM-DDTHH:MM:SSZ" (UTC, ISO 8601 as state.json writes it)
+ * into seconds since the epoch.  0 or -EINVAL (NULL, another form, or
+ * anything after the Z). */
+#include <stdint.h>
+int kb_parse_utc(const char *iso, int64_t *secs);
+
 #endif

@@ -47,68 +47,12 @@
 
 enum section { SEC_NONE, SEC_GLOBAL, SEC_VARIANT, SEC_JOB };
 
-enum gkey {
-	GK_JOBS, GK_ITERATIONS, GK_WARMUP, GK_RUNTIME, GK_ORDER, GK_SEED,
-	GK_TARGET, GK_BASELINE, GK_TIMEOUT_GRACE, GK_PROFILES, GK_PROFILE,
-	GK_PUSH, GK_ALPHA, GK_MIN_EFFECT, GK_MAX_MDE, GK_MIN_ITERATIONS,
-	GK_MAX_ITERATIONS, GK_TARGET_CI_PCT, GK_LAYOUTS, GK_ACCEL,
-	GK_KVM_PROBE_TIMEOUT, GK_ALLOW_PAGE_CACHE, GK_DISTURBED_OTHER,
-	GK_DISTURBED_STEAL, GK_DISTURBED_PSI, GK_DISTURBED_IDLE,
-	GK_RETRY_DISTURBED, GK_HOSTS, GK_NR
-};
-
-static const char *const gkey_names[GK_NR] = {
-	[GK_JOBS] = "jobs",
-	[GK_ITERATIONS] = "iterations",
-	[GK_WARMUP] = "warmup",
-	[GK_RUNTIME] = "runtime",
-	[GK_ORDER] = "order",
-	[GK_SEED] = "seed",
-	[GK_TARGET] = "target",
-	[GK_BASELINE] = "baseline",
-	[GK_TIMEOUT_GRACE] = "timeout_grace",
-	[GK_PROFILES] = "profiles",
-	[GK_PUSH] = "push",
-	[GK_PROFILE] = "profile",
-	[GK_ALPHA] = "alpha",
-	[GK_MIN_EFFECT] = "min_effect",
-	[GK_MAX_MDE] = "max_mde",
-	[GK_MIN_ITERATIONS] = "min_iterations",
-	[GK_MAX_ITERATIONS] = "max_iterations",
-	[GK_TARGET_CI_PCT] = "target_ci_pct",
-	[GK_LAYOUTS] = "layouts",
-	[GK_ACCEL] = "accel",
-	[GK_KVM_PROBE_TIMEOUT] = "kvm_probe_timeout",
-	[GK_ALLOW_PAGE_CACHE] = "allow_page_cache",
-	[GK_DISTURBED_OTHER] = "disturbed_other_cpu_pct",
-	[GK_DISTURBED_STEAL] = "disturbed_steal_pct",
-	[GK_DISTURBED_PSI] = "disturbed_psi_pct",
-	[GK_DISTURBED_IDLE] = "disturbed_idle_fraction",
-	[GK_RETRY_DISTURBED] = "retry_disturbed",
-	[GK_HOSTS] = "hosts",
-};
-
-enum vkey {
-	VK_METHOD, VK_RELEASE, VK_KERNEL, VK_INITRD, VK_MODULES, VK_CMDLINE,
-	VK_MEMORY, VK_CPUS, VK_DISK, VK_BOOT_TIMEOUT, VK_SHA256, VK_ACCEL, VK_GUEST_ROOT,
-	VK_NR
-};
-
-static const char *const vkey_names[VK_NR] = {
-	[VK_METHOD] = "method",
-	[VK_RELEASE] = "release",
-	[VK_KERNEL] = "kernel",
-	[VK_INITRD] = "initrd",
-	[VK_MODULES] = "modules",
-	[VK_SHA256] = "sha256",
-	[VK_CMDLINE] = "cmdline",
-	[VK_MEMORY] = "memory",
-	[VK_CPUS] = "cpus",
-	[VK_DISK] = "disk",
-	[VK_BOOT_TIMEOUT] = "boot_timeout",
-	[VK_ACCEL] = "accel",
-	[VK_GUEST_ROOT] = "guest_root",
-};
+/* kernels.conf's keys are the rows of kconf_opts[] below (fio's
+ * fio_options[] is the model): name, section, how the value is read, where
+ * it goes, its range and a line of help.  The parser, the "unknown key"
+ * messages, `kbench run --help-keys` and the man page's key list
+ * (tests/man.sh) all come from that one table. */
+#define KCONF_MAX_OPTS 64	/* at least the rows of kconf_opts[] */
 
 struct parser {
 	const char *name;	/* file name for messages */
@@ -123,8 +67,9 @@ struct parser {
 	struct kb_job_hosts *jh;	/* current [job NAME] section */
 	struct kb_job_hosts jscratch;	/* for job sections not kept */
 	int global_line;	/* line of the first [global], 0 = none */
-	int gseen[GK_NR];	/* line where each [global] key was set */
-	int vseen[VK_NR];	/* same for the current variant */
+	/* line where each kconf_opts[] key was set: [global] keys for the
+	 * file, variant keys for the current section */
+	int seen[KCONF_MAX_OPTS];
 };
 
 static void perr(struct parser *p, int line, const char *fmt, ...)
@@ -768,8 +713,8 @@ static int parse_host(struct parser *p, char *tok, char **host,
 }
 
 /* hosts = of [global] or of a [job NAME] section into hosts, ports, *n */
-static void set_hosts(struct parser *p, const char *val, char **hosts,
-		      unsigned *ports, size_t *n)
+static void set_host_list(struct parser *p, const char *val, char **hosts,
+			  unsigned *ports, size_t *n)
 {
 	char *copy = kb_xstrdup(val), *tok, *save = NULL, *host;
 	unsigned port;
@@ -799,6 +744,13 @@ static void set_hosts(struct parser *p, const char *val, char **hosts,
 	if (!val[strspn(val, " \t,")])
 		perr(p, p->line, "hosts: no host given (HOST[:PORT] ...)");
 	free(copy);
+}
+
+/* [global] hosts = (kconf_opts[]) */
+static void set_hosts(struct parser *p, const char *val)
+{
+	set_host_list(p, val, p->cfg->hosts, p->cfg->host_ports,
+		      &p->cfg->nhosts);
 }
 
 char *kconf_host_label(const char *host, unsigned port)
@@ -977,8 +929,8 @@ static void job_key(struct parser *p, const char *key, char *raw)
 	p->jh->hosts_line = p->line;
 	val = expand(p, raw);
 	if (val)
-		set_hosts(p, val, p->jh->hosts, p->jh->host_ports,
-			  &p->jh->nhosts);
+		set_host_list(p, val, p->jh->hosts, p->jh->host_ports,
+			      &p->jh->nhosts);
 	free(val);
 }
 
@@ -1005,156 +957,6 @@ static void check_job_sections(struct parser *p)
 			perr(p, jh->line,
 			     "[job %s]: hosts = overrides [global]'s, which is missing: give the campaign's load hosts in [global] too",
 			     jh->job);
-	}
-}
-
-static void set_global(struct parser *p, enum gkey k, const char *val)
-{
-	struct kb_config *cfg = p->cfg;
-	unsigned long long v;
-
-	switch (k) {
-	case GK_JOBS:
-		set_jobs(p, val);
-		break;
-	case GK_ITERATIONS:
-		if (!strcmp(val, "auto"))
-			cfg->iterations_auto = 1;
-		else
-			set_uint(p, "iterations", val, 1, &cfg->iterations);
-		break;
-	case GK_ALPHA:
-		set_real(p, "alpha", val, 0.0, 0.5, 0, &cfg->alpha);
-		break;
-	case GK_MIN_EFFECT:
-		set_real(p, "min_effect", val, 0.0, 1000.0, 1,
-			 &cfg->min_effect_pct);
-		break;
-	case GK_MAX_MDE:
-		set_real(p, "max_mde", val, 0.0, 1000.0, 1,
-			 &cfg->max_mde_pct);
-		break;
-	case GK_MIN_ITERATIONS:
-		set_uint(p, "min_iterations", val, 2, &cfg->min_iterations);
-		break;
-	case GK_MAX_ITERATIONS:
-		set_uint(p, "max_iterations", val, 2, &cfg->max_iterations);
-		break;
-	case GK_TARGET_CI_PCT:
-		set_real(p, "target_ci_pct", val, 0.0, 100.0, 0,
-			 &cfg->target_ci_pct);
-		break;
-	case GK_WARMUP:
-		set_uint(p, "warmup", val, 0, &cfg->warmup);
-		break;
-	case GK_RUNTIME:
-		set_duration(p, "runtime", val, 1, &cfg->runtime_s);
-		break;
-	case GK_TIMEOUT_GRACE:
-		set_duration(p, "timeout_grace", val, 0,
-			     &cfg->timeout_grace_s);
-		break;
-	case GK_ORDER:
-		set_order(p, val);
-		break;
-	case GK_SEED:
-		if (parse_ull(val, ULONG_MAX, &v, NULL))
-			perr(p, p->line,
-			     "seed = '%s': expected a whole number >= 0", val);
-		else
-			cfg->seed = (unsigned long)v;
-		break;
-	case GK_TARGET:
-		set_target(p, val);
-		break;
-	case GK_BASELINE:
-		cfg->baseline = kb_xstrdup(val);
-		break;
-	case GK_PROFILES:
-		cfg->profiles_dir = conf_relative(p, val);
-		cfg->profiles_line = p->line;
-		break;
-	case GK_PROFILE:
-		set_profile(p, val);
-		break;
-	case GK_PUSH:	/* checked fully by push_url_check() at push time */
-		if (strchr(val, '@'))	/* never echo credentials */
-			perr(p, p->line,
-			     "push: the URL holds credentials (user@host); remove them and set KBENCH_PUSH_TOKEN, KBENCH_PUSH_USER/KBENCH_PUSH_PASSWORD or a ~/.netrc entry");
-		else if ((strncmp(val, "http://", 7) &&
-			  strncmp(val, "https://", 8)) || strpbrk(val, " \t"))
-			perr(p, p->line,
-			     "push = '%s': expected an http:// or https:// URL without credentials (e.g. http://127.0.0.1:8086/write?db=kbench; credentials go in KBENCH_PUSH_TOKEN, KBENCH_PUSH_USER/KBENCH_PUSH_PASSWORD or ~/.netrc)",
-			     val);
-		else
-			cfg->push_url = kb_xstrdup(val);
-		break;
-	case GK_ACCEL:
-		set_accel(p, val, &cfg->accel);
-		break;
-	case GK_KVM_PROBE_TIMEOUT:
-		set_duration(p, "kvm_probe_timeout", val, 1,
-			     &cfg->kvm_probe_timeout_s);
-		break;
-	case GK_ALLOW_PAGE_CACHE:
-		if (!strcasecmp(val, "yes") || !strcasecmp(val, "true") ||
-		    !strcmp(val, "1"))
-			cfg->allow_page_cache = 1;
-		else if (!strcasecmp(val, "no") || !strcasecmp(val, "false") ||
-			 !strcmp(val, "0"))
-			cfg->allow_page_cache = 0;
-		else
-			perr(p, p->line,
-			     "allow_page_cache = '%s': expected yes or no",
-			     val);
-		break;
-	/* disturbed runs (stats/disturbed.h): a threshold or "off" */
-	case GK_DISTURBED_OTHER:
-		set_threshold(p, gkey_names[k], val, 1000000.0,
-			      &cfg->disturbed_other_cpu_pct);
-		break;
-	case GK_DISTURBED_STEAL:
-		set_threshold(p, gkey_names[k], val, 100.0,
-			      &cfg->disturbed_steal_pct);
-		break;
-	case GK_DISTURBED_PSI:
-		set_threshold(p, gkey_names[k], val, 100.0,
-			      &cfg->disturbed_psi_pct);
-		break;
-	case GK_DISTURBED_IDLE:
-		set_threshold(p, gkey_names[k], val, 1.0,
-			      &cfg->disturbed_idle_fraction);
-		break;
-	case GK_RETRY_DISTURBED:
-		set_uint(p, "retry_disturbed", val, 0, &cfg->retry_disturbed);
-		break;
-	case GK_HOSTS:
-		set_hosts(p, val, cfg->hosts, cfg->host_ports, &cfg->nhosts);
-		break;
-	case GK_LAYOUTS: {
-		const char *const *known = kconf_layout_names;
-		char *copy = kb_xstrdup(val), *tok, *save = NULL;
-		size_t li;
-
-		for (tok = strtok_r(copy, " \t,", &save); tok;
-		     tok = strtok_r(NULL, " \t,", &save)) {
-			for (li = 0; known[li] && strcmp(known[li], tok); li++)
-				;
-			if (!known[li])
-				perr(p, p->line,
-				     "layouts: unknown layout '%s' (expected variants, profile, time, rounds, scaling, mmtests or lkp)",
-				     tok);
-			else if (cfg->nlayouts == KB_MAX_LAYOUTS)
-				perr(p, p->line, "layouts: at most %d",
-				     KB_MAX_LAYOUTS);
-			else
-				cfg->layouts[cfg->nlayouts++] = kb_xstrdup(tok);
-		}
-		free(copy);
-		break;
-	}
-	case GK_NR:
-		break;
 	}
 }
 
@@ -1283,6 +1085,73 @@ out:
 	free(copy);
 }
 
+/* The setters of the keys that need more than a number or a string.
+ * Each reads val (already ${VAR}-expanded, not empty) into p->cfg or the
+ * current variant p->var and reports problems with perr(). */
+
+static void set_iterations(struct parser *p, const char *val)
+{
+	if (!strcmp(val, "auto"))
+		p->cfg->iterations_auto = 1;
+	else
+		set_uint(p, "iterations", val, 1, &p->cfg->iterations);
+}
+
+static void set_seed(struct parser *p, const char *val)
+{
+	unsigned long long v;
+
+	if (parse_ull(val, ULONG_MAX, &v, NULL))
+		perr(p, p->line, "seed = '%s': expected a whole number >= 0",
+		     val);
+	else
+		p->cfg->seed = (unsigned long)v;
+}
+
+static void set_profiles(struct parser *p, const char *val)
+{
+	p->cfg->profiles_dir = conf_relative(p, val);
+	p->cfg->profiles_line = p->line;
+}
+
+/* push = URL: checked fully by push_url_check() at push time */
+static void set_push(struct parser *p, const char *val)
+{
+	if (strchr(val, '@'))	/* never echo credentials */
+		perr(p, p->line,
+		     "push: the URL holds credentials (user@host); remove them and set KBENCH_PUSH_TOKEN, KBENCH_PUSH_USER/KBENCH_PUSH_PASSWORD or a ~/.netrc entry");
+	else if ((strncmp(val, "http://", 7) && strncmp(val, "https://", 8)) ||
+		 strpbrk(val, " \t"))
+		perr(p, p->line,
+		     "push = '%s': expected an http:// or https:// URL without credentials (e.g. http://127.0.0.1:8086/write?db=kbench; credentials go in KBENCH_PUSH_TOKEN, KBENCH_PUSH_USER/KBENCH_PUSH_PASSWORD or ~/.netrc)",
+		     val);
+	else
+		p->cfg->push_url = kb_xstrdup(val);
+}
+
+static void set_layouts(struct parser *p, const char *val)
+{
+	struct kb_config *cfg = p->cfg;
+	const char *const *known = kconf_layout_names;
+	char *copy = kb_xstrdup(val), *tok, *save = NULL;
+	size_t li;
+
+	for (tok = strtok_r(copy, " \t,", &save); tok;
+	     tok = strtok_r(NULL, " \t,", &save)) {
+		for (li = 0; known[li] && strcmp(known[li], tok); li++)
+			;
+		if (!known[li])
+			perr(p, p->line,
+			     "layouts: unknown layout '%s' (expected variants, profile, time, rounds, scaling, mmtests or lkp)",
+			     tok);
+		else if (cfg->nlayouts == KB_MAX_LAYOUTS)
+			perr(p, p->line, "layouts: at most %d", KB_MAX_LAYOUTS);
+		else
+			cfg->layouts[cfg->nlayouts++] = kb_xstrdup(tok);
+	}
+	free(copy);
+}
+
 /* 1 for the URLs push/fetch.h downloads (http, https, file) */
 static int is_url(const char *s)
 {
@@ -1290,110 +1159,347 @@ static int is_url(const char *s)
 	       !strncmp(s, "file://", 7);
 }
 
-static void set_variant(struct parser *p, enum vkey k, const char *val)
+static void set_method(struct parser *p, const char *val)
 {
-	struct kb_variant *v = p->var;
-	const char *c;
+	if (!strcmp(val, "local") || !strcmp(val, "vm") ||
+	    !strcmp(val, "kexec")) {
+		free(p->var->method);
+		p->var->method = kb_xstrdup(val);
+	} else {
+		perr(p, p->line,
+		     "unknown method '%s' (expected local, vm or kexec)", val);
+	}
+}
 
-	switch (k) {
-	case VK_METHOD:
-		if (!strcmp(val, "local") || !strcmp(val, "vm") ||
-		    !strcmp(val, "kexec")) {
-			free(v->method);
-			v->method = kb_xstrdup(val);
-		} else {
-			perr(p, p->line,
-			     "unknown method '%s' (expected local, vm or kexec)",
-			     val);
-		}
-		break;
-	case VK_RELEASE:
-		for (c = val; *c; c++)
-			if (isspace((unsigned char)*c))
-				break;
-		if (*c) {
-			perr(p, p->line,
-			     "release = '%s': expected one `uname -r` string, without blanks",
-			     val);
-			break;
-		}
-		v->release = kb_xstrdup(val);
-		break;
-	case VK_KERNEL:
-		/* a package name or glob (Debian policy 5.6.1: lower case
-		 * letters, digits, + - .; starting with an alphanumeric):
-		 * never an option of apt-get */
-		if (!strncmp(val, "deb:", 4) &&
-		    (!valid_name(val + 4, ".+-*?[]") ||
-		     !isalnum((unsigned char)val[4]))) {
-			perr(p, p->line,
-			     "kernel = '%s': expected a bzImage path or deb:PACKAGE (e.g. deb:linux-image-amd64, deb:linux-image-6.12-amd64, or a glob such as deb:linux-image-6.12.*+deb12-amd64)",
-			     val);
-			break;
-		}
-		v->kernel = strncmp(val, "deb:", 4) && !is_url(val) ?
-			    conf_relative(p, val) : kb_xstrdup(val);
-		break;
-	case VK_SHA256: {
-		size_t h;
+static void set_release(struct parser *p, const char *val)
+{
+	if (strpbrk(val, " \t\n\v\f\r")) {
+		perr(p, p->line,
+		     "release = '%s': expected one `uname -r` string, without blanks",
+		     val);
+		return;
+	}
+	p->var->release = kb_xstrdup(val);
+}
 
-		for (h = 0; val[h] && isxdigit((unsigned char)val[h]); h++)
-			;
-		if (h != 64 || val[h])
-			perr(p, p->line,
-			     "sha256 = '%s': expected 64 hexadecimal digits (the output of sha256sum FILE)",
-			     val);
+static void set_kernel(struct parser *p, const char *val)
+{
+	/* a package name or glob (Debian policy 5.6.1: lower case letters,
+	 * digits, + - .; starting with an alphanumeric): never an option of
+	 * apt-get */
+	if (!strncmp(val, "deb:", 4) &&
+	    (!valid_name(val + 4, ".+-*?[]") ||
+	     !isalnum((unsigned char)val[4]))) {
+		perr(p, p->line,
+		     "kernel = '%s': expected a bzImage path or deb:PACKAGE (e.g. deb:linux-image-amd64, deb:linux-image-6.12-amd64, or a glob such as deb:linux-image-6.12.*+deb12-amd64)",
+		     val);
+		return;
+	}
+	p->var->kernel = strncmp(val, "deb:", 4) && !is_url(val) ?
+			 conf_relative(p, val) : kb_xstrdup(val);
+}
+
+static void set_sha256(struct parser *p, const char *val)
+{
+	size_t h;
+
+	for (h = 0; val[h] && isxdigit((unsigned char)val[h]); h++)
+		;
+	if (h != 64 || val[h])
+		perr(p, p->line,
+		     "sha256 = '%s': expected 64 hexadecimal digits (the output of sha256sum FILE)",
+		     val);
+	else
+		p->var->sha256 = kb_xstrdup(val);
+}
+
+static void set_initrd(struct parser *p, const char *val)
+{
+	p->var->initrd = is_url(val) ? kb_xstrdup(val) : conf_relative(p, val);
+}
+
+static void set_modules(struct parser *p, const char *val)
+{
+	p->var->modules = is_url(val) ? kb_xstrdup(val) :
+			  conf_relative(p, val);
+}
+
+static void set_disk(struct parser *p, const char *val)
+{
+	p->var->disk = conf_relative(p, val);
+}
+
+static void set_memory(struct parser *p, const char *val)
+{
+	unsigned long long b;
+
+	if (kconf_parse_size(val, &b) || b < (128ULL << 20) ||
+	    b > (1ULL << 40)) {
+		perr(p, p->line,
+		     "memory = '%s': expected a size from 128M to 1T (e.g. 1G; a bare number is bytes)",
+		     val);
+		return;
+	}
+	p->var->memory_mib = (unsigned)(b >> 20);
+}
+
+static void set_guest_root(struct parser *p, const char *val)
+{
+	if (!strcmp(val, "9p"))
+		p->var->guest_root = KB_GUEST_ROOT_9P;
+	else if (!strcmp(val, "initramfs"))
+		p->var->guest_root = KB_GUEST_ROOT_INITRAMFS;
+	else
+		perr(p, p->line,
+		     "guest_root = '%s': expected 9p (the host's root over virtio-9p) or initramfs (a self-contained guest)",
+		     val);
+}
+
+/* The keys with a name after them ("tunable NM = ..."): name is that
+ * text, trimmed and not empty. */
+static void set_tunable(struct parser *p, const char *name, const char *val)
+{
+	add_tunable(p, name, val, 0);
+}
+
+static void set_sweep(struct parser *p, const char *name, const char *val)
+{
+	add_tunable(p, name, val, 1);
+}
+
+static void set_min_effect_of(struct parser *p, const char *name,
+			      const char *val)
+{
+	add_metric_pct(p, name, val, 0);
+}
+
+static void set_max_mde_of(struct parser *p, const char *name,
+			   const char *val)
+{
+	add_metric_pct(p, name, val, 1);
+}
+
+/* How a key's value is read (struct kconf_opt's type). */
+enum kopt_type {
+	KT_UINT,	/* a whole number >= min: unsigned at offset */
+	KT_REAL,	/* a number, an optional '%', <= max and > min (>= min
+			 * with min_ok): double at offset */
+	KT_THRESHOLD,	/* KT_REAL from 0 to max, or "off" (NAN) */
+	KT_DURATION,	/* seconds >= min: 60, 30s, 2m: unsigned at offset */
+	KT_BOOL,	/* yes/no, true/false, 1/0: int at offset */
+	KT_STRING,	/* the text: char * at offset */
+	KT_ACCEL,	/* auto, kvm or tcg: enum kb_accel at offset */
+	KT_FUNC,	/* set() reads it */
+	KT_NAMED,	/* "KEY NAME = value": set_named() reads it */
+};
+
+struct kconf_opt {
+	const char *name;	/* the key; for KT_NAMED the word before NAME */
+	enum section sec;	/* SEC_GLOBAL or SEC_VARIANT */
+	enum kopt_type type;
+	size_t offset;		/* in struct kb_config ([global]) or struct
+				 * kb_variant (a variant section) */
+	double min, max;
+	int min_ok;
+	void (*set)(struct parser *p, const char *val);
+	void (*set_named)(struct parser *p, const char *name, const char *val);
+	const char *help;	/* the value expected, one line */
+};
+
+#define G_OFF(f) offsetof(struct kb_config, f)
+#define V_OFF(f) offsetof(struct kb_variant, f)
+#define G_FUNC(n, fn, h) { n, SEC_GLOBAL, KT_FUNC, 0, 0, 0, 0, fn, NULL, h }
+#define V_FUNC(n, fn, h) { n, SEC_VARIANT, KT_FUNC, 0, 0, 0, 0, fn, NULL, h }
+
+static const struct kconf_opt kconf_opts[] = {
+	/* [global] */
+	G_FUNC("jobs", set_jobs,
+	       "job files to run: NAME ... (profiles/NAME.fio)"),
+	G_FUNC("iterations", set_iterations,
+	       "timed runs per configuration and job (default 3), or auto"),
+	{ "warmup", SEC_GLOBAL, KT_UINT, G_OFF(warmup), 0, 0, 0, NULL, NULL,
+	  "untimed runs before the timed ones (default 1)" },
+	{ "runtime", SEC_GLOBAL, KT_DURATION, G_OFF(runtime_s), 1, 0, 0, NULL,
+	  NULL, "seconds per run, ${KBENCH_RUNTIME} in job files (default 60)" },
+	G_FUNC("order", set_order,
+	       "interleave (default), block or random"),
+	G_FUNC("seed", set_seed, "seed of order = random (default 1)"),
+	G_FUNC("target", set_target,
+	       "/dev/DEVICE, loop:SIZE (default loop:256M), file:PATH or null_blk[: PARAMS]"),
+	{ "baseline", SEC_GLOBAL, KT_STRING, G_OFF(baseline), 0, 0, 0, NULL,
+	  NULL, "the configuration compared against (default: the first)" },
+	{ "timeout_grace", SEC_GLOBAL, KT_DURATION, G_OFF(timeout_grace_s), 0,
+	  0, 0, NULL, NULL,
+	  "seconds a run may last beyond runtime before it is killed (default 30)" },
+	G_FUNC("profiles", set_profiles,
+	       "directory of the job files (default: found, see FILES)"),
+	G_FUNC("profile", set_profile,
+	       "events sampled with perf record: cycles and/or dcm"),
+	G_FUNC("push", set_push,
+	       "http(s) URL of a results store (InfluxDB line protocol)"),
+	{ "alpha", SEC_GLOBAL, KT_REAL, G_OFF(alpha), 0.0, 0.5, 0, NULL, NULL,
+	  "significance level (default 0.05)" },
+	{ "min_effect", SEC_GLOBAL, KT_REAL, G_OFF(min_effect_pct), 0.0, 1000.0,
+	  1, NULL, NULL,
+	  "smallest change called significant, % (default 1)" },
+	{ "max_mde", SEC_GLOBAL, KT_REAL, G_OFF(max_mde_pct), 0.0, 1000.0, 1,
+	  NULL, NULL,
+	  "largest minimum detectable effect of a \"no regression\", % (default 5)" },
+	{ "min_iterations", SEC_GLOBAL, KT_UINT, G_OFF(min_iterations), 2, 0, 0,
+	  NULL, NULL, "iterations = auto: runs before the first check" },
+	{ "max_iterations", SEC_GLOBAL, KT_UINT, G_OFF(max_iterations), 2, 0, 0,
+	  NULL, NULL, "iterations = auto: at most this many runs" },
+	{ "target_ci_pct", SEC_GLOBAL, KT_REAL, G_OFF(target_ci_pct), 0.0, 100.0,
+	  0, NULL, NULL,
+	  "iterations = auto: stop when the CI half-width is below this % of the mean" },
+	G_FUNC("layouts", set_layouts,
+	       "extra tables in the reports: variants, profile, time, rounds, scaling, mmtests, lkp"),
+	{ "accel", SEC_GLOBAL, KT_ACCEL, G_OFF(accel), 0, 0, 0, NULL, NULL,
+	  "vm variants: auto (default), kvm or tcg" },
+	{ "kvm_probe_timeout", SEC_GLOBAL, KT_DURATION,
+	  G_OFF(kvm_probe_timeout_s), 1, 0, 0, NULL, NULL,
+	  "seconds a KVM probe boot may take to print the kernel banner (default 20)" },
+	{ "allow_page_cache", SEC_GLOBAL, KT_BOOL, G_OFF(allow_page_cache), 0, 0,
+	  0, NULL, NULL, "yes: let jobs without direct=1 run (default no)" },
+	{ "disturbed_other_cpu_pct", SEC_GLOBAL, KT_THRESHOLD,
+	  G_OFF(disturbed_other_cpu_pct), 0, 1000000.0, 1, NULL, NULL,
+	  "a run is disturbed when other tasks used more % of a CPU, or off" },
+	{ "disturbed_steal_pct", SEC_GLOBAL, KT_THRESHOLD,
+	  G_OFF(disturbed_steal_pct), 0, 100.0, 1, NULL, NULL,
+	  "... when steal time is above this % , or off" },
+	{ "disturbed_psi_pct", SEC_GLOBAL, KT_THRESHOLD,
+	  G_OFF(disturbed_psi_pct), 0, 100.0, 1, NULL, NULL,
+	  "... when CPU/memory/IO pressure (PSI some avg) is above this %, or off" },
+	{ "disturbed_idle_fraction", SEC_GLOBAL, KT_THRESHOLD,
+	  G_OFF(disturbed_idle_fraction), 0, 1.0, 1, NULL, NULL,
+	  "... when idle is below this fraction of the expected idle, or off" },
+	{ "retry_disturbed", SEC_GLOBAL, KT_UINT, G_OFF(retry_disturbed), 0, 0,
+	  0, NULL, NULL, "rerun a round with a disturbed run at most N times" },
+	G_FUNC("hosts", set_hosts,
+	       "fio --server load hosts: HOST[:PORT] ..."),
+	{ "tunable", SEC_GLOBAL, KT_NAMED, 0, 0, 0, 0, NULL, set_tunable,
+	  "tunable LABEL = PATH: VALUE... (e.g. tunable NM = queue/nomerges: 0 1 2)" },
+	{ "sweep", SEC_GLOBAL, KT_NAMED, 0, 0, 0, 0, NULL, set_sweep,
+	  "sweep NAME = V1 V2 ... (e.g. sweep numjobs = 1 2 4 8, used as ${KBENCH_NUMJOBS} in the job file)" },
+	{ "task group", SEC_GLOBAL, KT_NAMED, 0, 0, 0, 0, NULL, add_task_group,
+	  "task group NAME = GLOB... (e.g. task group flusher = flush-* kworker/*flush*)" },
+	{ "min_effect", SEC_GLOBAL, KT_NAMED, 0, 0, 0, 0, NULL,
+	  set_min_effect_of, "min_effect METRIC = PCT (e.g. min_effect read.clat_p99_ns = 5)" },
+	{ "max_mde", SEC_GLOBAL, KT_NAMED, 0, 0, 0, 0, NULL, set_max_mde_of,
+	  "max_mde METRIC = PCT (e.g. max_mde read.iops = 3)" },
+	/* a variant section [NAME] */
+	V_FUNC("method", set_method, "local (default), vm or kexec"),
+	V_FUNC("release", set_release,
+	       "the expected `uname -r` (default: any)"),
+	V_FUNC("kernel", set_kernel,
+	       "vm/kexec: a bzImage path or URL, or deb:PACKAGE"),
+	V_FUNC("initrd", set_initrd, "kexec: an initrd path or URL"),
+	V_FUNC("modules", set_modules,
+	       "vm: a lib/modules/RELEASE directory or URL"),
+	V_FUNC("sha256", set_sha256, "the kernel URL's SHA-256"),
+	{ "cmdline", SEC_VARIANT, KT_STRING, V_OFF(cmdline), 0, 0, 0, NULL,
+	  NULL, "extra kernel command line" },
+	V_FUNC("memory", set_memory, "vm: guest memory, 128M to 1T (default 1G)"),
+	{ "cpus", SEC_VARIANT, KT_UINT, V_OFF(cpus), 1, 0, 0, NULL, NULL,
+	  "vm: vCPUs (default 2)" },
+	V_FUNC("disk", set_disk, "vm: a host file or block device for the guest's target"),
+	{ "boot_timeout", SEC_VARIANT, KT_DURATION, V_OFF(boot_timeout_s), 1, 0,
+	  0, NULL, NULL, "vm: seconds from QEMU start to the guest's first run" },
+	{ "accel", SEC_VARIANT, KT_ACCEL, V_OFF(accel), 0, 0, 0, NULL, NULL,
+	  "vm: auto, kvm or tcg (default: [global]'s)" },
+	V_FUNC("guest_root", set_guest_root,
+	       "vm: 9p or initramfs (default: 9p when the kernel has it)"),
+};
+
+#define KCONF_NOPTS (sizeof(kconf_opts) / sizeof(kconf_opts[0]))
+_Static_assert(sizeof(kconf_opts) / sizeof(kconf_opts[0]) <= KCONF_MAX_OPTS,
+	       "raise KCONF_MAX_OPTS");
+
+/* Read val into the place o names. */
+static void set_opt(struct parser *p, const struct kconf_opt *o,
+		    const char *val)
+{
+	char *base = o->sec == SEC_GLOBAL ? (char *)p->cfg : (char *)p->var;
+	void *field = base + o->offset;
+
+	switch (o->type) {
+	case KT_UINT:
+		set_uint(p, o->name, val, (unsigned)o->min, field);
+		break;
+	case KT_REAL:
+		set_real(p, o->name, val, o->min, o->max, o->min_ok, field);
+		break;
+	case KT_THRESHOLD:
+		set_threshold(p, o->name, val, o->max, field);
+		break;
+	case KT_DURATION:
+		set_duration(p, o->name, val, (unsigned)o->min, field);
+		break;
+	case KT_BOOL:
+		if (!strcasecmp(val, "yes") || !strcasecmp(val, "true") ||
+		    !strcmp(val, "1"))
+			*(int *)field = 1;
+		else if (!strcasecmp(val, "no") || !strcasecmp(val, "false") ||
+			 !strcmp(val, "0"))
+			*(int *)field = 0;
 		else
-			v->sha256 = kb_xstrdup(val);
+			perr(p, p->line, "%s = '%s': expected yes or no",
+			     o->name, val);
+		break;
+	case KT_STRING:
+		free(*(char **)field);
+		*(char **)field = kb_xstrdup(val);
+		break;
+	case KT_ACCEL:
+		set_accel(p, val, field);
+		break;
+	case KT_FUNC:
+		o->set(p, val);
+		break;
+	case KT_NAMED:
 		break;
 	}
-	case VK_INITRD:
-		v->initrd = is_url(val) ? kb_xstrdup(val) : conf_relative(p, val);
-		break;
-	case VK_MODULES:
-		v->modules = is_url(val) ? kb_xstrdup(val) :
-			     conf_relative(p, val);
-		break;
-	case VK_CMDLINE:
-		v->cmdline = kb_xstrdup(val);
-		break;
-	case VK_DISK:
-		v->disk = conf_relative(p, val);
-		break;
-	case VK_MEMORY: {
-		unsigned long long b;
+}
 
-		if (kconf_parse_size(val, &b) || b < (128ULL << 20) ||
-		    b > (1ULL << 40)) {
-			perr(p, p->line,
-			     "memory = '%s': expected a size from 128M to 1T (e.g. 1G; a bare number is bytes)",
-			     val);
-			break;
-		}
-		v->memory_mib = (unsigned)(b >> 20);
-		break;
-	}
-	case VK_CPUS:
-		set_uint(p, "cpus", val, 1, &v->cpus);
-		break;
-	case VK_BOOT_TIMEOUT:
-		set_duration(p, "boot_timeout", val, 1, &v->boot_timeout_s);
-		break;
-	case VK_ACCEL:
-		set_accel(p, val, &v->accel);
-		break;
-	case VK_GUEST_ROOT:
-		if (!strcmp(val, "9p"))
-			v->guest_root = KB_GUEST_ROOT_9P;
-		else if (!strcmp(val, "initramfs"))
-			v->guest_root = KB_GUEST_ROOT_INITRAMFS;
+/* The row of key in section sec (KT_NAMED rows are not keys by
+ * themselves), or -1. */
+static int find_opt(const char *key, enum section sec)
+{
+	size_t i;
+
+	for (i = 0; i < KCONF_NOPTS; i++)
+		if (kconf_opts[i].sec == sec &&
+		    kconf_opts[i].type != KT_NAMED &&
+		    !strcmp(kconf_opts[i].name, key))
+			return (int)i;
+	return -1;
+}
+
+/* The line where the [global] key was set, 0 when it was not. */
+static int global_line(const struct parser *p, const char *key)
+{
+	int i = find_opt(key, SEC_GLOBAL);
+
+	if (i < 0)
+		abort();	/* a name missing from kconf_opts[] */
+	return p->seen[i];
+}
+
+void kconf_print_keys(FILE *out)
+{
+	size_t i;
+
+	for (i = 0; i < KCONF_NOPTS; i++) {
+		const struct kconf_opt *o = &kconf_opts[i];
+
+		if (i == 0 || o->sec != kconf_opts[i - 1].sec)
+			fprintf(out, "%s%s\n", i ? "\n" : "",
+				o->sec == SEC_GLOBAL ? "[global]" :
+				"[VARIANT] (a variant section)");
+		if (o->type == KT_NAMED)	/* its help is its form */
+			fprintf(out, "  %s\n", o->help);
 		else
-			perr(p, p->line,
-			     "guest_root = '%s': expected 9p (the host's root over virtio-9p) or initramfs (a self-contained guest)",
-			     val);
-		break;
-	case VK_NR:
-		break;
+			fprintf(out, "  %-24s %s\n", o->name, o->help);
 	}
 }
 
@@ -1417,7 +1523,9 @@ static void start_section(struct parser *p, char *s)
 	char *end = strchr(s, ']'), *name;
 	size_t i;
 
-	memset(p->vseen, 0, sizeof(p->vseen));
+	for (i = 0; i < KCONF_NOPTS; i++)
+		if (kconf_opts[i].sec == SEC_VARIANT)
+			p->seen[i] = 0;
 	free_variant(&p->scratch);
 	p->sec = SEC_VARIANT;
 	p->var = &p->scratch;
@@ -1473,55 +1581,94 @@ static void start_section(struct parser *p, char *s)
 	p->var->line = p->line;
 }
 
-static int find_key(const char *key, const char *const *names, size_t n)
+/* The names of section sec's keys, for "did you mean" and for the list
+ * in "unknown key" ("a, b or c"). */
+static size_t opt_names(enum section sec, const char **names)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < KCONF_NOPTS; i++)
+		if (kconf_opts[i].sec == sec)
+			names[n++] = kconf_opts[i].name;
+	return n;
+}
+
+static int named_in(const char *key, enum section sec)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		if (!strcmp(key, names[i]))
-			return (int)i;
-	return -1;
+	for (i = 0; i < KCONF_NOPTS; i++)
+		if (kconf_opts[i].sec == sec && !strcmp(kconf_opts[i].name, key))
+			return 1;
+	return 0;
 }
 
 static void unknown_key(struct parser *p, const char *key)
 {
-	const char *hint;
+	enum section other = p->sec == SEC_GLOBAL ? SEC_VARIANT : SEC_GLOBAL;
+	const char *names[KCONF_MAX_OPTS], *hint;
+	char list[1024];
+	size_t n, i, len = 0;
 
-	if (p->sec == SEC_GLOBAL) {
-		if (find_key(key, vkey_names, VK_NR) >= 0) {
-			perr(p, p->line,
-			     "'%s' belongs in a variant section such as [running], not [global]",
-			     key);
-			return;
-		}
-		hint = closest(key, gkey_names, GK_NR, "tunable");
-	} else {
-		if (find_key(key, gkey_names, GK_NR) >= 0 ||
-		    !strcmp(key, "tunable")) {
-			perr(p, p->line,
-			     "'%s' belongs in [global], not in a variant section",
-			     key);
-			return;
-		}
-		hint = closest(key, vkey_names, VK_NR, NULL);
+	if (named_in(key, other)) {
+		perr(p, p->line, other == SEC_VARIANT ?
+		     "'%s' belongs in a variant section such as [running], not [global]" :
+		     "'%s' belongs in [global], not in a variant section", key);
+		return;
 	}
-	if (hint)
+	n = opt_names(p->sec, names);
+	hint = closest(key, names, n, NULL);
+	if (hint) {
 		perr(p, p->line, "unknown key '%s' (did you mean '%s'?)", key,
 		     hint);
-	else if (p->sec == SEC_GLOBAL)
-		perr(p, p->line,
-		     "unknown key '%s' in [global] (expected jobs, iterations, warmup, runtime, order, seed, target, tunable, sweep, task group, baseline, timeout_grace, profiles, push, layouts, accel, kvm_probe_timeout, allow_page_cache, alpha, min_effect, max_mde, min_iterations, max_iterations, target_ci_pct, disturbed_other_cpu_pct, disturbed_steal_pct, disturbed_psi_pct, disturbed_idle_fraction, retry_disturbed or hosts)",
-		     key);
-	else
-		perr(p, p->line,
-		     "unknown key '%s' in a variant section (expected method, release, kernel, initrd, modules, cmdline, memory, cpus, disk, boot_timeout, accel or guest_root)",
-		     key);
+		return;
+	}
+	list[0] = '\0';
+	for (i = 0; i < n; i++) {
+		size_t j;
+
+		for (j = 0; j < i && strcmp(names[j], names[i]); j++)
+			;
+		if (j < i)	/* min_effect and min_effect METRIC */
+			continue;
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+					!i ? "" : i + 1 == n ? " or " : ", ",
+					names[i]);
+		if (len >= sizeof(list))
+			break;
+	}
+	perr(p, p->line, "unknown key '%s' in %s (expected %s)", key,
+	     p->sec == SEC_GLOBAL ? "[global]" : "a variant section", list);
+}
+
+/* The KT_NAMED row whose word starts key ("tunable NM"): *name is then
+ * what follows, trimmed (may be empty).  -1 when none. */
+static int find_named(struct parser *p, char *key, char **name)
+{
+	size_t i, len;
+
+	for (i = 0; i < KCONF_NOPTS; i++) {
+		const struct kconf_opt *o = &kconf_opts[i];
+
+		if (o->type != KT_NAMED)
+			continue;
+		len = strlen(o->name);
+		if (strncmp(key, o->name, len) ||
+		    (key[len] && key[len] != ' ' && key[len] != '\t'))
+			continue;
+		if (!key[len] && o->sec == p->sec && find_opt(key, p->sec) >= 0)
+			continue;	/* "min_effect = 2": the plain key */
+		*name = kb_trim(key + len);
+		return (int)i;
+	}
+	return -1;
 }
 
 static void handle_key(struct parser *p, char *key, char *raw)
 {
-	char *val = NULL, *label = NULL, *tgroup = NULL, *mename = NULL;
-	int k = -1, sweep = 0, mde = 0;
+	const struct kconf_opt *o;
+	char *val = NULL, *name = NULL;
+	int k;
 
 	if (!*key) {
 		perr(p, p->line, "missing key before '='");
@@ -1543,86 +1690,48 @@ static void handle_key(struct parser *p, char *key, char *raw)
 	}
 	/* Which key, and is it a repeat?  Decided before the value is
 	 * looked at, so a bad value does not also cause "no jobs". */
-	if (!strncmp(key, "task group", 10) && p->sec == SEC_GLOBAL &&
-	    (key[10] == ' ' || key[10] == '\t')) {
-		tgroup = kb_trim(key + 10);
-	} else if (!strncmp(key, "min_effect", 10) && p->sec == SEC_GLOBAL &&
-		   (key[10] == ' ' || key[10] == '\t')) {
-		mename = kb_trim(key + 10);
-	} else if (!strncmp(key, "max_mde", 7) && p->sec == SEC_GLOBAL &&
-		   (key[7] == ' ' || key[7] == '\t')) {
-		mename = kb_trim(key + 7);
-		mde = 1;
-	} else if (!strncmp(key, "tunable", 7) &&
-		   (key[7] == ' ' || key[7] == '\t')) {
-		if (p->sec != SEC_GLOBAL) {
-			perr(p, p->line,
-			     "'tunable' belongs in [global], not in a variant section");
+	k = find_named(p, key, &name);
+	if (k >= 0) {
+		o = &kconf_opts[k];
+		if (o->sec != p->sec) {
+			perr(p, p->line, "'%s' belongs in [global], not in a variant section",
+			     o->name);
 			return;
 		}
-		label = kb_trim(key + 7);
-	} else if (!strncmp(key, "sweep", 5) &&
-		   (key[5] == ' ' || key[5] == '\t')) {
-		if (p->sec != SEC_GLOBAL) {
-			perr(p, p->line,
-			     "'sweep' belongs in [global], not in a variant section");
+		if (!*name) {
+			perr(p, p->line, "%s needs a %s: %s", o->name,
+			     !strcmp(o->name, "tunable") ? "label" :
+			     !strcmp(o->name, "sweep") ?
+			     "job parameter name" : "name", o->help);
 			return;
 		}
-		label = kb_trim(key + 5);
-		sweep = 1;
-	} else if (!strcmp(key, "sweep") && p->sec == SEC_GLOBAL) {
-		perr(p, p->line,
-		     "sweep needs a job parameter name: sweep NAME = V1 V2 ... (e.g. sweep numjobs = 1 2 4 8, used as ${KBENCH_NUMJOBS} in the job file)");
-		return;
-	} else if (!strcmp(key, "tunable") && p->sec == SEC_GLOBAL) {
-		perr(p, p->line,
-		     "tunable needs a label: tunable LABEL = PATH: VALUE... (e.g. tunable NM = queue/nomerges: 0 1 2)");
-		return;
-	} else if (p->sec == SEC_GLOBAL) {
-		k = find_key(key, gkey_names, GK_NR);
-		if (k < 0) {
-			unknown_key(p, key);
-			return;
-		}
-		if (p->gseen[k]) {
-			perr(p, p->line,
-			     "duplicate key '%s' (first set at line %d)", key,
-			     p->gseen[k]);
-			return;
-		}
-		p->gseen[k] = p->line;
 	} else {
-		k = find_key(key, vkey_names, VK_NR);
+		k = find_opt(key, p->sec);
 		if (k < 0) {
 			unknown_key(p, key);
 			return;
 		}
-		if (p->vseen[k]) {
+		o = &kconf_opts[k];
+		if (p->seen[k]) {
 			perr(p, p->line,
 			     "duplicate key '%s' (first set at line %d)", key,
-			     p->vseen[k]);
+			     p->seen[k]);
 			return;
 		}
-		p->vseen[k] = p->line;
+		p->seen[k] = p->line;
 	}
 	val = expand(p, raw);
 	if (!val)
 		return;
-	if (!*val && p->sec == SEC_VARIANT && k == VK_RELEASE)
+	if (!*val && o->set == set_release)
 		perr(p, p->line,
 		     "'release' has no value (remove the line to accept any running kernel)");
 	else if (!*val)
 		perr(p, p->line, "'%s' has no value", key);
-	else if (tgroup)
-		add_task_group(p, tgroup, val);
-	else if (mename)
-		add_metric_pct(p, mename, val, mde);
-	else if (label)
-		add_tunable(p, label, val, sweep);
-	else if (p->sec == SEC_GLOBAL)
-		set_global(p, (enum gkey)k, val);
+	else if (o->type == KT_NAMED)
+		o->set_named(p, name, val);
 	else
-		set_variant(p, (enum vkey)k, val);
+		set_opt(p, o, val);
 	free(val);
 }
 
@@ -1654,7 +1763,7 @@ static void parse_line(struct parser *p, char *s)
 static void check_baseline(struct parser *p)
 {
 	struct kb_config *cfg = p->cfg;
-	int line = p->gseen[GK_BASELINE];
+	int line = global_line(p, "baseline");
 	char *copy, *tok, *save = NULL, *eq;
 	size_t i, j;
 	int first = 1;
@@ -1707,8 +1816,8 @@ static void finish(struct parser *p)
 	struct kb_config *cfg = p->cfg;
 	size_t i;
 
-	cfg->jobs_line = p->gseen[GK_JOBS];
-	if (!p->gseen[GK_JOBS])
+	cfg->jobs_line = global_line(p, "jobs");
+	if (!global_line(p, "jobs"))
 		perr(p, p->global_line ? p->global_line : 1,
 		     "%s: no jobs: [global] needs jobs = NAME... (profiles/NAME.fio)",
 		     p->global_line ? "[global]" : "no [global] section");
@@ -1716,17 +1825,17 @@ static void finish(struct parser *p)
 		perr(p, p->nlines ? p->nlines : 1,
 		     "no variants: add a section such as [running] with method = local");
 	if (!cfg->iterations_auto) {
-		int l = p->gseen[GK_MIN_ITERATIONS] ?:
-			p->gseen[GK_MAX_ITERATIONS] ?:
-			p->gseen[GK_TARGET_CI_PCT];
+		int l = global_line(p, "min_iterations") ?:
+			global_line(p, "max_iterations") ?:
+			global_line(p, "target_ci_pct");
 
 		if (l)
 			perr(p, l,
 			     "min_iterations, max_iterations and target_ci_pct apply to iterations = auto (line %d sets iterations = %u)",
-			     p->gseen[GK_ITERATIONS], cfg->iterations);
+			     global_line(p, "iterations"), cfg->iterations);
 	} else if (cfg->min_iterations > cfg->max_iterations) {
-		perr(p, p->gseen[GK_MAX_ITERATIONS] ?:
-		     p->gseen[GK_MIN_ITERATIONS],
+		perr(p, global_line(p, "max_iterations") ?:
+		     global_line(p, "min_iterations"),
 		     "min_iterations = %u is more than max_iterations = %u",
 		     cfg->min_iterations, cfg->max_iterations);
 	} else {
@@ -1776,28 +1885,28 @@ static void finish(struct parser *p)
 				     "tunable %s: relative path '%s' is under /sys/block/<dev>/, which a file: target (line %d) does not have; use a block device or loop:SIZE target",
 				     cfg->tunables[i].label,
 				     cfg->tunables[i].path,
-				     p->gseen[GK_TARGET]);
+				     global_line(p, "target"));
 	}
 	if (cfg->nhosts && (cfg->target_kind == KB_TARGET_LOOP ||
 			    cfg->target_kind == KB_TARGET_NULLBLK))
-		perr(p, p->gseen[GK_TARGET] ? p->gseen[GK_TARGET] :
-		     p->gseen[GK_HOSTS],
+		perr(p, global_line(p, "target") ? global_line(p, "target") :
+		     global_line(p, "hosts"),
 		     "hosts = runs fio on the load hosts, which need a target they have: a device path or file:PATH, not %s",
 		     cfg->target_kind == KB_TARGET_LOOP ?
-		     (p->gseen[GK_TARGET] ? "loop:SIZE" :
+		     (global_line(p, "target") ? "loop:SIZE" :
 		      "the default loop:256M") : "null_blk");
 	for (i = 0; cfg->nhosts && i < cfg->nvariants; i++)
 		if (cfg->variants[i].method &&
 		    !strcmp(cfg->variants[i].method, "vm"))
 			perr(p, cfg->variants[i].line,
 			     "[%s]: method = vm with hosts = (line %d): the guest runs fio and cannot reach the load hosts; use method = local or kexec",
-			     cfg->variants[i].name, p->gseen[GK_HOSTS]);
+			     cfg->variants[i].name, global_line(p, "hosts"));
 	for (i = 0; cfg->nhosts && i < cfg->ntunables; i++)
 		if (cfg->tunables[i].path && cfg->tunables[i].path[0] != '/')
 			perr(p, cfg->tunables[i].line,
 			     "tunable %s: relative path '%s' is under the target's /sys/block/<dev>/, but with hosts = (line %d) the target is the load hosts' device; give an absolute path of this machine",
 			     cfg->tunables[i].label, cfg->tunables[i].path,
-			     p->gseen[GK_HOSTS]);
+			     global_line(p, "hosts"));
 	check_job_sections(p);
 	check_host_targets(p);
 	check_baseline(p);

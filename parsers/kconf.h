@@ -68,6 +68,7 @@
 #define KB_KCONF_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #define KB_MAX_TUNABLES 8
 #define KB_MAX_VALUES 32
@@ -122,6 +123,12 @@ enum kb_accel {
 /* The layouts `layouts =` accepts (NULL-terminated): the report layouts
  * of reports/layout.h that need no --rows/--cols. */
 extern const char *const kconf_layout_names[];
+
+/* Every kernels.conf key with one line of help, section by section
+ * ("[global]", then "[VARIANT]"), from the parser's own table
+ * (parsers/kconf.c kconf_opts[]): `kbench run --help-keys` prints it and
+ * tests/man.sh checks that the man page documents each key. */
+void kconf_print_keys(FILE *out);
 
 /* "auto", "kvm", "tcg" -> the enum; KB_ACCEL_UNSET for anything else. */
 enum kb_accel kb_accel_from_name(const char *s);

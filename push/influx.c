@@ -4,28 +4,12 @@
 #include "results/paths.h"
 #include "lib/err.h"
 #include "lib/file.h"
-#include "parsers/json_file.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-int influx_parse_utc(const char *iso, int64_t *secs)
-{
-	struct tm tm;
-	const char *end;
-
-	memset(&tm, 0, sizeof(tm));
-	if (!iso)
-		return -EINVAL;
-	end = strptime(iso, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	if (!end || *end)
-		return -EINVAL;
-	*secs = (int64_t)timegm(&tm);
-	return 0;
-}
 
 int influx_precision(const char *name, int64_t *ns_per_unit)
 {
@@ -46,78 +30,6 @@ int influx_precision(const char *name, int64_t *ns_per_unit)
 	if (!strcmp(name, "m") || !strcmp(name, "h"))
 		return -ERANGE;
 	return -EINVAL;
-}
-
-/* Start time of one run, ns, or -1. */
-static int64_t run_time(const char *dir, const char *key, json_t *st)
-{
-	char *path = kb_run_file(dir, key, "run.json");
-	json_t *rj = NULL, *v;
-	int64_t ns = -1, fin;
-	double el = 0;
-
-	if (kb_exists(path)) {
-		json_error_t jerr;
-
-		rj = json_load_file(path, 0, &jerr);
-	}
-	v = json_object_get(rj, "start_unix_ns");
-	if (json_is_integer(v) && json_integer_value(v) > 0) {
-		ns = (int64_t)json_integer_value(v);
-		goto out;
-	}
-	if (influx_parse_utc(json_string_value(json_object_get(st, "finished")),
-			     &fin))
-		goto out;
-	v = json_object_get(rj, "elapsed_s");
-	if (json_is_number(v) && json_number_value(v) > 0 &&
-	    json_number_value(v) < 1e7)
-		el = json_number_value(v);
-	ns = (fin - (int64_t)llround(el)) * 1000000000LL;
-out:
-	json_decref(rj);
-	free(path);
-	return ns;
-}
-
-json_t *influx_run_times(const char *dir)
-{
-	return influx_run_times_only(dir, NULL);
-}
-
-json_t *influx_run_times_only(const char *dir, const char *only_key)
-{
-	char *spath = kb_path_join(dir, "state.json");
-	json_t *state = NULL, *times = NULL, *st;
-	const char *key;
-
-	if (!kb_exists(spath)) {
-		times = json_object();	/* no run completed yet */
-		goto out;
-	}
-	state = kb_json_load(spath);
-	if (!state)
-		goto out;
-	times = json_object();
-	json_object_foreach(json_object_get(state, "runs"), key, st) {
-		int64_t ns;
-
-		if (only_key && strcmp(only_key, key))
-			continue;
-		ns = run_time(dir, key, st);
-
-		if (ns < 0) {
-			kb_warn("%s: run %s has no start time (no run.json "
-				"start_unix_ns, no state.json \"finished\"): "
-				"not pushed", dir, key);
-			continue;
-		}
-		json_object_set_new(times, key, json_integer((json_int_t)ns));
-	}
-out:
-	json_decref(state);
-	free(spath);
-	return times;
 }
 
 /* Write s escaping the characters in special with a backslash; newlines

@@ -39,16 +39,6 @@
 #include <stdio.h>
 #include <jansson.h>
 
-/* The start time of every completed run of the campaign in dir, as an
- * object {"CONFIG/JOB/NNN": integer ns since the epoch} (see above).  Runs
- * without a usable time are left out with a warning naming the run.  New
- * reference, or NULL with a message when state.json cannot be read. */
-json_t *influx_run_times(const char *dir);
-
-/* The same for one run (only_key; NULL: every run): O(1) files, for the
- * push after each run (push/push.h push_after_run). */
-json_t *influx_run_times_only(const char *dir, const char *only_key);
-
 /* The nanoseconds in one unit of an InfluxDB precision= value: n and ns
  * 1, u and us 1000, ms 1000000, s 1000000000.  0; -ERANGE for m and h
  * (see above); -EINVAL for anything else. */
@@ -57,15 +47,12 @@ int influx_precision(const char *name, int64_t *ns_per_unit);
 /* Write the points of results (a results model, docs/results-format.md)
  * to out, one line each, newline-terminated, with timestamps in units of
  * ns_per_unit nanoseconds (influx_precision(); 1 = ns).  times is what
- * influx_run_times() returns; only_key, if not NULL, restricts the output
+ * results_run_start_times() (results/records.h) returns; only_key, if not NULL, restricts the output
  * to that run ("CONFIG/JOB/NNN").  *npoints (may be NULL) gets the count.
  * Returns 0, or -EINVAL when results has no "runs" array, -EIO when out
- * fails.  Runs without a time are skipped (warned by influx_run_times). */
+ * fails.  Runs without a time are skipped (warned by results_run_start_times). */
 int influx_format(FILE *out, const json_t *results, const json_t *times,
 		  const char *only_key, int64_t ns_per_unit, size_t *npoints);
 
-/* Parse "YYYY-MM-DDTHH:MM:SSZ" (UTC, as state.json writes it) into
- * seconds since the epoch.  0 or -EINVAL. */
-int influx_parse_utc(const char *iso, int64_t *secs);
 
 #endif

@@ -1,6 +1,7 @@
 /* push/push.c - endpoints, campaign push, the push queue, the hook for
  * `kbench run` (see push.h). */
 #include "push/push.h"
+#include "results/records.h"
 #include "results/paths.h"
 #include "push/influx.h"
 #include "lib/err.h"
@@ -374,7 +375,7 @@ static int push_influx(const char *dir, const char *endpoint,
 	      results_load_campaign(dir, 0);
 	if (!res)
 		goto out;
-	times = influx_run_times_only(dir, only_key);
+	times = results_run_start_times(dir, only_key);
 	if (!times)
 		goto out;
 	m = open_memstream(&buf, &len);
@@ -486,122 +487,30 @@ int push_campaign(const char *dir, const char *endpoint,
 
 /* ---- the queue ---- */
 
-static char *iso_now(void)
-{
-	char buf[32];
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	return kb_xstrdup(buf);
-}
-
-json_t *push_queue_load(const char *dir)
-{
-	char *path = kb_path_join(dir, QUEUE_FILE);
-	json_t *q = NULL, *pending = NULL;
-
-	if (!kb_exists(path)) {
-		pending = json_array();
-		goto out;
-	}
-	q = kb_json_load(path);
-	if (!q)
-		goto out;
-	pending = json_object_get(q, "pending");
-	if (!json_is_array(pending)) {
-		kb_error("%s: no \"pending\" array; the file is damaged "
-			 "(fix it or remove it and run kbench push URL %s)",
-			 path, dir);
-		pending = NULL;
-		goto out;
-	}
-	json_incref(pending);
-out:
-	json_decref(q);
-	free(path);
-	return pending;
-}
-
-static int queue_write(const char *dir, json_t *pending)
-{
-	char *path = kb_path_join(dir, QUEUE_FILE);
-	json_t *q;
-	int ret;
-
-	if (!json_array_size(pending)) {
-		ret = unlink(path) < 0 && errno != ENOENT ? -errno : 0;
-		if (ret)
-			kb_error("cannot remove %s: %s", path, strerror(-ret));
-		free(path);
-		return ret;
-	}
-	q = json_pack("{s:i, s:O}", "schema_version", KB_SCHEMA_VERSION,
-		      "pending", pending);
-	ret = kb_json_write_atomic(path, q);
-	json_decref(q);
-	free(path);
-	return ret;
-}
-
-static json_t *queue_find(json_t *pending, const char *endpoint, size_t *idx)
-{
-	json_t *e;
-	size_t i;
-
-	json_array_foreach(pending, i, e) {
-		const char *u = json_string_value(json_object_get(e, "url"));
-
-		if (u && !strcmp(u, endpoint)) {
-			if (idx)
-				*idx = i;
-			return e;
-		}
-	}
-	return NULL;
-}
-
 int push_queue_add(const char *dir, const char *endpoint,
 		   enum push_format fmt)
 {
-	json_t *pending = push_queue_load(dir), *e;
-	char *now = iso_now();
-	int ret = -EINVAL;
-
-	if (!pending)
-		goto out;
-	e = queue_find(pending, endpoint, NULL);
-	if (!e) {
-		e = json_pack("{s:s, s:s, s:s, s:i}", "url", endpoint,
-			      "format", push_format_name(fmt), "queued", now,
-			      "attempts", 0);
-		json_array_append_new(pending, e);
-	}
-	json_object_set_new(e, "last_attempt", json_string(now));
-	json_object_set_new(e, "attempts", json_integer(
-		json_integer_value(json_object_get(e, "attempts")) + 1));
-	ret = queue_write(dir, pending);
-out:
-	free(now);
-	json_decref(pending);
-	return ret;
+	return records_push_queue_add(dir, endpoint, push_format_name(fmt));
 }
 
-int push_queue_remove(const char *dir, const char *endpoint)
+/* 1 when endpoint is queued in dir (a damaged queue: not). */
+static int queued(const char *dir, const char *endpoint)
 {
-	json_t *pending = push_queue_load(dir);
-	size_t i;
-	int ret = 0;
+	struct records_push_entry *e;
+	size_t n, i;
+	int found = 0;
 
-	if (!pending)
-		return -EINVAL;
-	if (queue_find(pending, endpoint, &i)) {
-		json_array_remove(pending, i);
-		ret = queue_write(dir, pending);
-	}
-	json_decref(pending);
-	return ret;
+	if (records_push_queue_load(dir, &e, &n))
+		return 0;
+	for (i = 0; i < n; i++)
+		found |= e[i].url && !strcmp(e[i].url, endpoint);
+	records_push_queue_free(e, n);
+	return found;
+}
+
+enum push_format push_format_of(const char *name)
+{
+	return name && !strcmp(name, "json") ? PUSH_JSON : PUSH_INFLUX;
 }
 
 /* The options of a push made by `kbench run`: short timeouts, one retry,
@@ -617,69 +526,53 @@ static void run_push_opts(struct push_opts *o)
 
 void push_send_queued(const char *dir)
 {
-	json_t *pending = push_queue_load(dir), *e;
+	struct records_push_entry *q;	/* a copy: the file changes as
+					 * entries are sent */
 	size_t i, n;
-	char **urls;
-	enum push_format *fmts;
 
-	if (!pending || !(n = json_array_size(pending))) {
-		json_decref(pending);
+	if (records_push_queue_load(dir, &q, &n))
 		return;
-	}
-	/* copied first: the queue file changes as entries are sent */
-	urls = kb_xcalloc(n, sizeof(*urls));
-	fmts = kb_xcalloc(n, sizeof(*fmts));
-	json_array_foreach(pending, i, e) {
-		const char *u = json_string_value(json_object_get(e, "url"));
-		const char *f = json_string_value(json_object_get(e, "format"));
-
-		urls[i] = u ? kb_xstrdup(u) : NULL;
-		fmts[i] = f && !strcmp(f, "json") ? PUSH_JSON : PUSH_INFLUX;
-	}
-	json_decref(pending);
 	for (i = 0; i < n; i++) {
 		struct push_opts o;
 		int ret;
 
-		if (!urls[i] || push_url_check(urls[i], NULL)) {
+		const char *url = q[i].url;
+
+		if (!url || push_url_check(url, NULL)) {
 			kb_warn("%s/%s: entry %zu has no usable \"url\": not "
 				"sent; fix or remove it", dir, QUEUE_FILE, i);
 			continue;
 		}
 		run_push_opts(&o);
-		o.format = fmts[i];
-		kb_info("sending the queued push to %s (%s)", urls[i],
+		o.format = push_format_of(q[i].format);
+		kb_info("sending the queued push to %s (%s)", url,
 			push_format_name(o.format));
-		ret = push_campaign(dir, urls[i], &o, NULL);
+		ret = push_campaign(dir, url, &o, NULL);
 		if (!ret) {
-			if (!push_queue_remove(dir, urls[i]))
+			if (!records_push_queue_remove(dir, url))
 				kb_info("the queued push to %s is done",
-					urls[i]);
-		} else if (push_queue_add(dir, urls[i], o.format)) {
+					url);
+		} else if (push_queue_add(dir, url, o.format)) {
 			continue;	/* said why */
 		} else if (ret == -EXDEV) {
 			kb_warn("the queued push to %s is redirected and not "
 				"followed; it stays in %s/%s: push to the new "
 				"URL with 'kbench push URL %s' and remove the "
-				"entry", urls[i], dir, QUEUE_FILE, dir);
+				"entry", url, dir, QUEUE_FILE, dir);
 		} else {
 			kb_warn("the queued push to %s failed again; it stays "
 				"in %s/%s (the next run or 'kbench push %s' "
-				"sends it)", urls[i], dir, QUEUE_FILE, dir);
+				"sends it)", url, dir, QUEUE_FILE, dir);
 		}
 	}
-	for (i = 0; i < n; i++)
-		free(urls[i]);
-	free(urls);
-	free(fmts);
+	records_push_queue_free(q, n);
 }
 
 void push_after_run(const char *dir, const char *url, const char *run_key)
 {
 	struct push_opts o;
-	json_t *pending;
 	char *endpoint = NULL;
-	int queued, ret;
+	int was_queued, ret;
 
 	run_push_opts(&o);
 	if (push_endpoint(url, NULL, NULL, NULL, NULL, &endpoint, &o.format)) {
@@ -687,12 +580,10 @@ void push_after_run(const char *dir, const char *url, const char *run_key)
 			"are kept in %s", url, dir);
 		return;
 	}
-	pending = push_queue_load(dir);
-	queued = pending && queue_find(pending, endpoint, NULL);
-	json_decref(pending);
-	ret = push_campaign(dir, endpoint, &o, queued ? NULL : run_key);
+	was_queued = queued(dir, endpoint);
+	ret = push_campaign(dir, endpoint, &o, was_queued ? NULL : run_key);
 	if (!ret) {
-		if (queued && !push_queue_remove(dir, endpoint))
+		if (was_queued && !records_push_queue_remove(dir, endpoint))
 			kb_info("the queued push to %s is done", endpoint);
 	} else if (ret == -EXDEV) {
 		/* a redirect to another origin: sending again would be

@@ -76,16 +76,13 @@ int push_endpoint(const char *url, const char *format, const char *db,
 int push_campaign(const char *dir, const char *endpoint,
 		  const struct push_opts *o, const char *only_key);
 
-/* The queue (see above).  push_queue_load returns the "pending" array
- * (new reference; empty when there is no queue file) or NULL when the
- * file is damaged (message printed). */
-json_t *push_queue_load(const char *dir);
-/* Add or update (attempts + 1) the entry of endpoint.  0 or -errno. */
+/* The queue (see above) is results/records.h's records_push_queue_*();
+ * push_queue_add() adds endpoint with fmt's name (or counts one more
+ * attempt).  0 or -errno. */
 int push_queue_add(const char *dir, const char *endpoint,
 		   enum push_format fmt);
-/* Remove the entry of endpoint; the file goes when it is empty.
- * 0 or -errno. */
-int push_queue_remove(const char *dir, const char *endpoint);
+/* The format of a queue entry's "format": json, else influx. */
+enum push_format push_format_of(const char *name);
 
 /* At the start of `kbench run` on dir: send every push queued in
  * DIR/push-queue.json (the whole campaign to each), with the options of

@@ -17,6 +17,7 @@
 #include "runner/campaign.h"
 #include "runner/kernel_img.h"
 #include "runner/kexec.h"
+#include "lib/argv.h"
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/proc.h"
@@ -602,24 +603,31 @@ int kexec_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 			   NULL;
 	}
 	{
-		char *load[] = { "kexec", "-l", k.image, a_cmd, a_initrd, NULL };
+		struct kb_argv load = KB_ARGV_INIT;
 		char *sysd[] = { "systemctl", "kexec", NULL };
 		char *exec[] = { "kexec", "-e", NULL };
 		char **go = kb_exists("/run/systemd/system") ? sysd : exec;
 		struct kb_spawn_result r;
 
+		kb_argv_pushl(&load, "kexec", "-l", k.image, a_cmd, NULL);
+		if (a_initrd)
+			kb_argv_push(&load, a_initrd);
 		if (kb_driver_dry_run) {
 			printf("# kexec: variant %s, %zu run(s); state %s\n",
 			       v->name, n, spath);
-			print_argv(load);
+			print_argv(load.v);
+			kb_argv_clear(&load);
 			print_argv(go);
 			ret = 0;
 			goto out;
 		}
 		ret = kexec_state_save(spath, &s);
-		if (ret)
+		if (ret) {
+			kb_argv_clear(&load);
 			goto out;
-		ret = kb_spawn(load, NULL, &r);
+		}
+		ret = kb_spawn(load.v, NULL, &r);
+		kb_argv_clear(&load);
 		if (!ret && (!r.exited || r.exit_status)) {
 			kb_error("kexec -l %s failed (exit status %d)", k.image,
 				 r.exited ? r.exit_status : -1);

@@ -69,6 +69,7 @@
 
 #define QEMU "qemu-system-x86_64"
 #define GUEST_STARTED "kbench guest: started"
+#define GUEST_FIRST_RUN "kbench guest: run "	/* before its fio starts */
 #define TCG_NOTE "emulated (TCG): timings are not representative"
 
 static int in_path(const char *prog)
@@ -151,92 +152,36 @@ static char *guest_exe(const char *dir)
 }
 
 /* campaign.json environment.vm: accelerator, note, and this variant's
- * guest (vCPUs, memory, kernel). */
+ * guest (vCPUs, memory, kernel): results/records.h. */
 static int record_environment(struct kb_campaign *c,
 			      const struct kb_variant *v,
 			      const struct kb_kernel *k,
 			      const struct kb_accel_choice *ac)
 {
-	char *path = kb_path_join(c->dir, "campaign.json");
-	json_t *cj = kb_json_load(path), *vm, *vars;
-	char *ver = NULL;
 	char *argv[] = { QEMU, "--version", NULL };
-	int ret = -EIO;
+	struct records_vm_variant r = {
+		.name = v->name, .kvm = ac->kvm,
+		.accel_requested = kb_accel_name(ac->requested),
+		.accel_reason = ac->reason, .cpus = v->cpus,
+		.memory_mib = v->memory_mib, .kernel = v->kernel,
+		.package = k ? k->package : NULL,
+		.package_version = k ? k->package_version : NULL,
+		.release = k ? k->release : NULL, .build = k ? k->build : NULL,
+		.cmdline = v->cmdline, .disk = v->disk,
+		.image = k ? k->image : NULL,
+	};
+	char hex[65], *ver = NULL;
+	int ret;
 
-	if (!cj)
-		goto out;
-	vm = kb_json_object_member(kb_json_object_member(cj, "environment"),
-				   "vm");
-	/* one TCG boot makes the whole campaign's timings emulated */
-	if (!ac->kvm || !json_is_string(json_object_get(vm, "accel"))) {
-		json_object_set_new(vm, "accel", json_string(ac->kvm ? "kvm" :
-							     "tcg"));
-		json_object_set_new(vm, "accel_reason", json_string(ac->reason));
-	}
-	if (!strcmp(json_string_value(json_object_get(vm, "accel")), "tcg"))
-		json_object_set_new(vm, "timing_note", json_string(TCG_NOTE));
-	if (kb_capture(argv, &ver) == 0 && ver) {
+	if (k && k->image && !fetch_sha256_file(k->image, hex))
+		r.image_sha256 = hex;
+	if (c->cfg.target_kind == KB_TARGET_NULLBLK && !v->disk)
+		r.nullblk_params = c->cfg.nullblk_params ?
+				   c->cfg.nullblk_params : "";
+	if (kb_capture(argv, &ver) == 0 && ver)
 		ver[strcspn(ver, "\n")] = '\0';
-		json_object_set_new(vm, "qemu_version", json_string(ver));
-	}
-	vars = kb_json_object_member(vm, "variants");
-	{
-		json_t *old = json_object_get(vars, v->name), *vr;
-		char hex[65];
-
-		vr = json_pack(
-		"{s:s, s:s, s:s, s:i, s:i, s:s, s:s?, s:s?, s:s, s:s?, s:s?, s:s?, s:s?}",
-		"accel", ac->kvm ? "kvm" : "tcg", "accel_requested",
-		kb_accel_name(ac->requested), "accel_reason", ac->reason,
-		"cpus", (int)v->cpus, "memory_mib", (int)v->memory_mib,
-		"kernel", v->kernel, "package", k ? k->package : NULL,
-		"package_version", k ? k->package_version : NULL,
-		"release", k && k->release ? k->release : "unknown",
-		"build", k ? k->build : NULL, "cmdline", v->cmdline,
-		"disk", v->disk, "image", k ? k->image : NULL);
-		if (k && k->image && !fetch_sha256_file(k->image, hex))
-			json_object_set_new(vr, "image_sha256", json_string(hex));
-		if (c->cfg.target_kind == KB_TARGET_NULLBLK && !v->disk)
-			json_object_set_new(vr, "nullblk_params", json_string(
-				c->cfg.nullblk_params ? c->cfg.nullblk_params :
-				""));
-		/* what an earlier boot saw stays until this boot reports
-		 * (json_object_set of an absent key sets nothing) */
-		if (json_is_object(old)) {
-			json_object_set(vr, "guest_release",
-				json_object_get(old, "guest_release"));
-			json_object_set(vr, "guest_proc_version",
-				json_object_get(old, "guest_proc_version"));
-		}
-		json_object_set_new(vars, v->name, vr);
-	}
-	ret = kb_json_write_atomic(path, cj);
-out:
-	json_decref(cj);
+	ret = records_vm_variant_save(c->dir, &r, ver, TCG_NOTE);
 	free(ver);
-	free(path);
-	return ret;
-}
-
-/* Set environment.vm.variants.V.key = val (stolen) in campaign.json. */
-static int record_variant_field(struct kb_campaign *c, const char *variant,
-				const char *key, json_t *val)
-{
-	char *path = kb_path_join(c->dir, "campaign.json");
-	json_t *cj = kb_json_load(path), *vars, *vr;
-	int ret = -EIO;
-
-	vars = json_object_get(json_object_get(json_object_get(cj,
-		"environment"), "vm"), "variants");
-	vr = json_object_get(vars, variant);
-	if (json_is_object(vr)) {
-		json_object_set_new(vr, key, val);
-		val = NULL;
-		ret = kb_json_write_atomic(path, cj);
-	}
-	json_decref(val);
-	json_decref(cj);
-	free(path);
 	return ret;
 }
 
@@ -245,24 +190,9 @@ static int record_variant_field(struct kb_campaign *c, const char *variant,
 static char *recorded_package(const struct kb_campaign *c,
 			      const struct kb_variant *v)
 {
-	char *path = kb_path_join(c->dir, "campaign.json"), *pkg = NULL;
-	json_t *cj, *vr;
-
-	if (!v->kernel || strncmp(v->kernel, "deb:", 4) || !kb_exists(path)) {
-		free(path);
+	if (!v->kernel || strncmp(v->kernel, "deb:", 4))
 		return NULL;
-	}
-	cj = kb_json_load(path);
-	vr = json_object_get(json_object_get(json_object_get(json_object_get(
-		cj, "environment"), "vm"), "variants"), v->name);
-	if (json_string_value(json_object_get(vr, "package")) &&
-	    !strcmp(json_string_value(json_object_get(vr, "kernel")) ?: "",
-		    v->kernel))
-		pkg = kb_xstrdup(json_string_value(json_object_get(vr,
-							"package")));
-	json_decref(cj);
-	free(path);
-	return pkg;
+	return records_vm_pinned_package(c->dir, v->name, v->kernel);
 }
 
 /* After a boot: the kernel as the guest saw it (uname -r and
@@ -275,23 +205,19 @@ static void record_guest_view(struct kb_campaign *c, const char *variant,
 	for (i = 0; i < n; i++) {
 		char *mp = kb_run_file(c->dir, c->plan.runs[runs[i]].key,
 				       "metrics.json");
-		json_t *m = kb_exists(mp) ? kb_json_load(mp) : NULL;
-		const char *rel = json_string_value(json_object_get(m,
-							"guest_kernel"));
-		const char *pv = json_string_value(json_object_get(m,
-						"guest_proc_version"));
+		char *rel, *pv;
+		int found = records_run_guest_kernel(mp, &rel, &pv);
 
 		free(mp);
-		if (rel) {
-			record_variant_field(c, variant, "guest_release",
-					     json_string(rel));
-			if (pv)
-				record_variant_field(c, variant,
-					"guest_proc_version", json_string(pv));
-			json_decref(m);
-			return;
-		}
-		json_decref(m);
+		if (!found)
+			continue;
+		records_vm_variant_set(c->dir, variant, "guest_release", rel);
+		if (pv)
+			records_vm_variant_set(c->dir, variant,
+					       "guest_proc_version", pv);
+		free(rel);
+		free(pv);
+		return;
 	}
 }
 
@@ -561,7 +487,7 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 	int dry = kb_driver_dry_run;
 	struct kb_accel_choice accel = { 0 };
 	unsigned total_s;
-	double t_start, started_s = -1;
+	double t_start, started_s = -1, first_run_s = -1;
 
 	*nfailed = 0;
 	/* --dry-run writes nothing: the boot directory is only named */
@@ -641,10 +567,9 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 			k.moddir ? "the kernel has 9p over virtio" :
 			"no modules directory: 9p assumed built in");
 
-		record_variant_field(c, v->name, "transport",
-				     json_string(selfc ? "self-contained" : "9p"));
-		record_variant_field(c, v->name, "transport_reason",
-				     json_string(tr));
+		records_vm_variant_set(c->dir, v->name, "transport",
+				       selfc ? "self-contained" : "9p");
+		records_vm_variant_set(c->dir, v->name, "transport_reason", tr);
 		free(tr);
 	}
 	nwant = wanted_modules(cfg, v, selfc, want);
@@ -720,7 +645,7 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 		}
 	}
 
-	append = kb_xasprintf("console=ttyS0 panic=-1 loglevel=5 "
+	append = kb_xasprintf("console=ttyS0 panic=-1 loglevel=5 printk.time=1 "
 			      "kbench.variant=%s%s%s", v->name,
 			      v->cmdline ? " " : "",
 			      v->cmdline ? v->cmdline : "");
@@ -785,19 +710,15 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 			ret = 0;
 			goto out;
 		}
-		{
-			json_t *ja = json_array();
-
-			for (i = 0; i < ac; i++)
-				json_array_append_new(ja, json_string(argv[i]));
-			record_variant_field(c, v->name, "qemu_argv", ja);
-		}
+		records_vm_variant_set_argv(c->dir, v->name, "qemu_argv",
+					    (const char *const *)argv, ac);
 		total_s = v->boot_timeout_s + (unsigned)n *
 			  (cfg->runtime_s + cfg->timeout_grace_s + 30);
 		t_start = kb_mono_s();
 		{
 			struct kb_qemu_watch qw = { .console = console,
 				.needle = GUEST_STARTED,
+				.mark = GUEST_FIRST_RUN,
 				.needle_by_s = v->boot_timeout_s,
 				.total_s = total_s };
 			struct kb_qemu_result qr;
@@ -809,10 +730,12 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 			total_to = qr.killed_total;
 			qstatus = qr.exited ? qr.exit_status : -1;
 			started_s = qr.needle_s;
+			first_run_s = qr.mark_s;
 		}
 		/* for the ETA of later boots (runner/plan.h) */
 		records_boot_timing_save(boot, kvm ? "kvm" : "tcg",
-					 kb_mono_s() - t_start, n, started_s);
+					 kb_mono_s() - t_start, n, started_s,
+					 first_run_s);
 	}
 	if (selfc && selfc_collect(c, runs, n, img, &refused) == -EINVAL) {
 		reason = kb_xasprintf("vm: the results archive from the guest "

@@ -1,5 +1,6 @@
 /* runner/nullblk.c - load null_blk for a null_blk target (nullblk.h). */
 #include "runner/nullblk.h"
+#include "lib/argv.h"
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/proc.h"
@@ -15,8 +16,7 @@
 int nullblk_load(const char *params)
 {
 	char *copy = kb_xstrdup(params ? params : ""), *tok, *save = NULL;
-	char *argv[40];
-	size_t ac = 0;
+	struct kb_argv argv = KB_ARGV_INIT;
 	struct kb_spawn_result r;
 	int ret = 0, i;
 
@@ -31,10 +31,8 @@ int nullblk_load(const char *params)
 	}
 	/* "--": modprobe's getopt would take a "-r" after the module
 	 * name for an option; the words were checked by kconf too */
-	argv[ac++] = "modprobe";
-	argv[ac++] = "--";
-	argv[ac++] = "null_blk";
-	for (tok = strtok_r(copy, " \t", &save); tok && ac < 39;
+	kb_argv_pushl(&argv, "modprobe", "--", "null_blk", NULL);
+	for (tok = strtok_r(copy, " \t", &save); tok;
 	     tok = strtok_r(NULL, " \t", &save)) {
 		if (!kconf_module_param_ok(tok)) {
 			kb_error("null_blk parameter '%s': expected NAME=VALUE "
@@ -43,10 +41,9 @@ int nullblk_load(const char *params)
 			ret = -EINVAL;
 			goto out;
 		}
-		argv[ac++] = tok;
+		kb_argv_push(&argv, tok);
 	}
-	argv[ac] = NULL;
-	ret = kb_spawn(argv, NULL, &r);
+	ret = kb_spawn(argv.v, NULL, &r);
 	if (!ret && (!r.exited || r.exit_status)) {
 		kb_error("modprobe null_blk %s failed (exit status %d): the "
 			 "running kernel needs CONFIG_BLK_DEV_NULL_BLK and root",
@@ -60,6 +57,7 @@ int nullblk_load(const char *params)
 		ret = -ENODEV;
 	}
 out:
+	kb_argv_clear(&argv);
 	free(copy);
 	return ret;
 }

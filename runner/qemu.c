@@ -24,6 +24,7 @@ int kb_qemu_run(char *const argv[], const char *logpath,
 
 	memset(res, 0, sizeof(*res));
 	res->needle_s = -1;
+	res->mark_s = -1;
 	fd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		int e = errno;
@@ -64,13 +65,19 @@ int kb_qemu_run(char *const argv[], const char *logpath,
 			return -e;
 		}
 		now = kb_mono_s() - t0;
-		if (!res->needle_seen && now >= next_check) {
-			/* a console can grow to megabytes: not every tick */
-			next_check = now + 0.25;
-			if (kb_file_contains(w->console, w->needle)) {
+		if ((!res->needle_seen || (w->mark && res->mark_s < 0)) &&
+		    now >= next_check) {
+			/* a console can grow to megabytes: not every tick
+			 * once the guest runs */
+			next_check = now + (res->needle_seen ? 0.25 : 0.1);
+			if (!res->needle_seen &&
+			    kb_file_contains(w->console, w->needle)) {
 				res->needle_seen = 1;
 				res->needle_s = now;
 			}
+			if (w->mark && res->mark_s < 0 &&
+			    kb_file_contains(w->console, w->mark))
+				res->mark_s = now;
 		}
 		if (!killed && kb_spawn_forward_signal) {
 			kill(pid, SIGTERM);

@@ -14,11 +14,14 @@ struct kb_qemu_watch {
 	double needle_by_s;	/* kill QEMU when not seen by then */
 	double total_s;		/* kill QEMU after this in any case */
 	int stop_at_needle;	/* 1: kill QEMU as soon as it is seen */
+	const char *mark;	/* NULL, or text whose first appearance is
+				 * timed too (e.g. the guest's first run) */
 };
 
 struct kb_qemu_result {
 	int needle_seen;	/* 1 when the needle appeared */
 	double needle_s;	/* seconds from start to it, else -1 */
+	double mark_s;		/* seconds from start to the mark, else -1 */
 	double wall_s;		/* seconds QEMU ran */
 	int killed_needle;	/* killed: no needle by needle_by_s */
 	int killed_total;	/* killed: past total_s */
@@ -26,7 +29,8 @@ struct kb_qemu_result {
 	int exit_status;	/* its status then (127: could not exec) */
 };
 
-/* Run and watch; the console is read every 0.1 s until the needle shows.
+/* Run and watch; the console is read every 0.1 s until the needle and
+ * the mark show (then every 0.25 s: a console can grow to megabytes).
  * kb_spawn_forward_signal (lib/proc.h) set: QEMU gets SIGTERM and the
  * call returns -EINTR.  0 when QEMU ran (whatever happened: *res), or
  * -errno when it could not be started (message printed). */

@@ -50,6 +50,19 @@ for c in $cmds; do
 		"[ -n '$want' ] && [ '$got' = '$want' ]"
 done
 
+# KERNELS.CONF documents every key of the parser's table (kbench run
+# --help-keys prints parsers/kconf.c's kconf_opts[]: "  KEY  help", or
+# "  task group NAME = ..." for the keys followed by a name)
+conf_sec=$(awk '/^\.SH/ { on = ($2 == "KERNELS.CONF") } on' <<<"$src")
+keys=$("$KBENCH" run --help-keys | awk '/^  [a-z]/ { print ($1 == "task" ? "task group" : $1) }' | sort -u)
+undoc=""
+while read -r k; do
+	grep -qw -- "$k" <<<"$conf_sec" || undoc="$undoc '$k'"
+done <<<"$keys"
+nkeys=$(grep -c . <<<"$keys")
+check "KERNELS.CONF documents the $nkeys keys of kbench run --help-keys${undoc:+ (missing:$undoc)}" \
+	"[ $nkeys -ge 40 ] && [ -z \"$undoc\" ]"
+
 bad=$(awk '/^\.SH/ { on = ($2 == "EXAMPLES") } on' <<<"$src" |
 	grep -oE '^kbench [a-z-]+' | awk '{ print $2 }' | sort -u |
 	while read -r c; do grep -qx -- "$c" <<<"$cmds" || echo "$c"; done)

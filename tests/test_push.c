@@ -38,11 +38,13 @@
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/proc.h"
+#include "lib/str.h"
 #include "parsers/json_file.h"
 #include "parsers/kconf.h"
 #include "push/http.h"
 #include "push/influx.h"
 #include "push/push.h"
+#include "results/records.h"
 
 static const char *model_json =
 "{\"schema_version\": 1,"
@@ -142,14 +144,14 @@ static void test_parse_utc(void **state)
 	int64_t s = 0;
 
 	(void)state;
-	assert_int_equal(influx_parse_utc("1970-01-01T00:00:00Z", &s), 0);
+	assert_int_equal(kb_parse_utc("1970-01-01T00:00:00Z", &s), 0);
 	assert_int_equal(s, 0);
-	assert_int_equal(influx_parse_utc("2026-11-30T00:58:34Z", &s), 0);
+	assert_int_equal(kb_parse_utc("2026-11-30T00:58:34Z", &s), 0);
 	assert_int_equal(s, 1796000314LL);
-	assert_int_equal(influx_parse_utc("2026-11-30 00:58:34", &s), -EINVAL);
-	assert_int_equal(influx_parse_utc("2026-11-30T00:58:34Zjunk", &s),
+	assert_int_equal(kb_parse_utc("2026-11-30 00:58:34", &s), -EINVAL);
+	assert_int_equal(kb_parse_utc("2026-11-30T00:58:34Zjunk", &s),
 			 -EINVAL);
-	assert_int_equal(influx_parse_utc(NULL, &s), -EINVAL);
+	assert_int_equal(kb_parse_utc(NULL, &s), -EINVAL);
 }
 
 static char tmp[64];
@@ -193,7 +195,7 @@ static void test_run_times(void **state)
 	put("runs/a,NM=0/j/002/run.json", "{\"elapsed_s\": 5.6}");
 	/* no run.json at all: finished */
 	/* 004: no time at all: left out (warned) */
-	t = influx_run_times(tmp);
+	t = results_run_start_times(tmp, NULL);
 	assert_non_null(t);
 	assert_int_equal(json_object_size(t), 3);
 	assert_int_equal(json_integer_value(json_object_get(t, "a,NM=0/j/001")),
@@ -207,37 +209,39 @@ static void test_run_times(void **state)
 
 static void test_queue(void **state)
 {
-	json_t *q;
+	struct records_push_entry *q;
 	char *qpath = kb_path_join(tmp, "push-queue.json");
+	size_t n;
 
 	(void)state;
-	q = push_queue_load(tmp);
-	assert_int_equal(json_array_size(q), 0);
-	json_decref(q);
+	assert_int_equal(records_push_queue_load(tmp, &q, &n), 0);
+	assert_int_equal(n, 0);
 	assert_int_equal(push_queue_add(tmp, "http://127.0.0.1:1/write?db=a",
 					PUSH_INFLUX), 0);
 	assert_int_equal(push_queue_add(tmp, "http://127.0.0.1:2/x",
 					PUSH_JSON), 0);
 	assert_int_equal(push_queue_add(tmp, "http://127.0.0.1:1/write?db=a",
 					PUSH_INFLUX), 0);
-	q = push_queue_load(tmp);
-	assert_int_equal(json_array_size(q), 2);
-	assert_string_equal(json_string_value(json_object_get(
-		json_array_get(q, 0), "format")), "influx");
-	assert_int_equal(json_integer_value(json_object_get(
-		json_array_get(q, 0), "attempts")), 2);
-	assert_string_equal(json_string_value(json_object_get(
-		json_array_get(q, 1), "format")), "json");
-	json_decref(q);
-	assert_int_equal(push_queue_remove(tmp, "http://127.0.0.1:1/write?db=a"), 0);
-	q = push_queue_load(tmp);
-	assert_int_equal(json_array_size(q), 1);
-	json_decref(q);
-	assert_int_equal(push_queue_remove(tmp, "http://127.0.0.1:2/x"), 0);
+	assert_int_equal(records_push_queue_load(tmp, &q, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(q[0].format, "influx");
+	assert_int_equal(q[0].attempts, 2);
+	assert_string_equal(q[1].format, "json");
+	assert_int_equal(push_format_of(q[1].format), PUSH_JSON);
+	records_push_queue_free(q, n);
+	assert_int_equal(records_push_queue_remove(tmp,
+				"http://127.0.0.1:1/write?db=a"), 0);
+	assert_int_equal(records_push_queue_load(tmp, &q, &n), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(q[0].url, "http://127.0.0.1:2/x");
+	records_push_queue_free(q, n);
+	assert_int_equal(records_push_queue_remove(tmp, "http://127.0.0.1:2/x"),
+			 0);
 	assert_false(kb_exists(qpath));
 	/* a damaged queue is reported, not silently emptied */
 	put("push-queue.json", "{\"pending\": 3}");
-	assert_null(push_queue_load(tmp));
+	assert_int_equal(records_push_queue_load(tmp, &q, &n), -EINVAL);
+	assert_int_equal(n, 0);
 	free(qpath);
 	rm_tmp();
 }
@@ -1227,7 +1231,8 @@ static void test_queue_sent_at_run(void **state)
 {
 	struct srv s;
 	struct srv_req *q;
-	json_t *pending;
+	struct records_push_entry *pending;
+	size_t npending;
 	char *url, *out, *demo, *redir, *path;
 	size_t n;
 	int rc;
@@ -1247,11 +1252,10 @@ static void test_queue_sent_at_run(void **state)
 	EXPECT_RC(rc, 0, out);
 	assert_non_null(strstr(out, "sending the queued push to"));
 	assert_non_null(strstr(out, "failed again"));
-	pending = push_queue_load(demo);
-	assert_int_equal(json_array_size(pending), 1);
-	assert_int_equal(json_integer_value(json_object_get(
-		json_array_get(pending, 0), "attempts")), 2);
-	json_decref(pending);
+	assert_int_equal(records_push_queue_load(demo, &pending, &npending), 0);
+	assert_int_equal(npending, 1);
+	assert_int_equal(pending[0].attempts, 2);
+	records_push_queue_free(pending, npending);
 	free(out);
 
 	/* back: sent at the next run, the queue is gone */

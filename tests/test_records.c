@@ -8,6 +8,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,10 +103,23 @@ static void test_boot_overhead(void **state)
 	assert_int_equal(kb_mkdir_p(b2), 0);
 	assert_int_equal(kb_mkdir_p(b3), 0);	/* no timing.json: skipped */
 	/* 2 runs of 4 s + 30 s boot; 1 run + 20 s boot */
-	assert_int_equal(records_boot_timing_save(b1, "tcg", 38, 2, 12.5), 0);
-	assert_int_equal(records_boot_timing_save(b2, "tcg", 24, 1, -1), 0);
+	assert_int_equal(records_boot_timing_save(b1, "tcg", 38, 2, 12.5, 13.0), 0);
+	assert_int_equal(records_boot_timing_save(b2, "tcg", 24, 1, -1, -1), 0);
 	assert_true(records_boot_overhead_mean(dir, 4, &n) == 25.0);
 	assert_int_equal(n, 2);
+	{	/* the first run's time is kept; a never-seen one null */
+		char *t1 = kb_path_join(b1, "timing.json"), *txt = NULL;
+		char *t2 = kb_path_join(b2, "timing.json");
+
+		assert_int_equal(kb_read_file(t1, &txt, NULL, 1), 0);
+		assert_non_null(strstr(txt, "\"first_run_s\": 13.0"));
+		free(txt);
+		assert_int_equal(kb_read_file(t2, &txt, NULL, 1), 0);
+		assert_non_null(strstr(txt, "\"first_run_s\": null"));
+		free(txt);
+		free(t1);
+		free(t2);
+	}
 	free(b1);
 	free(b2);
 	free(b3);
@@ -125,6 +139,57 @@ static void test_tool_versions(void **state)
 	free(v);
 	/* the binary changed (another mtime): asked again */
 	assert_int_equal(records_tool_version_get("/usr/bin/fio:1:9.0", &v), 0);
+}
+
+/* campaign.json environment.vm: a boot recorded, a later boot of the
+ * same variant keeps what the guest reported, TCG wins the campaign's
+ * accel, the deb: pin is found only for the same kernel = */
+static void test_vm_variant(void **state)
+{
+	char *cj = kb_xasprintf("%s/campaign.json", tmp), *text = NULL;
+	char *mj = kb_xasprintf("%s/metrics.json", tmp), *rel, *pv, *pkg;
+	const char *argv[] = { "qemu-system-x86_64", "-m", "1024" };
+	struct records_vm_variant v = {
+		.name = "new", .kvm = 1, .accel_requested = "auto",
+		.accel_reason = "probe ok", .cpus = 2, .memory_mib = 1024,
+		.kernel = "deb:linux-image-6.12*", .package =
+		"linux-image-6.12.9-amd64", .release = "6.12.9-amd64",
+	};
+
+	(void)state;
+	assert_int_equal(write_text(cj, "{\"name\": \"t\"}"), 0);
+	assert_int_equal(records_vm_variant_save(tmp, &v, "QEMU 7.2", "emu"), 0);
+	assert_int_equal(records_vm_variant_set(tmp, "new", "guest_release",
+						"6.12.9-amd64"), 0);
+	assert_int_equal(records_vm_variant_set(tmp, "old", "x", "y"), -ENOENT);
+	assert_int_equal(records_vm_variant_set_argv(tmp, "new", "qemu_argv",
+						     argv, 3), 0);
+	v.kvm = 0;
+	v.accel_reason = "KVM unusable";
+	assert_int_equal(records_vm_variant_save(tmp, &v, NULL, "emu"), 0);
+	assert_int_equal(kb_read_file(cj, &text, NULL, 1), 0);
+	assert_non_null(strstr(text, "\"guest_release\": \"6.12.9-amd64\""));
+	assert_non_null(strstr(text, "\"timing_note\": \"emu\""));
+	assert_non_null(strstr(text, "\"qemu_version\": \"QEMU 7.2\""));
+	assert_non_null(strstr(text, "\"accel\": \"tcg\""));
+	assert_null(strstr(text, "qemu_argv"));	/* a new boot's entry */
+	free(text);
+	pkg = records_vm_pinned_package(tmp, "new", "deb:linux-image-6.12*");
+	assert_string_equal(pkg, "linux-image-6.12.9-amd64");
+	free(pkg);
+	assert_null(records_vm_pinned_package(tmp, "new", "deb:linux-image-amd64"));
+	assert_null(records_vm_pinned_package(tmp, "other", v.kernel));
+
+	assert_int_equal(records_run_guest_kernel(mj, &rel, &pv), 0);
+	assert_int_equal(write_text(mj, "{\"guest_kernel\": \"6.1.0-1\", "
+				    "\"guest_proc_version\": \"Linux version 6.1\"}"), 0);
+	assert_int_equal(records_run_guest_kernel(mj, &rel, &pv), 1);
+	assert_string_equal(rel, "6.1.0-1");
+	assert_string_equal(pv, "Linux version 6.1");
+	free(rel);
+	free(pv);
+	free(cj);
+	free(mj);
 }
 
 static void test_which(void **state)
@@ -153,6 +218,7 @@ int main(void)
 		cmocka_unit_test(test_kvm_probe_machine_boot_id),
 		cmocka_unit_test(test_boot_overhead),
 		cmocka_unit_test(test_tool_versions),
+		cmocka_unit_test(test_vm_variant),
 		cmocka_unit_test(test_which),
 	};
 
