@@ -148,10 +148,13 @@ check-vm: deps-check
 # Then hosts = (fio client/server, tests/cluster_fio_e2e.sh): two network
 # namespaces of the test's own with a veth pair and a private /30 each, a
 # fio --server in each, campaigns with hosts = both (runs ok, the sum of
-# the hosts' IOPS), a host with no server and a server killed mid-run
-# (failed runs naming the host, the campaign going on).  Needs root.  Cost
-# on 2 cores: about 40 s (4 campaigns of 2 runs of 1-4 s under ASan,
-# reruns of disturbed rounds included).
+# the hosts' IOPS, a row per host in the report, their fio versions), a
+# job on one host only ([job NAME] hosts =), a target of one host's own
+# (target@HOST) and one missing there, a third server on an IPv6 address,
+# a host with no server and a server killed mid-run (failed runs naming
+# the host, the campaign going on).  Needs root.  Cost on 2 cores: about
+# 80 s (8 campaigns of 2-4 runs of 1-4 s under ASan, reruns of disturbed
+# rounds included).
 check-cluster: deps-check
 	$(MAKE) --no-print-directory SANITIZE=1 BUILD=build/san build/san/kbench
 	@st=0; \

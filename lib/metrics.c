@@ -189,6 +189,18 @@ const struct kb_metric_def *kb_metric_find(const char *name)
 	return NULL;
 }
 
+size_t kb_metric_host_split(const char *key)
+{
+	const char *p;
+
+	if (strncmp(key, "host.", 5))
+		return 0;
+	for (p = strchr(key + 6, '.'); p; p = strchr(p + 1, '.'))
+		if (kb_metric_find(p + 1))
+			return (size_t)(p + 1 - key);
+	return 0;
+}
+
 const char *kb_direction_name(enum kb_direction d)
 {
 	switch (d) {

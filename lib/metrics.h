@@ -10,6 +10,8 @@
 #ifndef KB_METRICS_H
 #define KB_METRICS_H
 
+#include <stddef.h>
+
 enum kb_direction {
 	KB_NEUTRAL = 0,		/* neither better nor worse */
 	KB_HIGHER_BETTER,	/* IOPS, bandwidth */
@@ -29,6 +31,15 @@ extern const struct kb_metric_def kb_metrics[];
 
 /* Look a metric up by exact name; NULL when unknown. */
 const struct kb_metric_def *kb_metric_find(const char *name);
+
+/* A per-load-host metric (hosts =, fio --client; parsers/fio_json.c):
+ * "host.NAME.METRIC" is METRIC (a name of the table) measured on load host
+ * NAME alone, NAME being fio's "hostname" (the address or name given to
+ * --client, itself possibly dotted: "host.10.0.0.2.read.iops").  Returns
+ * the offset of METRIC in key, NAME being the shortest prefix that leaves
+ * a known METRIC (so NAME is key[5 .. offset - 2]); 0 when key is not such
+ * a name. */
+size_t kb_metric_host_split(const char *key);
 
 /* "higher", "lower" or "neutral". */
 const char *kb_direction_name(enum kb_direction d);

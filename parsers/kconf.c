@@ -45,7 +45,7 @@
 #define KB_CONF_MAX_NAME 64	/* a variant name, a tunable label */
 #define KB_MIN_LOOP_SIZE (16ULL << 20)
 
-enum section { SEC_NONE, SEC_GLOBAL, SEC_VARIANT };
+enum section { SEC_NONE, SEC_GLOBAL, SEC_VARIANT, SEC_JOB };
 
 /* kernels.conf's keys are the rows of kconf_opts[] below (fio's
  * fio_options[] is the model): name, section, how the value is read, where
@@ -64,6 +64,8 @@ struct parser {
 	enum section sec;
 	struct kb_variant *var;	/* current variant section */
 	struct kb_variant scratch;	/* for sections that are not kept */
+	struct kb_job_hosts *jh;	/* current [job NAME] section */
+	struct kb_job_hosts jscratch;	/* for job sections not kept */
 	int global_line;	/* line of the first [global], 0 = none */
 	/* line where each kconf_opts[] key was set: [global] keys for the
 	 * file, variant keys for the current section */
@@ -667,9 +669,11 @@ static void add_task_group(struct parser *p, const char *name,
 }
 
 /* hosts = HOST[:PORT] ...: fio --server load hosts (runner/run_exec.c
- * runs fio --client=HOST,PORT for each).  HOST: an IPv4 address or a host
- * name (letters, digits, '-', '.', not starting with '-' or '.'); PORT:
- * 1..65535, default fio's 8765.  Nothing option-like reaches fio's argv. */
+ * runs fio --client=HOST,PORT for each, --client=ip6:ADDR,PORT for an
+ * IPv6 address).  HOST: an IPv4 address or a host name (letters, digits,
+ * '-', '.', not starting with '-' or '.'), or an IPv6 address, bracketed
+ * when a port follows ([fd00::2]:8765); PORT: 1..65535, default fio's
+ * 8765.  Nothing option-like reaches fio's argv. */
 static int host_name_ok(const char *h)
 {
 	size_t n = strlen(h), i;
@@ -687,56 +691,303 @@ static int host_name_ok(const char *h)
 	return 1;
 }
 
-static void set_hosts(struct parser *p, const char *val)
+/* One hosts = item: HOST[:PORT], [IPV6]:PORT, [IPV6] or a bare IPv6
+ * address (two colons or more; no port then).  *host points into tok
+ * (brackets cut off).  Returns 0, or -1 with the error given. */
+static int parse_host(struct parser *p, char *tok, char **host,
+		      unsigned *port)
 {
-	struct kb_config *cfg = p->cfg;
-	char *copy = kb_xstrdup(val), *tok, *save = NULL;
+	char *colon = NULL, *end, *h = tok;
+	unsigned long v = KB_FIO_SERVER_PORT;
+	struct in6_addr a6;
+
+	if (tok[0] == '[') {		/* [ADDR] or [ADDR]:PORT */
+		end = strchr(tok, ']');
+		if (!end || (end[1] && end[1] != ':')) {
+			perr(p, p->line, "hosts: '%s': expected [IPV6-ADDRESS] or [IPV6-ADDRESS]:PORT, e.g. [fd00::2]:8765",
+			     tok);
+			return -1;
+		}
+		*end = '\0';
+		h = tok + 1;
+		colon = end[1] ? end + 1 : NULL;
+	} else if (strchr(tok, ':') == strrchr(tok, ':')) {
+		colon = strchr(tok, ':');	/* HOST:PORT */
+		if (colon)
+			*colon = '\0';
+	}
+	if (colon) {
+		errno = 0;
+		v = strtoul(colon + 1, &end, 10);
+		if (!isdigit((unsigned char)colon[1]) || *end || errno ||
+		    v < 1 || v > 65535) {
+			if (h != tok)
+				perr(p, p->line, "hosts: '[%s]:%s': the port must be 1..65535",
+				     h, colon + 1);
+			else
+				perr(p, p->line, "hosts: '%s:%s': the port must be 1..65535",
+				     tok, colon + 1);
+			return -1;
+		}
+	}
+	if (strchr(h, ':') ? inet_pton(AF_INET6, h, &a6) != 1 :
+	    (h != tok || !host_name_ok(h))) {
+		perr(p, p->line,
+		     "hosts: '%s' is not a host name, IPv4 or IPv6 address (expected HOST[:PORT] or [IPV6]:PORT, e.g. load1, 10.0.0.2:8765 or [fd00::2]:8765)",
+		     h);
+		return -1;
+	}
+	*host = h;
+	*port = (unsigned)v;
+	return 0;
+}
+
+/* hosts = of [global] or of a [job NAME] section into hosts, ports, *n */
+static void set_host_list(struct parser *p, const char *val, char **hosts,
+			  unsigned *ports, size_t *n)
+{
+	char *copy = kb_xstrdup(val), *tok, *save = NULL, *host;
+	unsigned port;
 	size_t i;
 
-	for (i = 0; i < cfg->nhosts; i++)
-		free(cfg->hosts[i]);
-	cfg->nhosts = 0;
+	for (i = 0; i < *n; i++)
+		free(hosts[i]);
+	*n = 0;
 	for (tok = strtok_r(copy, " \t,", &save); tok;
 	     tok = strtok_r(NULL, " \t,", &save)) {
-		char *colon = strchr(tok, ':'), *end;
-		unsigned long port = KB_FIO_SERVER_PORT;
-
-		if (colon) {
-			*colon = '\0';
-			errno = 0;
-			port = strtoul(colon + 1, &end, 10);
-			if (!isdigit((unsigned char)colon[1]) || *end ||
-			    errno || port < 1 || port > 65535) {
-				perr(p, p->line,
-				     "hosts: '%s:%s': the port must be 1..65535",
-				     tok, colon + 1);
-				continue;
-			}
-		}
-		if (!host_name_ok(tok)) {
-			perr(p, p->line,
-			     "hosts: '%s' is not a host name or IPv4 address (expected HOST[:PORT], e.g. load1 or 10.0.0.2:8765)",
-			     tok);
+		if (parse_host(p, tok, &host, &port))
 			continue;
-		}
-		for (i = 0; i < cfg->nhosts; i++)
-			if (!strcmp(cfg->hosts[i], tok) &&
-			    cfg->host_ports[i] == port)
+		for (i = 0; i < *n; i++)
+			if (!strcmp(hosts[i], host) && ports[i] == port)
 				break;
-		if (i < cfg->nhosts) {
-			perr(p, p->line, "hosts: '%s' is given twice", tok);
+		if (i < *n) {
+			perr(p, p->line, "hosts: '%s' is given twice", host);
 			continue;
 		}
-		if (cfg->nhosts == KB_MAX_HOSTS) {
+		if (*n == KB_MAX_HOSTS) {
 			perr(p, p->line, "hosts: at most %d", KB_MAX_HOSTS);
 			break;
 		}
-		cfg->host_ports[cfg->nhosts] = (unsigned)port;
-		cfg->hosts[cfg->nhosts++] = kb_xstrdup(tok);
+		ports[*n] = port;
+		hosts[(*n)++] = kb_xstrdup(host);
 	}
 	if (!val[strspn(val, " \t,")])
 		perr(p, p->line, "hosts: no host given (HOST[:PORT] ...)");
 	free(copy);
+}
+
+/* [global] hosts = (kconf_opts[]) */
+static void set_hosts(struct parser *p, const char *val)
+{
+	set_host_list(p, val, p->cfg->hosts, p->cfg->host_ports,
+		      &p->cfg->nhosts);
+}
+
+char *kconf_host_label(const char *host, unsigned port)
+{
+	int v6 = !!strchr(host, ':');
+
+	return kb_xasprintf("%s%s%s:%u", v6 ? "[" : "", host, v6 ? "]" : "",
+			    port);
+}
+
+char *kconf_host_client_arg(const char *host, unsigned port)
+{
+	return kb_xasprintf("--client=%s%s,%u", strchr(host, ':') ? "ip6:" :
+			    "", host, port);
+}
+
+size_t kconf_job_hosts(const struct kb_config *cfg, const char *job,
+		       char *const **hosts, const unsigned **ports)
+{
+	size_t i;
+
+	for (i = 0; i < cfg->njob_hosts; i++)
+		if (!strcmp(cfg->job_hosts[i].job, job) &&
+		    cfg->job_hosts[i].nhosts) {
+			*hosts = cfg->job_hosts[i].hosts;
+			*ports = cfg->job_hosts[i].host_ports;
+			return cfg->job_hosts[i].nhosts;
+		}
+	*hosts = cfg->hosts;
+	*ports = cfg->host_ports;
+	return cfg->nhosts;
+}
+
+/* target@HOST = VALUE in [global]: HOST as in hosts = (its port, if
+ * given, is not looked at), VALUE a device path or file:/PATH on that
+ * host; checked against the load hosts at the end
+ * (check_host_targets()). */
+static void host_target_key(struct parser *p, const char *spec, char *raw)
+{
+	struct kb_config *cfg = p->cfg;
+	char *copy = kb_xstrdup(spec), *val = NULL, *host;
+	struct kb_host_target *ht;
+	unsigned port;
+	size_t i;
+
+	if (parse_host(p, copy, &host, &port))
+		goto out;
+	for (i = 0; i < cfg->nhost_targets; i++)
+		if (!strcmp(cfg->host_targets[i].host, host)) {
+			perr(p, p->line,
+			     "duplicate key 'target@%s' (first set at line %d)",
+			     spec, cfg->host_targets[i].line);
+			goto out;
+		}
+	val = expand(p, raw);
+	if (!val)
+		goto out;
+	if (!(!strncmp(val, "/dev/", 5) && val[5] && !has_dotdot(val)) &&
+	    !(!strncmp(val, "file:/", 6) && !strchr(val + 5, ':'))) {
+		perr(p, p->line,
+		     "target@%s = '%s': expected a device path (/dev/...) or file:/PATH on that host (no ':' in the path)",
+		     spec, val);
+		goto out;
+	}
+	if (cfg->nhost_targets == KB_MAX_HOSTS) {
+		perr(p, p->line, "target@HOST: at most %d", KB_MAX_HOSTS);
+		goto out;
+	}
+	ht = &cfg->host_targets[cfg->nhost_targets++];
+	ht->host = kb_xstrdup(host);
+	ht->kind = val[0] == '/' ? KB_TARGET_DEVICE : KB_TARGET_FILE;
+	ht->path = kb_xstrdup(val + (val[0] == '/' ? 0 : 5));
+	ht->line = p->line;
+out:
+	free(val);
+	free(copy);
+}
+
+const struct kb_host_target *kconf_host_target(const struct kb_config *cfg,
+					       const char *host)
+{
+	size_t i;
+
+	for (i = 0; i < cfg->nhost_targets; i++)
+		if (!strcmp(cfg->host_targets[i].host, host))
+			return &cfg->host_targets[i];
+	return NULL;
+}
+
+/* Every target@HOST names a load host of hosts = ([global] or a job's). */
+static void check_host_targets(struct parser *p)
+{
+	struct kb_config *cfg = p->cfg;
+	size_t i, j, h;
+	int found;
+
+	for (i = 0; i < cfg->nhost_targets; i++) {
+		const char *host = cfg->host_targets[i].host;
+
+		found = 0;
+		for (h = 0; h < cfg->nhosts; h++)
+			found |= !strcmp(cfg->hosts[h], host);
+		for (j = 0; j < cfg->njob_hosts; j++)
+			for (h = 0; h < cfg->job_hosts[j].nhosts; h++)
+				found |= !strcmp(cfg->job_hosts[j].hosts[h],
+						 host);
+		if (!found)
+			perr(p, cfg->host_targets[i].line,
+			     "target@%s: %s is not a load host of hosts =",
+			     host, host);
+	}
+}
+
+static void free_job_hosts(struct kb_job_hosts *jh)
+{
+	size_t h;
+
+	for (h = 0; h < jh->nhosts; h++)
+		free(jh->hosts[h]);
+	free(jh->job);
+	memset(jh, 0, sizeof(*jh));
+}
+
+/* [job NAME]: a section of per-job settings (hosts =) for a job of
+ * jobs =, checked at the end (check_job_sections()).  A bad one's keys
+ * go to a scratch section, not kept. */
+static void start_job_section(struct parser *p, const char *name)
+{
+	struct kb_config *cfg = p->cfg;
+	size_t i;
+
+	free_job_hosts(&p->jscratch);
+	p->sec = SEC_JOB;
+	p->jh = &p->jscratch;
+	p->jh->job = kb_xstrdup(name);
+	if (!valid_name(name, "._+-")) {
+		perr(p, p->line,
+		     "bad section header [job %.64s] (expected [job NAME], NAME a job of jobs =)",
+		     name);
+		return;
+	}
+	for (i = 0; i < cfg->njob_hosts; i++)
+		if (!strcmp(cfg->job_hosts[i].job, name)) {
+			perr(p, p->line,
+			     "duplicate section [job %s] (first at line %d)",
+			     name, cfg->job_hosts[i].line);
+			return;
+		}
+	if (cfg->njob_hosts == KB_MAX_JOBS) {
+		perr(p, p->line, "too many [job NAME] sections (at most %d)",
+		     KB_MAX_JOBS);
+		return;
+	}
+	p->jh = &cfg->job_hosts[cfg->njob_hosts++];
+	p->jh->job = kb_xstrdup(name);
+	p->jh->line = p->line;
+}
+
+/* A key of a [job NAME] section: hosts = only. */
+static void job_key(struct parser *p, const char *key, char *raw)
+{
+	char *val;
+
+	if (strcmp(key, "hosts")) {
+		perr(p, p->line,
+		     "unknown key '%s' in [job %s] (expected hosts)", key,
+		     p->jh->job);
+		return;
+	}
+	if (p->jh->hosts_line) {
+		perr(p, p->line,
+		     "duplicate key 'hosts' in [job %s] (first set at line %d)",
+		     p->jh->job, p->jh->hosts_line);
+		return;
+	}
+	p->jh->hosts_line = p->line;
+	val = expand(p, raw);
+	if (val)
+		set_host_list(p, val, p->jh->hosts, p->jh->host_ports,
+			      &p->jh->nhosts);
+	free(val);
+}
+
+/* Every [job NAME] names a job of jobs = and has hosts =, which
+ * overrides [global]'s: [global] must have one. */
+static void check_job_sections(struct parser *p)
+{
+	struct kb_config *cfg = p->cfg;
+	size_t i, j;
+
+	for (i = 0; i < cfg->njob_hosts; i++) {
+		struct kb_job_hosts *jh = &cfg->job_hosts[i];
+
+		for (j = 0; j < cfg->njobs; j++)
+			if (!strcmp(cfg->jobs[j], jh->job))
+				break;
+		if (j == cfg->njobs)
+			perr(p, jh->line, "[job %s]: no job %s in jobs =",
+			     jh->job, jh->job);
+		else if (!jh->hosts_line)
+			perr(p, jh->line, "[job %s]: no hosts = (the only key of a job section)",
+			     jh->job);
+		else if (!cfg->nhosts)
+			perr(p, jh->line,
+			     "[job %s]: hosts = overrides [global]'s, which is missing: give the campaign's load hosts in [global] too",
+			     jh->job);
+	}
 }
 
 /* "tunable LABEL = PATH: V1 V2 ..."; label is the text after "tunable".
@@ -1322,6 +1573,10 @@ static void start_section(struct parser *p, char *s)
 	}
 	*end = '\0';
 	name = s + 1;
+	if (!strncmp(name, "job", 3) && (name[3] == ' ' || name[3] == '\t')) {
+		start_job_section(p, kb_trim(name + 4));
+		return;
+	}
 	if (!strcmp(name, "global")) {
 		if (p->global_line)
 			perr(p, p->line,
@@ -1460,6 +1715,14 @@ static void handle_key(struct parser *p, char *key, char *raw)
 		perr(p, p->line,
 		     "'%s' is outside any section (put it under [global] or a variant section)",
 		     key);
+		return;
+	}
+	if (p->sec == SEC_JOB) {
+		job_key(p, key, raw);
+		return;
+	}
+	if (p->sec == SEC_GLOBAL && !strncmp(key, "target@", 7)) {
+		host_target_key(p, key + 7, raw);
 		return;
 	}
 	/* Which key, and is it a repeat?  Decided before the value is
@@ -1684,6 +1947,8 @@ static void finish(struct parser *p)
 			     "tunable %s: relative path '%s' is under the target's /sys/block/<dev>/, but with hosts = (line %d) the target is the load hosts' device; give an absolute path of this machine",
 			     cfg->tunables[i].label, cfg->tunables[i].path,
 			     global_line(p, "hosts"));
+	check_job_sections(p);
+	check_host_targets(p);
 	check_baseline(p);
 	kconf_find_profiles(cfg, NULL, NULL);
 }
@@ -1920,6 +2185,7 @@ int kconf_parse(const char *name, const char *text, struct kb_config *cfg)
 		ret = -EINVAL;
 	}
 	free_variant(&p.scratch);
+	free_job_hosts(&p.jscratch);
 	free(buf);
 	free(p.dir);
 	return ret;
@@ -1977,6 +2243,12 @@ void kconf_free(struct kb_config *cfg)
 		free(cfg->layouts[i]);
 	for (i = 0; i < cfg->nhosts; i++)
 		free(cfg->hosts[i]);
+	for (i = 0; i < cfg->njob_hosts; i++)
+		free_job_hosts(&cfg->job_hosts[i]);
+	for (i = 0; i < cfg->nhost_targets; i++) {
+		free(cfg->host_targets[i].host);
+		free(cfg->host_targets[i].path);
+	}
 	for (i = 0; i < cfg->nprofile; i++)
 		free(cfg->profile[i]);
 	for (i = 0; i < cfg->ntask_groups; i++) {

@@ -181,6 +181,30 @@ struct kb_profiles_place {
 	char *source;		/* why it was looked at, e.g. "KBENCH_PROFILES" */
 };
 
+#define KB_MAX_HOSTS 16
+#define KB_FIO_SERVER_PORT 8765
+
+/* target@HOST = (kernels.conf [global]): the target that load HOST's fio
+ * opens instead of target =, a path on that host: a device (/dev/...)
+ * or a file (file:/PATH). */
+struct kb_host_target {
+	char *host;		/* as in kb_config.hosts (any port) */
+	char *path;
+	enum kb_target_kind kind;	/* KB_TARGET_DEVICE or _FILE */
+	int line;
+};
+
+/* hosts = of a [job NAME] section (kernels.conf): that job's load hosts,
+ * as kb_config.hosts. */
+struct kb_job_hosts {
+	char *job;
+	int line;		/* of its section header */
+	int hosts_line;		/* of its hosts =, 0: none */
+	char *hosts[KB_MAX_HOSTS];
+	unsigned host_ports[KB_MAX_HOSTS];
+	size_t nhosts;
+};
+
 struct kb_config {
 	char *path;		/* the file it was read from */
 	char *jobs[KB_MAX_JOBS];	/* profile names, without ".fio" */
@@ -279,13 +303,18 @@ struct kb_config {
 	enum kb_accel accel;	/* [global] accel = (default: unset = auto) */
 	unsigned kvm_probe_timeout_s;	/* default 20 */
 	/* hosts = HOST[:PORT] ...: fio --server load hosts; none = fio runs
-	 * here.  hosts[i] is the name or IPv4 address as given, host_ports[i]
+	 * here.  hosts[i] is the name, IPv4 or IPv6 address as given
+	 * (without an IPv6 address's brackets: it holds ':'), host_ports[i]
 	 * its port (default KB_FIO_SERVER_PORT). */
-#define KB_MAX_HOSTS 16
-#define KB_FIO_SERVER_PORT 8765
 	char *hosts[KB_MAX_HOSTS];
 	unsigned host_ports[KB_MAX_HOSTS];
 	size_t nhosts;
+	/* [job NAME] sections: hosts = for that job's runs, overriding
+	 * [global]'s (which must be given: kconf_job_hosts()) */
+	struct kb_job_hosts job_hosts[KB_MAX_JOBS];
+	size_t njob_hosts;
+	struct kb_host_target host_targets[KB_MAX_HOSTS];
+	size_t nhost_targets;
 	int allow_page_cache;	/* allow_page_cache = yes|no (default no):
 				 * count runs flagged "suspect":
 				 * "page_cache" (../shared/cases/B30) */
@@ -337,6 +366,26 @@ void kconf_find_profiles(struct kb_config *cfg, const char *exe,
  * holds, and how to fix it (`profiles =`), as lines to print after the
  * error; malloc'd. */
 char *kconf_profiles_help(const struct kb_config *cfg, const char *job);
+
+/* A load host (host as in kb_config.hosts) as kbench names it:
+ * "HOST:PORT", "[ADDR]:PORT" for an IPv6 address (malloc'd). */
+char *kconf_host_label(const char *host, unsigned port);
+
+/* fio's argument for a load host (fio(1), "CLIENT / SERVER": type ip6
+ * for TCP/IP v6, then "hostname,port"): "--client=HOST,PORT", or
+ * "--client=ip6:ADDR,PORT" for an IPv6 address (malloc'd). */
+char *kconf_host_client_arg(const char *host, unsigned port);
+
+/* target@HOST = of load host host (kb_config.hosts), NULL when it has
+ * none (it opens target =). */
+const struct kb_host_target *kconf_host_target(const struct kb_config *cfg,
+					       const char *host);
+
+/* The load hosts of job's runs: its [job NAME] section's hosts =, else
+ * [global]'s.  Points *hosts and *ports at them; returns how many (0:
+ * fio runs here). */
+size_t kconf_job_hosts(const struct kb_config *cfg, const char *job,
+		       char *const **hosts, const unsigned **ports);
 
 void kconf_free(struct kb_config *cfg);
 

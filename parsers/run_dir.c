@@ -212,6 +212,42 @@ static void stderr_tail(const char *dir, char *out, size_t size)
 	free(se);
 }
 
+/* fio --client writes the servers' messages ("<name> job: you need to
+ * specify size=", "client <HOST>: exited with error 1") into its output
+ * file before the JSON, where the parser warns of them ("non-JSON
+ * preamble line N: '...'", parsers/fio_json.c): the last 3 joined with
+ * " | " into out (at most size - 1 bytes, the end kept), "" if none. */
+static void preamble_tail(const json_t *fio, char *out, size_t size)
+{
+	static const char tag[] = "non-JSON preamble line ";
+	const char *last[3] = { NULL }, *w, *q;
+	const json_t *v;
+	size_t i, l;
+	char *joined, *r;
+
+	out[0] = '\0';
+	json_array_foreach(json_object_get(fio, "warnings"), i, v) {
+		w = json_string_value(v);
+		if (!w || strncmp(w, tag, sizeof(tag) - 1) ||
+		    !(q = strstr(w, ": '")))
+			continue;
+		last[0] = last[1];
+		last[1] = last[2];
+		last[2] = q + 3;
+	}
+	joined = kb_xasprintf("%s%s%s%s%s", last[0] ? last[0] : "",
+			      last[0] ? " | " : "", last[1] ? last[1] : "",
+			      last[1] ? " | " : "", last[2] ? last[2] : "");
+	/* each line ends with the parser's closing quote */
+	for (r = joined; (r = strstr(r, "' | ")); )
+		memmove(r, r + 1, strlen(r));
+	l = strlen(joined);
+	if (l && joined[l - 1] == '\'')
+		joined[--l] = '\0';
+	snprintf(out, size, "%s", l >= size ? joined + l - (size - 1) : joined);
+	free(joined);
+}
+
 /* hosts = (run.json "hosts": [{"host", "port"}], runner/run_exec.c):
  * the load hosts with no client_stats entry in fio's output ("HOST:PORT,
  * ..." into out), e.g. down or no fio --server there (fio says "failed to
@@ -242,8 +278,10 @@ static int missing_hosts(const json_t *run, const json_t *fio, char *out,
 		if (found)
 			continue;
 		l = strlen(out);
-		snprintf(out + l, size - l, "%s%s:%d", n ? ", " : "", name,
-			 (int)num(h, "port", 0));
+		/* an IPv6 address bracketed, as kconf_host_label() */
+		snprintf(out + l, size - l, "%s%s%s%s:%d", n ? ", " : "",
+			 strchr(name, ':') ? "[" : "", name,
+			 strchr(name, ':') ? "]" : "", (int)num(h, "port", 0));
 		n++;
 	}
 	return n;
@@ -358,6 +396,14 @@ json_t *run_dir_parse(const char *dir)
 
 		snprintf(reason + l, sizeof(reason) - l, "; fio stderr: %s",
 			 tail);
+	} else if (reason[0] && !tail[0] && json_object_get(run, "hosts")) {
+		/* fio --client: the servers' messages are in its output */
+		size_t l = strlen(reason);
+
+		preamble_tail(fio, tail, sizeof(tail));
+		if (tail[0])
+			snprintf(reason + l, sizeof(reason) - l,
+				 "; fio's output: %s", tail);
 	}
 
 	fv = fio ? json_object_get(fio, "fio_version") : NULL;

@@ -15,7 +15,12 @@
  * The columns (docs/results-format.md names the model's members):
  *   configuration, variant, one per tunable label (campaign.tunables,
  *   kernels.conf order; "tunable_LABEL" if the label is a column name
- *   below), job, metric, unit,
+ *   below), job, [host,] metric, unit,
+ *   host             only when the summaries hold per-load-host metrics
+ *                    (hosts =, "host.NAME.METRIC", lib/metrics.h): NAME,
+ *                    and metric is then METRIC; empty on the rows of all
+ *                    hosts together (the aggregate).  A campaign on one
+ *                    machine has no host column.
  *   n, mean, sd, cv_pct, ci_low, ci_high    the summary (95% CI)
  *   baseline                                the configuration compared with
  *   change_pct, change_ci_low, change_ci_high, p_adjusted,
@@ -43,6 +48,7 @@
 #include "results/json.h"
 #include "lib/file.h"
 #include "lib/str.h"
+#include "lib/metrics.h"
 #include "stats/summary.h"
 
 #include <errno.h>
@@ -165,8 +171,11 @@ int report_csv(FILE *out, json_t *results)
 	json_t *comparisons = json_object_get(results, "comparisons");
 	json_t *s, *cmp, *cfg, *t, *modes;
 	struct kb_strlist labels = { 0 };
-	int first, flags = flags_recorded(results);
-	size_t i, k, c;
+	int first, flags = flags_recorded(results), hosts = 0;
+	size_t i, k, c, off;
+
+	json_array_foreach(summaries, i, s)
+		hosts |= kb_metric_host_split(kb_jstr(s, "metric") ?: "") > 0;
 
 	json_array_foreach(json_object_get(json_object_get(results,
 			   "campaign"), "tunables"), i, t)
@@ -190,8 +199,11 @@ int report_csv(FILE *out, json_t *results)
 			csv_str(out, &first, labels.v[k]);
 		}
 	}
-	for (c = 0; columns[c]; c++)
+	for (c = 0; columns[c]; c++) {
 		csv_str(out, &first, columns[c]);
+		if (hosts && !strcmp(columns[c], "job"))
+			csv_str(out, &first, "host");
+	}
 	fputs("\r\n", out);
 
 	json_array_foreach(summaries, i, s) {
@@ -212,6 +224,19 @@ int report_csv(FILE *out, json_t *results)
 			csv_str(out, &first, kb_jstr(json_object_get(cfg,
 					"tunables"), labels.v[k]));
 		csv_str(out, &first, job);
+		if (hosts) {	/* "host.NAME.METRIC": NAME, METRIC */
+			off = kb_metric_host_split(metric);
+			if (off) {
+				char *name = kb_xasprintf("%.*s",
+					(int)(off - 6), metric + 5);
+
+				csv_str(out, &first, name);
+				free(name);
+			} else {
+				csv_str(out, &first, NULL);
+			}
+			metric += off;
+		}
 		csv_str(out, &first, metric);
 		csv_str(out, &first, kb_jstr(s, "unit"));
 		csv_num(out, &first, s, "n");

@@ -12,6 +12,7 @@
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/metrics.h"
+#include "parsers/fio_probe.h"
 
 #include <errno.h>
 #include <math.h>
@@ -684,17 +685,138 @@ static char *merged_baselines(struct ctx *c)
 			    c->baseline, c->baseline);
 }
 
+/* A baseline row: the campaign's baseline, or that of its own swept
+ * value (stats_baseline_for). */
+static int is_base_row(struct ctx *c, size_t i)
+{
+	const char *bl = stats_baseline_for(c->results, c->cfgs[i].id);
+
+	return !strcmp(c->cfgs[i].id, c->baseline) ||
+	       (bl && !strcmp(bl, c->cfgs[i].id));
+}
+
+/* The cells of summary s from col on: mean (dec decimals), then after
+ * the "vs base" cell the half-width of the 95% CI, CV% and n; "n/a" for
+ * what was not measured. */
+static void set_summary_cells(struct kb_table *t, size_t row, size_t col,
+			      json_t *s, int dec)
+{
+	double v, lo, hi;
+	int ok, ok2;
+
+	v = jnum(s, "mean", &ok);
+	if (ok)
+		kb_table_set(t, row, col, "%.*f", dec, v);
+	else
+		kb_table_set(t, row, col, "n/a");
+	lo = jnum(s, "ci95_lo", &ok);
+	hi = jnum(s, "ci95_hi", &ok2);
+	if (ok && ok2)
+		kb_table_set(t, row, col + 2, "%.*f", dec, (hi - lo) / 2);
+	else
+		kb_table_set(t, row, col + 2, "n/a");
+	v = jnum(s, "cv_pct", &ok);
+	if (ok)
+		kb_table_set(t, row, col + 3, "%.2f", v);
+	else
+		kb_table_set(t, row, col + 3, "n/a");
+	v = jnum(s, "n", &ok);
+	kb_table_set(t, row, col + 4, "%ld", ok ? (long)v : 0L);
+}
+
+/* hosts = (fio --client): the load hosts (malloc'd names) with a
+ * per-host summary "host.NAME.METRIC" (lib/metrics.h) of job for one of
+ * the table's metrics, in the summaries' order; none for a campaign on
+ * one machine. */
+struct host_list {
+	char **v;
+	size_t n;
+};
+
+static void load_hosts(struct ctx *c, const char *job, const char **metrics,
+		       size_t nm, struct host_list *out)
+{
+	const char *key;
+	size_t i, m, h, off;
+	json_t *e;
+
+	json_array_foreach(c->summaries, i, e) {
+		key = kb_jstr(e, "metric");
+		if (!key || strcmp(kb_jstr(e, "job") ?: "", job) ||
+		    !(off = kb_metric_host_split(key)))
+			continue;
+		for (m = 0; m < nm && strcmp(key + off, metrics[m]); m++)
+			;
+		for (h = 0; m < nm && h < out->n; h++)
+			if (strlen(out->v[h]) == off - 6 &&
+			    !strncmp(out->v[h], key + 5, off - 6))
+				break;
+		if (m == nm || h < out->n)
+			continue;
+		out->v = kb_xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
+		out->v[out->n++] = kb_xasprintf("%.*s", (int)(off - 6),
+						key + 5);
+	}
+}
+
+static void host_list_free(struct host_list *l)
+{
+	size_t h;
+
+	for (h = 0; h < l->n; h++)
+		free(l->v[h]);
+	free(l->v);
+}
+
+/* Under configuration i's row, one row per load host: "  @NAME", then
+ * for each metric that host's host.NAME.METRIC summary, its change vs
+ * the baseline's same host (the summary's diff_pct: not tested), CI, CV%
+ * and n. */
+static void host_rows(struct ctx *c, struct kb_table *t, size_t i,
+		      const char *job, const char **metrics, size_t nm,
+		      const struct host_list *hosts)
+{
+	size_t h, m, row, col, nkey = 1 + c->labels.n;
+	double diff;
+	char *key;
+	json_t *s;
+	int ok;
+
+	for (h = 0; h < hosts->n; h++) {
+		row = kb_table_add_row(t, 0);
+		kb_table_set(t, row, 0, "  @%s", hosts->v[h]);
+		for (m = 0; m < nm; m++) {
+			col = nkey + 5 * m;
+			key = kb_xasprintf("host.%s.%s", hosts->v[h],
+					   metrics[m]);
+			s = stats_find_summary(c->summaries, c->cfgs[i].id,
+					       job, key);
+			free(key);
+			set_summary_cells(t, row, col, s,
+					  kb_metric_decimals(metrics[m]));
+			diff = jnum(s, "diff_pct", &ok);
+			if (is_base_row(c, i))
+				kb_table_set(t, row, col + 1, "base");
+			else if (ok)
+				kb_table_set(t, row, col + 1, "(%+.2f%%)",
+					     fabs(diff) < 0.005 ? 0.0 : diff);
+			else
+				kb_table_set(t, row, col + 1, "n/a");
+		}
+	}
+}
+
 static struct kb_table *comparison_table(struct ctx *c, const char *job,
 					 const char **metrics, size_t nm)
 {
 	struct kb_table *t;
+	struct host_list hosts = { 0 };
 	char *phrase, *title, *list = NULL, *tmp, *head, *few;
 	size_t i, m, col, row, nkey = 1 + c->labels.n, niops = 0, nfew;
-	int ok, ok2, dec, sig;
+	int ok, sig;
 	size_t nsig = 0;
-	double v, lo, hi, diff;
+	double v, diff;
 	json_t *s, *cmp;
-	const char *bl;
 	char *vs_what = merged_baselines(c);
 
 	for (m = 0; m < nm; m++) {
@@ -726,20 +848,17 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 		free(head);
 	}
 
+	load_hosts(c, job, metrics, nm, &hosts);
 	for (i = 0; i < c->ncfgs; i++) {
 		row = add_cfg_row(c, t, i);
 		for (m = 0; m < nm; m++) {
 			col = nkey + 5 * m;
-			dec = kb_metric_decimals(metrics[m]);
 			s = stats_find_summary(c->summaries, c->cfgs[i].id, job,
 					       metrics[m]);
 			cmp = find_comparison(c, c->cfgs[i].id, job,
 					      metrics[m]);
-			v = jnum(s, "mean", &ok);
-			if (ok)
-				kb_table_set(t, row, col, "%.*f", dec, v);
-			else
-				kb_table_set(t, row, col, "n/a");
+			set_summary_cells(t, row, col, s,
+					  kb_metric_decimals(metrics[m]));
 			/* the change, mailing-list style: "(+0.03%)" plain,
 			 * "* -0.42%*" significant (stats/compare.h): the
 			 * change its analysis estimated and tested, else
@@ -752,11 +871,7 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 			       !strcmp(kb_jstr(cmp, "verdict"), "regression") ||
 			       !strcmp(kb_jstr(cmp, "verdict"),
 				       "significant difference"));
-			/* a baseline, also of its own swept value
-			 * (stats_baseline_for) */
-			bl = stats_baseline_for(c->results, c->cfgs[i].id);
-			if (!strcmp(c->cfgs[i].id, c->baseline) ||
-			    (bl && !strcmp(bl, c->cfgs[i].id)))
+			if (is_base_row(c, i))
 				kb_table_set(t, row, col + 1, "base");
 			else if (ok && sig)
 				kb_table_set(t, row, col + 1, "* %+.2f%%*",
@@ -771,21 +886,8 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 				kb_table_set_strong(t, row, col);
 				kb_table_set_strong(t, row, col + 1);
 			}
-			lo = jnum(s, "ci95_lo", &ok);
-			hi = jnum(s, "ci95_hi", &ok2);
-			if (ok && ok2)
-				kb_table_set(t, row, col + 2, "%.*f", dec,
-					     (hi - lo) / 2);
-			else
-				kb_table_set(t, row, col + 2, "n/a");
-			v = jnum(s, "cv_pct", &ok);
-			if (ok)
-				kb_table_set(t, row, col + 3, "%.2f", v);
-			else
-				kb_table_set(t, row, col + 3, "n/a");
-			v = jnum(s, "n", &ok);
-			kb_table_set(t, row, col + 4, "%ld", ok ? (long)v : 0L);
 		}
+		host_rows(c, t, i, job, metrics, nm, &hosts);
 	}
 
 	kb_table_add_note(t, "vs base: change vs %s%s as the "
@@ -797,6 +899,14 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 			  c->results) ? " at the same value of each swept job "
 			  "parameter" : "");
 	free(vs_what);
+	if (hosts.n)
+		kb_table_add_note(t, "@HOST: load host HOST alone (hosts =, its "
+				  "host.HOST.* metrics, its latency percentiles "
+				  "from its own json+ bins); the configuration's "
+				  "row above is all %zu hosts together; vs base "
+				  "of a host: against the baseline's same host, "
+				  "not tested", hosts.n);
+	host_list_free(&hosts);
 	comparison_notes(c, t, job, metrics, nm, nsig);
 	/* two performance modes (stats/modes.h), also of the baseline and
 	 * of a campaign with one configuration */
@@ -1020,6 +1130,46 @@ static void machine_header(struct ctx *c, struct kb_report *r)
 			   "NNN.superseded-K, listed in results.json)", nsup));
 }
 
+/* "fio: fio-3.33", and with hosts = each load host's fio as it said
+ * when the campaign began (campaign.json environment.load_hosts,
+ * runner/campaign.c): "fio-3.33 here; load hosts: 10.0.0.2:8765 fio-3.35
+ * (load2), ..."; versions that differ also as a "Warning" line
+ * (parsers/fio_probe.h). */
+static void fio_header(json_t *env, struct kb_report *r)
+{
+	json_t *lh = json_object_get(env, "load_hosts"), *h;
+	const char *local = kb_jstr(env, "fio_version");
+	struct kb_fio_host_version *hv;
+	char *list = NULL, *tmp;
+	size_t i;
+
+	if (!json_array_size(lh)) {
+		if (local)
+			add_header(r, "fio", kb_xstrdup(local));
+		return;
+	}
+	hv = kb_xcalloc(json_array_size(lh), sizeof(*hv));
+	json_array_foreach(lh, i, h) {
+		hv[i].host = kb_jstr(h, "host") ?: "?";
+		hv[i].version = kb_jstr(h, "fio_version");
+		tmp = kb_xasprintf("%s%s%s %s%s%s%s", list ? list : "",
+				   list ? ", " : "", hv[i].host,
+				   hv[i].version ?: "unknown (no answer)",
+				   kb_jstr(h, "hostname") ? " (" : "",
+				   kb_jstr(h, "hostname") ?: "",
+				   kb_jstr(h, "hostname") ? ")" : "");
+		free(list);
+		list = tmp;
+	}
+	add_header(r, "fio", kb_xasprintf("%s here; load hosts: %s",
+					  local ?: "unknown", list));
+	tmp = kb_fio_version_skew(local, hv, json_array_size(lh));
+	if (tmp)
+		add_header(r, "Warning", tmp);
+	free(list);
+	free(hv);
+}
+
 static void build_header(struct ctx *c, struct kb_report *r)
 {
 	json_t *env = json_object_get(c->campaign, "environment");
@@ -1077,9 +1227,31 @@ static void build_header(struct ctx *c, struct kb_report *r)
 			free(list);
 			list = more;
 		}
+		{	/* [job NAME] hosts = (campaign.job_hosts) */
+			const char *jname;
+			json_t *jl;
+
+			json_object_foreach(json_object_get(c->campaign,
+					    "job_hosts"), jname, jl) {
+				more = kb_xasprintf("%s; %s on", list, jname);
+				free(list);
+				list = more;
+				json_array_foreach(jl, hi, h) {
+					more = kb_xasprintf("%s%s%s", list,
+						hi ? ", " : " ",
+						json_string_value(h) ?: "?");
+					free(list);
+					list = more;
+				}
+				more = kb_xasprintf("%s only", list);
+				free(list);
+				list = more;
+			}
+		}
 		add_header(r, "Load hosts", kb_xasprintf("%s (fio --client; "
-			   "metrics are their sum, host.HOST.* each; only this "
-			   "machine's kernel and tunables are variants)", list));
+			   "metrics are their sum, host.HOST.* each; their "
+			   "kernels are not variants: only this machine's "
+			   "kernel and tunables are)", list));
 		free(list);
 	}
 	add_header(r, "Runtime", jtext(c->campaign, "runtime_s", " s per run"));
@@ -1101,8 +1273,7 @@ static void build_header(struct ctx *c, struct kb_report *r)
 			   c->baseline));
 	else
 		add_header(r, "Baseline", kb_xstrdup(c->baseline));
-	if (kb_jstr(env, "fio_version"))
-		add_header(r, "fio", kb_xstrdup(kb_jstr(env, "fio_version")));
+	fio_header(env, r);
 	if (kb_jstr(env, "cpu_model"))
 		add_header(r, "CPU", kb_xstrdup(kb_jstr(env, "cpu_model")));
 	/* vm variants (runner/driver_vm.c): "emulated (TCG): timings are

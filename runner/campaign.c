@@ -7,6 +7,7 @@
 #include "lib/file.h"
 #include "lib/proc.h"
 #include "parsers/json_file.h"
+#include "parsers/fio_probe.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -202,6 +203,99 @@ json_t *campaign_environment(void)
 	return env;
 }
 
+/* hosts =: what each load host's fio --server says of itself
+ * (parsers/fio_probe.h), asked apart with `fio --client=HOST,PORT
+ * --parse-only /dev/null` (connects, runs nothing; kb_capture's 60 s
+ * limit): [{"host": "HOST:PORT", "hostname", "fio_version"}], null for
+ * what a host did not answer; versions other than local_fio's warned. */
+#define MAX_ALL_HOSTS (KB_MAX_HOSTS * (KB_MAX_JOBS + 1))
+
+/* ["HOST:PORT", ...] (kconf_host_label) of n load hosts */
+static json_t *host_labels(const char *const *hosts, const unsigned *ports,
+			   size_t n)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		char *l = kconf_host_label(hosts[i], ports[i]);
+
+		json_array_append_new(a, json_string(l));
+		free(l);
+	}
+	return a;
+}
+
+/* Every load host of the campaign, once: [global]'s hosts =, then those
+ * of the [job NAME] sections not already there.  Returns how many. */
+static size_t all_load_hosts(const struct kb_config *cfg,
+			     const char *hosts[MAX_ALL_HOSTS],
+			     unsigned ports[MAX_ALL_HOSTS])
+{
+	size_t n = 0, j, i, k;
+
+	for (j = 0; j <= cfg->njob_hosts; j++) {
+		char *const *h = j ? cfg->job_hosts[j - 1].hosts : cfg->hosts;
+		const unsigned *pt = j ? cfg->job_hosts[j - 1].host_ports :
+					 cfg->host_ports;
+		size_t nh = j ? cfg->job_hosts[j - 1].nhosts : cfg->nhosts;
+
+		for (i = 0; i < nh; i++) {
+			for (k = 0; k < n; k++)
+				if (!strcmp(hosts[k], h[i]) && ports[k] == pt[i])
+					break;
+			if (k == n) {
+				hosts[n] = h[i];
+				ports[n++] = pt[i];
+			}
+		}
+	}
+	return n;
+}
+
+static json_t *load_hosts_environment(const struct kb_config *cfg,
+				      const char *local_fio)
+{
+	struct kb_fio_host_version hv[MAX_ALL_HOSTS];
+	char *labels[MAX_ALL_HOSTS], *skew;
+	const char *hosts[MAX_ALL_HOSTS];
+	unsigned ports[MAX_ALL_HOSTS];
+	json_t *arr = json_array();
+	size_t i, n = all_load_hosts(cfg, hosts, ports);
+
+	for (i = 0; i < n; i++) {
+		char *client = kconf_host_client_arg(hosts[i], ports[i]);
+		char *argv[] = { "fio", client, "--parse-only", "/dev/null",
+				 NULL };
+		char *name = NULL, *version = NULL, *out = NULL;
+
+		labels[i] = kconf_host_label(hosts[i], ports[i]);
+		if (kb_capture(argv, &out) != 0 || !out ||
+		    kb_fio_probe_parse(out, &name, &version))
+			kb_warn("load host %s: no answer to fio's probe (fio "
+				"--client ... --parse-only): its fio version "
+				"is unknown; its runs will say why", labels[i]);
+		json_array_append_new(arr, json_pack("{s:s, s:s?, s:s?}",
+			"host", labels[i], "hostname", name, "fio_version",
+			version));
+		hv[i].host = labels[i];
+		hv[i].version = json_string_value(json_object_get(
+			json_array_get(arr, i), "fio_version"));
+		free(name);
+		free(version);
+		free(out);
+		free(client);
+	}
+	skew = kb_fio_version_skew(local_fio, hv, n);
+	if (skew)
+		kb_warn("%s: fio's defaults and statistics may differ between "
+			"versions; run one fio version on every host", skew);
+	free(skew);
+	for (i = 0; i < n; i++)
+		free(labels[i]);
+	return arr;
+}
+
 static json_t *campaign_section(const struct kb_campaign *c)
 {
 	const struct kb_config *cfg = &c->cfg;
@@ -269,12 +363,26 @@ static json_t *campaign_section(const struct kb_campaign *c)
 				"target_ci_pct", cfg->target_ci_pct));
 	}
 	if (cfg->nhosts) {	/* hosts =: fio --server load hosts */
-		json_t *h = json_array();
+		json_t *by_job = json_object();
+		const char *hosts[MAX_ALL_HOSTS];
+		unsigned ports[MAX_ALL_HOSTS];
+		size_t n = all_load_hosts(cfg, hosts, ports), j, k;
 
-		for (i = 0; i < cfg->nhosts; i++)
-			json_array_append_new(h, json_sprintf("%s:%u",
-				cfg->hosts[i], cfg->host_ports[i]));
-		json_object_set_new(ret, "hosts", h);
+		json_object_set_new(ret, "hosts", host_labels(hosts, ports,
+								 n));
+		/* [job NAME] hosts =: that job's, where they differ */
+		for (j = 0; j < cfg->njobs; j++) {
+			char *const *jh;
+			const unsigned *jp;
+
+			k = kconf_job_hosts(cfg, cfg->jobs[j], &jh, &jp);
+			if (jh != cfg->hosts)
+				json_object_set_new(by_job, cfg->jobs[j],
+					host_labels((const char **)jh, jp, k));
+		}
+		if (json_object_size(by_job))
+			json_object_set(ret, "job_hosts", by_job);
+		json_decref(by_job);
 	}
 	if (cfg->allow_page_cache)	/* results/model.c */
 		json_object_set_new(ret, "allow_page_cache", json_true());
@@ -468,6 +576,13 @@ static int create(struct kb_campaign *c, const char *conf_path)
 		"configurations", configurations(c),
 		"plan", plan, "environment", campaign_environment());
 	plan = NULL;
+	if (c->cfg.nhosts) {
+		json_t *env = json_object_get(cj, "environment");
+
+		json_object_set_new(env, "load_hosts", load_hosts_environment(
+			&c->cfg, json_string_value(json_object_get(env,
+			"fio_version"))));
+	}
 	if (c->shard_n) {
 		json_t *sh = shard_section(c);
 

@@ -50,6 +50,98 @@ static double tv_s(struct timeval tv)
 	return tv.tv_sec + tv.tv_usec / 1e6;
 }
 
+/* target@HOST (parsers/kconf.h): fio's client expands ${VAR} from this
+ * machine's environment, one for every host, so a host with a target of
+ * its own gets a job file of its own (fio(1), CLIENT / SERVER:
+ * `--client=HOST1 JOB1 --client=HOST2 JOB2`): copies of the job in rdir,
+ * job.hostN.fio, whose ${KBENCH_TARGET} and ${KBENCH_SIZE} read
+ * ${KBENCH_TARGET_N} and ${KBENCH_SIZE_N}, set to host N's target (its
+ * own, else the campaign's) and its size (target_remote_size_bytes()).
+ * hj->n = 0 when no host of the run has one (one job file for all). */
+struct host_jobs {
+	size_t n;			/* hosts, or 0 */
+	char *jobfile[KB_MAX_HOSTS];
+	char *env[2 * KB_MAX_HOSTS];	/* KBENCH_TARGET_N=, KBENCH_SIZE_N= */
+};
+
+static void host_jobs_free(struct host_jobs *hj)
+{
+	size_t i;
+
+	for (i = 0; i < hj->n; i++) {
+		free(hj->jobfile[i]);
+		free(hj->env[2 * i]);
+		free(hj->env[2 * i + 1]);
+	}
+	hj->n = 0;
+}
+
+/* text with every needle replaced by with (malloc'd) */
+static char *replace_all(const char *text, const char *needle,
+			 const char *with)
+{
+	size_t nl = strlen(needle), n = 0;
+	const char *p, *q;
+	char *out, *o;
+
+	for (p = text; (q = strstr(p, needle)); p = q + nl)
+		n++;
+	out = o = kb_xmalloc(strlen(text) + n * strlen(with) + 1);
+	for (p = text; (q = strstr(p, needle)); p = q + nl) {
+		memcpy(o, p, (size_t)(q - p));
+		o += q - p;
+		strcpy(o, with);
+		o += strlen(with);
+	}
+	strcpy(o, p);
+	return out;
+}
+
+static int host_jobs(const struct kb_config *cfg, const struct kb_target *t,
+		     const char *rdir, const char *jobtext,
+		     char *const *hosts, size_t nhosts, json_t *hosts_json,
+		     struct host_jobs *hj)
+{
+	const struct kb_host_target *ht;
+	size_t i, any = 0;
+	int ret = 0;
+
+	for (i = 0; i < nhosts; i++)
+		any |= !!kconf_host_target(cfg, hosts[i]);
+	if (!any)
+		return 0;
+	for (i = 0; i < nhosts && !ret; i++) {
+		char *v = kb_xasprintf("${KBENCH_TARGET_%zu}", i);
+		char *z = kb_xasprintf("${KBENCH_SIZE_%zu}", i);
+		char *t1 = replace_all(jobtext, "${KBENCH_TARGET}", v);
+		char *t2 = replace_all(t1, "${KBENCH_SIZE}", z);
+		char *name = kb_xasprintf("job.host%zu.fio", i);
+		const char *path = t->path;
+		unsigned long long size = t->size_bytes;
+
+		ht = kconf_host_target(cfg, hosts[i]);
+		if (ht) {
+			path = ht->path;
+			size = target_remote_size_bytes(cfg, ht->kind, path);
+		}
+		hj->jobfile[i] = kb_path_join(rdir, name);
+		hj->env[2 * i] = kb_xasprintf("KBENCH_TARGET_%zu=%s", i, path);
+		hj->env[2 * i + 1] = kb_xasprintf("KBENCH_SIZE_%zu=%llu", i,
+						  size);
+		hj->n = i + 1;
+		/* run.json hosts: which target each host ran on */
+		json_object_set_new(json_array_get(hosts_json, i), "target",
+				    json_string(path));
+		ret = kb_write_atomic(hj->jobfile[i], t2, strlen(t2));
+		free(v);
+		free(z);
+		free(t1);
+		free(t2);
+		free(name);
+	}
+	return ret;
+}
+
 /* KBENCH_<NAME>=value for every swept job parameter of the
  * configuration (kconf.h "sweep"), into env (NULL-terminated) and owned[]
  * (to free). */
@@ -122,16 +214,21 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 	char *e_runtime = kb_xasprintf("KBENCH_RUNTIME=%u", cfg->runtime_s);
 	char *e_size = kb_xasprintf("KBENCH_SIZE=%llu", t->size_bytes);
 	char *outarg = kb_xasprintf("--output=%s", out);
-	const char *env[4 + KB_MAX_TUNABLES] = { e_target, e_runtime, e_size };
+	const char *env[4 + KB_MAX_TUNABLES + 2 * KB_MAX_HOSTS] = { e_target,
+		e_runtime, e_size };
 	char *e_sweep[KB_MAX_TUNABLES] = { NULL };
-	/* fio, --client=HOST,PORT for each load host (hosts =, parsers/
-	 * kconf.h: fio reads the job file here, expanding ${KBENCH_*} from
-	 * this environment, and sends it to the servers), the output, the
-	 * job file */
-	char *argv[4 + KB_MAX_HOSTS + 1] = { "fio" };
+	/* fio, --client=HOST,PORT (ip6:ADDR,PORT) for each load host
+	 * (hosts =, parsers/kconf.h: fio reads the job file here, expanding
+	 * ${KBENCH_*} from this environment, and sends it to the servers),
+	 * the output, the job file; with target@HOST each --client its own
+	 * job file, then the output (host_jobs()) */
+	char *argv[4 + 2 * KB_MAX_HOSTS + 1] = { "fio" };
 	char *clients[KB_MAX_HOSTS] = { NULL };
+	struct host_jobs hj = { 0 };
 	json_t *hosts = json_array();
-	size_t na = 1, hi;
+	size_t na = 1, hi, nhosts;
+	char *const *hnames;
+	const unsigned *hports;
 	struct kb_run_ctx ctx = { .cfg = cfg, .target = t, .run = r,
 				  .config_id = c->plan.configs[r->config].id,
 				  .rdir = rdir };
@@ -148,25 +245,35 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 	int ret;
 
 	*result = NULL;
-	for (hi = 0; hi < cfg->nhosts; hi++) {
-		clients[hi] = kb_xasprintf("--client=%s,%u", cfg->hosts[hi],
-					   cfg->host_ports[hi]);
+	/* this job's load hosts: its [job NAME] hosts =, else [global]'s */
+	nhosts = kconf_job_hosts(cfg, cfg->jobs[r->job], &hnames, &hports);
+	for (hi = 0; hi < nhosts; hi++) {
+		clients[hi] = kconf_host_client_arg(hnames[hi], hports[hi]);
 		argv[na++] = clients[hi];
 		json_array_append_new(hosts, json_pack("{s:s, s:i}",
-			"host", cfg->hosts[hi], "port",
-			(int)cfg->host_ports[hi]));
+			"host", hnames[hi], "port", (int)hports[hi]));
 	}
-	argv[na++] = "--output-format=json+";
-	argv[na++] = outarg;
-	argv[na++] = jobcopy;
-	argv[na] = NULL;
 	unlink(out);
 	ret = kb_read_file(job, &buf, &len, 0);
 	if (!ret)
 		ret = kb_write_atomic(jobcopy, buf, len);
+	if (!ret)
+		ret = host_jobs(cfg, t, rdir, buf, hnames, nhosts, hosts, &hj);
 	free(buf);
 	if (ret)
 		goto out;
+	if (hj.n) {	/* --client=HOST JOBFILE ..., then the output */
+		na = 1;
+		for (hi = 0; hi < nhosts; hi++) {
+			argv[na++] = clients[hi];
+			argv[na++] = hj.jobfile[hi];
+		}
+	}
+	argv[na++] = "--output-format=json+";
+	argv[na++] = outarg;
+	if (!hj.n)
+		argv[na++] = jobcopy;
+	argv[na] = NULL;
 	drop_caches(drop_warned);
 	ret = collectors_start(&ctx, &cst);
 	if (ret)
@@ -175,6 +282,11 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 	so_opts.stdout_path = so;
 	so_opts.stderr_path = se;
 	sweep_env(cfg, &c->plan.configs[r->config], env + 3, e_sweep);
+	for (na = 3; env[na]; na++)
+		;
+	for (hi = 0; hi < 2 * hj.n; hi++)
+		env[na++] = hj.env[hi];
+	env[na] = NULL;
 	so_opts.env = env;
 	so_opts.timeout_s = cfg->runtime_s + cfg->timeout_grace_s;
 	so_opts.own_group = 1;	/* fio's job processes die with it */
@@ -258,6 +370,7 @@ out:
 	json_decref(hosts);
 	for (hi = 0; hi < KB_MAX_HOSTS; hi++)
 		free(clients[hi]);
+	host_jobs_free(&hj);
 	free(job);
 	free(jobcopy);
 	free(out);

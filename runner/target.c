@@ -420,6 +420,19 @@ static int open_file(const struct kb_config *cfg, struct kb_target *t)
 	return 0;
 }
 
+unsigned long long target_remote_size_bytes(const struct kb_config *cfg,
+					    enum kb_target_kind kind,
+					    const char *path)
+{
+	struct stat st;
+
+	if (kind != KB_TARGET_FILE)
+		return 0;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 ?
+		(unsigned long long)st.st_size :
+		cfg->loop_size_bytes ? cfg->loop_size_bytes : 256ULL << 20;
+}
+
 int target_open(const struct kb_config *cfg, const char *dir,
 		struct kb_target *t)
 {
@@ -430,19 +443,9 @@ int target_open(const struct kb_config *cfg, const char *dir,
 	t->kind = cfg->target_kind;
 	if (cfg->nhosts) {
 		/* hosts =: fio opens the target on the load hosts, nothing
-		 * here (kconf refuses loop: and null_blk); KBENCH_SIZE is a
-		 * file's size when this machine sees the same file (shared
-		 * storage), else the file: default, and 0 for a device (fio:
-		 * the whole device) */
-		struct stat st;
-
+		 * here (kconf refuses loop: and null_blk) */
 		t->path = kb_xstrdup(cfg->target);
-		if (t->kind == KB_TARGET_FILE)
-			t->size_bytes = stat(t->path, &st) == 0 &&
-				S_ISREG(st.st_mode) && st.st_size > 0 ?
-				(unsigned long long)st.st_size :
-				cfg->loop_size_bytes ? cfg->loop_size_bytes :
-				256ULL << 20;
+		t->size_bytes = target_remote_size_bytes(cfg, t->kind, t->path);
 		return 0;
 	}
 	switch (t->kind) {

@@ -48,6 +48,15 @@ int target_in_use(dev_t rdev, const char *sysnode, const char *mountinfo,
 /* Detach a loop device and delete its backing file; free everything. */
 void target_close(struct kb_target *t);
 
+/* hosts =: KBENCH_SIZE of a target that fio opens on the load hosts:
+ * a file's size when this machine sees the same file (shared storage),
+ * else cfg->loop_size_bytes (a size given with target =) or 256 MiB
+ * (fio creates the file), and 0 for a device
+ * (fio: the whole device). */
+unsigned long long target_remote_size_bytes(const struct kb_config *cfg,
+					    enum kb_target_kind kind,
+					    const char *path);
+
 /* Resolve a tunable path: relative paths are below t->sysfs_dir.  Returns
  * a malloc'd path, or NULL with a message when relative and the target has
  * no sysfs directory. */

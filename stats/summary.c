@@ -175,7 +175,9 @@ static json_t *summary_entry(const char *cfg, const char *job,
 			     const char *metric, const struct kb_summary *s,
 			     const struct kb_summary *base, json_t *modes)
 {
-	const struct kb_metric_def *def = kb_metric_find(metric);
+	/* a load host's "host.NAME.METRIC": METRIC's unit and direction */
+	const struct kb_metric_def *def = kb_metric_find(metric +
+		kb_metric_host_split(metric));
 	json_t *e = json_object();
 	double diff = NAN;
 

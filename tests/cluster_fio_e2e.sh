@@ -10,7 +10,12 @@
 # values; a host with no server (the host side of the first veth) fails
 # every run naming it while the campaign goes on; a server killed in the
 # middle of a run fails that run naming it; a loop: target with hosts = is
-# refused with FILE:LINE.  Traffic only to addresses inside the test's
+# refused with FILE:LINE; each host's fio version recorded; a [job NAME]
+# hosts = that overrides [global]'s for one job; target@HOST (a file of
+# the second host's own; a device missing there fails the runs naming it
+# with fio's message); an IPv6 load host (a
+# ULA fd00:231:X::/64 on the first pair, a third server on it).
+# Traffic only to addresses inside the test's
 # namespaces and their veth peers; namespaces, links, servers (by the PIDs
 # in their pid files) and files removed on exit (trap).  Needs root, fio,
 # ip, jq.  `make check-cluster` runs it (about 20 s on 2 cores).
@@ -49,6 +54,7 @@ finish() {
 	if [ -n "$tmp" ]; then
 		stop_server "$tmp/fio1.pid"
 		stop_server "$tmp/fio2.pid"
+		stop_server "$tmp/fio3.pid"
 	fi
 	if [ -n "$made" ]; then
 		ip netns del "$ns1" 2>/dev/null
@@ -123,12 +129,19 @@ release = $(uname -r)
 CONF
 }
 
+# run_ok CONF DIR WHAT: kbench run -c $tmp/CONF.conf -o $tmp/DIR (its
+# stdout and stderr in $tmp/DIR.out, .err); checks that it exits 0
+run_ok() {
+	local conf=$1 dir=$2 what=$3 rc
+	"$KBENCH" run -q -c "$tmp/$conf.conf" -o "$tmp/$dir" >"$tmp/$dir.out" 2>"$tmp/$dir.err"
+	rc=$?
+	check "kbench run with $what exits 0 (got $rc)" "[ $rc -eq 0 ]"
+	[ $rc -eq 0 ] || sed 's/^/# /' "$tmp/$dir.err"
+}
+
 # --- 2. a 2-run campaign on both hosts ----------------------------------
 conf "$tmp/two.conf" "$h1 $h2:8765"
-"$KBENCH" run -q -c "$tmp/two.conf" -o "$tmp/c1" >"$tmp/c1.out" 2>"$tmp/c1.err"
-rc=$?
-check "kbench run with hosts = two servers exits 0 (got $rc)" "[ $rc -eq 0 ]"
-[ $rc -eq 0 ] || sed 's/^/# /' "$tmp/c1.err"
+run_ok two c1 "hosts = two servers"
 check "both runs ok" \
 	"[ \"\$(jq '[.runs[] | select(.status == \"ok\")] | length' $tmp/c1/state.json)\" = 2 ]"
 check "fio ran as a client of both servers (run.json hosts)" \
@@ -151,11 +164,65 @@ check "results.json has the per-host metrics" \
 
 check "report.txt names the load hosts and says their kernels are not variants" \
 	"tr -s ' \n' ' ' < $tmp/c1/report.txt | grep -q 'Load hosts: $h1:8765, $h2:8765 .*only this machine'"
+check "report.txt: under a's row (both hosts) one row per load host, each with IOPS > 0" \
+	"awk '/^a  / { a = NR } a && NR == a + 1 && \$1 == \"@$h1\" && \$2 > 0 { f1 = 1 } a && NR == a + 2 && \$1 == \"@$h2\" && \$2 > 0 { f2 = 1 } END { exit !(f1 && f2) }' $tmp/c1/report.txt"
+"$KBENCH" report -f csv "$tmp/c1" > "$tmp/c1.csv" 2>&1
+check "kbench report -f csv: a host column, a row of each host's read.iops" \
+	"grep -q '^configuration,variant,job,host,metric,' $tmp/c1.csv && grep -q '^a,a,randread-4k,$h1,read.iops,IOPS,' $tmp/c1.csv && grep -q '^a,a,randread-4k,$h2,read.iops,IOPS,' $tmp/c1.csv"
+fiov=$(fio --version)
+check "campaign.json records each load host's fio version ($fiov, as here) and name" \
+	"[ \"\$(jq -r '[.environment.load_hosts[] | select(.fio_version == \"$fiov\" and (.hostname | length) > 0) | .host] | join(\" \")' $tmp/c1/campaign.json)\" = '$h1:8765 $h2:8765' ]"
+check "report.txt: the load hosts' fio versions, no version warning (the same fio)" \
+	"tr -s ' \n' ' ' < $tmp/c1/report.txt | grep -q 'fio: $fiov here; load hosts: $h1:8765 $fiov' && ! grep -q 'fio versions differ' $tmp/c1/report.txt $tmp/c1.err"
 "$KBENCH" report --metric "host.$h1.read.iops" "$tmp/c1" > "$tmp/c1.host1" 2>&1
 check "kbench report --metric host.$h1.read.iops: a table of that host's IOPS" \
 	"awk '\$1 == \"a\" && \$2 + 0 > 0 { f = 1 } END { exit !f }' $tmp/c1.host1"
 check "results.json campaign.hosts" \
 	"[ \"\$(jq -c .campaign.hosts $tmp/c1/results.json)\" = '[\"$h1:8765\",\"$h2:8765\"]' ]"
+
+# --- 2a. [job NAME] hosts = overrides [global]'s for that job
+{ sed 's/^jobs = randread-4k$/jobs = randread-4k, seqwrite-1m-direct/' "$tmp/two.conf"
+  printf '\n[job seqwrite-1m-direct]\nhosts = %s\n' "$h2"; } > "$tmp/jobh.conf"
+run_ok jobh cj "[job seqwrite-1m-direct] hosts = $h2"
+check "randread-4k ran on both hosts, seqwrite-1m-direct on $h2 only (run.json hosts)" \
+	"[ \"\$(find $tmp/cj/runs/a/randread-4k -name run.json -exec jq -c '[.hosts[].host]' {} + | sort -u)\" = '[\"$h1\",\"$h2\"]' ] && [ \"\$(find $tmp/cj/runs/a/seqwrite-1m-direct -name run.json -exec jq -c '[.hosts[].host]' {} + | sort -u)\" = '[\"$h2\"]' ]"
+check "results.json campaign.job_hosts names the job's own hosts" \
+	"[ \"\$(jq -c .campaign.job_hosts $tmp/cj/results.json)\" = '{\"seqwrite-1m-direct\":[\"$h2:8765\"]}' ]"
+check "report.txt: the write job has a row @$h2 and none @$h1" \
+	"awk '/^seqwrite-1m-direct: write.iops/ { w = 1 } /^seqwrite-1m-direct: CPU/ { w = 0 } w && \$1 == \"@$h2\" { f2 = 1 } w && \$1 == \"@$h1\" { f1 = 1 } END { exit !(f2 && !f1) }' $tmp/cj/report.txt"
+
+# --- 2c. target@HOST: the second host opens a file of its own; a device
+# missing on it fails the runs naming it with fio's message
+sed "/^hosts = /a target@$h2 = file:$tmp/target2" "$tmp/two.conf" > "$tmp/ht.conf"
+run_ok ht ch "target@$h2 = file:$tmp/target2"
+check "$h2's fio opened its own target (run.json hosts[].target, the file it made)" \
+	"[ -s $tmp/target2 ] && [ \"\$(find $tmp/ch -path '*/[0-9][0-9][0-9]/run.json' -exec jq -r '.hosts[1].target' {} + | sort -u)\" = '$tmp/target2' ] && [ \"\$(find $tmp/ch -path '*/[0-9][0-9][0-9]/run.json' -exec jq -r '.hosts[0].target' {} + | sort -u)\" = '$tmp/target' ]"
+check "each host got a job file of its own (job.host1.fio reads KBENCH_TARGET_1)" \
+	"grep -q 'filename=\${KBENCH_TARGET_1}' \$(find $tmp/ch -name job.host1.fio | head -1)"
+sed "s|^target@$h2 = .*|target@$h2 = /dev/kbench-nosuch-$$|" "$tmp/ht.conf" > "$tmp/hm.conf"
+"$KBENCH" run -q -c "$tmp/hm.conf" -o "$tmp/cm" >"$tmp/cm.out" 2>"$tmp/cm.err"
+check "target@$h2 = a device missing there: both runs failed naming $h2 and fio's message" \
+	"[ \"\$(jq '[.runs[] | select(.status == \"failed\" and (.reason | test(\"on $h2 failed.*fio.s output: .*you need to specify size=\")))] | length' $tmp/cm/state.json)\" = 2 ]"
+jq -r '.runs[] | .reason // empty' "$tmp/cm/state.json" | head -1 | sed 's/^/# /'
+
+# --- 2b. an IPv6 load host: a ULA on the first pair (nodad: usable at
+# once), a third fio --server in the first namespace on it
+v6=fd00:231:$oct::2
+if ip addr add "fd00:231:$oct::1/64" dev "kbf$$h1" nodad 2>>"$tmp/setup.err" &&
+   ip netns exec "$ns1" ip addr add "$v6/64" dev "kbf$$n1" nodad 2>>"$tmp/setup.err" &&
+   ip netns exec "$ns1" fio --server="ip6:$v6,8766" --daemonize="$tmp/fio3.pid" 2>>"$tmp/setup.err"; then
+	for i in $(seq 1 50); do [ -s "$tmp/fio3.pid" ] && break; sleep 0.1; done
+	sleep 0.5
+	conf "$tmp/v6.conf" "[$v6]:8766 $h2"
+	run_ok v6 c6 "hosts = [$v6]:8766 $h2"
+	check "fio ran as a client of the IPv6 server (campaign.hosts, per-host IOPS)" \
+		"[ \"\$(jq -c .campaign.hosts $tmp/c6/results.json)\" = '[\"[$v6]:8766\",\"$h2:8765\"]' ] && grep -q 'host.$v6.read.iops' $tmp/c6/results.json"
+	check "report.txt: a row @$v6 under a's row" \
+		"awk '\$1 == \"@$v6\" && \$2 > 0 { f = 1 } END { exit !f }' $tmp/c6/report.txt"
+else
+	check "an IPv6 address and a fio --server on it in $ns1" false
+	sed 's/^/# /' "$tmp/setup.err"
+fi
 
 # --- 3. a host with no server: every run fails naming it, the campaign
 # goes on

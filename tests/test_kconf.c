@@ -573,26 +573,149 @@ static void test_parse_size(void **state)
 #define GLOBAL_OK "[global]\njobs = randread-4k\n"
 #define VARIANT_OK "[running]\n"
 
-/* hosts = HOST[:PORT] ...: fio --server load hosts (parsers/kconf.h) */
-static void test_hosts(void **state)
+/* "hosts = LINE" parses into the n names and ports given; load host 0
+ * is label0 in kbench's output and arg0 on fio's command line. */
+static void check_hosts(const char *line, size_t n, const char *const names[],
+			const unsigned ports[], const char *label0,
+			const char *arg0)
 {
+	struct kb_config cfg;
+	char *text = kb_xasprintf(GLOBAL_OK "target = file:/tmp/kb.img\n"
+				  "hosts = %s\n" VARIANT_OK, line);
+	char *msg, *l, *a;
+	size_t i;
+
+	assert_int_equal(parse_text(text, &cfg, &msg), 0);
+	assert_string_equal(msg, "");
+	assert_int_equal(cfg.nhosts, n);
+	for (i = 0; i < n; i++) {
+		assert_string_equal(cfg.hosts[i], names[i]);
+		assert_int_equal(cfg.host_ports[i], ports[i]);
+	}
+	l = kconf_host_label(cfg.hosts[0], cfg.host_ports[0]);
+	a = kconf_host_client_arg(cfg.hosts[0], cfg.host_ports[0]);
+	assert_string_equal(l, label0);
+	assert_string_equal(a, arg0);
+	free(l);
+	free(a);
+	free(msg);
+	free(text);
+	kconf_free(&cfg);
+}
+
+/* [job NAME] hosts = overrides [global]'s for that job's runs */
+static void test_job_hosts(void)
+{
+	struct kb_config cfg;
+	char *const *h;
+	const unsigned *pt;
+	char *msg;
+
+	assert_int_equal(parse_text("[global]\njobs = randread-4k, other\n"
+		"target = /dev/sdz\nhosts = a b:9000\n[job other]\n"
+		"hosts = [fd00::2]\n" VARIANT_OK, &cfg, &msg), 0);
+	assert_string_equal(msg, "");
+	assert_int_equal(kconf_job_hosts(&cfg, "other", &h, &pt), 1);
+	assert_string_equal(h[0], "fd00::2");
+	assert_int_equal(pt[0], 8765);
+	assert_int_equal(kconf_job_hosts(&cfg, "randread-4k", &h, &pt), 2);
+	assert_string_equal(h[1], "b");
+	assert_int_equal(pt[1], 9000);
+	free(msg);
+	kconf_free(&cfg);
+#define J "[global]\njobs = randread-4k, other\ntarget = /dev/sdz\n"
+	expect_error(J "hosts = a\n[job nosuch]\nhosts = b\n" VARIANT_OK,
+		     "bad.conf:5: [job nosuch]: no job nosuch in jobs =");
+	expect_error(J "[job other]\nhosts = b\n" VARIANT_OK,
+		     "bad.conf:4: [job other]: hosts = overrides [global]'s, which is missing");
+	expect_error(J "hosts = a\n[job other]\nhosts = b\ntarget = /dev/x\n" VARIANT_OK,
+		     "bad.conf:7: unknown key 'target' in [job other] (expected hosts)");
+	expect_error(J "hosts = a\n[job other]\nhosts = b\nhosts = c\n" VARIANT_OK,
+		     "bad.conf:7: duplicate key 'hosts' in [job other]");
+	expect_error(J "hosts = a\n[job other]\nhosts = b\n[job other]\nhosts = c\n" VARIANT_OK,
+		     "bad.conf:7: duplicate section [job other] (first at line 5)");
+	expect_error(J "hosts = a\n[job o/x]\nhosts = b\n" VARIANT_OK,
+		     "bad.conf:5: bad section header [job o/x]");
+	expect_error(J "hosts = a\n[job other]\n" VARIANT_OK,
+		     "bad.conf:5: [job other]: no hosts =");
+	expect_error(J "hosts = a\n[job other]\nhosts = -x\n" VARIANT_OK,
+		     "bad.conf:6: hosts: '-x' is not a host name");
+#undef J
+}
+
+/* target@HOST = in [global]: load host HOST's own target */
+static void test_host_targets(void **state)
+{
+	const struct kb_host_target *ht;
 	struct kb_config cfg;
 	char *msg;
 
 	(void)state;
-	assert_int_equal(parse_text(GLOBAL_OK "target = file:/tmp/kb.img\n"
-		"hosts = load1 10.0.0.2:9000, a-b.example.org\n" VARIANT_OK,
-		&cfg, &msg), 0);
+	assert_int_equal(parse_text(GLOBAL_OK "target = /dev/sdz\n"
+		"hosts = a [fd00::2]:9000 b\ntarget@a = file:/srv/a.img\n"
+		"target@[fd00::2] = /dev/nvme1n1\n" VARIANT_OK, &cfg, &msg), 0);
 	assert_string_equal(msg, "");
-	assert_int_equal(cfg.nhosts, 3);
-	assert_string_equal(cfg.hosts[0], "load1");
-	assert_int_equal(cfg.host_ports[0], 8765);
-	assert_string_equal(cfg.hosts[1], "10.0.0.2");
-	assert_int_equal(cfg.host_ports[1], 9000);
-	assert_string_equal(cfg.hosts[2], "a-b.example.org");
+	ht = kconf_host_target(&cfg, "a");
+	assert_non_null(ht);
+	assert_string_equal(ht->path, "/srv/a.img");
+	assert_int_equal(ht->kind, KB_TARGET_FILE);
+	ht = kconf_host_target(&cfg, "fd00::2");
+	assert_non_null(ht);
+	assert_string_equal(ht->path, "/dev/nvme1n1");
+	assert_int_equal(ht->kind, KB_TARGET_DEVICE);
+	assert_null(kconf_host_target(&cfg, "b"));
 	free(msg);
 	kconf_free(&cfg);
+#define H GLOBAL_OK "target = /dev/sdz\nhosts = a\n"
+	expect_error(H "target@c = /dev/sdb\n" VARIANT_OK,
+		     "bad.conf:5: target@c: c is not a load host of hosts =");
+	expect_error(H "target@a = relative.img\n" VARIANT_OK,
+		     "bad.conf:5: target@a = 'relative.img': expected a device path (/dev/...) or file:/PATH on that host");
+	expect_error(H "target@a = file:/a:b\n" VARIANT_OK,
+		     "no ':' in the path");
+	expect_error(H "target@a = /dev/../etc/passwd\n" VARIANT_OK,
+		     "expected a device path");
+	expect_error(H "target@a = /dev/sdb\ntarget@a = /dev/sdc\n" VARIANT_OK,
+		     "bad.conf:6: duplicate key 'target@a' (first set at line 5)");
+	expect_error(H "target@-x = /dev/sdb\n" VARIANT_OK,
+		     "bad.conf:5: hosts: '-x' is not a host name");
+	expect_error(GLOBAL_OK "target = /dev/sdz\ntarget@a = /dev/sdb\n" VARIANT_OK,
+		     "bad.conf:4: target@a: a is not a load host of hosts =");
+#undef H
+}
+
+/* hosts = HOST[:PORT] ...: fio --server load hosts (parsers/kconf.h) */
+static void test_hosts(void **state)
+{
+	static const char *const v4[] = { "load1", "10.0.0.2",
+					  "a-b.example.org" };
+	static const unsigned v4_ports[] = { 8765, 9000, 8765 };
+	static const char *const v6[] = { "fd00::2", "fd00::3", "fd00::4",
+					  "::1" };
+	static const unsigned v6_ports[] = { 9000, 8765, 8765, 8765 };
+
+	(void)state;
+	check_hosts("load1 10.0.0.2:9000, a-b.example.org", 3, v4, v4_ports,
+		    "load1:8765", "--client=load1,8765");
+	/* IPv6: bracketed with a port, bracketed, bare; fio's ip6: syntax */
+	check_hosts("[fd00::2]:9000 [fd00::3] fd00::4 ::1", 4, v6, v6_ports,
+		    "[fd00::2]:9000", "--client=ip6:fd00::2,9000");
+	test_job_hosts();
 #define FILE_T "target = /dev/sdz\n"
+	expect_error(GLOBAL_OK FILE_T "hosts = [fd00::2]:0\n" VARIANT_OK,
+		     "bad.conf:4: hosts: '[fd00::2]:0': the port must be 1..65535");
+	expect_error(GLOBAL_OK FILE_T "hosts = [fd00::2\n" VARIANT_OK,
+		     "bad.conf:4: hosts: '[fd00::2': expected [IPV6-ADDRESS] or [IPV6-ADDRESS]:PORT");
+	expect_error(GLOBAL_OK FILE_T "hosts = [fd00::2]x\n" VARIANT_OK,
+		     "expected [IPV6-ADDRESS] or [IPV6-ADDRESS]:PORT");
+	expect_error(GLOBAL_OK FILE_T "hosts = fd00::zz\n" VARIANT_OK,
+		     "bad.conf:4: hosts: 'fd00::zz' is not a host name, IPv4 or IPv6 address");
+	expect_error(GLOBAL_OK FILE_T "hosts = [load1]:8765\n" VARIANT_OK,
+		     "hosts: 'load1' is not a host name, IPv4 or IPv6 address");
+	expect_error(GLOBAL_OK FILE_T "hosts = fe80::1%eth0\n" VARIANT_OK,
+		     "is not a host name, IPv4 or IPv6 address");
+	expect_error(GLOBAL_OK FILE_T "hosts = [::1] ::1\n" VARIANT_OK,
+		     "hosts: '::1' is given twice");
 	expect_error(GLOBAL_OK FILE_T "hosts = --output=x\n" VARIANT_OK,
 		     "bad.conf:4: hosts: '--output=x' is not a host name");
 	expect_error(GLOBAL_OK FILE_T "hosts = -h\n" VARIANT_OK,
@@ -1123,6 +1246,7 @@ int main(void)
 		cmocka_unit_test(test_parse_size),
 		cmocka_unit_test(test_err_unknown_key),
 		cmocka_unit_test(test_hosts),
+		cmocka_unit_test(test_host_targets),
 		cmocka_unit_test(test_err_duplicate_key),
 		cmocka_unit_test(test_err_sections),
 		cmocka_unit_test(test_err_missing),

@@ -23,6 +23,8 @@
 
 #include "lib/err.h"
 #include "lib/file.h"
+#include "lib/metrics.h"
+#include "lib/str.h"
 #include "reports/report.h"
 #include "results/model.h"
 #include "stats/summary.h"
@@ -360,8 +362,8 @@ static json_t *merged_fixture(const struct results_map *map)
 	json_t *m[2], *run, *res, *iops;
 	size_t i;
 
-	m[0] = results_load_export(RESULTS);
-	m[1] = results_load_export(RESULTS);
+	m[0] = results_load_export(REPORT_FIXTURE);
+	m[1] = results_load_export(REPORT_FIXTURE);
 	assert_non_null(m[0]);
 	assert_non_null(m[1]);
 	json_object_set_new(json_object_get(m[0], "campaign"), "name",
@@ -482,7 +484,7 @@ static json_t *profile_fixture(void)
 		"profile.cycles.idle.total_pct", "profile.cycles.merge.total_pct",
 		"profile.cycles.merge.io_pct",
 	};
-	json_t *res = results_load_export(RESULTS), *run;
+	json_t *res = results_load_export(REPORT_FIXTURE), *run;
 	size_t i, k;
 
 	assert_non_null(res);
@@ -524,6 +526,150 @@ static void test_time_task_tables(void **state)
 	json_decref(res);
 }
 
+/* hosts = (fio --client): tests/data/report/hosts-results.json, a
+ * recorded campaign with two load hosts (tests/data/report/README).  Under
+ * each configuration's row (all hosts together) one row per load host,
+ * "  @NAME", with that host's host.NAME.METRIC mean for each column; the
+ * CSV gets a host column.  The means are computed here from the runs. */
+static double host_mean(json_t *res, const char *cfg, const char *metric)
+{
+	json_t *run;
+	double sum = 0;
+	size_t i, n = 0;
+
+	json_array_foreach(json_object_get(res, "runs"), i, run) {
+		if (strcmp(json_string_value(json_object_get(run,
+				"configuration")), cfg) ||
+		    json_is_true(json_object_get(run, "warmup")))
+			continue;
+		sum += json_number_value(json_object_get(json_object_get(run,
+					 "metrics"), metric));
+		n++;
+	}
+	assert_true(n > 0);
+	return sum / (double)n;
+}
+
+static void test_host_rows(void **state)
+{
+	static const char *const hosts[] = { "127.0.0.2", "127.0.0.3" };
+	const char *metrics[] = { "read.iops", "read.clat_p99_ns", NULL };
+	json_t *res = results_load_export("tests/data/report/hosts-results.json");
+	struct report_opts opts;
+	char *out, *l, *key, want[64];
+	const char *p;
+	size_t h;
+	int ret;
+
+	(void)state;
+	assert_non_null(res);
+	assert_int_equal(stats_analyse(res, NULL), 0);
+	out = render(res, "text", NULL, &ret);
+	assert_int_equal(ret, 0);
+	check_text_shape(out);
+	/* a, its two hosts, then b and its two hosts, in that order */
+	p = strstr(out, "\na  ");
+	assert_non_null(p);
+	p = strstr(p, "\n  @127.0.0.2  ");
+	assert_non_null(p);
+	p = strstr(p, "\n  @127.0.0.3  ");
+	assert_non_null(p);
+	p = strstr(p, "\nb  ");
+	assert_non_null(p);
+	assert_non_null(strstr(p, "\n  @127.0.0.3  "));
+	for (h = 0; h < 2; h++) {
+		key = kb_xasprintf("host.%s.read.iops", hosts[h]);
+		snprintf(want, sizeof(want), "  @%s", hosts[h]);
+		l = line_starting(strstr(out, "\nb  ") + 1, want);
+		assert_non_null(l);
+		snprintf(want, sizeof(want), " %.2f  ",
+			 host_mean(res, "b", key));
+		if (!strstr(l, want))
+			fail_msg("%s: no mean%s", l, want);
+		assert_non_null(strstr(l, "%)"));	/* vs the base's host */
+		free(l);
+		free(key);
+	}
+	assert_non_null(strstr(out, "@HOST: load host HOST alone"));
+	free(out);
+
+	/* the table's columns, each host's own percentiles */
+	report_opts_init(&opts);
+	opts.metrics = metrics;
+	out = render(res, "text", &opts, &ret);
+	assert_int_equal(ret, 0);
+	check_text_shape(out);
+	snprintf(want, sizeof(want), " %.0f  ",
+		 host_mean(res, "a", "host.127.0.0.3.read.clat_p99_ns"));
+	/* the table is wrapped: the p99 columns are in its second part */
+	for (p = strstr(out, "\n  @127.0.0.3"), ret = 0; p && !ret;
+	     p = strstr(p + 1, "\n  @127.0.0.3")) {
+		l = line_starting(p + 1, "  @127.0.0.3");
+		ret = l && strstr(l, want);
+		free(l);
+	}
+	if (!ret)
+		fail_msg("no @127.0.0.3 row with the p99 mean%s:\n%s", want,
+			 out);
+	free(out);
+
+	out = render(res, "markdown", NULL, &ret);
+	assert_int_equal(ret, 0);
+	assert_non_null(strstr(out, "\n|   @127.0.0.2 | "));
+	free(out);
+
+	out = render(res, "csv", NULL, &ret);
+	assert_int_equal(ret, 0);
+	assert_non_null(strstr(out, "configuration,variant,job,host,metric,"));
+	assert_non_null(strstr(out, "\r\nb,b,randread-4k,,read.iops,IOPS,3,"));
+	assert_non_null(strstr(out, "\r\nb,b,randread-4k,127.0.0.3,read.iops,"
+			       "IOPS,3,"));
+	assert_null(strstr(out, "host.127"));
+	free(out);
+
+	/* the load hosts' fio versions (campaign.json environment.
+	 * load_hosts, runner/campaign.c); one differs: a warning */
+	json_object_set_new(json_object_get(json_object_get(res, "campaign"),
+		"environment"), "load_hosts", json_pack("[{s:s, s:s, s:s}, "
+		"{s:s, s:s, s:s}]", "host", "127.0.0.2:8765", "hostname", "l2",
+		"fio_version", "fio-3.33", "host", "127.0.0.3:8765", "hostname",
+		"l3", "fio_version", "fio-3.35"));
+	out = render(res, "text", NULL, &ret);
+	assert_int_equal(ret, 0);
+	check_text_shape(out);
+	p = strstr(out, "\nfio:");
+	assert_non_null(p);
+	if (!strstr(p, "fio-3.33 here; load hosts: 127.0.0.2:8765 fio-3.33 "
+		    "(l2),"))
+		fail_msg("no load hosts' fio in:\n%s", out);
+	l = line_starting(out, "Warning:");
+	assert_non_null(l);
+	assert_string_equal(l, "Warning:     fio versions differ: local "
+			    "fio-3.33, 127.0.0.3:8765 fio-3.35");
+	free(l);
+	assert_non_null(strstr(out, "their kernels are not variants"));
+	free(out);
+
+	/* a [job NAME] hosts = (campaign.job_hosts, runner/campaign.c) */
+	json_object_set_new(json_object_get(res, "campaign"), "job_hosts",
+			    json_pack("{s:[s]}", "randread-4k",
+				      "127.0.0.3:8765"));
+	out = render(res, "markdown", NULL, &ret);
+	assert_int_equal(ret, 0);
+	assert_non_null(strstr(out, "- Load hosts: 127.0.0.2:8765, "
+			       "127.0.0.3:8765; randread-4k on 127.0.0.3:8765 "
+			       "only (fio --client;"));
+	free(out);
+	json_decref(res);
+
+	/* lib/metrics.h: NAME is the shortest prefix that leaves a metric */
+	assert_int_equal(kb_metric_host_split("host.10.0.0.2.read.iops"), 14);
+	assert_int_equal(kb_metric_host_split("host.::1.read.clat_p99_ns"), 9);
+	assert_int_equal(kb_metric_host_split("host.a.nosuch"), 0);
+	assert_int_equal(kb_metric_host_split("host..read.iops"), 0);
+	assert_int_equal(kb_metric_host_split("read.iops"), 0);
+}
+
 static void test_load_export(void **state)
 {
 	char path[] = "/tmp/kbench-test-report-XXXXXX";
@@ -554,6 +700,7 @@ int main(void)
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_n1),
 		cmocka_unit_test(test_wide),
+		cmocka_unit_test(test_host_rows),
 		cmocka_unit_test(test_load_export),
 		cmocka_unit_test(test_merged),
 		cmocka_unit_test(test_reproducer_size),

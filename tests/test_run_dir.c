@@ -587,6 +587,29 @@ static void test_missing_host(void **state)
 	json_decref(r);
 	rm_run(dir);
 	free(rj);
+	/* target@HOST: a device missing on one host; fio --client writes
+	 * that server's messages before its JSON: the reason names the host
+	 * and quotes them */
+	rj = kb_xasprintf("{\"exit_status\": 1, \"signal\": 0, \"timed_out\": "
+		"false, \"elapsed_s\": 3.0, \"runtime_s\": 1, \"hosts\": "
+		"[{\"host\": \"10.231.117.2\", \"port\": 8765}, {\"host\": "
+		"\"10.231.117.6\", \"port\": 8765}]}");
+	dir = make_run("tests/data/fio/kbench-3.33-client2-target-missing.json",
+		       NULL, rj);
+	r = run_dir_parse(dir);
+	assert_string_equal(status(r), "failed");
+	assert_non_null(strstr(reason(r), "fio job 'randread-4k' on "
+			       "10.231.117.6 failed: error=22"));
+	assert_non_null(strstr(reason(r), "; fio's output: <vm> randread-4k: "
+			       "you need to specify size= | <vm> fio: pid=0, "));
+	assert_non_null(strstr(reason(r), "| client <10.231.117.6>: exited "
+			       "with error 1"));
+	/* the parser's quotes cut */
+	assert_null(strstr(reason(r), "size='"));
+	assert_null(strstr(reason(r), "error 1'"));
+	json_decref(r);
+	rm_run(dir);
+	free(rj);
 	/* no output at all: every host named */
 	rj = kb_xasprintf(runj, "");
 	dir = make_run(NULL, "", rj);
