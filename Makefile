@@ -44,7 +44,7 @@ DEPS := $(LIB_OBJS:.o=.d) $(BUILD)/kbench.d $(TEST_BINS:=.d) \
 COMPLETIONS := $(BUILD)/completion/kbench $(BUILD)/completion/_kbench
 # One man page per command, kbench-CMD(1), generated from its --help and
 # man/kbench.1's SYNOPSIS (scripts/gen-manpage).
-MAN_CMDS := run plan report compare parse push install-resume
+MAN_CMDS := run plan calibrate report compare parse push install-resume
 MANPAGES := $(MAN_CMDS:%=$(BUILD)/man/kbench-%.1)
 BASH_COMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSH_COMPDIR ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/share/zsh/vendor-completions,$(PREFIX)/share/zsh/site-functions)
@@ -104,8 +104,9 @@ deps:
 	scripts/install-deps
 
 # The tests build into build/san with AddressSanitizer and UBSan.
-# Cost on 2 cores: about 5 minutes (build 1, unit tests 1, end-to-end
-# campaigns on loop devices 3; the e2e parts need root).
+# Cost on 2 cores: about 6 minutes (build 1, unit tests 1, end-to-end
+# campaigns on loop devices 4, of which tests/e2e_calibrate.sh 45 s; the
+# e2e parts need root).
 check: deps-check
 	$(MAKE) --no-print-directory SANITIZE=1 BUILD=build/san test-unit test-e2e
 
@@ -173,6 +174,7 @@ test-e2e: $(BUILD)/kbench
 	@KBENCH=$(BUILD)/kbench tests/e2e_report.sh
 	@KBENCH=$(BUILD)/kbench tests/e2e_safety.sh
 	@KBENCH=$(BUILD)/kbench tests/e2e_install.sh
+	@KBENCH=$(BUILD)/kbench tests/e2e_calibrate.sh
 
 # Fuzzing (fuzz/fuzz_*.c, libFuzzer): each parser of outside text - fio
 # JSON and terse output, kernels.conf, perf stat and perf report, /proc -

@@ -54,7 +54,7 @@ enum gkey {
 	GK_MAX_ITERATIONS, GK_TARGET_CI_PCT, GK_LAYOUTS, GK_ACCEL,
 	GK_KVM_PROBE_TIMEOUT, GK_ALLOW_PAGE_CACHE, GK_DISTURBED_OTHER,
 	GK_DISTURBED_STEAL, GK_DISTURBED_PSI, GK_DISTURBED_IDLE,
-	GK_RETRY_DISTURBED, GK_HOSTS, GK_NR
+	GK_RETRY_DISTURBED, GK_HOSTS, GK_CALIBRATION, GK_NR
 };
 
 static const char *const gkey_names[GK_NR] = {
@@ -86,6 +86,7 @@ static const char *const gkey_names[GK_NR] = {
 	[GK_DISTURBED_IDLE] = "disturbed_idle_fraction",
 	[GK_RETRY_DISTURBED] = "retry_disturbed",
 	[GK_HOSTS] = "hosts",
+	[GK_CALIBRATION] = "calibration",
 };
 
 enum vkey {
@@ -830,6 +831,10 @@ static void set_global(struct parser *p, enum gkey k, const char *val)
 		cfg->profiles_dir = conf_relative(p, val);
 		cfg->profiles_line = p->line;
 		break;
+	case GK_CALIBRATION:	/* read by runner/calibrate.h */
+		cfg->calibration = conf_relative(p, val);
+		cfg->calibration_line = p->line;
+		break;
 	case GK_PROFILE:
 		set_profile(p, val);
 		break;
@@ -1262,7 +1267,7 @@ static void unknown_key(struct parser *p, const char *key)
 		     hint);
 	else if (p->sec == SEC_GLOBAL)
 		perr(p, p->line,
-		     "unknown key '%s' in [global] (expected jobs, iterations, warmup, runtime, order, seed, target, tunable, sweep, task group, baseline, timeout_grace, profiles, push, layouts, accel, kvm_probe_timeout, allow_page_cache, alpha, min_effect, max_mde, min_iterations, max_iterations, target_ci_pct, disturbed_other_cpu_pct, disturbed_steal_pct, disturbed_psi_pct, disturbed_idle_fraction, retry_disturbed or hosts)",
+		     "unknown key '%s' in [global] (expected jobs, iterations, warmup, runtime, order, seed, target, tunable, sweep, task group, baseline, timeout_grace, profiles, push, layouts, accel, kvm_probe_timeout, allow_page_cache, alpha, min_effect, max_mde, min_iterations, max_iterations, target_ci_pct, disturbed_other_cpu_pct, disturbed_steal_pct, disturbed_psi_pct, disturbed_idle_fraction, retry_disturbed, hosts or calibration)",
 		     key);
 	else
 		perr(p, p->line,
@@ -1830,6 +1835,7 @@ void kconf_free(struct kb_config *cfg)
 	free(cfg->profiles_dir);
 	free_places(cfg);
 	free(cfg->push_url);
+	free(cfg->calibration);
 	for (i = 0; i < cfg->nlayouts; i++)
 		free(cfg->layouts[i]);
 	for (i = 0; i < cfg->nhosts; i++)

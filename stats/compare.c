@@ -727,11 +727,20 @@ static const char *choose_analysis(json_t *camp, const struct sample *a,
 	const char *order = kb_jstr(camp, "order");
 	int rounds = order && (!strcmp(order, "interleave") ||
 			       !strcmp(order, "random"));
+	json_t *cal = json_object_get(camp, "calibration");
+	const char *calibrated = kb_jstr(cal, "analysis");
 
 	if (!all_positive(a) || !all_positive(b)) {
 		*why = kb_xstrdup("a value <= 0 has no logarithm: Welch's "
 				  "t-test on the values themselves");
 		return "welch";
+	}
+	if (rounds && same_source(a, b) && calibrated &&
+	    !strcmp(calibrated, "welch-log")) {
+		*why = kb_xasprintf("kbench calibrate (%s) found neighbouring "
+				    "runs anti-correlated: unpaired",
+				    kb_jstr(cal, "file") ?: "calibration =");
+		return "welch-log";
 	}
 	if (rounds && same_source(a, b)) {
 		*why = kb_xasprintf("order = %s: every round runs each "
