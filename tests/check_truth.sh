@@ -46,13 +46,8 @@ finish() {
 	e2e_summary truth
 	exit $?
 }
-if [ "$(id -u)" -ne 0 ]; then
-	skipped "check-truth needs root (loop device)"
-	finish
-fi
-for tool in fio jq losetup awk; do
-	command -v $tool >/dev/null || { skipped "check-truth needs $tool"; finish; }
-done
+why=$(e2e_missing "check-truth" fio jq losetup awk)
+[ -z "$why" ] || { skipped "$why"; finish; }
 repo=$(pwd)
 tmp=$(mktemp -d /tmp/kbench-truth.XXXXXX)
 [ -n "${KEEP:-}" ] && echo "truth: files in $tmp"

@@ -13,13 +13,8 @@ finish() {
 	e2e_summary calibrate
 	exit $?
 }
-if [ "$(id -u)" -ne 0 ]; then
-	skipped "calibrate e2e needs root (loop device, sysfs tunables)"
-	finish
-fi
-for tool in fio jq losetup; do
-	command -v $tool >/dev/null || { skipped "calibrate e2e needs $tool"; finish; }
-done
+why=$(e2e_missing "calibrate e2e" fio jq losetup)
+[ -z "$why" ] || { skipped "$why"; finish; }
 repo=$(pwd)
 tmp=$(mktemp -d /tmp/kbench-calib.XXXXXX)
 cat >"$tmp/k.conf" <<CONF
