@@ -105,8 +105,8 @@ deps:
 
 # The tests build into build/san with AddressSanitizer and UBSan.
 # Cost on 2 cores: about 6 minutes (build 1, unit tests 1, end-to-end
-# campaigns on loop devices 4, of which tests/e2e_calibrate.sh 45 s; the
-# e2e parts need root).
+# campaigns on loop devices 4, of which tests/e2e_calibrate.sh 45 s and
+# tests/e2e_fixed_work.sh 15 s; the e2e parts need root).
 check: deps-check
 	$(MAKE) --no-print-directory SANITIZE=1 BUILD=build/san test-unit test-e2e
 
@@ -188,6 +188,7 @@ test-e2e: $(BUILD)/kbench
 	@KBENCH=$(BUILD)/kbench tests/e2e_safety.sh
 	@KBENCH=$(BUILD)/kbench tests/e2e_install.sh
 	@KBENCH=$(BUILD)/kbench tests/e2e_calibrate.sh
+	@KBENCH=$(BUILD)/kbench tests/e2e_fixed_work.sh
 
 # Fuzzing (fuzz/fuzz_*.c, libFuzzer): each parser of outside text - fio
 # JSON and terse output, kernels.conf, perf stat and perf report, /proc -

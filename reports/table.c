@@ -489,6 +489,28 @@ static void sample_check_notes(struct ctx *c, struct kb_table *t,
 	}
 }
 
+/* Rates of fixed-size jobs (stats/summary.h kb_summarize_fixed_work):
+ * say how their mean and CI were made. */
+static void fixed_work_note(struct ctx *c, struct kb_table *t,
+			    const char *job, const char **metrics, size_t nm)
+{
+	size_t i, m;
+
+	for (m = 0; m < nm; m++)
+		for (i = 0; i < c->ncfgs; i++)
+			if (!strcmp(kb_jstr(stats_find_summary(c->summaries,
+				c->cfgs[i].id, job, metrics[m]), "mean_kind") ?:
+				"", "harmonic")) {
+				kb_table_add_note(t, "fixed-size jobs (not "
+					"time_based): IOPS and bandwidth are "
+					"total work over total time, the "
+					"harmonic mean of the runs' rates; "
+					"their CI is computed on the time per "
+					"unit of work and inverted");
+				return;
+			}
+}
+
 /* With --exclude-outliers: every value left out, by run (the runs'
  * excluded_outliers, stats_mark_outliers()). */
 static void dropped_outlier_notes(struct ctx *c, struct kb_table *t,
@@ -821,6 +843,7 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 			  kb_swept(c->results) ? " at the same value of each "
 			  "swept job parameter" : "");
 	comparison_notes(c, t, job, metrics, nm, nsig);
+	fixed_work_note(c, t, job, metrics, nm);
 	sample_check_notes(c, t, job, metrics, nm);
 	dropped_outlier_notes(c, t, job);
 	/* two performance modes (stats/modes.h), also of the baseline and
