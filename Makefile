@@ -257,7 +257,11 @@ $(BUILD)/bench/%: bench/%.c $(BUILD)/libkbench.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libkbench.a $(LDLIBS)
 
-# Figures, not tests: about 5 minutes (bench/bench.sh says each step).
+# Figures, not tests: about 5 minutes for steps 1-5, then about an hour
+# and a half for step 6, issue 13's verdicts on real runs
+# (bench/truth13.sh: 200 A/A comparisons, 2 x 10 slowdown campaigns;
+# KBENCH_BENCH_TRUTH_SCALE=0.1 for a tenth, KBENCH_BENCH_TRUTH=0 skips
+# it).  bench/bench.sh says each step.
 bench: deps-check
 	$(MAKE) --no-print-directory $(BUILD)/kbench $(BENCH_BINS)
 	bench/bench.sh $(BUILD)

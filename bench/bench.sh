@@ -26,6 +26,12 @@
 #                 campaign that is already complete
 #  5 verdict.*    time to a verdict: iterations = auto against a fixed
 #                 count equal to its max_iterations
+#  6 truth13.*    issue 13: real A/A comparisons (false-positive share
+#                 and its interval), an injected 3% slowdown found in 10
+#                 rounds (quiet) and 5% under a switching load with
+#                 retries, time to a verdict paired vs unpaired
+#                 (bench/truth13.sh; KBENCH_BENCH_TRUTH_SCALE sizes it,
+#                 KBENCH_BENCH_TRUTH=0 skips it)
 set -eu
 
 BUILD=${1:-build}
@@ -311,6 +317,9 @@ EOF
 		pending verdict.time_ratio "a campaign failed (auto exit $auto_rc, fixed exit $fixed_rc)"
 	fi
 fi
+
+# --- 6. issue 13: verdicts on real runs (bench/truth13.sh) ----------------
+. "$REPO/bench/truth13.sh"
 
 echo
 echo "kbench bench: $(uname -r), $(nproc) CPUs, $(date -u +%Y-%m-%dT%H:%MZ)"
