@@ -14,6 +14,7 @@
 static const struct kb_cmd commands[] = {
 	CMD("run", run, "run or resume a campaign"),
 	CMD("plan", plan, "print the run order, count and ETA; run nothing"),
+	CMD("calibrate", calibrate, "A/A runs of the baseline: noise, pairing or Welch, rounds needed"),
 	CMD("report", report, "render the tables of one or more campaigns"),
 	CMD("compare", compare, "verdict per metric, BASE vs NEW; exit 0/1/2/125 (git bisect)"),
 	CMD("parse", parse, "normalise fio output files into metrics JSON"),

@@ -33,6 +33,12 @@
 #                 count equal to its max_iterations
 #  6 guest.*      method = vm: QEMU start to the guest's first run against
 #                 a plain boot of the same kernel to a busybox /init
+#  7 truth13.*    issue 13: real A/A comparisons (false-positive share
+#                 and its interval), an injected 3% slowdown found in 10
+#                 rounds (quiet) and 5% under a switching load with
+#                 retries, time to a verdict paired vs unpaired
+#                 (bench/truth13.sh; KBENCH_BENCH_TRUTH_SCALE sizes it,
+#                 KBENCH_BENCH_TRUTH=0 skips it)
 set -eu
 
 BUILD=${1:-build}
@@ -425,6 +431,8 @@ EOF
 		say "guest start: kbench $kf s, plain $pinit s ($(jq -r '.environment.vm.accel // "?"' "$W/vm/campaign.json"))"
 	done
 fi
+# --- 7. issue 13: verdicts on real runs (bench/truth13.sh) ----------------
+. "$REPO/bench/truth13.sh"
 
 echo
 echo "kbench bench: $(uname -r), $(nproc) CPUs, $(date -u +%Y-%m-%dT%H:%MZ)"

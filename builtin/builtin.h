@@ -60,6 +60,7 @@ struct kb_cmd {
 
 KB_BUILTIN(run);		/* builtin/run.c */
 KB_BUILTIN(plan);		/* builtin/plan.c */
+KB_BUILTIN(calibrate);		/* builtin/calibrate.c */
 KB_BUILTIN(parse);		/* builtin/parse.c */
 KB_BUILTIN(report);		/* builtin/report.c */
 KB_BUILTIN(compare);		/* builtin/compare.c */
@@ -70,6 +71,11 @@ KB_BUILTIN(install_resume);	/* builtin/install_resume.c */
 /* `kbench --completion bash|zsh`: print the completion script for the
  * shell, generated from cmds (NULL-name terminated).  Exit status. */
 int kb_completion(int argc, char **argv, const struct kb_cmd *cmds);
+
+/* After getopt_long: 0 when no operand is left (optind == argc), else
+ * 1 with "unexpected argument 'X'; see kbench CMD --help" (builtin/
+ * completion.c). */
+int kb_no_operands(int argc, char **argv, const char *cmd);
 
 /* 1 when word is one of the blank-separated words. */
 int kb_word_in(const char *words, const char *word);

@@ -19,10 +19,20 @@
 #include "builtin/builtin.h"
 #include "lib/metrics.h"
 #include "reports/layout.h"
+#include "lib/err.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+
+int kb_no_operands(int argc, char **argv, const char *cmd)
+{
+	if (optind >= argc)
+		return 0;
+	kb_error("unexpected argument '%s'; see kbench %s --help",
+		 argv[optind], cmd);
+	return 1;
+}
 
 int kb_word_in(const char *words, const char *word)
 {

@@ -4,6 +4,7 @@
 #include "runner/drivers.h"
 #include "runner/campaign.h"
 #include "runner/plan.h"
+#include "runner/calibrate.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -32,6 +33,28 @@ static void usage(FILE *f)
 "job file: the message says which).\n", KB_RUN_OVERHEAD_S);
 }
 
+/* calibration = FILE: what it measured and the rounds it asks for */
+static void print_calibration_use(const struct kb_config *cfg,
+				  const struct kb_calibration *cal)
+{
+	char a[32], b[32];
+
+	printf("calibration %s (A/A of %s, %u rounds): analysis %s; rounds "
+	       "needed: %s for an MDE <= max_mde, %s for an MDE <= "
+	       "min_effect\n", cfg->calibration, cal->baseline, cal->rounds,
+	       cal->analysis, calibrate_rounds_str(cal->rounds_max_mde, a,
+						   sizeof(a)),
+	       calibrate_rounds_str(cal->rounds_min_effect, b, sizeof(b)));
+	if (cfg->iterations_auto)
+		printf("iterations = auto starts at %u rounds (the rounds "
+		       "needed for max_mde, within min_iterations = %u .. "
+		       "max_iterations = %u)\n", cfg->iterations,
+		       cfg->min_iterations, cfg->max_iterations);
+	else if (!cal->rounds_max_mde || cfg->iterations < cal->rounds_max_mde)
+		printf("iterations = %u is fewer than the rounds needed: "
+		       "expect underpowered verdicts\n", cfg->iterations);
+}
+
 const struct option kb_plan_options[] = {
 	{ "config", required_argument, NULL, 'c' },
 	{ "runs", no_argument, NULL, 'r' },
@@ -50,7 +73,8 @@ int cmd_plan(int argc, char **argv)
 	const char *conf = "kernels.conf";
 	struct kb_config cfg;
 	struct kb_plan plan;
-	int o, list = 0;
+	struct kb_calibration cal;
+	int o, list = 0, calibrated;
 	unsigned shard_k = 0, shard_n = 0;
 	size_t i;
 	char eb[32];
@@ -77,14 +101,14 @@ int cmd_plan(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (optind < argc) {
-		kb_error("unexpected argument '%s'; see kbench plan --help",
-			 argv[optind]);
+	if (kb_no_operands(argc, argv, "plan"))
 		return 1;
-	}
 	if (kconf_load(conf, &cfg))
 		return 1;
-	if (campaign_check_jobs(&cfg) || plan_build(&cfg, &plan)) {
+	calibrated = calibrate_apply(&cfg, &cal);	/* iterations = auto */
+	if (calibrated < 0 || campaign_check_jobs(&cfg) ||
+	    plan_build(&cfg, &plan)) {
+		results_calibration_free(&cal);
 		kconf_free(&cfg);
 		return 1;
 	}
@@ -134,6 +158,8 @@ int cmd_plan(int argc, char **argv)
 		       plan_fmt_duration(plan_estimate_s(&cfg, most), eb,
 					 sizeof(eb)));
 	}
+	if (calibrated > 0)
+		print_calibration_use(&cfg, &cal);
 	printf("order: %s; baseline: %s\n", cfg.order == KB_ORDER_BLOCK ?
 	       "block" : cfg.order == KB_ORDER_RANDOM ? "random" : "interleave",
 	       plan.configs[plan.baseline].id);
@@ -154,6 +180,7 @@ int cmd_plan(int argc, char **argv)
 			       plan.runs[i].extra ?
 			       "  (unsampled run, not counted)" : "");
 	plan_free(&plan);
+	results_calibration_free(&cal);
 	kconf_free(&cfg);
 	return 0;
 }

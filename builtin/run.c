@@ -7,6 +7,7 @@
 #include "runner/drivers.h"
 #include "runner/plan.h"
 #include "parsers/kconf.h"
+#include "results/paths.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -61,19 +62,6 @@ static void usage(FILE *f)
 "that never booted, a fio that crashed: see the report); 130\n"
 "interrupted (run again to resume).  When several apply: 1, then 4,\n"
 "then 3.  A push never changes the status.\n");
-}
-
-static char *default_dir(const char *conf)
-{
-	const char *b = strrchr(conf, '/');
-	char *stem = kb_xstrdup(b ? b + 1 : conf), *dot = strrchr(stem, '.');
-	char *dir;
-
-	if (dot && dot != stem)
-		*dot = '\0';
-	dir = kb_xasprintf("results/%s", stem);
-	free(stem);
-	return dir;
 }
 
 const struct option kb_run_options[] = {
@@ -141,14 +129,12 @@ int cmd_run(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (optind < argc) {
-		kb_error("unexpected argument '%s'; see kbench run --help",
-			 argv[optind]);
+	if (kb_no_operands(argc, argv, "run")) {
 		free(dir);
 		return 1;
 	}
 	if (!dir) {
-		dir = default_dir(conf);
+		dir = kb_conf_results_dir(conf, "");
 		if (shard_n) {	/* results/NAME/shard-K: report takes NAME */
 			char *d = kb_xasprintf("%s/shard-%u", dir, shard_k);
 

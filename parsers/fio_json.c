@@ -1403,6 +1403,39 @@ static int opt_true(const char *v)
 		     !strcasecmp(v, "yes") || !strcasecmp(v, "on"));
 }
 
+/* ---- fixed-size jobs (issue 13): rates over total work */
+
+/* "time" when a job runs for a time (time_based), "fixed" when none does
+ * and every job has an amount of work (size, io_size/io_limit or
+ * number_ios: fio HOWTO "I/O size"), NULL when fio's options do not say.
+ * fio 3.33 leaves a bare "time_based" flag out of its JSON options, so a
+ * caller with the job file checks that too (parsers/run_dir.c). */
+static const char *work_kind(const json_t *entries, const json_t *gopts)
+{
+	static const char *const amounts[] = { "size", "io_size", "io_limit",
+					       "number_ios", NULL };
+	const json_t *e;
+	const char *tb;
+	size_t i, k, jobs = 0, fixed = 0;
+
+	json_array_foreach(entries, i, e) {
+		const char *jn = json_string_value(json_object_get(e,
+							"jobname"));
+
+		if (!json_is_object(e) || (jn && !strcmp(jn, "All clients")))
+			continue;
+		jobs++;
+		tb = fio_opt(e, gopts, "time_based");
+		if (tb && strcmp(tb, "0"))
+			return "time";
+		for (k = 0; amounts[k]; k++)
+			if (fio_opt(e, gopts, amounts[k]))
+				break;
+		fixed += amounts[k] != NULL;
+	}
+	return jobs && fixed == jobs ? "fixed" : NULL;
+}
+
 /* I/O engines that never go through the page cache (fio HOWTO
  * "ioengine"): their buffered setting means nothing. */
 static int engine_bypasses_cache(const char *e)
@@ -1736,6 +1769,12 @@ json_t *fio_parse_buf_opts(const char *name, const char *buf, size_t len,
 	json_object_set_new(res, "fio_version", c.version ?
 			    json_string(c.version) : json_null());
 	json_object_set_new(res, "documents", json_integer(ndocs));
+	{
+		const char *w = work_kind(entries, gopts);
+
+		json_object_set_new(res, "work", w ? json_string(w) :
+				    json_null());
+	}
 	json_object_set_new(res, "jobs", jobs);
 	jobs = NULL;
 	json_object_set_new(res, "metrics", metrics);

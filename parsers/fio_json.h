@@ -49,6 +49,10 @@
  *
  * { "file": name, "fio_version": "fio-3.33" or null,
  *   "documents": number of fio JSON documents seen (the last is used),
+ *   "work": "time" (a job has time_based), "fixed" (no job has it and
+ *           every job gives size, io_size/io_limit or number_ios: fixed
+ *           work, rates are work over time) or null (the options do not
+ *           say; fio 3.33 leaves a bare time_based flag out of them),
  *   "jobs": [ { "name", "hostname" (client/server only), "rw" (job
  *               options, else global options, else null), "groupid",
  *               "error", "elapsed_s" (or null), "usr_cpu_pct",

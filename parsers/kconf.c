@@ -1138,6 +1138,13 @@ static void set_seed(struct parser *p, const char *val)
 		p->cfg->seed = (unsigned long)v;
 }
 
+/* calibration = FILE: read by runner/calibrate.h */
+static void set_calibration(struct parser *p, const char *val)
+{
+	p->cfg->calibration = conf_relative(p, val);
+	p->cfg->calibration_line = p->line;
+}
+
 static void set_profiles(struct parser *p, const char *val)
 {
 	p->cfg->profiles_dir = conf_relative(p, val);
@@ -1363,6 +1370,8 @@ static const struct kconf_opt kconf_opts[] = {
 	  "seconds a run may last beyond runtime before it is killed (default 30)" },
 	G_FUNC("profiles", set_profiles,
 	       "directory of the job files (default: found, see FILES)"),
+	G_FUNC("calibration", set_calibration,
+	       "what `kbench calibrate -o DIR` measured: DIR/calibration.json"),
 	G_FUNC("profile", set_profile,
 	       "events sampled with perf record: cycles and/or dcm"),
 	{ "profile_runs", SEC_GLOBAL, KT_UINT, G_OFF(profile_runs), 0, 0, 0,
@@ -2239,6 +2248,7 @@ void kconf_free(struct kb_config *cfg)
 	free(cfg->profiles_dir);
 	free_places(cfg);
 	free(cfg->push_url);
+	free(cfg->calibration);
 	for (i = 0; i < cfg->nlayouts; i++)
 		free(cfg->layouts[i]);
 	for (i = 0; i < cfg->nhosts; i++)

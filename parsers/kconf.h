@@ -47,6 +47,10 @@
  *
  *   [global] kvm_probe_timeout = 20 ; seconds the KVM probe waits for the
  *                           ; kernel's "Linux version" line (runner/accel.h)
+ *   [global] calibration = cal/calibration.json ; what `kbench calibrate
+ *                           ; -o cal` measured: plan prints the rounds
+ *                           ; needed, iterations = auto starts there
+ *                           ; (relative to this file's directory)
  *   [global] allow_page_cache = yes ; count runs whose buffered reads
  *                           ; likely measured the page cache (flagged
  *                           ; "suspect", parsers/fio_json.h); default no:
@@ -315,6 +319,10 @@ struct kb_config {
 	size_t njob_hosts;
 	struct kb_host_target host_targets[KB_MAX_HOSTS];
 	size_t nhost_targets;
+	char *calibration;	/* calibration = FILE (runner/calibrate.h),
+				 * relative to the conf's directory; NULL:
+				 * none */
+	int calibration_line;
 	int allow_page_cache;	/* allow_page_cache = yes|no (default no):
 				 * count runs flagged "suspect":
 				 * "page_cache" (../shared/cases/B30) */

@@ -4,6 +4,7 @@
 #include "parsers/run_perf.h"
 #include "lib/err.h"
 #include "lib/file.h"
+#include "lib/str.h"
 #include "parsers/json_file.h"
 
 #include <errno.h>
@@ -287,6 +288,35 @@ static int missing_hosts(const json_t *run, const json_t *fio, char *out,
 	return n;
 }
 
+/* What the run's work was (issue 13, fixed-size jobs): "time" when its
+ * job file (job.fio, as run) sets time_based, which fio 3.33 leaves out
+ * of its JSON options when given as a bare flag; else what fio's options
+ * said (parsers/fio_json.h "work"); NULL when unknown. */
+static const char *run_work(const char *dir, const json_t *fio)
+{
+	char *path = kb_path_join(dir, "job.fio"), *text = NULL, *line;
+	char *save = NULL;
+	const char *work = json_string_value(json_object_get(fio, "work"));
+
+	if (kb_exists(path) && kb_read_file(path, &text, NULL, 1) == 0) {
+		for (line = strtok_r(text, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save)) {
+			char *l = kb_trim(line), *eq;
+
+			if (strncmp(l, "time_based", 10) ||
+			    (l[10] && l[10] != '=' && l[10] != ' ' &&
+			     l[10] != '\t'))
+				continue;
+			eq = strchr(l, '=');
+			if (!eq || strcmp(kb_trim(eq + 1), "0"))
+				work = "time";
+		}
+	}
+	free(text);
+	free(path);
+	return work;
+}
+
 json_t *run_dir_parse(const char *dir)
 {
 	char *runpath = kb_path_join(dir, "run.json");
@@ -428,6 +458,9 @@ json_t *run_dir_parse(const char *dir)
 		json_object_set(out, "suspect", json_object_get(fio, "suspect"));
 		json_object_set(out, "message", json_object_get(fio, "message"));
 	}
+	if (fio && run_work(dir, fio))
+		json_object_set_new(out, "work", json_string(run_work(dir,
+								      fio)));
 	kernel = kernel_identity(run);
 	if (kernel)
 		json_object_set_new(out, "kernel", kernel);

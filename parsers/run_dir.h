@@ -24,6 +24,8 @@
  *              "mem_total_kib", fio's stderr from fio.stderr),
  *     "kernel": { "release", "proc_version", "build_id" }: the kernel the
  *              run ran on, from run.json, when recorded,
+ *     "work": "time" | "fixed": what the job's work was (job.fio's
+ *              time_based, else fio_json.h "work"); absent when unknown,
  *     "fio_version": string|null }
  * A run is failed when fio timed out, was killed, exited non-zero, wrote
  * no parsable JSON, reported a job error (fio "error" != 0), or did no

@@ -428,6 +428,123 @@ static char *iter_text(json_t *arr)
 	return s;
 }
 
+/* The notes of one sample's checks (stats/compare.h): its outliers
+ * (iterations), a warm-up too short (warmup leading outliers), a drift
+ * over the run order (d, when it warns). */
+static void outlier_note(struct kb_table *t, const char *cfg,
+			 const char *metric, json_t *iters)
+{
+	char *it = iter_text(iters);
+
+	if (it)
+		kb_table_add_note(t, "outlier(s) (MAD modified z > 3.5, kept "
+				  "unless --exclude-outliers): %s %s "
+				  "iteration %s", cfg, metric, it);
+	free(it);
+}
+
+static void warmup_note(struct kb_table *t, const char *cfg, double warmup)
+{
+	if (warmup > 0)
+		kb_table_add_note(t, "warning: the first %lld timed run(s) of "
+				  "%s are outliers: warm-up too short; raise "
+				  "warmup", (long long)warmup, cfg);
+}
+
+static void drift_note(struct kb_table *t, const char *cfg,
+		       const char *metric, json_t *d, const char *advice)
+{
+	int ok, ok2;
+
+	if (json_is_true(json_object_get(d, "warn")))
+		kb_table_add_note(t, "warning: %s of %s%s drifts %+.2f%% over "
+				  "the run order (slope p = %.2g), more than "
+				  "the minimum effect%s", metric,
+				  advice ? "baseline " : "", cfg,
+				  jnum(d, "change_pct", &ok), jnum(d, "p", &ok2),
+				  advice ? advice : "");
+}
+
+/* Under the table of a configuration in no comparison (a campaign of
+ * one configuration): its outliers, warm-up and drift
+ * (results.sample_checks, stats/compare.h), as the comparisons' notes
+ * give them for compared ones. */
+static void sample_check_notes(struct ctx *c, struct kb_table *t,
+			       const char *job, const char **metrics,
+			       size_t nm)
+{
+	json_t *e;
+	size_t i, m;
+	int ok;
+
+	json_array_foreach(json_object_get(c->results, "sample_checks"), i, e) {
+		const char *cfg = kb_jstr(e, "configuration") ?: "";
+		const char *metric = kb_jstr(e, "metric") ?: "";
+
+		if (strcmp(kb_jstr(e, "job") ?: "", job))
+			continue;
+		for (m = 0; m < nm && strcmp(metrics[m], metric); m++)
+			;
+		if (m == nm)
+			continue;
+		outlier_note(t, cfg, metric, json_object_get(e, "outliers"));
+		warmup_note(t, cfg, jnum(e, "warmup_suspect", &ok));
+		drift_note(t, cfg, metric, json_object_get(e, "drift"), NULL);
+	}
+}
+
+/* Rates of fixed-size jobs (stats/summary.h kb_summarize_fixed_work):
+ * say how their mean and CI were made. */
+static void fixed_work_note(struct ctx *c, struct kb_table *t,
+			    const char *job, const char **metrics, size_t nm)
+{
+	size_t i, m;
+
+	for (m = 0; m < nm; m++)
+		for (i = 0; i < c->ncfgs; i++)
+			if (!strcmp(kb_jstr(stats_find_summary(c->summaries,
+				c->cfgs[i].id, job, metrics[m]), "mean_kind") ?:
+				"", "harmonic")) {
+				kb_table_add_note(t, "fixed-size jobs (not "
+					"time_based): IOPS and bandwidth are "
+					"total work over total time, the "
+					"harmonic mean of the runs' rates; "
+					"their CI is computed on the time per "
+					"unit of work and inverted");
+				return;
+			}
+}
+
+/* With --exclude-outliers: every value left out, by run (the runs'
+ * excluded_outliers, stats_mark_outliers()). */
+static void dropped_outlier_notes(struct ctx *c, struct kb_table *t,
+				  const char *job)
+{
+	char *list = NULL, *tmp;
+	const char *name;
+	json_t *run, *v;
+	size_t i;
+
+	json_array_foreach(c->runs, i, run) {
+		if (strcmp(kb_jstr(run, "job") ?: "", job))
+			continue;
+		json_object_foreach(json_object_get(run, "excluded_outliers"),
+				    name, v) {
+			tmp = kb_xasprintf("%s%s%s %s iteration %lld (%.6g)",
+				list ? list : "", list ? ", " : "",
+				kb_jstr(run, "configuration") ?: "?", name,
+				(long long)json_integer_value(json_object_get(
+				run, "iteration")), json_number_value(v));
+			free(list);
+			list = tmp;
+		}
+	}
+	if (list)
+		kb_table_add_note(t, "left out of the statistics "
+				  "(--exclude-outliers): %s", list);
+	free(list);
+}
+
 /* Under the comparison table: how significance was decided, the
  * minimum detectable effect, outliers, drift, warm-up and samples too
  * small to test (stats/compare.h). */
@@ -437,11 +554,10 @@ static void comparison_notes(struct ctx *c, struct kb_table *t,
 {
 	json_t *set = json_object_get(c->results, "comparison_settings");
 	unsigned char *base_done;
-	json_t *e, *d;
+	json_t *e;
 	size_t i, m;
 	int ok, ok2, any = 0;
 	double v, w;
-	char *it;
 
 	for (m = 0; m < nm; m++)
 		for (i = 0; i < c->ncfgs; i++)
@@ -508,49 +624,20 @@ static void comparison_notes(struct ctx *c, struct kb_table *t,
 						jnum(e, "alpha", &ok),
 						(long long)jnum(e, "n_baseline",
 								&ok), w);
-				d = json_object_get(e, "drift_baseline");
-				if (json_is_true(json_object_get(d, "warn")))
-					kb_table_add_note(t, "warning: %s of "
-						"baseline %s drifts %+.2f%% "
-						"over the run order (slope p = "
-						"%.2g), more than the minimum "
-						"effect: results may be "
-						"inconclusive; use order = "
-						"interleave", metrics[m],
-						c->baseline, jnum(d,
-						"change_pct", &ok), jnum(d, "p",
-						&ok2));
-				it = iter_text(json_object_get(e,
+				drift_note(t, c->baseline, metrics[m],
+					   json_object_get(e, "drift_baseline"),
+					   ": results may be inconclusive; use "
+					   "order = interleave");
+				outlier_note(t, c->baseline, metrics[m],
+					     json_object_get(e,
 						"outliers_baseline"));
-				if (it)
-					kb_table_add_note(t, "outlier(s) "
-						"(MAD modified z > 3.5, kept "
-						"unless --exclude-outliers): "
-						"%s %s iteration %s", c->baseline,
-						metrics[m], it);
-				free(it);
-				if (jnum(e, "warmup_suspect_baseline", &ok) > 0)
-					kb_table_add_note(t, "warning: the "
-						"first %lld timed run(s) of %s "
-						"are outliers: warm-up too "
-						"short; raise warmup",
-						(long long)jnum(e,
-						"warmup_suspect_baseline", &ok),
-						c->baseline);
+				warmup_note(t, c->baseline, jnum(e,
+					    "warmup_suspect_baseline", &ok));
 			}
-			it = iter_text(json_object_get(e, "outliers"));
-			if (it)
-				kb_table_add_note(t, "outlier(s) (MAD modified "
-					"z > 3.5, kept unless "
-					"--exclude-outliers): %s %s iteration "
-					"%s", c->cfgs[i].id, metrics[m], it);
-			free(it);
-			if (jnum(e, "warmup_suspect", &ok) > 0)
-				kb_table_add_note(t, "warning: the first %lld "
-					"timed run(s) of %s are outliers: "
-					"warm-up too short; raise warmup",
-					(long long)jnum(e, "warmup_suspect",
-					&ok), c->cfgs[i].id);
+			outlier_note(t, c->cfgs[i].id, metrics[m],
+				     json_object_get(e, "outliers"));
+			warmup_note(t, c->cfgs[i].id, jnum(e, "warmup_suspect",
+							   &ok));
 			if (kb_jstr(e, "verdict") && (!strcmp(kb_jstr(e, "verdict"),
 			    "insufficient samples") || !strcmp(kb_jstr(e,
 			    "verdict"), "inconclusive") || !strcmp(kb_jstr(e,
@@ -908,6 +995,9 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 				  "not tested", hosts.n);
 	host_list_free(&hosts);
 	comparison_notes(c, t, job, metrics, nm, nsig);
+	fixed_work_note(c, t, job, metrics, nm);
+	sample_check_notes(c, t, job, metrics, nm);
+	dropped_outlier_notes(c, t, job);
 	/* two performance modes (stats/modes.h), also of the baseline and
 	 * of a campaign with one configuration */
 	for (m = 0; m < nm; m++) {

@@ -72,6 +72,8 @@ static void add_run_checks(json_t *m, json_t *run, int allow_page_cache)
 
 	if (json_is_array(flags) && json_array_size(flags))
 		json_object_set(run, "flags", flags);
+	if (kb_jstr(m, "work"))	/* "fixed": stats/summary.h */
+		json_object_set(run, "work", json_object_get(m, "work"));
 	if (suspect) {
 		json_object_set_new(run, "suspect", json_string(suspect));
 		if (!allow_page_cache && !strcmp(suspect, "page_cache")) {

@@ -43,4 +43,10 @@ char *kb_run_dir(const char *dir, const char *key);
 /* "DIR/runs/KEY/NAME" (metrics.json, fio.json, run.json, console.log) */
 char *kb_run_file(const char *dir, const char *key, const char *name);
 
+/* The default directory of a command on kernels.conf conf:
+ * "results/STEM" + suffix, STEM its file name without directories and
+ * extension ("results/kernels" for dir/kernels.conf, suffix ""; `kbench
+ * calibrate`'s suffix is "-calibration"). */
+char *kb_conf_results_dir(const char *conf, const char *suffix);
+
 #endif

@@ -1,4 +1,5 @@
 #include "runner/campaign.h"
+#include "runner/calibrate.h"
 #include "results/validate.h"
 #include "results/records.h"
 #include "results/paths.h"
@@ -326,6 +327,10 @@ static json_t *campaign_section(const struct kb_campaign *c)
 			 cfg->order == KB_ORDER_RANDOM ? "random" : "interleave",
 		"target", target);
 	free(target);
+	if (c->calibration_analysis)	/* stats/compare.h: the analysis */
+		json_object_set_new(ret, "calibration", json_pack("{s:s, s:s}",
+			"file", cfg->calibration, "analysis",
+			c->calibration_analysis));
 	/* statistics settings (stats/compare.h, docs/results-format.md) */
 	{
 		json_t *me = json_object();
@@ -717,6 +722,16 @@ int campaign_open_shard(struct kb_campaign *c, const char *dir,
 		ret = kb_driver_dry_run ? 0 : kb_mkdir_p(dir);
 		if (!ret)
 			ret = kconf_load(conf_path, &c->cfg);
+		if (!ret) {	/* iterations = auto starts at its rounds */
+			struct kb_calibration cal;
+
+			ret = calibrate_apply(&c->cfg, &cal);
+			if (ret > 0 && cal.analysis)
+				c->calibration_analysis =
+					kb_xstrdup(cal.analysis);
+			ret = ret < 0 ? -EINVAL : 0;
+			results_calibration_free(&cal);
+		}
 	}
 	if (ret)
 		goto out;
@@ -845,5 +860,6 @@ void campaign_close(struct kb_campaign *c)
 	json_decref(c->state);
 	free(c->dir);
 	free(c->conf_path);
+	free(c->calibration_analysis);
 	memset(c, 0, sizeof(*c));
 }

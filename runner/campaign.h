@@ -16,6 +16,11 @@ struct kb_campaign {
 	struct kb_plan plan;
 	json_t *state;		/* state.json: {"schema_version", "runs": {}} */
 	int resumed;		/* 1 when DIR already held a campaign */
+	char *calibration_analysis;	/* a new campaign with calibration =
+					 * (runner/calibrate.h): its analysis,
+					 * "paired" or "welch-log", recorded in
+					 * campaign.json's campaign.calibration;
+					 * NULL: none */
 	unsigned shard_k, shard_n;	/* --shard K/N (runner/plan.h); 0 0:
 					 * the whole campaign */
 };

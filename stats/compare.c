@@ -654,11 +654,20 @@ static const char *choose_analysis(json_t *camp, const struct sample *a,
 	const char *order = kb_jstr(camp, "order");
 	int rounds = order && (!strcmp(order, "interleave") ||
 			       !strcmp(order, "random"));
+	json_t *cal = json_object_get(camp, "calibration");
+	const char *calibrated = kb_jstr(cal, "analysis");
 
 	if (!all_positive(a) || !all_positive(b)) {
 		*why = kb_xstrdup("a value <= 0 has no logarithm: Welch's "
 				  "t-test on the values themselves");
 		return "welch";
+	}
+	if (rounds && same_source(a, b) && calibrated &&
+	    !strcmp(calibrated, "welch-log")) {
+		*why = kb_xasprintf("kbench calibrate (%s) found neighbouring "
+				    "runs anti-correlated: unpaired",
+				    kb_jstr(cal, "file") ?: "calibration =");
+		return "welch-log";
 	}
 	if (rounds && same_source(a, b)) {
 		*why = kb_xasprintf("order = %s: every round runs each "
@@ -762,6 +771,116 @@ static json_t *wilcoxon_json(const struct kb_wilcoxon *w)
 	return j;
 }
 
+/* The MAD outliers of s into flag[]; none when s is bimodal (a mode is
+ * not outliers, ../shared/cases/B44): then the modes warning is
+ * returned (malloc'd), else NULL. */
+static char *flag_outliers(const struct sample *s, const char *cfg,
+			   const char *metric, int *flag)
+{
+	char *warn;
+
+	kb_mad_outliers(s->x, s->n, NULL, flag);
+	warn = modes_check(s, cfg, metric);
+	if (warn)
+		memset(flag, 0, s->n * sizeof(*flag));
+	return warn;
+}
+
+/* The drift of s over the run order (kb_drift_check), warn when its
+ * slope's p < alpha and |change| >= min_effect me; null with fewer than
+ * 3 values. */
+static json_t *drift_json(const struct sample *s, double alpha, double me)
+{
+	struct kb_drift d;
+
+	if (kb_drift_check(s->order, s->x, s->n, &d))
+		return json_null();
+	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:b}",
+		"n", (json_int_t)d.n, "slope_per_run", kb_jreal(d.slope),
+		"slope_ci95_lo", kb_jreal(d.slope_ci95_lo),
+		"slope_ci95_hi", kb_jreal(d.slope_ci95_hi),
+		"p", kb_jreal(d.p), "change_pct", kb_jreal(d.change_pct),
+		"warn", d.p < alpha && isfinite(d.change_pct) &&
+			fabs(d.change_pct) >= me);
+}
+
+/* The checks of one configuration's sample that is in no comparison
+ * (a campaign of one configuration): results.sample_checks. */
+static json_t *sample_check_entry(json_t *camp, const struct kb_compare_opts *o,
+				  const char *cfg, const char *job,
+				  const char *metric, const struct sample *s)
+{
+	int *flag = kb_xcalloc(s->n + 1, sizeof(*flag));
+	char *warn = flag_outliers(s, cfg, metric, flag);
+	json_t *e;
+
+	e = json_pack("{s:s, s:s, s:s, s:I, s:o, s:I, s:o, s:o}",
+		"configuration", cfg, "job", job, "metric", metric,
+		"n", (json_int_t)s->n, "outliers", iter_list(s, flag),
+		"warmup_suspect", (json_int_t)leading_outliers(s, flag),
+		"drift", drift_json(s, alpha_for(o, camp),
+				    min_effect_for(o, camp, metric)),
+		"bimodal", warn ? json_string(warn) : json_null());
+	free(warn);
+	free(flag);
+	return e;
+}
+
+/* In a pair of pairs[0..n)? */
+static int in_pairs(const struct kb_compare_pair *pairs, size_t n,
+		    const char *id)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (!strcmp(pairs[k].baseline, id) ||
+		    !strcmp(pairs[k].configuration, id))
+			return 1;
+	return 0;
+}
+
+/* results.sample_checks: outliers, warm-up and drift of every
+ * configuration that no comparison covers. */
+static json_t *sample_checks(const struct kb_rmodel *model,
+			     const struct kb_compare_opts *o,
+			     const struct kb_compare_pair *pairs, size_t npairs,
+			     const struct kb_strlist *jobs,
+			     struct kb_strlist *mlist, struct kb_strlist *keep,
+			     struct sample *a)
+{
+	json_t *results = model->results;
+	json_t *runs = json_object_get(results, "runs"), *e;
+	json_t *camp = json_object_get(results, "campaign"), *out = json_array();
+	struct kb_strlist ids = { 0 };
+	size_t i, j, m;
+
+	json_array_foreach(json_object_get(results, "configurations"), i, e)
+		kb_strlist_add(&ids, kb_jstr(e, "id"));
+	json_array_foreach(runs, i, e)
+		kb_strlist_add(&ids, kb_jstr(e, "configuration"));
+	for (i = 0; i < ids.n; i++) {
+		if (in_pairs(pairs, npairs, ids.v[i]))
+			continue;
+		for (j = 0; j < jobs->n; j++) {
+			size_t jj = kb_rmodel__job(model, jobs->v[j]);
+
+			job_metrics(model, jj, o, mlist, keep);
+			for (m = 0; m < mlist->n; m++) {
+				gather(model, kb_rmodel__config(model, ids.v[i]),
+				       jj, kb_rmodel__metric(model, mlist->v[m]),
+				       a);
+				if (a->n)
+					json_array_append_new(out,
+						sample_check_entry(camp, o,
+						ids.v[i], jobs->v[j],
+						mlist->v[m], a));
+			}
+		}
+	}
+	free(ids.v);
+	return out;
+}
+
 static json_t *comparison_entry(json_t *camp, const struct kb_compare_opts *o,
 				const char *base, const char *cfg,
 				const char *job, const char *metric,
@@ -782,8 +901,7 @@ static json_t *comparison_entry(json_t *camp, const struct kb_compare_opts *o,
 	struct kb_welch w;
 	struct kb_mann_whitney mw;
 	struct kb_wilcoxon wx;
-	struct kb_drift d;
-	json_t *e = json_object(), *dj = json_null(), *modes = json_null();
+	json_t *e = json_object(), *dj, *modes = json_null();
 	const char *analysis;
 	char *why, *ma_warn, *mb_warn;
 	double mde = NAN, p = NAN, t = NAN, df = NAN, chg = NAN, lo = NAN;
@@ -792,15 +910,8 @@ static json_t *comparison_entry(json_t *camp, const struct kb_compare_opts *o,
 	int have = 0, have_mw = 0, have_wx = 0, have_w = 0;
 
 	*p_out = NAN;
-	kb_mad_outliers(a->x, a->n, NULL, fa);
-	kb_mad_outliers(b->x, b->n, NULL, fb);
-	/* a mode is not outliers (../shared/cases/B44) */
-	ma_warn = modes_check(a, base, metric);
-	mb_warn = modes_check(b, cfg, metric);
-	if (ma_warn)
-		memset(fa, 0, a->n * sizeof(*fa));
-	if (mb_warn)
-		memset(fb, 0, b->n * sizeof(*fb));
+	ma_warn = flag_outliers(a, base, metric, fa);
+	mb_warn = flag_outliers(b, cfg, metric, fb);
 	if (ma_warn || mb_warn)
 		modes = json_pack("{s:o, s:o}", "baseline", ma_warn ?
 				  json_string(ma_warn) : json_null(),
@@ -847,15 +958,7 @@ static json_t *comparison_entry(json_t *camp, const struct kb_compare_opts *o,
 	if (strcmp(analysis, "paired") && a->n && b->n &&
 	    !kb_mann_whitney(a->x, a->n, b->x, b->n, &mw))
 		have_mw = 1;
-	if (!kb_drift_check(a->order, a->x, a->n, &d)) {
-		dj = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:b}",
-			"n", (json_int_t)d.n, "slope_per_run", kb_jreal(d.slope),
-			"slope_ci95_lo", kb_jreal(d.slope_ci95_lo),
-			"slope_ci95_hi", kb_jreal(d.slope_ci95_hi),
-			"p", kb_jreal(d.p), "change_pct", kb_jreal(d.change_pct),
-			"warn", d.p < alpha && isfinite(d.change_pct) &&
-				fabs(d.change_pct) >= me);
-	}
+	dj = drift_json(a, alpha, me);
 
 	json_object_set_new(e, "configuration", json_string(cfg));
 	json_object_set_new(e, "baseline", json_string(base));
@@ -1184,6 +1287,8 @@ int stats_fill_comparisons_in(struct kb_rmodel *model,
 		}
 	}
 	json_object_set_new(results, "comparisons", out);
+	json_object_set_new(results, "sample_checks", sample_checks(model,
+		o, pairs, npairs, &jobs, &mlist, &keep, &a));
 	json_object_set_new(results, "comparison_settings", json_pack(
 		"{s:f, s:s, s:I, s:f, s:b}",
 		"alpha", alpha_for(o, camp),

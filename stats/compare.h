@@ -13,7 +13,10 @@
  *                  rounds (iterations) where both have a value, with the
  *                  Wilcoxon signed-rank test beside it (stats/paired.h);
  *      "welch-log" otherwise (order = block, no order recorded, two
- *                  campaigns): Welch's t-test below on ln values
+ *                  campaigns, or a campaign whose kernels.conf named a
+ *                  calibration (campaign.calibration.analysis, runner/
+ *                  calibrate.h) that found the rounds anti-correlated):
+ *                  Welch's t-test below on ln values
  *                  (kb_welch_log_test), Mann-Whitney U beside it;
  *      "welch"     a value <= 0 (no logarithm): Welch on the values.
  *    The change and its CI, t, df and p are those of the analysis; its

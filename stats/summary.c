@@ -66,6 +66,54 @@ out:
 	return ret;
 }
 
+int kb_summarize_fixed_work(const double *x, size_t n, struct kb_summary *s)
+{
+	double *y, t, half, ybar;
+	size_t i;
+	int ret;
+
+	ret = kb_summarize(x, n, s);
+	if (ret)
+		return ret;
+	for (i = 0; i < n; i++)
+		if (!(x[i] > 0.0))
+			return -EDOM;
+	y = kb_xmalloc(n * sizeof(*y));
+	for (i = 0; i < n; i++)
+		y[i] = 1.0 / x[i];
+	ybar = gsl_stats_mean(y, 1, n);
+	s->mean = 1.0 / ybar;
+	s->harmonic = 1;
+	if (s->has_sd) {
+		t = gsl_cdf_tdist_Pinv(0.975, (double)(n - 1));
+		half = t * gsl_stats_sd_m(y, 1, n, ybar) / sqrt((double)n);
+		s->ci95_lo = 1.0 / (ybar + half);
+		s->ci95_hi = ybar - half > 0.0 ? 1.0 / (ybar - half) : NAN;
+		s->cv_pct = s->sd / s->mean * 100.0;
+	}
+	free(y);
+	return 0;
+}
+
+/* The summary of one sample: kb_summarize(), or for a rate metric of
+ * runs that all did fixed work kb_summarize_fixed_work(). */
+static int summarize_sample(const struct kb_rmodel *m, size_t c, size_t j,
+			    const char *metric, const double *x, size_t n,
+			    struct kb_summary *s)
+{
+	size_t i, ng, len = strlen(metric);
+	const size_t *g = kb_rmodel__group(m, c, j, &ng);
+	int rate = (len > 5 && !strcmp(metric + len - 5, ".iops")) ||
+		   (len > 7 && !strcmp(metric + len - 7, ".bw_kib"));
+
+	for (i = 0; rate && i < ng; i++)
+		if (strcmp(kb_jstr(m->runs[g[i]].json, "work") ?: "", "fixed"))
+			rate = 0;
+	if (rate && ng && !kb_summarize_fixed_work(x, n, s))
+		return 0;
+	return kb_summarize(x, n, s);
+}
+
 /* Values of metric k in the counted runs of (configuration c, job j)
  * into vals (and their iterations into iters, unless NULL); returns their
  * number. */
@@ -206,6 +254,8 @@ static json_t *summary_entry(const char *cfg, const char *job,
 	json_object_set_new(e, "note", s->has_sd ? json_null() :
 			    json_string("n=1: no variance estimate"));
 	json_object_set_new(e, "modes", modes);
+	if (s->harmonic)	/* kb_summarize_fixed_work() */
+		json_object_set_new(e, "mean_kind", json_string("harmonic"));
 	return e;
 }
 
@@ -321,7 +371,9 @@ int stats_fill_summaries_in(struct kb_rmodel *model)
 					    NULL);
 				if (!nb)
 					continue;
-				r = kb_summarize(vals, nb, &base[bm]);
+				r = summarize_sample(model, bc, j,
+					model->metrics[metrics[m]].name, vals,
+					nb, &base[bm]);
 				if (r)
 					kb_warn("%s %s %s: values too large "
 						"to summarise; left out",

@@ -33,6 +33,8 @@ struct kb_summary {
 	double mean, sd, cv_pct, min, median, max, ci95_lo, ci95_hi;
 	int has_sd;	/* 0 when n < 2: sd, cv_pct, ci95_* are NAN then and
 			 * must print as null / "n/a", never as 0 */
+	int harmonic;	/* 1: kb_summarize_fixed_work() (mean and CI of a
+			 * rate over fixed work) */
 };
 
 /* Summarise the n values of x (n >= 1, every value finite) into *s.
@@ -40,6 +42,17 @@ struct kb_summary {
  * n is 0 or a value is NaN/Inf, -ERANGE when a result overflows.  Prints
  * nothing: the caller knows which sample it was. */
 int kb_summarize(const double *x, size_t n, struct kb_summary *s);
+
+/* The rate (IOPS, KiB/s) of runs that each did the same fixed work
+ * (fio jobs that are not time_based: size, io_size or number_ios; the
+ * runs' "work": "fixed", parsers/run_dir.h): total work over total time
+ * is the harmonic mean of the rates, n / sum(1 / x); its 95% CI is
+ * computed on the time per unit of work y = 1 / x (Student t on y, as
+ * above) and inverted: [1 / (ybar + h), 1 / (ybar - h)], the upper end
+ * NAN (no bound) when ybar - h <= 0.  sd and cv_pct stay those of the
+ * rates; min, median and max too.  s->harmonic = 1.  Returns as
+ * kb_summarize(); -EDOM when a value is <= 0. */
+int kb_summarize_fixed_work(const double *x, size_t n, struct kb_summary *s);
 
 /* Fill results["summaries"] (replacing what was there) of a results model
  * (docs/results-format.md, schema_version 1): one entry per
@@ -56,7 +69,10 @@ int kb_summarize(const double *x, size_t n, struct kb_summary *s);
  * baseline is campaign.baseline (default: the first configuration) for
  * the same job and metric; null for the baseline itself, when the
  * baseline has no such sample or its mean is 0.  sd, cv_pct and the CI are
- * null when n < 2 with note "n=1: no variance estimate"; modes:
+ * null when n < 2 with note "n=1: no variance estimate"; a rate metric
+ * (*.iops, *.bw_kib) whose counted runs all did fixed work ("work":
+ * "fixed") is summarised by kb_summarize_fixed_work() and its entry says
+ * "mean_kind": "harmonic"; modes:
  * stats_modes_json() (null unless two modes).  No NaN or Inf
  * ever reaches the JSON (a non-finite result becomes null).
  *

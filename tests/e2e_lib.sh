@@ -20,3 +20,16 @@ e2e_summary() {
 	fi
 	[ "$fail" -eq 0 ]
 }
+# e2e_missing WHAT TOOL...: nothing when running as root with every TOOL
+# installed, else why WHAT cannot run (for `skipped`)
+e2e_missing() {
+	local what=$1 tool
+	shift
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "$what needs root (loop device, sysfs tunables)"
+		return
+	fi
+	for tool in "$@"; do
+		command -v "$tool" >/dev/null || { echo "$what needs $tool"; return; }
+	done
+}

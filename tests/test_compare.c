@@ -21,6 +21,7 @@
 #include "lib/err.h"
 #include "stats/compare.h"
 #include "stats/summary.h"
+#include "reports/report.h"
 
 #define MAXV 64
 
@@ -486,6 +487,93 @@ static void test_model_b28_warmup(void **state)
 	json_decref(res);
 }
 
+/* The report text of res (malloc'd), notes unwrapped. */
+static char *render_text(json_t *res)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct report_opts ro;
+
+	assert_non_null(f);
+	report_opts_init(&ro);
+	ro.show_cpu_table = 0;
+	assert_int_equal(report_render(f, res, "text", &ro), 0);
+	fclose(f);
+	/* notes wrap at 80 columns: join their continuation lines */
+	{
+		char *r = buf, *w = buf;
+
+		while (*r) {
+			if (!strncmp(r, "\n    ", 5)) {
+				*w++ = ' ';
+				r += 5;
+			} else {
+				*w++ = *r++;
+			}
+		}
+		*w = '\0';
+	}
+	return buf;
+}
+
+/* A campaign of one configuration (issue 13): B28's warm-up and B26's
+ * drift are shown although nothing is compared, and --exclude-outliers
+ * lists what it left out. */
+static void test_single_configuration_checks(void **state)
+{
+	double x[MAXV], y[MAXV];
+	json_t *res = model("only"), *e, *d;
+	size_t n, ny;
+	char *txt;
+	struct kb_compare_opts o;
+
+	(void)state;
+	n = load_csv("tests/data/stats/B28.csv", 0, NULL, x);
+	add_runs(res, "only", "read.iops", x, n);
+	kb_compare_opts_init(&o);
+	assert_int_equal(stats_analyse(res, &o), 0);
+	assert_int_equal(json_array_size(json_object_get(res, "comparisons")),
+			 0);
+	e = json_array_get(json_object_get(res, "sample_checks"), 0);
+	assert_non_null(e);
+	assert_string_equal(json_string_value(json_object_get(e, "metric")),
+			    "read.iops");
+	assert_int_equal(json_integer_value(json_object_get(e,
+			 "warmup_suspect")), 2);
+	assert_int_equal(json_array_size(json_object_get(e, "outliers")), 2);
+	txt = render_text(res);
+	assert_non_null(strstr(txt, "warning: the first 2 timed run(s) of only "
+			       "are outliers: warm-up too short"));
+	assert_non_null(strstr(txt, "read.iops iteration 1, 2"));
+	assert_null(strstr(txt, "left out of the statistics"));
+	free(txt);
+
+	/* --exclude-outliers: what was left out, with its value */
+	o.exclude_outliers = 1;
+	assert_int_equal(stats_analyse(res, &o), 0);
+	txt = render_text(res);
+	assert_non_null(strstr(txt, "left out of the statistics"));
+	assert_non_null(strstr(txt, "iteration 1 (27.5)"));
+	assert_non_null(strstr(txt, "iteration 2 (21.9)"));
+	free(txt);
+	json_decref(res);
+
+	/* B26's A runs alone drift by more than the minimum effect */
+	ny = load_csv("tests/data/stats/B26.csv", 1, "kernel-A", y);
+	assert_true(ny >= 3);
+	res = model("A");
+	add_runs(res, "A", "read.iops", y, ny);
+	assert_int_equal(stats_analyse(res, NULL), 0);
+	e = json_array_get(json_object_get(res, "sample_checks"), 0);
+	d = json_object_get(e, "drift");
+	assert_true(json_is_true(json_object_get(d, "warn")));
+	txt = render_text(res);
+	assert_non_null(strstr(txt, "warning: read.iops of A drifts"));
+	free(txt);
+	json_decref(res);
+}
+
 /* n normal values with mean mu and sd = cv% of mu. */
 static void normal(gsl_rng *r, double mu, double cv, double *x, size_t n)
 {
@@ -715,6 +803,7 @@ int main(void)
 		cmocka_unit_test(test_model_b29),
 		cmocka_unit_test(test_model_b26_drift),
 		cmocka_unit_test(test_model_b28_warmup),
+		cmocka_unit_test(test_single_configuration_checks),
 		cmocka_unit_test(test_synthetic_regression_and_aa),
 		cmocka_unit_test(test_min_effect_and_alpha),
 		cmocka_unit_test(test_bh_in_model),

@@ -486,6 +486,28 @@ static void test_model_analysis_choice(void **state)
 	assert_non_null(strstr(str(e, "analysis_reason"), "different "
 			       "campaigns"));
 	json_decref(res);
+	/* interleaved, but kernels.conf's calibration = (kbench
+	 * calibrate) found the A/A copies anti-correlated: unpaired; a
+	 * calibration that chose pairing changes nothing */
+	for (k = 0; k < 2; k++) {
+		res = model("interleave");
+		json_object_set_new(json_object_get(res, "campaign"),
+				    "calibration", json_pack("{s:s, s:s}",
+				    "file", "cal/calibration.json", "analysis",
+				    k ? "paired" : "welch-log"));
+		for (r = 1; r <= 6; r++) {
+			add_run(res, "B", r, b[r - 1], 1, NULL);
+			add_run(res, "C", r, b[r - 1] * 1.01, 1, NULL);
+		}
+		analyse(res);
+		e = cmp_of(res, "C");
+		assert_string_equal(str(e, "analysis"),
+				    k ? "paired" : "welch-log");
+		if (!k)
+			assert_non_null(strstr(str(e, "analysis_reason"),
+					       "anti-correlated"));
+		json_decref(res);
+	}
 	/* a value <= 0 has no logarithm: Welch on the values */
 	res = model("interleave");
 	for (r = 1; r <= 6; r++) {

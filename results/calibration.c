@@ -1,0 +1,352 @@
+/* results/calibration.c - calibration.json; see results/calibration.h. */
+#include "results/calibration.h"
+#include "results/json.h"
+#include "results/paths.h"
+#include "lib/err.h"
+#include "lib/file.h"
+#include "parsers/json_file.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* The value of metric in the counted run of (config, job, iteration) of
+ * the model's runs, or NAN. */
+static double run_value(json_t *runs, const char *config, const char *job,
+			json_int_t it, const char *metric)
+{
+	json_t *r, *v;
+	size_t i;
+
+	json_array_foreach(runs, i, r) {
+		if (!kb_run_counts(r) ||
+		    strcmp(kb_jstr(r, "configuration") ?: "", config) ||
+		    strcmp(kb_jstr(r, "job") ?: "", job) ||
+		    json_integer_value(json_object_get(r, "iteration")) != it)
+			continue;
+		v = json_object_get(json_object_get(r, "metrics"), metric);
+		return json_is_number(v) ? json_number_value(v) : NAN;
+	}
+	return NAN;
+}
+
+/* The rounds (iterations) of the model's timed runs: the largest + 1. */
+static json_int_t last_round(json_t *runs)
+{
+	json_int_t most = -1, it;
+	json_t *r;
+	size_t i;
+
+	json_array_foreach(runs, i, r) {
+		it = json_integer_value(json_object_get(r, "iteration"));
+		if (it > most)
+			most = it;
+	}
+	return most + 1;
+}
+
+static void add_samples(struct kb_calibration *cal, json_t *runs,
+			json_t *cmp, const char *copy1, const char *copy2)
+{
+	struct kb_calib_metric *m;
+	json_int_t rounds = last_round(runs), it;
+	const char *job = kb_jstr(cmp, "job"), *metric = kb_jstr(cmp, "metric");
+	double a, b;
+
+	cal->m = kb_xrealloc(cal->m, (cal->nm + 1) * sizeof(*cal->m));
+	m = &cal->m[cal->nm++];
+	memset(m, 0, sizeof(*m));
+	m->job = kb_xstrdup(job);
+	m->metric = kb_xstrdup(metric);
+	m->copy1 = kb_xcalloc((size_t)rounds + 1, sizeof(double));
+	m->copy2 = kb_xcalloc((size_t)rounds + 1, sizeof(double));
+	for (it = 0; it < rounds; it++) {
+		a = run_value(runs, copy1, job, it, metric);
+		b = run_value(runs, copy2, job, it, metric);
+		if (!isfinite(a) || !isfinite(b))
+			continue;	/* a hole: matched by round id */
+		m->copy1[m->n] = a;
+		m->copy2[m->n++] = b;
+	}
+	m->min_effect_pct = json_number_value(json_object_get(cmp,
+							"min_effect_pct"));
+	m->max_mde_pct = json_number_value(json_object_get(cmp, "max_mde_pct"));
+	m->cv_pct[0] = m->cv_pct[1] = NAN;
+	m->sd_log_pct = m->sd_log_ratio_pct = m->corr = m->corr_p = NAN;
+}
+
+int results_calibration_samples(const char *dir, const char *copy1,
+				const char *copy2, struct kb_calibration *cal)
+{
+	char *path = kb_path_join(dir, "results.json");
+	json_t *res = kb_json_load(path), *runs, *r, *cmp;
+	size_t i;
+	int ret = 0;
+
+	if (!res) {
+		free(path);
+		return -EINVAL;
+	}
+	runs = json_object_get(res, "runs");
+	json_array_foreach(runs, i, r) {
+		if (!kb_run_counts(r))
+			continue;
+		cal->runs++;
+		if (json_array_size(json_object_get(r, "disturbed")))
+			cal->runs_disturbed++;
+	}
+	cal->runs_superseded = json_array_size(json_object_get(res,
+							       "superseded"));
+	json_array_foreach(json_object_get(res, "comparisons"), i, cmp) {
+		if (strcmp(kb_jstr(cmp, "baseline") ?: "", copy1) ||
+		    strcmp(kb_jstr(cmp, "configuration") ?: "", copy2) ||
+		    !kb_jstr(cmp, "job") || !kb_jstr(cmp, "metric"))
+			continue;
+		cal->alpha = json_number_value(json_object_get(cmp, "alpha"));
+		add_samples(cal, runs, cmp, copy1, copy2);
+	}
+	if (!cal->nm) {
+		kb_error("%s: no comparison of %s against %s: the A/A "
+			 "campaign measured nothing to calibrate (did every "
+			 "run fail? see its report.txt)", path, copy2, copy1);
+		ret = -EINVAL;
+	}
+	json_decref(res);
+	free(path);
+	return ret;
+}
+
+static json_t *rounds_json(unsigned n)
+{
+	return n ? json_integer(n) : json_null();
+}
+
+static json_t *values_json(const double *v, size_t n)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, kb_jreal(v[i]));
+	return a;
+}
+
+int results_calibration_write(const char *path,
+			      const struct kb_calibration *cal)
+{
+	json_t *j, *ms = json_array();
+	char ts[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < cal->nm; i++) {
+		const struct kb_calib_metric *m = &cal->m[i];
+
+		json_array_append_new(ms, json_pack(
+			"{s:s, s:s, s:I, s:o, s:o, s:[o,o], s:o, s:o, s:o, "
+			"s:o, s:s, s:o, s:o, s:o, s:o}",
+			"job", m->job, "metric", m->metric,
+			"n", (json_int_t)m->n,
+			"copy1", values_json(m->copy1, m->n),
+			"copy2", values_json(m->copy2, m->n),
+			"cv_pct", kb_jreal(m->cv_pct[0]), kb_jreal(m->cv_pct[1]),
+			"sd_log_pct", kb_jreal(m->sd_log_pct),
+			"sd_log_ratio_pct", kb_jreal(m->sd_log_ratio_pct),
+			"corr", kb_jreal(m->corr), "corr_p", kb_jreal(m->corr_p),
+			"analysis", m->analysis ?: "paired",
+			"min_effect_pct", kb_jreal(m->min_effect_pct),
+			"max_mde_pct", kb_jreal(m->max_mde_pct),
+			"rounds_max_mde", rounds_json(m->rounds_max_mde),
+			"rounds_min_effect", rounds_json(m->rounds_min_effect)));
+	}
+	gmtime_r(&now, &tm);
+	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	j = json_pack("{s:i, s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:o, s:I, "
+		      "s:I, s:I, s:s, s:o, s:o, s:o}",
+		      "schema_version", KB_SCHEMA_VERSION,
+		      "kbench_version", KBENCH_VERSION, "created", ts,
+		      "conf", cal->conf ?: "", "baseline", cal->baseline ?: "",
+		      "campaign", cal->campaign ?: "",
+		      "rounds", (json_int_t)cal->rounds,
+		      "runtime_s", (json_int_t)cal->runtime_s,
+		      "alpha", kb_jreal(cal->alpha),
+		      "runs", (json_int_t)cal->runs,
+		      "runs_disturbed", (json_int_t)cal->runs_disturbed,
+		      "runs_superseded", (json_int_t)cal->runs_superseded,
+		      "analysis", cal->analysis ?: "paired",
+		      "rounds_max_mde", rounds_json(cal->rounds_max_mde),
+		      "rounds_min_effect", rounds_json(cal->rounds_min_effect),
+		      "metrics", ms);
+	ret = j ? kb_json_write_atomic(path, j) : -ENOMEM;
+	if (ret)
+		kb_error("%s: cannot write the calibration: %s", path,
+			 strerror(-ret));
+	json_decref(j);
+	return ret;
+}
+
+/* "rounds_*": a positive integer, or null (more than the cap): 0.  -1
+ * for anything else. */
+static long rounds_get(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (json_is_null(v))
+		return 0;
+	if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+	    json_integer_value(v) > KB_CALIB_MAX_ROUNDS)
+		return -1;
+	return (long)json_integer_value(v);
+}
+
+static const char *analysis_of(const char *s)
+{
+	if (s && !strcmp(s, "paired"))
+		return "paired";
+	if (s && !strcmp(s, "welch-log"))
+		return "welch-log";
+	return NULL;
+}
+
+/* The values array key of o into a malloc'd array of n doubles; -1 when
+ * it is not an array of n numbers. */
+static int values_get(json_t *o, const char *key, size_t n, double **out)
+{
+	json_t *a = json_object_get(o, key), *v;
+	size_t i;
+
+	if (!json_is_array(a) || json_array_size(a) != n)
+		return -1;
+	*out = kb_xcalloc(n + 1, sizeof(double));
+	json_array_foreach(a, i, v) {
+		if (!json_is_number(v))
+			return -1;
+		(*out)[i] = json_number_value(v);
+	}
+	return 0;
+}
+
+static int metric_read(json_t *e, struct kb_calib_metric *m)
+{
+	long rm = rounds_get(e, "rounds_max_mde");
+	long re = rounds_get(e, "rounds_min_effect");
+	json_t *cv = json_object_get(e, "cv_pct");
+
+	if (!kb_jstr(e, "job") || !kb_jstr(e, "metric") ||
+	    !json_is_integer(json_object_get(e, "n")) || rm < 0 || re < 0 ||
+	    !analysis_of(kb_jstr(e, "analysis")))
+		return -1;
+	m->job = kb_xstrdup(kb_jstr(e, "job"));
+	m->metric = kb_xstrdup(kb_jstr(e, "metric"));
+	m->n = (size_t)json_integer_value(json_object_get(e, "n"));
+	m->analysis = analysis_of(kb_jstr(e, "analysis"));
+	m->rounds_max_mde = (unsigned)rm;
+	m->rounds_min_effect = (unsigned)re;
+#define NUM(key) (json_is_number(json_object_get(e, key)) ? \
+		  json_number_value(json_object_get(e, key)) : NAN)
+	m->sd_log_pct = NUM("sd_log_pct");
+	m->sd_log_ratio_pct = NUM("sd_log_ratio_pct");
+	m->corr = NUM("corr");
+	m->corr_p = NUM("corr_p");
+	m->min_effect_pct = NUM("min_effect_pct");
+	m->max_mde_pct = NUM("max_mde_pct");
+#undef NUM
+	m->cv_pct[0] = json_is_number(json_array_get(cv, 0)) ?
+		       json_number_value(json_array_get(cv, 0)) : NAN;
+	m->cv_pct[1] = json_is_number(json_array_get(cv, 1)) ?
+		       json_number_value(json_array_get(cv, 1)) : NAN;
+	if (values_get(e, "copy1", m->n, &m->copy1) ||
+	    values_get(e, "copy2", m->n, &m->copy2))
+		return -1;
+	return 0;
+}
+
+int results_calibration_read(const char *path, struct kb_calibration *cal)
+{
+	json_t *j, *ms, *e;
+	long rm, re;
+	size_t i;
+	int ret = -EINVAL;
+
+	memset(cal, 0, sizeof(*cal));
+	if (!kb_exists(path)) {
+		kb_error("%s: no such calibration file; `kbench calibrate -c "
+			 "kernels.conf -o DIR` writes DIR/calibration.json",
+			 path);
+		return -ENOENT;
+	}
+	j = kb_json_load(path);
+	if (!j)
+		return -EINVAL;
+	ms = json_object_get(j, "metrics");
+	rm = rounds_get(j, "rounds_max_mde");
+	re = rounds_get(j, "rounds_min_effect");
+	if (json_integer_value(json_object_get(j, "schema_version")) !=
+	    KB_SCHEMA_VERSION) {
+		kb_error("%s: schema_version is not %d: not a calibration "
+			 "this kbench wrote", path, KB_SCHEMA_VERSION);
+		goto out;
+	}
+	if (!json_is_array(ms) || !json_array_size(ms) || rm < 0 || re < 0 ||
+	    !analysis_of(kb_jstr(j, "analysis")) ||
+	    !json_is_integer(json_object_get(j, "rounds"))) {
+		kb_error("%s: not a calibration: expected \"metrics\" (a "
+			 "non-empty array), \"analysis\" (paired or "
+			 "welch-log), \"rounds\", and \"rounds_max_mde\" and "
+			 "\"rounds_min_effect\" (1..%d or null)", path,
+			 KB_CALIB_MAX_ROUNDS);
+		goto out;
+	}
+	cal->conf = kb_xstrdup(kb_jstr(j, "conf") ?: "");
+	cal->baseline = kb_xstrdup(kb_jstr(j, "baseline") ?: "");
+	cal->campaign = kb_xstrdup(kb_jstr(j, "campaign") ?: "");
+	cal->rounds = (unsigned)json_integer_value(json_object_get(j, "rounds"));
+	cal->runtime_s = (unsigned)json_integer_value(json_object_get(j,
+							"runtime_s"));
+	cal->alpha = json_number_value(json_object_get(j, "alpha"));
+	cal->runs = (size_t)json_integer_value(json_object_get(j, "runs"));
+	cal->runs_disturbed = (size_t)json_integer_value(
+		json_object_get(j, "runs_disturbed"));
+	cal->runs_superseded = (size_t)json_integer_value(
+		json_object_get(j, "runs_superseded"));
+	cal->analysis = analysis_of(kb_jstr(j, "analysis"));
+	cal->rounds_max_mde = (unsigned)rm;
+	cal->rounds_min_effect = (unsigned)re;
+	cal->m = kb_xcalloc(json_array_size(ms), sizeof(*cal->m));
+	json_array_foreach(ms, i, e) {
+		cal->nm++;
+		if (metric_read(e, &cal->m[i])) {
+			kb_error("%s: metrics[%zu]: expected job, metric, n, "
+				 "copy1 and copy2 (n numbers each), analysis "
+				 "and rounds_max_mde, rounds_min_effect", path,
+				 i);
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	if (ret)
+		results_calibration_free(cal);
+	json_decref(j);
+	return ret;
+}
+
+void results_calibration_free(struct kb_calibration *cal)
+{
+	size_t i;
+
+	for (i = 0; i < cal->nm; i++) {
+		free(cal->m[i].job);
+		free(cal->m[i].metric);
+		free(cal->m[i].copy1);
+		free(cal->m[i].copy2);
+	}
+	free(cal->m);
+	free(cal->conf);
+	free(cal->baseline);
+	free(cal->campaign);
+	memset(cal, 0, sizeof(*cal));
+}

@@ -1,0 +1,90 @@
+#!/bin/bash
+# tests/e2e_calibrate.sh - end-to-end: `kbench calibrate` on a loop
+# device (an A/A campaign of 4 rounds of 1 s: copy1 and copy2 of the
+# baseline), calibration.json, `kbench plan` and `iterations = auto` using
+# it through kernels.conf's calibration =, resume, a bad --rounds.  Needs
+# root (loop devices, sysfs tunables); prints a SKIP line otherwise.
+# About 40 s on 2 cores under ASan.  Closing line: "calibrate: N passed,
+# N failed[, N skipped]".
+set -u
+. "$(dirname "$0")/e2e_lib.sh"
+finish() {
+	[ -n "${tmp:-}" ] && rm -rf "$tmp"
+	e2e_summary calibrate
+	exit $?
+}
+why=$(e2e_missing "calibrate e2e" fio jq losetup)
+[ -z "$why" ] || { skipped "$why"; finish; }
+repo=$(pwd)
+tmp=$(mktemp -d /tmp/kbench-calib.XXXXXX)
+cat >"$tmp/k.conf" <<CONF
+[global]
+jobs = randread-4k
+iterations = auto
+min_iterations = 2
+max_iterations = 3
+warmup = 0
+runtime = 1
+target = loop:64M
+profiles = $repo/profiles
+tunable NM = queue/nomerges: 0 1
+baseline = running,NM=1
+calibration = cal/calibration.json
+
+[running]
+method = local
+CONF
+
+# --- 1. calibrate: 4 A/A rounds ---
+"$KBENCH" calibrate -q -c "$tmp/k.conf" -o "$tmp/cal" --rounds 4 \
+	>"$tmp/cal.out" 2>"$tmp/cal.err"
+rc=$?
+check "kbench calibrate exits 0 (got $rc)" "[ $rc -eq 0 ]"
+[ $rc -eq 0 ] || tail -20 "$tmp/cal.err"
+cj=$tmp/cal/calibration.json
+check "calibration.json written, 4 rounds of the baseline running,NM=1" \
+	"[ \"\$(jq -r '\"\\(.rounds) \\(.baseline)\"' $cj)\" = '4 running,NM=1' ]"
+check "the A/A campaign: copy1,NM=1 and copy2,NM=1 only, interleaved" \
+	"[ \"\$(jq -c '[.configurations[].id] | sort' $tmp/cal/aa/results.json)\" = '[\"copy1,NM=1\",\"copy2,NM=1\"]' ] && [ \"\$(jq -r .campaign.order $tmp/cal/aa/results.json)\" = interleave ]"
+check "the A/A conf sets NM to the baseline's value only" \
+	"grep -qx 'tunable NM = queue/nomerges: 1' $tmp/cal/aa.conf && ! grep -q '^calibration' $tmp/cal/aa.conf"
+check "calibration.json: read.iops with 3-4 rounds, its CVs, an analysis" \
+	"jq -e '.metrics[] | select(.metric == \"read.iops\") | .n >= 3 and .n <= 4 and (.cv_pct[0] > 0) and (.copy1 | length) == .n and (.analysis == \"paired\" or .analysis == \"welch-log\")' $cj >/dev/null"
+check "calibration.json: counted and disturbed runs" \
+	"jq -e '.runs >= 6 and .runs_disturbed >= 0 and .runs_disturbed <= .runs' $cj >/dev/null"
+check "calibrate prints the CV, the fitting analysis and the rounds needed" \
+	"grep -q 'read.iops: .* rounds, CV ' $tmp/cal.out && grep -Eq 'pairing by round fits|Welch fits' $tmp/cal.out && grep -q 'rounds needed: .* for an MDE <= max_mde 5%' $tmp/cal.out && grep -q 'disturbed' $tmp/cal.out"
+
+# --- 2. kbench plan and iterations = auto use it ---
+want=$(jq -r '.rounds_max_mde // 1000 | if . < 2 then 2 elif . > 3 then 3 else . end' "$cj")
+"$KBENCH" plan -c "$tmp/k.conf" >"$tmp/plan.out" 2>&1
+rc=$?
+check "plan with calibration = exits 0 (got $rc)" "[ $rc -eq 0 ]"
+check "plan prints the calibration's rounds needed and where auto starts ($want)" \
+	"grep -q 'calibration .*calibration.json (A/A of running,NM=1, 4 rounds): analysis .*rounds needed' $tmp/plan.out && grep -q 'iterations = auto starts at $want rounds' $tmp/plan.out"
+"$KBENCH" run -q -c "$tmp/k.conf" -o "$tmp/c" >/dev/null 2>"$tmp/run.err"
+rc=$?
+check "run with calibration = exits 0 (got $rc)" "[ $rc -eq 0 ]"
+check "campaign.json: the calibration's analysis, iterations = auto from $want rounds" \
+	"[ \"\$(jq -r .campaign.calibration.analysis $tmp/c/campaign.json)\" = \"\$(jq -r .analysis $cj)\" ] && [ \"\$(jq .campaign.iterations $tmp/c/campaign.json)\" = $want ]"
+check "results.json: the comparison's analysis is the calibration's" \
+	"[ \"\$(jq -r '.comparisons[] | select(.metric == \"read.iops\") | .analysis' $tmp/c/results.json)\" = \"\$(jq -r .analysis $cj)\" ]"
+
+# --- 3. again on the same DIR: resumed, nothing run again ---
+"$KBENCH" calibrate -c "$tmp/k.conf" -o "$tmp/cal" --rounds 4 \
+	>"$tmp/cal2.out" 2>"$tmp/cal2.err"
+rc=$?
+check "calibrate again resumes: exit 0, nothing run ($rc)" \
+	"[ $rc -eq 0 ] && grep -q 'nothing to run' $tmp/cal2.err && grep -q 'rounds needed' $tmp/cal2.out"
+
+# --- 4. errors ---
+"$KBENCH" calibrate -c "$tmp/k.conf" -o "$tmp/x" --rounds 2 >/dev/null 2>"$tmp/bad.err"
+rc=$?
+check "--rounds 2 refused naming the range (exit $rc)" \
+	"[ $rc -eq 1 ] && grep -q -- \"--rounds '2': expected a whole number from 3\" $tmp/bad.err"
+sed 's|cal/calibration.json|nope/calibration.json|' "$tmp/k.conf" >"$tmp/k2.conf"
+"$KBENCH" plan -c "$tmp/k2.conf" >/dev/null 2>"$tmp/bad2.err"
+rc=$?
+check "a missing calibration file: plan exits 1 naming the line (exit $rc)" \
+	"[ $rc -eq 1 ] && grep -q 'k2.conf:12: calibration = ' $tmp/bad2.err && grep -q 'no such calibration file' $tmp/bad2.err"
+finish

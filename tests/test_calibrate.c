@@ -1,0 +1,334 @@
+/* tests/test_calibrate.c - `kbench calibrate` (issue 13): the A/A
+ * statistics (stats/calibrate.h), calibration.json (results/
+ * calibration.h), the A/A kernels.conf and its use by iterations = auto
+ * (runner/calibrate.h).  The campaign itself runs in tests/e2e_calibrate.sh.
+ * Runs from the repository root (the job files of profiles/). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests/capture.h"
+#include "lib/file.h"
+#include "parsers/kconf.h"
+#include "results/calibration.h"
+#include "runner/calibrate.h"
+#include "runner/plan.h"
+#include "stats/calibrate.h"
+#include "stats/paired.h"
+
+#define N 12
+
+static struct kb_calib_metric metric_of(const double *a, const double *b,
+					size_t n)
+{
+	struct kb_calib_metric m;
+
+	memset(&m, 0, sizeof(m));
+	m.job = kb_xstrdup("randread-4k");
+	m.metric = kb_xstrdup("read.iops");
+	m.n = n;
+	m.copy1 = kb_xcalloc(n, sizeof(double));
+	m.copy2 = kb_xcalloc(n, sizeof(double));
+	memcpy(m.copy1, a, n * sizeof(double));
+	memcpy(m.copy2, b, n * sizeof(double));
+	m.min_effect_pct = 1.0;
+	m.max_mde_pct = 5.0;
+	return m;
+}
+
+/* a calibration of one metric, calibrated: kb_calibrate()'s count */
+static size_t calibrate_one(struct kb_calibration *cal, const double *a,
+			    const double *b, size_t n)
+{
+	memset(cal, 0, sizeof(*cal));
+	cal->alpha = 0.05;
+	cal->nm = 1;
+	cal->m = kb_xcalloc(1, sizeof(*cal->m));
+	cal->m[0] = metric_of(a, b, n);
+	return kb_calibrate(cal);
+}
+
+/* the copies share each round's disturbance: positively correlated,
+ * pairing fits and needs fewer rounds than Welch would */
+static void test_shared_round_effect_pairs(void **state)
+{
+	const double round[N] = { 0.10, -0.05, 0.02, -0.12, 0.07, 0.0,
+				  -0.03, 0.09, -0.08, 0.04, -0.01, 0.06 };
+	const double own[N] = { 0.004, -0.006, 0.001, 0.005, -0.002, 0.003,
+				-0.004, 0.002, 0.006, -0.005, 0.0, -0.001 };
+	double a[N], b[N], d[N], mean = 0.0, var = 0.0;
+	struct kb_calibration cal;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < N; i++) {
+		a[i] = 400000.0 * exp(round[i] + own[i]);
+		b[i] = 400000.0 * exp(round[i] - own[(i + 5) % N]);
+		d[i] = log(b[i] / a[i]);
+		mean += d[i] / N;
+	}
+	for (i = 0; i < N; i++)
+		var += (d[i] - mean) * (d[i] - mean) / (N - 1);
+	assert_int_equal(calibrate_one(&cal, a, b, N), 0);
+	assert_true(cal.m[0].corr > 0.9);
+	assert_true(cal.m[0].corr_p > 0.5);
+	assert_string_equal(cal.m[0].analysis, "paired");
+	assert_string_equal(cal.analysis, "paired");
+	assert_true(fabs(cal.m[0].sd_log_ratio_pct - sqrt(var) * 100.0) <
+		    1e-9);
+	/* the rounds needed: the MDE of n rounds is within max_mde, that
+	 * of n - 1 is not */
+	assert_true(cal.m[0].rounds_max_mde >= 2);
+	assert_true(kb_mde_paired_pct(cal.m[0].rounds_max_mde, sqrt(var),
+				      0.05) <= 5.0);
+	if (cal.m[0].rounds_max_mde > 2)
+		assert_true(kb_mde_paired_pct(cal.m[0].rounds_max_mde - 1,
+					      sqrt(var), 0.05) > 5.0);
+	assert_true(cal.m[0].rounds_min_effect > cal.m[0].rounds_max_mde);
+	assert_int_equal(cal.rounds_max_mde, cal.m[0].rounds_max_mde);
+	/* CV of a copy: sd / mean, independently */
+	{
+		double s = 0.0, s2 = 0.0;
+
+		for (i = 0; i < N; i++)
+			s += a[i];
+		s /= N;
+		for (i = 0; i < N; i++)
+			s2 += (a[i] - s) * (a[i] - s) / (N - 1);
+		assert_true(fabs(cal.m[0].cv_pct[0] - sqrt(s2) / s * 100.0) <
+			    1e-9);
+	}
+	results_calibration_free(&cal);
+}
+
+/* neighbouring runs anti-correlated (one copy fast when the other is
+ * slow): the differences vary more than the two copies together, Welch */
+static void test_anticorrelated_welch(void **state)
+{
+	const double s[N] = { 1.0, -0.8, 0.5, -0.3, 0.9, -1.0, 0.2, -0.6,
+			      0.7, -0.4, 0.1, -0.9 };
+	double a[N], b[N];
+	struct kb_calibration cal;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < N; i++) {
+		a[i] = 1000.0 * (1.0 + 0.05 * s[i]);
+		b[i] = 1000.0 * (1.0 - 0.05 * s[i] + 0.002 * (i % 3));
+	}
+	assert_int_equal(calibrate_one(&cal, a, b, N), 0);
+	assert_true(cal.m[0].corr < -0.9);
+	assert_true(cal.m[0].corr_p < 0.001);
+	assert_string_equal(cal.m[0].analysis, "welch-log");
+	assert_string_equal(cal.analysis, "welch-log");
+	/* the paired spread would be about twice the copies' */
+	assert_true(cal.m[0].sd_log_ratio_pct > 1.9 * cal.m[0].sd_log_pct);
+	assert_int_equal(cal.m[0].rounds_max_mde,
+			 kb_calibrate_rounds(0, cal.m[0].sd_log_pct / 100.0,
+					     0.05, 5.0));
+	results_calibration_free(&cal);
+}
+
+/* hand-computed: sd of the log ratios 2%, alpha 0.05, 80% power:
+ * n = 3: (t(.975;2) 4.303 + t(.8;2) 1.061) 0.02 / sqrt 3 -> +6.4%;
+ * n = 4: (3.182 + 0.978) 0.02 / 2 -> +4.25%: 4 rounds for max_mde 5% */
+static void test_rounds_by_hand(void **state)
+{
+	double a[3] = { 1, 2, 3 }, b[3] = { 1, 2, -3 };
+	struct kb_calib_metric m;
+
+	(void)state;
+	assert_int_equal(kb_calibrate_rounds(1, 0.02, 0.05, 5.0), 4);
+	assert_true(kb_calibrate_rounds(1, 0.02, 0.05, 1.0) > 30);
+	assert_int_equal(kb_calibrate_rounds(1, 2.0, 0.05, 1.0), 0);
+	assert_int_equal(kb_calibrate_rounds(1, NAN, 0.05, 5.0), 0);
+	/* too few rounds, or no logarithm: -EDOM, nothing made up */
+	m = metric_of(a, b, 2);
+	assert_int_equal(kb_calibrate_metric(&m, 0.05), -EDOM);
+	assert_int_equal(m.rounds_max_mde, 0);
+	assert_true(isnan(m.cv_pct[0]));
+	free(m.job);
+	free(m.metric);
+	free(m.copy1);
+	free(m.copy2);
+	m = metric_of(a, b, 3);
+	assert_int_equal(kb_calibrate_metric(&m, 0.05), -EDOM);
+	free(m.job);
+	free(m.metric);
+	free(m.copy1);
+	free(m.copy2);
+}
+
+static char *tmpdir(void)
+{
+	char tpl[] = "/tmp/kbench-calib.XXXXXX";
+
+	assert_non_null(mkdtemp(tpl));
+	return kb_xstrdup(tpl);
+}
+
+static void test_file_round_trip(void **state)
+{
+	const double a[4] = { 100, 102, 98, 101 }, b[4] = { 99, 103, 97, 102 };
+	struct kb_calibration cal, back;
+	struct capture cap;
+	char *dir = tmpdir(), *path = kb_path_join(dir, "calibration.json");
+	char *bad = kb_path_join(dir, "bad.json"), *msg;
+
+	(void)state;
+	calibrate_one(&cal, a, b, 4);
+	cal.conf = kb_xstrdup("kernels.conf");
+	cal.baseline = kb_xstrdup("running,NM=0");
+	cal.campaign = kb_xstrdup("cal/aa");
+	cal.rounds = 4;
+	cal.runtime_s = 1;
+	cal.alpha = 0.05;
+	cal.runs = 8;
+	cal.runs_disturbed = 1;
+	assert_int_equal(results_calibration_write(path, &cal), 0);
+	assert_int_equal(results_calibration_read(path, &back), 0);
+	assert_string_equal(back.baseline, "running,NM=0");
+	assert_string_equal(back.analysis, cal.analysis);
+	assert_int_equal(back.rounds, 4);
+	assert_int_equal(back.runs_disturbed, 1);
+	assert_int_equal(back.rounds_max_mde, cal.rounds_max_mde);
+	assert_int_equal(back.rounds_min_effect, cal.rounds_min_effect);
+	assert_int_equal(back.nm, 1);
+	assert_int_equal(back.m[0].n, 4);
+	assert_true(back.m[0].copy2[1] == 103.0);
+	assert_true(fabs(back.m[0].sd_log_ratio_pct -
+			 cal.m[0].sd_log_ratio_pct) < 1e-9);
+	results_calibration_free(&back);
+
+	/* a file that is not a calibration: refused, naming it */
+	assert_int_equal(kb_write_atomic(bad, "{\"schema_version\": 1}\n", 22),
+			 0);
+	cap_begin(&cap);
+	assert_int_equal(results_calibration_read(bad, &back), -EINVAL);
+	msg = cap_end(&cap);
+	assert_non_null(strstr(msg, bad));
+	assert_non_null(strstr(msg, "not a calibration"));
+	free(msg);
+	cap_begin(&cap);
+	assert_int_equal(results_calibration_read("/nonexistent/c.json",
+						  &back), -ENOENT);
+	msg = cap_end(&cap);
+	assert_non_null(strstr(msg, "kbench calibrate"));
+	free(msg);
+
+	/* calibration = FILE: iterations = auto starts at its rounds,
+	 * within min_iterations..max_iterations */
+	{
+		char *conf = kb_path_join(dir, "k.conf");
+		char *text = kb_xasprintf(
+			"[global]\njobs = randread-4k\niterations = auto\n"
+			"min_iterations = 2\nmax_iterations = %u\n"
+			"target = loop:64M\ncalibration = calibration.json\n"
+			"[running]\nmethod = local\n",
+			cal.rounds_max_mde + 5);
+		struct kb_config cfg;
+		struct kb_calibration used;
+
+		assert_int_equal(kb_write_atomic(conf, text, strlen(text)), 0);
+		assert_int_equal(kconf_load(conf, &cfg), 0);
+		assert_string_equal(cfg.calibration, path);
+		assert_int_equal(cfg.iterations, 2);
+		assert_int_equal(calibrate_apply(&cfg, &used), 1);
+		assert_int_equal(cfg.iterations, cal.rounds_max_mde < 2 ? 2 :
+				 cal.rounds_max_mde);
+		results_calibration_free(&used);
+		kconf_free(&cfg);
+		free(text);
+		unlink(conf);
+		free(conf);
+	}
+	results_calibration_free(&cal);
+	unlink(path);
+	unlink(bad);
+	rmdir(dir);
+	free(path);
+	free(bad);
+	free(dir);
+}
+
+/* the A/A kernels.conf: the baseline's variant twice, each tunable and
+ * sweep at the baseline's value, the rounds asked for, order =
+ * interleave; nothing else of the matrix, no push */
+static void test_aa_conf_text(void **state)
+{
+	char *dir = tmpdir(), *conf = kb_path_join(dir, "k.conf");
+	char *aa = kb_path_join(dir, "aa.conf"), *text, *cwd;
+	const char *src =
+		"; a campaign\n[global]\njobs = randread-4k\niterations = 7\n"
+		"warmup = 2\nruntime = 1\norder = block\ntarget = loop:64M\n"
+		"tunable NM = queue/nomerges: 0 1 2\nsweep depth = 1 4\n"
+		"baseline = other,NM=1,depth=4\nmax_mde = 3\n"
+		"push = http://127.0.0.1:1/write?db=x\nprofiles = %s/profiles\n"
+		"[running]\nmethod = local\n"
+		"[other]\nmethod = local\nrelease = 9.9-test\n";
+	struct kb_config cfg, out;
+	struct kb_plan plan, oplan;
+
+	(void)state;
+	cwd = getcwd(NULL, 0);
+	text = kb_xasprintf(src, cwd);
+	assert_int_equal(kb_write_atomic(conf, text, strlen(text)), 0);
+	free(text);
+	assert_int_equal(kconf_load(conf, &cfg), 0);
+	assert_int_equal(plan_build(&cfg, &plan), 0);
+	text = calibrate_conf_text(&cfg, &plan, 6);
+	assert_non_null(text);
+	assert_int_equal(kb_write_atomic(aa, text, strlen(text)), 0);
+	assert_int_equal(kconf_load(aa, &out), 0);
+	assert_int_equal(out.iterations, 6);
+	assert_int_equal(out.warmup, 2);
+	assert_int_equal(out.order, KB_ORDER_INTERLEAVE);
+	assert_null(out.push_url);
+	assert_true(fabs(out.max_mde_pct - 3.0) < 1e-12);
+	assert_int_equal(out.nvariants, 2);
+	assert_string_equal(out.variants[0].name, "copy1");
+	assert_string_equal(out.variants[1].name, "copy2");
+	assert_string_equal(out.variants[1].release, "9.9-test");
+	assert_int_equal(out.ntunables, 2);
+	assert_int_equal(out.tunables[0].nvalues, 1);
+	assert_string_equal(out.tunables[0].values[0], "1");
+	assert_true(out.tunables[1].sweep);
+	assert_string_equal(out.tunables[1].values[0], "4");
+	assert_int_equal(plan_build(&out, &oplan), 0);
+	assert_int_equal(oplan.nconfigs, 2);
+	assert_string_equal(oplan.configs[0].id, "copy1,NM=1,depth=4");
+	plan_free(&oplan);
+	kconf_free(&out);
+	plan_free(&plan);
+	kconf_free(&cfg);
+	free(text);
+	free(cwd);
+	unlink(conf);
+	unlink(aa);
+	rmdir(dir);
+	free(conf);
+	free(aa);
+	free(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_shared_round_effect_pairs),
+		cmocka_unit_test(test_anticorrelated_welch),
+		cmocka_unit_test(test_rounds_by_hand),
+		cmocka_unit_test(test_file_round_trip),
+		cmocka_unit_test(test_aa_conf_text),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
