@@ -374,11 +374,15 @@ json_t *run_dir_parse(const char *dir)
 			 runtime);
 
 	if (json_is_true(json_object_get(run, "timed_out"))) {
+		/* fio --client waiting for a load host that died: which
+		 * hosts' results never came (all, when fio wrote nothing) */
+		nmiss = missing_hosts(run, fio, miss, sizeof(miss));
 		snprintf(reason, sizeof(reason),
 			 "fio timed out: %s after %.0f s (runtime %.0f s + "
-			 "grace)", json_object_get(run, "group_left") ?
+			 "grace)%s%s%s", json_object_get(run, "group_left") ?
 			 "killed with its whole process group" : "killed",
-			 elapsed, runtime);
+			 elapsed, runtime, nmiss ? "; no results from load host" :
+			 "", nmiss > 1 ? "s " : nmiss ? " " : "", nmiss ? miss : "");
 	} else if (num(run, "signal", 0) > 0) {
 		snprintf(reason, sizeof(reason), "fio killed by signal %d%s",
 			 (int)num(run, "signal", 0), ran);

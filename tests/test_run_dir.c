@@ -620,6 +620,29 @@ static void test_missing_host(void **state)
 	json_decref(r);
 	rm_run(dir);
 	free(rj);
+	/* fio --client killed at the timeout (waiting for a host whose
+	 * server died), nothing written: the hosts without results named */
+	rj = kb_xasprintf("{\"exit_status\": -1, \"signal\": 0, "
+		"\"timed_out\": true, \"elapsed_s\": 44.0, \"runtime_s\": 4, "
+		"\"hosts\": [{\"host\": \"10.231.1.2\", \"port\": 8765}, "
+		"{\"host\": \"10.231.2.2\", \"port\": 8765}]}");
+	dir = make_run(NULL, "", rj);
+	r = run_dir_parse(dir);
+	assert_string_equal(status(r), "failed");
+	assert_non_null(strstr(reason(r), "fio timed out: killed after 44 s"));
+	assert_non_null(strstr(reason(r), "; no results from load hosts "
+			       "10.231.1.2:8765, 10.231.2.2:8765"));
+	json_decref(r);
+	rm_run(dir);
+	free(rj);
+	/* ... and a run without hosts says nothing of them */
+	dir = make_run(NULL, "", "{\"exit_status\": -1, \"signal\": 0, "
+		       "\"timed_out\": true, \"elapsed_s\": 44.0, "
+		       "\"runtime_s\": 4}");
+	r = run_dir_parse(dir);
+	assert_null(strstr(reason(r), "load host"));
+	json_decref(r);
+	rm_run(dir);
 	kb_quiet = 0;
 }
 
