@@ -620,6 +620,15 @@ json_t *results_merge(json_t *const *models, const char *const *names,
 	if (results_map_check(map, models + 1, names + 1, n - 1, models[0],
 			      names[0]))
 		goto fail;
+	/* the reports number rounds by campaign.warmup (results/paths.h
+	 * kb_iteration_label()): the first campaign's */
+	for (m = 1; m < n; m++)
+		if (kb_results_warmup(models[m]) != kb_results_warmup(models[0]))
+			kb_warn("%s has warmup = %lld, %s warmup = %lld: the "
+				"report numbers the iterations of both as %s's",
+				names[m], kb_results_warmup(models[m]),
+				names[0], kb_results_warmup(models[0]),
+				names[0]);
 	/* each campaign's name, unique: "NAME(2)" for a name given again */
 	for (m = 0; m < n; m++) {
 		const char *nm = kb_jstr(json_object_get(models[m],
