@@ -5,6 +5,7 @@
 #include "runner/campaign.h"
 #include "runner/plan.h"
 #include "runner/calibrate.h"
+#include "results/paths.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -24,7 +25,10 @@ static void usage(FILE *f)
 "\n"
 "options:\n"
 "  -c, --config FILE   campaign description (default: ./kernels.conf)\n"
-"  -r, --runs          list every run in execution order\n"
+"  -r, --runs          list every run in execution order: its key\n"
+"                      (CONFIGURATION/JOB/NNN, NNN the round index,\n"
+"                      warm-ups first from 000) and its iteration (1..N\n"
+"                      counted, w1..wW warm-ups)\n"
 "      --shard K/N     only what `kbench run --shard K/N` runs (its timed\n"
 "                      rounds and every warm-up round)\n"
 "  -h, --help          this text\n"
@@ -77,7 +81,7 @@ int cmd_plan(int argc, char **argv)
 	int o, list = 0, calibrated;
 	unsigned shard_k = 0, shard_n = 0;
 	size_t i;
-	char eb[32];
+	char eb[32], lb[KB_ITER_LABEL_MAX];
 	size_t boots, total;
 
 	optind = 1;
@@ -136,7 +140,8 @@ int cmd_plan(int argc, char **argv)
 
 			if (s && s != shard_k)
 				continue;
-			printf("%s%u%s", first ? " " : ", ", it,
+			printf("%s%s%s", first ? " " : ", ",
+			       kb_iteration_label(it, cfg.warmup, lb),
 			       s ? "" : " (warm-up, on every shard)");
 			first = 0;
 		}
@@ -171,14 +176,18 @@ int cmd_plan(int argc, char **argv)
 		printf("  %s%s\n", plan.configs[i].id,
 		       driver_variant_ready(&cfg, plan.configs[i].variant) ? "" :
 		       "  (not the running kernel: needs a reboot)");
+	/* the key keeps the round index; the reader's number beside it
+	 * (results/paths.h kb_iteration_label(): 1..N, warm-ups w1..) */
 	if (list)
 		for (i = 0; i < plan.nruns; i++)
-			printf("%5zu  %s%s\n", i + 1, plan.runs[i].key,
-			       plan.runs[i].warmup ? "  (warm-up)" :
+			printf("%5zu  %s  (%s %s%s)\n", i + 1, plan.runs[i].key,
+			       plan.runs[i].warmup ? "warm-up" : "iteration",
+			       kb_iteration_label(plan.runs[i].iteration,
+						  cfg.warmup, lb),
 			       plan.runs[i].extra == KB_RUN_PROFILING ?
-			       "  (profiling run, not counted)" :
+			       ": profiling run, not counted" :
 			       plan.runs[i].extra ?
-			       "  (unsampled run, not counted)" : "");
+			       ": unsampled run, not counted" : "");
 	plan_free(&plan);
 	results_calibration_free(&cal);
 	kconf_free(&cfg);

@@ -3,6 +3,7 @@
  * from GSL (gsl_stats_mean, gsl_stats_sd: the n-1 sample standard
  * deviation, the same as stats/summary.c). */
 #include "results/json.h"
+#include "results/paths.h"
 #include "reports/layout.h"
 #include "lib/err.h"
 #include "lib/file.h"
@@ -186,7 +187,7 @@ static char *run_value(const struct lctx *c, json_t *run, const struct dim *d)
 	long ci = cfg_index(c, id);
 	json_t *tun = ci >= 0 ? c->rows->tunables[ci] : NULL;
 	json_t *v;
-	char *s = NULL, *tmp;
+	char *s = NULL, *tmp, b[KB_ITER_LABEL_MAX];
 	size_t l;
 
 	switch (d->kind) {
@@ -197,9 +198,11 @@ static char *run_value(const struct lctx *c, json_t *run, const struct dim *d)
 	case D_JOB:
 		return kb_jstr(run, "job") ? kb_xstrdup(kb_jstr(run, "job")) : NULL;
 	case D_ITER:
+		/* as a reader numbers it: 1..N, warm-ups w1.. (results/paths.h) */
 		v = json_object_get(run, "iteration");
-		return json_is_integer(v) ? kb_xasprintf("%lld",
-				(long long)json_integer_value(v)) : NULL;
+		return json_is_integer(v) ? kb_xstrdup(kb_iteration_label(
+				json_integer_value(v),
+				kb_results_warmup(c->results), b)) : NULL;
 	case D_TUNABLE:
 		v = json_object_get(tun, d->name);
 		return json_is_string(v) ? kb_xstrdup(json_string_value(v)) :

@@ -474,9 +474,11 @@ static int iterations_plot(json_t *results, const char *dir, const char *job,
 			if (!nb)
 				fprintf(p.d, "%s# %s\n", block ? "\n\n" : "",
 					id);
-			fprintf(p.d, "%lld %.17g\n", (long long)
+			/* x: the counted number, 1..N (results/paths.h) */
+			fprintf(p.d, "%lld %.17g\n", kb_iteration_counted(
 				json_integer_value(json_object_get(run,
-				"iteration")), json_number_value(v));
+				"iteration")), kb_results_warmup(results)),
+				json_number_value(v));
 			nb++;
 		}
 		if (!nb)

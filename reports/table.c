@@ -1,6 +1,7 @@
 /* reports/table.c - the report model (tables built from a results model)
  * and report_render(), which hands it to a renderer. */
 #include "results/json.h"
+#include "results/paths.h"
 #include "lib/str.h"
 #include "stats/summary.h"
 #include "stats/compare.h"
@@ -146,6 +147,15 @@ struct ctx {
 	struct kb_strlist jobs;
 	const char *baseline;
 };
+
+/* run's iteration as a reader numbers it: "3", "w1" (kb_iteration_label(),
+ * results/paths.h) into b. */
+static const char *run_iteration(struct ctx *c, json_t *run,
+				 char b[KB_ITER_LABEL_MAX])
+{
+	return kb_iteration_label(json_integer_value(json_object_get(run,
+			"iteration")), kb_results_warmup(c->results), b);
+}
 
 /* The comparison (stats/compare.h) of cfg against its baseline
  * (stats_baseline_for(): the campaign's, or in merged campaigns the
@@ -412,16 +422,19 @@ static size_t add_cfg_row(struct ctx *c, struct kb_table *t, size_t i)
 
 /* ---- the comparison table ------------------------------------------ */
 
-/* "3, 4" from an array of iteration numbers. */
-static char *iter_text(json_t *arr)
+/* "w1, 1, 3" from an array of stored iterations (round indexes), as a
+ * reader numbers them (kb_iteration_label(), results/paths.h); NULL when
+ * the array is empty. */
+static char *iter_text(json_t *arr, long long warmup)
 {
-	char *s = NULL, *tmp;
+	char *s = NULL, *tmp, b[KB_ITER_LABEL_MAX];
 	json_t *v;
 	size_t i;
 
 	json_array_foreach(arr, i, v) {
-		tmp = kb_xasprintf("%s%s%lld", s ? s : "", s ? ", " : "",
-				   (long long)json_integer_value(v));
+		tmp = kb_xasprintf("%s%s%s", s ? s : "", s ? ", " : "",
+				   kb_iteration_label(json_integer_value(v),
+						      warmup, b));
 		free(s);
 		s = tmp;
 	}
@@ -431,10 +444,10 @@ static char *iter_text(json_t *arr)
 /* The notes of one sample's checks (stats/compare.h): its outliers
  * (iterations), a warm-up too short (warmup leading outliers), a drift
  * over the run order (d, when it warns). */
-static void outlier_note(struct kb_table *t, const char *cfg,
+static void outlier_note(struct ctx *c, struct kb_table *t, const char *cfg,
 			 const char *metric, json_t *iters)
 {
-	char *it = iter_text(iters);
+	char *it = iter_text(iters, kb_results_warmup(c->results));
 
 	if (it)
 		kb_table_add_note(t, "outlier(s) (MAD modified z > 3.5, kept "
@@ -487,7 +500,7 @@ static void sample_check_notes(struct ctx *c, struct kb_table *t,
 			;
 		if (m == nm)
 			continue;
-		outlier_note(t, cfg, metric, json_object_get(e, "outliers"));
+		outlier_note(c, t, cfg, metric, json_object_get(e, "outliers"));
 		warmup_note(t, cfg, jnum(e, "warmup_suspect", &ok));
 		drift_note(t, cfg, metric, json_object_get(e, "drift"), NULL);
 	}
@@ -520,7 +533,7 @@ static void fixed_work_note(struct ctx *c, struct kb_table *t,
 static void dropped_outlier_notes(struct ctx *c, struct kb_table *t,
 				  const char *job)
 {
-	char *list = NULL, *tmp;
+	char *list = NULL, *tmp, b[KB_ITER_LABEL_MAX];
 	const char *name;
 	json_t *run, *v;
 	size_t i;
@@ -530,11 +543,10 @@ static void dropped_outlier_notes(struct ctx *c, struct kb_table *t,
 			continue;
 		json_object_foreach(json_object_get(run, "excluded_outliers"),
 				    name, v) {
-			tmp = kb_xasprintf("%s%s%s %s iteration %lld (%.6g)",
+			tmp = kb_xasprintf("%s%s%s %s iteration %s (%.6g)",
 				list ? list : "", list ? ", " : "",
 				kb_jstr(run, "configuration") ?: "?", name,
-				(long long)json_integer_value(json_object_get(
-				run, "iteration")), json_number_value(v));
+				run_iteration(c, run, b), json_number_value(v));
 			free(list);
 			list = tmp;
 		}
@@ -628,13 +640,13 @@ static void comparison_notes(struct ctx *c, struct kb_table *t,
 					   json_object_get(e, "drift_baseline"),
 					   ": results may be inconclusive; use "
 					   "order = interleave");
-				outlier_note(t, c->baseline, metrics[m],
+				outlier_note(c, t, c->baseline, metrics[m],
 					     json_object_get(e,
 						"outliers_baseline"));
 				warmup_note(t, c->baseline, jnum(e,
 					    "warmup_suspect_baseline", &ok));
 			}
-			outlier_note(t, c->cfgs[i].id, metrics[m],
+			outlier_note(c, t, c->cfgs[i].id, metrics[m],
 				     json_object_get(e, "outliers"));
 			warmup_note(t, c->cfgs[i].id, jnum(e, "warmup_suspect",
 							   &ok));
@@ -698,6 +710,7 @@ static void disturbed_notes(struct ctx *c, struct kb_table *t,
 	json_array_foreach(c->runs, k, run) {
 		json_t *why = json_object_get(run, "disturbed"), *w;
 		const char *rc;
+		char b[KB_ITER_LABEL_MAX];
 		size_t wi;
 
 		if (!json_array_size(why) ||
@@ -713,8 +726,7 @@ static void disturbed_notes(struct ctx *c, struct kb_table *t,
 			f[i] = kb_xmemstream(&list[i], &len[i]);
 		else
 			fputs(", ", f[i]);
-		fprintf(f[i], "%lld (", (long long)json_integer_value(
-			json_object_get(run, "iteration")));
+		fprintf(f[i], "%s (", run_iteration(c, run, b));
 		json_array_foreach(why, wi, w)
 			fprintf(f[i], "%s%s", wi ? "; " : "",
 				json_string_value(w) ?: "");
@@ -1128,47 +1140,32 @@ static char *jtext(json_t *obj, const char *key, const char *suffix)
 	return kb_xstrdup("n/a");
 }
 
-/* "1, 3" from a JSON array of integers (malloc'd). */
-static char *int_list(json_t *a)
-{
-	char *s = kb_xstrdup(""), *t;
-	json_t *v;
-	size_t i;
-
-	json_array_foreach(a, i, v) {
-		t = kb_xasprintf("%s%s%lld", s, i ? ", " : "",
-				 (long long)json_integer_value(v));
-		free(s);
-		s = t;
-	}
-	return s;
-}
-
 /* kbench run --shard K/N: one shard (its iterations only) or the merge
  * of all of them (results/shards.c). */
 static void shard_header(json_t *camp, struct kb_report *r)
 {
+	long long wu = json_integer_value(json_object_get(camp, "warmup"));
 	json_t *sh = json_object_get(camp, "shard");
 	json_t *all = json_object_get(camp, "shards"), *e;
 	char *its, *s = NULL, *t;
 	size_t i;
 
 	if (json_is_object(sh)) {
-		its = int_list(json_object_get(sh, "iterations"));
+		its = iter_text(json_object_get(sh, "iterations"), wu);
 		add_header(r, "Shard", kb_xasprintf("%lld/%lld: iterations %s "
 			"only (warm-ups on every shard); report every shard "
 			"directory together for the whole campaign",
 			(long long)json_integer_value(json_object_get(sh, "k")),
 			(long long)json_integer_value(json_object_get(sh, "n")),
-			its));
+			its ? its : "none"));
 		free(its);
 	}
 	if (!json_is_object(all))
 		return;
 	json_array_foreach(json_object_get(all, "from"), i, e) {
-		its = int_list(json_object_get(e, "iterations"));
+		its = iter_text(json_object_get(e, "iterations"), wu);
 		t = kb_xasprintf("%s%s%s (%s)", s ? s : "", s ? ", " : "",
-				 kb_jstr(e, "dir") ?: "?", its);
+				 kb_jstr(e, "dir") ?: "?", its ? its : "none");
 		free(its);
 		free(s);
 		s = t;
@@ -1391,7 +1388,7 @@ static void build_failures(struct ctx *c, struct kb_report_job *j)
 {
 	const char *status, *job, *reason, *extra;
 	json_t *run, *arr;
-	char *why;
+	char *why, b[KB_ITER_LABEL_MAX];
 	size_t i, a;
 	int wu;
 
@@ -1410,10 +1407,9 @@ static void build_failures(struct ctx *c, struct kb_report_job *j)
 			j->failures = kb_xrealloc(j->failures, (j->nfailures +
 						  1) * sizeof(*j->failures));
 			j->failures[j->nfailures++] = kb_xasprintf(
-				"%s %s iteration %lld%s%s%s: %s",
+				"%s %s iteration %s%s%s%s: %s",
 				kb_jstr(run, "configuration") ?: "?", job,
-				(long long)json_integer_value(json_object_get(
-					run, "iteration")),
+				run_iteration(c, run, b),
 				wu ? " (warm-up)" : "", extra ? " (" : "",
 				extra ? (!strcmp(extra, "profiling") ?
 				"profiling run, not counted)" :
@@ -1438,14 +1434,13 @@ static void build_excluded(struct ctx *c, struct kb_report_job *j)
 	size_t i, k;
 
 	json_array_foreach(c->runs, i, run) {
-		char list[1024] = "", *why;
-		long long it;
+		char list[1024] = "", *why, b[KB_ITER_LABEL_MAX];
+		const char *it;
 
 		status = kb_jstr(run, "status");
 		job = kb_jstr(run, "job");
 		cfg = kb_jstr(run, "configuration") ?: "?";
-		it = (long long)json_integer_value(json_object_get(run,
-							"iteration"));
+		it = run_iteration(c, run, b);
 		if (!job || strcmp(job, j->name) || !status ||
 		    strcmp(status, "ok") ||
 		    json_is_true(json_object_get(run, "warmup")))
@@ -1453,7 +1448,7 @@ static void build_excluded(struct ctx *c, struct kb_report_job *j)
 		if (kb_jstr(run, "excluded")) {
 			why = one_line(kb_jstr(run, "excluded"));
 			add_item(&j->excluded, &j->nexcluded, kb_xasprintf(
-				"%s %s iteration %lld: %s", cfg, job, it, why));
+				"%s %s iteration %s: %s", cfg, job, it, why));
 			free(why);
 			continue;
 		}
@@ -1468,7 +1463,7 @@ static void build_excluded(struct ctx *c, struct kb_report_job *j)
 			continue;
 		why = one_line(list);
 		add_item(&j->flagged, &j->nflagged, kb_xasprintf(
-			"%s %s iteration %lld: %s", cfg, job, it, why));
+			"%s %s iteration %s: %s", cfg, job, it, why));
 		free(why);
 	}
 }

@@ -49,6 +49,15 @@ static inline int kb_run_counts(json_t *run)
 	       !json_is_string(json_object_get(run, "excluded"));
 }
 
+/* The campaign's warm-up rounds per (configuration, job): campaign.warmup,
+ * 0 when absent; with kb_iteration_label() (results/paths.h) it turns a
+ * stored "iteration" (the round index) into the number a reader sees. */
+static inline long long kb_results_warmup(json_t *results)
+{
+	return json_integer_value(json_object_get(json_object_get(results,
+					"campaign"), "warmup"));
+}
+
 /* 1 when the campaign sweeps a job parameter (kernels.conf "sweep":
  * "sweep": true in campaign.tunables). */
 static inline int kb_swept(json_t *results)

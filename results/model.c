@@ -135,9 +135,10 @@ static int other_build(json_t *a, json_t *b)
  * another /proc/version or build id: a rebuilt kernel booted between two
  * `kbench run` of the campaign) are never pooled: the runs on another
  * build than the configuration's first run are excluded, saying so. */
-static void exclude_other_builds(json_t *runs)
+static void exclude_other_builds(json_t *runs, unsigned warmup)
 {
 	json_t *first = json_object(), *run, *ref;
+	char b1[KB_ITER_LABEL_MAX], b2[KB_ITER_LABEL_MAX];
 	size_t i;
 
 	json_array_foreach(runs, i, run) {
@@ -154,10 +155,12 @@ static void exclude_other_builds(json_t *runs)
 		}
 		if (!other_build(json_object_get(ref, "kernel"), k))
 			continue;
+		/* iterations as a reader numbers them (results/paths.h) */
 		why = kb_xasprintf("ran on another kernel build than iteration "
-			"%lld of %s: '%s'%s%s%s, not '%s'%s%s%s; runs of two "
+			"%s of %s: '%s'%s%s%s, not '%s'%s%s%s; runs of two "
 			"builds are never pooled",
-			json_integer_value(json_object_get(ref, "iteration")),
+			kb_iteration_label(json_integer_value(json_object_get(
+				ref, "iteration")), warmup, b1),
 			cfg, kb_jstr(k, "proc_version") ?: kb_jstr(k, "release") ?: "?",
 			kb_jstr(k, "build_id") ? " (build id " : "",
 			kb_jstr(k, "build_id") ?: "",
@@ -171,9 +174,10 @@ static void exclude_other_builds(json_t *runs)
 			")" : "");
 		if (!json_is_true(json_object_get(ref, "build_warned"))) {
 			kb_warn("configuration %s ran on two kernel builds: "
-				"iteration %lld %s", cfg,
-				json_integer_value(json_object_get(run,
-						   "iteration")), why);
+				"iteration %s %s", cfg,
+				kb_iteration_label(json_integer_value(
+					json_object_get(run, "iteration")),
+					warmup, b2), why);
 			json_object_set_new(ref, "build_warned", json_true());
 		}
 		if (!json_object_get(run, "excluded"))
@@ -419,7 +423,7 @@ static json_t *load_campaign(const char *dir, int reparse,
 		free(rdir);
 		free(mpath);
 	}
-	exclude_other_builds(runs);
+	exclude_other_builds(runs, warmup);
 	if (json_array_size(pruns))
 		json_object_set(res, "profiling_runs", pruns);
 out:
@@ -620,6 +624,15 @@ json_t *results_merge(json_t *const *models, const char *const *names,
 	if (results_map_check(map, models + 1, names + 1, n - 1, models[0],
 			      names[0]))
 		goto fail;
+	/* the reports number rounds by campaign.warmup (results/paths.h
+	 * kb_iteration_label()): the first campaign's */
+	for (m = 1; m < n; m++)
+		if (kb_results_warmup(models[m]) != kb_results_warmup(models[0]))
+			kb_warn("%s has warmup = %lld, %s warmup = %lld: the "
+				"report numbers the iterations of both as %s's",
+				names[m], kb_results_warmup(models[m]),
+				names[0], kb_results_warmup(models[0]),
+				names[0]);
 	/* each campaign's name, unique: "NAME(2)" for a name given again */
 	for (m = 0; m < n; m++) {
 		const char *nm = kb_jstr(json_object_get(models[m],

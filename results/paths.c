@@ -2,6 +2,7 @@
 #include "results/paths.h"
 #include "lib/file.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +10,22 @@ char *kb_run_key(const char *configuration, const char *job,
 		 long long iteration)
 {
 	return kb_xasprintf("%s/%s/%03lld", configuration, job, iteration);
+}
+
+long long kb_iteration_counted(long long round, long long warmup)
+{
+	return round - warmup + 1;
+}
+
+const char *kb_iteration_label(long long round, long long warmup,
+			       char buf[KB_ITER_LABEL_MAX])
+{
+	if (round < warmup)
+		snprintf(buf, KB_ITER_LABEL_MAX, "w%lld", round + 1);
+	else
+		snprintf(buf, KB_ITER_LABEL_MAX, "%lld",
+			 kb_iteration_counted(round, warmup));
+	return buf;
 }
 
 char *kb_extra_run_key(const char *configuration, const char *job,

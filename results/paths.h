@@ -25,6 +25,22 @@
 char *kb_run_key(const char *configuration, const char *job,
 		 long long iteration);
 
+/* The iteration number a reader sees (issue 15), one numbering in every
+ * table, note, plot and `kbench plan --runs` whatever warmup is:
+ * iteration N = the N-th counted (timed) round, 1..iterations; the
+ * warm-ups are w1..wW.  Run keys and the stored "iteration" keep the
+ * round index (warm-ups first, from 000): round r of a campaign with
+ * warmup = W is counted iteration r - W + 1, or warm-up wR+1 when r < W
+ * (docs/results-format.md "Iteration numbers").
+ *
+ * kb_iteration_counted(): r - W + 1 (<= 0 for a warm-up round).
+ * kb_iteration_label(): "3" or "w1" into buf (KB_ITER_LABEL_MAX bytes),
+ * returns buf. */
+#define KB_ITER_LABEL_MAX 24
+long long kb_iteration_counted(long long round, long long warmup);
+const char *kb_iteration_label(long long round, long long warmup,
+			       char buf[KB_ITER_LABEL_MAX]);
+
 /* An extra run's key (runner/plan.h profiling runs):
  * "CONFIGURATION/JOB/NNN-KINDK", kind "profiling" or "unsampled", k the
  * extra run's number in its round (1..profile_runs):

@@ -80,7 +80,7 @@ int campaign_run(const char *dir, const char *conf, int conf_explicit,
 	struct sigaction sa;
 	unsigned char *todo_mask = NULL;
 	double t0, eta;
-	char eb[32], sb[48] = "";
+	char eb[32], sb[48] = "", lb[KB_ITER_LABEL_MAX];
 
 	memset(&tu, 0, sizeof(tu));
 	memset(&t, 0, sizeof(t));
@@ -239,8 +239,9 @@ again:
 			continue;
 		eta = done ? ((double)time(NULL) - t0) / done * (todo - done) :
 			plan_estimate_s(&c.cfg, todo);
-		kb_info("[%zu/%zu] %s %s iteration %u%s  (ETA %s)", done + 1,
-			todo, k->id, c.cfg.jobs[r->job], r->iteration,
+		kb_info("[%zu/%zu] %s %s iteration %s%s  (ETA %s)", done + 1,
+			todo, k->id, c.cfg.jobs[r->job], kb_iteration_label(
+				r->iteration, c.cfg.warmup, lb),
 			r->warmup ? " (warm-up)" : r->extra == KB_RUN_PROFILING ?
 			" (profiling run, not counted)" : r->extra ?
 			" (unsampled run, not counted)" : "",

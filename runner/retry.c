@@ -14,12 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* "CFG iteration N: why; why" of the round's first disturbed counted
- * run, or NULL. */
-static char *disturbed_in_round(json_t *res, unsigned iteration)
+/* "CFG JOB iteration N: why; why" of the round's first disturbed counted
+ * run (N as a reader numbers it, results/paths.h), or NULL. */
+static char *disturbed_in_round(json_t *res, unsigned iteration,
+				unsigned warmup)
 {
 	json_t *run, *w;
 	size_t i, k;
+	char b[KB_ITER_LABEL_MAX];
 
 	json_array_foreach(json_object_get(res, "runs"), i, run) {
 		json_t *why = json_object_get(run, "disturbed");
@@ -29,11 +31,12 @@ static char *disturbed_in_round(json_t *res, unsigned iteration)
 		    (json_int_t)iteration || !json_array_size(why) ||
 		    json_is_true(json_object_get(run, "warmup")))
 			continue;
-		s = kb_xasprintf("%s %s iteration %u:",
+		s = kb_xasprintf("%s %s iteration %s:",
 				 json_string_value(json_object_get(run,
 					"configuration")) ?: "?",
 				 json_string_value(json_object_get(run, "job")) ?:
-				 "?", iteration);
+				 "?", kb_iteration_label(iteration, warmup,
+							b));
 		json_array_foreach(why, k, w) {
 			char *t = kb_xasprintf("%s%s %s", s, k ? ";" : "",
 					       json_string_value(w) ?: "");
@@ -49,7 +52,7 @@ int retry_disturbed_round(struct kb_campaign *c, size_t i)
 {
 	const struct kb_run *r = &c->plan.runs[i];
 	json_t *retries, *sup, *res;
-	char itkey[16], *why, *spath;
+	char itkey[16], *why, *spath, lb[KB_ITER_LABEL_MAX];
 	unsigned attempt;
 	size_t j, n = 0;
 	int ret = 0;
@@ -77,7 +80,7 @@ int retry_disturbed_round(struct kb_campaign *c, size_t i)
 	if (!res)
 		return -EIO;
 	stats_mark_disturbed(res, NULL, 0);
-	why = disturbed_in_round(res, r->iteration);
+	why = disturbed_in_round(res, r->iteration, c->cfg.warmup);
 	json_decref(res);
 	if (!why)
 		return 0;
@@ -121,9 +124,10 @@ int retry_disturbed_round(struct kb_campaign *c, size_t i)
 		ret = kb_json_write_atomic(spath, c->state);
 	free(spath);
 	if (!ret)
-		kb_info("round %u had a disturbed run (%s): running the round "
-			"again (attempt %u of at most %u; retry_disturbed), the "
-			"runs kept as NNN.superseded-%u", r->iteration, why,
+		kb_info("iteration %s had a disturbed run (%s): running the "
+			"round again (attempt %u of at most %u; retry_disturbed),"
+			" the runs kept as NNN.superseded-%u",
+			kb_iteration_label(r->iteration, c->cfg.warmup, lb), why,
 			attempt + 1, c->cfg.retry_disturbed + 1, attempt);
 	free(why);
 	return ret ? ret : (int)n;

@@ -2,6 +2,7 @@
  * Formulas and their sources: see stats/summary.h. */
 #include "lib/str.h"
 #include "results/json.h"
+#include "results/paths.h"
 #include "results/rmodel.h"
 #include "stats/summary.h"
 #include "stats/modes.h"
@@ -192,12 +193,15 @@ static size_t *collect_metrics(const struct kb_rmodel *m, size_t *n)
 
 	for (i = 0; i < m->nbad; i++) {
 		json_t *run = m->runs[m->bad[i].run].json;
+		char b[KB_ITER_LABEL_MAX];
 
-		kb_warn("run %s %s iteration %lld: metric %s is not a number; "
+		kb_warn("run %s %s iteration %s: metric %s is not a number; "
 			"left out of the summaries",
 			kb_jstr(run, "configuration") ?: "?",
 			kb_jstr(run, "job") ?: "?",
-			json_integer_value(json_object_get(run, "iteration")),
+			kb_iteration_label(json_integer_value(json_object_get(
+				run, "iteration")), kb_results_warmup(
+				m->results), b),
 			m->bad[i].metric);
 	}
 	for (k = 0; k < m->nmetrics; k++)

@@ -199,8 +199,8 @@ check "the shards' timed iterations do not overlap (whole rounds, one shard each
 
 # --- 5. the merged campaign has the unsplit campaign's runs ------------
 "$KBENCH" plan -c "$conf" --runs > "$tmp/plan-all"
-plan_timed=$(grep -Ec '^ *[0-9]+  [^ ]+$' "$tmp/plan-all")
-plan_warm=$(grep -c '(warm-up)' "$tmp/plan-all")
+plan_timed=$(grep -Ec '^ *[0-9]+  [^ ]+  \(iteration [0-9]+\)$' "$tmp/plan-all")
+plan_warm=$(grep -Ec '\(warm-up w[0-9]+\)$' "$tmp/plan-all")
 check "the merge job wrote the merged report (Shards: 2 merged)" \
 	"grep -q '^Shards: *2 merged' $camp/report.txt && [ -s $camp/report.md ]"
 "$KBENCH" report -f json "$camp"/shard-* > "$tmp/merged.json" 2>"$tmp/merged.err"

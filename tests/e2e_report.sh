@@ -205,6 +205,43 @@ rc=$?
 check "--rows nosuch: exit 2 and names the choices" \
 	"[ $rc -eq 2 ] && grep -q 'rows nosuch: no such dimension.*tunable label (NM)' '$tmp/e.err'"
 
+# --- 3c. one iteration numbering (issue 15) -----------------------------
+# A reader's iteration N is the N-th counted round whatever warmup is;
+# run keys keep the round index (warm-ups first, from 000), so campaign
+# directories made before keep their keys and read as before.
+for w in 0 2; do
+	printf '[global]\njobs = randread-4k\niterations = 2\nwarmup = %s\nruntime = 1\ntarget = loop:64M\nprofiles = %s\n\n[running]\nmethod = local\n' \
+		"$w" "$repo/profiles" >"$tmp/w$w.conf"
+	"$KBENCH" plan -c "$tmp/w$w.conf" --runs >"$tmp/plan-w$w" 2>&1
+done
+check "plan --runs, warmup = 0: key 000 is iteration 1, 001 iteration 2" \
+	"grep -q '/randread-4k/000  (iteration 1)\$' '$tmp/plan-w0' && grep -q '/randread-4k/001  (iteration 2)\$' '$tmp/plan-w0' && ! grep -q '(warm-up w' '$tmp/plan-w0'"
+check "plan --runs, warmup = 2: keys 000 001 are warm-ups w1 w2, 002 is iteration 1" \
+	"grep -q '/randread-4k/000  (warm-up w1)\$' '$tmp/plan-w2' && grep -q '/randread-4k/001  (warm-up w2)\$' '$tmp/plan-w2' && grep -q '/randread-4k/002  (iteration 1)\$' '$tmp/plan-w2'"
+# a campaign directory of an earlier kbench (warmup = 1, runs 000..003)
+cp -r "$repo/tests/data/push/demo" "$tmp/old"
+"$KBENCH" report --layout rounds -f text "$tmp/old" >"$tmp/old.txt" 2>&1
+rc=$?
+check "an earlier campaign directory reads as before: rounds 1 2 3, its keys 000..003 (rc $rc)" \
+	"[ $rc -eq 0 ] && [ \"\$(awk '/^---------/ { t = 1; next } t && /^ *[0-9w]+ / { print \$1 } /^\$/ { t = 0 }' '$tmp/old.txt' | tr '\n' ' ')\" = '1 2 3 ' ] && [ -d '$tmp/old/runs/running,NM=0/randread-4k/000' ]"
+cp -r "$tmp/old" "$tmp/old0"
+jq '.campaign.warmup = 0' "$tmp/old/campaign.json" >"$tmp/old0/campaign.json"
+"$KBENCH" report -f text "$tmp/old" "$tmp/old0" >/dev/null 2>"$tmp/merge-w.err"
+check "a merge of campaigns with different warmup says whose numbering it uses" \
+	"grep -q 'old0 has warmup = 0, .*old warmup = 1: the report numbers the iterations of both as' '$tmp/merge-w.err'"
+if [ -n "$campaign" ]; then
+	# made above with warmup = 0: round 0 is iteration 1
+	"$KBENCH" report --layout rounds -f text "$campaign" >"$tmp/w0.txt" 2>&1
+	check "warmup = 0 campaign: rounds 1 2 in the table, keys 000 001 on disk" \
+		"[ \"\$(awk '/^---------/ { t = 1; next } t && /^ *[0-9w]+ / { print \$1 } /^\$/ { t = 0 }' '$tmp/w0.txt' | tr '\n' ' ')\" = '1 2 ' ] && [ -d '$campaign/runs/running,NM=0/randread-4k/000' ] && [ -d '$campaign/runs/running,NM=0/randread-4k/001' ]"
+	jq -S .runs "$campaign/state.json" >"$tmp/state-before"
+	"$KBENCH" run -q -c "$tmp/r.conf" -o "$campaign" >"$tmp/resume.out" \
+		2>"$tmp/resume.err"
+	rc=$?
+	check "the campaign resumes with nothing left to run (rc $rc, state unchanged)" \
+		"[ $rc -eq 0 ] && jq -S .runs '$campaign/state.json' | cmp -s - '$tmp/state-before'"
+fi
+
 # --- 4. report.md in a browser --------------------------------------------
 chrome=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$chrome" ] || ! command -v cmark-gfm >/dev/null ||

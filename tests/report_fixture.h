@@ -22,4 +22,41 @@ static inline json_t *load_fixture(void)
 	return res;
 }
 
+/* The fixture (warmup = 1) renumbered as a campaign with warmup = W would
+ * have stored it: every run's round index shifted by W - 1 (W = 0 drops
+ * the warm-up runs, W = 2 adds a second one before the first). */
+static inline json_t *load_fixture_with_warmup(long long w)
+{
+	json_t *res = results_load_export(REPORT_FIXTURE), *runs, *run, *out;
+	size_t i;
+
+	assert_non_null(res);
+	runs = json_object_get(res, "runs");
+	out = json_array();
+	json_array_foreach(runs, i, run) {
+		long long it = json_integer_value(json_object_get(run,
+							"iteration"));
+		int wu = json_is_true(json_object_get(run, "warmup"));
+
+		if (wu && w == 0)
+			continue;
+		if (wu && w == 2) {
+			json_t *first = json_deep_copy(run);
+
+			json_object_set_new(first, "iteration",
+					    json_integer(0));
+			json_array_append_new(out, first);
+		}
+		run = json_deep_copy(run);
+		json_object_set_new(run, "iteration",
+				    json_integer(it + w - 1));
+		json_array_append_new(out, run);
+	}
+	json_object_set_new(res, "runs", out);
+	json_object_set_new(json_object_get(res, "campaign"), "warmup",
+			    json_integer(w));
+	assert_int_equal(stats_analyse(res, NULL), 0);
+	return res;
+}
+
 #endif

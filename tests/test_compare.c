@@ -244,11 +244,14 @@ static void test_mde(void **state)
 
 /* ---- the results model --------------------------------------------- */
 
+/* add_runs() stores rounds 1..n: a campaign with warmup = 1 (its warm-up
+ * round 0 left out), so the reports number them 1..n (results/paths.h). */
 static json_t *model(const char *baseline)
 {
-	return json_pack("{s:i, s:{s:s, s:[s]}, s:[], s:[], s:[]}",
+	return json_pack("{s:i, s:{s:s, s:[s], s:i}, s:[], s:[], s:[]}",
 			 "schema_version", 1, "campaign", "baseline", baseline,
-			 "jobs", "j", "configurations", "runs", "summaries");
+			 "jobs", "j", "warmup", 1, "configurations", "runs",
+			 "summaries");
 }
 
 static void add_runs(json_t *res, const char *cfg, const char *metric,

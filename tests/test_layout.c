@@ -21,6 +21,7 @@
 #include "reports/layout.h"
 #include "reports/report.h"
 #include "results/model.h"
+#include "results/paths.h"
 #include "stats/summary.h"
 #include "stats/compare.h"
 #include "tests/report_fixture.h"
@@ -387,10 +388,86 @@ static void test_layout_table(void **state)
 	}
 }
 
+/* One numbering (issue 15): iteration N is the N-th counted round, the
+ * warm-ups w1..wW, whatever warmup is; the stored round index (the run
+ * key's NNN) is r = W + N - 1. */
+static void test_iteration_label(void **state)
+{
+	char b[KB_ITER_LABEL_MAX];
+
+	(void)state;
+	assert_string_equal(kb_iteration_label(0, 0, b), "1");
+	assert_string_equal(kb_iteration_label(2, 0, b), "3");
+	assert_string_equal(kb_iteration_label(0, 1, b), "w1");
+	assert_string_equal(kb_iteration_label(1, 1, b), "1");
+	assert_string_equal(kb_iteration_label(1, 2, b), "w2");
+	assert_string_equal(kb_iteration_label(2, 2, b), "1");
+	assert_string_equal(kb_iteration_label(4, 2, b), "3");
+	assert_int_equal(kb_iteration_counted(4, 2), 3);
+	assert_int_equal(kb_iteration_counted(0, 2), -1);
+}
+
+/* The report's text without its "Iterations:" header line (the one line
+ * that names warmup). */
+static char *render_without_warmup_line(json_t *res, const char *layout)
+{
+	struct report_opts o;
+	char *out, *line, *end;
+	int ret;
+
+	report_opts_init(&o);
+	o.layout = layout;
+	out = render(res, "text", &o, &ret);
+	assert_int_equal(ret, 0);
+	line = strstr(out, "Iterations:");
+	assert_non_null(line);
+	end = strchr(line, '\n');
+	assert_non_null(end);
+	memmove(line, end + 1, strlen(end + 1) + 1);
+	return out;
+}
+
+/* The same runs read the same with warmup = 0, 1 or 2: the rounds rows
+ * 1..3 and the failed run "iteration 2" in every table and note. */
+static void test_numbering_ignores_warmup(void **state)
+{
+	static const char *const layouts[] = { "rounds", "variants" };
+	size_t l;
+	long long w;
+
+	(void)state;
+	for (l = 0; l < 2; l++) {
+		json_t *res = load_fixture_with_warmup(1);
+		char *want = render_without_warmup_line(res, layouts[l]);
+
+		json_decref(res);
+		assert_non_null(strstr(want, "randread-4k iteration 2: fio "
+					     "exited"));
+		if (!strcmp(layouts[l], "rounds"))
+			assert_non_null(strstr(want, "\n        1     "
+						     "101234.56"));
+		for (w = 0; w <= 2; w += 2) {
+			char *got;
+
+			res = load_fixture_with_warmup(w);
+			got = render_without_warmup_line(res, layouts[l]);
+			if (strcmp(got, want))
+				fail_msg("warmup = %lld, layout %s: the "
+					 "numbers moved:\n%s", w, layouts[l],
+					 got);
+			free(got);
+			json_decref(res);
+		}
+		free(want);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_layout_table),
+		cmocka_unit_test(test_iteration_label),
+		cmocka_unit_test(test_numbering_ignores_warmup),
 		cmocka_unit_test(test_rounds),
 		cmocka_unit_test(test_scaling),
 		cmocka_unit_test(test_mmtests),

@@ -386,6 +386,25 @@ static void test_cdf_units(void **state)
 	json_decref(res);
 }
 
+/* The every-iteration plot numbers the counted rounds 1..N whatever
+ * warmup is (results/paths.h kb_iteration_label()): the fixture stored
+ * as a campaign with warmup = 2 would store it (every round index one
+ * higher) still starts at x = 1. */
+static void test_iterations_counted_from_1(void **state)
+{
+	json_t *res = load_fixture_with_warmup(2);
+	struct graph g = { 0 };
+
+	(void)state;
+	graph_draw(&g, res, "iter", NULL, 3);
+	graph_read(&g, "iterations");
+	assert_non_null(strstr(g.dat, "# running,NM=0\n1 101234.56"));
+	assert_non_null(strstr(g.dat, "\n3 101502.3"));
+	assert_null(strstr(g.dat, "\n4 "));
+	graph_free(&g);
+	json_decref(res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -394,6 +413,7 @@ int main(void)
 		cmocka_unit_test(test_numeric_sweep_lines),
 		cmocka_unit_test(test_sweep_significance_on_lines),
 		cmocka_unit_test(test_cdf_units),
+		cmocka_unit_test(test_iterations_counted_from_1),
 	};
 
 	return cmocka_run_group_tests(tests, tmpdir_setup,

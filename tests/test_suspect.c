@@ -293,6 +293,9 @@ static void test_same_release_two_builds(void **state)
 	if (!strstr(out, "1 run(s) left out of the statistics:\n  patched randread-4k iteration 2: ran on another kernel build than"))
 		fail_msg("report does not list the other build:\n%s", out);
 	assert_non_null(strstr(out, "configuration patched ran on two kernel builds"));
+	/* the reference run is patched's warm-up (round 0): w1 (issue 15) */
+	assert_non_null(strstr(out, "ran on another kernel build than "
+				    "iteration w1 of patched"));
 	free(out);
 
 	res = results_load_campaign(dir, 0);
