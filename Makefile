@@ -120,7 +120,8 @@ test-unit: $(TEST_BINS) $(BUILD)/kbench
 # shows it works: a 20 s probe once per machine boot).  Every script runs;
 # the target fails when any failed.
 #  - tests/vm_e2e.sh: Debian 12's 6.1 and 6.12 kernels and a panicking
-#    one, 6 boots: about 2 minutes;
+#    one, 6 boots, then a disturbed round retried (4 boots): about 4
+#    minutes;
 #  - tests/vm_cloud_e2e.sh: a kernel without 9p (Debian's cloud kernel)
 #    in the self-contained guest: about 30 s;
 #  - tests/vm_kexec_e2e.sh: method = kexec with real kexecs, one TCG

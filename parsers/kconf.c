@@ -1420,7 +1420,8 @@ static const struct kconf_opt kconf_opts[] = {
 	  G_OFF(disturbed_idle_fraction), 0, 1.0, 1, NULL, NULL,
 	  "... when idle is below this fraction of the expected idle, or off" },
 	{ "retry_disturbed", SEC_GLOBAL, KT_UINT, G_OFF(retry_disturbed), 0, 0,
-	  0, NULL, NULL, "rerun a round with a disturbed run at most N times" },
+	  0, NULL, NULL, "rerun a round with a disturbed run at most N times "
+	  "(order = block: the run alone)" },
 	G_FUNC("hosts", set_hosts,
 	       "fio --server load hosts: HOST[:PORT] ..."),
 	{ "tunable", SEC_GLOBAL, KT_NAMED, 0, 0, 0, 0, NULL, set_tunable,

@@ -300,7 +300,9 @@ struct kb_config {
 	 *   disturbed_idle_fraction = 0.5  cpu.idle_pct below this x the
 	 *                                  campaign's upper quartile
 	 *   retry_disturbed = 1            rerun a round with a disturbed run
-	 *                                  at most this many times (0: never) */
+	 *                                  (order = block: the run alone) at
+	 *                                  most this many times (0: never);
+	 *                                  runner/retry.h */
 	double disturbed_other_cpu_pct, disturbed_steal_pct;
 	double disturbed_psi_pct, disturbed_idle_fraction;
 	unsigned retry_disturbed;

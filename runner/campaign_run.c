@@ -214,7 +214,7 @@ again:
 		if (driver_batch(&c.cfg, k->variant)) {
 			/* vm / kexec: this run and the next ones of the same
 			 * variant on one boot (runner/drivers.h) */
-			size_t nb = 0, nf = 0, j;
+			size_t nb = 0, nf = 0, j, first = i;
 
 			/* ETA: the runs and boots left, with this campaign's
 			 * measured boot times (runner/plan.h) */
@@ -233,6 +233,19 @@ again:
 				push_after_run(dir, c.cfg.push_url, NULL);
 			if (err)
 				goto out;
+			/* retry_disturbed: the rounds (order = block: runs)
+			 * this boot closed, each judged on its own */
+			for (j = first, nb = 0; j <= i && !stop_signal;
+			     j++) {
+				err = retry_disturbed_round(&c, j);
+				if (err < 0)
+					goto out;
+				nb += (size_t)err;
+			}
+			if (nb) {
+				todo += nb;
+				goto again;
+			}
 			continue;
 		}
 		if (kb_driver_dry_run)

@@ -1,19 +1,33 @@
 /* runner/retry.h - retry_disturbed = N (kernels.conf [global], default
- * 1): an interleaved round (one iteration of every configuration and
- * job) that holds a disturbed run (stats/disturbed.h) is run again, at
- * most N times per round.
+ * 1): a retry unit that holds a disturbed counted run (stats/disturbed.h)
+ * is run again, at most N times per unit.  The unit is:
+ *   - order = interleave or random: the round (iteration i of every
+ *     configuration and job; with random, the round's shuffled run of
+ *     the plan, whose end is where the next planned run has another
+ *     iteration index).  It is redone whole, in the plan's own order
+ *     (same rotation, same shuffle), so that both sides of every pair
+ *     are measured under the same conditions;
+ *   - order = block: one run (a configuration's iteration of a job, with
+ *     its profiling runs).  Block order has no rounds and is compared
+ *     unpaired (Welch), so the disturbed run is redone alone, right after
+ *     itself; the log says so.
+ * Booted variants (method = vm, kexec) are retried the same way: a vm
+ * batch is one boot of a variant per round (order = interleave), and
+ * after each boot the rounds it closed are judged; a superseded round is
+ * booted again, each variant in the plan's order.  Runs of a kexec
+ * variant run in this process after the boot (driver is_running), so
+ * they take the local path.
  *
  * The superseded runs are never dropped silently: each run directory is
  * renamed runs/CFG/JOB/NNN.superseded-K (K = the attempt) and state.json
- * lists it under "superseded" with the reason; the round's state entries
+ * lists it under "superseded" with the reason; the unit's state entries
  * are removed so that the run loop (and a resumed campaign) does them
- * again.  The attempts per round are kept in state.json
- * "disturbed_retries": {"ITERATION": K}.  Local runs with order =
- * interleave only (a vm/kexec batch spans a boot; block and random
- * orders have no rounds to rerun as a whole).  The judgment uses the
- * campaign's runs so far (early rounds see few runs; the report judges
- * again with all of them).  With push = URL a superseded run was already
- * pushed when it completed: its point stays in the store.
+ * again.  The attempts per unit are kept in state.json
+ * "disturbed_retries": {"ITERATION": K} (order = block: {"CFG/JOB/NNN":
+ * K}).  The judgment uses the campaign's runs so far (early units see
+ * few runs; the report judges again with all of them).  With push = URL
+ * a superseded run was already pushed when it completed: its point stays
+ * in the store.
  */
 #ifndef KB_RETRY_H
 #define KB_RETRY_H
@@ -22,9 +36,11 @@
 
 #include "runner/campaign.h"
 
-/* After plan run i completed: when it closes its round and the round has
- * a disturbed counted run, supersede the round and return the number of
- * runs to do again (> 0); 0 otherwise; -errno on error (message). */
+/* After plan run i completed: when it closes its unit (round, or with
+ * order = block its run) and the unit has a disturbed counted run and
+ * fewer than retry_disturbed attempts, supersede the unit and return the
+ * number of runs to do again (> 0); 0 otherwise (warm-ups, --dry-run,
+ * retry_disturbed = 0 included); -errno on error (message). */
 int retry_disturbed_round(struct kb_campaign *c, size_t i);
 
 #endif

@@ -17,8 +17,11 @@
 # every bad run failed with the panic line, exit status 4 (completed with
 # failed runs), the report has a row per kernel naming 6.1.0-N and 6.12.N
 # with their builds, the accelerator is recorded with its reason, and
-# KBENCH_ACCEL=tcg skips the probe.  About 6-8 minutes on TCG, plus the
-# first download (about 180 MB).  Needs root and the Debian mirror.
+# KBENCH_ACCEL=tcg skips the probe; then retry_disturbed with booted
+# variants (a and b, one round, thresholds that disturb any CPU
+# pressure): the disturbed round boots a and b again, its two runs kept
+# as superseded (skipped when no guest run was disturbed).  About 8-10
+# minutes on TCG, plus the first download (about 180 MB).  Needs root and the Debian mirror.
 # Closing line: "vm e2e: N passed, N failed".
 set -u
 . "$(dirname "$0")/e2e_lib.sh"
@@ -50,6 +53,7 @@ warmup = 0
 runtime = 2
 order = interleave
 layouts = rounds
+retry_disturbed = 0
 target = null_blk: queue_mode=2 irqmode=0 completion_nsec=0
 profiles = $ROOT/profiles
 
@@ -125,4 +129,25 @@ check "resume: nothing left to run, still exit 4 (failed runs stay failed)" \
 	'"$KBENCH" run -o "$d" > /dev/null 2>&1; [ $? -eq 4 ]'
 check "KBENCH_ACCEL=tcg: no probe, TCG in the dry run, nothing written" \
 	'KBENCH_ACCEL=tcg "$KBENCH" run --dry-run -c "$tmp/vm.conf" -o "$tmp/dry" > "$tmp/dry.out" 2>&1 && grep -q "accel=tcg" "$tmp/dry.out" && ! grep -q probing "$tmp/dry.out" && [ ! -e "$tmp/dry" ]'
+
+# retry_disturbed with booted variants: a round is one boot of each
+# variant; a disturbed round is booted again, a then b (thresholds that
+# disturb a run with any CPU pressure, or below the top quartile of idle)
+sed -e '/^\[bad\]/,$d' -e 's/^iterations = 2/iterations = 1/' \
+    -e 's/^retry_disturbed = 0/retry_disturbed = 1\
+disturbed_psi_pct = 0\
+disturbed_idle_fraction = 1/' "$tmp/vm.conf" > "$tmp/retry.conf"
+dr="$tmp/retry"
+"$KBENCH" run -c "$tmp/retry.conf" -o "$dr" > /dev/null 2> "$tmp/retry.err"
+rc=$?
+if [ "$rc" -eq 0 ] && jq -e .disturbed_retries "$dr/state.json" > /dev/null 2>&1; then
+	check "retry_disturbed: the disturbed round booted again, a b a b" \
+		'[ "$(ls "$dr/boots" | tr "\n" " ")" = "001-a 002-b 003-a 004-b " ]'
+	check "... both runs of the round superseded and kept, both redone" \
+		'[ "$(jq "[.superseded[].key] | sort | join(\" \")" "$dr/state.json")" = "\"a/write-4k-io_uring-32x32/000 b/write-4k-io_uring-32x32/000\"" ] && [ -s "$dr/runs/a/write-4k-io_uring-32x32/000.superseded-1/metrics.json" ] && [ "$(jq "[.runs[] | select(.status == \"ok\")] | length" "$dr/results.json")" = 2 ]'
+elif [ "$rc" -eq 0 ]; then
+	skipped "retry_disturbed with vm variants: no guest run was disturbed"
+else
+	bad "retry_disturbed with vm variants: the campaign failed (exit $rc)"
+fi
 finish
