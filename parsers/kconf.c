@@ -2277,7 +2277,7 @@ void kconf_free(struct kb_config *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 }
 
-/* reports/table.c's layouts but pivot (it needs --rows and --cols);
+/* reports/builder.c's layouts but pivot (it needs --rows and --cols);
  * tests/test_layout.c checks the two lists agree. */
 const char *const kconf_layout_names[] = { "variants", "profile", "time",
 	"rounds", "scaling", "mmtests", "lkp", NULL };

@@ -15,7 +15,7 @@
  * with status "ok" (warm-ups, failures and runs left out as "excluded",
  * results/json.h kb_run_counts(), never count):
  *   variants  configuration rows x metric columns (seed 000 table 1;
- *             built by reports/table.c)
+ *             built by reports/builder.c)
  *   profile   TAG rows, share columns (seed 000 tables 2-3;
  *             reports/profile.c)
  *   time      rusage, CPU split by task, I/Os issued (seed 001)
@@ -43,7 +43,7 @@
 #include "reports/table.h"
 #include "reports/profile.h"
 
-/* The layouts (the table in reports/table.c): 1 when name is one. */
+/* The layouts (the table in reports/builder.c): 1 when name is one. */
 int kb_layout_find(const char *name);
 
 /* The i-th layout's name and one-line help (*help may be NULL), or NULL

@@ -21,7 +21,7 @@
 #include <jansson.h>
 #include "reports/table.h"
 
-/* The rows of a report, in display order (built by reports/table.c). */
+/* The rows of a report, in display order (built by reports/builder.c). */
 struct kb_profile_rows {
 	size_t n;
 	const char **ids;	/* configuration ids */

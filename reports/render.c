@@ -1,0 +1,124 @@
+/* reports/render.c - report_render(): a results model out in one of the
+ * formats (text and markdown through the report model of
+ * reports/builder.c; csv; json), from one table of renderers. */
+#include "reports/table.h"
+#include "reports/report.h"
+#include "lib/err.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---- dispatch ------------------------------------------------------ */
+
+/* The two table renderers differ only in how a built report is
+ * written out. */
+enum table_fmt { TF_TEXT, TF_MARKDOWN };
+
+static int render_tables(FILE *out, json_t *results,
+			 const struct report_opts *opts, enum table_fmt f)
+{
+	struct kb_report *r;
+	int ret;
+
+	ret = kb_report_build(results, opts, &r);
+	if (ret)
+		return ret;
+	switch (f) {
+	case TF_TEXT:
+		ret = report_text(out, r, REPORT_TEXT_WIDTH);
+		break;
+	default:
+		ret = report_markdown_full(out, r, results, opts);
+		break;
+	}
+	kb_report_free(r);
+	return ret;
+}
+
+static int render_text(FILE *out, json_t *results,
+		       const struct report_opts *opts)
+{
+	return render_tables(out, results, opts, TF_TEXT);
+}
+
+static int render_markdown(FILE *out, json_t *results,
+			   const struct report_opts *opts)
+{
+	return render_tables(out, results, opts, TF_MARKDOWN);
+}
+
+/* CSV is the data under every table: a layout does not change it. */
+static int render_csv(FILE *out, json_t *results,
+		      const struct report_opts *opts)
+{
+	(void)opts;
+	return report_csv(out, results);
+}
+
+static int render_json(FILE *out, json_t *results,
+		       const struct report_opts *opts)
+{
+	struct kb_report *r;
+	int ret;
+
+	if (opts->layout || opts->rows || opts->cols) {
+		/* a layout asked for: its tables, not the results model */
+		ret = kb_report_build(results, opts, &r);
+		if (ret)
+			return ret;
+		ret = report_tables_json(out, r);
+		kb_report_free(r);
+		return ret;
+	}
+	if (json_dumpf(results, out, JSON_INDENT(2) | JSON_SORT_KEYS) ||
+	    fputc('\n', out) == EOF)
+		return -EIO;
+	return 0;
+}
+
+/* The renderers, fio ioengine_ops style. */
+static const struct report_renderer {
+	const char *name;
+	int (*render)(FILE *out, json_t *results,
+		      const struct report_opts *opts);
+} renderers[] = {
+	{ "text", render_text },
+	{ "markdown", render_markdown },
+	{ "csv", render_csv },
+	{ "json", render_json },
+	{ NULL, NULL },
+};
+
+void report_opts_init(struct report_opts *opts)
+{
+	memset(opts, 0, sizeof(*opts));
+	opts->show_cpu_table = 1;
+}
+
+int report_render(FILE *out, json_t *results, const char *format,
+		  const struct report_opts *opts)
+{
+	const struct report_renderer *r;
+	struct report_opts defaults;
+	int ret;
+
+	if (!opts) {
+		report_opts_init(&defaults);
+		opts = &defaults;
+	}
+	for (r = renderers; r->name; r++) {
+		if (strcmp(r->name, format))
+			continue;
+		ret = r->render(out, results, opts);
+		if (!ret && ferror(out)) {
+			kb_error("writing the %s report failed", format);
+			ret = -EIO;
+		}
+		return ret;
+	}
+	kb_error("unknown report format '%s' (choose text, markdown, csv or "
+		 "json)",
+		 format);
+	return -EINVAL;
+}
