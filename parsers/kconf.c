@@ -1121,10 +1121,15 @@ out:
 
 static void set_iterations(struct parser *p, const char *val)
 {
+	unsigned long long v;
+
 	if (!strcmp(val, "auto"))
 		p->cfg->iterations_auto = 1;
+	else if (parse_ull(val, UINT_MAX, &v, NULL) || v < 1)
+		perr(p, p->line, "iterations = '%s': expected a whole number "
+		     ">= 1 or auto", val);
 	else
-		set_uint(p, "iterations", val, 1, &p->cfg->iterations);
+		p->cfg->iterations = (unsigned)v;
 }
 
 static void set_seed(struct parser *p, const char *val)
@@ -1409,10 +1414,10 @@ static const struct kconf_opt kconf_opts[] = {
 	  0, NULL, NULL, "yes: let jobs without direct=1 run (default no)" },
 	{ "disturbed_other_cpu_pct", SEC_GLOBAL, KT_THRESHOLD,
 	  G_OFF(disturbed_other_cpu_pct), 0, 1000000.0, 1, NULL, NULL,
-	  "a run is disturbed when other tasks used more % of a CPU, or off" },
+	  "a run is disturbed when other tasks used more % of a CPU than this and than 1.5 x the campaign's lower quartile, or off" },
 	{ "disturbed_steal_pct", SEC_GLOBAL, KT_THRESHOLD,
 	  G_OFF(disturbed_steal_pct), 0, 100.0, 1, NULL, NULL,
-	  "... when steal time is above this % , or off" },
+	  "... when steal time is above this %, or off" },
 	{ "disturbed_psi_pct", SEC_GLOBAL, KT_THRESHOLD,
 	  G_OFF(disturbed_psi_pct), 0, 100.0, 1, NULL, NULL,
 	  "... when CPU/memory/IO pressure (PSI some avg) is above this %, or off" },

@@ -1116,9 +1116,13 @@ static void machine_header(struct ctx *c, struct kb_report *r)
 			   busy ? "busy: " : "", d, n));
 	if (nsup)
 		add_header(r, "Retried", kb_xasprintf("%zu run(s) superseded: "
-			   "their rounds had a disturbed run and were run "
-			   "again (retry_disturbed; kept as runs/.../"
-			   "NNN.superseded-K, listed in results.json)", nsup));
+			   "%s (retry_disturbed; kept as runs/.../"
+			   "NNN.superseded-K, listed in results.json)", nsup,
+			   !strcmp(kb_jstr(json_object_get(c->results,
+			   "campaign"), "order") ?: "", "block") ?
+			   "each was disturbed and run again alone (order = "
+			   "block has no rounds)" : "their rounds had a "
+			   "disturbed run and were run again"));
 }
 
 /* "fio: fio-3.33", and with hosts = each load host's fio as it said

@@ -635,6 +635,28 @@ static int dir_is_empty(const char *dir)
 	return empty;
 }
 
+/* 1 when both files can be read and their texts differ. */
+static int conf_differs(const char *a_path, const char *b_path)
+{
+	char *a = NULL, *b = NULL;
+	int differ = kb_read_file(a_path, &a, NULL, 0) == 0 &&
+		     kb_read_file(b_path, &b, NULL, 0) == 0 && strcmp(a, b);
+
+	free(a);
+	free(b);
+	return differ;
+}
+
+/* 1 when dir/name exists. */
+static int has_entry(const char *dir, const char *name)
+{
+	char *p = kb_path_join(dir, name);
+	int has = kb_exists(p);
+
+	free(p);
+	return has;
+}
+
 /* On resume: the shard DIR/campaign.json records (0 0: none) must be
  * the one asked for (k = n = 0: whatever it is). */
 static int resume_shard(struct kb_campaign *c, const char *cjpath,
@@ -688,6 +710,18 @@ int campaign_open_shard(struct kb_campaign *c, const char *dir,
 	cjpath = kb_path_join(dir, "campaign.json");
 	statepath = kb_path_join(dir, "state.json");
 	c->resumed = kb_exists(cjpath);
+	if (c->resumed && conf_explicit && !kb_exists(statepath) &&
+	    !has_entry(dir, "runs") &&
+	    conf_differs(conf_path, c->conf_path)) {
+		/* a start that stopped before its first run (a tunable
+		 * value refused, a job file missing): the corrected
+		 * kernels.conf starts it again, as its error asked */
+		kb_info("%s: no run was recorded from its kernels.conf (it "
+			"stopped before the first run); starting it again from "
+			"%s", dir, conf_path);
+		if (unlink(cjpath) == 0)
+			c->resumed = 0;
+	}
 
 	if (!c->resumed && !dir_is_empty(dir)) {
 		kb_error("%s exists and is not a kbench campaign (no "
@@ -698,21 +732,14 @@ int campaign_open_shard(struct kb_campaign *c, const char *dir,
 		goto out;
 	}
 	if (c->resumed) {
-		char *a = NULL, *b = NULL;
-
-		if (conf_explicit && kb_read_file(conf_path, &a, NULL, 0) == 0 &&
-		    kb_read_file(c->conf_path, &b, NULL, 0) == 0 && strcmp(a, b)) {
+		if (conf_explicit && conf_differs(conf_path, c->conf_path)) {
 			kb_error("%s holds a campaign made from a different "
 				 "kernels.conf than %s; resume it without -c, or "
 				 "start a new campaign with -o NEWDIR", dir,
 				 conf_path);
-			free(a);
-			free(b);
 			ret = -EEXIST;
 			goto out;
 		}
-		free(a);
-		free(b);
 		ret = resume_shard(c, cjpath, k, n);
 		if (!ret)
 			ret = kconf_load(c->conf_path, &c->cfg);

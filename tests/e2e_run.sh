@@ -228,6 +228,20 @@ rc=$?
 check "-o DIR holding other files: exit 1, says why, touches nothing" \
 	"[ $rc -eq 1 ] && grep -q 'is not a kbench campaign' $tmp/junk.err && [ ! -e $tmp/junk/runs ] && [ \"\$(cat $tmp/junk/notes.txt)\" = important ]"
 
+# --- 10b. a start refused before its first run: the corrected conf starts it
+sed -e 's|: 0 1$|: 0 7|' -e '/^layouts/d' "$tmp/e2e.conf" >"$tmp/fix.conf"
+"$KBENCH" run -q -c "$tmp/fix.conf" -o "$tmp/cfix" >/dev/null 2>"$tmp/fix1.err"
+rc1=$?
+sed -i 's|: 0 7$|: 0 1|' "$tmp/fix.conf"
+"$KBENCH" run -c "$tmp/fix.conf" -o "$tmp/cfix" >/dev/null 2>"$tmp/fix2.err"
+rc2=$?
+check "a refused tunable value: exit 1 (got $rc1); the corrected conf then starts the campaign (exit $rc2)" \
+	"[ $rc1 -eq 1 ] && grep -q 'nothing was run' $tmp/fix1.err && [ $rc2 -eq 0 ] && grep -q 'starting it again from' $tmp/fix2.err && [ \"\$(jq '.runs | length' $tmp/cfix/state.json)\" = 4 ]"
+"$KBENCH" run -q -c "$tmp/e2e.conf" -o "$tmp/cfix" >/dev/null 2>"$tmp/fix3.err"
+rc3=$?
+check "... but once a run is recorded another conf is refused (exit $rc3)" \
+	"[ $rc3 -ne 0 ] && grep -q 'made from a different kernels.conf' $tmp/fix3.err"
+
 # --- 11. a campaign whose every run fails exits 1, also when run again ---
 mkdir -p "$tmp/badprof"
 printf '[global]\nfilename=${KBENCH_TARGET}\nruntime=${KBENCH_RUNTIME}\nsize=${KBENCH_SIZE}\nioengine=no_such_engine\n[bad]\nrw=read\n' >"$tmp/badprof/bad.fio"
