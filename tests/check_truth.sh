@@ -14,8 +14,9 @@
 #     of 30 do (P(X > 4) = 1.6% for X ~ Binomial(30, 0.05): a correct
 #     test fails this check 1.6% of the time).
 #  2. A known slowdown: fio's rate_iops (tests/data/truth/
-#     randread-4k-rate.fio, sweep rate = 0 CAP), CAP under the median
-#     read.iops of step 1's runs by twice the minimum detectable effect
+#     randread-4k-rate.fio, sweep rate = 0 CAP), CAP under the 10th
+#     percentile of step 1's read.iops by three times the minimum
+#     detectable effect
 #     of 10 paired rounds at step 1's spread (the sd of its per-round log
 #     ratios), at least 5% and at most 60%: a few percent on a quiet
 #     machine, more on a busy one, always findable in 10 rounds (runs
@@ -92,8 +93,12 @@ check "30 A/A comparisons made, paired by round (got $tested)" "[ $tested -eq 30
 check "A/A: at most 4 of 30 with p < 0.05 (got $low)" "[ $low -le 4 ]"
 
 # --- 2. a known slowdown injected through the job ---
+# the rate to cap under: step 1's 10th percentile, not its median, so
+# that an uncapped run slower than usual is still above the cap (else
+# the slowdown shrinks: a CI run here capped 19% under the median and
+# the true size came out -7%, not significant in 10 rounds)
 rate=$(jq '[.runs[] | select(.status == "ok") | .metrics["read.iops"]] | sort
-	| if length > 0 then .[length / 2 | floor] else 0 end' "$tmp/aa/results.json")
+	| if length > 0 then .[length / 10 | floor] else 0 end' "$tmp/aa/results.json")
 # the A/A spread: sd of the 60 per-round log ratios of step 1's pairs
 sd=$(jq '[.runs[] | select(.status == "ok")] as $r
 	| [range(1; 31) as $k | range(0; 2) as $i
@@ -104,12 +109,13 @@ sd=$(jq '[.runs[] | select(.status == "ok")] as $r
 	| if length > 2 then ((add / length) as $m
 	  | map((. - $m) * (. - $m)) | add / (length - 1) | sqrt) else 1 end' \
 	"$tmp/aa/results.json")
-# the slowdown: twice the MDE of 10 paired rounds at that spread ((t(.975;
-# 9) + t(.8; 9)) / sqrt(10) = 0.995 sd), at least 5%, at most 60%
-cap=$(awk -v r="$rate" -v sd="$sd" 'BEGIN { x = 2 * 0.995 * sd;
+# the slowdown: three times the MDE of 10 paired rounds at that spread
+# ((t(.975; 9) + t(.8; 9)) / sqrt(10) = 0.995 sd), at least 5%, at most
+# 60%
+cap=$(awk -v r="$rate" -v sd="$sd" 'BEGIN { x = 3 * 0.995 * sd;
 	if (x < 0.0513) x = 0.0513; if (x > 0.916) x = 0.916;
 	printf "%d", r * exp(-x) }')
-check "a measured rate to cap under (median read.iops $rate, A/A sd of log ratios $sd)" "[ $cap -gt 0 ]"
+check "a measured rate to cap under (10th percentile of read.iops $rate, A/A sd of log ratios $sd)" "[ $cap -gt 0 ]"
 cat >"$tmp/slow.conf" <<CONF
 [global]
 jobs = randread-4k-rate
