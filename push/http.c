@@ -6,12 +6,12 @@
 #include "push/http.h"
 #include "lib/err.h"
 #include "lib/file.h"
+#include "parsers/store_reply.h"
 
 #include <ctype.h>
 #include <math.h>
 #include <curl/curl.h>
 #include <errno.h>
-#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -146,23 +146,14 @@ static size_t on_body(char *data, size_t size, size_t nmemb, void *arg)
  * line (at most 300 characters), else "(empty body)".  malloc'd. */
 static char *server_message(const struct response *r)
 {
-	json_t *j, *m;
-	char *msg = NULL;
+	char *msg;
 	size_t n;
 
 	if (!r->buf || !r->len)
 		return kb_xstrdup("(empty body)");
-	j = json_loadb(r->buf, r->len, 0, NULL);
-	if (j) {
-		m = json_object_get(j, "error");
-		if (!json_is_string(m))
-			m = json_object_get(j, "message");
-		if (json_is_string(m))
-			msg = kb_xstrdup(json_string_value(m));
-		json_decref(j);
-		if (msg)
-			return msg;
-	}
+	msg = kb_store_error_message(r->buf, r->len);
+	if (msg)
+		return msg;
 	n = strcspn(r->buf, "\r\n");
 	if (n > 300)
 		n = 300;

@@ -20,7 +20,8 @@
  * transient and retried after backoff_s, 2 * backoff_s, 4 * ... (capped
  * at 60 s); any other 4xx is the client's fault and is not retried: the
  * server's message is printed (the "error" or "message" member of a JSON
- * body, as InfluxDB 1.x and 2.x send, else the body's first line).
+ * body, as InfluxDB 1.x and 2.x send, read by parsers/store_reply.h;
+ * else the body's first line).
  * A 429 or 503 with Retry-After (RFC 9110 section 10.2.3: delay-seconds
  * or an HTTP-date) is retried no earlier than the store asked, at most
  * retry_after_max_s (default 60 s) later; the wait is said in the output.

@@ -12,7 +12,8 @@
  * configuration are seconds apart, so they would get the same timestamp
  * and overwrite each other (one point per series and time).
  *
- * The layout kbench writes (one point per counted, ok run):
+ * The layout kbench writes (one point per counted, ok run; the values
+ * come from results_points_load(), results/points.h):
  *   measurement  the job name                       randread-4k
  *   tags         campaign   the campaign directory's basename
  *                configuration  the configuration id  running,NM=0
@@ -34,25 +35,23 @@
 #ifndef KB_PUSH_INFLUX_H
 #define KB_PUSH_INFLUX_H
 
+#include "results/points.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <jansson.h>
 
 /* The nanoseconds in one unit of an InfluxDB precision= value: n and ns
  * 1, u and us 1000, ms 1000000, s 1000000000.  0; -ERANGE for m and h
  * (see above); -EINVAL for anything else. */
 int influx_precision(const char *name, int64_t *ns_per_unit);
 
-/* Write the points of results (a results model, docs/results-format.md)
- * to out, one line each, newline-terminated, with timestamps in units of
- * ns_per_unit nanoseconds (influx_precision(); 1 = ns).  times is what
- * results_run_start_times() (results/records.h) returns; only_key, if not NULL, restricts the output
- * to that run ("CONFIG/JOB/NNN").  *npoints (may be NULL) gets the count.
- * Returns 0, or -EINVAL when results has no "runs" array, -EIO when out
- * fails.  Runs without a time are skipped (warned by results_run_start_times). */
-int influx_format(FILE *out, const json_t *results, const json_t *times,
-		  const char *only_key, int64_t ns_per_unit, size_t *npoints);
-
+/* Write points (results/points.h: what each tag and field is taken
+ * from) to out, one line each, newline-terminated, in the layout above,
+ * with timestamps in units of ns_per_unit nanoseconds (influx_precision();
+ * 1 = ns).  *npoints (may be NULL) gets the count.  Returns 0, or -EIO
+ * when out fails. */
+int influx_format(FILE *out, const struct results_points *points,
+		  int64_t ns_per_unit, size_t *npoints);
 
 #endif

@@ -4,12 +4,11 @@
 #include "results/records.h"
 #include "results/paths.h"
 #include "push/influx.h"
+#include "results/points.h"
 #include "lib/err.h"
 #include "lib/file.h"
 #include "results/model.h"
-#include "stats/summary.h"
 #include "stats/compare.h"
-#include "parsers/json_file.h"
 
 #include <curl/curl.h>
 #include <errno.h>
@@ -255,7 +254,7 @@ static json_t *load_results(const char *dir)
 	/* the same document as DIR/results.json: summaries and the
 	 * comparisons (stats_analyse, as runner/campaign_reports.c) */
 	if (res && stats_analyse(res, NULL)) {
-		json_decref(res);
+		results_free(res);
 		res = NULL;
 	}
 	return res;
@@ -271,7 +270,7 @@ static int push_json(const char *dir, const char *endpoint,
 
 	if (!res)
 		goto out;
-	body = json_dumps(res, JSON_INDENT(2) | JSON_SORT_KEYS);
+	body = results_export_dumps(res);
 	if (!body) {
 		ret = -ENOMEM;
 		goto out;
@@ -296,27 +295,60 @@ static int push_json(const char *dir, const char *endpoint,
 	free(smsg);
 	if (!ret)
 		kb_info("pushed %s results (%zu runs) to %s", dir,
-			json_array_size(json_object_get(res, "runs")),
-			endpoint);
+			results_run_count(res), endpoint);
 out:
 	free(body);
-	json_decref(res);
+	results_free(res);
 	return ret;
+}
+
+/* A line's series ("MEASUREMENT,TAGS") and timestamp, and its place. */
+struct series_ts {
+	const char *line;
+	int series_len, ts_len;
+	const char *ts;
+	size_t index;
+};
+
+/* <0, 0, >0 as a's series and timestamp sort before, as, after b's. */
+static int series_ts_order(const struct series_ts *a,
+			   const struct series_ts *b)
+{
+	int c = a->series_len - b->series_len;
+
+	if (!c)
+		c = memcmp(a->line, b->line, (size_t)a->series_len);
+	if (!c)
+		c = a->ts_len - b->ts_len;
+	if (!c)
+		c = memcmp(a->ts, b->ts, (size_t)a->ts_len);
+	return c;
+}
+
+/* qsort: series, timestamp, then place. */
+static int series_ts_cmp(const void *a, const void *b)
+{
+	const struct series_ts *x = a, *y = b;
+	int c = series_ts_order(x, y);
+
+	return c ? c : (x->index > y->index) - (x->index < y->index);
 }
 
 /* Two points of one series with the same timestamp: InfluxDB keeps the
  * last.  Refused (-EEXIST, message) when the precision made them collide;
- * at ns (nothing coarser to blame) a warning.  Lines: "SERIES FIELDS TS". */
-static int check_collisions(const char *buf, const char *endpoint,
-			    int64_t unit)
+ * at ns (nothing coarser to blame) a warning for each line whose series
+ * and timestamp an earlier line has.  Lines: "SERIES FIELDS TS". */
+static int check_collisions(const char *buf, size_t npoints,
+			    const char *endpoint, int64_t unit)
 {
-	json_t *seen = json_object();
+	struct series_ts *v = kb_xcalloc(npoints + 1, sizeof(*v));
+	struct series_ts *sorted = kb_xcalloc(npoints + 1, sizeof(*v));
+	unsigned char *dup = kb_xcalloc(npoints + 1, 1);
 	const char *line = buf, *nl, *sp, *last;
+	size_t n = 0, i;
 	int ret = 0;
 
-	for (; *line && !ret; line = nl + 1) {
-		char *key;
-
+	for (; *line && n < npoints; line = nl + 1) {
 		nl = strchr(line, '\n');
 		if (!nl)
 			break;
@@ -326,36 +358,45 @@ static int check_collisions(const char *buf, const char *endpoint,
 				sp++;
 		for (last = nl; last > sp && last[-1] != ' '; last--)
 			;
-		key = kb_xasprintf("%.*s %.*s", (int)(sp - line), line,
-				   (int)(nl - last), last);
-		if (json_object_get(seen, key)) {
-			if (unit > 1) {
-				kb_error("push URL '%s': at this precision two "
-					 "points of the series '%.*s' get the "
-					 "same timestamp %.*s, and InfluxDB "
-					 "would keep only one: nothing sent; "
-					 "use a finer precision= (ms, u or ns)",
-					 endpoint, (int)(sp - line), line,
-					 (int)(nl - last), last);
-				ret = -EEXIST;
-			} else {
-				kb_warn("two points of the series '%.*s' have "
-					"the same timestamp %.*s: InfluxDB keeps "
-					"only the last", (int)(sp - line), line,
-					(int)(nl - last), last);
-			}
-		}
-		json_object_set_new(seen, key, json_true());
-		free(key);
+		v[n] = (struct series_ts){ line, (int)(sp - line),
+					   (int)(nl - last), last, n };
+		n++;
 	}
-	json_decref(seen);
+	/* sorted by series, timestamp, then place: an entry whose
+	 * predecessor has its series and timestamp repeats an earlier line */
+	memcpy(sorted, v, n * sizeof(*v));
+	qsort(sorted, n, sizeof(*sorted), series_ts_cmp);
+	for (i = 1; i < n; i++)
+		dup[sorted[i].index] = !series_ts_order(&sorted[i - 1],
+							&sorted[i]);
+	for (i = 0; i < n && !ret; i++) {
+		if (!dup[i])
+			continue;
+		if (unit > 1) {
+			kb_error("push URL '%s': at this precision two points "
+				 "of the series '%.*s' get the same timestamp "
+				 "%.*s, and InfluxDB would keep only one: "
+				 "nothing sent; use a finer precision= (ms, u "
+				 "or ns)", endpoint, v[i].series_len,
+				 v[i].line, v[i].ts_len, v[i].ts);
+			ret = -EEXIST;
+		} else {
+			kb_warn("two points of the series '%.*s' have the "
+				"same timestamp %.*s: InfluxDB keeps only the "
+				"last", v[i].series_len, v[i].line, v[i].ts_len,
+				v[i].ts);
+		}
+	}
+	free(sorted);
+	free(dup);
+	free(v);
 	return ret;
 }
 
 static int push_influx(const char *dir, const char *endpoint,
 		       const struct push_opts *o, const char *only_key)
 {
-	json_t *res = NULL, *times = NULL;
+	struct results_points points = { 0 };
 	char *buf = NULL, *smsg = NULL;
 	size_t len = 0, npoints = 0, nbatches, b, sent = 0, nok = 0;
 	size_t nrefused = 0;
@@ -371,19 +412,15 @@ static int push_influx(const char *dir, const char *endpoint,
 	}
 	/* after each run only that run is read (push_after_run): the
 	 * campaign's pushes stay linear in its runs */
-	res = only_key ? results_load_campaign_runs(dir, &only_key, 1) :
-	      results_load_campaign(dir, 0);
-	if (!res)
-		goto out;
-	times = results_run_start_times(dir, only_key);
-	if (!times)
+	ret = results_points_load(dir, only_key, &points);
+	if (ret)
 		goto out;
 	m = open_memstream(&buf, &len);
 	if (!m) {
 		ret = -errno;
 		goto out;
 	}
-	ret = influx_format(m, res, times, only_key, unit, &npoints);
+	ret = influx_format(m, &points, unit, &npoints);
 	if (fclose(m) && !ret)
 		ret = -EIO;
 	m = NULL;
@@ -397,7 +434,7 @@ static int push_influx(const char *dir, const char *endpoint,
 		ret = 0;
 		goto out;
 	}
-	ret = check_collisions(buf, endpoint, unit);
+	ret = check_collisions(buf, npoints, endpoint, unit);
 	if (ret)
 		goto out;
 	nbatches = (npoints + per - 1) / per;
@@ -472,8 +509,7 @@ out:
 		fclose(m);
 	free(smsg);
 	free(buf);
-	json_decref(times);
-	json_decref(res);
+	results_points_free(&points);
 	return ret;
 }
 

@@ -29,7 +29,6 @@
 #include "push/http.h"
 
 #include <stddef.h>
-#include <jansson.h>
 
 enum push_format { PUSH_INFLUX = 0, PUSH_JSON };
 

@@ -1,6 +1,6 @@
-/* results/export.c - results_load_export() of results/model.h:
- * load a results.json written by kbench (docs/results-format.md) for
- * `kbench report --from-json`. */
+/* results/export.c - the results.json export (docs/results-format.md):
+ * results_load_export() loads one written by kbench for `kbench report
+ * --from-json`, results_export_dumps() serializes a model (results/model.h). */
 #include "results/model.h"
 #include "results/paths.h"
 #include "lib/err.h"
@@ -50,4 +50,20 @@ json_t *results_load_export(const char *path)
 fail:
 	json_decref(res);
 	return NULL;
+}
+
+char *results_export_dumps(const json_t *results)
+{
+	return json_dumps(results, JSON_INDENT(2) | JSON_SORT_KEYS |
+			  JSON_REAL_PRECISION(17));
+}
+
+size_t results_run_count(const json_t *results)
+{
+	return json_array_size(json_object_get(results, "runs"));
+}
+
+void results_free(json_t *results)
+{
+	json_decref(results);
 }

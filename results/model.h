@@ -27,6 +27,20 @@ json_t *results_load_campaign_runs(const char *dir, const char *const *keys,
  * schema_version.  New reference or NULL with a message. */
 json_t *results_load_export(const char *path);
 
+/* The results.json document of results as text: JSON_INDENT(2),
+ * JSON_SORT_KEYS, reals with 17 significant digits (every double reads
+ * back bit-identical), no final newline.  The body `kbench push --format
+ * json` sends; DIR/results.json holds the same bytes and a newline
+ * (parsers/json_file.h, kb_json_write_atomic).  malloc'd; NULL when out
+ * of memory. */
+char *results_export_dumps(const json_t *results);
+
+/* The number of runs in results["runs"]: 0 when none. */
+size_t results_run_count(const json_t *results);
+
+/* Drop a results model a loader above returned (NULL: nothing). */
+void results_free(json_t *results);
+
 /* --map NEW=OLD (kbench compare, kbench report with several campaigns):
  * the configuration OLD of the older campaign that configuration NEW of
  * a newer one is compared with, where their names differ.  v holds the

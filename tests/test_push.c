@@ -41,9 +41,11 @@
 #include "lib/str.h"
 #include "parsers/json_file.h"
 #include "parsers/kconf.h"
+#include "parsers/store_reply.h"
 #include "push/http.h"
 #include "push/influx.h"
 #include "push/push.h"
+#include "results/points.h"
 #include "results/records.h"
 
 static const char *model_json =
@@ -70,6 +72,19 @@ static const char *model_json =
 " ],"
 " \"summaries\": []}";
 
+/* influx_format() of the typed points of res (results_points_from()). */
+static int format_points(FILE *f, json_t *res, const json_t *times,
+			 const char *only, int64_t unit, size_t *n)
+{
+	struct results_points p;
+	int ret = results_points_from(res, times, only, &p);
+
+	if (!ret)
+		ret = influx_format(f, &p, unit, n);
+	results_points_free(&p);
+	return ret;
+}
+
 static char *format(const char *only, size_t *n, int *ret)
 {
 	json_t *res = json_loads(model_json, 0, NULL), *times;
@@ -84,7 +99,7 @@ static char *format(const char *only, size_t *n, int *ret)
 		"stock,NM=0/randread-4k/002", (json_int_t)3000,
 		"new,NM=0/seq write/001", (json_int_t)1764464400000000000LL,
 		"new,NM=0/seq write/002", (json_int_t)5000);
-	*ret = influx_format(f, res, times, only, 1, n);
+	*ret = format_points(f, res, times, only, 1, n);
 	assert_int_equal(fclose(f), 0);
 	json_decref(times);
 	json_decref(res);
@@ -128,14 +143,41 @@ static void test_influx_lines(void **state)
 	free(out);
 }
 
+/* A store's error body (parsers/store_reply.h): InfluxDB 1.x's "error",
+ * 2.x's "message"; anything else is left to the caller (NULL). */
+static void test_store_error_message(void **state)
+{
+	static const char v1[] = "{\"error\":\"database not found: \\\"x\\\"\"}";
+	static const char v2[] = "{\"code\":\"invalid\",\"message\":\"no org\"}";
+	static const char both[] = "{\"error\":7,\"message\":\"m\"}";
+	char *m;
+
+	(void)state;
+	m = kb_store_error_message(v1, strlen(v1));
+	assert_string_equal(m, "database not found: \"x\"");
+	free(m);
+	m = kb_store_error_message(v2, strlen(v2));
+	assert_string_equal(m, "no org");
+	free(m);
+	m = kb_store_error_message(both, strlen(both));
+	assert_string_equal(m, "m");
+	free(m);
+	assert_null(kb_store_error_message("{\"code\":1}", 10));
+	assert_null(kb_store_error_message("<html>502</html>", 16));
+	assert_null(kb_store_error_message("[\"error\"]", 9));
+	assert_null(kb_store_error_message("", 0));
+	assert_null(kb_store_error_message(NULL, 0));
+}
+
 static void test_influx_no_runs(void **state)
 {
 	json_t *res = json_pack("{s:i}", "schema_version", 1);
-	FILE *f = fopen("/dev/null", "w");
+	struct results_points p;
 
 	(void)state;
-	assert_int_equal(influx_format(f, res, NULL, NULL, 1, NULL), -EINVAL);
-	fclose(f);
+	assert_int_equal(results_points_from(res, NULL, NULL, &p), -EINVAL);
+	assert_int_equal(p.n, 0);
+	results_points_free(&p);
 	json_decref(res);
 }
 
@@ -434,7 +476,7 @@ static void test_precision(void **state)
 	times = json_pack("{s:I}", "stock,NM=0/randread-4k/001",
 			  (json_int_t)1764464314123956789LL);
 	f = open_memstream(&buf, &len);
-	ret = influx_format(f, res, times, NULL, 1000000, &n);
+	ret = format_points(f, res, times, NULL, 1000000, &n);
 	assert_int_equal(fclose(f), 0);
 	assert_int_equal(ret, 0);
 	assert_int_equal(n, 1);
@@ -1299,6 +1341,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_influx_lines),
 		cmocka_unit_test(test_influx_no_runs),
+		cmocka_unit_test(test_store_error_message),
 		cmocka_unit_test(test_parse_utc),
 		cmocka_unit_test(test_run_times),
 		cmocka_unit_test(test_queue),
