@@ -5,8 +5,7 @@
  * (builtin/guest.c). */
 #include "runner/run_exec.h"
 #include "runner/collect.h"
-#include "parsers/json_file.h"
-#include "parsers/procfs.h"
+#include "results/run_json.h"
 #include "parsers/run_dir.h"
 #include "lib/err.h"
 #include "lib/file.h"
@@ -99,8 +98,8 @@ static char *replace_all(const char *text, const char *needle,
 
 static int host_jobs(const struct kb_config *cfg, const struct kb_target *t,
 		     const char *rdir, const char *jobtext,
-		     char *const *hosts, size_t nhosts, json_t *hosts_json,
-		     struct host_jobs *hj)
+		     char *const *hosts, size_t nhosts,
+		     struct results_run_host *hosts_rec, struct host_jobs *hj)
 {
 	const struct kb_host_target *ht;
 	size_t i, any = 0;
@@ -130,8 +129,7 @@ static int host_jobs(const struct kb_config *cfg, const struct kb_target *t,
 						  size);
 		hj->n = i + 1;
 		/* run.json hosts: which target each host ran on */
-		json_object_set_new(json_array_get(hosts_json, i), "target",
-				    json_string(path));
+		hosts_rec[i].target = path;
 		ret = kb_write_atomic(hj->jobfile[i], t2, strlen(t2));
 		free(v);
 		free(z);
@@ -165,19 +163,21 @@ static void sweep_env(const struct kb_config *cfg,
 	env[n] = NULL;
 }
 
-/* Read every tunable of tu back (right after fio): {PATH: value | null}.
- * When one differs from the value configuration k applied, *changed =
- * the reason (malloc'd; tunables_changed()), else NULL. */
-static json_t *tunables_after(const struct kb_tunables *tu,
-			      const struct kb_config *cfg,
-			      const struct kb_configuration *k,
-			      char **changed)
+/* Read every tunable of tu back (right after fio) into reads[] (the
+ * values malloc'd into after[], NULL when unreadable; the caller frees
+ * them); returns how many.  When one differs from the value
+ * configuration k applied, *changed = the reason (malloc'd;
+ * tunables_changed()), else NULL. */
+static size_t tunables_after(const struct kb_tunables *tu,
+			     const struct kb_config *cfg,
+			     const struct kb_configuration *k,
+			     char *after[KB_MAX_TUNABLES],
+			     struct results_tunable_read *reads,
+			     char **changed)
 {
 	const char *applied[KB_MAX_TUNABLES] = { NULL };
-	char *after[KB_MAX_TUNABLES] = { NULL };
 	char reason[2048];
-	json_t *o = json_object();
-	size_t i;
+	size_t i, n = 0;
 
 	*changed = NULL;
 	for (i = 0; tu && i < tu->n && i < cfg->ntunables; i++) {
@@ -185,22 +185,20 @@ static json_t *tunables_after(const struct kb_tunables *tu,
 			continue;	/* a sweep: fio's */
 		applied[i] = cfg->tunables[i].values[k->value[i]];
 		after[i] = tunable_read(tu->paths[i], 1);
-		json_object_set_new(o, tu->paths[i], after[i] ?
-				    json_string(after[i]) : json_null());
+		reads[n++] = (struct results_tunable_read){ tu->paths[i],
+							    after[i] };
 	}
 	if (tu && tunables_changed(tu->n < cfg->ntunables ? tu->n :
 				   cfg->ntunables, tu->labels, tu->paths,
 				   applied, (const char *const *)after,
 				   reason, sizeof(reason)))
 		*changed = kb_xstrdup(reason);
-	for (i = 0; i < KB_MAX_TUNABLES; i++)
-		free(after[i]);
-	return o;
+	return n;
 }
 
 int do_run(struct kb_campaign *c, const struct kb_run *r,
 	   const struct kb_target *t, const struct kb_tunables *tu,
-	   const char *rdir, json_t **result, int *drop_warned)
+	   const char *rdir, struct json_t **result, int *drop_warned)
 	/* also `kbench guest` */
 {
 	const struct kb_config *cfg = &c->cfg;
@@ -225,7 +223,7 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 	char *argv[4 + 2 * KB_MAX_HOSTS + 1] = { "fio" };
 	char *clients[KB_MAX_HOSTS] = { NULL };
 	struct host_jobs hj = { 0 };
-	json_t *hosts = json_array();
+	struct results_run_host hosts[KB_MAX_HOSTS] = { { 0 } };
 	size_t na = 1, hi, nhosts;
 	char *const *hnames;
 	const unsigned *hports;
@@ -239,7 +237,9 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 	struct timespec start;	/* run.json start_unix_ns (push/influx.h) */
 	char *buf = NULL;
 	int err;
-	json_t *rj = NULL, *tafter = NULL;
+	struct results_run_json rj = { 0 };
+	struct results_tunable_read reads[KB_MAX_TUNABLES];
+	char *after[KB_MAX_TUNABLES] = { NULL };
 	char *tchanged = NULL;
 	size_t len;
 	int ret;
@@ -250,15 +250,16 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 	for (hi = 0; hi < nhosts; hi++) {
 		clients[hi] = kconf_host_client_arg(hnames[hi], hports[hi]);
 		argv[na++] = clients[hi];
-		json_array_append_new(hosts, json_pack("{s:s, s:i}",
-			"host", hnames[hi], "port", (int)hports[hi]));
+		hosts[hi] = (struct results_run_host){ hnames[hi],
+						       hports[hi], NULL };
 	}
 	unlink(out);
 	ret = kb_read_file(job, &buf, &len, 0);
 	if (!ret)
 		ret = kb_write_atomic(jobcopy, buf, len);
 	if (!ret)
-		ret = host_jobs(cfg, t, rdir, buf, hnames, nhosts, hosts, &hj);
+		ret = host_jobs(cfg, t, rdir, buf, hnames, nhosts, hosts,
+				&hj);
 	free(buf);
 	if (ret)
 		goto out;
@@ -297,8 +298,8 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 	/* a tunable something else wrote while fio ran: not the
 	 * configuration measured */
 	if (!ret)
-		tafter = tunables_after(tu, cfg, &c->plan.configs[r->config],
-					&tchanged);
+		rj.ntunables_after = tunables_after(tu, cfg,
+			&c->plan.configs[r->config], after, reads, &tchanged);
 	err = collectors_stop(&ctx, &cst);
 	if (ret) {
 		if (ret == -ENOENT)
@@ -309,65 +310,49 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 	ret = err;
 	if (ret)
 		goto out;
-	rj = json_pack("{s:o, s:i, s:b, s:f, s:f, s:f, s:I, s:I, s:I, s:i, s:i, s:s?, s:s, s:b}",
-		"exit_status", res.exited ? json_integer(res.exit_status) :
-					    json_null(),
-		"signal", res.signal, "timed_out", res.timed_out,
-		"elapsed_s", res.elapsed_s,
-		"user_s", tv_s(res.ru.ru_utime), "sys_s", tv_s(res.ru.ru_stime),
-		"maxrss_kib", (json_int_t)res.ru.ru_maxrss,
-		"major_faults", (json_int_t)res.ru.ru_majflt,
-		"minor_faults", (json_int_t)res.ru.ru_minflt,
-		"runtime_s", (int)cfg->runtime_s,
-		"timeout_s", (int)so_opts.timeout_s,
-		"diskstats_name", t->stat_name,
-		"target", t->path, "warmup", r->warmup);
+	rj.fio = &res;
+	rj.runtime_s = cfg->runtime_s;
+	rj.timeout_s = so_opts.timeout_s;
+	rj.diskstats_name = t->stat_name;
+	rj.target = t->path;
+	rj.warmup = r->warmup;
 	/* a profiling run (runner/plan.h): never counted; and whether perf
 	 * record sampled during this run */
 	if (r->extra)
-		json_object_set_new(rj, "extra", json_string(
-			r->extra == KB_RUN_PROFILING ? "profiling" :
-			"unsampled"));
-	json_object_set_new(rj, "perf_record", json_boolean(
-		plan_run_sampled(cfg, r)));
+		rj.extra = r->extra == KB_RUN_PROFILING ? "profiling" :
+			   "unsampled";
+	rj.perf_record = plan_run_sampled(cfg, r);
 	/* KBENCH_SIZE as fio got it: report.md's reproducer */
-	json_object_set_new(rj, "target_size_bytes",
-			    json_integer((json_int_t)t->size_bytes));
-	json_object_set_new(rj, "start_unix_ns", json_integer((json_int_t)
-		start.tv_sec * 1000000000 + start.tv_nsec));
-	if (cfg->nhosts)	/* run_dir.c checks each gave results */
-		json_object_set(rj, "hosts", hosts);
-	json_object_set_new(rj, "group_left", json_integer(res.group_left));
-	json_object_set_new(rj, "group_signal", json_integer(res.group_signal));
-	json_object_set_new(rj, "tunables_after", tafter);
-	tafter = NULL;
-	if (tchanged)	/* the run's reason (parsers/run_dir.c) */
-		json_object_set_new(rj, "tunables_changed",
-				    json_string(tchanged));
-	/* the kernel's identity (release + /proc/version build string +
-	 * build id: two builds can share `uname -r`) and the RAM */
-	procfs_record_kernel(rj);
+	rj.target_size_bytes = t->size_bytes;
+	rj.start_unix_ns = (int64_t)start.tv_sec * 1000000000 + start.tv_nsec;
+	rj.record_hosts = cfg->nhosts != 0;	/* run_dir.c checks each gave
+						 * results */
+	rj.hosts = hosts;
+	rj.nhosts = nhosts;
+	rj.tunables_after = reads;
+	rj.tunables_changed = tchanged;	/* the run's reason (run_dir.c) */
 	/* kbench's own CPU (not fio's) while fio ran: what the measuring
-	 * costs the measured run (make bench) */
-	json_object_set_new(rj, "kbench_cpu_during_run_s", json_real(
-		tv_s(self1.ru_utime) + tv_s(self1.ru_stime) -
-		tv_s(self0.ru_utime) - tv_s(self0.ru_stime)));
+	 * costs the measured run (make bench); run.json also gets the
+	 * kernel's identity (release + /proc/version build string + build
+	 * id: two builds can share `uname -r`) and the RAM */
+	rj.kbench_cpu_during_run_s = tv_s(self1.ru_utime) +
+		tv_s(self1.ru_stime) - tv_s(self0.ru_utime) -
+		tv_s(self0.ru_stime);
 	/* fio wrote these itself: make them durable before run.json (and
 	 * then state.json) say the run is done */
 	kb_fsync_path(out);
 	kb_fsync_path(so);
 	kb_fsync_path(se);
-	ret = kb_json_write_atomic(runjson, rj);
+	ret = results_run_json_write(runjson, &rj);
 	if (ret)
 		goto out;
 	*result = run_dir_parse(rdir);
 	if (!*result)
 		ret = -EIO;
 out:
-	json_decref(rj);
-	json_decref(tafter);
+	for (hi = 0; hi < KB_MAX_TUNABLES; hi++)
+		free(after[hi]);
 	free(tchanged);
-	json_decref(hosts);
 	for (hi = 0; hi < KB_MAX_HOSTS; hi++)
 		free(clients[hi]);
 	host_jobs_free(&hj);

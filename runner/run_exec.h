@@ -8,12 +8,14 @@
 #include "runner/target.h"
 #include "runner/tunables.h"
 
-#include <jansson.h>
+struct json_t;	/* jansson's: the run record of parsers/run_dir.h */
 
 /* Run r in rdir (created): copy the job file, drop caches, start the
  * collectors, run fio from an argv array with a timeout of runtime +
- * timeout_grace, stop the collectors, write run.json and parse the
- * directory into *result (status "ok" or "failed" with a reason).
+ * timeout_grace, stop the collectors, write run.json (results/run_json.h)
+ * and parse the directory into *result (run_dir_parse(), parsers/run_dir.h:
+ * the run's metrics.json record, status "ok" or "failed" with a reason;
+ * the caller's reference).
  * Tunables are the caller's (applied before): tu's are read back right
  * after fio, into run.json's "tunables_after" ({PATH: value, null when
  * unreadable}); one that no longer reads as applied fails the run
@@ -23,6 +25,6 @@
  * runner/run_exec.c. */
 int do_run(struct kb_campaign *c, const struct kb_run *r,
 	   const struct kb_target *t, const struct kb_tunables *tu,
-	   const char *rdir, json_t **result, int *drop_warned);
+	   const char *rdir, struct json_t **result, int *drop_warned);
 
 #endif

@@ -1,7 +1,7 @@
 /* tests/test_records.c - results/records.c: the KVM probe's answer kept
  * for the campaign and for the machine (by boot id), boot timings and
- * their mean overhead (the ETA of boots), the tool-version cache; and
- * lib/proc.c's kb_which.  Everything under a temporary KBENCH_RUN_DIR. */
+ * their mean overhead (the ETA of boots), the tool-version cache, run.json
+ * from its typed record (results/run_json.h); and lib/proc.c's kb_which.  Everything under a temporary KBENCH_RUN_DIR. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -17,7 +17,9 @@
 
 #include "lib/file.h"
 #include "lib/proc.h"
+#include "parsers/json_file.h"
 #include "results/records.h"
+#include "results/run_json.h"
 
 static char tmp[] = "/tmp/kbench-test-records.XXXXXX";
 
@@ -211,6 +213,95 @@ static void test_which(void **state)
 	free(old);
 }
 
+/* run.json: every member from its field, null where documented, hosts
+ * only when asked for, the kernel's identity added. */
+static void test_run_json(void **state)
+{
+	char *path = kb_path_join(tmp, "run.json");
+	struct kb_spawn_result fio = { .exited = 0, .signal = 9,
+		.timed_out = 1, .elapsed_s = 31.5, .group_left = 2,
+		.group_signal = 9 };
+	const struct results_run_host hosts[] = {
+		{ "10.0.0.2", 8765, "/dev/nvme0n1" }, { "10.0.0.3", 8766, NULL },
+	};
+	const struct results_tunable_read reads[] = {
+		{ "/sys/block/loop0/queue/nomerges", "2" },
+		{ "/sys/block/loop0/queue/rq_affinity", NULL },
+	};
+	struct results_run_json r = { .fio = &fio, .runtime_s = 30,
+		.timeout_s = 31, .diskstats_name = "loop0",
+		.target = "/dev/loop0", .target_size_bytes = 33554432,
+		.warmup = 1, .perf_record = 1, .extra = "profiling",
+		.start_unix_ns = 1764464314123456789LL, .record_hosts = 1,
+		.hosts = hosts, .nhosts = 2, .tunables_after = reads,
+		.ntunables_after = 2, .tunables_changed = "tunable NM changed",
+		.kbench_cpu_during_run_s = 0.25 };
+	json_t *j, *h;
+
+	(void)state;
+	fio.ru.ru_utime.tv_sec = 1;
+	fio.ru.ru_utime.tv_usec = 500000;
+	fio.ru.ru_maxrss = 4096;
+	assert_int_equal(results_run_json_write(path, &r), 0);
+	j = kb_json_load(path);
+	assert_non_null(j);
+	assert_true(json_is_null(json_object_get(j, "exit_status")));
+	assert_int_equal(json_integer_value(json_object_get(j, "signal")), 9);
+	assert_true(json_is_true(json_object_get(j, "timed_out")));
+	assert_true(json_real_value(json_object_get(j, "elapsed_s")) == 31.5);
+	assert_true(json_real_value(json_object_get(j, "user_s")) == 1.5);
+	assert_int_equal(json_integer_value(json_object_get(j, "maxrss_kib")),
+			 4096);
+	assert_int_equal(json_integer_value(json_object_get(j, "timeout_s")),
+			 31);
+	assert_string_equal(json_string_value(json_object_get(j, "extra")),
+			    "profiling");
+	assert_true(json_is_true(json_object_get(j, "perf_record")));
+	assert_true(json_is_true(json_object_get(j, "warmup")));
+	assert_int_equal(json_integer_value(json_object_get(j,
+			 "start_unix_ns")), 1764464314123456789LL);
+	assert_int_equal(json_integer_value(json_object_get(j,
+			 "target_size_bytes")), 33554432);
+	h = json_object_get(j, "hosts");
+	assert_int_equal(json_array_size(h), 2);
+	assert_string_equal(json_string_value(json_object_get(
+			    json_array_get(h, 0), "target")), "/dev/nvme0n1");
+	assert_null(json_object_get(json_array_get(h, 1), "target"));
+	assert_int_equal(json_integer_value(json_object_get(
+			 json_array_get(h, 1), "port")), 8766);
+	h = json_object_get(j, "tunables_after");
+	assert_string_equal(json_string_value(json_object_get(h,
+			    "/sys/block/loop0/queue/nomerges")), "2");
+	assert_true(json_is_null(json_object_get(h,
+			    "/sys/block/loop0/queue/rq_affinity")));
+	assert_string_equal(json_string_value(json_object_get(j,
+			    "tunables_changed")), "tunable NM changed");
+	assert_int_equal(json_integer_value(json_object_get(j, "group_left")),
+			 2);
+	assert_non_null(json_object_get(j, "kernel_release"));
+	json_decref(j);
+
+	/* a counted run, no hosts =, nothing changed, fio exited 1 */
+	fio.exited = 1;
+	fio.exit_status = 1;
+	r.record_hosts = 0;
+	r.extra = NULL;
+	r.tunables_changed = NULL;
+	r.ntunables_after = 0;
+	assert_int_equal(results_run_json_write(path, &r), 0);
+	j = kb_json_load(path);
+	assert_non_null(j);
+	assert_int_equal(json_integer_value(json_object_get(j, "exit_status")),
+			 1);
+	assert_null(json_object_get(j, "hosts"));
+	assert_null(json_object_get(j, "extra"));
+	assert_null(json_object_get(j, "tunables_changed"));
+	assert_int_equal(json_object_size(json_object_get(j,
+			 "tunables_after")), 0);
+	json_decref(j);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -220,6 +311,7 @@ int main(void)
 		cmocka_unit_test(test_tool_versions),
 		cmocka_unit_test(test_vm_variant),
 		cmocka_unit_test(test_which),
+		cmocka_unit_test(test_run_json),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
