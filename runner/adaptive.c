@@ -1,11 +1,10 @@
 /* runner/adaptive.c - iterations = auto; see runner/adaptive.h. */
-#include "results/json.h"
 #include "runner/adaptive.h"
+#include "results/campaign_json.h"
 #include "results/model.h"
 #include "stats/compare.h"
 #include "lib/err.h"
 #include "lib/file.h"
-#include "parsers/json_file.h"
 
 #include <errno.h>
 #include <math.h>
@@ -14,119 +13,104 @@
 
 int adaptive_sync_plan(struct kb_campaign *c)
 {
-	char *path;
-	json_t *cj, *k;
-	unsigned want = 0, it;
-	size_t i;
-	const char *slash;
+	unsigned want;
 
 	if (!c->cfg.iterations_auto)
 		return 0;
-	path = kb_path_join(c->dir, "campaign.json");
-	cj = kb_json_load(path);
-	free(path);
-	if (!cj)
+	if (results_campaign_plan_rounds(c->dir, &want))
 		return -EINVAL;
-	json_array_foreach(json_object_get(cj, "plan"), i, k) {
-		slash = strrchr(json_string_value(k) ?: "", '/');
-		if (slash) {
-			it = (unsigned)atoi(slash + 1) + 1;
-			if (it > want)
-				want = it;
-		}
-	}
-	json_decref(cj);
 	while (plan_rounds(&c->plan) < want)
 		plan_add_round(&c->cfg, &c->plan);
 	return 0;
 }
 
 /* The summary of (cfg, job, metric), or NULL. */
-static json_t *summary(json_t *res, const char *cfg, const char *job,
-		       const char *metric)
+static const struct results_summary_ci *summary(const struct results_cis *r,
+						const char *cfg,
+						const char *job,
+						const char *metric)
 {
-	json_t *s;
 	size_t i;
 
-	json_array_foreach(json_object_get(res, "summaries"), i, s)
-		if (!strcmp(kb_jstr(s, "configuration") ?: "", cfg) &&
-		    !strcmp(kb_jstr(s, "job") ?: "", job) &&
-		    !strcmp(kb_jstr(s, "metric") ?: "", metric))
+	for (i = 0; i < r->nsummaries; i++) {
+		const struct results_summary_ci *s = &r->summaries[i];
+
+		if (!strcmp(s->configuration ?: "", cfg) &&
+		    !strcmp(s->job ?: "", job) &&
+		    !strcmp(s->metric ?: "", metric))
 			return s;
+	}
 	return NULL;
 }
 
 /* CI half-width in % of the mean; INFINITY without a CI. */
-static double half_pct(json_t *s)
+static double half_pct(const struct results_summary_ci *s)
 {
-	json_t *lo = json_object_get(s, "ci95_lo");
-	json_t *hi = json_object_get(s, "ci95_hi");
-	json_t *mean = json_object_get(s, "mean");
-
-	if (!json_is_number(lo) || !json_is_number(hi) ||
-	    !json_is_number(mean) || json_number_value(mean) == 0.0)
+	if (isnan(s->ci95_lo) || isnan(s->ci95_hi) || isnan(s->mean) ||
+	    s->mean == 0.0)
 		return INFINITY;
-	return (json_number_value(hi) - json_number_value(lo)) / 2.0 /
-	       fabs(json_number_value(mean)) * 100.0;
+	return (s->ci95_hi - s->ci95_lo) / 2.0 / fabs(s->mean) * 100.0;
 }
 
-int adaptive_decide(json_t *res, const struct kb_config *cfg,
+int adaptive_decide(const struct results_cis *res, const struct kb_config *cfg,
 		    unsigned timed_rounds, char **why)
 {
 	double worst = -1.0, h;
 	const char *wc = NULL, *wj = NULL, *wm = NULL, *side;
 	const char *wpaired = NULL;	/* the baseline of a paired worst */
-	json_t *e, *s;
+	const struct results_summary_ci *s;
 	size_t i, k;
 	char *w;
 
-	json_array_foreach(json_object_get(res, "comparisons"), i, e) {
+	for (i = 0; i < res->ncomparisons; i++) {
+		const struct results_comparison_ci *e = &res->comparisons[i];
+
 		/* paired by round: the precision that matters is that of
 		 * the change, whose CI comes from the round ratios
 		 * (stats/compare.h), not of either mean */
-		if (!strcmp(kb_jstr(e, "analysis") ?: "", "paired")) {
-			json_t *lo = json_object_get(e, "change_ci95_lo_pct");
-			json_t *hi = json_object_get(e, "change_ci95_hi_pct");
-
-			h = json_is_number(lo) && json_is_number(hi) ?
-			    (json_number_value(hi) - json_number_value(lo)) /
+		if (!strcmp(e->analysis ?: "", "paired")) {
+			h = !isnan(e->change_ci95_lo_pct) &&
+			    !isnan(e->change_ci95_hi_pct) ?
+			    (e->change_ci95_hi_pct - e->change_ci95_lo_pct) /
 			    2.0 : INFINITY;
 			if (h > worst) {
 				worst = h;
-				wc = kb_jstr(e, "configuration");
-				wj = kb_jstr(e, "job");
-				wm = kb_jstr(e, "metric");
-				wpaired = kb_jstr(e, "baseline");
+				wc = e->configuration;
+				wj = e->job;
+				wm = e->metric;
+				wpaired = e->baseline;
 			}
 			continue;
 		}
 		for (k = 0; k < 2; k++) {
-			side = kb_jstr(e, k ? "configuration" : "baseline");
-			s = summary(res, side, kb_jstr(e, "job"),
-				    kb_jstr(e, "metric"));
+			side = k ? e->configuration : e->baseline;
+			s = summary(res, side, e->job, e->metric);
 			h = s ? half_pct(s) : INFINITY;
 			if (h > worst) {
 				worst = h;
 				wc = side;
-				wj = kb_jstr(e, "job");
-				wm = kb_jstr(e, "metric");
+				wj = e->job;
+				wm = e->metric;
 				wpaired = NULL;
 			}
 		}
 	}
 	if (!wc) {
 		/* one configuration: nothing compared; its IOPS then */
-		json_array_foreach(json_object_get(res, "summaries"), i, s) {
-			const char *m = kb_jstr(s, "metric") ?: "";
-			size_t l = strlen(m);
+		for (i = 0; i < res->nsummaries; i++) {
+			const char *m;
+			size_t l;
 
+			s = &res->summaries[i];
+			m = s->metric ?: "";
+			l = strlen(m);
 			if (l < 5 || strcmp(m + l - 5, ".iops"))
 				continue;
 			h = half_pct(s);
 			if (h > worst) {
 				worst = h;
-				wc = kb_jstr(s, "configuration");
-				wj = kb_jstr(s, "job");
+				wc = s->configuration;
+				wj = s->job;
 				wm = m;
 			}
 		}
@@ -173,23 +157,14 @@ int adaptive_decide(json_t *res, const struct kb_config *cfg,
 /* campaign.json: the plan of c and campaign.iterations. */
 static int write_plan(struct kb_campaign *c, unsigned timed)
 {
-	char *path = kb_path_join(c->dir, "campaign.json");
-	json_t *cj = kb_json_load(path), *plan;
+	const char **keys = kb_xcalloc(c->plan.nruns + 1, sizeof(*keys));
 	size_t i;
-	int ret = -EINVAL;
+	int ret;
 
-	if (!cj)
-		goto out;
-	plan = json_array();
 	for (i = 0; i < c->plan.nruns; i++)
-		json_array_append_new(plan, json_string(c->plan.runs[i].key));
-	json_object_set_new(cj, "plan", plan);
-	json_object_set_new(json_object_get(cj, "campaign"), "iterations",
-			    json_integer(timed));
-	ret = kb_json_write_atomic(path, cj);
-out:
-	json_decref(cj);
-	free(path);
+		keys[i] = c->plan.runs[i].key;
+	ret = results_campaign_plan_save(c->dir, keys, c->plan.nruns, timed);
+	free(keys);
 	return ret;
 }
 
@@ -197,7 +172,8 @@ int adaptive_next(struct kb_campaign *c)
 {
 	unsigned rounds = plan_rounds(&c->plan);
 	unsigned timed = rounds > c->cfg.warmup ? rounds - c->cfg.warmup : 0;
-	char *why = NULL, *path;
+	char *why = NULL;
+	struct results_cis cis;
 	json_t *res;
 	int more, ret;
 	size_t added;
@@ -209,11 +185,13 @@ int adaptive_next(struct kb_campaign *c)
 		return -EINVAL;
 	ret = stats_analyse(res, NULL);
 	if (ret) {
-		json_decref(res);
+		results_free(res);
 		return ret;
 	}
-	more = adaptive_decide(res, &c->cfg, timed, &why);
-	json_decref(res);
+	results_cis_of(res, &cis);
+	more = adaptive_decide(&cis, &c->cfg, timed, &why);
+	results_cis_free(&cis);
+	results_free(res);
 	kb_info("iterations = auto: %s", why);
 	if (more) {
 		added = plan_add_round(&c->cfg, &c->plan);
@@ -221,11 +199,7 @@ int adaptive_next(struct kb_campaign *c)
 		free(why);
 		return ret ? ret : (int)added;
 	}
-	json_object_set_new(c->state, "adaptive", json_pack("{s:i, s:s}",
-			    "timed_iterations", (int)timed, "stopped", why));
-	path = kb_path_join(c->dir, "state.json");
-	ret = kb_json_write_atomic(path, c->state);
-	free(path);
+	ret = results_state_adaptive_save(c->dir, c->state, timed, why);
 	free(why);
 	return ret;
 }

@@ -9,26 +9,27 @@
  * The plan starts with warmup + min_iterations rounds; each added round
  * is appended to campaign.json's "plan" (and campaign.iterations
  * updated), so a resumed campaign finds it.  The reason the runner
- * stopped is recorded in state.json as "adaptive": {"rounds", "stopped"}
- * and printed.  Compared metrics: those of stats_fill_comparisons()
+ * stopped is recorded in state.json as "adaptive": {"timed_iterations",
+ * "stopped"} (results/campaign_json.h) and printed.  Compared metrics: those of stats_fill_comparisons()
  * (stats/compare.h), in every configuration including the baseline.
  */
 #ifndef KB_ADAPTIVE_H
 #define KB_ADAPTIVE_H
 
-#include <jansson.h>
-
+#include "results/precision.h"
 #include "runner/campaign.h"
 
 /* After campaign_open(): add the rounds recorded in campaign.json beyond
  * the conf's min_iterations to c->plan.  0 or -errno (message). */
 int adaptive_sync_plan(struct kb_campaign *c);
 
-/* Decide on a results model (summaries and comparisons filled):
- * returns 1 when another round is needed, 0 to stop; *why (malloc'd)
- * says which metric is the widest and why the runner stops or goes on.
- * timed_rounds: timed iterations per (configuration, job) so far. */
-int adaptive_decide(json_t *results, const struct kb_config *cfg,
+/* Decide on the 95% CIs of an analysed results model (results_cis_of(),
+ * results/precision.h): returns 1 when another round is needed, 0 to
+ * stop; *why (malloc'd) says which metric is the widest (its CI
+ * half-width in % of the mean, or of the change when paired) and why
+ * the runner stops or goes on.  timed_rounds: timed iterations per
+ * (configuration, job) so far. */
+int adaptive_decide(const struct results_cis *cis, const struct kb_config *cfg,
 		    unsigned timed_rounds, char **why);
 
 /* After the planned runs: analyse DIR; if another round is needed add

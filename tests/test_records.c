@@ -1,7 +1,9 @@
 /* tests/test_records.c - results/records.c: the KVM probe's answer kept
  * for the campaign and for the machine (by boot id), boot timings and
  * their mean overhead (the ETA of boots), the tool-version cache, run.json
- * from its typed record (results/run_json.h); and lib/proc.c's kb_which.  Everything under a temporary KBENCH_RUN_DIR. */
+ * from its typed record (results/run_json.h), campaign.json's plan and
+ * state.json's "adaptive" (results/campaign_json.h); and lib/proc.c's
+ * kb_which.  Everything under a temporary KBENCH_RUN_DIR. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -19,6 +21,7 @@
 #include "lib/proc.h"
 #include "parsers/json_file.h"
 #include "results/records.h"
+#include "results/campaign_json.h"
 #include "results/run_json.h"
 
 static char tmp[] = "/tmp/kbench-test-records.XXXXXX";
@@ -302,6 +305,62 @@ static void test_run_json(void **state)
 	free(path);
 }
 
+/* campaign.json's plan: its rounds read back after a save (extra runs'
+ * keys count by their round), campaign.iterations set, the rest kept;
+ * state.json's "adaptive". */
+static void test_campaign_plan(void **state)
+{
+	char *dir = kb_path_join(tmp, "plan"), *cj, *sj;
+	const char *const keys[] = { "a,NM=0/j/000", "a,NM=0/j/001",
+		"a,NM=0/j/004-profiling1", "a,NM=1/j/002" };
+	unsigned rounds = 99;
+	json_t *j, *st;
+
+	(void)state;
+	assert_int_equal(kb_mkdir_p(dir), 0);
+	/* no campaign.json: an error, nothing read */
+	assert_int_equal(results_campaign_plan_rounds(dir, &rounds), -EINVAL);
+	assert_int_equal(rounds, 0);
+	assert_int_equal(results_campaign_plan_save(dir, keys, 2, 1), -EINVAL);
+	cj = kb_path_join(dir, "campaign.json");
+	assert_int_equal(write_text(cj, "{\"schema_version\": 1, \"campaign\": "
+				    "{\"name\": \"c\", \"iterations\": 1}}\n"), 0);
+	assert_int_equal(results_campaign_plan_rounds(dir, &rounds), 0);
+	assert_int_equal(rounds, 0);
+	assert_int_equal(results_campaign_plan_save(dir, keys, 4, 4), 0);
+	assert_int_equal(results_campaign_plan_rounds(dir, &rounds), 0);
+	assert_int_equal(rounds, 5);
+	assert_int_equal(results_campaign_plan_save(dir, keys, 2, 2), 0);
+	assert_int_equal(results_campaign_plan_rounds(dir, &rounds), 0);
+	assert_int_equal(rounds, 2);
+	j = kb_json_load(cj);
+	assert_non_null(j);
+	assert_int_equal(json_array_size(json_object_get(j, "plan")), 2);
+	assert_string_equal(json_string_value(json_array_get(json_object_get(j,
+			    "plan"), 1)), "a,NM=0/j/001");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(j,
+			 "campaign"), "iterations")), 2);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(j,
+			    "campaign"), "name")), "c");
+	json_decref(j);
+
+	st = json_pack("{s:i, s:{}}", "schema_version", 1, "runs");
+	assert_int_equal(results_state_adaptive_save(dir, st, 7, "why"), 0);
+	sj = kb_path_join(dir, "state.json");
+	j = kb_json_load(sj);
+	assert_non_null(j);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(j,
+			 "adaptive"), "timed_iterations")), 7);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(j,
+			    "adaptive"), "stopped")), "why");
+	assert_non_null(json_object_get(j, "runs"));
+	json_decref(j);
+	json_decref(st);
+	free(sj);
+	free(cj);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -312,6 +371,7 @@ int main(void)
 		cmocka_unit_test(test_vm_variant),
 		cmocka_unit_test(test_which),
 		cmocka_unit_test(test_run_json),
+		cmocka_unit_test(test_campaign_plan),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
