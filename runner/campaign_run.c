@@ -51,7 +51,7 @@ static void record_kernel(json_t *result, const struct kb_variant *v)
 {
 	struct utsname u;
 	char *pv = NULL;
-	json_t *kx;
+	struct kb_kexec_run_info kx;
 
 	if (uname(&u) == 0)
 		json_object_set_new(result, "kernel_release",
@@ -61,9 +61,10 @@ static void record_kernel(json_t *result, const struct kb_variant *v)
 		json_object_set_new(result, "proc_version", json_string(pv));
 	}
 	free(pv);
-	kx = kexec_run_info(v);
-	if (kx)
-		json_object_set_new(result, "kexec", kx);
+	if (kexec_run_info(v, &kx)) {
+		kexec_run_info_record(result, &kx);
+		kexec_run_info_free(&kx);
+	}
 }
 
 int campaign_run(const char *dir, const char *conf, int conf_explicit,

@@ -21,7 +21,6 @@
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/proc.h"
-#include "parsers/json_file.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -112,14 +111,6 @@ out:
 	return ret;
 }
 
-void kexec_disk_id_free(struct kb_disk_id *id)
-{
-	free(id->serial);
-	free(id->wwn);
-	free(id->model);
-	memset(id, 0, sizeof(*id));
-}
-
 static int str_differs(const char *want, const char *got)
 {
 	return want && (!got || strcmp(want, got));
@@ -207,84 +198,6 @@ out:
 	free(w2);
 	free(v2);
 	return ret;
-}
-
-char *kexec_state_path(void)
-{
-	const char *d = getenv("KBENCH_STATE_DIR");
-
-	return kb_path_join(d && *d ? d : "/var/lib/kbench", "kexec.json");
-}
-
-static char *jdup(json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-
-	return s ? kb_xstrdup(s) : NULL;
-}
-
-int kexec_state_load(const char *path, struct kb_kexec_state *s)
-{
-	json_t *j, *t;
-
-	memset(s, 0, sizeof(*s));
-	if (!kb_exists(path))
-		return -ENOENT;
-	j = kb_json_load(path);
-	if (!j || !json_is_string(json_object_get(j, "campaign"))) {
-		kb_error("%s: not a kbench kexec state file; remove it", path);
-		json_decref(j);
-		return -EINVAL;
-	}
-	s->campaign = jdup(j, "campaign");
-	s->variant = jdup(j, "variant");
-	s->marker = jdup(j, "marker");
-	s->release = jdup(j, "release");
-	s->build = jdup(j, "build");
-	s->target_dev = jdup(j, "target_dev");
-	t = json_object_get(j, "target");
-	s->target.serial = jdup(t, "serial");
-	s->target.wwn = jdup(t, "wwn");
-	s->target.model = jdup(t, "model");
-	s->boot = (unsigned)json_integer_value(json_object_get(j, "boot"));
-	json_decref(j);
-	return 0;
-}
-
-int kexec_state_save(const char *path, const struct kb_kexec_state *s)
-{
-	char *dir = kb_xstrdup(path), *slash = strrchr(dir, '/');
-	json_t *j;
-	int ret = 0;
-
-	if (slash && slash != dir) {
-		*slash = '\0';
-		ret = kb_mkdir_p(dir);
-	}
-	free(dir);
-	if (ret)
-		return ret;
-	j = json_pack("{s:s, s:s?, s:s?, s:s?, s:s?, s:s?, s:{s:s?, s:s?, s:s?}, s:i}",
-		"campaign", s->campaign, "variant", s->variant,
-		"marker", s->marker, "release", s->release, "build", s->build,
-		"target_dev", s->target_dev, "target", "serial",
-		s->target.serial, "wwn", s->target.wwn, "model",
-		s->target.model, "boot", (int)s->boot);
-	ret = kb_json_write_atomic(path, j);
-	json_decref(j);
-	return ret;
-}
-
-void kexec_state_free(struct kb_kexec_state *s)
-{
-	free(s->campaign);
-	free(s->variant);
-	free(s->marker);
-	free(s->release);
-	free(s->build);
-	free(s->target_dev);
-	kexec_disk_id_free(&s->target);
-	memset(s, 0, sizeof(*s));
 }
 
 char *kexec_cmdline(const char *current, const char *extra,
@@ -398,25 +311,28 @@ int kexec_is_running(const struct kb_variant *v)
 	return running;
 }
 
-json_t *kexec_run_info(const struct kb_variant *v)
+int kexec_run_info(const struct kb_variant *v, struct kb_kexec_run_info *ki)
 {
 	struct kb_kexec_state s;
 	char *path;
-	json_t *j = NULL;
 
+	memset(ki, 0, sizeof(*ki));
 	if (!v->method || strcmp(v->method, "kexec") || !kexec_is_running(v))
-		return NULL;
+		return 0;
 	path = kexec_state_path();
 	if (kexec_state_load(path, &s) == 0 && s.variant &&
-	    !strcmp(s.variant, v->name))
-		j = json_pack("{s:i, s:s?, s:s?}", "boot", (int)s.boot,
-			      "marker", s.marker, "build", s.build);
-	else
-		j = json_pack("{s:i, s:s}", "boot", 0, "booted",
-			      "without kexec (the image's build is running)");
+	    !strcmp(s.variant, v->name)) {
+		ki->by_kexec = 1;
+		ki->boot = s.boot;
+		ki->marker = s.marker;
+		ki->build = s.build;
+		s.marker = s.build = NULL;	/* moved to ki */
+	} else {
+		ki->booted = "without kexec (the image's build is running)";
+	}
 	kexec_state_free(&s);
 	free(path);
-	return j;
+	return 1;
 }
 
 int kexec_ready(const struct kb_variant *v, char *why, size_t len)

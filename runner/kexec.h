@@ -25,27 +25,15 @@
 #ifndef KB_KEXEC_H
 #define KB_KEXEC_H
 
-#include <jansson.h>
+#include "results/kexec_state.h"
+
 #include <stddef.h>
 
 struct kb_variant;
 
-struct kb_disk_id {
-	char *serial;		/* NULL when the device has none */
-	char *wwn;		/* wwid / EUI, NULL when none */
-	char *model;
-};
-
-struct kb_kexec_state {
-	char *campaign;		/* the campaign directory */
-	char *variant;
-	char *marker;		/* "kbench.campaign=NONCE" */
-	char *release;		/* intended `uname -r` */
-	char *build;		/* the image's version string, or NULL */
-	char *target_dev;	/* "nvme0n1", or NULL (file/loop target) */
-	struct kb_disk_id target;	/* identity before the first kexec */
-	unsigned boot;		/* boots so far in this campaign */
-};
+/* The state file and its structs (struct kb_kexec_state, struct
+ * kb_disk_id, kexec_state_path/load/save/free, kexec_disk_id_free) are
+ * results/kexec_state.h's. */
 
 /* Outcomes of kexec_verify(). */
 #define KB_KEXEC_OK 0
@@ -62,21 +50,15 @@ int kexec_verify(const char *root, const struct kb_kexec_state *s,
 /* Identity of block device dev ("nvme0n1") under root.  0, or -ENOENT
  * when root/sys/block/dev does not exist. */
 int kexec_disk_id(const char *root, const char *dev, struct kb_disk_id *id);
-void kexec_disk_id_free(struct kb_disk_id *id);
-
-/* The state file path (malloc'd). */
-char *kexec_state_path(void);
-/* 0, -ENOENT when there is no state, -EINVAL when it is malformed. */
-int kexec_state_load(const char *path, struct kb_kexec_state *s);
-int kexec_state_save(const char *path, const struct kb_kexec_state *s);
-void kexec_state_free(struct kb_kexec_state *s);
 
 /* For a run of method = kexec variant v on the running kernel: what
- * made it the variant, {"boot": N, "marker": M, "build": B} (the state
- * file's kexec boot) or {"boot": 0, "booted": "without kexec ..."};
- * NULL when v is not a kexec variant or not running.  Recorded in the
- * run's metrics.json as "kexec". */
-json_t *kexec_run_info(const struct kb_variant *v);
+ * made it the variant (results/kexec_state.h, recorded in the run's
+ * metrics.json as "kexec" by kexec_run_info_record()): the state file's
+ * kexec boot, marker and build, or "booted without kexec" when the
+ * image's build runs without a kexec of this campaign.  1 with *ki
+ * filled (kexec_run_info_free()), 0 when v is not a kexec variant or not
+ * running (*ki empty). */
+int kexec_run_info(const struct kb_variant *v, struct kb_kexec_run_info *ki);
 
 /* The new kernel's command line: root's /proc/cmdline without
  * BOOT_IMAGE= and old kbench.campaign= words, plus extra and marker

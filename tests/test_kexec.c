@@ -263,14 +263,21 @@ static void test_state_machine(void **state)
 	assert_null(driver_batch(&c.cfg, 0));
 	assert_int_equal(driver_variant_ready(&c.cfg, 0), 1);
 	{	/* what the run's metrics.json records as "kexec" */
-		json_t *kx = kexec_run_info(&c.cfg.variants[0]);
+		struct kb_kexec_run_info ki;
+		json_t *run = json_object(), *kx;
 
-		assert_non_null(kx);
+		assert_int_equal(kexec_run_info(&c.cfg.variants[0], &ki), 1);
+		assert_int_equal(ki.by_kexec, 1);
+		kexec_run_info_record(run, &ki);
+		kexec_run_info_free(&ki);
+		kx = json_object_get(run, "kexec");
 		assert_int_equal(json_integer_value(json_object_get(kx,
 							"boot")), 2);
 		assert_string_equal(json_string_value(json_object_get(kx,
 					"marker")), s.marker);
-		json_decref(kx);
+		assert_true(json_is_string(json_object_get(kx, "build")));
+		assert_null(json_object_get(kx, "booted"));
+		json_decref(run);
 	}
 
 	/* 4. same release and marker, another build: not running */
@@ -284,7 +291,12 @@ static void test_state_machine(void **state)
 			 "PREEMPT_DYNAMIC Wed Apr 10 09:00:00 UTC 2024");
 	setenv("KBENCH_PROC_ROOT", root, 1);
 	assert_int_equal(kexec_is_running(&c.cfg.variants[0]), 0);
-	assert_null(kexec_run_info(&c.cfg.variants[0]));
+	{
+		struct kb_kexec_run_info ki;
+
+		assert_int_equal(kexec_run_info(&c.cfg.variants[0], &ki), 0);
+		assert_null(ki.marker);
+	}
 
 	/* 5. that boot's runs fail; the retry's `kexec -e` fails (it
 	 * returns): an error, and the state is as before the batch */
@@ -322,6 +334,35 @@ static void test_state_machine(void **state)
 	}
 }
 
+/* A run's "kexec" record (results/kexec_state.h): a kexec boot with its
+ * unknown members null, or how the kernel booted without one. */
+static void test_run_info_record(void **state)
+{
+	struct kb_kexec_run_info ki = { .by_kexec = 1, .boot = 3 };
+	json_t *run = json_object(), *kx;
+
+	(void)state;
+	ki.marker = kb_xstrdup("kbench.campaign=abc");
+	kexec_run_info_record(run, &ki);
+	kexec_run_info_free(&ki);
+	assert_null(ki.marker);
+	kx = json_object_get(run, "kexec");
+	assert_int_equal(json_integer_value(json_object_get(kx, "boot")), 3);
+	assert_string_equal(json_string_value(json_object_get(kx, "marker")),
+			    "kbench.campaign=abc");
+	assert_true(json_is_null(json_object_get(kx, "build")));
+	assert_int_equal(json_object_size(kx), 3);
+
+	ki = (struct kb_kexec_run_info){ .booted = "without kexec" };
+	kexec_run_info_record(run, &ki);	/* replaces the first */
+	kx = json_object_get(run, "kexec");
+	assert_int_equal(json_integer_value(json_object_get(kx, "boot")), 0);
+	assert_string_equal(json_string_value(json_object_get(kx, "booted")),
+			    "without kexec");
+	assert_int_equal(json_object_size(kx), 2);
+	json_decref(run);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -330,6 +371,7 @@ int main(void)
 		cmocka_unit_test(test_build_identity),
 		cmocka_unit_test(test_cmdline),
 		cmocka_unit_test(test_state_machine),
+		cmocka_unit_test(test_run_info_record),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
