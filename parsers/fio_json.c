@@ -3,6 +3,7 @@
 #include "parsers/fio_json.h"
 #include "lib/err.h"
 #include "lib/file.h"
+#include "parsers/fio_json_stream.h"
 #include "parsers/kconf.h"
 
 #include <errno.h>
@@ -37,17 +38,12 @@ static const char *const pct_names[NR_LK][NR_PCT] = {
 #define MAX_PREAMBLE_WARNINGS	10
 #define MAX_QUOTE		160
 
-struct bin {
-	double ns;
-	double count;
-};
-
 /* The percentiles of one latency kind of one job's direction. */
 struct lat_dist {
 	int has_pct[NR_PCT];
 	double pct_ns[NR_PCT];
 	int has_bins;
-	struct bin *bins;
+	struct fio_bin *bins;	/* sorted by ns (merge_percentiles()) */
 	size_t nbins;
 	int bad;		/* impossible values: dropped, with a warning */
 };
@@ -89,6 +85,8 @@ struct ctx {
 	const char *jobname;	/* the job being read, for messages */
 	int warned_kib;
 	int warned_bins;
+	/* the document's json+ bins when the streaming pass read it */
+	const struct fio_bin_table *bins;
 };
 
 static void warnf(struct ctx *c, const char *fmt, ...)
@@ -274,17 +272,44 @@ static int plat_idx_to_val(unsigned long long idx, unsigned int bits,
 	return 0;
 }
 
-/* Read the json+ "bins" of a clat block into s->bins (latency in ns). */
+static int cmp_bin(const void *a, const void *b)
+{
+	const struct fio_bin *x = a, *y = b;
+
+	return (x->ns > y->ns) - (x->ns < y->ns);
+}
+
+/* The latency in ns of json+ bin key k: k itself, or for fio < 2.20
+ * (indexed) the histogram index converted with plat_idx_to_val(); then
+ * times mult (1000 for a block in usec).  -ERANGE for an index beyond the
+ * histogram. */
+static int bin_key_ns(unsigned long long k, int indexed, unsigned int bits,
+		      unsigned int val, double mult, double *ns)
+{
+	if (indexed) {
+		if (plat_idx_to_val(k, bits, val, ns))
+			return -ERANGE;
+	} else {
+		*ns = (double)k;
+	}
+	*ns *= mult;
+	return 0;
+}
+
+/* Read the json+ "bins" of a clat block into s->bins (latency in ns): from
+ * c->bins when the streaming pass read them (its set is freed here), else
+ * from the jansson object. */
 static void read_bins(struct ctx *c, const char *dname, const json_t *clat,
 		      double mult, struct lat_dist *s)
 {
 	const json_t *bins = json_object_get(clat, "bins");
 	const json_t *jbits, *jval;
+	struct fio_bin_set *set;
 	unsigned int bits = 0, val = 0;
 	int indexed, bad = 0;
 	const char *key;
 	json_t *v;
-	size_t cap;
+	size_t i;
 
 	if (!json_is_object(bins))
 		return;
@@ -303,37 +328,54 @@ static void read_bins(struct ctx *c, const char *dname, const json_t *clat,
 			return;
 		}
 	}
-	cap = json_object_size(bins);
-	s->bins = kb_xcalloc(cap, sizeof(*s->bins));
+	set = fio_bin_table_find(c->bins, bins);
 	s->nbins = 0;
-	json_object_foreach((json_t *)bins, key, v) {
-		unsigned long long k;
-		double ns;
-		char *end;
+	if (set) {
+		/* keys are decimal, counts numbers >= 0 (else jansson read
+		 * the document): converted in place, the set's array taken */
+		s->bins = set->bin;
+		for (i = 0; i < set->n; i++) {
+			struct fio_bin b = set->bin[i];
 
-		if (!strncmp(key, "FIO_IO_U_PLAT_", 14))
-			continue;
-		errno = 0;
-		k = strtoull(key, &end, 10);
-		if (end == key || *end || errno || !json_is_number(v) ||
-		    json_number_value(v) < 0) {
-			bad++;
-			continue;
-		}
-		if (indexed) {
-			if (plat_idx_to_val(k, bits, val, &ns)) {
+			if (bin_key_ns(b.key, indexed, bits, val, mult,
+				       &b.ns)) {
 				bad++;
 				continue;
 			}
-		} else {
-			ns = (double)k;
+			if (b.count == 0)
+				continue;
+			s->bins[s->nbins++] = b;
 		}
-		if (json_number_value(v) == 0)
-			continue;
-		s->bins[s->nbins].ns = ns * mult;
-		s->bins[s->nbins].count = json_number_value(v);
-		s->nbins++;
+		set->bin = NULL;
+		set->n = set->cap = 0;
+	} else {
+		s->bins = kb_xcalloc(json_object_size(bins), sizeof(*s->bins));
+		json_object_foreach((json_t *)bins, key, v) {
+			unsigned long long k;
+			char *end;
+
+			if (!strncmp(key, "FIO_IO_U_PLAT_", 14))
+				continue;
+			errno = 0;
+			k = strtoull(key, &end, 10);
+			if (end == key || *end || errno ||
+			    !json_is_number(v) || json_number_value(v) < 0 ||
+			    bin_key_ns(k, indexed, bits, val, mult,
+				       &s->bins[s->nbins].ns)) {
+				bad++;
+				continue;
+			}
+			if (json_number_value(v) == 0)
+				continue;
+			s->bins[s->nbins].count = json_number_value(v);
+			s->nbins++;
+		}
 	}
+	for (i = 1; i < s->nbins; i++)
+		if (s->bins[i].ns < s->bins[i - 1].ns)
+			break;
+	if (i < s->nbins)	/* fio writes them in order: rarely */
+		qsort(s->bins, s->nbins, sizeof(*s->bins), cmp_bin);
 	if (bad && !c->warned_bins) {
 		warnf(c, "%s: %d json+ bin key(s) are not latency values: ignored",
 		      dname, bad);
@@ -652,13 +694,6 @@ static json_t *parse_job(struct ctx *c, const json_t *job,
 	return o;
 }
 
-static int cmp_bin(const void *a, const void *b)
-{
-	const struct bin *x = a, *y = b;
-
-	return (x->ns > y->ns) - (x->ns < y->ns);
-}
-
 /* Does job direction s contribute latency kind k (its block measured)? */
 static int has_kind(const struct dir_stat *s, int k)
 {
@@ -671,7 +706,7 @@ static int has_kind(const struct dir_stat *s, int k)
 static int merge_percentiles(struct job_stat *js, size_t njobs, int d, int k,
 			     double out[NR_PCT])
 {
-	struct bin *all;
+	struct fio_bin *all;
 	size_t n = 0, j, b;
 	long double total = 0, cum = 0;
 	int i = 0;
@@ -1637,9 +1672,13 @@ json_t *fio_parse_buf_opts(const char *name, const char *buf, size_t len,
 	char bad[200] = "", bad_after[200] = "";
 	json_int_t groups[2];
 	int ngroups = 0;
+	/* the document's json+ bins, and those of the candidate being read */
+	struct fio_bin_table bins = { 0 }, cand = { 0 };
+	int stream;
 
 	if (!buf)
 		len = 0;
+	stream = !(o && o->dom_only) && fio_stream_safe(buf, len);
 	c.warnings = json_array();
 	c.flags = json_array();
 
@@ -1655,10 +1694,17 @@ json_t *fio_parse_buf_opts(const char *name, const char *buf, size_t len,
 			break;
 		off = (size_t)(q - buf);
 		line += count_lines(buf, p, off);
-		j = json_loadb(buf + off, len - off, JSON_DISABLE_EOF_CHECK,
-			       &je);
-		if (j && je.position > 0)
-			used = (size_t)je.position;
+		/* the streaming pass first (fio_json_stream.h); jansson's
+		 * json_loadb() when it fails, for the same tree or jansson's
+		 * error, then the lenient reading */
+		j = stream ? fio_stream_load(buf + off, len - off, &used,
+					     &cand) : NULL;
+		if (!j) {
+			j = json_loadb(buf + off, len - off,
+				       JSON_DISABLE_EOF_CHECK, &je);
+			if (j && je.position > 0)
+				used = (size_t)je.position;
+		}
 		if (!j && object_start(buf, off, len)) {
 			/* only after the strict parse failed */
 			j = lenient_load(buf + off, len - off, &used, lz);
@@ -1675,6 +1721,9 @@ json_t *fio_parse_buf_opts(const char *name, const char *buf, size_t len,
 			ndocs++;
 			json_decref(doc);
 			doc = j;
+			fio_bin_table_free(&bins);
+			bins = cand;
+			memset(&cand, 0, sizeof(cand));
 			doc_line = line;
 			bad_after[0] = '\0';
 			p = off + used;
@@ -1687,6 +1736,7 @@ json_t *fio_parse_buf_opts(const char *name, const char *buf, size_t len,
 			if (!nondoc_line)
 				nondoc_line = line;
 			json_decref(j);
+			fio_bin_table_free(&cand);
 			p = off + (used > 0 ? used : 1);
 			line += count_lines(buf, off, p);
 			continue;
@@ -1729,6 +1779,7 @@ json_t *fio_parse_buf_opts(const char *name, const char *buf, size_t len,
 				&c.ver_minor) != 2)
 		c.ver_major = c.ver_minor = -1;
 
+	c.bins = &bins;
 	gopts = json_object_get(doc, "global options");
 	entries = json_object_get(doc, "jobs");
 	if (!json_is_array(entries))
@@ -1799,6 +1850,7 @@ out:
 	json_decref(jobs);
 	json_decref(metrics);
 	json_decref(doc);
+	fio_bin_table_free(&bins);
 	json_decref(c.warnings);
 	json_decref(c.flags);
 	return res;
