@@ -700,46 +700,87 @@ static int has_kind(const struct dir_stat *s, int k)
 	return k == LK_CLAT ? s->has_clat : s->has_lat;
 }
 
+/* A job's bins in a k-way merge: the next one is b[i]. */
+struct bin_cursor {
+	const struct fio_bin *b;
+	size_t n, i;
+};
+
+static double cursor_ns(const struct bin_cursor *c)
+{
+	return c->b[c->i].ns;
+}
+
+/* Restore the min-heap (by next ns) of h[0..n) from h[k] down. */
+static void cursor_sift(struct bin_cursor *h, size_t n, size_t k)
+{
+	for (;;) {
+		size_t l = 2 * k + 1, m = k;
+		struct bin_cursor t;
+
+		if (l < n && cursor_ns(&h[l]) < cursor_ns(&h[m]))
+			m = l;
+		if (l + 1 < n && cursor_ns(&h[l + 1]) < cursor_ns(&h[m]))
+			m = l + 1;
+		if (m == k)
+			return;
+		t = h[k];
+		h[k] = h[m];
+		h[m] = t;
+		k = m;
+	}
+}
+
 /* Percentiles of kind k of the union of the bins of every contributing
  * job, as fio computes them (stat.c calc_clat_percentiles()): the value
- * of the first bin whose cumulative count reaches p/100 of all samples. */
+ * of the first bin whose cumulative count reaches p/100 of all samples.
+ * The jobs' bins (each sorted by ns) are walked in ns order by a k-way
+ * merge (a heap of one cursor per job), not copied: a json+ file of many
+ * jobs is mostly bins. */
 static int merge_percentiles(struct job_stat *js, size_t njobs, int d, int k,
 			     double out[NR_PCT])
 {
-	struct fio_bin *all;
+	struct bin_cursor *h;
 	size_t n = 0, j, b;
 	long double total = 0, cum = 0;
+	double max_ns = 0;
 	int i = 0;
 
-	for (j = 0; j < njobs; j++)
-		if (has_kind(&js[j].dir[d], k))
-			n += js[j].dir[d].dist[k].nbins;
-	if (!n)
-		return -ENODATA;
-	all = kb_xcalloc(n, sizeof(*all));
-	n = 0;
+	h = kb_xcalloc(njobs + 1, sizeof(*h));
 	for (j = 0; j < njobs; j++) {
 		struct lat_dist *s = &js[j].dir[d].dist[k];
 
-		if (!has_kind(&js[j].dir[d], k))
+		if (!has_kind(&js[j].dir[d], k) || !s->nbins)
 			continue;
-		for (b = 0; b < s->nbins; b++) {
-			all[n] = s->bins[b];
-			total += all[n].count;
-			n++;
-		}
+		for (b = 0; b < s->nbins; b++)
+			total += s->bins[b].count;
+		if (!n || s->bins[s->nbins - 1].ns > max_ns)
+			max_ns = s->bins[s->nbins - 1].ns;
+		h[n].b = s->bins;
+		h[n].n = s->nbins;
+		n++;
 	}
-	qsort(all, n, sizeof(*all), cmp_bin);
-	for (b = 0; b < n && i < NR_PCT; b++) {
-		cum += all[b].count;
+	if (!n) {
+		free(h);
+		return -ENODATA;
+	}
+	for (j = n; j-- > 0; )
+		cursor_sift(h, n, j);
+	while (n && i < NR_PCT) {
+		const struct fio_bin *bin = &h[0].b[h[0].i];
+
+		cum += bin->count;
 		while (i < NR_PCT &&
 		       cum >= (long double)pct_points[i] / 100.0L * total)
-			out[i++] = all[b].ns;
+			out[i++] = bin->ns;
+		if (++h[0].i == h[0].n)
+			h[0] = h[--n];
+		cursor_sift(h, n, 0);
 	}
 	/* rounding: anything left is the last bin */
 	while (i < NR_PCT)
-		out[i++] = all[n - 1].ns;
-	free(all);
+		out[i++] = max_ns;
+	free(h);
 	return 0;
 }
 
@@ -1660,6 +1701,9 @@ json_t *fio_parse_buf_opts(const char *name, const char *buf, size_t len,
 			   size_t errlen)
 {
 	struct ctx c = { .name = name, .ver_major = -1, .ver_minor = -1 };
+	struct ctx pc = { 0 };	/* the page-cache check's warnings, flags */
+	json_t *pc_res = NULL;
+	const char *work = NULL;
 	json_t *doc = NULL, *res = NULL, *jobs = NULL, *metrics = NULL;
 	const json_t *entries, *gopts, *e;
 	struct job_stat *js = NULL;
@@ -1784,6 +1828,16 @@ json_t *fio_parse_buf_opts(const char *name, const char *buf, size_t len,
 	entries = json_object_get(doc, "jobs");
 	if (!json_is_array(entries))
 		entries = json_object_get(doc, "client_stats");
+	/* What reads the job entries beside parse_job() reads them first:
+	 * each entry is released once parsed (below), so the results reuse
+	 * its memory (a json+ file of thousands of jobs).  The page-cache
+	 * check's warnings and flags are added where it ran before. */
+	work = work_kind(entries, gopts);
+	pc = c;
+	pc.warnings = json_array();
+	pc.flags = json_array();
+	pc_res = json_object();
+	page_cache_check(&pc, entries, gopts, buf, len, o, pc_res);
 	js = kb_xcalloc(json_array_size(entries) + 1, sizeof(*js));
 	jobs = json_array();
 	json_array_foreach(entries, i, e) {
@@ -1805,7 +1859,10 @@ json_t *fio_parse_buf_opts(const char *name, const char *buf, size_t len,
 		if (k == (size_t)ngroups && ngroups < 2)
 			groups[ngroups++] = js[njs].groupid;
 		njs++;
+		/* per_host_metrics() reads only the "All clients" entries */
+		json_array_set_new((json_t *)entries, i, json_null());
 	}
+	c.jobname = NULL;	/* was in the entry */
 	if (!njs)
 		warnf(&c, "the fio JSON document has no job entries");
 	if (ngroups > 1)
@@ -1820,17 +1877,16 @@ json_t *fio_parse_buf_opts(const char *name, const char *buf, size_t len,
 	json_object_set_new(res, "fio_version", c.version ?
 			    json_string(c.version) : json_null());
 	json_object_set_new(res, "documents", json_integer(ndocs));
-	{
-		const char *w = work_kind(entries, gopts);
-
-		json_object_set_new(res, "work", w ? json_string(w) :
-				    json_null());
-	}
+	json_object_set_new(res, "work", work ? json_string(work) :
+			    json_null());
 	json_object_set_new(res, "jobs", jobs);
 	jobs = NULL;
 	json_object_set_new(res, "metrics", metrics);
 	metrics = NULL;
-	page_cache_check(&c, entries, gopts, buf, len, o, res);
+	json_object_update(res, pc_res);
+	json_array_extend(c.warnings, pc.warnings);
+	json_array_foreach(pc.flags, i, e)
+		flagf(&c, "%s", json_string_value(e));
 	json_object_set(res, "warnings", c.warnings);
 	json_object_set(res, "flags", c.flags);
 	json_object_set_new(res, "error", json_integer(first_error));
@@ -1853,6 +1909,9 @@ out:
 	fio_bin_table_free(&bins);
 	json_decref(c.warnings);
 	json_decref(c.flags);
+	json_decref(pc.warnings);
+	json_decref(pc.flags);
+	json_decref(pc_res);
 	return res;
 }
 

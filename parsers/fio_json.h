@@ -28,7 +28,10 @@
  * would make, except that the json+ "bins" pairs go into compact arrays
  * (16 bytes a bin instead of about 120 in a tree); when that pass fails
  * (invalid JSON, or anything jansson might read differently), jansson
- * reads the document as before, then the lenient reading below.
+ * reads the document as before, then the lenient reading below.  Peak
+ * memory on a big json+ file: the file, its bins, the tree of the rest
+ * (each job entry released once parsed) and the results, about 3x the
+ * file (bench/bench.sh parse.rss_x_file).
  *
  * fio escapes only '\\' and '"' in its strings (json.c strdup_escape()),
  * so a job option holding a TAB or bytes that are not UTF-8 makes the
