@@ -198,7 +198,7 @@ else
 fi
 
 # --- 2. parse rate and peak RSS -------------------------------------------
-def parse.rate_ratio ratio '>=' 0.8 "kbench parse rate / bare jansson decode rate, same ~40 MB of fio corpus JSON"
+def parse.rate_ratio ratio '>=' 0.9 "kbench parse rate / bare jansson decode rate, same ~40 MB of fio corpus JSON"
 def parse.kbench_mb_s MB/s - 0 "kbench parse --compact -q, output to /dev/null"
 def parse.jansson_mb_s MB/s - 0 "bench/jansson_decode (json_loadb only)"
 def parse.rss_x_file ratio '<=' 3 "peak RSS of kbench parse / size of a 50 MiB json+ file"

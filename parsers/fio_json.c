@@ -3,6 +3,7 @@
 #include "parsers/fio_json.h"
 #include "lib/err.h"
 #include "lib/file.h"
+#include "parsers/fio_json_stream.h"
 #include "parsers/kconf.h"
 
 #include <errno.h>
@@ -37,17 +38,12 @@ static const char *const pct_names[NR_LK][NR_PCT] = {
 #define MAX_PREAMBLE_WARNINGS	10
 #define MAX_QUOTE		160
 
-struct bin {
-	double ns;
-	double count;
-};
-
 /* The percentiles of one latency kind of one job's direction. */
 struct lat_dist {
 	int has_pct[NR_PCT];
 	double pct_ns[NR_PCT];
 	int has_bins;
-	struct bin *bins;
+	struct fio_bin *bins;	/* sorted by ns (merge_percentiles()) */
 	size_t nbins;
 	int bad;		/* impossible values: dropped, with a warning */
 };
@@ -89,6 +85,8 @@ struct ctx {
 	const char *jobname;	/* the job being read, for messages */
 	int warned_kib;
 	int warned_bins;
+	/* the document's json+ bins when the streaming pass read it */
+	const struct fio_bin_table *bins;
 };
 
 static void warnf(struct ctx *c, const char *fmt, ...)
@@ -274,17 +272,44 @@ static int plat_idx_to_val(unsigned long long idx, unsigned int bits,
 	return 0;
 }
 
-/* Read the json+ "bins" of a clat block into s->bins (latency in ns). */
+static int cmp_bin(const void *a, const void *b)
+{
+	const struct fio_bin *x = a, *y = b;
+
+	return (x->ns > y->ns) - (x->ns < y->ns);
+}
+
+/* The latency in ns of json+ bin key k: k itself, or for fio < 2.20
+ * (indexed) the histogram index converted with plat_idx_to_val(); then
+ * times mult (1000 for a block in usec).  -ERANGE for an index beyond the
+ * histogram. */
+static int bin_key_ns(unsigned long long k, int indexed, unsigned int bits,
+		      unsigned int val, double mult, double *ns)
+{
+	if (indexed) {
+		if (plat_idx_to_val(k, bits, val, ns))
+			return -ERANGE;
+	} else {
+		*ns = (double)k;
+	}
+	*ns *= mult;
+	return 0;
+}
+
+/* Read the json+ "bins" of a clat block into s->bins (latency in ns): from
+ * c->bins when the streaming pass read them (its set is freed here), else
+ * from the jansson object. */
 static void read_bins(struct ctx *c, const char *dname, const json_t *clat,
 		      double mult, struct lat_dist *s)
 {
 	const json_t *bins = json_object_get(clat, "bins");
 	const json_t *jbits, *jval;
+	struct fio_bin_set *set;
 	unsigned int bits = 0, val = 0;
 	int indexed, bad = 0;
 	const char *key;
 	json_t *v;
-	size_t cap;
+	size_t i;
 
 	if (!json_is_object(bins))
 		return;
@@ -303,37 +328,54 @@ static void read_bins(struct ctx *c, const char *dname, const json_t *clat,
 			return;
 		}
 	}
-	cap = json_object_size(bins);
-	s->bins = kb_xcalloc(cap, sizeof(*s->bins));
+	set = fio_bin_table_find(c->bins, bins);
 	s->nbins = 0;
-	json_object_foreach((json_t *)bins, key, v) {
-		unsigned long long k;
-		double ns;
-		char *end;
+	if (set) {
+		/* keys are decimal, counts numbers >= 0 (else jansson read
+		 * the document): converted in place, the set's array taken */
+		s->bins = set->bin;
+		for (i = 0; i < set->n; i++) {
+			struct fio_bin b = set->bin[i];
 
-		if (!strncmp(key, "FIO_IO_U_PLAT_", 14))
-			continue;
-		errno = 0;
-		k = strtoull(key, &end, 10);
-		if (end == key || *end || errno || !json_is_number(v) ||
-		    json_number_value(v) < 0) {
-			bad++;
-			continue;
-		}
-		if (indexed) {
-			if (plat_idx_to_val(k, bits, val, &ns)) {
+			if (bin_key_ns(b.key, indexed, bits, val, mult,
+				       &b.ns)) {
 				bad++;
 				continue;
 			}
-		} else {
-			ns = (double)k;
+			if (b.count == 0)
+				continue;
+			s->bins[s->nbins++] = b;
 		}
-		if (json_number_value(v) == 0)
-			continue;
-		s->bins[s->nbins].ns = ns * mult;
-		s->bins[s->nbins].count = json_number_value(v);
-		s->nbins++;
+		set->bin = NULL;
+		set->n = set->cap = 0;
+	} else {
+		s->bins = kb_xcalloc(json_object_size(bins), sizeof(*s->bins));
+		json_object_foreach((json_t *)bins, key, v) {
+			unsigned long long k;
+			char *end;
+
+			if (!strncmp(key, "FIO_IO_U_PLAT_", 14))
+				continue;
+			errno = 0;
+			k = strtoull(key, &end, 10);
+			if (end == key || *end || errno ||
+			    !json_is_number(v) || json_number_value(v) < 0 ||
+			    bin_key_ns(k, indexed, bits, val, mult,
+				       &s->bins[s->nbins].ns)) {
+				bad++;
+				continue;
+			}
+			if (json_number_value(v) == 0)
+				continue;
+			s->bins[s->nbins].count = json_number_value(v);
+			s->nbins++;
+		}
 	}
+	for (i = 1; i < s->nbins; i++)
+		if (s->bins[i].ns < s->bins[i - 1].ns)
+			break;
+	if (i < s->nbins)	/* fio writes them in order: rarely */
+		qsort(s->bins, s->nbins, sizeof(*s->bins), cmp_bin);
 	if (bad && !c->warned_bins) {
 		warnf(c, "%s: %d json+ bin key(s) are not latency values: ignored",
 		      dname, bad);
@@ -652,59 +694,93 @@ static json_t *parse_job(struct ctx *c, const json_t *job,
 	return o;
 }
 
-static int cmp_bin(const void *a, const void *b)
-{
-	const struct bin *x = a, *y = b;
-
-	return (x->ns > y->ns) - (x->ns < y->ns);
-}
-
 /* Does job direction s contribute latency kind k (its block measured)? */
 static int has_kind(const struct dir_stat *s, int k)
 {
 	return k == LK_CLAT ? s->has_clat : s->has_lat;
 }
 
+/* A job's bins in a k-way merge: the next one is b[i]. */
+struct bin_cursor {
+	const struct fio_bin *b;
+	size_t n, i;
+};
+
+static double cursor_ns(const struct bin_cursor *c)
+{
+	return c->b[c->i].ns;
+}
+
+/* Restore the min-heap (by next ns) of h[0..n) from h[k] down. */
+static void cursor_sift(struct bin_cursor *h, size_t n, size_t k)
+{
+	for (;;) {
+		size_t l = 2 * k + 1, m = k;
+		struct bin_cursor t;
+
+		if (l < n && cursor_ns(&h[l]) < cursor_ns(&h[m]))
+			m = l;
+		if (l + 1 < n && cursor_ns(&h[l + 1]) < cursor_ns(&h[m]))
+			m = l + 1;
+		if (m == k)
+			return;
+		t = h[k];
+		h[k] = h[m];
+		h[m] = t;
+		k = m;
+	}
+}
+
 /* Percentiles of kind k of the union of the bins of every contributing
  * job, as fio computes them (stat.c calc_clat_percentiles()): the value
- * of the first bin whose cumulative count reaches p/100 of all samples. */
+ * of the first bin whose cumulative count reaches p/100 of all samples.
+ * The jobs' bins (each sorted by ns) are walked in ns order by a k-way
+ * merge (a heap of one cursor per job), not copied: a json+ file of many
+ * jobs is mostly bins. */
 static int merge_percentiles(struct job_stat *js, size_t njobs, int d, int k,
 			     double out[NR_PCT])
 {
-	struct bin *all;
+	struct bin_cursor *h;
 	size_t n = 0, j, b;
 	long double total = 0, cum = 0;
+	double max_ns = 0;
 	int i = 0;
 
-	for (j = 0; j < njobs; j++)
-		if (has_kind(&js[j].dir[d], k))
-			n += js[j].dir[d].dist[k].nbins;
-	if (!n)
-		return -ENODATA;
-	all = kb_xcalloc(n, sizeof(*all));
-	n = 0;
+	h = kb_xcalloc(njobs + 1, sizeof(*h));
 	for (j = 0; j < njobs; j++) {
 		struct lat_dist *s = &js[j].dir[d].dist[k];
 
-		if (!has_kind(&js[j].dir[d], k))
+		if (!has_kind(&js[j].dir[d], k) || !s->nbins)
 			continue;
-		for (b = 0; b < s->nbins; b++) {
-			all[n] = s->bins[b];
-			total += all[n].count;
-			n++;
-		}
+		for (b = 0; b < s->nbins; b++)
+			total += s->bins[b].count;
+		if (!n || s->bins[s->nbins - 1].ns > max_ns)
+			max_ns = s->bins[s->nbins - 1].ns;
+		h[n].b = s->bins;
+		h[n].n = s->nbins;
+		n++;
 	}
-	qsort(all, n, sizeof(*all), cmp_bin);
-	for (b = 0; b < n && i < NR_PCT; b++) {
-		cum += all[b].count;
+	if (!n) {
+		free(h);
+		return -ENODATA;
+	}
+	for (j = n; j-- > 0; )
+		cursor_sift(h, n, j);
+	while (n && i < NR_PCT) {
+		const struct fio_bin *bin = &h[0].b[h[0].i];
+
+		cum += bin->count;
 		while (i < NR_PCT &&
 		       cum >= (long double)pct_points[i] / 100.0L * total)
-			out[i++] = all[b].ns;
+			out[i++] = bin->ns;
+		if (++h[0].i == h[0].n)
+			h[0] = h[--n];
+		cursor_sift(h, n, 0);
 	}
 	/* rounding: anything left is the last bin */
 	while (i < NR_PCT)
-		out[i++] = all[n - 1].ns;
-	free(all);
+		out[i++] = max_ns;
+	free(h);
 	return 0;
 }
 
@@ -1625,6 +1701,9 @@ json_t *fio_parse_buf_opts(const char *name, const char *buf, size_t len,
 			   size_t errlen)
 {
 	struct ctx c = { .name = name, .ver_major = -1, .ver_minor = -1 };
+	struct ctx pc = { 0 };	/* the page-cache check's warnings, flags */
+	json_t *pc_res = NULL;
+	const char *work = NULL;
 	json_t *doc = NULL, *res = NULL, *jobs = NULL, *metrics = NULL;
 	const json_t *entries, *gopts, *e;
 	struct job_stat *js = NULL;
@@ -1637,9 +1716,13 @@ json_t *fio_parse_buf_opts(const char *name, const char *buf, size_t len,
 	char bad[200] = "", bad_after[200] = "";
 	json_int_t groups[2];
 	int ngroups = 0;
+	/* the document's json+ bins, and those of the candidate being read */
+	struct fio_bin_table bins = { 0 }, cand = { 0 };
+	int stream;
 
 	if (!buf)
 		len = 0;
+	stream = !(o && o->dom_only) && fio_stream_safe(buf, len);
 	c.warnings = json_array();
 	c.flags = json_array();
 
@@ -1655,10 +1738,17 @@ json_t *fio_parse_buf_opts(const char *name, const char *buf, size_t len,
 			break;
 		off = (size_t)(q - buf);
 		line += count_lines(buf, p, off);
-		j = json_loadb(buf + off, len - off, JSON_DISABLE_EOF_CHECK,
-			       &je);
-		if (j && je.position > 0)
-			used = (size_t)je.position;
+		/* the streaming pass first (fio_json_stream.h); jansson's
+		 * json_loadb() when it fails, for the same tree or jansson's
+		 * error, then the lenient reading */
+		j = stream ? fio_stream_load(buf + off, len - off, &used,
+					     &cand) : NULL;
+		if (!j) {
+			j = json_loadb(buf + off, len - off,
+				       JSON_DISABLE_EOF_CHECK, &je);
+			if (j && je.position > 0)
+				used = (size_t)je.position;
+		}
 		if (!j && object_start(buf, off, len)) {
 			/* only after the strict parse failed */
 			j = lenient_load(buf + off, len - off, &used, lz);
@@ -1675,6 +1765,9 @@ json_t *fio_parse_buf_opts(const char *name, const char *buf, size_t len,
 			ndocs++;
 			json_decref(doc);
 			doc = j;
+			fio_bin_table_free(&bins);
+			bins = cand;
+			memset(&cand, 0, sizeof(cand));
 			doc_line = line;
 			bad_after[0] = '\0';
 			p = off + used;
@@ -1687,6 +1780,7 @@ json_t *fio_parse_buf_opts(const char *name, const char *buf, size_t len,
 			if (!nondoc_line)
 				nondoc_line = line;
 			json_decref(j);
+			fio_bin_table_free(&cand);
 			p = off + (used > 0 ? used : 1);
 			line += count_lines(buf, off, p);
 			continue;
@@ -1729,10 +1823,21 @@ json_t *fio_parse_buf_opts(const char *name, const char *buf, size_t len,
 				&c.ver_minor) != 2)
 		c.ver_major = c.ver_minor = -1;
 
+	c.bins = &bins;
 	gopts = json_object_get(doc, "global options");
 	entries = json_object_get(doc, "jobs");
 	if (!json_is_array(entries))
 		entries = json_object_get(doc, "client_stats");
+	/* What reads the job entries beside parse_job() reads them first:
+	 * each entry is released once parsed (below), so the results reuse
+	 * its memory (a json+ file of thousands of jobs).  The page-cache
+	 * check's warnings and flags are added where it ran before. */
+	work = work_kind(entries, gopts);
+	pc = c;
+	pc.warnings = json_array();
+	pc.flags = json_array();
+	pc_res = json_object();
+	page_cache_check(&pc, entries, gopts, buf, len, o, pc_res);
 	js = kb_xcalloc(json_array_size(entries) + 1, sizeof(*js));
 	jobs = json_array();
 	json_array_foreach(entries, i, e) {
@@ -1754,7 +1859,10 @@ json_t *fio_parse_buf_opts(const char *name, const char *buf, size_t len,
 		if (k == (size_t)ngroups && ngroups < 2)
 			groups[ngroups++] = js[njs].groupid;
 		njs++;
+		/* per_host_metrics() reads only the "All clients" entries */
+		json_array_set_new((json_t *)entries, i, json_null());
 	}
+	c.jobname = NULL;	/* was in the entry */
 	if (!njs)
 		warnf(&c, "the fio JSON document has no job entries");
 	if (ngroups > 1)
@@ -1769,17 +1877,16 @@ json_t *fio_parse_buf_opts(const char *name, const char *buf, size_t len,
 	json_object_set_new(res, "fio_version", c.version ?
 			    json_string(c.version) : json_null());
 	json_object_set_new(res, "documents", json_integer(ndocs));
-	{
-		const char *w = work_kind(entries, gopts);
-
-		json_object_set_new(res, "work", w ? json_string(w) :
-				    json_null());
-	}
+	json_object_set_new(res, "work", work ? json_string(work) :
+			    json_null());
 	json_object_set_new(res, "jobs", jobs);
 	jobs = NULL;
 	json_object_set_new(res, "metrics", metrics);
 	metrics = NULL;
-	page_cache_check(&c, entries, gopts, buf, len, o, res);
+	json_object_update(res, pc_res);
+	json_array_extend(c.warnings, pc.warnings);
+	json_array_foreach(pc.flags, i, e)
+		flagf(&c, "%s", json_string_value(e));
 	json_object_set(res, "warnings", c.warnings);
 	json_object_set(res, "flags", c.flags);
 	json_object_set_new(res, "error", json_integer(first_error));
@@ -1799,8 +1906,12 @@ out:
 	json_decref(jobs);
 	json_decref(metrics);
 	json_decref(doc);
+	fio_bin_table_free(&bins);
 	json_decref(c.warnings);
 	json_decref(c.flags);
+	json_decref(pc.warnings);
+	json_decref(pc.flags);
+	json_decref(pc_res);
 	return res;
 }
 

@@ -23,6 +23,16 @@
  * (--status-interval): the documents are read as a stream and the LAST one
  * is the final report.  Duplicate keys are accepted (the last one wins).
  *
+ * Each document is read first by one streaming pass (libyajl,
+ * parsers/fio_json_stream.h) that makes the jansson tree json_loadb()
+ * would make, except that the json+ "bins" pairs go into compact arrays
+ * (16 bytes a bin instead of about 120 in a tree); when that pass fails
+ * (invalid JSON, or anything jansson might read differently), jansson
+ * reads the document as before, then the lenient reading below.  Peak
+ * memory on a big json+ file: the file, its bins, the tree of the rest
+ * (each job entry released once parsed) and the results, about 3x the
+ * file (bench/bench.sh parse.rss_x_file).
+ *
  * fio escapes only '\\' and '"' in its strings (json.c strdup_escape()),
  * so a job option holding a TAB or bytes that are not UTF-8 makes the
  * document invalid JSON (../shared/cases/B36).  Only when the strict parse
@@ -101,6 +111,10 @@ struct fio_parse_opts {
 					 * (MemTotal), 0 = unknown */
 	const char *side_text;	/* fio's stderr (NUL-terminated), or NULL */
 	const char *side_name;	/* its name in flags, e.g. "fio.stderr" */
+	int dom_only;		/* 1: every document read by jansson's
+				 * json_loadb() alone, without the streaming
+				 * pass (the reference the tests compare it
+				 * with; about 3x the memory on json+) */
 };
 
 /* The message of a run flagged "suspect": "page_cache" (../shared/cases/
