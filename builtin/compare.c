@@ -437,6 +437,7 @@ static void print_pair(FILE *out, json_t *merged,
 	size_t i, row;
 	int ok, ok2;
 	double v, w;
+	char *mt;
 
 	json_array_foreach(json_object_get(merged, "comparisons"), i, e)
 		if (cmp_matches(e, pr, job))
@@ -542,30 +543,13 @@ static void print_pair(FILE *out, json_t *merged,
 
 		if (!cmp_matches(e, pr, job))
 			continue;
-		v = num(e, "mde_pct", &ok);
-		w = num(e, "sd_log_ratio_pct", &ok2);
-		if (ok && ok2)
-			kb_table_add_note(t, "%s: minimum detectable effect "
-				"+-%.2f%% (80%% power, two-sided alpha %g, "
-				"paired, n=%lld rounds, sd of the per-round "
-				"log ratios %.2f%%); minimum effect %g%%, "
-				"max_mde %g%%",
-				m, v, num(e, "alpha", &ok2),
-				(long long)json_integer_value(json_object_get(e,
-					"n_pairs")), w,
+		mt = kb_mde_text(e);
+		if (mt)
+			kb_table_add_note(t, "%s: %s; minimum effect %g%%, "
+				"max_mde %g%%", m, mt,
 				num(e, "min_effect_pct", &ok2),
 				num(e, "max_mde_pct", &ok2));
-		else if (ok)
-			kb_table_add_note(t, "%s: minimum detectable effect "
-				"+-%.2f%% (80%% power, two-sided alpha %g, "
-				"n=%lld, base CV %.2f%%); minimum effect %g%%, "
-				"max_mde %g%%",
-				m, v, num(e, "alpha", &ok2),
-				(long long)json_integer_value(json_object_get(e,
-					"n_baseline")),
-				num(e, "cv_baseline_pct", &ok2),
-				num(e, "min_effect_pct", &ok2),
-				num(e, "max_mde_pct", &ok2));
+		free(mt);
 		{
 			json_t *bm = json_object_get(e, "bimodal");
 			const char *side[] = { "baseline", "configuration" };

@@ -473,7 +473,7 @@ static void comparison_notes(struct ctx *c, struct kb_table *t,
 	json_t *e;
 	size_t i, m;
 	int ok, ok2, any = 0;
-	double v, w;
+	char *mt;
 
 	for (m = 0; m < nm; m++)
 		for (i = 0; i < c->ncfgs; i++)
@@ -513,33 +513,15 @@ static void comparison_notes(struct ctx *c, struct kb_table *t,
 			e = find_comparison(c, c->cfgs[i].id, job, metrics[m]);
 			if (!e)
 				continue;
-			/* paired: the spread of this pair's log ratios */
-			v = jnum(e, "mde_pct", &ok);
-			w = jnum(e, "sd_log_ratio_pct", &ok2);
-			if (ok && ok2 && !strcmp(kb_jstr(e, "analysis") ?: "",
-						 "paired"))
-				kb_table_add_note(t, "%s, %s: minimum "
-					"detectable effect +-%.2f%% (80%% "
-					"power, two-sided alpha %g, paired, "
-					"n=%lld rounds, sd of the per-round "
-					"log ratios %.2f%%)", metrics[m],
-					c->cfgs[i].id, v, jnum(e, "alpha", &ok),
-					(long long)jnum(e, "n_pairs", &ok), w);
+			/* the spread of this comparison's analysis */
+			mt = kb_mde_text(e);
+			if (mt)
+				kb_table_add_note(t, "%s, %s: %s", metrics[m],
+						  c->cfgs[i].id, mt);
+			free(mt);
 			/* once per metric: the baseline's properties */
 			if (!base_done[m]) {
 				base_done[m] = 1;
-				v = jnum(e, "mde_pct", &ok);
-				w = jnum(e, "cv_baseline_pct", &ok2);
-				if (ok && ok2 && strcmp(kb_jstr(e, "analysis") ?:
-							"", "paired"))
-					kb_table_add_note(t, "%s: minimum "
-						"detectable effect +-%.2f%% "
-						"(80%% power, two-sided alpha "
-						"%g, n=%lld per side, baseline "
-						"CV %.2f%%)", metrics[m], v,
-						jnum(e, "alpha", &ok),
-						(long long)jnum(e, "n_baseline",
-								&ok), w);
 				drift_note(t, c->baseline, metrics[m],
 					   json_object_get(e, "drift_baseline"),
 					   ": results may be inconclusive; use "

@@ -41,21 +41,6 @@ int adaptive_sync_plan(struct kb_campaign *c)
 	return 0;
 }
 
-/* The summary of (cfg, job, metric), or NULL. */
-static json_t *summary(json_t *res, const char *cfg, const char *job,
-		       const char *metric)
-{
-	json_t *s;
-	size_t i;
-
-	json_array_foreach(json_object_get(res, "summaries"), i, s)
-		if (!strcmp(kb_jstr(s, "configuration") ?: "", cfg) &&
-		    !strcmp(kb_jstr(s, "job") ?: "", job) &&
-		    !strcmp(kb_jstr(s, "metric") ?: "", metric))
-			return s;
-	return NULL;
-}
-
 /* CI half-width in % of the mean; INFINITY without a CI. */
 static double half_pct(json_t *s)
 {
@@ -70,48 +55,43 @@ static double half_pct(json_t *s)
 	       fabs(json_number_value(mean)) * 100.0;
 }
 
+/* The analysis of a comparison as a reader names it */
+static const char *analysis_words(const char *a)
+{
+	return !strcmp(a, "paired") ? "paired by round" :
+	       !strcmp(a, "welch-log") ? "Welch on ln values" :
+	       !strcmp(a, "welch") ? "Welch" : a;
+}
+
 int adaptive_decide(json_t *res, const struct kb_config *cfg,
 		    unsigned timed_rounds, char **why)
 {
 	double worst = -1.0, h;
-	const char *wc = NULL, *wj = NULL, *wm = NULL, *side;
-	const char *wpaired = NULL;	/* the baseline of a paired worst */
+	const char *wc = NULL, *wj = NULL, *wm = NULL;
+	const char *wbase = NULL;	/* the baseline of a compared worst */
+	const char *wan = NULL;		/* and its analysis */
 	json_t *e, *s;
-	size_t i, k;
+	size_t i;
 	char *w;
 
+	/* the precision that matters is that of the change, whose CI
+	 * comes from the spread of the comparison's analysis (stats/
+	 * compare.h: paired, the per-round log ratios; unpaired, Welch
+	 * from both samples), not of either mean */
 	json_array_foreach(json_object_get(res, "comparisons"), i, e) {
-		/* paired by round: the precision that matters is that of
-		 * the change, whose CI comes from the round ratios
-		 * (stats/compare.h), not of either mean */
-		if (!strcmp(kb_jstr(e, "analysis") ?: "", "paired")) {
-			json_t *lo = json_object_get(e, "change_ci95_lo_pct");
-			json_t *hi = json_object_get(e, "change_ci95_hi_pct");
+		json_t *lo = json_object_get(e, "change_ci95_lo_pct");
+		json_t *hi = json_object_get(e, "change_ci95_hi_pct");
 
-			h = json_is_number(lo) && json_is_number(hi) ?
-			    (json_number_value(hi) - json_number_value(lo)) /
-			    2.0 : INFINITY;
-			if (h > worst) {
-				worst = h;
-				wc = kb_jstr(e, "configuration");
-				wj = kb_jstr(e, "job");
-				wm = kb_jstr(e, "metric");
-				wpaired = kb_jstr(e, "baseline");
-			}
-			continue;
-		}
-		for (k = 0; k < 2; k++) {
-			side = kb_jstr(e, k ? "configuration" : "baseline");
-			s = summary(res, side, kb_jstr(e, "job"),
-				    kb_jstr(e, "metric"));
-			h = s ? half_pct(s) : INFINITY;
-			if (h > worst) {
-				worst = h;
-				wc = side;
-				wj = kb_jstr(e, "job");
-				wm = kb_jstr(e, "metric");
-				wpaired = NULL;
-			}
+		h = json_is_number(lo) && json_is_number(hi) ?
+		    (json_number_value(hi) - json_number_value(lo)) / 2.0 :
+		    INFINITY;
+		if (h > worst) {
+			worst = h;
+			wc = kb_jstr(e, "configuration");
+			wj = kb_jstr(e, "job");
+			wm = kb_jstr(e, "metric");
+			wbase = kb_jstr(e, "baseline");
+			wan = analysis_words(kb_jstr(e, "analysis") ?: "");
 		}
 	}
 	if (!wc) {
@@ -136,14 +116,13 @@ int adaptive_decide(json_t *res, const struct kb_config *cfg,
 				    "timed iterations; stopping", timed_rounds);
 		return 0;
 	}
-	if (wpaired)
+	if (wbase)
 		w = isfinite(worst) ?
 			kb_xasprintf("widest 95%% CI: +-%.2f%% of the change "
-				     "vs %s, paired by round (%s %s %s)", worst,
-				     wpaired, wc, wj, wm) :
+				     "vs %s, %s (%s %s %s)", worst,
+				     wbase, wan, wc, wj, wm) :
 			kb_xasprintf("no 95%% CI yet for the change of %s %s "
-				     "%s vs %s (paired by round)", wc, wj, wm,
-				     wpaired);
+				     "%s vs %s (%s)", wc, wj, wm, wbase, wan);
 	else
 		w = isfinite(worst) ?
 			kb_xasprintf("widest 95%% CI: +-%.2f%% of the mean (%s "
