@@ -1065,28 +1065,20 @@ static void shard_header(json_t *camp, struct kb_report *r)
 
 /* "Machine: busy: other tasks used 64% of a CPU during the runs
  * (median), 3 of 20 runs disturbed": how busy the machine was, so that a
- * reader of a noisy table knows why (stats/disturbed.h).  Busy: more
- * than 5% of the runs disturbed, or the median task.other above the
- * absolute threshold (a load present all along disturbs no run against the
- * campaign's own level, yet makes every number noisier). */
+ * reader of a noisy table knows why, by the rule that marks the runs
+ * (stats_machine_busy(), stats/disturbed.h). */
 static void machine_header(struct ctx *c, struct kb_report *r)
 {
-	double other = stats_runs_median(c->results, "task.other.cpu_pct");
-	json_t *set = json_object_get(c->results, "disturbed_settings");
-	json_t *lim = json_object_get(set, "other_cpu_pct");
+	double other;
 	size_t d, n, nsup;
 	int busy;
 
 	/* judged only where stats_mark_disturbed() ran (kbench run,
 	 * report, compare) */
-	if (!json_is_object(set))
-		return;
-	stats_disturbed_count(c->results, NULL, NULL, &d, &n);
-	if (!n)
+	busy = stats_machine_busy(c->results, &other, &d, &n);
+	if (busy < 0)
 		return;
 	nsup = json_array_size(json_object_get(c->results, "superseded"));
-	busy = d * 20 > n || (isfinite(other) && json_is_number(lim) &&
-			 other > json_number_value(lim));
 	if (isfinite(other))
 		add_header(r, "Machine", kb_xasprintf("%s: other tasks used "
 			   "%.0f%% of a CPU during the runs (median), %zu of "
