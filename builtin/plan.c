@@ -111,7 +111,8 @@ int cmd_plan(int argc, char **argv)
 		return 1;
 	calibrated = calibrate_apply(&cfg, &cal);	/* iterations = auto */
 	if (calibrated < 0 || campaign_check_jobs(&cfg) ||
-	    plan_build(&cfg, &plan)) {
+	    plan_build(&cfg, &plan) ||
+	    (calibrated > 0 && plan_check_calibration(&cfg, &plan, &cal))) {
 		results_calibration_free(&cal);
 		kconf_free(&cfg);
 		return 1;

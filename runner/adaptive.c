@@ -1,6 +1,7 @@
 /* runner/adaptive.c - iterations = auto; see runner/adaptive.h. */
 #include "results/json.h"
 #include "runner/adaptive.h"
+#include "results/calibration.h"
 #include "results/model.h"
 #include "stats/compare.h"
 #include "lib/err.h"
@@ -20,6 +21,17 @@ int adaptive_sync_plan(struct kb_campaign *c)
 	size_t i;
 	const char *slash;
 
+	if (c->cfg.calibration) {
+		/* the calibration this campaign starts from (its rounds, its
+		 * analysis: campaign_open()) was measured on this setup? */
+		struct kb_calibration cal;
+		int bad = results_calibration_read(c->cfg.calibration, &cal) ||
+			  plan_check_calibration(&c->cfg, &c->plan, &cal);
+
+		results_calibration_free(&cal);
+		if (bad)
+			return -EINVAL;
+	}
 	if (!c->cfg.iterations_auto)
 		return 0;
 	path = kb_path_join(c->dir, "campaign.json");

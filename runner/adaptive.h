@@ -22,8 +22,11 @@
 
 #include "runner/campaign.h"
 
-/* After campaign_open(): add the rounds recorded in campaign.json beyond
- * the conf's min_iterations to c->plan.  0 or -errno (message). */
+/* After campaign_open(): with kernels.conf calibration = FILE, check it
+ * was measured on this campaign's setup (plan_check_calibration(),
+ * runner/plan.h: a warning, or -EINVAL when it calibrated none of the
+ * jobs); then add the rounds recorded in campaign.json beyond the conf's
+ * min_iterations to c->plan.  0 or -errno (message). */
 int adaptive_sync_plan(struct kb_campaign *c);
 
 /* Decide on a results model (summaries and comparisons filled):

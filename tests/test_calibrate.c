@@ -176,22 +176,31 @@ static char *tmpdir(void)
 	return kb_xstrdup(tpl);
 }
 
-static void test_file_round_trip(void **state)
+/* A calibration of 4 A/A rounds of randread-4k read.iops, baseline
+ * running,NM=0, measured with runs of runtime_s. */
+static void fixture_calibration(struct kb_calibration *cal,
+				unsigned runtime_s)
 {
 	const double a[4] = { 100, 102, 98, 101 }, b[4] = { 99, 103, 97, 102 };
+
+	calibrate_one(cal, a, b, 4);
+	cal->conf = kb_xstrdup("kernels.conf");
+	cal->baseline = kb_xstrdup("running,NM=0");
+	cal->campaign = kb_xstrdup("cal/aa");
+	cal->rounds = 4;
+	cal->runtime_s = runtime_s;
+	cal->alpha = 0.05;
+}
+
+static void test_file_round_trip(void **state)
+{
 	struct kb_calibration cal, back;
 	struct capture cap;
 	char *dir = tmpdir(), *path = kb_path_join(dir, "calibration.json");
 	char *bad = kb_path_join(dir, "bad.json"), *msg;
 
 	(void)state;
-	calibrate_one(&cal, a, b, 4);
-	cal.conf = kb_xstrdup("kernels.conf");
-	cal.baseline = kb_xstrdup("running,NM=0");
-	cal.campaign = kb_xstrdup("cal/aa");
-	cal.rounds = 4;
-	cal.runtime_s = 1;
-	cal.alpha = 0.05;
+	fixture_calibration(&cal, 1);
 	cal.runs = 8;
 	cal.runs_disturbed = 1;
 	assert_int_equal(results_calibration_write(path, &cal), 0);
@@ -257,6 +266,103 @@ static void test_file_round_trip(void **state)
 	rmdir(dir);
 	free(path);
 	free(bad);
+	free(dir);
+}
+
+/* calibration = FILE measured on another setup: a warning naming
+ * kernels.conf's line and each difference (jobs, target, baseline,
+ * runtime); refused when it calibrated none of the campaign's jobs;
+ * silent when the setups agree.  The target round-trips through the
+ * file; an older file without one is named as not recorded. */
+static void test_calibration_misfit(void **state)
+{
+	struct kb_calibration cal, back;
+	struct kb_config cfg;
+	struct kb_plan plan;
+	struct capture cap;
+	char *dir = tmpdir(), *path = kb_path_join(dir, "calibration.json");
+	char *conf = kb_path_join(dir, "k.conf"), *text, *msg;
+	const char *const fmt =
+		"[global]\njobs = %s\ntarget = %s\nruntime = %u\n"
+		"calibration = calibration.json\n"
+		"tunable NM = queue/nomerges: 0 1\nbaseline = %s\n"
+		"[running]\nmethod = local\n";
+
+	(void)state;
+	fixture_calibration(&cal, 2);	/* job randread-4k */
+	cal.target = kb_xstrdup("loop:256M");
+	assert_int_equal(results_calibration_write(path, &cal), 0);
+	assert_int_equal(results_calibration_read(path, &back), 0);
+	assert_string_equal(back.target, "loop:256M");
+
+#define CONF(jobs, target, runtime, base) do {				\
+	text = kb_xasprintf(fmt, jobs, target, runtime, base);		\
+	assert_int_equal(kb_write_atomic(conf, text, strlen(text)), 0);	\
+	free(text);							\
+	assert_int_equal(kconf_load(conf, &cfg), 0);			\
+	assert_int_equal(plan_build(&cfg, &plan), 0);			\
+} while (0)
+#define DONE() do { plan_free(&plan); kconf_free(&cfg); } while (0)
+
+	/* the same setup: nothing said */
+	CONF("randread-4k", "loop:256M", 2u, "running,NM=0");
+	cap_begin(&cap);
+	assert_int_equal(plan_check_calibration(&cfg, &plan, &back), 0);
+	msg = cap_end(&cap);
+	assert_string_equal(msg, "");
+	free(msg);
+	DONE();
+
+	/* another target, baseline and runtime, one more job: a warning
+	 * naming each, and kernels.conf's line */
+	CONF("randread-4k buffered-write", "loop:1G", 5u, "running,NM=1");
+	cap_begin(&cap);
+	assert_int_equal(plan_check_calibration(&cfg, &plan, &back), 0);
+	msg = cap_end(&cap);
+	if (!strstr(msg, "k.conf:5: calibration = "))
+		fail_msg("%s", msg);
+	assert_non_null(strstr(msg, "another setup"));
+	assert_non_null(strstr(msg, "jobs randread-4k buffered-write, "
+			       "calibrated with randread-4k"));
+	assert_non_null(strstr(msg, "target loop:1024M, calibrated on "
+			       "loop:256M"));
+	assert_non_null(strstr(msg, "baseline running,NM=1, calibrated "
+			       "with running,NM=0"));
+	assert_non_null(strstr(msg, "runtime 5 s, calibrated with 2 s"));
+	free(msg);
+	DONE();
+
+	/* none of the campaign's jobs calibrated: refused */
+	CONF("buffered-write", "loop:256M", 2u, "running,NM=0");
+	cap_begin(&cap);
+	assert_int_equal(plan_check_calibration(&cfg, &plan, &back),
+			 -EINVAL);
+	msg = cap_end(&cap);
+	assert_non_null(strstr(msg, "calibrated none of this campaign's "
+			       "jobs"));
+	free(msg);
+	DONE();
+
+	/* an older calibration.json, without a target: said so */
+	free(back.target);
+	back.target = NULL;
+	CONF("randread-4k", "loop:256M", 2u, "running,NM=0");
+	cap_begin(&cap);
+	assert_int_equal(plan_check_calibration(&cfg, &plan, &back), 0);
+	msg = cap_end(&cap);
+	assert_non_null(strstr(msg, "the calibration's not recorded"));
+	free(msg);
+	DONE();
+#undef CONF
+#undef DONE
+
+	results_calibration_free(&back);
+	results_calibration_free(&cal);
+	unlink(path);
+	unlink(conf);
+	rmdir(dir);
+	free(path);
+	free(conf);
 	free(dir);
 }
 
@@ -327,6 +433,7 @@ int main(void)
 		cmocka_unit_test(test_anticorrelated_welch),
 		cmocka_unit_test(test_rounds_by_hand),
 		cmocka_unit_test(test_file_round_trip),
+		cmocka_unit_test(test_calibration_misfit),
 		cmocka_unit_test(test_aa_conf_text),
 	};
 
