@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "tests/capture.h"
+#include "tests/run_kbench.h"
 #include "lib/file.h"
 #include "parsers/kconf.h"
 #include "results/calibration.h"
@@ -174,6 +175,18 @@ static char *tmpdir(void)
 
 	assert_non_null(mkdtemp(tpl));
 	return kb_xstrdup(tpl);
+}
+
+/* Remove the files a and b and the directory dir (tmpdir()), and free
+ * the three names. */
+static void remove_tmp(char *dir, char *a, char *b)
+{
+	unlink(a);
+	unlink(b);
+	rmdir(dir);
+	free(a);
+	free(b);
+	free(dir);
 }
 
 /* A calibration of 4 A/A rounds of randread-4k read.iops, baseline
@@ -358,12 +371,71 @@ static void test_calibration_misfit(void **state)
 
 	results_calibration_free(&back);
 	results_calibration_free(&cal);
-	unlink(path);
-	unlink(conf);
-	rmdir(dir);
-	free(path);
-	free(conf);
-	free(dir);
+	remove_tmp(dir, path, conf);
+}
+
+/* kbench plan with iterations = auto and a calibration: one story, the
+ * range starting where the calibration starts it (not min_iterations),
+ * and said when the rounds it needs are beyond max_iterations (no range
+ * then) or below min_iterations. */
+static void test_plan_auto_range(void **state)
+{
+	static const struct {
+		unsigned rounds;		/* rounds_max_mde */
+		const char *has[3], *lacks;
+	} cases[] = {
+		{ 12, { "(1 warm-up + 10 iterations) = 11 runs",
+			"starts at max_iterations = 10: no round can be added",
+			"fewer than the 12 rounds needed for max_mde" },
+		  "3 to 10 iterations" },
+		{ 5, { "(1 warm-up + 5 iterations) = 6 runs",
+		       "auto: 5 to 10 iterations, a round added while a "
+		       "compared metric's 95% CI of the change is wider than "
+		       "+-1%: 6 to 11 runs",
+		       "starts at 5 rounds, the rounds needed for max_mde" },
+		  "3 to 10 iterations" },
+		{ 2, { "(1 warm-up + 3 iterations) = 4 runs",
+		       "auto: 3 to 10 iterations",
+		       "starts at 3 rounds: min_iterations (2 would do" },
+		  "starts at 2" },
+	};
+	struct kb_calibration cal;
+	char *dir = tmpdir(), *path = kb_path_join(dir, "calibration.json");
+	char *conf = kb_path_join(dir, "k.conf"), *text, *out, *err, *cwd;
+	char *args[] = { "plan", "-c", conf, NULL };
+	size_t i, k;
+
+	(void)state;
+	cwd = getcwd(NULL, 0);
+	text = kb_xasprintf("[global]\njobs = randread-4k\niterations = auto\n"
+		"min_iterations = 3\nmax_iterations = 10\nwarmup = 1\n"
+		"runtime = 2\ntarget = loop:256M\nprofiles = %s/profiles\n"
+		"calibration = calibration.json\n[running]\nmethod = local\n",
+		cwd);
+	assert_int_equal(kb_write_atomic(conf, text, strlen(text)), 0);
+	free(text);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		fixture_calibration(&cal, 2);
+		cal.baseline[strlen("running")] = 0;	/* "running" */
+		cal.target = kb_xstrdup("loop:256M");
+		cal.rounds_max_mde = cal.m[0].rounds_max_mde = cases[i].rounds;
+		assert_int_equal(results_calibration_write(path, &cal), 0);
+		results_calibration_free(&cal);
+		if (run_kbench(args, &out, &err))
+			fail_msg("kbench plan: %s%s", out, err);
+		for (k = 0; k < 3; k++)
+			if (!strstr(out, cases[i].has[k]))
+				fail_msg("rounds %u: no \"%s\" in:\n%s",
+					 cases[i].rounds, cases[i].has[k], out);
+		if (strstr(out, cases[i].lacks))
+			fail_msg("rounds %u: \"%s\" in:\n%s", cases[i].rounds,
+				 cases[i].lacks, out);
+		assert_null(strstr(err, "another setup"));
+		free(out);
+		free(err);
+	}
+	remove_tmp(dir, path, conf);
+	free(cwd);
 }
 
 /* the A/A kernels.conf: the baseline's variant twice, each tunable and
@@ -434,6 +506,7 @@ int main(void)
 		cmocka_unit_test(test_rounds_by_hand),
 		cmocka_unit_test(test_file_round_trip),
 		cmocka_unit_test(test_calibration_misfit),
+		cmocka_unit_test(test_plan_auto_range),
 		cmocka_unit_test(test_aa_conf_text),
 	};
 
