@@ -49,8 +49,9 @@ static void usage(FILE *f)
 "BASE with the same name (--map NEW=OLD when names differ; one with\n"
 "no match against BASE's baseline, with a warning).  BASE given as\n"
 "DIR:CONFIGURATION: every configuration of NEW against it.  The same\n"
-"directory twice (kbench compare A A) compares each configuration with\n"
-"itself as two campaigns would be: every change 0.00%%.  When the two\n"
+"directory twice (kbench compare A A, or two paths to it) compares each\n"
+"configuration with itself as two campaigns would be, and says so:\n"
+"every change 0.00%%.  When the two\n"
 "campaigns' environments differ where it matters (CPU governor, model,\n"
 "memory, fio version, kernel command line, turbo/boost/EPP/SMT when\n"
 "recorded) a warning lists the differences.\n"
@@ -245,6 +246,7 @@ struct pairs {
 	struct kb_compare_pair *v;
 	char **labels;		/* owned */
 	size_t n, nlabels;
+	size_t nself;		/* pairs of a configuration with itself */
 };
 
 /* The merged model's name of configuration id of side s; again != 0:
@@ -281,8 +283,10 @@ static void add_pair(struct pairs *p, json_t *merged, const struct side *b,
 	const char *bl = label_for(p, merged, b, bid, 0);
 	const char *nl = label_for(p, merged, n, nid, 0);
 
-	if (!strcmp(bl, nl))	/* a configuration against itself */
+	if (!strcmp(bl, nl)) {	/* a configuration against itself */
 		nl = label_for(p, merged, n, nid, 1);
+		p->nself++;
+	}
 	p->v = kb_xrealloc(p->v, (p->n + 1) * sizeof(*p->v));
 	p->v[p->n].baseline = bl;
 	p->v[p->n++].configuration = nl;
@@ -319,6 +323,39 @@ static void build_pairs(struct pairs *p, json_t *merged, struct side *b,
 				"compared with its baseline %s", b->dir, id,
 				id, bid);
 		add_pair(p, merged, b, old ? old : bid, n, id);
+	}
+}
+
+/* 1 when directories a and b are one (the same device and inode:
+ * "A", "A/", "./A" or a link to it). */
+static int same_dir(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+/* kbench compare A A: the comparisons of a configuration with its own
+ * copy ("(again)", add_pair()) are unpaired because the copy is taken as
+ * another campaign; their reason says so, not "different campaigns". */
+static void self_reasons(json_t *merged)
+{
+	json_t *e;
+	size_t i, l;
+	const char *c;
+
+	json_array_foreach(json_object_get(merged, "comparisons"), i, e) {
+		c = json_string_value(json_object_get(e, "configuration"));
+		l = c ? strlen(c) : 0;
+		if (l > 8 && !strcmp(c + l - 8, " (again)"))
+			json_object_set_new(e, "analysis_reason", json_string(
+				"a campaign compared with itself: each "
+				"configuration against a copy of its runs "
+				"taken as another campaign, so unpaired, "
+				"every change 0.00%, and the minimum "
+				"detectable effect that of two such "
+				"campaigns"));
 	}
 }
 
@@ -437,6 +474,7 @@ static void print_pair(FILE *out, json_t *merged,
 	size_t i, row;
 	int ok, ok2;
 	double v, w;
+	char *mt;
 
 	json_array_foreach(json_object_get(merged, "comparisons"), i, e)
 		if (cmp_matches(e, pr, job))
@@ -542,30 +580,13 @@ static void print_pair(FILE *out, json_t *merged,
 
 		if (!cmp_matches(e, pr, job))
 			continue;
-		v = num(e, "mde_pct", &ok);
-		w = num(e, "sd_log_ratio_pct", &ok2);
-		if (ok && ok2)
-			kb_table_add_note(t, "%s: minimum detectable effect "
-				"+-%.2f%% (80%% power, two-sided alpha %g, "
-				"paired, n=%lld rounds, sd of the per-round "
-				"log ratios %.2f%%); minimum effect %g%%, "
-				"max_mde %g%%",
-				m, v, num(e, "alpha", &ok2),
-				(long long)json_integer_value(json_object_get(e,
-					"n_pairs")), w,
+		mt = kb_mde_text(e);
+		if (mt)
+			kb_table_add_note(t, "%s: %s; minimum effect %g%%, "
+				"max_mde %g%%", m, mt,
 				num(e, "min_effect_pct", &ok2),
 				num(e, "max_mde_pct", &ok2));
-		else if (ok)
-			kb_table_add_note(t, "%s: minimum detectable effect "
-				"+-%.2f%% (80%% power, two-sided alpha %g, "
-				"n=%lld, base CV %.2f%%); minimum effect %g%%, "
-				"max_mde %g%%",
-				m, v, num(e, "alpha", &ok2),
-				(long long)json_integer_value(json_object_get(e,
-					"n_baseline")),
-				num(e, "cv_baseline_pct", &ok2),
-				num(e, "min_effect_pct", &ok2),
-				num(e, "max_mde_pct", &ok2));
+		free(mt);
 		{
 			json_t *bm = json_object_get(e, "bimodal");
 			const char *side[] = { "baseline", "configuration" };
@@ -719,8 +740,15 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	copts.metrics = metrics;
-	if (side_open(&b, argv[optind]) || side_open(&n, argv[optind + 1]) ||
-	    results_map_check(&map, &n.res, (const char *const *)&n.dir, 1,
+	if (side_open(&b, argv[optind]) || side_open(&n, argv[optind + 1]))
+		goto out;
+	if (strcmp(b.dir, n.dir) && same_dir(b.dir, n.dir)) {
+		/* two paths to one campaign: one name, so that its
+		 * configurations are recognised as themselves */
+		free(n.dir);
+		n.dir = kb_xstrdup(b.dir);
+	}
+	if (results_map_check(&map, &n.res, (const char *const *)&n.dir, 1,
 			      b.res, b.dir))
 		goto out;
 	env_warn(&b, &n);
@@ -779,7 +807,13 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 
+	self_reasons(merged);
 	printf("kbench compare: %s (base) vs %s\n", b.arg, n.arg);
+	if (pairs.nself)
+		printf("%s compares the campaign %s with itself: each "
+		       "configuration against a\n    copy of its own runs, "
+		       "so every change is 0.00%%\n", pairs.nself == pairs.n ?
+		       "this" : "part of this", b.dir);
 	for (i = 0; i < pairs.n; i++) {
 		size_t k;
 

@@ -49,9 +49,20 @@ static void print_calibration_use(const struct kb_config *cfg,
 	       cal->analysis, calibrate_rounds_str(cal->rounds_max_mde, a,
 						   sizeof(a)),
 	       calibrate_rounds_str(cal->rounds_min_effect, b, sizeof(b)));
-	if (cfg->iterations_auto)
-		printf("iterations = auto starts at %u rounds (the rounds "
-		       "needed for max_mde, within min_iterations = %u .. "
+	if (cfg->iterations_auto && (!cal->rounds_max_mde ||
+				     cal->rounds_max_mde > cfg->max_iterations))
+		printf("iterations = auto starts at %u rounds: max_iterations, "
+		       "fewer than the %s rounds needed for max_mde: expect "
+		       "underpowered verdicts\n", cfg->iterations,
+		       calibrate_rounds_str(cal->rounds_max_mde, a, sizeof(a)));
+	else if (cfg->iterations_auto &&
+		 cal->rounds_max_mde < cfg->min_iterations)
+		printf("iterations = auto starts at %u rounds: min_iterations "
+		       "(%u would do for max_mde)\n", cfg->iterations,
+		       cal->rounds_max_mde);
+	else if (cfg->iterations_auto)
+		printf("iterations = auto starts at %u rounds, the rounds "
+		       "needed for max_mde (within min_iterations = %u .. "
 		       "max_iterations = %u)\n", cfg->iterations,
 		       cfg->min_iterations, cfg->max_iterations);
 	else if (!cal->rounds_max_mde || cfg->iterations < cal->rounds_max_mde)
@@ -111,7 +122,8 @@ int cmd_plan(int argc, char **argv)
 		return 1;
 	calibrated = calibrate_apply(&cfg, &cal);	/* iterations = auto */
 	if (calibrated < 0 || campaign_check_jobs(&cfg) ||
-	    plan_build(&cfg, &plan)) {
+	    plan_build(&cfg, &plan) ||
+	    (calibrated > 0 && plan_check_calibration(&cfg, &plan, &cal))) {
 		results_calibration_free(&cal);
 		kconf_free(&cfg);
 		return 1;
@@ -151,17 +163,23 @@ int cmd_plan(int argc, char **argv)
 		       plan_boot_estimate_s(&cfg, NULL));
 	printf(", about %s\n", plan_fmt_duration(plan_estimate_total_s(&cfg,
 		&plan, NULL, NULL), eb, sizeof(eb)));
-	if (cfg.iterations_auto) {
+	if (cfg.iterations_auto && cfg.iterations < cfg.max_iterations) {
+		/* from where it starts (min_iterations, or the calibration's
+		 * rounds: calibrate_apply()) to max_iterations, each round
+		 * with its profiling runs */
 		size_t per = plan.nconfigs * cfg.njobs;
-		size_t most = per * (cfg.warmup + cfg.max_iterations);
+		size_t most = per * (cfg.warmup + (size_t)cfg.max_iterations *
+				     (1 + plan_extra_runs(&cfg)));
 
-		printf("iterations = auto: %u to %u iterations until every "
-		       "compared metric's 95%% CI is within %g%% of its mean: "
-		       "%zu to %zu runs, about %s at most\n",
-		       cfg.min_iterations, cfg.max_iterations,
-		       cfg.target_ci_pct, plan.nruns, most,
-		       plan_fmt_duration(plan_estimate_s(&cfg, most), eb,
-					 sizeof(eb)));
+		printf("iterations = auto: %u to %u iterations, a round added "
+		       "while a compared metric's 95%% CI of the change is "
+		       "wider than +-%g%%: %zu to %zu runs, about %s at most\n",
+		       cfg.iterations, cfg.max_iterations, cfg.target_ci_pct,
+		       total, most, plan_fmt_duration(plan_estimate_s(&cfg,
+		       most), eb, sizeof(eb)));
+	} else if (cfg.iterations_auto) {
+		printf("iterations = auto: starts at max_iterations = %u: no "
+		       "round can be added\n", cfg.max_iterations);
 	}
 	if (calibrated > 0)
 		print_calibration_use(&cfg, &cal);

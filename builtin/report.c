@@ -100,7 +100,8 @@ static void usage(FILE *f)
 "                      with 95%% CI bars, every iteration, scaling (lines\n"
 "                      over a numeric swept job parameter, else clustered\n"
 "                      bars per tunable value), completion latency CDF\n"
-"                      from fio's json+ bins (campaign directories only);\n"
+"                      from fio's json+ bins (campaign directories only;\n"
+"                      several: each one's configurations, one graph);\n"
 "                      the changes the table marks significant are\n"
 "                      labelled (\"+1.23%%*\") on the graphs\n"
 "  -m, --metric NAME   a metric to compare instead of the default (the\n"
@@ -135,7 +136,8 @@ static void usage(FILE *f)
 "                      one merged table (shards too: each shard alone)\n"
 "      --map NEW=OLD   with several campaigns: compare configuration NEW\n"
 "                      of a later campaign with configuration OLD of the\n"
-"                      first (default: the one of the same name)\n"
+"                      first (default: the one of the same name); an\n"
+"                      error with one campaign or --separate\n"
 "  -h, --help          show this help\n"
 "\n"
 "exit status: 0 on success, 2 on any error (message on standard error).\n");
@@ -431,6 +433,15 @@ int cmd_report(int argc, char **argv)
 		stats_mark_disturbed(src[i].results, NULL, exclude_disturbed);
 	if (!separate && combine_shards(src, &nsrc))
 		goto out;	/* a shard missing or twice: named */
+	if (map.n && (nsrc < 2 || separate)) {
+		/* nothing would read it: say so rather than ignore it */
+		kb_error("--map %s: --map pairs the configurations of several "
+			 "campaigns merged into one table; %s", map.v[0],
+			 separate ? "--separate reports each campaign alone" :
+			 "one campaign given, whose configurations are "
+			 "compared with its own baseline");
+		goto out;
+	}
 	if (nsrc > 1 && !separate) {
 		/* several campaigns: their configurations in one table */
 		json_t **models = kb_xcalloc(nsrc, sizeof(*models)), *merged;

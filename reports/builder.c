@@ -473,7 +473,7 @@ static void comparison_notes(struct ctx *c, struct kb_table *t,
 	json_t *e;
 	size_t i, m;
 	int ok, ok2, any = 0;
-	double v, w;
+	char *mt;
 
 	for (m = 0; m < nm; m++)
 		for (i = 0; i < c->ncfgs; i++)
@@ -513,33 +513,15 @@ static void comparison_notes(struct ctx *c, struct kb_table *t,
 			e = find_comparison(c, c->cfgs[i].id, job, metrics[m]);
 			if (!e)
 				continue;
-			/* paired: the spread of this pair's log ratios */
-			v = jnum(e, "mde_pct", &ok);
-			w = jnum(e, "sd_log_ratio_pct", &ok2);
-			if (ok && ok2 && !strcmp(kb_jstr(e, "analysis") ?: "",
-						 "paired"))
-				kb_table_add_note(t, "%s, %s: minimum "
-					"detectable effect +-%.2f%% (80%% "
-					"power, two-sided alpha %g, paired, "
-					"n=%lld rounds, sd of the per-round "
-					"log ratios %.2f%%)", metrics[m],
-					c->cfgs[i].id, v, jnum(e, "alpha", &ok),
-					(long long)jnum(e, "n_pairs", &ok), w);
+			/* the spread of this comparison's analysis */
+			mt = kb_mde_text(e);
+			if (mt)
+				kb_table_add_note(t, "%s, %s: %s", metrics[m],
+						  c->cfgs[i].id, mt);
+			free(mt);
 			/* once per metric: the baseline's properties */
 			if (!base_done[m]) {
 				base_done[m] = 1;
-				v = jnum(e, "mde_pct", &ok);
-				w = jnum(e, "cv_baseline_pct", &ok2);
-				if (ok && ok2 && strcmp(kb_jstr(e, "analysis") ?:
-							"", "paired"))
-					kb_table_add_note(t, "%s: minimum "
-						"detectable effect +-%.2f%% "
-						"(80%% power, two-sided alpha "
-						"%g, n=%lld per side, baseline "
-						"CV %.2f%%)", metrics[m], v,
-						jnum(e, "alpha", &ok),
-						(long long)jnum(e, "n_baseline",
-								&ok), w);
 				drift_note(t, c->baseline, metrics[m],
 					   json_object_get(e, "drift_baseline"),
 					   ": results may be inconclusive; use "
@@ -1083,28 +1065,20 @@ static void shard_header(json_t *camp, struct kb_report *r)
 
 /* "Machine: busy: other tasks used 64% of a CPU during the runs
  * (median), 3 of 20 runs disturbed": how busy the machine was, so that a
- * reader of a noisy table knows why (stats/disturbed.h).  Busy: more
- * than 5% of the runs disturbed, or the median task.other above the
- * absolute threshold (a load present all along disturbs no run against the
- * campaign's own level, yet makes every number noisier). */
+ * reader of a noisy table knows why, by the rule that marks the runs
+ * (stats_machine_busy(), stats/disturbed.h). */
 static void machine_header(struct ctx *c, struct kb_report *r)
 {
-	double other = stats_runs_median(c->results, "task.other.cpu_pct");
-	json_t *set = json_object_get(c->results, "disturbed_settings");
-	json_t *lim = json_object_get(set, "other_cpu_pct");
+	double other;
 	size_t d, n, nsup;
 	int busy;
 
 	/* judged only where stats_mark_disturbed() ran (kbench run,
 	 * report, compare) */
-	if (!json_is_object(set))
-		return;
-	stats_disturbed_count(c->results, NULL, NULL, &d, &n);
-	if (!n)
+	busy = stats_machine_busy(c->results, &other, &d, &n);
+	if (busy < 0)
 		return;
 	nsup = json_array_size(json_object_get(c->results, "superseded"));
-	busy = d * 20 > n || (isfinite(other) && json_is_number(lim) &&
-			 other > json_number_value(lim));
 	if (isfinite(other))
 		add_header(r, "Machine", kb_xasprintf("%s: other tasks used "
 			   "%.0f%% of a CPU during the runs (median), %zu of "

@@ -890,12 +890,42 @@ struct cdf_series {
 	size_t n;
 };
 
+/* Where the raw artifacts of run lie, and *id its configuration's id
+ * there: cdir, the campaign directory; without one, in a model merged
+ * from several campaigns (kbench report A B, results/model.h
+ * results_merge()), the directory given for the run's campaign
+ * (campaign.merged_from at the index of the run's "campaign" in
+ * campaign.merged_names), *id without its "NAME:" prefix.  NULL when
+ * unknown (an export: its runs/ are not at hand). */
+static const char *run_source(json_t *results, const char *cdir, json_t *run,
+			      const char **id)
+{
+	json_t *camp = json_object_get(results, "campaign"), *v;
+	const char *c = kb_jstr(run, "campaign");
+	size_t i, l;
+
+	*id = kb_jstr(run, "configuration");
+	if (cdir || !c || !*id)
+		return cdir;
+	l = strlen(c);
+	json_array_foreach(json_object_get(camp, "merged_names"), i, v) {
+		if (!json_is_string(v) || strcmp(json_string_value(v), c) ||
+		    strncmp(*id, c, l) || (*id)[l] != ':')
+			continue;
+		*id += l + 1;
+		return json_string_value(json_array_get(json_object_get(camp,
+					 "merged_from"), i));
+	}
+	return NULL;
+}
+
 static void cdf_collect(json_t *results, const char *cdir, const char *job,
 			const char *dname, const char *id,
 			struct cdf_series *s)
 {
 	json_t *run;
 	char *key, *path;
+	const char *src, *sid;
 	size_t k;
 
 	s->id = id;
@@ -906,9 +936,12 @@ static void cdf_collect(json_t *results, const char *cdir, const char *job,
 		    strcmp(kb_jstr(run, "configuration"), id) ||
 		    strcmp(kb_jstr(run, "job"), job) || !kb_run_counts(run))
 			continue;
-		key = kb_run_key(id, job, (long long)json_integer_value(
+		src = run_source(results, cdir, run, &sid);
+		if (!src)
+			continue;
+		key = kb_run_key(sid, job, (long long)json_integer_value(
 				 json_object_get(run, "iteration")));
-		path = kb_run_file(cdir, key, "fio.json");
+		path = kb_run_file(src, key, "fio.json");
 		free(key);
 		if (kb_exists(path))
 			add_bins(path, dname, &s->bins, &s->n);
@@ -952,8 +985,12 @@ static int cdf_plot(json_t *results, const char *dir, const char *cdir,
 	json_t *cfg;
 	int ret;
 
+	/* the runs' directories: one campaign's, or a merged model's */
+	if (!cdir && !json_array_size(json_object_get(json_object_get(results,
+			"campaign"), "merged_names")))
+		return 0;
 	/* the direction of the metric ("read.iops" -> "read") */
-	if (!cdir || strcspn(metric, ".") >= sizeof(dname))
+	if (strcspn(metric, ".") >= sizeof(dname))
 		return 0;
 	snprintf(dname, sizeof(dname), "%.*s", (int)strcspn(metric, "."),
 		 metric);

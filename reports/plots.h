@@ -21,7 +21,10 @@
  *                   json+ histogram ("clat_ns"."bins", fio 3.x: latency
  *                   in ns -> count), merged over the timed runs; needs
  *                   the campaign directory's runs/.../fio.json (not
- *                   drawn from a results.json export alone).  x: log
+ *                   drawn from a results.json export alone); for
+ *                   campaigns merged into one table (kbench report A B)
+ *                   one curve per configuration of each, from the
+ *                   directories given (campaign.merged_from).  x: log
  *                   scale in ns, us, ms or s, the largest unit in which
  *                   the middle of the range (geometric mean of the lowest
  *                   and highest latency) is >= 1; "%g" tick labels
@@ -46,7 +49,9 @@
 char *plots_file_name(const char *job, const char *kind, const char *ext);
 
 /* Draw the plots of results (summaries filled) into dir (created).
- * campaign_dir: where runs/ lies, for the CDF; NULL = no CDF.  Returns
+ * campaign_dir: where runs/ lies, for the CDF; NULL: no CDF, unless
+ * results is merged from several campaigns (each one's directory, as
+ * results/model.h records it).  Returns
  * the number of graphs drawn (>= 0), or -ENOENT (gnuplot not installed:
  * message says which package), -EINVAL (a directory name gnuplot cannot
  * quote), -EIO (gnuplot failed: message names the script). */

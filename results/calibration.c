@@ -7,6 +7,8 @@
 #include "parsers/json_file.h"
 
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -98,6 +100,9 @@ int results_calibration_samples(const char *dir, const char *copy1,
 	}
 	cal->runs_superseded = json_array_size(json_object_get(res,
 							       "superseded"));
+	if (kb_jstr(json_object_get(res, "campaign"), "target"))
+		cal->target = kb_xstrdup(kb_jstr(json_object_get(res,
+						"campaign"), "target"));
 	json_array_foreach(json_object_get(res, "comparisons"), i, cmp) {
 		if (strcmp(kb_jstr(cmp, "baseline") ?: "", copy1) ||
 		    strcmp(kb_jstr(cmp, "configuration") ?: "", copy2) ||
@@ -180,6 +185,8 @@ int results_calibration_write(const char *path,
 		      "rounds_max_mde", rounds_json(cal->rounds_max_mde),
 		      "rounds_min_effect", rounds_json(cal->rounds_min_effect),
 		      "metrics", ms);
+	if (j && cal->target)
+		json_object_set_new(j, "target", json_string(cal->target));
 	ret = j ? kb_json_write_atomic(path, j) : -ENOMEM;
 	if (ret)
 		kb_error("%s: cannot write the calibration: %s", path,
@@ -303,6 +310,8 @@ int results_calibration_read(const char *path, struct kb_calibration *cal)
 	cal->conf = kb_xstrdup(kb_jstr(j, "conf") ?: "");
 	cal->baseline = kb_xstrdup(kb_jstr(j, "baseline") ?: "");
 	cal->campaign = kb_xstrdup(kb_jstr(j, "campaign") ?: "");
+	if (kb_jstr(j, "target"))
+		cal->target = kb_xstrdup(kb_jstr(j, "target"));
 	cal->rounds = (unsigned)json_integer_value(json_object_get(j, "rounds"));
 	cal->runtime_s = (unsigned)json_integer_value(json_object_get(j,
 							"runtime_s"));
@@ -348,5 +357,80 @@ void results_calibration_free(struct kb_calibration *cal)
 	free(cal->conf);
 	free(cal->baseline);
 	free(cal->campaign);
+	free(cal->target);
 	memset(cal, 0, sizeof(*cal));
+}
+
+/* append "; " and a formatted difference to *out */
+static void misfit_add(char **out, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void misfit_add(char **out, const char *fmt, ...)
+{
+	va_list ap;
+	char *one, *both;
+
+	va_start(ap, fmt);
+	if (vasprintf(&one, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	both = kb_xasprintf("%s%s%s", *out ? *out : "", *out ? "; " : "",
+			    one);
+	free(one);
+	free(*out);
+	*out = both;
+}
+
+char *results_calibration_misfit(const struct kb_calibration *cal,
+				 const char *const *jobs, size_t njobs,
+				 const char *target, const char *baseline,
+				 unsigned runtime_s, int *no_job)
+{
+	char *out = NULL, *cj = NULL, *tmp;
+	size_t i, k, common = 0, seen;
+
+	for (i = 0; i < cal->nm; i++) {
+		/* the calibrated jobs, each once, in cal's order */
+		for (k = seen = 0; k < i; k++)
+			seen |= !strcmp(cal->m[k].job, cal->m[i].job);
+		if (seen)
+			continue;
+		tmp = kb_xasprintf("%s%s%s", cj ? cj : "", cj ? " " : "",
+				   cal->m[i].job);
+		free(cj);
+		cj = tmp;
+	}
+	for (i = 0; i < njobs; i++) {
+		for (k = seen = 0; k < cal->nm; k++)
+			seen |= !strcmp(cal->m[k].job, jobs[i]);
+		common += seen;
+	}
+	*no_job = !common;
+	if (common < njobs || !cj) {
+		tmp = NULL;
+		for (i = 0; i < njobs; i++) {
+			char *t = kb_xasprintf("%s%s%s", tmp ? tmp : "",
+					       tmp ? " " : "", jobs[i]);
+
+			free(tmp);
+			tmp = t;
+		}
+		misfit_add(&out, "jobs %s, calibrated with %s", tmp ? tmp : "",
+			   cj ? cj : "none");
+		free(tmp);
+	}
+	free(cj);
+	if (!cal->target)
+		misfit_add(&out, "target %s, the calibration's not recorded "
+			   "(an older kbench)", target);
+	else if (strcmp(cal->target, target))
+		misfit_add(&out, "target %s, calibrated on %s", target,
+			   cal->target);
+	if (strcmp(cal->baseline ?: "", baseline))
+		misfit_add(&out, "baseline %s, calibrated with %s", baseline,
+			   cal->baseline && *cal->baseline ? cal->baseline :
+			   "none recorded");
+	if (cal->runtime_s && cal->runtime_s != runtime_s)
+		misfit_add(&out, "runtime %u s, calibrated with %u s",
+			   runtime_s, cal->runtime_s);
+	return out;
 }

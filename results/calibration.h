@@ -8,6 +8,7 @@
  *
  *   {"schema_version": 1, "kbench_version", "created", "conf",
  *    "baseline": "running,NM=0", "campaign": "DIR/aa",
+ *    "target": "loop:256M",   (the A/A campaign's; absent: an older file)
  *    "rounds": 10, "runtime_s": 1, "alpha": 0.05,
  *    "runs": 20, "runs_disturbed": 3, "runs_superseded": 2,
  *    "analysis": "paired" | "welch-log",
@@ -54,6 +55,8 @@ struct kb_calibration {
 	char *conf;			/* the kernels.conf calibrated */
 	char *baseline;			/* its baseline configuration id */
 	char *campaign;			/* the A/A campaign directory */
+	char *target;			/* its target ("loop:256M",
+					 * campaign.json); NULL: not recorded */
 	unsigned rounds, runtime_s;
 	double alpha;
 	size_t runs, runs_disturbed;	/* counted runs, those disturbed */
@@ -85,5 +88,19 @@ int results_calibration_write(const char *path,
 int results_calibration_read(const char *path, struct kb_calibration *cal);
 
 void results_calibration_free(struct kb_calibration *cal);
+
+/* What differs between the setup cal was measured on and a campaign's
+ * (kernels.conf calibration = FILE used by another campaign): its jobs
+ * (those of cal's metrics) against jobs[0..njobs), its target, its
+ * baseline configuration id and its runtime_s.  Returns NULL when they
+ * agree, else a malloc'd "; "-separated list naming each difference and
+ * both values ("target loop:1G, calibrated on loop:256M"); a value cal
+ * did not record (an older file) is named as not recorded.  *no_job:
+ * 1 when none of jobs was calibrated (then cal's numbers say nothing
+ * about this campaign). */
+char *results_calibration_misfit(const struct kb_calibration *cal,
+				 const char *const *jobs, size_t njobs,
+				 const char *target, const char *baseline,
+				 unsigned runtime_s, int *no_job);
 
 #endif

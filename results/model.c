@@ -725,6 +725,15 @@ json_t *results_merge(json_t *const *models, const char *const *names,
 					"campaign"), "order")))
 			json_object_del(camp, "order");
 	json_object_set_new(camp, "merged_from", from);
+	{
+		/* the name each source's runs carry, in merged_from's order
+		 * (reports/plots.c finds a run's raw artifacts with it) */
+		json_t *nm = json_array();
+
+		for (m = 0; m < n; m++)
+			json_array_append_new(nm, json_string(cname[m]));
+		json_object_set_new(camp, "merged_names", nm);
+	}
 	json_object_set_new(camp, "environments", envs);
 	out = json_pack("{s:i, s:s, s:o, s:o, s:o, s:[]}",
 			"schema_version", KB_SCHEMA_VERSION, "kbench_version", KBENCH_VERSION,

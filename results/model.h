@@ -96,7 +96,9 @@ int results_has_config(json_t *res, const char *id);
  * "campaign": its model's name, and the merged campaign keeps "order"
  * only when every model has the same, so that rounds are paired only
  * within one campaign (stats/compare.h).  campaign.merged_from lists
- * the names, campaign.environments each one's environment by name.
+ * the names given (the directories), campaign.merged_names the name
+ * each one's runs and ids carry (NAME, in the same order),
+ * campaign.environments each one's environment by that name.
  * Summaries and comparisons are left for stats_analyse().  New
  * reference. */
 json_t *results_merge(json_t *const *models, const char *const *names,

@@ -115,6 +115,7 @@ struct kb_rmodel *kb_rmodel__new(json_t *results)
 		x->ok = status && !strcmp(status, "ok");
 		x->warmup = json_is_true(json_object_get(run, "warmup"));
 		x->counts = kb_run_counts(run);
+		x->fixed_work = !strcmp(kb_jstr(run, "work") ?: "", "fixed");
 		json_object_foreach(json_object_get(run, "metrics"), name, v) {
 			if (!json_is_number(v)) {
 				if (!json_is_null(v) && x->counts) {

@@ -63,6 +63,8 @@ struct kb_rrun {
 	unsigned warmup : 1;
 	unsigned counts : 1;	/* ok, not a warm-up, not excluded: enters
 				 * the statistics (kb_run_counts()) */
+	unsigned fixed_work : 1;	/* "work": "fixed" (a job of fixed
+				 * size, not time-based: stats/summary.h) */
 };
 
 /* A metric value that is neither a number nor null, in a counted run:

@@ -1,5 +1,6 @@
 /* runner/adaptive.c - iterations = auto; see runner/adaptive.h. */
 #include "runner/adaptive.h"
+#include "results/calibration.h"
 #include "results/campaign_json.h"
 #include "results/model.h"
 #include "stats/compare.h"
@@ -15,6 +16,17 @@ int adaptive_sync_plan(struct kb_campaign *c)
 {
 	unsigned want;
 
+	if (c->cfg.calibration) {
+		/* the calibration this campaign starts from (its rounds, its
+		 * analysis: campaign_open()) was measured on this setup? */
+		struct kb_calibration cal;
+		int bad = results_calibration_read(c->cfg.calibration, &cal) ||
+			  plan_check_calibration(&c->cfg, &c->plan, &cal);
+
+		results_calibration_free(&cal);
+		if (bad)
+			return -EINVAL;
+	}
 	if (!c->cfg.iterations_auto)
 		return 0;
 	if (results_campaign_plan_rounds(c->dir, &want))
@@ -22,25 +34,6 @@ int adaptive_sync_plan(struct kb_campaign *c)
 	while (plan_rounds(&c->plan) < want)
 		plan_add_round(&c->cfg, &c->plan);
 	return 0;
-}
-
-/* The summary of (cfg, job, metric), or NULL. */
-static const struct results_summary_ci *summary(const struct results_cis *r,
-						const char *cfg,
-						const char *job,
-						const char *metric)
-{
-	size_t i;
-
-	for (i = 0; i < r->nsummaries; i++) {
-		const struct results_summary_ci *s = &r->summaries[i];
-
-		if (!strcmp(s->configuration ?: "", cfg) &&
-		    !strcmp(s->job ?: "", job) &&
-		    !strcmp(s->metric ?: "", metric))
-			return s;
-	}
-	return NULL;
 }
 
 /* CI half-width in % of the mean; INFINITY without a CI. */
@@ -52,47 +45,43 @@ static double half_pct(const struct results_summary_ci *s)
 	return (s->ci95_hi - s->ci95_lo) / 2.0 / fabs(s->mean) * 100.0;
 }
 
+/* The analysis of a comparison as a reader names it */
+static const char *analysis_words(const char *a)
+{
+	return !strcmp(a, "paired") ? "paired by round" :
+	       !strcmp(a, "welch-log") ? "Welch on ln values" :
+	       !strcmp(a, "welch") ? "Welch" : a;
+}
+
 int adaptive_decide(const struct results_cis *res, const struct kb_config *cfg,
 		    unsigned timed_rounds, char **why)
 {
 	double worst = -1.0, h;
-	const char *wc = NULL, *wj = NULL, *wm = NULL, *side;
-	const char *wpaired = NULL;	/* the baseline of a paired worst */
+	const char *wc = NULL, *wj = NULL, *wm = NULL;
+	const char *wbase = NULL;	/* the baseline of a compared worst */
+	const char *wan = NULL;		/* and its analysis */
 	const struct results_summary_ci *s;
-	size_t i, k;
+	size_t i;
 	char *w;
 
+	/* the precision that matters is that of the change, whose CI
+	 * comes from the spread of the comparison's analysis (stats/
+	 * compare.h: paired, the per-round log ratios; unpaired, Welch
+	 * from both samples), not of either mean */
 	for (i = 0; i < res->ncomparisons; i++) {
 		const struct results_comparison_ci *e = &res->comparisons[i];
 
-		/* paired by round: the precision that matters is that of
-		 * the change, whose CI comes from the round ratios
-		 * (stats/compare.h), not of either mean */
-		if (!strcmp(e->analysis ?: "", "paired")) {
-			h = !isnan(e->change_ci95_lo_pct) &&
-			    !isnan(e->change_ci95_hi_pct) ?
-			    (e->change_ci95_hi_pct - e->change_ci95_lo_pct) /
-			    2.0 : INFINITY;
-			if (h > worst) {
-				worst = h;
-				wc = e->configuration;
-				wj = e->job;
-				wm = e->metric;
-				wpaired = e->baseline;
-			}
-			continue;
-		}
-		for (k = 0; k < 2; k++) {
-			side = k ? e->configuration : e->baseline;
-			s = summary(res, side, e->job, e->metric);
-			h = s ? half_pct(s) : INFINITY;
-			if (h > worst) {
-				worst = h;
-				wc = side;
-				wj = e->job;
-				wm = e->metric;
-				wpaired = NULL;
-			}
+		h = !isnan(e->change_ci95_lo_pct) &&
+		    !isnan(e->change_ci95_hi_pct) ?
+		    (e->change_ci95_hi_pct - e->change_ci95_lo_pct) / 2.0 :
+		    INFINITY;
+		if (h > worst) {
+			worst = h;
+			wc = e->configuration;
+			wj = e->job;
+			wm = e->metric;
+			wbase = e->baseline;
+			wan = analysis_words(e->analysis ?: "");
 		}
 	}
 	if (!wc) {
@@ -120,14 +109,13 @@ int adaptive_decide(const struct results_cis *res, const struct kb_config *cfg,
 				    "timed iterations; stopping", timed_rounds);
 		return 0;
 	}
-	if (wpaired)
+	if (wbase)
 		w = isfinite(worst) ?
 			kb_xasprintf("widest 95%% CI: +-%.2f%% of the change "
-				     "vs %s, paired by round (%s %s %s)", worst,
-				     wpaired, wc, wj, wm) :
+				     "vs %s, %s (%s %s %s)", worst,
+				     wbase, wan, wc, wj, wm) :
 			kb_xasprintf("no 95%% CI yet for the change of %s %s "
-				     "%s vs %s (paired by round)", wc, wj, wm,
-				     wpaired);
+				     "%s vs %s (%s)", wc, wj, wm, wbase, wan);
 	else
 		w = isfinite(worst) ?
 			kb_xasprintf("widest 95%% CI: +-%.2f%% of the mean (%s "

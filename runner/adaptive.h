@@ -1,10 +1,12 @@
 /* runner/adaptive.h - iterations = auto (kernels.conf): keep adding
  * interleaved rounds until every compared metric's 95% CI half-width is
  * below target_ci_pct % of its mean, or max_iterations is reached.  The
- * spread is that of the comparison's analysis (stats/compare.h): for a
- * comparison paired by round, half the width of the CI of the change (in
- * %, from the per-round log ratios), not the CIs of the two means;
- * unpaired, the CI of each side's mean.
+ * spread is that of the comparison's analysis (stats/compare.h), the
+ * same one its minimum detectable effect uses: half the width of the
+ * 95% CI of the change (in %), from the per-round log ratios for a
+ * comparison paired by round, from Welch's standard error of both
+ * samples (of ln values) unpaired; never the CIs of the two means.  With
+ * one configuration (nothing compared): the CI of each IOPS mean.
  *
  * The plan starts with warmup + min_iterations rounds; each added round
  * is appended to campaign.json's "plan" (and campaign.iterations
@@ -19,8 +21,11 @@
 #include "results/precision.h"
 #include "runner/campaign.h"
 
-/* After campaign_open(): add the rounds recorded in campaign.json beyond
- * the conf's min_iterations to c->plan.  0 or -errno (message). */
+/* After campaign_open(): with kernels.conf calibration = FILE, check it
+ * was measured on this campaign's setup (plan_check_calibration(),
+ * runner/plan.h: a warning, or -EINVAL when it calibrated none of the
+ * jobs); then add the rounds recorded in campaign.json beyond the conf's
+ * min_iterations to c->plan.  0 or -errno (message). */
 int adaptive_sync_plan(struct kb_campaign *c);
 
 /* Decide on the 95% CIs of an analysed results model (results_cis_of(),

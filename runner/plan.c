@@ -1,5 +1,6 @@
 #include "runner/plan.h"
 #include "runner/drivers.h"
+#include "results/calibration.h"
 #include "results/paths.h"
 #include "results/records.h"
 #include "lib/err.h"
@@ -27,6 +28,46 @@ static char *config_id(const struct kb_config *cfg,
 		id = next;
 	}
 	return id;
+}
+
+char *plan_target_str(const struct kb_config *cfg)
+{
+	if (cfg->target_kind == KB_TARGET_LOOP || !cfg->target)
+		return kb_xasprintf("loop:%lluM", cfg->loop_size_bytes >> 20);
+	return kb_xasprintf("%s%s", cfg->target_kind == KB_TARGET_FILE ?
+			    "file:" : "", cfg->target);
+}
+
+int plan_check_calibration(const struct kb_config *cfg,
+			   const struct kb_plan *plan,
+			   const struct kb_calibration *cal)
+{
+	char *target = plan_target_str(cfg), *diff;
+	int no_job = 0;
+
+	diff = results_calibration_misfit(cal, (const char *const *)cfg->jobs,
+					  cfg->njobs, target,
+					  plan->configs[plan->baseline].id,
+					  cfg->runtime_s, &no_job);
+	free(target);
+	if (!diff)
+		return 0;
+	if (no_job)
+		kb_error("%s:%d: calibration = %s calibrated none of this "
+			 "campaign's jobs (%s): its rounds and analysis say "
+			 "nothing about them; run `kbench calibrate -c %s` "
+			 "again, or remove the key", cfg->path,
+			 cfg->calibration_line, cfg->calibration, diff,
+			 cfg->path);
+	else
+		kb_warn("%s:%d: calibration = %s was measured on another "
+			"setup (%s): its rounds (iterations = auto, kbench "
+			"plan) and its analysis choice may not fit this "
+			"campaign; run `kbench calibrate -c %s` again",
+			cfg->path, cfg->calibration_line, cfg->calibration,
+			diff, cfg->path);
+	free(diff);
+	return no_job ? -EINVAL : 0;
 }
 
 unsigned plan_extra_runs(const struct kb_config *cfg)

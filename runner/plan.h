@@ -95,6 +95,25 @@ int plan_run_sampled(const struct kb_config *cfg, const struct kb_run *r);
  * configuration (message lists the ids), -E2BIG over KB_MAX_RUNS. */
 int plan_build(const struct kb_config *cfg, struct kb_plan *plan);
 
+/* The target as campaign.json records it: "loop:256M", "file:PATH",
+ * or the device path; malloc'd. */
+char *plan_target_str(const struct kb_config *cfg);
+
+/* kernels.conf calibration = FILE (cal, read by calibrate_apply(),
+ * runner/calibrate.h) against this campaign (cfg, plan): when the A/A
+ * campaign it was measured on differs where its numbers come from
+ * (results_calibration_misfit(): jobs, target, baseline configuration,
+ * runtime), a warning naming kernels.conf's line and each difference:
+ * its rounds (iterations = auto, kbench plan) and its analysis choice
+ * may not fit.  Refused (-EINVAL, the message says so) when it
+ * calibrated none of this campaign's jobs: then it measured the noise of
+ * other work, and its rounds and analysis would be meaningless here.
+ * 0 otherwise. */
+struct kb_calibration;
+int plan_check_calibration(const struct kb_config *cfg,
+			   const struct kb_plan *plan,
+			   const struct kb_calibration *cal);
+
 /* Estimated seconds for n runs: runtime plus a fixed per-run overhead
  * (cache drop, fio start-up and ramp) of KB_RUN_OVERHEAD_S. */
 #define KB_RUN_OVERHEAD_S 2.0

@@ -20,7 +20,8 @@ unsigned kb_calibrate_rounds(int paired, double sd_log, double alpha,
 		return 0;
 	for (n = 2; n <= KB_CALIB_MAX_ROUNDS; n++) {
 		mde = paired ? kb_mde_paired_pct(n, sd_log, alpha) :
-			       kb_mde_pct(n, sd_log * 100.0, alpha);
+			       kb_mde_welch_log_pct(sd_log, n, sd_log, n,
+						    alpha);
 		if (isfinite(mde) && fabs(mde) <= target_pct)
 			return n;
 	}

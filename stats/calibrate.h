@@ -22,8 +22,9 @@
  *   - the rounds needed: the least n >= 2 whose minimum detectable
  *     effect (80% power, two-sided alpha) is at most max_mde, and at most
  *     min_effect: paired, kb_mde_paired_pct(n, sd(d)) (stats/paired.h);
- *     Welch, kb_mde_pct(n, pooled sd of ln values in %) (stats/compare.h,
- *     n runs of each side).  Above KB_CALIB_MAX_ROUNDS: 0.
+ *     Welch on ln values, kb_mde_welch_log_pct() with the pooled sd of
+ *     ln values on both sides, n runs each (stats/compare.h: the MDE a
+ *     "welch-log" comparison reports).  Above KB_CALIB_MAX_ROUNDS: 0.
  */
 #ifndef KB_STATS_CALIBRATE_H
 #define KB_STATS_CALIBRATE_H

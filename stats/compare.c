@@ -36,7 +36,7 @@ static int all_finite(const double *x, size_t n)
 int kb_welch_test(const double *a, size_t na, const double *b, size_t nb,
 		  struct kb_welch *w)
 {
-	double ma, mb, va, vb, qa, qb, se, tq;
+	double ma, mb, va, vb, se, tq;
 
 	if (!a || !b || !w || !all_finite(a, na) || !all_finite(b, nb))
 		return -EINVAL;
@@ -46,14 +46,10 @@ int kb_welch_test(const double *a, size_t na, const double *b, size_t nb,
 	mb = gsl_stats_mean(b, 1, nb);
 	va = gsl_stats_variance_m(a, 1, na, ma);	/* n - 1 */
 	vb = gsl_stats_variance_m(b, 1, nb, mb);
-	qa = va / (double)na;
-	qb = vb / (double)nb;
-	se = sqrt(qa + qb);
+	se = kb_welch_se(va, na, vb, nb, &w->df);
 
 	w->diff = mb - ma;
 	if (se > 0.0) {
-		w->df = (qa + qb) * (qa + qb) /
-			(qa * qa / (double)(na - 1) + qb * qb / (double)(nb - 1));
 		w->t = w->diff / se;
 		w->p = 2.0 * gsl_cdf_tdist_Q(fabs(w->t), w->df);
 		if (w->p > 1.0)
@@ -273,16 +269,28 @@ int kb_drift_check(const double *order, const double *y, size_t n,
 	return 0;
 }
 
-double kb_mde_pct(size_t n, double cv_pct, double alpha)
+/* (t(1 - alpha/2; df) + t(0.80; df)) se: the MDE on the analysis's
+ * scale; 0 when se = 0 */
+static double mde_welch_scaled(double va, size_t na, double vb, size_t nb,
+			       double alpha)
 {
-	double df;
+	double df, se;
 
-	if (n < 2 || !isfinite(cv_pct) || !(alpha > 0.0 && alpha < 1.0))
+	if (na < 2 || nb < 2 || !isfinite(va) || !isfinite(vb) ||
+	    !(alpha > 0.0 && alpha < 1.0))
 		return NAN;
-	df = 2.0 * (double)n - 2.0;
+	se = kb_welch_se(va, na, vb, nb, &df);
+	if (!(se > 0.0))
+		return 0.0;
 	return (gsl_cdf_tdist_Pinv(1.0 - alpha / 2.0, df) +
-		gsl_cdf_tdist_Pinv(KB_MDE_POWER, df)) *
-	       sqrt(2.0 / (double)n) * cv_pct;
+		gsl_cdf_tdist_Pinv(KB_MDE_POWER, df)) * se;
+}
+
+double kb_mde_welch_log_pct(double sd_log_a, size_t na, double sd_log_b,
+			    size_t nb, double alpha)
+{
+	return expm1(mde_welch_scaled(sd_log_a * sd_log_a, na,
+				      sd_log_b * sd_log_b, nb, alpha)) * 100.0;
 }
 
 /* ---- the results model --------------------------------------------- */
@@ -616,6 +624,45 @@ static double cv_of(const struct sample *s)
 	if (s->n < 2 || kb_summarize(s->x, s->n, &sum) || !sum.has_sd)
 		return NAN;
 	return sum.cv_pct;
+}
+
+/* The sd (n - 1) of the ln values of s (a fraction); NAN when n < 2 or
+ * a value is <= 0. */
+static double sd_log_of(const struct sample *s)
+{
+	double *l, sd;
+	size_t i;
+
+	if (s->n < 2)
+		return NAN;
+	l = kb_xcalloc(s->n, sizeof(*l));
+	for (i = 0; i < s->n; i++)
+		l[i] = s->x[i] > 0.0 ? log(s->x[i]) : NAN;
+	sd = gsl_stats_sd(l, 1, s->n);
+	free(l);
+	return sd;
+}
+
+/* The minimum detectable effect of the comparison of a and b by the
+ * unpaired analysis (stats/compare.h): "welch-log" from the sds of both
+ * samples' ln values, "welch" from both samples' variances in % of
+ * |mean(a)|. */
+static double mde_unpaired(const char *analysis, const struct sample *a,
+			   const struct sample *b, double alpha)
+{
+	double ma;
+
+	if (!strcmp(analysis, "welch-log"))
+		return kb_mde_welch_log_pct(sd_log_of(a), a->n, sd_log_of(b),
+					    b->n, alpha);
+	if (a->n < 2 || b->n < 2)
+		return NAN;
+	ma = gsl_stats_mean(a->x, 1, a->n);
+	if (ma == 0.0)
+		return NAN;
+	return mde_welch_scaled(gsl_stats_variance(a->x, 1, a->n), a->n,
+				gsl_stats_variance(b->x, 1, b->n), b->n,
+				alpha) / fabs(ma) * 100.0;
 }
 
 /* 1 when every run of a and b comes from the same campaign (the runs'
@@ -954,7 +1001,7 @@ static json_t *comparison_entry(json_t *camp, const struct kb_compare_opts *o,
 		hi = lt.change_ci95_hi_pct;
 	}
 	if (strcmp(analysis, "paired"))
-		mde = kb_mde_pct(a->n, cva, alpha);
+		mde = mde_unpaired(analysis, a, b, alpha);
 	if (strcmp(analysis, "paired") && a->n && b->n &&
 	    !kb_mann_whitney(a->x, a->n, b->x, b->n, &mw))
 		have_mw = 1;
@@ -980,6 +1027,11 @@ static json_t *comparison_entry(json_t *camp, const struct kb_compare_opts *o,
 	json_object_set_new(e, "sd_log_ratio_pct", have &&
 			    !strcmp(analysis, "paired") ?
 			    kb_jreal(lt.sd_log * 100.0) : json_null());
+	json_object_set_new(e, "sd_log_pct", !strcmp(analysis, "welch-log") ?
+			    kb_jreal(sd_log_of(b) * 100.0) : json_null());
+	json_object_set_new(e, "sd_log_baseline_pct",
+			    !strcmp(analysis, "welch-log") ?
+			    kb_jreal(sd_log_of(a) * 100.0) : json_null());
 	/* the difference of the means, and the change's CI in the metric's
 	 * unit at the baseline mean */
 	json_object_set_new(e, "diff", have ? kb_jreal(mb - ma) : json_null());
@@ -1326,6 +1378,42 @@ const char *kb_analysis_text(const char *analysis)
 		       "has no log); change of the mean, 95% CI "
 		       "Welch-Satterthwaite";
 	return analysis;
+}
+
+/* e's member key as a number; NAN when absent or null */
+static double jnum_or_nan(json_t *e, const char *key)
+{
+	json_t *v = json_object_get(e, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+char *kb_mde_text(json_t *e)
+{
+	const char *a = kb_jstr(e, "analysis") ?: "";
+	double mde = jnum_or_nan(e, "mde_pct"), alpha = jnum_or_nan(e, "alpha");
+	long long n = (long long)jnum_or_nan(e, "n");
+	long long nb = (long long)jnum_or_nan(e, "n_baseline");
+
+	if (!isfinite(mde))
+		return NULL;
+	if (!strcmp(a, "paired"))
+		return kb_xasprintf("minimum detectable effect +-%.2f%% (80%% "
+			"power, two-sided alpha %g, paired, n=%lld rounds, sd "
+			"of the per-round log ratios %.2f%%)", mde, alpha,
+			(long long)jnum_or_nan(e, "n_pairs"),
+			jnum_or_nan(e, "sd_log_ratio_pct"));
+	if (!strcmp(a, "welch-log"))
+		return kb_xasprintf("minimum detectable effect +-%.2f%% (80%% "
+			"power, two-sided alpha %g, Welch on ln values, n=%lld "
+			"baseline and %lld, sd of ln values %.2f%% and "
+			"%.2f%%)", mde, alpha, nb, n,
+			jnum_or_nan(e, "sd_log_baseline_pct"),
+			jnum_or_nan(e, "sd_log_pct"));
+	return kb_xasprintf("minimum detectable effect +-%.2f%% (80%% power, "
+		"two-sided alpha %g, Welch, n=%lld baseline and %lld, CV "
+		"%.2f%% and %.2f%%)", mde, alpha, nb, n,
+		jnum_or_nan(e, "cv_baseline_pct"), jnum_or_nan(e, "cv_pct"));
 }
 
 int stats_analyse(json_t *results, const struct kb_compare_opts *o)

@@ -62,12 +62,19 @@
  *    position in the campaign's run order (GSL gsl_fit_linear), the
  *    slope's 95% CI (t with n - 2 df) and p, and the fitted change from
  *    the first to the last baseline run in % of the mean.
- *  - the minimum detectable effect of a two-sample comparison with n
- *    runs on each side, two-sided alpha and 80% power, in % of the mean
- *    (NIST/SEMATECH e-Handbook 7.2.2.2, the sample-size formula with t
- *    quantiles, with the variance of a difference of two means of n,
- *    2 sigma^2 / n):
- *        MDE% = (t(1 - alpha/2; 2n - 2) + t(0.80; 2n - 2)) sqrt(2 / n) CV%
+ *  - the minimum detectable effect of an unpaired comparison, two-sided
+ *    alpha and 80% power (NIST/SEMATECH e-Handbook 7.2.2.2, the
+ *    sample-size formula with t quantiles, MDE = (t(1 - alpha/2; df) +
+ *    t(0.80; df)) se, with the standard error and df of the analysis):
+ *    analysed by Welch on ln values ("welch-log"), per comparison, from
+ *    both samples' variances of ln values s_a^2, s_b^2 (the spread that
+ *    analysis uses; the Welch standard error and the Welch-Satterthwaite
+ *    df above, as a ratio on the log scale):
+ *        se   = sqrt(s_a^2/n_a + s_b^2/n_b)
+ *        MDE% = (exp((t(1 - alpha/2; df) + t(0.80; df)) se) - 1) * 100
+ *    and for "welch" on raw values (a value <= 0) the same with the
+ *    variances of the values, in % of |mean(a)|:
+ *        MDE% = (t(1 - alpha/2; df) + t(0.80; df)) se / |mean(a)| * 100
  *
  * Every distribution function (Student t, normal) comes from GSL.
  *
@@ -152,9 +159,13 @@ struct kb_drift {
 int kb_drift_check(const double *order, const double *y, size_t n,
 		   struct kb_drift *d);
 
-/* Minimum detectable effect in % of the mean (see above) for n runs on
- * each side; NAN when n < 2 or cv_pct is not finite. */
-double kb_mde_pct(size_t n, double cv_pct, double alpha);
+
+/* Minimum detectable effect in % of a "welch-log" comparison (see
+ * above): sd_log_a, sd_log_b are the sds of the two samples' ln values
+ * (fractions, n - 1), na, nb their sizes.  0 when both sds are 0; NAN
+ * when na or nb < 2 or an sd is not finite. */
+double kb_mde_welch_log_pct(double sd_log_a, size_t na, double sd_log_b,
+			    size_t nb, double alpha);
 
 /* Settings of a comparison.  NAN / NULL / 0 = take it from the results
  * model's campaign (alpha, min_effect_pct, min_effect_by_metric, from
@@ -224,6 +235,15 @@ int stats_fill_comparisons_in(struct kb_rmodel *model,
 /* One line naming an analysis ("paired", "welch-log", "welch": the
  * "analysis" of a comparison) for a table's legend. */
 const char *kb_analysis_text(const char *analysis);
+
+/* The minimum detectable effect of comparison e (an entry of
+ * results["comparisons"]) with the spread it comes from, for a table's
+ * legend: "minimum detectable effect +-X% (80% power, two-sided alpha
+ * A, paired, n=N rounds, sd of the per-round log ratios S%)", or for
+ * the unpaired analyses the sizes and spreads of both samples (Welch on
+ * ln values: their sds of ln values; Welch: their CVs).  NULL when e
+ * has no MDE; else malloc'd. */
+char *kb_mde_text(json_t *e);
 
 /* stats_mark_outliers(), stats_fill_summaries(), stats_fill_comparisons()
  * with the default pairs: what `kbench run` and `kbench report` do. */

@@ -87,6 +87,23 @@ double stats_runs_median(json_t *results, const char *metric)
 	return runs_quantile(results, metric, 0.5);
 }
 
+int stats_machine_busy(json_t *results, double *other_median,
+		       size_t *disturbed, size_t *total)
+{
+	json_t *set = json_object_get(results, "disturbed_settings");
+	json_t *lim = json_object_get(set, "other_cpu_limit");
+	double other = stats_runs_median(results, "task.other.cpu_pct");
+
+	if (other_median)
+		*other_median = other;
+	stats_disturbed_count(results, NULL, NULL, disturbed, total);
+	if (!json_is_object(set) || !*total)
+		return -1;
+	return (double)*disturbed > KB_BUSY_DISTURBED_SHARE * (double)*total ||
+	       (isfinite(other) && json_is_number(lim) &&
+		other > json_number_value(lim));
+}
+
 /* "131%" / "7.3%": whole percents from 10 up */
 static void pct(char *buf, size_t len, double v)
 {

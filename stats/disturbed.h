@@ -81,4 +81,21 @@ void stats_disturbed_counts(struct json_t *results, const char *const *cfgs,
  * too); NAN when none has it. */
 double stats_runs_median(struct json_t *results, const char *metric);
 
+#define KB_BUSY_DISTURBED_SHARE 0.05	/* of the counted runs */
+
+/* How busy the machine was during a campaign (a report's "Machine:"
+ * header), by the rules that mark the runs, so that the two never
+ * disagree: busy when more than KB_BUSY_DISTURBED_SHARE of the counted
+ * runs are disturbed, or when the median task.other.cpu_pct is above the
+ * limit the marks used (results["disturbed_settings"]["other_cpu_limit"]:
+ * max(disturbed_other_cpu_pct, 1.5 x the lower quartile), not the raw
+ * key).  A load present all along raises the quartile with it: that is
+ * the campaign's own level, judged quiet as its runs are, and the header
+ * prints the level.  Returns 1 busy, 0 quiet, -1 when stats_mark_
+ * disturbed() has not run on results or it has no counted run.
+ * *other_median (may be NULL): the median task.other.cpu_pct or NAN;
+ * *disturbed, *total: as stats_disturbed_count(). */
+int stats_machine_busy(struct json_t *results, double *other_median,
+		       size_t *disturbed, size_t *total);
+
 #endif

@@ -80,10 +80,20 @@ int kb_paired_log_test(const double *a, const double *b, size_t n,
 	return 0;
 }
 
+double kb_welch_se(double va, size_t na, double vb, size_t nb, double *df)
+{
+	double qa = va / (double)na, qb = vb / (double)nb;
+	double se = sqrt(qa + qb);
+
+	*df = se > 0.0 ? (qa + qb) * (qa + qb) /
+		(qa * qa / (double)(na - 1) + qb * qb / (double)(nb - 1)) : NAN;
+	return se;
+}
+
 int kb_welch_log_test(const double *a, size_t na, const double *b,
 		      size_t nb, struct kb_log_test *r)
 {
-	double *la, *lb, qa, qb;
+	double *la, *lb;
 	size_t i;
 
 	if (!a || !b || !r || !all_finite(a, na) || !all_finite(b, nb))
@@ -98,13 +108,10 @@ int kb_welch_log_test(const double *a, size_t na, const double *b,
 	for (i = 0; i < nb; i++)
 		lb[i] = log(b[i]);
 	/* Welch-Satterthwaite on the logs (as kb_welch_test on raw values) */
-	qa = gsl_stats_variance(la, 1, na) / (double)na;
-	qb = gsl_stats_variance(lb, 1, nb) / (double)nb;
 	r->mean_log = gsl_stats_mean(lb, 1, nb) - gsl_stats_mean(la, 1, na);
 	r->sd_log = NAN;
-	r->se_log = sqrt(qa + qb);
-	r->df = r->se_log > 0.0 ? (qa + qb) * (qa + qb) /
-		(qa * qa / (double)(na - 1) + qb * qb / (double)(nb - 1)) : NAN;
+	r->se_log = kb_welch_se(gsl_stats_variance(la, 1, na), na,
+				gsl_stats_variance(lb, 1, nb), nb, &r->df);
 	free(la);
 	free(lb);
 	finish(r);

@@ -71,6 +71,13 @@ struct kb_log_test {
 int kb_paired_log_test(const double *a, const double *b, size_t n,
 		       struct kb_log_test *r);
 
+/* The Welch standard error sqrt(va/na + vb/nb) of a difference of two
+ * means from the variances va, vb (n - 1 denominators) of samples of
+ * na, nb >= 2 values, and into *df the Welch-Satterthwaite degrees of
+ * freedom df = se^4 / ((va/na)^2/(na-1) + (vb/nb)^2/(nb-1)) (stats/
+ * compare.h, Welch 1947); *df is NAN when se = 0. */
+double kb_welch_se(double va, size_t na, double vb, size_t nb, double *df);
+
 /* Welch's t-test of ln b against ln a (na, nb >= 2).  Returns 0,
  * -EINVAL, -EDOM (n < 2 or a value <= 0). */
 int kb_welch_log_test(const double *a, size_t na, const double *b,

@@ -108,7 +108,7 @@ static int summarize_sample(const struct kb_rmodel *m, size_t c, size_t j,
 		   (len > 7 && !strcmp(metric + len - 7, ".bw_kib"));
 
 	for (i = 0; rate && i < ng; i++)
-		if (strcmp(kb_jstr(m->runs[g[i]].json, "work") ?: "", "fixed"))
+		if (!m->runs[g[i]].fixed_work)
 			rate = 0;
 	if (rate && ng && !kb_summarize_fixed_work(x, n, s))
 		return 0;

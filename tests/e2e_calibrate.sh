@@ -87,4 +87,21 @@ sed 's|cal/calibration.json|nope/calibration.json|' "$tmp/k.conf" >"$tmp/k2.conf
 rc=$?
 check "a missing calibration file: plan exits 1 naming the line (exit $rc)" \
 	"[ $rc -eq 1 ] && grep -q 'k2.conf:12: calibration = ' $tmp/bad2.err && grep -q 'no such calibration file' $tmp/bad2.err"
+
+# --- 5. the calibration applied to another setup ---
+check "plan on the calibrated setup says nothing of a misfit" \
+	"! grep -q 'another setup' $tmp/plan.out"
+sed 's|^target = loop:64M|target = loop:128M|; s|^baseline = running,NM=1|baseline = running,NM=0|' \
+	"$tmp/k.conf" >"$tmp/k3.conf"
+"$KBENCH" plan -c "$tmp/k3.conf" >/dev/null 2>"$tmp/misfit.err"
+rc=$?
+check "another target and baseline: plan warns naming both (exit $rc)" \
+	"[ $rc -eq 0 ] && grep -q 'k3.conf:12: calibration = .*another setup (target loop:128M, calibrated on loop:64M; baseline running,NM=0, calibrated with running,NM=1)' $tmp/misfit.err"
+"$KBENCH" run -q --dry-run -c "$tmp/k3.conf" -o "$tmp/c3" >/dev/null 2>"$tmp/misfit-run.err"
+check "... and so does run" "grep -q 'another setup' $tmp/misfit-run.err"
+sed 's|^jobs = randread-4k|jobs = buffered-write|' "$tmp/k.conf" >"$tmp/k4.conf"
+"$KBENCH" plan -c "$tmp/k4.conf" >/dev/null 2>"$tmp/nojob.err"
+rc=$?
+check "none of its jobs calibrated: plan refuses (exit $rc)" \
+	"[ $rc -eq 1 ] && grep -q 'calibrated none of this campaign.s jobs' $tmp/nojob.err"
 finish

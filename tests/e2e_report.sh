@@ -204,6 +204,16 @@ done
 rc=$?
 check "--rows nosuch: exit 2 and names the choices" \
 	"[ $rc -eq 2 ] && grep -q 'rows nosuch: no such dimension.*tunable label (NM)' '$tmp/e.err'"
+"$KBENCH" report --from-json "$fixture" --map 'running,NM=1=running,NM=0' \
+	>"$tmp/m.out" 2>"$tmp/m.err"
+rc=$?
+check "--map with one campaign: exit 2 naming the option, no report" \
+	"[ $rc -eq 2 ] && grep -q -- '--map running,NM=1=running,NM=0: --map pairs the configurations of several campaigns' '$tmp/m.err' && [ ! -s '$tmp/m.out' ]"
+"$KBENCH" report --from-json "$fixture" --from-json "$fixture" --separate \
+	--map 'x=y' >/dev/null 2>"$tmp/m.err"
+rc=$?
+check "--map with --separate: exit 2 saying why" \
+	"[ $rc -eq 2 ] && grep -q -- '--separate reports each campaign alone' '$tmp/m.err'"
 
 # --- 3c. one iteration numbering (issue 15) -----------------------------
 # A reader's iteration N is the N-th counted round whatever warmup is;

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "tests/capture.h"
+#include "tests/run_kbench.h"
 #include "lib/file.h"
 #include "parsers/kconf.h"
 #include "results/calibration.h"
@@ -176,22 +177,43 @@ static char *tmpdir(void)
 	return kb_xstrdup(tpl);
 }
 
-static void test_file_round_trip(void **state)
+/* Remove the files a and b and the directory dir (tmpdir()), and free
+ * the three names. */
+static void remove_tmp(char *dir, char *a, char *b)
+{
+	unlink(a);
+	unlink(b);
+	rmdir(dir);
+	free(a);
+	free(b);
+	free(dir);
+}
+
+/* A calibration of 4 A/A rounds of randread-4k read.iops, baseline
+ * running,NM=0, measured with runs of runtime_s. */
+static void fixture_calibration(struct kb_calibration *cal,
+				unsigned runtime_s)
 {
 	const double a[4] = { 100, 102, 98, 101 }, b[4] = { 99, 103, 97, 102 };
+
+	calibrate_one(cal, a, b, 4);
+	cal->conf = kb_xstrdup("kernels.conf");
+	cal->baseline = kb_xstrdup("running,NM=0");
+	cal->campaign = kb_xstrdup("cal/aa");
+	cal->rounds = 4;
+	cal->runtime_s = runtime_s;
+	cal->alpha = 0.05;
+}
+
+static void test_file_round_trip(void **state)
+{
 	struct kb_calibration cal, back;
 	struct capture cap;
 	char *dir = tmpdir(), *path = kb_path_join(dir, "calibration.json");
 	char *bad = kb_path_join(dir, "bad.json"), *msg;
 
 	(void)state;
-	calibrate_one(&cal, a, b, 4);
-	cal.conf = kb_xstrdup("kernels.conf");
-	cal.baseline = kb_xstrdup("running,NM=0");
-	cal.campaign = kb_xstrdup("cal/aa");
-	cal.rounds = 4;
-	cal.runtime_s = 1;
-	cal.alpha = 0.05;
+	fixture_calibration(&cal, 1);
 	cal.runs = 8;
 	cal.runs_disturbed = 1;
 	assert_int_equal(results_calibration_write(path, &cal), 0);
@@ -258,6 +280,162 @@ static void test_file_round_trip(void **state)
 	free(path);
 	free(bad);
 	free(dir);
+}
+
+/* calibration = FILE measured on another setup: a warning naming
+ * kernels.conf's line and each difference (jobs, target, baseline,
+ * runtime); refused when it calibrated none of the campaign's jobs;
+ * silent when the setups agree.  The target round-trips through the
+ * file; an older file without one is named as not recorded. */
+static void test_calibration_misfit(void **state)
+{
+	struct kb_calibration cal, back;
+	struct kb_config cfg;
+	struct kb_plan plan;
+	struct capture cap;
+	char *dir = tmpdir(), *path = kb_path_join(dir, "calibration.json");
+	char *conf = kb_path_join(dir, "k.conf"), *text, *msg;
+	const char *const fmt =
+		"[global]\njobs = %s\ntarget = %s\nruntime = %u\n"
+		"calibration = calibration.json\n"
+		"tunable NM = queue/nomerges: 0 1\nbaseline = %s\n"
+		"[running]\nmethod = local\n";
+
+	(void)state;
+	fixture_calibration(&cal, 2);	/* job randread-4k */
+	cal.target = kb_xstrdup("loop:256M");
+	assert_int_equal(results_calibration_write(path, &cal), 0);
+	assert_int_equal(results_calibration_read(path, &back), 0);
+	assert_string_equal(back.target, "loop:256M");
+
+#define CONF(jobs, target, runtime, base) do {				\
+	text = kb_xasprintf(fmt, jobs, target, runtime, base);		\
+	assert_int_equal(kb_write_atomic(conf, text, strlen(text)), 0);	\
+	free(text);							\
+	assert_int_equal(kconf_load(conf, &cfg), 0);			\
+	assert_int_equal(plan_build(&cfg, &plan), 0);			\
+} while (0)
+#define DONE() do { plan_free(&plan); kconf_free(&cfg); } while (0)
+
+	/* the same setup: nothing said */
+	CONF("randread-4k", "loop:256M", 2u, "running,NM=0");
+	cap_begin(&cap);
+	assert_int_equal(plan_check_calibration(&cfg, &plan, &back), 0);
+	msg = cap_end(&cap);
+	assert_string_equal(msg, "");
+	free(msg);
+	DONE();
+
+	/* another target, baseline and runtime, one more job: a warning
+	 * naming each, and kernels.conf's line */
+	CONF("randread-4k buffered-write", "loop:1G", 5u, "running,NM=1");
+	cap_begin(&cap);
+	assert_int_equal(plan_check_calibration(&cfg, &plan, &back), 0);
+	msg = cap_end(&cap);
+	if (!strstr(msg, "k.conf:5: calibration = "))
+		fail_msg("%s", msg);
+	assert_non_null(strstr(msg, "another setup"));
+	assert_non_null(strstr(msg, "jobs randread-4k buffered-write, "
+			       "calibrated with randread-4k"));
+	assert_non_null(strstr(msg, "target loop:1024M, calibrated on "
+			       "loop:256M"));
+	assert_non_null(strstr(msg, "baseline running,NM=1, calibrated "
+			       "with running,NM=0"));
+	assert_non_null(strstr(msg, "runtime 5 s, calibrated with 2 s"));
+	free(msg);
+	DONE();
+
+	/* none of the campaign's jobs calibrated: refused */
+	CONF("buffered-write", "loop:256M", 2u, "running,NM=0");
+	cap_begin(&cap);
+	assert_int_equal(plan_check_calibration(&cfg, &plan, &back),
+			 -EINVAL);
+	msg = cap_end(&cap);
+	assert_non_null(strstr(msg, "calibrated none of this campaign's "
+			       "jobs"));
+	free(msg);
+	DONE();
+
+	/* an older calibration.json, without a target: said so */
+	free(back.target);
+	back.target = NULL;
+	CONF("randread-4k", "loop:256M", 2u, "running,NM=0");
+	cap_begin(&cap);
+	assert_int_equal(plan_check_calibration(&cfg, &plan, &back), 0);
+	msg = cap_end(&cap);
+	assert_non_null(strstr(msg, "the calibration's not recorded"));
+	free(msg);
+	DONE();
+#undef CONF
+#undef DONE
+
+	results_calibration_free(&back);
+	results_calibration_free(&cal);
+	remove_tmp(dir, path, conf);
+}
+
+/* kbench plan with iterations = auto and a calibration: one story, the
+ * range starting where the calibration starts it (not min_iterations),
+ * and said when the rounds it needs are beyond max_iterations (no range
+ * then) or below min_iterations. */
+static void test_plan_auto_range(void **state)
+{
+	static const struct {
+		unsigned rounds;		/* rounds_max_mde */
+		const char *has[3], *lacks;
+	} cases[] = {
+		{ 12, { "(1 warm-up + 10 iterations) = 11 runs",
+			"starts at max_iterations = 10: no round can be added",
+			"fewer than the 12 rounds needed for max_mde" },
+		  "3 to 10 iterations" },
+		{ 5, { "(1 warm-up + 5 iterations) = 6 runs",
+		       "auto: 5 to 10 iterations, a round added while a "
+		       "compared metric's 95% CI of the change is wider than "
+		       "+-1%: 6 to 11 runs",
+		       "starts at 5 rounds, the rounds needed for max_mde" },
+		  "3 to 10 iterations" },
+		{ 2, { "(1 warm-up + 3 iterations) = 4 runs",
+		       "auto: 3 to 10 iterations",
+		       "starts at 3 rounds: min_iterations (2 would do" },
+		  "starts at 2" },
+	};
+	struct kb_calibration cal;
+	char *dir = tmpdir(), *path = kb_path_join(dir, "calibration.json");
+	char *conf = kb_path_join(dir, "k.conf"), *text, *out, *err, *cwd;
+	char *args[] = { "plan", "-c", conf, NULL };
+	size_t i, k;
+
+	(void)state;
+	cwd = getcwd(NULL, 0);
+	text = kb_xasprintf("[global]\njobs = randread-4k\niterations = auto\n"
+		"min_iterations = 3\nmax_iterations = 10\nwarmup = 1\n"
+		"runtime = 2\ntarget = loop:256M\nprofiles = %s/profiles\n"
+		"calibration = calibration.json\n[running]\nmethod = local\n",
+		cwd);
+	assert_int_equal(kb_write_atomic(conf, text, strlen(text)), 0);
+	free(text);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		fixture_calibration(&cal, 2);
+		cal.baseline[strlen("running")] = 0;	/* "running" */
+		cal.target = kb_xstrdup("loop:256M");
+		cal.rounds_max_mde = cal.m[0].rounds_max_mde = cases[i].rounds;
+		assert_int_equal(results_calibration_write(path, &cal), 0);
+		results_calibration_free(&cal);
+		if (run_kbench(args, &out, &err))
+			fail_msg("kbench plan: %s%s", out, err);
+		for (k = 0; k < 3; k++)
+			if (!strstr(out, cases[i].has[k]))
+				fail_msg("rounds %u: no \"%s\" in:\n%s",
+					 cases[i].rounds, cases[i].has[k], out);
+		if (strstr(out, cases[i].lacks))
+			fail_msg("rounds %u: \"%s\" in:\n%s", cases[i].rounds,
+				 cases[i].lacks, out);
+		assert_null(strstr(err, "another setup"));
+		free(out);
+		free(err);
+	}
+	remove_tmp(dir, path, conf);
+	free(cwd);
 }
 
 /* the A/A kernels.conf: the baseline's variant twice, each tunable and
@@ -327,6 +505,8 @@ int main(void)
 		cmocka_unit_test(test_anticorrelated_welch),
 		cmocka_unit_test(test_rounds_by_hand),
 		cmocka_unit_test(test_file_round_trip),
+		cmocka_unit_test(test_calibration_misfit),
+		cmocka_unit_test(test_plan_auto_range),
 		cmocka_unit_test(test_aa_conf_text),
 	};
 

@@ -116,6 +116,28 @@ static void set_env(const char *dir, json_t *env)
 	free(path);
 }
 
+/* out contains every string of has and none of lacks (NULL-terminated
+ * lists, either may be NULL). */
+static void says(const char *out, const char *const *has,
+		 const char *const *lacks)
+{
+	for (; has && *has; has++)
+		if (!strstr(out, *has))
+			fail_msg("no \"%s\" in:\n%s", *has, out);
+	for (; lacks && *lacks; lacks++)
+		if (strstr(out, *lacks))
+			fail_msg("\"%s\" in:\n%s", *lacks, out);
+}
+
+/* compare A A (by two paths): what it must and must not say; and a
+ * configuration of A against A's baseline (one campaign) */
+static const char *const self_has[] = { "compares the campaign",
+	"with itself", ":patched (again) vs", NULL };
+static const char *const self_lacks[] = { "different campaigns",
+	"different environments", "(-", NULL };
+static const char *const one_lacks[] = { "different campaigns",
+	"with itself", NULL };
+
 /* kbench compare A A: every change 0.00%; exit 0, or 125 when
  * underpowered (max_mde), 0 again with --accept-underpowered. */
 static void test_compare_self_and_underpowered(void **state)
@@ -148,6 +170,49 @@ static void test_compare_self_and_underpowered(void **state)
 				 "+0.00%%:\n%s", rc, out);
 		free(out);
 		free(one);
+	}
+
+	/* two configurations, the directory given by two paths ("A" and
+	 * "A/." name one campaign): each configuration against itself,
+	 * every change 0.00%, said to be a campaign compared with itself,
+	 * never "different campaigns" */
+	{
+		const double two[][8] = { { 1000, 1010, 995, 1005, 990 },
+					  { 900, 905, 895, 910, 890 } };
+		const size_t n55[] = { 5, 5 };
+		char *t = campaign("two", ids2, 2, two, n55);
+		char *t2 = kb_xasprintf("%s/.", t);
+		char *patched = kb_xasprintf("%s:patched", t2);
+
+		rc = compare(&out, t, t2, NULL, NULL);
+		if (rc != 0)
+			fail_msg("compare A A/.: exit %d, expected 0:\n%s", rc,
+				 out);
+		says(out, self_has, self_lacks);
+		{
+			/* every change printed (the cell before its CI) is
+			 * +0.00%: 2 configurations x 2 metrics */
+			const char *q = out;
+			size_t nchg = 0;
+
+			while ((q = strstr(q, "%)  [")) != NULL) {
+				assert_memory_equal(q - 6, "(+0.00", 6);
+				nchg++;
+				q += 4;
+			}
+			assert_int_equal(nchg, 4);
+		}
+		free(out);
+		/* one configuration of it (by the other path) against its
+		 * baseline: two configurations of one campaign, not a
+		 * campaign with itself nor two campaigns (-10%: exit 1) */
+		rc = compare(&out, t, patched, NULL, NULL);
+		assert_int_equal(rc, 1);
+		says(out, NULL, one_lacks);
+		free(t);
+		free(t2);
+		free(patched);
+		free(out);
 	}
 
 	/* a max_mde below this campaign's MDE: underpowered, 125 */

@@ -236,10 +236,17 @@ static void test_drift_b26(void **state)
 static void test_mde(void **state)
 {
 	(void)state;
-	assert_near(kb_mde_pct(3, 1.0, 0.05), 3.0352522956, 1e-8);
-	assert_near(kb_mde_pct(5, 2.0, 0.05), 4.0412563299, 1e-8);
-	assert_near(kb_mde_pct(10, 0.5, 0.05), 0.6625403919, 1e-8);
-	assert_true(isnan(kb_mde_pct(1, 1.0, 0.05)));
+	/* equal n and sd of ln values on both sides: Welch's df is 2n - 2
+	 * and se = sd sqrt(2 / n); (t(0.975; 2n-2) + t(0.80; 2n-2))
+	 * sqrt(2 / n) from SciPy (t.ppf), times the sd, then exp - 1 */
+	assert_near(kb_mde_welch_log_pct(0.01, 3, 0.01, 3, 0.05),
+		    expm1(0.030352522956) * 100.0, 1e-8);
+	assert_near(kb_mde_welch_log_pct(0.02, 5, 0.02, 5, 0.05),
+		    expm1(0.040412563299) * 100.0, 1e-8);
+	assert_near(kb_mde_welch_log_pct(0.005, 10, 0.005, 10, 0.05),
+		    expm1(0.006625403919) * 100.0, 1e-8);
+	assert_near(kb_mde_welch_log_pct(0.0, 4, 0.0, 4, 0.05), 0.0, 0);
+	assert_true(isnan(kb_mde_welch_log_pct(0.01, 1, 0.01, 3, 0.05)));
 }
 
 /* ---- the results model --------------------------------------------- */
@@ -319,8 +326,12 @@ static void test_model_b24(void **state)
 		 load_csv("tests/data/stats/B24.csv", 0, "kernel-B", b));
 	assert_int_equal(stats_analyse(res, NULL), 0);
 	e = find_cmp(res, "kernel-B", "read.iops");
-	/* must NOT be an improvement (B24) */
-	assert_string_equal(verdict(e), "no significant difference");
+	/* must NOT be an improvement (B24): not significant (p >= 0.05),
+	 * and B24's "no significant difference" comes from a comparison
+	 * whose MDE from both samples (5.06%, below) is above the default
+	 * max_mde of 5%: "underpowered", no evidence of no change */
+	assert_true(num(e, "p") >= 0.05);
+	assert_string_equal(verdict(e), "underpowered");
 	/* two kernels measured without a recorded run order: unpaired,
 	 * Welch on ln values (stats/compare.h); B24.expected's numbers are
 	 * those of Welch on the raw values, asserted on kb_welch_test() in
@@ -338,9 +349,14 @@ static void test_model_b24(void **state)
 	assert_near(num(e, "diff"), 3.68, 1e-9);
 	assert_near(num(e, "mw_u"), 15.0, 0);
 	assert_near(num(e, "mw_p"), 0.6904761905, 1e-9);
-	/* MDE for n = 5 and the baseline's CV */
-	assert_near(num(e, "mde_pct"), kb_mde_pct(5, num(e,
-		"cv_baseline_pct"), 0.05), 1e-12);
+	/* MDE of this Welch-on-ln comparison: from both samples' variances
+	 * of ln values and the Welch df (stats/compare.h), not from the
+	 * baseline's CV alone; tests/data/stats/reference.py */
+	assert_near(num(e, "mde_pct"), 5.060736819731161, 1e-5);
+	assert_near(num(e, "mde_pct"), kb_mde_welch_log_pct(num(e,
+		"sd_log_baseline_pct") / 100.0, 5, num(e, "sd_log_pct") /
+		100.0, 5, 0.05), 1e-12);
+	assert_near(num(e, "sd_log_baseline_pct"), 2.175075543196247, 1e-9);
 	assert_near(num(e, "cv_baseline_pct"), 8.913 / 407.70 * 100, 0.001);
 	no_nan(res);
 	json_decref(res);

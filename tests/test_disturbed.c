@@ -264,6 +264,59 @@ static void test_report_notes(void **state)
 	json_decref(res);
 }
 
+/* The header's busy/quiet and the marks are one rule: 60 of the 100
+ * quiet runs at 41% other-CPU put the median (41%) above the raw key
+ * (40%) but under the limit the marks use (1.5 x the lower quartile of
+ * about 29%: 43.5%), so no run is disturbed and the machine is quiet;
+ * the report must not say "busy" over "0 of 100 runs disturbed".  The
+ * same runs judged against a key of 35 are all disturbed: busy. */
+static void test_busy_one_rule(void **state)
+{
+	json_t *res = load_csv("tests/data/stats/aa-quiet.csv"), *run;
+	struct kb_disturbed_rules r;
+	double other, lim;
+	size_t i, d, n;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	json_array_foreach(json_object_get(res, "runs"), i, run)
+		if (i % 5 < 3)
+			json_object_set_new(json_object_get(run, "metrics"),
+				"task.other.cpu_pct", json_real(41.0));
+	assert_int_equal(stats_machine_busy(res, &other, &d, &n), -1);
+	assert_int_equal(stats_mark_disturbed(res, NULL, 0), 0);
+	lim = json_number_value(json_object_get(json_object_get(res,
+		"disturbed_settings"), "other_cpu_limit"));
+	assert_true(other > KB_DISTURBED_OTHER_CPU_PCT && other < lim);
+	assert_int_equal(stats_machine_busy(res, &other, &d, &n), 0);
+	assert_int_equal(d, 0);
+	assert_int_equal(n, 100);
+	json_object_set_new(json_object_get(res, "campaign"), "jobs",
+			    json_pack("[s]", "randread-4k"));
+	json_object_set_new(res, "configurations", json_pack("[{s:s}, {s:s}]",
+			    "id", "a", "id", "b"));
+	assert_int_equal(stats_analyse(res, NULL), 0);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(report_render(f, res, "text", NULL), 0);
+	fclose(f);
+	unwrap(buf);
+	if (!strstr(buf, "Machine:     quiet: other tasks used 41% of a") ||
+	    !strstr(buf, "0 of 100 runs disturbed"))
+		fail_msg("unexpected header:\n%s", buf);
+	free(buf);
+
+	kb_disturbed_rules_init(&r);
+	r.other_cpu_pct = 35.0;
+	r.other_factor = NAN;
+	assert_int_equal(stats_mark_disturbed(res, &r, 0), 60);
+	assert_int_equal(stats_machine_busy(res, NULL, &d, &n), 1);
+	assert_int_equal(d, 60);
+	json_decref(res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -273,6 +326,7 @@ int main(void)
 		cmocka_unit_test(test_off_and_missing),
 		cmocka_unit_test(test_steal_psi),
 		cmocka_unit_test(test_report_notes),
+		cmocka_unit_test(test_busy_one_rule),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -241,13 +241,15 @@ static void test_rotation_booting_variants(void **state)
 	kconf_free(&cfg);
 }
 
-/* A results model with summaries and one comparison, CI half-widths
- * given in % of a mean of 100. */
-static json_t *model(double base_half, double new_half)
+/* A results model with summaries (CI half-widths given in % of a mean
+ * of 100) and one comparison of B with A by analysis, whose change has
+ * the 95% CI [lo, hi] %. */
+static json_t *model(double base_half, double new_half, const char *analysis,
+		     double lo, double hi)
 {
 	return json_pack("{s:[{s:s, s:s, s:s, s:f, s:f, s:f},"
 			 "{s:s, s:s, s:s, s:f, s:f, s:f}],"
-			 "s:[{s:s, s:s, s:s, s:s}]}",
+			 "s:[{s:s, s:s, s:s, s:s, s:s, s:f, s:f}]}",
 		"summaries",
 		"configuration", "A", "job", "j", "metric", "read.iops",
 		"mean", 100.0, "ci95_lo", 100.0 - base_half,
@@ -256,7 +258,8 @@ static json_t *model(double base_half, double new_half)
 		"mean", 100.0, "ci95_lo", 100.0 - new_half,
 		"ci95_hi", 100.0 + new_half,
 		"comparisons", "configuration", "B", "baseline", "A", "job", "j",
-		"metric", "read.iops");
+		"metric", "read.iops", "analysis", analysis,
+		"change_ci95_lo_pct", lo, "change_ci95_hi_pct", hi);
 }
 
 /* adaptive_decide() on the CIs of res, as adaptive_next() reads them. */
@@ -283,9 +286,13 @@ static void test_adaptive_decide(void **state)
 	cfg.target_ci_pct = 1.0;
 	cfg.max_iterations = 10;
 
-	res = model(0.5, 1.5);	/* B too wide: go on */
+	/* unpaired (Welch on ln values): the CI of the change decides, the
+	 * spread its MDE uses too (both samples), not the CIs of the two
+	 * means: narrow means, change +-1.5%: go on */
+	res = model(0.5, 0.9, "welch-log", -1.0, 2.0);
 	assert_int_equal(decide(res, &cfg, 3, &why), 1);
-	assert_non_null(strstr(why, "+-1.50% of the mean (B j read.iops)"));
+	assert_non_null(strstr(why, "+-1.50% of the change vs A, Welch on "
+			       "ln values (B j read.iops)"));
 	free(why);
 	/* ... unless the maximum is reached */
 	assert_int_equal(decide(res, &cfg, 10, &why), 0);
@@ -293,24 +300,17 @@ static void test_adaptive_decide(void **state)
 	free(why);
 	json_decref(res);
 
-	res = model(0.5, 0.9);	/* both below target: stop */
+	/* the change's CI below target: stop, however wide the means' */
+	res = model(3.0, 3.0, "welch-log", -0.5, 1.3);
 	assert_int_equal(decide(res, &cfg, 3, &why), 0);
 	assert_non_null(strstr(why, "below target_ci_pct = 1%"));
+	assert_non_null(strstr(why, "+-0.90% of the change vs A"));
 	free(why);
 	json_decref(res);
 
 	/* paired by round: the CI of the change decides, not the means'
 	 * (wide here: a round effect the pairing removes) */
-	res = model(3.0, 3.0);
-	{
-		json_t *add = json_pack("{s:s, s:f, s:f}", "analysis", "paired",
-					"change_ci95_lo_pct", -0.4,
-					"change_ci95_hi_pct", 1.2);
-
-		json_object_update(json_array_get(json_object_get(res,
-				   "comparisons"), 0), add);
-		json_decref(add);
-	}
+	res = model(3.0, 3.0, "paired", -0.4, 1.2);
 	assert_int_equal(decide(res, &cfg, 3, &why), 0);
 	assert_non_null(strstr(why, "+-0.80% of the change vs A, paired by "
 			       "round (B j read.iops)"));
@@ -319,6 +319,14 @@ static void test_adaptive_decide(void **state)
 		"comparisons"), 0), "change_ci95_hi_pct", json_real(3.0));
 	assert_int_equal(decide(res, &cfg, 3, &why), 1);
 	assert_non_null(strstr(why, "+-1.70% of the change vs A"));
+	free(why);
+	json_decref(res);
+
+	/* no comparison (one configuration): the IOPS means' CIs */
+	res = model(0.5, 1.5, "paired", 0.0, 0.0);
+	json_object_set_new(res, "comparisons", json_array());
+	assert_int_equal(decide(res, &cfg, 3, &why), 1);
+	assert_non_null(strstr(why, "+-1.50% of the mean (B j read.iops)"));
 	free(why);
 	json_decref(res);
 }

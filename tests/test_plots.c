@@ -386,6 +386,54 @@ static void test_cdf_units(void **state)
 	json_decref(res);
 }
 
+/* kbench report A B --plots: the two campaigns merged into one model
+ * (no single campaign directory) still get their latency CDF, one curve
+ * per configuration of each, read from the directory given for each
+ * (campaign.merged_from); an export alone (no directories) gets none. */
+static void test_cdf_merged_campaigns(void **state)
+{
+	json_t *a = load_fixture(), *b = load_fixture(), *models[2], *m;
+	char *da = kb_path_join(tmpdir, "old"), *db = kb_path_join(tmpdir,
+								   "new");
+	const char *names[2] = { da, db };
+	struct graph g = { 0 };
+	size_t nblocks = 0;
+	const char *p;
+
+	(void)state;
+	write_fio_json(a, da, 50000, 5000000);
+	write_fio_json(b, db, 100000, 10000000);
+	models[0] = a;
+	models[1] = b;
+	m = results_merge(models, names, 2, NULL);
+	assert_non_null(m);
+	assert_int_equal(stats_analyse(m, NULL), 0);
+	graph_draw(&g, m, "cdf-merged", NULL, 4);
+	graph_read(&g, "cdf");
+	for (p = g.dat; (p = strstr(p, "latency_us cumulative")); p++)
+		nblocks++;
+	assert_int_equal(nblocks, 6);	/* 3 configurations x 2 */
+	assert_non_null(strstr(g.dat, ":running,NM=2: latency_us"));
+	assert_non_null(strstr(g.gp, "datafile index 5 "));
+	/* the first campaign's curves start at 50 us, the second's 100 */
+	assert_true(fabs(first_latency(g.dat) - 50) < 1e-9);
+	assert_non_null(strstr(g.dat, "\n100 0.1"));
+	json_decref(m);
+
+	/* the same models without their directories: no CDF */
+	names[0] = "x.json";
+	names[1] = "y.json";
+	m = results_merge(models, names, 2, NULL);
+	assert_int_equal(stats_analyse(m, NULL), 0);
+	graph_draw(&g, m, "cdf-none", NULL, 3);
+	json_decref(m);
+	graph_free(&g);
+	json_decref(a);
+	json_decref(b);
+	free(da);
+	free(db);
+}
+
 /* The every-iteration plot numbers the counted rounds 1..N whatever
  * warmup is (results/paths.h kb_iteration_label()): the fixture stored
  * as a campaign with warmup = 2 would store it (every round index one
@@ -413,6 +461,7 @@ int main(void)
 		cmocka_unit_test(test_numeric_sweep_lines),
 		cmocka_unit_test(test_sweep_significance_on_lines),
 		cmocka_unit_test(test_cdf_units),
+		cmocka_unit_test(test_cdf_merged_campaigns),
 		cmocka_unit_test(test_iterations_counted_from_1),
 	};
 

@@ -36,6 +36,7 @@ static json_t *fixture(void)
 		"   \"metrics\": {\"zz.custom\": 7, \"read.iops\": 100.5}},"
 		"  {\"configuration\": \"b\", \"job\": \"rr\", \"iteration\": 0,"
 		"   \"status\": \"ok\", \"warmup\": false, \"order\": 9,"
+		"   \"work\": \"fixed\","
 		"   \"metrics\": {\"read.iops\": 200, \"zz.custom\": 8}},"
 		"  {\"configuration\": \"a\", \"job\": \"rr\", \"iteration\": 1,"
 		"   \"status\": \"ok\", \"warmup\": true,"
@@ -121,6 +122,8 @@ static void test_runs_and_groups(void **state)
 	assert_int_equal(kb_rmodel__job(m, NULL), KB_RMODEL_NONE);
 	/* which runs count, and the run order */
 	assert_true(m->runs[0].counts && m->runs[0].ok);
+	/* "work": "fixed" (stats/summary.c: the harmonic mean) */
+	assert_true(m->runs[1].fixed_work && !m->runs[0].fixed_work);
 	assert_true(m->runs[2].warmup && !m->runs[2].counts);
 	assert_true(!m->runs[3].ok && !m->runs[3].counts);
 	assert_true(m->runs[4].ok && !m->runs[4].counts);	/* excluded */

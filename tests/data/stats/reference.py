@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # tests/data/stats/reference.py - the independent values asserted by
-# tests/test_paired.c, from plain Python 3 (math only; no GSL, no SciPy):
+# tests/test_paired.c and tests/test_compare.c (the Welch-on-ln MDE),
+# from plain Python 3 (math only; no GSL, no SciPy):
 #   Student t CDF: composite Simpson integration of the t density
 #   (lgamma from the math module), t quantiles by bisection on it, checked
 #   against printed t tables (NIST/SEMATECH e-Handbook 1.3.6.7.2);
@@ -52,6 +53,14 @@ def welch_log(a, b):
     t = m / se; p = 2 * t_sf(abs(t), df); q = t_ppf(0.975, df)
     return dict(t=t, df=df, p=p, change=math.expm1(m) * 100,
                 lo=math.expm1(m - q * se) * 100, hi=math.expm1(m + q * se) * 100)
+
+def mde_welch_log(a, b, alpha=0.05):
+    """minimum detectable effect in % (80% power) of Welch on ln values"""
+    la = [math.log(x) for x in a]; lb = [math.log(x) for x in b]
+    qa = st.variance(la) / len(la); qb = st.variance(lb) / len(lb)
+    se = math.sqrt(qa + qb)
+    df = (qa + qb) ** 2 / (qa * qa / (len(la) - 1) + qb * qb / (len(lb) - 1))
+    return math.expm1((t_ppf(1 - alpha / 2, df) + t_ppf(0.80, df)) * se) * 100
 
 def midranks(v):
     """ranks of the values v (ties: mean rank)"""
@@ -105,6 +114,9 @@ if __name__ == '__main__':
         for row in csv.DictReader(f):
             B24.setdefault(row['variant'], []).append(float(row['kiops']))
     print('welch log, B24:', welch_log(B24['kernel-A'], B24['kernel-B']))
+    print('MDE welch log, B24:', mde_welch_log(B24['kernel-A'], B24['kernel-B']))
+    print('sd of ln values, B24 kernel-A:',
+          st.stdev([math.log(x) for x in B24['kernel-A']]) * 100)
     a, b = series('quiet.csv')
     d = [math.log(y / x) for x, y in zip(a[:12], b[:12])]
     print('wilcoxon exact, quiet.csv rounds 1-12:', wilcoxon_exact(d))
