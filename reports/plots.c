@@ -140,7 +140,7 @@ static int plot_draw(struct plot *p, const char *head, const char *body)
 		return -EIO;
 	}
 	p->d = NULL;
-	ret = kb_write_atomic(p->dat, p->dbuf, p->dlen);
+	ret = kb_write_atomic_opt(p->dat, p->dbuf, p->dlen, KB_WRITE_NOSYNC);
 	if (ret)
 		return ret;
 	script = kb_xasprintf(
@@ -161,7 +161,8 @@ static int plot_draw(struct plot *p, const char *head, const char *body)
 		"set output '%s'\n"
 		"replot\n"
 		"unset output\n", p->gp, p->dat, head, p->svg, body, p->png);
-	ret = kb_write_atomic(p->gp, script, strlen(script));
+	ret = kb_write_atomic_opt(p->gp, script, strlen(script),
+				 KB_WRITE_NOSYNC);
 	free(script);
 	if (ret)
 		return ret;

@@ -266,15 +266,17 @@ again:
 			free(rdir);
 			goto out;
 		}
+		/* the run's files without fsyncs, then one syncfs before
+		 * state.json records it (lib/file.h's durability rule) */
+		kb_sync_defer_begin();
 		err = do_run(&c, r, &t, &tu, rdir, &result, &drop_warned);
-		if (err) {
-			free(rdir);
-			goto out;
-		}
-		if (stop_signal) {
-			/* fio was stopped early: not a measurement */
+		if (err || stop_signal) {
+			/* stopped early: not a measurement, nothing recorded */
+			kb_sync_defer_end(rdir);
 			json_decref(result);
 			free(rdir);
+			if (err)
+				goto out;
 			break;
 		}
 		mpath = kb_path_join(rdir, "metrics.json");
@@ -284,9 +286,11 @@ again:
 		json_object_set_new(result, "warmup", json_boolean(r->warmup));
 		record_kernel(result, &c.cfg.variants[k->variant]);
 		err = kb_json_write_atomic(mpath, result);
-		if (!err)
+		if (!kb_sync_defer_end(rdir) && !err)
 			err = campaign_record_result(&c, r->key, result,
 						     &failed);
+		else if (!err)
+			err = -EIO;
 		json_decref(result);
 		free(mpath);
 		free(rdir);

@@ -352,8 +352,9 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 	json_object_set_new(rj, "kbench_cpu_during_run_s", json_real(
 		tv_s(self1.ru_utime) + tv_s(self1.ru_stime) -
 		tv_s(self0.ru_utime) - tv_s(self0.ru_stime)));
-	/* fio wrote these itself: make them durable before run.json (and
-	 * then state.json) say the run is done */
+	/* fio wrote these itself: durable before run.json (and then
+	 * state.json) say the run is done; inside the local loop's
+	 * deferral (lib/file.h) the run's one syncfs covers them */
 	kb_fsync_path(out);
 	kb_fsync_path(so);
 	kb_fsync_path(se);
