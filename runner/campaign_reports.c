@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 
 /* results.json, report.txt, report.md; the text table on stdout. */
-int campaign_write_reports(const char *dir, int print)
+int campaign_write_reports(const char *dir, int print, int png)
 {
 	json_t *res = results_load_campaign(dir, 0);
 	char *rpath = kb_path_join(dir, "results.json");
@@ -43,7 +43,7 @@ int campaign_write_reports(const char *dir, int print)
 	 * is installed) and reproducers (reports/plots.h) */
 	report_opts_init(&mdopts);
 	mdopts.full_markdown = 1;
-	if (!ret && plots_write(res, ppath, dir, NULL) > 0) {
+	if (!ret && plots_write(res, ppath, dir, NULL, png) > 0) {
 		mdopts.plots_dir = ppath;
 		mdopts.plots_href = "plots";
 	}

@@ -163,7 +163,7 @@ count:
 			"(kbench report %s renders the tables)", dir,
 			c.plan.nruns, dir);
 		ret = kb_driver_dry_run || campaign_reports_current(dir) ? 0 :
-		      (campaign_write_reports(dir, 0) ? 1 : 0);
+		      (campaign_write_reports(dir, 0, c.cfg.plot_png) ? 1 : 0);
 		if (!ret && !campaign_ok_runs(&c)) {
 			kb_error("%s: every run of this campaign failed; nothing "
 				 "was measured (reasons in %s/report.txt; "
@@ -332,7 +332,7 @@ again:
 		}
 	}
 	tunables_restore(&tu);
-	ret = campaign_write_reports(dir, 1) ? 1 : 0;
+	ret = campaign_write_reports(dir, 1, c.cfg.plot_png) ? 1 : 0;
 	if (!ret) {
 		printf("\nmarkdown report: %s/report.md\n", dir);
 		if (failed && !campaign_ok_runs(&c)) {
