@@ -45,7 +45,8 @@ static void usage(FILE *f)
 
 	fprintf(f,
 "usage: kbench report [--format FMT[,FMT...]] [--metric NAME]... [--no-cpu]\n"
-"                     [--layout NAME | --rows DIM --cols DIM] [--plots DIR]\n"
+"                     [--layout NAME | --rows DIM --cols DIM]\n"
+"                     [--plots DIR [--png]]\n"
 "                     [--reparse] [--from-json FILE]... [--separate]\n"
 "                     [--map NEW=OLD]...\n"
 "                     [-o FILE] DIR...\n"
@@ -95,8 +96,8 @@ static void usage(FILE *f)
 "                      (row, column); DIM is configuration, variant, job,\n"
 "                      iteration, a tunable label (NM) or a swept job\n"
 "                      parameter (numjobs)\n"
-"  -p, --plots DIR     draw graphs with gnuplot into DIR (SVG and PNG, with\n"
-"                      their data and scripts): mean per configuration\n"
+"  -p, --plots DIR     draw graphs with gnuplot into DIR (SVG, with their\n"
+"                      data and scripts): mean per configuration\n"
 "                      with 95%% CI bars, every iteration, scaling (lines\n"
 "                      over a numeric swept job parameter, else clustered\n"
 "                      bars per tunable value), completion latency CDF\n"
@@ -104,6 +105,8 @@ static void usage(FILE *f)
 "                      several: each one's configurations, one graph);\n"
 "                      the changes the table marks significant are\n"
 "                      labelled (\"+1.23%%*\") on the graphs\n"
+"      --png           with --plots: a PNG beside each SVG (pngcairo: about\n"
+"                      4x the CPU of the SVG)\n"
 "  -m, --metric NAME   a metric to compare instead of the default (the\n"
 "                      IOPS of the job's direction: read.iops, else\n"
 "                      write.iops, else trim.iops); repeat it or give\n"
@@ -278,6 +281,7 @@ const struct option kb_report_options[] = {
 	{ "rows", required_argument, NULL, 'r' },
 	{ "cols", required_argument, NULL, 'c' },
 	{ "plots", required_argument, NULL, 'p' },
+	{ "png", no_argument, NULL, 'G' },
 	{ "separate", no_argument, NULL, 'S' },
 	{ "map", required_argument, NULL, 'P' },
 	{ "help", no_argument, NULL, 'h' },
@@ -315,6 +319,7 @@ int cmd_report(int argc, char **argv)
 	size_t buflen = 0;
 	FILE *out = stdout;
 	int reparse = 0, separate = 0, exclude_disturbed = 0, ret = 2, c;
+	int png = 0;
 
 	report_opts_init(&opts);
 	kb_compare_opts_init(&copts);
@@ -364,6 +369,9 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'p':
 			plots = optarg;
+			break;
+		case 'G':
+			png = 1;
 			break;
 		case 'S':
 			separate = 1;
@@ -479,6 +487,11 @@ int cmd_report(int argc, char **argv)
 	for (i = 0; i < nsrc; i++)
 		if (stats_analyse(src[i].results, &copts))
 			goto out;
+	if (png && !plots) {
+		kb_error("--png draws the graphs of --plots DIR as PNG too; "
+			 "give --plots DIR");
+		goto out;
+	}
 	if (plots) {
 		/* one campaign at a time; the markdown links the graphs
 		 * relative to the output file */
@@ -488,7 +501,7 @@ int cmd_report(int argc, char **argv)
 			goto out;
 		}
 		if (plots_write(src[0].results, plots, src[0].campaign_dir,
-				&opts) < 0)
+				&opts, png) < 0)
 			goto out;
 		href = plots_href(plots, output);
 		opts.plots_dir = plots;

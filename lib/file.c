@@ -190,8 +190,46 @@ int kb_open_new(const char *tmp)
 	return fd;
 }
 
+/* Open deferral (kb_sync_defer_begin()): kb_write_atomic() and
+ * kb_fsync_path() leave the syncing to kb_sync_defer_end(). */
+static int sync_deferred;
+
+void kb_sync_defer_begin(void)
+{
+	sync_deferred = 1;
+}
+
+int kb_sync_defer_end(const char *path)
+{
+	int fd, ret = 0;
+
+	if (!sync_deferred)
+		return 0;
+	sync_deferred = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		kb_error("cannot open %s to sync it: %s", path, strerror(errno));
+		return ret;
+	}
+	if (syncfs(fd) < 0) {
+		ret = -errno;
+		kb_error("cannot sync the file system of %s: %s", path,
+			 strerror(errno));
+	}
+	close(fd);
+	return ret;
+}
+
 int kb_write_atomic(const char *path, const void *buf, size_t len)
 {
+	return kb_write_atomic_opt(path, buf, len, 0);
+}
+
+int kb_write_atomic_opt(const char *path, const void *buf, size_t len,
+			unsigned flags)
+{
+	int sync_now = !(flags & KB_WRITE_NOSYNC) && !sync_deferred;
 	char *tmp = kb_xasprintf("%s.tmp.%ld", path, (long)getpid());
 	const char *p = buf;
 	int fd, ret = 0;
@@ -217,7 +255,7 @@ int kb_write_atomic(const char *path, const void *buf, size_t len)
 		p += w;
 		len -= (size_t)w;
 	}
-	ret = fsync(fd) < 0 ? -errno : 0;
+	ret = sync_now && fsync(fd) < 0 ? -errno : 0;
 	if (close(fd) < 0 && !ret)
 		ret = -errno;
 	if (ret) {
@@ -232,7 +270,8 @@ int kb_write_atomic(const char *path, const void *buf, size_t len)
 		unlink(tmp);
 		goto out;
 	}
-	fsync_dir_of(path);
+	if (sync_now)
+		fsync_dir_of(path);
 out:
 	free(tmp);
 	return ret;
@@ -329,8 +368,11 @@ size_t kb_remove_stale_tmp(const char *dir, int depth)
 
 int kb_fsync_path(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = 0;
+	int fd, ret = 0;
 
+	if (sync_deferred)	/* kb_sync_defer_end() syncs it */
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	if (fsync(fd) < 0)

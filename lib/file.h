@@ -4,7 +4,22 @@
  * kb_write_atomic(): write to "<path>.tmp.<pid>", fsync, rename over
  * <path>, fsync the directory.  A crash or power cut leaves either the
  * old file or the new one, never a half-written one (rename(2) is atomic
- * within a file system, POSIX.1-2008).  The temporary file is created
+ * within a file system, POSIX.1-2008).
+ *
+ * Durability rule (issue 16; docs/design-decisions.md "Durability"): a
+ * run's artefacts are on disk before state.json records the run done.
+ * The local run loop keeps it with one sync per run instead of two
+ * fsyncs per file: kb_sync_defer_begin() before the run, its files
+ * (collector snapshots, fio's output, job.fio, run.json, metrics.json)
+ * written atomically without fsync, kb_sync_defer_end(run dir) =
+ * syncfs(2) of the run directory's file system (the files and the
+ * renames, metadata included), then state.json by kb_write_atomic()
+ * with its fsyncs.  A crash before state.json leaves the run unrecorded
+ * (resume redoes it); after, every file it names is on disk.  Files
+ * derivable from runs/ (results.json, report.txt, report.md, plots/)
+ * are written with KB_WRITE_NOSYNC: atomic by rename, never half
+ * written, but possibly the older version after a power cut, which the
+ * next `kbench run` or `kbench report` rebuilds.  The temporary file is created
  * with O_EXCL | O_NOFOLLOW: kbench runs as root and never writes through
  * a file or symlink someone else put at that name.  A kill -9 can leave
  * the temporary file behind; kb_remove_stale_tmp() removes such files
@@ -23,6 +38,21 @@ int kb_read_file(const char *path, char **buf, size_t *len, int quiet);
 
 /* Atomically replace path with len bytes of buf (see above).  0 or -errno. */
 int kb_write_atomic(const char *path, const void *buf, size_t len);
+
+/* kb_write_atomic() with flags: KB_WRITE_NOSYNC renames without any
+ * fsync (a derivable file, see the rule above).  0 or -errno. */
+#define KB_WRITE_NOSYNC 1u
+int kb_write_atomic_opt(const char *path, const void *buf, size_t len,
+			unsigned flags);
+
+/* Defer the syncs of kb_write_atomic() and kb_fsync_path() until
+ * kb_sync_defer_end(path), which syncs the whole file system that path
+ * (a file or directory) lies on with one syncfs(2) and ends the
+ * deferral.  Not nested: one run at a time.  kb_sync_defer_end() with
+ * no deferral open does nothing and returns 0; else 0 or -errno with a
+ * message naming path. */
+void kb_sync_defer_begin(void);
+int kb_sync_defer_end(const char *path);
 
 /* Create a new file at tmp (a temporary name) for writing, mode 0644:
  * O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC; a file or symlink already
@@ -46,7 +76,8 @@ const char *kb_machine_dir(void);
 int kb_file_contains(const char *path, const char *needle);
 
 /* fsync(2) the file at path (written by a child such as fio) so it is
- * on disk before a record says it is there.  0 or -errno (no message:
+ * on disk before a record says it is there; nothing while a deferral
+ * is open (kb_sync_defer_end() syncs it).  0 or -errno (no message:
  * a missing file is the parser's to report). */
 int kb_fsync_path(const char *path);
 

@@ -12,6 +12,12 @@
 
 int kb_json_write_atomic(const char *path, const json_t *j)
 {
+	return kb_json_write_atomic_opt(path, j, 0);
+}
+
+int kb_json_write_atomic_opt(const char *path, const json_t *j,
+			     unsigned flags)
+{
 	char *s = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS |
 				JSON_REAL_PRECISION(17));
 	char *withnl;
@@ -23,7 +29,7 @@ int kb_json_write_atomic(const char *path, const json_t *j)
 	}
 	withnl = kb_xasprintf("%s\n", s);
 	free(s);
-	ret = kb_write_atomic(path, withnl, strlen(withnl));
+	ret = kb_write_atomic_opt(path, withnl, strlen(withnl), flags);
 	free(withnl);
 	return ret;
 }

@@ -11,6 +11,11 @@
  * kb_write_atomic().  0 or -errno. */
 int kb_json_write_atomic(const char *path, const json_t *j);
 
+/* The same with kb_write_atomic_opt()'s flags (KB_WRITE_NOSYNC for a
+ * file derivable from runs/, lib/file.h's durability rule). */
+int kb_json_write_atomic_opt(const char *path, const json_t *j,
+			     unsigned flags);
+
 /* Load a JSON file (read whole, then json_loadb); on error prints
  * "FILE:LINE:COL: what" and returns NULL. */
 json_t *kb_json_load(const char *path);

@@ -1412,6 +1412,8 @@ static const struct kconf_opt kconf_opts[] = {
 	  "seconds a KVM probe boot may take to print the kernel banner (default 20)" },
 	{ "allow_page_cache", SEC_GLOBAL, KT_BOOL, G_OFF(allow_page_cache), 0, 0,
 	  0, NULL, NULL, "yes: let jobs without direct=1 run (default no)" },
+	{ "plot_png", SEC_GLOBAL, KT_BOOL, G_OFF(plot_png), 0, 0, 0, NULL, NULL,
+	  "yes: DIR/plots gets a PNG beside each SVG graph (default no)" },
 	{ "disturbed_other_cpu_pct", SEC_GLOBAL, KT_THRESHOLD,
 	  G_OFF(disturbed_other_cpu_pct), 0, 1000000.0, 1, NULL, NULL,
 	  "a run is disturbed when other tasks used more % of a CPU than this and than 1.5 x the campaign's lower quartile, or off" },

@@ -51,6 +51,7 @@
  *                           ; -o cal` measured: plan prints the rounds
  *                           ; needed, iterations = auto starts there
  *                           ; (relative to this file's directory)
+ *   [global] plot_png = yes ; DIR/plots/ has a PNG beside each SVG
  *   [global] allow_page_cache = yes ; count runs whose buffered reads
  *                           ; likely measured the page cache (flagged
  *                           ; "suspect", parsers/fio_json.h); default no:
@@ -328,6 +329,9 @@ struct kb_config {
 	int allow_page_cache;	/* allow_page_cache = yes|no (default no):
 				 * count runs flagged "suspect":
 				 * "page_cache" (../shared/cases/B30) */
+	int plot_png;		/* plot_png = yes|no (default no): the
+				 * runner's plots/ as PNG too
+				 * (reports/plots.h) */
 };
 
 /* Parse the file at path into *cfg (zeroed first).  Returns 0, or

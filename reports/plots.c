@@ -126,8 +126,9 @@ static void plot_free(struct plot *p)
 /* The scripts plots_write() draws with one gnuplot at the end. */
 static struct {
 	char **gp;
-	char **out;	/* svg, png of each script */
+	char **out;	/* svg, png (NULL: not asked for) of each script */
 	size_t n;
+	int png;	/* plots_write()'s png: draw PNG too */
 } batch;
 
 static int plot_draw(struct plot *p, const char *head, const char *body)
@@ -140,11 +141,11 @@ static int plot_draw(struct plot *p, const char *head, const char *body)
 		return -EIO;
 	}
 	p->d = NULL;
-	ret = kb_write_atomic(p->dat, p->dbuf, p->dlen);
+	ret = kb_write_atomic_opt(p->dat, p->dbuf, p->dlen, KB_WRITE_NOSYNC);
 	if (ret)
 		return ret;
 	script = kb_xasprintf(
-		"# drawn by kbench report --plots; redraw: gnuplot '%s'\n"
+		"# drawn by kbench report --plots%s; redraw: gnuplot '%s'\n"
 		/* one gnuplot runs every script: no setting of the one
 		 * before (xrange, xtics, labels) may leak into this one */
 		"reset\n"
@@ -157,11 +158,16 @@ static int plot_draw(struct plot *p, const char *head, const char *body)
 		"set terminal svg size 900,520 dynamic background rgb 'white'\n"
 		"set output '%s'\n"
 		"%s\n"
-		"set terminal pngcairo size 900,520\n"
-		"set output '%s'\n"
-		"replot\n"
-		"unset output\n", p->gp, p->dat, head, p->svg, body, p->png);
-	ret = kb_write_atomic(p->gp, script, strlen(script));
+		"%s%s%s"
+		"unset output\n", batch.png ? " --png" : "", p->gp, p->dat,
+		head, p->svg, body,
+		/* PNG only on request: pngcairo's font setup costs 4x
+		 * the SVG (issue 16) */
+		batch.png ? "set terminal pngcairo size 900,520\n"
+			    "set output '" : "",
+		batch.png ? p->png : "", batch.png ? "'\nreplot\n" : "");
+	ret = kb_write_atomic_opt(p->gp, script, strlen(script),
+				 KB_WRITE_NOSYNC);
 	free(script);
 	if (ret)
 		return ret;
@@ -171,7 +177,7 @@ static int plot_draw(struct plot *p, const char *head, const char *body)
 				sizeof(*batch.out));
 	batch.gp[batch.n] = kb_xstrdup(p->gp);
 	batch.out[2 * batch.n] = kb_xstrdup(p->svg);
-	batch.out[2 * batch.n + 1] = kb_xstrdup(p->png);
+	batch.out[2 * batch.n + 1] = batch.png ? kb_xstrdup(p->png) : NULL;
 	batch.n++;
 	return 0;
 }
@@ -191,8 +197,8 @@ static void batch_free(void)
 }
 
 /* One gnuplot process for every script of the batch (gnuplot runs its
- * file arguments in order), then a check that each wrote its SVG and
- * PNG.  0 or -errno with a message. */
+ * file arguments in order), then a check that each wrote its SVG (and
+ * PNG when asked for).  0 or -errno with a message. */
 static int batch_draw(void)
 {
 	struct kb_argv argv = KB_ARGV_INIT;
@@ -222,7 +228,7 @@ static int batch_draw(void)
 		return -EIO;
 	}
 	for (i = 0; i < 2 * batch.n; i++)
-		if (!kb_exists(batch.out[i])) {
+		if (batch.out[i] && !kb_exists(batch.out[i])) {
 			kb_error("gnuplot wrote no %s", batch.out[i]);
 			return -EIO;
 		}
@@ -1049,7 +1055,7 @@ static int cdf_plot(json_t *results, const char *dir, const char *cdir,
 }
 
 int plots_write(json_t *results, const char *dir, const char *campaign_dir,
-		const struct report_opts *opts)
+		const struct report_opts *opts, int png)
 {
 	struct report_opts defaults;
 	const char *job, *metric;
@@ -1070,6 +1076,7 @@ int plots_write(json_t *results, const char *dir, const char *campaign_dir,
 	if (ret)
 		return ret;
 	batch_free();
+	batch.png = png;
 	jobs = json_object_get(json_object_get(results, "campaign"), "jobs");
 	json_array_foreach(jobs, i, v) {
 		job = json_string_value(v);

@@ -1,7 +1,9 @@
 /* reports/plots.h - graphs of a campaign with gnuplot (Debian package
  * gnuplot-nox; the svg and pngcairo terminals).
  *
- * Per job, into DIR, each as NAME.svg and NAME.png, with the data
+ * Per job, into DIR, each as NAME.svg (and NAME.png when asked for:
+ * `kbench report --png`, kernels.conf `plot_png = yes`; pngcairo's
+ * pango/fontconfig start costs about 4x the SVG), with the data
  * (NAME.dat) and the gnuplot script (NAME.gp) that drew it kept beside
  * them so a graph can be redrawn or restyled by hand:
  *   JOB-bar         mean of the metric per configuration (summaries),
@@ -51,11 +53,13 @@ char *plots_file_name(const char *job, const char *kind, const char *ext);
 /* Draw the plots of results (summaries filled) into dir (created).
  * campaign_dir: where runs/ lies, for the CDF; NULL: no CDF, unless
  * results is merged from several campaigns (each one's directory, as
- * results/model.h records it).  Returns
+ * results/model.h records it).  png: non-zero draws NAME.png after each
+ * NAME.svg.  The .dat and .gp files are written without fsync
+ * (derivable: lib/file.h).  Returns
  * the number of graphs drawn (>= 0), or -ENOENT (gnuplot not installed:
  * message says which package), -EINVAL (a directory name gnuplot cannot
  * quote), -EIO (gnuplot failed: message names the script). */
 int plots_write(json_t *results, const char *dir, const char *campaign_dir,
-		const struct report_opts *opts);
+		const struct report_opts *opts, int png);
 
 #endif

@@ -193,7 +193,7 @@ void records_tool_version_put(const char *key, const char *version)
 	json_object_set_new(j, key, json_string(version));
 	*strrchr(dir, '/') = '\0';
 	if (!kb_mkdir_p(dir))
-		kb_json_write_atomic(path, j);
+		kb_json_write_atomic_opt(path, j, KB_WRITE_NOSYNC);
 	json_decref(j);
 	free(dir);
 	free(path);

@@ -59,9 +59,10 @@ double records_boot_overhead_mean(const char *dir, double per_run_s,
 
 /* `TOOL --version` answers cached for the machine in
  * $KBENCH_RUN_DIR/tool-versions.json ({KEY: VERSION}), KEY naming the
- * binary as it is now ("PATH:INODE:MTIME_NS"), so a changed binary is
- * asked again.  get: 1 found (*version malloc'd), 0 not; put: best
- * effort, silent. */
+ * binary as it is now (runner/tool_version.h: "PATH:INO:SIZE:MTIME"),
+ * so a changed binary is asked again.  get: 1 found (*version
+ * malloc'd), 0 not; put: best effort, silent, written without fsync (a
+ * cache on /run: lost, it is asked again). */
 int records_tool_version_get(const char *key, char **version);
 void records_tool_version_put(const char *key, const char *version);
 

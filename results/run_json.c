@@ -69,6 +69,10 @@ int results_run_json_write(const char *path, const struct results_run_json *r)
 	procfs_record_kernel(rj);
 	json_object_set_new(rj, "kbench_cpu_during_run_s",
 			    json_real(r->kbench_cpu_during_run_s));
+	json_object_set_new(rj, "cache_drop_cpu_s",
+			    json_real(r->cache_drop_cpu_s));
+	json_object_set_new(rj, "cache_drop_wall_s",
+			    json_real(r->cache_drop_wall_s));
 	ret = kb_json_write_atomic(path, rj);
 	json_decref(rj);
 	return ret;

@@ -18,6 +18,8 @@
  *   tunables_after {PATH: value | null (unreadable)}
  *   tunables_changed  the reason a tunable changed (absent: none did)
  *   kbench_cpu_during_run_s  kbench's own CPU while fio ran (s)
+ *   cache_drop_cpu_s, cache_drop_wall_s  sync() and the cache drop
+ *                  before the run: CPU and wall (s)
  *   kernel_release, proc_version, kernel_build_id, mem_total_kib
  *                  the running kernel (parsers/procfs.h,
  *                  procfs_record_kernel())
@@ -60,6 +62,7 @@ struct results_run_json {
 	size_t ntunables_after;
 	const char *tunables_changed;	/* NULL: none changed */
 	double kbench_cpu_during_run_s;
+	double cache_drop_cpu_s, cache_drop_wall_s;
 };
 
 /* Write r to path atomically (parsers/json_file.h), with the running

@@ -4,6 +4,7 @@
 #include "results/records.h"
 #include "results/paths.h"
 #include "runner/drivers.h"
+#include "runner/tool_version.h"
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/proc.h"
@@ -73,45 +74,14 @@ static json_t *first_line_of(const char *path, const char *prefix)
 
 /* The first line of `tool --version`, or null; cached per binary
  * (results/records.h: a changed binary is asked again). */
+/* `TOOL --version`'s first line (cached: runner/tool_version.h), or null */
 static json_t *tool_version(const char *tool)
 {
-	char *argv[] = { (char *)tool, "--version", NULL }, *out = NULL, *nl;
-	char *path = kb_which(tool), *key = NULL;
-	struct stat st;
-	json_t *v;
-	int prev = kb_quiet, rc;
+	char *v = kb_tool_version(tool);
+	json_t *j = v ? json_string(v) : json_null();
 
-	if (path && stat(path, &st) == 0) {
-		key = kb_xasprintf("%s:%llu:%lld.%09ld", path,
-				   (unsigned long long)st.st_ino,
-				   (long long)st.st_mtim.tv_sec,
-				   st.st_mtim.tv_nsec);
-		if (records_tool_version_get(key, &out)) {
-			v = json_string(out);
-			free(out);
-			free(key);
-			free(path);
-			return v;
-		}
-	}
-	rc = kb_capture(argv, &out);
-	kb_quiet = prev;
-	if (rc != 0 || !out) {
-		free(out);
-		free(key);
-		free(path);
-		return json_null();
-	}
-	nl = strchr(out, '\n');
-	if (nl)
-		*nl = '\0';
-	if (key)
-		records_tool_version_put(key, out);
-	v = json_string(out);
-	free(out);
-	free(key);
-	free(path);
-	return v;
+	free(v);
+	return j;
 }
 
 /* A cpufreq file of every online CPU (cpuN/cpufreq/NAME): its value

@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 
 /* results.json, report.txt, report.md; the text table on stdout. */
-int campaign_write_reports(const char *dir, int print)
+int campaign_write_reports(const char *dir, int print, int png)
 {
 	json_t *res = results_load_campaign(dir, 0);
 	char *rpath = kb_path_join(dir, "results.json");
@@ -37,12 +37,13 @@ int campaign_write_reports(const char *dir, int print)
 	ret = stats_analyse(res, NULL);
 	if (ret)
 		goto out;
-	ret = kb_json_write_atomic(rpath, res);
+	/* derivable from runs/: atomic, not synced (lib/file.h) */
+	ret = kb_json_write_atomic_opt(rpath, res, KB_WRITE_NOSYNC);
 	/* report.md: environment, tables, graphs (DIR/plots, when gnuplot
 	 * is installed) and reproducers (reports/plots.h) */
 	report_opts_init(&mdopts);
 	mdopts.full_markdown = 1;
-	if (!ret && plots_write(res, ppath, dir, NULL) > 0) {
+	if (!ret && plots_write(res, ppath, dir, NULL, png) > 0) {
 		mdopts.plots_dir = ppath;
 		mdopts.plots_href = "plots";
 	}
@@ -66,7 +67,8 @@ int campaign_write_reports(const char *dir, int print)
 		}
 		fclose(m);
 		if (!ret)
-			ret = kb_write_atomic(paths[i], text, len);
+			ret = kb_write_atomic_opt(paths[i], text, len,
+						 KB_WRITE_NOSYNC);
 		if (!ret && print && i == 0)
 			fwrite(text, 1, len, stdout);
 		free(text);

@@ -164,7 +164,7 @@ count:
 			"(kbench report %s renders the tables)", dir,
 			c.plan.nruns, dir);
 		ret = kb_driver_dry_run || campaign_reports_current(dir) ? 0 :
-		      (campaign_write_reports(dir, 0) ? 1 : 0);
+		      (campaign_write_reports(dir, 0, c.cfg.plot_png) ? 1 : 0);
 		if (!ret && !campaign_ok_runs(&c)) {
 			kb_error("%s: every run of this campaign failed; nothing "
 				 "was measured (reasons in %s/report.txt; "
@@ -267,15 +267,17 @@ again:
 			free(rdir);
 			goto out;
 		}
+		/* the run's files without fsyncs, then one syncfs before
+		 * state.json records it (lib/file.h's durability rule) */
+		kb_sync_defer_begin();
 		err = do_run(&c, r, &t, &tu, rdir, &result, &drop_warned);
-		if (err) {
-			free(rdir);
-			goto out;
-		}
-		if (stop_signal) {
-			/* fio was stopped early: not a measurement */
+		if (err || stop_signal) {
+			/* stopped early: not a measurement, nothing recorded */
+			kb_sync_defer_end(rdir);
 			json_decref(result);
 			free(rdir);
+			if (err)
+				goto out;
 			break;
 		}
 		mpath = kb_path_join(rdir, "metrics.json");
@@ -285,9 +287,11 @@ again:
 		json_object_set_new(result, "warmup", json_boolean(r->warmup));
 		record_kernel(result, &c.cfg.variants[k->variant]);
 		err = kb_json_write_atomic(mpath, result);
-		if (!err)
+		if (!kb_sync_defer_end(rdir) && !err)
 			err = campaign_record_result(&c, r->key, result,
 						     &failed);
+		else if (!err)
+			err = -EIO;
 		json_decref(result);
 		free(mpath);
 		free(rdir);
@@ -329,7 +333,7 @@ again:
 		}
 	}
 	tunables_restore(&tu);
-	ret = campaign_write_reports(dir, 1) ? 1 : 0;
+	ret = campaign_write_reports(dir, 1, c.cfg.plot_png) ? 1 : 0;
 	if (!ret) {
 		printf("\nmarkdown report: %s/report.md\n", dir);
 		if (failed && !campaign_ok_runs(&c)) {

@@ -49,6 +49,13 @@ static double tv_s(struct timeval tv)
 	return tv.tv_sec + tv.tv_usec / 1e6;
 }
 
+/* user + system CPU seconds from getrusage() a to b */
+static double cpu_between_s(const struct rusage *a, const struct rusage *b)
+{
+	return tv_s(b->ru_utime) + tv_s(b->ru_stime) -
+	       tv_s(a->ru_utime) - tv_s(a->ru_stime);
+}
+
 /* target@HOST (parsers/kconf.h): fio's client expands ${VAR} from this
  * machine's environment, one for every host, so a host with a target of
  * its own gets a job file of its own (fio(1), CLIENT / SERVER:
@@ -232,7 +239,8 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 				  .rdir = rdir };
 	struct kb_collect_state cst;
 	struct kb_spawn_opts so_opts = { 0 };
-	struct rusage self0, self1;
+	struct rusage self0, self1, drop0, drop1;
+	struct timespec drop_t0, drop_t1;
 	struct kb_spawn_result res;
 	struct timespec start;	/* run.json start_unix_ns (push/influx.h) */
 	char *buf = NULL;
@@ -275,7 +283,13 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 	if (!hj.n)
 		argv[na++] = jobcopy;
 	argv[na] = NULL;
+	/* its cost is kbench's (make bench): the CPU of writing
+	 * drop_caches grows with the machine's page cache and slab */
+	getrusage(RUSAGE_SELF, &drop0);
+	clock_gettime(CLOCK_MONOTONIC, &drop_t0);
 	drop_caches(drop_warned);
+	clock_gettime(CLOCK_MONOTONIC, &drop_t1);
+	getrusage(RUSAGE_SELF, &drop1);
 	ret = collectors_start(&ctx, &cst);
 	if (ret)
 		goto out;
@@ -335,11 +349,14 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 	 * costs the measured run (make bench); run.json also gets the
 	 * kernel's identity (release + /proc/version build string + build
 	 * id: two builds can share `uname -r`) and the RAM */
-	rj.kbench_cpu_during_run_s = tv_s(self1.ru_utime) +
-		tv_s(self1.ru_stime) - tv_s(self0.ru_utime) -
-		tv_s(self0.ru_stime);
-	/* fio wrote these itself: make them durable before run.json (and
-	 * then state.json) say the run is done */
+	rj.kbench_cpu_during_run_s = cpu_between_s(&self0, &self1);
+	/* sync() and the cache drop before the run: CPU and wall */
+	rj.cache_drop_cpu_s = cpu_between_s(&drop0, &drop1);
+	rj.cache_drop_wall_s = (double)(drop_t1.tv_sec - drop_t0.tv_sec) +
+			       (drop_t1.tv_nsec - drop_t0.tv_nsec) / 1e9;
+	/* fio wrote these itself: durable before run.json (and then
+	 * state.json) say the run is done; inside the local loop's
+	 * deferral (lib/file.h) the run's one syncfs covers them */
 	kb_fsync_path(out);
 	kb_fsync_path(so);
 	kb_fsync_path(se);

@@ -83,8 +83,8 @@ fi
 src="$fixture"; from=(--from-json "$fixture")
 [ -n "$campaign" ] && { src="$campaign"; from=("$campaign"); }
 if command -v gnuplot >/dev/null; then
-	"$KBENCH" report "${from[@]}" --plots "$tmp/out/plots" -f markdown \
-		-o "$tmp/out/report.md" 2>"$tmp/plots.err"
+	"$KBENCH" report "${from[@]}" --plots "$tmp/out/plots" --png \
+		-f markdown -o "$tmp/out/report.md" 2>"$tmp/plots.err"
 	rc=$?
 	check "report --plots exits 0 (rc $rc)" "[ $rc -eq 0 ]"
 	for k in bar iterations scaling; do
@@ -101,7 +101,21 @@ if command -v gnuplot >/dev/null; then
 		check "latency CDF drawn from the json+ bins" \
 			"[ -s '$tmp/out/plots/randread-4k-cdf.svg' ] && [ \$(grep -cv '^#' '$tmp/out/plots/randread-4k-cdf.dat') -gt 10 ]"
 		check "the runner's report.md embeds its plots" \
-			"grep -qF '](plots/randread-4k-bar.svg)' '$campaign/report.md' && [ -s '$campaign/plots/randread-4k-bar.png' ]"
+			"grep -qF '](plots/randread-4k-bar.svg)' '$campaign/report.md' && [ -s '$campaign/plots/randread-4k-bar.svg' ]"
+		check "the runner draws SVG only unless plot_png = yes (issue 16)" \
+			"! ls '$campaign'/plots/*.png 2>/dev/null | grep -q ."
+		"$KBENCH" report "$campaign" --plots "$tmp/out/svgonly" \
+			>/dev/null 2>&1
+		check "report --plots without --png draws no PNG" \
+			"[ -s '$tmp/out/svgonly/randread-4k-bar.svg' ] && ! ls '$tmp/out/svgonly'/*.png 2>/dev/null | grep -q ."
+		# plot_png = yes: the runner's graphs as PNG too (one 1 s run)
+		sed -e 's/^iterations = 2$/iterations = 1/' \
+		    -e 's/^tunable NM = .*/plot_png = yes/' "$tmp/r.conf" \
+		    >"$tmp/png.conf"
+		"$KBENCH" run -q -c "$tmp/png.conf" -o "$tmp/cpng" \
+			>/dev/null 2>"$tmp/png.err"
+		check "plot_png = yes: the runner draws a PNG beside each SVG" \
+			"[ -s '$tmp/cpng/plots/randread-4k-bar.svg' ] && [ \"\$(head -c 8 '$tmp/cpng/plots/randread-4k-bar.png' | od -An -tx1 | tr -d ' \n')\" = 89504e470d0a1a0a ]"
 	fi
 	check "report.md has environment and reproducer sections" \
 		"grep -q '^## Environment' '$tmp/out/report.md' && grep -q '^## Reproduce' '$tmp/out/report.md'"

@@ -42,15 +42,21 @@
 
 /* plots_write() into tmpdir/name: the graphs drawn, or -ENOENT when
  * gnuplot is missing (the scripts and data are written either way). */
-static char *draw(json_t *res, const char *name, const char *campaign_dir,
-		  int want_graphs)
+static char *draw_as(json_t *res, const char *name, const char *campaign_dir,
+		     int want_graphs, int png)
 {
 	char *dir = kb_path_join(tmpdir, name);
-	int ret = plots_write(res, dir, campaign_dir, NULL);
+	int ret = plots_write(res, dir, campaign_dir, NULL, png);
 
 	if (ret != -ENOENT)
 		assert_int_equal(ret, want_graphs);
 	return dir;
+}
+
+static char *draw(json_t *res, const char *name, const char *campaign_dir,
+		  int want_graphs)
+{
+	return draw_as(res, name, campaign_dir, want_graphs, 0);
 }
 
 static char *read_plot(const char *dir, const char *kind, const char *ext)
@@ -453,6 +459,37 @@ static void test_iterations_counted_from_1(void **state)
 	json_decref(res);
 }
 
+/* SVG only by default (issue 16: pngcairo costs 4x the SVG); with png
+ * the script draws a PNG after its SVG, and gnuplot (when installed)
+ * wrote both. */
+static void test_png_only_on_request(void **state)
+{
+	json_t *res = load_fixture();
+	struct graph g = { 0 };
+	char *png, *gnuplot = kb_which("gnuplot");
+
+	(void)state;
+	graph_draw(&g, res, "svgonly", NULL, 3);
+	graph_read(&g, "bar");
+	assert_non_null(strstr(g.gp, "set terminal svg"));
+	assert_null(strstr(g.gp, "pngcairo"));
+	png = kb_path_join(g.dir, JOB "-bar.png");
+	assert_false(kb_exists(png));
+	free(png);
+	graph_free(&g);
+	g.dir = draw_as(res, "withpng", NULL, 3, 1);
+	graph_read(&g, "bar");
+	assert_true(strstr(g.gp, "set terminal svg") <
+		    strstr(g.gp, "set terminal pngcairo"));
+	png = kb_path_join(g.dir, JOB "-bar.png");
+	if (gnuplot)
+		assert_true(kb_exists(png));
+	free(png);
+	free(gnuplot);
+	graph_free(&g);
+	json_decref(res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -463,6 +500,7 @@ int main(void)
 		cmocka_unit_test(test_cdf_units),
 		cmocka_unit_test(test_cdf_merged_campaigns),
 		cmocka_unit_test(test_iterations_counted_from_1),
+		cmocka_unit_test(test_png_only_on_request),
 	};
 
 	return cmocka_run_group_tests(tests, tmpdir_setup,
