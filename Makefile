@@ -12,7 +12,7 @@ CC ?= cc
 # only its own and lower layers (scripts/check-layers, run by make check).
 LAYERS := lib parsers results stats reports,push runner builtin
 
-PKGS := jansson gsl libcurl libcrypto liblzma libzstd zlib
+PKGS := jansson yajl gsl libcurl libcrypto liblzma libzstd zlib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
