@@ -2,7 +2,6 @@
 #include "stats/disturbed.h"
 #include "results/json.h"
 
-#include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdio.h>
@@ -61,8 +60,27 @@ static int metric_of(json_t *run, const char *name, double *v)
 	return isfinite(*v);
 }
 
+/* GSL's interpolated quantile p of x[0..n) (n >= 1), the value
+ * gsl_stats_quantile_from_sorted_data gives on the sorted array, found
+ * by selection instead of a sort (issue 16): O(n).  With i = floor(p
+ * (n - 1)) and d its fraction, (1 - d) x(i) + d x(i + 1), x(k) the k-th
+ * smallest (gsl_stats_select, quickselect; x is reordered).  The same
+ * arithmetic as GSL's (gsl/statistics/quantiles_source.c), so the
+ * result is bit for bit the sorted one's. */
+static double quantile_select(double *x, size_t n, double p)
+{
+	double index = p * (double)(n - 1);
+	size_t lhs = (size_t)index;
+	double delta = index - (double)lhs, lo;
+
+	lo = gsl_stats_select(x, 1, n, lhs);
+	if (lhs == n - 1)
+		return lo;
+	return (1 - delta) * lo + delta * gsl_stats_select(x, 1, n, lhs + 1);
+}
+
 /* Quantile p of metric over the counted runs (GSL's interpolated
- * quantile of the sorted values); NAN when none has it. */
+ * quantile: quantile_select); NAN when none has it. */
 static double runs_quantile(json_t *results, const char *metric, double p)
 {
 	json_t *runs = json_object_get(results, "runs"), *run;
@@ -74,10 +92,8 @@ static double runs_quantile(json_t *results, const char *metric, double p)
 	json_array_foreach(runs, i, run)
 		if (counted_ok(run) && metric_of(run, metric, &x[n]))
 			n++;
-	if (n) {
-		gsl_sort(x, 1, n);
-		q = gsl_stats_quantile_from_sorted_data(x, 1, n, p);
-	}
+	if (n)
+		q = quantile_select(x, n, p);
 	free(x);
 	return q;
 }
