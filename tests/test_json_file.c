@@ -151,7 +151,7 @@ static void test_own_files_fast(void **state)
 static void test_edges_as_jansson(void **state)
 {
 	/* inputs[0..nfast) must be decoded fast */
-	static const size_t nfast = 5;
+	static const size_t nfast = 6;
 	static const char *const inputs[] = {
 		"{\"a\": 1, \"b\": -0, \"c\": 1.5, \"d\": 1e3, \"e\": 2E-2}",
 		"{\"z\": 1, \"a\": 2, \"z\": 3}",	/* repeated key */
@@ -159,6 +159,7 @@ static void test_edges_as_jansson(void **state)
 		"{\"big\": 9223372036854775807, \"neg\": -9223372036854775808}",
 		/* escaped keys and values: yajl decodes both into one buffer */
 		"{\"a\\tb\": \"c\\td\", \"e\\n\": {\"f\\\"\": \"g\\\\\"}}",
+		"{\"a\": \"x\\\\u\"}",		/* "\\" then u */
 		"{\"over\": 9223372036854775808}",	/* too big integer */
 		"{\"huge\": 1e400}",			/* real overflow */
 		"{\"tiny\": 1e-400}",			/* underflow: accepted */
@@ -192,6 +193,8 @@ static void test_edges_as_jansson(void **state)
 		"{\"a\": NaN}",
 		"\xef\xbb\xbf{}",			/* byte order mark */
 		"{\"a\": [1, 2",			/* truncated */
+		"{\"a\": \"x\\",			/* ends in a backslash */
+		"\\",
 	};
 	char *p = kb_path_join(tmpdir, "edge.json");
 	size_t i;
