@@ -50,9 +50,11 @@ static int counted_ok(json_t *run)
 	       !json_is_true(json_object_get(run, "warmup"));
 }
 
-static int metric_of(json_t *run, const char *name, double *v)
+/* The finite number metrics[name] in *v: 1, else 0 (metrics: a run's
+ * "metrics" object, looked up once per run by the callers). */
+static int metric_of(json_t *metrics, const char *name, double *v)
 {
-	json_t *x = json_object_get(json_object_get(run, "metrics"), name);
+	json_t *x = json_object_get(metrics, name);
 
 	if (!json_is_number(x))
 		return 0;
@@ -90,7 +92,8 @@ static double runs_quantile(json_t *results, const char *metric, double p)
 	if (!x)
 		return NAN;
 	json_array_foreach(runs, i, run)
-		if (counted_ok(run) && metric_of(run, metric, &x[n]))
+		if (counted_ok(run) && metric_of(json_object_get(run,
+						 "metrics"), metric, &x[n]))
 			n++;
 	if (n)
 		q = quantile_select(x, n, p);
@@ -148,7 +151,7 @@ int stats_mark_disturbed(json_t *results, const struct kb_disturbed_rules *r,
 		idle_lim = r->idle_fraction * idle_q3;
 
 	json_array_foreach(runs, i, run) {
-		json_t *why = NULL;
+		json_t *why = NULL, *mx = json_object_get(run, "metrics");
 		double v;
 
 		json_object_del(run, "disturbed");
@@ -158,16 +161,16 @@ int stats_mark_disturbed(json_t *results, const struct kb_disturbed_rules *r,
 		if (strcmp(kb_jstr(run, "status") ?: "", "ok"))
 			continue;
 		if (isfinite(other_lim) &&
-		    metric_of(run, "task.other.cpu_pct", &v) && v > other_lim)
+		    metric_of(mx, "task.other.cpu_pct", &v) && v > other_lim)
 			add_reason(&why, "task.other.cpu_pct", v, ">",
 				   other_lim);
 		if (isfinite(r->steal_pct) &&
-		    metric_of(run, "cpu.steal_pct", &v) && v > r->steal_pct)
+		    metric_of(mx, "cpu.steal_pct", &v) && v > r->steal_pct)
 			add_reason(&why, "cpu.steal_pct", v, ">", r->steal_pct);
 		if (isfinite(r->psi_pct) &&
-		    metric_of(run, "psi.cpu_some_pct", &v) && v > r->psi_pct)
+		    metric_of(mx, "psi.cpu_some_pct", &v) && v > r->psi_pct)
 			add_reason(&why, "psi.cpu_some_pct", v, ">", r->psi_pct);
-		if (isfinite(idle_lim) && metric_of(run, "cpu.idle_pct", &v) &&
+		if (isfinite(idle_lim) && metric_of(mx, "cpu.idle_pct", &v) &&
 		    v < idle_lim)
 			add_reason(&why, "cpu.idle_pct", v, "<", idle_lim);
 		if (!why)
