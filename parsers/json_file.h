@@ -16,8 +16,9 @@ int kb_json_write_atomic(const char *path, const json_t *j);
 int kb_json_write_atomic_opt(const char *path, const json_t *j,
 			     unsigned flags);
 
-/* Load a JSON file (read whole, then json_loadb); on error prints
- * "FILE:LINE:COL: what" and returns NULL. */
+/* Load a JSON file (read whole, then kb_json_decode_fast(), else
+ * json_loadb); on error prints jansson's "FILE:LINE:COL: what" and
+ * returns NULL. */
 json_t *kb_json_load(const char *path);
 
 /* kb_json_load(), where a file that does not exist is no error: then
@@ -25,5 +26,18 @@ json_t *kb_json_load(const char *path);
  * and an open per file: a report opens every run's metrics.json).
  * Otherwise *missing = 0 and kb_json_load()'s result. */
 json_t *kb_json_load_existing(const char *path, int *missing);
+
+/* buf[0..len) decoded by yajl (its lexer over the whole buffer, about
+ * half of json_loadb's CPU: issue 16) into exactly the tree json_loadb(buf,
+ * len, 0) gives: keys in file order, a repeated key's value replaced in
+ * place, integers as json_integer and numbers with '.', 'e' or 'E' as
+ * json_real.  NULL, with nothing printed, for every input it does not
+ * take as jansson does, so that the caller decodes it with json_loadb()
+ * for jansson's own result or message: invalid JSON, a top level that is
+ * not an object or array, any "\u" escape, a number outside RFC 8259's
+ * grammar or out of strtoll/strtod's range, a string or key that
+ * jansson's constructors refuse (invalid UTF-8), nesting deeper than
+ * 2048 (jansson's limit).  New reference. */
+json_t *kb_json_decode_fast(const char *buf, size_t len);
 
 #endif

@@ -31,9 +31,22 @@ static int split_key(const char *key, char **config, char **job, int *iter,
 	return 0;
 }
 
-/* run["params"] = the values of the swept job parameters (kernels.conf
- * "sweep", marked "sweep": true in campaign.tunables) of its
- * configuration; nothing when nothing is swept. */
+/* 1 when a tunable of campaign.json cj is a swept job parameter
+ * (kernels.conf "sweep", marked "sweep": true in campaign.tunables). */
+static int any_swept(json_t *cj)
+{
+	json_t *t;
+	size_t i;
+
+	json_array_foreach(json_object_get(json_object_get(cj, "campaign"),
+					   "tunables"), i, t)
+		if (json_is_true(json_object_get(t, "sweep")))
+			return 1;
+	return 0;
+}
+
+/* run["params"] = the values of the swept job parameters (any_swept())
+ * of its configuration; nothing when nothing is swept. */
 static void add_params(json_t *cj, const char *config, json_t *run)
 {
 	json_t *tun = json_object_get(json_object_get(cj, "campaign"),
@@ -223,7 +236,7 @@ static json_t *load_campaign(const char *dir, int reparse,
 	json_t *cj = NULL, *state = NULL, *res = NULL, *runs, *k, *camp;
 	json_t *done, *pruns = json_array();
 	unsigned warmup;
-	int allow_pc;
+	int allow_pc, swept;
 	size_t i;
 
 	if (!kb_exists(dir)) {
@@ -292,6 +305,7 @@ static json_t *load_campaign(const char *dir, int reparse,
 	}
 	warmup = (unsigned)json_integer_value(json_object_get(camp, "warmup"));
 	allow_pc = json_is_true(json_object_get(camp, "allow_page_cache"));
+	swept = any_swept(cj);
 
 	runs = json_array();
 	res = json_pack("{s:i, s:s, s:o, s:O, s:o, s:[]}",
@@ -400,7 +414,8 @@ static json_t *load_campaign(const char *dir, int reparse,
 					json_array_size(arr) - 1),
 					"unavailable",
 					json_object_get(m, "unavailable"));
-			add_params(cj, config, json_array_get(arr,
+			if (swept)	/* else a search per run for nothing */
+				add_params(cj, config, json_array_get(arr,
 					json_array_size(arr) - 1));
 			/* the reproducer's KBENCH_SIZE (reports/markdown.c) */
 			if (json_is_integer(json_object_get(m,

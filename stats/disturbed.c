@@ -2,7 +2,6 @@
 #include "stats/disturbed.h"
 #include "results/json.h"
 
-#include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdio.h>
@@ -51,9 +50,11 @@ static int counted_ok(json_t *run)
 	       !json_is_true(json_object_get(run, "warmup"));
 }
 
-static int metric_of(json_t *run, const char *name, double *v)
+/* The finite number metrics[name] in *v: 1, else 0 (metrics: a run's
+ * "metrics" object, looked up once per run by the callers). */
+static int metric_of(json_t *metrics, const char *name, double *v)
 {
-	json_t *x = json_object_get(json_object_get(run, "metrics"), name);
+	json_t *x = json_object_get(metrics, name);
 
 	if (!json_is_number(x))
 		return 0;
@@ -61,8 +62,27 @@ static int metric_of(json_t *run, const char *name, double *v)
 	return isfinite(*v);
 }
 
+/* GSL's interpolated quantile p of x[0..n) (n >= 1), the value
+ * gsl_stats_quantile_from_sorted_data gives on the sorted array, found
+ * by selection instead of a sort (issue 16): O(n).  With i = floor(p
+ * (n - 1)) and d its fraction, (1 - d) x(i) + d x(i + 1), x(k) the k-th
+ * smallest (gsl_stats_select, quickselect; x is reordered).  The same
+ * arithmetic as GSL's (gsl/statistics/quantiles_source.c), so the
+ * result is bit for bit the sorted one's. */
+static double quantile_select(double *x, size_t n, double p)
+{
+	double index = p * (double)(n - 1);
+	size_t lhs = (size_t)index;
+	double delta = index - (double)lhs, lo;
+
+	lo = gsl_stats_select(x, 1, n, lhs);
+	if (lhs == n - 1)
+		return lo;
+	return (1 - delta) * lo + delta * gsl_stats_select(x, 1, n, lhs + 1);
+}
+
 /* Quantile p of metric over the counted runs (GSL's interpolated
- * quantile of the sorted values); NAN when none has it. */
+ * quantile: quantile_select); NAN when none has it. */
 static double runs_quantile(json_t *results, const char *metric, double p)
 {
 	json_t *runs = json_object_get(results, "runs"), *run;
@@ -72,12 +92,11 @@ static double runs_quantile(json_t *results, const char *metric, double p)
 	if (!x)
 		return NAN;
 	json_array_foreach(runs, i, run)
-		if (counted_ok(run) && metric_of(run, metric, &x[n]))
+		if (counted_ok(run) && metric_of(json_object_get(run,
+						 "metrics"), metric, &x[n]))
 			n++;
-	if (n) {
-		gsl_sort(x, 1, n);
-		q = gsl_stats_quantile_from_sorted_data(x, 1, n, p);
-	}
+	if (n)
+		q = quantile_select(x, n, p);
 	free(x);
 	return q;
 }
@@ -149,7 +168,7 @@ int stats_mark_disturbed(json_t *results, const struct kb_disturbed_rules *r,
 		idle_lim = r->idle_fraction * idle_q3;
 
 	json_array_foreach(runs, i, run) {
-		json_t *why = NULL;
+		json_t *why = NULL, *mx = json_object_get(run, "metrics");
 		double v;
 
 		json_object_del(run, "disturbed");
@@ -159,16 +178,16 @@ int stats_mark_disturbed(json_t *results, const struct kb_disturbed_rules *r,
 		if (strcmp(kb_jstr(run, "status") ?: "", "ok"))
 			continue;
 		if (isfinite(other_lim) &&
-		    metric_of(run, "task.other.cpu_pct", &v) && v > other_lim)
+		    metric_of(mx, "task.other.cpu_pct", &v) && v > other_lim)
 			add_reason(&why, "task.other.cpu_pct", v, ">",
 				   other_lim);
 		if (isfinite(r->steal_pct) &&
-		    metric_of(run, "cpu.steal_pct", &v) && v > r->steal_pct)
+		    metric_of(mx, "cpu.steal_pct", &v) && v > r->steal_pct)
 			add_reason(&why, "cpu.steal_pct", v, ">", r->steal_pct);
 		if (isfinite(r->psi_pct) &&
-		    metric_of(run, "psi.cpu_some_pct", &v) && v > r->psi_pct)
+		    metric_of(mx, "psi.cpu_some_pct", &v) && v > r->psi_pct)
 			add_reason(&why, "psi.cpu_some_pct", v, ">", r->psi_pct);
-		if (isfinite(idle_lim) && metric_of(run, "cpu.idle_pct", &v) &&
+		if (isfinite(idle_lim) && metric_of(mx, "cpu.idle_pct", &v) &&
 		    v < idle_lim)
 			add_reason(&why, "cpu.idle_pct", v, "<", idle_lim);
 		if (!why)

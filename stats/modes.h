@@ -26,7 +26,10 @@
  *     sample's |median|, so two sides that are each constant, or nearly
  *     so, are two modes only when more than 0.5% of the median apart.
  * When several gaps tie for the largest, the lowest one splits.  Fewer
- * than 6 values are never bimodal (two sides of 3).
+ * than 6 values are never bimodal (two sides of 3).  The largest gap is
+ * found in O(n) by buckets where that gives the sorted scan's answer
+ * exactly (stats/modes.c, max_gap_buckets: the common case, a side too
+ * small, then needs no sort), else by sorting.
  *
  * Nothing here prints or allocates JSON: the results model records what
  * kb_find_modes() found (stats/summary.h "modes").

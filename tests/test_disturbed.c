@@ -13,6 +13,9 @@
 #include "stats/compare.h"
 #include "stats/disturbed.h"
 
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -317,6 +320,65 @@ static void test_busy_one_rule(void **state)
 	json_decref(res);
 }
 
+/* The quantiles by selection (issue 16: no sort) are bit for bit GSL's
+ * interpolated quantiles of the sorted values: other_cpu_q1, idle_q3 and
+ * stats_runs_median on samples of 1 to 200 counted runs (random values,
+ * many of them tied), with failed and warm-up runs that must not count. */
+static void test_quantiles_as_sorted(void **state)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	size_t n, i, trial;
+
+	(void)state;
+	gsl_rng_set(rng, 16);
+	for (trial = 0; trial < 300; trial++) {
+		json_t *runs = json_array(), *res, *set;
+		double *other, *idle;
+
+		n = 1 + gsl_rng_uniform_int(rng, 200);
+		other = calloc(n, sizeof(*other));
+		idle = calloc(n, sizeof(*idle));
+		for (i = 0; i < n; i++) {
+			/* a tenth of the values tied on whole numbers */
+			other[i] = gsl_rng_uniform(rng) < 0.1 ?
+				   (double)gsl_rng_uniform_int(rng, 5) :
+				   100.0 * gsl_rng_uniform(rng);
+			idle[i] = 50.0 + 50.0 * gsl_rng_uniform(rng);
+			json_array_append_new(runs, json_pack(
+				"{s:s, s:s, s:b, s:s, s:{s:f, s:f}}",
+				"configuration", "a", "job", "randread-4k",
+				"warmup", 0, "status", "ok", "metrics",
+				"task.other.cpu_pct", other[i],
+				"cpu.idle_pct", idle[i]));
+		}
+		/* not counted: a failed run and a warm-up */
+		json_array_append_new(runs, json_pack("{s:s, s:b, s:{s:f}}",
+			"status", "failed", "warmup", 0, "metrics",
+			"task.other.cpu_pct", -1e9));
+		json_array_append_new(runs, json_pack("{s:s, s:b, s:{s:f}}",
+			"status", "ok", "warmup", 1, "metrics",
+			"task.other.cpu_pct", 1e9));
+		res = json_pack("{s:{}, s:o}", "campaign", "runs", runs);
+		stats_mark_disturbed(res, NULL, 0);
+		set = json_object_get(res, "disturbed_settings");
+		gsl_sort(other, 1, n);
+		gsl_sort(idle, 1, n);
+		assert_true(json_number_value(json_object_get(set,
+			"other_cpu_q1")) ==
+			gsl_stats_quantile_from_sorted_data(other, 1, n, 0.25));
+		assert_true(json_number_value(json_object_get(set,
+			"idle_q3")) ==
+			gsl_stats_quantile_from_sorted_data(idle, 1, n, 0.75));
+		assert_true(stats_runs_median(res, "task.other.cpu_pct") ==
+			    gsl_stats_quantile_from_sorted_data(other, 1, n,
+								0.5));
+		free(other);
+		free(idle);
+		json_decref(res);
+	}
+	gsl_rng_free(rng);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -327,6 +389,7 @@ int main(void)
 		cmocka_unit_test(test_steal_psi),
 		cmocka_unit_test(test_report_notes),
 		cmocka_unit_test(test_busy_one_rule),
+		cmocka_unit_test(test_quantiles_as_sorted),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -20,6 +20,7 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort.h>
 
 #include "lib/err.h"
 #include "lib/file.h"
@@ -248,6 +249,86 @@ static void test_mde_paired(void **state)
 }
 
 /* ---- two modes (../shared/cases/B44) ------------------------------- */
+
+/* The largest gap as the rule states it: sort, then the first largest
+ * difference of neighbours.  kb_find_modes() finds it without a sort
+ * where it can (issue 16); it must be this one, bit for bit. */
+static void modes_by_sort(const double *x, size_t n, double *gap,
+			  double *lo, double *hi, size_t *cut)
+{
+	double *v = kb_xmalloc(n * sizeof(*v));
+	size_t i;
+
+	memcpy(v, x, n * sizeof(*v));
+	gsl_sort(v, 1, n);
+	*gap = -1.0;
+	for (i = 0; i + 1 < n; i++)
+		if (v[i + 1] - v[i] > *gap) {
+			*gap = v[i + 1] - v[i];
+			*cut = i + 1;
+		}
+	*lo = v[*cut - 1];
+	*hi = v[*cut];
+	free(v);
+}
+
+/* Samples of every shape that matters to the gap: normal noise, whole
+ * numbers with ties, evenly spaced values (every gap tied), two
+ * clusters, all equal, a range that overflows, 2 and 3 values. */
+static void test_modes_gap_as_sorted(void **state)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	double *x = kb_xmalloc(2000 * sizeof(*x)), gap, lo, hi;
+	size_t trial, n, i, cut = 0;
+	struct kb_modes m;
+
+	(void)state;
+	gsl_rng_set(rng, 16);
+	for (trial = 0; trial < 3000; trial++) {
+		unsigned shape = (unsigned)(trial % 7);
+
+		n = 2 + gsl_rng_uniform_int(rng, shape == 6 ? 2 : 1999);
+		for (i = 0; i < n; i++) {
+			switch (shape) {
+			case 0:
+				x[i] = 400000.0 + gsl_ran_gaussian(rng, 3000.0);
+				break;
+			case 1:
+				x[i] = (double)gsl_rng_uniform_int(rng, 20);
+				break;
+			case 2:
+				x[i] = 0.5 * (double)i - 7.0;
+				break;
+			case 3:
+				x[i] = (gsl_rng_uniform(rng) < 0.4 ? 330e3 : 412e3) +
+				       gsl_ran_gaussian(rng, 500.0);
+				break;
+			case 4:
+				x[i] = 42.0;
+				break;
+			case 5:
+				x[i] = (i % 2 ? 1.0 : -1.0) * 1e308 *
+				       gsl_rng_uniform(rng);
+				break;
+			default:
+				x[i] = gsl_rng_uniform(rng);
+			}
+		}
+		modes_by_sort(x, n, &gap, &lo, &hi, &cut);
+		assert_int_equal(kb_find_modes(x, n, &m), 0);
+		assert_true(m.gap == gap);
+		assert_true(m.split_lo == lo);
+		assert_true(m.split_hi == hi);
+		assert_int_equal(m.side[0].n, cut);
+		assert_int_equal(m.side[1].n, n - cut);
+		if (shape == 3 && n >= 20)
+			assert_true(m.bimodal);
+		if (shape == 0 || shape == 4)
+			assert_false(m.bimodal);
+	}
+	free(x);
+	gsl_rng_free(rng);
+}
 
 static void test_modes(void **state)
 {
@@ -773,6 +854,7 @@ int main(void)
 		cmocka_unit_test(test_wilcoxon),
 		cmocka_unit_test(test_mde_paired),
 		cmocka_unit_test(test_modes),
+		cmocka_unit_test(test_modes_gap_as_sorted),
 		cmocka_unit_test(test_model_rounds),
 		cmocka_unit_test(test_model_analysis_choice),
 		cmocka_unit_test(test_model_paired_drift),
