@@ -26,6 +26,7 @@
 #include "lib/file.h"
 #include "lib/metrics.h"
 #include "parsers/kconf.h"
+#include "results/paths.h"
 #include "runner/plan.h"
 
 #include <errno.h>
@@ -136,7 +137,7 @@ int main(int argc, char **argv)
 	gsl_rng_set(rng, 1);
 	for (i = 0; i < plan.nruns; i++) {
 		const struct kb_run *r = &plan.runs[i];
-		char *rdir = kb_xasprintf("%s/runs/%s", dir, r->key);
+		char *rdir = kb_run_dir(dir, r->key);
 		long k;
 
 		json_array_append_new(keys, json_string(r->key));

@@ -47,12 +47,12 @@ const char *kb_run_key_extra(const char *last, size_t *len)
 
 char *kb_run_dir(const char *dir, const char *key)
 {
-	return kb_xasprintf("%s/runs/%s", dir, key);
+	return kb_xasprintf("%s/" KB_RUNS_DIR "/%s", dir, key);
 }
 
 char *kb_run_file(const char *dir, const char *key, const char *name)
 {
-	return kb_xasprintf("%s/runs/%s/%s", dir, key, name);
+	return kb_xasprintf("%s/" KB_RUNS_DIR "/%s/%s", dir, key, name);
 }
 
 char *kb_conf_results_dir(const char *conf, const char *suffix)

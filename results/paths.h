@@ -53,6 +53,11 @@ char *kb_extra_run_key(const char *configuration, const char *job,
  * warm-up run ("003"). */
 const char *kb_run_key_extra(const char *last, size_t *len);
 
+/* The folder of a campaign directory that holds the run directories:
+ * "DIR/" KB_RUNS_DIR "/KEY".  Paths are built by kb_run_dir() and
+ * kb_run_file(); the name alone is for what asks whether DIR has any. */
+#define KB_RUNS_DIR "runs"
+
 /* "DIR/runs/KEY" */
 char *kb_run_dir(const char *dir, const char *key);
 

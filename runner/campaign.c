@@ -681,7 +681,7 @@ int campaign_open_shard(struct kb_campaign *c, const char *dir,
 	statepath = kb_path_join(dir, "state.json");
 	c->resumed = kb_exists(cjpath);
 	if (c->resumed && conf_explicit && !kb_exists(statepath) &&
-	    !has_entry(dir, "runs") &&
+	    !has_entry(dir, KB_RUNS_DIR) &&
 	    conf_differs(conf_path, c->conf_path)) {
 		/* a start that stopped before its first run (a tunable
 		 * value refused, a job file missing): the corrected

@@ -22,6 +22,7 @@
 #include "lib/file.h"
 #include "lib/proc.h"
 #include "parsers/json_file.h"
+#include "results/paths.h"
 
 #define TEST_TMPDIR "/tmp/kbench-test-b44-XXXXXX"
 #include "tests/tmpdir.h"
@@ -148,17 +149,17 @@ static char *campaign_from_case(const char *name, const char *order)
 
 	assert_non_null(res);
 	json_array_foreach(json_object_get(res, "runs"), i, run) {
-		key = kb_xasprintf("%s/%s/%03lld",
+		key = kb_run_key(
 			json_string_value(json_object_get(run, "configuration")),
 			json_string_value(json_object_get(run, "job")),
 			json_integer_value(json_object_get(run, "iteration")));
 		json_array_append_new(plan, json_string(key));
 		json_object_set_new(done, key, json_pack("{s:s}", "status",
 							 "ok"));
-		path = kb_xasprintf("%s/runs/%s", dir, key);
+		path = kb_run_dir(dir, key);
 		assert_int_equal(kb_mkdir_p(path), 0);
 		free(path);
-		path = kb_xasprintf("%s/runs/%s/metrics.json", dir, key);
+		path = kb_run_file(dir, key, "metrics.json");
 		m = json_pack("{s:s, s:n, s:b, s:O}", "status", "ok", "reason",
 			      "warmup", 0, "metrics",
 			      json_object_get(run, "metrics"));

@@ -19,6 +19,7 @@
 #include "lib/file.h"
 #include "lib/proc.h"
 #include "parsers/json_file.h"
+#include "results/paths.h"
 
 #define TEST_TMPDIR "/tmp/kbench-test-compare-XXXXXX"
 #include "tests/tmpdir.h"
@@ -38,15 +39,14 @@ static char *campaign(const char *name, const char **ids, size_t ncfg,
 		json_array_append_new(cfgs, json_pack("{s:s, s:s, s:{}}", "id",
 			ids[c], "variant", ids[c], "tunables"));
 		for (i = 0; i <= n[c]; i++) {
-			key = kb_xasprintf("%s/randread-4k/%03zu", ids[c], i);
+			key = kb_run_key(ids[c], "randread-4k", (long long)i);
 			json_array_append_new(plan, json_string(key));
 			json_object_set_new(done, key, json_pack("{s:s}",
 					    "status", "ok"));
-			path = kb_xasprintf("%s/runs/%s", dir, key);
+			path = kb_run_dir(dir, key);
 			assert_int_equal(kb_mkdir_p(path), 0);
 			free(path);
-			path = kb_xasprintf("%s/runs/%s/metrics.json", dir,
-					    key);
+			path = kb_run_file(dir, key, "metrics.json");
 			m = json_pack("{s:s, s:n, s:{s:f, s:f}}", "status",
 				"ok", "reason", "metrics", "read.iops",
 				i ? iops[c][i - 1] : 1.0, "read.clat_p99_ns",
