@@ -87,6 +87,8 @@ struct ctx {
 	int warned_bins;
 	/* the document's json+ bins when the streaming pass read it */
 	const struct fio_bin_table *bins;
+	/* fio_parse_opts.bins_out: the direction and kind wanted, or -1 */
+	int want_dir, want_kind;
 };
 
 static void warnf(struct ctx *c, const char *fmt, ...)
@@ -630,6 +632,46 @@ static void check_steadystate(struct ctx *c, const json_t *job)
 	      (long long)dur);
 }
 
+/* fio_parse_opts.bins_out: the wanted bins of job that parse_dir() did
+ * not read (a direction without I/O, a block without samples). */
+static void read_wanted_bins(struct ctx *c, const json_t *job,
+			     struct job_stat *js)
+{
+	struct lat_dist *s = &js->dir[c->want_dir].dist[c->want_kind];
+	const json_t *d = json_object_get(job, dir_names[c->want_dir]);
+	const json_t *b;
+	double mult;
+
+	if (s->has_bins || !json_is_object(d))
+		return;
+	b = lat_block(d, lk_names[c->want_kind], &mult);
+	if (b)
+		read_bins(c, dir_names[c->want_dir], b, mult, s);
+}
+
+/* Add the wanted bins of every job (read_wanted_bins()) to *out. */
+static void add_wanted_bins(const struct ctx *c, const struct job_stat *js,
+			    size_t njobs, struct kb_lat_bins *out)
+{
+	struct kb_lat_bin *tmp;
+	size_t j, b;
+
+	for (j = 0; j < njobs; j++) {
+		const struct lat_dist *s =
+			&js[j].dir[c->want_dir].dist[c->want_kind];
+
+		if (!s->nbins)
+			continue;
+		tmp = kb_xcalloc(s->nbins, sizeof(*tmp));
+		for (b = 0; b < s->nbins; b++) {
+			tmp[b].value_ns = s->bins[b].ns;
+			tmp[b].count = s->bins[b].count;
+		}
+		kb_lat_bins_add(out, tmp, s->nbins);
+		free(tmp);
+	}
+}
+
 static json_t *parse_job(struct ctx *c, const json_t *job,
 			 const json_t *gopts, struct job_stat *js)
 {
@@ -685,6 +727,8 @@ static json_t *parse_job(struct ctx *c, const json_t *job,
 			set_num(o, "sys_cpu_pct", js->sys_cpu);
 		}
 	}
+	if (c->want_dir >= 0)
+		read_wanted_bins(c, job, js);
 	for (d = 0; d < NR_DIRS; d++)
 		if (js->dir[d].has_io)
 			break;
@@ -1700,7 +1744,8 @@ json_t *fio_parse_buf_opts(const char *name, const char *buf, size_t len,
 			   const struct fio_parse_opts *o, char *err,
 			   size_t errlen)
 {
-	struct ctx c = { .name = name, .ver_major = -1, .ver_minor = -1 };
+	struct ctx c = { .name = name, .ver_major = -1, .ver_minor = -1,
+			 .want_dir = -1, .want_kind = -1 };
 	struct ctx pc = { 0 };	/* the page-cache check's warnings, flags */
 	json_t *pc_res = NULL;
 	const char *work = NULL;
@@ -1723,6 +1768,13 @@ json_t *fio_parse_buf_opts(const char *name, const char *buf, size_t len,
 	if (!buf)
 		len = 0;
 	stream = !(o && o->dom_only) && fio_stream_safe(buf, len);
+	if (o && o->bins_out && o->bins_direction)
+		for (k = 0; k < NR_DIRS; k++)
+			if (!strcmp(o->bins_direction, dir_names[k])) {
+				c.want_dir = (int)k;
+				c.want_kind = o->bins_kind == KB_LAT_TOTAL ?
+					LK_LAT : LK_CLAT;
+			}
 	c.warnings = json_array();
 	c.flags = json_array();
 
@@ -1868,6 +1920,8 @@ json_t *fio_parse_buf_opts(const char *name, const char *buf, size_t len,
 	if (ngroups > 1)
 		warnf(&c, "jobs are in several reporting groups (groupid): metrics combine all of them");
 
+	if (c.want_dir >= 0)
+		add_wanted_bins(&c, js, njs, o->bins_out);
 	metrics = json_object();
 	aggregate(&c, js, njs, metrics);
 	per_host_metrics(&c, entries, jobs, js, njs, metrics);

@@ -54,6 +54,8 @@
 #include <stddef.h>
 #include <jansson.h>
 
+#include "parsers/lat_bins.h"
+
 /* Parse fio output held in buf (len bytes, need not be NUL-terminated);
  * name is used in messages and as "file".  Returns a new reference:
  *
@@ -115,6 +117,15 @@ struct fio_parse_opts {
 				 * json_loadb() alone, without the streaming
 				 * pass (the reference the tests compare it
 				 * with; about 3x the memory on json+) */
+	/* When bins_out is set: the json+ bins of direction bins_direction
+	 * ("read", "write", "trim", "mixed") and latency kind bins_kind,
+	 * merged over the document's jobs (those of jobs without I/O in
+	 * that direction too), added to *bins_out (parsers/lat_bins.h;
+	 * nothing added for another direction name).  Read on the way,
+	 * without a second parse; the result is unchanged. */
+	struct kb_lat_bins *bins_out;
+	const char *bins_direction;
+	enum kb_lat_kind bins_kind;
 };
 
 /* The message of a run flagged "suspect": "page_cache" (../shared/cases/
