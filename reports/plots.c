@@ -2,6 +2,7 @@
  * gnuplot 5 script syntax: http://gnuplot.info/docs_5.4/Gnuplot_5_4.pdf
  * ("plot", "yerrorbars", "set terminal svg", "pngcairo"). */
 #include "results/json.h"
+#include "results/artefacts.h"
 #include "results/paths.h"
 #include "reports/plots.h"
 #include "stats/summary.h"
@@ -11,7 +12,6 @@
 #include "lib/file.h"
 #include "lib/metrics.h"
 #include "lib/proc.h"
-#include "parsers/json_file.h"
 
 #include <errno.h>
 #include <math.h>
@@ -834,40 +834,6 @@ static int scaling_plot(json_t *results, const char *dir, const char *job,
 	return ret ? ret : 1;
 }
 
-struct bin {
-	double ns;
-	double count;
-};
-
-static int cmp_bin(const void *a, const void *b)
-{
-	const struct bin *x = a, *y = b;
-
-	return (x->ns > y->ns) - (x->ns < y->ns);
-}
-
-/* Add the json+ clat bins of direction dname of every job in fio.json. */
-static void add_bins(const char *path, const char *dname, struct bin **bins,
-		     size_t *n)
-{
-	json_t *doc = kb_json_load(path), *job, *b, *cnt;
-	const char *key;
-	size_t i;
-
-	json_array_foreach(json_object_get(doc, "jobs"), i, job) {
-		b = json_object_get(json_object_get(json_object_get(job,
-				    dname), "clat_ns"), "bins");
-		json_object_foreach(b, key, cnt) {
-			if (!json_is_number(cnt))
-				continue;
-			*bins = kb_xrealloc(*bins, (*n + 1) * sizeof(**bins));
-			(*bins)[*n].ns = strtod(key, NULL);
-			(*bins)[(*n)++].count = json_number_value(cnt);
-		}
-	}
-	json_decref(doc);
-}
-
 /* The engineering unit for latencies from lo to hi ns on a log axis:
  * the largest of ns, us, ms, s in which the middle of the axis,
  * sqrt(lo * hi), is at least 1, so tick labels stay short ("%g", no
@@ -892,8 +858,7 @@ static const char *latency_unit(double lo_ns, double hi_ns, double *scale_ns)
 /* One configuration's merged json+ bins, sorted by latency. */
 struct cdf_series {
 	const char *id;
-	struct bin *bins;
-	size_t n;
+	struct kb_lat_bins bins;
 };
 
 /* Where the raw artifacts of run lie, and *id its configuration's id
@@ -929,14 +894,14 @@ static void cdf_collect(json_t *results, const char *cdir, const char *job,
 			const char *dname, const char *id,
 			struct cdf_series *s)
 {
+	struct kb_lat_bins one = { 0 };
 	json_t *run;
-	char *key, *path;
+	char *key;
 	const char *src, *sid;
 	size_t k;
 
 	s->id = id;
-	s->bins = NULL;
-	s->n = 0;
+	memset(&s->bins, 0, sizeof(s->bins));
 	json_array_foreach(json_object_get(results, "runs"), k, run) {
 		if (!kb_jstr(run, "configuration") || !kb_jstr(run, "job") ||
 		    strcmp(kb_jstr(run, "configuration"), id) ||
@@ -947,14 +912,12 @@ static void cdf_collect(json_t *results, const char *cdir, const char *job,
 			continue;
 		key = kb_run_key(sid, job, (long long)json_integer_value(
 				 json_object_get(run, "iteration")));
-		path = kb_run_file(src, key, "fio.json");
+		if (!results_run_latency_bins(src, key, dname, KB_LAT_CLAT,
+					      &one))
+			kb_lat_bins_add(&s->bins, one.bin, one.n);
 		free(key);
-		if (kb_exists(path))
-			add_bins(path, dname, &s->bins, &s->n);
-		free(path);
 	}
-	if (s->n)
-		qsort(s->bins, s->n, sizeof(*s->bins), cmp_bin);
+	kb_lat_bins_free(&one);
 }
 
 /* The CDF of s into p's data file as block `block`, latencies in units
@@ -962,19 +925,15 @@ static void cdf_collect(json_t *results, const char *cdir, const char *job,
 static void cdf_write(struct plot *p, const struct cdf_series *s,
 		      size_t block, const char *unit, double scale)
 {
-	double total = 0, cum = 0;
+	double total = kb_lat_bins_total(&s->bins), cum = 0;
 	size_t k;
 
-	for (k = 0; k < s->n; k++)
-		total += s->bins[k].count;
 	fprintf(p->d, "%s# %s: latency_%s cumulative_fraction\n",
 		block ? "\n\n" : "", s->id, unit);
-	for (k = 0; k < s->n; k++) {
-		cum += s->bins[k].count;
-		/* one point per distinct latency */
-		if (k + 1 < s->n && s->bins[k + 1].ns == s->bins[k].ns)
-			continue;
-		fprintf(p->d, "%.17g %.17g\n", s->bins[k].ns / scale,
+	/* one point per distinct latency (kb_lat_bins: each value once) */
+	for (k = 0; k < s->bins.n; k++) {
+		cum += s->bins.bin[k].count;
+		fprintf(p->d, "%.17g %.17g\n", s->bins.bin[k].value_ns / scale,
 			total > 0 ? cum / total : 0);
 	}
 }
@@ -1010,12 +969,12 @@ static int cdf_plot(json_t *results, const char *dir, const char *cdir,
 			continue;
 		ser = kb_xrealloc(ser, (n + 1) * sizeof(*ser));
 		cdf_collect(results, cdir, job, dname, id, &ser[n]);
-		if (!ser[n].n) {
-			free(ser[n].bins);
+		if (!ser[n].bins.n) {
+			kb_lat_bins_free(&ser[n].bins);
 			continue;
 		}
-		lo = fmin(lo, ser[n].bins[0].ns);
-		hi = fmax(hi, ser[n].bins[ser[n].n - 1].ns);
+		lo = fmin(lo, ser[n].bins.bin[0].value_ns);
+		hi = fmax(hi, ser[n].bins.bin[ser[n].bins.n - 1].value_ns);
 		n++;
 	}
 	if (!n) {
@@ -1030,7 +989,7 @@ static int cdf_plot(json_t *results, const char *dir, const char *cdir,
 		clause_add(&body, kb_xasprintf("datafile index %zu using 1:2 "
 			   "with steps lw 2 title \"%s\"", i, t));
 		free(t);
-		free(ser[i].bins);
+		kb_lat_bins_free(&ser[i].bins);
 	}
 	free(ser);
 	t = gp_title(job);
