@@ -20,8 +20,10 @@
  *                   (a tunable: NM = 0 1 2) is not: clustered bars, a
  *                   cluster per rest of the configuration, a bar per value
  *   JOB-cdf         completion latency CDF per configuration from fio's
- *                   json+ histogram ("clat_ns"."bins", fio 3.x: latency
- *                   in ns -> count), merged over the timed runs; needs
+ *                   json+ histogram (the clat bins of every fio job,
+ *                   results/artefacts.h results_run_latency_bins(): fio
+ *                   3.x "clat_ns", fio 2.x "clat"; latency in ns ->
+ *                   count), merged over the timed runs; needs
  *                   the campaign directory's runs/.../fio.json (not
  *                   drawn from a results.json export alone); for
  *                   campaigns merged into one table (kbench report A B)

@@ -8,7 +8,8 @@
  * without fio.json), each run given a recorded fio output of
  * tests/data/fio as its fio.json: fio 3.33 json+ (one job, write bins in
  * ns), fio 3.33 --client json+ (two clients' read bins, merged), fio 2.19
- * json+ keyed by histogram index in usec (../shared/cases/B09).  Runs
+ * json+ keyed by histogram index in usec (../shared/cases/B09), fio 3.33
+ * with lat_percentiles=1 (B38, bins under "lat_ns").  Runs
  * from the repository root.
  */
 #include <stdarg.h>
@@ -38,6 +39,7 @@
 #define KEY_CLIENTS "running,NM=1/randread-4k/001"
 #define KEY_FIO2 "running,NM=2/randread-4k/001"
 #define KEY_NONE "running,NM=2/randread-4k/002"
+#define KEY_LAT "running,NM=1/randread-4k/002"
 
 static char *camp;	/* tmpdir/demo */
 
@@ -227,6 +229,39 @@ static void test_fio2_usec_indexes(void **state)
 	kb_lat_bins_free(&b);
 }
 
+/* lat_percentiles=1 (../shared/cases/B38, fio 3.33): fio writes the
+ * json+ bins under "lat_ns", none under "clat_ns".  B38.json with bins
+ * added there (fio's sum: N = 102400 I/Os): KB_LAT_TOTAL gives them,
+ * KB_LAT_CLAT none. */
+static void test_total_latency_bins(void **state)
+{
+	static const char bins[] = "\"bins\" : { \"329728\" : 1024, "
+		"\"387072\" : 100352, \"9138456\" : 1024 }, ";
+	char *buf = NULL, *p, *doc, *path = kb_run_file(camp, KEY_LAT,
+							 "fio.json");
+	struct kb_lat_bins b = { 0 };
+
+	(void)state;
+	assert_int_equal(kb_read_file(DATA "B38.json", &buf, NULL, 1), 0);
+	p = strstr(buf, "\"percentile\" : {");	/* lat_ns's only */
+	assert_non_null(p);
+	doc = kb_xasprintf("%.*s%s%s", (int)(p - buf), buf, bins, p);
+	assert_int_equal(kb_write_atomic(path, doc, strlen(doc)), 0);
+	assert_int_equal(results_run_latency_bins(camp, KEY_LAT, "read",
+						  KB_LAT_TOTAL, &b), 0);
+	assert_int_equal(b.n, 3);
+	assert_true(b.bin[0].value_ns == 329728);
+	assert_true(b.bin[2].value_ns == 9138456);
+	assert_true(kb_lat_bins_total(&b) == 102400);
+	assert_int_equal(results_run_latency_bins(camp, KEY_LAT, "read",
+						  KB_LAT_CLAT, &b), 0);
+	assert_int_equal(b.n, 0);
+	kb_lat_bins_free(&b);
+	free(doc);
+	free(buf);
+	free(path);
+}
+
 /* No fio.json (the demo's runs have none): -ENOENT, empty; another
  * direction name: -EINVAL; a run.json given as fio.json: -EBADMSG, and
  * nothing kept from an earlier call. */
@@ -283,6 +318,7 @@ int main(void)
 		cmocka_unit_test(test_jsonplus_one_job),
 		cmocka_unit_test(test_clients_merged),
 		cmocka_unit_test(test_fio2_usec_indexes),
+		cmocka_unit_test(test_total_latency_bins),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_add_merges),
 	};
