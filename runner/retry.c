@@ -7,7 +7,6 @@
 #include "stats/disturbed.h"
 #include "lib/err.h"
 #include "lib/file.h"
-#include "parsers/json_file.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -72,8 +71,8 @@ int retry_disturbed_round(struct kb_campaign *c, size_t i)
 	int block = cfg->order == KB_ORDER_BLOCK;
 	const char *cfg_id = block ? c->plan.configs[r->config].id : NULL;
 	const char *job = block ? cfg->jobs[r->job] : NULL;
-	json_t *retries, *sup, *res;
-	char *ukey, *why, *spath, lb[KB_ITER_LABEL_MAX];
+	json_t *res;
+	char *ukey, *why, lb[KB_ITER_LABEL_MAX];
 	unsigned attempt;
 	size_t j, n = 0;
 	int ret = 0;
@@ -89,11 +88,10 @@ int retry_disturbed_round(struct kb_campaign *c, size_t i)
 		if (same_unit(cfg, &c->plan.runs[j], r) &&
 		    !campaign_run_state(c, c->plan.runs[j].key))
 			return 0;
-	retries = json_object_get(c->state, "disturbed_retries");
 	/* "ITERATION", or with order = block "CFG/JOB/NNN" */
 	ukey = block ? kb_xasprintf("%s/%s/%03u", cfg_id, job, r->iteration) :
 		       kb_xasprintf("%u", r->iteration);
-	attempt = (unsigned)json_integer_value(json_object_get(retries, ukey));
+	attempt = results_state_retries(&c->state, ukey);
 	if (attempt >= cfg->retry_disturbed) {
 		free(ukey);
 		return 0;
@@ -113,16 +111,7 @@ int retry_disturbed_round(struct kb_campaign *c, size_t i)
 	}
 
 	attempt++;
-	if (!json_is_object(retries)) {
-		retries = json_object();
-		json_object_set_new(c->state, "disturbed_retries", retries);
-	}
-	json_object_set_new(retries, ukey, json_integer(attempt));
-	sup = json_object_get(c->state, "superseded");
-	if (!json_is_array(sup)) {
-		sup = json_array();
-		json_object_set_new(c->state, "superseded", sup);
-	}
+	results_state_set_retries(&c->state, ukey, attempt);
 	for (j = 0; j < c->plan.nruns && !ret; j++) {
 		const char *key = c->plan.runs[j].key;
 		char *from, *to;
@@ -136,20 +125,16 @@ int retry_disturbed_round(struct kb_campaign *c, size_t i)
 			kb_error("cannot keep the superseded run %s as %s: %s",
 				 from, to, strerror(errno));
 		} else {
-			json_array_append_new(sup, json_pack(
-				"{s:s, s:s, s:i, s:s}", "key", key,
-				"dir", to + strlen(c->dir) + 1,
-				"attempt", (int)attempt, "reason", why));
-			json_object_del(json_object_get(c->state, "runs"), key);
+			results_state_add_superseded(&c->state, key,
+				to + strlen(c->dir) + 1, attempt, why);
+			results_state_del_run(&c->state, key);
 			n++;
 		}
 		free(from);
 		free(to);
 	}
-	spath = kb_path_join(c->dir, "state.json");
 	if (!ret)
-		ret = kb_json_write_atomic(spath, c->state);
-	free(spath);
+		ret = campaign_save_state(c);
 	if (!ret && block)
 		kb_info("run %s was disturbed (%s): running it again alone "
 			"(attempt %u of at most %u; retry_disturbed; order = "
