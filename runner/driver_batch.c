@@ -14,8 +14,7 @@ const char *kb_guest_variant;
 const struct kb_driver *driver_batch(const struct kb_config *cfg, size_t v)
 {
 	const struct kb_variant *var = &cfg->variants[v];
-	const struct kb_driver *d = driver_find(var->method ? var->method :
-						"local");
+	const struct kb_driver *d = driver_of(var);
 
 	if (!d || !d->run_batch || kb_guest_variant)
 		return NULL;
