@@ -2,6 +2,7 @@
  * disturbed run (runner/retry.h). */
 #include "runner/retry.h"
 #include "runner/drivers.h"
+#include "results/disturbed_runs.h"
 #include "results/model.h"
 #include "results/paths.h"
 #include "stats/disturbed.h"
@@ -22,46 +23,6 @@ static int same_unit(const struct kb_config *cfg, const struct kb_run *a,
 	return a->iteration == b->iteration &&
 	       (cfg->order != KB_ORDER_BLOCK ||
 		(a->config == b->config && a->job == b->job));
-}
-
-/* "CFG JOB iteration N: why; why" of the unit's first disturbed counted
- * run (cfg_id and job NULL: any of round `iteration`; N as a reader
- * numbers it, results/paths.h), or NULL. */
-static char *disturbed_in_unit(json_t *res, unsigned iteration,
-			       unsigned warmup, const char *cfg_id,
-			       const char *job)
-{
-	json_t *run, *w;
-	size_t i, k;
-	char b[KB_ITER_LABEL_MAX];
-
-	json_array_foreach(json_object_get(res, "runs"), i, run) {
-		json_t *why = json_object_get(run, "disturbed");
-		char *s;
-
-		if (json_integer_value(json_object_get(run, "iteration")) !=
-		    (json_int_t)iteration || !json_array_size(why) ||
-		    json_is_true(json_object_get(run, "warmup")) ||
-		    (cfg_id && strcmp(cfg_id, json_string_value(
-			json_object_get(run, "configuration")) ?: "")) ||
-		    (job && strcmp(job, json_string_value(
-			json_object_get(run, "job")) ?: "")))
-			continue;
-		s = kb_xasprintf("%s %s iteration %s:",
-				 json_string_value(json_object_get(run,
-					"configuration")) ?: "?",
-				 json_string_value(json_object_get(run, "job")) ?:
-				 "?", kb_iteration_label(iteration, warmup,
-							b));
-		json_array_foreach(why, k, w) {
-			char *t = kb_xasprintf("%s%s %s", s, k ? ";" : "",
-					       json_string_value(w) ?: "");
-			free(s);
-			s = t;
-		}
-		return s;
-	}
-	return NULL;
 }
 
 int retry_disturbed_round(struct kb_campaign *c, size_t i)
@@ -103,8 +64,8 @@ int retry_disturbed_round(struct kb_campaign *c, size_t i)
 		return -EIO;
 	}
 	stats_mark_disturbed(res, NULL, 0);
-	why = disturbed_in_unit(res, r->iteration, c->cfg.warmup, cfg_id, job);
-	json_decref(res);
+	why = results_disturbed_in_unit(res, r->iteration, c->cfg.warmup, cfg_id, job);
+	results_free(res);
 	if (!why) {
 		free(ukey);
 		return 0;

@@ -111,6 +111,10 @@ static void campaign(const char *order, char **sup, char **retries)
 			json_object_get(e, "dir")));
 
 		assert_true(kb_exists(d));	/* kept on disk */
+		/* why: the unit's disturbed run, its round as numbered for
+		 * a reader (warm-up w1, then iterations 1..3) */
+		assert_non_null(strstr(json_string_value(json_object_get(e,
+			"reason")), "b randread-4k iteration 2: "));
 		free(d);
 		free(*sup);
 		*sup = t;
