@@ -118,6 +118,7 @@ int main(int argc, char **argv)
 	int lineno = 0, ret = 1, off;
 	size_t i;
 	time_t now = time(NULL);
+	struct kb_environment env;
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: summarize SAMPLES OUT.json\n");
@@ -203,10 +204,13 @@ int main(int argc, char **argv)
 		json_array_append_new(arr, e);
 	}
 	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	campaign_environment(&env);
 	out = json_pack("{s:i, s:s, s:s, s:o, s:o, s:o}", "schema_version", 1,
 			"kbench_version", KBENCH_VERSION, "date", ts,
-			"environment", campaign_environment(), "figures", arr,
+			"environment", results_environment_json(&env),
+			"figures", arr,
 			"pending", pend);
+	results_environment_free(&env);
 	arr = pend = NULL;
 	ret = kb_json_write_atomic(argv[2], out) ? 1 : 0;
 	goto out;

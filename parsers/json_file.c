@@ -20,17 +20,21 @@ int kb_json_write_atomic(const char *path, const json_t *j)
 int kb_json_write_atomic_opt(const char *path, const json_t *j,
 			     unsigned flags)
 {
-	char *s = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS |
-				JSON_REAL_PRECISION(17));
+	return kb_json_text_write_atomic(path, json_dumps(j, JSON_INDENT(2) |
+		JSON_SORT_KEYS | JSON_REAL_PRECISION(17)), flags);
+}
+
+int kb_json_text_write_atomic(const char *path, char *text, unsigned flags)
+{
 	char *withnl;
 	int ret;
 
-	if (!s) {
+	if (!text) {
 		kb_error("cannot serialise JSON for %s", path);
 		return -ENOMEM;
 	}
-	withnl = kb_xasprintf("%s\n", s);
-	free(s);
+	withnl = kb_xasprintf("%s\n", text);
+	free(text);
 	ret = kb_write_atomic_opt(path, withnl, strlen(withnl), flags);
 	free(withnl);
 	return ret;

@@ -16,6 +16,12 @@ int kb_json_write_atomic(const char *path, const json_t *j);
 int kb_json_write_atomic_opt(const char *path, const json_t *j,
 			     unsigned flags);
 
+/* Write text (a serialized document, malloc'd, taken over and freed;
+ * NULL: serialization failed, -ENOMEM with a message naming path) and a
+ * final newline to path with kb_write_atomic_opt()'s flags.  0 or
+ * -errno. */
+int kb_json_text_write_atomic(const char *path, char *text, unsigned flags);
+
 /* Load a JSON file (read whole, then kb_json_decode_fast(), else
  * json_loadb); on error prints jansson's "FILE:LINE:COL: what" and
  * returns NULL. */

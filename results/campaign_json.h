@@ -6,16 +6,99 @@
  *                                        order ("CONFIG/JOB/NNN")
  *   campaign.json campaign.iterations    timed rounds per (configuration,
  *                                        job)
- *   state.json "adaptive"                {"timed_iterations", "stopped"}:
- *                                        why iterations = auto stopped
- *                                        (runner/adaptive.h)
+ * and the whole of campaign.json when a campaign is created
+ * (results_campaign_json_write(): the expanded plan, the configuration
+ * snapshot, the environment snapshot; state.json is results/state.h's).
  */
 #ifndef KB_RESULTS_CAMPAIGN_JSON_H
 #define KB_RESULTS_CAMPAIGN_JSON_H
 
+#include "parsers/kconf.h"
+
 #include <stddef.h>
 
-struct json_t;	/* jansson's: state.json as runner/campaign.h holds it */
+struct json_t;	/* jansson's: an environment object (bench/summarize.c) */
+
+/* Most load hosts a campaign names ([global]'s and its jobs'). */
+#define KB_MAX_ALL_HOSTS (KB_MAX_HOSTS * (KB_MAX_JOBS + 1))
+
+/* Every load host of cfg, once: [global]'s hosts =, then those of the
+ * [job NAME] sections not already there, into hosts/ports (borrowed
+ * from cfg).  Returns how many. */
+size_t results_campaign_load_hosts(const struct kb_config *cfg,
+				   const char *hosts[KB_MAX_ALL_HOSTS],
+				   unsigned ports[KB_MAX_ALL_HOSTS]);
+
+/* What a load host's fio --server said of itself (parsers/fio_probe.h):
+ * campaign.json environment.load_hosts[]. */
+struct kb_load_host_env {
+	char *host;		/* "HOST:PORT" (kconf_host_label) */
+	char *hostname;		/* NULL: it did not answer (null) */
+	char *fio_version;	/* "fio-3.35"; NULL: unknown (null) */
+};
+
+/* campaign.json "environment": the machine when the campaign was
+ * created (runner/campaign.h, campaign_environment(), probes it).  Every
+ * string is the first line of its source, NULL when it could not be read
+ * (null in the file). */
+struct kb_environment {
+	int has_uname;		/* 0: uname(2) failed, its four absent */
+	char *kernel_release, *kernel_version, *machine, *hostname;
+	char *cmdline;		/* /proc/cmdline */
+	char *cpu_model;	/* /proc/cpuinfo "model name" */
+	long cpus;		/* online CPUs */
+	char *memory_total;	/* /proc/meminfo MemTotal ("N kB") */
+	char *governor;		/* cpu0's scaling_governor */
+	char *governor_all_cpus;	/* every CPU's: "V" or "V xN, W xM" */
+	char *epp;		/* energy_performance_preference, same form */
+	char *no_turbo, *boost, *smt;	/* intel_pstate, cpufreq, smt */
+	char *fio_version, *perf_version;	/* `TOOL --version` */
+	const char *kbench_version;	/* static */
+	int has_load_hosts;	/* 1: write "load_hosts" (hosts = given) */
+	struct kb_load_host_env *load_hosts;
+	size_t nload_hosts;
+};
+
+/* env as campaign.json's "environment" object (new reference). */
+struct json_t *results_environment_json(const struct kb_environment *env);
+void results_environment_free(struct kb_environment *env);
+
+/* A configuration of the plan (runner/plan.h's struct kb_configuration). */
+struct results_campaign_config {
+	const char *id;			/* "stock,NM=0" */
+	size_t variant;			/* index into cfg->variants */
+	const size_t *value;		/* [cfg->ntunables]: index into
+					 * cfg->tunables[t].values */
+};
+
+/* What campaign.json is written from when a campaign is created. */
+struct results_campaign_doc {
+	const char *config_file;	/* the kernels.conf given */
+	const struct kb_config *cfg;	/* parsed from it */
+	const char *created;		/* UTC, "YYYY-MM-DDTHH:MM:SSZ" */
+	const char *baseline;		/* the baseline configuration's id */
+	const char *calibration_analysis;	/* "paired", "welch-log";
+						 * NULL: no calibration */
+	const struct results_campaign_config *configs;
+	size_t nconfigs;
+	const char *const *plan;	/* every run's key, in run order */
+	size_t nplan;
+	const struct kb_environment *env;
+	unsigned shard_k, shard_n;	/* 0 0: not a shard (no "shard") */
+	const unsigned *shard_iterations;	/* the iterations it runs */
+	size_t nshard_iterations;
+	const char *conf_sha256;	/* the kernels.conf text's, hex */
+};
+
+/* Write path (DIR/campaign.json, docs/results-format.md) from d,
+ * atomically.  0 or -errno. */
+int results_campaign_json_write(const char *path,
+				const struct results_campaign_doc *d);
+
+/* The shard DIR/campaign.json (path) records: *k, *n (0 0: none).  0,
+ * or -EINVAL when the file cannot be read or its "shard" is malformed
+ * (a message naming the file). */
+int results_campaign_shard(const char *path, unsigned *k, unsigned *n);
 
 /* The rounds DIR/campaign.json's "plan" reaches: 1 + the highest
  * iteration (the NNN of a key, extra runs' "NNN-KINDK" included) of its
@@ -27,10 +110,5 @@ int results_campaign_plan_rounds(const char *dir, unsigned *rounds);
  * when the file cannot be read (message), or -errno. */
 int results_campaign_plan_save(const char *dir, const char *const *keys,
 			       size_t n, unsigned iterations);
-
-/* Set state's "adaptive" to {"timed_iterations", "stopped": why} and
- * write it to DIR/state.json atomically.  0 or -errno. */
-int results_state_adaptive_save(const char *dir, struct json_t *state,
-				unsigned timed_iterations, const char *why);
 
 #endif

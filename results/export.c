@@ -9,7 +9,6 @@
 
 #include <stdlib.h>
 
-
 json_t *results_load_export(const char *path)
 {
 	json_t *res, *ver;
@@ -56,6 +55,13 @@ char *results_export_dumps(const json_t *results)
 {
 	return json_dumps(results, JSON_INDENT(2) | JSON_SORT_KEYS |
 			  JSON_REAL_PRECISION(17));
+}
+
+int results_export_write(const char *path, const json_t *results,
+			 unsigned flags)
+{
+	return kb_json_text_write_atomic(path, results_export_dumps(results),
+					 flags);
 }
 
 size_t results_run_count(const json_t *results)

@@ -35,6 +35,13 @@ json_t *results_load_export(const char *path);
  * of memory. */
 char *results_export_dumps(const json_t *results);
 
+/* Write results to path as results.json: results_export_dumps()'s bytes
+ * and a final newline, atomically with kb_write_atomic_opt()'s flags
+ * (lib/file.h: KB_WRITE_NOSYNC for DIR/results.json, derivable from
+ * runs/).  0, -ENOMEM with a message naming path, or -errno. */
+int results_export_write(const char *path, const json_t *results,
+			 unsigned flags);
+
 /* The number of runs in results["runs"]: 0 when none. */
 size_t results_run_count(const json_t *results);
 

@@ -187,7 +187,9 @@ int adaptive_next(struct kb_campaign *c)
 		free(why);
 		return ret ? ret : (int)added;
 	}
-	ret = results_state_adaptive_save(c->dir, c->state, timed, why);
-	free(why);
-	return ret;
+	c->state.has_adaptive = 1;
+	c->state.adaptive_timed_iterations = timed;
+	free(c->state.adaptive_stopped);
+	c->state.adaptive_stopped = why;
+	return campaign_save_state(c);
 }

@@ -3,17 +3,16 @@
 #include "results/validate.h"
 #include "results/records.h"
 #include "results/paths.h"
+#include "results/campaign_json.h"
 #include "runner/drivers.h"
 #include "runner/tool_version.h"
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/proc.h"
-#include "parsers/json_file.h"
 #include "parsers/fio_probe.h"
 
 #include <dirent.h>
 #include <errno.h>
-#include <math.h>
 #include <openssl/evp.h>
 #include <sys/file.h>
 #include <fcntl.h>
@@ -25,12 +24,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* a kernels.conf threshold: a number, or null when "off" (NAN) */
-static json_t *kb_num_or_null(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 static char *iso_now(char *buf, size_t len)
 {
 	time_t t = time(NULL);
@@ -41,19 +34,21 @@ static char *iso_now(char *buf, size_t len)
 	return buf;
 }
 
-static json_t *first_line_of(const char *path, const char *prefix)
+/* The first line of path (prefix NULL), or the value after ':' of its
+ * first line that starts with prefix ("model name	: X" -> "X");
+ * malloc'd, NULL when the file or the line is not there. */
+static char *first_line_of(const char *path, const char *prefix)
 {
-	char *buf, *p, *nl;
-	json_t *v = NULL;
+	char *buf, *p, *nl, *v = NULL;
 
 	if (kb_read_file(path, &buf, NULL, 1) < 0)
-		return json_null();
+		return NULL;
 	for (p = buf; p && *p; p = nl ? nl + 1 : NULL) {
 		nl = strchr(p, '\n');
 		if (nl)
 			*nl = '\0';
 		if (!prefix) {
-			v = json_string(p);
+			v = kb_xstrdup(p);
 			break;
 		}
 		if (!strncmp(p, prefix, strlen(prefix))) {
@@ -63,36 +58,23 @@ static json_t *first_line_of(const char *path, const char *prefix)
 				c++;
 				while (*c == ' ' || *c == '\t')
 					c++;
-				v = json_string(c);
+				v = kb_xstrdup(c);
 				break;
 			}
 		}
 	}
 	free(buf);
-	return v ? v : json_null();
-}
-
-/* The first line of `tool --version`, or null; cached per binary
- * (results/records.h: a changed binary is asked again). */
-/* `TOOL --version`'s first line (cached: runner/tool_version.h), or null */
-static json_t *tool_version(const char *tool)
-{
-	char *v = kb_tool_version(tool);
-	json_t *j = v ? json_string(v) : json_null();
-
-	free(v);
-	return j;
+	return v;
 }
 
 /* A cpufreq file of every online CPU (cpuN/cpufreq/NAME): its value
  * when every CPU has the same, else "VALUE xN, VALUE xM" in CPU order of
- * first appearance; null when no CPU has it. */
-static json_t *every_cpu(const char *name)
+ * first appearance; NULL when no CPU has it.  Malloc'd. */
+static char *every_cpu(const char *name)
 {
 	char **val = NULL;
 	size_t *cnt = NULL, nval = 0, i, k;
-	char *path, *tmp, *out = NULL;
-	json_t *v, *ret;
+	char *path, *tmp, *v, *out = NULL;
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 
 	for (i = 0; ncpu > 0 && i < (size_t)ncpu; i++) {
@@ -100,296 +82,111 @@ static json_t *every_cpu(const char *name)
 				    i, name);
 		v = first_line_of(path, NULL);
 		free(path);
-		if (!json_is_string(v)) {
-			json_decref(v);
+		if (!v)
 			continue;
-		}
 		for (k = 0; k < nval; k++)
-			if (!strcmp(val[k], json_string_value(v)))
+			if (!strcmp(val[k], v))
 				break;
 		if (k == nval) {
 			val = kb_xrealloc(val, (nval + 1) * sizeof(*val));
 			cnt = kb_xrealloc(cnt, (nval + 1) * sizeof(*cnt));
-			val[nval] = kb_xstrdup(json_string_value(v));
+			val[nval] = v;
 			cnt[nval++] = 0;
+		} else {
+			free(v);
 		}
 		cnt[k]++;
-		json_decref(v);
 	}
-	if (!nval)
-		ret = json_null();
-	else if (nval == 1)
-		ret = json_string(val[0]);
-	else {
-		for (k = 0; k < nval; k++) {
-			tmp = kb_xasprintf("%s%s%s x%zu", out ? out : "",
-					   out ? ", " : "", val[k], cnt[k]);
-			free(out);
-			out = tmp;
-		}
-		ret = json_string(out);
+	if (nval == 1) {
+		out = val[0];
+		val[0] = NULL;
+	}
+	for (k = 0; nval > 1 && k < nval; k++) {
+		tmp = kb_xasprintf("%s%s%s x%zu", out ? out : "",
+				   out ? ", " : "", val[k], cnt[k]);
 		free(out);
+		out = tmp;
 	}
 	for (k = 0; k < nval; k++)
 		free(val[k]);
 	free(val);
 	free(cnt);
-	return ret;
+	return out;
 }
 
-json_t *campaign_environment(void)
+void campaign_environment(struct kb_environment *env)
 {
 	struct utsname u;
-	json_t *env = json_object();
 
+	memset(env, 0, sizeof(*env));
 	if (uname(&u) == 0) {
-		json_object_set_new(env, "kernel_release", json_string(u.release));
-		json_object_set_new(env, "kernel_version", json_string(u.version));
-		json_object_set_new(env, "machine", json_string(u.machine));
-		json_object_set_new(env, "hostname", json_string(u.nodename));
+		env->has_uname = 1;
+		env->kernel_release = kb_xstrdup(u.release);
+		env->kernel_version = kb_xstrdup(u.version);
+		env->machine = kb_xstrdup(u.machine);
+		env->hostname = kb_xstrdup(u.nodename);
 	}
-	json_object_set_new(env, "cmdline", first_line_of("/proc/cmdline", NULL));
-	json_object_set_new(env, "cpu_model",
-			    first_line_of("/proc/cpuinfo", "model name"));
-	json_object_set_new(env, "cpus", json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
-	json_object_set_new(env, "memory_total",
-			    first_line_of("/proc/meminfo", "MemTotal"));
-	json_object_set_new(env, "governor", first_line_of(
-		"/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", NULL));
+	env->cmdline = first_line_of("/proc/cmdline", NULL);
+	env->cpu_model = first_line_of("/proc/cpuinfo", "model name");
+	env->cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	env->memory_total = first_line_of("/proc/meminfo", "MemTotal");
+	env->governor = first_line_of(
+		"/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", NULL);
 	/* every CPU's, not only cpu0's; turbo, boost and SMT where the
 	 * kernel exposes them (null otherwise) */
-	json_object_set_new(env, "governor_all_cpus",
-			    every_cpu("scaling_governor"));
-	json_object_set_new(env, "epp",
-			    every_cpu("energy_performance_preference"));
-	json_object_set_new(env, "no_turbo", first_line_of(
-		"/sys/devices/system/cpu/intel_pstate/no_turbo", NULL));
-	json_object_set_new(env, "boost", first_line_of(
-		"/sys/devices/system/cpu/cpufreq/boost", NULL));
-	json_object_set_new(env, "smt", first_line_of(
-		"/sys/devices/system/cpu/smt/control", NULL));
-	json_object_set_new(env, "fio_version", tool_version("fio"));
-	json_object_set_new(env, "perf_version", tool_version("perf"));
-	json_object_set_new(env, "kbench_version", json_string(KBENCH_VERSION));
-	return env;
+	env->governor_all_cpus = every_cpu("scaling_governor");
+	env->epp = every_cpu("energy_performance_preference");
+	env->no_turbo = first_line_of(
+		"/sys/devices/system/cpu/intel_pstate/no_turbo", NULL);
+	env->boost = first_line_of("/sys/devices/system/cpu/cpufreq/boost",
+				   NULL);
+	env->smt = first_line_of("/sys/devices/system/cpu/smt/control", NULL);
+	/* `TOOL --version`'s first line (cached: runner/tool_version.h) */
+	env->fio_version = kb_tool_version("fio");
+	env->perf_version = kb_tool_version("perf");
+	env->kbench_version = KBENCH_VERSION;
 }
 
 /* hosts =: what each load host's fio --server says of itself
  * (parsers/fio_probe.h), asked apart with `fio --client=HOST,PORT
  * --parse-only /dev/null` (connects, runs nothing; kb_capture's 60 s
- * limit): [{"host": "HOST:PORT", "hostname", "fio_version"}], null for
- * what a host did not answer; versions other than local_fio's warned. */
-#define MAX_ALL_HOSTS (KB_MAX_HOSTS * (KB_MAX_JOBS + 1))
-
-/* ["HOST:PORT", ...] (kconf_host_label) of n load hosts */
-static json_t *host_labels(const char *const *hosts, const unsigned *ports,
-			   size_t n)
+ * limit), into env->load_hosts; versions other than the local fio's
+ * warned. */
+static void load_hosts_environment(const struct kb_config *cfg,
+				   struct kb_environment *env)
 {
-	json_t *a = json_array();
-	size_t i;
+	struct kb_fio_host_version hv[KB_MAX_ALL_HOSTS];
+	const char *hosts[KB_MAX_ALL_HOSTS];
+	unsigned ports[KB_MAX_ALL_HOSTS];
+	size_t i, n = results_campaign_load_hosts(cfg, hosts, ports);
+	char *skew;
 
+	env->has_load_hosts = 1;
+	env->load_hosts = kb_xcalloc(n ? n : 1, sizeof(*env->load_hosts));
+	env->nload_hosts = n;
 	for (i = 0; i < n; i++) {
-		char *l = kconf_host_label(hosts[i], ports[i]);
-
-		json_array_append_new(a, json_string(l));
-		free(l);
-	}
-	return a;
-}
-
-/* Every load host of the campaign, once: [global]'s hosts =, then those
- * of the [job NAME] sections not already there.  Returns how many. */
-static size_t all_load_hosts(const struct kb_config *cfg,
-			     const char *hosts[MAX_ALL_HOSTS],
-			     unsigned ports[MAX_ALL_HOSTS])
-{
-	size_t n = 0, j, i, k;
-
-	for (j = 0; j <= cfg->njob_hosts; j++) {
-		char *const *h = j ? cfg->job_hosts[j - 1].hosts : cfg->hosts;
-		const unsigned *pt = j ? cfg->job_hosts[j - 1].host_ports :
-					 cfg->host_ports;
-		size_t nh = j ? cfg->job_hosts[j - 1].nhosts : cfg->nhosts;
-
-		for (i = 0; i < nh; i++) {
-			for (k = 0; k < n; k++)
-				if (!strcmp(hosts[k], h[i]) && ports[k] == pt[i])
-					break;
-			if (k == n) {
-				hosts[n] = h[i];
-				ports[n++] = pt[i];
-			}
-		}
-	}
-	return n;
-}
-
-static json_t *load_hosts_environment(const struct kb_config *cfg,
-				      const char *local_fio)
-{
-	struct kb_fio_host_version hv[MAX_ALL_HOSTS];
-	char *labels[MAX_ALL_HOSTS], *skew;
-	const char *hosts[MAX_ALL_HOSTS];
-	unsigned ports[MAX_ALL_HOSTS];
-	json_t *arr = json_array();
-	size_t i, n = all_load_hosts(cfg, hosts, ports);
-
-	for (i = 0; i < n; i++) {
+		struct kb_load_host_env *h = &env->load_hosts[i];
 		char *client = kconf_host_client_arg(hosts[i], ports[i]);
 		char *argv[] = { "fio", client, "--parse-only", "/dev/null",
 				 NULL };
-		char *name = NULL, *version = NULL, *out = NULL;
+		char *out = NULL;
 
-		labels[i] = kconf_host_label(hosts[i], ports[i]);
+		h->host = kconf_host_label(hosts[i], ports[i]);
 		if (kb_capture(argv, &out) != 0 || !out ||
-		    kb_fio_probe_parse(out, &name, &version))
+		    kb_fio_probe_parse(out, &h->hostname, &h->fio_version))
 			kb_warn("load host %s: no answer to fio's probe (fio "
 				"--client ... --parse-only): its fio version "
-				"is unknown; its runs will say why", labels[i]);
-		json_array_append_new(arr, json_pack("{s:s, s:s?, s:s?}",
-			"host", labels[i], "hostname", name, "fio_version",
-			version));
-		hv[i].host = labels[i];
-		hv[i].version = json_string_value(json_object_get(
-			json_array_get(arr, i), "fio_version"));
-		free(name);
-		free(version);
+				"is unknown; its runs will say why", h->host);
+		hv[i].host = h->host;
+		hv[i].version = h->fio_version;
 		free(out);
 		free(client);
 	}
-	skew = kb_fio_version_skew(local_fio, hv, n);
+	skew = kb_fio_version_skew(env->fio_version, hv, n);
 	if (skew)
 		kb_warn("%s: fio's defaults and statistics may differ between "
 			"versions; run one fio version on every host", skew);
 	free(skew);
-	for (i = 0; i < n; i++)
-		free(labels[i]);
-	return arr;
-}
-
-static json_t *campaign_section(const struct kb_campaign *c)
-{
-	const struct kb_config *cfg = &c->cfg;
-	json_t *tun = json_array(), *jobs = json_array(), *ret;
-	char *target;
-	size_t i;
-
-	if (cfg->target_kind == KB_TARGET_LOOP || !cfg->target)
-		target = kb_xasprintf("loop:%lluM", cfg->loop_size_bytes >> 20);
-	else
-		target = kb_xasprintf("%s%s", cfg->target_kind == KB_TARGET_FILE ?
-				      "file:" : "", cfg->target);
-
-	for (i = 0; i < cfg->ntunables; i++)
-		json_array_append_new(tun, cfg->tunables[i].sweep ?
-			json_pack("{s:s, s:b}", "label", cfg->tunables[i].label,
-				  "sweep", 1) :
-			json_pack("{s:s, s:s}", "label", cfg->tunables[i].label,
-				  "path", cfg->tunables[i].path));
-	for (i = 0; i < cfg->njobs; i++)
-		json_array_append_new(jobs, json_string(cfg->jobs[i]));
-	ret = json_pack("{s:s, s:o, s:o, s:i, s:i, s:i, s:s, s:s}",
-		"baseline", c->plan.configs[c->plan.baseline].id,
-		"tunables", tun, "jobs", jobs,
-		"iterations", (int)cfg->iterations, "warmup", (int)cfg->warmup,
-		"runtime_s", (int)cfg->runtime_s,
-		"order", cfg->order == KB_ORDER_BLOCK ? "block" :
-			 cfg->order == KB_ORDER_RANDOM ? "random" : "interleave",
-		"target", target);
-	free(target);
-	if (c->calibration_analysis)	/* stats/compare.h: the analysis */
-		json_object_set_new(ret, "calibration", json_pack("{s:s, s:s}",
-			"file", cfg->calibration, "analysis",
-			c->calibration_analysis));
-	/* statistics settings (stats/compare.h, docs/results-format.md) */
-	{
-		json_t *me = json_object();
-
-		for (i = 0; i < cfg->nmin_effects; i++)
-			json_object_set_new(me, cfg->min_effects[i].metric,
-					    json_real(cfg->min_effects[i].pct));
-		json_object_set_new(ret, "alpha", json_real(cfg->alpha));
-		json_object_set_new(ret, "min_effect_pct",
-				    json_real(cfg->min_effect_pct));
-		json_object_set_new(ret, "min_effect_by_metric", me);
-		me = json_object();
-		for (i = 0; i < cfg->nmax_mdes; i++)
-			json_object_set_new(me, cfg->max_mdes[i].metric,
-					    json_real(cfg->max_mdes[i].pct));
-		json_object_set_new(ret, "max_mde_pct",
-				    json_real(cfg->max_mde_pct));
-		json_object_set_new(ret, "max_mde_by_metric", me);
-		/* stats/disturbed.h; null = off */
-		json_object_set_new(ret, "disturbed", json_pack(
-			"{s:o, s:f, s:o, s:o, s:o, s:i}",
-			"other_cpu_pct", kb_num_or_null(
-				cfg->disturbed_other_cpu_pct),
-			"other_factor", 1.5,
-			"steal_pct", kb_num_or_null(cfg->disturbed_steal_pct),
-			"psi_pct", kb_num_or_null(cfg->disturbed_psi_pct),
-			"idle_fraction", kb_num_or_null(
-				cfg->disturbed_idle_fraction),
-			"retry", (int)cfg->retry_disturbed));
-		if (cfg->iterations_auto)
-			json_object_set_new(ret, "iterations_auto", json_pack(
-				"{s:i, s:i, s:f}",
-				"min_iterations", (int)cfg->min_iterations,
-				"max_iterations", (int)cfg->max_iterations,
-				"target_ci_pct", cfg->target_ci_pct));
-	}
-	if (cfg->nhosts) {	/* hosts =: fio --server load hosts */
-		json_t *by_job = json_object();
-		const char *hosts[MAX_ALL_HOSTS];
-		unsigned ports[MAX_ALL_HOSTS];
-		size_t n = all_load_hosts(cfg, hosts, ports), j, k;
-
-		json_object_set_new(ret, "hosts", host_labels(hosts, ports,
-								 n));
-		/* [job NAME] hosts =: that job's, where they differ */
-		for (j = 0; j < cfg->njobs; j++) {
-			char *const *jh;
-			const unsigned *jp;
-
-			k = kconf_job_hosts(cfg, cfg->jobs[j], &jh, &jp);
-			if (jh != cfg->hosts)
-				json_object_set_new(by_job, cfg->jobs[j],
-					host_labels((const char **)jh, jp, k));
-		}
-		if (json_object_size(by_job))
-			json_object_set(ret, "job_hosts", by_job);
-		json_decref(by_job);
-	}
-	if (cfg->allow_page_cache)	/* results/model.c */
-		json_object_set_new(ret, "allow_page_cache", json_true());
-	if (cfg->nlayouts) {
-		json_t *l = json_array();
-
-		for (i = 0; i < cfg->nlayouts; i++)
-			json_array_append_new(l, json_string(cfg->layouts[i]));
-		json_object_set_new(ret, "layouts", l);
-	}
-	return ret;
-}
-
-static json_t *configurations(const struct kb_campaign *c)
-{
-	const struct kb_config *cfg = &c->cfg;
-	json_t *arr = json_array();
-	size_t i, t;
-
-	for (i = 0; i < c->plan.nconfigs; i++) {
-		const struct kb_configuration *k = &c->plan.configs[i];
-		const struct kb_variant *v = &cfg->variants[k->variant];
-		json_t *tv = json_object();
-
-		for (t = 0; t < cfg->ntunables; t++)
-			json_object_set_new(tv, cfg->tunables[t].label,
-				json_string(cfg->tunables[t].values[k->value[t]]));
-		json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:s?, s:o}",
-			"id", k->id, "variant", v->name, "method", v->method,
-			"release", v->release, "tunables", tv));
-	}
-	return arr;
 }
 
 static int copy_file(const char *from, const char *to)
@@ -490,36 +287,14 @@ static char *conf_sha256(const char *path)
 	return hex;
 }
 
-/* campaign.json "shard": which part of the matrix this directory holds
- * (runner/plan.h), and what identifies the campaign it is a part of (the
- * kernels.conf text: results_merge_shards() in results/model.c). */
-static json_t *shard_section(const struct kb_campaign *c)
-{
-	json_t *its = json_array();
-	char *sum = conf_sha256(c->conf_path);
-	unsigned it;
-	json_t *ret;
-
-	for (it = 0; it < c->cfg.warmup + c->cfg.iterations; it++) {
-		unsigned s = plan_shard_of(&c->cfg, it, c->shard_n);
-
-		if (!s || s == c->shard_k)
-			json_array_append_new(its, json_integer(it));
-	}
-	ret = json_pack("{s:i, s:i, s:o, s:s, s:s*}",
-		"k", (int)c->shard_k, "n", (int)c->shard_n,
-		"iterations", its,
-		"rule", "timed iteration t (0-based after the warm-ups) runs on "
-			"shard t mod n + 1; warm-ups on every shard",
-		"conf_sha256", sum);
-	free(sum);
-	return ret;
-}
-
 static int create(struct kb_campaign *c, const char *conf_path)
 {
-	json_t *cj = NULL, *plan = json_array();
+	struct results_campaign_config *configs = NULL;
+	struct results_campaign_doc d = { 0 };
+	struct kb_environment env = { 0 };
+	const char **plan = NULL;
 	char *pdir = kb_path_join(c->dir, "profiles"), ts[32], *cjpath = NULL;
+	unsigned *its = NULL, it;
 	size_t i;
 	int ret;
 
@@ -541,42 +316,62 @@ static int create(struct kb_campaign *c, const char *conf_path)
 	ret = copy_file(conf_path, c->conf_path);
 	if (ret)
 		goto out;
-	for (i = 0; i < c->plan.nruns; i++)
-		json_array_append_new(plan, json_string(c->plan.runs[i].key));
-	cj = json_pack("{s:i, s:s, s:s, s:s, s:o, s:o, s:o, s:o}",
-		"schema_version", KB_SCHEMA_VERSION, "kbench_version",
-		KBENCH_VERSION,
-		"created", iso_now(ts, sizeof(ts)), "config_file", conf_path,
-		"campaign", campaign_section(c),
-		"configurations", configurations(c),
-		"plan", plan, "environment", campaign_environment());
-	plan = NULL;
-	if (c->cfg.nhosts) {
-		json_t *env = json_object_get(cj, "environment");
-
-		json_object_set_new(env, "load_hosts", load_hosts_environment(
-			&c->cfg, json_string_value(json_object_get(env,
-			"fio_version"))));
+	campaign_environment(&env);
+	d.config_file = conf_path;
+	d.cfg = &c->cfg;
+	d.created = iso_now(ts, sizeof(ts));
+	d.baseline = c->plan.configs[c->plan.baseline].id;
+	d.calibration_analysis = c->calibration_analysis;
+	configs = kb_xcalloc(c->plan.nconfigs + 1, sizeof(*configs));
+	for (i = 0; i < c->plan.nconfigs; i++) {
+		configs[i].id = c->plan.configs[i].id;
+		configs[i].variant = c->plan.configs[i].variant;
+		configs[i].value = c->plan.configs[i].value;
 	}
+	d.configs = configs;
+	d.nconfigs = c->plan.nconfigs;
+	plan = kb_xcalloc(c->plan.nruns + 1, sizeof(*plan));
+	for (i = 0; i < c->plan.nruns; i++)
+		plan[i] = c->plan.runs[i].key;
+	d.plan = plan;
+	d.nplan = c->plan.nruns;
+	if (c->cfg.nhosts)
+		load_hosts_environment(&c->cfg, &env);
+	d.env = &env;
 	if (c->shard_n) {
-		json_t *sh = shard_section(c);
+		/* which part of the matrix this directory holds
+		 * (runner/plan.h), and what identifies the campaign it is
+		 * a part of (the kernels.conf text: results/model.c's
+		 * results_merge_shards()) */
+		d.shard_k = c->shard_k;
+		d.shard_n = c->shard_n;
+		its = kb_xcalloc(c->cfg.warmup + c->cfg.iterations + 1,
+				 sizeof(*its));
+		for (it = 0; it < c->cfg.warmup + c->cfg.iterations; it++) {
+			unsigned sh = plan_shard_of(&c->cfg, it, c->shard_n);
 
-		if (!json_string_value(json_object_get(sh, "conf_sha256"))) {
+			if (!sh || sh == c->shard_k)
+				its[d.nshard_iterations++] = it;
+		}
+		d.shard_iterations = its;
+		d.conf_sha256 = conf_sha256(c->conf_path);
+		if (!d.conf_sha256) {
 			kb_error("%s: cannot hash the kernels.conf snapshot, "
 				 "which identifies the campaign its shards "
 				 "belong to", c->conf_path);
-			json_decref(sh);
 			ret = -EIO;
 			goto out;
 		}
-		json_object_set_new(cj, "shard", sh);
 	}
 	cjpath = kb_path_join(c->dir, "campaign.json");
-	ret = kb_json_write_atomic(cjpath, cj);
+	ret = results_campaign_json_write(cjpath, &d);
 out:
 	free(cjpath);
-	json_decref(plan);
-	json_decref(cj);
+	free((char *)d.conf_sha256);
+	free(its);
+	free(plan);
+	free(configs);
+	results_environment_free(&env);
 	free(pdir);
 	return ret;
 }
@@ -632,19 +427,11 @@ static int has_entry(const char *dir, const char *name)
 static int resume_shard(struct kb_campaign *c, const char *cjpath,
 			unsigned k, unsigned n)
 {
-	json_t *cj = kb_json_load(cjpath), *sh;
 	unsigned rk, rn;
+	int ret = results_campaign_shard(cjpath, &rk, &rn);
 
-	if (!cj)
-		return -EINVAL;
-	sh = json_object_get(cj, "shard");
-	rk = (unsigned)json_integer_value(json_object_get(sh, "k"));
-	rn = (unsigned)json_integer_value(json_object_get(sh, "n"));
-	json_decref(cj);
-	if (sh && (rn < 1 || rk < 1 || rk > rn)) {
-		kb_error("%s: malformed \"shard\" (k %u, n %u)", cjpath, rk, rn);
-		return -EINVAL;
-	}
+	if (ret)
+		return ret;
 	if (n && !rn) {
 		kb_error("%s holds a campaign that is not split into shards; "
 			 "--shard %u/%u needs a directory of its own (-o "
@@ -675,6 +462,7 @@ int campaign_open_shard(struct kb_campaign *c, const char *dir,
 	int ret;
 
 	memset(c, 0, sizeof(*c));
+	results_state_init(&c->state);
 	c->dir = kb_xstrdup(dir);
 	c->conf_path = kb_path_join(dir, "kernels.conf");
 	cjpath = kb_path_join(dir, "campaign.json");
@@ -759,57 +547,63 @@ int campaign_open_shard(struct kb_campaign *c, const char *dir,
 		if (ret)
 			goto out;
 	}
-	if (kb_exists(statepath)) {
-		c->state = kb_json_load(statepath);
-		if (!c->state || !json_is_object(json_object_get(c->state, "runs"))) {
-			kb_error("%s: not a kbench state file (no \"runs\" "
-				 "object); move it away to start over", statepath);
-			ret = -EINVAL;
-			goto out;
-		}
-	} else {
-		c->state = json_pack("{s:i, s:{}}", "schema_version",
-				     KB_SCHEMA_VERSION, "runs");
-	}
+	if (kb_exists(statepath))
+		ret = results_state_load(statepath, &c->state);
 out:
 	free(cjpath);
 	free(statepath);
 	return ret;
 }
 
-json_t *campaign_run_state(const struct kb_campaign *c, const char *key)
+const struct kb_run_record *campaign_run_state(const struct kb_campaign *c,
+					     const char *key)
 {
-	return json_object_get(json_object_get(c->state, "runs"), key);
+	return results_state_run(&c->state, key);
+}
+
+int campaign_run_todo(const struct kb_campaign *c, const char *key,
+		      int retry_failed)
+{
+	const struct kb_run_record *st = campaign_run_state(c, key);
+
+	return !st || (retry_failed && !strcmp(st->status, "failed"));
+}
+
+int campaign_save_state(const struct kb_campaign *c)
+{
+	char *path;
+	int ret;
+
+	if (kb_driver_dry_run)
+		return 0;
+	path = kb_path_join(c->dir, "state.json");
+	ret = results_state_save(path, &c->state);
+	free(path);
+	return ret;
 }
 
 int campaign_record(struct kb_campaign *c, const char *key,
 		    const char *status, const char *reason)
 {
-	char ts[32], *path = kb_path_join(c->dir, "state.json");
-	int ret;
+	char ts[32];
 
-	json_object_set_new(json_object_get(c->state, "runs"), key,
-		json_pack("{s:s, s:s?, s:s}", "status", status, "reason", reason,
-			  "finished", iso_now(ts, sizeof(ts))));
-	ret = kb_driver_dry_run ? 0 : kb_json_write_atomic(path, c->state);
-	free(path);
-	return ret;
+	results_state_set_run(&c->state, key, status, reason,
+			      iso_now(ts, sizeof(ts)));
+	return campaign_save_state(c);
 }
 
 int campaign_record_result(struct kb_campaign *c, const char *key,
-			   json_t *m, size_t *nfailed)
+			   const char *status, const char *reason,
+			   size_t *nfailed)
 {
-	const char *st = json_string_value(json_object_get(m, "status"));
-	const char *why = json_string_value(json_object_get(m, "reason"));
+	const char *st = status ? status : "failed";
 	int ret;
 
-	if (!st)
-		st = "failed";
-	ret = campaign_record(c, key, st, why);
+	ret = campaign_record(c, key, st, reason);
 	if (strcmp(st, "ok")) {
 		(*nfailed)++;
 		kb_warn("run %s failed: %s (recorded; the campaign goes on)",
-			key, why ? why : "no reason recorded");
+			key, reason ? reason : "no reason recorded");
 	}
 	return ret;
 }
@@ -825,11 +619,11 @@ size_t campaign_ok_runs(const struct kb_campaign *c)
 	size_t i, n = 0;
 
 	for (i = 0; i < c->plan.nruns; i++) {
-		const char *s = json_string_value(json_object_get(
-			campaign_run_state(c, c->plan.runs[i].key), "status"));
+		const struct kb_run_record *st = campaign_run_state(c,
+			c->plan.runs[i].key);
 
-		if (!c->plan.runs[i].warmup && !c->plan.runs[i].extra && s &&
-		    !strcmp(s, "ok"))
+		if (!c->plan.runs[i].warmup && !c->plan.runs[i].extra && st &&
+		    !strcmp(st->status, "ok"))
 			n++;
 	}
 	return n;
@@ -841,10 +635,10 @@ size_t campaign_failed_runs(const struct kb_campaign *c)
 	size_t i, n = 0;
 
 	for (i = 0; i < c->plan.nruns; i++) {
-		const char *s = json_string_value(json_object_get(
-			campaign_run_state(c, c->plan.runs[i].key), "status"));
+		const struct kb_run_record *st = campaign_run_state(c,
+			c->plan.runs[i].key);
 
-		if (s && strcmp(s, "ok"))
+		if (st && strcmp(st->status, "ok"))
 			n++;
 	}
 	return n;
@@ -854,7 +648,7 @@ void campaign_close(struct kb_campaign *c)
 {
 	plan_free(&c->plan);
 	kconf_free(&c->cfg);
-	json_decref(c->state);
+	results_state_free(&c->state);
 	free(c->dir);
 	free(c->conf_path);
 	free(c->calibration_analysis);

@@ -5,16 +5,16 @@
 #define KB_CAMPAIGN_H
 
 #include "parsers/kconf.h"
+#include "results/campaign_json.h"
+#include "results/state.h"
 #include "runner/plan.h"
-
-#include <jansson.h>
 
 struct kb_campaign {
 	char *dir;
 	char *conf_path;	/* DIR/kernels.conf (the snapshot) */
 	struct kb_config cfg;	/* parsed from the snapshot */
 	struct kb_plan plan;
-	json_t *state;		/* state.json: {"schema_version", "runs": {}} */
+	struct kb_state state;	/* state.json (results/state.h) */
 	int resumed;		/* 1 when DIR already held a campaign */
 	char *calibration_analysis;	/* a new campaign with calibration =
 					 * (runner/calibrate.h): its analysis,
@@ -56,27 +56,40 @@ int campaign_lock(const char *dir);
  * with one message per missing file. */
 int campaign_check_jobs(const struct kb_config *cfg);
 
-/* The state entry of a run, or NULL when it has not completed. */
-json_t *campaign_run_state(const struct kb_campaign *c, const char *key);
+/* The state.json record of a run, or NULL when it has not completed. */
+const struct kb_run_record *campaign_run_state(const struct kb_campaign *c,
+					     const char *key);
+
+/* 1 when the run key is still to do: not recorded, or recorded as
+ * failed and retry_failed (`kbench run --retry-failed`) is set. */
+int campaign_run_todo(const struct kb_campaign *c, const char *key,
+		      int retry_failed);
+
+/* Write c->state to DIR/state.json atomically (nothing with
+ * --dry-run).  0 or -errno. */
+int campaign_save_state(const struct kb_campaign *c);
 
 /* Record a completed run (status "ok" or "failed") and write state.json
  * atomically.  0 or -errno. */
 int campaign_record(struct kb_campaign *c, const char *key,
 		    const char *status, const char *reason);
 
-/* Record a run from its metrics.json object m (parsers/run_dir.h: its
- * "status" and "reason") with campaign_record(); a failed run is counted
- * in *nfailed and named in a warning (the campaign goes on).  0 or the
- * error of writing state.json. */
+/* Record a run from its metrics.json's "status" and "reason"
+ * (parsers/run_dir.h; status NULL: "failed") with campaign_record(); a
+ * failed run is counted in *nfailed and named in a warning (the campaign
+ * goes on).  0 or the error of writing state.json. */
 int campaign_record_result(struct kb_campaign *c, const char *key,
-			   json_t *m, size_t *nfailed);
+			   const char *status, const char *reason,
+			   size_t *nfailed);
 
 /* The job file snapshot DIR/profiles/JOB.fio (malloc'd). */
 char *campaign_job_path(const struct kb_campaign *c, size_t job);
 
-/* The environment snapshot: uname, /proc/cmdline, CPU model and count,
- * cpufreq governor, memory, fio and perf versions, kbench version. */
-json_t *campaign_environment(void);
+/* Probe the environment snapshot into *env (results/campaign_json.h;
+ * free with results_environment_free()): uname, /proc/cmdline, CPU model
+ * and count, cpufreq governor, memory, fio and perf versions, kbench
+ * version.  What cannot be read is left NULL. */
+void campaign_environment(struct kb_environment *env);
 
 /* Timed runs recorded as ok. */
 size_t campaign_ok_runs(const struct kb_campaign *c);

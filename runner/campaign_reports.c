@@ -4,7 +4,6 @@
 #include "runner/campaign_reports.h"
 #include "reports/report.h"
 #include "results/model.h"
-#include "parsers/json_file.h"
 #include "stats/compare.h"
 #include "stats/disturbed.h"
 #include "reports/plots.h"
@@ -38,7 +37,7 @@ int campaign_write_reports(const char *dir, int print, int png)
 	if (ret)
 		goto out;
 	/* derivable from runs/: atomic, not synced (lib/file.h) */
-	ret = kb_json_write_atomic_opt(rpath, res, KB_WRITE_NOSYNC);
+	ret = results_export_write(rpath, res, KB_WRITE_NOSYNC);
 	/* report.md: environment, tables, graphs (DIR/plots, when gnuplot
 	 * is installed) and reproducers (reports/plots.h) */
 	report_opts_init(&mdopts);

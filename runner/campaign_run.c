@@ -18,6 +18,7 @@
 #include "runner/kexec.h"
 #include "runner/run_exec.h"
 #include "runner/tunables.h"
+#include "results/json.h"
 #include "results/paths.h"
 #include "parsers/json_file.h"
 #include "push/push.h"
@@ -135,10 +136,8 @@ count:
 	todo_mask = kb_xcalloc(c.plan.nruns + 1, 1);
 	for (i = 0; i < c.plan.nruns; i++) {
 		const struct kb_run *r = &c.plan.runs[i];
-		json_t *st = campaign_run_state(&c, r->key);
-		const char *s = json_string_value(json_object_get(st, "status"));
 
-		if (st && !(retry_failed && s && !strcmp(s, "failed")))
+		if (!campaign_run_todo(&c, r->key, retry_failed))
 			continue;
 		if (!driver_variant_ready(&c.cfg, c.plan.configs[r->config].variant)) {
 			skipped_variant++;
@@ -152,7 +151,7 @@ count:
 	/* iterations = auto, and a crash came between the last run and the
 	 * decision on another round: decide now */
 	if (!todo && !skipped_variant && c.cfg.iterations_auto &&
-	    !kb_driver_dry_run && !json_object_get(c.state, "adaptive")) {
+	    !kb_driver_dry_run && !c.state.has_adaptive) {
 		err = adaptive_next(&c);
 		if (err < 0)
 			goto out;
@@ -204,11 +203,10 @@ again:
 	for (i = 0; i < c.plan.nruns && !stop_signal; i++) {
 		const struct kb_run *r = &c.plan.runs[i];
 		const struct kb_configuration *k = &c.plan.configs[r->config];
-		json_t *st = campaign_run_state(&c, r->key), *result = NULL;
-		const char *s = json_string_value(json_object_get(st, "status"));
+		json_t *result = NULL;
 		char *rdir, *mpath;
 
-		if (st && !(retry_failed && s && !strcmp(s, "failed")))
+		if (!campaign_run_todo(&c, r->key, retry_failed))
 			continue;
 		if (!driver_variant_ready(&c.cfg, k->variant))
 			continue;
@@ -288,8 +286,9 @@ again:
 		record_kernel(result, &c.cfg.variants[k->variant]);
 		err = kb_json_write_atomic(mpath, result);
 		if (!kb_sync_defer_end(rdir) && !err)
-			err = campaign_record_result(&c, r->key, result,
-						     &failed);
+			err = campaign_record_result(&c, r->key,
+				kb_jstr(result, "status"),
+				kb_jstr(result, "reason"), &failed);
 		else if (!err)
 			err = -EIO;
 		json_decref(result);

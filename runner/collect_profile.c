@@ -19,6 +19,7 @@
  */
 #include "runner/collect.h"
 #include "runner/collect_perf.h"
+#include "lib/argv.h"
 #include "lib/compress.h"
 #include "lib/err.h"
 #include "lib/file.h"
@@ -81,7 +82,8 @@ static int profile_start(struct kb_run_ctx *ctx, void **state)
 {
 	struct profile_state *st;
 	json_t *events = json_array();
-	char *argv[16], *data, *log, *src, *dst, *kr = NULL;
+	struct kb_argv evargs = KB_ARGV_INIT, argv = KB_ARGV_INIT;
+	char *data, *log, *src, *dst, *kr = NULL;
 	const char *ev;
 	size_t i, na = 0;
 	int err = 0, ret = 0;
@@ -132,9 +134,8 @@ static int profile_start(struct kb_run_ctx *ctx, void **state)
 		json_object_set_new(e, "event", ev ? json_string(ev) :
 				    json_null());
 		json_array_append_new(events, e);
-		if (ev && na < 10) {
-			argv[6 + 2 * na] = (char *)"-e";
-			argv[7 + 2 * na] = (char *)ev;
+		if (ev) {
+			kb_argv_pushl(&evargs, "-e", ev, NULL);
 			na++;
 		}
 	}
@@ -159,14 +160,10 @@ static int profile_start(struct kb_run_ctx *ctx, void **state)
 
 	data = kb_path_join(ctx->rdir, "perf.data");
 	log = kb_path_join(ctx->rdir, "perf_record.log");
-	argv[0] = (char *)"perf";
-	argv[1] = (char *)"record";
-	argv[2] = (char *)"-a";
-	argv[3] = (char *)"-q";
-	argv[4] = (char *)"-o";
-	argv[5] = data;
-	argv[6 + 2 * na] = NULL;
-	st->pid = start_bg(argv, log);
+	kb_argv_pushl(&argv, "perf", "record", "-a", "-q", "-o", data, NULL);
+	for (i = 0; i < evargs.n; i++)
+		kb_argv_push(&argv, evargs.v[i]);
+	st->pid = start_bg(argv.v, log);
 	if (st->pid < 0) {
 		json_object_set_new(st->info, "record_error",
 				    json_string(strerror((int)-st->pid)));
@@ -180,6 +177,8 @@ static int profile_start(struct kb_run_ctx *ctx, void **state)
 	free(data);
 	free(log);
 out:
+	kb_argv_clear(&argv);
+	kb_argv_clear(&evargs);
 	*state = st;
 	return ret;
 }
@@ -223,11 +222,7 @@ static int profile_stop(struct kb_run_ctx *ctx, void *state)
 	char *rep = kb_path_join(ctx->rdir, "perf_report.txt");
 	char *err = kb_path_join(ctx->rdir, "perf_report.stderr");
 	char *path = kb_path_join(ctx->rdir, "profile.json");
-	char *argv[] = { (char *)"perf", (char *)"report", (char *)"-i", data,
-			 (char *)"--stdio", (char *)"--no-children",
-			 (char *)"--sort", (char *)"dso,sym",
-			 (char *)"-F", (char *)"overhead,sample,dso,sym",
-			 (char *)"-t", (char *)"|", NULL };
+	struct kb_argv argv = KB_ARGV_INIT;
 	int status = 0, i, ret;
 
 	if (!st) {	/* a run that does not sample */
@@ -254,7 +249,10 @@ static int profile_stop(struct kb_run_ctx *ctx, void *state)
 		o.stdout_path = rep;
 		o.stderr_path = err;
 		o.timeout_s = 300;
-		if (kb_spawn(argv, &o, &r) == 0)
+		kb_argv_pushl(&argv, "perf", "report", "-i", data, "--stdio",
+			      "--no-children", "--sort", "dso,sym",
+			      "-F", "overhead,sample,dso,sym", "-t", "|", NULL);
+		if (kb_spawn(argv.v, &o, &r) == 0)
 			json_object_set_new(st->info, "report_exit_status",
 					    json_integer(r.exited ?
 							 r.exit_status : -1));
@@ -264,6 +262,7 @@ static int profile_stop(struct kb_run_ctx *ctx, void *state)
 	}
 	ret = kb_json_write_atomic(path, st->info);
 out:
+	kb_argv_clear(&argv);
 	json_decref(st->info);
 	free(st);
 	free(data);

@@ -14,23 +14,13 @@ const char *kb_guest_variant;
 const struct kb_driver *driver_batch(const struct kb_config *cfg, size_t v)
 {
 	const struct kb_variant *var = &cfg->variants[v];
-	const struct kb_driver *d = driver_find(var->method ? var->method :
-						"local");
+	const struct kb_driver *d = driver_of(var);
 
 	if (!d || !d->run_batch || kb_guest_variant)
 		return NULL;
 	if (d->is_running && d->is_running(var))
 		return NULL;
 	return d;
-}
-
-static int todo(const struct kb_campaign *c, const struct kb_run *r,
-		int retry_failed)
-{
-	json_t *st = campaign_run_state(c, r->key);
-	const char *s = json_string_value(json_object_get(st, "status"));
-
-	return !st || (retry_failed && s && !strcmp(s, "failed"));
 }
 
 int driver_run_next_batch(struct kb_campaign *c, size_t i, int retry_failed,
@@ -50,7 +40,7 @@ int driver_run_next_batch(struct kb_campaign *c, size_t i, int retry_failed,
 		const struct kb_run *r = &c->plan.runs[j];
 		size_t rv = c->plan.configs[r->config].variant;
 
-		if (!todo(c, r, retry_failed))
+		if (!campaign_run_todo(c, r->key, retry_failed))
 			continue;
 		if (rv != v) {
 			/* a variant that cannot run now does not end the

@@ -30,7 +30,8 @@ int kexec_is_running(const struct kb_variant *v);
 
 const struct kb_driver kb_drivers[] = {
 	{ "local", 0, local_ready, NULL, NULL },
-	{ "vm", KB_DRIVER_BOOTS, vm_ready, vm_run_batch, NULL },
+	{ "vm", KB_DRIVER_BOOTS | KB_DRIVER_ACCEL, vm_ready, vm_run_batch,
+	  NULL },
 	{ "kexec", KB_DRIVER_BOOTS, kexec_ready, kexec_run_batch,
 	  kexec_is_running },
 	{ NULL, 0, NULL, NULL, NULL },
@@ -46,10 +47,14 @@ const struct kb_driver *driver_find(const char *method)
 	return NULL;
 }
 
+const struct kb_driver *driver_of(const struct kb_variant *v)
+{
+	return driver_find(v->method ? v->method : "local");
+}
+
 int driver_variant_ready(const struct kb_config *cfg, size_t v)
 {
-	const struct kb_driver *d = driver_find(cfg->variants[v].method ?
-						cfg->variants[v].method : "local");
+	const struct kb_driver *d = driver_of(&cfg->variants[v]);
 	char why[512];
 
 	return d && d->ready(&cfg->variants[v], why, sizeof(why));
@@ -61,8 +66,7 @@ void driver_explain_skipped(const struct kb_config *cfg)
 
 	for (v = 0; v < cfg->nvariants; v++) {
 		const struct kb_variant *var = &cfg->variants[v];
-		const struct kb_driver *d = driver_find(var->method ?
-							var->method : "local");
+		const struct kb_driver *d = driver_of(var);
 		char why[512];
 
 		if (!d)

@@ -313,7 +313,9 @@ static int record_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 			ret = kb_json_write_atomic(mpath, m);
 		}
 		if (!ret)
-			ret = campaign_record_result(c, r->key, m, nfailed);
+			ret = campaign_record_result(c, r->key,
+				kb_jstr(m, "status"), kb_jstr(m, "reason"),
+				nfailed);
 		json_decref(m);
 		free(rdir);
 		free(mpath);

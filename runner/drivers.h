@@ -17,6 +17,9 @@ struct kb_campaign;
 /* Capabilities of a driver (kb_driver.flags). */
 #define KB_DRIVER_BOOTS	0x1	/* its batches are boots of the variant's
 				 * kernel (the plan's ETA counts them) */
+#define KB_DRIVER_ACCEL	0x2	/* it boots under QEMU with kernels.conf's
+				 * accel = (KVM or TCG: the plan's boot
+				 * estimate, runner/accel.h) */
 
 struct kb_driver {
 	const char *name;	/* kernels.conf `method` */
@@ -72,6 +75,10 @@ int kexec_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 extern const char *kb_guest_variant;
 
 const struct kb_driver *driver_find(const char *method);
+
+/* The driver of variant v (its method, "local" when not given), or NULL
+ * when no driver has that name. */
+const struct kb_driver *driver_of(const struct kb_variant *v);
 
 /* 1 when variant index v of cfg can run now. */
 int driver_variant_ready(const struct kb_config *cfg, size_t v);

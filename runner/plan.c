@@ -147,8 +147,7 @@ static int boots(const struct kb_config *cfg)
 	size_t v;
 
 	for (v = 0; v < cfg->nvariants; v++) {
-		d = driver_find(cfg->variants[v].method ?
-				cfg->variants[v].method : "local");
+		d = driver_of(&cfg->variants[v]);
 		if (d && (d->flags & KB_DRIVER_BOOTS))
 			return 1;
 	}
@@ -372,9 +371,7 @@ size_t plan_count_boots(const struct kb_config *cfg, const struct kb_plan *p,
 
 	for (i = 0; i < p->nruns; i++) {
 		size_t v = p->configs[p->runs[i].config].variant;
-		const struct kb_driver *d = driver_find(cfg->variants[v].method ?
-							cfg->variants[v].method :
-							"local");
+		const struct kb_driver *d = driver_of(&cfg->variants[v]);
 
 		if (todo && !todo[i])
 			continue;
@@ -395,11 +392,13 @@ static int expect_tcg(const struct kb_config *cfg)
 
 	if (e && *e)
 		return !strcmp(e, "tcg");
-	for (i = 0; i < cfg->nvariants; i++)
-		if (cfg->variants[i].method &&
-		    !strcmp(cfg->variants[i].method, "vm") &&
+	for (i = 0; i < cfg->nvariants; i++) {
+		const struct kb_driver *d = driver_of(&cfg->variants[i]);
+
+		if (d && (d->flags & KB_DRIVER_ACCEL) &&
 		    cfg->variants[i].accel == KB_ACCEL_TCG)
 			return 1;
+	}
 	if (access("/dev/kvm", R_OK | W_OK) < 0)
 		return 1;
 	if (records_kvm_probe_machine(&usable, &why)) {

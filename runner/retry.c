@@ -2,12 +2,12 @@
  * disturbed run (runner/retry.h). */
 #include "runner/retry.h"
 #include "runner/drivers.h"
+#include "results/disturbed_runs.h"
 #include "results/model.h"
 #include "results/paths.h"
 #include "stats/disturbed.h"
 #include "lib/err.h"
 #include "lib/file.h"
-#include "parsers/json_file.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -25,46 +25,6 @@ static int same_unit(const struct kb_config *cfg, const struct kb_run *a,
 		(a->config == b->config && a->job == b->job));
 }
 
-/* "CFG JOB iteration N: why; why" of the unit's first disturbed counted
- * run (cfg_id and job NULL: any of round `iteration`; N as a reader
- * numbers it, results/paths.h), or NULL. */
-static char *disturbed_in_unit(json_t *res, unsigned iteration,
-			       unsigned warmup, const char *cfg_id,
-			       const char *job)
-{
-	json_t *run, *w;
-	size_t i, k;
-	char b[KB_ITER_LABEL_MAX];
-
-	json_array_foreach(json_object_get(res, "runs"), i, run) {
-		json_t *why = json_object_get(run, "disturbed");
-		char *s;
-
-		if (json_integer_value(json_object_get(run, "iteration")) !=
-		    (json_int_t)iteration || !json_array_size(why) ||
-		    json_is_true(json_object_get(run, "warmup")) ||
-		    (cfg_id && strcmp(cfg_id, json_string_value(
-			json_object_get(run, "configuration")) ?: "")) ||
-		    (job && strcmp(job, json_string_value(
-			json_object_get(run, "job")) ?: "")))
-			continue;
-		s = kb_xasprintf("%s %s iteration %s:",
-				 json_string_value(json_object_get(run,
-					"configuration")) ?: "?",
-				 json_string_value(json_object_get(run, "job")) ?:
-				 "?", kb_iteration_label(iteration, warmup,
-							b));
-		json_array_foreach(why, k, w) {
-			char *t = kb_xasprintf("%s%s %s", s, k ? ";" : "",
-					       json_string_value(w) ?: "");
-			free(s);
-			s = t;
-		}
-		return s;
-	}
-	return NULL;
-}
-
 int retry_disturbed_round(struct kb_campaign *c, size_t i)
 {
 	const struct kb_run *r = &c->plan.runs[i];
@@ -72,8 +32,8 @@ int retry_disturbed_round(struct kb_campaign *c, size_t i)
 	int block = cfg->order == KB_ORDER_BLOCK;
 	const char *cfg_id = block ? c->plan.configs[r->config].id : NULL;
 	const char *job = block ? cfg->jobs[r->job] : NULL;
-	json_t *retries, *sup, *res;
-	char *ukey, *why, *spath, lb[KB_ITER_LABEL_MAX];
+	json_t *res;
+	char *ukey, *why, lb[KB_ITER_LABEL_MAX];
 	unsigned attempt;
 	size_t j, n = 0;
 	int ret = 0;
@@ -89,11 +49,10 @@ int retry_disturbed_round(struct kb_campaign *c, size_t i)
 		if (same_unit(cfg, &c->plan.runs[j], r) &&
 		    !campaign_run_state(c, c->plan.runs[j].key))
 			return 0;
-	retries = json_object_get(c->state, "disturbed_retries");
 	/* "ITERATION", or with order = block "CFG/JOB/NNN" */
 	ukey = block ? kb_xasprintf("%s/%s/%03u", cfg_id, job, r->iteration) :
 		       kb_xasprintf("%u", r->iteration);
-	attempt = (unsigned)json_integer_value(json_object_get(retries, ukey));
+	attempt = results_state_retries(&c->state, ukey);
 	if (attempt >= cfg->retry_disturbed) {
 		free(ukey);
 		return 0;
@@ -105,24 +64,15 @@ int retry_disturbed_round(struct kb_campaign *c, size_t i)
 		return -EIO;
 	}
 	stats_mark_disturbed(res, NULL, 0);
-	why = disturbed_in_unit(res, r->iteration, c->cfg.warmup, cfg_id, job);
-	json_decref(res);
+	why = results_disturbed_in_unit(res, r->iteration, c->cfg.warmup, cfg_id, job);
+	results_free(res);
 	if (!why) {
 		free(ukey);
 		return 0;
 	}
 
 	attempt++;
-	if (!json_is_object(retries)) {
-		retries = json_object();
-		json_object_set_new(c->state, "disturbed_retries", retries);
-	}
-	json_object_set_new(retries, ukey, json_integer(attempt));
-	sup = json_object_get(c->state, "superseded");
-	if (!json_is_array(sup)) {
-		sup = json_array();
-		json_object_set_new(c->state, "superseded", sup);
-	}
+	results_state_set_retries(&c->state, ukey, attempt);
 	for (j = 0; j < c->plan.nruns && !ret; j++) {
 		const char *key = c->plan.runs[j].key;
 		char *from, *to;
@@ -136,20 +86,16 @@ int retry_disturbed_round(struct kb_campaign *c, size_t i)
 			kb_error("cannot keep the superseded run %s as %s: %s",
 				 from, to, strerror(errno));
 		} else {
-			json_array_append_new(sup, json_pack(
-				"{s:s, s:s, s:i, s:s}", "key", key,
-				"dir", to + strlen(c->dir) + 1,
-				"attempt", (int)attempt, "reason", why));
-			json_object_del(json_object_get(c->state, "runs"), key);
+			results_state_add_superseded(&c->state, key,
+				to + strlen(c->dir) + 1, attempt, why);
+			results_state_del_run(&c->state, key);
 			n++;
 		}
 		free(from);
 		free(to);
 	}
-	spath = kb_path_join(c->dir, "state.json");
 	if (!ret)
-		ret = kb_json_write_atomic(spath, c->state);
-	free(spath);
+		ret = campaign_save_state(c);
 	if (!ret && block)
 		kb_info("run %s was disturbed (%s): running it again alone "
 			"(attempt %u of at most %u; retry_disturbed; order = "

@@ -7,6 +7,7 @@
 #include "runner/collect.h"
 #include "results/run_json.h"
 #include "parsers/run_dir.h"
+#include "lib/argv.h"
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/proc.h"
@@ -203,6 +204,28 @@ static size_t tunables_after(const struct kb_tunables *tu,
 	return n;
 }
 
+void run_exec_fio_argv(struct kb_argv *a, char *const *hosts,
+		       const unsigned *ports, size_t nhosts,
+		       char *const *host_jobs, const char *out,
+		       const char *jobfile)
+{
+	size_t i;
+
+	kb_argv_push(a, "fio");
+	for (i = 0; i < nhosts; i++) {
+		char *client = kconf_host_client_arg(hosts[i], ports[i]);
+
+		kb_argv_push(a, client);
+		free(client);
+		if (host_jobs)
+			kb_argv_push(a, host_jobs[i]);
+	}
+	kb_argv_push(a, "--output-format=json+");
+	kb_argv_pushf(a, "--output=%s", out);
+	if (!host_jobs)
+		kb_argv_push(a, jobfile);
+}
+
 int do_run(struct kb_campaign *c, const struct kb_run *r,
 	   const struct kb_target *t, const struct kb_tunables *tu,
 	   const char *rdir, struct json_t **result, int *drop_warned)
@@ -218,20 +241,13 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 	char *e_target = kb_xasprintf("KBENCH_TARGET=%s", t->path);
 	char *e_runtime = kb_xasprintf("KBENCH_RUNTIME=%u", cfg->runtime_s);
 	char *e_size = kb_xasprintf("KBENCH_SIZE=%llu", t->size_bytes);
-	char *outarg = kb_xasprintf("--output=%s", out);
 	const char *env[4 + KB_MAX_TUNABLES + 2 * KB_MAX_HOSTS] = { e_target,
 		e_runtime, e_size };
 	char *e_sweep[KB_MAX_TUNABLES] = { NULL };
-	/* fio, --client=HOST,PORT (ip6:ADDR,PORT) for each load host
-	 * (hosts =, parsers/kconf.h: fio reads the job file here, expanding
-	 * ${KBENCH_*} from this environment, and sends it to the servers),
-	 * the output, the job file; with target@HOST each --client its own
-	 * job file, then the output (host_jobs()) */
-	char *argv[4 + 2 * KB_MAX_HOSTS + 1] = { "fio" };
-	char *clients[KB_MAX_HOSTS] = { NULL };
+	struct kb_argv argv = KB_ARGV_INIT;
 	struct host_jobs hj = { 0 };
 	struct results_run_host hosts[KB_MAX_HOSTS] = { { 0 } };
-	size_t na = 1, hi, nhosts;
+	size_t na, hi, nhosts;
 	char *const *hnames;
 	const unsigned *hports;
 	struct kb_run_ctx ctx = { .cfg = cfg, .target = t, .run = r,
@@ -255,12 +271,9 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 	*result = NULL;
 	/* this job's load hosts: its [job NAME] hosts =, else [global]'s */
 	nhosts = kconf_job_hosts(cfg, cfg->jobs[r->job], &hnames, &hports);
-	for (hi = 0; hi < nhosts; hi++) {
-		clients[hi] = kconf_host_client_arg(hnames[hi], hports[hi]);
-		argv[na++] = clients[hi];
+	for (hi = 0; hi < nhosts; hi++)
 		hosts[hi] = (struct results_run_host){ hnames[hi],
 						       hports[hi], NULL };
-	}
 	unlink(out);
 	ret = kb_read_file(job, &buf, &len, 0);
 	if (!ret)
@@ -271,18 +284,8 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 	free(buf);
 	if (ret)
 		goto out;
-	if (hj.n) {	/* --client=HOST JOBFILE ..., then the output */
-		na = 1;
-		for (hi = 0; hi < nhosts; hi++) {
-			argv[na++] = clients[hi];
-			argv[na++] = hj.jobfile[hi];
-		}
-	}
-	argv[na++] = "--output-format=json+";
-	argv[na++] = outarg;
-	if (!hj.n)
-		argv[na++] = jobcopy;
-	argv[na] = NULL;
+	run_exec_fio_argv(&argv, hnames, hports, nhosts,
+			  hj.n ? hj.jobfile : NULL, out, jobcopy);
 	/* its cost is kbench's (make bench): the CPU of writing
 	 * drop_caches grows with the machine's page cache and slab */
 	getrusage(RUSAGE_SELF, &drop0);
@@ -307,7 +310,7 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 	so_opts.own_group = 1;	/* fio's job processes die with it */
 	clock_gettime(CLOCK_REALTIME, &start);
 	getrusage(RUSAGE_SELF, &self0);
-	ret = kb_spawn(argv, &so_opts, &res);
+	ret = kb_spawn(argv.v, &so_opts, &res);
 	getrusage(RUSAGE_SELF, &self1);
 	/* a tunable something else wrote while fio ran: not the
 	 * configuration measured */
@@ -370,8 +373,7 @@ out:
 	for (hi = 0; hi < KB_MAX_TUNABLES; hi++)
 		free(after[hi]);
 	free(tchanged);
-	for (hi = 0; hi < KB_MAX_HOSTS; hi++)
-		free(clients[hi]);
+	kb_argv_clear(&argv);
 	host_jobs_free(&hj);
 	free(job);
 	free(jobcopy);
@@ -384,6 +386,5 @@ out:
 	free(e_size);
 	for (size_t si = 0; si < KB_MAX_TUNABLES; si++)
 		free(e_sweep[si]);
-	free(outarg);
 	return ret;
 }

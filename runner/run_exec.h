@@ -7,6 +7,7 @@
 #include "runner/campaign.h"
 #include "runner/target.h"
 #include "runner/tunables.h"
+#include "lib/argv.h"
 
 struct json_t;	/* jansson's: the run record of parsers/run_dir.h */
 
@@ -26,5 +27,17 @@ struct json_t;	/* jansson's: the run record of parsers/run_dir.h */
 int do_run(struct kb_campaign *c, const struct kb_run *r,
 	   const struct kb_target *t, const struct kb_tunables *tu,
 	   const char *rdir, struct json_t **result, int *drop_warned);
+
+/* Append fio's command line for one run to a (fio(1)): "fio"; for each
+ * load host (kernels.conf hosts =; nhosts 0: none) its
+ * --client=HOST,PORT (ip6:ADDR,PORT, kconf_host_client_arg(): fio reads
+ * the job file here, expanding ${KBENCH_*} from its environment, and
+ * sends it to the servers), followed by that host's own job file when
+ * host_jobs is not NULL (target@HOST); then --output-format=json+ and
+ * --output=OUT; then jobfile when host_jobs is NULL. */
+void run_exec_fio_argv(struct kb_argv *a, char *const *hosts,
+		       const unsigned *ports, size_t nhosts,
+		       char *const *host_jobs, const char *out,
+		       const char *jobfile);
 
 #endif

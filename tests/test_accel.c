@@ -2,7 +2,8 @@
  * (KBENCH_ACCEL over accel = over [global] over auto), the kernels.conf
  * keys, and the KVM probe against stand-in QEMUs put first in PATH (a
  * guest that prints the kernel banner, one that hangs after firmware
- * output, one that prints nothing, a QEMU that exits with an error).
+ * output, one that prints nothing, a QEMU that exits with an error), and
+ * the plan's boot estimate found by driver capability (runner/drivers.h).
  * The real probe on a real /dev/kvm is `make check-vm`. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,6 +23,8 @@
 #include "lib/file.h"
 #include "parsers/kconf.h"
 #include "runner/accel.h"
+#include "runner/drivers.h"
+#include "runner/plan.h"
 
 static char bindir[] = "/tmp/kbench-test-accel.XXXXXX";
 static char *oldpath;
@@ -178,6 +181,28 @@ static void test_conf_errors(void **state)
 	kconf_free(&cfg);
 }
 
+/* The plan's boot estimate is TCG's when a variant whose driver boots
+ * under QEMU's accelerator (KB_DRIVER_ACCEL: method = vm, found by
+ * capability, not by name) asks for TCG. */
+static void test_boot_estimate(void **state)
+{
+	struct kb_config cfg;
+
+	(void)state;
+	unsetenv("KBENCH_ACCEL");
+	assert_int_equal(kconf_parse("t.conf", "[global]\njobs = j\n[a]\n"
+		"method = local\n[b]\nmethod = vm\nkernel = /k\naccel = tcg\n"
+		"[c]\nmethod = kexec\nkernel = /k\n", &cfg), 0);
+	assert_non_null(driver_of(&cfg.variants[0]));
+	assert_int_equal(driver_of(&cfg.variants[0])->flags, 0);
+	assert_true(driver_of(&cfg.variants[1])->flags & KB_DRIVER_ACCEL);
+	assert_true(driver_of(&cfg.variants[1])->flags & KB_DRIVER_BOOTS);
+	assert_false(driver_of(&cfg.variants[2])->flags & KB_DRIVER_ACCEL);
+	assert_true(driver_of(&cfg.variants[2])->flags & KB_DRIVER_BOOTS);
+	assert_true(plan_boot_estimate_s(&cfg, NULL) == KB_BOOT_TCG_S);
+	kconf_free(&cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -186,6 +211,7 @@ int main(void)
 		cmocka_unit_test(test_probe_qemu_fails),
 		cmocka_unit_test(test_request_order),
 		cmocka_unit_test(test_conf_errors),
+		cmocka_unit_test(test_boot_estimate),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

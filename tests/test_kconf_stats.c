@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <jansson.h>
 
 #include "lib/file.h"
 #include "parsers/kconf.h"

@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <jansson.h>
 
 #define DATA "tests/data/kexec/"
 
@@ -234,11 +235,10 @@ static void test_state_machine(void **state)
 	assert_int_equal(driver_run_next_batch(&c, 0, 0, &last, &nd, &nf), 0);
 	assert_int_equal(nd, 2);
 	assert_int_equal(nf, 2);
-	assert_string_equal(json_string_value(json_object_get(
-		campaign_run_state(&c, c.plan.runs[0].key), "status")), "failed");
-	assert_non_null(strstr(json_string_value(json_object_get(
-		campaign_run_state(&c, c.plan.runs[1].key), "reason")),
-		"missing from /proc/cmdline"));
+	assert_string_equal(campaign_run_state(&c, c.plan.runs[0].key)->status,
+			    "failed");
+	assert_non_null(strstr(campaign_run_state(&c,
+		c.plan.runs[1].key)->reason, "missing from /proc/cmdline"));
 	kexec_state_free(&s);
 	assert_int_equal(kexec_state_load(spath, &s), 0);
 	assert_null(s.variant);	/* that boot is over */

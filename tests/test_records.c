@@ -1,8 +1,8 @@
 /* tests/test_records.c - results/records.c: the KVM probe's answer kept
  * for the campaign and for the machine (by boot id), boot timings and
  * their mean overhead (the ETA of boots), the tool-version cache, run.json
- * from its typed record (results/run_json.h), campaign.json's plan and
- * state.json's "adaptive" (results/campaign_json.h); and lib/proc.c's
+ * from its typed record (results/run_json.h), campaign.json's plan
+ * (results/campaign_json.h), state.json (results/state.h); and lib/proc.c's
  * kb_which.  Everything under a temporary KBENCH_RUN_DIR. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,6 +23,7 @@
 #include "results/records.h"
 #include "results/campaign_json.h"
 #include "results/run_json.h"
+#include "results/state.h"
 
 static char tmp[] = "/tmp/kbench-test-records.XXXXXX";
 
@@ -306,15 +307,14 @@ static void test_run_json(void **state)
 }
 
 /* campaign.json's plan: its rounds read back after a save (extra runs'
- * keys count by their round), campaign.iterations set, the rest kept;
- * state.json's "adaptive". */
+ * keys count by their round), campaign.iterations set, the rest kept. */
 static void test_campaign_plan(void **state)
 {
-	char *dir = kb_path_join(tmp, "plan"), *cj, *sj;
+	char *dir = kb_path_join(tmp, "plan"), *cj;
 	const char *const keys[] = { "a,NM=0/j/000", "a,NM=0/j/001",
 		"a,NM=0/j/004-profiling1", "a,NM=1/j/002" };
 	unsigned rounds = 99;
-	json_t *j, *st;
+	json_t *j;
 
 	(void)state;
 	assert_int_equal(kb_mkdir_p(dir), 0);
@@ -344,20 +344,106 @@ static void test_campaign_plan(void **state)
 			    "campaign"), "name")), "c");
 	json_decref(j);
 
-	st = json_pack("{s:i, s:{}}", "schema_version", 1, "runs");
-	assert_int_equal(results_state_adaptive_save(dir, st, 7, "why"), 0);
+	free(cj);
+	free(dir);
+}
+
+/* state.json from its typed record (results/state.h): runs found by key
+ * whatever order they were recorded in, replaced and forgotten; the
+ * optional members written only when set; read back the same; a file
+ * without "runs" refused. */
+static void test_state(void **state)
+{
+	char *dir = kb_path_join(tmp, "state"), *sj;
+	struct kb_state s, back;
+	const char *const keys[] = { "b/j/001", "a/j/000", "b/j/000",
+				     "a/j/001" };
+	json_t *j;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(kb_mkdir_p(dir), 0);
 	sj = kb_path_join(dir, "state.json");
+	results_state_init(&s);
+	for (i = 0; i < 4; i++)
+		results_state_set_run(&s, keys[i], i ? "ok" : "failed",
+				      i ? NULL : "fio exited 1",
+				      "2026-01-01T00:00:00Z");
+	assert_int_equal(s.nruns, 4);
+	for (i = 1; i < s.nruns; i++)	/* sorted, for the look-ups */
+		assert_true(strcmp(s.runs[i - 1].key, s.runs[i].key) < 0);
+	assert_string_equal(results_state_run(&s, "b/j/001")->reason,
+			    "fio exited 1");
+	assert_null(results_state_run(&s, "c/j/000"));
+	results_state_set_run(&s, "b/j/001", "ok", NULL, NULL);
+	assert_int_equal(s.nruns, 4);
+	assert_string_equal(results_state_run(&s, "b/j/001")->status, "ok");
+	assert_null(results_state_run(&s, "b/j/001")->reason);
+	assert_int_equal(results_state_del_run(&s, "a/j/000"), 1);
+	assert_int_equal(results_state_del_run(&s, "a/j/000"), 0);
+	assert_null(results_state_run(&s, "a/j/000"));
+	assert_non_null(results_state_run(&s, "a/j/001"));
+
+	/* no optional member unless set */
+	assert_int_equal(results_state_save(sj, &s), 0);
+	j = kb_json_load(sj);
+	assert_non_null(j);
+	assert_int_equal(json_integer_value(json_object_get(j,
+			 "schema_version")), 1);
+	assert_int_equal(json_object_size(json_object_get(j, "runs")), 3);
+	assert_true(json_is_null(json_object_get(json_object_get(
+		json_object_get(j, "runs"), "a/j/001"), "reason")));
+	assert_null(json_object_get(j, "adaptive"));
+	assert_null(json_object_get(j, "superseded"));
+	assert_null(json_object_get(j, "disturbed_retries"));
+	json_decref(j);
+
+	s.has_adaptive = 1;
+	s.adaptive_timed_iterations = 7;
+	s.adaptive_stopped = kb_xstrdup("why");
+	results_state_set_retries(&s, "2", 1);
+	results_state_set_retries(&s, "2", 2);
+	assert_int_equal(results_state_retries(&s, "2"), 2);
+	assert_int_equal(results_state_retries(&s, "3"), 0);
+	results_state_add_superseded(&s, "a/j/000",
+				     "runs/a/j/000.superseded-1", 1, "psi");
+	assert_int_equal(results_state_save(sj, &s), 0);
 	j = kb_json_load(sj);
 	assert_non_null(j);
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(j,
 			 "adaptive"), "timed_iterations")), 7);
 	assert_string_equal(json_string_value(json_object_get(json_object_get(j,
 			    "adaptive"), "stopped")), "why");
-	assert_non_null(json_object_get(j, "runs"));
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(j,
+			 "disturbed_retries"), "2")), 2);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(
+		json_object_get(j, "superseded"), 0), "dir")),
+		"runs/a/j/000.superseded-1");
 	json_decref(j);
-	json_decref(st);
+
+	assert_int_equal(results_state_load(sj, &back), 0);
+	assert_int_equal(back.nruns, 3);
+	assert_string_equal(results_state_run(&back, "b/j/000")->finished,
+			    "2026-01-01T00:00:00Z");
+	assert_int_equal(back.has_adaptive, 1);
+	assert_int_equal(back.adaptive_timed_iterations, 7);
+	assert_string_equal(back.adaptive_stopped, "why");
+	assert_int_equal(results_state_retries(&back, "2"), 2);
+	assert_int_equal(back.nsuperseded, 1);
+	assert_int_equal(back.superseded[0].attempt, 1);
+	assert_string_equal(back.superseded[0].reason, "psi");
+	results_state_free(&back);
+	results_state_free(&s);
+
+	/* not a state file: refused, nothing kept */
+	assert_int_equal(write_text(sj, "{\"schema_version\": 1}\n"), 0);
+	assert_int_equal(results_state_load(sj, &back), -EINVAL);
+	assert_int_equal(back.nruns, 0);
+	assert_int_equal(write_text(sj, "{\"runs\": {\"a/j/000\": {}}}\n"),
+			 0);
+	assert_int_equal(results_state_load(sj, &back), -EINVAL);
+	assert_int_equal(back.nruns, 0);
 	free(sj);
-	free(cj);
 	free(dir);
 }
 
@@ -372,6 +458,7 @@ int main(void)
 		cmocka_unit_test(test_which),
 		cmocka_unit_test(test_run_json),
 		cmocka_unit_test(test_campaign_plan),
+		cmocka_unit_test(test_state),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -691,6 +691,41 @@ static void test_load_export(void **state)
 	unlink(path);
 }
 
+/* results.json as a campaign writes it (results_export_write): the
+ * serializer's bytes and a newline, the same bytes as `report --format
+ * json` prints, read back equal to the model. */
+static void test_export_write(void **state)
+{
+	char path[] = "/tmp/kbench-test-export-XXXXXX";
+	json_t *res = load_fixture(), *back;
+	char *want = results_export_dumps(res), *got = NULL, *shown;
+	size_t len = 0;
+	int fd, ret;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_non_null(want);
+	assert_int_equal(results_export_write(path, res, KB_WRITE_NOSYNC), 0);
+	assert_int_equal(kb_read_file(path, &got, &len, 0), 0);
+	assert_int_equal(len, strlen(want) + 1);
+	assert_memory_equal(got, want, strlen(want));
+	assert_int_equal(got[len - 1], '\n');
+	shown = render(res, "json", NULL, &ret);
+	assert_int_equal(ret, 0);
+	assert_string_equal(shown, got);
+	back = results_load_export(path);
+	assert_non_null(back);
+	assert_true(json_equal(back, res));
+	json_decref(back);
+	free(shown);
+	free(got);
+	free(want);
+	json_decref(res);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -702,6 +737,7 @@ int main(void)
 		cmocka_unit_test(test_wide),
 		cmocka_unit_test(test_host_rows),
 		cmocka_unit_test(test_load_export),
+		cmocka_unit_test(test_export_write),
 		cmocka_unit_test(test_merged),
 		cmocka_unit_test(test_reproducer_size),
 		cmocka_unit_test(test_time_task_tables),

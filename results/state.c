@@ -1,0 +1,265 @@
+/* results/state.c - state.json (see state.h). */
+#include "results/state.h"
+#include "results/paths.h"
+#include "parsers/json_file.h"
+#include "lib/err.h"
+#include "lib/file.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+void results_state_init(struct kb_state *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->schema_version = KB_SCHEMA_VERSION;
+}
+
+static char *dup_or_null(const char *v)
+{
+	return v ? kb_xstrdup(v) : NULL;
+}
+
+/* the index of key in s->runs, or where it would go (*found 0) */
+static size_t run_index(const struct kb_state *s, const char *key,
+			int *found)
+{
+	size_t lo = 0, hi = s->nruns;
+
+	*found = 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(s->runs[mid].key, key);
+
+		if (!c) {
+			*found = 1;
+			return mid;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+const struct kb_run_record *results_state_run(const struct kb_state *s,
+					      const char *key)
+{
+	int found;
+	size_t i = run_index(s, key, &found);
+
+	return found ? &s->runs[i] : NULL;
+}
+
+static void run_record_free(struct kb_run_record *r)
+{
+	free(r->key);
+	free(r->status);
+	free(r->reason);
+	free(r->finished);
+}
+
+void results_state_set_run(struct kb_state *s, const char *key,
+			   const char *status, const char *reason,
+			   const char *finished)
+{
+	int found;
+	size_t i = run_index(s, key, &found);
+	struct kb_run_record *r;
+
+	if (!found) {
+		if (s->nruns == s->runs_cap) {
+			s->runs_cap = s->runs_cap ? 2 * s->runs_cap : 64;
+			s->runs = kb_xrealloc(s->runs,
+					      s->runs_cap * sizeof(*s->runs));
+		}
+		memmove(&s->runs[i + 1], &s->runs[i],
+			(s->nruns - i) * sizeof(*s->runs));
+		s->nruns++;
+		r = &s->runs[i];
+		memset(r, 0, sizeof(*r));
+		r->key = kb_xstrdup(key);
+	} else {
+		r = &s->runs[i];
+		free(r->status);
+		free(r->reason);
+		free(r->finished);
+	}
+	r->status = kb_xstrdup(status);
+	r->reason = dup_or_null(reason);
+	r->finished = dup_or_null(finished);
+}
+
+int results_state_del_run(struct kb_state *s, const char *key)
+{
+	int found;
+	size_t i = run_index(s, key, &found);
+
+	if (!found)
+		return 0;
+	run_record_free(&s->runs[i]);
+	memmove(&s->runs[i], &s->runs[i + 1],
+		(s->nruns - i - 1) * sizeof(*s->runs));
+	s->nruns--;
+	return 1;
+}
+
+unsigned results_state_retries(const struct kb_state *s, const char *unit)
+{
+	size_t i;
+
+	for (i = 0; i < s->nretries; i++)
+		if (!strcmp(s->retries[i].unit, unit))
+			return s->retries[i].attempts;
+	return 0;
+}
+
+void results_state_set_retries(struct kb_state *s, const char *unit,
+			       unsigned attempts)
+{
+	size_t i;
+
+	for (i = 0; i < s->nretries; i++)
+		if (!strcmp(s->retries[i].unit, unit))
+			break;
+	if (i == s->nretries) {
+		s->retries = kb_xrealloc(s->retries, (s->nretries + 1) *
+					 sizeof(*s->retries));
+		s->retries[s->nretries++].unit = kb_xstrdup(unit);
+	}
+	s->retries[i].attempts = attempts;
+}
+
+void results_state_add_superseded(struct kb_state *s, const char *key,
+				  const char *dir, unsigned attempt,
+				  const char *reason)
+{
+	struct kb_superseded_run *r;
+
+	s->superseded = kb_xrealloc(s->superseded, (s->nsuperseded + 1) *
+				    sizeof(*s->superseded));
+	r = &s->superseded[s->nsuperseded++];
+	r->key = kb_xstrdup(key);
+	r->dir = kb_xstrdup(dir);
+	r->attempt = attempt;
+	r->reason = kb_xstrdup(reason);
+}
+
+void results_state_free(struct kb_state *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nruns; i++)
+		run_record_free(&s->runs[i]);
+	free(s->runs);
+	free(s->adaptive_stopped);
+	for (i = 0; i < s->nretries; i++)
+		free(s->retries[i].unit);
+	free(s->retries);
+	for (i = 0; i < s->nsuperseded; i++) {
+		free(s->superseded[i].key);
+		free(s->superseded[i].dir);
+		free(s->superseded[i].reason);
+	}
+	free(s->superseded);
+	memset(s, 0, sizeof(*s));
+}
+
+static const char *jstr(json_t *o, const char *k)
+{
+	return json_string_value(json_object_get(o, k));
+}
+
+int results_state_load(const char *path, struct kb_state *s)
+{
+	json_t *j = kb_json_load(path), *runs, *e, *ad;
+	const char *key;
+	size_t i;
+
+	results_state_init(s);
+	runs = json_object_get(j, "runs");
+	if (!j || !json_is_object(runs)) {
+		kb_error("%s: not a kbench state file (no \"runs\" object); "
+			 "move it away to start over", path);
+		json_decref(j);
+		return -EINVAL;
+	}
+	if (json_is_integer(json_object_get(j, "schema_version")))
+		s->schema_version = json_integer_value(json_object_get(j,
+							"schema_version"));
+	json_object_foreach(runs, key, e) {
+		if (!jstr(e, "status")) {
+			kb_error("%s: runs.\"%s\".status: expected \"ok\" or "
+				 "\"failed\"", path, key);
+			json_decref(j);
+			results_state_free(s);
+			return -EINVAL;
+		}
+		results_state_set_run(s, key, jstr(e, "status"),
+				      jstr(e, "reason"), jstr(e, "finished"));
+	}
+	ad = json_object_get(j, "adaptive");
+	if (json_is_object(ad)) {
+		s->has_adaptive = 1;
+		s->adaptive_timed_iterations = (unsigned)json_integer_value(
+			json_object_get(ad, "timed_iterations"));
+		s->adaptive_stopped = dup_or_null(jstr(ad, "stopped"));
+	}
+	json_object_foreach(json_object_get(j, "disturbed_retries"), key, e)
+		results_state_set_retries(s, key,
+					  (unsigned)json_integer_value(e));
+	json_array_foreach(json_object_get(j, "superseded"), i, e)
+		results_state_add_superseded(s, jstr(e, "key") ?: "",
+			jstr(e, "dir") ?: "", (unsigned)json_integer_value(
+			json_object_get(e, "attempt")), jstr(e, "reason") ?: "");
+	json_decref(j);
+	return 0;
+}
+
+int results_state_save(const char *path, const struct kb_state *s)
+{
+	json_t *j = json_object(), *runs = json_object(), *o;
+	size_t i;
+	int ret;
+
+	json_object_set_new(j, "schema_version",
+			    json_integer(s->schema_version));
+	for (i = 0; i < s->nruns; i++) {
+		const struct kb_run_record *r = &s->runs[i];
+
+		o = json_pack("{s:s, s:s?}", "status", r->status, "reason",
+			      r->reason);
+		if (r->finished)
+			json_object_set_new(o, "finished",
+					    json_string(r->finished));
+		json_object_set_new(runs, r->key, o);
+	}
+	json_object_set_new(j, "runs", runs);
+	if (s->has_adaptive)
+		json_object_set_new(j, "adaptive", json_pack("{s:i, s:s?}",
+			"timed_iterations", (int)s->adaptive_timed_iterations,
+			"stopped", s->adaptive_stopped));
+	if (s->nretries) {
+		o = json_object();
+		for (i = 0; i < s->nretries; i++)
+			json_object_set_new(o, s->retries[i].unit,
+				json_integer(s->retries[i].attempts));
+		json_object_set_new(j, "disturbed_retries", o);
+	}
+	if (s->nsuperseded) {
+		o = json_array();
+		for (i = 0; i < s->nsuperseded; i++)
+			json_array_append_new(o, json_pack(
+				"{s:s, s:s, s:i, s:s}",
+				"key", s->superseded[i].key,
+				"dir", s->superseded[i].dir,
+				"attempt", (int)s->superseded[i].attempt,
+				"reason", s->superseded[i].reason));
+		json_object_set_new(j, "superseded", o);
+	}
+	ret = kb_json_write_atomic(path, j);
+	json_decref(j);
+	return ret;
+}
