@@ -178,9 +178,13 @@ static int is_blank(const char *s, size_t n)
 
 static int count_lines(const char *buf, size_t from, size_t to)
 {
-	const char *p = buf + from, *end = buf + to;
+	const char *p, *end;
 	int n = 0;
 
+	if (from >= to)
+		return 0;	/* buf may be NULL then */
+	p = buf + from;
+	end = buf + to;
 	while (p < end && (p = memchr(p, '\n', (size_t)(end - p)))) {
 		n++;
 		p++;
