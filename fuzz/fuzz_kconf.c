@@ -3,8 +3,8 @@
  * then kconf_free().  `make fuzz` builds and runs it. */
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 
+#include "fuzz/fuzz.h"
 #include "lib/err.h"
 #include "parsers/kconf.h"
 
@@ -13,13 +13,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct kb_config cfg;
-	char *text = malloc(size + 1);
+	char *text = fuzz_cstr(data, size);
 
 	if (!text)
 		return 0;
 	kb_silent = 1;
-	memcpy(text, data, size);
-	text[size] = '\0';
 	kconf_parse("fuzz.conf", text, &cfg);
 	kconf_free(&cfg);
 	free(text);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz/fuzz.h"
 #include "lib/err.h"
 #include "parsers/perf_report.h"
 
@@ -17,14 +18,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct kb_profile p;
 	static struct kb_sym_groups g;
 	json_t *metrics, *warnings, *flags;
-	char *text = malloc(size + 1);
+	char *text = fuzz_cstr(data, size);
 	size_t i;
 
 	if (!text)
 		return 0;
 	kb_silent = 1;
-	memcpy(text, data, size);
-	text[size] = '\0';
 	symgroups_parse("fuzz-symbols.conf", text, &g);	/* frees on error */
 	memset(&p, 0, sizeof(p));
 	if (perf_report_parse("fuzz.txt", text, "cycles", &p) == 0) {

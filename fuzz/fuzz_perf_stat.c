@@ -4,8 +4,8 @@
  * builds and runs it. */
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 
+#include "fuzz/fuzz.h"
 #include "lib/err.h"
 #include "parsers/perf_stat.h"
 
@@ -15,13 +15,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct kb_perf_stat s;	/* large: not on the stack */
 	json_t *metrics, *warnings;
-	char *text = malloc(size + 1);
+	char *text = fuzz_cstr(data, size);
 
 	if (!text)
 		return 0;
 	kb_silent = 1;
-	memcpy(text, data, size);
-	text[size] = '\0';
 	if (perf_stat_parse("fuzz.csv", text, &s) == 0) {
 		metrics = json_object();
 		warnings = json_array();

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz/fuzz.h"
 #include "lib/err.h"
 #include "parsers/procfs.h"
 
@@ -20,13 +21,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct kb_cpufreq f;
 	json_t *m = json_object(), *un = json_object(), *w = json_array();
 	char why[256];
-	char *text = malloc(size + 1);
+	char *text = fuzz_cstr(data, size);
 
 	if (!text || !m || !un || !w)
 		goto out;
 	kb_silent = 1;
-	memcpy(text, data, size);
-	text[size] = '\0';
 	memset(&t, 0, sizeof(t));
 	if (procfs_parse_stat("stat", text, &t) == 0)
 		procfs_cpu_metrics(&t, &t, m, un, why, sizeof(why));

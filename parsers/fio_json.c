@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 enum { DIR_READ, DIR_WRITE, DIR_TRIM, DIR_MIXED, NR_DIRS };
 
@@ -178,11 +180,17 @@ static int is_blank(const char *s, size_t n)
 
 static int count_lines(const char *buf, size_t from, size_t to)
 {
+	const char *p, *end;
 	int n = 0;
 
-	for (; from < to; from++)
-		if (buf[from] == '\n')
-			n++;
+	if (from >= to)
+		return 0;	/* buf may be NULL then */
+	p = buf + from;
+	end = buf + to;
+	while (p < end && (p = memchr(p, '\n', (size_t)(end - p)))) {
+		n++;
+		p++;
+	}
 	return n;
 }
 
@@ -670,6 +678,23 @@ static void add_wanted_bins(const struct ctx *c, const struct job_stat *js,
 		kb_lat_bins_add(out, tmp, s->nbins);
 		free(tmp);
 	}
+}
+
+/* c's want_dir and want_kind from o->bins_out's direction and kind (-1:
+ * no bins wanted, or a direction fio does not have). */
+static void want_bins(struct ctx *c, const struct fio_parse_opts *o)
+{
+	size_t k;
+
+	c->want_dir = c->want_kind = -1;
+	if (!o || !o->bins_out || !o->bins_direction)
+		return;
+	for (k = 0; k < NR_DIRS; k++)
+		if (!strcmp(o->bins_direction, dir_names[k])) {
+			c->want_dir = (int)k;
+			c->want_kind = o->bins_kind == KB_LAT_TOTAL ? LK_LAT :
+				       LK_CLAT;
+		}
 }
 
 static json_t *parse_job(struct ctx *c, const json_t *job,
@@ -1587,35 +1612,137 @@ static void fmt_bytes(char *out, size_t len, unsigned long long b)
 			 (double)b / (1ULL << 20));
 }
 
-/* The first line of text (len bytes) where fio says it could not drop the
- * file's cached pages: "fio: cache invalidation of F failed: E" (fio
- * filesetup.c __file_invalidate_cache()) or, older fio, "only root may
- * flush block devices. Cache flush bypassed!".  0 when none. */
+/* Where fio says it could not drop the file's cached pages: the first
+ * line with "cache invalidation" and "failed" (fio filesetup.c
+ * __file_invalidate_cache(): "fio: cache invalidation of F failed: E")
+ * or, older fio, "Cache flush bypassed" ("only root may flush block
+ * devices. Cache flush bypassed!").  Scanned in pieces (a file read in
+ * chunks, lines of any length): inval_feed() each piece in order, then
+ * inval_end(). */
+#define INVAL_NPAT 3
+#define PAT(s) { s, sizeof(s) - 1 }
+static const struct {
+	const char *s;
+	size_t n;
+} inval_pat[INVAL_NPAT] = {
+	PAT("cache invalidation"), PAT("failed"), PAT("Cache flush bypassed")
+};
+#undef PAT
+#define INVAL_TAIL 19		/* the longest pattern, less one */
+
+struct inval_scan {
+	int line;		/* the line being read, from 1 */
+	int found;		/* the first matching line, 0 = none yet */
+	unsigned seen;		/* bit i: inval_pat[i] is in the line */
+	char tail[INVAL_TAIL];	/* the line's last bytes so far */
+	size_t tlen;
+};
+
+static void inval_mark(struct inval_scan *s, const char *t, size_t n)
+{
+	int i;
+
+	for (i = 0; i < INVAL_NPAT; i++)
+		if (memmem(t, n, inval_pat[i].s, inval_pat[i].n))
+			s->seen |= 1u << i;
+}
+
+/* t[0..n): more of the current line (no newline in it); more says
+ * whether the line may go on in the next piece (then its tail is kept). */
+static void inval_piece(struct inval_scan *s, const char *t, size_t n,
+			int more)
+{
+	char join[2 * INVAL_TAIL];
+	size_t head = n < INVAL_TAIL ? n : INVAL_TAIL, keep;
+
+	inval_mark(s, t, n);
+	if (!s->tlen && !more)
+		return;		/* a whole line */
+	memcpy(join, s->tail, s->tlen);
+	memcpy(join + s->tlen, t, head);
+	inval_mark(s, join, s->tlen + head);	/* across the pieces */
+	keep = s->tlen + head < INVAL_TAIL ? s->tlen + head : INVAL_TAIL;
+	if (n >= INVAL_TAIL)
+		memcpy(s->tail, t + n - INVAL_TAIL, INVAL_TAIL);
+	else
+		memmove(s->tail, join + s->tlen + head - keep, keep);
+	s->tlen = keep;
+}
+
+static void inval_end_line(struct inval_scan *s)
+{
+	if (!s->found && ((s->seen & 3u) == 3u || (s->seen & 4u)))
+		s->found = s->line;
+	s->seen = 0;
+	s->tlen = 0;
+	s->line++;
+}
+
+static void inval_feed(struct inval_scan *s, const char *t, size_t n)
+{
+	while (n && !s->found) {
+		const char *nl = memchr(t, '\n', n);
+		size_t k = nl ? (size_t)(nl - t) : n;
+
+		inval_piece(s, t, k, !nl);
+		if (!nl)
+			break;
+		inval_end_line(s);
+		t += k + 1;
+		n -= k + 1;
+	}
+}
+
+/* The first matching line, or 0. */
+static int inval_end(struct inval_scan *s)
+{
+	inval_end_line(s);
+	return s->found;
+}
+
+/* The first line of text (len bytes) that says so, or 0. */
 static int invalidation_failed_line(const char *text, size_t len)
 {
-	size_t p = 0;
-	int line = 1;
+	struct inval_scan s = { .line = 1 };
 
-	while (text && p < len) {
-		const char *nl = memchr(text + p, '\n', len - p);
-		size_t e = nl ? (size_t)(nl - text) : len;
-
-		if ((memmem(text + p, e - p, "cache invalidation", 18) &&
-		     memmem(text + p, e - p, "failed", 6)) ||
-		    memmem(text + p, e - p, "Cache flush bypassed", 20))
-			return line;
-		p = e + 1;
-		line++;
-	}
-	return 0;
+	if (text)
+		inval_feed(&s, text, len);
+	return inval_end(&s);
 }
+
+/* The same for the file at path, read again in chunks of chunk bytes
+ * (fio_parse_file_opts() does not keep it); 0 when it cannot be read. */
+static int invalidation_failed_file(const char *path, size_t chunk)
+{
+	struct inval_scan s = { .line = 1 };
+	char *b = kb_xmalloc(chunk);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = 0;
+
+	while (fd >= 0 && !s.found &&
+	       ((n = read(fd, b, chunk)) > 0 || (n < 0 && errno == EINTR)))
+		if (n > 0)
+			inval_feed(&s, b, (size_t)n);
+	if (fd >= 0)
+		close(fd);
+	free(b);
+	return inval_end(&s);
+}
+
+/* The text page_cache_check() searches: a buffer, or a file (path). */
+struct text_src {
+	const char *buf;
+	size_t len;
+	const char *path;
+	size_t chunk;		/* bytes per read of path */
+};
 
 /* Flag buffered reads whose numbers likely come from the page cache:
  * reads without direct=1 (on an engine that uses the page cache) and at
  * least one sign of it: fio could not invalidate the cache, a read
  * completed in 0 ns, or the working set (size x numjobs) fits in RAM. */
 static void page_cache_check(struct ctx *c, const json_t *entries,
-			     const json_t *gopts, const char *buf, size_t len,
+			     const json_t *gopts, const struct text_src *src,
 			     const struct fio_parse_opts *o,
 			     json_t *res)
 {
@@ -1683,7 +1810,8 @@ static void page_cache_check(struct ctx *c, const json_t *entries,
 		snprintf(f, sizeof(f), "working set %s < RAM %s", a, b);
 		json_array_append_new(reasons, json_string(f));
 	}
-	inval = invalidation_failed_line(buf, len);
+	inval = src->path ? invalidation_failed_file(src->path, src->chunk) :
+		invalidation_failed_line(src->buf, src->len);
 	if (inval) {
 		char f[96];
 
@@ -1740,41 +1868,151 @@ static int at_end(const json_error_t *je, size_t avail)
 	       (je->position > 0 && (size_t)je->position >= avail);
 }
 
+/* The documents read: the last fio document and what it came with. */
+struct docs {
+	json_t *doc;
+	struct fio_bin_table bins;	/* its json+ bins (streaming pass) */
+	int ndocs;			/* fio documents seen */
+	int doc_line;			/* the line where doc starts */
+};
+
+/* The result of d's last document (see fio_parse_buf()), with c's
+ * warnings and flags; src is the text the page-cache check searches.
+ * The job entries of d->doc are released as they are parsed. */
+static json_t *build_result(struct ctx *c, struct docs *d,
+			    const struct text_src *src,
+			    const struct fio_parse_opts *o)
+{
+	struct ctx pc = { 0 };	/* the page-cache check's warnings, flags */
+	json_t *pc_res, *res, *jobs, *metrics;
+	const char *work;
+	const json_t *entries, *gopts, *e;
+	struct job_stat *js;
+	size_t njs = 0, i, k;
+	json_int_t first_error = 0;
+	json_int_t groups[2];
+	int ngroups = 0;
+
+	if (d->ndocs > 1)
+		warnf(c, "%d JSON documents (fio --status-interval, or several runs in one file): using the last one, from line %d",
+		      d->ndocs, d->doc_line);
+	c->version = json_string_value(json_object_get(d->doc, "fio version"));
+	if (c->version && sscanf(c->version, "fio-%d.%d", &c->ver_major,
+				 &c->ver_minor) != 2)
+		c->ver_major = c->ver_minor = -1;
+
+	c->bins = &d->bins;
+	gopts = json_object_get(d->doc, "global options");
+	entries = json_object_get(d->doc, "jobs");
+	if (!json_is_array(entries))
+		entries = json_object_get(d->doc, "client_stats");
+	/* What reads the job entries beside parse_job() reads them first:
+	 * each entry is released once parsed (below), so the results reuse
+	 * its memory (a json+ file of thousands of jobs).  The page-cache
+	 * check's warnings and flags are added where it ran before. */
+	work = work_kind(entries, gopts);
+	pc = *c;
+	pc.warnings = json_array();
+	pc.flags = json_array();
+	pc_res = json_object();
+	page_cache_check(&pc, entries, gopts, src, o, pc_res);
+	js = kb_xcalloc(json_array_size(entries) + 1, sizeof(*js));
+	jobs = json_array();
+	json_array_foreach(entries, i, e) {
+		const char *jn = json_string_value(json_object_get(e, "jobname"));
+		json_t *jo;
+
+		if (!json_is_object(e))
+			continue;
+		if (jn && !strcmp(jn, "All clients"))
+			continue;	/* fio --client aggregate */
+		jo = parse_job(c, e, gopts, &js[njs]);
+		json_array_append_new(jobs, jo);
+		if (!first_error)
+			first_error = json_integer_value(
+				json_object_get(jo, "error"));
+		for (k = 0; k < (size_t)ngroups; k++)
+			if (groups[k] == js[njs].groupid)
+				break;
+		if (k == (size_t)ngroups && ngroups < 2)
+			groups[ngroups++] = js[njs].groupid;
+		njs++;
+		/* per_host_metrics() reads only the "All clients" entries */
+		json_array_set_new((json_t *)entries, i, json_null());
+	}
+	c->jobname = NULL;	/* was in the entry */
+	if (!njs)
+		warnf(c, "the fio JSON document has no job entries");
+	if (ngroups > 1)
+		warnf(c, "jobs are in several reporting groups (groupid): metrics combine all of them");
+
+	if (c->want_dir >= 0)
+		add_wanted_bins(c, js, njs, o->bins_out);
+	metrics = json_object();
+	aggregate(c, js, njs, metrics);
+	per_host_metrics(c, entries, jobs, js, njs, metrics);
+
+	res = json_object();
+	json_object_set_new(res, "file", json_string(c->name));
+	json_object_set_new(res, "fio_version", c->version ?
+			    json_string(c->version) : json_null());
+	json_object_set_new(res, "documents", json_integer(d->ndocs));
+	json_object_set_new(res, "work", work ? json_string(work) :
+			    json_null());
+	json_object_set_new(res, "jobs", jobs);
+	json_object_set_new(res, "metrics", metrics);
+	json_object_update(res, pc_res);
+	json_array_extend(c->warnings, pc.warnings);
+	json_array_foreach(pc.flags, i, e)
+		flagf(c, "%s", json_string_value(e));
+	json_object_set(res, "warnings", c->warnings);
+	json_object_set(res, "flags", c->flags);
+	json_object_set_new(res, "error", json_integer(first_error));
+
+	for (i = 0; i < njs; i++) {
+		int dd;
+
+		for (dd = 0; dd < NR_DIRS; dd++) {
+			free(js[i].dir[dd].dist[LK_CLAT].bins);
+			free(js[i].dir[dd].dist[LK_LAT].bins);
+		}
+	}
+	free(js);
+	json_decref(pc.warnings);
+	json_decref(pc.flags);
+	json_decref(pc_res);
+	return res;
+}
+
+static void docs_free(struct docs *d)
+{
+	json_decref(d->doc);
+	d->doc = NULL;
+	fio_bin_table_free(&d->bins);
+}
+
 json_t *fio_parse_buf_opts(const char *name, const char *buf, size_t len,
 			   const struct fio_parse_opts *o, char *err,
 			   size_t errlen)
 {
-	struct ctx c = { .name = name, .ver_major = -1, .ver_minor = -1,
-			 .want_dir = -1, .want_kind = -1 };
-	struct ctx pc = { 0 };	/* the page-cache check's warnings, flags */
-	json_t *pc_res = NULL;
-	const char *work = NULL;
-	json_t *doc = NULL, *res = NULL, *jobs = NULL, *metrics = NULL;
-	const json_t *entries, *gopts, *e;
-	struct job_stat *js = NULL;
+	struct ctx c = { .name = name, .ver_major = -1, .ver_minor = -1 };
+	struct docs d = { 0 };
+	struct text_src src = { .buf = buf, .len = len };
+	json_t *res = NULL;
 	struct lenient *lz = kb_xcalloc(1, sizeof(*lz));
-	size_t p = 0, text = 0, njs = 0, i, k;
-	int ndocs = 0, line = 1, text_line = 1, doc_line = 0;
+	size_t p = 0, text = 0;
+	int line = 1, text_line = 1;
 	int bad_line = 0, nondoc_line = 0, bad_after_line = 0;
 	int bad_truncated = 0;
-	json_int_t first_error = 0;
 	char bad[200] = "", bad_after[200] = "";
-	json_int_t groups[2];
-	int ngroups = 0;
-	/* the document's json+ bins, and those of the candidate being read */
-	struct fio_bin_table bins = { 0 }, cand = { 0 };
+	/* the json+ bins of the candidate being read */
+	struct fio_bin_table cand = { 0 };
 	int stream;
 
 	if (!buf)
 		len = 0;
 	stream = !(o && o->dom_only) && fio_stream_safe(buf, len);
-	if (o && o->bins_out && o->bins_direction)
-		for (k = 0; k < NR_DIRS; k++)
-			if (!strcmp(o->bins_direction, dir_names[k])) {
-				c.want_dir = (int)k;
-				c.want_kind = o->bins_kind == KB_LAT_TOTAL ?
-					LK_LAT : LK_CLAT;
-			}
+	want_bins(&c, o);
 	c.warnings = json_array();
 	c.flags = json_array();
 
@@ -1807,20 +2045,19 @@ json_t *fio_parse_buf_opts(const char *name, const char *buf, size_t len,
 			lenient = j != NULL;
 		}
 		if (j && is_fio_doc(j) && used > 0) {
-			if (ndocs == 0)
+			if (d.ndocs == 0)
 				warn_preamble(&c, buf, text, off, text_line);
 			else
 				warn_between(&c, buf, text, off, text_line,
-					     ndocs);
+					     d.ndocs);
 			if (lenient)
 				lenient_warn(&c, lz, line);
-			ndocs++;
-			json_decref(doc);
-			doc = j;
-			fio_bin_table_free(&bins);
-			bins = cand;
+			d.ndocs++;
+			docs_free(&d);
+			d.doc = j;
+			d.bins = cand;
 			memset(&cand, 0, sizeof(cand));
-			doc_line = line;
+			d.doc_line = line;
 			bad_after[0] = '\0';
 			p = off + used;
 			line += count_lines(buf, off, p);
@@ -1847,7 +2084,7 @@ json_t *fio_parse_buf_opts(const char *name, const char *buf, size_t len,
 			kb_fmt(bad, sizeof(bad), "%s (line %d, column %d)",
 			       je.text, line + je.line - 1, je.column);
 		}
-		if (ndocs && !bad_after[0]) {
+		if (d.ndocs && !bad_after[0]) {
 			bad_after_line = line;
 			kb_fmt(bad_after, sizeof(bad_after), "%s (line %d, column %d)",
 			       je.text, line + je.line - 1, je.column);
@@ -1855,7 +2092,7 @@ json_t *fio_parse_buf_opts(const char *name, const char *buf, size_t len,
 		p = off + 1;
 	}
 
-	if (!doc) {
+	if (!d.doc) {
 		no_doc_error(name, buf ? buf : "", len, bad[0] ? bad : NULL,
 			     bad_line, bad_truncated, nondoc_line, err,
 			     errlen);
@@ -1863,109 +2100,182 @@ json_t *fio_parse_buf_opts(const char *name, const char *buf, size_t len,
 	}
 	if (bad_after[0])
 		warnf(&c, "invalid JSON after document %d, from line %d (truncated document?), ignored: %s",
-		      ndocs, bad_after_line, bad_after);
+		      d.ndocs, bad_after_line, bad_after);
 	else
-		warn_between(&c, buf, text, len, text_line, ndocs);
-	if (ndocs > 1)
-		warnf(&c, "%d JSON documents (fio --status-interval, or several runs in one file): using the last one, from line %d",
-		      ndocs, doc_line);
-
-	c.version = json_string_value(json_object_get(doc, "fio version"));
-	if (c.version && sscanf(c.version, "fio-%d.%d", &c.ver_major,
-				&c.ver_minor) != 2)
-		c.ver_major = c.ver_minor = -1;
-
-	c.bins = &bins;
-	gopts = json_object_get(doc, "global options");
-	entries = json_object_get(doc, "jobs");
-	if (!json_is_array(entries))
-		entries = json_object_get(doc, "client_stats");
-	/* What reads the job entries beside parse_job() reads them first:
-	 * each entry is released once parsed (below), so the results reuse
-	 * its memory (a json+ file of thousands of jobs).  The page-cache
-	 * check's warnings and flags are added where it ran before. */
-	work = work_kind(entries, gopts);
-	pc = c;
-	pc.warnings = json_array();
-	pc.flags = json_array();
-	pc_res = json_object();
-	page_cache_check(&pc, entries, gopts, buf, len, o, pc_res);
-	js = kb_xcalloc(json_array_size(entries) + 1, sizeof(*js));
-	jobs = json_array();
-	json_array_foreach(entries, i, e) {
-		const char *jn = json_string_value(json_object_get(e, "jobname"));
-		json_t *jo;
-
-		if (!json_is_object(e))
-			continue;
-		if (jn && !strcmp(jn, "All clients"))
-			continue;	/* fio --client aggregate */
-		jo = parse_job(&c, e, gopts, &js[njs]);
-		json_array_append_new(jobs, jo);
-		if (!first_error)
-			first_error = json_integer_value(
-				json_object_get(jo, "error"));
-		for (k = 0; k < (size_t)ngroups; k++)
-			if (groups[k] == js[njs].groupid)
-				break;
-		if (k == (size_t)ngroups && ngroups < 2)
-			groups[ngroups++] = js[njs].groupid;
-		njs++;
-		/* per_host_metrics() reads only the "All clients" entries */
-		json_array_set_new((json_t *)entries, i, json_null());
-	}
-	c.jobname = NULL;	/* was in the entry */
-	if (!njs)
-		warnf(&c, "the fio JSON document has no job entries");
-	if (ngroups > 1)
-		warnf(&c, "jobs are in several reporting groups (groupid): metrics combine all of them");
-
-	if (c.want_dir >= 0)
-		add_wanted_bins(&c, js, njs, o->bins_out);
-	metrics = json_object();
-	aggregate(&c, js, njs, metrics);
-	per_host_metrics(&c, entries, jobs, js, njs, metrics);
-
-	res = json_object();
-	json_object_set_new(res, "file", json_string(name));
-	json_object_set_new(res, "fio_version", c.version ?
-			    json_string(c.version) : json_null());
-	json_object_set_new(res, "documents", json_integer(ndocs));
-	json_object_set_new(res, "work", work ? json_string(work) :
-			    json_null());
-	json_object_set_new(res, "jobs", jobs);
-	jobs = NULL;
-	json_object_set_new(res, "metrics", metrics);
-	metrics = NULL;
-	json_object_update(res, pc_res);
-	json_array_extend(c.warnings, pc.warnings);
-	json_array_foreach(pc.flags, i, e)
-		flagf(&c, "%s", json_string_value(e));
-	json_object_set(res, "warnings", c.warnings);
-	json_object_set(res, "flags", c.flags);
-	json_object_set_new(res, "error", json_integer(first_error));
+		warn_between(&c, buf, text, len, text_line, d.ndocs);
+	res = build_result(&c, &d, &src, o);
 out:
-	if (js) {
-		for (i = 0; i < njs; i++) {
-			int d;
-
-			for (d = 0; d < NR_DIRS; d++) {
-				free(js[i].dir[d].dist[LK_CLAT].bins);
-				free(js[i].dir[d].dist[LK_LAT].bins);
-			}
-		}
-		free(js);
-	}
 	free(lz);
-	json_decref(jobs);
-	json_decref(metrics);
-	json_decref(doc);
-	fio_bin_table_free(&bins);
+	docs_free(&d);
 	json_decref(c.warnings);
 	json_decref(c.flags);
-	json_decref(pc.warnings);
-	json_decref(pc.flags);
-	json_decref(pc_res);
+	return res;
+}
+
+/* ---- a file read in chunks ----------------------------------------------
+ *
+ * fio_parse_file_opts() reads a regular file in chunks (1 MiB reads), so
+ * the whole file is never in memory: the text between documents is kept
+ * (in the window below) for its warnings, each document is fed to the
+ * streaming pass (fio_stream_feed()) as it is read, and the page-cache
+ * check reads the file again in chunks when it needs the text.  This
+ * handles files whose every document the streaming pass reads, as fio
+ * writes them; anything else (no document, a document the pass refuses
+ * or that is not a fio document, bytes fio_stream_safe() rules out, a
+ * read error) makes it give way: the caller reads the whole file with
+ * fio_parse_buf_opts(), which gives the same result for what both read
+ * (tests/test_fio_json_stream.c, fuzz/fuzz_fio_json.c). */
+
+struct chunked {
+	int fd;
+	char *w;		/* the window: w[0 .. n), from the end of
+				 * the last document (or the file's start) */
+	size_t n, cap;
+	size_t chunk;		/* bytes per read */
+	int eof;
+	struct fio_safe_state safe;
+};
+
+/* Append up to one chunk to the window: 1 bytes read, 0 end of file, -1
+ * a read error or bytes the streaming pass must not read. */
+static int chunk_read(struct chunked *r)
+{
+	ssize_t got;
+
+	if (r->n + r->chunk > r->cap) {
+		r->cap = r->n + r->chunk > 2 * r->cap ? r->n + r->chunk :
+			 2 * r->cap;
+		r->w = kb_xrealloc(r->w, r->cap);
+	}
+	do
+		got = read(r->fd, r->w + r->n, r->chunk);
+	while (got < 0 && errno == EINTR);
+	if (got <= 0) {
+		r->eof = 1;
+		return got < 0 ? -1 : 0;
+	}
+	if (!fio_stream_safe_piece(&r->safe, r->w + r->n, (size_t)got))
+		return -1;
+	r->n += (size_t)got;
+	return 1;
+}
+
+/* Feed the document at r->w[off] to the streaming pass, reading chunks
+ * until it closes; *line advances over its lines.  Its tree (bins in bt)
+ * with the window left holding what follows it, or NULL. */
+static json_t *chunk_doc(struct chunked *r, size_t off, int *line,
+			 struct fio_bin_table *bt)
+{
+	struct fio_stream *st = fio_stream_new(bt);
+	size_t used = 0;
+	int fed = st ? 0 : -1;
+
+	while (fed == 0) {
+		fed = fio_stream_feed(st, r->w + off, r->n - off, &used);
+		if (fed == 1) {
+			*line += count_lines(r->w, off, off + used);
+			off += used;
+			break;
+		}
+		*line += count_lines(r->w, off, r->n);
+		off = r->n = 0;
+		if (fed == 0 && chunk_read(r) <= 0)
+			fed = -1;
+	}
+	if (fed == 1) {
+		memmove(r->w, r->w + off, r->n - off);
+		r->n -= off;
+	}
+	return st ? fio_stream_end(st) : NULL;
+}
+
+/* fio_parse_file_opts() in chunks of chunk bytes for a regular file; NULL
+ * with *whole = 1 when it gives way (see above). */
+static json_t *parse_chunked(const char *path, size_t chunk,
+			     const struct fio_parse_opts *o, int *whole)
+{
+	struct ctx c = { .name = path, .ver_major = -1, .ver_minor = -1 };
+	struct chunked r = { .chunk = chunk };
+	struct docs d = { 0 };
+	struct text_src src = { .path = path, .chunk = chunk };
+	json_t *res = NULL;
+	size_t p = 0;		/* scanned up to w[p] */
+	int line = 1, text_line = 1;
+
+	*whole = 1;
+	r.fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (r.fd < 0)
+		return NULL;
+	want_bins(&c, o);
+	c.warnings = json_array();
+	c.flags = json_array();
+	for (;;) {
+		const char *q = p < r.n ? memchr(r.w + p, '{', r.n - p) : NULL;
+		struct fio_bin_table cand = { 0 };
+		size_t off, b;
+		json_t *j;
+		int doc_line;
+
+		if (!q) {
+			line += count_lines(r.w, p, r.n);
+			p = r.n;
+			if (r.eof)
+				break;
+			if (chunk_read(&r) < 0)
+				goto out;
+			continue;
+		}
+		off = (size_t)(q - r.w);
+		/* object_start() needs the first byte after the blanks */
+		for (b = off + 1;; ) {
+			while (b < r.n && is_blank(r.w + b, 1))
+				b++;
+			if (b < r.n || r.eof)
+				break;
+			if (chunk_read(&r) < 0)
+				goto out;
+		}
+		line += count_lines(r.w, p, off);
+		p = off + 1;
+		if (!object_start(r.w, off, r.n))
+			continue;
+		/* the text before: its warnings now, dropped with the rest
+		 * if the file is read whole after all */
+		if (d.ndocs == 0)
+			warn_preamble(&c, r.w, 0, off, text_line);
+		else
+			warn_between(&c, r.w, 0, off, text_line, d.ndocs);
+		docs_free(&d);	/* this one replaces it, or gives way */
+		doc_line = line;
+		j = chunk_doc(&r, off, &line, &cand);
+		if (!is_fio_doc(j)) {
+			json_decref(j);
+			fio_bin_table_free(&cand);
+			goto out;
+		}
+		d.doc = j;
+		d.bins = cand;
+		d.ndocs++;
+		d.doc_line = doc_line;
+		p = 0;
+		text_line = line;
+	}
+	if (!d.ndocs)
+		goto out;	/* the whole file's reading says why */
+	warn_between(&c, r.w, 0, r.n, text_line, d.ndocs);
+	close(r.fd);
+	r.fd = -1;
+	free(r.w);
+	r.w = NULL;
+	*whole = 0;
+	res = build_result(&c, &d, &src, o);
+out:
+	if (r.fd >= 0)
+		close(r.fd);
+	free(r.w);
+	docs_free(&d);
+	json_decref(c.warnings);
+	json_decref(c.flags);
 	return res;
 }
 
@@ -1981,17 +2291,32 @@ json_t *fio_parse_file_opts(const char *path, const struct fio_parse_opts *o,
 	size_t len = 0;
 	struct stat st;
 	json_t *res;
-	int rc;
+	int rc, whole = 1, reg = stat(path, &st) == 0 && S_ISREG(st.st_mode);
 
 	/* fio's largest outputs (json+ of many jobs) are tens of MB; a
 	 * disk image or a core file given by mistake is not read whole */
-	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-	    st.st_size > FIO_MAX_OUTPUT_BYTES) {
+	if (reg && st.st_size > FIO_MAX_OUTPUT_BYTES) {
 		kb_fmt(err, errlen, "%s: %lld bytes is far larger than any fio "
 		       "output (limit %d MiB); is this the right file?", path,
 		       (long long)st.st_size, FIO_MAX_OUTPUT_BYTES >> 20);
 		return NULL;
 	}
+	/* a regular file in chunks (a pipe could not be read twice) */
+	if (reg && !(o && o->dom_only)) {
+		size_t chunk = o && o->read_chunk_bytes ? o->read_chunk_bytes :
+			       FIO_READ_CHUNK_BYTES;
+
+		if ((size_t)st.st_size < chunk)
+			chunk = (size_t)st.st_size + 1;
+		res = parse_chunked(path, chunk, o, &whole);
+		if (!whole) {
+			if (o && o->read_whole)
+				*o->read_whole = 0;
+			return res;
+		}
+	}
+	if (o && o->read_whole)
+		*o->read_whole = 1;
 	rc = kb_read_file(path, &buf, &len, 1);
 	if (rc < 0) {
 		kb_fmt(err, errlen, "%s: cannot read: %s", path, strerror(-rc));

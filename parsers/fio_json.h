@@ -29,9 +29,9 @@
  * (16 bytes a bin instead of about 120 in a tree); when that pass fails
  * (invalid JSON, or anything jansson might read differently), jansson
  * reads the document as before, then the lenient reading below.  Peak
- * memory on a big json+ file: the file, its bins, the tree of the rest
- * (each job entry released once parsed) and the results, about 3x the
- * file (bench/bench.sh parse.rss_x_file).
+ * memory on a big json+ file read by fio_parse_file*(): its bins, the
+ * tree of the rest (each job entry released once parsed) and the
+ * results, the file itself being read in chunks (see there).
  *
  * fio escapes only '\\' and '"' in its strings (json.c strdup_escape()),
  * so a job option holding a TAB or bytes that are not UTF-8 makes the
@@ -126,6 +126,15 @@ struct fio_parse_opts {
 	struct kb_lat_bins *bins_out;
 	const char *bins_direction;
 	enum kb_lat_kind bins_kind;
+	/* fio_parse_file_opts() only: */
+	size_t read_chunk_bytes;	/* bytes per read() of a regular file
+					 * read in chunks; 0: FIO_READ_CHUNK_BYTES
+					 * (tests use a few bytes, so documents
+					 * and lines span chunks) */
+	int *read_whole;	/* when not NULL, set to 0: the file was read
+				 * in chunks, 1: read whole (dom_only, not a
+				 * regular file, or the chunked reading gave
+				 * way to fio_parse_buf_opts()) */
 };
 
 /* The message of a run flagged "suspect": "page_cache" (../shared/cases/
@@ -145,10 +154,21 @@ json_t *fio_parse_buf_opts(const char *name, const char *buf, size_t len,
 			   const struct fio_parse_opts *o, char *err,
 			   size_t errlen);
 
-/* Read path and fio_parse_buf() it (name = path).  NULL on failure with
- * err filled (including "PATH: cannot read: <strerror>"). */
+/* Read path and fio_parse_buf() it (name = path): the same result and
+ * errors.  NULL on failure with err filled (including "PATH: cannot
+ * read: <strerror>").  A regular file is read in chunks of
+ * FIO_READ_CHUNK_BYTES, each document fed to the streaming pass as it
+ * comes, so the file is never whole in memory: peak memory on a json+
+ * file is the tree of its non-bin part (1.3x the file), its bins (0.45x)
+ * and the program, about 2x the file in all (bench/bench.sh
+ * parse.rss_x_file: 1.98 on its 50 MiB file).  A file the streaming
+ * pass cannot read through (invalid JSON, text the lenient reading
+ * fixes, no fio document, anything fio_stream_safe() rules out) is read
+ * again, whole, by fio_parse_buf_opts(). */
 /* Files larger than this are refused without being read. */
 #define FIO_MAX_OUTPUT_BYTES (1024 << 20)
+/* Bytes per read() of a file read in chunks. */
+#define FIO_READ_CHUNK_BYTES (1 << 20)
 
 json_t *fio_parse_file(const char *path, char *err, size_t errlen);
 json_t *fio_parse_file_opts(const char *path, const struct fio_parse_opts *o,

@@ -309,6 +309,27 @@ int fio_stream_safe(const char *buf, size_t len)
 	return 1;
 }
 
+int fio_stream_safe_piece(struct fio_safe_state *s, const char *buf,
+			  size_t len)
+{
+	char join[2 * sizeof(s->tail)];
+	size_t head = len < sizeof(s->tail) ? len : sizeof(s->tail), keep;
+
+	/* a pattern within the piece, or across its start */
+	memcpy(join, s->tail, s->n);
+	memcpy(join + s->n, buf, head);
+	if (!fio_stream_safe(buf, len) || !fio_stream_safe(join, s->n + head))
+		return 0;
+	/* the last bytes of everything so far */
+	keep = s->n + head < sizeof(s->tail) ? s->n + head : sizeof(s->tail);
+	if (len >= sizeof(s->tail))
+		memcpy(s->tail, buf + len - sizeof(s->tail), sizeof(s->tail));
+	else
+		memmove(s->tail, join + s->n + head - keep, keep);
+	s->n = keep;
+	return 1;
+}
+
 static int cmp_set(const void *a, const void *b)
 {
 	uintptr_t x = (uintptr_t)((const struct fio_bin_set *)a)->obj;
@@ -317,34 +338,74 @@ static int cmp_set(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-json_t *fio_stream_load(const char *s, size_t n, size_t *used,
-			struct fio_bin_table *bt)
-{
-	struct sctx x = { .bt = bt };
-	yajl_handle h = yajl_alloc(&callbacks, NULL, &x);
-	yajl_status st;
-	int i;
+struct fio_stream {
+	struct sctx x;
+	yajl_handle h;
+	int failed;
+};
 
-	if (!h)
+struct fio_stream *fio_stream_new(struct fio_bin_table *bt)
+{
+	struct fio_stream *st = kb_xcalloc(1, sizeof(*st));
+
+	st->x.bt = bt;
+	st->h = yajl_alloc(&callbacks, NULL, &st->x);
+	if (!st->h) {
+		free(st);
 		return NULL;
+	}
 	/* stop after the object: fio's normal output or the next
 	 * --status-interval document may follow */
-	yajl_config(h, yajl_allow_trailing_garbage, 1);
-	st = yajl_parse(h, (const unsigned char *)s, n);
-	if (st == yajl_status_ok && x.done) {
-		*used = yajl_get_bytes_consumed(h);
+	yajl_config(st->h, yajl_allow_trailing_garbage, 1);
+	return st;
+}
+
+int fio_stream_feed(struct fio_stream *st, const char *s, size_t n,
+		    size_t *used)
+{
+	if (st->failed || st->x.done)
+		return -1;
+	if (yajl_parse(st->h, (const unsigned char *)s, n) != yajl_status_ok) {
+		st->failed = 1;
+		return -1;
+	}
+	if (!st->x.done)
+		return 0;
+	*used = yajl_get_bytes_consumed(st->h);
+	return 1;
+}
+
+json_t *fio_stream_end(struct fio_stream *st)
+{
+	struct fio_bin_table *bt = st->x.bt;
+	json_t *root = st->x.root;
+	int i;
+
+	if (st->x.done && !st->failed) {
 		if (bt->n)
 			qsort(bt->set, bt->n, sizeof(*bt->set), cmp_set);
 	} else {
-		json_decref(x.root);
-		x.root = NULL;
+		json_decref(root);
+		root = NULL;
 		fio_bin_table_free(bt);
 	}
-	yajl_free(h);
-	for (i = 0; i < x.cap; i++)
-		free(x.st[i].key);
-	free(x.st);
-	return x.root;
+	yajl_free(st->h);
+	for (i = 0; i < st->x.cap; i++)
+		free(st->x.st[i].key);
+	free(st->x.st);
+	free(st);
+	return root;
+}
+
+json_t *fio_stream_load(const char *s, size_t n, size_t *used,
+			struct fio_bin_table *bt)
+{
+	struct fio_stream *st = fio_stream_new(bt);
+
+	if (!st)
+		return NULL;
+	fio_stream_feed(st, s, n, used);
+	return fio_stream_end(st);
 }
 
 struct fio_bin_set *fio_bin_table_find(const struct fio_bin_table *bt,

@@ -73,12 +73,39 @@ struct fio_bin_table {
  * must (see "Strictness" above). */
 int fio_stream_safe(const char *buf, size_t len);
 
+/* fio_stream_safe() over bytes read in pieces: call it on each piece
+ * in order, with one state zero-initialised before the first; 1 while
+ * all the bytes so far are safe (a pattern split between two pieces
+ * included), 0 as soon as they are not. */
+struct fio_safe_state {
+	char tail[3];		/* the last bytes so far (a pattern is 4) */
+	size_t n;
+};
+int fio_stream_safe_piece(struct fio_safe_state *s, const char *buf,
+			  size_t len);
+
 /* Read the JSON object at s[0] == '{' (n bytes available, text may follow
  * it).  Returns the tree (a new reference) with *used = the bytes the
  * object spans and its bins added to bt (which must be empty), sorted for
  * fio_bin_table_find(); NULL on failure, with bt left empty. */
 json_t *fio_stream_load(const char *s, size_t n, size_t *used,
 			struct fio_bin_table *bt);
+
+/* The same pass fed in pieces (fio_json.c reads a file in chunks, so
+ * the whole file is never in memory): fio_stream_new(bt) (bt empty; NULL
+ * when yajl cannot allocate), then fio_stream_feed() with the bytes from
+ * the '{' on, piece after piece, until it returns 1: the object closed,
+ * *used = the bytes of this piece up to its end; 0: all n bytes read,
+ * the object goes on; -1: refused (nothing more to feed).  Then
+ * fio_stream_end() (always, once): the tree as fio_stream_load() gives
+ * it when feed returned 1, else NULL with bt left empty; it frees st.
+ * fio_stream_safe() must hold for all the bytes, as for
+ * fio_stream_load(). */
+struct fio_stream;
+struct fio_stream *fio_stream_new(struct fio_bin_table *bt);
+int fio_stream_feed(struct fio_stream *st, const char *s, size_t n,
+		    size_t *used);
+json_t *fio_stream_end(struct fio_stream *st);
 
 /* The set whose placeholder is bins, or NULL (bins came from jansson). */
 struct fio_bin_set *fio_bin_table_find(const struct fio_bin_table *bt,

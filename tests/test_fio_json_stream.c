@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "lib/file.h"
 #include "parsers/fio_json.h"
@@ -181,6 +183,91 @@ static void test_corpus_same_results(void **state)
 	assert_true(n >= 30);
 }
 
+/* The result of path read in chunks of chunk bytes against the whole
+ * file read by jansson (dom); *whole says whether the chunked reading
+ * gave way. */
+static void check_chunked(const char *path, size_t chunk, int *whole)
+{
+	int w = -1;
+	struct fio_parse_opts ck = { .ram_bytes = 1ULL << 30,
+				     .read_chunk_bytes = chunk,
+				     .read_whole = &w };
+	struct fio_parse_opts dom = { .ram_bytes = 1ULL << 30,
+				      .dom_only = 1 };
+	char e1[1024] = "", e2[1024] = "";
+	json_t *a = fio_parse_file_opts(path, &ck, e1, sizeof(e1));
+	json_t *b = fio_parse_file_opts(path, &dom, e2, sizeof(e2));
+
+	if (((a || b) && !json_equal(a, b)) || strcmp(e1, e2)) {
+		char *sa = a ? json_dumps(a, JSON_COMPACT) : NULL;
+		char *sb = b ? json_dumps(b, JSON_COMPACT) : NULL;
+
+		fail_msg("%s, chunks of %zu: read %s %s (%s)\njansson %s (%s)",
+			 path, chunk, w ? "whole" : "in chunks",
+			 sa ? sa : "NULL", e1, sb ? sb : "NULL", e2);
+	}
+	assert_true(w == 0 || w == 1);
+	*whole = w;
+	json_decref(a);
+	json_decref(b);
+}
+
+/* Every corpus file read in chunks of a few bytes (documents, lines,
+ * escapes and numbers split between reads) gives what jansson gives; the
+ * files fio wrote are read in chunks, those the streaming pass cannot
+ * read (no document, invalid JSON) whole. */
+static void test_corpus_chunked(void **state)
+{
+	static const size_t chunks[] = { 1, 3, 61, 4096 };
+	static const struct {
+		const char *file;
+		int whole;
+	} expect[] = {
+		{ "benson-3.33-jsonplus-sigint.json", 0 },
+		{ "arau-3.12-two-json-with-shell-prompt.txt", 0 },
+		{ "arau-3.12-gt-prompt-glued.txt", 0 },
+		{ "B30.json", 0 },
+		{ "hwt-2.2.10-normal-4groups.txt", 1 },
+		{ "B36.json", 1 },
+	};
+	DIR *dir = opendir(DATA);
+	struct dirent *de;
+	int n = 0, nchunked = 0;
+	size_t i, k;
+
+	(void)state;
+	assert_non_null(dir);
+	while ((de = readdir(dir))) {
+		char path[512];
+		size_t l = strlen(de->d_name);
+		struct stat st;
+		int whole;
+
+		if (l < 5 || (strcmp(de->d_name + l - 5, ".json") &&
+			      strcmp(de->d_name + l - 4, ".txt")))
+			continue;
+		snprintf(path, sizeof(path), DATA "%s", de->d_name);
+		assert_int_equal(stat(path, &st), 0);
+		for (k = 0; k < sizeof(chunks) / sizeof(chunks[0]); k++) {
+			/* a byte a read: the small files only (time) */
+			if (chunks[k] == 1 && st.st_size > 16384)
+				continue;
+			check_chunked(path, chunks[k], &whole);
+			for (i = 0; i < sizeof(expect) / sizeof(expect[0]); i++)
+				if (!strcmp(expect[i].file, de->d_name) &&
+				    whole != expect[i].whole)
+					fail_msg("%s, chunks of %zu: read %s",
+						 path, chunks[k], whole ?
+						 "whole" : "in chunks");
+		}
+		nchunked += !whole;
+		n++;
+	}
+	closedir(dir);
+	assert_true(n >= 30);
+	assert_true(nchunked >= n / 2);
+}
+
 /* One document of two read jobs whose clat_ns bins are bins1 and bins2
  * (several jobs: the percentiles come from the merged bins). */
 static char *two_jobs(const char *pre, const char *bins1, const char *bins2)
@@ -200,6 +287,48 @@ static char *two_jobs(const char *pre, const char *bins1, const char *bins2)
 	free(j1);
 	free(j2);
 	return doc;
+}
+
+/* Text around and between documents split between reads: prose braces,
+ * a '{' whose blanks run past a chunk, a fio line saying the page cache
+ * could not be dropped (found by reading the file again in chunks),
+ * several documents: read in chunks; then a lone surrogate escape and a
+ * JSON object that is not a fio document after a good one: read whole.
+ * The same result as jansson's every way. */
+static void test_chunked_text(void **state)
+{
+	static const char bins[] = "\"1000\": 10, \"5000\": 60";
+	char *doc = two_jobs("", bins, bins), *files[4];
+	size_t chunk, i;
+	int whole;
+
+	(void)state;
+	files[0] = kb_xasprintf("fio: {prose} here\nfio: cache invalidation of "
+				"f failed: Operation not permitted\n%s"
+				"{      \n   junk} trailing {b}\n%s\n"
+				"Run status group 0\n", doc, doc);
+	files[1] = kb_xasprintf("{\n\n   \t%s", doc + 1);
+	files[2] = kb_xasprintf("%s{\"fio version\": \"\\ud800\", "
+				"\"jobs\": []}\n", doc);
+	files[3] = kb_xasprintf("%s{\"a\": 1}\n", doc);
+	for (i = 0; i < 4; i++) {
+		char path[] = "/tmp/kbench-test-chunked.XXXXXX";
+		int fd = mkstemp(path);
+
+		assert_true(fd >= 0);
+		assert_int_equal(write(fd, files[i], strlen(files[i])),
+				 (ssize_t)strlen(files[i]));
+		close(fd);
+		for (chunk = 1; chunk <= 9; chunk++) {
+			check_chunked(path, chunk, &whole);
+			if (whole != (i >= 2))
+				fail_msg("file %zu, chunks of %zu: read %s", i,
+					 chunk, whole ? "whole" : "in chunks");
+		}
+		unlink(path);
+		free(files[i]);
+	}
+	free(doc);
 }
 
 /* Inputs where the streaming pass must either read what jansson reads or
@@ -342,6 +471,8 @@ int main(void)
 		cmocka_unit_test(test_corpus_same_results),
 		cmocka_unit_test(test_edge_cases_same_results),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_corpus_chunked),
+		cmocka_unit_test(test_chunked_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
