@@ -3,6 +3,7 @@
  * reports/table.h: the header, per job the comparison table with its
  * notes, the CPU/time tables, the profile tables and the layouts
  * (kb_report_build(), the layouts table). */
+#include "results/analysis.h"
 #include "results/json.h"
 #include "results/paths.h"
 #include "lib/str.h"
@@ -473,6 +474,7 @@ static void comparison_notes(struct ctx *c, struct kb_table *t,
 	json_t *e;
 	size_t i, m;
 	int ok, ok2, any = 0;
+	struct kb_comparison_row row;
 	char *mt;
 
 	for (m = 0; m < nm; m++)
@@ -514,7 +516,8 @@ static void comparison_notes(struct ctx *c, struct kb_table *t,
 			if (!e)
 				continue;
 			/* the spread of this comparison's analysis */
-			mt = kb_mde_text(e);
+			kb_comparison_row__from_json(e, &row);
+			mt = kb_mde_text(&row);
 			if (mt)
 				kb_table_add_note(t, "%s, %s: %s", metrics[m],
 						  c->cfgs[i].id, mt);
