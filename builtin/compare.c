@@ -590,6 +590,7 @@ static void print_pair(FILE *out, json_t *merged,
 				num(e, "min_effect_pct", &ok2),
 				num(e, "max_mde_pct", &ok2));
 		free(mt);
+		kb_comparison_row__clear(&crow);
 		{
 			json_t *bm = json_object_get(e, "bimodal");
 			const char *side[] = { "baseline", "configuration" };

@@ -522,6 +522,7 @@ static void comparison_notes(struct ctx *c, struct kb_table *t,
 				kb_table_add_note(t, "%s, %s: %s", metrics[m],
 						  c->cfgs[i].id, mt);
 			free(mt);
+			kb_comparison_row__clear(&row);
 			/* once per metric: the baseline's properties */
 			if (!base_done[m]) {
 				base_done[m] = 1;

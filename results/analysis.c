@@ -61,27 +61,30 @@ void kb_analysis__clear_summaries(struct kb_analysis *a)
 	a->nsummaries = 0;
 }
 
+void kb_comparison_row__clear(struct kb_comparison_row *c)
+{
+	free(c->configuration);
+	free(c->baseline);
+	free(c->job);
+	free(c->metric);
+	free(c->analysis_reason);
+	free(c->wilcoxon.method);
+	free(c->outliers.v);
+	free(c->outliers_baseline.v);
+	free(c->bimodal_baseline);
+	free(c->bimodal_configuration);
+	free(c->accel_baseline);
+	free(c->accel_configuration);
+	free(c->reason);
+	memset(c, 0, sizeof(*c));
+}
+
 void kb_analysis__clear_comparisons(struct kb_analysis *a)
 {
 	size_t i;
 
-	for (i = 0; i < a->ncomparisons; i++) {
-		struct kb_comparison_row *c = &a->comparisons[i];
-
-		free(c->configuration);
-		free(c->baseline);
-		free(c->job);
-		free(c->metric);
-		free(c->analysis_reason);
-		free(c->wilcoxon.method);
-		free(c->outliers.v);
-		free(c->outliers_baseline.v);
-		free(c->bimodal_baseline);
-		free(c->bimodal_configuration);
-		free(c->accel_baseline);
-		free(c->accel_configuration);
-		free(c->reason);
-	}
+	for (i = 0; i < a->ncomparisons; i++)
+		kb_comparison_row__clear(&a->comparisons[i]);
 	for (i = 0; i < a->nsample_checks; i++) {
 		struct kb_sample_check_row *s = &a->sample_checks[i];
 
@@ -210,7 +213,9 @@ void kb_analysis__summaries_to_json(const struct kb_analysis *a,
 /* The members of a comparison entry in the order written: one table for
  * the serializer and kb_comparison_row__from_json(). */
 enum cmp_type {
-	C_STR,		/* char * / const char * */
+	C_STR,		/* char *, owned */
+	C_CSTR,		/* const char *: static, or borrowed from the tree
+			 * when read back */
 	C_SIZE,		/* size_t */
 	C_NPAIRS,	/* long, -1 = null */
 	C_DBL,		/* double, NAN = null */
@@ -229,8 +234,8 @@ static const struct cmp_field {
 	size_t off;
 } cmp_fields[] = {
 	CF(configuration, C_STR), CF(baseline, C_STR), CF(job, C_STR),
-	CF(metric, C_STR), CF(unit, C_STR), CF(direction, C_STR),
-	CF(analysis, C_STR), CF(analysis_reason, C_STR),
+	CF(metric, C_STR), CF(unit, C_CSTR), CF(direction, C_CSTR),
+	CF(analysis, C_CSTR), CF(analysis_reason, C_STR),
 	CF(n, C_SIZE), CF(n_baseline, C_SIZE), CF(n_pairs, C_NPAIRS),
 	CF(mean, C_DBL), CF(mean_baseline, C_DBL), CF(cv_pct, C_DBL),
 	CF(cv_baseline_pct, C_DBL), CF(sd_log_ratio_pct, C_DBL),
@@ -256,6 +261,7 @@ static json_t *cmp_field_json(const struct kb_comparison_row *r,
 
 	switch (f->type) {
 	case C_STR:
+	case C_CSTR:
 		return json_string(*(const char *const *)at);
 	case C_SIZE:
 		return json_integer((json_int_t)*(const size_t *)at);
@@ -334,8 +340,88 @@ void kb_analysis__comparisons_to_json(const struct kb_analysis *a,
 		"outliers_excluded", s->outliers_excluded));
 }
 
+/* ---- reading back ---------------------------------------------------- */
+
+static char *jdup(json_t *o, const char *key)
+{
+	const char *v = kb_jstr(o, key);
+
+	return v ? kb_xstrdup(v) : NULL;
+}
+
+static double jdbl(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static size_t jsize(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_integer(v) && json_integer_value(v) > 0 ?
+	       (size_t)json_integer_value(v) : 0;
+}
+
+static struct kb_iters iters_from_json(json_t *a)
+{
+	struct kb_iters it = { kb_xcalloc(json_array_size(a) + 1,
+					  sizeof(long)), 0 };
+	json_t *v;
+	size_t i;
+
+	json_array_foreach(a, i, v)
+		if (json_is_integer(v))
+			it.v[it.n++] = (long)json_integer_value(v);
+	return it;
+}
+
+static struct kb_drift_row drift_from_json(json_t *d)
+{
+	struct kb_drift_row r = { 0 };
+
+	if (!json_is_object(d))
+		return r;
+	r.present = 1;
+	r.n = jsize(d, "n");
+	r.slope_per_run = jdbl(d, "slope_per_run");
+	r.slope_ci95_lo = jdbl(d, "slope_ci95_lo");
+	r.slope_ci95_hi = jdbl(d, "slope_ci95_hi");
+	r.p = jdbl(d, "p");
+	r.change_pct = jdbl(d, "change_pct");
+	r.warn = json_is_true(json_object_get(d, "warn"));
+	return r;
+}
+
+static struct kb_modes_row *modes_from_json(json_t *m)
+{
+	struct kb_modes_row *r;
+	size_t k;
+
+	if (!json_is_object(m))
+		return NULL;
+	r = kb_xcalloc(1, sizeof(*r));
+	for (k = 0; k < 2; k++) {
+		json_t *side = json_array_get(json_object_get(m, "modes"), k);
+
+		r->side[k].n = jsize(side, "n");
+		r->side[k].mean = jdbl(side, "mean");
+		r->side[k].sd = jdbl(side, "sd");
+		r->side[k].min = jdbl(side, "min");
+		r->side[k].max = jdbl(side, "max");
+		r->side[k].iterations = iters_from_json(json_object_get(side,
+			"iterations"));
+	}
+	r->gap = jdbl(m, "gap");
+	r->spread = jdbl(m, "spread");
+	r->warning = jdup(m, "warning");
+	return r;
+}
+
 void kb_comparison_row__from_json(json_t *e, struct kb_comparison_row *r)
 {
+	json_t *w, *mm;
 	size_t i;
 
 	memset(r, 0, sizeof(*r));
@@ -346,11 +432,13 @@ void kb_comparison_row__from_json(json_t *e, struct kb_comparison_row *r)
 
 		switch (f->type) {
 		case C_STR:
+			*(char **)at = jdup(e, f->key);
+			break;
+		case C_CSTR:
 			*(const char **)at = json_string_value(v);
 			break;
 		case C_SIZE:
-			*(size_t *)at = json_is_integer(v) ?
-					(size_t)json_integer_value(v) : 0;
+			*(size_t *)at = jsize(e, f->key);
 			break;
 		case C_NPAIRS:
 			*(long *)at = json_is_integer(v) ?
@@ -358,16 +446,95 @@ void kb_comparison_row__from_json(json_t *e, struct kb_comparison_row *r)
 			break;
 		case C_DBL:
 		case C_REAL:
-			*(double *)at = json_is_number(v) ?
-					json_number_value(v) : NAN;
+			*(double *)at = jdbl(e, f->key);
 			break;
 		case C_BOOL:
 			*(int *)at = json_is_true(v);
 			break;
-		default:	/* arrays and objects: not read back */
+		case C_ITERS:
+			*(struct kb_iters *)at = iters_from_json(v);
+			break;
+		case C_WILCOXON:
+			break;	/* below */
+		case C_DRIFT:
+			*(struct kb_drift_row *)at = drift_from_json(v);
+			break;
+		case C_BIMODAL:
+			r->bimodal = json_is_object(v);
+			r->bimodal_baseline = jdup(v, "baseline");
+			r->bimodal_configuration = jdup(v, "configuration");
 			break;
 		}
 	}
+	w = json_object_get(e, "wilcoxon");
+	if (json_is_object(w)) {
+		r->wilcoxon.present = 1;
+		r->wilcoxon.w_plus = jdbl(w, "w_plus");
+		r->wilcoxon.p = jdbl(w, "p");
+		r->wilcoxon.exact = json_is_true(json_object_get(w, "exact"));
+		r->wilcoxon.n = jsize(w, "n");
+		r->wilcoxon.zeros = jsize(w, "zeros");
+		r->wilcoxon.tied = jsize(w, "tied");
+		r->wilcoxon.method = jdup(w, "method");
+	}
+	mm = json_object_get(e, "accel_mismatch");
+	r->accel_baseline = jdup(mm, "baseline");
+	r->accel_configuration = jdup(mm, "configuration");
 	r->verdict = kb_jstr(e, "verdict");
-	r->reason = (char *)kb_jstr(e, "reason");
+	r->reason = jdup(e, "reason");
+}
+
+static void summary_from_json(json_t *e, struct kb_summary_row *r)
+{
+	r->configuration = jdup(e, "configuration");
+	r->job = jdup(e, "job");
+	r->metric = jdup(e, "metric");
+	r->unit = kb_jstr(e, "unit") ?: "";
+	r->direction = kb_jstr(e, "direction") ?: "neutral";
+	r->n = jsize(e, "n");
+	r->mean = jdbl(e, "mean");
+	r->sd = jdbl(e, "sd");
+	r->cv_pct = jdbl(e, "cv_pct");
+	r->min = jdbl(e, "min");
+	r->median = jdbl(e, "median");
+	r->max = jdbl(e, "max");
+	r->ci95_lo = jdbl(e, "ci95_lo");
+	r->ci95_hi = jdbl(e, "ci95_hi");
+	r->diff_pct = jdbl(e, "diff_pct");
+	r->has_sd = !json_is_string(json_object_get(e, "note"));
+	r->harmonic = !strcmp(kb_jstr(e, "mean_kind") ?: "", "harmonic");
+	r->modes = modes_from_json(json_object_get(e, "modes"));
+}
+
+static void sample_check_from_json(json_t *e, struct kb_sample_check_row *r)
+{
+	r->configuration = jdup(e, "configuration");
+	r->job = jdup(e, "job");
+	r->metric = jdup(e, "metric");
+	r->n = jsize(e, "n");
+	r->outliers = iters_from_json(json_object_get(e, "outliers"));
+	r->warmup_suspect = jsize(e, "warmup_suspect");
+	r->drift = drift_from_json(json_object_get(e, "drift"));
+	r->bimodal = jdup(e, "bimodal");
+}
+
+void kb_analysis__from_json(json_t *results, struct kb_analysis *a)
+{
+	json_t *e, *set = json_object_get(results, "comparison_settings");
+	size_t i;
+
+	memset(a, 0, sizeof(*a));
+	json_array_foreach(json_object_get(results, "summaries"), i, e)
+		summary_from_json(e, kb_analysis__add_summary(a));
+	json_array_foreach(json_object_get(results, "comparisons"), i, e)
+		kb_comparison_row__from_json(e,
+					     kb_analysis__add_comparison(a));
+	json_array_foreach(json_object_get(results, "sample_checks"), i, e)
+		sample_check_from_json(e, kb_analysis__add_sample_check(a));
+	a->settings.alpha = jdbl(set, "alpha");
+	a->settings.p_adjustment = kb_jstr(set, "p_adjustment");
+	a->settings.family_size = jsize(set, "family_size");
+	a->settings.power_for_mde = jdbl(set, "power_for_mde");
+	a->settings.outliers_excluded = json_is_true(json_object_get(set,
+		"outliers_excluded"));
 }

@@ -161,11 +161,21 @@ void kb_analysis__summaries_to_json(const struct kb_analysis *a,
 void kb_analysis__comparisons_to_json(const struct kb_analysis *a,
 				      struct json_t *results);
 
-/* A comparison entry of results["comparisons"] read back into *r: the
- * strings and numbers only (not outliers, drift, wilcoxon, bimodal;
- * absent or null numbers are NAN, n_pairs -1).  The strings are borrowed
- * from e: do not kb_analysis__clear() such a row. */
+/* Read back what the serializers wrote: the analysis of an analysed
+ * results model (its "summaries", "comparisons", "sample_checks" and
+ * "comparison_settings"; absent arrays give no rows, absent or null
+ * numbers are NAN, n_pairs -1) into *a, so that a results.json loaded
+ * from disk gives the same rows as the analysis that wrote it (the
+ * serializers write the same JSON again).  The char * members are owned
+ * (kb_analysis__clear()); the const char * ones (unit, direction,
+ * analysis, verdict, p_adjustment) are borrowed from results, which must
+ * outlive the rows. */
+void kb_analysis__from_json(struct json_t *results, struct kb_analysis *a);
+
+/* One entry of results["comparisons"] read back into *r, as above; free
+ * with kb_comparison_row__clear(). */
 void kb_comparison_row__from_json(struct json_t *e,
 				  struct kb_comparison_row *r);
+void kb_comparison_row__clear(struct kb_comparison_row *r);
 
 #endif

@@ -24,6 +24,7 @@
 #include "reports/report.h"
 #include "results/analysis.h"
 #include "results/rmodel.h"
+#include "tests/analysis_round_trip.h"
 
 #define MAXV 64
 
@@ -361,6 +362,7 @@ static void test_model_b24(void **state)
 	assert_near(num(e, "sd_log_baseline_pct"), 2.175075543196247, 1e-9);
 	assert_near(num(e, "cv_baseline_pct"), 8.913 / 407.70 * 100, 0.001);
 	no_nan(res);
+	assert_round_trip(res);
 	json_decref(res);
 }
 
@@ -400,6 +402,7 @@ static void test_accel_mismatch(void **state)
 			assert_true(json_is_null(json_object_get(e,
 							 "p_adjusted")));
 		}
+		assert_round_trip(res);
 		json_decref(res);
 	}
 }
@@ -429,6 +432,7 @@ static void test_model_b29(void **state)
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(
 		res, "comparison_settings"), "family_size")), 0);
 	no_nan(res);
+	assert_round_trip(res);
 	json_decref(res);
 }
 
@@ -454,6 +458,7 @@ static void test_model_b26_drift(void **state)
 	assert_true(num(d, "p") < 0.001);
 	assert_non_null(strstr(json_string_value(json_object_get(e, "reason")),
 			       "drifts"));
+	assert_round_trip(res);
 	json_decref(res);
 }
 
@@ -505,6 +510,7 @@ static void test_model_b28_warmup(void **state)
 	assert_near(json_number_value(json_object_get(json_object_get(
 		json_array_get(json_object_get(res, "runs"), 0),
 		"excluded_outliers"), "rusage.elapsed_s")), 27.5, 1e-9);
+	assert_round_trip(res);
 	json_decref(res);
 }
 
@@ -578,6 +584,7 @@ static void test_single_configuration_checks(void **state)
 	assert_non_null(strstr(txt, "iteration 1 (27.5)"));
 	assert_non_null(strstr(txt, "iteration 2 (21.9)"));
 	free(txt);
+	assert_round_trip(res);
 	json_decref(res);
 
 	/* B26's A runs alone drift by more than the minimum effect */
@@ -592,6 +599,7 @@ static void test_single_configuration_checks(void **state)
 	txt = render_text(res);
 	assert_non_null(strstr(txt, "warning: read.iops of A drifts"));
 	free(txt);
+	assert_round_trip(res);
 	json_decref(res);
 }
 
@@ -630,6 +638,7 @@ static void test_synthetic_regression_and_aa(void **state)
 			inconclusive++;
 		else if (strcmp(v, "underpowered"))	/* MDE vs max_mde */
 			assert_string_equal(v, "no significant difference");
+		assert_round_trip(res);
 		json_decref(res);
 
 		/* B 10% slower: 10% fewer IOPS, 10% higher p99 latency */
@@ -656,6 +665,7 @@ static void test_synthetic_regression_and_aa(void **state)
 		if (strcmp(verdict(find_cmp(res, "slow", "read.clat_p99_ns")),
 			   "regression"))
 			missed++;
+		assert_round_trip(res);
 		json_decref(res);
 	}
 	/* nominal false-positive rate 5% (alpha); allow for the binomial
@@ -702,6 +712,7 @@ static void test_min_effect_and_alpha(void **state)
 	assert_int_equal(stats_analyse(res, &o), 0);
 	assert_string_equal(verdict(find_cmp(res, "B", "read.iops")),
 			    "no significant difference");
+	assert_round_trip(res);
 	json_decref(res);
 }
 
@@ -768,12 +779,14 @@ static void test_typed_analysis(void **state)
 	assert_non_null(strstr(t1, "Welch on ln values"));
 	free(t1);
 	free(t2);
+	kb_comparison_row__clear(&back);
 	for (i = 0; i < m->analysis.ncomparisons; i++)
 		assert_true(isnan(m->analysis.comparisons[i].welch_t) ||
 			    json_is_number(json_object_get(e, "welch_t")));
 	kb_rmodel__delete(m);
 	kb_compare_opts_free(&o);
 	assert_int_equal(o.min_effect_by_metric.n, 0);
+	assert_round_trip(res);
 	json_decref(res);
 }
 
@@ -819,6 +832,7 @@ static void test_max_mde_underpowered(void **state)
 	assert_int_equal(kb_compare_parse_opt(&o, 'M', "-1"), -EINVAL);
 	assert_int_equal(kb_compare_parse_opt(&o, 'M', "no.such=3"), -EINVAL);
 	kb_compare_opts_free(&o);
+	assert_round_trip(res);
 	json_decref(res);
 
 	/* a quiet campaign: no difference, and it could have seen one */
@@ -835,6 +849,7 @@ static void test_max_mde_underpowered(void **state)
 	assert_int_equal(stats_analyse(res, &o), 0);
 	assert_string_equal(verdict(find_cmp(res, "B", "read.iops")),
 			    "underpowered");
+	assert_round_trip(res);
 	json_decref(res);
 	res = model("A");
 	{
@@ -847,6 +862,7 @@ static void test_max_mde_underpowered(void **state)
 	assert_string_equal(verdict(find_cmp(res, "B", "read.iops")),
 			    "regression");
 	kb_compare_opts_free(&o);
+	assert_round_trip(res);
 	json_decref(res);
 }
 
@@ -879,6 +895,7 @@ static void test_bh_in_model(void **state)
 	}
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(
 		res, "comparison_settings"), "family_size")), 3);
+	assert_round_trip(res);
 	json_decref(res);
 }
 
