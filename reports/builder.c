@@ -51,6 +51,9 @@ struct ctx {
 	struct kb_strlist labels;	/* tunable labels */
 	struct kb_strlist jobs;
 	const char *baseline;
+	/* the summaries and comparisons as typed rows, read once
+	 * (kb_analysis__from_json()): what the layouts read */
+	struct kb_analysis an;
 };
 
 /* run's iteration as a reader numbers it: "3", "w1" (kb_iteration_label(),
@@ -1462,7 +1465,8 @@ static int lay_preset(struct ctx *c, struct kb_report_job *j,
 
 	(void)nm;
 	rows_init(c, &rows);
-	ret = layout_job_tables(c->results, layout_spans_jobs(opts) ? NULL :
+	ret = layout_job_tables(c->results, &c->an,
+				layout_spans_jobs(opts) ? NULL :
 				j->name, opts->metrics ? opts->metrics[0] :
 				default_metric(c, layout_spans_jobs(opts) ?
 				(c->jobs.n ? c->jobs.v[0] : NULL) : j->name),
@@ -1564,6 +1568,7 @@ int kb_report_build(json_t *results, const struct report_opts *opts,
 	c.summaries = json_object_get(results, "summaries");
 	c.runs = json_object_get(results, "runs");
 	c.campaign = json_object_get(results, "campaign");
+	kb_analysis__from_json(results, &c.an);
 
 	if (opts && opts->metrics) {
 		for (nm = 0; opts->metrics[nm]; nm++) {
@@ -1624,5 +1629,6 @@ out:
 	free(c.group_start);
 	free(c.labels.v);
 	free(c.jobs.v);
+	kb_analysis__clear(&c.an);
 	return ret;
 }

@@ -108,6 +108,45 @@ void kb_analysis__clear(struct kb_analysis *a)
 	kb_analysis__clear_comparisons(a);
 }
 
+/* a and b both set and equal */
+static int same(const char *a, const char *b)
+{
+	return a && b && !strcmp(a, b);
+}
+
+const struct kb_summary_row *kb_analysis__summary(const struct kb_analysis *a,
+						 const char *cfg,
+						 const char *job,
+						 const char *metric)
+{
+	size_t i;
+
+	for (i = 0; i < a->nsummaries; i++) {
+		const struct kb_summary_row *s = &a->summaries[i];
+
+		if (same(s->configuration, cfg) && same(s->job, job) &&
+		    same(s->metric, metric))
+			return s;
+	}
+	return NULL;
+}
+
+const struct kb_comparison_row *kb_analysis__comparison(
+	const struct kb_analysis *a, const char *cfg, const char *base,
+	const char *job, const char *metric)
+{
+	size_t i;
+
+	for (i = 0; i < a->ncomparisons; i++) {
+		const struct kb_comparison_row *c = &a->comparisons[i];
+
+		if (same(c->configuration, cfg) && same(c->baseline, base) &&
+		    same(c->job, job) && same(c->metric, metric))
+			return c;
+	}
+	return NULL;
+}
+
 /* ---- the serializer ------------------------------------------------- */
 
 static json_t *jstr_or_null(const char *s)

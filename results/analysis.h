@@ -161,6 +161,16 @@ void kb_analysis__summaries_to_json(const struct kb_analysis *a,
 void kb_analysis__comparisons_to_json(const struct kb_analysis *a,
 				      struct json_t *results);
 
+/* The summary of (cfg, job, metric), the first comparison of cfg against
+ * base for (job, metric), or NULL.  Linear in the rows. */
+const struct kb_summary_row *kb_analysis__summary(const struct kb_analysis *a,
+						 const char *cfg,
+						 const char *job,
+						 const char *metric);
+const struct kb_comparison_row *kb_analysis__comparison(
+	const struct kb_analysis *a, const char *cfg, const char *base,
+	const char *job, const char *metric);
+
 /* Read back what the serializers wrote: the analysis of an analysed
  * results model (its "summaries", "comparisons", "sample_checks" and
  * "comparison_settings"; absent arrays give no rows, absent or null
