@@ -140,7 +140,8 @@ const struct kb_comparison_row *kb_analysis__comparison(
 	for (i = 0; i < a->ncomparisons; i++) {
 		const struct kb_comparison_row *c = &a->comparisons[i];
 
-		if (same(c->configuration, cfg) && same(c->baseline, base) &&
+		if (same(c->configuration, cfg) &&
+		    (!base || same(c->baseline, base)) &&
 		    same(c->job, job) && same(c->metric, metric))
 			return c;
 	}
@@ -215,7 +216,7 @@ static json_t *summary_json(const struct kb_summary_row *s)
 	json_object_set_new(e, "configuration", json_string(s->configuration));
 	json_object_set_new(e, "job", json_string(s->job));
 	json_object_set_new(e, "metric", json_string(s->metric));
-	json_object_set_new(e, "unit", json_string(s->unit));
+	json_object_set_new(e, "unit", jstr_or_null(s->unit));
 	json_object_set_new(e, "direction", json_string(s->direction));
 	json_object_set_new(e, "n", json_integer((json_int_t)s->n));
 	json_object_set_new(e, "mean", kb_jreal(s->mean));
@@ -528,7 +529,7 @@ static void summary_from_json(json_t *e, struct kb_summary_row *r)
 	r->configuration = jdup(e, "configuration");
 	r->job = jdup(e, "job");
 	r->metric = jdup(e, "metric");
-	r->unit = kb_jstr(e, "unit") ?: "";
+	r->unit = kb_jstr(e, "unit");
 	r->direction = kb_jstr(e, "direction") ?: "neutral";
 	r->n = jsize(e, "n");
 	r->mean = jdbl(e, "mean");
@@ -543,6 +544,7 @@ static void summary_from_json(json_t *e, struct kb_summary_row *r)
 	r->has_sd = !json_is_string(json_object_get(e, "note"));
 	r->harmonic = !strcmp(kb_jstr(e, "mean_kind") ?: "", "harmonic");
 	r->modes = modes_from_json(json_object_get(e, "modes"));
+	r->modes_absent = !json_object_get(e, "modes");
 }
 
 static void sample_check_from_json(json_t *e, struct kb_sample_check_row *r)

@@ -59,6 +59,9 @@ struct kb_summary_row {
 					 * estimate" */
 	int harmonic;			/* "mean_kind": "harmonic" */
 	struct kb_modes_row *modes;	/* NULL: null (not bimodal) */
+	int modes_absent;		/* read back from an entry without
+					 * "modes" (not required by the
+					 * schema): not known */
 };
 
 /* "drift" / "drift_baseline": the trend of a sample over the run order
@@ -162,7 +165,7 @@ void kb_analysis__comparisons_to_json(const struct kb_analysis *a,
 				      struct json_t *results);
 
 /* The summary of (cfg, job, metric), the first comparison of cfg against
- * base for (job, metric), or NULL.  Linear in the rows. */
+ * base (NULL: any) for (job, metric), or NULL.  Linear in the rows. */
 const struct kb_summary_row *kb_analysis__summary(const struct kb_analysis *a,
 						 const char *cfg,
 						 const char *job,
