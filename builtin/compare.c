@@ -6,6 +6,7 @@
 #include "lib/err.h"
 #include "lib/file.h"
 #include "reports/table.h"
+#include "results/analysis.h"
 #include "results/model.h"
 #include "results/rmodel.h"
 #include "stats/compare.h"
@@ -474,6 +475,7 @@ static void print_pair(FILE *out, json_t *merged,
 	size_t i, row;
 	int ok, ok2;
 	double v, w;
+	struct kb_comparison_row crow;
 	char *mt;
 
 	json_array_foreach(json_object_get(merged, "comparisons"), i, e)
@@ -580,13 +582,15 @@ static void print_pair(FILE *out, json_t *merged,
 
 		if (!cmp_matches(e, pr, job))
 			continue;
-		mt = kb_mde_text(e);
+		kb_comparison_row__from_json(e, &crow);
+		mt = kb_mde_text(&crow);
 		if (mt)
 			kb_table_add_note(t, "%s: %s; minimum effect %g%%, "
 				"max_mde %g%%", m, mt,
 				num(e, "min_effect_pct", &ok2),
 				num(e, "max_mde_pct", &ok2));
 		free(mt);
+		kb_comparison_row__clear(&crow);
 		{
 			json_t *bm = json_object_get(e, "bimodal");
 			const char *side[] = { "baseline", "configuration" };

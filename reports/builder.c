@@ -3,6 +3,7 @@
  * reports/table.h: the header, per job the comparison table with its
  * notes, the CPU/time tables, the profile tables and the layouts
  * (kb_report_build(), the layouts table). */
+#include "results/analysis.h"
 #include "results/json.h"
 #include "results/paths.h"
 #include "lib/str.h"
@@ -50,6 +51,9 @@ struct ctx {
 	struct kb_strlist labels;	/* tunable labels */
 	struct kb_strlist jobs;
 	const char *baseline;
+	/* the summaries and comparisons as typed rows, read once
+	 * (kb_analysis__from_json()): what the layouts read */
+	struct kb_analysis an;
 };
 
 /* run's iteration as a reader numbers it: "3", "w1" (kb_iteration_label(),
@@ -473,6 +477,7 @@ static void comparison_notes(struct ctx *c, struct kb_table *t,
 	json_t *e;
 	size_t i, m;
 	int ok, ok2, any = 0;
+	struct kb_comparison_row row;
 	char *mt;
 
 	for (m = 0; m < nm; m++)
@@ -514,11 +519,13 @@ static void comparison_notes(struct ctx *c, struct kb_table *t,
 			if (!e)
 				continue;
 			/* the spread of this comparison's analysis */
-			mt = kb_mde_text(e);
+			kb_comparison_row__from_json(e, &row);
+			mt = kb_mde_text(&row);
 			if (mt)
 				kb_table_add_note(t, "%s, %s: %s", metrics[m],
 						  c->cfgs[i].id, mt);
 			free(mt);
+			kb_comparison_row__clear(&row);
 			/* once per metric: the baseline's properties */
 			if (!base_done[m]) {
 				base_done[m] = 1;
@@ -1458,7 +1465,8 @@ static int lay_preset(struct ctx *c, struct kb_report_job *j,
 
 	(void)nm;
 	rows_init(c, &rows);
-	ret = layout_job_tables(c->results, layout_spans_jobs(opts) ? NULL :
+	ret = layout_job_tables(c->results, &c->an,
+				layout_spans_jobs(opts) ? NULL :
 				j->name, opts->metrics ? opts->metrics[0] :
 				default_metric(c, layout_spans_jobs(opts) ?
 				(c->jobs.n ? c->jobs.v[0] : NULL) : j->name),
@@ -1560,6 +1568,7 @@ int kb_report_build(json_t *results, const struct report_opts *opts,
 	c.summaries = json_object_get(results, "summaries");
 	c.runs = json_object_get(results, "runs");
 	c.campaign = json_object_get(results, "campaign");
+	kb_analysis__from_json(results, &c.an);
 
 	if (opts && opts->metrics) {
 		for (nm = 0; opts->metrics[nm]; nm++) {
@@ -1620,5 +1629,6 @@ out:
 	free(c.group_start);
 	free(c.labels.v);
 	free(c.jobs.v);
+	kb_analysis__clear(&c.an);
 	return ret;
 }

@@ -45,6 +45,7 @@
  * --layout NAME`.
  */
 #include "reports/table.h"
+#include "results/analysis.h"
 #include "results/json.h"
 #include "lib/file.h"
 #include "lib/str.h"
@@ -52,6 +53,7 @@
 #include "stats/summary.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,34 +89,13 @@ static void csv_str(FILE *out, int *first, const char *s)
 	fputc('"', out);
 }
 
-/* The number member key of obj; empty when absent, null or not finite. */
-static void csv_num(FILE *out, int *first, json_t *obj, const char *key)
+/* A number of the typed analysis (results/analysis.h); empty when not
+ * finite (NAN: null or absent). */
+static void csv_dbl(FILE *out, int *first, double v)
 {
-	json_t *v = json_object_get(obj, key);
-
 	csv_sep(out, first);
-	if (json_is_integer(v))
-		fprintf(out, "%lld", (long long)json_integer_value(v));
-	else if (json_is_real(v) && isfinite(json_real_value(v)))
-		fprintf(out, "%.15g", json_real_value(v));
-}
-
-static json_t *find_by(json_t *arr, const char *cfg, const char *job,
-		       const char *metric)
-{
-	json_t *e;
-	size_t i;
-
-	json_array_foreach(arr, i, e) {
-		const char *ec = kb_jstr(e, "configuration");
-		const char *ej = kb_jstr(e, "job");
-		const char *em = kb_jstr(e, "metric");
-
-		if (ec && ej && em && !strcmp(ec, cfg) && !strcmp(ej, job) &&
-		    (!metric || !strcmp(em, metric)))
-			return e;
-	}
-	return NULL;
+	if (isfinite(v))
+		fprintf(out, "%.15g", v);
 }
 
 static json_t *find_config(json_t *results, const char *id)
@@ -167,15 +148,16 @@ static long disturbed_runs(json_t *results, const char *cfg, const char *job)
 
 int report_csv(FILE *out, json_t *results)
 {
-	json_t *summaries = json_object_get(results, "summaries");
-	json_t *comparisons = json_object_get(results, "comparisons");
-	json_t *s, *cmp, *cfg, *t, *modes;
+	struct kb_analysis an;
+	json_t *cfg, *t;
 	struct kb_strlist labels = { 0 };
 	int first, flags = flags_recorded(results), hosts = 0;
 	size_t i, k, c, off;
 
-	json_array_foreach(summaries, i, s)
-		hosts |= kb_metric_host_split(kb_jstr(s, "metric") ?: "") > 0;
+	/* the summaries and comparisons as typed rows (results/analysis.h) */
+	kb_analysis__from_json(results, &an);
+	for (i = 0; i < an.nsummaries; i++)
+		hosts |= kb_metric_host_split(an.summaries[i].metric ?: "") > 0;
 
 	json_array_foreach(json_object_get(json_object_get(results,
 			   "campaign"), "tunables"), i, t)
@@ -206,17 +188,18 @@ int report_csv(FILE *out, json_t *results)
 	}
 	fputs("\r\n", out);
 
-	json_array_foreach(summaries, i, s) {
-		const char *id = kb_jstr(s, "configuration");
-		const char *job = kb_jstr(s, "job");
-		const char *metric = kb_jstr(s, "metric");
+	for (i = 0; i < an.nsummaries; i++) {
+		const struct kb_summary_row *s = &an.summaries[i];
+		const struct kb_comparison_row *cmp;
+		const char *id = s->configuration, *job = s->job;
+		const char *metric = s->metric;
 		const char *verdict, *analysis, *bl;
 
 		if (!id || !job || !metric)
 			continue;
 		cfg = find_config(results, id);
-		cmp = find_by(comparisons, id, job, metric);
-		verdict = kb_jstr(cmp, "verdict");
+		cmp = kb_analysis__comparison(&an, id, NULL, job, metric);
+		verdict = cmp ? cmp->verdict : NULL;
 		first = 1;
 		csv_str(out, &first, id);
 		csv_str(out, &first, kb_jstr(cfg, "variant"));
@@ -238,38 +221,37 @@ int report_csv(FILE *out, json_t *results)
 			metric += off;
 		}
 		csv_str(out, &first, metric);
-		csv_str(out, &first, kb_jstr(s, "unit"));
-		csv_num(out, &first, s, "n");
-		csv_num(out, &first, s, "mean");
-		csv_num(out, &first, s, "sd");
-		csv_num(out, &first, s, "cv_pct");
-		csv_num(out, &first, s, "ci95_lo");
-		csv_num(out, &first, s, "ci95_hi");
-		bl = cmp ? kb_jstr(cmp, "baseline") :
-			stats_baseline_for(results, id);
+		csv_str(out, &first, s->unit);
+		csv_sep(out, &first);
+		fprintf(out, "%zu", s->n);
+		csv_dbl(out, &first, s->mean);
+		csv_dbl(out, &first, s->sd);
+		csv_dbl(out, &first, s->cv_pct);
+		csv_dbl(out, &first, s->ci95_lo);
+		csv_dbl(out, &first, s->ci95_hi);
+		bl = cmp ? cmp->baseline : stats_baseline_for(results, id);
 		csv_str(out, &first, bl && strcmp(bl, id) ? bl : NULL);
-		csv_num(out, &first, cmp, "change_pct");
-		csv_num(out, &first, cmp, "change_ci95_lo_pct");
-		csv_num(out, &first, cmp, "change_ci95_hi_pct");
-		csv_num(out, &first, cmp, "p_adjusted");
+		csv_dbl(out, &first, cmp ? cmp->change_pct : NAN);
+		csv_dbl(out, &first, cmp ? cmp->change_ci95_lo_pct : NAN);
+		csv_dbl(out, &first, cmp ? cmp->change_ci95_hi_pct : NAN);
+		csv_dbl(out, &first, cmp ? cmp->p_adjusted : NAN);
 		csv_str(out, &first, !verdict ? NULL :
 			kb_verdict_significant(verdict) ? "1" : "0");
-		csv_num(out, &first, cmp, "mde_pct");
+		csv_dbl(out, &first, cmp ? cmp->mde_pct : NAN);
 		csv_sep(out, &first);
 		if (flags)
 			fprintf(out, "%ld", disturbed_runs(results, id, job));
-		modes = json_object_get(s, "modes");
-		csv_str(out, &first, !modes ? NULL :
-			json_is_null(modes) ? "0" : "1");
-		analysis = kb_jstr(cmp, "analysis");
-		if (!analysis && cmp && json_is_number(json_object_get(cmp,
-							"welch_p")))
+		csv_str(out, &first, s->modes_absent ? NULL :
+			s->modes ? "1" : "0");
+		analysis = cmp ? cmp->analysis : NULL;
+		if (!analysis && cmp && isfinite(cmp->welch_p))
 			analysis = "welch";
 		csv_str(out, &first, analysis);
 		csv_str(out, &first, verdict);
 		fputs("\r\n", out);
 	}
 	free(labels.v);
+	kb_analysis__clear(&an);
 	return ferror(out) ? -EIO : 0;
 }
 

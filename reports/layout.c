@@ -2,6 +2,7 @@
  * table model of reports/table.h.  Statistics of raw run values come
  * from GSL (gsl_stats_mean, gsl_stats_sd: the n-1 sample standard
  * deviation, the same as stats/summary.c). */
+#include "results/analysis.h"
 #include "results/json.h"
 #include "results/paths.h"
 #include "reports/layout.h"
@@ -28,6 +29,7 @@ struct dim {
 
 struct lctx {
 	json_t *results, *runs;
+	const struct kb_analysis *an;	/* its summaries and comparisons */
 	const struct kb_profile_rows *rows;
 	const char *job;	/* NULL: every job */
 	const char *metric;
@@ -583,43 +585,32 @@ static struct kb_table *mmtests(const struct lctx *c)
 	return t;
 }
 
-static int significant(json_t *results, const char *cfg, const char *base,
-		       const char *job, const char *metric)
+static int significant(const struct kb_analysis *an, const char *cfg,
+		       const char *base, const char *job, const char *metric)
 {
-	const char *v;
-	json_t *e;
-	size_t i;
+	const struct kb_comparison_row *e = kb_analysis__comparison(an, cfg,
+		base, job, metric);
+	const char *v = e ? e->verdict : NULL;
 
-	json_array_foreach(json_object_get(results, "comparisons"), i, e) {
-		if (!kb_jstr(e, "configuration") || !kb_jstr(e, "baseline") ||
-		    !kb_jstr(e, "job") || !kb_jstr(e, "metric") ||
-		    strcmp(kb_jstr(e, "configuration"), cfg) ||
-		    strcmp(kb_jstr(e, "baseline"), base) ||
-		    strcmp(kb_jstr(e, "job"), job) ||
-		    strcmp(kb_jstr(e, "metric"), metric))
-			continue;
-		v = kb_jstr(e, "verdict");
-		return v && (!strcmp(v, "improvement") ||
-			     !strcmp(v, "regression") ||
-			     !strcmp(v, "significant difference"));
-	}
-	return 0;
+	return v && (!strcmp(v, "improvement") ||
+		     !strcmp(v, "regression") ||
+		     !strcmp(v, "significant difference"));
 }
 
 /* The analysis of cfg's comparisons with base (stats/compare.h), in
  * words for a legend; "comparison" when there is none. */
-static const char *analysis_of(json_t *results, const char *cfg,
+static const char *analysis_of(const struct kb_analysis *an, const char *cfg,
 			       const char *base, const char *job)
 {
 	const char *a = NULL, *x;
-	json_t *e;
 	size_t i;
 
-	json_array_foreach(json_object_get(results, "comparisons"), i, e) {
-		if (strcmp(kb_jstr(e, "configuration") ?: "", cfg) ||
-		    strcmp(kb_jstr(e, "baseline") ?: "", base) ||
-		    strcmp(kb_jstr(e, "job") ?: "", job) ||
-		    !(x = kb_jstr(e, "analysis")))
+	for (i = 0; i < an->ncomparisons; i++) {
+		const struct kb_comparison_row *e = &an->comparisons[i];
+
+		if (strcmp(e->configuration ?: "", cfg) ||
+		    strcmp(e->baseline ?: "", base) ||
+		    strcmp(e->job ?: "", job) || !(x = e->analysis))
 			continue;
 		if (a && strcmp(a, x))
 			return "analyses named in results.json (they differ "
@@ -642,13 +633,13 @@ static double pct_zero(double v)
 }
 
 static void set_pct_sd(struct kb_table *t, size_t row, size_t col,
-		       json_t *s)
+		       const struct kb_summary_row *s)
 {
-	json_t *cv = json_object_get(s, "cv_pct");
+	double cv = s && s->has_sd ? s->cv_pct : NAN;
 
-	if (json_is_number(cv) && json_number_value(cv) >= 0.5)
-		kb_table_set(t, row, col, "± %2.0f%%", json_number_value(cv));
-	else if (!json_is_number(cv))
+	if (isfinite(cv) && cv >= 0.5)
+		kb_table_set(t, row, col, "± %2.0f%%", cv);
+	else if (!isfinite(cv))
 		kb_table_set(t, row, col, "n/a");
 }
 
@@ -696,8 +687,7 @@ static void lkp(const struct lctx *c, const struct report_opts *opts,
 	const char *base, *m;
 	struct vals metrics = { 0 };
 	struct kb_table *t;
-	json_t *e, *sb, *sn, *mb, *mn;
-	json_t *sums = json_object_get(c->results, "summaries");
+	const struct kb_summary_row *sb, *sn;
 	size_t i, k, row;
 	char *title;
 	int dec;
@@ -706,10 +696,12 @@ static void lkp(const struct lctx *c, const struct report_opts *opts,
 		for (i = 0; opts->metrics[i]; i++)
 			vals_add(&metrics, opts->metrics[i]);
 	} else {
-		json_array_foreach(json_object_get(c->results, "summaries"),
-				   i, e)
-			if (kb_jstr(e, "job") && !strcmp(kb_jstr(e, "job"), c->job))
-				vals_add(&metrics, kb_jstr(e, "metric"));
+		for (i = 0; i < c->an->nsummaries; i++) {
+			const struct kb_summary_row *e = &c->an->summaries[i];
+
+			if (e->job && c->job && !strcmp(e->job, c->job))
+				vals_add(&metrics, e->metric);
+		}
 	}
 	for (k = 0; c->rows->baseline && k < c->rows->n; k++) {
 		const char *id = c->rows->ids[k];
@@ -731,31 +723,27 @@ static void lkp(const struct lctx *c, const struct report_opts *opts,
 		kb_table_add_col(t, "metric", 0, 0);
 		for (i = 0; i < metrics.n; i++) {
 			m = metrics.v[i];
-			sb = stats_find_summary(sums, base, c->job, m);
-			sn = stats_find_summary(sums, id, c->job, m);
-			mb = json_object_get(sb, "mean");
-			mn = json_object_get(sn, "mean");
-			if (!json_is_number(mb) || !json_is_number(mn))
+			sb = kb_analysis__summary(c->an, base, c->job, m);
+			sn = kb_analysis__summary(c->an, id, c->job, m);
+			if (!sb || !sn || !isfinite(sb->mean) ||
+			    !isfinite(sn->mean))
 				continue;
 			dec = kb_metric_decimals(m);
 			row = kb_table_add_row(t, 0);
-			kb_table_set(t, row, 0, "%.*f", dec,
-				     json_number_value(mb));
+			kb_table_set(t, row, 0, "%.*f", dec, sb->mean);
 			set_pct_sd(t, row, 1, sb);
-			if (json_number_value(mb) != 0)
+			if (sb->mean != 0)
 				kb_table_set(t, row, 2, "%+.1f%%%s", pct_zero(
-					(json_number_value(mn) -
-					 json_number_value(mb)) /
-					fabs(json_number_value(mb)) * 100),
-					significant(c->results, id, base,
-						    c->job, m) ? "*" : "");
+					(sn->mean - sb->mean) /
+					fabs(sb->mean) * 100),
+					significant(c->an, id, base, c->job,
+						    m) ? "*" : "");
 			else
 				kb_table_set(t, row, 2, "n/a");
-			kb_table_set(t, row, 3, "%.*f", dec,
-				     json_number_value(mn));
+			kb_table_set(t, row, 3, "%.*f", dec, sn->mean);
 			set_pct_sd(t, row, 4, sn);
 			kb_table_set(t, row, 5, "%s", m);
-			if (significant(c->results, id, base, c->job, m))
+			if (significant(c->an, id, base, c->job, m))
 				kb_table_set_strong(t, row, 2);
 		}
 		kb_table_add_note(t, "means of the timed runs; %%stddev: "
@@ -763,7 +751,7 @@ static void lkp(const struct lctx *c, const struct report_opts *opts,
 				  "0.5%%); %%change: of the mean vs %s, \"*\" "
 				  "significant by the %s (see the variants "
 				  "layout's legend); metrics measured on both "
-				  "sides only", base, analysis_of(c->results,
+				  "sides only", base, analysis_of(c->an,
 				  id, base, c->job));
 		lkp_fit_names(t);
 		kb_report_job_add(j, t);
@@ -915,12 +903,13 @@ static const struct {
 	{ "pivot", lay_pivot },
 };
 
-int layout_job_tables(json_t *results, const char *job, const char *metric,
+int layout_job_tables(json_t *results, const struct kb_analysis *an,
+		      const char *job, const char *metric,
 		      const struct kb_profile_rows *rows,
 		      const struct report_opts *opts, struct kb_report_job *j)
 {
-	struct lctx c = { results, json_object_get(results, "runs"), rows,
-			  job, metric };
+	struct lctx c = { results, json_object_get(results, "runs"), an,
+			  rows, job, metric };
 	const char *name = opts->layout ? opts->layout : "pivot";
 	size_t i;
 

@@ -64,9 +64,13 @@ int layout_spans_jobs(const struct report_opts *opts);
 
 /* Append to j the tables of layout opts->layout (rounds, scaling,
  * mmtests, lkp, pivot) for job (NULL: all jobs), metric being the one to
- * show.  rows: the configurations in display order.  Returns 0 or
+ * show.  an: the analysis of results as typed rows (results/analysis.h,
+ * kb_analysis__from_json()), what the layouts read of its summaries and
+ * comparisons.  rows: the configurations in display order.  Returns 0 or
  * -EINVAL (message printed: e.g. nothing swept for scaling). */
-int layout_job_tables(json_t *results, const char *job, const char *metric,
+struct kb_analysis;
+int layout_job_tables(json_t *results, const struct kb_analysis *an,
+		      const char *job, const char *metric,
 		      const struct kb_profile_rows *rows,
 		      const struct report_opts *opts, struct kb_report_job *j);
 

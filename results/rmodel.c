@@ -158,6 +158,7 @@ void kb_rmodel__delete(struct kb_rmodel *m)
 	free(m->jobs.v);
 	free(m->campaigns.v);
 	json_decref(m->metric_index);
+	kb_analysis__clear(&m->analysis);
 	free(m);
 }
 

@@ -35,6 +35,7 @@
 #include <jansson.h>
 
 #include "lib/metrics.h"
+#include "results/analysis.h"
 #include "lib/str.h"
 
 /* No configuration / job: a run that names none. */
@@ -88,6 +89,10 @@ struct kb_rmodel {
 	 * group_runs[group_off[g] .. group_off[g + 1]), g = c * jobs.n + j */
 	size_t *group_off, *group_runs;
 	json_t *metric_index;		/* name -> index (private) */
+	/* what stats/ computed on this model (results/analysis.h): filled
+	 * by stats_fill_summaries_in(), stats_fill_comparisons_in(), freed
+	 * with the model */
+	struct kb_analysis analysis;
 };
 
 /* Build the typed model of results (its "runs" must be an array: NULL

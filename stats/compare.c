@@ -317,8 +317,9 @@ static int parse_num(const char *s, double *v)
 int kb_compare_parse_opt(struct kb_compare_opts *o, int opt, const char *arg)
 {
 	const char *eq = strchr(arg, '='), *name;
-	json_t **by;
+	struct kb_metric_pcts *by;
 	char *metric;
+	size_t i;
 	double v;
 
 	if (opt == 'A') {
@@ -352,19 +353,32 @@ int kb_compare_parse_opt(struct kb_compare_opts *o, int opt, const char *arg)
 		free(metric);
 		return -EINVAL;
 	}
-	if (!*by)
-		*by = json_object();
-	json_object_set_new(*by, metric, json_real(v));
-	free(metric);
+	for (i = 0; i < by->n; i++)	/* a later METRIC=PCT wins */
+		if (!strcmp(by->v[i].metric, metric)) {
+			by->v[i].pct = v;
+			free(metric);
+			return 0;
+		}
+	by->v = kb_xrealloc(by->v, (by->n + 1) * sizeof(*by->v));
+	by->v[by->n].metric = metric;
+	by->v[by->n++].pct = v;
 	return 0;
+}
+
+static void metric_pcts_free(struct kb_metric_pcts *by)
+{
+	size_t i;
+
+	for (i = 0; i < by->n; i++)
+		free(by->v[i].metric);
+	free(by->v);
+	memset(by, 0, sizeof(*by));
 }
 
 void kb_compare_opts_free(struct kb_compare_opts *o)
 {
-	json_decref(o->min_effect_by_metric);
-	o->min_effect_by_metric = NULL;
-	json_decref(o->max_mde_by_metric);
-	o->max_mde_by_metric = NULL;
+	metric_pcts_free(&o->min_effect_by_metric);
+	metric_pcts_free(&o->max_mde_by_metric);
 }
 
 /* One sample with where each value came from. */
@@ -495,46 +509,45 @@ int stats_mark_outliers_in(struct kb_rmodel *m, int exclude)
 	return total;
 }
 
-/* Settings, in order of precedence: the command line, the results
- * model's campaign (kernels.conf), the defaults. */
+/* A per-metric setting, in order of precedence: the command line's
+ * METRIC=PCT (by), its PCT for every metric (all), the results model's
+ * campaign (kernels.conf: camp[by_key][metric], then camp[key]), the
+ * default def. */
+static double setting_for(const struct kb_metric_pcts *by, double all,
+			  json_t *camp, const char *by_key, const char *key,
+			  double def, const char *metric)
+{
+	json_t *v;
+	size_t i;
+
+	for (i = 0; i < by->n; i++)
+		if (!strcmp(by->v[i].metric, metric))
+			return by->v[i].pct;
+	if (isfinite(all))
+		return all;
+	v = json_object_get(json_object_get(camp, by_key), metric);
+	if (json_is_number(v))
+		return json_number_value(v);
+	v = json_object_get(camp, key);
+	if (json_is_number(v))
+		return json_number_value(v);
+	return def;
+}
+
 static double min_effect_for(const struct kb_compare_opts *o, json_t *camp,
 			     const char *metric)
 {
-	json_t *v;
-
-	v = json_object_get(o->min_effect_by_metric, metric);
-	if (json_is_number(v))
-		return json_number_value(v);
-	if (isfinite(o->min_effect_pct))
-		return o->min_effect_pct;
-	v = json_object_get(json_object_get(camp, "min_effect_by_metric"),
-			    metric);
-	if (json_is_number(v))
-		return json_number_value(v);
-	v = json_object_get(camp, "min_effect_pct");
-	if (json_is_number(v))
-		return json_number_value(v);
-	return KB_DEFAULT_MIN_EFFECT_PCT;
+	return setting_for(&o->min_effect_by_metric, o->min_effect_pct, camp,
+			   "min_effect_by_metric", "min_effect_pct",
+			   KB_DEFAULT_MIN_EFFECT_PCT, metric);
 }
 
 static double max_mde_for(const struct kb_compare_opts *o, json_t *camp,
-			   const char *metric)
+			  const char *metric)
 {
-	json_t *v;
-
-	v = json_object_get(o->max_mde_by_metric, metric);
-	if (json_is_number(v))
-		return json_number_value(v);
-	if (isfinite(o->max_mde_pct))
-		return o->max_mde_pct;
-	v = json_object_get(json_object_get(camp, "max_mde_by_metric"),
-			    metric);
-	if (json_is_number(v))
-		return json_number_value(v);
-	v = json_object_get(camp, "max_mde_pct");
-	if (json_is_number(v))
-		return json_number_value(v);
-	return KB_DEFAULT_MAX_MDE_PCT;
+	return setting_for(&o->max_mde_by_metric, o->max_mde_pct, camp,
+			   "max_mde_by_metric", "max_mde_pct",
+			   KB_DEFAULT_MAX_MDE_PCT, metric);
 }
 
 static double alpha_for(const struct kb_compare_opts *o, json_t *camp)
@@ -595,14 +608,15 @@ static void job_metrics(const struct kb_rmodel *m, size_t job,
 	}
 }
 
-static json_t *iter_list(const struct sample *s, const int *flag)
+/* The iterations of the values of s flagged in flag. */
+static struct kb_iters iter_list(const struct sample *s, const int *flag)
 {
-	json_t *a = json_array();
+	struct kb_iters a = { kb_xcalloc(s->n + 1, sizeof(long)), 0 };
 	size_t k;
 
 	for (k = 0; k < s->n; k++)
 		if (flag[k])
-			json_array_append_new(a, json_integer(s->iter[k]));
+			a.v[a.n++] = s->iter[k];
 	return a;
 }
 
@@ -799,23 +813,21 @@ static char *modes_check(const struct sample *s, const char *cfg,
 								s->n));
 }
 
-static json_t *wilcoxon_json(const struct kb_wilcoxon *w)
+static void wilcoxon_row(const struct kb_wilcoxon *w,
+			 struct kb_wilcoxon_row *r)
 {
-	char *how;
-	json_t *j;
-
-	how = kb_xasprintf("%s; %zu zero difference(s) dropped (Wilcoxon "
-		"1945); %zu nonzero difference(s) in tied |d| groups given "
-		"mid-ranks", w->exact ? "exact: the W+ distribution counted "
-		"over every sign pattern" : "normal approximation with tie "
-		"and continuity corrections", w->zeros, w->tied);
-	j = json_pack("{s:o, s:o, s:b, s:I, s:I, s:I, s:s}",
-		"w_plus", kb_jreal(w->w_plus), "p", kb_jreal(w->p),
-		"exact", w->exact, "n", (json_int_t)w->n,
-		"zeros", (json_int_t)w->zeros, "tied", (json_int_t)w->tied,
-		"method", how);
-	free(how);
-	return j;
+	r->present = 1;
+	r->method = kb_xasprintf("%s; %zu zero difference(s) dropped "
+		"(Wilcoxon 1945); %zu nonzero difference(s) in tied |d| groups "
+		"given mid-ranks", w->exact ? "exact: the W+ distribution "
+		"counted over every sign pattern" : "normal approximation with "
+		"tie and continuity corrections", w->zeros, w->tied);
+	r->w_plus = w->w_plus;
+	r->p = w->p;
+	r->exact = w->exact;
+	r->n = w->n;
+	r->zeros = w->zeros;
+	r->tied = w->tied;
 }
 
 /* The MAD outliers of s into flag[]; none when s is bimodal (a mode is
@@ -836,41 +848,46 @@ static char *flag_outliers(const struct sample *s, const char *cfg,
 /* The drift of s over the run order (kb_drift_check), warn when its
  * slope's p < alpha and |change| >= min_effect me; null with fewer than
  * 3 values. */
-static json_t *drift_json(const struct sample *s, double alpha, double me)
+static struct kb_drift_row drift_of(const struct sample *s, double alpha,
+				     double me)
 {
+	struct kb_drift_row r = { 0 };
 	struct kb_drift d;
 
 	if (kb_drift_check(s->order, s->x, s->n, &d))
-		return json_null();
-	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:b}",
-		"n", (json_int_t)d.n, "slope_per_run", kb_jreal(d.slope),
-		"slope_ci95_lo", kb_jreal(d.slope_ci95_lo),
-		"slope_ci95_hi", kb_jreal(d.slope_ci95_hi),
-		"p", kb_jreal(d.p), "change_pct", kb_jreal(d.change_pct),
-		"warn", d.p < alpha && isfinite(d.change_pct) &&
-			fabs(d.change_pct) >= me);
+		return r;
+	r.present = 1;
+	r.n = d.n;
+	r.slope_per_run = d.slope;
+	r.slope_ci95_lo = d.slope_ci95_lo;
+	r.slope_ci95_hi = d.slope_ci95_hi;
+	r.p = d.p;
+	r.change_pct = d.change_pct;
+	r.warn = d.p < alpha && isfinite(d.change_pct) &&
+		 fabs(d.change_pct) >= me;
+	return r;
 }
 
 /* The checks of one configuration's sample that is in no comparison
- * (a campaign of one configuration): results.sample_checks. */
-static json_t *sample_check_entry(json_t *camp, const struct kb_compare_opts *o,
-				  const char *cfg, const char *job,
-				  const char *metric, const struct sample *s)
+ * (a campaign of one configuration): a row of results.sample_checks. */
+static void sample_check_row(struct kb_analysis *an, json_t *camp,
+			     const struct kb_compare_opts *o, const char *cfg,
+			     const char *job, const char *metric,
+			     const struct sample *s)
 {
 	int *flag = kb_xcalloc(s->n + 1, sizeof(*flag));
-	char *warn = flag_outliers(s, cfg, metric, flag);
-	json_t *e;
+	struct kb_sample_check_row *e = kb_analysis__add_sample_check(an);
 
-	e = json_pack("{s:s, s:s, s:s, s:I, s:o, s:I, s:o, s:o}",
-		"configuration", cfg, "job", job, "metric", metric,
-		"n", (json_int_t)s->n, "outliers", iter_list(s, flag),
-		"warmup_suspect", (json_int_t)leading_outliers(s, flag),
-		"drift", drift_json(s, alpha_for(o, camp),
-				    min_effect_for(o, camp, metric)),
-		"bimodal", warn ? json_string(warn) : json_null());
-	free(warn);
+	e->bimodal = flag_outliers(s, cfg, metric, flag);
+	e->configuration = kb_xstrdup(cfg);
+	e->job = kb_xstrdup(job);
+	e->metric = kb_xstrdup(metric);
+	e->n = s->n;
+	e->outliers = iter_list(s, flag);
+	e->warmup_suspect = leading_outliers(s, flag);
+	e->drift = drift_of(s, alpha_for(o, camp),
+			    min_effect_for(o, camp, metric));
 	free(flag);
-	return e;
 }
 
 /* In a pair of pairs[0..n)? */
@@ -888,7 +905,7 @@ static int in_pairs(const struct kb_compare_pair *pairs, size_t n,
 
 /* results.sample_checks: outliers, warm-up and drift of every
  * configuration that no comparison covers. */
-static json_t *sample_checks(const struct kb_rmodel *model,
+static void sample_checks(struct kb_rmodel *model,
 			     const struct kb_compare_opts *o,
 			     const struct kb_compare_pair *pairs, size_t npairs,
 			     const struct kb_strlist *jobs,
@@ -897,7 +914,7 @@ static json_t *sample_checks(const struct kb_rmodel *model,
 {
 	json_t *results = model->results;
 	json_t *runs = json_object_get(results, "runs"), *e;
-	json_t *camp = json_object_get(results, "campaign"), *out = json_array();
+	json_t *camp = json_object_get(results, "campaign");
 	struct kb_strlist ids = { 0 };
 	size_t i, j, m;
 
@@ -917,62 +934,55 @@ static json_t *sample_checks(const struct kb_rmodel *model,
 				       jj, kb_rmodel__metric(model, mlist->v[m]),
 				       a);
 				if (a->n)
-					json_array_append_new(out,
-						sample_check_entry(camp, o,
-						ids.v[i], jobs->v[j],
-						mlist->v[m], a));
+					sample_check_row(&model->analysis,
+						camp, o, ids.v[i], jobs->v[j],
+						mlist->v[m], a);
 			}
 		}
 	}
 	free(ids.v);
-	return out;
 }
 
-static json_t *comparison_entry(json_t *camp, const struct kb_compare_opts *o,
-				const char *base, const char *cfg,
-				const char *job, const char *metric,
-				struct sample *a, struct sample *b,
-				double *p_out)
+static void comparison_row(struct kb_analysis *an, json_t *camp,
+			   const struct kb_compare_opts *o, const char *base,
+			   const char *cfg, const char *job,
+			   const char *metric, struct sample *a,
+			   struct sample *b, double *p_out)
 {
 	const struct kb_metric_def *def = kb_metric_find(metric);
 	double alpha = alpha_for(o, camp);
 	double me = min_effect_for(o, camp, metric);
-	double cva = cv_of(a), cvb = cv_of(b);
 	double ma = a->n ? gsl_stats_mean(a->x, 1, a->n) : NAN;
 	double mb = b->n ? gsl_stats_mean(b->x, 1, b->n) : NAN;
 	double *pa = kb_xcalloc(a->n + 1, sizeof(*pa));
 	double *pb = kb_xcalloc(a->n + 1, sizeof(*pb));
 	int *fa = kb_xcalloc(a->n + 1, sizeof(*fa));
 	int *fb = kb_xcalloc(b->n + 1, sizeof(*fb));
+	struct kb_comparison_row *e = kb_analysis__add_comparison(an);
 	struct kb_log_test lt;
 	struct kb_welch w;
 	struct kb_mann_whitney mw;
 	struct kb_wilcoxon wx;
-	json_t *e = json_object(), *dj, *modes = json_null();
 	const char *analysis;
-	char *why, *ma_warn, *mb_warn;
-	double mde = NAN, p = NAN, t = NAN, df = NAN, chg = NAN, lo = NAN;
-	double hi = NAN;
+	double lo = NAN, hi = NAN;
 	size_t np = 0, k;
-	int have = 0, have_mw = 0, have_wx = 0, have_w = 0;
+	int have = 0, have_mw = 0, have_w = 0;
 
 	*p_out = NAN;
-	ma_warn = flag_outliers(a, base, metric, fa);
-	mb_warn = flag_outliers(b, cfg, metric, fb);
-	if (ma_warn || mb_warn)
-		modes = json_pack("{s:o, s:o}", "baseline", ma_warn ?
-				  json_string(ma_warn) : json_null(),
-				  "configuration", mb_warn ?
-				  json_string(mb_warn) : json_null());
-	analysis = choose_analysis(camp, a, b, &why);
+	e->mde_pct = e->p = e->t = e->df = e->change_pct = NAN;
+	e->bimodal_baseline = flag_outliers(a, base, metric, fa);
+	e->bimodal_configuration = flag_outliers(b, cfg, metric, fb);
+	e->bimodal = e->bimodal_baseline || e->bimodal_configuration;
+	analysis = choose_analysis(camp, a, b, &e->analysis_reason);
 	if (!strcmp(analysis, "paired")) {
 		np = match_rounds(a, b, pa, pb);
 		if (np >= 2 && !kb_paired_log_test(pa, pb, np, &lt)) {
 			have = 1;
-			mde = kb_mde_paired_pct(np, lt.sd_log, alpha);
+			e->mde_pct = kb_mde_paired_pct(np, lt.sd_log, alpha);
 			for (k = 0; k < np; k++)
 				pa[k] = log(pb[k] / pa[k]);
-			have_wx = !kb_wilcoxon_signed_rank(pa, np, &wx);
+			if (!kb_wilcoxon_signed_rank(pa, np, &wx))
+				wilcoxon_row(&wx, &e->wilcoxon);
 		}
 	} else if (!strcmp(analysis, "welch-log")) {
 		if (a->n >= 2 && b->n >= 2 &&
@@ -993,126 +1003,98 @@ static json_t *comparison_entry(json_t *camp, const struct kb_compare_opts *o,
 		lt.p = w.p;
 	}
 	if (have) {
-		p = lt.p;
-		t = lt.t;
-		df = lt.df;
-		chg = lt.change_pct;
+		e->p = lt.p;
+		e->t = lt.t;
+		e->df = lt.df;
+		e->change_pct = lt.change_pct;
 		lo = lt.change_ci95_lo_pct;
 		hi = lt.change_ci95_hi_pct;
 	}
 	if (strcmp(analysis, "paired"))
-		mde = mde_unpaired(analysis, a, b, alpha);
+		e->mde_pct = mde_unpaired(analysis, a, b, alpha);
 	if (strcmp(analysis, "paired") && a->n && b->n &&
 	    !kb_mann_whitney(a->x, a->n, b->x, b->n, &mw))
 		have_mw = 1;
-	dj = drift_json(a, alpha, me);
+	e->drift_baseline = drift_of(a, alpha, me);
 
-	json_object_set_new(e, "configuration", json_string(cfg));
-	json_object_set_new(e, "baseline", json_string(base));
-	json_object_set_new(e, "job", json_string(job));
-	json_object_set_new(e, "metric", json_string(metric));
-	json_object_set_new(e, "unit", json_string(def ? def->unit : ""));
-	json_object_set_new(e, "direction", json_string(
-		kb_direction_name(def ? def->direction : KB_NEUTRAL)));
-	json_object_set_new(e, "analysis", json_string(analysis));
-	json_object_set_new(e, "analysis_reason", json_string(why));
-	json_object_set_new(e, "n", json_integer((json_int_t)b->n));
-	json_object_set_new(e, "n_baseline", json_integer((json_int_t)a->n));
-	json_object_set_new(e, "n_pairs", strcmp(analysis, "paired") ?
-			    json_null() : json_integer((json_int_t)np));
-	json_object_set_new(e, "mean", kb_jreal(mb));
-	json_object_set_new(e, "mean_baseline", kb_jreal(ma));
-	json_object_set_new(e, "cv_pct", kb_jreal(cvb));
-	json_object_set_new(e, "cv_baseline_pct", kb_jreal(cva));
-	json_object_set_new(e, "sd_log_ratio_pct", have &&
-			    !strcmp(analysis, "paired") ?
-			    kb_jreal(lt.sd_log * 100.0) : json_null());
-	json_object_set_new(e, "sd_log_pct", !strcmp(analysis, "welch-log") ?
-			    kb_jreal(sd_log_of(b) * 100.0) : json_null());
-	json_object_set_new(e, "sd_log_baseline_pct",
-			    !strcmp(analysis, "welch-log") ?
-			    kb_jreal(sd_log_of(a) * 100.0) : json_null());
+	e->configuration = kb_xstrdup(cfg);
+	e->baseline = kb_xstrdup(base);
+	e->job = kb_xstrdup(job);
+	e->metric = kb_xstrdup(metric);
+	e->unit = def ? def->unit : "";
+	e->direction = kb_direction_name(def ? def->direction : KB_NEUTRAL);
+	e->analysis = analysis;
+	e->n = b->n;
+	e->n_baseline = a->n;
+	e->n_pairs = strcmp(analysis, "paired") ? -1 : (long)np;
+	e->mean = mb;
+	e->mean_baseline = ma;
+	e->cv_pct = cv_of(b);
+	e->cv_baseline_pct = cv_of(a);
+	e->sd_log_ratio_pct = have && !strcmp(analysis, "paired") ?
+			      lt.sd_log * 100.0 : NAN;
+	e->sd_log_pct = !strcmp(analysis, "welch-log") ?
+			sd_log_of(b) * 100.0 : NAN;
+	e->sd_log_baseline_pct = !strcmp(analysis, "welch-log") ?
+				 sd_log_of(a) * 100.0 : NAN;
 	/* the difference of the means, and the change's CI in the metric's
 	 * unit at the baseline mean */
-	json_object_set_new(e, "diff", have ? kb_jreal(mb - ma) : json_null());
-	json_object_set_new(e, "diff_ci95_lo", have ?
-			    kb_jreal(lo / 100.0 * fabs(ma)) : json_null());
-	json_object_set_new(e, "diff_ci95_hi", have ?
-			    kb_jreal(hi / 100.0 * fabs(ma)) : json_null());
-	json_object_set_new(e, "change_pct", kb_jreal(chg));
-	json_object_set_new(e, "change_ci95_lo_pct", kb_jreal(lo));
-	json_object_set_new(e, "change_ci95_hi_pct", kb_jreal(hi));
-	json_object_set_new(e, "t", kb_jreal(t));
-	json_object_set_new(e, "df", kb_jreal(df));
-	json_object_set_new(e, "p", kb_jreal(p));
-	json_object_set_new(e, "welch_t", have_w ? kb_jreal(w.t) : json_null());
-	json_object_set_new(e, "welch_df", have_w ? kb_jreal(w.df) : json_null());
-	json_object_set_new(e, "welch_p", have_w ? kb_jreal(w.p) : json_null());
-	json_object_set_new(e, "p_adjusted", json_null());	/* after BH */
-	json_object_set_new(e, "mw_u", have_mw ? kb_jreal(mw.u) : json_null());
-	json_object_set_new(e, "mw_p", have_mw && have ? kb_jreal(mw.p) :
-			    json_null());
-	json_object_set_new(e, "mw_exact", json_boolean(have_mw && mw.exact));
-	json_object_set_new(e, "wilcoxon", have_wx ? wilcoxon_json(&wx) :
-			    json_null());
-	json_object_set_new(e, "alpha", json_real(alpha));
-	json_object_set_new(e, "min_effect_pct", json_real(me));
-	json_object_set_new(e, "max_mde_pct",
-			    json_real(max_mde_for(o, camp, metric)));
-	json_object_set_new(e, "mde_pct", kb_jreal(mde));
-	json_object_set_new(e, "outliers", iter_list(b, fb));
-	json_object_set_new(e, "outliers_baseline", iter_list(a, fa));
-	json_object_set_new(e, "warmup_suspect",
-			    json_integer((json_int_t)leading_outliers(b, fb)));
-	json_object_set_new(e, "warmup_suspect_baseline",
-			    json_integer((json_int_t)leading_outliers(a, fa)));
-	json_object_set_new(e, "drift_baseline", dj);
-	json_object_set_new(e, "bimodal", modes);
+	e->diff = have ? mb - ma : NAN;
+	e->diff_ci95_lo = have ? lo / 100.0 * fabs(ma) : NAN;
+	e->diff_ci95_hi = have ? hi / 100.0 * fabs(ma) : NAN;
+	e->change_ci95_lo_pct = lo;
+	e->change_ci95_hi_pct = hi;
+	e->welch_t = have_w ? w.t : NAN;
+	e->welch_df = have_w ? w.df : NAN;
+	e->welch_p = have_w ? w.p : NAN;
+	e->p_adjusted = NAN;	/* after BH */
+	e->mw_u = have_mw ? mw.u : NAN;
+	e->mw_p = have_mw && have ? mw.p : NAN;
+	e->mw_exact = have_mw && mw.exact;
+	e->alpha = alpha;
+	e->min_effect_pct = me;
+	e->max_mde_pct = max_mde_for(o, camp, metric);
+	e->outliers = iter_list(b, fb);
+	e->outliers_baseline = iter_list(a, fa);
+	e->warmup_suspect = leading_outliers(b, fb);
+	e->warmup_suspect_baseline = leading_outliers(a, fa);
 	/* a bimodal side: no verdict from this p, so it stays out of the
 	 * BH family */
-	if (have && !ma_warn && !mb_warn)
-		*p_out = p;
-	free(why);
-	free(ma_warn);
-	free(mb_warn);
+	if (have && !e->bimodal)
+		*p_out = e->p;
 	free(pa);
 	free(pb);
 	free(fa);
 	free(fb);
-	return e;
 }
 
-/* The verdict, once the adjusted p is known. */
-static void set_verdict(json_t *e, double q, const char *order)
+/* The verdict, once the adjusted p is known.  A number that is NAN
+ * (null) counts as 0 in the reasons, as it always has. */
+static void set_verdict(struct kb_comparison_row *e, double q,
+			const char *order)
 {
-	const char *dir = kb_jstr(e, "direction"), *verdict;
-	json_t *drift = json_object_get(e, "drift_baseline");
-	json_t *modes = json_object_get(e, "bimodal");
-	double alpha = json_real_value(json_object_get(e, "alpha"));
-	double me = json_real_value(json_object_get(e, "min_effect_pct"));
-	double change = json_number_value(json_object_get(e, "change_pct"));
-	json_int_t n = json_integer_value(json_object_get(e, "n"));
-	json_int_t nb = json_integer_value(json_object_get(e, "n_baseline"));
-	json_t *np = json_object_get(e, "n_pairs");
-	int paired = !strcmp(kb_jstr(e, "analysis") ?: "", "paired");
+	const char *dir = e->direction, *verdict;
+	const struct kb_drift_row *drift = &e->drift_baseline;
+	double alpha = e->alpha, me = e->min_effect_pct;
+	double change = isfinite(e->change_pct) ? e->change_pct : 0.0;
+	size_t n = e->n, nb = e->n_baseline;
+	int paired = !strcmp(e->analysis ?: "", "paired");
 	char *reason;
 
-	json_object_set_new(e, "p_adjusted", kb_jreal(q));
+	e->p_adjusted = isfinite(q) ? q : NAN;
 	if (nb < 2 || n < 2) {
 		verdict = "insufficient samples";
-		reason = kb_xasprintf("%s n=%lld < 2: no variance estimate, "
+		reason = kb_xasprintf("%s n=%zu < 2: no variance estimate, "
 				      "no test", nb < 2 ? "baseline" :
-				      "configuration", (long long)(nb < 2 ? nb :
-								   n));
-	} else if (paired && json_integer_value(np) < 2) {
+				      "configuration", nb < 2 ? nb : n);
+	} else if (paired && e->n_pairs < 2) {
 		verdict = "insufficient samples";
 		reason = kb_xasprintf("%lld round(s) where both have a "
 			"successful run: a paired test needs 2 or more",
-			(long long)json_integer_value(np));
-	} else if (json_is_object(modes)) {
-		int mb = json_is_string(json_object_get(modes, "baseline"));
-		int mc = json_is_string(json_object_get(modes,
-							"configuration"));
+			(long long)(e->n_pairs < 0 ? 0 : e->n_pairs));
+	} else if (e->bimodal) {
+		int mb = !!e->bimodal_baseline;
+		int mc = !!e->bimodal_configuration;
 
 		verdict = "inconclusive";
 		reason = kb_xasprintf("two performance modes in %s runs: a "
@@ -1121,22 +1103,22 @@ static void set_verdict(json_t *e, double q, const char *order)
 			"pin it, or compare the modes separately", mb && mc ?
 			"both samples'" : mb ? "the baseline's" :
 			"this configuration's");
-	} else if (!paired && json_is_true(json_object_get(drift, "warn")) &&
-		   !(json_is_number(json_object_get(e, "change_pct")) &&
-		     fabs(change) > fabs(json_number_value(json_object_get(
-				drift, "change_pct"))))) {
+	} else if (!paired && drift->present && drift->warn &&
+		   !(isfinite(e->change_pct) &&
+		     fabs(change) > fabs(isfinite(drift->change_pct) ?
+					 drift->change_pct : 0.0))) {
 		verdict = "inconclusive";
 		reason = kb_xasprintf("the baseline drifts %+.2f%% over the "
 			"campaign's run order (slope p = %.3g), more than the "
 			"minimum effect %.3g%% and the change itself; %s",
-			json_number_value(json_object_get(drift, "change_pct")),
-			json_number_value(json_object_get(drift, "p")), me,
+			isfinite(drift->change_pct) ? drift->change_pct : 0.0,
+			isfinite(drift->p) ? drift->p : 0.0, me,
 			order && !strcmp(order, "block") ?
 			"re-run interleaved (order = interleave)" :
 			"find what drifts (temperature, background load, a "
 			"filling device) and re-run, with more warm-up");
-	} else if (isfinite(q) && q < alpha && json_is_number(json_object_get(
-			e, "change_pct")) && fabs(change) >= me) {
+	} else if (isfinite(q) && q < alpha && isfinite(e->change_pct) &&
+		   fabs(change) >= me) {
 		if (!strcmp(dir, "higher"))
 			verdict = change > 0 ? "improvement" : "regression";
 		else if (!strcmp(dir, "lower"))
@@ -1145,17 +1127,14 @@ static void set_verdict(json_t *e, double q, const char *order)
 			verdict = "significant difference";
 		reason = kb_xasprintf("adjusted p = %.3g < %.3g and |%+.2f%%| "
 				      ">= %.3g%%", q, alpha, change, me);
-	} else if (json_is_number(json_object_get(e, "mde_pct")) &&
-		   json_number_value(json_object_get(e, "mde_pct")) >
-		   json_number_value(json_object_get(e, "max_mde_pct"))) {
+	} else if (isfinite(e->mde_pct) && e->mde_pct > e->max_mde_pct) {
 		verdict = "underpowered";
 		reason = kb_xasprintf("no significant difference, but the "
 			"minimum detectable effect +-%.2f%% is larger than "
 			"max_mde %.3g%%: a change of that size could go unseen; "
 			"add rounds (iterations) or quiet the machine, or accept "
-			"it (--accept-underpowered)",
-			json_number_value(json_object_get(e, "mde_pct")),
-			json_number_value(json_object_get(e, "max_mde_pct")));
+			"it (--accept-underpowered)", e->mde_pct,
+			e->max_mde_pct);
 	} else {
 		verdict = "no significant difference";
 		if (!(isfinite(q) && q < alpha))
@@ -1165,9 +1144,9 @@ static void set_verdict(json_t *e, double q, const char *order)
 			reason = kb_xasprintf("|%+.2f%%| < minimum effect "
 					      "%.3g%%", change, me);
 	}
-	json_object_set_new(e, "verdict", json_string(verdict));
-	json_object_set_new(e, "reason", json_string(reason));
-	free(reason);
+	e->verdict = verdict;
+	free(e->reason);
+	e->reason = reason;
 }
 
 /* The QEMU accelerator ("kvm", "tcg") configuration id's variant booted
@@ -1212,8 +1191,9 @@ int stats_fill_comparisons_in(struct kb_rmodel *model,
 	struct kb_compare_opts defaults;
 	struct kb_compare_pair *own = NULL;
 	struct kb_strlist jobs = { 0 }, mlist = { 0 }, keep = { 0 };
-	json_t *runs = json_object_get(results, "runs"), *e, *out;
+	json_t *runs = json_object_get(results, "runs"), *e;
 	json_t *camp = json_object_get(results, "campaign"), *cfgs;
+	struct kb_analysis *an = &model->analysis;
 	struct sample a, b;
 	const char *baseline;
 	double *p = NULL, *q = NULL;
@@ -1277,7 +1257,7 @@ int stats_fill_comparisons_in(struct kb_rmodel *model,
 
 	sample_alloc(&a, model->nruns);
 	sample_alloc(&b, model->nruns);
-	out = json_array();
+	kb_analysis__clear_comparisons(an);
 	for (k = 0; k < npairs; k++) {
 		size_t cb = kb_rmodel__config(model, pairs[k].baseline);
 		size_t cc = kb_rmodel__config(model, pairs[k].configuration);
@@ -1295,10 +1275,9 @@ int stats_fill_comparisons_in(struct kb_rmodel *model,
 				if (!a.n && !b.n)
 					continue;
 				p = kb_xrealloc(p, (ne + 1) * sizeof(*p));
-				json_array_append_new(out, comparison_entry(
-					camp, o, pairs[k].baseline,
+				comparison_row(an, camp, o, pairs[k].baseline,
 					pairs[k].configuration, jobs.v[j],
-					mlist.v[m], &a, &b, &p[ne]));
+					mlist.v[m], &a, &b, &p[ne]);
 				ne++;
 			}
 		}
@@ -1306,48 +1285,40 @@ int stats_fill_comparisons_in(struct kb_rmodel *model,
 	/* variants booted with different QEMU accelerators (KVM vs TCG,
 	 * runner/accel.h) are not compared: their timings differ by the
 	 * emulation, not by the kernel */
-	json_array_foreach(out, i, e) {
-		const char *xa = config_accel(results, kb_jstr(e, "baseline"));
-		const char *xb = config_accel(results,
-					      kb_jstr(e, "configuration"));
+	for (i = 0; i < ne; i++) {
+		struct kb_comparison_row *r = &an->comparisons[i];
+		const char *xa = config_accel(results, r->baseline);
+		const char *xb = config_accel(results, r->configuration);
 
 		if (xa && xb && strcmp(xa, xb)) {
-			json_object_set_new(e, "accel_mismatch", json_pack(
-				"{s:s, s:s}", "baseline", xa, "configuration",
-				xb));
+			r->accel_baseline = kb_xstrdup(xa);
+			r->accel_configuration = kb_xstrdup(xb);
 			p[i] = NAN;	/* not in the BH family */
 		}
 	}
 	q = kb_xcalloc(ne + 1, sizeof(*q));
 	fam = kb_bh_adjust(p, ne, q);
-	json_array_foreach(out, i, e) {
-		json_t *mm = json_object_get(e, "accel_mismatch");
+	for (i = 0; i < ne; i++) {
+		struct kb_comparison_row *r = &an->comparisons[i];
 
-		set_verdict(e, q[i], kb_jstr(camp, "order"));
-		if (mm) {
-			char *why = kb_xasprintf("not compared: the baseline "
+		set_verdict(r, q[i], kb_jstr(camp, "order"));
+		if (r->accel_baseline) {
+			free(r->reason);
+			r->verdict = "inconclusive";
+			r->reason = kb_xasprintf("not compared: the baseline "
 				"booted with %s, this configuration with %s "
 				"(QEMU accelerators differ; set the same accel "
 				"= for every vm variant, or KBENCH_ACCEL)",
-				kb_jstr(mm, "baseline"),
-				kb_jstr(mm, "configuration"));
-
-			json_object_set_new(e, "verdict",
-					    json_string("inconclusive"));
-			json_object_set_new(e, "reason", json_string(why));
-			free(why);
+				r->accel_baseline, r->accel_configuration);
 		}
 	}
-	json_object_set_new(results, "comparisons", out);
-	json_object_set_new(results, "sample_checks", sample_checks(model,
-		o, pairs, npairs, &jobs, &mlist, &keep, &a));
-	json_object_set_new(results, "comparison_settings", json_pack(
-		"{s:f, s:s, s:I, s:f, s:b}",
-		"alpha", alpha_for(o, camp),
-		"p_adjustment", "Benjamini-Hochberg",
-		"family_size", (json_int_t)fam,
-		"power_for_mde", KB_MDE_POWER,
-		"outliers_excluded", o->exclude_outliers));
+	sample_checks(model, o, pairs, npairs, &jobs, &mlist, &keep, &a);
+	an->settings.alpha = alpha_for(o, camp);
+	an->settings.p_adjustment = "Benjamini-Hochberg";
+	an->settings.family_size = fam;
+	an->settings.power_for_mde = KB_MDE_POWER;
+	an->settings.outliers_excluded = o->exclude_outliers;
+	kb_analysis__comparisons_to_json(an, results);
 
 	sample_free(&a);
 	sample_free(&b);
@@ -1380,20 +1351,11 @@ const char *kb_analysis_text(const char *analysis)
 	return analysis;
 }
 
-/* e's member key as a number; NAN when absent or null */
-static double jnum_or_nan(json_t *e, const char *key)
+char *kb_mde_text(const struct kb_comparison_row *e)
 {
-	json_t *v = json_object_get(e, key);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-char *kb_mde_text(json_t *e)
-{
-	const char *a = kb_jstr(e, "analysis") ?: "";
-	double mde = jnum_or_nan(e, "mde_pct"), alpha = jnum_or_nan(e, "alpha");
-	long long n = (long long)jnum_or_nan(e, "n");
-	long long nb = (long long)jnum_or_nan(e, "n_baseline");
+	const char *a = e->analysis ?: "";
+	double mde = e->mde_pct, alpha = e->alpha;
+	long long n = (long long)e->n, nb = (long long)e->n_baseline;
 
 	if (!isfinite(mde))
 		return NULL;
@@ -1401,19 +1363,17 @@ char *kb_mde_text(json_t *e)
 		return kb_xasprintf("minimum detectable effect +-%.2f%% (80%% "
 			"power, two-sided alpha %g, paired, n=%lld rounds, sd "
 			"of the per-round log ratios %.2f%%)", mde, alpha,
-			(long long)jnum_or_nan(e, "n_pairs"),
-			jnum_or_nan(e, "sd_log_ratio_pct"));
+			(long long)e->n_pairs, e->sd_log_ratio_pct);
 	if (!strcmp(a, "welch-log"))
 		return kb_xasprintf("minimum detectable effect +-%.2f%% (80%% "
 			"power, two-sided alpha %g, Welch on ln values, n=%lld "
 			"baseline and %lld, sd of ln values %.2f%% and "
-			"%.2f%%)", mde, alpha, nb, n,
-			jnum_or_nan(e, "sd_log_baseline_pct"),
-			jnum_or_nan(e, "sd_log_pct"));
+			"%.2f%%)", mde, alpha, nb, n, e->sd_log_baseline_pct,
+			e->sd_log_pct);
 	return kb_xasprintf("minimum detectable effect +-%.2f%% (80%% power, "
 		"two-sided alpha %g, Welch, n=%lld baseline and %lld, CV "
-		"%.2f%% and %.2f%%)", mde, alpha, nb, n,
-		jnum_or_nan(e, "cv_baseline_pct"), jnum_or_nan(e, "cv_pct"));
+		"%.2f%% and %.2f%%)", mde, alpha, nb, n, e->cv_baseline_pct,
+		e->cv_pct);
 }
 
 int stats_analyse(json_t *results, const struct kb_compare_opts *o)

@@ -102,10 +102,12 @@
 #define KB_STATS_COMPARE_H
 
 #include <stddef.h>
-#include <jansson.h>
 
 #include "stats/modes.h"
 #include "stats/paired.h"
+
+struct json_t;			/* jansson's: the results model */
+struct kb_comparison_row;	/* results/analysis.h */
 
 #define KB_DEFAULT_ALPHA 0.05
 #define KB_DEFAULT_MIN_EFFECT_PCT 1.0
@@ -167,16 +169,28 @@ int kb_drift_check(const double *order, const double *y, size_t n,
 double kb_mde_welch_log_pct(double sd_log_a, size_t na, double sd_log_b,
 			    size_t nb, double alpha);
 
+/* A percentage per metric: --min-effect / --max-mde METRIC=PCT. */
+struct kb_metric_pct {
+	char *metric;			/* owned */
+	double pct;
+};
+
+struct kb_metric_pcts {
+	struct kb_metric_pct *v;
+	size_t n;
+};
+
 /* Settings of a comparison.  NAN / NULL / 0 = take it from the results
  * model's campaign (alpha, min_effect_pct, min_effect_by_metric, from
  * kernels.conf) or the default. */
 struct kb_compare_opts {
 	double alpha;
 	double min_effect_pct;		/* for every metric (CLI) */
-	json_t *min_effect_by_metric;	/* {"read.iops": 2.0}; see
+	struct kb_metric_pcts min_effect_by_metric;	/* read.iops=2: see
 					 * kb_compare_opts_free() */
 	double max_mde_pct;		/* for every metric (CLI) */
-	json_t *max_mde_by_metric;	/* as min_effect_by_metric */
+	struct kb_metric_pcts max_mde_by_metric;	/* as
+					 * min_effect_by_metric */
 	const char **metrics;		/* NULL-terminated; NULL = defaults */
 	int exclude_outliers;
 };
@@ -203,7 +217,7 @@ void kb_compare_opts_free(struct kb_compare_opts *o);
  * those values move from "metrics" to "excluded_outliers" so that the
  * summaries and comparisons leave them out (the files on disk keep
  * them).  Returns the number of outlier values, or -EINVAL. */
-int stats_mark_outliers(json_t *results, int exclude);
+int stats_mark_outliers(struct json_t *results, int exclude);
 
 /* stats_mark_outliers(), stats_fill_comparisons() on the typed model of
  * results (results/rmodel.h, built once by the caller; model->results is
@@ -221,11 +235,14 @@ struct kb_compare_pair {
 	const char *configuration;
 };
 
-/* Fill results["comparisons"] and results["comparison_settings"]
- * (docs/results-format.md).  pairs NULL: every configuration against
+/* Fill results["comparisons"], results["sample_checks"] and
+ * results["comparison_settings"] (docs/results-format.md).  The _in form
+ * fills the typed rows model->analysis.comparisons, .sample_checks and
+ * .settings (results/analysis.h) and writes them into model->results
+ * with its serializer kb_analysis__comparisons_to_json().  pairs NULL: every configuration against
  * campaign.baseline (default: the first).  Returns 0, -EINVAL with a
  * message (no runs, unknown metric). */
-int stats_fill_comparisons(json_t *results, const struct kb_compare_opts *o,
+int stats_fill_comparisons(struct json_t *results, const struct kb_compare_opts *o,
 			   const struct kb_compare_pair *pairs, size_t npairs);
 int stats_fill_comparisons_in(struct kb_rmodel *model,
 			      const struct kb_compare_opts *o,
@@ -236,17 +253,18 @@ int stats_fill_comparisons_in(struct kb_rmodel *model,
  * "analysis" of a comparison) for a table's legend. */
 const char *kb_analysis_text(const char *analysis);
 
-/* The minimum detectable effect of comparison e (an entry of
- * results["comparisons"]) with the spread it comes from, for a table's
+/* The minimum detectable effect of comparison e (a row of
+ * results/analysis.h; from an entry of results["comparisons"]:
+ * kb_comparison_row__from_json()) with the spread it comes from, for a table's
  * legend: "minimum detectable effect +-X% (80% power, two-sided alpha
  * A, paired, n=N rounds, sd of the per-round log ratios S%)", or for
  * the unpaired analyses the sizes and spreads of both samples (Welch on
  * ln values: their sds of ln values; Welch: their CVs).  NULL when e
  * has no MDE; else malloc'd. */
-char *kb_mde_text(json_t *e);
+char *kb_mde_text(const struct kb_comparison_row *e);
 
 /* stats_mark_outliers(), stats_fill_summaries(), stats_fill_comparisons()
  * with the default pairs: what `kbench run` and `kbench report` do. */
-int stats_analyse(json_t *results, const struct kb_compare_opts *o);
+int stats_analyse(struct json_t *results, const struct kb_compare_opts *o);
 
 #endif

@@ -119,7 +119,7 @@ static int summarize_sample(const struct kb_rmodel *m, size_t c, size_t j,
  * into vals (and their iterations into iters, unless NULL); returns their
  * number. */
 static size_t gather(const struct kb_rmodel *m, size_t c, size_t j, size_t k,
-		     double *vals, json_int_t *iters)
+		     double *vals, long *iters)
 {
 	size_t i, n = 0, ng;
 	const size_t *g = kb_rmodel__group(m, c, j, &ng);
@@ -136,39 +136,37 @@ static size_t gather(const struct kb_rmodel *m, size_t c, size_t j, size_t k,
 	return n;
 }
 
-json_t *stats_modes_json(const char *cfg, const char *metric,
-			 const double *x, const json_int_t *iter, size_t n)
+struct kb_modes_row *stats_modes_of(const char *cfg, const char *metric,
+				    const double *x, const long *iter,
+				    size_t n)
 {
 	struct kb_modes m;
-	json_t *out, *arr, *its;
-	char *warn;
+	struct kb_modes_row *out;
 	size_t i;
 	int k, side;
 
 	if (kb_find_modes(x, n, &m) || !m.bimodal)
-		return json_null();
-	arr = json_array();
+		return NULL;
+	out = kb_xcalloc(1, sizeof(*out));
 	for (k = 0; k < 2; k++) {
+		struct kb_mode_row *r = &out->side[k];
+
 		/* the mode with more runs first, as the warning says */
 		side = k ? !kb_modes_major(&m) : kb_modes_major(&m);
-		its = json_array();
+		r->iterations.v = kb_xcalloc(n + 1, sizeof(long));
 		for (i = 0; i < n && iter; i++)
 			if (kb_mode_side(&m, x[i]) == side)
-				json_array_append_new(its, json_integer(iter[i]));
-		json_array_append_new(arr, json_pack(
-			"{s:I, s:o, s:o, s:o, s:o, s:o}",
-			"n", (json_int_t)m.side[side].n,
-			"mean", kb_jreal(m.side[side].mean),
-			"sd", kb_jreal(m.side[side].sd),
-			"min", kb_jreal(m.side[side].min),
-			"max", kb_jreal(m.side[side].max),
-			"iterations", its));
+				r->iterations.v[r->iterations.n++] = iter[i];
+		r->n = m.side[side].n;
+		r->mean = m.side[side].mean;
+		r->sd = m.side[side].sd;
+		r->min = m.side[side].min;
+		r->max = m.side[side].max;
 	}
-	warn = kb_modes_warning(cfg, metric, &m, gsl_stats_mean(x, 1, n));
-	out = json_pack("{s:o, s:o, s:o, s:s}", "modes", arr,
-			"gap", kb_jreal(m.gap), "spread", kb_jreal(m.spread),
-			"warning", warn);
-	free(warn);
+	out->warning = kb_modes_warning(cfg, metric, &m,
+					gsl_stats_mean(x, 1, n));
+	out->gap = m.gap;
+	out->spread = m.spread;
 	return out;
 }
 
@@ -223,44 +221,39 @@ static size_t *collect_metrics(const struct kb_rmodel *m, size_t *n)
 	return out;
 }
 
-static json_t *summary_entry(const char *cfg, const char *job,
-			     const char *metric, const struct kb_summary *s,
-			     const struct kb_summary *base, json_t *modes)
+/* The summary row of (cfg, job, metric) with summary s, against the
+ * baseline's base (NULL: none), into a new row of a. */
+static void summary_row(struct kb_analysis *a, const char *cfg,
+			const char *job, const char *metric,
+			const struct kb_summary *s,
+			const struct kb_summary *base,
+			struct kb_modes_row *modes)
 {
 	/* a load host's "host.NAME.METRIC": METRIC's unit and direction */
 	const struct kb_metric_def *def = kb_metric_find(metric +
 		kb_metric_host_split(metric));
-	json_t *e = json_object();
-	double diff = NAN;
+	struct kb_summary_row *e = kb_analysis__add_summary(a);
 
+	e->diff_pct = NAN;
 	if (base && base->mean != 0.0)
-		diff = (s->mean - base->mean) / base->mean * 100.0;
-
-	json_object_set_new(e, "configuration", json_string(cfg));
-	json_object_set_new(e, "job", json_string(job));
-	json_object_set_new(e, "metric", json_string(metric));
-	json_object_set_new(e, "unit", json_string(def ? def->unit : ""));
-	json_object_set_new(e, "direction", json_string(
-		kb_direction_name(def ? def->direction : KB_NEUTRAL)));
-	json_object_set_new(e, "n", json_integer((json_int_t)s->n));
-	json_object_set_new(e, "mean", kb_jreal(s->mean));
-	json_object_set_new(e, "sd", s->has_sd ? kb_jreal(s->sd) : json_null());
-	json_object_set_new(e, "cv_pct",
-			    s->has_sd ? kb_jreal(s->cv_pct) : json_null());
-	json_object_set_new(e, "min", kb_jreal(s->min));
-	json_object_set_new(e, "median", kb_jreal(s->median));
-	json_object_set_new(e, "max", kb_jreal(s->max));
-	json_object_set_new(e, "ci95_lo",
-			    s->has_sd ? kb_jreal(s->ci95_lo) : json_null());
-	json_object_set_new(e, "ci95_hi",
-			    s->has_sd ? kb_jreal(s->ci95_hi) : json_null());
-	json_object_set_new(e, "diff_pct", kb_jreal(diff));
-	json_object_set_new(e, "note", s->has_sd ? json_null() :
-			    json_string("n=1: no variance estimate"));
-	json_object_set_new(e, "modes", modes);
-	if (s->harmonic)	/* kb_summarize_fixed_work() */
-		json_object_set_new(e, "mean_kind", json_string("harmonic"));
-	return e;
+		e->diff_pct = (s->mean - base->mean) / base->mean * 100.0;
+	e->configuration = kb_xstrdup(cfg);
+	e->job = kb_xstrdup(job);
+	e->metric = kb_xstrdup(metric);
+	e->unit = def ? def->unit : "";
+	e->direction = kb_direction_name(def ? def->direction : KB_NEUTRAL);
+	e->n = s->n;
+	e->mean = s->mean;
+	e->sd = s->sd;
+	e->cv_pct = s->cv_pct;
+	e->min = s->min;
+	e->median = s->median;
+	e->max = s->max;
+	e->ci95_lo = s->ci95_lo;
+	e->ci95_hi = s->ci95_hi;
+	e->has_sd = s->has_sd;
+	e->harmonic = s->harmonic;
+	e->modes = modes;
 }
 
 static json_t *find_config(json_t *results, const char *id)
@@ -331,10 +324,9 @@ int stats_fill_summaries_in(struct kb_rmodel *model)
 	json_t *results = model->results;
 	const struct kb_strlist *cfgs = &model->configs, *jobs = &model->jobs;
 	struct kb_summary *base;
-	json_t *out = NULL;
 	const char *baseline;
 	double *vals = NULL;
-	json_int_t *iters;
+	long *iters;
 	size_t c, j, m, nb, bc, *bidx, *metrics, nmetrics;
 	char *have_base;
 	int r;
@@ -385,7 +377,7 @@ int stats_fill_summaries_in(struct kb_rmodel *model)
 						model->metrics[metrics[m]].name);
 				have_base[bm] = !r;
 			}
-	out = json_array();
+	kb_analysis__clear_summaries(&model->analysis);
 	for (c = 0; c < cfgs->n; c++) {
 		bc = bidx[c];
 		for (j = 0; j < jobs->n; j++) {
@@ -398,19 +390,18 @@ int stats_fill_summaries_in(struct kb_rmodel *model)
 					continue;
 				nb = gather(model, c, j, metrics[m], vals,
 					    iters);
-				json_array_append_new(out, summary_entry(
-					cfgs->v[c], jobs->v[j], name,
-					&base[own],
+				summary_row(&model->analysis, cfgs->v[c],
+					jobs->v[j], name, &base[own],
 					bc < cfgs->n && have_base[bm] && c != bc ?
-					&base[bm] : NULL, stats_modes_json(
-					cfgs->v[c], name, vals, iters, nb)));
+					&base[bm] : NULL, stats_modes_of(
+					cfgs->v[c], name, vals, iters, nb));
 			}
 		}
 	}
 	free(base);
 	free(have_base);
 	free(bidx);
-	json_object_set_new(results, "summaries", out);
+	kb_analysis__summaries_to_json(&model->analysis, results);
 	free(vals);
 	free(iters);
 	free(metrics);

@@ -26,7 +26,9 @@
 #define KB_STATS_SUMMARY_H
 
 #include <stddef.h>
-#include <jansson.h>
+
+struct json_t;		/* jansson's: the results model (results/model.h) */
+struct kb_modes_row;	/* results/analysis.h */
 
 struct kb_summary {
 	size_t n;
@@ -73,31 +75,35 @@ int kb_summarize_fixed_work(const double *x, size_t n, struct kb_summary *s);
  * (*.iops, *.bw_kib) whose counted runs all did fixed work ("work":
  * "fixed") is summarised by kb_summarize_fixed_work() and its entry says
  * "mean_kind": "harmonic"; modes:
- * stats_modes_json() (null unless two modes).  No NaN or Inf
+ * stats_modes_of() (null unless two modes).  No NaN or Inf
  * ever reaches the JSON (a non-finite result becomes null).
  *
  * Metric values that are null are "not measured" and skipped; a value of
  * another type is skipped with a warning naming the run.  Returns 0, or
  * -EINVAL (message printed) when results lacks "runs". */
-int stats_fill_summaries(json_t *results);
+int stats_fill_summaries(struct json_t *results);
 
 /* The same on the typed model of results (results/rmodel.h, built once by
  * the caller, model->results the jansson model it fills): what
  * stats_fill_summaries() and stats_analyse() run after building it.
  * Every value is taken from the model's matrix, none by name from the
- * runs.  Returns 0. */
+ * runs.  The summaries are the typed rows model->analysis.summaries
+ * (results/analysis.h), written into model->results by its serializer
+ * kb_analysis__summaries_to_json().  Returns 0. */
 struct kb_rmodel;
 int stats_fill_summaries_in(struct kb_rmodel *model);
 
-/* The "modes" member of a summary: null unless the n values x (with
- * their iteration numbers iter, or NULL) are bimodal (stats/modes.h);
- * then {"modes": [{"n", "mean", "sd", "min", "max", "iterations"}, x2]
- * (the mode with more runs first), "gap" (the largest gap between
- * neighbouring values), "spread" (the larger within-mode robust sd, as
- * floored), "warning" (kb_modes_warning())}.  cfg and metric name the
- * sample in the warning. */
-json_t *stats_modes_json(const char *cfg, const char *metric,
-			 const double *x, const json_int_t *iter, size_t n);
+/* The "modes" of a summary (results/analysis.h, struct kb_modes_row):
+ * NULL unless the n values x (with their iteration numbers iter, or NULL)
+ * are bimodal (stats/modes.h); then both modes (n, mean, sd, min, max,
+ * iterations; the mode with more runs first), the gap (the largest gap
+ * between neighbouring values), the spread (the larger within-mode robust
+ * sd, as floored) and the warning (kb_modes_warning()).  cfg and metric
+ * name the sample in the warning.  malloc'd: freed with the analysis
+ * it is put in (kb_analysis__clear()). */
+struct kb_modes_row *stats_modes_of(const char *cfg, const char *metric,
+				    const double *x, const long *iter,
+				    size_t n);
 
 /* The configuration that config is compared against: its own
  * "baseline" member when it names a configuration (campaigns merged by
@@ -107,6 +113,6 @@ json_t *stats_modes_json(const char *cfg, const char *metric,
  * "sweep": true in campaign.tunables), so "new,numjobs=4" is compared with
  * "stock,numjobs=4", never with "stock,numjobs=1".  Returns a string
  * owned by results, or NULL when no such configuration exists. */
-const char *stats_baseline_for(json_t *results, const char *config);
+const char *stats_baseline_for(struct json_t *results, const char *config);
 
 #endif

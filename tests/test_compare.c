@@ -22,6 +22,9 @@
 #include "stats/compare.h"
 #include "stats/summary.h"
 #include "reports/report.h"
+#include "results/analysis.h"
+#include "results/rmodel.h"
+#include "tests/analysis_round_trip.h"
 
 #define MAXV 64
 
@@ -359,6 +362,7 @@ static void test_model_b24(void **state)
 	assert_near(num(e, "sd_log_baseline_pct"), 2.175075543196247, 1e-9);
 	assert_near(num(e, "cv_baseline_pct"), 8.913 / 407.70 * 100, 0.001);
 	no_nan(res);
+	assert_round_trip(res);
 	json_decref(res);
 }
 
@@ -398,6 +402,7 @@ static void test_accel_mismatch(void **state)
 			assert_true(json_is_null(json_object_get(e,
 							 "p_adjusted")));
 		}
+		assert_round_trip(res);
 		json_decref(res);
 	}
 }
@@ -427,6 +432,7 @@ static void test_model_b29(void **state)
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(
 		res, "comparison_settings"), "family_size")), 0);
 	no_nan(res);
+	assert_round_trip(res);
 	json_decref(res);
 }
 
@@ -452,6 +458,7 @@ static void test_model_b26_drift(void **state)
 	assert_true(num(d, "p") < 0.001);
 	assert_non_null(strstr(json_string_value(json_object_get(e, "reason")),
 			       "drifts"));
+	assert_round_trip(res);
 	json_decref(res);
 }
 
@@ -503,6 +510,7 @@ static void test_model_b28_warmup(void **state)
 	assert_near(json_number_value(json_object_get(json_object_get(
 		json_array_get(json_object_get(res, "runs"), 0),
 		"excluded_outliers"), "rusage.elapsed_s")), 27.5, 1e-9);
+	assert_round_trip(res);
 	json_decref(res);
 }
 
@@ -576,6 +584,7 @@ static void test_single_configuration_checks(void **state)
 	assert_non_null(strstr(txt, "iteration 1 (27.5)"));
 	assert_non_null(strstr(txt, "iteration 2 (21.9)"));
 	free(txt);
+	assert_round_trip(res);
 	json_decref(res);
 
 	/* B26's A runs alone drift by more than the minimum effect */
@@ -590,6 +599,7 @@ static void test_single_configuration_checks(void **state)
 	txt = render_text(res);
 	assert_non_null(strstr(txt, "warning: read.iops of A drifts"));
 	free(txt);
+	assert_round_trip(res);
 	json_decref(res);
 }
 
@@ -628,6 +638,7 @@ static void test_synthetic_regression_and_aa(void **state)
 			inconclusive++;
 		else if (strcmp(v, "underpowered"))	/* MDE vs max_mde */
 			assert_string_equal(v, "no significant difference");
+		assert_round_trip(res);
 		json_decref(res);
 
 		/* B 10% slower: 10% fewer IOPS, 10% higher p99 latency */
@@ -654,6 +665,7 @@ static void test_synthetic_regression_and_aa(void **state)
 		if (strcmp(verdict(find_cmp(res, "slow", "read.clat_p99_ns")),
 			   "regression"))
 			missed++;
+		assert_round_trip(res);
 		json_decref(res);
 	}
 	/* nominal false-positive rate 5% (alpha); allow for the binomial
@@ -700,6 +712,81 @@ static void test_min_effect_and_alpha(void **state)
 	assert_int_equal(stats_analyse(res, &o), 0);
 	assert_string_equal(verdict(find_cmp(res, "B", "read.iops")),
 			    "no significant difference");
+	assert_round_trip(res);
+	json_decref(res);
+}
+
+/* The typed analysis (results/analysis.h) that stats fills is what its
+ * serializer writes: the rows, read back from the JSON, agree member by
+ * member; kb_mde_text() says the same from either; a later
+ * --min-effect METRIC=PCT replaces an earlier one. */
+static void test_typed_analysis(void **state)
+{
+	double a[] = { 1000, 1001, 999, 1000.5, 999.5 };
+	double b[] = { 985, 986, 984, 985.5, 984.5 };	/* -1.5% */
+	json_t *res = model("A"), *e;
+	struct kb_compare_opts o;
+	struct kb_rmodel *m;
+	struct kb_comparison_row back;
+	const struct kb_comparison_row *c;
+	const struct kb_summary_row *s;
+	char *t1, *t2;
+	size_t i;
+
+	(void)state;
+	add_runs(res, "A", "read.iops", a, 5);
+	add_runs(res, "B", "read.iops", b, 5);
+	kb_compare_opts_init(&o);
+	assert_int_equal(kb_compare_parse_opt(&o, 'E', "read.iops=9"), 0);
+	assert_int_equal(kb_compare_parse_opt(&o, 'E', "read.iops=0.5"), 0);
+	assert_int_equal(o.min_effect_by_metric.n, 1);
+	m = kb_rmodel__new(res);
+	assert_non_null(m);
+	assert_true(stats_mark_outliers_in(m, 0) >= 0);
+	assert_int_equal(stats_fill_summaries_in(m), 0);
+	assert_int_equal(stats_fill_comparisons_in(m, &o, NULL, 0), 0);
+
+	assert_int_equal(m->analysis.nsummaries, 2);
+	assert_int_equal(json_array_size(json_object_get(res, "summaries")),
+			 2);
+	s = &m->analysis.summaries[1];
+	assert_string_equal(s->configuration, "B");
+	assert_near(s->mean, 985.0, 1e-9);
+	assert_near(num(json_array_get(json_object_get(res, "summaries"), 1),
+			"mean"), s->mean, 0);
+	assert_near(s->diff_pct, -1.5, 1e-3);
+
+	assert_int_equal(m->analysis.ncomparisons, 1);
+	c = &m->analysis.comparisons[0];
+	assert_string_equal(c->verdict, "regression");
+	assert_near(c->min_effect_pct, 0.5, 0);
+	assert_int_equal(m->analysis.settings.family_size, 1);
+	e = find_cmp(res, "B", "read.iops");
+	assert_string_equal(verdict(e), c->verdict);
+	assert_true(json_is_null(json_object_get(e, "n_pairs")));
+	kb_comparison_row__from_json(e, &back);
+	assert_string_equal(back.analysis, c->analysis);
+	assert_string_equal(back.reason, c->reason);
+	assert_int_equal(back.n, c->n);
+	assert_int_equal(back.n_pairs, -1);
+	assert_near(back.p_adjusted, c->p_adjusted, 0);
+	assert_near(back.change_pct, c->change_pct, 0);
+	assert_near(back.mde_pct, c->mde_pct, 0);
+	t1 = kb_mde_text(c);
+	t2 = kb_mde_text(&back);
+	assert_non_null(t1);
+	assert_string_equal(t1, t2);
+	assert_non_null(strstr(t1, "Welch on ln values"));
+	free(t1);
+	free(t2);
+	kb_comparison_row__clear(&back);
+	for (i = 0; i < m->analysis.ncomparisons; i++)
+		assert_true(isnan(m->analysis.comparisons[i].welch_t) ||
+			    json_is_number(json_object_get(e, "welch_t")));
+	kb_rmodel__delete(m);
+	kb_compare_opts_free(&o);
+	assert_int_equal(o.min_effect_by_metric.n, 0);
+	assert_round_trip(res);
 	json_decref(res);
 }
 
@@ -745,6 +832,7 @@ static void test_max_mde_underpowered(void **state)
 	assert_int_equal(kb_compare_parse_opt(&o, 'M', "-1"), -EINVAL);
 	assert_int_equal(kb_compare_parse_opt(&o, 'M', "no.such=3"), -EINVAL);
 	kb_compare_opts_free(&o);
+	assert_round_trip(res);
 	json_decref(res);
 
 	/* a quiet campaign: no difference, and it could have seen one */
@@ -761,6 +849,7 @@ static void test_max_mde_underpowered(void **state)
 	assert_int_equal(stats_analyse(res, &o), 0);
 	assert_string_equal(verdict(find_cmp(res, "B", "read.iops")),
 			    "underpowered");
+	assert_round_trip(res);
 	json_decref(res);
 	res = model("A");
 	{
@@ -773,6 +862,7 @@ static void test_max_mde_underpowered(void **state)
 	assert_string_equal(verdict(find_cmp(res, "B", "read.iops")),
 			    "regression");
 	kb_compare_opts_free(&o);
+	assert_round_trip(res);
 	json_decref(res);
 }
 
@@ -805,6 +895,7 @@ static void test_bh_in_model(void **state)
 	}
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(
 		res, "comparison_settings"), "family_size")), 3);
+	assert_round_trip(res);
 	json_decref(res);
 }
 
@@ -828,6 +919,7 @@ int main(void)
 		cmocka_unit_test(test_bh_in_model),
 		cmocka_unit_test(test_max_mde_underpowered),
 		cmocka_unit_test(test_accel_mismatch),
+		cmocka_unit_test(test_typed_analysis),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

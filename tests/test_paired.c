@@ -31,6 +31,7 @@
 #include "stats/modes.h"
 #include "stats/paired.h"
 #include "stats/summary.h"
+#include "tests/analysis_round_trip.h"
 
 #define MAXV 64
 
@@ -521,6 +522,7 @@ static void test_model_rounds(void **state)
 	/* no Welch, no Mann-Whitney in a paired comparison */
 	assert_true(json_is_null(json_object_get(e, "welch_p")));
 	assert_true(json_is_null(json_object_get(e, "mw_p")));
+	assert_round_trip(res);
 	json_decref(res);
 }
 
@@ -552,6 +554,7 @@ static void test_model_analysis_choice(void **state)
 			assert_true(json_is_null(json_object_get(e,
 							 "wilcoxon")));
 		}
+		assert_round_trip(res);
 		json_decref(res);
 	}
 	/* interleaved, but from two campaigns (kbench compare A B, or a
@@ -566,6 +569,7 @@ static void test_model_analysis_choice(void **state)
 	assert_string_equal(str(e, "analysis"), "welch-log");
 	assert_non_null(strstr(str(e, "analysis_reason"), "different "
 			       "campaigns"));
+	assert_round_trip(res);
 	json_decref(res);
 	/* interleaved, but kernels.conf's calibration = (kbench
 	 * calibrate) found the A/A copies anti-correlated: unpaired; a
@@ -587,6 +591,7 @@ static void test_model_analysis_choice(void **state)
 		if (!k)
 			assert_non_null(strstr(str(e, "analysis_reason"),
 					       "anti-correlated"));
+		assert_round_trip(res);
 		json_decref(res);
 	}
 	/* a value <= 0 has no logarithm: Welch on the values */
@@ -598,6 +603,7 @@ static void test_model_analysis_choice(void **state)
 	analyse(res);
 	e = cmp_of(res, "C");
 	assert_string_equal(str(e, "analysis"), "welch");
+	assert_round_trip(res);
 	json_decref(res);
 	/* one round in common: a paired test cannot be made */
 	res = model("interleave");
@@ -610,6 +616,7 @@ static void test_model_analysis_choice(void **state)
 	assert_string_equal(str(e, "verdict"), "insufficient samples");
 	assert_non_null(strstr(str(e, "reason"), "1 round(s)"));
 	assert_true(json_is_null(json_object_get(e, "p_adjusted")));
+	assert_round_trip(res);
 	json_decref(res);
 }
 
@@ -633,6 +640,7 @@ static void test_model_paired_drift(void **state)
 	assert_true(json_is_true(json_object_get(json_object_get(e,
 		    "drift_baseline"), "warn")));
 	assert_string_equal(str(e, "verdict"), "regression");
+	assert_round_trip(res);
 	json_decref(res);
 }
 
@@ -696,6 +704,7 @@ static void test_model_b44(void **state)
 		assert_int_equal(json_integer_value(json_object_get(
 			json_object_get(res, "comparison_settings"),
 			"family_size")), 0);
+		assert_round_trip(res);
 		json_decref(res);
 	}
 }
@@ -744,6 +753,7 @@ static void test_model_merged(void **state)
 				    "welch-log");
 		assert_string_equal(str(cmp_of(res, "new:E"), "baseline"),
 				    "old:B");
+		assert_round_trip(res);
 		json_decref(res);
 		json_decref(m[0]);
 		json_decref(m[1]);
@@ -817,6 +827,7 @@ static void aa_share(const char *series, unsigned long seed, size_t *hits,
 				 "n_pairs")), AA_ROUNDS);
 		*hits += num(e, "p") < 0.05;
 		*wx_hits += num(json_object_get(e, "wilcoxon"), "p") < 0.05;
+		assert_round_trip(res);
 		json_decref(res);
 	}
 	gsl_rng_free(rng);

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "lib/err.h"
 #include "stats/summary.h"
 
