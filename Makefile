@@ -266,8 +266,8 @@ $(BUILD)/bench/%: bench/%.c $(BUILD)/libkbench.a
 # minute the guest-start pairs), then about an hour and a half for step
 # 7, issue 13's verdicts on real runs (bench/truth13.sh: 200 A/A
 # comparisons, 2 x 10 slowdown campaigns; KBENCH_BENCH_TRUTH_SCALE=0.1
-# for a tenth, KBENCH_BENCH_TRUTH=0 skips it).  bench/bench.sh says each
-# step.
+# for a tenth, KBENCH_BENCH_TRUTH=0 skips it; KBENCH_BENCH_STEPS=1: step
+# 1 alone, about 1.5 minutes).  bench/bench.sh says each step.
 bench: deps-check
 	$(MAKE) --no-print-directory $(BUILD)/kbench $(BENCH_BINS)
 	bench/bench.sh $(BUILD)

@@ -596,6 +596,17 @@ static void set_order(struct parser *p, const char *val)
 		     "order = '%s': expected interleave, block or random", val);
 }
 
+static void set_drop_caches(struct parser *p, const char *val)
+{
+	if (!strcmp(val, "pagecache"))
+		p->cfg->drop_caches = KB_DROP_PAGECACHE;
+	else if (!strcmp(val, "all"))
+		p->cfg->drop_caches = KB_DROP_ALL;
+	else
+		perr(p, p->line,
+		     "drop_caches = '%s': expected pagecache or all", val);
+}
+
 /* "profile = cycles,dcm": the events runner/collect_profile.c samples. */
 static void set_profile(struct parser *p, const char *val)
 {
@@ -1414,6 +1425,8 @@ static const struct kconf_opt kconf_opts[] = {
 	  0, NULL, NULL, "yes: let jobs without direct=1 run (default no)" },
 	{ "plot_png", SEC_GLOBAL, KT_BOOL, G_OFF(plot_png), 0, 0, 0, NULL, NULL,
 	  "yes: DIR/plots gets a PNG beside each SVG graph (default no)" },
+	G_FUNC("drop_caches", set_drop_caches,
+	       "before each run: pagecache (default) or all (also dentries and inodes)"),
 	{ "disturbed_other_cpu_pct", SEC_GLOBAL, KT_THRESHOLD,
 	  G_OFF(disturbed_other_cpu_pct), 0, 1000000.0, 1, NULL, NULL,
 	  "a run is disturbed when other tasks used more % of a CPU than this and than 1.5 x the campaign's lower quartile, or off" },
@@ -2165,6 +2178,7 @@ int kconf_parse(const char *name, const char *text, struct kb_config *cfg)
 	cfg->disturbed_idle_fraction = 0.5;
 	cfg->retry_disturbed = 1;
 	cfg->order = KB_ORDER_INTERLEAVE;
+	cfg->drop_caches = KB_DROP_PAGECACHE;
 	cfg->seed = 1;
 	cfg->target_kind = KB_TARGET_LOOP;
 	cfg->loop_size_bytes = KB_DEFAULT_LOOP_SIZE;

@@ -52,6 +52,9 @@
  *                           ; needed, iterations = auto starts there
  *                           ; (relative to this file's directory)
  *   [global] plot_png = yes ; DIR/plots/ has a PNG beside each SVG
+ *   [global] drop_caches = all ; before each run, free dentries and
+ *                           ; inodes too (3), not only the page cache
+ *                           ; (pagecache, 1: the default)
  *   [global] allow_page_cache = yes ; count runs whose buffered reads
  *                           ; likely measured the page cache (flagged
  *                           ; "suspect", parsers/fio_json.h); default no:
@@ -85,6 +88,13 @@
 #define KB_MAX_MIN_EFFECTS 32
 
 enum kb_order { KB_ORDER_INTERLEAVE = 0, KB_ORDER_BLOCK, KB_ORDER_RANDOM };
+
+/* drop_caches =: the value written to /proc/sys/vm/drop_caches before
+ * each run (the kernel's Documentation/admin-guide/sysctl/vm.rst): 1
+ * frees the page cache, which is what makes buffered I/O start cold; 3
+ * also frees reclaimable slab (dentries, inodes), whose CPU grows with
+ * the machine's slab and which fio's I/O to a device does not read. */
+enum kb_drop_caches { KB_DROP_PAGECACHE = 1, KB_DROP_ALL = 3 };
 
 enum kb_target_kind {
 	KB_TARGET_DEVICE = 0,	/* a block device path, e.g. /dev/nvme0n1 */
@@ -332,6 +342,10 @@ struct kb_config {
 	int plot_png;		/* plot_png = yes|no (default no): the
 				 * runner's plots/ as PNG too
 				 * (reports/plots.h) */
+	int drop_caches;	/* drop_caches = pagecache|all: the value
+				 * written to /proc/sys/vm/drop_caches
+				 * before each run, KB_DROP_PAGECACHE (1,
+				 * the default) or KB_DROP_ALL (3) */
 };
 
 /* Parse the file at path into *cfg (zeroed first).  Returns 0, or

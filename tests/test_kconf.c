@@ -184,6 +184,7 @@ static void test_minimal_defaults(void **state)
 	assert_float_equal(cfg.disturbed_psi_pct, 40.0, 0);
 	assert_float_equal(cfg.disturbed_idle_fraction, 0.5, 0);
 	assert_int_equal(cfg.retry_disturbed, 1);
+	assert_int_equal(cfg.drop_caches, KB_DROP_PAGECACHE);
 	kconf_free(&cfg);
 }
 
@@ -773,6 +774,34 @@ static void test_disturbed_keys(void **state)
 		     "bad.conf:3: retry_disturbed = '-1'");
 }
 
+/* drop_caches = pagecache | all: the value written to
+ * /proc/sys/vm/drop_caches before each run (1 or 3); nothing else, not
+ * even the kernel's own numbers. */
+static void test_drop_caches_key(void **state)
+{
+	struct kb_config cfg;
+	char *msg;
+
+	(void)state;
+	assert_int_equal(parse_text(GLOBAL_OK "drop_caches = all\n" VARIANT_OK,
+				    &cfg, &msg), 0);
+	assert_string_equal(msg, "");
+	assert_int_equal(cfg.drop_caches, KB_DROP_ALL);
+	assert_int_equal(KB_DROP_ALL, 3);
+	free(msg);
+	kconf_free(&cfg);
+	assert_int_equal(parse_text(GLOBAL_OK "drop_caches = pagecache\n"
+				    VARIANT_OK, &cfg, &msg), 0);
+	assert_int_equal(cfg.drop_caches, KB_DROP_PAGECACHE);
+	assert_int_equal(KB_DROP_PAGECACHE, 1);
+	free(msg);
+	kconf_free(&cfg);
+	expect_error(GLOBAL_OK "drop_caches = 3\n" VARIANT_OK,
+		     "bad.conf:3: drop_caches = '3': expected pagecache or all");
+	expect_error(GLOBAL_OK VARIANT_OK "drop_caches = all\n",
+		     "bad.conf:4: 'drop_caches' belongs in [global]");
+}
+
 static void test_err_unknown_key(void **state)
 {
 	(void)state;
@@ -1244,6 +1273,7 @@ int main(void)
 		cmocka_unit_test(test_profiles_search),
 		cmocka_unit_test(test_load_missing_file),
 		cmocka_unit_test(test_parse_size),
+		cmocka_unit_test(test_drop_caches_key),
 		cmocka_unit_test(test_err_unknown_key),
 		cmocka_unit_test(test_hosts),
 		cmocka_unit_test(test_host_targets),
