@@ -165,6 +165,29 @@ size_t kb_rcampaign__tunable(const struct kb_rcampaign *c, const char *label)
 	return (size_t)-1;
 }
 
+size_t kb_rcampaign__labels(const struct kb_rcampaign *c, const char **out,
+			    size_t max)
+{
+	size_t i, l, n = 0;
+	const char *k;
+	json_t *v;
+
+	for (i = 0; i < c->nconfigs; i++)
+		json_object_foreach(c->configs[i].tunables, k, v) {
+			for (l = 0; l < n && strcmp(out[l], k); l++)
+				;
+			if (l == n && n < max)
+				out[n++] = k;
+		}
+	return n;
+}
+
+const char *kb_rconfig__tunable(const struct kb_rconfig *x,
+				const char *label)
+{
+	return x && label ? kb_jstr(x->tunables, label) : NULL;
+}
+
 const struct kb_rconfig *kb_rcampaign__config(const struct kb_rcampaign *c,
 					      const char *id)
 {
@@ -185,6 +208,7 @@ void kb_rrun_info__fill(struct kb_rrun_info *i, json_t *run)
 	memset(i, 0, sizeof(*i));
 	i->excluded = kb_jstr(run, "excluded");
 	i->reason = kb_jstr(run, "reason");
+	i->has_iteration = json_is_integer(json_object_get(run, "iteration"));
 	strs_of(&i->disturbed, json_object_get(run, "disturbed"));
 	strs_of(&i->outliers, json_object_get(run, "outliers"));
 	strs_of(&i->flags, json_object_get(run, "flags"));

@@ -104,6 +104,8 @@ struct kb_rrun_info {
 	const char *excluded;		/* why it is left out although ok
 					 * ("disturbed", "suspect", ...) */
 	const char *reason;		/* why it failed */
+	int has_iteration;		/* "iteration" is an integer (the
+					 * value: kb_rrun.iteration) */
 	struct kb_rstrs disturbed;	/* "disturbed": the broken rules */
 	struct kb_rstrs outliers;	/* "outliers": metric names */
 	struct kb_rstrs flags;		/* "flags": reasons to doubt it */
@@ -120,6 +122,18 @@ void kb_rcampaign__clear(struct kb_rcampaign *c);
 
 /* Index of tunable label in c->tunables, or (size_t)-1. */
 size_t kb_rcampaign__tunable(const struct kb_rcampaign *c, const char *label);
+
+/* The distinct keys of every configuration's "tunables", in order of
+ * first appearance (the labels a report's dimensions take; a merged
+ * report's configurations may have labels its campaign.tunables lacks):
+ * at most max into out (borrowed), the number stored. */
+size_t kb_rcampaign__labels(const struct kb_rcampaign *c, const char **out,
+			    size_t max);
+
+/* The value of tunable label in configuration x ({"NM": "0"}): the
+ * string, or NULL (x NULL, label unset or not a string). */
+const char *kb_rconfig__tunable(const struct kb_rconfig *x,
+				const char *label);
 
 /* The configuration of id, or NULL. */
 const struct kb_rconfig *kb_rcampaign__config(const struct kb_rcampaign *c,

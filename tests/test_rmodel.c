@@ -274,6 +274,16 @@ static void test_campaign_info(void **state)
 	assert_string_equal(g->guest_release, "6.1");
 	assert_string_equal(g->accel, "tcg");
 	assert_null(c->configs[0].accel);
+	assert_string_equal(kb_rconfig__tunable(g, "NM"), "2");
+	assert_null(kb_rconfig__tunable(g, "numjobs"));
+	assert_null(kb_rconfig__tunable(NULL, "NM"));
+	{
+		const char *labels[4];
+
+		assert_int_equal(kb_rcampaign__labels(c, labels, 4), 1);
+		assert_string_equal(labels[0], "NM");
+		assert_int_equal(kb_rcampaign__labels(c, labels, 0), 0);
+	}
 	assert_string_equal(c->env.uname, "Linux x");
 	assert_int_equal(c->env.cpus, 4);
 	assert_null(c->env.hostname);
@@ -291,6 +301,7 @@ static void test_campaign_info(void **state)
 			    "4");
 	assert_null(kb_rrun_info__param(&m->runs[1].info, "numjobs"));
 	assert_string_equal(m->runs[1].info.reason, "boot");
+	assert_true(!m->runs[0].info.has_iteration);
 	assert_int_equal(m->runs[1].info.flags.n, 0);
 	kb_rmodel__delete(m);
 	json_decref(res);
