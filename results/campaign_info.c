@@ -212,6 +212,10 @@ void kb_rrun_info__fill(struct kb_rrun_info *i, json_t *run)
 	strs_of(&i->disturbed, json_object_get(run, "disturbed"));
 	strs_of(&i->outliers, json_object_get(run, "outliers"));
 	strs_of(&i->flags, json_object_get(run, "flags"));
+	v = json_object_get(run, "flags");
+	i->has_flags = v != NULL;
+	i->flagged = json_array_size(v) || json_object_size(v);
+	i->has_excluded = json_object_get(run, "excluded") != NULL;
 	i->nparams = json_object_size(params);
 	if (!i->nparams)
 		return;

@@ -109,6 +109,12 @@ struct kb_rrun_info {
 	struct kb_rstrs disturbed;	/* "disturbed": the broken rules */
 	struct kb_rstrs outliers;	/* "outliers": metric names */
 	struct kb_rstrs flags;		/* "flags": reasons to doubt it */
+	unsigned has_flags : 1;		/* a "flags" member, of any type
+					 * (disturbance was measured) */
+	unsigned flagged : 1;		/* "flags" is a non-empty array or
+					 * object */
+	unsigned has_excluded : 1;	/* an "excluded" member, of any
+					 * type */
 	/* "params": swept job parameters, names[i] = values[i] ({"numjobs":
 	 * "4"}); values NULL when not a string */
 	const char **param_names, **param_values;

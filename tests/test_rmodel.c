@@ -235,6 +235,7 @@ static void test_campaign_info(void **state)
 		"  {\"configuration\": \"s,NM=0\", \"job\": \"rr\", \"status\": \"ok\","
 		"   \"params\": {\"numjobs\": \"4\"}, \"excluded\": \"disturbed\","
 		"   \"disturbed\": [\"a\", \"b\"], \"outliers\": [\"read.iops\"],"
+		"   \"flags\": {\"steal\": 1},"
 		"   \"metrics\": {}},"
 		"  {\"configuration\": \"g,NM=2\", \"job\": \"rr\","
 		"   \"status\": \"failed\", \"reason\": \"boot\", \"metrics\": {}}"
@@ -302,6 +303,11 @@ static void test_campaign_info(void **state)
 	assert_null(kb_rrun_info__param(&m->runs[1].info, "numjobs"));
 	assert_string_equal(m->runs[1].info.reason, "boot");
 	assert_true(!m->runs[0].info.has_iteration);
+	/* flags of any type; non-empty array or object: flagged */
+	assert_true(m->runs[0].info.has_flags && m->runs[0].info.flagged);
+	assert_true(m->runs[0].info.has_excluded);
+	assert_true(!m->runs[1].info.has_flags && !m->runs[1].info.flagged);
+	assert_true(!m->runs[1].info.has_excluded);
 	assert_int_equal(m->runs[1].info.flags.n, 0);
 	kb_rmodel__delete(m);
 	json_decref(res);
