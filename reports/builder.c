@@ -55,8 +55,9 @@ struct ctx {
 	/* the summaries and comparisons as typed rows, read once
 	 * (kb_analysis__from_json()): what the layouts read */
 	struct kb_analysis an;
-	/* the typed model (results/rmodel.h), built once: the runs, values
-	 * and campaign metadata the layouts read */
+	/* the typed model (results/rmodel.h), built once when a layout is
+	 * asked for (NULL otherwise): the runs, values and campaign
+	 * metadata the layouts read */
 	struct kb_rmodel *rm;
 };
 
@@ -1573,10 +1574,14 @@ int kb_report_build(json_t *results, const struct report_opts *opts,
 	c.runs = json_object_get(results, "runs");
 	c.campaign = json_object_get(results, "campaign");
 	kb_analysis__from_json(results, &c.an);
-	c.rm = kb_rmodel__new(results);
-	if (!c.rm) {
-		ret = -EINVAL;	/* named by kb_rmodel__new() */
-		goto out;
+	/* the typed model only where a layout reads it (layout_check(),
+	 * the presets): the default report does not pay for building it */
+	if (opts && (opts->layout || opts->rows || opts->cols)) {
+		c.rm = kb_rmodel__new(results);
+		if (!c.rm) {
+			ret = -EINVAL;	/* named by kb_rmodel__new() */
+			goto out;
+		}
 	}
 
 	if (opts && opts->metrics) {

@@ -806,6 +806,8 @@ int layout_check(const struct kb_rmodel *m, const struct report_opts *opts)
 			 "dimensions", opts->rows);
 		return -EINVAL;
 	}
+	if (!opts->rows && !opts->cols)
+		return 0;	/* no dimension to check (m may be NULL) */
 	/* tunable labels of the results, for the dimension names */
 	rows.labels = labels;
 	rows.nlabels = kb_rcampaign__labels(&m->campaign, labels, 64);

@@ -54,8 +54,9 @@ char *kb_layout_names(const char *sep);
 
 /* Check opts->layout, rows and cols against the typed model m of the
  * results (results/rmodel.h: its configurations' tunable labels and runs'
- * swept params) before anything is rendered.  Returns 0, or -EINVAL with
- * a message naming the option, the value and the choices. */
+ * swept params; read only when opts->rows or opts->cols is given, NULL
+ * allowed otherwise) before anything is rendered.  Returns 0, or -EINVAL
+ * with a message naming the option, the value and the choices. */
 struct kb_rmodel;
 int layout_check(const struct kb_rmodel *m, const struct report_opts *opts);
 
