@@ -6,6 +6,7 @@
 #include "results/analysis.h"
 #include "results/json.h"
 #include "results/paths.h"
+#include "results/rmodel.h"
 #include "lib/str.h"
 #include "stats/summary.h"
 #include "stats/compare.h"
@@ -54,6 +55,10 @@ struct ctx {
 	/* the summaries and comparisons as typed rows, read once
 	 * (kb_analysis__from_json()): what the layouts read */
 	struct kb_analysis an;
+	/* the typed model (results/rmodel.h), built once when a layout is
+	 * asked for (NULL otherwise): the runs, values and campaign
+	 * metadata the layouts read */
+	struct kb_rmodel *rm;
 };
 
 /* run's iteration as a reader numbers it: "3", "w1" (kb_iteration_label(),
@@ -1465,7 +1470,7 @@ static int lay_preset(struct ctx *c, struct kb_report_job *j,
 
 	(void)nm;
 	rows_init(c, &rows);
-	ret = layout_job_tables(c->results, &c->an,
+	ret = layout_job_tables(c->rm, &c->an,
 				layout_spans_jobs(opts) ? NULL :
 				j->name, opts->metrics ? opts->metrics[0] :
 				default_metric(c, layout_spans_jobs(opts) ?
@@ -1569,6 +1574,15 @@ int kb_report_build(json_t *results, const struct report_opts *opts,
 	c.runs = json_object_get(results, "runs");
 	c.campaign = json_object_get(results, "campaign");
 	kb_analysis__from_json(results, &c.an);
+	/* the typed model only where a layout reads it (layout_check(),
+	 * the presets): the default report does not pay for building it */
+	if (opts && (opts->layout || opts->rows || opts->cols)) {
+		c.rm = kb_rmodel__new(results);
+		if (!c.rm) {
+			ret = -EINVAL;	/* named by kb_rmodel__new() */
+			goto out;
+		}
+	}
 
 	if (opts && opts->metrics) {
 		for (nm = 0; opts->metrics[nm]; nm++) {
@@ -1599,7 +1613,7 @@ int kb_report_build(json_t *results, const struct report_opts *opts,
 			     (c.ncfgs ? c.cfgs[0].id : "(none)");
 	}
 
-	ret = layout_check(results, opts);
+	ret = layout_check(c.rm, opts);
 	if (ret)
 		goto out;
 	r = kb_xcalloc(1, sizeof(*r));
@@ -1630,5 +1644,6 @@ out:
 	free(c.labels.v);
 	free(c.jobs.v);
 	kb_analysis__clear(&c.an);
+	kb_rmodel__delete(c.rm);
 	return ret;
 }

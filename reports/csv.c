@@ -47,6 +47,7 @@
 #include "reports/table.h"
 #include "results/analysis.h"
 #include "results/json.h"
+#include "results/rmodel.h"
 #include "lib/file.h"
 #include "lib/str.h"
 #include "lib/metrics.h"
@@ -98,70 +99,54 @@ static void csv_dbl(FILE *out, int *first, double v)
 		fprintf(out, "%.15g", v);
 }
 
-static json_t *find_config(json_t *results, const char *id)
-{
-	json_t *e;
-	size_t i;
-
-	json_array_foreach(json_object_get(results, "configurations"), i, e)
-		if (kb_jstr(e, "id") && !strcmp(kb_jstr(e, "id"), id))
-			return e;
-	return NULL;
-}
-
 /* 1 when some run of the model carries "flags": disturbance measured. */
-static int flags_recorded(json_t *results)
+static int flags_recorded(const struct kb_rmodel *m)
 {
-	json_t *run;
-	size_t i;
+	size_t r;
 
-	json_array_foreach(json_object_get(results, "runs"), i, run)
-		if (json_object_get(run, "flags"))
+	for (r = 0; r < m->nruns; r++)
+		if (m->runs[r].info.has_flags)
 			return 1;
 	return 0;
 }
 
 /* Counted runs (and runs left out as "excluded") of (cfg, job) with a
  * non-empty "flags" array or an "excluded" reason. */
-static long disturbed_runs(json_t *results, const char *cfg, const char *job)
+static long disturbed_runs(const struct kb_rmodel *m, const char *cfg,
+			   const char *job)
 {
-	json_t *run, *flags;
+	size_t c = kb_rmodel__config(m, cfg), j = kb_rmodel__job(m, job), r;
 	long n = 0;
-	size_t i;
 
-	json_array_foreach(json_object_get(results, "runs"), i, run) {
-		const char *rc = kb_jstr(run, "configuration");
-		const char *rj = kb_jstr(run, "job");
+	for (r = 0; c != KB_RMODEL_NONE && j != KB_RMODEL_NONE &&
+		    r < m->nruns; r++) {
+		const struct kb_rrun *x = &m->runs[r];
 
-		if (!rc || !rj || strcmp(rc, cfg) || strcmp(rj, job))
+		if (x->config != c || x->job != j)
 			continue;
-		if (!kb_run_counts(run) && !json_object_get(run, "excluded"))
+		if (!x->counts && !x->info.has_excluded)
 			continue;
-		flags = json_object_get(run, "flags");
-		if ((json_is_array(flags) && json_array_size(flags)) ||
-		    (json_is_object(flags) && json_object_size(flags)) ||
-		    json_object_get(run, "excluded"))
+		if (x->info.flagged || x->info.has_excluded)
 			n++;
 	}
 	return n;
 }
 
-int report_csv(FILE *out, json_t *results)
+int report_csv(FILE *out, const struct kb_rmodel *m)
 {
 	struct kb_analysis an;
-	json_t *cfg, *t;
+	const struct kb_rconfig *cfg;
 	struct kb_strlist labels = { 0 };
-	int first, flags = flags_recorded(results), hosts = 0;
+	int first, flags = flags_recorded(m), hosts = 0;
 	size_t i, k, c, off;
 
 	/* the summaries and comparisons as typed rows (results/analysis.h) */
-	kb_analysis__from_json(results, &an);
+	kb_analysis__from_json(m->results, &an);
 	for (i = 0; i < an.nsummaries; i++)
 		hosts |= kb_metric_host_split(an.summaries[i].metric ?: "") > 0;
 
-	json_array_foreach(json_object_get(json_object_get(results,
-			   "campaign"), "tunables"), i, t)
-		kb_strlist_add(&labels, kb_jstr(t, "label"));
+	for (i = 0; i < m->campaign.ntunables; i++)
+		kb_strlist_add(&labels, m->campaign.tunables[i].label);
 
 	first = 1;
 	csv_str(out, &first, "configuration");
@@ -197,15 +182,15 @@ int report_csv(FILE *out, json_t *results)
 
 		if (!id || !job || !metric)
 			continue;
-		cfg = find_config(results, id);
+		cfg = kb_rcampaign__config(&m->campaign, id);
 		cmp = kb_analysis__comparison(&an, id, NULL, job, metric);
 		verdict = cmp ? cmp->verdict : NULL;
 		first = 1;
 		csv_str(out, &first, id);
-		csv_str(out, &first, kb_jstr(cfg, "variant"));
+		csv_str(out, &first, cfg ? cfg->variant : NULL);
 		for (k = 0; k < labels.n; k++)
-			csv_str(out, &first, kb_jstr(json_object_get(cfg,
-					"tunables"), labels.v[k]));
+			csv_str(out, &first, kb_rconfig__tunable(cfg,
+								 labels.v[k]));
 		csv_str(out, &first, job);
 		if (hosts) {	/* "host.NAME.METRIC": NAME, METRIC */
 			off = kb_metric_host_split(metric);
@@ -229,7 +214,7 @@ int report_csv(FILE *out, json_t *results)
 		csv_dbl(out, &first, s->cv_pct);
 		csv_dbl(out, &first, s->ci95_lo);
 		csv_dbl(out, &first, s->ci95_hi);
-		bl = cmp ? cmp->baseline : stats_baseline_for(results, id);
+		bl = cmp ? cmp->baseline : stats_baseline_for(m->results, id);
 		csv_str(out, &first, bl && strcmp(bl, id) ? bl : NULL);
 		csv_dbl(out, &first, cmp ? cmp->change_pct : NAN);
 		csv_dbl(out, &first, cmp ? cmp->change_ci95_lo_pct : NAN);
@@ -240,7 +225,7 @@ int report_csv(FILE *out, json_t *results)
 		csv_dbl(out, &first, cmp ? cmp->mde_pct : NAN);
 		csv_sep(out, &first);
 		if (flags)
-			fprintf(out, "%ld", disturbed_runs(results, id, job));
+			fprintf(out, "%ld", disturbed_runs(m, id, job));
 		csv_str(out, &first, s->modes_absent ? NULL :
 			s->modes ? "1" : "0");
 		analysis = cmp ? cmp->analysis : NULL;

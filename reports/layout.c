@@ -3,8 +3,8 @@
  * from GSL (gsl_stats_mean, gsl_stats_sd: the n-1 sample standard
  * deviation, the same as stats/summary.c). */
 #include "results/analysis.h"
-#include "results/json.h"
 #include "results/paths.h"
+#include "results/rmodel.h"
 #include "reports/layout.h"
 #include "lib/err.h"
 #include "lib/file.h"
@@ -28,9 +28,14 @@ struct dim {
 };
 
 struct lctx {
-	json_t *results, *runs;
+	const struct kb_rmodel *m;	/* runs, values, campaign metadata */
 	const struct kb_analysis *an;	/* its summaries and comparisons */
 	const struct kb_profile_rows *rows;
+	const struct kb_rconfig **rcfg;	/* of each row (rows->ids), NULL:
+					 * not in "configurations" */
+	size_t metric_k;	/* the metric's column in m, or
+				 * KB_RMODEL_NONE */
+	long long warmup;	/* campaign.warmup, 0 when absent */
 	const char *job;	/* NULL: every job */
 	const char *metric;
 };
@@ -117,34 +122,32 @@ static int is_label(const struct kb_profile_rows *rows, const char *name)
 	return 0;
 }
 
-static int is_param(json_t *runs, const char *name)
+static int is_param(const struct kb_rmodel *m, const char *name)
 {
-	json_t *r;
-	size_t i;
+	size_t r, k;
 
-	json_array_foreach(runs, i, r)
-		if (json_object_get(json_object_get(r, "params"), name))
-			return 1;
+	for (r = 0; r < m->nruns; r++)
+		for (k = 0; k < m->runs[r].info.nparams; k++)
+			if (!strcmp(m->runs[r].info.param_names[k], name))
+				return 1;
 	return 0;
 }
 
 /* The first swept parameter of any run, NULL when nothing is swept. */
-static const char *first_param(json_t *runs)
+static const char *first_param(const struct kb_rmodel *m)
 {
-	const char *k;
-	json_t *r, *v;
-	size_t i;
+	size_t r;
 
-	json_array_foreach(runs, i, r)
-		json_object_foreach(json_object_get(r, "params"), k, v)
-			return k;
+	for (r = 0; r < m->nruns; r++)
+		if (m->runs[r].info.nparams)
+			return m->runs[r].info.param_names[0];
 	return NULL;
 }
 
-static int parse_dim(json_t *results, const struct kb_profile_rows *rows,
+static int parse_dim(const struct kb_rmodel *m,
+		     const struct kb_profile_rows *rows,
 		     const char *opt, const char *name, struct dim *d)
 {
-	json_t *runs = json_object_get(results, "runs");
 	char *labels = NULL, *tmp;
 	size_t i;
 
@@ -159,7 +162,7 @@ static int parse_dim(json_t *results, const struct kb_profile_rows *rows,
 		d->kind = D_ITER;
 	else if (is_label(rows, name))
 		d->kind = D_TUNABLE;
-	else if (is_param(runs, name))
+	else if (is_param(m, name))
 		d->kind = D_PARAM;
 	else
 		goto bad;
@@ -176,19 +179,33 @@ bad:
 		 "parameter (kernels.conf 'sweep PARAM = ...')%s%s", opt,
 		 name, labels ? ", a tunable label (" : "", labels ? labels : "",
 		 labels ? ")" : "",
-		 first_param(runs) ? ", here: " : "",
-		 first_param(runs) ? first_param(runs) : "");
+		 first_param(m) ? ", here: " : "",
+		 first_param(m) ? first_param(m) : "");
 	free(labels);
 	return -EINVAL;
 }
 
-/* The value of dimension d for a run (malloc'd), NULL when it has none. */
-static char *run_value(const struct lctx *c, json_t *run, const struct dim *d)
+/* Run r's configuration id / job name, NULL when it names none. */
+static const char *run_config(const struct kb_rmodel *m, size_t r)
 {
-	const char *id = kb_jstr(run, "configuration");
+	return m->runs[r].config == KB_RMODEL_NONE ? NULL :
+	       m->configs.v[m->runs[r].config];
+}
+
+static const char *run_job(const struct kb_rmodel *m, size_t r)
+{
+	return m->runs[r].job == KB_RMODEL_NONE ? NULL :
+	       m->jobs.v[m->runs[r].job];
+}
+
+/* The value of dimension d for run r (malloc'd), NULL when it has
+ * none. */
+static char *run_value(const struct lctx *c, size_t r, const struct dim *d)
+{
+	const struct kb_rrun *run = &c->m->runs[r];
+	const char *id = run_config(c->m, r), *v;
 	long ci = cfg_index(c, id);
-	json_t *tun = ci >= 0 ? c->rows->tunables[ci] : NULL;
-	json_t *v;
+	const struct kb_rconfig *cfg = ci >= 0 ? c->rcfg[ci] : NULL;
 	char *s = NULL, *tmp, b[KB_ITER_LABEL_MAX];
 	size_t l;
 
@@ -198,21 +215,16 @@ static char *run_value(const struct lctx *c, json_t *run, const struct dim *d)
 	case D_VARIANT:
 		return ci >= 0 ? kb_xstrdup(c->rows->variants[ci]) : NULL;
 	case D_JOB:
-		return kb_jstr(run, "job") ? kb_xstrdup(kb_jstr(run, "job")) : NULL;
+		return run_job(c->m, r) ? kb_xstrdup(run_job(c->m, r)) : NULL;
 	case D_ITER:
 		/* as a reader numbers it: 1..N, warm-ups w1.. (results/paths.h) */
-		v = json_object_get(run, "iteration");
-		return json_is_integer(v) ? kb_xstrdup(kb_iteration_label(
-				json_integer_value(v),
-				kb_results_warmup(c->results), b)) : NULL;
+		return run->info.has_iteration ? kb_xstrdup(kb_iteration_label(
+				run->iteration, c->warmup, b)) : NULL;
 	case D_TUNABLE:
-		v = json_object_get(tun, d->name);
-		return json_is_string(v) ? kb_xstrdup(json_string_value(v)) :
-					   kb_xstrdup("");
+		return kb_xstrdup(kb_rconfig__tunable(cfg, d->name) ?: "");
 	case D_PARAM:
-		v = json_object_get(json_object_get(run, "params"), d->name);
-		return json_is_string(v) ? kb_xstrdup(json_string_value(v)) :
-		       NULL;
+		v = kb_rrun_info__param(&run->info, d->name);
+		return v ? kb_xstrdup(v) : NULL;
 	case D_REST:
 		if (ci < 0)
 			return NULL;
@@ -220,10 +232,9 @@ static char *run_value(const struct lctx *c, json_t *run, const struct dim *d)
 		for (l = 0; l < c->rows->nlabels; l++) {
 			if (!strcmp(c->rows->labels[l], d->name))
 				continue;
-			v = json_object_get(tun, c->rows->labels[l]);
+			v = kb_rconfig__tunable(cfg, c->rows->labels[l]);
 			tmp = kb_xasprintf("%s,%s=%s", s, c->rows->labels[l],
-					   json_is_string(v) ?
-					   json_string_value(v) : "");
+					   v ? v : "");
 			free(s);
 			s = tmp;
 		}
@@ -232,20 +243,21 @@ static char *run_value(const struct lctx *c, json_t *run, const struct dim *d)
 	return NULL;
 }
 
-/* A timed, successful run of the context's job with a value of the
- * metric: 1 and *x set, else 0. */
-static int run_counts(const struct lctx *c, json_t *run, double *x)
+/* Run r is a timed, successful run of the context's job with a value
+ * of the metric: 1 and *x set, else 0. */
+static int run_counts(const struct lctx *c, size_t r, double *x)
 {
-	json_t *v = json_object_get(json_object_get(run, "metrics"),
-				    c->metric);
+	const char *job = run_job(c->m, r);
+	double v;
 
-	if (c->job && (!kb_jstr(run, "job") || strcmp(kb_jstr(run, "job"), c->job)))
+	if (c->job && (!job || strcmp(job, c->job)))
 		return 0;
-	if (!kb_run_counts(run))
+	if (!c->m->runs[r].counts || c->metric_k == KB_RMODEL_NONE)
 		return 0;
-	if (!json_is_number(v) || !isfinite(json_number_value(v)))
+	v = kb_rmodel__value(c->m, r, c->metric_k);
+	if (!isfinite(v))
 		return 0;
-	*x = json_number_value(v);
+	*x = v;
 	return 1;
 }
 
@@ -254,7 +266,6 @@ static int run_counts(const struct lctx *c, json_t *run, double *x)
 static void dim_values(const struct lctx *c, const struct dim *d,
 		       struct vals *out)
 {
-	json_t *run;
 	size_t i;
 	char *s;
 	double x;
@@ -266,10 +277,10 @@ static void dim_values(const struct lctx *c, const struct dim *d,
 		for (i = 0; i < c->rows->n; i++)
 			vals_add(out, c->rows->variants[i]);
 	}
-	json_array_foreach(c->runs, i, run) {
-		if (!run_counts(c, run, &x))
+	for (i = 0; i < c->m->nruns; i++) {
+		if (!run_counts(c, i, &x))
 			continue;
-		s = run_value(c, run, d);
+		s = run_value(c, i, d);
 		vals_add(out, s);
 		free(s);
 	}
@@ -282,10 +293,10 @@ static void dim_values(const struct lctx *c, const struct dim *d,
 		for (i = 0; i < out->n; i++) {
 			int any = 0;
 
-			json_array_foreach(c->runs, k, run) {
-				if (!run_counts(c, run, &x))
+			for (k = 0; k < c->m->nruns; k++) {
+				if (!run_counts(c, k, &x))
 					continue;
-				s = run_value(c, run, d);
+				s = run_value(c, k, d);
 				any |= s && !strcmp(s, out->v[i]);
 				free(s);
 				if (any)
@@ -308,22 +319,21 @@ static double *sample(const struct lctx *c, const struct dim *a,
 		      const char *va, const struct dim *b, const char *vb,
 		      size_t *n)
 {
-	double *xs = kb_xcalloc(json_array_size(c->runs) + 1, sizeof(*xs));
-	json_t *run;
+	double *xs = kb_xcalloc(c->m->nruns + 1, sizeof(*xs));
 	size_t i;
 	char *s;
 	double x;
 	int ok;
 
 	*n = 0;
-	json_array_foreach(c->runs, i, run) {
-		if (!run_counts(c, run, &x))
+	for (i = 0; i < c->m->nruns; i++) {
+		if (!run_counts(c, i, &x))
 			continue;
-		s = run_value(c, run, a);
+		s = run_value(c, i, a);
 		ok = s && !strcmp(s, va);
 		free(s);
 		if (ok && b) {
-			s = run_value(c, run, b);
+			s = run_value(c, i, b);
 			ok = s && !strcmp(s, vb);
 			free(s);
 		}
@@ -438,7 +448,6 @@ static struct kb_table *scaling(const struct lctx *c, const struct dim *sw)
 	double *means, *xs;
 	char *title, *what, *bid = NULL;
 	int *have;
-	json_t *run;
 	double x;
 
 	dim_values(c, &rest, &rv);
@@ -456,12 +465,12 @@ static struct kb_table *scaling(const struct lctx *c, const struct dim *sw)
 		free(h);
 	}
 	/* the baseline row: the one holding the baseline configuration */
-	json_array_foreach(c->runs, i, run) {
-		if (!c->rows->baseline || !kb_jstr(run, "configuration") ||
-		    strcmp(kb_jstr(run, "configuration"), c->rows->baseline) ||
-		    !run_counts(c, run, &x))
+	for (i = 0; i < c->m->nruns; i++) {
+		if (!c->rows->baseline || !run_config(c->m, i) ||
+		    strcmp(run_config(c->m, i), c->rows->baseline) ||
+		    !run_counts(c, i, &x))
 			continue;
-		bid = run_value(c, run, &rest);
+		bid = run_value(c, i, &rest);
 		break;
 	}
 	for (i = 0; bid && i < rv.n; i++)
@@ -708,7 +717,7 @@ static void lkp(const struct lctx *c, const struct report_opts *opts,
 
 		/* its own baseline: in merged campaigns the same-named
 		 * configuration of the first (stats_baseline_for) */
-		base = stats_baseline_for(c->results, id) ?: c->rows->baseline;
+		base = stats_baseline_for(c->m->results, id) ?: c->rows->baseline;
 		if (!strcmp(id, base))
 			continue;
 		title = kb_xasprintf("%s: %s vs %s, lkp style", c->job, id,
@@ -765,14 +774,11 @@ int layout_spans_jobs(const struct report_opts *opts)
 			(opts->cols && !strcmp(opts->cols, "job")));
 }
 
-int layout_check(json_t *results, const struct report_opts *opts)
+int layout_check(const struct kb_rmodel *m, const struct report_opts *opts)
 {
 	struct kb_profile_rows rows = { 0 };
 	const char *labels[64];
 	struct dim d;
-	json_t *e, *v;
-	const char *k;
-	size_t i, n = 0;
 
 	if (!opts)
 		return 0;
@@ -800,21 +806,14 @@ int layout_check(json_t *results, const struct report_opts *opts)
 			 "dimensions", opts->rows);
 		return -EINVAL;
 	}
+	if (!opts->rows && !opts->cols)
+		return 0;	/* no dimension to check (m may be NULL) */
 	/* tunable labels of the results, for the dimension names */
-	json_array_foreach(json_object_get(results, "configurations"), i, e)
-		json_object_foreach(json_object_get(e, "tunables"), k, v) {
-			size_t l;
-
-			for (l = 0; l < n && strcmp(labels[l], k); l++)
-				;
-			if (l == n && n < 64)
-				labels[n++] = k;
-		}
 	rows.labels = labels;
-	rows.nlabels = n;
-	if (opts->rows && parse_dim(results, &rows, "--rows", opts->rows, &d))
+	rows.nlabels = kb_rcampaign__labels(&m->campaign, labels, 64);
+	if (opts->rows && parse_dim(m, &rows, "--rows", opts->rows, &d))
 		return -EINVAL;
-	if (opts->cols && parse_dim(results, &rows, "--cols", opts->cols, &d))
+	if (opts->cols && parse_dim(m, &rows, "--cols", opts->cols, &d))
 		return -EINVAL;
 	return 0;
 }
@@ -834,7 +833,7 @@ static int lay_rounds(const struct lctx *c, const struct report_opts *opts,
 static int lay_scaling(const struct lctx *c, const struct report_opts *opts,
 		       struct kb_report_job *j)
 {
-	const char *sw = opts->cols ? opts->cols : first_param(c->runs);
+	const char *sw = opts->cols ? opts->cols : first_param(c->m);
 	struct dim cl;
 
 	if (!sw && c->rows->nlabels)
@@ -846,7 +845,7 @@ static int lay_scaling(const struct lctx *c, const struct report_opts *opts,
 			 "or name the dimension with --cols");
 		return -EINVAL;
 	}
-	if (parse_dim(c->results, c->rows, "--cols", sw, &cl))
+	if (parse_dim(c->m, c->rows, "--cols", sw, &cl))
 		return -EINVAL;
 	if (cl.kind != D_TUNABLE && cl.kind != D_PARAM) {
 		kb_error("--layout scaling --cols %s: the swept "
@@ -884,8 +883,8 @@ static int lay_pivot(const struct lctx *c, const struct report_opts *opts,
 			 "configuration)");
 		return -EINVAL;
 	}
-	if (parse_dim(c->results, c->rows, "--rows", opts->rows, &r) ||
-	    parse_dim(c->results, c->rows, "--cols", opts->cols, &cl))
+	if (parse_dim(c->m, c->rows, "--rows", opts->rows, &r) ||
+	    parse_dim(c->m, c->rows, "--cols", opts->cols, &cl))
 		return -EINVAL;
 	kb_report_job_add(j, pivot(c, &r, &cl, "mean per cell"));
 	return 0;
@@ -903,19 +902,28 @@ static const struct {
 	{ "pivot", lay_pivot },
 };
 
-int layout_job_tables(json_t *results, const struct kb_analysis *an,
+int layout_job_tables(const struct kb_rmodel *m, const struct kb_analysis *an,
 		      const char *job, const char *metric,
 		      const struct kb_profile_rows *rows,
 		      const struct report_opts *opts, struct kb_report_job *j)
 {
-	struct lctx c = { results, json_object_get(results, "runs"), an,
-			  rows, job, metric };
+	struct lctx c = { m, an, rows, NULL, KB_RMODEL_NONE, 0, job, metric };
 	const char *name = opts->layout ? opts->layout : "pivot";
 	size_t i;
+	int ret = -EINVAL;
 
+	c.rcfg = kb_xcalloc(rows->n + 1, sizeof(*c.rcfg));
+	for (i = 0; i < rows->n; i++)
+		c.rcfg[i] = kb_rcampaign__config(&m->campaign, rows->ids[i]);
+	c.metric_k = metric ? kb_rmodel__metric(m, metric) : KB_RMODEL_NONE;
+	c.warmup = m->campaign.warmup > 0 ? m->campaign.warmup : 0;
 	for (i = 0; i < sizeof(presets) / sizeof(presets[0]); i++)
 		if (!strcmp(presets[i].name, name))
-			return presets[i].build(&c, opts, j);
-	kb_error("--layout %s: not a preset of the table model", name);
-	return -EINVAL;
+			break;
+	if (i < sizeof(presets) / sizeof(presets[0]))
+		ret = presets[i].build(&c, opts, j);
+	else
+		kb_error("--layout %s: not a preset of the table model", name);
+	free(c.rcfg);
+	return ret;
 }

@@ -38,7 +38,6 @@
 #ifndef KB_REPORT_LAYOUT_H
 #define KB_REPORT_LAYOUT_H
 
-#include <jansson.h>
 #include "reports/report.h"
 #include "reports/table.h"
 #include "reports/profile.h"
@@ -53,10 +52,13 @@ const char *kb_layout_name(size_t i, const char **help);
 /* Every layout name joined by sep (malloc'd). */
 char *kb_layout_names(const char *sep);
 
-/* Check opts->layout, rows and cols against results before anything is
- * rendered.  Returns 0, or -EINVAL with a message naming the option,
- * the value and the choices. */
-int layout_check(json_t *results, const struct report_opts *opts);
+/* Check opts->layout, rows and cols against the typed model m of the
+ * results (results/rmodel.h: its configurations' tunable labels and runs'
+ * swept params; read only when opts->rows or opts->cols is given, NULL
+ * allowed otherwise) before anything is rendered.  Returns 0, or -EINVAL
+ * with a message naming the option, the value and the choices. */
+struct kb_rmodel;
+int layout_check(const struct kb_rmodel *m, const struct report_opts *opts);
 
 /* 1 when the layout's tables span jobs (--rows job or --cols job): the
  * report then has one part, "all jobs", built with job = NULL. */
@@ -64,12 +66,14 @@ int layout_spans_jobs(const struct report_opts *opts);
 
 /* Append to j the tables of layout opts->layout (rounds, scaling,
  * mmtests, lkp, pivot) for job (NULL: all jobs), metric being the one to
- * show.  an: the analysis of results as typed rows (results/analysis.h,
- * kb_analysis__from_json()), what the layouts read of its summaries and
- * comparisons.  rows: the configurations in display order.  Returns 0 or
- * -EINVAL (message printed: e.g. nothing swept for scaling). */
+ * show.  m: the typed model of the results (results/rmodel.h: the runs,
+ * their values and the campaign metadata the cells come from).  an: its
+ * analysis as typed rows (results/analysis.h, kb_analysis__from_json()),
+ * what the layouts read of its summaries and comparisons.  rows: the
+ * configurations in display order.  Returns 0 or -EINVAL (message
+ * printed: e.g. nothing swept for scaling). */
 struct kb_analysis;
-int layout_job_tables(json_t *results, const struct kb_analysis *an,
+int layout_job_tables(const struct kb_rmodel *m, const struct kb_analysis *an,
 		      const char *job, const char *metric,
 		      const struct kb_profile_rows *rows,
 		      const struct report_opts *opts, struct kb_report_job *j);

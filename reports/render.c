@@ -3,6 +3,7 @@
  * reports/builder.c; csv; json), from one table of renderers. */
 #include "reports/table.h"
 #include "reports/report.h"
+#include "results/rmodel.h"
 #include "lib/err.h"
 
 #include <errno.h>
@@ -52,8 +53,15 @@ static int render_markdown(FILE *out, json_t *results,
 static int render_csv(FILE *out, json_t *results,
 		      const struct report_opts *opts)
 {
+	struct kb_rmodel *m = kb_rmodel__new(results);
+	int ret;
+
 	(void)opts;
-	return report_csv(out, results);
+	if (!m)
+		return -EINVAL;	/* named by kb_rmodel__new() */
+	ret = report_csv(out, m);
+	kb_rmodel__delete(m);
+	return ret;
 }
 
 static int render_json(FILE *out, json_t *results,

@@ -112,10 +112,12 @@ int report_markdown(FILE *out, const struct kb_report *r, json_t *results);
 int report_markdown_full(FILE *out, const struct kb_report *r,
 			 json_t *results, const struct report_opts *opts);
 
-/* reports/csv.c: the results (summaries and comparisons filled) as
- * RFC 4180 CSV data, one record per (configuration, job, metric); and
- * the tables as JSON (the layout of the file's comment). */
-int report_csv(FILE *out, json_t *results);
+/* reports/csv.c: the results (summaries and comparisons filled), as
+ * the typed model m (results/rmodel.h) of them, as RFC 4180 CSV data,
+ * one record per (configuration, job, metric); and the tables as JSON
+ * (the layout of the file's comment). */
+struct kb_rmodel;
+int report_csv(FILE *out, const struct kb_rmodel *m);
 int report_tables_json(FILE *out, const struct kb_report *r);
 
 #endif

@@ -116,6 +116,7 @@ struct kb_rmodel *kb_rmodel__new(json_t *results)
 		x->warmup = json_is_true(json_object_get(run, "warmup"));
 		x->counts = kb_run_counts(run);
 		x->fixed_work = !strcmp(kb_jstr(run, "work") ?: "", "fixed");
+		kb_rrun_info__fill(&x->info, run);
 		json_object_foreach(json_object_get(run, "metrics"), name, v) {
 			if (!json_is_number(v)) {
 				if (!json_is_null(v) && x->counts) {
@@ -136,6 +137,7 @@ struct kb_rmodel *kb_rmodel__new(json_t *results)
 			hint = k + 1;
 		}
 	}
+	kb_rcampaign__fill(&m->campaign, results);
 	build_groups(m);
 	return m;
 }
@@ -148,6 +150,9 @@ void kb_rmodel__delete(struct kb_rmodel *m)
 		return;
 	for (k = 0; k < m->nmetrics; k++)
 		free(m->metrics[k].name);
+	for (k = 0; k < m->nruns; k++)
+		kb_rrun_info__clear(&m->runs[k].info);
+	kb_rcampaign__clear(&m->campaign);
 	free(m->metrics);
 	free(m->values);
 	free(m->runs);

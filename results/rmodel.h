@@ -36,6 +36,7 @@
 
 #include "lib/metrics.h"
 #include "results/analysis.h"
+#include "results/campaign_info.h"
 #include "lib/str.h"
 
 /* No configuration / job: a run that names none. */
@@ -66,6 +67,8 @@ struct kb_rrun {
 				 * the statistics (kb_run_counts()) */
 	unsigned fixed_work : 1;	/* "work": "fixed" (a job of fixed
 				 * size, not time-based: stats/summary.h) */
+	struct kb_rrun_info info;	/* excluded, disturbed, outliers,
+				 * flags, params (results/campaign_info.h) */
 };
 
 /* A metric value that is neither a number nor null, in a counted run:
@@ -89,6 +92,10 @@ struct kb_rmodel {
 	 * group_runs[group_off[g] .. group_off[g + 1]), g = c * jobs.n + j */
 	size_t *group_off, *group_runs;
 	json_t *metric_index;		/* name -> index (private) */
+	/* the campaign's metadata: name, baseline, order, warm-up, jobs,
+	 * tunables, configurations, hosts, environment, disturbed settings
+	 * (results/campaign_info.h), filled with the model */
+	struct kb_rcampaign campaign;
 	/* what stats/ computed on this model (results/analysis.h): filled
 	 * by stats_fill_summaries_in(), stats_fill_comparisons_in(), freed
 	 * with the model */
@@ -96,7 +103,8 @@ struct kb_rmodel {
 };
 
 /* Build the typed model of results (its "runs" must be an array: NULL
- * otherwise, with a message saying so).
+ * otherwise, with a message saying so), with its campaign metadata and
+ * each run's info (results/campaign_info.h).
  * O(runs x metrics) time and memory: one pass over every run's
  * "metrics". */
 struct kb_rmodel *kb_rmodel__new(json_t *results);

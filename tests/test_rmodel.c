@@ -2,8 +2,9 @@
  * from a small jansson model written out here: the order of
  * configurations, jobs and metrics, which runs count, NAN for what was not
  * measured, the groups of counted runs, merged campaigns, dropping a
- * value; and whole-file JSON loads (parsers/json_file.h) telling a
- * missing file from a damaged one. */
+ * value; the campaign metadata and run info (results/campaign_info.h);
+ * and whole-file JSON loads (parsers/json_file.h) telling a missing file
+ * from a damaged one. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -207,12 +208,118 @@ static void test_json_load_whole(void **state)
 	rmdir(dir);
 }
 
+/* The campaign metadata and per-run info (results/campaign_info.h):
+ * filled with the model, absent members NULL / NAN / -1, tunable values
+ * by the campaign's tunable order, the vm facts of a variant. */
+static void test_campaign_info(void **state)
+{
+	json_error_t err;
+	json_t *res = json_loads(
+		"{\"campaign\": {\"name\": \"demo\", \"baseline\": \"s,NM=0\","
+		"  \"order\": \"block\", \"target\": \"loop:64M\","
+		"  \"iterations\": 3, \"warmup\": 1, \"runtime_s\": 5,"
+		"  \"jobs\": [\"rr\", \"sw\"], \"hosts\": [\"h1:8765\"],"
+		"  \"tunables\": [{\"label\": \"NM\", \"path\": \"queue/nomerges\"},"
+		"                 {\"label\": \"numjobs\", \"sweep\": true}],"
+		"  \"environment\": {\"uname\": \"Linux x\", \"cpus\": 4,"
+		"    \"fio_version\": \"fio-3.33\", \"vm\": {\"accel\": \"tcg\","
+		"    \"variants\": {\"g\": {\"guest_release\": \"6.1\","
+		"                           \"accel\": \"tcg\"}}}}},"
+		" \"configurations\": ["
+		"  {\"id\": \"s,NM=0\", \"variant\": \"s\", \"method\": \"local\","
+		"   \"tunables\": {\"NM\": \"0\"}},"
+		"  {\"id\": \"g,NM=2\", \"variant\": \"g\", \"method\": \"vm\","
+		"   \"tunables\": {\"NM\": \"2\"}}],"
+		" \"disturbed_settings\": {\"other_cpu_pct\": 41, \"steal_pct\": null},"
+		" \"runs\": ["
+		"  {\"configuration\": \"s,NM=0\", \"job\": \"rr\", \"status\": \"ok\","
+		"   \"params\": {\"numjobs\": \"4\"}, \"excluded\": \"disturbed\","
+		"   \"disturbed\": [\"a\", \"b\"], \"outliers\": [\"read.iops\"],"
+		"   \"flags\": {\"steal\": 1},"
+		"   \"metrics\": {}},"
+		"  {\"configuration\": \"g,NM=2\", \"job\": \"rr\","
+		"   \"status\": \"failed\", \"reason\": \"boot\", \"metrics\": {}}"
+		"]}", 0, &err);
+	struct kb_rmodel *m;
+	const struct kb_rcampaign *c;
+	const struct kb_rconfig *g;
+
+	(void)state;
+	assert_non_null(res);
+	m = kb_rmodel__new(res);
+	assert_non_null(m);
+	c = &m->campaign;
+	assert_string_equal(c->name, "demo");
+	assert_string_equal(c->baseline, "s,NM=0");
+	assert_string_equal(c->order, "block");
+	assert_string_equal(c->target, "loop:64M");
+	assert_int_equal(c->iterations, 3);
+	assert_int_equal(c->warmup, 1);
+	assert_true(c->runtime_s == 5.0);
+	assert_int_equal(c->jobs.n, 2);
+	assert_string_equal(c->jobs.v[1], "sw");
+	assert_int_equal(c->hosts.n, 1);
+	assert_int_equal(c->merged_from.n, 0);
+	assert_int_equal(c->ntunables, 2);
+	assert_string_equal(c->tunables[0].path, "queue/nomerges");
+	assert_true(c->tunables[1].sweep && !c->tunables[1].path);
+	assert_int_equal(kb_rcampaign__tunable(c, "numjobs"), 1);
+	assert_int_equal(kb_rcampaign__tunable(c, "nope"), (size_t)-1);
+	assert_int_equal(c->nconfigs, 2);
+	g = kb_rcampaign__config(c, "g,NM=2");
+	assert_ptr_equal(g, &c->configs[1]);
+	assert_null(kb_rcampaign__config(c, "x"));
+	assert_string_equal(g->method, "vm");
+	assert_string_equal(g->tunable_values[0], "2");
+	assert_null(g->tunable_values[1]);
+	assert_string_equal(g->guest_release, "6.1");
+	assert_string_equal(g->accel, "tcg");
+	assert_null(c->configs[0].accel);
+	assert_string_equal(kb_rconfig__tunable(g, "NM"), "2");
+	assert_null(kb_rconfig__tunable(g, "numjobs"));
+	assert_null(kb_rconfig__tunable(NULL, "NM"));
+	{
+		const char *labels[4];
+
+		assert_int_equal(kb_rcampaign__labels(c, labels, 4), 1);
+		assert_string_equal(labels[0], "NM");
+		assert_int_equal(kb_rcampaign__labels(c, labels, 0), 0);
+	}
+	assert_string_equal(c->env.uname, "Linux x");
+	assert_int_equal(c->env.cpus, 4);
+	assert_null(c->env.hostname);
+	assert_string_equal(c->env.vm_accel, "tcg");
+	assert_int_equal(c->nenvs, 0);
+	assert_true(c->disturbed.present);
+	assert_true(c->disturbed.other_cpu_pct == 41.0);
+	assert_true(isnan(c->disturbed.steal_pct));
+	/* per run */
+	assert_string_equal(m->runs[0].info.excluded, "disturbed");
+	assert_int_equal(m->runs[0].info.disturbed.n, 2);
+	assert_string_equal(m->runs[0].info.disturbed.v[1], "b");
+	assert_string_equal(m->runs[0].info.outliers.v[0], "read.iops");
+	assert_string_equal(kb_rrun_info__param(&m->runs[0].info, "numjobs"),
+			    "4");
+	assert_null(kb_rrun_info__param(&m->runs[1].info, "numjobs"));
+	assert_string_equal(m->runs[1].info.reason, "boot");
+	assert_true(!m->runs[0].info.has_iteration);
+	/* flags of any type; non-empty array or object: flagged */
+	assert_true(m->runs[0].info.has_flags && m->runs[0].info.flagged);
+	assert_true(m->runs[0].info.has_excluded);
+	assert_true(!m->runs[1].info.has_flags && !m->runs[1].info.flagged);
+	assert_true(!m->runs[1].info.has_excluded);
+	assert_int_equal(m->runs[1].info.flags.n, 0);
+	kb_rmodel__delete(m);
+	json_decref(res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names_and_values),
 		cmocka_unit_test(test_runs_and_groups),
 		cmocka_unit_test(test_no_runs),
+		cmocka_unit_test(test_campaign_info),
 		cmocka_unit_test(test_json_load_whole),
 	};
 

@@ -1,0 +1,156 @@
+/* results/campaign_info.h - the typed campaign metadata of a results
+ * model: what reports/ and push/ read of results.json besides the metric
+ * values (issue 12, step 2).
+ *
+ * Filled ONCE by kb_rcampaign__fill() when the typed model is built
+ * (results/rmodel.h kb_rmodel__new(): kb_rmodel.campaign, and each run's
+ * kb_rrun.info), from the jansson results model of
+ * docs/results-format.md.  Every string is borrowed from that tree (NULL:
+ * the member is absent or not a string), so the tree must outlive the
+ * model, as for the rest of kb_rmodel; the arrays are owned and freed by
+ * kb_rcampaign__clear() / kb_rrun_info__clear().
+ *
+ * Numbers that may be absent: NAN for a double, -1 for a count.
+ */
+#ifndef KB_RESULTS_CAMPAIGN_INFO_H
+#define KB_RESULTS_CAMPAIGN_INFO_H
+
+#include <stddef.h>
+#include <jansson.h>
+
+/* A list of borrowed strings in document order (duplicates kept). */
+struct kb_rstrs {
+	const char **v;
+	size_t n;
+};
+
+/* campaign.tunables[i]: {"label": "NM", "path": "queue/nomerges"}, or
+ * {"label": "numjobs", "sweep": true} for a swept job parameter. */
+struct kb_rtunable {
+	const char *label;
+	const char *path;	/* sysfs path relative to the queue; NULL
+				 * when swept */
+	unsigned sweep : 1;
+};
+
+/* results["configurations"][i], with what campaign.environment.vm says
+ * of its variant (environment.vm.variants[VARIANT]). */
+struct kb_rconfig {
+	const char *id;			/* "stock,NM=0" */
+	const char *variant;		/* "stock" */
+	const char *method;		/* "local", "vm", "kexec", ... */
+	const char *release;		/* the kernel release */
+	const char *baseline;		/* merged reports: the configuration
+					 * of the first campaign it is
+					 * compared with */
+	const char *guest_release;	/* vm: as its guest saw it */
+	const char *vm_release;		/* vm.variants[].release */
+	const char *accel;		/* vm: "kvm" / "tcg" */
+	/* its "tunables" by campaign tunable index: values[t] is the value
+	 * of tunables[t].label ({"NM": "0"}), NULL when not set; ntunables
+	 * entries (the campaign's) */
+	const char **tunable_values;
+	json_t *tunables;		/* the object itself (borrowed), for
+					 * labels the campaign does not list */
+};
+
+/* campaign.environment (campaign.json; runner/env.c): the facts the
+ * report header and report.md print. */
+struct kb_renv {
+	json_t *json;			/* the object (borrowed); NULL: none */
+	const char *uname, *kernel_release, *kernel_version, *cpu_model;
+	long long cpus;			/* -1: not recorded */
+	const char *governor, *memory_total, *fio_version, *perf_version;
+	const char *kbench_version, *hostname, *cmdline;
+	const char *vm_accel, *vm_timing_note;	/* environment.vm */
+};
+
+/* results["disturbed_settings"] (stats/disturbed.h): the thresholds
+ * used and the campaign's levels and limits, in percent (idle_fraction:
+ * a fraction of the median idle); NAN = off or absent. */
+struct kb_rdisturbed_settings {
+	int present;			/* the member exists */
+	double other_cpu_pct, other_factor, steal_pct, psi_pct;
+	double idle_fraction, other_cpu_q1, other_cpu_limit;
+	double idle_q3, idle_limit;
+};
+
+struct kb_rcampaign {
+	const char *name;		/* campaign.name */
+	const char *baseline;		/* campaign.baseline: a configuration
+					 * id */
+	const char *order;		/* "interleave" | "block" | "random" */
+	const char *target;		/* "loop:1024M", "/dev/nvme0n1" */
+	long long iterations, warmup;	/* -1: absent */
+	double runtime_s;		/* NAN: absent */
+	struct kb_rstrs jobs;		/* campaign.jobs */
+	struct kb_rstrs hosts;		/* campaign.hosts (fio --client) */
+	struct kb_rstrs merged_from;	/* merged reports: the names given */
+	struct kb_rtunable *tunables;	/* campaign.tunables */
+	size_t ntunables;
+	struct kb_rconfig *configs;	/* results["configurations"] */
+	size_t nconfigs;
+	struct kb_renv env;		/* campaign.environment */
+	/* merged reports: campaign.environments, by campaign name */
+	const char **env_names;
+	struct kb_renv *envs;
+	size_t nenvs;
+	struct kb_rdisturbed_settings disturbed;
+};
+
+/* What reports read of one run (results["runs"][i]) besides its
+ * metrics. */
+struct kb_rrun_info {
+	const char *excluded;		/* why it is left out although ok
+					 * ("disturbed", "suspect", ...) */
+	const char *reason;		/* why it failed */
+	int has_iteration;		/* "iteration" is an integer (the
+					 * value: kb_rrun.iteration) */
+	struct kb_rstrs disturbed;	/* "disturbed": the broken rules */
+	struct kb_rstrs outliers;	/* "outliers": metric names */
+	struct kb_rstrs flags;		/* "flags": reasons to doubt it */
+	unsigned has_flags : 1;		/* a "flags" member, of any type
+					 * (disturbance was measured) */
+	unsigned flagged : 1;		/* "flags" is a non-empty array or
+					 * object */
+	unsigned has_excluded : 1;	/* an "excluded" member, of any
+					 * type */
+	/* "params": swept job parameters, names[i] = values[i] ({"numjobs":
+	 * "4"}); values NULL when not a string */
+	const char **param_names, **param_values;
+	size_t nparams;
+};
+
+/* Fill c from results (campaign, configurations, disturbed_settings).
+ * Never fails: what is absent stays NULL / NAN / -1 / empty. */
+void kb_rcampaign__fill(struct kb_rcampaign *c, json_t *results);
+void kb_rcampaign__clear(struct kb_rcampaign *c);
+
+/* Index of tunable label in c->tunables, or (size_t)-1. */
+size_t kb_rcampaign__tunable(const struct kb_rcampaign *c, const char *label);
+
+/* The distinct keys of every configuration's "tunables", in order of
+ * first appearance (the labels a report's dimensions take; a merged
+ * report's configurations may have labels its campaign.tunables lacks):
+ * at most max into out (borrowed), the number stored. */
+size_t kb_rcampaign__labels(const struct kb_rcampaign *c, const char **out,
+			    size_t max);
+
+/* The value of tunable label in configuration x ({"NM": "0"}): the
+ * string, or NULL (x NULL, label unset or not a string). */
+const char *kb_rconfig__tunable(const struct kb_rconfig *x,
+				const char *label);
+
+/* The configuration of id, or NULL. */
+const struct kb_rconfig *kb_rcampaign__config(const struct kb_rcampaign *c,
+					      const char *id);
+
+/* Fill / free the info of one run object. */
+void kb_rrun_info__fill(struct kb_rrun_info *i, json_t *run);
+void kb_rrun_info__clear(struct kb_rrun_info *i);
+
+/* The value of swept parameter name in the run, or NULL. */
+const char *kb_rrun_info__param(const struct kb_rrun_info *i,
+				const char *name);
+
+#endif
