@@ -97,23 +97,25 @@ pid, fd = pty.fork()
 if pid == 0:
     os.environ['HOME'] = os.environ['ZDIR']
     os.execvp('zsh', ['zsh', '-f', '-i'])
-def read(secs):
+def read_until(marker, secs):
+    # read until marker shows up (or secs pass: a loaded machine may
+    # take seconds to run compinit; no fixed sleep decides the result)
     out, end = b'', time.time() + secs
-    while time.time() < end:
+    while time.time() < end and marker not in out:
         if select.select([fd], [], [], 0.1)[0]:
             try:
                 out += os.read(fd, 65536)
             except OSError:
                 break
     return out
-read(0.5)
+read_until(b'\x00', 0.3)
 os.write(fd, b"PS1='> '; fpath=($ZDIR $fpath); autoload -U compinit; "
-         b"compinit -u -D\n")
-read(1.5)
+         b"compinit -u -D; print kb-ready-$((6*7))\n")
+read_until(b'kb-ready-42', 60)
 os.write(fd, sys.argv[1].encode() + b"\t")
-out = read(2).decode(errors='replace')
+out = read_until(b'--layout scaling', 30).decode(errors='replace')
 os.write(fd, b"\x15exit\n")
-read(0.5)
+read_until(b'\x00', 0.5)
 print(out)
 PY
 )
