@@ -267,10 +267,20 @@ $(BUILD)/bench/%: bench/%.c $(BUILD)/libkbench.a
 # 7, issue 13's verdicts on real runs (bench/truth13.sh: 200 A/A
 # comparisons, 2 x 10 slowdown campaigns; KBENCH_BENCH_TRUTH_SCALE=0.1
 # for a tenth, KBENCH_BENCH_TRUTH=0 skips it; KBENCH_BENCH_STEPS=1: step
-# 1 alone, about 1.5 minutes).  bench/bench.sh says each step.
+# 1 alone, about 1.5 minutes; =3: the report figures alone, under a
+# minute without the 100k ones).  bench/bench.sh says each step.
+# PREV=<git ref>: also build that commit (git archive into
+# $(BUILD)/prev, release flags) and compare its `kbench report` CPU with
+# this build's (report.ab_10k_cpu; about a minute more).
 bench: deps-check
 	$(MAKE) --no-print-directory $(BUILD)/kbench $(BENCH_BINS)
-	bench/bench.sh $(BUILD)
+	@if [ -n "$(PREV)" ]; then \
+		rm -rf $(BUILD)/prev && mkdir -p $(BUILD)/prev && \
+		git archive "$(PREV)" | tar -x -C $(BUILD)/prev && \
+		$(MAKE) --no-print-directory -C $(BUILD)/prev build/kbench >/dev/null && \
+		echo "bench: previous build: $(PREV) ($$(git rev-parse --short "$(PREV)"))"; \
+	fi
+	KBENCH_BENCH_PREV=$(if $(PREV),$(BUILD)/prev/build/kbench) bench/bench.sh $(BUILD)
 
 install: $(BUILD)/kbench $(COMPLETIONS) $(MANPAGES)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/kbench/profiles \

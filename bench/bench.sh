@@ -12,8 +12,14 @@
 #   KBENCH_BENCH_RUNTIME  seconds per fio run in the overhead figure (3)
 #   KBENCH_BENCH_OUT      results file (default bench/results.json)
 #   KBENCH_BENCH_100K     0: leave out the 100k-run report figures (1)
-#   KBENCH_BENCH_STEPS    1: only step 1, the overhead figures (e.g. to
-#                         compare two builds A B A B); default: all
+#   KBENCH_BENCH_STEPS    the steps to run, numbers joined by ',': 1 only
+#                         the overhead figures (e.g. to compare two builds
+#                         A B A B), 3 the report figures; default: all
+#   KBENCH_BENCH_PREV     a previous build's kbench binary (`make bench
+#                         PREV=<git ref>` builds one): step 3 then
+#                         measures report.ab_10k_cpu, this build's CPU
+#                         over the previous one's on the 10k campaign,
+#                         PAIRS side-by-side pairs (issue 12: <= 1.10)
 #
 # Figures (docs: README.md "Performance"):
 #  1 overhead.*   randread-4k on a loop device: a one-run kbench campaign
@@ -60,10 +66,17 @@ RUNTIME=${KBENCH_BENCH_RUNTIME:-3}
 OUT=${KBENCH_BENCH_OUT:-bench/results.json}
 STEPS=${KBENCH_BENCH_STEPS:-all}
 case $STEPS in
-1|all)	;;
-*)	echo "bench: KBENCH_BENCH_STEPS=$STEPS: expected 1 or all" >&2
+all)	;;
+*[!1-7,]*|'')
+	echo "bench: KBENCH_BENCH_STEPS=$STEPS: expected all or step numbers 1-7 joined by ',' (e.g. 1 or 1,3)" >&2
 	exit 1 ;;
 esac
+# want N: step N is to be measured
+want() {
+	[ "$STEPS" = all ] && return 0
+	case ",$STEPS," in *",$1,"*) return 0 ;; esac
+	return 1
+}
 REPO=$(pwd)
 
 for t in "$K" "$BIN/kbtime" "$BIN/jansson_decode" "$BIN/gen_jsonplus" \
@@ -141,6 +154,7 @@ finish() {
 }
 
 # --- 1. measurement overhead ----------------------------------------------
+if want 1; then
 def overhead.iops_ratio ratio '>=' 0.995 "IOPS of randread-4k, one-run kbench campaign / bare fio, same loop device"
 def overhead.kbench_cpu_pct '%' '<=' 0.1 "CPU of kbench and its non-fio children without its cache drop, percent of the campaign's wall time (wait4 rusage minus run.json's fio and cache drop)"
 def overhead.kbench_cpu_ms ms '<=' 30 "the same in milliseconds per one-run campaign (issue 16)"
@@ -237,12 +251,9 @@ else
 	LOOP=
 fi
 
-if [ "$STEPS" = 1 ]; then
-	finish
-	exit 0
 fi
-
 # --- 2. parse rate and peak RSS -------------------------------------------
+if want 2; then
 def parse.rate_ratio ratio '>=' 0.9 "kbench parse rate / bare jansson decode rate, same ~40 MB of fio corpus JSON"
 def parse.kbench_mb_s MB/s - 0 "kbench parse --compact -q, output to /dev/null"
 def parse.jansson_mb_s MB/s - 0 "bench/jansson_decode (json_loadb only)"
@@ -285,7 +296,9 @@ while [ $i -le 3 ]; do
 done
 rm -f "$W/big.json"
 
+fi
 # --- 3. report scale ------------------------------------------------------
+if want 3; then
 # CPU (user + sys, wait4) is the figure that matters on a shared machine;
 # wall time is printed beside it.  Each pair of a growth ratio is measured
 # side by side (1k, 10k, 100k, then again).  100k runs: about 0.5 GB of
@@ -302,7 +315,9 @@ def report.100k_cpu_s s - 0 "kbench report (text) on 100,000 runs x $NM metrics,
 def report.100k_rss_mib MiB '<=' 1024 "its peak RSS"
 def report.growth_100k_10k ratio '<=' 11 "CPU for 100k runs / CPU for 10k runs (10 = linear)"
 if [ "$BIG" = 0 ]; then
-	pending report.growth_100k_10k "skipped (KBENCH_BENCH_100K=0)"
+	for f in 100k_cpu_s 100k_rss_mib growth_100k_10k; do
+		pending report.$f "skipped (KBENCH_BENCH_100K=0)"
+	done
 else
 	"$BIN/gen_campaign" "$W/c100k" 100000 50 >/dev/null
 fi
@@ -326,8 +341,39 @@ while [ $i -le 3 ]; do
 	i=$((i + 1))
 done
 rm -rf "$W/c100k"
+# this build against a previous one (issue 12: a change of structure must
+# not make the report slower): PAIRS pairs, the order alternating (A B,
+# B A) so that a machine getting busier is charged to neither side
+def report.ab_10k_cpu ratio '<=' 1.10 "kbench report (text) on 10,000 runs: CPU of this build / the previous build's (KBENCH_BENCH_PREV)"
+PREV=${KBENCH_BENCH_PREV:-}
+if [ -z "$PREV" ]; then
+	pending report.ab_10k_cpu "no previous build (make bench PREV=<git ref>)"
+elif [ ! -x "$PREV" ]; then
+	echo "bench: KBENCH_BENCH_PREV=$PREV: not an executable" >&2
+	exit 1
+else
+	say "report: this build vs $PREV on 10k runs, $PAIRS pairs"
+	i=1
+	while [ $i -le "$PAIRS" ]; do
+		if [ $((i % 2)) = 1 ]; then
+			measure "$PREV" report "$W/c10k"
+			cp=$(calc "$user_s + $sys_s")
+			measure "$K" report "$W/c10k"
+			cn=$(calc "$user_s + $sys_s")
+		else
+			measure "$K" report "$W/c10k"
+			cn=$(calc "$user_s + $sys_s")
+			measure "$PREV" report "$W/c10k"
+			cp=$(calc "$user_s + $sys_s")
+		fi
+		sample report.ab_10k_cpu "$(calc "$cn / $cp")"
+		i=$((i + 1))
+	done
+fi
 
+fi
 # --- 4. plan and resume bookkeeping ---------------------------------------
+if want 4; then
 def plan.10k_s s '<' 0.5 "kbench plan --runs on 10,000 planned runs"
 def resume.10k_s s '<' 0.5 "kbench run on a complete 10,000-run campaign (nothing to run; rewrites results.json and the reports)"
 "$BIN/gen_campaign" --conf-only "$W/p10k" 10000 50 >/dev/null
@@ -344,7 +390,9 @@ while [ $i -le 3 ]; do
 	i=$((i + 1))
 done
 
+fi
 # --- 5. time to a verdict -------------------------------------------------
+if want 5; then
 # iterations = auto (runner/adaptive.h) against a fixed count equal to its
 # max_iterations: machine time, and the CI half-width each reached.
 AUTO_TARGET=${KBENCH_BENCH_TARGET_CI:-2}
@@ -398,7 +446,9 @@ EOF
 	fi
 fi
 
+fi
 # --- 6. guest start -------------------------------------------------------
+if want 6; then
 # method = vm (TCG here; KVM where the probe shows it works): seconds from
 # QEMU's start to the guest's first run (boots/NNN/timing.json
 # first_run_s: the "kbench guest: run" line printed just before its fio
@@ -476,7 +526,10 @@ EOF
 		say "guest start: kbench $kf s, plain $pinit s ($(jq -r '.environment.vm.accel // "?"' "$W/vm/campaign.json"))"
 	done
 fi
+fi
 # --- 7. issue 13: verdicts on real runs (bench/truth13.sh) ----------------
+if want 7; then
 . "$REPO/bench/truth13.sh"
 
+fi
 finish
