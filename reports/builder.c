@@ -1398,8 +1398,12 @@ static void job_add_profile_tables(struct ctx *c, struct kb_report_job *j,
 	struct kb_table *t[4];	/* CPU, DCM, time, task */
 	size_t i, n;
 
+	if (!c->rm)	/* the typed model the tables read: no layout built it */
+		c->rm = kb_rmodel__new(c->results);
+	if (!c->rm)
+		return;	/* no "runs": named by kb_rmodel__new() */
 	rows_init(c, &rows);
-	n = profile_tables_which(c->results, j->name, &rows, t, 4, which);
+	n = profile_tables_which(c->rm, j->name, &rows, t, 4, which);
 	for (i = 0; i < n; i++)
 		kb_report_job_add(j, t[i]);
 	rows_free(&rows);

@@ -1,5 +1,6 @@
 /* reports/profile.c - see profile.h. */
 #include "reports/profile.h"
+#include "results/rmodel.h"
 #include "lib/file.h"
 
 #include <math.h>
@@ -7,40 +8,31 @@
 #include <string.h>
 
 struct pctx {
-	json_t *summaries, *runs;
+	const struct kb_summary_row *summaries;	/* the typed summaries
+						 * read (results/analysis.h) */
+	size_t nsummaries;
+	const struct kb_rmodel *runs;	/* whose runs' warnings: the model's
+					 * or its extra runs' (NULL: none) */
+	const struct kb_rcampaign *campaign;	/* tunable values */
 	const char *job;
 	const struct kb_profile_rows *rows;
-	json_t *overhead;	/* results' profile_overhead, or NULL */
+	const struct kb_analysis *an;	/* its profile_overhead rows */
 	const char *source;	/* whose samples: "profiling runs" or
 				 * "timed runs" */
 };
 
-static json_t *summary(struct pctx *c, const char *cfg, const char *metric)
+static const struct kb_summary_row *summary(struct pctx *c, const char *cfg,
+					    const char *metric)
 {
-	json_t *e;
-	size_t i;
-
-	json_array_foreach(c->summaries, i, e) {
-		const char *ec = json_string_value(json_object_get(e,
-							"configuration"));
-		const char *ej = json_string_value(json_object_get(e, "job"));
-		const char *em = json_string_value(json_object_get(e, "metric"));
-
-		if (ec && ej && em && !strcmp(ec, cfg) &&
-		    !strcmp(ej, c->job) && !strcmp(em, metric))
-			return e;
-	}
-	return NULL;
+	return kb_summary_rows__find(c->summaries, c->nsummaries, cfg, c->job,
+				     metric);
 }
 
-static int num(json_t *o, const char *k, double *v)
+/* The job of run r of the runs read, or NULL. */
+static const char *run_job(const struct kb_rmodel *m, size_t r)
 {
-	json_t *x = json_object_get(o, k);
-
-	if (!json_is_number(x) || !isfinite(json_number_value(x)))
-		return 0;
-	*v = json_number_value(x);
-	return 1;
+	return m->runs[r].job == KB_RMODEL_NONE ? NULL :
+	       m->jobs.v[m->runs[r].job];
 }
 
 /* Metric names of the job's summaries matching prefix*suffix, in order
@@ -50,11 +42,10 @@ static size_t metric_names(struct pctx *c, const char *prefix,
 {
 	size_t i, k, n = 0, lp = strlen(prefix), ls = strlen(suffix), lm;
 	const char *m, *j;
-	json_t *e;
 
-	json_array_foreach(c->summaries, i, e) {
-		m = json_string_value(json_object_get(e, "metric"));
-		j = json_string_value(json_object_get(e, "job"));
+	for (i = 0; i < c->nsummaries; i++) {
+		m = c->summaries[i].metric;
+		j = c->summaries[i].job;
 		if (!m || !j || strcmp(j, c->job))
 			continue;
 		lm = strlen(m);
@@ -83,14 +74,13 @@ static size_t key_cols(struct pctx *c, struct kb_table *t)
 static size_t cfg_row(struct pctx *c, struct kb_table *t, size_t i)
 {
 	size_t row = kb_table_add_row(t, c->rows->group_start[i]), l;
-	json_t *v;
+	const struct kb_rconfig *x = kb_rcampaign__config(c->campaign,
+							  c->rows->ids[i]);
 
 	kb_table_set(t, row, 0, "%s", c->rows->variants[i]);
-	for (l = 0; l < c->rows->nlabels; l++) {
-		v = json_object_get(c->rows->tunables[i], c->rows->labels[l]);
+	for (l = 0; l < c->rows->nlabels; l++)
 		kb_table_set(t, row, 1 + l, "%s",
-			     json_is_string(v) ? json_string_value(v) : "");
-	}
+			     kb_rconfig__tunable(x, c->rows->labels[l]) ?: "");
 	return row;
 }
 
@@ -98,17 +88,18 @@ static void mean_cell(struct pctx *c, struct kb_table *t, size_t row,
 		      size_t col, size_t i, const char *metric,
 		      const char *fmt_suffix, int dec, int with_ci)
 {
-	json_t *s = summary(c, c->rows->ids[i], metric);
-	double v, lo, hi;
+	const struct kb_summary_row *s = summary(c, c->rows->ids[i], metric);
 
-	if (num(s, "mean", &v))
-		kb_table_set(t, row, col, "%.*f%s", dec, v, fmt_suffix);
+	if (s && isfinite(s->mean))
+		kb_table_set(t, row, col, "%.*f%s", dec, s->mean, fmt_suffix);
 	else
 		kb_table_set(t, row, col, "n/a");
 	if (!with_ci)
 		return;
-	if (num(s, "ci95_lo", &lo) && num(s, "ci95_hi", &hi))
-		kb_table_set(t, row, col + 1, "%.*f", dec, (hi - lo) / 2);
+	/* the CI is written (null otherwise) only with an sd */
+	if (s && s->has_sd && isfinite(s->ci95_lo) && isfinite(s->ci95_hi))
+		kb_table_set(t, row, col + 1, "%.*f", dec,
+			     (s->ci95_hi - s->ci95_lo) / 2);
 	else
 		kb_table_set(t, row, col + 1, "n/a");
 }
@@ -118,15 +109,15 @@ static void role_notes(struct pctx *c, struct kb_table *t, const char *role)
 {
 	const char *seen[16];
 	size_t i, k, ns = 0, rl = strlen(role);
-	json_t *run, *w;
 
-	json_array_foreach(c->runs, i, run) {
-		const char *j = json_string_value(json_object_get(run, "job"));
+	for (i = 0; c->runs && i < c->runs->nruns; i++) {
+		const struct kb_rstrs *w = &c->runs->runs[i].info.warnings;
+		const char *j = run_job(c->runs, i);
 
 		if (!j || strcmp(j, c->job))
 			continue;
-		json_array_foreach(json_object_get(run, "warnings"), k, w) {
-			const char *s = json_string_value(w);
+		for (k = 0; k < w->n; k++) {
+			const char *s = w->v[k];
 			size_t q;
 
 			if (!s || strncmp(s, "profile: ", 9))
@@ -148,38 +139,36 @@ static void role_notes(struct pctx *c, struct kb_table *t, const char *role)
  * configuration with its 95% CI (stats/profiling.h). */
 static void overhead_notes(struct pctx *c, struct kb_table *t)
 {
-	json_t *e;
 	size_t i;
 	int first = 1;
-	double r, lo, hi, n;
 
-	json_array_foreach(c->overhead, i, e) {
-		const char *cfg = json_string_value(json_object_get(e,
-							"configuration"));
-		const char *job = json_string_value(json_object_get(e, "job"));
+	for (i = 0; i < c->an->nprofile_overhead; i++) {
+		const struct kb_profile_overhead_row *e =
+			&c->an->profile_overhead[i];
+		const char *cfg = e->configuration;
+		double n = (double)e->n;
 
-		if (!cfg || !job || strcmp(job, c->job))
+		if (!cfg || !e->job || strcmp(e->job, c->job))
 			continue;
 		if (first)
 			kb_table_add_note(t, "perf record's cost: IOPS with "
 					  "sampling / without, 95%% CI (%s, "
 					  "paired by round):",
-					  !strcmp(json_string_value(
-					  json_object_get(e, "sampled")) ?: "",
+					  !strcmp(e->sampled ?: "",
 					  "counted runs") ? "the sampled "
 					  "counted runs / the unsampled runs" :
 					  "the profiling runs / the counted "
 					  "runs");
 		first = 0;
-		num(e, "n", &n);
-		if (!num(e, "ratio", &r))
+		if (!isfinite(e->ratio))
 			kb_table_add_note(t, "  %s: n/a", cfg);
-		else if (num(e, "ci95_lo", &lo) && num(e, "ci95_hi", &hi))
+		else if (isfinite(e->ci95_lo) && isfinite(e->ci95_hi))
 			kb_table_add_note(t, "  %s: %.3f (%.3f-%.3f, n=%.0f)",
-					  cfg, r, lo, hi, n);
+					  cfg, e->ratio, e->ci95_lo,
+					  e->ci95_hi, n);
 		else
 			kb_table_add_note(t, "  %s: %.3f (n=%.0f: no CI)", cfg,
-					  r, n);
+					  e->ratio, n);
 	}
 }
 
@@ -187,18 +176,19 @@ static int role_mentioned(struct pctx *c, const char *role)
 {
 	char pre[64];
 	const char *m[1];
-	json_t *run, *w;
 	size_t i, k;
 
 	snprintf(pre, sizeof(pre), "profile.%s.", role);
 	if (metric_names(c, pre, "_pct", m, 1))
 		return 1;
 	snprintf(pre, sizeof(pre), "profile: %s:", role);
-	json_array_foreach(c->runs, i, run)
-		json_array_foreach(json_object_get(run, "warnings"), k, w)
-			if (json_is_string(w) &&
-			    !strncmp(json_string_value(w), pre, strlen(pre)))
+	for (i = 0; c->runs && i < c->runs->nruns; i++) {
+		const struct kb_rstrs *w = &c->runs->runs[i].info.warnings;
+
+		for (k = 0; k < w->n; k++)
+			if (w->v[k] && !strncmp(w->v[k], pre, strlen(pre)))
 				return 1;
+	}
 	return 0;
 }
 
@@ -279,8 +269,7 @@ static struct kb_table *role_table(struct pctx *c, const char *role,
 	kb_table_add_col(t, "n", 1, (int)(nchild + 1));
 
 	for (i = 0; i < c->rows->n; i++) {
-		json_t *s;
-		double v;
+		const struct kb_summary_row *s;
 
 		row = cfg_row(c, t, i);
 		kb_table_set(t, row, nkey, "%s:", tag);
@@ -305,8 +294,7 @@ static struct kb_table *role_table(struct pctx *c, const char *role,
 		metric = kb_xasprintf("profile.%s.kernel_pct", role);
 		s = summary(c, c->rows->ids[i], metric);
 		free(metric);
-		kb_table_set(t, row, col, "%ld",
-			     num(s, "n", &v) ? (long)v : 0L);
+		kb_table_set(t, row, col, "%ld", s ? (long)s->n : 0L);
 	}
 	/* every column in the legend: the top-level groups too */
 	for (g = 0; g < ntot; g++) {
@@ -428,23 +416,23 @@ static size_t time_tables(struct pctx *c, struct kb_table **out)
 	return 2;
 }
 
-size_t profile_tables_which(json_t *results, const char *job,
+size_t profile_tables_which(const struct kb_rmodel *m, const char *job,
 			    const struct kb_profile_rows *rows,
 			    struct kb_table **out, size_t max, unsigned which)
 {
-	struct pctx c = { json_object_get(results, "summaries"),
-			  json_object_get(results, "runs"), job, rows,
-			  json_object_get(results, "profile_overhead"),
-			  "timed runs" };
+	const struct kb_analysis *an = &m->analysis;
+	struct pctx c = { an->summaries, an->nsummaries, m, &m->campaign, job,
+			  rows, an, "timed runs" };
 	/* the profile tables: the profiling runs' samples when the campaign
 	 * has them (stats/profiling.h), else the timed runs' */
 	struct pctx pc = c;
 	struct kb_table *t;
 	size_t n = 0;
 
-	if (json_is_array(json_object_get(results, "profiling_summaries"))) {
-		pc.summaries = json_object_get(results, "profiling_summaries");
-		pc.runs = json_object_get(results, "profiling_runs");
+	if (an->profiling_sampled) {
+		pc.summaries = an->profiling_summaries;
+		pc.nsummaries = an->nprofiling_summaries;
+		pc.runs = m->profiling;
 		pc.source = "profiling runs";
 	}
 	if ((which & PROFILE_ROLES) && n < max &&
@@ -458,10 +446,10 @@ size_t profile_tables_which(json_t *results, const char *job,
 	return n;
 }
 
-size_t profile_tables(json_t *results, const char *job,
+size_t profile_tables(const struct kb_rmodel *m, const char *job,
 		      const struct kb_profile_rows *rows,
 		      struct kb_table **out, size_t max)
 {
-	return profile_tables_which(results, job, rows, out, max,
+	return profile_tables_which(m, job, rows, out, max,
 				    PROFILE_ROLES | PROFILE_TIME);
 }

@@ -18,15 +18,21 @@
 #ifndef KB_REPORT_PROFILE_H
 #define KB_REPORT_PROFILE_H
 
-#include <jansson.h>
 #include "reports/table.h"
+
+struct json_t;
+struct kb_rmodel;
 
 /* The rows of a report, in display order (built by reports/builder.c). */
 struct kb_profile_rows {
 	size_t n;
 	const char **ids;	/* configuration ids */
 	const char **variants;
-	json_t **tunables;	/* {"NM": "0"} or NULL */
+	struct json_t **tunables;	/* {"NM": "0"} or NULL: filled by
+					 * reports/builder.c, read by none
+					 * (the tables take each tunable value
+					 * from the model's campaign,
+					 * kb_rconfig__tunable()) */
 	const int *group_start;
 	const char **labels;	/* tunable labels */
 	size_t nlabels;
@@ -34,10 +40,15 @@ struct kb_profile_rows {
 };
 
 /* Append to out (at most max) the profile tables and the time/task table
- * of job, built from results' "summaries" and "runs"; tables whose
- * metrics are absent altogether are left out.  Returns the number
- * appended. */
-size_t profile_tables(json_t *results, const char *job,
+ * of job, built from the typed results model m (results/rmodel.h): its
+ * analysis' summaries (the time/task tables; the profile tables too
+ * unless the campaign sampled in profiling runs: then the rows
+ * m->analysis.profiling_summaries), profile_overhead rows (the notes on
+ * perf record's cost, stats/profiling.h), configurations' tunable values
+ * (m->campaign) and the "profile: " warnings of its runs (or of its extra
+ * runs, m->profiling); tables whose metrics are absent altogether are
+ * left out.  Returns the number appended. */
+size_t profile_tables(const struct kb_rmodel *m, const char *job,
 		      const struct kb_profile_rows *rows,
 		      struct kb_table **out, size_t max);
 
@@ -46,7 +57,7 @@ size_t profile_tables(json_t *results, const char *job,
  * tables: 2 tables, appended only when both fit max). */
 #define PROFILE_ROLES 1u
 #define PROFILE_TIME 2u
-size_t profile_tables_which(json_t *results, const char *job,
+size_t profile_tables_which(const struct kb_rmodel *m, const char *job,
 			    const struct kb_profile_rows *rows,
 			    struct kb_table **out, size_t max, unsigned which);
 

@@ -39,12 +39,20 @@ struct kb_sample_check_row *kb_analysis__add_sample_check(
 	return add_row(&a->sample_checks, &a->nsample_checks, sizeof(*a->sample_checks));
 }
 
-void kb_analysis__clear_summaries(struct kb_analysis *a)
+struct kb_profile_overhead_row *kb_analysis__add_profile_overhead(
+	struct kb_analysis *a)
+{
+	return add_row(&a->profile_overhead, &a->nprofile_overhead,
+		       sizeof(*a->profile_overhead));
+}
+
+/* Free n summary rows and the array. */
+static void summary_rows_free(struct kb_summary_row *rows, size_t n)
 {
 	size_t i, k;
 
-	for (i = 0; i < a->nsummaries; i++) {
-		struct kb_summary_row *s = &a->summaries[i];
+	for (i = 0; i < n; i++) {
+		struct kb_summary_row *s = &rows[i];
 
 		free(s->configuration);
 		free(s->job);
@@ -56,9 +64,30 @@ void kb_analysis__clear_summaries(struct kb_analysis *a)
 			free(s->modes);
 		}
 	}
-	free(a->summaries);
+	free(rows);
+}
+
+void kb_analysis__clear_summaries(struct kb_analysis *a)
+{
+	summary_rows_free(a->summaries, a->nsummaries);
 	a->summaries = NULL;
 	a->nsummaries = 0;
+}
+
+void kb_analysis__clear_profiling(struct kb_analysis *a)
+{
+	size_t i;
+
+	summary_rows_free(a->profiling_summaries, a->nprofiling_summaries);
+	for (i = 0; i < a->nprofile_overhead; i++) {
+		free(a->profile_overhead[i].configuration);
+		free(a->profile_overhead[i].job);
+	}
+	free(a->profile_overhead);
+	a->profiling_summaries = NULL;
+	a->profile_overhead = NULL;
+	a->nprofiling_summaries = a->nprofile_overhead = 0;
+	a->profiling_sampled = 0;
 }
 
 void kb_comparison_row__clear(struct kb_comparison_row *c)
@@ -106,6 +135,7 @@ void kb_analysis__clear(struct kb_analysis *a)
 {
 	kb_analysis__clear_summaries(a);
 	kb_analysis__clear_comparisons(a);
+	kb_analysis__clear_profiling(a);
 }
 
 /* a and b both set and equal */
@@ -114,21 +144,29 @@ static int same(const char *a, const char *b)
 	return a && b && !strcmp(a, b);
 }
 
-const struct kb_summary_row *kb_analysis__summary(const struct kb_analysis *a,
-						 const char *cfg,
-						 const char *job,
-						 const char *metric)
+const struct kb_summary_row *kb_summary_rows__find(
+	const struct kb_summary_row *rows, size_t n, const char *cfg,
+	const char *job, const char *metric)
 {
 	size_t i;
 
-	for (i = 0; i < a->nsummaries; i++) {
-		const struct kb_summary_row *s = &a->summaries[i];
+	for (i = 0; i < n; i++) {
+		const struct kb_summary_row *s = &rows[i];
 
 		if (same(s->configuration, cfg) && same(s->job, job) &&
 		    same(s->metric, metric))
 			return s;
 	}
 	return NULL;
+}
+
+const struct kb_summary_row *kb_analysis__summary(const struct kb_analysis *a,
+						 const char *cfg,
+						 const char *job,
+						 const char *metric)
+{
+	return kb_summary_rows__find(a->summaries, a->nsummaries, cfg, job,
+				     metric);
 }
 
 const struct kb_comparison_row *kb_analysis__comparison(
@@ -239,15 +277,52 @@ static json_t *summary_json(const struct kb_summary_row *s)
 	return e;
 }
 
-void kb_analysis__summaries_to_json(const struct kb_analysis *a,
-				    json_t *results)
+static json_t *summaries_json(const struct kb_summary_row *rows, size_t n)
 {
 	json_t *out = json_array();
 	size_t i;
 
-	for (i = 0; i < a->nsummaries; i++)
-		json_array_append_new(out, summary_json(&a->summaries[i]));
-	json_object_set_new(results, "summaries", out);
+	for (i = 0; i < n; i++)
+		json_array_append_new(out, summary_json(&rows[i]));
+	return out;
+}
+
+void kb_analysis__summaries_to_json(const struct kb_analysis *a,
+				    json_t *results)
+{
+	json_object_set_new(results, "summaries",
+			    summaries_json(a->summaries, a->nsummaries));
+}
+
+void kb_analysis__profiling_to_json(const struct kb_analysis *a,
+				    json_t *results)
+{
+	json_t *out;
+	size_t i;
+
+	json_object_del(results, "profiling_summaries");
+	json_object_del(results, "profile_overhead");
+	if (a->profiling_sampled)
+		json_object_set_new(results, "profiling_summaries",
+				    summaries_json(a->profiling_summaries,
+						   a->nprofiling_summaries));
+	if (!a->nprofile_overhead)
+		return;
+	out = json_array();
+	for (i = 0; i < a->nprofile_overhead; i++) {
+		const struct kb_profile_overhead_row *o =
+			&a->profile_overhead[i];
+
+		json_array_append_new(out, json_pack(
+			"{s:s, s:s, s:s, s:s, s:I, s:o, s:o, s:o}",
+			"configuration", o->configuration ? o->configuration :
+			"", "job", o->job ? o->job : "",
+			"metric", "iops", "sampled", o->sampled ? o->sampled : "",
+			"n", (json_int_t)o->n, "ratio", kb_jreal(o->ratio),
+			"ci95_lo", kb_jreal(o->ci95_lo),
+			"ci95_hi", kb_jreal(o->ci95_hi)));
+	}
+	json_object_set_new(results, "profile_overhead", out);
 }
 
 /* The members of a comparison entry in the order written: one table for
@@ -572,6 +647,28 @@ void kb_analysis__from_json(json_t *results, struct kb_analysis *a)
 					     kb_analysis__add_comparison(a));
 	json_array_foreach(json_object_get(results, "sample_checks"), i, e)
 		sample_check_from_json(e, kb_analysis__add_sample_check(a));
+	e = json_object_get(results, "profiling_summaries");
+	a->profiling_sampled = json_is_array(e);
+	if (a->profiling_sampled) {
+		a->nprofiling_summaries = json_array_size(e);
+		a->profiling_summaries = kb_xcalloc(a->nprofiling_summaries + 1,
+			sizeof(*a->profiling_summaries));
+		for (i = 0; i < a->nprofiling_summaries; i++)
+			summary_from_json(json_array_get(e, i),
+					  &a->profiling_summaries[i]);
+	}
+	json_array_foreach(json_object_get(results, "profile_overhead"), i, e) {
+		struct kb_profile_overhead_row *o =
+			kb_analysis__add_profile_overhead(a);
+
+		o->configuration = jdup(e, "configuration");
+		o->job = jdup(e, "job");
+		o->sampled = kb_jstr(e, "sampled");
+		o->n = jsize(e, "n");
+		o->ratio = jdbl(e, "ratio");
+		o->ci95_lo = jdbl(e, "ci95_lo");
+		o->ci95_hi = jdbl(e, "ci95_hi");
+	}
 	a->settings.alpha = jdbl(set, "alpha");
 	a->settings.p_adjustment = kb_jstr(set, "p_adjustment");
 	a->settings.family_size = jsize(set, "family_size");

@@ -133,6 +133,17 @@ struct kb_comparison_settings {
 	int outliers_excluded;
 };
 
+/* One entry of "profile_overhead" (stats/profiling.h): what perf
+ * record's sampling costs the IOPS of (configuration, job), sampled /
+ * unsampled, paired by round. */
+struct kb_profile_overhead_row {
+	char *configuration, *job;
+	const char *sampled;	/* "profiling runs" | "counted runs" */
+	size_t n;		/* rounds paired */
+	double ratio;		/* NAN: null (no test possible) */
+	double ci95_lo, ci95_hi;	/* NAN: null (n < 2) */
+};
+
 struct kb_analysis {
 	struct kb_summary_row *summaries;
 	size_t nsummaries;
@@ -141,6 +152,15 @@ struct kb_analysis {
 	struct kb_sample_check_row *sample_checks;
 	size_t nsample_checks;
 	struct kb_comparison_settings settings;
+	/* the extra runs' (stats/profiling.h, stats_fill_profiling_in()):
+	 * "profiling_summaries" is written when profiling_sampled (some
+	 * extra run sampled; its rows may still be none), "profile_overhead"
+	 * when it has rows */
+	int profiling_sampled;
+	struct kb_summary_row *profiling_summaries;
+	size_t nprofiling_summaries;
+	struct kb_profile_overhead_row *profile_overhead;
+	size_t nprofile_overhead;
 };
 
 /* A new zeroed row appended to the array (*v, *n): kb_xrealloc'd. */
@@ -148,11 +168,15 @@ struct kb_summary_row *kb_analysis__add_summary(struct kb_analysis *a);
 struct kb_comparison_row *kb_analysis__add_comparison(struct kb_analysis *a);
 struct kb_sample_check_row *kb_analysis__add_sample_check(
 	struct kb_analysis *a);
+struct kb_profile_overhead_row *kb_analysis__add_profile_overhead(
+	struct kb_analysis *a);
 
 /* Free the summaries, the comparisons with the sample checks and the
- * settings, or everything; what is freed is left empty. */
+ * settings, the extra runs' rows (profiling_*, profile_overhead), or
+ * everything; what is freed is left empty. */
 void kb_analysis__clear_summaries(struct kb_analysis *a);
 void kb_analysis__clear_comparisons(struct kb_analysis *a);
+void kb_analysis__clear_profiling(struct kb_analysis *a);
 void kb_analysis__clear(struct kb_analysis *a);
 
 /* The serializers: results["summaries"] from a->summaries; and
@@ -163,6 +187,12 @@ void kb_analysis__summaries_to_json(const struct kb_analysis *a,
 				    struct json_t *results);
 void kb_analysis__comparisons_to_json(const struct kb_analysis *a,
 				      struct json_t *results);
+/* results["profiling_summaries"] and ["profile_overhead"] from the extra
+ * runs' rows: both removed, then appended (in that order) when there is
+ * something to write (see struct kb_analysis), as stats/profiling.h
+ * documents them. */
+void kb_analysis__profiling_to_json(const struct kb_analysis *a,
+				    struct json_t *results);
 
 /* The summary of (cfg, job, metric), the first comparison of cfg against
  * base (NULL: any) for (job, metric), or NULL.  Linear in the rows. */
@@ -173,16 +203,21 @@ const struct kb_summary_row *kb_analysis__summary(const struct kb_analysis *a,
 const struct kb_comparison_row *kb_analysis__comparison(
 	const struct kb_analysis *a, const char *cfg, const char *base,
 	const char *job, const char *metric);
+/* The same lookup in any n summary rows (a->profiling_summaries). */
+const struct kb_summary_row *kb_summary_rows__find(
+	const struct kb_summary_row *rows, size_t n, const char *cfg,
+	const char *job, const char *metric);
 
 /* Read back what the serializers wrote: the analysis of an analysed
- * results model (its "summaries", "comparisons", "sample_checks" and
- * "comparison_settings"; absent arrays give no rows, absent or null
- * numbers are NAN, n_pairs -1) into *a, so that a results.json loaded
- * from disk gives the same rows as the analysis that wrote it (the
- * serializers write the same JSON again).  The char * members are owned
- * (kb_analysis__clear()); the const char * ones (unit, direction,
- * analysis, verdict, p_adjustment) are borrowed from results, which must
- * outlive the rows. */
+ * results model (its "summaries", "comparisons", "sample_checks",
+ * "comparison_settings", "profiling_summaries" and "profile_overhead";
+ * absent arrays give no rows, absent or null numbers are NAN, n_pairs
+ * -1; profiling_sampled: "profiling_summaries" is an array) into *a, so
+ * that a results.json loaded from disk gives the same rows as the
+ * analysis that wrote it (the serializers write the same JSON again).
+ * The char * members are owned (kb_analysis__clear()); the const char *
+ * ones (unit, direction, analysis, verdict, p_adjustment, sampled) are
+ * borrowed from results, which must outlive the rows. */
 void kb_analysis__from_json(struct json_t *results, struct kb_analysis *a);
 
 /* One entry of results["comparisons"] read back into *r, as above; free

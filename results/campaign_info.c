@@ -216,6 +216,8 @@ void kb_rrun_info__fill(struct kb_rrun_info *i, json_t *run)
 	i->has_flags = v != NULL;
 	i->flagged = json_array_size(v) || json_object_size(v);
 	i->has_excluded = json_object_get(run, "excluded") != NULL;
+	strs_of(&i->warnings, json_object_get(run, "warnings"));
+	i->extra = kb_jstr(run, "extra");
 	i->nparams = json_object_size(params);
 	if (!i->nparams)
 		return;
@@ -232,6 +234,7 @@ void kb_rrun_info__clear(struct kb_rrun_info *i)
 	free(i->disturbed.v);
 	free(i->outliers.v);
 	free(i->flags.v);
+	free(i->warnings.v);
 	free(i->param_names);
 	free(i->param_values);
 	memset(i, 0, sizeof(*i));

@@ -119,6 +119,13 @@ struct kb_rrun_info {
 	 * "4"}); values NULL when not a string */
 	const char **param_names, **param_values;
 	size_t nparams;
+	struct kb_rstrs warnings;	/* "warnings", in order (a non-string
+					 * entry: NULL); "profile: ..." ones
+					 * are the profile tables' notes */
+	const char *extra;		/* an extra run's "extra"
+					 * (results["profiling_runs"]:
+					 * "profiling" | "unsampled"), NULL
+					 * for a counted run */
 };
 
 /* Fill c from results (campaign, configurations, disturbed_settings).

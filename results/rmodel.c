@@ -68,18 +68,15 @@ static void build_groups(struct kb_rmodel *m)
 	free(fill);
 }
 
-struct kb_rmodel *kb_rmodel__new(json_t *results)
+/* The model of results and its runs array, without analysis nor extra
+ * runs. */
+static struct kb_rmodel *build(json_t *results, json_t *runs)
 {
-	json_t *runs = json_object_get(results, "runs"), *c, *run, *v;
+	json_t *c, *run, *v;
 	struct kb_rmodel *m;
 	const char *name;
 	size_t i, r, cap = 0, capbad = 0;
 
-	if (!json_is_array(runs)) {
-		kb_error("results model has no \"runs\" array; is this a "
-			 "kbench results.json (docs/results-format.md)?");
-		return NULL;
-	}
 	m = kb_xcalloc(1, sizeof(*m));
 	m->results = results;
 	m->metric_index = json_object();
@@ -142,6 +139,42 @@ struct kb_rmodel *kb_rmodel__new(json_t *results)
 	return m;
 }
 
+struct kb_rmodel *kb_rmodel__new(json_t *results)
+{
+	json_t *runs = json_object_get(results, "runs");
+	struct kb_rmodel *m;
+
+	if (!json_is_array(runs)) {
+		kb_error("results model has no \"runs\" array; is this a "
+			 "kbench results.json (docs/results-format.md)?");
+		return NULL;
+	}
+	m = build(results, runs);
+	kb_analysis__from_json(results, &m->analysis);
+	if (json_array_size(json_object_get(results, "profiling_runs")))
+		m->profiling = kb_rmodel__new_extra(results, NULL);
+	return m;
+}
+
+struct kb_rmodel *kb_rmodel__new_extra(json_t *results, const char *extra)
+{
+	json_t *tree = json_object(), *runs = json_array(), *run, *v;
+	struct kb_rmodel *m;
+	size_t i;
+
+	json_array_foreach(json_object_get(results, "profiling_runs"), i, run)
+		if (!extra || !strcmp(kb_jstr(run, "extra") ?: "", extra))
+			json_array_append(runs, run);
+	if ((v = json_object_get(results, "campaign")))
+		json_object_set(tree, "campaign", v);
+	if ((v = json_object_get(results, "configurations")))
+		json_object_set(tree, "configurations", v);
+	json_object_set_new(tree, "runs", runs);
+	m = build(tree, runs);
+	m->owned = tree;
+	return m;
+}
+
 void kb_rmodel__delete(struct kb_rmodel *m)
 {
 	size_t k;
@@ -164,6 +197,8 @@ void kb_rmodel__delete(struct kb_rmodel *m)
 	free(m->campaigns.v);
 	json_decref(m->metric_index);
 	kb_analysis__clear(&m->analysis);
+	kb_rmodel__delete(m->profiling);
+	json_decref(m->owned);
 	free(m);
 }
 

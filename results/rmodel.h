@@ -100,14 +100,33 @@ struct kb_rmodel {
 	 * by stats_fill_summaries_in(), stats_fill_comparisons_in(), freed
 	 * with the model */
 	struct kb_analysis analysis;
+	/* the typed model of results["profiling_runs"] (the extra runs,
+	 * runner/plan.h, stats/profiling.h: never in runs nor the matrix
+	 * above), built by kb_rmodel__new() with kb_rmodel__new_extra(
+	 * results, NULL); NULL when there are none */
+	struct kb_rmodel *profiling;
+	json_t *owned;			/* kb_rmodel__new_extra()'s own
+					 * results tree, or NULL */
 };
 
 /* Build the typed model of results (its "runs" must be an array: NULL
  * otherwise, with a message saying so), with its campaign metadata and
- * each run's info (results/campaign_info.h).
+ * each run's info (results/campaign_info.h), what an analysed results
+ * model holds of the analysis read back into analysis
+ * (kb_analysis__from_json(), results/analysis.h: a results.json loaded
+ * from disk) and the model of its extra runs (profiling).
  * O(runs x metrics) time and memory: one pass over every run's
  * "metrics". */
 struct kb_rmodel *kb_rmodel__new(json_t *results);
+
+/* The typed model of the extra runs results["profiling_runs"] whose
+ * "extra" is extra ("profiling": the sampled ones), all of them when
+ * extra is NULL, with results' campaign and configurations: its results
+ * is a new tree of its own ({"campaign", "configurations", "runs"}, freed
+ * with it), so that stats filling it (stats_fill_summaries_in()) leaves
+ * results alone.  Its analysis starts empty and its profiling is NULL.
+ * Never NULL. */
+struct kb_rmodel *kb_rmodel__new_extra(json_t *results, const char *extra);
 
 void kb_rmodel__delete(struct kb_rmodel *m);
 

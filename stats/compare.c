@@ -1389,7 +1389,7 @@ int stats_analyse(json_t *results, const struct kb_compare_opts *o)
 	if (ret >= 0)
 		ret = stats_fill_summaries_in(m);
 	if (!ret)	/* the extra runs' own (stats/profiling.h) */
-		ret = stats_fill_profiling(results);
+		ret = stats_fill_profiling_in(m);
 	if (!ret)
 		ret = stats_fill_comparisons_in(m, o, NULL, 0);
 	kb_rmodel__delete(m);

@@ -2,187 +2,219 @@
 #include "stats/profiling.h"
 #include "stats/paired.h"
 #include "stats/summary.h"
-#include "results/json.h"
+#include "results/rmodel.h"
 #include "lib/file.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* read.iops + write.iops + trim.iops of a run, or NAN when none is a
+/* read.iops + write.iops + trim.iops of run r of m, or NAN when none is a
  * number (not measured). */
-static double run_iops(json_t *run)
+static double run_iops(const struct kb_rmodel *m, size_t r)
 {
 	static const char *const dirs[] = { "read.iops", "write.iops",
 					    "trim.iops" };
-	json_t *m = json_object_get(run, "metrics"), *v;
-	double sum = 0;
+	double sum = 0, v;
 	int any = 0;
-	size_t i;
+	size_t i, k;
 
 	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		v = json_object_get(m, dirs[i]);
-		if (json_is_number(v)) {
-			sum += json_number_value(v);
-			any = 1;
-		}
+		k = kb_rmodel__metric(m, dirs[i]);
+		if (k == KB_RMODEL_NONE || isnan(v = kb_rmodel__value(m, r, k)))
+			continue;
+		sum += v;
+		any = 1;
 	}
 	return any ? sum : NAN;
 }
 
-static char *round_key(json_t *run)
+/* A run's configuration id and job name ("" for none). */
+static const char *run_config(const struct kb_rmodel *m, size_t r)
 {
-	return kb_xasprintf("%s\n%s\n%lld", kb_jstr(run, "configuration") ?: "",
-			    kb_jstr(run, "job") ?: "",
-			    (long long)json_integer_value(json_object_get(run,
-							  "iteration")));
+	size_t c = m->runs[r].config;
+
+	return c == KB_RMODEL_NONE ? "" : m->configs.v[c];
 }
 
-/* The summaries of the sampled extra runs ("extra": "profiling"). */
-static int fill_summaries(json_t *results, json_t *pruns)
+static const char *run_job(const struct kb_rmodel *m, size_t r)
 {
-	json_t *tmp, *sampled = json_array(), *run;
-	size_t i;
+	size_t j = m->runs[r].job;
+
+	return j == KB_RMODEL_NONE ? "" : m->jobs.v[j];
+}
+
+/* The extra runs of one round (configuration, job, iteration): their
+ * IOPS summed and counted. */
+struct round {
+	const char *cfg, *job;
+	long iteration;
+	double sum;
+	long n;
+};
+
+/* The summaries of the sampled extra runs ("extra": "profiling") into
+ * an->profiling_summaries; 0 or stats_fill_summaries_in()'s error. */
+static int fill_summaries(struct kb_rmodel *m)
+{
+	const struct kb_rmodel *x = m->profiling;
+	struct kb_analysis *an = &m->analysis;
+	struct kb_rmodel *s;
+	size_t r;
 	int ret;
 
-	json_array_foreach(pruns, i, run)
-		if (!strcmp(kb_jstr(run, "extra") ?: "", "profiling"))
-			json_array_append(sampled, run);
-	json_object_del(results, "profiling_summaries");
-	if (!json_array_size(sampled)) {
-		json_decref(sampled);
+	for (r = 0; r < x->nruns; r++)
+		if (!strcmp(x->runs[r].info.extra ?: "", "profiling"))
+			break;
+	if (r == x->nruns)
 		return 0;
+	s = kb_rmodel__new_extra(m->results, "profiling");
+	ret = stats_fill_summaries_in(s);
+	if (!ret) {	/* the rows move over */
+		an->profiling_sampled = 1;
+		an->profiling_summaries = s->analysis.summaries;
+		an->nprofiling_summaries = s->analysis.nsummaries;
+		s->analysis.summaries = NULL;
+		s->analysis.nsummaries = 0;
 	}
-	tmp = json_pack("{s:O, s:O, s:o, s:[]}", "campaign",
-			json_object_get(results, "campaign"), "configurations",
-			json_object_get(results, "configurations"), "runs",
-			sampled, "summaries");
-	ret = stats_fill_summaries(tmp);
-	if (!ret)
-		json_object_set(results, "profiling_summaries",
-				json_object_get(tmp, "summaries"));
-	json_decref(tmp);
+	kb_rmodel__delete(s);
 	return ret;
 }
 
-/* One profile_overhead entry from n pairs. */
-static json_t *overhead_entry(const char *cfg, const char *job,
-			      const char *sampled, const double *unsampled_iops,
-			      const double *sampled_iops, size_t n)
+/* One profile_overhead row of (cfg, job) from n pairs. */
+static void overhead_row(struct kb_analysis *an, const char *cfg,
+			 const char *job, const char *sampled,
+			 const double *unsampled_iops,
+			 const double *sampled_iops, size_t n)
 {
+	struct kb_profile_overhead_row *o =
+		kb_analysis__add_profile_overhead(an);
 	struct kb_log_test t;
-	double ratio = NAN, lo = NAN, hi = NAN;
 
+	o->configuration = kb_xstrdup(cfg);
+	o->job = kb_xstrdup(job);
+	o->sampled = sampled;
+	o->n = n;
+	o->ratio = o->ci95_lo = o->ci95_hi = NAN;
 	if (n == 1) {
-		ratio = sampled_iops[0] / unsampled_iops[0];
+		o->ratio = sampled_iops[0] / unsampled_iops[0];
 	} else if (kb_paired_log_test(unsampled_iops, sampled_iops, n,
 				      &t) == 0) {
-		ratio = 1 + t.change_pct / 100;
-		lo = 1 + t.change_ci95_lo_pct / 100;
-		hi = 1 + t.change_ci95_hi_pct / 100;
+		o->ratio = 1 + t.change_pct / 100;
+		o->ci95_lo = 1 + t.change_ci95_lo_pct / 100;
+		o->ci95_hi = 1 + t.change_ci95_hi_pct / 100;
 	}
-	return json_pack("{s:s, s:s, s:s, s:s, s:I, s:o, s:o, s:o}",
-			 "configuration", cfg, "job", job, "metric", "iops",
-			 "sampled", sampled, "n", (json_int_t)n,
-			 "ratio", kb_jreal(ratio), "ci95_lo", kb_jreal(lo),
-			 "ci95_hi", kb_jreal(hi));
 }
 
-int stats_fill_profiling(json_t *results)
+/* The IOPS of the last counted run of round rd (NAN: none). */
+static double counted_iops(const struct kb_rmodel *m, const struct round *rd)
 {
-	json_t *pruns = json_object_get(results, "profiling_runs");
-	json_t *rounds = json_object(), *counted = json_object(), *out;
-	json_t *run, *r, *c, *jv;
-	const char *key, *sampled = "profiling runs";
-	double *a, *b, v;
-	size_t i, j, n;
-	int ret;
+	double v, found = NAN;
+	size_t r;
 
-	ret = fill_summaries(results, pruns);
-	json_object_del(results, "profile_overhead");
-	if (ret || !json_array_size(pruns)) {
-		json_decref(rounds);
-		json_decref(counted);
-		return ret;
-	}
-	/* the extra runs of each round: their IOPS summed and counted */
-	json_array_foreach(pruns, i, run) {
-		char *k;
+	for (r = 0; r < m->nruns; r++)
+		if (m->runs[r].counts && m->runs[r].iteration == rd->iteration &&
+		    !strcmp(run_config(m, r), rd->cfg) &&
+		    !strcmp(run_job(m, r), rd->job) &&
+		    isfinite(v = run_iops(m, r)) && v > 0)
+			found = v;
+	return found;
+}
 
-		if (strcmp(kb_jstr(run, "status") ?: "", "ok") ||
-		    !isfinite(v = run_iops(run)) || v <= 0)
+/* an->profile_overhead from the extra runs and the counted ones. */
+static void fill_overhead(struct kb_rmodel *m)
+{
+	const struct kb_rmodel *x = m->profiling;
+	const struct kb_rcampaign *camp = &m->campaign;
+	const char *sampled = "profiling runs";
+	struct round *rounds = kb_xcalloc(x->nruns + 1, sizeof(*rounds));
+	double *a, *b, *cv, v;
+	size_t r, i, c, j, n = 0;
+
+	/* the extra runs of each round, in order of first appearance */
+	for (r = 0; r < x->nruns; r++) {
+		if (!x->runs[r].ok || !isfinite(v = run_iops(x, r)) || v <= 0)
 			continue;
-		if (!strcmp(kb_jstr(run, "extra") ?: "", "unsampled"))
+		if (!strcmp(x->runs[r].info.extra ?: "", "unsampled"))
 			sampled = "counted runs";
-		k = round_key(run);
-		r = json_object_get(rounds, k);
-		if (!r) {
-			r = json_pack("{s:f, s:i}", "sum", 0.0, "n", 0);
-			json_object_set_new(rounds, k, r);
+		for (i = 0; i < n; i++)
+			if (rounds[i].iteration == x->runs[r].iteration &&
+			    !strcmp(rounds[i].cfg, run_config(x, r)) &&
+			    !strcmp(rounds[i].job, run_job(x, r)))
+				break;
+		if (i == n) {
+			rounds[n].cfg = run_config(x, r);
+			rounds[n].job = run_job(x, r);
+			rounds[n++].iteration = x->runs[r].iteration;
 		}
-		json_object_set_new(r, "sum", json_real(json_number_value(
-			json_object_get(r, "sum")) + v));
-		json_object_set_new(r, "n", json_integer(json_integer_value(
-			json_object_get(r, "n")) + 1));
-		free(k);
+		rounds[i].sum += v;
+		rounds[i].n++;
 	}
-	json_array_foreach(json_object_get(results, "runs"), i, run) {
-		char *k;
-
-		if (!kb_run_counts(run) || !isfinite(v = run_iops(run)) ||
-		    v <= 0)
-			continue;
-		k = round_key(run);
-		json_object_set_new(counted, k, json_real(v));
-		free(k);
-	}
-	n = json_object_size(rounds);
+	cv = kb_xcalloc(n + 1, sizeof(*cv));
+	for (i = 0; i < n; i++)
+		cv[i] = counted_iops(m, &rounds[i]);
 	a = kb_xcalloc(n + 1, sizeof(*a));
 	b = kb_xcalloc(n + 1, sizeof(*b));
-	out = json_array();
-	/* configurations and jobs in the model's order */
-	json_array_foreach(json_object_get(results, "configurations"), i, c) {
-		const char *cfg = kb_jstr(c, "id");
+	/* configurations and jobs in the campaign's order */
+	for (c = 0; c < camp->nconfigs; c++) {
+		const char *cfg = camp->configs[c].id;
 
-		json_array_foreach(json_object_get(json_object_get(results,
-				   "campaign"), "jobs"), j, jv) {
-			const char *job = json_string_value(jv);
-			size_t np = 0, pl;
-			char *prefix;
+		for (j = 0; j < camp->jobs.n; j++) {
+			const char *job = camp->jobs.v[j];
+			size_t np = 0;
 
 			if (!cfg || !job)
 				continue;
-			prefix = kb_xasprintf("%s\n%s\n", cfg, job);
-			pl = strlen(prefix);
-			json_object_foreach(rounds, key, r) {
-				json_t *cv = json_object_get(counted, key);
-				double extra = json_number_value(json_object_get(
-					r, "sum")) / (double)json_integer_value(
-					json_object_get(r, "n"));
+			for (i = 0; i < n; i++) {
+				double extra = rounds[i].sum /
+					       (double)rounds[i].n;
 
-				if (strncmp(key, prefix, pl) || !cv)
+				if (strcmp(rounds[i].cfg, cfg) ||
+				    strcmp(rounds[i].job, job) || isnan(cv[i]))
 					continue;
 				/* profiling runs sample: the counted run is
 				 * the unsampled side; counted-runs: the
 				 * other way round */
 				a[np] = !strcmp(sampled, "profiling runs") ?
-					json_number_value(cv) : extra;
+					cv[i] : extra;
 				b[np] = !strcmp(sampled, "profiling runs") ?
-					extra : json_number_value(cv);
+					extra : cv[i];
 				np++;
 			}
-			free(prefix);
 			if (np)
-				json_array_append_new(out, overhead_entry(cfg,
-					job, sampled, a, b, np));
+				overhead_row(&m->analysis, cfg, job, sampled,
+					     a, b, np);
 		}
 	}
-	if (json_array_size(out))
-		json_object_set(results, "profile_overhead", out);
-	json_decref(out);
-	json_decref(rounds);
-	json_decref(counted);
+	free(rounds);
+	free(cv);
 	free(a);
 	free(b);
-	return 0;
+}
+
+int stats_fill_profiling_in(struct kb_rmodel *m)
+{
+	int ret = 0;
+
+	kb_analysis__clear_profiling(&m->analysis);
+	if (m->profiling) {
+		ret = fill_summaries(m);
+		if (!ret)
+			fill_overhead(m);
+	}
+	kb_analysis__profiling_to_json(&m->analysis, m->results);
+	return ret;
+}
+
+int stats_fill_profiling(struct json_t *results)
+{
+	struct kb_rmodel *m = kb_rmodel__new(results);
+	int ret;
+
+	if (!m)
+		return -EINVAL;	/* named by kb_rmodel__new() */
+	ret = stats_fill_profiling_in(m);
+	kb_rmodel__delete(m);
+	return ret;
 }

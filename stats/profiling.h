@@ -24,15 +24,30 @@
  *    "profiling runs" | "counted runs", "n", "ratio", "ci95_lo",
  *    "ci95_hi"} (ratio and CI null when n < 2: "n=1: no CI" is the
  *    reader's to print).  Absent without extra runs.
+ *
+ * Both are typed rows of the model's analysis (results/analysis.h:
+ * kb_analysis.profiling_summaries, .profile_overhead), written into the
+ * jansson model by its one serializer kb_analysis__profiling_to_json()
+ * and read back from a results.json by kb_analysis__from_json(); the
+ * extra runs are read through the typed model too (kb_rmodel.profiling,
+ * kb_rmodel__new_extra(), results/rmodel.h).
  */
 #ifndef KB_STATS_PROFILING_H
 #define KB_STATS_PROFILING_H
 
 struct json_t;
+struct kb_rmodel;
 
-/* Fill results' "profiling_summaries" and "profile_overhead" from its
- * "profiling_runs" and "runs" (replacing what was there).  0, or the
- * -errno of stats_fill_summaries(). */
+/* Fill the typed rows m->analysis.profiling_summaries and
+ * .profile_overhead from m's extra runs (m->profiling) and counted runs
+ * (replacing what was there), and write them into m->results
+ * ("profiling_summaries", "profile_overhead", replacing those).  0, or
+ * the -errno of stats_fill_summaries_in(). */
+int stats_fill_profiling_in(struct kb_rmodel *m);
+
+/* The same on a jansson results model (its typed model built and freed
+ * here): 0, or -EINVAL when results has no "runs" array (message
+ * printed). */
 int stats_fill_profiling(struct json_t *results);
 
 #endif

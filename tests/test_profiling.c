@@ -27,9 +27,13 @@
 #include "results/json.h"
 #include "results/model.h"
 #include "results/paths.h"
+#include "reports/profile.h"
 #include "reports/report.h"
+#include "results/rmodel.h"
 #include "runner/plan.h"
 #include "stats/compare.h"
+#include "stats/profiling.h"
+#include "tests/analysis_round_trip.h"
 
 #define CONF(extra) "[global]\njobs = randread-4k\niterations = 2\n" \
 	"warmup = 1\ntunable NM = queue/nomerges: 0 2\n" extra \
@@ -303,6 +307,8 @@ static void test_stats_profiling(void **state)
 		    json_number_value(json_object_get(o, "ratio")));
 	assert_true(json_number_value(json_object_get(o, "ci95_hi")) >
 		    json_number_value(json_object_get(o, "ratio")));
+	/* read back from the export: the same rows, the same JSON */
+	assert_round_trip(res);
 	json_decref(res);
 }
 
@@ -326,6 +332,87 @@ static void test_stats_counted_sampled(void **state)
 	assert_true(fabs(json_number_value(json_object_get(find(
 		json_object_get(res, "profile_overhead"), "a", NULL),
 		"ratio")) - sqrt(0.8 * 0.9)) < 1e-9);
+	assert_round_trip(res);
+	json_decref(res);
+}
+
+/* The typed rows (results/analysis.h) stats_fill_profiling_in() fills,
+ * and what the profile table reads: those rows, not the tree. */
+static void test_profile_typed_rows(void **state)
+{
+	static const int zero[1] = { 0 };
+	const char *ids[1] = { "a" }, *variants[1] = { "a" };
+	struct kb_profile_rows rows = { 1, ids, variants, NULL, zero, NULL, 0,
+					"a" };
+	const struct kb_profile_overhead_row *o;
+	struct kb_rmodel *m, *back;
+	struct kb_table *t[4];
+	char *buf = NULL;
+	size_t len = 0, n;
+	json_t *res;
+	FILE *f;
+
+	(void)state;
+	res = json_pack("{s:{s:s, s:[s]}, s:[{s:s, s:s}], s:[o, o], "
+			"s:[o, o, o]}", "campaign", "baseline", "a", "jobs",
+			"randread-4k", "configurations", "id", "a", "variant",
+			"a", "runs", run("a", 0, NULL, 1000, -1),
+			run("a", 1, NULL, 1000, -1), "profiling_runs",
+			run("a", 0, "profiling", 900, 10),
+			run("a", 1, "profiling", 800, 20),
+			/* one round only: n = 1 for b, no CI */
+			run("b", 0, "profiling", 500, 30));
+	json_object_set_new(json_array_get(json_object_get(res,
+		"profiling_runs"), 0), "warnings", json_pack("[i, s]", 1,
+		"profile: cycles: cycles not supported here"));
+	m = kb_rmodel__new(res);
+	assert_non_null(m);
+	assert_non_null(m->profiling);
+	assert_int_equal(m->profiling->nruns, 3);
+	assert_string_equal(m->profiling->runs[0].info.extra, "profiling");
+	assert_int_equal(stats_fill_profiling_in(m), 0);
+	assert_true(m->analysis.profiling_sampled);
+	/* a (2 profile rows: read.iops and io share) and b */
+	assert_non_null(kb_summary_rows__find(m->analysis.profiling_summaries,
+		m->analysis.nprofiling_summaries, "b", "randread-4k",
+		"profile.cycles.io.total_pct"));
+	/* b has no counted run: no pair, no row */
+	assert_int_equal(m->analysis.nprofile_overhead, 1);
+	o = &m->analysis.profile_overhead[0];
+	assert_string_equal(o->configuration, "a");
+	assert_string_equal(o->sampled, "profiling runs");
+	assert_int_equal(o->n, 2);
+	assert_true(fabs(o->ratio - sqrt(0.9 * 0.8)) < 1e-9);
+	assert_true(o->ci95_lo < o->ratio && o->ratio < o->ci95_hi);
+	/* the tree has them; a model of it reads them back */
+	assert_non_null(json_object_get(res, "profile_overhead"));
+	back = kb_rmodel__new(res);
+	assert_non_null(back);
+	assert_int_equal(back->analysis.nprofile_overhead, 1);
+	assert_true(back->analysis.profile_overhead[0].ratio == o->ratio);
+	assert_int_equal(back->analysis.nprofiling_summaries,
+			 m->analysis.nprofiling_summaries);
+	kb_rmodel__delete(back);
+
+	/* the table's note comes from the typed row: change it there */
+	m->analysis.profile_overhead[0].ratio = 0.5;
+	m->analysis.profile_overhead[0].ci95_lo = NAN;
+	n = profile_tables_which(m, "randread-4k", &rows, t, 4,
+				 PROFILE_ROLES);
+	assert_int_equal(n, 1);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(kb_table_write_text(f, t[0], 200), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(strstr(buf, "mean of the profiling runs"));
+	assert_non_null(strstr(buf, "a: 0.500 (n=2: no CI)"));
+	/* the io share's mean of a's profiling runs: (10 + 20) / 2 */
+	assert_non_null(strstr(buf, "15.00"));
+	/* the extra runs' "profile:" warnings (typed run info), once */
+	assert_non_null(strstr(buf, "cycles: cycles not supported here"));
+	free(buf);
+	kb_table_free(t[0]);
+	kb_rmodel__delete(m);
 	json_decref(res);
 }
 
@@ -438,6 +525,7 @@ int main(void)
 		cmocka_unit_test(test_run_key_extra),
 		cmocka_unit_test(test_stats_profiling),
 		cmocka_unit_test(test_stats_counted_sampled),
+		cmocka_unit_test(test_profile_typed_rows),
 		cmocka_unit_test(test_report_profiling_runs),
 		cmocka_unit_test(test_zstd_round_trip),
 	};
