@@ -208,3 +208,71 @@ void kb_rmodel__drop(struct kb_rmodel *m, size_t r, size_t k)
 	if (r < m->nruns && k < m->nmetrics)
 		m->values[k * m->nruns + r] = NAN;
 }
+
+int kb_rmodel__names_metric(const struct kb_rmodel *m, const char *name)
+{
+	size_t r;
+
+	for (r = 0; name && r < m->nruns; r++)
+		if (json_object_get(json_object_get(m->runs[r].json,
+						    "metrics"), name))
+			return 1;
+	return 0;
+}
+
+void kb_rmodel__outliers_clear(struct kb_rmodel *m)
+{
+	size_t r;
+
+	for (r = 0; r < m->nruns; r++) {
+		struct kb_rrun *x = &m->runs[r];
+
+		if (!x->counts)
+			continue;
+		json_object_set_new(x->json, "outliers", json_array());
+		free(x->info.outliers.v);
+		x->info.outliers.v = NULL;
+		x->info.outliers.n = 0;
+	}
+}
+
+void kb_rmodel__outlier_add(struct kb_rmodel *m, size_t r, size_t k)
+{
+	struct kb_rrun *x = &m->runs[r];
+	struct kb_rstrs *o = &x->info.outliers;
+	json_t *a = json_object_get(x->json, "outliers");
+	json_t *name = json_string(m->metrics[k].name);
+
+	if (!json_is_array(a)) {
+		a = json_array();
+		json_object_set_new(x->json, "outliers", a);
+		o->n = 0;
+	}
+	json_array_append_new(a, name);
+	o->v = kb_xrealloc(o->v, (o->n + 1) * sizeof(*o->v));
+	o->v[o->n++] = json_string_value(name);
+}
+
+void kb_rmodel__outliers_exclude(struct kb_rmodel *m)
+{
+	size_t r, t;
+	json_t *v;
+
+	for (r = 0; r < m->nruns; r++) {
+		json_t *run = m->runs[r].json, *ex, *mm;
+		json_t *outl = json_object_get(run, "outliers");
+
+		if (!json_array_size(outl))
+			continue;
+		mm = json_object_get(run, "metrics");
+		ex = json_object();
+		json_array_foreach(outl, t, v) {
+			const char *name = json_string_value(v);
+
+			kb_rmodel__drop(m, r, kb_rmodel__metric(m, name));
+			json_object_set(ex, name, json_object_get(mm, name));
+			json_object_del(mm, name);
+		}
+		json_object_set_new(run, "excluded_outliers", ex);
+	}
+}

@@ -135,4 +135,24 @@ const size_t *kb_rmodel__group(const struct kb_rmodel *m, size_t c, size_t j,
  * "excluded_outliers"). */
 void kb_rmodel__drop(struct kb_rmodel *m, size_t r, size_t k);
 
+/* 1 when some run's "metrics" has the member name, whatever its value
+ * (null too): a metric these results name, measured or not.  O(runs). */
+int kb_rmodel__names_metric(const struct kb_rmodel *m, const char *name);
+
+/* The outlier bookkeeping of stats_mark_outliers_in() (stats/compare.h)
+ * that results.json keeps (docs/results-format.md), written here so that
+ * stats/ edits no JSON; each run's info.outliers follows the tree.
+ *
+ * kb_rmodel__outliers_clear(): every counted run gets "outliers": [].
+ * kb_rmodel__outlier_add(): metric k's name appended to run r's
+ *   "outliers" (created when absent).
+ * kb_rmodel__outliers_exclude(): in every run with a non-empty
+ *   "outliers", those metrics' values move from "metrics" to a new
+ *   "excluded_outliers" object (a name with no value is left out of it)
+ *   and out of the matrix (kb_rmodel__drop()), so that what runs after
+ *   leaves them out. */
+void kb_rmodel__outliers_clear(struct kb_rmodel *m);
+void kb_rmodel__outlier_add(struct kb_rmodel *m, size_t r, size_t k);
+void kb_rmodel__outliers_exclude(struct kb_rmodel *m);
+
 #endif
