@@ -276,3 +276,53 @@ void kb_rmodel__outliers_exclude(struct kb_rmodel *m)
 		json_object_set_new(run, "excluded_outliers", ex);
 	}
 }
+
+void kb_rmodel__set_disturbed(struct kb_rmodel *m, size_t r,
+			      const char *const *why, size_t n, int exclude)
+{
+	struct kb_rrun *x = &m->runs[r];
+	json_t *run = x->json, *a;
+	const char *ex = kb_jstr(run, "excluded");
+	size_t i;
+
+	json_object_del(run, "disturbed");
+	if (ex && !strcmp(ex, "disturbed"))
+		json_object_del(run, "excluded");
+	if (n) {
+		a = json_array();
+		for (i = 0; i < n; i++)
+			json_array_append_new(a, json_string(why[i]));
+		json_object_set_new(run, "disturbed", a);
+		if (exclude)
+			json_object_set_new(run, "excluded",
+					    json_string("disturbed"));
+	}
+	kb_rrun_info__clear(&x->info);
+	kb_rrun_info__fill(&x->info, run);
+	x->counts = kb_run_counts(run);
+}
+
+void kb_rmodel__set_disturbed_settings(struct kb_rmodel *m,
+		const struct kb_rdisturbed_settings *s, int exclude)
+{
+	json_t *opts;
+
+	json_object_set_new(m->results, "disturbed_settings", json_pack(
+		"{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+		"other_cpu_pct", kb_jreal(s->other_cpu_pct),
+		"other_factor", kb_jreal(s->other_factor),
+		"other_cpu_q1", kb_jreal(s->other_cpu_q1),
+		"other_cpu_limit", kb_jreal(s->other_cpu_limit),
+		"steal_pct", kb_jreal(s->steal_pct),
+		"psi_pct", kb_jreal(s->psi_pct),
+		"idle_fraction", kb_jreal(s->idle_fraction),
+		"idle_q3", kb_jreal(s->idle_q3),
+		"idle_limit", kb_jreal(s->idle_limit)));
+	opts = kb_json_object_member(m->results, "analysis_options");
+	json_object_set_new(opts, "exclude_disturbed", json_boolean(exclude));
+	m->campaign.disturbed = *s;
+	m->campaign.disturbed.present = 1;
+	free(m->group_off);
+	free(m->group_runs);
+	build_groups(m);
+}
