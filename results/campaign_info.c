@@ -4,6 +4,7 @@
 #include "lib/file.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +37,70 @@ static long long int_of(json_t *obj, const char *key)
 	json_t *v = json_object_get(obj, key);
 
 	return json_is_integer(v) ? (long long)json_integer_value(v) : -1;
+}
+
+/* The number members of obj ({"read.iops": 2}) into p, in order. */
+static void pcts_of(struct kb_rmetric_pcts *p, json_t *obj)
+{
+	const char *name;
+	json_t *v;
+
+	p->n = 0;
+	p->v = kb_xcalloc(json_object_size(obj) + 1, sizeof(*p->v));
+	json_object_foreach(obj, name, v) {
+		if (!json_is_number(v))
+			continue;
+		p->v[p->n].metric = name;
+		p->v[p->n++].pct = json_number_value(v);
+	}
+}
+
+double kb_rmetric_pcts__get(const struct kb_rmetric_pcts *p,
+			    const char *metric)
+{
+	size_t i;
+
+	for (i = 0; metric && i < p->n; i++)
+		if (!strcmp(p->v[i].metric, metric))
+			return p->v[i].pct;
+	return NAN;
+}
+
+/* obj[key] as a rule of campaign.disturbed: a number, null (off), else
+ * not given. */
+static struct kb_rdisturbed_rule rule_of(json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+	struct kb_rdisturbed_rule r = { 0, NAN };
+
+	if (json_is_null(v)) {
+		r.given = 1;
+	} else if (json_is_number(v)) {
+		r.given = 1;
+		r.value = json_number_value(v);
+	}
+	return r;
+}
+
+/* campaign.disturbed's rules, by key. */
+static const struct {
+	const char *key;
+	size_t off;
+} rule_keys[] = {
+#define RULE(k) { #k, offsetof(struct kb_rdisturbed_rules, k) }
+	RULE(other_cpu_pct), RULE(other_factor), RULE(steal_pct),
+	RULE(psi_pct), RULE(idle_fraction),
+#undef RULE
+};
+
+static void rules_fill(struct kb_rdisturbed_rules *r, json_t *d)
+{
+	size_t i;
+
+	r->present = json_is_object(d);
+	for (i = 0; i < sizeof(rule_keys) / sizeof(rule_keys[0]); i++)
+		*(struct kb_rdisturbed_rule *)((char *)r + rule_keys[i].off) =
+			rule_of(d, rule_keys[i].key);
 }
 
 static void env_fill(struct kb_renv *e, json_t *env)
@@ -136,6 +201,17 @@ void kb_rcampaign__fill(struct kb_rcampaign *c, json_t *results)
 	c->disturbed.other_cpu_limit = num_of(ds, "other_cpu_limit");
 	c->disturbed.idle_q3 = num_of(ds, "idle_q3");
 	c->disturbed.idle_limit = num_of(ds, "idle_limit");
+	c->alpha = num_of(camp, "alpha");
+	c->min_effect_pct = num_of(camp, "min_effect_pct");
+	c->max_mde_pct = num_of(camp, "max_mde_pct");
+	pcts_of(&c->min_effect_by_metric, json_object_get(camp,
+		"min_effect_by_metric"));
+	pcts_of(&c->max_mde_by_metric, json_object_get(camp,
+		"max_mde_by_metric"));
+	e = json_object_get(camp, "calibration");
+	c->calibration_analysis = kb_jstr(e, "analysis");
+	c->calibration_file = kb_jstr(e, "file");
+	rules_fill(&c->disturbed_rules, json_object_get(camp, "disturbed"));
 }
 
 void kb_rcampaign__clear(struct kb_rcampaign *c)
@@ -151,6 +227,8 @@ void kb_rcampaign__clear(struct kb_rcampaign *c)
 	free(c->merged_from.v);
 	free(c->env_names);
 	free(c->envs);
+	free(c->min_effect_by_metric.v);
+	free(c->max_mde_by_metric.v);
 	memset(c, 0, sizeof(*c));
 }
 

@@ -75,6 +75,36 @@ struct kb_rdisturbed_settings {
 	double idle_q3, idle_limit;
 };
 
+/* A percentage per metric of the campaign (kernels.conf min_effect /
+ * max_mde METRIC=PCT: campaign.min_effect_by_metric {"read.iops": 2}):
+ * the members that are numbers, in document order. */
+struct kb_rmetric_pct {
+	const char *metric;
+	double pct;
+};
+
+struct kb_rmetric_pcts {
+	struct kb_rmetric_pct *v;
+	size_t n;
+};
+
+/* One rule of campaign.disturbed (kernels.conf disturbed_*, stats/
+ * disturbed.h): given = the member is a number (value) or null (value
+ * NAN: the rule is off); absent or of another type: not given (the
+ * default applies). */
+struct kb_rdisturbed_rule {
+	int given;
+	double value;
+};
+
+/* campaign.disturbed: the rules kernels.conf set (present: the member
+ * is an object). */
+struct kb_rdisturbed_rules {
+	int present;
+	struct kb_rdisturbed_rule other_cpu_pct, other_factor, steal_pct;
+	struct kb_rdisturbed_rule psi_pct, idle_fraction;
+};
+
 struct kb_rcampaign {
 	const char *name;		/* campaign.name */
 	const char *baseline;		/* campaign.baseline: a configuration
@@ -96,6 +126,17 @@ struct kb_rcampaign {
 	struct kb_renv *envs;
 	size_t nenvs;
 	struct kb_rdisturbed_settings disturbed;
+	/* the comparison settings kernels.conf gave (stats/compare.h):
+	 * campaign.alpha, .min_effect_pct and .max_mde_pct (percent), NAN
+	 * when absent or not a number, and per metric
+	 * campaign.min_effect_by_metric, .max_mde_by_metric */
+	double alpha, min_effect_pct, max_mde_pct;
+	struct kb_rmetric_pcts min_effect_by_metric, max_mde_by_metric;
+	/* campaign.calibration (kernels.conf calibration = FILE,
+	 * runner/calibrate.h): the analysis it chose ("welch-log", ...)
+	 * and the file; NULL: none */
+	const char *calibration_analysis, *calibration_file;
+	struct kb_rdisturbed_rules disturbed_rules;	/* campaign.disturbed */
 };
 
 /* What reports read of one run (results["runs"][i]) besides its
@@ -151,6 +192,10 @@ const char *kb_rconfig__tunable(const struct kb_rconfig *x,
 /* The configuration of id, or NULL. */
 const struct kb_rconfig *kb_rcampaign__config(const struct kb_rcampaign *c,
 					      const char *id);
+
+/* The percentage of metric in p (its first entry), or NAN (none). */
+double kb_rmetric_pcts__get(const struct kb_rmetric_pcts *p,
+			    const char *metric);
 
 /* Fill / free the info of one run object. */
 void kb_rrun_info__fill(struct kb_rrun_info *i, json_t *run);

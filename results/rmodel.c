@@ -243,3 +243,121 @@ void kb_rmodel__drop(struct kb_rmodel *m, size_t r, size_t k)
 	if (r < m->nruns && k < m->nmetrics)
 		m->values[k * m->nruns + r] = NAN;
 }
+
+int kb_rmodel__names_metric(const struct kb_rmodel *m, const char *name)
+{
+	size_t r;
+
+	for (r = 0; name && r < m->nruns; r++)
+		if (json_object_get(json_object_get(m->runs[r].json,
+						    "metrics"), name))
+			return 1;
+	return 0;
+}
+
+void kb_rmodel__outliers_clear(struct kb_rmodel *m)
+{
+	size_t r;
+
+	for (r = 0; r < m->nruns; r++) {
+		struct kb_rrun *x = &m->runs[r];
+
+		if (!x->counts)
+			continue;
+		json_object_set_new(x->json, "outliers", json_array());
+		free(x->info.outliers.v);
+		x->info.outliers.v = NULL;
+		x->info.outliers.n = 0;
+	}
+}
+
+void kb_rmodel__outlier_add(struct kb_rmodel *m, size_t r, size_t k)
+{
+	struct kb_rrun *x = &m->runs[r];
+	struct kb_rstrs *o = &x->info.outliers;
+	json_t *a = json_object_get(x->json, "outliers");
+	json_t *name = json_string(m->metrics[k].name);
+
+	if (!json_is_array(a)) {
+		a = json_array();
+		json_object_set_new(x->json, "outliers", a);
+		o->n = 0;
+	}
+	json_array_append_new(a, name);
+	o->v = kb_xrealloc(o->v, (o->n + 1) * sizeof(*o->v));
+	o->v[o->n++] = json_string_value(name);
+}
+
+void kb_rmodel__outliers_exclude(struct kb_rmodel *m)
+{
+	size_t r, t;
+	json_t *v;
+
+	for (r = 0; r < m->nruns; r++) {
+		json_t *run = m->runs[r].json, *ex, *mm;
+		json_t *outl = json_object_get(run, "outliers");
+
+		if (!json_array_size(outl))
+			continue;
+		mm = json_object_get(run, "metrics");
+		ex = json_object();
+		json_array_foreach(outl, t, v) {
+			const char *name = json_string_value(v);
+
+			kb_rmodel__drop(m, r, kb_rmodel__metric(m, name));
+			json_object_set(ex, name, json_object_get(mm, name));
+			json_object_del(mm, name);
+		}
+		json_object_set_new(run, "excluded_outliers", ex);
+	}
+}
+
+void kb_rmodel__set_disturbed(struct kb_rmodel *m, size_t r,
+			      const char *const *why, size_t n, int exclude)
+{
+	struct kb_rrun *x = &m->runs[r];
+	json_t *run = x->json, *a;
+	const char *ex = kb_jstr(run, "excluded");
+	size_t i;
+
+	json_object_del(run, "disturbed");
+	if (ex && !strcmp(ex, "disturbed"))
+		json_object_del(run, "excluded");
+	if (n) {
+		a = json_array();
+		for (i = 0; i < n; i++)
+			json_array_append_new(a, json_string(why[i]));
+		json_object_set_new(run, "disturbed", a);
+		if (exclude)
+			json_object_set_new(run, "excluded",
+					    json_string("disturbed"));
+	}
+	kb_rrun_info__clear(&x->info);
+	kb_rrun_info__fill(&x->info, run);
+	x->counts = kb_run_counts(run);
+}
+
+void kb_rmodel__set_disturbed_settings(struct kb_rmodel *m,
+		const struct kb_rdisturbed_settings *s, int exclude)
+{
+	json_t *opts;
+
+	json_object_set_new(m->results, "disturbed_settings", json_pack(
+		"{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+		"other_cpu_pct", kb_jreal(s->other_cpu_pct),
+		"other_factor", kb_jreal(s->other_factor),
+		"other_cpu_q1", kb_jreal(s->other_cpu_q1),
+		"other_cpu_limit", kb_jreal(s->other_cpu_limit),
+		"steal_pct", kb_jreal(s->steal_pct),
+		"psi_pct", kb_jreal(s->psi_pct),
+		"idle_fraction", kb_jreal(s->idle_fraction),
+		"idle_q3", kb_jreal(s->idle_q3),
+		"idle_limit", kb_jreal(s->idle_limit)));
+	opts = kb_json_object_member(m->results, "analysis_options");
+	json_object_set_new(opts, "exclude_disturbed", json_boolean(exclude));
+	m->campaign.disturbed = *s;
+	m->campaign.disturbed.present = 1;
+	free(m->group_off);
+	free(m->group_runs);
+	build_groups(m);
+}

@@ -150,8 +150,45 @@ const size_t *kb_rmodel__group(const struct kb_rmodel *m, size_t c, size_t j,
 			       size_t *n);
 
 /* Take metric k of run r out of the statistics (NAN in the matrix; the
- * jansson run is the caller's, e.g. stats_mark_outliers() moving it to
- * "excluded_outliers"). */
+ * jansson run is the caller's, e.g. kb_rmodel__outliers_exclude()
+ * moving it to "excluded_outliers"). */
 void kb_rmodel__drop(struct kb_rmodel *m, size_t r, size_t k);
+
+/* 1 when some run's "metrics" has the member name, whatever its value
+ * (null too): a metric these results name, measured or not.  O(runs). */
+int kb_rmodel__names_metric(const struct kb_rmodel *m, const char *name);
+
+/* The outlier bookkeeping of stats_mark_outliers_in() (stats/compare.h)
+ * that results.json keeps (docs/results-format.md), written here so that
+ * stats/ edits no JSON; each run's info.outliers follows the tree.
+ *
+ * kb_rmodel__outliers_clear(): every counted run gets "outliers": [].
+ * kb_rmodel__outlier_add(): metric k's name appended to run r's
+ *   "outliers" (created when absent).
+ * kb_rmodel__outliers_exclude(): in every run with a non-empty
+ *   "outliers", those metrics' values move from "metrics" to a new
+ *   "excluded_outliers" object (a name with no value is left out of it)
+ *   and out of the matrix (kb_rmodel__drop()), so that what runs after
+ *   leaves them out. */
+void kb_rmodel__outliers_clear(struct kb_rmodel *m);
+void kb_rmodel__outlier_add(struct kb_rmodel *m, size_t r, size_t k);
+void kb_rmodel__outliers_exclude(struct kb_rmodel *m);
+
+/* The disturbed marks of stats_mark_disturbed_in() (stats/disturbed.h)
+ * that results.json keeps, written here so that stats/ edits no JSON.
+ *
+ * kb_rmodel__set_disturbed(): run r's "disturbed" is removed, and so is
+ *   an "excluded": "disturbed"; with n > 0, "disturbed" = why[0..n)
+ *   (lines such as "task.other.cpu_pct 131% > 42%") and, with exclude,
+ *   "excluded": "disturbed".  The run's info and counts follow the tree;
+ *   the groups of counted runs only at kb_rmodel__set_disturbed_settings().
+ * kb_rmodel__set_disturbed_settings(): results["disturbed_settings"] = s
+ *   (its numbers, null for NAN; m->campaign.disturbed = s, present) and
+ *   results["analysis_options"]["exclude_disturbed"] = exclude != 0; the
+ *   groups (kb_rmodel__group()) are rebuilt from the runs' counts. */
+void kb_rmodel__set_disturbed(struct kb_rmodel *m, size_t r,
+			      const char *const *why, size_t n, int exclude);
+void kb_rmodel__set_disturbed_settings(struct kb_rmodel *m,
+		const struct kb_rdisturbed_settings *s, int exclude);
 
 #endif

@@ -2,7 +2,6 @@
  * minimum detectable effect.  Formulas and their sources: see
  * stats/compare.h. */
 #include "lib/str.h"
-#include "results/json.h"
 #include "stats/compare.h"
 #include "results/rmodel.h"
 #include "stats/profiling.h"
@@ -451,14 +450,10 @@ int stats_mark_outliers_in(struct kb_rmodel *m, int exclude)
 {
 	struct sample s;
 	struct kb_modes modes;
-	json_t *v;
-	size_t r, c, j, k, t;
+	size_t c, j, k, t;
 	int *flag, total = 0;
 
-	for (r = 0; r < m->nruns; r++)
-		if (m->runs[r].counts)
-			json_object_set_new(m->runs[r].json, "outliers",
-					    json_array());
+	kb_rmodel__outliers_clear(m);
 	sample_alloc(&s, m->nruns);
 	flag = kb_xcalloc(m->nruns + 1, sizeof(*flag));
 	for (c = 0; c < m->configs.n; c++) {
@@ -478,32 +473,16 @@ int stats_mark_outliers_in(struct kb_rmodel *m, int exclude)
 					if (!flag[t])
 						continue;
 					total++;
-					json_array_append_new(json_object_get(
-						s.run[t]->json, "outliers"),
-						json_string(m->metrics[k].name));
+					kb_rmodel__outlier_add(m, (size_t)(
+						s.run[t] - m->runs), k);
 				}
 			}
 		}
 	}
 	/* move the excluded values only now: the samples above must see
 	 * every value */
-	for (r = 0; r < m->nruns && exclude; r++) {
-		json_t *run = m->runs[r].json, *ex, *mm;
-		json_t *outl = json_object_get(run, "outliers");
-
-		if (!json_array_size(outl))
-			continue;
-		mm = json_object_get(run, "metrics");
-		ex = json_object();
-		json_array_foreach(outl, t, v) {
-			const char *name = json_string_value(v);
-
-			kb_rmodel__drop(m, r, kb_rmodel__metric(m, name));
-			json_object_set(ex, name, json_object_get(mm, name));
-			json_object_del(mm, name);
-		}
-		json_object_set_new(run, "excluded_outliers", ex);
-	}
+	if (exclude)
+		kb_rmodel__outliers_exclude(m);
 	free(flag);
 	sample_free(&s);
 	return total;
@@ -511,13 +490,14 @@ int stats_mark_outliers_in(struct kb_rmodel *m, int exclude)
 
 /* A per-metric setting, in order of precedence: the command line's
  * METRIC=PCT (by), its PCT for every metric (all), the results model's
- * campaign (kernels.conf: camp[by_key][metric], then camp[key]), the
- * default def. */
+ * campaign (kernels.conf: its METRIC=PCT camp_by, then its PCT
+ * camp_all, NAN when not given: results/campaign_info.h), the default
+ * def. */
 static double setting_for(const struct kb_metric_pcts *by, double all,
-			  json_t *camp, const char *by_key, const char *key,
-			  double def, const char *metric)
+			  const struct kb_rmetric_pcts *camp_by,
+			  double camp_all, double def, const char *metric)
 {
-	json_t *v;
+	double v;
 	size_t i;
 
 	for (i = 0; i < by->n; i++)
@@ -525,39 +505,38 @@ static double setting_for(const struct kb_metric_pcts *by, double all,
 			return by->v[i].pct;
 	if (isfinite(all))
 		return all;
-	v = json_object_get(json_object_get(camp, by_key), metric);
-	if (json_is_number(v))
-		return json_number_value(v);
-	v = json_object_get(camp, key);
-	if (json_is_number(v))
-		return json_number_value(v);
+	v = kb_rmetric_pcts__get(camp_by, metric);
+	if (!isnan(v))
+		return v;
+	if (!isnan(camp_all))
+		return camp_all;
 	return def;
 }
 
-static double min_effect_for(const struct kb_compare_opts *o, json_t *camp,
+static double min_effect_for(const struct kb_compare_opts *o,
+			     const struct kb_rcampaign *camp,
 			     const char *metric)
 {
-	return setting_for(&o->min_effect_by_metric, o->min_effect_pct, camp,
-			   "min_effect_by_metric", "min_effect_pct",
+	return setting_for(&o->min_effect_by_metric, o->min_effect_pct,
+			   &camp->min_effect_by_metric, camp->min_effect_pct,
 			   KB_DEFAULT_MIN_EFFECT_PCT, metric);
 }
 
-static double max_mde_for(const struct kb_compare_opts *o, json_t *camp,
-			  const char *metric)
+static double max_mde_for(const struct kb_compare_opts *o,
+			  const struct kb_rcampaign *camp, const char *metric)
 {
-	return setting_for(&o->max_mde_by_metric, o->max_mde_pct, camp,
-			   "max_mde_by_metric", "max_mde_pct",
+	return setting_for(&o->max_mde_by_metric, o->max_mde_pct,
+			   &camp->max_mde_by_metric, camp->max_mde_pct,
 			   KB_DEFAULT_MAX_MDE_PCT, metric);
 }
 
-static double alpha_for(const struct kb_compare_opts *o, json_t *camp)
+static double alpha_for(const struct kb_compare_opts *o,
+			const struct kb_rcampaign *camp)
 {
-	json_t *v = json_object_get(camp, "alpha");
-
 	if (isfinite(o->alpha))
 		return o->alpha;
-	if (json_is_number(v))
-		return json_number_value(v);
+	if (!isnan(camp->alpha))
+		return camp->alpha;
 	return KB_DEFAULT_ALPHA;
 }
 
@@ -709,14 +688,14 @@ static int all_positive(const struct sample *s)
 
 /* The analysis of one comparison (stats/compare.h, "Analysis"), and why;
  * the reason is malloc'd. */
-static const char *choose_analysis(json_t *camp, const struct sample *a,
+static const char *choose_analysis(const struct kb_rcampaign *camp,
+				   const struct sample *a,
 				   const struct sample *b, char **why)
 {
-	const char *order = kb_jstr(camp, "order");
+	const char *order = camp->order;
 	int rounds = order && (!strcmp(order, "interleave") ||
 			       !strcmp(order, "random"));
-	json_t *cal = json_object_get(camp, "calibration");
-	const char *calibrated = kb_jstr(cal, "analysis");
+	const char *calibrated = camp->calibration_analysis;
 
 	if (!all_positive(a) || !all_positive(b)) {
 		*why = kb_xstrdup("a value <= 0 has no logarithm: Welch's "
@@ -727,7 +706,7 @@ static const char *choose_analysis(json_t *camp, const struct sample *a,
 	    !strcmp(calibrated, "welch-log")) {
 		*why = kb_xasprintf("kbench calibrate (%s) found neighbouring "
 				    "runs anti-correlated: unpaired",
-				    kb_jstr(cal, "file") ?: "calibration =");
+				    camp->calibration_file ?: "calibration =");
 		return "welch-log";
 	}
 	if (rounds && same_source(a, b)) {
@@ -870,7 +849,8 @@ static struct kb_drift_row drift_of(const struct sample *s, double alpha,
 
 /* The checks of one configuration's sample that is in no comparison
  * (a campaign of one configuration): a row of results.sample_checks. */
-static void sample_check_row(struct kb_analysis *an, json_t *camp,
+static void sample_check_row(struct kb_analysis *an,
+			     const struct kb_rcampaign *camp,
 			     const struct kb_compare_opts *o, const char *cfg,
 			     const char *job, const char *metric,
 			     const struct sample *s)
@@ -912,16 +892,9 @@ static void sample_checks(struct kb_rmodel *model,
 			     struct kb_strlist *mlist, struct kb_strlist *keep,
 			     struct sample *a)
 {
-	json_t *results = model->results;
-	json_t *runs = json_object_get(results, "runs"), *e;
-	json_t *camp = json_object_get(results, "campaign");
-	struct kb_strlist ids = { 0 };
+	const struct kb_strlist ids = model->configs;
 	size_t i, j, m;
 
-	json_array_foreach(json_object_get(results, "configurations"), i, e)
-		kb_strlist_add(&ids, kb_jstr(e, "id"));
-	json_array_foreach(runs, i, e)
-		kb_strlist_add(&ids, kb_jstr(e, "configuration"));
 	for (i = 0; i < ids.n; i++) {
 		if (in_pairs(pairs, npairs, ids.v[i]))
 			continue;
@@ -935,15 +908,15 @@ static void sample_checks(struct kb_rmodel *model,
 				       a);
 				if (a->n)
 					sample_check_row(&model->analysis,
-						camp, o, ids.v[i], jobs->v[j],
-						mlist->v[m], a);
+						&model->campaign, o, ids.v[i],
+						jobs->v[j], mlist->v[m], a);
 			}
 		}
 	}
-	free(ids.v);
 }
 
-static void comparison_row(struct kb_analysis *an, json_t *camp,
+static void comparison_row(struct kb_analysis *an,
+			   const struct kb_rcampaign *camp,
 			   const struct kb_compare_opts *o, const char *base,
 			   const char *cfg, const char *job,
 			   const char *metric, struct sample *a,
@@ -1150,23 +1123,15 @@ static void set_verdict(struct kb_comparison_row *e, double q,
 }
 
 /* The QEMU accelerator ("kvm", "tcg") configuration id's variant booted
- * with (campaign.environment.vm.variants.V.accel, runner/accel.h), or
- * NULL (not a vm variant, or not recorded). */
-static const char *config_accel(json_t *results, const char *id)
+ * with (campaign.environment.vm.variants.V.accel, runner/accel.h: the
+ * configuration's accel, results/campaign_info.h), or NULL (not a vm
+ * variant, or not recorded). */
+static const char *config_accel(const struct kb_rcampaign *camp,
+				const char *id)
 {
-	json_t *cfgs = json_object_get(results, "configurations"), *c;
-	json_t *vars = json_object_get(json_object_get(json_object_get(
-		json_object_get(results, "campaign"), "environment"), "vm"),
-		"variants");
-	size_t i;
+	const struct kb_rconfig *c = kb_rcampaign__config(camp, id);
 
-	if (!id || !vars)
-		return NULL;
-	json_array_foreach(cfgs, i, c)
-		if (!strcmp(kb_jstr(c, "id") ?: "", id))
-			return kb_jstr(json_object_get(vars,
-				kb_jstr(c, "variant") ?: ""), "accel");
-	return NULL;
+	return c ? c->accel : NULL;
 }
 
 int stats_fill_comparisons(json_t *results, const struct kb_compare_opts *o,
@@ -1187,12 +1152,12 @@ int stats_fill_comparisons_in(struct kb_rmodel *model,
 			      const struct kb_compare_pair *pairs,
 			      size_t npairs)
 {
-	json_t *results = model->results;
 	struct kb_compare_opts defaults;
 	struct kb_compare_pair *own = NULL;
-	struct kb_strlist jobs = { 0 }, mlist = { 0 }, keep = { 0 };
-	json_t *runs = json_object_get(results, "runs"), *e;
-	json_t *camp = json_object_get(results, "campaign"), *cfgs;
+	/* the jobs: campaign.jobs, then any only named by a run */
+	const struct kb_strlist jobs = model->jobs;
+	struct kb_strlist mlist = { 0 }, keep = { 0 };
+	const struct kb_rcampaign *camp = &model->campaign;
 	struct kb_analysis *an = &model->analysis;
 	struct sample a, b;
 	const char *baseline;
@@ -1206,15 +1171,8 @@ int stats_fill_comparisons_in(struct kb_rmodel *model,
 	}
 	if (o->metrics) {
 		for (i = 0; o->metrics[i]; i++) {
-			size_t r;
-			json_t *run;
-			int found = !!kb_metric_find(o->metrics[i]);
-
-			json_array_foreach(runs, r, run)
-				if (json_object_get(json_object_get(run,
-					"metrics"), o->metrics[i]))
-					found = 1;
-			if (!found) {
+			if (!kb_metric_find(o->metrics[i]) &&
+			    !kb_rmodel__names_metric(model, o->metrics[i])) {
 				kb_error("--metric %s: no such metric, neither "
 					 "in lib/metrics.h nor in these "
 					 "results (names look like read.iops, "
@@ -1223,35 +1181,26 @@ int stats_fill_comparisons_in(struct kb_rmodel *model,
 			}
 		}
 	}
-	json_array_foreach(json_object_get(camp, "jobs"), i, e)
-		kb_strlist_add(&jobs, json_string_value(e));
-	json_array_foreach(runs, i, e)
-		kb_strlist_add(&jobs, kb_jstr(e, "job"));
-
 	if (!pairs) {
-		struct kb_strlist ids = { 0 };
+		/* the configurations, then any only named by a run */
+		const struct kb_strlist ids = model->configs;
 
-		cfgs = json_object_get(results, "configurations");
-		json_array_foreach(cfgs, i, e)
-			kb_strlist_add(&ids, kb_jstr(e, "id"));
-		json_array_foreach(runs, i, e)
-			kb_strlist_add(&ids, kb_jstr(e, "configuration"));
-		baseline = kb_jstr(camp, "baseline");
+		baseline = camp->baseline;
 		if (!baseline || !kb_strlist_has(&ids, baseline))
 			baseline = ids.n ? ids.v[0] : NULL;
 		own = kb_xcalloc(ids.n + 1, sizeof(*own));
 		for (i = 0; i < ids.n; i++) {
 			/* per swept job parameter value, see summary.h */
-			const char *bl = stats_baseline_for(results, ids.v[i]);
+			const char *bl = stats_baseline_for(model->results,
+							    ids.v[i]);
 
-			if (!bl && !json_array_size(cfgs))
+			if (!bl && !camp->nconfigs)
 				bl = baseline;
 			if (!bl || !strcmp(ids.v[i], bl))
 				continue;
 			own[npairs].baseline = bl;
 			own[npairs++].configuration = ids.v[i];
 		}
-		free(ids.v);
 		pairs = own;
 	}
 
@@ -1287,8 +1236,8 @@ int stats_fill_comparisons_in(struct kb_rmodel *model,
 	 * emulation, not by the kernel */
 	for (i = 0; i < ne; i++) {
 		struct kb_comparison_row *r = &an->comparisons[i];
-		const char *xa = config_accel(results, r->baseline);
-		const char *xb = config_accel(results, r->configuration);
+		const char *xa = config_accel(camp, r->baseline);
+		const char *xb = config_accel(camp, r->configuration);
 
 		if (xa && xb && strcmp(xa, xb)) {
 			r->accel_baseline = kb_xstrdup(xa);
@@ -1301,7 +1250,7 @@ int stats_fill_comparisons_in(struct kb_rmodel *model,
 	for (i = 0; i < ne; i++) {
 		struct kb_comparison_row *r = &an->comparisons[i];
 
-		set_verdict(r, q[i], kb_jstr(camp, "order"));
+		set_verdict(r, q[i], camp->order);
 		if (r->accel_baseline) {
 			free(r->reason);
 			r->verdict = "inconclusive";
@@ -1318,7 +1267,7 @@ int stats_fill_comparisons_in(struct kb_rmodel *model,
 	an->settings.family_size = fam;
 	an->settings.power_for_mde = KB_MDE_POWER;
 	an->settings.outliers_excluded = o->exclude_outliers;
-	kb_analysis__comparisons_to_json(an, results);
+	kb_analysis__comparisons_to_json(an, model->results);
 
 	sample_free(&a);
 	sample_free(&b);
@@ -1326,7 +1275,6 @@ int stats_fill_comparisons_in(struct kb_rmodel *model,
 		free((char *)keep.v[i]);
 	free(keep.v);
 	free(mlist.v);
-	free(jobs.v);
 	free(own);
 	free(p);
 	free(q);

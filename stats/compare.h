@@ -222,10 +222,13 @@ int stats_mark_outliers(struct json_t *results, int exclude);
 /* stats_mark_outliers(), stats_fill_comparisons() on the typed model of
  * results (results/rmodel.h, built once by the caller; model->results is
  * the jansson model they fill): every value is read from the model's
- * matrix, none by name from the runs.  stats_analyse() builds the model
+ * matrix, none by name from the runs, and every setting from its
+ * campaign (results/campaign_info.h).  stats_analyse() builds the model
  * once and runs them with stats_fill_summaries_in() (stats/summary.h).
- * An excluded outlier is also dropped from the matrix, so that what runs
- * after it leaves the value out. */
+ * The outliers are written through kb_rmodel__outlier_add() and
+ * kb_rmodel__outliers_exclude() (results/rmodel.h): an excluded outlier
+ * is also dropped from the matrix, so that what runs after it leaves the
+ * value out. */
 struct kb_rmodel;
 int stats_mark_outliers_in(struct kb_rmodel *model, int exclude);
 

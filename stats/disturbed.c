@@ -1,6 +1,6 @@
 /* stats/disturbed.c - disturbed runs (stats/disturbed.h). */
 #include "stats/disturbed.h"
-#include "results/json.h"
+#include "results/rmodel.h"
 
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
@@ -17,49 +17,40 @@ void kb_disturbed_rules_init(struct kb_disturbed_rules *r)
 	r->idle_fraction = KB_DISTURBED_IDLE_FRACTION;
 }
 
-static void rule_from(json_t *o, const char *key, double *v)
+/* A rule kernels.conf gave (results/campaign_info.h) into *v. */
+static void rule_from(const struct kb_rdisturbed_rule *g, double *v)
 {
-	json_t *x = json_object_get(o, key);
-
-	if (json_is_null(x))
-		*v = NAN;
-	else if (json_is_number(x))
-		*v = json_number_value(x);
+	if (g->given)
+		*v = g->value;
 }
 
-void kb_disturbed_rules_from(json_t *results, struct kb_disturbed_rules *r)
+void kb_disturbed_rules_of(const struct kb_rcampaign *c,
+			   struct kb_disturbed_rules *r)
 {
-	json_t *d = json_object_get(json_object_get(results, "campaign"),
-				    "disturbed");
+	const struct kb_rdisturbed_rules *d = &c->disturbed_rules;
 
 	kb_disturbed_rules_init(r);
-	if (!json_is_object(d))
+	if (!d->present)
 		return;
-	rule_from(d, "other_cpu_pct", &r->other_cpu_pct);
-	rule_from(d, "other_factor", &r->other_factor);
-	rule_from(d, "steal_pct", &r->steal_pct);
-	rule_from(d, "psi_pct", &r->psi_pct);
-	rule_from(d, "idle_fraction", &r->idle_fraction);
+	rule_from(&d->other_cpu_pct, &r->other_cpu_pct);
+	rule_from(&d->other_factor, &r->other_factor);
+	rule_from(&d->steal_pct, &r->steal_pct);
+	rule_from(&d->psi_pct, &r->psi_pct);
+	rule_from(&d->idle_fraction, &r->idle_fraction);
 }
 
-static int counted_ok(json_t *run)
+/* Status ok, not a warm-up (excluded or not). */
+static int counted_ok(const struct kb_rrun *x)
 {
-	const char *st = kb_jstr(run, "status");
-
-	return st && !strcmp(st, "ok") &&
-	       !json_is_true(json_object_get(run, "warmup"));
+	return x->ok && !x->warmup;
 }
 
-/* The finite number metrics[name] in *v: 1, else 0 (metrics: a run's
- * "metrics" object, looked up once per run by the callers). */
-static int metric_of(json_t *metrics, const char *name, double *v)
+/* The value of metric k (KB_RMODEL_NONE: none) in run r, NAN when not
+ * measured: every comparison with it is false, so a missing metric never
+ * disturbs a run. */
+static double value_of(const struct kb_rmodel *m, size_t r, size_t k)
 {
-	json_t *x = json_object_get(metrics, name);
-
-	if (!json_is_number(x))
-		return 0;
-	*v = json_number_value(x);
-	return isfinite(*v);
+	return k == KB_RMODEL_NONE ? NAN : kb_rmodel__value(m, r, k);
 }
 
 /* GSL's interpolated quantile p of x[0..n) (n >= 1), the value
@@ -83,44 +74,43 @@ static double quantile_select(double *x, size_t n, double p)
 
 /* Quantile p of metric over the counted runs (GSL's interpolated
  * quantile: quantile_select); NAN when none has it. */
-static double runs_quantile(json_t *results, const char *metric, double p)
+static double runs_quantile(const struct kb_rmodel *m, const char *metric,
+			    double p)
 {
-	json_t *runs = json_object_get(results, "runs"), *run;
-	double *x = calloc(json_array_size(runs) + 1, sizeof(*x)), q = NAN;
-	size_t i, n = 0;
+	size_t k = kb_rmodel__metric(m, metric), r, n = 0;
+	double *x = calloc(m->nruns + 1, sizeof(*x)), q = NAN;
 
 	if (!x)
 		return NAN;
-	json_array_foreach(runs, i, run)
-		if (counted_ok(run) && metric_of(json_object_get(run,
-						 "metrics"), metric, &x[n]))
-			n++;
+	for (r = 0; r < m->nruns; r++)
+		if (counted_ok(&m->runs[r]) && isfinite(value_of(m, r, k)))
+			x[n++] = value_of(m, r, k);
 	if (n)
 		q = quantile_select(x, n, p);
 	free(x);
 	return q;
 }
 
-double stats_runs_median(json_t *results, const char *metric)
+double stats_runs_median_in(const struct kb_rmodel *m, const char *metric)
 {
-	return runs_quantile(results, metric, 0.5);
+	return runs_quantile(m, metric, 0.5);
 }
 
-int stats_machine_busy(json_t *results, double *other_median,
-		       size_t *disturbed, size_t *total)
+int stats_machine_busy_in(const struct kb_rmodel *m, double *other_median,
+			  size_t *disturbed, size_t *total)
 {
-	json_t *set = json_object_get(results, "disturbed_settings");
-	json_t *lim = json_object_get(set, "other_cpu_limit");
-	double other = stats_runs_median(results, "task.other.cpu_pct");
+	const struct kb_rdisturbed_settings *set = &m->campaign.disturbed;
+	double other = stats_runs_median_in(m, "task.other.cpu_pct");
+	const char *all = NULL;
 
 	if (other_median)
 		*other_median = other;
-	stats_disturbed_count(results, NULL, NULL, disturbed, total);
-	if (!json_is_object(set) || !*total)
+	stats_disturbed_counts_in(m, &all, 1, NULL, disturbed, total);
+	if (!set->present || !*total)
 		return -1;
 	return (double)*disturbed > KB_BUSY_DISTURBED_SHARE * (double)*total ||
-	       (isfinite(other) && json_is_number(lim) &&
-		other > json_number_value(lim));
+	       (isfinite(other) && !isnan(set->other_cpu_limit) &&
+		other > set->other_cpu_limit);
 }
 
 /* "131%" / "7.3%": whole percents from 10 up */
@@ -129,32 +119,47 @@ static void pct(char *buf, size_t len, double v)
 	snprintf(buf, len, fabs(v) >= 10 ? "%.0f%%" : "%.1f%%", v);
 }
 
-static void add_reason(json_t **why, const char *metric, double v,
+/* The broken rules of one run, as results.json lists them. */
+struct reasons {
+	char line[4][128];
+	const char *v[4];
+	size_t n;
+};
+
+/* "metric V op LIMIT" into w when v op limit holds (op ">" or "<"; a
+ * limit that is off, NAN, holds for nothing). */
+static void add_reason(struct reasons *w, const char *metric, double v,
 		       const char *op, double limit)
 {
-	char a[32], b[32], line[128];
+	char a[32], b[32];
 
+	if (!isfinite(limit) || !(*op == '>' ? v > limit : v < limit))
+		return;
 	pct(a, sizeof(a), v);
 	pct(b, sizeof(b), limit);
-	snprintf(line, sizeof(line), "%s %s %s %s", metric, a, op, b);
-	if (!*why)
-		*why = json_array();
-	json_array_append_new(*why, json_string(line));
+	snprintf(w->line[w->n], sizeof(w->line[w->n]), "%s %s %s %s", metric,
+		 a, op, b);
+	w->v[w->n] = w->line[w->n];
+	w->n++;
 }
 
-int stats_mark_disturbed(json_t *results, const struct kb_disturbed_rules *r,
-			 int exclude)
+int stats_mark_disturbed_in(struct kb_rmodel *m,
+			    const struct kb_disturbed_rules *r, int exclude)
 {
 	struct kb_disturbed_rules own;
-	json_t *runs = json_object_get(results, "runs"), *run, *opts;
-	double other_q1 = runs_quantile(results, "task.other.cpu_pct", 0.25);
-	double idle_q3 = runs_quantile(results, "cpu.idle_pct", 0.75);
+	struct kb_rdisturbed_settings set = { 0 };
+	double other_q1 = runs_quantile(m, "task.other.cpu_pct", 0.25);
+	double idle_q3 = runs_quantile(m, "cpu.idle_pct", 0.75);
 	double other_lim = NAN, idle_lim = NAN;
+	size_t k_other = kb_rmodel__metric(m, "task.other.cpu_pct");
+	size_t k_steal = kb_rmodel__metric(m, "cpu.steal_pct");
+	size_t k_psi = kb_rmodel__metric(m, "psi.cpu_some_pct");
+	size_t k_idle = kb_rmodel__metric(m, "cpu.idle_pct");
 	int ndist = 0;
 	size_t i;
 
 	if (!r) {
-		kb_disturbed_rules_from(results, &own);
+		kb_disturbed_rules_of(&m->campaign, &own);
 		r = &own;
 	}
 	if (isfinite(r->other_cpu_pct)) {
@@ -167,52 +172,80 @@ int stats_mark_disturbed(json_t *results, const struct kb_disturbed_rules *r,
 	    idle_q3 >= KB_DISTURBED_IDLE_MIN_REF)
 		idle_lim = r->idle_fraction * idle_q3;
 
-	json_array_foreach(runs, i, run) {
-		json_t *why = NULL, *mx = json_object_get(run, "metrics");
-		double v;
+	for (i = 0; i < m->nruns; i++) {
+		struct reasons why = { .n = 0 };
 
-		json_object_del(run, "disturbed");
-		if (json_is_string(json_object_get(run, "excluded")) &&
-		    !strcmp(kb_jstr(run, "excluded"), "disturbed"))
-			json_object_del(run, "excluded");
-		if (strcmp(kb_jstr(run, "status") ?: "", "ok"))
-			continue;
-		if (isfinite(other_lim) &&
-		    metric_of(mx, "task.other.cpu_pct", &v) && v > other_lim)
-			add_reason(&why, "task.other.cpu_pct", v, ">",
-				   other_lim);
-		if (isfinite(r->steal_pct) &&
-		    metric_of(mx, "cpu.steal_pct", &v) && v > r->steal_pct)
-			add_reason(&why, "cpu.steal_pct", v, ">", r->steal_pct);
-		if (isfinite(r->psi_pct) &&
-		    metric_of(mx, "psi.cpu_some_pct", &v) && v > r->psi_pct)
-			add_reason(&why, "psi.cpu_some_pct", v, ">", r->psi_pct);
-		if (isfinite(idle_lim) && metric_of(mx, "cpu.idle_pct", &v) &&
-		    v < idle_lim)
-			add_reason(&why, "cpu.idle_pct", v, "<", idle_lim);
-		if (!why)
-			continue;
-		json_object_set_new(run, "disturbed", why);
-		if (!json_is_true(json_object_get(run, "warmup")))
+		if (m->runs[i].ok) {
+			add_reason(&why, "task.other.cpu_pct",
+				   value_of(m, i, k_other), ">", other_lim);
+			add_reason(&why, "cpu.steal_pct",
+				   value_of(m, i, k_steal), ">", r->steal_pct);
+			add_reason(&why, "psi.cpu_some_pct",
+				   value_of(m, i, k_psi), ">", r->psi_pct);
+			add_reason(&why, "cpu.idle_pct",
+				   value_of(m, i, k_idle), "<", idle_lim);
+		}
+		kb_rmodel__set_disturbed(m, i, why.v, why.n, exclude);
+		if (why.n && !m->runs[i].warmup)
 			ndist++;
-		if (exclude)
-			json_object_set_new(run, "excluded",
-					    json_string("disturbed"));
 	}
-	json_object_set_new(results, "disturbed_settings", json_pack(
-		"{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-		"other_cpu_pct", kb_jreal(r->other_cpu_pct),
-		"other_factor", kb_jreal(r->other_factor),
-		"other_cpu_q1", kb_jreal(other_q1),
-		"other_cpu_limit", kb_jreal(other_lim),
-		"steal_pct", kb_jreal(r->steal_pct),
-		"psi_pct", kb_jreal(r->psi_pct),
-		"idle_fraction", kb_jreal(r->idle_fraction),
-		"idle_q3", kb_jreal(idle_q3),
-		"idle_limit", kb_jreal(idle_lim)));
-	opts = kb_json_object_member(results, "analysis_options");
-	json_object_set_new(opts, "exclude_disturbed", json_boolean(exclude));
+	set.other_cpu_pct = r->other_cpu_pct;
+	set.other_factor = r->other_factor;
+	set.other_cpu_q1 = other_q1;
+	set.other_cpu_limit = other_lim;
+	set.steal_pct = r->steal_pct;
+	set.psi_pct = r->psi_pct;
+	set.idle_fraction = r->idle_fraction;
+	set.idle_q3 = idle_q3;
+	set.idle_limit = idle_lim;
+	kb_rmodel__set_disturbed_settings(m, &set, exclude);
 	return ndist;
+}
+
+void stats_disturbed_counts_in(const struct kb_rmodel *m,
+			       const char *const *cfgs, size_t n,
+			       const char *job, size_t *disturbed,
+			       size_t *total)
+{
+	size_t r, k;
+
+	for (k = 0; k < n; k++)
+		disturbed[k] = total[k] = 0;
+	for (r = 0; r < m->nruns; r++) {
+		const struct kb_rrun *x = &m->runs[r];
+		const char *rc = x->config != KB_RMODEL_NONE ?
+				 m->configs.v[x->config] : "";
+		const char *rj = x->job != KB_RMODEL_NONE ? m->jobs.v[x->job] :
+				 "";
+		int dist = x->info.disturbed.n > 0;
+
+		if (!counted_ok(x))
+			continue;
+		if (job && strcmp(rj, job))
+			continue;
+		for (k = 0; k < n; k++) {
+			if (cfgs[k] && strcmp(rc, cfgs[k]))
+				continue;
+			total[k]++;
+			disturbed[k] += (size_t)dist;
+		}
+	}
+}
+
+/* ---- the same on a jansson results model: each builds the typed model
+ * of results (results/rmodel.h) and runs the _in form -------------- */
+
+int stats_mark_disturbed(json_t *results, const struct kb_disturbed_rules *r,
+			 int exclude)
+{
+	struct kb_rmodel *m = kb_rmodel__new(results);
+	int ret;
+
+	if (!m)
+		return 0;	/* no runs: none disturbed (message printed) */
+	ret = stats_mark_disturbed_in(m, r, exclude);
+	kb_rmodel__delete(m);
+	return ret;
 }
 
 void stats_disturbed_count(json_t *results, const char *cfg, const char *job,
@@ -225,25 +258,36 @@ void stats_disturbed_counts(json_t *results, const char *const *cfgs,
 			    size_t n, const char *job, size_t *disturbed,
 			    size_t *total)
 {
-	json_t *run;
-	size_t i, k;
+	struct kb_rmodel *m = kb_rmodel__new(results);
+	size_t k;
 
 	for (k = 0; k < n; k++)
 		disturbed[k] = total[k] = 0;
-	json_array_foreach(json_object_get(results, "runs"), i, run) {
-		const char *rc = kb_jstr(run, "configuration") ?: "";
-		int dist;
+	if (m)
+		stats_disturbed_counts_in(m, cfgs, n, job, disturbed, total);
+	kb_rmodel__delete(m);
+}
 
-		if (!counted_ok(run))
-			continue;
-		if (job && strcmp(kb_jstr(run, "job") ?: "", job))
-			continue;
-		dist = json_array_size(json_object_get(run, "disturbed")) > 0;
-		for (k = 0; k < n; k++) {
-			if (cfgs[k] && strcmp(rc, cfgs[k]))
-				continue;
-			total[k]++;
-			disturbed[k] += (size_t)dist;
-		}
-	}
+double stats_runs_median(json_t *results, const char *metric)
+{
+	struct kb_rmodel *m = kb_rmodel__new(results);
+	double v = m ? stats_runs_median_in(m, metric) : NAN;
+
+	kb_rmodel__delete(m);
+	return v;
+}
+
+int stats_machine_busy(json_t *results, double *other_median,
+		       size_t *disturbed, size_t *total)
+{
+	struct kb_rmodel *m = kb_rmodel__new(results);
+	int ret = -1;
+
+	if (other_median)
+		*other_median = NAN;
+	*disturbed = *total = 0;
+	if (m)
+		ret = stats_machine_busy_in(m, other_median, disturbed, total);
+	kb_rmodel__delete(m);
+	return ret;
 }

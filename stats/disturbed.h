@@ -29,6 +29,8 @@
  * so that this header does not include <jansson.h> (scripts/
  * check-layers: JSON is handled in results/ and parsers/) */
 struct json_t;
+struct kb_rmodel;	/* the typed model, results/rmodel.h */
+struct kb_rcampaign;	/* its campaign, results/campaign_info.h */
 
 #define KB_DISTURBED_OTHER_CPU_PCT 40.0
 #define KB_DISTURBED_OTHER_FACTOR 1.5
@@ -48,22 +50,31 @@ struct kb_disturbed_rules {
 
 void kb_disturbed_rules_init(struct kb_disturbed_rules *r);
 
-/* The rules of a results model: results.campaign.disturbed (absent
- * members and older campaigns: the defaults; null: off). */
-void kb_disturbed_rules_from(struct json_t *results,
-			     struct kb_disturbed_rules *r);
+/* The rules of a campaign (results/campaign_info.h disturbed_rules:
+ * results.campaign.disturbed): absent members and older campaigns the
+ * defaults; null: off. */
+void kb_disturbed_rules_of(const struct kb_rcampaign *c,
+			   struct kb_disturbed_rules *r);
 
 /* Mark every successful run of the results model that breaks a rule
- * (rules NULL: kb_disturbed_rules_from()): run["disturbed"] = ["task.
- * other.cpu_pct 131% > 42%", ...] (absent when quiet), and
+ * (rules NULL: kb_disturbed_rules_of() of its campaign): run["disturbed"]
+ * = ["task.other.cpu_pct 131% > 42%", ...] (absent when quiet), and
  * results["disturbed_settings"] = the thresholds used and the campaign's
  * levels.  With exclude != 0, results["analysis_options"]
  * ["exclude_disturbed"] = true and every disturbed run gets "excluded":
  * "disturbed", which kb_run_counts() (results/json.h) leaves out of the
  * statistics.  Call before stats_analyse().  Returns the number of
- * disturbed counted runs. */
+ * disturbed counted runs.
+ * The _in form works on the typed model (results/rmodel.h), reading the
+ * values from its matrix (call it before outliers are dropped from it:
+ * stats_mark_outliers_in()) and writing the marks through
+ * kb_rmodel__set_disturbed*(), which keep the model's run info, counts
+ * and groups in step; the json_t form builds the model of results for
+ * it. */
 int stats_mark_disturbed(struct json_t *results,
 			 const struct kb_disturbed_rules *r, int exclude);
+int stats_mark_disturbed_in(struct kb_rmodel *m,
+			    const struct kb_disturbed_rules *r, int exclude);
 
 /* Counted (status ok, not warm-up) runs of configuration cfg (NULL: all)
  * and job (NULL: all), and how many of them are disturbed. */
@@ -80,6 +91,19 @@ void stats_disturbed_counts(struct json_t *results, const char *const *cfgs,
 /* The median of metric over the counted runs of results (excluded ones
  * too); NAN when none has it. */
 double stats_runs_median(struct json_t *results, const char *metric);
+
+/* stats_disturbed_counts(), stats_runs_median() and stats_machine_busy()
+ * below on the typed model (results/rmodel.h: each run's status,
+ * warm-up and info.disturbed, the matrix, campaign.disturbed).  The
+ * json_t forms build the model of results on every call (O(runs x
+ * metrics)): a caller that has the model passes it. */
+void stats_disturbed_counts_in(const struct kb_rmodel *m,
+			       const char *const *cfgs, size_t n,
+			       const char *job, size_t *disturbed,
+			       size_t *total);
+double stats_runs_median_in(const struct kb_rmodel *m, const char *metric);
+int stats_machine_busy_in(const struct kb_rmodel *m, double *other_median,
+			  size_t *disturbed, size_t *total);
 
 #define KB_BUSY_DISTURBED_SHARE 0.05	/* of the counted runs */
 

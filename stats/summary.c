@@ -190,16 +190,16 @@ static size_t *collect_metrics(const struct kb_rmodel *m, size_t *n)
 	size_t i, k, r, nunknown = 0;
 
 	for (i = 0; i < m->nbad; i++) {
-		json_t *run = m->runs[m->bad[i].run].json;
+		const struct kb_rrun *run = &m->runs[m->bad[i].run];
 		char b[KB_ITER_LABEL_MAX];
 
 		kb_warn("run %s %s iteration %s: metric %s is not a number; "
 			"left out of the summaries",
-			kb_jstr(run, "configuration") ?: "?",
-			kb_jstr(run, "job") ?: "?",
-			kb_iteration_label(json_integer_value(json_object_get(
-				run, "iteration")), kb_results_warmup(
-				m->results), b),
+			run->config != KB_RMODEL_NONE ?
+			m->configs.v[run->config] : "?",
+			run->job != KB_RMODEL_NONE ? m->jobs.v[run->job] : "?",
+			kb_iteration_label(run->iteration, m->campaign.warmup >
+					   0 ? m->campaign.warmup : 0, b),
 			m->bad[i].metric);
 	}
 	for (k = 0; k < m->nmetrics; k++)
@@ -321,7 +321,6 @@ int stats_fill_summaries(json_t *results)
 
 int stats_fill_summaries_in(struct kb_rmodel *model)
 {
-	json_t *results = model->results;
 	const struct kb_strlist *cfgs = &model->configs, *jobs = &model->jobs;
 	struct kb_summary *base;
 	const char *baseline;
@@ -332,7 +331,7 @@ int stats_fill_summaries_in(struct kb_rmodel *model)
 	int r;
 
 	metrics = collect_metrics(model, &nmetrics);
-	baseline = kb_jstr(json_object_get(results, "campaign"), "baseline");
+	baseline = model->campaign.baseline;
 	if (baseline && !kb_strlist_has(cfgs, baseline)) {
 		kb_warn("baseline '%s' is not a configuration of this "
 			"campaign; comparing against '%s' instead", baseline,
@@ -349,9 +348,11 @@ int stats_fill_summaries_in(struct kb_rmodel *model)
 	 * metric) is computed once, baselines first */
 	bidx = kb_xcalloc(cfgs->n + 1, sizeof(*bidx));
 	for (c = 0; c < cfgs->n; c++) {
-		const char *b = stats_baseline_for(results, cfgs->v[c]);
+		const char *b = stats_baseline_for(model->results,
+						   cfgs->v[c]);
 
-		if (!b && baseline && !find_config(results, baseline))
+		if (!b && baseline &&
+		    !kb_rcampaign__config(&model->campaign, baseline))
 			b = baseline;	/* a model without configurations */
 		bidx[c] = b ? kb_strlist_index(cfgs, b) : cfgs->n;
 	}
@@ -401,7 +402,7 @@ int stats_fill_summaries_in(struct kb_rmodel *model)
 	free(base);
 	free(have_base);
 	free(bidx);
-	kb_analysis__summaries_to_json(&model->analysis, results);
+	kb_analysis__summaries_to_json(&model->analysis, model->results);
 	free(vals);
 	free(iters);
 	free(metrics);

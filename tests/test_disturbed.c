@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "results/json.h"
+#include "results/rmodel.h"
 #include "reports/report.h"
 #include "stats/compare.h"
 #include "stats/disturbed.h"
@@ -379,6 +380,56 @@ static void test_quantiles_as_sorted(void **state)
 	gsl_rng_free(rng);
 }
 
+/* The typed forms (stats_mark_disturbed_in() and friends) on one model:
+ * the same marks and counts as the json_t forms on a copy, and the
+ * model kept in step with the tree (each run's info.disturbed, counts
+ * and groups after --exclude-disturbed, campaign.disturbed). */
+static void test_typed_model(void **state)
+{
+	json_t *res = load_csv("tests/data/stats/aa-switching-load.csv");
+	json_t *copy = json_deep_copy(res);
+	struct kb_rmodel *m = kb_rmodel__new(res);
+	const char *ids[] = { "a", "b" };
+	size_t ds[2], ns[2], dj[2], nj[2], r, ng, c = 0, d, n;
+	double other, other_j;
+	int nd;
+
+	(void)state;
+	assert_non_null(m);
+	assert_int_equal(stats_machine_busy_in(m, NULL, &d, &n), -1);
+	nd = stats_mark_disturbed_in(m, NULL, 1);
+	assert_int_equal(stats_mark_disturbed(copy, NULL, 1), nd);
+	assert_true(nd > 0);
+	assert_true(json_equal(res, copy));
+	assert_true(m->campaign.disturbed.present);
+	assert_true(m->campaign.disturbed.other_cpu_limit >= 40.0);
+	stats_disturbed_counts_in(m, ids, 2, "randread-4k", ds, ns);
+	stats_disturbed_counts(copy, ids, 2, "randread-4k", dj, nj);
+	assert_memory_equal(ds, dj, sizeof(ds));
+	assert_memory_equal(ns, nj, sizeof(ns));
+	assert_int_equal(ds[0] + ds[1], (size_t)nd);
+	assert_int_equal(stats_machine_busy_in(m, &other, &d, &n),
+			 stats_machine_busy(copy, &other_j, &dj[0], &nj[0]));
+	assert_true(other == other_j);
+	assert_true(other == stats_runs_median(copy, "task.other.cpu_pct"));
+	for (r = 0; r < m->nruns; r++) {
+		assert_int_equal(m->runs[r].info.disturbed.n,
+			json_array_size(json_object_get(m->runs[r].json,
+							"disturbed")));
+		assert_int_equal(m->runs[r].counts,
+				 !m->runs[r].info.disturbed.n);
+		c += m->runs[r].counts;
+	}
+	kb_rmodel__group(m, 0, 0, &ng);
+	r = ng;
+	kb_rmodel__group(m, 1, 0, &ng);
+	assert_int_equal(r + ng, c);
+	assert_int_equal(c + (size_t)nd, m->nruns);
+	kb_rmodel__delete(m);
+	json_decref(res);
+	json_decref(copy);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -390,6 +441,7 @@ int main(void)
 		cmocka_unit_test(test_report_notes),
 		cmocka_unit_test(test_busy_one_rule),
 		cmocka_unit_test(test_quantiles_as_sorted),
+		cmocka_unit_test(test_typed_model),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,7 +2,8 @@
  * from a small jansson model written out here: the order of
  * configurations, jobs and metrics, which runs count, NAN for what was not
  * measured, the groups of counted runs, merged campaigns, dropping a
- * value; the campaign metadata and run info (results/campaign_info.h);
+ * value; the campaign metadata and run info (results/campaign_info.h),
+ * its comparison and disturbed settings; the outlier bookkeeping;
  * and whole-file JSON loads (parsers/json_file.h) telling a missing file
  * from a damaged one. */
 #include <stdarg.h>
@@ -313,6 +314,116 @@ static void test_campaign_info(void **state)
 	json_decref(res);
 }
 
+/* The comparison and disturbed settings kernels.conf put in campaign
+ * (results/campaign_info.h): NAN / not given when absent, per-metric
+ * numbers only, null rules off; a metric named only with a null value. */
+static void test_campaign_settings(void **state)
+{
+	json_error_t err;
+	json_t *res = json_loads(
+		"{\"campaign\": {\"alpha\": 0.01, \"max_mde_pct\": 3,"
+		"  \"min_effect_pct\": \"2\","
+		"  \"min_effect_by_metric\": {\"read.iops\": 2.5, \"x\": \"1\"},"
+		"  \"calibration\": {\"file\": \"cal.json\","
+		"                    \"analysis\": \"welch-log\"},"
+		"  \"disturbed\": {\"other_cpu_pct\": 30, \"steal_pct\": null,"
+		"                  \"psi_pct\": \"40\"}},"
+		" \"runs\": [{\"configuration\": \"a\", \"job\": \"rr\","
+		"   \"status\": \"ok\", \"metrics\": {\"q.only_null\": null}}]}",
+		0, &err);
+	json_t *bare = json_loads("{\"runs\": []}", 0, &err);
+	struct kb_rmodel *m, *b;
+	const struct kb_rcampaign *c;
+
+	(void)state;
+	assert_non_null(res);
+	assert_non_null(bare);
+	m = kb_rmodel__new(res);
+	b = kb_rmodel__new(bare);
+	assert_non_null(m);
+	assert_non_null(b);
+	c = &m->campaign;
+	assert_true(c->alpha == 0.01);
+	assert_true(c->max_mde_pct == 3.0);
+	assert_true(isnan(c->min_effect_pct));	/* a string: not given */
+	assert_int_equal(c->min_effect_by_metric.n, 1);
+	assert_true(kb_rmetric_pcts__get(&c->min_effect_by_metric,
+					 "read.iops") == 2.5);
+	assert_true(isnan(kb_rmetric_pcts__get(&c->min_effect_by_metric,
+					       "x")));
+	assert_true(isnan(kb_rmetric_pcts__get(&c->max_mde_by_metric,
+					       "read.iops")));
+	assert_string_equal(c->calibration_analysis, "welch-log");
+	assert_string_equal(c->calibration_file, "cal.json");
+	assert_true(c->disturbed_rules.present);
+	assert_true(c->disturbed_rules.other_cpu_pct.given &&
+		    c->disturbed_rules.other_cpu_pct.value == 30.0);
+	assert_true(c->disturbed_rules.steal_pct.given &&
+		    isnan(c->disturbed_rules.steal_pct.value));
+	assert_false(c->disturbed_rules.psi_pct.given);
+	assert_false(c->disturbed_rules.idle_fraction.given);
+	assert_true(kb_rmodel__names_metric(m, "q.only_null"));
+	assert_int_equal(kb_rmodel__metric(m, "q.only_null"), KB_RMODEL_NONE);
+	assert_false(kb_rmodel__names_metric(m, "read.iops"));
+	/* nothing given */
+	c = &b->campaign;
+	assert_true(isnan(c->alpha) && isnan(c->max_mde_pct));
+	assert_int_equal(c->min_effect_by_metric.n, 0);
+	assert_null(c->calibration_analysis);
+	assert_false(c->disturbed_rules.present);
+	assert_false(c->disturbed_rules.other_cpu_pct.given);
+	kb_rmodel__delete(m);
+	kb_rmodel__delete(b);
+	json_decref(res);
+	json_decref(bare);
+}
+
+/* The outlier bookkeeping (kb_rmodel__outliers_*): "outliers" on the
+ * counted runs only, names appended in the tree and the run's info, and
+ * excluded values moved to "excluded_outliers" and out of the matrix. */
+static void test_outlier_bookkeeping(void **state)
+{
+	json_t *res = fixture(), *run0, *run1;
+	struct kb_rmodel *m = kb_rmodel__new(res);
+	size_t kr, kw, kz;
+
+	(void)state;
+	assert_non_null(m);
+	kr = kb_rmodel__metric(m, "read.iops");
+	kw = kb_rmodel__metric(m, "write.iops");
+	kz = kb_rmodel__metric(m, "zz.custom");
+	run0 = json_array_get(json_object_get(res, "runs"), 0);
+	run1 = json_array_get(json_object_get(res, "runs"), 1);
+	kb_rmodel__outliers_clear(m);
+	assert_int_equal(json_array_size(json_object_get(run0, "outliers")),
+			 0);
+	assert_non_null(json_object_get(run0, "outliers"));
+	/* the warm-up a/1 does not count: untouched */
+	assert_null(json_object_get(json_array_get(json_object_get(res,
+					"runs"), 2), "outliers"));
+	kb_rmodel__outlier_add(m, 0, kr);
+	kb_rmodel__outlier_add(m, 0, kw);	/* run 0 has no write.iops */
+	assert_int_equal(json_array_size(json_object_get(run0, "outliers")),
+			 2);
+	assert_int_equal(m->runs[0].info.outliers.n, 2);
+	assert_string_equal(m->runs[0].info.outliers.v[0], "read.iops");
+	assert_string_equal(m->runs[0].info.outliers.v[1], "write.iops");
+	assert_int_equal(m->runs[1].info.outliers.n, 0);
+	kb_rmodel__outliers_exclude(m);
+	assert_null(json_object_get(json_object_get(run0, "metrics"),
+				    "read.iops"));
+	assert_true(json_number_value(json_object_get(json_object_get(run0,
+			"excluded_outliers"), "read.iops")) == 100.5);
+	assert_int_equal(json_object_size(json_object_get(run0,
+						"excluded_outliers")), 1);
+	assert_true(isnan(kb_rmodel__value(m, 0, kr)));
+	assert_true(kb_rmodel__value(m, 0, kz) == 7.0);
+	assert_true(kb_rmodel__value(m, 1, kr) == 200.0);
+	assert_null(json_object_get(run1, "excluded_outliers"));
+	kb_rmodel__delete(m);
+	json_decref(res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -321,6 +432,8 @@ int main(void)
 		cmocka_unit_test(test_no_runs),
 		cmocka_unit_test(test_campaign_info),
 		cmocka_unit_test(test_json_load_whole),
+		cmocka_unit_test(test_campaign_settings),
+		cmocka_unit_test(test_outlier_bookkeeping),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
