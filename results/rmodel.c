@@ -139,7 +139,18 @@ struct kb_rmodel *kb_rmodel__new(json_t *results)
 	}
 	kb_rcampaign__fill(&m->campaign, results);
 	build_groups(m);
+	kb_analysis__from_json(results, &m->analysis);
 	return m;
+}
+
+void kb_rmodel__reread_runs(struct kb_rmodel *m)
+{
+	size_t r;
+
+	for (r = 0; r < m->nruns; r++) {
+		kb_rrun_info__clear(&m->runs[r].info);
+		kb_rrun_info__fill(&m->runs[r].info, m->runs[r].json);
+	}
 }
 
 void kb_rmodel__delete(struct kb_rmodel *m)

@@ -104,12 +104,21 @@ struct kb_rmodel {
 
 /* Build the typed model of results (its "runs" must be an array: NULL
  * otherwise, with a message saying so), with its campaign metadata and
- * each run's info (results/campaign_info.h).
+ * each run's info (results/campaign_info.h), and the analysis results
+ * holds already (a results.json export, an analysed tree: its
+ * "summaries", "comparisons", ... read back by kb_analysis__from_json();
+ * empty for a campaign loaded from its runs, until stats_analyse()).
  * O(runs x metrics) time and memory: one pass over every run's
  * "metrics". */
 struct kb_rmodel *kb_rmodel__new(json_t *results);
 
 void kb_rmodel__delete(struct kb_rmodel *m);
+
+/* Read each run's info (kb_rrun.info) again from its object in the tree,
+ * after stats/ marked the runs there (stats_mark_outliers_in(): "outliers",
+ * "excluded_outliers"), so that the typed runs say what results.json
+ * says.  O(runs). */
+void kb_rmodel__reread_runs(struct kb_rmodel *m);
 
 /* The value of metric k in run r (NAN: not measured). */
 static inline double kb_rmodel__value(const struct kb_rmodel *m, size_t r,
