@@ -7,6 +7,7 @@
 #include "reports/report.h"
 #include "reports/plots.h"
 #include "results/model.h"
+#include "results/rmodel.h"
 #include "stats/summary.h"
 #include "stats/compare.h"
 #include "stats/disturbed.h"
@@ -149,6 +150,9 @@ static void usage(FILE *f)
 struct source {
 	const char *name;
 	json_t *results;
+	/* the typed model of results, built once after the merges: what
+	 * stats_analyse() and every report read (results/rmodel.h) */
+	struct kb_rmodel *rm;
 	const char *campaign_dir;	/* NULL for --from-json */
 };
 
@@ -203,14 +207,15 @@ static int render_all(FILE *out, struct source *src, size_t nsrc,
 	json_t *all;
 
 	for (f = 0; formats[f]; f++) {
-		if (!strcmp(formats[f], "json") && nsrc > 1) {
+		if (!strcmp(formats[f], "json") && nsrc > 1 &&
+		    !opts->layout && !opts->rows && !opts->cols) {
 			/* several documents: one parseable array */
 			all = json_array();
 			for (i = 0; i < nsrc; i++)
 				json_array_append(all, src[i].results);
 			if (!first)
 				fputc('\n', out);
-			ret = report_render(out, all, "json", opts);
+			ret = results_dumpf(out, all);
 			json_decref(all);
 			if (ret)
 				return ret;
@@ -220,8 +225,7 @@ static int render_all(FILE *out, struct source *src, size_t nsrc,
 		for (i = 0; i < nsrc; i++) {
 			if (!first)
 				fputc('\n', out);
-			ret = report_render(out, src[i].results, formats[f],
-					    opts);
+			ret = report_render(out, src[i].rm, formats[f], opts);
 			if (ret)
 				return ret;
 			first = 0;
@@ -484,9 +488,11 @@ int cmd_report(int argc, char **argv)
 		src[0].campaign_dir = NULL;	/* no single raw-artifact dir */
 		nsrc = 1;
 	}
-	for (i = 0; i < nsrc; i++)
-		if (stats_analyse(src[i].results, &copts))
-			goto out;
+	for (i = 0; i < nsrc; i++) {
+		src[i].rm = kb_rmodel__new(src[i].results);
+		if (!src[i].rm || stats_analyse(src[i].rm, &copts))
+			goto out;	/* named by either */
+	}
 	if (png && !plots) {
 		kb_error("--png draws the graphs of --plots DIR as PNG too; "
 			 "give --plots DIR");
@@ -543,8 +549,10 @@ out:
 	results_map_free(&map);
 	/* the models are the report's only large memory: left to the
 	 * kernel at exit in release builds (lib/file.h) */
-	for (i = 0; i < nsrc && KB_FREE_AT_EXIT; i++)
+	for (i = 0; i < nsrc && KB_FREE_AT_EXIT; i++) {
+		kb_rmodel__delete(src[i].rm);
 		json_decref(src[i].results);
+	}
 	for (i = 0; i < nkeep; i++)
 		free(keep[i]);
 	free(keep);

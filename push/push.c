@@ -253,7 +253,7 @@ static json_t *load_results(const char *dir)
 
 	/* the same document as DIR/results.json: summaries and the
 	 * comparisons (stats_analyse, as runner/campaign_reports.c) */
-	if (res && stats_analyse(res, NULL)) {
+	if (res && stats_analyse_results(res, NULL)) {
 		results_free(res);
 		res = NULL;
 	}

@@ -4,7 +4,6 @@
  * notes, the CPU/time tables, the profile tables and the layouts
  * (kb_report_build(), the layouts table). */
 #include "results/analysis.h"
-#include "results/json.h"
 #include "results/paths.h"
 #include "results/rmodel.h"
 #include "lib/str.h"
@@ -28,82 +27,88 @@
 
 /* ---- reading the results model ------------------------------------- */
 
-/* A member as a number; 0 and *ok = 0 when absent, null or not a number. */
-static double jnum(json_t *obj, const char *key, int *ok)
-{
-	json_t *v = json_object_get(obj, key);
-
-	*ok = json_is_number(v) && isfinite(json_number_value(v));
-	return *ok ? json_number_value(v) : 0.0;
-}
-
+/* Every read goes through the typed model (results/rmodel.h): the
+ * campaign metadata m->campaign, the runs m->runs[] with their info, the
+ * analysis m->analysis (summaries, comparisons, sample checks). */
 
 struct cfg {
 	const char *id;
 	const char *variant;
-	json_t *tunables;	/* {"NM": "0"} or NULL */
+	const struct kb_rconfig *conf;	/* its "configurations" entry, or
+					 * NULL (only named by runs) */
 };
 
 struct ctx {
-	json_t *results, *summaries, *runs, *campaign;
+	const struct kb_rmodel *rm;
+	const struct kb_rcampaign *camp;	/* &rm->campaign */
+	const struct kb_analysis *an;		/* &rm->analysis */
 	struct cfg *cfgs;	/* in display order (grouped) */
 	int *group_start;
 	size_t ncfgs;
 	struct kb_strlist labels;	/* tunable labels */
 	struct kb_strlist jobs;
 	const char *baseline;
-	/* the summaries and comparisons as typed rows, read once
-	 * (kb_analysis__from_json()): what the layouts read */
-	struct kb_analysis an;
-	/* the typed model (results/rmodel.h), built once when a layout is
-	 * asked for (NULL otherwise): the runs, values and campaign
-	 * metadata the layouts read */
-	struct kb_rmodel *rm;
 };
 
-/* run's iteration as a reader numbers it: "3", "w1" (kb_iteration_label(),
- * results/paths.h) into b. */
-static const char *run_iteration(struct ctx *c, json_t *run,
-				 char b[KB_ITER_LABEL_MAX])
+/* campaign.warmup, 0 when absent (kb_iteration_label()). */
+static long long warmup_rounds(const struct ctx *c)
 {
-	return kb_iteration_label(json_integer_value(json_object_get(run,
-			"iteration")), kb_results_warmup(c->results), b);
+	return c->camp->warmup > 0 ? c->camp->warmup : 0;
+}
+
+/* A round index as a reader numbers it: "3", "w1" (kb_iteration_label(),
+ * results/paths.h) into b. */
+static const char *iteration_text(const struct ctx *c, long iteration,
+				  char b[KB_ITER_LABEL_MAX])
+{
+	return kb_iteration_label(iteration, warmup_rounds(c), b);
+}
+
+/* Run r's configuration id ("?" when it names none) and job (NULL). */
+static const char *run_config(const struct ctx *c, size_t r)
+{
+	size_t x = c->rm->runs[r].config;
+
+	return x == KB_RMODEL_NONE ? "?" : c->rm->configs.v[x];
+}
+
+static const char *run_job(const struct ctx *c, size_t r)
+{
+	size_t x = c->rm->runs[r].job;
+
+	return x == KB_RMODEL_NONE ? NULL : c->rm->jobs.v[x];
+}
+
+static const struct kb_summary_row *find_summary(const struct ctx *c,
+						 const char *cfg,
+						 const char *job,
+						 const char *metric)
+{
+	return kb_analysis__summary(c->an, cfg, job, metric);
 }
 
 /* The comparison (stats/compare.h) of cfg against its baseline
  * (stats_baseline_for(): the campaign's, or in merged campaigns the
  * same-named configuration of the first). */
-static json_t *find_comparison(struct ctx *c, const char *cfg,
-			       const char *job, const char *metric)
+static const struct kb_comparison_row *find_comparison(struct ctx *c,
+						       const char *cfg,
+						       const char *job,
+						       const char *metric)
 {
-	const char *bl = stats_baseline_for(c->results, cfg) ?: c->baseline;
-	json_t *e;
-	size_t i;
+	const char *bl = stats_baseline_for(c->rm, cfg) ?: c->baseline;
 
-	json_array_foreach(json_object_get(c->results, "comparisons"), i, e) {
-		const char *ec = kb_jstr(e, "configuration");
-		const char *eb = kb_jstr(e, "baseline");
-		const char *ej = kb_jstr(e, "job");
-		const char *em = kb_jstr(e, "metric");
-
-		if (ec && eb && ej && em && !strcmp(ec, cfg) &&
-		    !strcmp(eb, bl) && !strcmp(ej, job) &&
-		    !strcmp(em, metric))
-			return e;
-	}
-	return NULL;
+	return kb_analysis__comparison(c->an, cfg, bl, job, metric);
 }
 
 static int job_has_metric(struct ctx *c, const char *job, const char *metric)
 {
-	json_t *e;
 	size_t i;
 
-	json_array_foreach(c->summaries, i, e) {
-		const char *ej = kb_jstr(e, "job");
-		const char *em = kb_jstr(e, "metric");
+	for (i = 0; i < c->an->nsummaries; i++) {
+		const struct kb_summary_row *e = &c->an->summaries[i];
 
-		if (ej && em && !strcmp(ej, job) && !strcmp(em, metric))
+		if (e->job && e->metric && !strcmp(e->job, job) &&
+		    !strcmp(e->metric, metric))
 			return 1;
 	}
 	return 0;
@@ -111,15 +116,12 @@ static int job_has_metric(struct ctx *c, const char *job, const char *metric)
 
 static int results_have_metric(struct ctx *c, const char *metric)
 {
-	json_t *e;
 	size_t i;
 
-	json_array_foreach(c->summaries, i, e) {
-		const char *em = kb_jstr(e, "metric");
-
-		if (em && !strcmp(em, metric))
+	for (i = 0; i < c->an->nsummaries; i++)
+		if (c->an->summaries[i].metric &&
+		    !strcmp(c->an->summaries[i].metric, metric))
 			return 1;
-	}
 	return 0;
 }
 
@@ -127,15 +129,11 @@ static int results_have_metric(struct ctx *c, const char *metric)
  * such tunable (a stock kernel without the knob, as in seed 000). */
 static const char *tunable_value(const struct cfg *cfg, const char *label)
 {
-	json_t *v = json_object_get(cfg->tunables, label);
-
-	if (json_is_string(v))
-		return json_string_value(v);
-	return "";
+	return kb_rconfig__tunable(cfg->conf, label) ?: "";
 }
 
-static void add_cfg(struct ctx *c, struct cfg *all, size_t *n, const char *id,
-		    const char *variant, json_t *tunables)
+static void add_cfg(struct cfg *all, size_t *n, const char *id,
+		    const struct kb_rconfig *conf)
 {
 	size_t i;
 
@@ -145,10 +143,9 @@ static void add_cfg(struct ctx *c, struct cfg *all, size_t *n, const char *id,
 		if (!strcmp(all[i].id, id))
 			return;
 	all[*n].id = id;
-	all[*n].variant = variant ? variant : id;
-	all[*n].tunables = json_is_object(tunables) ? tunables : NULL;
+	all[*n].variant = conf && conf->variant ? conf->variant : id;
+	all[*n].conf = conf;
 	(*n)++;
-	(void)c;
 }
 
 /* Configurations in kernels.conf order, then any only named by summaries
@@ -156,22 +153,20 @@ static void add_cfg(struct ctx *c, struct cfg *all, size_t *n, const char *id,
  * appearance, stable), a blank line between groups. */
 static void collect_cfgs(struct ctx *c)
 {
-	json_t *configs = json_object_get(c->results, "configurations");
+	const struct kb_rcampaign *camp = c->camp;
 	size_t i, k, n = 0, max, done;
 	struct kb_strlist values = { 0 };
 	struct cfg *all;
-	json_t *e;
 
-	max = json_array_size(configs) + json_array_size(c->summaries) +
-	      json_array_size(c->runs) + 1;
+	max = camp->nconfigs + c->an->nsummaries + c->rm->configs.n + 1;
 	all = kb_xcalloc(max, sizeof(*all));
-	json_array_foreach(configs, i, e)
-		add_cfg(c, all, &n, kb_jstr(e, "id"), kb_jstr(e, "variant"),
-			json_object_get(e, "tunables"));
-	json_array_foreach(c->summaries, i, e)
-		add_cfg(c, all, &n, kb_jstr(e, "configuration"), NULL, NULL);
-	json_array_foreach(c->runs, i, e)
-		add_cfg(c, all, &n, kb_jstr(e, "configuration"), NULL, NULL);
+	for (i = 0; i < camp->nconfigs; i++)
+		add_cfg(all, &n, camp->configs[i].id, &camp->configs[i]);
+	for (i = 0; i < c->an->nsummaries; i++)
+		add_cfg(all, &n, c->an->summaries[i].configuration, NULL);
+	/* the model's: the configurations', then those runs name */
+	for (i = 0; i < c->rm->configs.n; i++)
+		add_cfg(all, &n, c->rm->configs.v[i], NULL);
 
 	c->cfgs = kb_xcalloc(n + 1, sizeof(*c->cfgs));
 	c->group_start = kb_xcalloc(n + 1, sizeof(*c->group_start));
@@ -203,27 +198,29 @@ out:
 	free(all);
 }
 
+/* The most tunable labels taken from the configurations when the
+ * campaign lists none (a merged report's). */
+#define MAX_LABELS 256
+
 static void collect_labels_jobs(struct ctx *c)
 {
-	json_t *e, *v;
-	const char *key;
-	size_t i;
+	const char *labels[MAX_LABELS];
+	size_t i, n;
 
-	json_array_foreach(json_object_get(c->campaign, "tunables"), i, e)
-		kb_strlist_add(&c->labels, kb_jstr(e, "label"));
+	for (i = 0; i < c->camp->ntunables; i++)
+		kb_strlist_add(&c->labels, c->camp->tunables[i].label);
 	if (!c->labels.n) {
-		json_array_foreach(json_object_get(c->results,
-					"configurations"), i, e)
-			json_object_foreach(json_object_get(e, "tunables"),
-					    key, v)
-				kb_strlist_add(&c->labels, key);
+		n = kb_rcampaign__labels(c->camp, labels, MAX_LABELS);
+		for (i = 0; i < n; i++)
+			kb_strlist_add(&c->labels, labels[i]);
 	}
-	json_array_foreach(json_object_get(c->campaign, "jobs"), i, e)
-		kb_strlist_add(&c->jobs, json_string_value(e));
-	json_array_foreach(c->summaries, i, e)
-		kb_strlist_add(&c->jobs, kb_jstr(e, "job"));
-	json_array_foreach(c->runs, i, e)
-		kb_strlist_add(&c->jobs, kb_jstr(e, "job"));
+	for (i = 0; i < c->camp->jobs.n; i++)
+		kb_strlist_add(&c->jobs, c->camp->jobs.v[i]);
+	for (i = 0; i < c->an->nsummaries; i++)
+		kb_strlist_add(&c->jobs, c->an->summaries[i].job);
+	/* the model's: campaign.jobs, then those runs name */
+	for (i = 0; i < c->rm->jobs.n; i++)
+		kb_strlist_add(&c->jobs, c->rm->jobs.v[i]);
 }
 
 /* ---- numbers ------------------------------------------------------- */
@@ -287,18 +284,14 @@ static char *iterations_phrase(struct ctx *c, const char *job,
 {
 	long lo = -1, hi = -1, n;
 	size_t i, m;
-	json_t *s;
-	int ok;
+	const struct kb_summary_row *s;
 
 	for (i = 0; i < c->ncfgs; i++) {
 		for (m = 0; m < nmetrics; m++) {
-			s = stats_find_summary(c->summaries, c->cfgs[i].id, job,
-					       metrics[m]);
+			s = find_summary(c, c->cfgs[i].id, job, metrics[m]);
 			if (!s)
 				continue;
-			n = (long)jnum(s, "n", &ok);
-			if (!ok)
-				continue;
+			n = (long)s->n;
 			if (lo < 0 || n < lo)
 				lo = n;
 			if (n > hi)
@@ -338,16 +331,14 @@ static size_t add_cfg_row(struct ctx *c, struct kb_table *t, size_t i)
 /* "w1, 1, 3" from an array of stored iterations (round indexes), as a
  * reader numbers them (kb_iteration_label(), results/paths.h); NULL when
  * the array is empty. */
-static char *iter_text(json_t *arr, long long warmup)
+static char *iter_text(const struct kb_iters *it, long long warmup)
 {
 	char *s = NULL, *tmp, b[KB_ITER_LABEL_MAX];
-	json_t *v;
 	size_t i;
 
-	json_array_foreach(arr, i, v) {
+	for (i = 0; i < it->n; i++) {
 		tmp = kb_xasprintf("%s%s%s", s ? s : "", s ? ", " : "",
-				   kb_iteration_label(json_integer_value(v),
-						      warmup, b));
+				   kb_iteration_label(it->v[i], warmup, b));
 		free(s);
 		s = tmp;
 	}
@@ -358,9 +349,9 @@ static char *iter_text(json_t *arr, long long warmup)
  * (iterations), a warm-up too short (warmup leading outliers), a drift
  * over the run order (d, when it warns). */
 static void outlier_note(struct ctx *c, struct kb_table *t, const char *cfg,
-			 const char *metric, json_t *iters)
+			 const char *metric, const struct kb_iters *iters)
 {
-	char *it = iter_text(iters, kb_results_warmup(c->results));
+	char *it = iter_text(iters, warmup_rounds(c));
 
 	if (it)
 		kb_table_add_note(t, "outlier(s) (MAD modified z > 3.5, kept "
@@ -377,17 +368,22 @@ static void warmup_note(struct kb_table *t, const char *cfg, double warmup)
 				  "warmup", (long long)warmup, cfg);
 }
 
-static void drift_note(struct kb_table *t, const char *cfg,
-		       const char *metric, json_t *d, const char *advice)
+/* A value shown as read from results.json: 0 for null (NAN). */
+static double or0(double v)
 {
-	int ok, ok2;
+	return isfinite(v) ? v : 0.0;
+}
 
-	if (json_is_true(json_object_get(d, "warn")))
+static void drift_note(struct kb_table *t, const char *cfg,
+		       const char *metric, const struct kb_drift_row *d,
+		       const char *advice)
+{
+	if (d->present && d->warn)
 		kb_table_add_note(t, "warning: %s of %s%s drifts %+.2f%% over "
 				  "the run order (slope p = %.2g), more than "
 				  "the minimum effect%s", metric,
 				  advice ? "baseline " : "", cfg,
-				  jnum(d, "change_pct", &ok), jnum(d, "p", &ok2),
+				  or0(d->change_pct), or0(d->p),
 				  advice ? advice : "");
 }
 
@@ -399,23 +395,22 @@ static void sample_check_notes(struct ctx *c, struct kb_table *t,
 			       const char *job, const char **metrics,
 			       size_t nm)
 {
-	json_t *e;
 	size_t i, m;
-	int ok;
 
-	json_array_foreach(json_object_get(c->results, "sample_checks"), i, e) {
-		const char *cfg = kb_jstr(e, "configuration") ?: "";
-		const char *metric = kb_jstr(e, "metric") ?: "";
+	for (i = 0; i < c->an->nsample_checks; i++) {
+		const struct kb_sample_check_row *e = &c->an->sample_checks[i];
+		const char *cfg = e->configuration ?: "";
+		const char *metric = e->metric ?: "";
 
-		if (strcmp(kb_jstr(e, "job") ?: "", job))
+		if (strcmp(e->job ?: "", job))
 			continue;
 		for (m = 0; m < nm && strcmp(metrics[m], metric); m++)
 			;
 		if (m == nm)
 			continue;
-		outlier_note(c, t, cfg, metric, json_object_get(e, "outliers"));
-		warmup_note(t, cfg, jnum(e, "warmup_suspect", &ok));
-		drift_note(t, cfg, metric, json_object_get(e, "drift"), NULL);
+		outlier_note(c, t, cfg, metric, &e->outliers);
+		warmup_note(t, cfg, (double)e->warmup_suspect);
+		drift_note(t, cfg, metric, &e->drift, NULL);
 	}
 }
 
@@ -424,13 +419,13 @@ static void sample_check_notes(struct ctx *c, struct kb_table *t,
 static void fixed_work_note(struct ctx *c, struct kb_table *t,
 			    const char *job, const char **metrics, size_t nm)
 {
+	const struct kb_summary_row *s;
 	size_t i, m;
 
 	for (m = 0; m < nm; m++)
 		for (i = 0; i < c->ncfgs; i++)
-			if (!strcmp(kb_jstr(stats_find_summary(c->summaries,
-				c->cfgs[i].id, job, metrics[m]), "mean_kind") ?:
-				"", "harmonic")) {
+			if ((s = find_summary(c, c->cfgs[i].id, job,
+					      metrics[m])) && s->harmonic) {
 				kb_table_add_note(t, "fixed-size jobs (not "
 					"time_based): IOPS and bandwidth are "
 					"total work over total time, the "
@@ -447,19 +442,20 @@ static void dropped_outlier_notes(struct ctx *c, struct kb_table *t,
 				  const char *job)
 {
 	char *list = NULL, *tmp, b[KB_ITER_LABEL_MAX];
-	const char *name;
-	json_t *run, *v;
-	size_t i;
+	const struct kb_rrun_info *in;
+	size_t r, k;
 
-	json_array_foreach(c->runs, i, run) {
-		if (strcmp(kb_jstr(run, "job") ?: "", job))
+	for (r = 0; r < c->rm->nruns; r++) {
+		in = &c->rm->runs[r].info;
+		if (!in->nexcluded_outliers ||
+		    strcmp(run_job(c, r) ?: "", job))
 			continue;
-		json_object_foreach(json_object_get(run, "excluded_outliers"),
-				    name, v) {
+		for (k = 0; k < in->nexcluded_outliers; k++) {
 			tmp = kb_xasprintf("%s%s%s %s iteration %s (%.6g)",
 				list ? list : "", list ? ", " : "",
-				kb_jstr(run, "configuration") ?: "?", name,
-				run_iteration(c, run, b), json_number_value(v));
+				run_config(c, r), in->excluded_outlier_names[k],
+				iteration_text(c, c->rm->runs[r].iteration, b),
+				in->excluded_outlier_values[k]);
 			free(list);
 			list = tmp;
 		}
@@ -477,12 +473,11 @@ static void comparison_notes(struct ctx *c, struct kb_table *t,
 			     const char *job, const char **metrics, size_t nm,
 			     size_t nsig)
 {
-	json_t *set = json_object_get(c->results, "comparison_settings");
+	const struct kb_comparison_settings *set = &c->an->settings;
+	const struct kb_comparison_row *e;
 	unsigned char *base_done;
-	json_t *e;
 	size_t i, m;
-	int ok, ok2, any = 0;
-	struct kb_comparison_row row;
+	int any = 0;
 	char *mt;
 
 	for (m = 0; m < nm; m++)
@@ -501,7 +496,7 @@ static void comparison_notes(struct ctx *c, struct kb_table *t,
 			for (i = 0; i < c->ncfgs; i++) {
 				e = find_comparison(c, c->cfgs[i].id, job,
 						    metrics[m]);
-				a = e ? kb_jstr(e, "analysis") : NULL;
+				a = e ? e->analysis : NULL;
 				if (a && !kb_strlist_has(&an, a)) {
 					kb_strlist_add(&an, a);
 					kb_table_add_note(t, "analysis: %s",
@@ -514,9 +509,8 @@ static void comparison_notes(struct ctx *c, struct kb_table *t,
 		"Benjamini-Hochberg adjustment over the %lld comparisons in "
 		"results.json (false discovery rate %g), and |change| >= the "
 		"minimum effect; %zu cell(s) marked%s",
-		jnum(set, "alpha", &ok), (long long)jnum(set, "family_size",
-		&ok2), jnum(set, "alpha", &ok), nsig,
-		json_is_true(json_object_get(set, "outliers_excluded")) ?
+		or0(set->alpha), (long long)set->family_size, or0(set->alpha),
+		nsig, set->outliers_excluded ?
 		"; outliers excluded (--exclude-outliers)" : "");
 	for (m = 0; m < nm; m++) {
 		for (i = 0; i < c->ncfgs; i++) {
@@ -524,38 +518,34 @@ static void comparison_notes(struct ctx *c, struct kb_table *t,
 			if (!e)
 				continue;
 			/* the spread of this comparison's analysis */
-			kb_comparison_row__from_json(e, &row);
-			mt = kb_mde_text(&row);
+			mt = kb_mde_text(e);
 			if (mt)
 				kb_table_add_note(t, "%s, %s: %s", metrics[m],
 						  c->cfgs[i].id, mt);
 			free(mt);
-			kb_comparison_row__clear(&row);
 			/* once per metric: the baseline's properties */
 			if (!base_done[m]) {
 				base_done[m] = 1;
 				drift_note(t, c->baseline, metrics[m],
-					   json_object_get(e, "drift_baseline"),
+					   &e->drift_baseline,
 					   ": results may be inconclusive; use "
 					   "order = interleave");
 				outlier_note(c, t, c->baseline, metrics[m],
-					     json_object_get(e,
-						"outliers_baseline"));
-				warmup_note(t, c->baseline, jnum(e,
-					    "warmup_suspect_baseline", &ok));
+					     &e->outliers_baseline);
+				warmup_note(t, c->baseline,
+					    (double)e->warmup_suspect_baseline);
 			}
 			outlier_note(c, t, c->cfgs[i].id, metrics[m],
-				     json_object_get(e, "outliers"));
-			warmup_note(t, c->cfgs[i].id, jnum(e, "warmup_suspect",
-							   &ok));
-			if (kb_jstr(e, "verdict") && (!strcmp(kb_jstr(e, "verdict"),
-			    "insufficient samples") || !strcmp(kb_jstr(e,
-			    "verdict"), "inconclusive") || !strcmp(kb_jstr(e,
-			    "verdict"), "underpowered")))
+				     &e->outliers);
+			warmup_note(t, c->cfgs[i].id,
+				    (double)e->warmup_suspect);
+			if (e->verdict && (!strcmp(e->verdict,
+			    "insufficient samples") || !strcmp(e->verdict,
+			    "inconclusive") || !strcmp(e->verdict,
+			    "underpowered")))
 				kb_table_add_note(t, "%s %s: %s (%s)",
 					c->cfgs[i].id, metrics[m],
-					kb_jstr(e, "verdict"), kb_jstr(e, "reason") ?:
-					"");
+					e->verdict, e->reason ?: "");
 		}
 	}
 	free(base_done);
@@ -568,8 +558,7 @@ static void comparison_notes(struct ctx *c, struct kb_table *t,
 static void disturbed_notes(struct ctx *c, struct kb_table *t,
 			    const char *job)
 {
-	int excluded = json_is_true(json_object_get(json_object_get(
-		c->results, "analysis_options"), "exclude_disturbed"));
+	int excluded = c->camp->exclude_disturbed;
 	size_t i, k, bd, bn, anyd = 0, nc = c->ncfgs;
 	/* [0, nc): the configurations, [nc]: the baseline */
 	const char **ids = kb_xcalloc(nc + 2, sizeof(*ids));
@@ -579,12 +568,11 @@ static void disturbed_notes(struct ctx *c, struct kb_table *t,
 	size_t *len = kb_xcalloc(nc + 1, sizeof(*len));
 	FILE **f = kb_xcalloc(nc + 1, sizeof(*f));
 	char *shares = NULL, *tmp;
-	json_t *run;
 
 	for (i = 0; i < nc; i++)
 		ids[i] = c->cfgs[i].id;
 	ids[nc] = c->baseline;
-	stats_disturbed_counts(c->results, ids, nc + 1, job, d, n);
+	stats_disturbed_counts_in(c->rm, ids, nc + 1, job, d, n);
 	bd = d[nc];
 	bn = n[nc];
 	for (i = 0; i < nc; i++) {
@@ -605,17 +593,17 @@ static void disturbed_notes(struct ctx *c, struct kb_table *t,
 		"kept; --exclude-disturbed leaves them out", shares);
 	/* which runs, per configuration: one pass over the runs, each list
 	 * appended in place (linear time at 100k runs, issue 16) */
-	json_array_foreach(c->runs, k, run) {
-		json_t *why = json_object_get(run, "disturbed"), *w;
+	for (k = 0; k < c->rm->nruns; k++) {
+		const struct kb_rstrs *why = &c->rm->runs[k].info.disturbed;
 		const char *rc;
 		char b[KB_ITER_LABEL_MAX];
 		size_t wi;
 
-		if (!json_array_size(why) ||
-		    json_is_true(json_object_get(run, "warmup")) ||
-		    strcmp(kb_jstr(run, "job") ?: "", job))
+		if (!why->n || c->rm->runs[k].warmup ||
+		    strcmp(run_job(c, k) ?: "", job))
 			continue;
-		rc = kb_jstr(run, "configuration") ?: "";
+		rc = c->rm->runs[k].config == KB_RMODEL_NONE ? "" :
+		     run_config(c, k);
 		for (i = 0; i < nc && strcmp(rc, c->cfgs[i].id); i++)
 			;
 		if (i == nc)
@@ -624,10 +612,11 @@ static void disturbed_notes(struct ctx *c, struct kb_table *t,
 			f[i] = kb_xmemstream(&list[i], &len[i]);
 		else
 			fputs(", ", f[i]);
-		fprintf(f[i], "%s (", run_iteration(c, run, b));
-		json_array_foreach(why, wi, w)
+		fprintf(f[i], "%s (", iteration_text(c,
+			c->rm->runs[k].iteration, b));
+		for (wi = 0; wi < why->n; wi++)
 			fprintf(f[i], "%s%s", wi ? "; " : "",
-				json_string_value(w) ?: "");
+				why->v[wi] ?: "");
 		fputc(')', f[i]);
 	}
 	for (i = 0; i < nc; i++) {
@@ -672,7 +661,7 @@ out:
  * configuration of the first campaign (malloc'd). */
 static char *merged_baselines(struct ctx *c)
 {
-	if (json_array_size(json_object_get(c->campaign, "merged_from")) < 2)
+	if (c->camp->merged_from.n < 2)
 		return kb_xasprintf("baseline %s", c->baseline);
 	return kb_xasprintf("the configuration of the same name of the first "
 			    "campaign, %.*s (or the one --map names; when it "
@@ -686,7 +675,7 @@ static char *merged_baselines(struct ctx *c)
  * value (stats_baseline_for). */
 static int is_base_row(struct ctx *c, size_t i)
 {
-	const char *bl = stats_baseline_for(c->results, c->cfgs[i].id);
+	const char *bl = stats_baseline_for(c->rm, c->cfgs[i].id);
 
 	return !strcmp(c->cfgs[i].id, c->baseline) ||
 	       (bl && !strcmp(bl, c->cfgs[i].id));
@@ -696,29 +685,22 @@ static int is_base_row(struct ctx *c, size_t i)
  * the "vs base" cell the half-width of the 95% CI, CV% and n; "n/a" for
  * what was not measured. */
 static void set_summary_cells(struct kb_table *t, size_t row, size_t col,
-			      json_t *s, int dec)
+			      const struct kb_summary_row *s, int dec)
 {
-	double v, lo, hi;
-	int ok, ok2;
-
-	v = jnum(s, "mean", &ok);
-	if (ok)
-		kb_table_set(t, row, col, "%.*f", dec, v);
+	if (s && isfinite(s->mean))
+		kb_table_set(t, row, col, "%.*f", dec, s->mean);
 	else
 		kb_table_set(t, row, col, "n/a");
-	lo = jnum(s, "ci95_lo", &ok);
-	hi = jnum(s, "ci95_hi", &ok2);
-	if (ok && ok2)
-		kb_table_set(t, row, col + 2, "%.*f", dec, (hi - lo) / 2);
+	if (s && isfinite(s->ci95_lo) && isfinite(s->ci95_hi))
+		kb_table_set(t, row, col + 2, "%.*f", dec,
+			     (s->ci95_hi - s->ci95_lo) / 2);
 	else
 		kb_table_set(t, row, col + 2, "n/a");
-	v = jnum(s, "cv_pct", &ok);
-	if (ok)
-		kb_table_set(t, row, col + 3, "%.2f", v);
+	if (s && isfinite(s->cv_pct))
+		kb_table_set(t, row, col + 3, "%.2f", s->cv_pct);
 	else
 		kb_table_set(t, row, col + 3, "n/a");
-	v = jnum(s, "n", &ok);
-	kb_table_set(t, row, col + 4, "%ld", ok ? (long)v : 0L);
+	kb_table_set(t, row, col + 4, "%ld", s ? (long)s->n : 0L);
 }
 
 /* hosts = (fio --client): the load hosts (malloc'd names) with a
@@ -735,11 +717,10 @@ static void load_hosts(struct ctx *c, const char *job, const char **metrics,
 {
 	const char *key;
 	size_t i, m, h, off;
-	json_t *e;
 
-	json_array_foreach(c->summaries, i, e) {
-		key = kb_jstr(e, "metric");
-		if (!key || strcmp(kb_jstr(e, "job") ?: "", job) ||
+	for (i = 0; i < c->an->nsummaries; i++) {
+		key = c->an->summaries[i].metric;
+		if (!key || strcmp(c->an->summaries[i].job ?: "", job) ||
 		    !(off = kb_metric_host_split(key)))
 			continue;
 		for (m = 0; m < nm && strcmp(key + off, metrics[m]); m++)
@@ -774,10 +755,8 @@ static void host_rows(struct ctx *c, struct kb_table *t, size_t i,
 		      const struct host_list *hosts)
 {
 	size_t h, m, row, col, nkey = 1 + c->labels.n;
-	double diff;
+	const struct kb_summary_row *s;
 	char *key;
-	json_t *s;
-	int ok;
 
 	for (h = 0; h < hosts->n; h++) {
 		row = kb_table_add_row(t, 0);
@@ -786,17 +765,16 @@ static void host_rows(struct ctx *c, struct kb_table *t, size_t i,
 			col = nkey + 5 * m;
 			key = kb_xasprintf("host.%s.%s", hosts->v[h],
 					   metrics[m]);
-			s = stats_find_summary(c->summaries, c->cfgs[i].id,
-					       job, key);
+			s = find_summary(c, c->cfgs[i].id, job, key);
 			free(key);
 			set_summary_cells(t, row, col, s,
 					  kb_metric_decimals(metrics[m]));
-			diff = jnum(s, "diff_pct", &ok);
 			if (is_base_row(c, i))
 				kb_table_set(t, row, col + 1, "base");
-			else if (ok)
+			else if (s && isfinite(s->diff_pct))
 				kb_table_set(t, row, col + 1, "(%+.2f%%)",
-					     fabs(diff) < 0.005 ? 0.0 : diff);
+					     fabs(s->diff_pct) < 0.005 ? 0.0 :
+					     s->diff_pct);
 			else
 				kb_table_set(t, row, col + 1, "n/a");
 		}
@@ -812,8 +790,10 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 	size_t i, m, col, row, nkey = 1 + c->labels.n, niops = 0, nfew;
 	int ok, sig;
 	size_t nsig = 0;
-	double v, diff;
-	json_t *s, *cmp;
+	double diff;
+	const struct kb_summary_row *s;
+	const struct kb_comparison_row *cmp;
+	const char *warning;
 	char *vs_what = merged_baselines(c);
 
 	for (m = 0; m < nm; m++) {
@@ -850,8 +830,7 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 		row = add_cfg_row(c, t, i);
 		for (m = 0; m < nm; m++) {
 			col = nkey + 5 * m;
-			s = stats_find_summary(c->summaries, c->cfgs[i].id, job,
-					       metrics[m]);
+			s = find_summary(c, c->cfgs[i].id, job, metrics[m]);
 			cmp = find_comparison(c, c->cfgs[i].id, job,
 					      metrics[m]);
 			set_summary_cells(t, row, col, s,
@@ -860,13 +839,16 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 			 * "* -0.42%*" significant (stats/compare.h): the
 			 * change its analysis estimated and tested, else
 			 * (no comparison) the change of the mean */
-			diff = jnum(cmp, "change_pct", &ok);
-			if (!ok)
-				diff = jnum(s, "diff_pct", &ok);
-			sig = cmp && kb_jstr(cmp, "verdict") &&
-			      (!strcmp(kb_jstr(cmp, "verdict"), "improvement") ||
-			       !strcmp(kb_jstr(cmp, "verdict"), "regression") ||
-			       !strcmp(kb_jstr(cmp, "verdict"),
+			diff = cmp ? cmp->change_pct : NAN;
+			ok = isfinite(diff);
+			if (!ok) {
+				diff = s ? s->diff_pct : NAN;
+				ok = isfinite(diff);
+			}
+			sig = cmp && cmp->verdict &&
+			      (!strcmp(cmp->verdict, "improvement") ||
+			       !strcmp(cmp->verdict, "regression") ||
+			       !strcmp(cmp->verdict,
 				       "significant difference"));
 			if (is_base_row(c, i))
 				kb_table_set(t, row, col + 1, "base");
@@ -892,8 +874,9 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 			  "significant, \"(+0.03%%)\" not; ±: half-width of "
 			  "the 95%% CI of the mean (Student t); CV%%: "
 			  "coefficient of variation; n: timed runs that "
-			  "succeeded; n/a: not measured", vs_what, kb_swept(
-			  c->results) ? " at the same value of each swept job "
+			  "succeeded; n/a: not measured", vs_what,
+			  kb_rcampaign__swept(c->camp) ?
+			  " at the same value of each swept job "
 			  "parameter" : "");
 	free(vs_what);
 	if (hosts.n)
@@ -912,31 +895,24 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 	 * of a campaign with one configuration */
 	for (m = 0; m < nm; m++) {
 		for (i = 0; i < c->ncfgs; i++) {
-			s = stats_find_summary(c->summaries, c->cfgs[i].id,
-					       job, metrics[m]);
-			tmp = (char *)kb_jstr(json_object_get(s, "modes"),
-					      "warning");
-			if (tmp)
-				kb_table_add_note(t, "warning: %s%s", tmp,
-					json_is_true(json_object_get(
-					json_object_get(c->results,
-					"comparison_settings"),
-					"outliers_excluded")) ? " (a mode is "
-					"not outliers: --exclude-outliers "
-					"keeps both)" : "");
+			s = find_summary(c, c->cfgs[i].id, job, metrics[m]);
+			warning = s && s->modes ? s->modes->warning : NULL;
+			if (warning)
+				kb_table_add_note(t, "warning: %s%s", warning,
+					c->an->settings.outliers_excluded ?
+					" (a mode is not outliers: "
+					"--exclude-outliers keeps both)" : "");
 		}
 	}
 	disturbed_notes(c, t, job);
 	few = NULL;
 	nfew = 0;
 	for (i = 0; i < c->ncfgs; i++) {
-		s = stats_find_summary(c->summaries, c->cfgs[i].id, job,
-				       metrics[0]);
-		v = jnum(s, "n", &ok);
-		if (!ok || v >= 3)
+		s = find_summary(c, c->cfgs[i].id, job, metrics[0]);
+		if (!s || s->n >= 3)
 			continue;
 		tmp = kb_xasprintf("%s%s%s (n=%ld)", few ? few : "",
-				   few ? ", " : "", c->cfgs[i].id, (long)v);
+				   few ? ", " : "", c->cfgs[i].id, (long)s->n);
 		free(few);
 		few = tmp;
 		nfew++;
@@ -973,9 +949,8 @@ static struct kb_table *cpu_table(struct ctx *c, const char *job)
 	struct kb_table *t;
 	size_t i, m, row, nkey = 1 + c->labels.n;
 	char *phrase, *title;
-	int any = 0, ok;
-	double v;
-	json_t *s;
+	int any = 0;
+	const struct kb_summary_row *s;
 
 	for (m = 0; m < N_CPU_COLS; m++) {
 		metrics[m] = cpu_cols[m].metric;
@@ -995,12 +970,11 @@ static struct kb_table *cpu_table(struct ctx *c, const char *job)
 	for (i = 0; i < c->ncfgs; i++) {
 		row = add_cfg_row(c, t, i);
 		for (m = 0; m < N_CPU_COLS; m++) {
-			s = stats_find_summary(c->summaries, c->cfgs[i].id, job,
-					       metrics[m]);
-			v = jnum(s, "mean", &ok);
-			if (ok)
+			s = find_summary(c, c->cfgs[i].id, job, metrics[m]);
+			if (s && isfinite(s->mean))
 				kb_table_set(t, row, nkey + m, "%.*f",
-					     kb_metric_decimals(metrics[m]), v);
+					     kb_metric_decimals(metrics[m]),
+					     s->mean);
 			else
 				kb_table_set(t, row, nkey + m, "n/a");
 		}
@@ -1023,55 +997,55 @@ static void add_header(struct kb_report *r, const char *key, char *val)
 	r->vals[r->nheader++] = val;
 }
 
-/* A JSON scalar as text, "n/a" when absent. */
-static char *jtext(json_t *obj, const char *key, const char *suffix)
+/* A count as text with suffix, "n/a" when absent (-1). */
+static char *count_text(long long v, const char *suffix)
 {
-	json_t *v = json_object_get(obj, key);
+	if (v < 0)
+		return kb_xstrdup("n/a");
+	return kb_xasprintf("%lld%s", v, suffix);
+}
 
-	if (json_is_string(v))
-		return kb_xasprintf("%s%s", json_string_value(v), suffix);
-	if (json_is_integer(v))
-		return kb_xasprintf("%lld%s", (long long)json_integer_value(v),
-				    suffix);
-	if (json_is_real(v))
-		return kb_xasprintf("%g%s", json_real_value(v), suffix);
-	return kb_xstrdup("n/a");
+/* A number as results.json gives it (an integral value as an integer,
+ * else %g), "n/a" when absent (NAN). */
+static char *number_text(double v, const char *suffix)
+{
+	if (!isfinite(v))
+		return kb_xstrdup("n/a");
+	if (v == floor(v) && fabs(v) < 1e15)
+		return kb_xasprintf("%lld%s", (long long)v, suffix);
+	return kb_xasprintf("%g%s", v, suffix);
 }
 
 /* kbench run --shard K/N: one shard (its iterations only) or the merge
  * of all of them (results/shards.c). */
-static void shard_header(json_t *camp, struct kb_report *r)
+static void shard_header(const struct ctx *c, struct kb_report *r)
 {
-	long long wu = json_integer_value(json_object_get(camp, "warmup"));
-	json_t *sh = json_object_get(camp, "shard");
-	json_t *all = json_object_get(camp, "shards"), *e;
+	const struct kb_rcampaign *camp = c->camp;
+	long long wu = warmup_rounds(c);
 	char *its, *s = NULL, *t;
 	size_t i;
 
-	if (json_is_object(sh)) {
-		its = iter_text(json_object_get(sh, "iterations"), wu);
+	if (camp->has_shard) {
+		its = iter_text(&camp->shard.iterations, wu);
 		add_header(r, "Shard", kb_xasprintf("%lld/%lld: iterations %s "
 			"only (warm-ups on every shard); report every shard "
 			"directory together for the whole campaign",
-			(long long)json_integer_value(json_object_get(sh, "k")),
-			(long long)json_integer_value(json_object_get(sh, "n")),
-			its ? its : "none"));
+			camp->shard.k, camp->shard.n, its ? its : "none"));
 		free(its);
 	}
-	if (!json_is_object(all))
+	if (!camp->has_shards)
 		return;
-	json_array_foreach(json_object_get(all, "from"), i, e) {
-		its = iter_text(json_object_get(e, "iterations"), wu);
+	for (i = 0; i < camp->nshards_from; i++) {
+		its = iter_text(&camp->shards_from[i].iterations, wu);
 		t = kb_xasprintf("%s%s%s (%s)", s ? s : "", s ? ", " : "",
-				 kb_jstr(e, "dir") ?: "?", its ? its : "none");
+				 camp->shards_from[i].dir ?: "?",
+				 its ? its : "none");
 		free(its);
 		free(s);
 		s = t;
 	}
 	add_header(r, "Shards", kb_xasprintf("%lld merged, each round run by "
-		"one, warm-ups by each: %s",
-		(long long)json_integer_value(json_object_get(all, "n")),
-		s ? s : ""));
+		"one, warm-ups by each: %s", camp->nshards_merged, s ? s : ""));
 	free(s);
 }
 
@@ -1087,10 +1061,10 @@ static void machine_header(struct ctx *c, struct kb_report *r)
 
 	/* judged only where stats_mark_disturbed() ran (kbench run,
 	 * report, compare) */
-	busy = stats_machine_busy(c->results, &other, &d, &n);
+	busy = stats_machine_busy_in(c->rm, &other, &d, &n);
 	if (busy < 0)
 		return;
-	nsup = json_array_size(json_object_get(c->results, "superseded"));
+	nsup = c->camp->nsuperseded;
 	if (isfinite(other))
 		add_header(r, "Machine", kb_xasprintf("%s: other tasks used "
 			   "%.0f%% of a CPU during the runs (median), %zu of "
@@ -1104,8 +1078,7 @@ static void machine_header(struct ctx *c, struct kb_report *r)
 		add_header(r, "Retried", kb_xasprintf("%zu run(s) superseded: "
 			   "%s (retry_disturbed; kept as runs/.../"
 			   "NNN.superseded-K, listed in results.json)", nsup,
-			   !strcmp(kb_jstr(json_object_get(c->results,
-			   "campaign"), "order") ?: "", "block") ?
+			   !strcmp(c->camp->order ?: "", "block") ?
 			   "each was disturbed and run again alone (order = "
 			   "block has no rounds)" : "their rounds had a "
 			   "disturbed run and were run again"));
@@ -1116,70 +1089,96 @@ static void machine_header(struct ctx *c, struct kb_report *r)
  * runner/campaign.c): "fio-3.33 here; load hosts: 10.0.0.2:8765 fio-3.35
  * (load2), ..."; versions that differ also as a "Warning" line
  * (parsers/fio_probe.h). */
-static void fio_header(json_t *env, struct kb_report *r)
+static void fio_header(const struct kb_renv *env, struct kb_report *r)
 {
-	json_t *lh = json_object_get(env, "load_hosts"), *h;
-	const char *local = kb_jstr(env, "fio_version");
+	const char *local = env->fio_version, *hn;
 	struct kb_fio_host_version *hv;
 	char *list = NULL, *tmp;
 	size_t i;
 
-	if (!json_array_size(lh)) {
+	if (!env->nload_hosts) {
 		if (local)
 			add_header(r, "fio", kb_xstrdup(local));
 		return;
 	}
-	hv = kb_xcalloc(json_array_size(lh), sizeof(*hv));
-	json_array_foreach(lh, i, h) {
-		hv[i].host = kb_jstr(h, "host") ?: "?";
-		hv[i].version = kb_jstr(h, "fio_version");
+	hv = kb_xcalloc(env->nload_hosts, sizeof(*hv));
+	for (i = 0; i < env->nload_hosts; i++) {
+		hv[i].host = env->load_hosts[i].host ?: "?";
+		hv[i].version = env->load_hosts[i].fio_version;
+		hn = env->load_hosts[i].hostname;
 		tmp = kb_xasprintf("%s%s%s %s%s%s%s", list ? list : "",
 				   list ? ", " : "", hv[i].host,
 				   hv[i].version ?: "unknown (no answer)",
-				   kb_jstr(h, "hostname") ? " (" : "",
-				   kb_jstr(h, "hostname") ?: "",
-				   kb_jstr(h, "hostname") ? ")" : "");
+				   hn ? " (" : "", hn ?: "", hn ? ")" : "");
 		free(list);
 		list = tmp;
 	}
 	add_header(r, "fio", kb_xasprintf("%s here; load hosts: %s",
 					  local ?: "unknown", list));
-	tmp = kb_fio_version_skew(local, hv, json_array_size(lh));
+	tmp = kb_fio_version_skew(local, hv, env->nload_hosts);
 	if (tmp)
 		add_header(r, "Warning", tmp);
 	free(list);
 	free(hv);
 }
 
+/* "10.0.0.2, 10.0.0.3; randwrite on 10.0.0.3 only": campaign.hosts,
+ * then each [job NAME] hosts = (campaign.job_hosts); malloc'd. */
+static char *hosts_text(const struct kb_rcampaign *camp)
+{
+	char *list = NULL, *more;
+	size_t hi, j;
+
+	for (hi = 0; hi < camp->hosts.n; hi++) {
+		more = kb_xasprintf("%s%s%s", list ? list : "",
+				    list ? ", " : "", camp->hosts.v[hi] ?: "?");
+		free(list);
+		list = more;
+	}
+	for (j = 0; j < camp->njob_hosts; j++) {
+		const struct kb_rstrs *jl = &camp->job_hosts[j].hosts;
+
+		more = kb_xasprintf("%s; %s on", list, camp->job_hosts[j].job);
+		free(list);
+		list = more;
+		for (hi = 0; hi < jl->n; hi++) {
+			more = kb_xasprintf("%s%s%s", list, hi ? ", " : " ",
+					    jl->v[hi] ?: "?");
+			free(list);
+			list = more;
+		}
+		more = kb_xasprintf("%s only", list);
+		free(list);
+		list = more;
+	}
+	return list;
+}
+
 static void build_header(struct ctx *c, struct kb_report *r)
 {
-	json_t *env = json_object_get(c->campaign, "environment");
-	json_t *configs = json_object_get(c->results, "configurations");
+	const struct kb_rcampaign *camp = c->camp;
+	const struct kb_renv *env = &camp->env;
 	struct kb_strlist seen = { 0 };
 	char *kernels = NULL, *tmp, *it, *wu;
 	const char *variant, *release, *accel;
 	size_t i;
-	json_t *e;
 
 	r->title = kb_xasprintf("kbench report: %s",
-				kb_jstr(c->campaign, "name") ?: "(unnamed)");
-	json_array_foreach(configs, i, e) {
-		variant = kb_jstr(e, "variant") ?: kb_jstr(e, "id");
+				camp->name ?: "(unnamed)");
+	for (i = 0; i < camp->nconfigs; i++) {
+		const struct kb_rconfig *e = &camp->configs[i];
+
+		variant = e->variant ?: e->id;
 		if (!variant || kb_strlist_has(&seen, variant))
 			continue;
 		kb_strlist_add(&seen, variant);
-		release = kb_jstr(e, "release");
-		{	/* a vm variant: the kernel as its guest saw it */
-			json_t *vr = json_object_get(json_object_get(
-				json_object_get(env, "vm"), "variants"),
-				variant);
-
-			if (kb_jstr(vr, "guest_release"))
-				release = kb_jstr(vr, "guest_release");
-			else if (kb_jstr(vr, "release"))
-				release = kb_jstr(vr, "release");
-			accel = kb_jstr(vr, "accel");
-		}
+		release = e->release;
+		/* a vm variant: the kernel as its guest saw it */
+		if (e->guest_release)
+			release = e->guest_release;
+		else if (e->vm_release)
+			release = e->vm_release;
+		accel = e->accel;
 		if (release && !strcmp(release, variant))
 			release = NULL;
 		tmp = kb_xasprintf("%s%s%s%s%s%s%s%s", kernels ? kernels : "",
@@ -1194,50 +1193,19 @@ static void build_header(struct ctx *c, struct kb_report *r)
 	}
 	free(seen.v);
 	add_header(r, "Kernels", kernels ? kernels : kb_xstrdup("n/a"));
-	add_header(r, "Target", jtext(c->campaign, "target", ""));
-	if (json_array_size(json_object_get(c->campaign, "hosts"))) {
-		const json_t *h;
-		size_t hi;
-		char *list = NULL, *more;
+	add_header(r, "Target", kb_xstrdup(camp->target ?: "n/a"));
+	if (camp->hosts.n) {
+		char *list = hosts_text(camp);
 
-		json_array_foreach(json_object_get(c->campaign, "hosts"), hi, h) {
-			more = kb_xasprintf("%s%s%s", list ? list : "",
-					    list ? ", " : "",
-					    json_string_value(h) ?
-					    json_string_value(h) : "?");
-			free(list);
-			list = more;
-		}
-		{	/* [job NAME] hosts = (campaign.job_hosts) */
-			const char *jname;
-			json_t *jl;
-
-			json_object_foreach(json_object_get(c->campaign,
-					    "job_hosts"), jname, jl) {
-				more = kb_xasprintf("%s; %s on", list, jname);
-				free(list);
-				list = more;
-				json_array_foreach(jl, hi, h) {
-					more = kb_xasprintf("%s%s%s", list,
-						hi ? ", " : " ",
-						json_string_value(h) ?: "?");
-					free(list);
-					list = more;
-				}
-				more = kb_xasprintf("%s only", list);
-				free(list);
-				list = more;
-			}
-		}
 		add_header(r, "Load hosts", kb_xasprintf("%s (fio --client; "
 			   "metrics are their sum, host.HOST.* each; their "
 			   "kernels are not variants: only this machine's "
 			   "kernel and tunables are)", list));
 		free(list);
 	}
-	add_header(r, "Runtime", jtext(c->campaign, "runtime_s", " s per run"));
-	it = jtext(c->campaign, "iterations", "");
-	wu = jtext(c->campaign, "warmup", "");
+	add_header(r, "Runtime", number_text(camp->runtime_s, " s per run"));
+	it = count_text(camp->iterations, "");
+	wu = count_text(camp->warmup, "");
 	if (!strcmp(it, "n/a"))
 		add_header(r, "Iterations", kb_xstrdup("n/a"));
 	else
@@ -1246,8 +1214,8 @@ static void build_header(struct ctx *c, struct kb_report *r)
 				"job", it, !strcmp(wu, "n/a") ? "0" : wu));
 	free(it);
 	free(wu);
-	shard_header(c->campaign, r);
-	if (json_array_size(json_object_get(c->campaign, "merged_from")) > 1)
+	shard_header(c, r);
+	if (camp->merged_from.n > 1)
 		add_header(r, "Baseline", kb_xasprintf("%s; a configuration of "
 			   "a later campaign: the one of the same name in %.*s",
 			   c->baseline, (int)strcspn(c->baseline, ":"),
@@ -1255,13 +1223,12 @@ static void build_header(struct ctx *c, struct kb_report *r)
 	else
 		add_header(r, "Baseline", kb_xstrdup(c->baseline));
 	fio_header(env, r);
-	if (kb_jstr(env, "cpu_model"))
-		add_header(r, "CPU", kb_xstrdup(kb_jstr(env, "cpu_model")));
+	if (env->cpu_model)
+		add_header(r, "CPU", kb_xstrdup(env->cpu_model));
 	/* vm variants (runner/driver_vm.c): "emulated (TCG): timings are
 	 * not representative" when any boot had no KVM */
-	if (kb_jstr(json_object_get(env, "vm"), "timing_note"))
-		add_header(r, "Timing", kb_xstrdup(kb_jstr(json_object_get(env,
-				"vm"), "timing_note")));
+	if (env->vm_timing_note)
+		add_header(r, "Timing", kb_xstrdup(env->vm_timing_note));
 	machine_header(c, r);
 }
 
@@ -1276,82 +1243,89 @@ static char *one_line(const char *s)
 	return d;
 }
 
-/* The failed runs of job j: the counted and warm-up runs, then the extra
- * runs of profile = (results.json profiling_runs), named as such. */
-static void build_failures(struct ctx *c, struct kb_report_job *j)
-{
-	const char *status, *job, *reason, *extra;
-	json_t *run, *arr;
-	char *why, b[KB_ITER_LABEL_MAX];
-	size_t i, a;
-	int wu;
-
-	for (a = 0; a < 2; a++) {
-		arr = a ? json_object_get(c->results, "profiling_runs") : c->runs;
-		json_array_foreach(arr, i, run) {
-			status = kb_jstr(run, "status");
-			job = kb_jstr(run, "job");
-			if (!job || strcmp(job, j->name) ||
-			    (status && !strcmp(status, "ok")))
-				continue;
-			reason = kb_jstr(run, "reason");
-			why = one_line(reason ? reason : "no reason recorded");
-			wu = json_is_true(json_object_get(run, "warmup"));
-			extra = kb_jstr(run, "extra");
-			j->failures = kb_xrealloc(j->failures, (j->nfailures +
-						  1) * sizeof(*j->failures));
-			j->failures[j->nfailures++] = kb_xasprintf(
-				"%s %s iteration %s%s%s%s: %s",
-				kb_jstr(run, "configuration") ?: "?", job,
-				run_iteration(c, run, b),
-				wu ? " (warm-up)" : "", extra ? " (" : "",
-				extra ? (!strcmp(extra, "profiling") ?
-				"profiling run, not counted)" :
-				"unsampled run, not counted)") : "", why);
-			free(why);
-		}
-	}
-}
-
 static void add_item(char ***v, size_t *n, char *item)
 {
 	*v = kb_xrealloc(*v, (*n + 1) * sizeof(**v));
 	(*v)[(*n)++] = item;
 }
 
+/* One failed run of job j: "<config> <job> iteration <i>[ (warm-up)][
+ * (profiling run, not counted)]: <reason>". */
+static void add_failure(struct ctx *c, struct kb_report_job *j,
+			const char *cfg, long iteration, int warmup,
+			const char *extra, const char *reason)
+{
+	char *why = one_line(reason ? reason : "no reason recorded");
+	char b[KB_ITER_LABEL_MAX];
+
+	add_item(&j->failures, &j->nfailures, kb_xasprintf(
+		"%s %s iteration %s%s%s%s: %s", cfg ?: "?", j->name,
+		iteration_text(c, iteration, b), warmup ? " (warm-up)" : "",
+		extra ? " (" : "", extra ? (!strcmp(extra, "profiling") ?
+		"profiling run, not counted)" : "unsampled run, not counted)") :
+		"", why));
+	free(why);
+}
+
+/* The failed runs of job j: the counted and warm-up runs, then the extra
+ * runs of profile = (results.json profiling_runs), named as such. */
+static void build_failures(struct ctx *c, struct kb_report_job *j)
+{
+	const struct kb_rprofiling_run *p;
+	const struct kb_rrun *x;
+	const char *job;
+	size_t i;
+
+	for (i = 0; i < c->rm->nruns; i++) {
+		x = &c->rm->runs[i];
+		job = run_job(c, i);
+		if (!job || strcmp(job, j->name) || x->ok)
+			continue;
+		add_failure(c, j, x->config == KB_RMODEL_NONE ? NULL :
+			    run_config(c, i), x->iteration, x->warmup, NULL,
+			    x->info.reason);
+	}
+	for (i = 0; i < c->camp->nprofiling_runs; i++) {
+		p = &c->camp->profiling_runs[i];
+		if (!p->job || strcmp(p->job, j->name) ||
+		    (p->status && !strcmp(p->status, "ok")))
+			continue;
+		add_failure(c, j, p->configuration, p->iteration, p->warmup,
+			    p->extra, p->reason);
+	}
+}
+
 /* Runs of job j that ran but are left out of the statistics, and counted
  * runs that carry flags (results/model.c). */
 static void build_excluded(struct ctx *c, struct kb_report_job *j)
 {
-	const char *status, *job, *cfg;
-	json_t *run, *f;
+	const struct kb_rrun *x;
+	const char *job, *cfg;
 	size_t i, k;
 
-	json_array_foreach(c->runs, i, run) {
+	for (i = 0; i < c->rm->nruns; i++) {
 		char list[1024] = "", *why, b[KB_ITER_LABEL_MAX];
 		const char *it;
 
-		status = kb_jstr(run, "status");
-		job = kb_jstr(run, "job");
-		cfg = kb_jstr(run, "configuration") ?: "?";
-		it = run_iteration(c, run, b);
-		if (!job || strcmp(job, j->name) || !status ||
-		    strcmp(status, "ok") ||
-		    json_is_true(json_object_get(run, "warmup")))
+		x = &c->rm->runs[i];
+		job = run_job(c, i);
+		if (!job || strcmp(job, j->name) || !x->ok || x->warmup)
 			continue;
-		if (kb_jstr(run, "excluded")) {
-			why = one_line(kb_jstr(run, "excluded"));
+		cfg = run_config(c, i);
+		it = iteration_text(c, x->iteration, b);
+		if (x->info.excluded) {
+			why = one_line(x->info.excluded);
 			add_item(&j->excluded, &j->nexcluded, kb_xasprintf(
 				"%s %s iteration %s: %s", cfg, job, it, why));
 			free(why);
 			continue;
 		}
-		json_array_foreach(json_object_get(run, "flags"), k, f) {
+		for (k = 0; k < x->info.flags.n; k++) {
 			size_t l = strlen(list);
 
-			if (json_is_string(f))
+			if (x->info.flags.v[k])
 				snprintf(list + l, sizeof(list) - l, "%s%s",
-					 l ? "; " : "", json_string_value(f));
+					 l ? "; " : "", x->info.flags.v[k]);
 		}
 		if (!list[0])
 			continue;
@@ -1375,11 +1349,9 @@ static void rows_init(struct ctx *c, struct kb_profile_rows *rows)
 	rows->baseline = c->baseline;
 	rows->ids = kb_xcalloc(c->ncfgs + 1, sizeof(*rows->ids));
 	rows->variants = kb_xcalloc(c->ncfgs + 1, sizeof(*rows->variants));
-	rows->tunables = kb_xcalloc(c->ncfgs + 1, sizeof(*rows->tunables));
 	for (i = 0; i < c->ncfgs; i++) {
 		rows->ids[i] = c->cfgs[i].id;
 		rows->variants[i] = c->cfgs[i].variant;
-		rows->tunables[i] = c->cfgs[i].tunables;
 	}
 }
 
@@ -1387,7 +1359,6 @@ static void rows_free(struct kb_profile_rows *rows)
 {
 	free(rows->ids);
 	free(rows->variants);
-	free(rows->tunables);
 }
 
 /* reports/profile.c: the CPU/DCM profile and time/task tables */
@@ -1398,10 +1369,6 @@ static void job_add_profile_tables(struct ctx *c, struct kb_report_job *j,
 	struct kb_table *t[4];	/* CPU, DCM, time, task */
 	size_t i, n;
 
-	if (!c->rm)	/* the typed model the tables read: no layout built it */
-		c->rm = kb_rmodel__new(c->results);
-	if (!c->rm)
-		return;	/* no "runs": named by kb_rmodel__new() */
 	rows_init(c, &rows);
 	n = profile_tables_which(c->rm, j->name, &rows, t, 4, which);
 	for (i = 0; i < n; i++)
@@ -1474,7 +1441,7 @@ static int lay_preset(struct ctx *c, struct kb_report_job *j,
 
 	(void)nm;
 	rows_init(c, &rows);
-	ret = layout_job_tables(c->rm, &c->an,
+	ret = layout_job_tables(c->rm, c->an,
 				layout_spans_jobs(opts) ? NULL :
 				j->name, opts->metrics ? opts->metrics[0] :
 				default_metric(c, layout_spans_jobs(opts) ?
@@ -1563,7 +1530,7 @@ static int job_tables(struct ctx *c, struct kb_report_job *j,
 	return -EINVAL;
 }
 
-int kb_report_build(json_t *results, const struct report_opts *opts,
+int kb_report_build(const struct kb_rmodel *m, const struct report_opts *opts,
 		    struct kb_report **out)
 {
 	struct ctx c = { 0 };
@@ -1573,20 +1540,9 @@ int kb_report_build(json_t *results, const struct report_opts *opts,
 	int ret = 0;
 
 	*out = NULL;
-	c.results = results;
-	c.summaries = json_object_get(results, "summaries");
-	c.runs = json_object_get(results, "runs");
-	c.campaign = json_object_get(results, "campaign");
-	kb_analysis__from_json(results, &c.an);
-	/* the typed model only where a layout reads it (layout_check(),
-	 * the presets): the default report does not pay for building it */
-	if (opts && (opts->layout || opts->rows || opts->cols)) {
-		c.rm = kb_rmodel__new(results);
-		if (!c.rm) {
-			ret = -EINVAL;	/* named by kb_rmodel__new() */
-			goto out;
-		}
-	}
+	c.rm = m;
+	c.camp = &m->campaign;
+	c.an = &m->analysis;
 
 	if (opts && opts->metrics) {
 		for (nm = 0; opts->metrics[nm]; nm++) {
@@ -1604,17 +1560,16 @@ int kb_report_build(json_t *results, const struct report_opts *opts,
 
 	collect_labels_jobs(&c);
 	collect_cfgs(&c);
-	c.baseline = kb_jstr(c.campaign, "baseline");
+	c.baseline = c.camp->baseline;
 	for (i = 0; c.baseline && i < c.ncfgs; i++)
 		if (!strcmp(c.cfgs[i].id, c.baseline))
 			break;
 	if (!c.baseline || i == c.ncfgs) {
 		/* stats_fill_summaries() falls back the same way */
-		json_t *first = json_array_get(json_object_get(results,
-					       "configurations"), 0);
+		const char *first = c.camp->nconfigs ? c.camp->configs[0].id :
+				    NULL;
 
-		c.baseline = kb_jstr(first, "id") ?:
-			     (c.ncfgs ? c.cfgs[0].id : "(none)");
+		c.baseline = first ?: (c.ncfgs ? c.cfgs[0].id : "(none)");
 	}
 
 	ret = layout_check(c.rm, opts);
@@ -1647,7 +1602,5 @@ out:
 	free(c.group_start);
 	free(c.labels.v);
 	free(c.jobs.v);
-	kb_analysis__clear(&c.an);
-	kb_rmodel__delete(c.rm);
 	return ret;
 }

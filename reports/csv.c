@@ -214,7 +214,7 @@ int report_csv(FILE *out, const struct kb_rmodel *m)
 		csv_dbl(out, &first, s->cv_pct);
 		csv_dbl(out, &first, s->ci95_lo);
 		csv_dbl(out, &first, s->ci95_hi);
-		bl = cmp ? cmp->baseline : stats_baseline_for(m->results, id);
+		bl = cmp ? cmp->baseline : stats_baseline_for(m, id);
 		csv_str(out, &first, bl && strcmp(bl, id) ? bl : NULL);
 		csv_dbl(out, &first, cmp ? cmp->change_pct : NAN);
 		csv_dbl(out, &first, cmp ? cmp->change_ci95_lo_pct : NAN);

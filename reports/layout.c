@@ -717,7 +717,7 @@ static void lkp(const struct lctx *c, const struct report_opts *opts,
 
 		/* its own baseline: in merged campaigns the same-named
 		 * configuration of the first (stats_baseline_for) */
-		base = stats_baseline_for(c->m->results, id) ?: c->rows->baseline;
+		base = stats_baseline_for(c->m, id) ?: c->rows->baseline;
 		if (!strcmp(id, base))
 			continue;
 		title = kb_xasprintf("%s: %s vs %s, lkp style", c->job, id,

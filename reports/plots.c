@@ -4,6 +4,7 @@
 #include "results/json.h"
 #include "results/artefacts.h"
 #include "results/paths.h"
+#include "results/rmodel.h"
 #include "reports/plots.h"
 #include "stats/summary.h"
 #include "lib/str.h"
@@ -291,10 +292,16 @@ static int summary_point(json_t *results, const char *cfg, const char *job,
  * the report already computed (results "comparisons", the cells the
  * table marks with '*'); NULL when not significant or not compared
  * (malloc'd). */
+/* The typed model of the results plots_write() draws, for
+ * stats_baseline_for() (built there until plots_write() takes the
+ * model, issue 12). */
+static struct kb_rmodel *plots_model;
+
 static char *significance_label(json_t *results, const char *cfg,
 				const char *job, const char *metric)
 {
-	const char *base = stats_baseline_for(results, cfg);
+	const char *base = plots_model ? stats_baseline_for(plots_model, cfg) :
+			   NULL;
 	json_t *e, *ch;
 
 	if (!base || !strcmp(base, cfg))
@@ -1036,6 +1043,7 @@ int plots_write(json_t *results, const char *dir, const char *campaign_dir,
 		return ret;
 	batch_free();
 	batch.png = png;
+	plots_model = kb_rmodel__new(results);
 	jobs = json_object_get(json_object_get(results, "campaign"), "jobs");
 	json_array_foreach(jobs, i, v) {
 		job = json_string_value(v);
@@ -1062,5 +1070,7 @@ int plots_write(json_t *results, const char *dir, const char *campaign_dir,
 	ret = batch_draw();
 out:
 	batch_free();
+	kb_rmodel__delete(plots_model);
+	plots_model = NULL;
 	return ret < 0 ? ret : n;
 }

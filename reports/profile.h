@@ -20,7 +20,6 @@
 
 #include "reports/table.h"
 
-struct json_t;
 struct kb_rmodel;
 
 /* The rows of a report, in display order (built by reports/builder.c). */
@@ -28,11 +27,6 @@ struct kb_profile_rows {
 	size_t n;
 	const char **ids;	/* configuration ids */
 	const char **variants;
-	struct json_t **tunables;	/* {"NM": "0"} or NULL: filled by
-					 * reports/builder.c, read by none
-					 * (the tables take each tunable value
-					 * from the model's campaign,
-					 * kb_rconfig__tunable()) */
 	const int *group_start;
 	const char **labels;	/* tunable labels */
 	size_t nlabels;

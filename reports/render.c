@@ -3,6 +3,7 @@
  * reports/builder.c; csv; json), from one table of renderers. */
 #include "reports/table.h"
 #include "reports/report.h"
+#include "results/model.h"
 #include "results/rmodel.h"
 #include "lib/err.h"
 
@@ -16,13 +17,13 @@
  * written out. */
 enum table_fmt { TF_TEXT, TF_MARKDOWN };
 
-static int render_tables(FILE *out, json_t *results,
+static int render_tables(FILE *out, const struct kb_rmodel *m,
 			 const struct report_opts *opts, enum table_fmt f)
 {
 	struct kb_report *r;
 	int ret;
 
-	ret = kb_report_build(results, opts, &r);
+	ret = kb_report_build(m, opts, &r);
 	if (ret)
 		return ret;
 	switch (f) {
@@ -30,41 +31,34 @@ static int render_tables(FILE *out, json_t *results,
 		ret = report_text(out, r, REPORT_TEXT_WIDTH);
 		break;
 	default:
-		ret = report_markdown_full(out, r, results, opts);
+		ret = report_markdown_full(out, r, m->results, opts);
 		break;
 	}
 	kb_report_free(r);
 	return ret;
 }
 
-static int render_text(FILE *out, json_t *results,
+static int render_text(FILE *out, const struct kb_rmodel *m,
 		       const struct report_opts *opts)
 {
-	return render_tables(out, results, opts, TF_TEXT);
+	return render_tables(out, m, opts, TF_TEXT);
 }
 
-static int render_markdown(FILE *out, json_t *results,
+static int render_markdown(FILE *out, const struct kb_rmodel *m,
 			   const struct report_opts *opts)
 {
-	return render_tables(out, results, opts, TF_MARKDOWN);
+	return render_tables(out, m, opts, TF_MARKDOWN);
 }
 
 /* CSV is the data under every table: a layout does not change it. */
-static int render_csv(FILE *out, json_t *results,
+static int render_csv(FILE *out, const struct kb_rmodel *m,
 		      const struct report_opts *opts)
 {
-	struct kb_rmodel *m = kb_rmodel__new(results);
-	int ret;
-
 	(void)opts;
-	if (!m)
-		return -EINVAL;	/* named by kb_rmodel__new() */
-	ret = report_csv(out, m);
-	kb_rmodel__delete(m);
-	return ret;
+	return report_csv(out, m);
 }
 
-static int render_json(FILE *out, json_t *results,
+static int render_json(FILE *out, const struct kb_rmodel *m,
 		       const struct report_opts *opts)
 {
 	struct kb_report *r;
@@ -72,23 +66,20 @@ static int render_json(FILE *out, json_t *results,
 
 	if (opts->layout || opts->rows || opts->cols) {
 		/* a layout asked for: its tables, not the results model */
-		ret = kb_report_build(results, opts, &r);
+		ret = kb_report_build(m, opts, &r);
 		if (ret)
 			return ret;
 		ret = report_tables_json(out, r);
 		kb_report_free(r);
 		return ret;
 	}
-	if (json_dumpf(results, out, JSON_INDENT(2) | JSON_SORT_KEYS) ||
-	    fputc('\n', out) == EOF)
-		return -EIO;
-	return 0;
+	return results_dumpf(out, m->results);
 }
 
 /* The renderers, fio ioengine_ops style. */
 static const struct report_renderer {
 	const char *name;
-	int (*render)(FILE *out, json_t *results,
+	int (*render)(FILE *out, const struct kb_rmodel *m,
 		      const struct report_opts *opts);
 } renderers[] = {
 	{ "text", render_text },
@@ -104,7 +95,7 @@ void report_opts_init(struct report_opts *opts)
 	opts->show_cpu_table = 1;
 }
 
-int report_render(FILE *out, json_t *results, const char *format,
+int report_render(FILE *out, const struct kb_rmodel *m, const char *format,
 		  const struct report_opts *opts)
 {
 	const struct report_renderer *r;
@@ -118,7 +109,7 @@ int report_render(FILE *out, json_t *results, const char *format,
 	for (r = renderers; r->name; r++) {
 		if (strcmp(r->name, format))
 			continue;
-		ret = r->render(out, results, opts);
+		ret = r->render(out, m, opts);
 		if (!ret && ferror(out)) {
 			kb_error("writing the %s report failed", format);
 			ret = -EIO;

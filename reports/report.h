@@ -1,8 +1,10 @@
 /* reports/report.h - render a results model as the tables posted to
  * linux-kernel (text), as GitHub tables (markdown) or as JSON.
  *
- * Input: a results model (docs/results-format.md, schema_version 1) whose
- * "summaries" were filled by stats_fill_summaries() (stats/summary.h).
+ * Input: the typed model (results/rmodel.h) of a results model
+ * (docs/results-format.md, schema_version 1), analysed by stats_analyse()
+ * (stats/compare.h: m->analysis holds the summaries and comparisons), or
+ * built from a results.json export that holds them.
  *
  * Per job the text and markdown reports hold:
  *  - a comparison table: rows = configurations (variant name, then one
@@ -25,7 +27,8 @@
 #define KB_REPORT_H
 
 #include <stdio.h>
-#include <jansson.h>
+
+struct kb_rmodel;	/* results/rmodel.h */
 
 struct report_opts {
 	/* NULL-terminated metric names for the comparison table; NULL =
@@ -53,14 +56,14 @@ struct report_opts {
 /* Set *opts to the defaults (metrics NULL, show_cpu_table 1). */
 void report_opts_init(struct report_opts *opts);
 
-/* Render results to out in format "text", "markdown", "csv" (RFC 4180,
- * reports/csv.c) or "json" (the whole model, JSON_INDENT(2)|
- * JSON_SORT_KEYS, newline-terminated; with opts->layout or rows/cols the
- * tables instead, reports/csv.c).  opts
+/* Render the model m to out in format "text", "markdown", "csv" (RFC
+ * 4180, reports/csv.c) or "json" (the whole results model m->results,
+ * JSON_INDENT(2)|JSON_SORT_KEYS, newline-terminated; with opts->layout or
+ * rows/cols the tables instead, reports/csv.c).  opts
  * may be NULL for the defaults.  Returns 0, -EINVAL (message printed) for
  * an unknown format or a metric neither in lib/metrics.h nor in the
  * results, -EIO when writing fails. */
-int report_render(FILE *out, json_t *results, const char *format,
+int report_render(FILE *out, const struct kb_rmodel *m, const char *format,
 		  const struct report_opts *opts);
 
 #endif

@@ -80,9 +80,12 @@ void kb_report_job_add(struct kb_report_job *j, struct kb_table *t);
  * else 2 (seed 000's "472.39"). */
 int kb_metric_decimals(const char *metric);
 
-/* Build the report model of results (summaries filled).  Returns 0 or
- * -EINVAL with a message (a metric neither known nor in the results). */
-int kb_report_build(json_t *results, const struct report_opts *opts,
+/* Build the report model of the typed results model m (results/
+ * rmodel.h: its campaign metadata m->campaign, runs m->runs[].info and
+ * analysis m->analysis, filled by stats_analyse()).  Returns 0 or
+ * -EINVAL with a message (a metric neither known nor in the results, a
+ * bad layout). */
+int kb_report_build(const struct kb_rmodel *m, const struct report_opts *opts,
 		    struct kb_report **out);
 void kb_report_free(struct kb_report *r);
 

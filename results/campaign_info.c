@@ -23,6 +23,19 @@ static void strs_of(struct kb_rstrs *s, json_t *a)
 		s->v[i] = json_string_value(e);
 }
 
+/* The integers of array a (round indexes), 0 for an entry that is not
+ * one. */
+static void iters_of(struct kb_iters *it, json_t *a)
+{
+	size_t i;
+	json_t *e;
+
+	it->n = json_array_size(a);
+	it->v = it->n ? kb_xcalloc(it->n, sizeof(*it->v)) : NULL;
+	json_array_foreach(a, i, e)
+		it->v[i] = (long)json_integer_value(e);
+}
+
 /* obj[key] as a number, else NAN. */
 static double num_of(json_t *obj, const char *key)
 {
@@ -105,7 +118,8 @@ static void rules_fill(struct kb_rdisturbed_rules *r, json_t *d)
 
 static void env_fill(struct kb_renv *e, json_t *env)
 {
-	json_t *vm = json_object_get(env, "vm");
+	json_t *vm = json_object_get(env, "vm"), *lh, *h;
+	size_t i;
 
 	memset(e, 0, sizeof(*e));
 	e->json = json_is_object(env) ? env : NULL;
@@ -123,6 +137,80 @@ static void env_fill(struct kb_renv *e, json_t *env)
 	e->cmdline = kb_jstr(env, "cmdline");
 	e->vm_accel = kb_jstr(vm, "accel");
 	e->vm_timing_note = kb_jstr(vm, "timing_note");
+	lh = json_object_get(env, "load_hosts");
+	e->nload_hosts = json_array_size(lh);
+	e->load_hosts = e->nload_hosts ? kb_xcalloc(e->nload_hosts,
+					sizeof(*e->load_hosts)) : NULL;
+	json_array_foreach(lh, i, h) {
+		e->load_hosts[i].host = kb_jstr(h, "host");
+		e->load_hosts[i].fio_version = kb_jstr(h, "fio_version");
+		e->load_hosts[i].hostname = kb_jstr(h, "hostname");
+	}
+}
+
+/* campaign.shard, campaign.shards and campaign.job_hosts. */
+static void shards_fill(struct kb_rcampaign *c, json_t *camp)
+{
+	json_t *sh = json_object_get(camp, "shard");
+	json_t *all = json_object_get(camp, "shards"), *e;
+	const char *job;
+	size_t i;
+
+	c->has_shard = json_is_object(sh);
+	c->shard.k = c->has_shard ? json_integer_value(json_object_get(sh,
+						       "k")) : -1;
+	c->shard.n = c->has_shard ? json_integer_value(json_object_get(sh,
+						       "n")) : -1;
+	iters_of(&c->shard.iterations, json_object_get(sh, "iterations"));
+	c->has_shards = json_is_object(all);
+	c->nshards_merged = c->has_shards ?
+		json_integer_value(json_object_get(all, "n")) : -1;
+	c->nshards_from = json_array_size(json_object_get(all, "from"));
+	c->shards_from = kb_xcalloc(c->nshards_from + 1,
+				    sizeof(*c->shards_from));
+	json_array_foreach(json_object_get(all, "from"), i, e) {
+		c->shards_from[i].dir = kb_jstr(e, "dir");
+		c->shards_from[i].k = c->shards_from[i].n = -1;
+		iters_of(&c->shards_from[i].iterations,
+			 json_object_get(e, "iterations"));
+	}
+	c->njob_hosts = json_object_size(json_object_get(camp, "job_hosts"));
+	c->job_hosts = kb_xcalloc(c->njob_hosts + 1, sizeof(*c->job_hosts));
+	i = 0;
+	json_object_foreach(json_object_get(camp, "job_hosts"), job, e) {
+		c->job_hosts[i].job = job;
+		strs_of(&c->job_hosts[i++].hosts, e);
+	}
+}
+
+/* results["profiling_runs"]. */
+static void profiling_runs_fill(struct kb_rcampaign *c, json_t *pruns)
+{
+	struct kb_rprofiling_run *p;
+	json_t *run;
+	size_t i;
+
+	c->nprofiling_runs = json_array_size(pruns);
+	c->profiling_runs = kb_xcalloc(c->nprofiling_runs + 1,
+				       sizeof(*c->profiling_runs));
+	json_array_foreach(pruns, i, run) {
+		p = &c->profiling_runs[i];
+		p->configuration = kb_jstr(run, "configuration");
+		p->job = kb_jstr(run, "job");
+		p->status = kb_jstr(run, "status");
+		p->reason = kb_jstr(run, "reason");
+		p->extra = kb_jstr(run, "extra");
+		p->iteration = (long)json_integer_value(json_object_get(run,
+							"iteration"));
+		p->warmup = json_is_true(json_object_get(run, "warmup"));
+	}
+}
+
+static void env_clear(struct kb_renv *e)
+{
+	free(e->load_hosts);
+	e->load_hosts = NULL;
+	e->nload_hosts = 0;
 }
 
 static void config_fill(struct kb_rconfig *x, json_t *e,
@@ -212,6 +300,13 @@ void kb_rcampaign__fill(struct kb_rcampaign *c, json_t *results)
 	c->calibration_analysis = kb_jstr(e, "analysis");
 	c->calibration_file = kb_jstr(e, "file");
 	rules_fill(&c->disturbed_rules, json_object_get(camp, "disturbed"));
+	shards_fill(c, camp);
+	strs_of(&c->layouts, json_object_get(camp, "layouts"));
+	c->nsuperseded = json_array_size(json_object_get(results,
+							 "superseded"));
+	c->exclude_disturbed = json_is_true(json_object_get(json_object_get(
+		results, "analysis_options"), "exclude_disturbed"));
+	profiling_runs_fill(c, json_object_get(results, "profiling_runs"));
 }
 
 void kb_rcampaign__clear(struct kb_rcampaign *c)
@@ -225,11 +320,33 @@ void kb_rcampaign__clear(struct kb_rcampaign *c)
 	free(c->jobs.v);
 	free(c->hosts.v);
 	free(c->merged_from.v);
+	env_clear(&c->env);
+	for (i = 0; i < c->nenvs; i++)
+		env_clear(&c->envs[i]);
 	free(c->env_names);
 	free(c->envs);
 	free(c->min_effect_by_metric.v);
 	free(c->max_mde_by_metric.v);
+	free(c->shard.iterations.v);
+	for (i = 0; i < c->nshards_from; i++)
+		free(c->shards_from[i].iterations.v);
+	free(c->shards_from);
+	for (i = 0; i < c->njob_hosts; i++)
+		free(c->job_hosts[i].hosts.v);
+	free(c->job_hosts);
+	free(c->layouts.v);
+	free(c->profiling_runs);
 	memset(c, 0, sizeof(*c));
+}
+
+int kb_rcampaign__swept(const struct kb_rcampaign *c)
+{
+	size_t t;
+
+	for (t = 0; t < c->ntunables; t++)
+		if (c->tunables[t].sweep)
+			return 1;
+	return 0;
 }
 
 size_t kb_rcampaign__tunable(const struct kb_rcampaign *c, const char *label)
@@ -296,6 +413,21 @@ void kb_rrun_info__fill(struct kb_rrun_info *i, json_t *run)
 	i->has_excluded = json_object_get(run, "excluded") != NULL;
 	strs_of(&i->warnings, json_object_get(run, "warnings"));
 	i->extra = kb_jstr(run, "extra");
+	v = json_object_get(run, "excluded_outliers");
+	i->nexcluded_outliers = json_object_size(v);
+	if (i->nexcluded_outliers) {
+		json_t *x;
+
+		i->excluded_outlier_names = kb_xcalloc(i->nexcluded_outliers,
+					sizeof(*i->excluded_outlier_names));
+		i->excluded_outlier_values = kb_xcalloc(i->nexcluded_outliers,
+					sizeof(*i->excluded_outlier_values));
+		json_object_foreach(v, name, x) {
+			i->excluded_outlier_names[k] = name;
+			i->excluded_outlier_values[k++] = json_number_value(x);
+		}
+		k = 0;
+	}
 	i->nparams = json_object_size(params);
 	if (!i->nparams)
 		return;
@@ -315,6 +447,8 @@ void kb_rrun_info__clear(struct kb_rrun_info *i)
 	free(i->warnings.v);
 	free(i->param_names);
 	free(i->param_values);
+	free(i->excluded_outlier_names);
+	free(i->excluded_outlier_values);
 	memset(i, 0, sizeof(*i));
 }
 

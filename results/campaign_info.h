@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <jansson.h>
 
+#include "results/analysis.h"	/* struct kb_iters */
+
 /* A list of borrowed strings in document order (duplicates kept). */
 struct kb_rstrs {
 	const char **v;
@@ -54,6 +56,14 @@ struct kb_rconfig {
 					 * labels the campaign does not list */
 };
 
+/* campaign.environment.load_hosts[i] (hosts =, fio --client): each load
+ * host's fio as it answered when the campaign began (runner/campaign.c). */
+struct kb_rload_host {
+	const char *host;		/* "10.0.0.2:8765"; NULL: absent */
+	const char *fio_version;	/* NULL: no answer */
+	const char *hostname;		/* NULL: not recorded */
+};
+
 /* campaign.environment (campaign.json; runner/env.c): the facts the
  * report header and report.md print. */
 struct kb_renv {
@@ -63,6 +73,34 @@ struct kb_renv {
 	const char *governor, *memory_total, *fio_version, *perf_version;
 	const char *kbench_version, *hostname, *cmdline;
 	const char *vm_accel, *vm_timing_note;	/* environment.vm */
+	struct kb_rload_host *load_hosts;	/* environment.load_hosts */
+	size_t nload_hosts;
+};
+
+/* kbench run --shard K/N (results/shards.c): campaign.shard of one shard
+ * (k, n and the iterations, round indexes, it ran), or one entry of
+ * campaign.shards.from of their merge (dir and iterations; k, n -1). */
+struct kb_rshard {
+	const char *dir;		/* shards.from[].dir; NULL: absent */
+	long long k, n;			/* -1: absent */
+	struct kb_iters iterations;	/* owned */
+};
+
+/* campaign.job_hosts: [job NAME] hosts = ... (the load hosts of one
+ * job). */
+struct kb_rjob_hosts {
+	const char *job;
+	struct kb_rstrs hosts;		/* NULL entries: not a string */
+};
+
+/* results["profiling_runs"][i]: an extra run of profile = (runner/
+ * plan.h), what a report says of one that failed. */
+struct kb_rprofiling_run {
+	const char *configuration, *job;	/* NULL: absent */
+	const char *status, *reason;		/* NULL: absent */
+	const char *extra;		/* "profiling" | "unsampled" */
+	long iteration;			/* its round index, 0 when absent */
+	unsigned warmup : 1;
 };
 
 /* results["disturbed_settings"] (stats/disturbed.h): the thresholds
@@ -137,6 +175,25 @@ struct kb_rcampaign {
 	 * and the file; NULL: none */
 	const char *calibration_analysis, *calibration_file;
 	struct kb_rdisturbed_rules disturbed_rules;	/* campaign.disturbed */
+	/* kbench run --shard: has_shard, this shard (campaign.shard);
+	 * nshards_merged > 0 (campaign.shards.n, -1 when absent): the merge
+	 * of shards_from[0 .. nshards_from) */
+	int has_shard, has_shards;
+	struct kb_rshard shard;
+	long long nshards_merged;
+	struct kb_rshard *shards_from;
+	size_t nshards_from;
+	struct kb_rjob_hosts *job_hosts;	/* campaign.job_hosts */
+	size_t njob_hosts;
+	struct kb_rstrs layouts;	/* campaign.layouts (kernels.conf
+					 * layouts = rounds ...) */
+	size_t nsuperseded;		/* results["superseded"]: runs run
+					 * again (retry_disturbed) */
+	int exclude_disturbed;		/* analysis_options.exclude_disturbed
+					 * is true (stats/disturbed.h) */
+	struct kb_rprofiling_run *profiling_runs;	/* results[
+					 * "profiling_runs"] */
+	size_t nprofiling_runs;
 };
 
 /* What reports read of one run (results["runs"][i]) besides its
@@ -167,12 +224,21 @@ struct kb_rrun_info {
 					 * (results["profiling_runs"]:
 					 * "profiling" | "unsampled"), NULL
 					 * for a counted run */
+	/* "excluded_outliers" (--exclude-outliers, stats_mark_outliers()):
+	 * the metric names and the values left out (0 when not a number) */
+	const char **excluded_outlier_names;
+	double *excluded_outlier_values;
+	size_t nexcluded_outliers;
 };
 
 /* Fill c from results (campaign, configurations, disturbed_settings).
  * Never fails: what is absent stays NULL / NAN / -1 / empty. */
 void kb_rcampaign__fill(struct kb_rcampaign *c, json_t *results);
 void kb_rcampaign__clear(struct kb_rcampaign *c);
+
+/* 1 when the campaign sweeps a job parameter (a tunable with "sweep":
+ * true, kernels.conf "sweep"), else 0. */
+int kb_rcampaign__swept(const struct kb_rcampaign *c);
 
 /* Index of tunable label in c->tunables, or (size_t)-1. */
 size_t kb_rcampaign__tunable(const struct kb_rcampaign *c, const char *label);

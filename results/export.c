@@ -7,6 +7,8 @@
 #include "lib/file.h"
 #include "parsers/json_file.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 json_t *results_load_export(const char *path)
@@ -55,6 +57,14 @@ char *results_export_dumps(const json_t *results)
 {
 	return json_dumps(results, JSON_INDENT(2) | JSON_SORT_KEYS |
 			  JSON_REAL_PRECISION(17));
+}
+
+int results_dumpf(FILE *out, const json_t *doc)
+{
+	if (json_dumpf(doc, out, JSON_INDENT(2) | JSON_SORT_KEYS) ||
+	    fputc('\n', out) == EOF)
+		return -EIO;
+	return 0;
 }
 
 int results_export_write(const char *path, const json_t *results,

@@ -42,6 +42,12 @@ char *results_export_dumps(const json_t *results);
 int results_export_write(const char *path, const json_t *results,
 			 unsigned flags);
 
+/* `kbench report --format json`: doc (a results model, or an array of
+ * them for several campaigns) to out, JSON_INDENT(2) | JSON_SORT_KEYS
+ * (jansson's default real precision), and a newline.  0, or -EIO when
+ * writing fails. */
+int results_dumpf(FILE *out, const json_t *doc);
+
 /* The number of runs in results["runs"]: 0 when none. */
 size_t results_run_count(const json_t *results);
 

@@ -175,6 +175,16 @@ struct kb_rmodel *kb_rmodel__new_extra(json_t *results, const char *extra)
 	return m;
 }
 
+void kb_rmodel__reread_runs(struct kb_rmodel *m)
+{
+	size_t r;
+
+	for (r = 0; r < m->nruns; r++) {
+		kb_rrun_info__clear(&m->runs[r].info);
+		kb_rrun_info__fill(&m->runs[r].info, m->runs[r].json);
+	}
+}
+
 void kb_rmodel__delete(struct kb_rmodel *m)
 {
 	size_t k;

@@ -130,6 +130,12 @@ struct kb_rmodel *kb_rmodel__new_extra(json_t *results, const char *extra);
 
 void kb_rmodel__delete(struct kb_rmodel *m);
 
+/* Read each run's info (kb_rrun.info) again from its object in the tree,
+ * after stats/ marked the runs there (stats_mark_outliers_in(): "outliers",
+ * "excluded_outliers"), so that the typed runs say what results.json
+ * says.  O(runs). */
+void kb_rmodel__reread_runs(struct kb_rmodel *m);
+
 /* The value of metric k in run r (NAN: not measured). */
 static inline double kb_rmodel__value(const struct kb_rmodel *m, size_t r,
 				      size_t k)

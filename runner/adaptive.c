@@ -171,7 +171,7 @@ int adaptive_next(struct kb_campaign *c)
 	res = results_load_campaign(c->dir, 0);
 	if (!res)
 		return -EINVAL;
-	ret = stats_analyse(res, NULL);
+	ret = stats_analyse_results(res, NULL);
 	if (ret) {
 		results_free(res);
 		return ret;

@@ -4,6 +4,7 @@
 #include "runner/campaign_reports.h"
 #include "reports/report.h"
 #include "results/model.h"
+#include "results/rmodel.h"
 #include "stats/compare.h"
 #include "stats/disturbed.h"
 #include "reports/plots.h"
@@ -25,15 +26,22 @@ int campaign_write_reports(const char *dir, int print, int png)
 	struct report_opts mdopts;
 	const char *const fmts[] = { "text", "markdown" };
 	const char *const paths[] = { tpath, mpath };
+	struct kb_rmodel *rm = NULL;
 	int ret = -EIO;
 	size_t i, li;
-	json_t *lv;
 
 	if (!res)
 		goto out;
+	/* the typed model, built once: the disturbed marks, the analysis
+	 * and every report read it (issue 16) */
+	rm = kb_rmodel__new(res);
+	if (!rm) {
+		ret = -EINVAL;	/* named by kb_rmodel__new() */
+		goto out;
+	}
 	/* runs disturbed by the rest of the machine: marked, kept */
-	stats_mark_disturbed(res, NULL, 0);
-	ret = stats_analyse(res, NULL);
+	stats_mark_disturbed_in(rm, NULL, 0);
+	ret = stats_analyse(rm, NULL);
 	if (ret)
 		goto out;
 	/* derivable from runs/: atomic, not synced (lib/file.h) */
@@ -51,18 +59,17 @@ int campaign_write_reports(const char *dir, int print, int png)
 		size_t len = 0;
 		FILE *m = open_memstream(&text, &len);
 
-		ret = report_render(m, res, fmts[i], i ? &mdopts : NULL);
+		ret = report_render(m, rm, fmts[i], i ? &mdopts : NULL);
 		/* kernels.conf layouts = rounds ...: more tables after them */
-		json_array_foreach(json_object_get(json_object_get(res,
-				   "campaign"), "layouts"), li, lv) {
+		for (li = 0; li < rm->campaign.layouts.n; li++) {
 			struct report_opts lo;
 
-			if (ret || !json_string_value(lv))
+			if (ret || !rm->campaign.layouts.v[li])
 				break;
 			report_opts_init(&lo);
-			lo.layout = json_string_value(lv);
+			lo.layout = rm->campaign.layouts.v[li];
 			fputc('\n', m);
-			ret = report_render(m, res, fmts[i], &lo);
+			ret = report_render(m, rm, fmts[i], &lo);
 		}
 		fclose(m);
 		if (!ret)
@@ -73,6 +80,7 @@ int campaign_write_reports(const char *dir, int print, int png)
 		free(text);
 	}
 out:
+	kb_rmodel__delete(rm);
 	json_decref(res);
 	free(rpath);
 	free(tpath);

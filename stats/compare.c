@@ -1191,8 +1191,7 @@ int stats_fill_comparisons_in(struct kb_rmodel *model,
 		own = kb_xcalloc(ids.n + 1, sizeof(*own));
 		for (i = 0; i < ids.n; i++) {
 			/* per swept job parameter value, see summary.h */
-			const char *bl = stats_baseline_for(model->results,
-							    ids.v[i]);
+			const char *bl = stats_baseline_for(model, ids.v[i]);
 
 			if (!bl && !camp->nconfigs)
 				bl = baseline;
@@ -1324,22 +1323,31 @@ char *kb_mde_text(const struct kb_comparison_row *e)
 		e->cv_pct);
 }
 
-int stats_analyse(json_t *results, const struct kb_compare_opts *o)
+int stats_analyse(struct kb_rmodel *m, const struct kb_compare_opts *o)
 {
 	int ret;
 
-	struct kb_rmodel *m = kb_rmodel__new(results);
-
-	if (!m)
-		return -EINVAL;	/* named by kb_rmodel__new() */
-	/* the typed model built once, for all three */
 	ret = stats_mark_outliers_in(m, o ? o->exclude_outliers : 0);
-	if (ret >= 0)
+	if (ret >= 0) {
+		/* the runs' "outliers" / "excluded_outliers" as marked */
+		kb_rmodel__reread_runs(m);
 		ret = stats_fill_summaries_in(m);
+	}
 	if (!ret)	/* the extra runs' own (stats/profiling.h) */
 		ret = stats_fill_profiling_in(m);
 	if (!ret)
 		ret = stats_fill_comparisons_in(m, o, NULL, 0);
+	return ret;
+}
+
+int stats_analyse_results(json_t *results, const struct kb_compare_opts *o)
+{
+	struct kb_rmodel *m = kb_rmodel__new(results);
+	int ret;
+
+	if (!m)
+		return -EINVAL;	/* named by kb_rmodel__new() */
+	ret = stats_analyse(m, o);
 	kb_rmodel__delete(m);
 	return ret;
 }

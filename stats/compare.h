@@ -267,7 +267,20 @@ const char *kb_analysis_text(const char *analysis);
 char *kb_mde_text(const struct kb_comparison_row *e);
 
 /* stats_mark_outliers(), stats_fill_summaries(), stats_fill_comparisons()
- * with the default pairs: what `kbench run` and `kbench report` do. */
-int stats_analyse(struct json_t *results, const struct kb_compare_opts *o);
+ * with the default pairs: what `kbench run` and `kbench report` do, on
+ * the typed model m built once by the caller after loading (results/
+ * rmodel.h; issue 16: one run x metric matrix for the analysis and the
+ * reports that follow).  Fills m->analysis and writes it into m->results
+ * (results.json's "summaries", "comparisons", ...); the runs' info is
+ * read again after the outliers are marked.  stats_fill_profiling() still
+ * works on m->results.  Returns 0, or -EINVAL with a message. */
+int stats_analyse(struct kb_rmodel *m, const struct kb_compare_opts *o);
+
+/* The same for a caller that has only the jansson tree and wants it
+ * analysed (tests, a tree written out at once): builds the typed model,
+ * runs stats_analyse() and frees it.  Returns as stats_analyse(), or
+ * -EINVAL when results has no "runs" array. */
+int stats_analyse_results(struct json_t *results,
+			  const struct kb_compare_opts *o);
 
 #endif

@@ -256,53 +256,39 @@ static void summary_row(struct kb_analysis *a, const char *cfg,
 	e->modes = modes;
 }
 
-static json_t *find_config(json_t *results, const char *id)
+const char *stats_baseline_for(const struct kb_rmodel *m, const char *config)
 {
-	json_t *c;
-	size_t i;
+	const struct kb_rcampaign *camp = &m->campaign;
+	const struct kb_rconfig *base, *me, *cand;
+	const char *bid = camp->baseline, *want, *have, *label;
+	size_t i, t;
+	int match;
 
-	json_array_foreach(json_object_get(results, "configurations"), i, c)
-		if (id && !strcmp(kb_jstr(c, "id") ? kb_jstr(c, "id") : "", id))
-			return c;
-	return NULL;
-}
-
-const char *stats_baseline_for(json_t *results, const char *config)
-{
-	json_t *camp = json_object_get(results, "campaign");
-	json_t *cfgs = json_object_get(results, "configurations");
-	json_t *base, *me, *cand, *t;
-	const char *bid = kb_jstr(camp, "baseline");
-	size_t i, k;
-
-	me = find_config(results, config);
-	if (find_config(results, kb_jstr(me, "baseline")))
-		return kb_jstr(me, "baseline");
-	if (!find_config(results, bid))
-		bid = kb_jstr(json_array_get(cfgs, 0), "id");
-	if (!kb_swept(results))
+	me = kb_rcampaign__config(camp, config);
+	if (me && kb_rcampaign__config(camp, me->baseline))
+		return me->baseline;
+	if (!kb_rcampaign__config(camp, bid))
+		bid = camp->nconfigs ? camp->configs[0].id : NULL;
+	if (!kb_rcampaign__swept(camp))
 		return bid;
-	base = find_config(results, bid);
+	base = kb_rcampaign__config(camp, bid);
 	if (!base || !me)
 		return NULL;
-	json_array_foreach(cfgs, i, cand) {
-		int match = kb_jstr(cand, "variant") && kb_jstr(base, "variant") &&
-			    !strcmp(kb_jstr(cand, "variant"), kb_jstr(base, "variant"));
-
-		json_array_foreach(json_object_get(camp, "tunables"), k, t) {
-			const char *label = kb_jstr(t, "label");
-			json_t *want = json_object_get(json_object_get(
-				json_is_true(json_object_get(t, "sweep")) ?
-				me : base, "tunables"), label ? label : "");
-			json_t *have = json_object_get(json_object_get(cand,
-				"tunables"), label ? label : "");
-
-			if (!match)
-				break;
-			match = want && have && json_equal(want, have);
+	for (i = 0; i < camp->nconfigs; i++) {
+		cand = &camp->configs[i];
+		match = cand->variant && base->variant &&
+			!strcmp(cand->variant, base->variant);
+		for (t = 0; match && t < camp->ntunables; t++) {
+			/* the swept values of config, the rest of the
+			 * baseline's */
+			label = camp->tunables[t].label ?: "";
+			want = kb_rconfig__tunable(camp->tunables[t].sweep ?
+						   me : base, label);
+			have = kb_rconfig__tunable(cand, label);
+			match = want && have && !strcmp(want, have);
 		}
 		if (match)
-			return kb_jstr(cand, "id");
+			return cand->id;
 	}
 	return NULL;
 }
@@ -348,11 +334,9 @@ int stats_fill_summaries_in(struct kb_rmodel *model)
 	 * metric) is computed once, baselines first */
 	bidx = kb_xcalloc(cfgs->n + 1, sizeof(*bidx));
 	for (c = 0; c < cfgs->n; c++) {
-		const char *b = stats_baseline_for(model->results,
-						   cfgs->v[c]);
+		const char *b = stats_baseline_for(model, cfgs->v[c]);
 
-		if (!b && baseline &&
-		    !kb_rcampaign__config(&model->campaign, baseline))
+		if (!b && baseline && !kb_rcampaign__config(&model->campaign, baseline))
 			b = baseline;	/* a model without configurations */
 		bidx[c] = b ? kb_strlist_index(cfgs, b) : cfgs->n;
 	}

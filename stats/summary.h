@@ -111,8 +111,10 @@ struct kb_modes_row *stats_modes_of(const char *cfg, const char *metric,
  * first campaign), else the campaign's baseline (campaign.baseline, else the first configuration), but with
  * config's own values of the swept job parameters (kernels.conf "sweep",
  * "sweep": true in campaign.tunables), so "new,numjobs=4" is compared with
- * "stock,numjobs=4", never with "stock,numjobs=1".  Returns a string
- * owned by results, or NULL when no such configuration exists. */
-const char *stats_baseline_for(struct json_t *results, const char *config);
+ * "stock,numjobs=4", never with "stock,numjobs=1" (the values of every
+ * campaign tunable compared as strings).  Read from the typed campaign
+ * metadata of m (results/campaign_info.h).  Returns a string owned by
+ * m's results tree, or NULL when no such configuration exists. */
+const char *stats_baseline_for(const struct kb_rmodel *m, const char *config);
 
 #endif

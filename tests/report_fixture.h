@@ -1,14 +1,16 @@
 /* tests/report_fixture.h - tests/data/report/results.json (see its
  * README: running x NM = 0 1 2, baseline NM=0, randread-4k) loaded as
  * the reports see it: summaries and comparisons filled by
- * stats_analyse() with the default options.  Include after cmocka.h;
+ * stats_analyse_results() with the default options.  Include after cmocka.h;
  * the tests run from the repository root. */
 #ifndef KB_TESTS_REPORT_FIXTURE_H
 #define KB_TESTS_REPORT_FIXTURE_H
 
 #include <jansson.h>
 
+#include "reports/report.h"
 #include "results/model.h"
+#include "results/rmodel.h"
 #include "stats/compare.h"
 
 #define REPORT_FIXTURE "tests/data/report/results.json"
@@ -18,7 +20,7 @@ static inline json_t *load_fixture(void)
 	json_t *res = results_load_export(REPORT_FIXTURE);
 
 	assert_non_null(res);
-	assert_int_equal(stats_analyse(res, NULL), 0);
+	assert_int_equal(stats_analyse_results(res, NULL), 0);
 	return res;
 }
 
@@ -55,8 +57,23 @@ static inline json_t *load_fixture_with_warmup(long long w)
 	json_object_set_new(res, "runs", out);
 	json_object_set_new(json_object_get(res, "campaign"), "warmup",
 			    json_integer(w));
-	assert_int_equal(stats_analyse(res, NULL), 0);
+	assert_int_equal(stats_analyse_results(res, NULL), 0);
 	return res;
+}
+
+/* report_render() of an analysed results model res, through its typed
+ * model (results/rmodel.h: built from the tree, the analysis read back
+ * as from a results.json export). */
+static inline int render_results(FILE *f, json_t *res, const char *format,
+				 const struct report_opts *opts)
+{
+	struct kb_rmodel *m = kb_rmodel__new(res);
+	int ret;
+
+	assert_non_null(m);
+	ret = report_render(f, m, format, opts);
+	kb_rmodel__delete(m);
+	return ret;
 }
 
 #endif

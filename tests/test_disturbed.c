@@ -13,6 +13,7 @@
 #include "reports/report.h"
 #include "stats/compare.h"
 #include "stats/disturbed.h"
+#include "tests/report_fixture.h"
 
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort.h>
@@ -249,10 +250,10 @@ static void test_report_notes(void **state)
 			json_object_set_new(json_object_get(run, "metrics"),
 				"task.other.cpu_pct", json_real(130.0));
 	assert_int_equal(stats_mark_disturbed(res, NULL, 0), 10);
-	assert_int_equal(stats_analyse(res, NULL), 0);
+	assert_int_equal(stats_analyse_results(res, NULL), 0);
 	f = open_memstream(&buf, &len);
 	assert_non_null(f);
-	assert_int_equal(report_render(f, res, "text", NULL), 0);
+	assert_int_equal(render_results(f, res, "text", NULL), 0);
 	fclose(f);
 	if (getenv("KBENCH_TEST_DUMP"))
 		fputs(buf, stderr);
@@ -301,10 +302,10 @@ static void test_busy_one_rule(void **state)
 			    json_pack("[s]", "randread-4k"));
 	json_object_set_new(res, "configurations", json_pack("[{s:s}, {s:s}]",
 			    "id", "a", "id", "b"));
-	assert_int_equal(stats_analyse(res, NULL), 0);
+	assert_int_equal(stats_analyse_results(res, NULL), 0);
 	f = open_memstream(&buf, &len);
 	assert_non_null(f);
-	assert_int_equal(report_render(f, res, "text", NULL), 0);
+	assert_int_equal(render_results(f, res, "text", NULL), 0);
 	fclose(f);
 	unwrap(buf);
 	if (!strstr(buf, "Machine:     quiet: other tasks used 41% of a") ||

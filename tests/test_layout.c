@@ -34,7 +34,7 @@ static char *render(json_t *res, const char *format,
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	*ret = report_render(f, res, format, opts);
+	*ret = render_results(f, res, format, opts);
 	assert_int_equal(fclose(f), 0);
 	return buf;
 }
@@ -107,7 +107,7 @@ static void test_lkp_long_names(void **state)
 		for (k = 0; k < 3; k++)
 			json_object_set_new(json_object_get(run, "metrics"),
 					    longs[k], json_real(100.0 + i + k));
-	assert_int_equal(stats_analyse(res, NULL), 0);
+	assert_int_equal(stats_analyse_results(res, NULL), 0);
 	report_opts_init(&o);
 	o.layout = "lkp";
 	out = render(res, "text", &o, &ret);

@@ -661,7 +661,7 @@ static void test_model_b44(void **state)
 		assert_non_null(res);
 		kb_compare_opts_init(&o);
 		o.exclude_outliers = exclude;
-		assert_int_equal(stats_analyse(res, &o), 0);
+		assert_int_equal(stats_analyse_results(res, &o), 0);
 		json_array_foreach(json_object_get(res, "runs"), i, run) {
 			assert_int_equal(json_array_size(json_object_get(run,
 					 "outliers")), 0);

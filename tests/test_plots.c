@@ -6,7 +6,7 @@
  * readable log ticks and its key away from the x label.
  *
  * Input: tests/data/report/results.json (running x NM = 0 1 2, baseline
- * NM=0; after stats_analyse() NM=2's read.iops is an "improvement", NM=1's
+ * NM=0; after stats_analyse_results() NM=2's read.iops is an "improvement", NM=1's
  * is not significant), changed in memory where a case needs it.  The
  * scripts are written before gnuplot runs, so the checks hold with or
  * without gnuplot installed (plots_write() then returns -ENOENT).  Runs
@@ -292,7 +292,7 @@ static json_t *two_variant_sweep(void)
 			json_real_set(m, json_number_value(m) * 1.05);
 		json_array_append_new(runs, e);
 	}
-	assert_int_equal(stats_analyse(res, NULL), 0);
+	assert_int_equal(stats_analyse_results(res, NULL), 0);
 	return res;
 }
 
@@ -413,7 +413,7 @@ static void test_cdf_merged_campaigns(void **state)
 	models[1] = b;
 	m = results_merge(models, names, 2, NULL);
 	assert_non_null(m);
-	assert_int_equal(stats_analyse(m, NULL), 0);
+	assert_int_equal(stats_analyse_results(m, NULL), 0);
 	graph_draw(&g, m, "cdf-merged", NULL, 4);
 	graph_read(&g, "cdf");
 	for (p = g.dat; (p = strstr(p, "latency_us cumulative")); p++)
@@ -430,7 +430,7 @@ static void test_cdf_merged_campaigns(void **state)
 	names[0] = "x.json";
 	names[1] = "y.json";
 	m = results_merge(models, names, 2, NULL);
-	assert_int_equal(stats_analyse(m, NULL), 0);
+	assert_int_equal(stats_analyse_results(m, NULL), 0);
 	graph_draw(&g, m, "cdf-none", NULL, 3);
 	json_decref(m);
 	graph_free(&g);

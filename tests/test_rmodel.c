@@ -4,6 +4,7 @@
  * measured, the groups of counted runs, merged campaigns, dropping a
  * value; the campaign metadata and run info (results/campaign_info.h),
  * its comparison and disturbed settings; the outlier bookkeeping;
+ * stats_baseline_for() on it, one model through stats_analyse();
  * and whole-file JSON loads (parsers/json_file.h) telling a missing file
  * from a damaged one. */
 #include <stdarg.h>
@@ -21,6 +22,8 @@
 #include "lib/err.h"
 #include "parsers/json_file.h"
 #include "results/rmodel.h"
+#include "stats/compare.h"
+#include "stats/summary.h"
 
 /* Two configurations (b listed first), one job, runs in run order:
  * a/0 ok, b/0 ok, a/1 warm-up, a/2 failed, b/1 excluded, a/3 ok with a
@@ -420,6 +423,182 @@ static void test_outlier_bookkeeping(void **state)
 	assert_true(kb_rmodel__value(m, 0, kz) == 7.0);
 	assert_true(kb_rmodel__value(m, 1, kr) == 200.0);
 	assert_null(json_object_get(run1, "excluded_outliers"));
+
+/* A results model from JSON text written out in a test. */
+static json_t *from_text(const char *text)
+{
+	json_error_t err;
+	json_t *j = json_loads(text, 0, &err);
+
+	if (!j)
+		fail_msg("fixture: %s at %d", err.text, err.line);
+	return j;
+}
+
+/* What the report header and failure lists read besides the runs: shards,
+ * load hosts, job hosts, layouts, superseded runs, the analysis options,
+ * the profiling runs and each run's excluded outlier values. */
+static void test_campaign_report_facts(void **state)
+{
+	json_t *res = from_text(
+		"{\"campaign\": {\"name\": \"sh\", \"jobs\": [\"rr\"],"
+		"  \"layouts\": [\"rounds\", \"lkp\"],"
+		"  \"shard\": {\"k\": 2, \"n\": 3, \"iterations\": [1, 4]},"
+		"  \"shards\": {\"n\": 2, \"from\": [{\"dir\": \"s1\","
+		"   \"iterations\": [0, 2]}, {\"iterations\": []}]},"
+		"  \"job_hosts\": {\"rr\": [\"h1\", 5]},"
+		"  \"environment\": {\"fio_version\": \"fio-3.33\","
+		"   \"load_hosts\": [{\"host\": \"h1:8765\", \"fio_version\":"
+		"    \"fio-3.35\", \"hostname\": \"load1\"}, {\"host\": \"h2\"}]}},"
+		" \"superseded\": [{\"key\": \"000\"}, {\"key\": \"003\"}],"
+		" \"analysis_options\": {\"exclude_disturbed\": true},"
+		" \"profiling_runs\": [{\"configuration\": \"a\", \"job\": \"rr\","
+		"   \"status\": \"failed\", \"reason\": \"perf died\","
+		"   \"extra\": \"profiling\", \"iteration\": 3, \"warmup\": true}],"
+		" \"runs\": [{\"configuration\": \"a\", \"job\": \"rr\","
+		"   \"status\": \"ok\", \"metrics\": {},"
+		"   \"excluded_outliers\": {\"read.iops\": 9.5, \"x\": \"s\"}}]}");
+	const struct kb_rcampaign *c;
+	struct kb_rmodel *m;
+
+	(void)state;
+	m = kb_rmodel__new(res);
+	assert_non_null(m);
+	c = &m->campaign;
+	assert_true(c->has_shard && c->has_shards);
+	assert_int_equal(c->shard.k, 2);
+	assert_int_equal(c->shard.n, 3);
+	assert_int_equal(c->shard.iterations.n, 2);
+	assert_int_equal(c->shard.iterations.v[1], 4);
+	assert_int_equal(c->nshards_merged, 2);
+	assert_int_equal(c->nshards_from, 2);
+	assert_string_equal(c->shards_from[0].dir, "s1");
+	assert_int_equal(c->shards_from[0].iterations.v[1], 2);
+	assert_null(c->shards_from[1].dir);
+	assert_int_equal(c->shards_from[1].iterations.n, 0);
+	assert_int_equal(c->njob_hosts, 1);
+	assert_string_equal(c->job_hosts[0].job, "rr");
+	assert_int_equal(c->job_hosts[0].hosts.n, 2);
+	assert_null(c->job_hosts[0].hosts.v[1]);	/* not a string */
+	assert_int_equal(c->layouts.n, 2);
+	assert_string_equal(c->layouts.v[1], "lkp");
+	assert_int_equal(c->nsuperseded, 2);
+	assert_true(c->exclude_disturbed);
+	assert_int_equal(c->env.nload_hosts, 2);
+	assert_string_equal(c->env.load_hosts[0].hostname, "load1");
+	assert_string_equal(c->env.load_hosts[0].fio_version, "fio-3.35");
+	assert_null(c->env.load_hosts[1].fio_version);
+	assert_int_equal(c->nprofiling_runs, 1);
+	assert_string_equal(c->profiling_runs[0].reason, "perf died");
+	assert_string_equal(c->profiling_runs[0].extra, "profiling");
+	assert_int_equal(c->profiling_runs[0].iteration, 3);
+	assert_true(c->profiling_runs[0].warmup);
+	assert_int_equal(m->runs[0].info.nexcluded_outliers, 2);
+	assert_string_equal(m->runs[0].info.excluded_outlier_names[0],
+			    "read.iops");
+	assert_true(m->runs[0].info.excluded_outlier_values[0] == 9.5);
+	assert_true(m->runs[0].info.excluded_outlier_values[1] == 0.0);
+	kb_rmodel__delete(m);
+	/* absent: nothing, -1 for the shard numbers */
+	json_object_clear(res);
+	json_object_set_new(res, "runs", json_array());
+	m = kb_rmodel__new(res);
+	assert_non_null(m);
+	c = &m->campaign;
+	assert_true(!c->has_shard && !c->has_shards);
+	assert_int_equal(c->shard.k, -1);
+	assert_int_equal(c->nshards_merged, -1);
+	assert_int_equal(c->njob_hosts + c->layouts.n + c->nsuperseded +
+			 c->nprofiling_runs + c->env.nload_hosts, 0);
+	assert_false(c->exclude_disturbed);
+	kb_rmodel__delete(m);
+	json_decref(res);
+}
+
+/* stats_baseline_for() on the typed campaign: a configuration's own
+ * baseline, the campaign's, and with a swept job parameter the baseline
+ * variant at the configuration's own swept value. */
+static void test_baseline_for(void **state)
+{
+	json_t *res = from_text(
+		"{\"campaign\": {\"baseline\": \"s,n=1\", \"tunables\": ["
+		"   {\"label\": \"NM\", \"path\": \"queue/nomerges\"},"
+		"   {\"label\": \"n\", \"sweep\": true}]},"
+		" \"configurations\": ["
+		"  {\"id\": \"s,n=1\", \"variant\": \"s\","
+		"   \"tunables\": {\"NM\": \"0\", \"n\": \"1\"}},"
+		"  {\"id\": \"s,n=4\", \"variant\": \"s\","
+		"   \"tunables\": {\"NM\": \"0\", \"n\": \"4\"}},"
+		"  {\"id\": \"g,n=4\", \"variant\": \"g\","
+		"   \"tunables\": {\"NM\": \"2\", \"n\": \"4\"}},"
+		"  {\"id\": \"g,n=8\", \"variant\": \"g\","
+		"   \"tunables\": {\"NM\": \"2\", \"n\": \"8\"}},"
+		"  {\"id\": \"m\", \"variant\": \"g\", \"baseline\": \"g,n=4\","
+		"   \"tunables\": {\"NM\": \"2\", \"n\": \"4\"}}],"
+		" \"runs\": []}");
+	struct kb_rmodel *m;
+
+	(void)state;
+	m = kb_rmodel__new(res);
+	assert_non_null(m);
+	assert_string_equal(stats_baseline_for(m, "g,n=4"), "s,n=4");
+	assert_string_equal(stats_baseline_for(m, "s,n=1"), "s,n=1");
+	assert_null(stats_baseline_for(m, "g,n=8"));	/* no s,n=8 */
+	assert_string_equal(stats_baseline_for(m, "m"), "g,n=4");
+	assert_null(stats_baseline_for(m, "nosuch"));
+	kb_rmodel__delete(m);
+	/* not swept: the campaign's baseline, else the first */
+	json_array_remove(json_object_get(json_object_get(res, "campaign"),
+					  "tunables"), 1);
+	m = kb_rmodel__new(res);
+	assert_string_equal(stats_baseline_for(m, "g,n=8"), "s,n=1");
+	kb_rmodel__delete(m);
+	json_object_set_new(json_object_get(res, "campaign"), "baseline",
+			    json_string("gone"));
+	m = kb_rmodel__new(res);
+	assert_string_equal(stats_baseline_for(m, "g,n=8"), "s,n=1");
+	kb_rmodel__delete(m);
+	json_decref(res);
+}
+
+/* One model through stats_analyse(): its analysis filled, the runs'
+ * outlier marks read again into the typed info, and a model built from
+ * the analysed tree (an export) holding the same rows. */
+static void test_analyse_once(void **state)
+{
+	json_t *res = json_pack("{s:{s:[s], s:s}, s:[{s:s}], s:[]}",
+				"campaign", "jobs", "rr", "baseline", "a",
+				"configurations", "id", "a", "runs");
+	json_t *runs = json_object_get(res, "runs");
+	const double iops[] = { 100, 101, 99, 100, 102, 98, 100, 400 };
+	struct kb_rmodel *m, *again;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(iops) / sizeof(iops[0]); i++)
+		json_array_append_new(runs, json_pack("{s:s, s:s, s:i, s:s, "
+			"s:b, s:{s:f}}", "configuration", "a", "job", "rr",
+			"iteration", (int)i, "status", "ok", "warmup", 0,
+			"metrics", "read.iops", iops[i]));
+	m = kb_rmodel__new(res);
+	assert_non_null(m);
+	assert_int_equal(m->analysis.nsummaries, 0);
+	assert_int_equal(m->runs[7].info.outliers.n, 0);
+	assert_int_equal(stats_analyse(m, NULL), 0);
+	assert_int_equal(m->analysis.nsummaries, 1);
+	assert_int_equal(m->analysis.summaries[0].n, 8);
+	/* 400 is a MAD outlier, kept: marked in the tree and the model */
+	assert_int_equal(m->runs[7].info.outliers.n, 1);
+	assert_string_equal(m->runs[7].info.outliers.v[0], "read.iops");
+	assert_int_equal(m->runs[0].info.outliers.n, 0);
+	again = kb_rmodel__new(res);
+	assert_non_null(again);
+	assert_int_equal(again->analysis.nsummaries, 1);
+	assert_true(again->analysis.summaries[0].mean ==
+		    m->analysis.summaries[0].mean);
+	assert_int_equal(again->analysis.nsample_checks,
+			 m->analysis.nsample_checks);
+	kb_rmodel__delete(again);
 	kb_rmodel__delete(m);
 	json_decref(res);
 }
@@ -431,6 +610,9 @@ int main(void)
 		cmocka_unit_test(test_runs_and_groups),
 		cmocka_unit_test(test_no_runs),
 		cmocka_unit_test(test_campaign_info),
+		cmocka_unit_test(test_campaign_report_facts),
+		cmocka_unit_test(test_baseline_for),
+		cmocka_unit_test(test_analyse_once),
 		cmocka_unit_test(test_json_load_whole),
 		cmocka_unit_test(test_campaign_settings),
 		cmocka_unit_test(test_outlier_bookkeeping),
