@@ -423,6 +423,9 @@ static void test_outlier_bookkeeping(void **state)
 	assert_true(kb_rmodel__value(m, 0, kz) == 7.0);
 	assert_true(kb_rmodel__value(m, 1, kr) == 200.0);
 	assert_null(json_object_get(run1, "excluded_outliers"));
+	kb_rmodel__delete(m);
+	json_decref(res);
+}
 
 /* A results model from JSON text written out in a test. */
 static json_t *from_text(const char *text)
