@@ -16,7 +16,8 @@
 #include <sys/stat.h>
 
 /* results.json, report.txt, report.md; the text table on stdout. */
-int campaign_write_reports(const char *dir, int print, int png)
+int campaign_write_reports(const char *dir, int print,
+			   enum campaign_plots plots)
 {
 	json_t *res = results_load_campaign(dir, 0);
 	char *rpath = kb_path_join(dir, "results.json");
@@ -50,7 +51,9 @@ int campaign_write_reports(const char *dir, int print, int png)
 	 * is installed) and reproducers (reports/plots.h) */
 	report_opts_init(&mdopts);
 	mdopts.full_markdown = 1;
-	if (!ret && plots_write(res, ppath, dir, NULL, png) > 0) {
+	if (!ret && plots != CAMPAIGN_PLOTS_NONE &&
+	    plots_write(res, ppath, dir, NULL,
+			plots == CAMPAIGN_PLOTS_SVG_PNG) > 0) {
 		mdopts.plots_dir = ppath;
 		mdopts.plots_href = "plots";
 	}
@@ -87,6 +90,28 @@ out:
 	free(mpath);
 	free(ppath);
 	return ret;
+}
+
+/* nothing to compare: one configuration, at most one counted run a job */
+enum campaign_plots campaign_plots_for(const struct kb_plan *plan,
+				       size_t njobs, int plot_png)
+{
+	size_t *counted, i, j;
+	int compare = plan->nconfigs > 1;
+
+	if (plot_png)
+		return CAMPAIGN_PLOTS_SVG_PNG;
+	counted = kb_xcalloc(njobs + 1, sizeof(*counted));
+	for (i = 0; i < plan->nruns && !compare; i++) {
+		const struct kb_run *r = &plan->runs[i];
+
+		if (r->warmup || r->extra != KB_RUN_COUNTED)
+			continue;
+		j = r->job < njobs ? r->job : njobs;
+		compare = ++counted[j] > 1;
+	}
+	free(counted);
+	return compare ? CAMPAIGN_PLOTS_SVG : CAMPAIGN_PLOTS_NONE;
 }
 
 /* 1 when results.json and the reports are newer than state.json (the

@@ -163,7 +163,8 @@ count:
 			"(kbench report %s renders the tables)", dir,
 			c.plan.nruns, dir);
 		ret = kb_driver_dry_run || campaign_reports_current(dir) ? 0 :
-		      (campaign_write_reports(dir, 0, c.cfg.plot_png) ? 1 : 0);
+		      (campaign_write_reports(dir, 0, campaign_plots_for(&c.plan,
+				c.cfg.njobs, c.cfg.plot_png)) ? 1 : 0);
 		if (!ret && !campaign_ok_runs(&c)) {
 			kb_error("%s: every run of this campaign failed; nothing "
 				 "was measured (reasons in %s/report.txt; "
@@ -332,7 +333,9 @@ again:
 		}
 	}
 	tunables_restore(&tu);
-	ret = campaign_write_reports(dir, 1, c.cfg.plot_png) ? 1 : 0;
+	/* no graphs for a one-run campaign: nothing to compare */
+	ret = campaign_write_reports(dir, 1, campaign_plots_for(&c.plan,
+			c.cfg.njobs, c.cfg.plot_png)) ? 1 : 0;
 	if (!ret) {
 		printf("\nmarkdown report: %s/report.md\n", dir);
 		if (failed && !campaign_ok_runs(&c)) {

@@ -171,6 +171,10 @@ check "... warns that the killed campaign left the tunable changed" \
 	"grep -q 'was left at' $tmp/run9.err"
 check "... and restores the true original (0), not the leftover 2" \
 	"[ \"\$(cat /sys/block/$bdev/queue/nomerges)\" = 0 ]"
+# one configuration, one counted run: nothing to compare, so no graphs
+# and no gnuplot start (issue 16: runner/campaign_reports.h)
+check "a one-run campaign draws no graphs, report.md links none" \
+	"[ ! -e '$tmp/c7/plots' ] && ! grep -q 'plots/' '$tmp/c7/report.md'"
 unset KBENCH_RUN_DIR
 
 # --- 6. a swept job parameter (seed 003's scaling table) ---
