@@ -343,8 +343,10 @@ static void test_profile_typed_rows(void **state)
 {
 	static const int zero[1] = { 0 };
 	const char *ids[1] = { "a" }, *variants[1] = { "a" };
-	struct kb_profile_rows rows = { 1, ids, variants, NULL, zero, NULL, 0,
-					"a" };
+	struct kb_profile_rows rows = {
+		.n = 1, .ids = ids, .variants = variants, .group_start = zero,
+		.baseline = "a",
+	};
 	const struct kb_profile_overhead_row *o;
 	struct kb_rmodel *m, *back;
 	struct kb_table *t[4];
