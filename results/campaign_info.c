@@ -116,9 +116,37 @@ static void rules_fill(struct kb_rdisturbed_rules *r, json_t *d)
 			rule_of(d, rule_keys[i].key);
 }
 
+/* obj[key]'s integer value, 0 when absent or not an integer */
+static long long int0_of(json_t *obj, const char *key)
+{
+	return (long long)json_integer_value(json_object_get(obj, key));
+}
+
+static void vm_variant_fill(struct kb_rvm_variant *v, const char *name,
+			    json_t *vr)
+{
+	v->name = name;
+	v->guest_release = kb_jstr(vr, "guest_release");
+	v->release = kb_jstr(vr, "release");
+	v->guest_proc_version = kb_jstr(vr, "guest_proc_version");
+	v->kernel = kb_jstr(vr, "kernel");
+	v->package = kb_jstr(vr, "package");
+	v->package_version = kb_jstr(vr, "package_version");
+	v->image = kb_jstr(vr, "image");
+	v->image_sha256 = kb_jstr(vr, "image_sha256");
+	v->accel = kb_jstr(vr, "accel");
+	v->accel_requested = kb_jstr(vr, "accel_requested");
+	v->accel_reason = kb_jstr(vr, "accel_reason");
+	v->cpus = int0_of(vr, "cpus");
+	v->memory_mib = int0_of(vr, "memory_mib");
+	v->nullblk_params = kb_jstr(vr, "nullblk_params");
+	strs_of(&v->qemu_argv, json_object_get(vr, "qemu_argv"));
+}
+
 static void env_fill(struct kb_renv *e, json_t *env)
 {
-	json_t *vm = json_object_get(env, "vm"), *lh, *h;
+	json_t *vm = json_object_get(env, "vm"), *lh, *h, *vr;
+	const char *name;
 	size_t i;
 
 	memset(e, 0, sizeof(*e));
@@ -146,6 +174,16 @@ static void env_fill(struct kb_renv *e, json_t *env)
 		e->load_hosts[i].fio_version = kb_jstr(h, "fio_version");
 		e->load_hosts[i].hostname = kb_jstr(h, "hostname");
 	}
+	e->has_cpus = json_is_integer(json_object_get(env, "cpus"));
+	e->vm_qemu_version = kb_jstr(vm, "qemu_version");
+	e->nvm_variants = json_object_size(json_object_get(vm, "variants"));
+	if (!e->nvm_variants)
+		return;
+	e->vm_variants = kb_xcalloc(e->nvm_variants,
+				    sizeof(*e->vm_variants));
+	i = 0;
+	json_object_foreach(json_object_get(vm, "variants"), name, vr)
+		vm_variant_fill(&e->vm_variants[i++], name, vr);
 }
 
 /* campaign.shard, campaign.shards and campaign.job_hosts. */
@@ -208,6 +246,13 @@ static void profiling_runs_fill(struct kb_rcampaign *c, json_t *pruns)
 
 static void env_clear(struct kb_renv *e)
 {
+	size_t i;
+
+	for (i = 0; i < e->nvm_variants; i++)
+		free(e->vm_variants[i].qemu_argv.v);
+	free(e->vm_variants);
+	e->vm_variants = NULL;
+	e->nvm_variants = 0;
 	free(e->load_hosts);
 	e->load_hosts = NULL;
 	e->nload_hosts = 0;
@@ -224,6 +269,7 @@ static void config_fill(struct kb_rconfig *x, json_t *e,
 	x->method = kb_jstr(e, "method");
 	x->release = kb_jstr(e, "release");
 	x->baseline = kb_jstr(e, "baseline");
+	x->cmdline = kb_jstr(e, "cmdline");
 	x->tunables = json_object_get(e, "tunables");
 	vr = x->variant ? json_object_get(vm_variants, x->variant) : NULL;
 	x->guest_release = kb_jstr(vr, "guest_release");
@@ -243,6 +289,7 @@ void kb_rcampaign__fill(struct kb_rcampaign *c, json_t *results)
 	json_t *env = json_object_get(camp, "environment");
 	json_t *configs = json_object_get(results, "configurations");
 	json_t *ds = json_object_get(results, "disturbed_settings"), *e;
+	json_t *first = NULL;	/* campaign.environments' first */
 	const char *name;
 	size_t i;
 
@@ -275,9 +322,23 @@ void kb_rcampaign__fill(struct kb_rcampaign *c, json_t *results)
 	c->env_names = kb_xcalloc(c->nenvs + 1, sizeof(*c->env_names));
 	c->envs = kb_xcalloc(c->nenvs + 1, sizeof(*c->envs));
 	i = 0;
+	c->envs_equal = 1;
 	json_object_foreach(json_object_get(camp, "environments"), name, e) {
 		c->env_names[i] = name;
 		env_fill(&c->envs[i++], e);
+		if (!first)
+			first = e;
+		c->envs_equal &= json_equal(e, first);
+	}
+	c->njob_files = json_object_size(json_object_get(camp, "job_files"));
+	c->job_file_names = kb_xcalloc(c->njob_files + 1,
+				       sizeof(*c->job_file_names));
+	c->job_file_texts = kb_xcalloc(c->njob_files + 1,
+				       sizeof(*c->job_file_texts));
+	i = 0;
+	json_object_foreach(json_object_get(camp, "job_files"), name, e) {
+		c->job_file_names[i] = name;
+		c->job_file_texts[i++] = json_string_value(e);
 	}
 	c->disturbed.present = json_is_object(ds);
 	c->disturbed.other_cpu_pct = num_of(ds, "other_cpu_pct");
@@ -336,6 +397,8 @@ void kb_rcampaign__clear(struct kb_rcampaign *c)
 	free(c->job_hosts);
 	free(c->layouts.v);
 	free(c->profiling_runs);
+	free(c->job_file_names);
+	free(c->job_file_texts);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -347,6 +410,27 @@ int kb_rcampaign__swept(const struct kb_rcampaign *c)
 		if (c->tunables[t].sweep)
 			return 1;
 	return 0;
+}
+
+/* values[i] of names[i] == name (n of each), or NULL: the members of a
+ * JSON object kept as two arrays, looked up by key. */
+static const char *value_of(const char *const *names,
+			    const char *const *values, size_t n,
+			    const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < n; i++)
+		if (!strcmp(names[i], name))
+			return values[i];
+	return NULL;
+}
+
+const char *kb_rcampaign__job_file(const struct kb_rcampaign *c,
+				   const char *job)
+{
+	return value_of(c->job_file_names, c->job_file_texts, c->njob_files,
+			job);
 }
 
 size_t kb_rcampaign__tunable(const struct kb_rcampaign *c, const char *label)
@@ -428,6 +512,7 @@ void kb_rrun_info__fill(struct kb_rrun_info *i, json_t *run)
 		}
 		k = 0;
 	}
+	i->target_size_bytes = int0_of(run, "target_size_bytes");
 	i->nparams = json_object_size(params);
 	if (!i->nparams)
 		return;
@@ -455,10 +540,5 @@ void kb_rrun_info__clear(struct kb_rrun_info *i)
 const char *kb_rrun_info__param(const struct kb_rrun_info *i,
 				const char *name)
 {
-	size_t k;
-
-	for (k = 0; name && k < i->nparams; k++)
-		if (!strcmp(i->param_names[k], name))
-			return i->param_values[k];
-	return NULL;
+	return value_of(i->param_names, i->param_values, i->nparams, name);
 }

@@ -52,6 +52,9 @@ struct kb_rconfig {
 	 * of tunables[t].label ({"NM": "0"}), NULL when not set; ntunables
 	 * entries (the campaign's) */
 	const char **tunable_values;
+	const char *cmdline;		/* the kernel command line it booted
+					 * with (method vm, kexec); NULL: the
+					 * running kernel's */
 	json_t *tunables;		/* the object itself (borrowed), for
 					 * labels the campaign does not list */
 };
@@ -64,6 +67,28 @@ struct kb_rload_host {
 	const char *hostname;		/* NULL: not recorded */
 };
 
+/* campaign.environment.vm.variants[NAME] (runner/driver_vm.c): one
+ * kernel as method = vm booted it, for report.md's "Kernels under test"
+ * (reports/markdown.c). */
+struct kb_rvm_variant {
+	const char *name;		/* the variant ("stock") */
+	const char *guest_release;	/* uname -r in the guest */
+	const char *release;		/* kernels.conf's / the package's */
+	const char *guest_proc_version;	/* /proc/version in the guest */
+	const char *kernel;		/* kernels.conf kernel = */
+	const char *package, *package_version;	/* a Debian package */
+	const char *image, *image_sha256;	/* the kernel image booted */
+	const char *accel;		/* "kvm" / "tcg" */
+	const char *accel_requested;	/* accel = ("auto" when NULL) */
+	const char *accel_reason;	/* why that accelerator */
+	long long cpus, memory_mib;	/* the guest's vCPUs and memory in
+					 * MiB; 0: not recorded */
+	const char *nullblk_params;	/* null_blk module parameters, ""
+					 * for its defaults; NULL: none */
+	struct kb_rstrs qemu_argv;	/* the QEMU command line (a NULL
+					 * entry: not a string) */
+};
+
 /* campaign.environment (campaign.json; runner/env.c): the facts the
  * report header and report.md print. */
 struct kb_renv {
@@ -73,6 +98,12 @@ struct kb_renv {
 	const char *governor, *memory_total, *fio_version, *perf_version;
 	const char *kbench_version, *hostname, *cmdline;
 	const char *vm_accel, *vm_timing_note;	/* environment.vm */
+	unsigned has_cpus : 1;		/* "cpus" is an integer (any value,
+					 * -1 included) */
+	const char *vm_qemu_version;	/* environment.vm.qemu_version */
+	struct kb_rvm_variant *vm_variants;	/* environment.vm.variants,
+						 * in document order */
+	size_t nvm_variants;
 	struct kb_rload_host *load_hosts;	/* environment.load_hosts */
 	size_t nload_hosts;
 };
@@ -163,6 +194,13 @@ struct kb_rcampaign {
 	const char **env_names;
 	struct kb_renv *envs;
 	size_t nenvs;
+	unsigned envs_equal : 1;	/* every one of envs is equal to the
+					 * first, member for member (jansson's
+					 * json_equal(); 1 when nenvs < 2) */
+	/* campaign.job_files: each job's fio job file text, by job name
+	 * (texts[i] NULL when not a string) */
+	const char **job_file_names, **job_file_texts;
+	size_t njob_files;
 	struct kb_rdisturbed_settings disturbed;
 	/* the comparison settings kernels.conf gave (stats/compare.h):
 	 * campaign.alpha, .min_effect_pct and .max_mde_pct (percent), NAN
@@ -229,6 +267,9 @@ struct kb_rrun_info {
 	const char **excluded_outlier_names;
 	double *excluded_outlier_values;
 	size_t nexcluded_outliers;
+	long long target_size_bytes;	/* "target_size_bytes" (the size fio
+					 * was given, runner/run_exec.c); 0
+					 * when absent or not an integer */
 };
 
 /* Fill c from results (campaign, configurations, disturbed_settings).
@@ -239,6 +280,11 @@ void kb_rcampaign__clear(struct kb_rcampaign *c);
 /* 1 when the campaign sweeps a job parameter (a tunable with "sweep":
  * true, kernels.conf "sweep"), else 0. */
 int kb_rcampaign__swept(const struct kb_rcampaign *c);
+
+/* The text of job's fio job file (campaign.job_files[job]), or NULL
+ * (not recorded, or not a string). */
+const char *kb_rcampaign__job_file(const struct kb_rcampaign *c,
+				   const char *job);
 
 /* Index of tunable label in c->tunables, or (size_t)-1. */
 size_t kb_rcampaign__tunable(const struct kb_rcampaign *c, const char *label);

@@ -606,6 +606,88 @@ static void test_analyse_once(void **state)
 	json_decref(res);
 }
 
+/* What report.md reads (reports/markdown.c): the vm variants of an
+ * environment, merged environments and whether they are equal, job
+ * files, a configuration's command line, a run's target size. */
+static void test_campaign_report_md(void **state)
+{
+	json_error_t err;
+	json_t *res = json_loads(
+		"{\"campaign\": {\"name\": \"d\", \"jobs\": [\"rr\", \"sw\"],"
+		"  \"job_files\": {\"rr\": \"[rr]\\nrw=randread\\n\","
+		"                  \"sw\": 7},"
+		"  \"merged_from\": [\"a\", \"b\"],"
+		"  \"environment\": {\"cpus\": -1, \"cpu_model\": \"Z\","
+		"   \"vm\": {\"qemu_version\": \"QEMU 7.2\", \"variants\": {"
+		"    \"g\": {\"release\": \"6.1\", \"cpus\": 2,"
+		"           \"memory_mib\": 1024, \"nullblk_params\": \"\","
+		"           \"qemu_argv\": [\"qemu\", \"-append\", 3]},"
+		"    \"h\": {\"accel\": \"kvm\"}}}},"
+		"  \"environments\": {\"a\": {\"uname\": \"L\"},"
+		"                     \"b\": {\"uname\": \"L\"}}},"
+		" \"configurations\": [{\"id\": \"g\", \"variant\": \"g\","
+		"   \"cmdline\": \"quiet\"}, {\"id\": \"s\"}],"
+		" \"runs\": ["
+		"  {\"configuration\": \"g\", \"job\": \"rr\", \"status\": \"ok\","
+		"   \"target_size_bytes\": 67108864, \"metrics\": {}},"
+		"  {\"configuration\": \"s\", \"job\": \"rr\", \"status\": \"ok\","
+		"   \"target_size_bytes\": \"64M\", \"metrics\": {}}"
+		"]}", 0, &err);
+	const struct kb_rcampaign *c;
+	const struct kb_rvm_variant *g;
+	struct kb_rmodel *m;
+
+	(void)state;
+	assert_non_null(res);
+	m = kb_rmodel__new(res);
+	assert_non_null(m);
+	c = &m->campaign;
+	/* an integer cpus of any value is recorded */
+	assert_true(c->env.has_cpus);
+	assert_int_equal(c->env.cpus, -1);
+	assert_string_equal(c->env.vm_qemu_version, "QEMU 7.2");
+	assert_int_equal(c->env.nvm_variants, 2);
+	g = &c->env.vm_variants[0];
+	assert_string_equal(g->name, "g");
+	assert_string_equal(g->release, "6.1");
+	assert_null(g->guest_release);
+	assert_int_equal(g->cpus, 2);
+	assert_int_equal(g->memory_mib, 1024);
+	assert_string_equal(g->nullblk_params, "");
+	assert_int_equal(g->qemu_argv.n, 3);
+	assert_string_equal(g->qemu_argv.v[1], "-append");
+	assert_null(g->qemu_argv.v[2]);		/* not a string */
+	assert_string_equal(c->env.vm_variants[1].accel, "kvm");
+	assert_int_equal(c->env.vm_variants[1].cpus, 0);
+	assert_null(c->env.vm_variants[1].nullblk_params);
+	/* job files by name; a non-string one is not recorded */
+	assert_int_equal(c->njob_files, 2);
+	assert_string_equal(kb_rcampaign__job_file(c, "rr"),
+			    "[rr]\nrw=randread\n");
+	assert_null(kb_rcampaign__job_file(c, "sw"));
+	assert_null(kb_rcampaign__job_file(c, "nope"));
+	assert_null(kb_rcampaign__job_file(c, NULL));
+	assert_string_equal(c->configs[0].cmdline, "quiet");
+	assert_null(c->configs[1].cmdline);
+	assert_int_equal(c->nenvs, 2);
+	assert_string_equal(c->env_names[1], "b");
+	assert_true(c->envs_equal);
+	assert_int_equal(m->runs[0].info.target_size_bytes, 67108864);
+	assert_int_equal(m->runs[1].info.target_size_bytes, 0);
+	kb_rmodel__delete(m);
+	/* environments that differ in one member */
+	json_object_set_new(json_object_get(json_object_get(json_object_get(
+		res, "campaign"), "environments"), "b"), "cpus",
+		json_integer(8));
+	m = kb_rmodel__new(res);
+	assert_non_null(m);
+	assert_false(m->campaign.envs_equal);
+	assert_false(m->campaign.envs[0].has_cpus);
+	assert_true(m->campaign.envs[1].has_cpus);
+	kb_rmodel__delete(m);
+	json_decref(res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -616,6 +698,7 @@ int main(void)
 		cmocka_unit_test(test_campaign_report_facts),
 		cmocka_unit_test(test_baseline_for),
 		cmocka_unit_test(test_analyse_once),
+		cmocka_unit_test(test_campaign_report_md),
 		cmocka_unit_test(test_json_load_whole),
 		cmocka_unit_test(test_campaign_settings),
 		cmocka_unit_test(test_outlier_bookkeeping),
