@@ -5,9 +5,11 @@
  * kept as row order. */
 #include "reports/table.h"
 #include "reports/plots.h"
+#include "results/rmodel.h"
 #include "lib/file.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,9 +117,10 @@ static void md_run_notes(FILE *out, const struct kb_report_job *j)
 	}
 }
 
-static void md_environment(FILE *out, json_t *results);
+static void md_environment(FILE *out, const struct kb_rcampaign *c);
 
-int report_markdown(FILE *out, const struct kb_report *r, json_t *results)
+int report_markdown(FILE *out, const struct kb_report *r,
+		    const struct kb_rmodel *m)
 {
 	const struct kb_report_job *j;
 	size_t i, k;
@@ -129,9 +132,8 @@ int report_markdown(FILE *out, const struct kb_report *r, json_t *results)
 		md_kv(out, r->keys[i], r->vals[i]);
 	/* campaigns measured separately: where each ran is part of the
 	 * result */
-	if (json_array_size(json_object_get(json_object_get(results,
-			"campaign"), "merged_from")) > 1)
-		md_environment(out, results);
+	if (m->campaign.merged_from.n > 1)
+		md_environment(out, &m->campaign);
 	for (i = 0; i < r->njobs; i++) {
 		j = &r->jobs[i];
 		fputs("\n## ", out);
@@ -155,75 +157,68 @@ int report_markdown(FILE *out, const struct kb_report *r, json_t *results)
 
 /* ---- the full report.md: environment, tables, plots, reproducers ---- */
 
-static const char *env_str(json_t *env, const char *key)
+/* w as one sh word: as is, or in single quotes (' as '\'') when empty or
+ * when it holds a character the shell would interpret. */
+static void sh_word(FILE *out, const char *w)
 {
-	return json_string_value(json_object_get(env, key));
+	if (*w && !strpbrk(w, " \t\"'$\\;&|<>*?()")) {
+		fputs(w, out);
+		return;
+	}
+	fputc('\'', out);
+	for (; *w; w++)
+		fputs(*w == '\'' ? "'\\''" : (char[2]){ *w, 0 }, out);
+	fputc('\'', out);
 }
 
 /* vm variants: each kernel as the guest saw it, how it was booted, and
  * the QEMU command line that reproduces the boot (runner/driver_vm.c). */
-static void md_vm_kernels(FILE *out, json_t *vm)
+static void md_vm_kernels(FILE *out, const struct kb_renv *env)
 {
-	json_t *vars = json_object_get(vm, "variants"), *vr, *a;
-	const char *name;
+	const struct kb_rvm_variant *vr;
 	char *s;
-	size_t i;
+	size_t v, i;
 
-	if (!json_object_size(vars))
+	if (!env->nvm_variants)
 		return;
 	fputs("\n### Kernels under test (method = vm)\n", out);
-	json_object_foreach(vars, name, vr) {
+	for (v = 0; v < env->nvm_variants; v++) {
+		vr = &env->vm_variants[v];
 		fputs("\n#### ", out);
-		md_put(out, name);
+		md_put(out, vr->name);
 		fputs("\n\n", out);
-		md_kv(out, "uname -r (guest)", env_str(vr, "guest_release") ?:
-		      env_str(vr, "release"));
+		md_kv(out, "uname -r (guest)", vr->guest_release ?:
+		      vr->release);
 		md_kv(out, "/proc/version (guest)",
-		      env_str(vr, "guest_proc_version") ?: "n/a (no run "
-		      "reported)");
-		md_kv(out, "Kernel", env_str(vr, "kernel"));
-		if (env_str(vr, "package")) {
-			s = kb_xasprintf("%s %s", env_str(vr, "package"),
-					 env_str(vr, "package_version") ?: "");
+		      vr->guest_proc_version ?: "n/a (no run reported)");
+		md_kv(out, "Kernel", vr->kernel);
+		if (vr->package) {
+			s = kb_xasprintf("%s %s", vr->package,
+					 vr->package_version ?: "");
 			md_kv(out, "Package", s);
 			free(s);
 		}
-		md_kv(out, "Image", env_str(vr, "image"));
-		md_kv(out, "Image sha256", env_str(vr, "image_sha256"));
-		s = kb_xasprintf("%s (asked: %s; %s)", env_str(vr, "accel") ?:
-				 "n/a", env_str(vr, "accel_requested") ?: "auto",
-				 env_str(vr, "accel_reason") ?: "");
+		md_kv(out, "Image", vr->image);
+		md_kv(out, "Image sha256", vr->image_sha256);
+		s = kb_xasprintf("%s (asked: %s; %s)", vr->accel ?: "n/a",
+				 vr->accel_requested ?: "auto",
+				 vr->accel_reason ?: "");
 		md_kv(out, "Accelerator", s);
 		free(s);
-		s = kb_xasprintf("%lld vCPUs, %lld MiB",
-			(long long)json_integer_value(json_object_get(vr, "cpus")),
-			(long long)json_integer_value(json_object_get(vr,
-							"memory_mib")));
+		s = kb_xasprintf("%lld vCPUs, %lld MiB", vr->cpus,
+				 vr->memory_mib);
 		md_kv(out, "Guest", s);
 		free(s);
-		if (env_str(vr, "nullblk_params"))
+		if (vr->nullblk_params)
 			md_kv(out, "null_blk parameters",
-			      *env_str(vr, "nullblk_params") ?
-			      env_str(vr, "nullblk_params") : "(defaults)");
-		md_kv(out, "QEMU", env_str(vm, "qemu_version"));
-		a = json_object_get(vr, "qemu_argv");
-		if (json_array_size(a)) {
+			      *vr->nullblk_params ? vr->nullblk_params :
+			      "(defaults)");
+		md_kv(out, "QEMU", env->vm_qemu_version);
+		if (vr->qemu_argv.n) {
 			fputs("\n```sh\n", out);
-			for (i = 0; i < json_array_size(a); i++) {
-				const char *w = json_string_value(
-					json_array_get(a, i)) ?: "";
-
+			for (i = 0; i < vr->qemu_argv.n; i++) {
 				fputs(i ? " " : "", out);
-				if (!*w || strpbrk(w, " \t\"'$\\;&|<>*?()")) {
-					/* sh single quotes, ' as '\'' */
-					fputc('\'', out);
-					for (; *w; w++)
-						fputs(*w == '\'' ? "'\\''" :
-						      (char[2]){ *w, 0 }, out);
-					fputc('\'', out);
-				} else {
-					fputs(w, out);
-				}
+				sh_word(out, vr->qemu_argv.v[i] ?: "");
 			}
 			fputs("\n```\n", out);
 		}
@@ -232,86 +227,73 @@ static void md_vm_kernels(FILE *out, json_t *vm)
 
 /* The items of one environment (campaign.json "environment") and the
  * campaign's target. */
-static void md_env_items(FILE *out, json_t *camp, json_t *env)
+static void md_env_items(FILE *out, const struct kb_rcampaign *c,
+			 const struct kb_renv *env)
 {
-	json_t *vm = json_object_get(env, "vm");
 	char *s;
 
-	if (json_is_string(json_object_get(vm, "timing_note")) ||
-	    (env_str(vm, "accel") && !strcmp(env_str(vm, "accel"), "tcg"))) {
+	if (env->vm_timing_note ||
+	    (env->vm_accel && !strcmp(env->vm_accel, "tcg"))) {
 		fputs("> **Warning: emulated (TCG).** At least one variant "
 		      "booted in QEMU without KVM: ", out);
-		md_put(out, env_str(vm, "timing_note") ? env_str(vm,
-		       "timing_note") : "timings are not representative");
+		md_put(out, env->vm_timing_note ?:
+		       "timings are not representative");
 		fputs(".\n\n", out);
 	}
-	md_kv(out, "uname -a", env_str(env, "uname"));
-	if (env_str(env, "kernel_release")) {
-		s = kb_xasprintf("%s %s", env_str(env, "kernel_release"),
-				 env_str(env, "kernel_version") ?: "");
+	md_kv(out, "uname -a", env->uname);
+	if (env->kernel_release) {
+		s = kb_xasprintf("%s %s", env->kernel_release,
+				 env->kernel_version ?: "");
 		md_kv(out, "Running kernel", s);
 		free(s);
 	}
-	if (env_str(env, "cpu_model")) {
-		json_t *n = json_object_get(env, "cpus");
-
-		s = json_is_integer(n) ? kb_xasprintf("%s (%lld CPUs)",
-			env_str(env, "cpu_model"),
-			(long long)json_integer_value(n)) :
-			kb_xstrdup(env_str(env, "cpu_model"));
+	if (env->cpu_model) {
+		s = env->has_cpus ? kb_xasprintf("%s (%lld CPUs)",
+			env->cpu_model, env->cpus) :
+			kb_xstrdup(env->cpu_model);
 		md_kv(out, "CPU", s);
 		free(s);
 	}
-	md_kv(out, "CPU frequency governor", env_str(env, "governor") ?:
+	md_kv(out, "CPU frequency governor", env->governor ?:
 	      "n/a (no cpufreq)");
-	md_kv(out, "Memory", env_str(env, "memory_total"));
-	md_kv(out, "Device (target)", json_string_value(json_object_get(camp,
-	      "target")));
-	md_kv(out, "fio", env_str(env, "fio_version"));
-	md_kv(out, "perf", env_str(env, "perf_version"));
-	md_kv(out, "kbench", env_str(env, "kbench_version"));
-	md_kv(out, "Host", env_str(env, "hostname"));
-	md_kv(out, "Kernel command line (host)", env_str(env, "cmdline"));
-	md_vm_kernels(out, vm);
+	md_kv(out, "Memory", env->memory_total);
+	md_kv(out, "Device (target)", c->target);
+	md_kv(out, "fio", env->fio_version);
+	md_kv(out, "perf", env->perf_version);
+	md_kv(out, "kbench", env->kbench_version);
+	md_kv(out, "Host", env->hostname);
+	md_kv(out, "Kernel command line (host)", env->cmdline);
+	md_vm_kernels(out, env);
 }
 
 /* "## Environment": the campaign's; for campaigns merged by
  * results_merge() (campaign.environments, by campaign name) one section
  * when all are equal, else one subsection per campaign. */
-static void md_environment(FILE *out, json_t *results)
+static void md_environment(FILE *out, const struct kb_rcampaign *c)
 {
-	json_t *camp = json_object_get(results, "campaign");
-	json_t *envs = json_object_get(camp, "environments"), *env, *first;
-	const char *name;
-	int same = 1;
+	size_t i;
 
 	fputs("\n## Environment\n\n", out);
-	if (json_object_size(envs) < 2 ||
-	    json_array_size(json_object_get(camp, "merged_from")) < 2) {
-		md_env_items(out, camp, json_object_get(camp, "environment"));
+	if (c->nenvs < 2 || c->merged_from.n < 2) {
+		md_env_items(out, c, &c->env);
 		return;
 	}
-	first = json_object_iter_value(json_object_iter(envs));
-	json_object_foreach(envs, name, env)
-		same &= json_equal(env, first);
-	if (same) {
+	if (c->envs_equal) {
 		fputs("The same for every campaign (", out);
-		json_object_foreach(envs, name, env) {
-			md_put(out, name);
-			if (json_object_iter_next(envs, json_object_key_to_iter(
-					name)))
+		for (i = 0; i < c->nenvs; i++) {
+			md_put(out, c->env_names[i]);
+			if (i + 1 < c->nenvs)
 				fputs(", ", out);
 		}
 		fputs(").\n\n", out);
-		md_env_items(out, camp, first);
+		md_env_items(out, c, &c->envs[0]);
 		return;
 	}
-	json_object_foreach(envs, name, env) {
-		fputs(name == json_object_iter_key(json_object_iter(envs)) ?
-		      "### " : "\n### ", out);
-		md_put(out, name);
+	for (i = 0; i < c->nenvs; i++) {
+		fputs(i ? "\n### " : "### ", out);
+		md_put(out, c->env_names[i]);
 		fputs("\n\n", out);
-		md_env_items(out, camp, env);
+		md_env_items(out, c, &c->envs[i]);
 	}
 }
 
@@ -320,19 +302,16 @@ static void md_environment(FILE *out, json_t *results)
  * that recorded it), else loop:SIZE's (campaign.json writes loop:NM,
  * runner/campaign.c), else a command that prints the size of the
  * target (campaigns recorded before the size was). */
-static char *md_target_size(json_t *results, const char *target)
+static char *md_target_size(const struct kb_rmodel *m, const char *target)
 {
-	json_t *run;
-	size_t i;
 	unsigned long long n;
 	char *end;
+	size_t i;
 
-	json_array_foreach(json_object_get(results, "runs"), i, run)
-		if (json_integer_value(json_object_get(run,
-				       "target_size_bytes")) > 0)
-			return kb_xasprintf("%lld", (long long)
-				json_integer_value(json_object_get(run,
-				"target_size_bytes")));
+	for (i = 0; i < m->nruns; i++)
+		if (m->runs[i].info.target_size_bytes > 0)
+			return kb_xasprintf("%lld",
+					    m->runs[i].info.target_size_bytes);
 	if (target && !strncmp(target, "loop:", 5)) {
 		n = strtoull(target + 5, &end, 10);
 		if (end != target + 5 && (!strcmp(end, "M") ||
@@ -349,16 +328,13 @@ static char *md_target_size(json_t *results, const char *target)
 
 /* The command lines that reproduce one run of each configuration: the
  * boot, the tunable writes, fio as runner/run_exec.c starts it. */
-static void md_reproducers(FILE *out, json_t *results)
+static void md_reproducers(FILE *out, const struct kb_rmodel *m)
 {
-	json_t *camp = json_object_get(results, "campaign");
-	json_t *env = json_object_get(camp, "environment");
-	json_t *files = json_object_get(camp, "job_files");
-	json_t *tun = json_object_get(camp, "tunables"), *cfg, *t, *v;
-	const char *target = json_string_value(json_object_get(camp,
-					       "target"));
-	const char *job, *text;
-	char *size = md_target_size(results, target);
+	const struct kb_rcampaign *c = &m->campaign;
+	const struct kb_rconfig *cfg;
+	const struct kb_rtunable *t;
+	const char *target = c->target, *job, *text, *v;
+	char *size = md_target_size(m, target);
 	size_t i, k;
 
 	fputs("\n## Reproduce\n\n", out);
@@ -366,21 +342,23 @@ static void md_reproducers(FILE *out, json_t *results)
 	      "job file of its job; KBENCH_TARGET is the target device "
 	      "(a loop device for `loop:SIZE`), KBENCH_SIZE its size in "
 	      "bytes, KBENCH_RUNTIME the campaign's runtime.\n", out);
-	json_array_foreach(json_object_get(camp, "jobs"), i, v) {
-		job = json_string_value(v);
+	for (i = 0; i < c->jobs.n; i++) {
+		job = c->jobs.v[i];
 		if (!job)
 			continue;
 		fputs("\n### Job ", out);
 		md_put(out, job);
 		fputs("\n\n```sh\n", out);
+		/* runtime_s: whole seconds (campaign.json writes an
+		 * integer) */
 		fprintf(out, "KBENCH_TARGET=%s%s%s KBENCH_SIZE=%s "
 			"KBENCH_RUNTIME=%lld \\\n  fio --output-format=json+ "
 			"--output=fio.json %s.fio\n```\n", target &&
 			target[0] == '/' ? "" : "<device of ", target ? target
 			: "the target", target && target[0] == '/' ? "" : ">",
-			size, (long long)json_integer_value(
-			json_object_get(camp, "runtime_s")), job);
-		text = json_string_value(json_object_get(files, job));
+			size, isfinite(c->runtime_s) ?
+			(long long)c->runtime_s : 0LL, job);
+		text = kb_rcampaign__job_file(c, job);
 		if (text) {
 			fputs("\n```ini\n", out);
 			fputs(text, out);
@@ -396,45 +374,33 @@ static void md_reproducers(FILE *out, json_t *results)
 	}
 	free(size);
 	fputs("\n### Configurations\n", out);
-	json_array_foreach(json_object_get(results, "configurations"), i, cfg) {
-		const char *id = json_string_value(json_object_get(cfg, "id"));
-		const char *method = json_string_value(json_object_get(cfg,
-							"method"));
-		const char *release = json_string_value(json_object_get(cfg,
-							 "release"));
-		const char *cmdline = json_string_value(json_object_get(cfg,
-							 "cmdline"));
-
-		if (!id)
+	for (i = 0; i < c->nconfigs; i++) {
+		cfg = &c->configs[i];
+		if (!cfg->id)
 			continue;
 		fputs("\n`", out);
-		fputs(id, out);
+		fputs(cfg->id, out);
 		fputs("`", out);
 		fprintf(out, " (method %s, kernel %s)\n\n```sh\n",
-			method ? method : "local",
-			release ? release : "as running");
-		if (cmdline)
-			fprintf(out, "# kernel command line: %s\n", cmdline);
-		else if (!method || !strcmp(method, "local"))
+			cfg->method ? cfg->method : "local",
+			cfg->release ? cfg->release : "as running");
+		if (cfg->cmdline)
+			fprintf(out, "# kernel command line: %s\n",
+				cfg->cmdline);
+		else if (!cfg->method || !strcmp(cfg->method, "local"))
 			fprintf(out, "# kernel command line (running): %s\n",
-				env_str(env, "cmdline") ?: "n/a");
-		json_array_foreach(tun, k, t) {
-			const char *label = json_string_value(
-				json_object_get(t, "label"));
-			const char *path = json_string_value(
-				json_object_get(t, "path"));
-
-			v = json_object_get(json_object_get(cfg, "tunables"),
-					    label ? label : "");
-			if (!json_is_string(v) || !path)
+				c->env.cmdline ?: "n/a");
+		for (k = 0; k < c->ntunables; k++) {
+			t = &c->tunables[k];
+			v = kb_rconfig__tunable(cfg, t->label ? t->label : "");
+			if (!v || !t->path)
 				continue;
-			if (path[0] == '/')
-				fprintf(out, "echo %s > %s\n",
-					json_string_value(v), path);
+			if (t->path[0] == '/')
+				fprintf(out, "echo %s > %s\n", v, t->path);
 			else
 				fprintf(out, "echo %s > /sys/block/"
 					"$(basename $KBENCH_TARGET)/%s\n",
-					json_string_value(v), path);
+					v, t->path);
 		}
 		fputs("```\n", out);
 	}
@@ -472,22 +438,21 @@ static void md_plots(FILE *out, const char *job,
 }
 
 int report_markdown_full(FILE *out, const struct kb_report *r,
-			 json_t *results, const struct report_opts *opts)
+			 const struct kb_rmodel *m,
+			 const struct report_opts *opts)
 {
 	const struct kb_report_job *j;
 	size_t i, k;
 
 	if (!opts || (!opts->full_markdown && !opts->plots_href))
-		return report_markdown(out, r, results);
+		return report_markdown(out, r, m);
 	fputs("# ", out);
 	md_put(out, r->title);
 	fputs("\n\n", out);
 	for (i = 0; i < r->nheader; i++)
 		md_kv(out, r->keys[i], r->vals[i]);
-	if (opts->full_markdown ||
-	    json_array_size(json_object_get(json_object_get(results,
-			"campaign"), "merged_from")) > 1)
-		md_environment(out, results);
+	if (opts->full_markdown || m->campaign.merged_from.n > 1)
+		md_environment(out, &m->campaign);
 	for (i = 0; i < r->njobs; i++) {
 		j = &r->jobs[i];
 		fputs("\n## ", out);
@@ -503,6 +468,6 @@ int report_markdown_full(FILE *out, const struct kb_report *r,
 		md_plots(out, j->name, opts);
 	}
 	if (opts->full_markdown)
-		md_reproducers(out, results);
+		md_reproducers(out, m);
 	return ferror(out) ? -EIO : 0;
 }

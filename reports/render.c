@@ -1,6 +1,7 @@
-/* reports/render.c - report_render(): a results model out in one of the
- * formats (text and markdown through the report model of
- * reports/builder.c; csv; json), from one table of renderers. */
+/* reports/render.c - report_render(): a results model, as its typed
+ * model (results/rmodel.h), out in one of the formats (text and markdown
+ * through the report model of reports/builder.c; csv; json, written by
+ * results/), from one table of renderers. */
 #include "reports/table.h"
 #include "reports/report.h"
 #include "results/model.h"
@@ -31,7 +32,7 @@ static int render_tables(FILE *out, const struct kb_rmodel *m,
 		ret = report_text(out, r, REPORT_TEXT_WIDTH);
 		break;
 	default:
-		ret = report_markdown_full(out, r, m->results, opts);
+		ret = report_markdown_full(out, r, m, opts);
 		break;
 	}
 	kb_report_free(r);

@@ -105,15 +105,18 @@ int kb_table_write_text(FILE *out, const struct kb_table *t, int width);
 void kb_text_wrap(FILE *out, const char *prefix, const char *text,
 		  int indent, int width);
 
-/* reports/markdown.c: GitHub-flavoured markdown (results: the model the
- * report was built from).  With opts->full_markdown the campaign's
- * environment and reproducers come first; campaigns merged by
- * results_merge() always get their environments (one section when they
- * are equal, else one per campaign); with opts->plots_href the plots of
- * reports/plots.h are embedded. */
-int report_markdown(FILE *out, const struct kb_report *r, json_t *results);
+/* reports/markdown.c: GitHub-flavoured markdown (m: the typed model of
+ * the results the report was built from, results/rmodel.h).  With
+ * opts->full_markdown the campaign's environment and reproducers come
+ * first; campaigns merged by results_merge() always get their
+ * environments (one section when they are equal, else one per
+ * campaign); with opts->plots_href the plots of reports/plots.h are
+ * embedded. */
+int report_markdown(FILE *out, const struct kb_report *r,
+		    const struct kb_rmodel *m);
 int report_markdown_full(FILE *out, const struct kb_report *r,
-			 json_t *results, const struct report_opts *opts);
+			 const struct kb_rmodel *m,
+			 const struct report_opts *opts);
 
 /* reports/csv.c: the results (summaries and comparisons filled), as
  * the typed model m (results/rmodel.h) of them, as RFC 4180 CSV data,

@@ -470,6 +470,64 @@ static void test_reproducer_size(void **state)
 	json_decref(res);
 }
 
+/* report.md of a vm campaign: the TCG warning, each kernel as its
+ * guest saw it with the QEMU command line as sh words (quoted where the
+ * shell would interpret them), the job file, and per configuration its
+ * kernel command line and tunable writes. */
+static void test_markdown_vm_reproducer(void **state)
+{
+	struct report_opts opts;
+	json_error_t err;
+	json_t *res = load_fixture(), *camp = json_object_get(res, "campaign");
+	char *out;
+	int ret;
+
+	(void)state;
+	json_object_set_new(json_object_get(camp, "environment"), "vm",
+		json_loads("{\"accel\": \"tcg\", \"qemu_version\": \"QEMU 7.2\","
+			   " \"variants\": {\"running\": {\"release\": \"6.1\","
+			   " \"guest_proc_version\": \"Linux version 6.1\","
+			   " \"accel\": \"tcg\", \"accel_requested\": \"kvm\","
+			   " \"accel_reason\": \"KVM hangs\", \"cpus\": 2,"
+			   " \"memory_mib\": 1024, \"nullblk_params\": \"\","
+			   " \"qemu_argv\": [\"qemu-system-x86_64\", \"-append\","
+			   " \"console=ttyS0 quiet\", \"it's\", \"\"]}}}",
+			   0, &err));
+	json_object_set_new(camp, "job_files", json_pack("{s:s}",
+		"randread-4k", "[randread-4k]\nrw=randread"));
+	json_object_set_new(res, "configurations", json_pack(
+		"[{s:s, s:s, s:s, s:{s:s}}, {s:s, s:{s:s}}]",
+		"id", "running,NM=0", "method", "vm", "cmdline", "quiet",
+		"tunables", "NM", "0", "id", "running,NM=2", "tunables",
+		"NM", "2"));
+	report_opts_init(&opts);
+	opts.full_markdown = 1;
+	out = render(res, "markdown", &opts, &ret);
+	assert_int_equal(ret, 0);
+	assert_non_null(strstr(out, "## Environment\n\n> **Warning: emulated "
+		"(TCG).** At least one variant booted in QEMU without KVM: "
+		"timings are not representative.\n\n"));
+	assert_non_null(strstr(out, "\n### Kernels under test (method = vm)\n"
+		"\n#### running\n\n- uname -r (guest): 6.1\n"
+		"- /proc/version (guest): Linux version 6.1\n"));
+	assert_non_null(strstr(out, "- Accelerator: tcg (asked: kvm; KVM "
+		"hangs)\n- Guest: 2 vCPUs, 1024 MiB\n- null\\_blk parameters: "
+		"(defaults)\n- QEMU: QEMU 7.2\n"));
+	assert_non_null(strstr(out, "\n```sh\nqemu-system-x86_64 -append "
+		"'console=ttyS0 quiet' 'it'\\''s' ''\n```\n"));
+	/* the job file, its last line ended */
+	assert_non_null(strstr(out, "KBENCH_RUNTIME=30 \\\n  fio "
+		"--output-format=json+ --output=fio.json randread-4k.fio\n```\n"
+		"\n```ini\n[randread-4k]\nrw=randread\n```\n"));
+	assert_non_null(strstr(out, "\n`running,NM=0` (method vm, kernel as "
+		"running)\n\n```sh\n# kernel command line: quiet\necho 0 > "
+		"/sys/block/$(basename $KBENCH_TARGET)/queue/nomerges\n```\n"));
+	assert_non_null(strstr(out, "\n`running,NM=2` (method local, kernel "
+		"as running)\n\n```sh\n# kernel command line (running): "));
+	free(out);
+	json_decref(res);
+}
+
 /* The fixture with profile and task metrics, as a campaign with
  * profile = and task groups has them (parsers/perf.h, parsers/procfs.h). */
 static json_t *profile_fixture(void)
@@ -740,6 +798,7 @@ int main(void)
 		cmocka_unit_test(test_export_write),
 		cmocka_unit_test(test_merged),
 		cmocka_unit_test(test_reproducer_size),
+		cmocka_unit_test(test_markdown_vm_reproducer),
 		cmocka_unit_test(test_time_task_tables),
 	};
 
