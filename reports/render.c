@@ -70,7 +70,7 @@ static int render_json(FILE *out, const struct kb_rmodel *m,
 		ret = kb_report_build(m, opts, &r);
 		if (ret)
 			return ret;
-		ret = report_tables_json(out, r);
+		ret = results_report_tables_json(out, r);
 		kb_report_free(r);
 		return ret;
 	}

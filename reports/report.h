@@ -59,7 +59,7 @@ void report_opts_init(struct report_opts *opts);
 /* Render the model m to out in format "text", "markdown", "csv" (RFC
  * 4180, reports/csv.c) or "json" (the whole results model m->results,
  * JSON_INDENT(2)|JSON_SORT_KEYS, newline-terminated; with opts->layout or
- * rows/cols the tables instead, reports/csv.c).  opts
+ * rows/cols the tables instead, results/report_tables.h).  opts
  * may be NULL for the defaults.  Returns 0, -EINVAL (message printed) for
  * an unknown format or a metric neither in lib/metrics.h nor in the
  * results, -EIO when writing fails. */

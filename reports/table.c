@@ -1,7 +1,8 @@
 /* reports/table.c - the report model (reports/table.h): tables of
- * cells with their notes, grouped per job under a report header, and
- * their memory.  reports/builder.c fills it from a results model,
- * reports/render.c hands it to a renderer (text.c, markdown.c). */
+ * cells with their notes, grouped per job under a report header (their
+ * structures and kb_report_free(): results/report_tables.h).
+ * reports/builder.c fills it from a results model, reports/render.c
+ * hands it to a renderer (text.c, markdown.c). */
 #include "reports/table.h"
 #include "lib/err.h"
 #include "lib/file.h"
@@ -87,29 +88,6 @@ void kb_table_add_note(struct kb_table *t, const char *fmt, ...)
 	t->notes[t->nnotes++] = s;
 }
 
-void kb_table_free(struct kb_table *t)
-{
-	size_t i, j;
-
-	if (!t)
-		return;
-	for (i = 0; i < t->nrows; i++) {
-		for (j = 0; j < t->ncols; j++)
-			free(t->rows[i].cells[j]);
-		free(t->rows[i].cells);
-		free(t->rows[i].strong);
-	}
-	for (j = 0; j < t->ncols; j++)
-		free(t->cols[j].head);
-	for (i = 0; i < t->nnotes; i++)
-		free(t->notes[i]);
-	free(t->rows);
-	free(t->cols);
-	free(t->notes);
-	free(t->title);
-	free(t);
-}
-
 void kb_report_job_add(struct kb_report_job *j, struct kb_table *t)
 {
 	if (!t)
@@ -117,36 +95,4 @@ void kb_report_job_add(struct kb_report_job *j, struct kb_table *t)
 	j->tables = kb_xrealloc(j->tables, (j->ntables + 1) *
 				sizeof(*j->tables));
 	j->tables[j->ntables++] = t;
-}
-
-void kb_report_free(struct kb_report *r)
-{
-	size_t i, k;
-
-	if (!r)
-		return;
-	for (i = 0; i < r->nheader; i++) {
-		free(r->keys[i]);
-		free(r->vals[i]);
-	}
-	for (i = 0; i < r->njobs; i++) {
-		for (k = 0; k < r->jobs[i].ntables; k++)
-			kb_table_free(r->jobs[i].tables[k]);
-		for (k = 0; k < r->jobs[i].nfailures; k++)
-			free(r->jobs[i].failures[k]);
-		for (k = 0; k < r->jobs[i].nexcluded; k++)
-			free(r->jobs[i].excluded[k]);
-		for (k = 0; k < r->jobs[i].nflagged; k++)
-			free(r->jobs[i].flagged[k]);
-		free(r->jobs[i].tables);
-		free(r->jobs[i].failures);
-		free(r->jobs[i].excluded);
-		free(r->jobs[i].flagged);
-		free(r->jobs[i].name);
-	}
-	free(r->jobs);
-	free(r->keys);
-	free(r->vals);
-	free(r->title);
-	free(r);
 }

@@ -1,7 +1,8 @@
 /* reports/table.h - the report model shared by the text and markdown
  * renderers: a report is a header (key/value lines) and, per job, a few
- * tables with notes under them.  Strings are UTF-8 and may hold "±",
- * which the text renderer writes as "+-". */
+ * tables with notes under them (the structures: results/report_tables.h).
+ * Strings are UTF-8 and may hold "±", which the text renderer writes as
+ * "+-". */
 #ifndef KB_REPORT_TABLE_H
 #define KB_REPORT_TABLE_H
 
@@ -9,56 +10,7 @@
 #include <jansson.h>
 
 #include "reports/report.h"
-
-struct kb_col {
-	char *head;
-	int right;	/* right-aligned (numbers, tunable values) */
-	int group;	/* 0: key column (the configuration), repeated in each
-			 * part of a wrapped text table; columns sharing a
-			 * group > 0 stay in the same part */
-};
-
-struct kb_row {
-	char **cells;		/* ncols strings; "" is a blank cell */
-	unsigned char *strong;	/* ncols flags: a significant cell, which
-				 * markdown writes in bold */
-	int group_start;	/* text: blank line before this row */
-};
-
-struct kb_table {
-	char *title;		/* names the job and what the numbers are */
-	struct kb_col *cols;
-	size_t ncols;
-	struct kb_row *rows;
-	size_t nrows;
-	char **notes;		/* legend and notes under the table */
-	size_t nnotes;
-};
-
-struct kb_report_job {
-	char *name;
-	struct kb_table **tables;
-	size_t ntables;
-	char **failures;	/* "<config> <job> iteration <i>: <reason>" */
-	size_t nfailures;
-	/* runs that ran but do not count ("excluded" in the results
-	 * model, results/json.h kb_run_counts()): suspect ones (page
-	 * cache), another kernel build; "<config> <job> iteration <i>: <why>" */
-	char **excluded;
-	size_t nexcluded;
-	/* counted runs with flags (steady state not attained, latency
-	 * buckets, lost profile samples): "<config> ... <i>: <flags>" */
-	char **flagged;
-	size_t nflagged;
-};
-
-struct kb_report {
-	char *title;		/* "kbench report: <campaign name>" */
-	char **keys, **vals;	/* header lines: "Kernels", "..." */
-	size_t nheader;
-	struct kb_report_job *jobs;
-	size_t njobs;
-};
+#include "results/report_tables.h"
 
 struct kb_table *kb_table_new(const char *title);
 /* Add a column; all columns before the first row. */
@@ -72,7 +24,6 @@ void kb_table_set(struct kb_table *t, size_t row, size_t col,
 void kb_table_set_strong(struct kb_table *t, size_t row, size_t col);
 void kb_table_add_note(struct kb_table *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-void kb_table_free(struct kb_table *t);
 
 /* Append table t (owned from then on) to job j; t NULL: nothing. */
 void kb_report_job_add(struct kb_report_job *j, struct kb_table *t);
@@ -87,7 +38,6 @@ int kb_metric_decimals(const char *metric);
  * bad layout). */
 int kb_report_build(const struct kb_rmodel *m, const struct report_opts *opts,
 		    struct kb_report **out);
-void kb_report_free(struct kb_report *r);
 
 /* reports/text.c: plain fixed-width text, at most `width` columns. */
 int report_text(FILE *out, const struct kb_report *r, int width);
@@ -120,10 +70,9 @@ int report_markdown_full(FILE *out, const struct kb_report *r,
 
 /* reports/csv.c: the results (summaries and comparisons filled), as
  * the typed model m (results/rmodel.h) of them, as RFC 4180 CSV data,
- * one record per (configuration, job, metric); and the tables as JSON
- * (the layout of the file's comment). */
+ * one record per (configuration, job, metric).  (The tables as JSON:
+ * results/report_tables.h, results_report_tables_json().) */
 struct kb_rmodel;
 int report_csv(FILE *out, const struct kb_rmodel *m);
-int report_tables_json(FILE *out, const struct kb_report *r);
 
 #endif
