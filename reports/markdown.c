@@ -2,7 +2,10 @@
  * content as the text report, one heading per job, GitHub tables
  * (https://github.github.com/gfm/#tables-extension-).  Markdown tables
  * cannot hold blank lines, so the groups of the text report are only
- * kept as row order. */
+ * kept as row order.  The environment and reproducer sections of the
+ * runner's report.md read the typed campaign metadata
+ * (results/campaign_info.h, kb_rmodel.campaign), never the jansson
+ * tree. */
 #include "reports/table.h"
 #include "reports/plots.h"
 #include "results/rmodel.h"
