@@ -7,7 +7,6 @@
 #define KB_REPORT_TABLE_H
 
 #include <stdio.h>
-#include <jansson.h>
 
 #include "reports/report.h"
 #include "results/report_tables.h"
