@@ -9,8 +9,11 @@
  * NM=0; after stats_analyse_results() NM=2's read.iops is an "improvement", NM=1's
  * is not significant), changed in memory where a case needs it.  The
  * scripts are written before gnuplot runs, so the checks hold with or
- * without gnuplot installed (plots_write() then returns -ENOENT).  Runs
- * from the repository root.
+ * without gnuplot installed (plots_write() then returns -ENOENT).  The
+ * golden files tests/data/plots/NAME.txt hold every script and data file of
+ * three campaigns byte for byte (written by the code before the typed
+ * model reached reports/plots.c, issue 12); KBENCH_UPDATE_GOLDEN=1
+ * rewrites them.  Runs from the repository root.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -392,13 +395,25 @@ static void test_cdf_units(void **state)
 	json_decref(res);
 }
 
+/* a and b merged into one model as `kbench report A B` does
+ * (results_merge(), names: the directories or files given), analysed. */
+static json_t *merge_two(json_t *a, json_t *b, const char *const names[2])
+{
+	json_t *models[2] = { a, b }, *m;
+
+	m = results_merge(models, names, 2, NULL);
+	assert_non_null(m);
+	assert_int_equal(stats_analyse_results(m, NULL), 0);
+	return m;
+}
+
 /* kbench report A B --plots: the two campaigns merged into one model
  * (no single campaign directory) still get their latency CDF, one curve
  * per configuration of each, read from the directory given for each
  * (campaign.merged_from); an export alone (no directories) gets none. */
 static void test_cdf_merged_campaigns(void **state)
 {
-	json_t *a = load_fixture(), *b = load_fixture(), *models[2], *m;
+	json_t *a = load_fixture(), *b = load_fixture(), *m;
 	char *da = kb_path_join(tmpdir, "old"), *db = kb_path_join(tmpdir,
 								   "new");
 	const char *names[2] = { da, db };
@@ -409,11 +424,7 @@ static void test_cdf_merged_campaigns(void **state)
 	(void)state;
 	write_fio_json(a, da, 50000, 5000000);
 	write_fio_json(b, db, 100000, 10000000);
-	models[0] = a;
-	models[1] = b;
-	m = results_merge(models, names, 2, NULL);
-	assert_non_null(m);
-	assert_int_equal(stats_analyse_results(m, NULL), 0);
+	m = merge_two(a, b, names);
 	graph_draw(&g, m, "cdf-merged", NULL, 4);
 	graph_read(&g, "cdf");
 	for (p = g.dat; (p = strstr(p, "latency_us cumulative")); p++)
@@ -429,8 +440,7 @@ static void test_cdf_merged_campaigns(void **state)
 	/* the same models without their directories: no CDF */
 	names[0] = "x.json";
 	names[1] = "y.json";
-	m = results_merge(models, names, 2, NULL);
-	assert_int_equal(stats_analyse_results(m, NULL), 0);
+	m = merge_two(a, b, names);
 	graph_draw(&g, m, "cdf-none", NULL, 3);
 	json_decref(m);
 	graph_free(&g);
@@ -490,6 +500,98 @@ static void test_png_only_on_request(void **state)
 	json_decref(res);
 }
 
+/* The kinds of graph plots_write() draws, in the order of a golden file. */
+static const char *const golden_kinds[] = { "bar", "iterations", "scaling",
+					    "cdf" };
+
+/* Every .gp and .dat file under dir, in golden_kinds order, each after a
+ * "==> NAME <==" line, with dir's tmpdir written as "@TMPDIR@" (the
+ * scripts name their data by full path), compared with golden (tests/
+ * data/plots/NAME.txt; KBENCH_UPDATE_GOLDEN=1 rewrites it): the scripts
+ * and data must stay byte-identical when the code that writes them is
+ * reworked.  On a difference the output is kept as GOLDEN's name in
+ * tmpdir, to diff. */
+static void check_golden_plots(const char *dir, const char *golden)
+{
+	static const char *const exts[] = { "gp", "dat" };
+	char *out = NULL, *want = NULL, *buf, *name, *path, *got;
+	const char *p, *at;
+	size_t len = 0, k, e, tl = strlen(tmpdir);
+	FILE *f = open_memstream(&out, &len);
+
+	assert_non_null(f);
+	for (k = 0; k < sizeof(golden_kinds) / sizeof(*golden_kinds); k++)
+		for (e = 0; e < 2; e++) {
+			name = plots_file_name(JOB, golden_kinds[k], exts[e]);
+			path = kb_path_join(dir, name);
+			buf = NULL;
+			fprintf(f, "==> %s <==\n", name);
+			if (!kb_exists(path)) {
+				fputs("(not written)\n", f);
+			} else {
+				assert_int_equal(kb_read_file(path, &buf,
+							      NULL, 0), 0);
+				for (p = buf; (at = strstr(p, tmpdir));
+				     p = at + tl)
+					fprintf(f, "%.*s@TMPDIR@",
+						(int)(at - p), p);
+				fputs(p, f);
+			}
+			free(buf);
+			free(path);
+			free(name);
+		}
+	assert_int_equal(fclose(f), 0);
+	if (getenv("KBENCH_UPDATE_GOLDEN")) {
+		assert_int_equal(kb_write_atomic(golden, out, len), 0);
+	} else {
+		assert_int_equal(kb_read_file(golden, &want, NULL, 0), 0);
+		if (strcmp(out, want)) {
+			got = kb_path_join(tmpdir, strrchr(golden, '/') + 1);
+			assert_int_equal(kb_write_atomic(got, out, len), 0);
+			fail_msg("the plots of %s differ from %s: diff it with "
+				 "%s (KBENCH_UPDATE_GOLDEN=1 rewrites it when "
+				 "the change is meant)", dir, golden, got);
+		}
+	}
+	free(want);
+	free(out);
+}
+
+/* The scripts and data of every kind, byte for byte: the report fixture
+ * with its latency bins (bars, iterations, categorical scaling, CDF), two
+ * variants over a numeric sweep (lines, labels on each point) and two
+ * campaigns merged into one model (a CDF per campaign directory). */
+static void test_golden_scripts_and_data(void **state)
+{
+	json_t *res = load_fixture(), *sw = two_variant_sweep(), *b, *m;
+	char *cdir = kb_path_join(tmpdir, "golden-campaign");
+	char *db = kb_path_join(tmpdir, "golden-other");
+	const char *names[2] = { cdir, db };
+	char *dir;
+
+	(void)state;
+	write_fio_json(res, cdir, 50000, 5000000);
+	dir = draw(res, "golden-fixture", cdir, 4);
+	check_golden_plots(dir, "tests/data/plots/fixture.txt");
+	free(dir);
+	dir = draw(sw, "golden-sweep", NULL, 3);
+	check_golden_plots(dir, "tests/data/plots/sweep.txt");
+	free(dir);
+	b = load_fixture();
+	write_fio_json(b, db, 100000, 10000000);
+	m = merge_two(res, b, names);
+	dir = draw(m, "golden-merged", NULL, 4);
+	check_golden_plots(dir, "tests/data/plots/merged.txt");
+	free(dir);
+	json_decref(m);
+	json_decref(b);
+	json_decref(sw);
+	json_decref(res);
+	free(db);
+	free(cdir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -501,6 +603,7 @@ int main(void)
 		cmocka_unit_test(test_cdf_merged_campaigns),
 		cmocka_unit_test(test_iterations_counted_from_1),
 		cmocka_unit_test(test_png_only_on_request),
+		cmocka_unit_test(test_golden_scripts_and_data),
 	};
 
 	return cmocka_run_group_tests(tests, tmpdir_setup,
