@@ -506,8 +506,8 @@ int cmd_report(int argc, char **argv)
 				 "given)", nsrc);
 			goto out;
 		}
-		if (plots_write(src[0].results, plots, src[0].campaign_dir,
-				&opts, png) < 0)
+		if (plots_write(src[0].rm, plots, src[0].campaign_dir, &opts,
+				png) < 0)
 			goto out;
 		href = plots_href(plots, output);
 		opts.plots_dir = plots;

@@ -236,22 +236,23 @@ static int batch_draw(void)
 	return 0;
 }
 
-static const char *job_metric(json_t *results, const char *job,
+static const char *job_metric(const struct kb_rmodel *m, const char *job,
 			      const struct report_opts *opts)
 {
 	static const char *const dflt[] = { "read.iops", "write.iops",
 					    "trim.iops" };
-	json_t *e;
+	const struct kb_summary_row *e;
 	size_t i, k;
 
 	if (opts && opts->metrics && opts->metrics[0])
 		return opts->metrics[0];
 	for (k = 0; k < 3; k++)
-		json_array_foreach(json_object_get(results, "summaries"), i, e)
-			if (kb_jstr(e, "job") && kb_jstr(e, "metric") &&
-			    !strcmp(kb_jstr(e, "job"), job) &&
-			    !strcmp(kb_jstr(e, "metric"), dflt[k]))
+		for (i = 0; i < m->analysis.nsummaries; i++) {
+			e = &m->analysis.summaries[i];
+			if (e->job && e->metric && !strcmp(e->job, job) &&
+			    !strcmp(e->metric, dflt[k]))
 				return dflt[k];
+		}
 	return NULL;
 }
 
@@ -268,22 +269,20 @@ struct point {
 	double mean, lo, hi;
 };
 
-/* The summary of (cfg, job, metric) into *pt (the mean for both CI ends
- * when n = 1: a zero-length whisker).  0 when not measured. */
-static int summary_point(json_t *results, const char *cfg, const char *job,
-			 const char *metric, struct point *pt)
+/* The summary of (cfg, job, metric) (m->analysis) into *pt (the mean
+ * for both CI ends when n = 1: a zero-length whisker).  0 when not
+ * measured (no summary, or its mean NAN). */
+static int summary_point(const struct kb_rmodel *m, const char *cfg,
+			 const char *job, const char *metric, struct point *pt)
 {
-	json_t *s = stats_find_summary(json_object_get(results, "summaries"),
-				       cfg, job, metric);
-	json_t *m = json_object_get(s, "mean");
-	json_t *lo = json_object_get(s, "ci95_lo");
-	json_t *hi = json_object_get(s, "ci95_hi");
+	const struct kb_summary_row *s = kb_analysis__summary(&m->analysis,
+							      cfg, job, metric);
 
-	if (!json_is_number(m))
+	if (!s || isnan(s->mean))
 		return 0;
-	pt->mean = json_number_value(m);
-	pt->lo = json_is_number(lo) ? json_number_value(lo) : pt->mean;
-	pt->hi = json_is_number(hi) ? json_number_value(hi) : pt->mean;
+	pt->mean = s->mean;
+	pt->lo = isnan(s->ci95_lo) ? s->mean : s->ci95_lo;
+	pt->hi = isnan(s->ci95_hi) ? s->mean : s->ci95_hi;
 	return 1;
 }
 
@@ -292,27 +291,19 @@ static int summary_point(json_t *results, const char *cfg, const char *job,
  * the report already computed (results "comparisons", the cells the
  * table marks with '*'); NULL when not significant or not compared
  * (malloc'd). */
-/* The typed model of the results plots_write() draws, for
- * stats_baseline_for() (built there until plots_write() takes the
- * model, issue 12). */
-static struct kb_rmodel *plots_model;
-
-static char *significance_label(json_t *results, const char *cfg,
+static char *significance_label(const struct kb_rmodel *m, const char *cfg,
 				const char *job, const char *metric)
 {
-	const char *base = plots_model ? stats_baseline_for(plots_model, cfg) :
-			   NULL;
-	json_t *e, *ch;
+	const char *base = stats_baseline_for(m, cfg);
+	const struct kb_comparison_row *e;
 
 	if (!base || !strcmp(base, cfg))
 		return NULL;
-	e = kb_find_comparison(results, cfg, base, job, metric);
-	if (!e || !kb_verdict_significant(kb_jstr(e, "verdict")))
+	e = kb_analysis__comparison(&m->analysis, cfg, base, job, metric);
+	if (!e || !kb_verdict_significant(e->verdict))
 		return NULL;
-	ch = json_object_get(e, "change_pct");
-	return json_is_number(ch) ?
-	       kb_xasprintf("%+.2f%%*", json_number_value(ch)) :
-	       kb_xstrdup("*");
+	return isnan(e->change_pct) ? kb_xstrdup("*") :
+	       kb_xasprintf("%+.2f%%*", e->change_pct);
 }
 
 /* What the significance labels mean, for a title's second line. */
@@ -376,27 +367,27 @@ static char *marks_finish(struct marks *mk, struct plot *p, size_t index)
  * where it is drawn), its significance label at label_x above the
  * whisker into mk, and raise *top to the whisker.  0 when cfg is not
  * measured (nothing written). */
-static int put_point(json_t *results, const char *cfg, const char *job,
-		     const char *metric, struct plot *p, struct marks *mk,
-		     const char *x, double label_x, double *top)
+static int put_point(const struct kb_rmodel *m, const char *cfg,
+		     const char *job, const char *metric, struct plot *p,
+		     struct marks *mk, const char *x, double label_x,
+		     double *top)
 {
 	struct point pt;
 
-	if (!cfg || !summary_point(results, cfg, job, metric, &pt))
+	if (!cfg || !summary_point(m, cfg, job, metric, &pt))
 		return 0;
 	fprintf(p->d, "%s %.17g %.17g %.17g\n", x, pt.mean, pt.lo, pt.hi);
 	marks_add(mk, label_x, fmax(pt.hi, pt.mean),
-		  significance_label(results, cfg, job, metric));
+		  significance_label(m, cfg, job, metric));
 	*top = fmax(*top, fmax(pt.hi, pt.mean));
 	return 1;
 }
 
-static int bar_plot(json_t *results, const char *dir, const char *job,
-		    const char *metric)
+static int bar_plot(const struct kb_rmodel *m, const char *dir,
+		    const char *job, const char *metric)
 {
 	struct marks mk = { 0 };
 	struct plot p;
-	json_t *cfg;
 	char *t, *q, *head, *ylab, *yr, *labels, *body, *tics = NULL, *tmp;
 	double top = 0;
 	size_t i, n = 0;
@@ -404,16 +395,16 @@ static int bar_plot(json_t *results, const char *dir, const char *job,
 
 	plot_open(&p, dir, job, "bar");
 	fprintf(p.d, "# configuration mean ci95_lo ci95_hi (%s)\n", metric);
-	json_array_foreach(json_object_get(results, "configurations"), i, cfg) {
-		const char *id = kb_jstr(cfg, "id");
+	for (i = 0; i < m->campaign.nconfigs; i++) {
+		const char *id = m->campaign.configs[i].id;
 
 		if (!id)
 			continue;
 		t = gp_title(id);
 		q = kb_xasprintf("\"%s\"", t);
 		free(t);
-		ret = put_point(results, id, job, metric, &p, &mk, q,
-				(double)n, &top);
+		ret = put_point(m, id, job, metric, &p, &mk, q, (double)n,
+				&top);
 		free(q);
 		if (!ret)
 			continue;
@@ -460,38 +451,38 @@ static int bar_plot(json_t *results, const char *dir, const char *job,
 
 /* One data block per configuration (separated by two blank lines, gnuplot
  * "index"), a plot clause per block. */
-static int iterations_plot(json_t *results, const char *dir, const char *job,
-			   const char *metric)
+static int iterations_plot(const struct kb_rmodel *m, const char *dir,
+			   const char *job, const char *metric)
 {
 	struct plot p;
-	json_t *cfg, *run, *v;
 	char *t, *head, *ylab, *body = NULL;
-	size_t i, k, block = 0, nb;
+	size_t i, k, n, block = 0, nb;
+	size_t col = kb_rmodel__metric(m, metric), jx = kb_rmodel__job(m, job);
+	/* campaign.warmup, 0 when absent */
+	long long warmup = m->campaign.warmup < 0 ? 0 : m->campaign.warmup;
+	const size_t *runs;
+	double v;
 	int ret;
 
 	plot_open(&p, dir, job, "iterations");
-	json_array_foreach(json_object_get(results, "configurations"), i, cfg) {
-		const char *id = kb_jstr(cfg, "id");
+	for (i = 0; col != KB_RMODEL_NONE && i < m->campaign.nconfigs; i++) {
+		const char *id = m->campaign.configs[i].id;
 
 		if (!id)
 			continue;
 		nb = 0;
-		json_array_foreach(json_object_get(results, "runs"), k, run) {
-			v = json_object_get(json_object_get(run, "metrics"),
-					    metric);
-			if (!kb_jstr(run, "configuration") || !kb_jstr(run, "job") ||
-			    strcmp(kb_jstr(run, "configuration"), id) ||
-			    strcmp(kb_jstr(run, "job"), job) ||
-			    !kb_run_counts(run) || !json_is_number(v))
+		/* the counted runs of (id, job), in run order */
+		runs = kb_rmodel__group(m, kb_rmodel__config(m, id), jx, &n);
+		for (k = 0; k < n; k++) {
+			v = kb_rmodel__value(m, runs[k], col);
+			if (isnan(v))
 				continue;
 			if (!nb)
 				fprintf(p.d, "%s# %s\n", block ? "\n\n" : "",
 					id);
 			/* x: the counted number, 1..N (results/paths.h) */
 			fprintf(p.d, "%lld %.17g\n", kb_iteration_counted(
-				json_integer_value(json_object_get(run,
-				"iteration")), kb_results_warmup(results)),
-				json_number_value(v));
+				m->runs[runs[k]].iteration, warmup), v);
 			nb++;
 		}
 		if (!nb)
@@ -560,31 +551,30 @@ static int is_number(const char *s)
  * parameter), else the first swept job parameter (kernels.conf
  * "sweep"), else the last tunable, as the scaling layout chooses
  * (reports/layout.h).  *sweep: 1 when it is a swept job parameter. */
-static const char *grid_dim(json_t *results, const struct report_opts *opts,
-			    int *sweep)
+static const char *grid_dim(const struct kb_rmodel *m,
+			    const struct report_opts *opts, int *sweep)
 {
-	json_t *tun = json_object_get(json_object_get(results, "campaign"),
-				      "tunables"), *t;
+	const struct kb_rcampaign *c = &m->campaign;
 	const char *dim = NULL, *first_sweep = NULL, *cols_dim = NULL;
 	size_t i;
 
-	json_array_foreach(tun, i, t) {
-		const char *label = kb_jstr(t, "label");
+	for (i = 0; i < c->ntunables; i++) {
+		const char *label = c->tunables[i].label;
 
 		if (!label)
 			continue;
 		if (opts->cols && !strcmp(opts->cols, label))
 			cols_dim = label;
-		if (!first_sweep && json_is_true(json_object_get(t, "sweep")))
+		if (!first_sweep && c->tunables[i].sweep)
 			first_sweep = label;
 		dim = label;
 	}
 	dim = cols_dim ? cols_dim : first_sweep ? first_sweep : dim;
 	*sweep = 0;
-	json_array_foreach(tun, i, t)
-		if (dim && kb_jstr(t, "label") &&
-		    !strcmp(kb_jstr(t, "label"), dim))
-			*sweep = json_is_true(json_object_get(t, "sweep"));
+	for (i = 0; i < c->ntunables; i++)
+		if (dim && c->tunables[i].label &&
+		    !strcmp(c->tunables[i].label, dim))
+			*sweep = c->tunables[i].sweep;
 	return dim;
 }
 
@@ -605,19 +595,19 @@ static char *id_without(const char *id, const char *dim, const char *value)
 }
 
 /* Fill g; 0 when there is nothing to draw (fewer than 2 values). */
-static int grid_build(json_t *results, const struct report_opts *opts,
-		      struct grid *g)
+static int grid_build(const struct kb_rmodel *m,
+		      const struct report_opts *opts, struct grid *g)
 {
-	json_t *cfg;
+	const struct kb_rconfig *cfg;
 	size_t i, k, r;
 
 	memset(g, 0, sizeof(*g));
-	g->dim = grid_dim(results, opts, &g->lines);
+	g->dim = grid_dim(m, opts, &g->lines);
 	if (!g->dim)
 		return 0;
-	json_array_foreach(json_object_get(results, "configurations"), i, cfg)
-		kb_strlist_add(&g->xs, kb_jstr(json_object_get(cfg,
-						"tunables"), g->dim));
+	for (i = 0; i < m->campaign.nconfigs; i++)
+		kb_strlist_add(&g->xs, kb_rconfig__tunable(
+			&m->campaign.configs[i], g->dim));
 	if (g->xs.n < 2)
 		return 0;
 	for (k = 0; k < g->xs.n && is_number(g->xs.v[k]); k++)
@@ -626,11 +616,13 @@ static int grid_build(json_t *results, const struct report_opts *opts,
 		qsort(g->xs.v, g->xs.n, sizeof(*g->xs.v), cmp_numstr);
 	else
 		g->lines = 0;
-	json_array_foreach(json_object_get(results, "configurations"), i, cfg) {
-		const char *id = kb_jstr(cfg, "id");
-		const char *v = kb_jstr(json_object_get(cfg, "tunables"),
-					g->dim);
+	for (i = 0; i < m->campaign.nconfigs; i++) {
+		const char *id, *v;
 		char *row;
+
+		cfg = &m->campaign.configs[i];
+		id = cfg->id;
+		v = kb_rconfig__tunable(cfg, g->dim);
 
 		if (!id || !v)
 			continue;
@@ -679,7 +671,7 @@ static int grid_log2(const struct grid *g)
  * little aside (3% of a doubling, or of the range) so that whiskers at
  * the same value do not hide each other.  Appends clauses to *body;
  * returns the top. */
-static double grid_lines(json_t *results, const struct grid *g,
+static double grid_lines(const struct kb_rmodel *m, const struct grid *g,
 			 const char *job, const char *metric, struct plot *p,
 			 struct marks *mk, char **body, size_t *blocks)
 {
@@ -700,7 +692,7 @@ static double grid_lines(json_t *results, const struct grid *g,
 		for (k = 0; k < g->xs.n; k++) {
 			double x = strtod(g->xs.v[k], NULL);
 
-			put_point(results, g->cell[r * g->xs.n + k], job,
+			put_point(m, g->cell[r * g->xs.n + k], job,
 				  metric, p, mk, g->xs.v[k], logx ?
 				  x * pow(2, off) : x + off * span, &top);
 		}
@@ -718,7 +710,7 @@ static double grid_lines(json_t *results, const struct grid *g,
 
 /* A categorical tunable (no scale): clusters of bars, one cluster per
  * row, one bar (colour, key entry) per value, the 95% CI as error bars. */
-static double grid_bars(json_t *results, const struct grid *g,
+static double grid_bars(const struct kb_rmodel *m, const struct grid *g,
 			const char *job, const char *metric, struct plot *p,
 			struct marks *mk, char **body, size_t *blocks)
 {
@@ -734,7 +726,7 @@ static double grid_bars(json_t *results, const struct grid *g,
 			x = (double)r + ((double)k - (double)(g->xs.n - 1) /
 					 2) * w;
 			snprintf(xs, sizeof(xs), "%.17g", x);
-			put_point(results, g->cell[r * g->xs.n + k], job,
+			put_point(m, g->cell[r * g->xs.n + k], job,
 				  metric, p, mk, xs, x, &top);
 		}
 		clause_add(body, kb_xasprintf("datafile index %zu using 1:2 "
@@ -796,8 +788,9 @@ static char *grid_xaxis(const struct grid *g)
  * reports/layout.h): lines over a numeric swept job parameter, else
  * clustered bars, one per value of the categorical tunable (NM = 0 1 2
  * are not a scale). */
-static int scaling_plot(json_t *results, const char *dir, const char *job,
-			const char *metric, const struct report_opts *opts)
+static int scaling_plot(const struct kb_rmodel *m, const char *dir,
+			const char *job, const char *metric,
+			const struct report_opts *opts)
 {
 	struct marks mk = { 0 };
 	struct grid g;
@@ -807,15 +800,14 @@ static int scaling_plot(json_t *results, const char *dir, const char *job,
 	double top;
 	int ret;
 
-	if (!grid_build(results, opts, &g)) {
+	if (!grid_build(m, opts, &g)) {
 		grid_free(&g);
 		return 0;
 	}
 	plot_open(&p, dir, job, "scaling");
-	top = g.lines ? grid_lines(results, &g, job, metric, &p, &mk, &body,
+	top = g.lines ? grid_lines(m, &g, job, metric, &p, &mk, &body,
 				   &blocks) :
-			grid_bars(results, &g, job, metric, &p, &mk, &body,
-				  &blocks);
+			grid_bars(m, &g, job, metric, &p, &mk, &body, &blocks);
 	labels = marks_finish(&mk, &p, blocks);
 	tmp = kb_xasprintf("%s%s", body, labels);
 	free(body);
@@ -875,50 +867,52 @@ struct cdf_series {
  * (campaign.merged_from at the index of the run's "campaign" in
  * campaign.merged_names), *id without its "NAME:" prefix.  NULL when
  * unknown (an export: its runs/ are not at hand). */
-static const char *run_source(json_t *results, const char *cdir, json_t *run,
-			      const char **id)
+static const char *run_source(const struct kb_rmodel *m, const char *cdir,
+			      const struct kb_rrun *run, const char **id)
 {
-	json_t *camp = json_object_get(results, "campaign"), *v;
-	const char *c = kb_jstr(run, "campaign");
+	const struct kb_rcampaign *camp = &m->campaign;
+	/* the run's "campaign" (m->campaigns[0]: none) */
+	const char *c = run->campaign ? m->campaigns.v[run->campaign] : NULL;
 	size_t i, l;
 
-	*id = kb_jstr(run, "configuration");
+	*id = run->config != KB_RMODEL_NONE ? m->configs.v[run->config] :
+					      NULL;
 	if (cdir || !c || !*id)
 		return cdir;
 	l = strlen(c);
-	json_array_foreach(json_object_get(camp, "merged_names"), i, v) {
-		if (!json_is_string(v) || strcmp(json_string_value(v), c) ||
+	for (i = 0; i < camp->merged_names.n; i++) {
+		if (!camp->merged_names.v[i] ||
+		    strcmp(camp->merged_names.v[i], c) ||
 		    strncmp(*id, c, l) || (*id)[l] != ':')
 			continue;
 		*id += l + 1;
-		return json_string_value(json_array_get(json_object_get(camp,
-					 "merged_from"), i));
+		return i < camp->merged_from.n ? camp->merged_from.v[i] : NULL;
 	}
 	return NULL;
 }
 
-static void cdf_collect(json_t *results, const char *cdir, const char *job,
-			const char *dname, const char *id,
+static void cdf_collect(const struct kb_rmodel *m, const char *cdir,
+			const char *job, const char *dname, const char *id,
 			struct cdf_series *s)
 {
 	struct kb_lat_bins one = { 0 };
-	json_t *run;
+	const struct kb_rrun *run;
+	const size_t *runs;
 	char *key;
 	const char *src, *sid;
-	size_t k;
+	size_t k, n;
 
 	s->id = id;
 	memset(&s->bins, 0, sizeof(s->bins));
-	json_array_foreach(json_object_get(results, "runs"), k, run) {
-		if (!kb_jstr(run, "configuration") || !kb_jstr(run, "job") ||
-		    strcmp(kb_jstr(run, "configuration"), id) ||
-		    strcmp(kb_jstr(run, "job"), job) || !kb_run_counts(run))
-			continue;
-		src = run_source(results, cdir, run, &sid);
+	/* the counted runs of (id, job), in run order */
+	runs = kb_rmodel__group(m, kb_rmodel__config(m, id),
+				kb_rmodel__job(m, job), &n);
+	for (k = 0; k < n; k++) {
+		run = &m->runs[runs[k]];
+		src = run_source(m, cdir, run, &sid);
 		if (!src)
 			continue;
-		key = kb_run_key(sid, job, (long long)json_integer_value(
-				 json_object_get(run, "iteration")));
+		key = kb_run_key(sid, job, (long long)run->iteration);
 		if (!results_run_latency_bins(src, key, dname, KB_LAT_CLAT,
 					      &one))
 			kb_lat_bins_add(&s->bins, one.bin, one.n);
@@ -945,8 +939,8 @@ static void cdf_write(struct plot *p, const struct cdf_series *s,
 	}
 }
 
-static int cdf_plot(json_t *results, const char *dir, const char *cdir,
-		    const char *job, const char *metric)
+static int cdf_plot(const struct kb_rmodel *m, const char *dir,
+		    const char *cdir, const char *job, const char *metric)
 {
 	char dname[16], *t, *head, *body = NULL;
 	struct cdf_series *ser = NULL;
@@ -954,12 +948,10 @@ static int cdf_plot(json_t *results, const char *dir, const char *cdir,
 	const char *unit;
 	size_t i, n = 0;
 	struct plot p;
-	json_t *cfg;
 	int ret;
 
 	/* the runs' directories: one campaign's, or a merged model's */
-	if (!cdir && !json_array_size(json_object_get(json_object_get(results,
-			"campaign"), "merged_names")))
+	if (!cdir && !m->campaign.merged_names.n)
 		return 0;
 	/* the direction of the metric ("read.iops" -> "read") */
 	if (strcspn(metric, ".") >= sizeof(dname))
@@ -969,13 +961,13 @@ static int cdf_plot(json_t *results, const char *dir, const char *cdir,
 	if (strcmp(dname, "read") && strcmp(dname, "write") &&
 	    strcmp(dname, "trim"))
 		return 0;
-	json_array_foreach(json_object_get(results, "configurations"), i, cfg) {
-		const char *id = kb_jstr(cfg, "id");
+	for (i = 0; i < m->campaign.nconfigs; i++) {
+		const char *id = m->campaign.configs[i].id;
 
 		if (!id)
 			continue;
 		ser = kb_xrealloc(ser, (n + 1) * sizeof(*ser));
-		cdf_collect(results, cdir, job, dname, id, &ser[n]);
+		cdf_collect(m, cdir, job, dname, id, &ser[n]);
 		if (!ser[n].bins.n) {
 			kb_lat_bins_free(&ser[n].bins);
 			continue;
@@ -1020,12 +1012,12 @@ static int cdf_plot(json_t *results, const char *dir, const char *cdir,
 	return ret ? ret : 1;
 }
 
-int plots_write(json_t *results, const char *dir, const char *campaign_dir,
-		const struct report_opts *opts, int png)
+int plots_write(const struct kb_rmodel *m, const char *dir,
+		const char *campaign_dir, const struct report_opts *opts,
+		int png)
 {
 	struct report_opts defaults;
 	const char *job, *metric;
-	json_t *jobs, *v;
 	size_t i;
 	int ret, n = 0;
 
@@ -1043,26 +1035,24 @@ int plots_write(json_t *results, const char *dir, const char *campaign_dir,
 		return ret;
 	batch_free();
 	batch.png = png;
-	plots_model = kb_rmodel__new(results);
-	jobs = json_object_get(json_object_get(results, "campaign"), "jobs");
-	json_array_foreach(jobs, i, v) {
-		job = json_string_value(v);
-		metric = job ? job_metric(results, job, opts) : NULL;
+	for (i = 0; i < m->campaign.jobs.n; i++) {
+		job = m->campaign.jobs.v[i];
+		metric = job ? job_metric(m, job, opts) : NULL;
 		if (!metric)
 			continue;
-		ret = bar_plot(results, dir, job, metric);
+		ret = bar_plot(m, dir, job, metric);
 		if (ret < 0)
 			goto out;
 		n += ret;
-		ret = iterations_plot(results, dir, job, metric);
+		ret = iterations_plot(m, dir, job, metric);
 		if (ret < 0)
 			goto out;
 		n += ret;
-		ret = scaling_plot(results, dir, job, metric, opts);
+		ret = scaling_plot(m, dir, job, metric, opts);
 		if (ret < 0)
 			goto out;
 		n += ret;
-		ret = cdf_plot(results, dir, campaign_dir, job, metric);
+		ret = cdf_plot(m, dir, campaign_dir, job, metric);
 		if (ret < 0)
 			goto out;
 		n += ret;
@@ -1070,7 +1060,5 @@ int plots_write(json_t *results, const char *dir, const char *campaign_dir,
 	ret = batch_draw();
 out:
 	batch_free();
-	kb_rmodel__delete(plots_model);
-	plots_model = NULL;
 	return ret < 0 ? ret : n;
 }

@@ -45,23 +45,32 @@
 #ifndef KB_REPORT_PLOTS_H
 #define KB_REPORT_PLOTS_H
 
-#include <jansson.h>
 #include "reports/report.h"
+
+struct kb_rmodel;	/* results/rmodel.h */
 
 /* "JOB-KIND.EXT", the job name with characters outside [A-Za-z0-9._-]
  * written as '_' (malloc'd). */
 char *plots_file_name(const char *job, const char *kind, const char *ext);
 
-/* Draw the plots of results (summaries filled) into dir (created).
+/* Draw the plots of the typed results model m (results/rmodel.h) into
+ * dir (created).  m is read, never changed: its campaign metadata
+ * (m->campaign: jobs, configurations and their tunables, tunables and
+ * sweep, merged_names / merged_from), the counted runs and their values
+ * (the run x metric matrix) and what stats computed (m->analysis:
+ * summaries' mean and CI, comparisons' verdict and change_pct: filled
+ * by stats, or read back with the model by kb_rmodel__new() from an
+ * analysed results tree).
  * campaign_dir: where runs/ lies, for the CDF; NULL: no CDF, unless
- * results is merged from several campaigns (each one's directory, as
+ * m is merged from several campaigns (each one's directory, as
  * results/model.h records it).  png: non-zero draws NAME.png after each
  * NAME.svg.  The .dat and .gp files are written without fsync
  * (derivable: lib/file.h).  Returns
  * the number of graphs drawn (>= 0), or -ENOENT (gnuplot not installed:
  * message says which package), -EINVAL (a directory name gnuplot cannot
  * quote), -EIO (gnuplot failed: message names the script). */
-int plots_write(json_t *results, const char *dir, const char *campaign_dir,
-		const struct report_opts *opts, int png);
+int plots_write(const struct kb_rmodel *m, const char *dir,
+		const char *campaign_dir, const struct report_opts *opts,
+		int png);
 
 #endif

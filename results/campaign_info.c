@@ -304,6 +304,7 @@ void kb_rcampaign__fill(struct kb_rcampaign *c, json_t *results)
 	strs_of(&c->jobs, json_object_get(camp, "jobs"));
 	strs_of(&c->hosts, json_object_get(camp, "hosts"));
 	strs_of(&c->merged_from, json_object_get(camp, "merged_from"));
+	strs_of(&c->merged_names, json_object_get(camp, "merged_names"));
 	c->ntunables = json_array_size(json_object_get(camp, "tunables"));
 	c->tunables = kb_xcalloc(c->ntunables + 1, sizeof(*c->tunables));
 	json_array_foreach(json_object_get(camp, "tunables"), i, e) {
@@ -381,6 +382,7 @@ void kb_rcampaign__clear(struct kb_rcampaign *c)
 	free(c->jobs.v);
 	free(c->hosts.v);
 	free(c->merged_from.v);
+	free(c->merged_names.v);
 	env_clear(&c->env);
 	for (i = 0; i < c->nenvs; i++)
 		env_clear(&c->envs[i]);

@@ -185,6 +185,10 @@ struct kb_rcampaign {
 	struct kb_rstrs jobs;		/* campaign.jobs */
 	struct kb_rstrs hosts;		/* campaign.hosts (fio --client) */
 	struct kb_rstrs merged_from;	/* merged reports: the names given */
+	/* merged reports (results_merge(), results/model.h): each
+	 * campaign's name, the prefix "NAME:" of its configuration ids and
+	 * its runs' "campaign", at the index of its merged_from entry */
+	struct kb_rstrs merged_names;
 	struct kb_rtunable *tunables;	/* campaign.tunables */
 	size_t ntunables;
 	struct kb_rconfig *configs;	/* results["configurations"] */

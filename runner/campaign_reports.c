@@ -52,7 +52,7 @@ int campaign_write_reports(const char *dir, int print,
 	report_opts_init(&mdopts);
 	mdopts.full_markdown = 1;
 	if (!ret && plots != CAMPAIGN_PLOTS_NONE &&
-	    plots_write(res, ppath, dir, NULL,
+	    plots_write(rm, ppath, dir, NULL,
 			plots == CAMPAIGN_PLOTS_SVG_PNG) > 0) {
 		mdopts.plots_dir = ppath;
 		mdopts.plots_href = "plots";

@@ -34,6 +34,7 @@
 #include "results/json.h"
 #include "results/model.h"
 #include "results/paths.h"
+#include "results/rmodel.h"
 #include "stats/compare.h"
 #include "stats/summary.h"
 
@@ -43,13 +44,20 @@
 
 #define JOB "randread-4k"
 
-/* plots_write() into tmpdir/name: the graphs drawn, or -ENOENT when
- * gnuplot is missing (the scripts and data are written either way). */
+/* plots_write() of res's typed model (built now, so that it sees what a
+ * test changed in res) into tmpdir/name: the graphs drawn, or -ENOENT
+ * when gnuplot is missing (the scripts and data are written either
+ * way). */
 static char *draw_as(json_t *res, const char *name, const char *campaign_dir,
 		     int want_graphs, int png)
 {
 	char *dir = kb_path_join(tmpdir, name);
-	int ret = plots_write(res, dir, campaign_dir, NULL, png);
+	struct kb_rmodel *m = kb_rmodel__new(res);
+	int ret;
+
+	assert_non_null(m);
+	ret = plots_write(m, dir, campaign_dir, NULL, png);
+	kb_rmodel__delete(m);
 
 	if (ret != -ENOENT)
 		assert_int_equal(ret, want_graphs);
@@ -509,14 +517,13 @@ static const char *const golden_kinds[] = { "bar", "iterations", "scaling",
  * scripts name their data by full path), compared with golden (tests/
  * data/plots/NAME.txt; KBENCH_UPDATE_GOLDEN=1 rewrites it): the scripts
  * and data must stay byte-identical when the code that writes them is
- * reworked.  On a difference the output is kept as GOLDEN's name in
- * tmpdir, to diff. */
+ * reworked.  A difference fails naming its first line. */
 static void check_golden_plots(const char *dir, const char *golden)
 {
 	static const char *const exts[] = { "gp", "dat" };
-	char *out = NULL, *want = NULL, *buf, *name, *path, *got;
+	char *out = NULL, *want = NULL, *buf, *name, *path;
 	const char *p, *at;
-	size_t len = 0, k, e, tl = strlen(tmpdir);
+	size_t len = 0, k, e, i, line, tl = strlen(tmpdir);
 	FILE *f = open_memstream(&out, &len);
 
 	assert_non_null(f);
@@ -546,12 +553,17 @@ static void check_golden_plots(const char *dir, const char *golden)
 		assert_int_equal(kb_write_atomic(golden, out, len), 0);
 	} else {
 		assert_int_equal(kb_read_file(golden, &want, NULL, 0), 0);
-		if (strcmp(out, want)) {
-			got = kb_path_join(tmpdir, strrchr(golden, '/') + 1);
-			assert_int_equal(kb_write_atomic(got, out, len), 0);
-			fail_msg("the plots of %s differ from %s: diff it with "
-				 "%s (KBENCH_UPDATE_GOLDEN=1 rewrites it when "
-				 "the change is meant)", dir, golden, got);
+		for (i = 0, line = 1; out[i] && out[i] == want[i]; i++)
+			if (out[i] == '\n')
+				line++;
+		if (out[i] != want[i]) {
+			p = out + i;
+			while (p > out && p[-1] != '\n')
+				p--;
+			fail_msg("the plots of %s differ from %s at its line "
+				 "%zu: \"%.*s\" (KBENCH_UPDATE_GOLDEN=1 "
+				 "rewrites it when the change is meant)", dir,
+				 golden, line, (int)strcspn(p, "\n"), p);
 		}
 	}
 	free(want);

@@ -4,7 +4,8 @@
  * measured, the groups of counted runs, merged campaigns, dropping a
  * value; the campaign metadata and run info (results/campaign_info.h),
  * its comparison and disturbed settings; the outlier bookkeeping;
- * stats_baseline_for() on it, one model through stats_analyse();
+ * stats_baseline_for() on it, one model through stats_analyse(); a
+ * merged model's names and the analysis read back;
  * and whole-file JSON loads (parsers/json_file.h) telling a missing file
  * from a damaged one. */
 #include <stdarg.h>
@@ -688,6 +689,47 @@ static void test_campaign_report_md(void **state)
 	json_decref(res);
 }
 
+/* A merged model (results_merge()): merged_names stays aligned with
+ * merged_from (a non-string name is NULL at its index, not skipped);
+ * the summaries' CIs and the comparisons' changes that reports/plots.c
+ * reads are read back with the model (NAN for a null). */
+static void test_merged_names_and_analysis(void **state)
+{
+	json_t *res = from_text(
+		"{\"campaign\": {\"jobs\": [\"rr\"],"
+		"   \"merged_from\": [\"d/old\", \"d/new\"],"
+		"   \"merged_names\": [7, \"new\"]},"
+		" \"summaries\": [{\"configuration\": \"new:a\","
+		"   \"job\": \"rr\", \"metric\": \"read.iops\", \"mean\": 10.5,"
+		"   \"ci95_lo\": null}],"
+		" \"comparisons\": [{\"configuration\": \"new:a\","
+		"   \"baseline\": \"old:a\", \"job\": \"rr\","
+		"   \"metric\": \"read.iops\", \"change_pct\": 2.5,"
+		"   \"verdict\": \"improvement\"}],"
+		" \"runs\": []}");
+	const struct kb_summary_row *s;
+	const struct kb_comparison_row *e;
+	struct kb_rmodel *m;
+
+	(void)state;
+	m = kb_rmodel__new(res);
+	assert_non_null(m);
+	assert_int_equal(m->campaign.merged_names.n, 2);
+	assert_null(m->campaign.merged_names.v[0]);
+	assert_string_equal(m->campaign.merged_names.v[1], "new");
+	assert_string_equal(m->campaign.merged_from.v[1], "d/new");
+	s = kb_analysis__summary(&m->analysis, "new:a", "rr", "read.iops");
+	assert_non_null(s);
+	assert_true(s->mean == 10.5 && isnan(s->ci95_lo));
+	e = kb_analysis__comparison(&m->analysis, "new:a", "old:a", "rr",
+				    "read.iops");
+	assert_non_null(e);
+	assert_true(e->change_pct == 2.5);
+	assert_string_equal(e->verdict, "improvement");
+	kb_rmodel__delete(m);
+	json_decref(res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -699,6 +741,7 @@ int main(void)
 		cmocka_unit_test(test_baseline_for),
 		cmocka_unit_test(test_analyse_once),
 		cmocka_unit_test(test_campaign_report_md),
+		cmocka_unit_test(test_merged_names_and_analysis),
 		cmocka_unit_test(test_json_load_whole),
 		cmocka_unit_test(test_campaign_settings),
 		cmocka_unit_test(test_outlier_bookkeeping),
