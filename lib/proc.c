@@ -146,21 +146,28 @@ static int redirect(const char *path, int fd)
 	return 0;
 }
 
-/* In the child: set up and exec; on failure write errno to errfd. */
-static void child(char *const argv[], const struct kb_spawn_opts *o, int errfd)
+/* In the child: set up and exec; on failure write errno to errfd.
+ * infd >= 0: the read end of the stdin pipe (kb_spawn_start()). */
+static void child(char *const argv[], const struct kb_spawn_opts *o, int errfd,
+		  int infd)
 {
 	const char *const *e;
 	int err;
 
 	if (o->own_group) {
-		int in = open("/dev/null", O_RDONLY);
-
 		/* a group of its own: kbench signals the whole of it; not
-		 * the terminal's foreground group, so no terminal input */
-		if (setpgid(0, 0) < 0 || in < 0 || dup2(in, 0) < 0)
+		 * the terminal's foreground group, so no terminal input
+		 * (/dev/null, unless a stdin pipe is asked for) */
+		int in = infd >= 0 ? -1 : open("/dev/null", O_RDONLY);
+
+		if (setpgid(0, 0) < 0 || (infd < 0 && (in < 0 ||
+						       dup2(in, 0) < 0)))
 			goto fail;
-		close(in);
+		if (in >= 0)
+			close(in);
 	}
+	if (infd >= 0 && dup2(infd, 0) < 0)
+		goto fail;
 	if (redirect(o->stdout_path, 1) < 0 || redirect(o->stderr_path, 2) < 0)
 		goto fail;
 	for (e = o->env; e && *e; e++)
@@ -179,37 +186,53 @@ fail:
 	_exit(127);
 }
 
-int kb_spawn(char *const argv[], const struct kb_spawn_opts *opts,
-	     struct kb_spawn_result *res)
+int kb_spawn_start(char *const argv[], const struct kb_spawn_opts *opts,
+		   int stdin_pipe, struct kb_child *c)
 {
 	static const struct kb_spawn_opts none;
 	const struct kb_spawn_opts *o = opts ? opts : &none;
-	double start, deadline = 0, killat = 0;
-	int pipefd[2], status = 0, err = 0, termsent = 0, pfd;
+	int pipefd[2], infd[2] = { -1, -1 }, err = 0;
 	ssize_t n;
 	pid_t pid;
 
-	memset(res, 0, sizeof(*res));
+	memset(c, 0, sizeof(*c));
+	c->stdin_fd = -1;
+	c->opts = *o;
+	c->name = argv[0];
 	if (pipe2(pipefd, O_CLOEXEC) < 0) {
 		err = -errno;
 		kb_error("cannot create a pipe: %s", strerror(-err));
 		return err;
 	}
-	start = kb_mono_s();
+	if (stdin_pipe && pipe2(infd, O_CLOEXEC) < 0) {
+		err = -errno;
+		kb_error("cannot create a pipe: %s", strerror(-err));
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return err;
+	}
+	c->start_s = kb_mono_s();
 	pid = fork();
 	if (pid < 0) {
 		err = -errno;
 		kb_error("cannot fork to run %s: %s", argv[0], strerror(errno));
 		close(pipefd[0]);
 		close(pipefd[1]);
+		if (stdin_pipe) {
+			close(infd[0]);
+			close(infd[1]);
+		}
 		return err;
 	}
 	if (pid == 0)
-		child(argv, o, pipefd[1]);
-	res->pid = pid;
+		child(argv, o, pipefd[1], infd[0]);
+	c->pid = pid;
 	if (o->own_group)	/* also here: no signal may miss the group */
 		setpgid(pid, pid);
 	close(pipefd[1]);
+	if (stdin_pipe)
+		close(infd[0]);
+	c->stdin_fd = infd[1];
 	do
 		n = read(pipefd[0], &err, sizeof(err));
 	while (n < 0 && errno == EINTR);
@@ -217,10 +240,67 @@ int kb_spawn(char *const argv[], const struct kb_spawn_opts *opts,
 	if (n == sizeof(err)) {
 		waitpid(pid, NULL, 0);
 		kb_error("cannot run %s: %s", argv[0], strerror(err));
+		if (c->stdin_fd >= 0)
+			close(c->stdin_fd);
+		c->stdin_fd = -1;
+		c->pid = 0;
 		return -err;
 	}
+	return 0;
+}
+
+int kb_child_write(struct kb_child *c, const char *buf, size_t len)
+{
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+	ssize_t n = 0;
+	int err = 0;
+
+	if (c->stdin_fd < 0)
+		return -EBADF;
+	/* a child that has gone gives EPIPE, not a SIGPIPE to kbench */
+	sigaction(SIGPIPE, &ign, &old);
+	while (len && !err) {
+		n = write(c->stdin_fd, buf, len);
+		if (n < 0 && errno != EINTR)
+			err = -errno;
+		else if (n > 0) {
+			buf += n;
+			len -= (size_t)n;
+		}
+	}
+	sigaction(SIGPIPE, &old, NULL);
+	return err;
+}
+
+int kb_spawn(char *const argv[], const struct kb_spawn_opts *opts,
+	     struct kb_spawn_result *res)
+{
+	struct kb_child c;
+	int ret = kb_spawn_start(argv, opts, 0, &c);
+
+	if (ret) {
+		memset(res, 0, sizeof(*res));
+		return ret;
+	}
+	return kb_spawn_wait(&c, res);
+}
+
+int kb_spawn_wait(struct kb_child *c, struct kb_spawn_result *res)
+{
+	const struct kb_spawn_opts *o = &c->opts;
+	double deadline = 0, killat = 0;
+	int status = 0, err = 0, termsent = 0, pfd;
+	pid_t pid = (pid_t)c->pid;
+
+	memset(res, 0, sizeof(*res));
+	res->pid = pid;
+	if (c->stdin_fd >= 0)	/* end of input: the child may finish */
+		close(c->stdin_fd);
+	c->stdin_fd = -1;
+	/* the timeout counts from now: a child started early (a gnuplot
+	 * waiting for its scripts) has not been at work until now */
 	if (o->timeout_s)
-		deadline = start + o->timeout_s;
+		deadline = kb_mono_s() + o->timeout_s;
 
 	/* sleep until the child exits (a pidfd, pidfd_open(2), Linux 5.3,
 	 * becomes readable), a signal arrives or the next deadline; where
@@ -233,7 +313,7 @@ int kb_spawn(char *const argv[], const struct kb_spawn_opts *opts,
 			break;
 		if (w < 0 && errno != EINTR) {
 			err = -errno;
-			kb_error("wait4 for %s failed: %s", argv[0],
+			kb_error("wait4 for %s failed: %s", c->name,
 				 strerror(errno));
 			signal_child(pid, o->own_group, SIGKILL);
 			if (pfd >= 0)
@@ -287,7 +367,7 @@ int kb_spawn(char *const argv[], const struct kb_spawn_opts *opts,
 	}
 	if (pfd >= 0)
 		close(pfd);
-	res->elapsed_s = kb_mono_s() - start;
+	res->elapsed_s = kb_mono_s() - c->start_s;
 	if (o->own_group)
 		reap_group(pid, res);
 	if (WIFEXITED(status)) {

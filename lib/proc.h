@@ -23,6 +23,7 @@
 #define KB_PROC_H
 
 #include <sys/resource.h>
+#include <stddef.h>
 
 struct kb_spawn_opts {
 	const char *stdout_path;	/* NULL: inherit */
@@ -52,6 +53,36 @@ struct kb_spawn_result {
  * reported as -ENOENT/-EACCES from the child through a pipe). */
 int kb_spawn(char *const argv[], const struct kb_spawn_opts *opts,
 	     struct kb_spawn_result *res);
+
+/* A child started by kb_spawn_start(), not yet waited for. */
+struct kb_child {
+	long pid;
+	int stdin_fd;		/* the write end of its stdin, or -1 */
+	double start_s;		/* kb_mono_s() when it was started */
+	struct kb_spawn_opts opts;	/* a copy (its strings: the
+					 * caller's, until the wait) */
+	const char *name;	/* argv[0] (the caller's), for messages */
+};
+
+/* kb_spawn() in two steps, for a child started early and given its work
+ * later (a gnuplot started before fio runs, fed its scripts after:
+ * reports/plots.h kb_gnuplot_start()).  kb_spawn_start() starts argv as
+ * kb_spawn() does and returns once it has exec'd: 0, or -errno as
+ * kb_spawn() (message printed; *c then holds no child).  stdin_pipe:
+ * the child's stdin is a pipe whose write end is c->stdin_fd (close-on-
+ * exec, so later children do not hold it open), for kb_child_write();
+ * with own_group too, the pipe rather than /dev/null.
+ * kb_spawn_wait() closes that pipe (end of input), then waits as
+ * kb_spawn() does: the timeout (opts.timeout_s) counts from the wait,
+ * elapsed_s from the start; exactly one wait per started child. */
+int kb_spawn_start(char *const argv[], const struct kb_spawn_opts *opts,
+		   int stdin_pipe, struct kb_child *c);
+int kb_spawn_wait(struct kb_child *c, struct kb_spawn_result *res);
+
+/* Write len bytes of buf to the child's stdin pipe: 0, or -errno
+ * (-EPIPE: the child has closed it or ended, with no SIGPIPE to kbench;
+ * -EBADF: no pipe).  Nothing printed. */
+int kb_child_write(struct kb_child *c, const char *buf, size_t len);
 
 /* Seconds on CLOCK_MONOTONIC (clock_gettime(2)): for deadlines. */
 double kb_mono_s(void);

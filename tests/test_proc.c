@@ -1,6 +1,7 @@
 /* tests/test_proc.c - lib/proc.c: children from argv arrays, exit
  * status, timeout, signal forwarding, output capture, and with own_group
- * (fio) the whole process group killed: nothing of it outlives the call. */
+ * (fio) the whole process group killed: nothing of it outlives the call;
+ * a child started first and fed its stdin later (kb_spawn_start()). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -257,6 +258,55 @@ static void test_pid_is_kbench(void **state)
 	assert_false(kb_pid_is_kbench(-1));
 }
 
+/* kb_spawn_start() with a stdin pipe, fed later (a gnuplot started
+ * early): what is written reaches the child, the wait closes its input
+ * so it ends; a child that stops reading gives -EPIPE, not a SIGPIPE;
+ * the timeout counts from the wait, not from the start. */
+static void test_start_then_feed(void **state)
+{
+	char out[] = "/tmp/kbench-test-proc-feed.XXXXXX", *buf = NULL;
+	char *cat[] = { "cat", NULL }, *head[] = { "head", "-c", "1", NULL };
+	char *sleeper[] = { "sleep", "30", NULL };
+	struct kb_spawn_opts o = { .stdout_path = out, .timeout_s = 5 };
+	struct kb_spawn_opts t = { .timeout_s = 1 };
+	struct kb_spawn_result r;
+	struct kb_child c;
+	size_t big = 1 << 20;
+	char *junk;
+	int fd;
+
+	(void)state;
+	fd = mkstemp(out);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(kb_spawn_start(cat, &o, 1, &c), 0);
+	assert_true(c.stdin_fd >= 0);
+	assert_int_equal(kb_child_write(&c, "load 'a.gp'\n", 12), 0);
+	assert_int_equal(kb_spawn_wait(&c, &r), 0);
+	assert_true(r.exited && r.exit_status == 0 && !r.timed_out);
+	assert_int_equal(c.stdin_fd, -1);
+	assert_int_equal(kb_child_write(&c, "x", 1), -EBADF);
+	assert_int_equal(kb_read_file(out, &buf, NULL, 0), 0);
+	assert_string_equal(buf, "load 'a.gp'\n");
+	free(buf);
+	unlink(out);
+
+	o.stdout_path = "/dev/null";
+	assert_int_equal(kb_spawn_start(head, &o, 1, &c), 0);
+	junk = calloc(big, 1);
+	assert_non_null(junk);
+	assert_int_equal(kb_child_write(&c, junk, big), -EPIPE);
+	free(junk);
+	assert_int_equal(kb_spawn_wait(&c, &r), 0);
+	assert_true(r.exited && r.exit_status == 0);
+
+	assert_int_equal(kb_spawn_start(sleeper, &t, 1, &c), 0);
+	sleep(2);	/* started 2 s ago: the 1 s timeout is not yet due */
+	assert_int_equal(kb_spawn_wait(&c, &r), 0);
+	assert_true(r.timed_out && r.signal == SIGTERM);
+	assert_true(r.elapsed_s >= 2.9);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -271,6 +321,7 @@ int main(void)
 		cmocka_unit_test(test_group_forward),
 		cmocka_unit_test(test_group_stdin),
 		cmocka_unit_test(test_pid_is_kbench),
+		cmocka_unit_test(test_start_then_feed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
