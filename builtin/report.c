@@ -507,7 +507,7 @@ int cmd_report(int argc, char **argv)
 			goto out;
 		}
 		if (plots_write(src[0].rm, plots, src[0].campaign_dir, &opts,
-				png) < 0)
+				png, NULL) < 0)
 			goto out;
 		href = plots_href(plots, output);
 		opts.plots_dir = plots;

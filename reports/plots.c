@@ -197,24 +197,13 @@ static void batch_free(void)
 	memset(&batch, 0, sizeof(batch));
 }
 
-/* One gnuplot process for every script of the batch (gnuplot runs its
- * file arguments in order), then a check that each wrote its SVG (and
- * PNG when asked for).  0 or -errno with a message. */
-static int batch_draw(void)
+/* After gnuplot has drawn the batch (ret: its start and wait, res: its
+ * end): each SVG (and PNG when asked for) written.  0 or -errno with a
+ * message. */
+static int batch_check(int ret, const struct kb_spawn_result *res)
 {
-	struct kb_argv argv = KB_ARGV_INIT;
-	struct kb_spawn_result res;
 	size_t i;
-	int ret;
 
-	if (!batch.n)
-		return 0;
-	kb_argv_push(&argv, "gnuplot");
-	for (i = 0; i < batch.n; i++)
-		kb_argv_push(&argv, batch.gp[i]);
-	ret = kb_spawn(argv.v, &(struct kb_spawn_opts){ .timeout_s = 120 },
-		       &res);
-	kb_argv_clear(&argv);
 	if (ret == -ENOENT) {
 		kb_error("gnuplot is not installed: apt-get install "
 			 "gnuplot-nox (or run scripts/install-deps)");
@@ -222,10 +211,10 @@ static int batch_draw(void)
 	}
 	if (ret)
 		return ret;
-	if (!res.exited || res.exit_status) {
+	if (!res->exited || res->exit_status) {
 		kb_error("gnuplot failed (exit %d, signal %d); run 'gnuplot "
 			 "SCRIPT' on each of %s ... to see why",
-			 res.exit_status, res.signal, batch.gp[0]);
+			 res->exit_status, res->signal, batch.gp[0]);
 		return -EIO;
 	}
 	for (i = 0; i < 2 * batch.n; i++)
@@ -234,6 +223,85 @@ static int batch_draw(void)
 			return -EIO;
 		}
 	return 0;
+}
+
+/* seconds gnuplot may take over the scripts of one plots_write() */
+#define GNUPLOT_TIMEOUT_S 120
+
+int kb_gnuplot_start(struct kb_gnuplot *g)
+{
+	char *argv[] = { "gnuplot", NULL }, *path = kb_which("gnuplot");
+	int ret;
+
+	memset(g, 0, sizeof(*g));
+	if (!path)
+		return -ENOENT;	/* said by plots_write() if it draws */
+	free(path);
+	ret = kb_spawn_start(argv, &(struct kb_spawn_opts){
+			     .timeout_s = GNUPLOT_TIMEOUT_S }, 1, &g->child);
+	g->started = !ret;
+	return ret;
+}
+
+void kb_gnuplot_discard(struct kb_gnuplot *g)
+{
+	struct kb_spawn_result res;
+
+	if (!g || !g->started)
+		return;
+	kb_spawn_wait(&g->child, &res);	/* its input ends: so does it */
+	g->started = 0;
+}
+
+/* The started gnuplot gp draws the batch: "load 'SCRIPT'" for each, in
+ * order (the paths hold no quote: plots_write() checked the
+ * directory), then the end of its input and the wait.  0, or -errno
+ * (failed wait: message printed); *res its end. */
+static int batch_feed(struct kb_gnuplot *gp, struct kb_spawn_result *res)
+{
+	char *cmds = NULL;
+	size_t len = 0, i;
+	FILE *f = kb_xmemstream(&cmds, &len);
+	int wret, ret;
+
+	for (i = 0; i < batch.n; i++)
+		fprintf(f, "load '%s'\n", batch.gp[i]);
+	fclose(f);
+	ret = kb_child_write(&gp->child, cmds, len);
+	free(cmds);
+	wret = kb_spawn_wait(&gp->child, res);
+	gp->started = 0;
+	/* not fed (-EPIPE: it had gone), yet it says it did fine: it did
+	 * not draw, so it failed */
+	if (!wret && ret && res->exited && !res->exit_status)
+		res->exit_status = 1;
+	return wret;
+}
+
+/* One gnuplot process for every script of the batch: gp when started
+ * (batch_feed()), else one started now with the scripts as arguments
+ * (gnuplot runs its file arguments in order); then batch_check().
+ * 0 or -errno with a message. */
+static int batch_draw(struct kb_gnuplot *gp)
+{
+	struct kb_argv argv = KB_ARGV_INIT;
+	struct kb_spawn_result res;
+	size_t i;
+	int ret;
+
+	if (!batch.n) {
+		kb_gnuplot_discard(gp);
+		return 0;
+	}
+	if (gp && gp->started)
+		return batch_check(batch_feed(gp, &res), &res);
+	kb_argv_push(&argv, "gnuplot");
+	for (i = 0; i < batch.n; i++)
+		kb_argv_push(&argv, batch.gp[i]);
+	ret = kb_spawn(argv.v, &(struct kb_spawn_opts){
+		       .timeout_s = GNUPLOT_TIMEOUT_S }, &res);
+	kb_argv_clear(&argv);
+	return batch_check(ret, &res);
 }
 
 static const char *job_metric(const struct kb_rmodel *m, const char *job,
@@ -1014,7 +1082,7 @@ static int cdf_plot(const struct kb_rmodel *m, const char *dir,
 
 int plots_write(const struct kb_rmodel *m, const char *dir,
 		const char *campaign_dir, const struct report_opts *opts,
-		int png)
+		int png, struct kb_gnuplot *gp)
 {
 	struct report_opts defaults;
 	const char *job, *metric;
@@ -1028,11 +1096,14 @@ int plots_write(const struct kb_rmodel *m, const char *dir,
 	if (strchr(dir, '\'') || (campaign_dir && strchr(campaign_dir, '\''))) {
 		kb_error("--plots %s: a directory name with a quote (') cannot "
 			 "go into a gnuplot script; choose another", dir);
+		kb_gnuplot_discard(gp);
 		return -EINVAL;
 	}
 	ret = kb_mkdir_p(dir);
-	if (ret)
+	if (ret) {
+		kb_gnuplot_discard(gp);
 		return ret;
+	}
 	batch_free();
 	batch.png = png;
 	for (i = 0; i < m->campaign.jobs.n; i++) {
@@ -1057,8 +1128,9 @@ int plots_write(const struct kb_rmodel *m, const char *dir,
 			goto out;
 		n += ret;
 	}
-	ret = batch_draw();
+	ret = batch_draw(gp);
 out:
+	kb_gnuplot_discard(gp);	/* an error before the drawing */
 	batch_free();
 	return ret < 0 ? ret : n;
 }

@@ -40,14 +40,35 @@
  * says what the labels mean.
  * Every script begins with "reset": one gnuplot draws them all, in order.
  * The metric is the first --metric, else the IOPS of the job's direction.
- * gnuplot is started from an argv array ("gnuplot NAME.gp ...").
+ * gnuplot is started from an argv array ("gnuplot NAME.gp ...", or with
+ * no argument ahead of time: kb_gnuplot_start()).
  */
 #ifndef KB_REPORT_PLOTS_H
 #define KB_REPORT_PLOTS_H
 
 #include "reports/report.h"
+#include "lib/proc.h"
 
 struct kb_rmodel;	/* results/rmodel.h */
+
+/* A gnuplot started ahead of plots_write() (issue 16: its cold start,
+ * 15-30 ms of CPU, off the critical path, e.g. before the runner drops
+ * caches for the last run), waiting for scripts on its stdin. */
+struct kb_gnuplot {
+	struct kb_child child;	/* lib/proc.h: started, stdin a pipe */
+	int started;
+};
+
+/* Start gnuplot with no script: it waits for "load 'SCRIPT'" commands
+ * on its stdin (gnuplot 5 "load").  0; -ENOENT when gnuplot is not
+ * installed (nothing printed: plots_write() says so when it draws);
+ * -errno when it could not be started (message printed).  Give it to
+ * plots_write(), or end it with kb_gnuplot_discard(). */
+int kb_gnuplot_start(struct kb_gnuplot *g);
+
+/* End a started gnuplot that drew nothing (its stdin closed, waited
+ * for); nothing for NULL or one not started. */
+void kb_gnuplot_discard(struct kb_gnuplot *g);
 
 /* "JOB-KIND.EXT", the job name with characters outside [A-Za-z0-9._-]
  * written as '_' (malloc'd). */
@@ -68,9 +89,14 @@ char *plots_file_name(const char *job, const char *kind, const char *ext);
  * (derivable: lib/file.h).  Returns
  * the number of graphs drawn (>= 0), or -ENOENT (gnuplot not installed:
  * message says which package), -EINVAL (a directory name gnuplot cannot
- * quote), -EIO (gnuplot failed: message names the script). */
+ * quote), -EIO (gnuplot failed: message names the script).
+ * gp: a gnuplot started by kb_gnuplot_start(), which then draws the
+ * scripts ("load" on its stdin, in the same order) and is ended here
+ * whatever happens (waited for); NULL or not started: one is started
+ * with the scripts as arguments ("gnuplot NAME.gp ...").  The scripts
+ * and data are the same either way. */
 int plots_write(const struct kb_rmodel *m, const char *dir,
 		const char *campaign_dir, const struct report_opts *opts,
-		int png);
+		int png, struct kb_gnuplot *gp);
 
 #endif

@@ -53,7 +53,7 @@ int campaign_write_reports(const char *dir, int print,
 	mdopts.full_markdown = 1;
 	if (!ret && plots != CAMPAIGN_PLOTS_NONE &&
 	    plots_write(rm, ppath, dir, NULL,
-			plots == CAMPAIGN_PLOTS_SVG_PNG) > 0) {
+			plots == CAMPAIGN_PLOTS_SVG_PNG, NULL) > 0) {
 		mdopts.plots_dir = ppath;
 		mdopts.plots_href = "plots";
 	}

@@ -56,7 +56,7 @@ static char *draw_as(json_t *res, const char *name, const char *campaign_dir,
 	int ret;
 
 	assert_non_null(m);
-	ret = plots_write(m, dir, campaign_dir, NULL, png);
+	ret = plots_write(m, dir, campaign_dir, NULL, png, NULL);
 	kb_rmodel__delete(m);
 
 	if (ret != -ENOENT)
@@ -604,6 +604,72 @@ static void test_golden_scripts_and_data(void **state)
 	free(cdir);
 }
 
+/* A gnuplot started ahead (issue 16, kb_gnuplot_start()) draws the
+ * same graphs from the same scripts, fed on its stdin, and is ended by
+ * plots_write() whatever happens: also when there is nothing to draw or
+ * the directory is refused; one never given is discarded.  Without
+ * gnuplot installed it is not started (-ENOENT, nothing printed) and
+ * plots_write() says so as before. */
+static void test_gnuplot_started_ahead(void **state)
+{
+	json_t *res = load_fixture(), *empty;
+	struct kb_rmodel *m = kb_rmodel__new(res), *none;
+	struct kb_gnuplot gp;
+	/* names of one length: the scripts differ only in them */
+	char *a = kb_path_join(tmpdir, "byarg"), *b = kb_path_join(tmpdir,
+								   "ahead");
+	char *ga, *gb, *svg, *at;
+	int ret;
+
+	(void)state;
+	assert_non_null(m);
+	ret = kb_gnuplot_start(&gp);
+	if (ret == -ENOENT) {
+		assert_false(gp.started);
+		assert_int_equal(plots_write(m, b, NULL, NULL, 0, &gp),
+				 -ENOENT);
+		goto out;
+	}
+	assert_int_equal(ret, 0);
+	assert_true(gp.started);
+	assert_int_equal(plots_write(m, b, NULL, NULL, 0, &gp), 3);
+	assert_false(gp.started);
+	assert_int_equal(plots_write(m, a, NULL, NULL, 0, NULL), 3);
+	svg = kb_path_join(b, JOB "-scaling.svg");
+	assert_true(kb_exists(svg));
+	free(svg);
+	/* the same script but for its directory's name */
+	ga = read_plot(a, "bar", "gp");
+	gb = read_plot(b, "bar", "gp");
+	while ((at = strstr(gb, "/ahead/")))
+		memcpy(at, "/byarg/", 7);
+	assert_string_equal(ga, gb);
+	free(ga);
+	free(gb);
+	/* ended when nothing is drawn, or the directory refused */
+	empty = json_pack("{s:[], s:{s:[s]}}", "runs", "campaign", "jobs",
+			  JOB);
+	none = kb_rmodel__new(empty);
+	assert_int_equal(kb_gnuplot_start(&gp), 0);
+	assert_int_equal(plots_write(none, b, NULL, NULL, 0, &gp), 0);
+	assert_false(gp.started);
+	assert_int_equal(kb_gnuplot_start(&gp), 0);
+	assert_int_equal(plots_write(m, "/tmp/it's", NULL, NULL, 0, &gp),
+			 -EINVAL);
+	assert_false(gp.started);
+	assert_int_equal(kb_gnuplot_start(&gp), 0);
+	kb_gnuplot_discard(&gp);
+	assert_false(gp.started);
+	kb_gnuplot_discard(NULL);
+	kb_rmodel__delete(none);
+	json_decref(empty);
+out:
+	kb_rmodel__delete(m);
+	json_decref(res);
+	free(a);
+	free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -616,6 +682,7 @@ int main(void)
 		cmocka_unit_test(test_iterations_counted_from_1),
 		cmocka_unit_test(test_png_only_on_request),
 		cmocka_unit_test(test_golden_scripts_and_data),
+		cmocka_unit_test(test_gnuplot_started_ahead),
 	};
 
 	return cmocka_run_group_tests(tests, tmpdir_setup,
