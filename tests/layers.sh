@@ -2,7 +2,8 @@
 # tests/layers.sh - the layering rule (scripts/check-layers): the tree
 # passes it, and a tree with each kind of violation fails it (an include
 # of a layer above, of a sibling, <jansson.h> outside results/ and
-# parsers/, a stale entry in the pending list).  LAYERS comes from the
+# parsers/, a json_*() call or json_t there, a stale entry in the
+# pending list).  LAYERS comes from the
 # Makefile.  Closing line: "layers: N passed, N failed".
 set -u
 . "$(dirname "$0")/e2e_lib.sh"
@@ -40,16 +41,29 @@ check "a sibling include (push/ -> reports/) fails" \
 
 reset
 mk reports/j.c '#include <jansson.h>'
-mk results/m.c '#include <jansson.h>'
+mk results/m.c '#include <jansson.h>
+json_t *f(void) { return json_object(); }'
 mk parsers/f.c '#include <jansson.h>'
 check "<jansson.h> outside results/ and parsers/ fails; inside them it passes" \
 	'! "$CHECK" "$tmp/t" "$LAYERS" "$tmp/t/pending" > "$tmp/o" && grep -q "^reports/j.c: includes <jansson.h>" "$tmp/o" && [ "$(wc -l < "$tmp/o")" = 1 ]'
 echo reports/j.c > "$tmp/t/pending"
+check "... even when the file is in the pending list (an include is never pending)" \
+	'! "$CHECK" "$tmp/t" "$LAYERS" "$tmp/t/pending" > "$tmp/o" && grep -q "^reports/j.c: includes <jansson.h>" "$tmp/o"'
+
+reset
+mk stats/s.c '/* json_t in a comment is fine: json_object_get(x) */
+#include "results/model.h"
+static double f(json_t *r) { return json_number_value(json_object_get(r, "x")); }'
+mk stats/t.c '/* json_t *x; json_decref(x); only in comments */
+int g(void);'
+check "a json_*() call or json_t outside results/ and parsers/ fails (through another header too); comments do not count" \
+	'! "$CHECK" "$tmp/t" "$LAYERS" "$tmp/t/pending" > "$tmp/o" && grep -q "^stats/s.c: uses jansson" "$tmp/o" && [ "$(wc -l < "$tmp/o")" = 1 ]'
+echo stats/s.c > "$tmp/t/pending"
 check "... unless the file is in the pending list" \
 	'"$CHECK" "$tmp/t" "$LAYERS" "$tmp/t/pending"'
-echo 'reports/j.c' > "$tmp/t/pending"; echo '#include "lib/a.h"' > "$tmp/t/reports/j.c"
-check "a pending entry that no longer includes jansson fails (the list only shrinks)" \
-	'! "$CHECK" "$tmp/t" "$LAYERS" "$tmp/t/pending" > "$tmp/o" && grep -q "reports/j.c no longer includes" "$tmp/o"'
+echo 'int f(void);' > "$tmp/t/stats/s.c"
+check "a pending entry that no longer uses jansson fails (the list only shrinks)" \
+	'! "$CHECK" "$tmp/t" "$LAYERS" "$tmp/t/pending" > "$tmp/o" && grep -q "stats/s.c no longer uses jansson" "$tmp/o"'
 
 rm -rf "$tmp"
 e2e_summary "layers"
