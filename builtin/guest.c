@@ -20,7 +20,7 @@
 #include "runner/run_exec.h"
 #include "runner/target.h"
 #include "runner/tunables.h"
-#include "parsers/json_file.h"
+#include "results/run_metrics.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -66,18 +66,12 @@ static const struct kb_run *find_run(const struct kb_campaign *c,
 }
 
 /* Record a run that could not be done at all (bad tunable, ...). */
-static int write_failed(const char *rdir, const struct kb_campaign *c,
-			const struct kb_run *r, const char *reason)
+static int write_failed(const char *rdir,
+			const struct results_run_ident *id, const char *reason)
 {
 	char *mpath = kb_path_join(rdir, "metrics.json");
-	json_t *m = json_pack("{s:s, s:s, s:{}, s:s, s:s, s:i, s:b}",
-		"status", "failed", "reason", reason, "metrics",
-		"configuration", c->plan.configs[r->config].id,
-		"job", c->cfg.jobs[r->job], "iteration", (int)r->iteration,
-		"warmup", r->warmup);
-	int ret = kb_json_write_atomic(mpath, m);
+	int ret = results_metrics_write_failed(mpath, id, reason);
 
-	json_decref(m);
 	free(mpath);
 	return ret;
 }
@@ -203,8 +197,10 @@ int cmd_guest(int argc, char **argv)
 	     line = strtok_r(NULL, "\n", &save)) {
 		const struct kb_run *r = find_run(&c, line);
 		const struct kb_configuration *k;
-		json_t *result = NULL;
-		char *rdir, *mpath;
+		struct json_t *result = NULL;
+		struct results_run_ident id = { 0 };
+		struct results_run_kernel kern = { .guest = 1 };
+		char *rdir, *mpath, *pv = NULL;
 		const char *s;
 
 		if (!r) {
@@ -213,6 +209,10 @@ int cmd_guest(int argc, char **argv)
 			continue;
 		}
 		k = &c.plan.configs[r->config];
+		id.configuration = k->id;
+		id.job = c.cfg.jobs[r->job];
+		id.iteration = r->iteration;
+		id.warmup = r->warmup;
 		guest_say("run %s", r->key);
 		rdir = kb_run_dir(dir, r->key);
 		if (kb_mkdir_p(rdir)) {
@@ -220,7 +220,7 @@ int cmd_guest(int argc, char **argv)
 			goto out;
 		}
 		if (tunables_apply(&tu, &c.cfg, k)) {
-			err = write_failed(rdir, &c, r, "guest: cannot set the "
+			err = write_failed(rdir, &id, "guest: cannot set the "
 					   "tunables (see console.log)");
 			free(rdir);
 			if (err)
@@ -233,30 +233,22 @@ int cmd_guest(int argc, char **argv)
 			free(rdir);
 			goto out;
 		}
-		json_object_set_new(result, "configuration", json_string(k->id));
-		json_object_set_new(result, "job", json_string(c.cfg.jobs[r->job]));
-		json_object_set_new(result, "iteration", json_integer(r->iteration));
-		json_object_set_new(result, "warmup", json_boolean(r->warmup));
-		json_object_set_new(result, "guest_kernel", json_string(u.release));
-		{	/* the build as the guest saw it (identity, not the
-			 * release alone: two builds can share `uname -r`) */
-			char *pv = NULL;
-
-			if (!kb_read_file("/proc/version", &pv, NULL, 1)) {
-				pv[strcspn(pv, "\n")] = '\0';
-				json_object_set_new(result, "guest_proc_version",
-						    json_string(pv));
-			}
-			free(pv);
+		kern.release = u.release;
+		/* the build as the guest saw it (identity, not the release
+		 * alone: two builds can share `uname -r`) */
+		if (!kb_read_file("/proc/version", &pv, NULL, 1)) {
+			pv[strcspn(pv, "\n")] = '\0';
+			kern.proc_version = pv;
 		}
 		mpath = kb_path_join(rdir, "metrics.json");
-		err = kb_json_write_atomic(mpath, result);
-		s = json_string_value(json_object_get(result, "status"));
+		err = results_metrics_write(mpath, result, &id, &kern);
+		free(pv);
+		s = results_metrics_status(result);
 		if (s && strcmp(s, "ok"))
 			failed++;
 		guest_say("run %s: %s", r->key,
 			s ? s : "?");
-		json_decref(result);
+		results_metrics_free(result);
 		free(mpath);
 		free(rdir);
 		if (err)

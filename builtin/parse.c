@@ -12,6 +12,7 @@
 #include "lib/file.h"
 #include "parsers/fio_json.h"
 #include "parsers/fio_log.h"
+#include "parsers/fio_print.h"
 #include "parsers/fio_terse.h"
 #include "parsers/kconf.h"
 
@@ -73,34 +74,12 @@ static void usage(FILE *f)
 "parsed (the message names the file and what was wrong), 2 on bad usage.\n");
 }
 
-/* Print a result: indented, or on one line. */
-static int print_json(const char *path, const json_t *res, int compact)
+/* doc's warnings, unless quiet. */
+static void print_warnings(const char *path, const struct json_t *doc,
+			   int quiet)
 {
-	size_t flags = (compact ? JSON_COMPACT : JSON_INDENT(2)) |
-		JSON_REAL_PRECISION(15);
-	char *out = json_dumps(res, flags);
-	int rc = 0;
-
-	if (!out) {
-		kb_error("%s: out of memory formatting the result", path);
-		return -ENOMEM;
-	}
-	if (puts(out) == EOF) {
-		kb_error("writing to stdout: %m");
-		rc = -EIO;
-	}
-	free(out);
-	return rc;
-}
-
-static void print_warnings(const char *path, const json_t *res, int quiet)
-{
-	const json_t *w;
-	size_t i;
-
 	if (!quiet)
-		json_array_foreach(json_object_get(res, "warnings"), i, w)
-			kb_warn("%s: %s", path, json_string_value(w));
+		fio_doc_warn(path, doc);
 }
 
 /* The first bytes of path (up to n); 0, or -1 when it cannot be read
@@ -116,36 +95,13 @@ static int read_head(const char *path, char *head, size_t n, size_t *len)
 	return 0;
 }
 
-/* A terse file: one object per line, each on one line. */
-static int parse_terse(const char *path, const char *buf, size_t len,
-		       int quiet)
-{
-	char err[1024];
-	json_t *all = fio_terse_parse_buf(buf, len, path, err, sizeof(err));
-	const json_t *r;
-	size_t i;
-	int rc = 0;
-
-	if (!all) {
-		kb_error("%s", err);
-		return -EINVAL;
-	}
-	json_array_foreach(all, i, r) {
-		print_warnings(path, r, quiet);
-		if (!rc)
-			rc = print_json(path, r, 1);
-	}
-	json_decref(all);
-	return rc;
-}
-
 /* Several fio logs of one kind: one object. */
 static int parse_logs(char **paths, int n, unsigned avg_msec, int compact,
 		      int quiet)
 {
 	struct fio_log_input *in = calloc(n ? n : 1, sizeof(*in));
 	char err[1024];
-	json_t *res;
+	struct json_t *res;
 	int i, rc = 0;
 
 	if (!in) {
@@ -166,8 +122,8 @@ static int parse_logs(char **paths, int n, unsigned avg_msec, int compact,
 		goto out;
 	}
 	print_warnings(n == 1 ? paths[0] : "logs", res, quiet);
-	rc = print_json(paths[0], res, compact);
-	json_decref(res);
+	rc = fio_doc_print(stdout, paths[0], res, compact);
+	fio_doc_free(res);
 out:
 	for (i = 0; i < n; i++)
 		free((char *)in[i].buf);
@@ -179,7 +135,7 @@ static int parse_one(const char *path, int compact, int quiet,
 		     const struct fio_parse_opts *po)
 {
 	char err[1024];
-	json_t *res;
+	struct json_t *res;
 	int rc;
 
 	res = fio_parse_file_opts(path, po, err, sizeof(err));
@@ -190,8 +146,8 @@ static int parse_one(const char *path, int compact, int quiet,
 	print_warnings(path, res, quiet);
 	if (!quiet && fio_result_error(res, err, sizeof(err)))
 		kb_warn("%s: %s: the run is invalid", path, err);
-	rc = print_json(path, res, compact);
-	json_decref(res);
+	rc = fio_doc_print(stdout, path, res, compact);
+	fio_doc_free(res);
 	return rc;
 }
 
@@ -288,7 +244,8 @@ int cmd_parse(int argc, char **argv)
 			}
 			if (fio_terse_detect(head, len)) {
 				if (kb_read_file(argv[i], &buf, &len, 0) ||
-				    parse_terse(argv[i], buf, len, quiet))
+				    fio_terse_print_buf(stdout, argv[i], buf,
+							len, quiet))
 					failed = 1;
 				free(buf);
 				continue;

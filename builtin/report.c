@@ -7,6 +7,7 @@
 #include "reports/report.h"
 #include "reports/plots.h"
 #include "results/model.h"
+#include "results/report_sources.h"
 #include "results/rmodel.h"
 #include "stats/summary.h"
 #include "stats/compare.h"
@@ -149,7 +150,7 @@ static void usage(FILE *f)
 
 struct source {
 	const char *name;
-	json_t *results;
+	struct json_t *results;	/* its results model (results/model.h) */
 	/* the typed model of results, built once after the merges: what
 	 * stats_analyse() and every report read (results/rmodel.h) */
 	struct kb_rmodel *rm;
@@ -204,19 +205,19 @@ static int render_all(FILE *out, struct source *src, size_t nsrc,
 {
 	size_t f, i;
 	int ret = 0, first = 1;
-	json_t *all;
+	struct json_t **all;
 
 	for (f = 0; formats[f]; f++) {
 		if (!strcmp(formats[f], "json") && nsrc > 1 &&
 		    !opts->layout && !opts->rows && !opts->cols) {
 			/* several documents: one parseable array */
-			all = json_array();
+			all = kb_xcalloc(nsrc, sizeof(*all));
 			for (i = 0; i < nsrc; i++)
-				json_array_append(all, src[i].results);
+				all[i] = src[i].results;
 			if (!first)
 				fputc('\n', out);
-			ret = results_dumpf(out, all);
-			json_decref(all);
+			ret = results_dumpf_all(out, all, nsrc);
+			free(all);
 			if (ret)
 				return ret;
 			first = 0;
@@ -238,7 +239,7 @@ static int render_all(FILE *out, struct source *src, size_t nsrc,
  * campaign, at its first shard's place (results_combine_shards()). */
 static int combine_shards(struct source *src, size_t *nsrc)
 {
-	json_t **models = kb_xcalloc(*nsrc + 1, sizeof(*models));
+	struct json_t **models = kb_xcalloc(*nsrc + 1, sizeof(*models));
 	const char **names = kb_xcalloc(*nsrc + 1, sizeof(*names));
 	size_t i, j, m = *nsrc;
 	struct source *was = kb_xcalloc(*nsrc + 1, sizeof(*was));
@@ -434,8 +435,8 @@ int cmd_report(int argc, char **argv)
 			goto out;	/* the message names the directory */
 		/* a directory of shard directories: merged already */
 		src[nsrc].campaign_dir = results_is_shard(src[nsrc].results) ||
-			!json_object_get(json_object_get(src[nsrc].results,
-				"campaign"), "shards") ? argv[c] : NULL;
+			!results_has_shards(src[nsrc].results) ? argv[c] :
+			NULL;
 		nsrc++;
 	}
 	/* disturbed runs, against each campaign's (each shard's: another
@@ -456,7 +457,8 @@ int cmd_report(int argc, char **argv)
 	}
 	if (nsrc > 1 && !separate) {
 		/* several campaigns: their configurations in one table */
-		json_t **models = kb_xcalloc(nsrc, sizeof(*models)), *merged;
+		struct json_t **models = kb_xcalloc(nsrc, sizeof(*models));
+		struct json_t *merged;
 		const char **names = kb_xcalloc(nsrc, sizeof(*names));
 
 		for (i = 0; i < nsrc; i++) {
@@ -470,20 +472,15 @@ int cmd_report(int argc, char **argv)
 						"configurations appear twice, "
 						"renamed", names[i]);
 		}
-		merged = results_merge(models, names, nsrc, &map);
+		/* each run was judged against its own campaign; the header
+		 * takes the thresholds of the first (the baseline's) */
+		merged = results_merge_campaigns(models, names, nsrc, &map);
 		free(models);
 		free(names);
 		if (!merged)
 			goto out;
-		/* each run was judged against its own campaign; the header
-		 * takes the thresholds of the first (the baseline's) */
-		json_object_set(merged, "disturbed_settings", json_object_get(
-				src[0].results, "disturbed_settings"));
-		json_object_set(merged, "analysis_options", json_object_get(
-				src[0].results, "analysis_options"));
-		for (i = 1; i < nsrc; i++)
-			json_decref(src[i].results);
-		json_decref(src[0].results);
+		for (i = 0; i < nsrc; i++)
+			results_free(src[i].results);
 		src[0].results = merged;
 		src[0].campaign_dir = NULL;	/* no single raw-artifact dir */
 		nsrc = 1;
@@ -551,7 +548,7 @@ out:
 	 * kernel at exit in release builds (lib/file.h) */
 	for (i = 0; i < nsrc && KB_FREE_AT_EXIT; i++) {
 		kb_rmodel__delete(src[i].rm);
-		json_decref(src[i].results);
+		results_free(src[i].results);
 	}
 	for (i = 0; i < nkeep; i++)
 		free(keep[i]);

@@ -7,10 +7,21 @@
 #include <math.h>
 #include <string.h>
 
+#include "lib/file.h"
+
 /* The string member key of obj, or NULL. */
 static inline const char *kb_jstr(json_t *obj, const char *key)
 {
 	return json_string_value(json_object_get(obj, key));
+}
+
+/* A malloc'd copy of the string member key of obj, or NULL: for the
+ * typed structs read from kbench's own files. */
+static inline char *kb_jstrdup(json_t *obj, const char *key)
+{
+	const char *s = kb_jstr(obj, key);
+
+	return s ? kb_xstrdup(s) : NULL;
 }
 
 /* The object member key of obj, created empty (replacing a member of

@@ -18,9 +18,8 @@
 #include "runner/kexec.h"
 #include "runner/run_exec.h"
 #include "runner/tunables.h"
-#include "results/json.h"
 #include "results/paths.h"
-#include "parsers/json_file.h"
+#include "results/run_metrics.h"
 #include "push/push.h"
 #include "lib/err.h"
 #include "lib/file.h"
@@ -43,29 +42,35 @@ static void on_signal(int sig)
 	kb_spawn_forward_signal = SIGTERM;
 }
 
-/* The kernel a run ran on, in its metrics.json: "kernel_release" (uname
+/* Write the run's metrics.json record to mpath (results/run_metrics.h),
+ * stamped with id and the kernel it ran on: "kernel_release" (uname
  * -r), "proc_version" (/proc/version: the build, as two builds can share
  * a release) and, for a method = kexec variant, "kexec" (the boot that
  * made it the variant, runner/kexec.h).  A vm guest records its own
- * (guest_kernel, guest_proc_version: builtin/guest.c). */
-static void record_kernel(json_t *result, const struct kb_variant *v)
+ * (guest_kernel, guest_proc_version: builtin/guest.c).  0 or -errno. */
+static int write_metrics(const char *mpath, struct json_t *result,
+			 const struct results_run_ident *id,
+			 const struct kb_variant *v)
 {
 	struct utsname u;
 	char *pv = NULL;
 	struct kb_kexec_run_info kx;
+	struct results_run_kernel k = { 0 };
+	int ret;
 
 	if (uname(&u) == 0)
-		json_object_set_new(result, "kernel_release",
-				    json_string(u.release));
+		k.release = u.release;
 	if (!kb_read_file("/proc/version", &pv, NULL, 1)) {
 		pv[strcspn(pv, "\n")] = '\0';
-		json_object_set_new(result, "proc_version", json_string(pv));
+		k.proc_version = pv;
 	}
-	free(pv);
-	if (kexec_run_info(v, &kx)) {
-		kexec_run_info_record(result, &kx);
+	if (kexec_run_info(v, &kx))
+		k.kexec = &kx;
+	ret = results_metrics_write(mpath, result, id, &k);
+	if (k.kexec)
 		kexec_run_info_free(&kx);
-	}
+	free(pv);
+	return ret;
 }
 
 int campaign_run(const char *dir, const char *conf, int conf_explicit,
@@ -204,7 +209,10 @@ again:
 	for (i = 0; i < c.plan.nruns && !stop_signal; i++) {
 		const struct kb_run *r = &c.plan.runs[i];
 		const struct kb_configuration *k = &c.plan.configs[r->config];
-		json_t *result = NULL;
+		struct json_t *result = NULL;
+		struct results_run_ident id = {
+			.configuration = k->id, .job = c.cfg.jobs[r->job],
+			.iteration = r->iteration, .warmup = r->warmup };
 		char *rdir, *mpath;
 
 		if (!campaign_run_todo(&c, r->key, retry_failed))
@@ -273,26 +281,22 @@ again:
 		if (err || stop_signal) {
 			/* stopped early: not a measurement, nothing recorded */
 			kb_sync_defer_end(rdir);
-			json_decref(result);
+			results_metrics_free(result);
 			free(rdir);
 			if (err)
 				goto out;
 			break;
 		}
 		mpath = kb_path_join(rdir, "metrics.json");
-		json_object_set_new(result, "configuration", json_string(k->id));
-		json_object_set_new(result, "job", json_string(c.cfg.jobs[r->job]));
-		json_object_set_new(result, "iteration", json_integer(r->iteration));
-		json_object_set_new(result, "warmup", json_boolean(r->warmup));
-		record_kernel(result, &c.cfg.variants[k->variant]);
-		err = kb_json_write_atomic(mpath, result);
+		err = write_metrics(mpath, result, &id,
+				    &c.cfg.variants[k->variant]);
 		if (!kb_sync_defer_end(rdir) && !err)
 			err = campaign_record_result(&c, r->key,
-				kb_jstr(result, "status"),
-				kb_jstr(result, "reason"), &failed);
+				results_metrics_status(result),
+				results_metrics_reason(result), &failed);
 		else if (!err)
 			err = -EIO;
-		json_decref(result);
+		results_metrics_free(result);
 		free(mpath);
 		free(rdir);
 		if (err)

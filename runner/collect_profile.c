@@ -24,7 +24,7 @@
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/proc.h"
-#include "parsers/json_file.h"
+#include "results/profile_info.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -42,7 +42,7 @@
 
 struct profile_state {
 	pid_t pid;		/* perf record, 0 = not running */
-	json_t *info;		/* becomes profile.json */
+	struct kb_profile_info info;	/* becomes profile.json */
 };
 
 static int profile_enabled(const struct kb_config *cfg)
@@ -81,7 +81,6 @@ static pid_t start_bg(char *const argv[], const char *log)
 static int profile_start(struct kb_run_ctx *ctx, void **state)
 {
 	struct profile_state *st;
-	json_t *events = json_array();
 	struct kb_argv evargs = KB_ARGV_INIT, argv = KB_ARGV_INIT;
 	char *data, *log, *src, *dst, *kr = NULL;
 	const char *ev;
@@ -92,56 +91,49 @@ static int profile_start(struct kb_run_ctx *ctx, void **state)
 	 * every run but the unsampled ones with profile_during =
 	 * counted-runs): no perf process during any other run */
 	*state = NULL;
-	if (!plan_run_sampled(ctx->cfg, ctx->run)) {
-		json_decref(events);
+	if (!plan_run_sampled(ctx->cfg, ctx->run))
 		return 0;
-	}
 	st = kb_xcalloc(1, sizeof(*st));
-	st->info = json_pack("{s:o}", "events", events);
 	for (i = 0; i < ctx->cfg->nprofile; i++) {
 		const char *role = ctx->cfg->profile[i];
-		json_t *e = json_pack("{s:s}", "role", role);
+		struct kb_profile_event *e = profile_info_add_event(&st->info,
+								    role);
 
 		ev = NULL;
 		if (!strcmp(role, "cycles")) {
-			json_object_set_new(e, "requested", json_string("cycles"));
+			e->requested = kb_xstrdup("cycles");
 			if (kb_perf_event_supported(PERF_TYPE_HARDWARE,
 					PERF_COUNT_HW_CPU_CYCLES, &err)) {
 				ev = "cycles";
 			} else {
 				ev = "cpu-clock";
-				json_object_set_new(e, "note", json_string(
-					"cycles not supported here: sampled "
-					"cpu-clock (timer) instead"));
+				e->note = kb_xstrdup("cycles not supported "
+					"here: sampled cpu-clock (timer) "
+					"instead");
 			}
 		} else if (!strcmp(role, "dcm")) {
-			json_object_set_new(e, "requested",
-					    json_string("L1-dcache-load-misses"));
+			e->requested = kb_xstrdup("L1-dcache-load-misses");
 			if (kb_perf_event_supported(PERF_TYPE_HW_CACHE,
 						    L1D_READ_MISS, &err)) {
 				ev = "L1-dcache-load-misses";
 			} else {
-				char *n = kb_xasprintf("L1-dcache-load-misses "
+				e->note = kb_xasprintf("L1-dcache-load-misses "
 						       "not supported here "
 						       "(perf_event_open: %s; "
 						       "a VM without a virtual "
 						       "PMU?)", strerror(err));
-
-				json_object_set_new(e, "note", json_string(n));
-				free(n);
 			}
 		}
-		json_object_set_new(e, "event", ev ? json_string(ev) :
-				    json_null());
-		json_array_append_new(events, e);
+		e->event = ev ? kb_xstrdup(ev) : NULL;
 		if (ev) {
 			kb_argv_pushl(&evargs, "-e", ev, NULL);
 			na++;
 		}
 	}
-	if (kb_read_file("/proc/sys/kernel/kptr_restrict", &kr, NULL, 1) == 0)
-		json_object_set_new(st->info, "kptr_restrict",
-				    json_integer(atoi(kr)));
+	if (kb_read_file("/proc/sys/kernel/kptr_restrict", &kr, NULL, 1) == 0) {
+		st->info.has_kptr_restrict = 1;
+		st->info.kptr_restrict = atoi(kr);
+	}
 	free(kr);
 
 	src = kb_path_join(ctx->cfg->profiles_dir, "symbols.conf");
@@ -149,8 +141,7 @@ static int profile_start(struct kb_run_ctx *ctx, void **state)
 	if (kb_exists(src))
 		ret = collect_snapshot(src, ctx->rdir, "symbols.conf");
 	else
-		json_object_set_new(st->info, "symbols_missing",
-				    json_string(src));
+		st->info.symbols_missing = kb_xstrdup(src);
 	free(src);
 	free(dst);
 	if (ret)
@@ -165,8 +156,7 @@ static int profile_start(struct kb_run_ctx *ctx, void **state)
 		kb_argv_push(&argv, evargs.v[i]);
 	st->pid = start_bg(argv.v, log);
 	if (st->pid < 0) {
-		json_object_set_new(st->info, "record_error",
-				    json_string(strerror((int)-st->pid)));
+		st->info.record_error = kb_xstrdup(strerror((int)-st->pid));
 		st->pid = 0;
 	} else {
 		/* let perf record open its events before fio starts */
@@ -187,7 +177,8 @@ out:
  * always, zstd-compressed (perf_report.txt.zst, lib/compress.h; the
  * parser reads it back), perf.data only with kernels.conf keep =
  * perf.data.  profile.json says which. */
-static int keep_artefacts(struct kb_run_ctx *ctx, json_t *info,
+static int keep_artefacts(struct kb_run_ctx *ctx,
+			  struct kb_profile_info *info,
 			  const char *rep, const char *data)
 {
 	char *zst = kb_xasprintf("%s.zst", rep);
@@ -202,13 +193,11 @@ static int keep_artefacts(struct kb_run_ctx *ctx, json_t *info,
 	if (ret)
 		return ret;
 	if (ctx->cfg->keep & KB_KEEP_PERF_DATA) {
-		json_object_set_new(info, "perf_data", json_string("kept "
-				    "(keep = perf.data)"));
+		info->perf_data = kb_xstrdup("kept (keep = perf.data)");
 	} else {
 		unlink(data);
-		json_object_set_new(info, "perf_data", json_string("removed "
-				    "after perf report (keep = perf.data keeps "
-				    "it)"));
+		info->perf_data = kb_xstrdup("removed after perf report "
+					     "(keep = perf.data keeps it)");
 	}
 	return 0;
 }
@@ -243,27 +232,28 @@ static int profile_stop(struct kb_run_ctx *ctx, void *state)
 			kill(st->pid, SIGKILL);
 			waitpid(st->pid, &status, 0);
 		}
-		json_object_set_new(st->info, "record_exit_status",
-				    json_integer(WIFEXITED(status) ?
-						 WEXITSTATUS(status) : -1));
+		st->info.has_record_exit_status = 1;
+		st->info.record_exit_status = WIFEXITED(status) ?
+					      WEXITSTATUS(status) : -1;
 		o.stdout_path = rep;
 		o.stderr_path = err;
 		o.timeout_s = 300;
 		kb_argv_pushl(&argv, "perf", "report", "-i", data, "--stdio",
 			      "--no-children", "--sort", "dso,sym",
 			      "-F", "overhead,sample,dso,sym", "-t", "|", NULL);
-		if (kb_spawn(argv.v, &o, &r) == 0)
-			json_object_set_new(st->info, "report_exit_status",
-					    json_integer(r.exited ?
-							 r.exit_status : -1));
-		ret = keep_artefacts(ctx, st->info, rep, data);
+		if (kb_spawn(argv.v, &o, &r) == 0) {
+			st->info.has_report_exit_status = 1;
+			st->info.report_exit_status = r.exited ?
+						      r.exit_status : -1;
+		}
+		ret = keep_artefacts(ctx, &st->info, rep, data);
 		if (ret)
 			goto out;
 	}
-	ret = kb_json_write_atomic(path, st->info);
+	ret = profile_info_save(path, &st->info);
 out:
 	kb_argv_clear(&argv);
-	json_decref(st->info);
+	profile_info_free(&st->info);
 	free(st);
 	free(data);
 	free(rep);

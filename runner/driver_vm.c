@@ -44,7 +44,7 @@
 #include "runner/accel.h"
 #include "runner/qemu.h"
 #include "results/records.h"
-#include "results/json.h"
+#include "results/run_metrics.h"
 #include "runner/campaign.h"
 #include "runner/initramfs.h"
 #include "runner/kernel_img.h"
@@ -55,7 +55,6 @@
 #include "lib/file.h"
 #include "lib/proc.h"
 #include "lib/str.h"
-#include "parsers/json_file.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -295,28 +294,21 @@ static int record_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 		char *rdir = kb_run_dir(c->dir, r->key);
 		char *mpath = kb_path_join(rdir, "metrics.json");
 		char *cpath = kb_path_join(rdir, "console.log");
-		json_t *m = NULL;
+		struct results_run_ident id = {
+			.configuration = c->plan.configs[r->config].id,
+			.job = c->cfg.jobs[r->job],
+			.iteration = r->iteration, .warmup = r->warmup };
+		char *status = NULL, *why = NULL;
 
 		if (kb_mkdir_p(rdir) == 0 && ctext)
 			kb_write_atomic(cpath, ctext, clen);
-		if (kb_exists(mpath))
-			m = kb_json_load(mpath);
-		if (!m || !json_string_value(json_object_get(m, "status"))) {
-			json_decref(m);
-			m = json_pack("{s:s, s:s, s:{}, s:s, s:s, s:i, s:b}",
-				"status", "failed", "reason", reason,
-				"metrics", "configuration",
-				c->plan.configs[r->config].id,
-				"job", c->cfg.jobs[r->job],
-				"iteration", (int)r->iteration,
-				"warmup", r->warmup);
-			ret = kb_json_write_atomic(mpath, m);
-		}
+		ret = results_metrics_outcome(mpath, &id, reason, &status,
+					      &why);
 		if (!ret)
-			ret = campaign_record_result(c, r->key,
-				kb_jstr(m, "status"), kb_jstr(m, "reason"),
-				nfailed);
-		json_decref(m);
+			ret = campaign_record_result(c, r->key, status, why,
+						     nfailed);
+		free(status);
+		free(why);
 		free(rdir);
 		free(mpath);
 		free(cpath);

@@ -3,7 +3,7 @@
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/proc.h"
-#include "parsers/json_file.h"
+#include "results/tunables_state.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -326,18 +326,16 @@ static char *registry_claim(const char *tpath, char *current,
 			    const char *campaign)
 {
 	char *rp = registry_path(tpath), *dir, *orig = current;
-	json_t *e = kb_exists(rp) ? json_load_file(rp, 0, NULL) : NULL, *rec;
-	pid_t pid = (pid_t)json_integer_value(json_object_get(e, "pid"));
-	const char *o = json_string_value(json_object_get(e, "original"));
-	const char *owner = json_string_value(json_object_get(e, "campaign"));
-	const char *rpath = json_string_value(json_object_get(e, "path"));
+	struct kb_tunable_record rec = { 0 }, old;
+	int e = tunable_record_load(rp, &old) == 0;
+	pid_t pid = (pid_t)old.pid;
+	const char *o = old.original, *owner = old.campaign;
 
-	if (e && rpath && strcmp(rpath, tpath)) {
+	if (e && old.path && strcmp(old.path, tpath)) {
 		/* the name says one tunable, the record another: not ours */
-		kb_warn("%s records tunable %s, not %s: ignored", rp, rpath,
+		kb_warn("%s records tunable %s, not %s: ignored", rp, old.path,
 			tpath);
-		json_decref(e);
-		e = NULL;
+		e = 0;
 		o = owner = NULL;
 		pid = 0;
 	}
@@ -367,17 +365,17 @@ static char *registry_claim(const char *tpath, char *current,
 
 		if (slash)
 			*slash = '\0';
-		rec = json_pack("{s:s, s:s, s:s, s:I}", "path", tpath,
-				"original", orig, "campaign", cdir, "pid",
-				(json_int_t)getpid());
-		free(cdir);
+		rec.path = kb_xstrdup(tpath);
+		rec.original = kb_xstrdup(orig);
+		rec.campaign = cdir;
+		rec.pid = (long)getpid();
 	}
 	if (kb_mkdir_p(dir) == 0)
-		kb_json_write_atomic(rp, rec);
-	json_decref(rec);
+		tunable_record_save(rp, &rec);
+	tunable_record_free(&rec);
 	free(dir);
 out:
-	json_decref(e);
+	tunable_record_free(&old);
 	free(rp);
 	return orig;
 }
@@ -460,21 +458,20 @@ static int restore_one(const char *path, const char *value)
 
 int tunables_restore_file(const char *path, const struct kb_config *cfg)
 {
-	json_t *saved = kb_json_load(path), *v;
-	const char *p;
+	struct kb_tunables_saved saved;
+	size_t i;
 	int ret = 0;
 
-	if (!saved)
+	if (tunables_saved_load(path, &saved) < 0)
 		return -EINVAL;
-	json_object_foreach(saved, p, v) {
+	for (i = 0; i < saved.n; i++) {
+		const char *p = saved.paths[i], *v = saved.values[i];
 		char why[512], *real;
 
-		if (!json_is_string(v))
-			continue;
 		real = tunable_resolve(p, why, sizeof(why));
 		if (!real && errno == ENOENT) {
 			kb_warn("cannot restore %s = %s: the file is gone "
-				"(device removed?)", p, json_string_value(v));
+				"(device removed?)", p, v);
 			if (allowed_prefix(p) && !strstr(p, "/../"))
 				registry_release(p);	/* its record only */
 			continue;
@@ -492,13 +489,13 @@ int tunables_restore_file(const char *path, const struct kb_config *cfg)
 			free(real);
 			continue;
 		}
-		if (restore_one(real, json_string_value(v)) < 0)
+		if (restore_one(real, v) < 0)
 			ret = -EIO;
 		else
 			registry_release(real);
 		free(real);
 	}
-	json_decref(saved);
+	tunables_saved_free(&saved);
 	if (ret == 0)
 		unlink(path);
 	return ret;
@@ -557,7 +554,7 @@ int tunables_init(struct kb_tunables *tu, const struct kb_config *cfg,
 
 static int save_originals(struct kb_tunables *tu)
 {
-	json_t *saved = json_object();
+	struct kb_tunables_saved saved = { 0 };
 	size_t i;
 	int ret = 0;
 
@@ -573,11 +570,11 @@ static int save_originals(struct kb_tunables *tu)
 			ret = -EIO;
 			goto out;
 		}
-		json_object_set_new(saved, tu->paths[i], json_string(v));
+		tunables_saved_add(&saved, tu->paths[i], v);
 		free(tu->orig[i]);
 		tu->orig[i] = v;
 	}
-	ret = kb_json_write_atomic(tu->saved_path, saved);
+	ret = tunables_saved_save(tu->saved_path, &saved);
 	if (ret == 0)
 		tu->saved = 1;
 out:
@@ -598,7 +595,7 @@ out:
 			tu->orig[i] = NULL;
 		}
 	}
-	json_decref(saved);
+	tunables_saved_free(&saved);
 	return ret;
 }
 
