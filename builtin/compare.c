@@ -1,6 +1,12 @@
 /* builtin/compare.c - `kbench compare BASE NEW`: a verdict per job and
  * metric, and an exit status `git bisect run` understands (0 good, 1
- * bad, 125 skip).  The statistics are those of stats/compare.h. */
+ * bad, 125 skip).  The statistics are those of stats/compare.h.
+ *
+ * Each side is loaded as a results tree (results/model.h) with its
+ * campaign typed (results/campaign_info.h); the configurations compared
+ * are copied into one merged pair model (results_pair_new(),
+ * results_pair_add()), whose typed model (results/rmodel.h) is built
+ * once, analysed, and is all that the tables and the verdict read. */
 #include "builtin/builtin.h"
 #include "results/paths.h"
 #include "lib/err.h"
@@ -101,17 +107,16 @@ static void usage(FILE *f)
 "commit.\n");
 }
 
-/* 1 when the two models' campaigns list a job in common */
-static int jobs_in_common(json_t *a, json_t *b)
+/* 1 when the two campaigns list a job in common */
+static int jobs_in_common(const struct kb_rcampaign *a,
+			  const struct kb_rcampaign *b)
 {
-	json_t *ja = json_object_get(json_object_get(a, "campaign"), "jobs");
-	json_t *jb = json_object_get(json_object_get(b, "campaign"), "jobs");
-	json_t *x, *y;
 	size_t i, k;
 
-	json_array_foreach(ja, i, x)
-		json_array_foreach(jb, k, y)
-			if (json_equal(x, y))
+	for (i = 0; i < a->jobs.n; i++)
+		for (k = 0; k < b->jobs.n; k++)
+			if (a->jobs.v[i] && b->jobs.v[k] &&
+			    !strcmp(a->jobs.v[i], b->jobs.v[k]))
 				return 1;
 	return 0;
 }
@@ -128,29 +133,17 @@ struct side {
 	const char *arg;
 	char *dir;
 	char *config;		/* NULL: the whole directory */
-	json_t *res;
+	json_t *res;		/* its results model (results/model.h) */
+	struct kb_rcampaign camp;	/* res's campaign and configurations,
+					 * typed (borrows from res) */
 };
 
-static int config_exists(json_t *res, const char *id)
+static void list_configs(const struct kb_rcampaign *c)
 {
-	json_t *e;
 	size_t i;
 
-	json_array_foreach(json_object_get(res, "configurations"), i, e)
-		if (!strcmp(json_string_value(json_object_get(e, "id")) ?: "",
-			    id))
-			return 1;
-	return 0;
-}
-
-static void list_configs(json_t *res)
-{
-	json_t *e;
-	size_t i;
-
-	json_array_foreach(json_object_get(res, "configurations"), i, e)
-		fprintf(stderr, "  %s\n",
-			json_string_value(json_object_get(e, "id")) ?: "?");
+	for (i = 0; i < c->nconfigs; i++)
+		fprintf(stderr, "  %s\n", c->configs[i].id ?: "?");
 }
 
 static int side_open(struct side *s, const char *arg)
@@ -185,62 +178,29 @@ static int side_open(struct side *s, const char *arg)
 		if (results_combine_shards(&s->res, &name, &one))
 			return -EINVAL;
 	}
-	if (s->config && !config_exists(s->res, s->config)) {
+	kb_rcampaign__fill(&s->camp, s->res);
+	if (s->config && !kb_rcampaign__config(&s->camp, s->config)) {
 		kb_error("%s: %s has no configuration '%s'; it has:", arg,
 			 s->dir, s->config);
-		list_configs(s->res);
+		list_configs(&s->camp);
 		return -EINVAL;
 	}
 	return 0;
 }
 
-static const char *baseline_of(json_t *res)
+static const char *baseline_of(const struct kb_rcampaign *c)
 {
-	const char *b = json_string_value(json_object_get(json_object_get(res,
-				"campaign"), "baseline"));
-
-	if (b && config_exists(res, b))
-		return b;
-	return json_string_value(json_object_get(json_array_get(
-		json_object_get(res, "configurations"), 0), "id"));
+	if (kb_rcampaign__config(c, c->baseline))
+		return c->baseline;
+	return c->nconfigs ? c->configs[0].id : NULL;
 }
 
 static void side_close(struct side *s)
 {
 	free(s->dir);
 	free(s->config);
+	kb_rcampaign__clear(&s->camp);
 	json_decref(s->res);
-}
-
-/* Copy the runs of configuration id from s into the merged model under
- * the name label; "order" keeps their place in s's run order. */
-static void add_runs(json_t *merged, const struct side *s, const char *id,
-		     const char *label, const char *campaign)
-{
-	json_t *runs = json_object_get(merged, "runs"), *run, *copy, *j;
-	json_t *jobs = json_object_get(json_object_get(merged, "campaign"),
-				       "jobs");
-	const char *c, *job;
-	size_t i, k;
-	int have;
-
-	json_array_foreach(json_object_get(s->res, "runs"), i, run) {
-		c = json_string_value(json_object_get(run, "configuration"));
-		if (!c || strcmp(c, id))
-			continue;
-		copy = json_deep_copy(run);
-		json_object_set_new(copy, "configuration", json_string(label));
-		/* rounds pair only within one campaign (stats/compare.h) */
-		json_object_set_new(copy, "campaign", json_string(campaign));
-		json_object_set_new(copy, "order", json_integer((json_int_t)i));
-		json_array_append_new(runs, copy);
-		job = json_string_value(json_object_get(run, "job"));
-		have = 0;
-		json_array_foreach(jobs, k, j)
-			have |= job && !strcmp(json_string_value(j), job);
-		if (job && !have)
-			json_array_append_new(jobs, json_string(job));
-	}
 }
 
 struct pairs {
@@ -271,10 +231,8 @@ static const char *label_for(struct pairs *p, json_t *merged,
 				sizeof(*p->labels));
 	p->labels[p->nlabels++] = l;
 	camp = kb_xasprintf("%s%s", s->dir, again ? " (again)" : "");
-	add_runs(merged, s, id, l, camp);
+	results_pair_add(merged, s->res, id, l, camp);
 	free(camp);
-	json_array_append_new(json_object_get(merged, "configurations"),
-			      json_pack("{s:s}", "id", l));
 	return l;
 }
 
@@ -296,8 +254,7 @@ static void add_pair(struct pairs *p, json_t *merged, const struct side *b,
 static void build_pairs(struct pairs *p, json_t *merged, struct side *b,
 			struct side *n, const struct results_map *map)
 {
-	json_t *nc = json_object_get(n->res, "configurations"), *e;
-	const char *bid = b->config ? b->config : baseline_of(b->res), *id;
+	const char *bid = b->config ? b->config : baseline_of(&b->camp), *id;
 	const char *old;
 	size_t i;
 
@@ -308,8 +265,8 @@ static void build_pairs(struct pairs *p, json_t *merged, struct side *b,
 		add_pair(p, merged, b, old ? old : bid, n, n->config);
 		return;
 	}
-	json_array_foreach(nc, i, e) {
-		id = json_string_value(json_object_get(e, "id"));
+	for (i = 0; i < n->camp.nconfigs; i++) {
+		id = n->camp.configs[i].id;
 		if (!id)
 			continue;
 		if (b->config) {
@@ -340,23 +297,26 @@ static int same_dir(const char *a, const char *b)
 /* kbench compare A A: the comparisons of a configuration with its own
  * copy ("(again)", add_pair()) are unpaired because the copy is taken as
  * another campaign; their reason says so, not "different campaigns". */
-static void self_reasons(json_t *merged)
+static void self_reasons(struct kb_analysis *a)
 {
-	json_t *e;
+	struct kb_comparison_row *e;
 	size_t i, l;
 	const char *c;
 
-	json_array_foreach(json_object_get(merged, "comparisons"), i, e) {
-		c = json_string_value(json_object_get(e, "configuration"));
+	for (i = 0; i < a->ncomparisons; i++) {
+		e = &a->comparisons[i];
+		c = e->configuration;
 		l = c ? strlen(c) : 0;
-		if (l > 8 && !strcmp(c + l - 8, " (again)"))
-			json_object_set_new(e, "analysis_reason", json_string(
+		if (l > 8 && !strcmp(c + l - 8, " (again)")) {
+			free(e->analysis_reason);
+			e->analysis_reason = kb_xstrdup(
 				"a campaign compared with itself: each "
 				"configuration against a copy of its runs "
 				"taken as another campaign, so unpaired, "
 				"every change 0.00%, and the minimum "
 				"detectable effect that of two such "
-				"campaigns"));
+				"campaigns");
+		}
 	}
 }
 
@@ -391,43 +351,38 @@ static void env_warn(const struct side *b, const struct side *n)
 		"governor_all_cpus", "turbo", "no_turbo", "boost", "epp",
 		"smt" };
 	const size_t always = 6;
-	json_t *eb = json_object_get(json_object_get(b->res, "campaign"),
-				     "environment");
-	json_t *en = json_object_get(json_object_get(n->res, "campaign"),
-				     "environment");
-	json_t *x, *y;
+	const struct kb_renv *eb = &b->camp.env, *en = &n->camp.env;
+	enum kb_renv_has x, y;
 	size_t i, ndiff = 0;
 	char *sx, *sy;
 
-	if (!json_is_object(eb) || !json_is_object(en) ||
-	    !strcmp(b->dir, n->dir))
+	if (!eb->json || !en->json || !strcmp(b->dir, n->dir))
 		return;
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		x = json_object_get(eb, keys[i]);
-		y = json_object_get(en, keys[i]);
-		if (!x && !y)
+		x = kb_renv__has(eb, keys[i]);
+		y = kb_renv__has(en, keys[i]);
+		if (x == KB_RENV_ABSENT && y == KB_RENV_ABSENT)
 			continue;	/* recorded by neither */
-		if (i >= always && (!x || !y || json_is_null(x) ||
-				    json_is_null(y)))
+		if (i >= always && (x != KB_RENV_SET || y != KB_RENV_SET))
 			continue;	/* not recorded by both */
 		if (!strcmp(keys[i], "cmdline")) {
-			char *cx = cmdline_norm(json_string_value(x));
-			char *cy = cmdline_norm(json_string_value(y));
+			char *cx = cmdline_norm(eb->cmdline);
+			char *cy = cmdline_norm(en->cmdline);
 			int same = !strcmp(cx, cy);
 
 			free(cx);
 			free(cy);
 			if (same)
 				continue;
-		} else if (x && y && json_equal(x, y)) {
+		} else if (kb_renv__equal(eb, en, keys[i])) {
 			continue;
 		}
 		if (!ndiff++)
 			kb_warn("the campaigns ran in different environments "
 				"(a difference may come from them, not from "
 				"what is compared):");
-		sx = x ? json_dumps(x, JSON_ENCODE_ANY) : NULL;
-		sy = y ? json_dumps(y, JSON_ENCODE_ANY) : NULL;
+		sx = kb_renv__text(eb, keys[i]);
+		sy = kb_renv__text(en, keys[i]);
 		fprintf(stderr, "  %s: %s in %s, %s in %s\n", keys[i],
 			sx ? sx : "not recorded", b->dir,
 			sy ? sy : "not recorded", n->dir);
@@ -436,17 +391,17 @@ static void env_warn(const struct side *b, const struct side *n)
 	}
 }
 
-static const char *verdict_word(json_t *e)
+static const char *verdict_word(const struct kb_comparison_row *e)
 {
-	return json_string_value(json_object_get(e, "verdict")) ?: "?";
+	return e->verdict ?: "?";
 }
 
-static double num(json_t *e, const char *key, int *ok)
+/* v, and in *ok whether it is a number results.json would hold (the
+ * serializer writes null for NaN and Inf, results/json.h kb_jreal()) */
+static double num(double v, int *ok)
 {
-	json_t *v = json_object_get(e, key);
-
-	*ok = json_is_number(v);
-	return *ok ? json_number_value(v) : NAN;
+	*ok = isfinite(v);
+	return *ok ? v : NAN;
 }
 
 static int is_sig(const char *v)
@@ -455,33 +410,32 @@ static int is_sig(const char *v)
 	       !strcmp(v, "significant difference");
 }
 
-static int cmp_matches(json_t *e, const struct kb_compare_pair *pr,
-		       const char *job)
+static int cmp_matches(const struct kb_comparison_row *e,
+		       const struct kb_compare_pair *pr, const char *job)
 {
-	return !strcmp(json_string_value(json_object_get(e, "baseline")),
-		       pr->baseline) &&
-	       !strcmp(json_string_value(json_object_get(e, "configuration")),
-		       pr->configuration) &&
-	       !strcmp(json_string_value(json_object_get(e, "job")), job);
+	return !strcmp(e->baseline, pr->baseline) &&
+	       !strcmp(e->configuration, pr->configuration) &&
+	       !strcmp(e->job, job);
 }
 
 /* One table per pair and job; nothing when they have no comparison. */
-static void print_pair(FILE *out, json_t *merged,
+static void print_pair(FILE *out, const struct kb_rmodel *m,
 		       const struct kb_compare_pair *pr, const char *job)
 {
-	json_t *e, *set = json_object_get(merged, "comparison_settings");
+	const struct kb_analysis *a = &m->analysis;
+	const struct kb_comparison_settings *set = &a->settings;
+	const struct kb_comparison_row *e;
 	struct kb_table *t;
 	char *title;
 	size_t i, row;
 	int ok, ok2;
 	double v, w;
-	struct kb_comparison_row crow;
 	char *mt;
 
-	json_array_foreach(json_object_get(merged, "comparisons"), i, e)
-		if (cmp_matches(e, pr, job))
+	for (i = 0; i < a->ncomparisons; i++)
+		if (cmp_matches(&a->comparisons[i], pr, job))
 			break;
-	if (i == json_array_size(json_object_get(merged, "comparisons")))
+	if (i == a->ncomparisons)
 		return;
 	title = kb_xasprintf("%s: %s vs %s (base)", job, pr->configuration,
 			     pr->baseline);
@@ -497,44 +451,43 @@ static void print_pair(FILE *out, json_t *merged,
 	kb_table_add_col(t, "n", 1, 2);
 	kb_table_add_col(t, "CV%", 1, 2);
 	kb_table_add_col(t, "verdict", 0, 2);
-	json_array_foreach(json_object_get(merged, "comparisons"), i, e) {
-		const char *vd = verdict_word(e);
+	for (i = 0; i < a->ncomparisons; i++) {
+		const char *vd;
 
+		e = &a->comparisons[i];
 		if (!cmp_matches(e, pr, job))
 			continue;
+		vd = verdict_word(e);
 		row = kb_table_add_row(t, 0);
-		kb_table_set(t, row, 0, "%s", json_string_value(
-			json_object_get(e, "metric")));
-		v = num(e, "mean_baseline", &ok);
+		kb_table_set(t, row, 0, "%s", e->metric);
+		v = num(e->mean_baseline, &ok);
 		kb_table_set(t, row, 1, ok ? "%.2f" : "n/a", v);
-		v = num(e, "mean", &ok);
+		v = num(e->mean, &ok);
 		kb_table_set(t, row, 2, ok ? "%.2f" : "n/a", v);
-		v = num(e, "change_pct", &ok);
+		v = num(e->change_pct, &ok);
 		if (ok && is_sig(vd))
 			kb_table_set(t, row, 3, "* %+.2f%%*", v);
 		else if (ok)
 			kb_table_set(t, row, 3, "(%+.2f%%)", v);
 		else
 			kb_table_set(t, row, 3, "n/a");
-		v = num(e, "change_ci95_lo_pct", &ok);
-		w = num(e, "change_ci95_hi_pct", &ok2);
+		v = num(e->change_ci95_lo_pct, &ok);
+		w = num(e->change_ci95_hi_pct, &ok2);
 		if (ok && ok2)
 			kb_table_set(t, row, 4, "[%+.2f%%, %+.2f%%]", v, w);
 		else
 			kb_table_set(t, row, 4, "n/a");
-		v = num(e, "p_adjusted", &ok);
+		v = num(e->p_adjusted, &ok);
 		kb_table_set(t, row, 5, ok ? "%.3g" : "n/a", v);
-		v = num(e, "mw_p", &ok);
+		v = num(e->mw_p, &ok);
 		if (!ok)
-			v = num(json_object_get(e, "wilcoxon"), "p", &ok);
+			v = num(e->wilcoxon.present ? e->wilcoxon.p : NAN,
+				&ok);
 		kb_table_set(t, row, 6, ok ? "%.3g" : "n/a", v);
 		kb_table_set(t, row, 7, "%lld/%lld",
-			     (long long)json_integer_value(json_object_get(e,
-				"n_baseline")),
-			     (long long)json_integer_value(json_object_get(e,
-				"n")));
-		v = num(e, "cv_baseline_pct", &ok);
-		w = num(e, "cv_pct", &ok2);
+			     (long long)e->n_baseline, (long long)e->n);
+		v = num(e->cv_baseline_pct, &ok);
+		w = num(e->cv_pct, &ok2);
 		if (ok && ok2)
 			kb_table_set(t, row, 8, "%.2f/%.2f", v, w);
 		else
@@ -547,26 +500,24 @@ static void print_pair(FILE *out, json_t *merged,
 		"%lld comparisons made (false discovery rate %g); rank p: "
 		"Wilcoxon signed-rank (paired) or Mann-Whitney U (unpaired), "
 		"two-sided, not used for the verdict; n and CV%%: base/new",
-		(long long)json_integer_value(json_object_get(set,
-			"family_size")), num(set, "alpha", &ok));
+		(long long)set->family_size, num(set->alpha, &ok));
 	{
 		/* the analyses of this table, each once */
 		char *seen = NULL, *tmp;
 
-		json_array_foreach(json_object_get(merged, "comparisons"), i,
-				   e) {
-			const char *a = json_string_value(json_object_get(e,
-								"analysis"));
+		for (i = 0; i < a->ncomparisons; i++) {
+			const char *an;
 			char *key;
 
-			if (!cmp_matches(e, pr, job) || !a)
+			e = &a->comparisons[i];
+			an = e->analysis;
+			if (!cmp_matches(e, pr, job) || !an)
 				continue;
-			key = kb_xasprintf("|%s|", a);
+			key = kb_xasprintf("|%s|", an);
 			if (!seen || !strstr(seen, key)) {
 				kb_table_add_note(t, "analysis: %s (%s)",
-					kb_analysis_text(a), json_string_value(
-					json_object_get(e, "analysis_reason")) ?:
-					"");
+					kb_analysis_text(an),
+					e->analysis_reason ?: "");
 				tmp = kb_xasprintf("%s%s", seen ? seen : "",
 						   key);
 				free(seen);
@@ -576,79 +527,68 @@ static void print_pair(FILE *out, json_t *merged,
 		}
 		free(seen);
 	}
-	json_array_foreach(json_object_get(merged, "comparisons"), i, e) {
-		json_t *d = json_object_get(e, "drift_baseline");
-		const char *m = json_string_value(json_object_get(e, "metric"));
+	for (i = 0; i < a->ncomparisons; i++) {
+		const struct kb_drift_row *d;
+		const char *mn;
 
+		e = &a->comparisons[i];
 		if (!cmp_matches(e, pr, job))
 			continue;
-		kb_comparison_row__from_json(e, &crow);
-		mt = kb_mde_text(&crow);
+		d = &e->drift_baseline;
+		mn = e->metric;
+		mt = kb_mde_text(e);
 		if (mt)
 			kb_table_add_note(t, "%s: %s; minimum effect %g%%, "
-				"max_mde %g%%", m, mt,
-				num(e, "min_effect_pct", &ok2),
-				num(e, "max_mde_pct", &ok2));
+				"max_mde %g%%", mn, mt,
+				num(e->min_effect_pct, &ok2),
+				num(e->max_mde_pct, &ok2));
 		free(mt);
-		kb_comparison_row__clear(&crow);
-		{
-			json_t *bm = json_object_get(e, "bimodal");
-			const char *side[] = { "baseline", "configuration" };
+		if (e->bimodal) {
+			const char *side[] = { e->bimodal_baseline,
+					       e->bimodal_configuration };
 			size_t k;
 
 			for (k = 0; k < 2; k++)
-				if (json_is_string(json_object_get(bm, side[k])))
+				if (side[k])
 					kb_table_add_note(t, "warning: %s%s",
-						json_string_value(
-						json_object_get(bm, side[k])),
-						json_is_true(json_object_get(set,
-						"outliers_excluded")) ? " (a mode "
-						"is not outliers: "
-						"--exclude-outliers keeps both)" :
-						"");
+						side[k],
+						set->outliers_excluded ?
+						" (a mode is not outliers: "
+						"--exclude-outliers keeps "
+						"both)" : "");
 		}
-		if (json_array_size(json_object_get(e, "outliers_baseline")) ||
-		    json_array_size(json_object_get(e, "outliers")))
+		if (e->outliers_baseline.n || e->outliers.n)
 			kb_table_add_note(t, "%s: outliers (MAD modified z > "
-				"3.5): %zu in base, %zu in new%s", m,
-				json_array_size(json_object_get(e,
-					"outliers_baseline")),
-				json_array_size(json_object_get(e, "outliers")),
-				json_is_true(json_object_get(set,
-					"outliers_excluded")) ?
+				"3.5): %zu in base, %zu in new%s", mn,
+				e->outliers_baseline.n, e->outliers.n,
+				set->outliers_excluded ?
 				" (excluded)" : " (kept; --exclude-outliers)");
-		if (json_integer_value(json_object_get(e,
-				"warmup_suspect_baseline")) ||
-		    json_integer_value(json_object_get(e, "warmup_suspect")))
+		if (e->warmup_suspect_baseline || e->warmup_suspect)
 			kb_table_add_note(t, "warning: %s: the first timed "
 				"run(s) are outliers (base %lld, new %lld): "
-				"warm-up too short; raise warmup", m,
-				(long long)json_integer_value(json_object_get(e,
-					"warmup_suspect_baseline")),
-				(long long)json_integer_value(json_object_get(e,
-					"warmup_suspect")));
-		if (json_is_true(json_object_get(d, "warn")))
+				"warm-up too short; raise warmup", mn,
+				(long long)e->warmup_suspect_baseline,
+				(long long)e->warmup_suspect);
+		if (d->present && d->warn)
 			kb_table_add_note(t, "warning: %s: base drifts %+.2f%% "
-				"over its run order (slope p = %.2g)", m,
-				num(d, "change_pct", &ok), num(d, "p", &ok2));
+				"over its run order (slope p = %.2g)", mn,
+				num(d->change_pct, &ok), num(d->p, &ok2));
 		if (!is_sig(verdict_word(e)) && strcmp(verdict_word(e),
 				"no significant difference"))
-			kb_table_add_note(t, "%s: %s: %s", m, verdict_word(e),
-				json_string_value(json_object_get(e,
-					"reason")) ?: "");
+			kb_table_add_note(t, "%s: %s: %s", mn, verdict_word(e),
+				e->reason ?: "");
 	}
 	{	/* disturbed runs (stats/disturbed.h) on each side */
-		size_t bd, bn, nd, nn;
+		const char *cfgs[2] = { pr->baseline, pr->configuration };
+		size_t dist[2], tot[2];
 
-		stats_disturbed_count(merged, pr->baseline, job, &bd, &bn);
-		stats_disturbed_count(merged, pr->configuration, job, &nd, &nn);
-		if (bd || nd)
+		stats_disturbed_counts_in(m, cfgs, 2, job, dist, tot);
+		if (dist[0] || dist[1])
 			kb_table_add_note(t, "disturbed runs (another load, "
 				"steal, CPU pressure or lost idle): %zu of %zu "
-				"in base, %zu of %zu in new (%s)", bd, bn, nd,
-				nn, json_is_true(json_object_get(json_object_get(
-				merged, "analysis_options"),
-				"exclude_disturbed")) ? "excluded" :
+				"in base, %zu of %zu in new (%s)", dist[0],
+				tot[0], dist[1], tot[1],
+				m->campaign.exclude_disturbed ? "excluded" :
 				"kept; --exclude-disturbed");
 	}
 	fputc('\n', out);
@@ -689,7 +629,8 @@ int cmd_compare(int argc, char **argv)
 	size_t nmetrics = 0, nkeep = 0, i, nreg = 0, nundecided = 0, nweak = 0;
 	size_t nunder = 0;
 	struct results_map map = { 0 };
-	json_t *merged = NULL, *e;
+	json_t *merged = NULL;
+	struct kb_rmodel *rm = NULL;
 	int c, ret = EXIT_ERROR, exclude_disturbed = 0, accept_under = 0;
 
 	kb_compare_opts_init(&copts);
@@ -760,48 +701,35 @@ int cmd_compare(int argc, char **argv)
 	 * travel with the runs into the merged model */
 	stats_mark_disturbed(b.res, NULL, exclude_disturbed);
 	stats_mark_disturbed(n.res, NULL, exclude_disturbed);
-	if (!jobs_in_common(b.res, n.res)) {
+	if (!jobs_in_common(&b.camp, &n.camp)) {
 		kb_error("%s and %s ran no job in common (compare campaigns of "
 			 "the same fio jobs)", b.arg, n.arg);
 		goto out;
 	}
 
 	/* the merged model: BASE's statistics settings (its kernels.conf) */
-	merged = json_pack("{s:i, s:O, s:[], s:[], s:[]}", "schema_version",
-			   KB_SCHEMA_VERSION,
-			   "campaign", json_object_get(b.res, "campaign"),
-			   "configurations", "runs", "summaries");
-	json_object_set_new(json_object_get(merged, "campaign"), "jobs",
-			    json_array());
+	merged = results_pair_new(b.res);
 	build_pairs(&pairs, merged, &b, &n, &map);
 	if (!pairs.n) {
 		kb_error("%s has no configuration: nothing to compare", n.arg);
 		goto out;
 	}
-	json_object_set_new(json_object_get(merged, "campaign"), "baseline",
-			    json_string(pairs.v[0].baseline));
-	json_object_set_new(merged, "analysis_options", json_pack("{s:b}",
-			    "exclude_disturbed", exclude_disturbed));
-	{
-		/* the typed model built once for the three (stats_analyse
-		 * with these pairs) */
-		struct kb_rmodel *rm = kb_rmodel__new(merged);
-		int bad = !rm ||
-			stats_mark_outliers_in(rm, copts.exclude_outliers) < 0 ||
-			stats_fill_summaries_in(rm) ||
-			stats_fill_comparisons_in(rm, &copts, pairs.v, pairs.n);
-
-		kb_rmodel__delete(rm);
-		if (bad)
-			goto out;
-	}
-	if (!json_array_size(json_object_get(merged, "comparisons"))) {
+	results_pair_finish(merged, pairs.v[0].baseline, exclude_disturbed);
+	/* the typed model, built once: analysed with these pairs, then
+	 * everything printed below is read from it */
+	rm = kb_rmodel__new(merged);
+	if (!rm || stats_mark_outliers_in(rm, copts.exclude_outliers) < 0 ||
+	    stats_fill_summaries_in(rm) ||
+	    stats_fill_comparisons_in(rm, &copts, pairs.v, pairs.n))
+		goto out;
+	if (!rm->analysis.ncomparisons) {
 		/* the campaigns are readable but hold nothing measured in
 		 * common (every run failed, say): the data cannot decide,
 		 * so `git bisect run` skips rather than calls it bad */
+		const char *all = NULL;
 		size_t nd, nt;
 
-		stats_disturbed_count(merged, NULL, NULL, &nd, &nt);
+		stats_disturbed_counts_in(rm, &all, 1, NULL, &nd, &nt);
 		kb_error("%s and %s have no job and metric in common with "
 			 "successful timed runs: nothing to compare (exit "
 			 "125)%s", b.arg, n.arg, exclude_disturbed && nd ?
@@ -811,7 +739,7 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 
-	self_reasons(merged);
+	self_reasons(&rm->analysis);
 	printf("kbench compare: %s (base) vs %s\n", b.arg, n.arg);
 	if (pairs.nself)
 		printf("%s compares the campaign %s with itself: each "
@@ -821,16 +749,17 @@ int cmd_compare(int argc, char **argv)
 	for (i = 0; i < pairs.n; i++) {
 		size_t k;
 
-		json_array_foreach(json_object_get(json_object_get(merged,
-				   "campaign"), "jobs"), k, e)
-			print_pair(stdout, merged, &pairs.v[i],
-				   json_string_value(e));
+		for (k = 0; k < rm->campaign.jobs.n; k++)
+			if (rm->campaign.jobs.v[k])
+				print_pair(stdout, rm, &pairs.v[i],
+					   rm->campaign.jobs.v[k]);
 	}
-	json_array_foreach(json_object_get(merged, "comparisons"), i, e) {
+	for (i = 0; i < rm->analysis.ncomparisons; i++) {
+		const struct kb_comparison_row *e = &rm->analysis.comparisons[i];
 		const char *v = verdict_word(e);
 		int okm, oke;
-		double mde = num(e, "mde_pct", &okm);
-		double me = num(e, "min_effect_pct", &oke);
+		double mde = num(e->mde_pct, &okm);
+		double me = num(e->min_effect_pct, &oke);
 
 		/* "no difference" from a campaign that could not have seen
 		 * one: say so, since bisect takes exit 0 as "good" */
@@ -878,6 +807,7 @@ int cmd_compare(int argc, char **argv)
 		ret = EXIT_ERROR;
 	}
 out:
+	kb_rmodel__delete(rm);
 	json_decref(merged);
 	side_close(&b);
 	side_close(&n);

@@ -544,3 +544,27 @@ const char *kb_rrun_info__param(const struct kb_rrun_info *i,
 {
 	return value_of(i->param_names, i->param_values, i->nparams, name);
 }
+
+enum kb_renv_has kb_renv__has(const struct kb_renv *e, const char *key)
+{
+	json_t *v = json_object_get(e->json, key);
+
+	return !v ? KB_RENV_ABSENT : json_is_null(v) ? KB_RENV_NULL :
+	       KB_RENV_SET;
+}
+
+int kb_renv__equal(const struct kb_renv *a, const struct kb_renv *b,
+		   const char *key)
+{
+	json_t *x = json_object_get(a->json, key);
+	json_t *y = json_object_get(b->json, key);
+
+	return x && y && json_equal(x, y);
+}
+
+char *kb_renv__text(const struct kb_renv *e, const char *key)
+{
+	json_t *v = json_object_get(e->json, key);
+
+	return v ? json_dumps(v, JSON_ENCODE_ANY) : NULL;
+}

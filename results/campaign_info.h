@@ -313,6 +313,21 @@ const struct kb_rconfig *kb_rcampaign__config(const struct kb_rcampaign *c,
 double kb_rmetric_pcts__get(const struct kb_rmetric_pcts *p,
 			    const char *metric);
 
+/* One member key of an environment (campaign.environment, any JSON
+ * type), for comparing two campaigns' (`kbench compare`'s warning):
+ * kb_renv__has(): KB_RENV_ABSENT (no such member, or no environment),
+ *   KB_RENV_NULL (null) or KB_RENV_SET (any other value).
+ * kb_renv__equal(): 1 when both hold key with equal values (jansson's
+ *   json_equal(): same type and value, member for member), else 0.
+ * kb_renv__text(): the value as compact JSON ("\"performance\"", "8",
+ *   "true", "null"; jansson's json_dumps() with JSON_ENCODE_ANY),
+ *   malloc'd; NULL when absent. */
+enum kb_renv_has { KB_RENV_ABSENT, KB_RENV_NULL, KB_RENV_SET };
+enum kb_renv_has kb_renv__has(const struct kb_renv *e, const char *key);
+int kb_renv__equal(const struct kb_renv *a, const struct kb_renv *b,
+		   const char *key);
+char *kb_renv__text(const struct kb_renv *e, const char *key);
+
 /* Fill / free the info of one run object. */
 void kb_rrun_info__fill(struct kb_rrun_info *i, json_t *run);
 void kb_rrun_info__clear(struct kb_rrun_info *i);

@@ -770,3 +770,56 @@ fail:
 	json_decref(from);
 	return NULL;
 }
+
+json_t *results_pair_new(json_t *base)
+{
+	json_t *camp = json_copy(json_object_get(base, "campaign"));
+
+	if (!json_is_object(camp)) {
+		json_decref(camp);
+		camp = json_object();
+	}
+	json_object_set_new(camp, "jobs", json_array());
+	return json_pack("{s:i, s:o, s:[], s:[], s:[]}", "schema_version",
+			 KB_SCHEMA_VERSION, "campaign", camp,
+			 "configurations", "runs", "summaries");
+}
+
+void results_pair_add(json_t *merged, json_t *from, const char *id,
+		      const char *label, const char *campaign)
+{
+	json_t *runs = json_object_get(merged, "runs"), *run, *copy, *j;
+	json_t *jobs = json_object_get(json_object_get(merged, "campaign"),
+				       "jobs");
+	const char *c, *job;
+	size_t i, k;
+	int have;
+
+	json_array_foreach(json_object_get(from, "runs"), i, run) {
+		c = json_string_value(json_object_get(run, "configuration"));
+		if (!c || strcmp(c, id))
+			continue;
+		copy = json_deep_copy(run);
+		json_object_set_new(copy, "configuration", json_string(label));
+		json_object_set_new(copy, "campaign", json_string(campaign));
+		json_object_set_new(copy, "order", json_integer((json_int_t)i));
+		json_array_append_new(runs, copy);
+		job = json_string_value(json_object_get(run, "job"));
+		have = 0;
+		json_array_foreach(jobs, k, j)
+			have |= job && !strcmp(json_string_value(j), job);
+		if (job && !have)
+			json_array_append_new(jobs, json_string(job));
+	}
+	json_array_append_new(json_object_get(merged, "configurations"),
+			      json_pack("{s:s}", "id", label));
+}
+
+void results_pair_finish(json_t *merged, const char *baseline,
+			 int exclude_disturbed)
+{
+	json_object_set_new(json_object_get(merged, "campaign"), "baseline",
+			    json_string(baseline));
+	json_object_set_new(merged, "analysis_options", json_pack("{s:b}",
+			    "exclude_disturbed", exclude_disturbed));
+}

@@ -117,6 +117,33 @@ int results_has_config(json_t *res, const char *id);
 json_t *results_merge(json_t *const *models, const char *const *names,
 		      size_t n, const struct results_map *map);
 
+/* The merged model of `kbench compare BASE NEW` (builtin/compare.c): the
+ * configurations compared, each a copy of one side's runs under a label
+ * of its own, so that one analysis (stats_analyse()) compares them.
+ *
+ * results_pair_new(): a new model {"schema_version", "campaign",
+ *   "configurations": [], "runs": [], "summaries": []} whose campaign is
+ *   a shallow copy of base's (BASE's statistics settings: alpha,
+ *   min_effect, max_mde, disturbed rules) with "jobs": [] (filled by
+ *   results_pair_add()); base itself is left unchanged.  New reference.
+ * results_pair_add(): every run of from (a results model) whose
+ *   "configuration" is id, deep-copied into merged["runs"] with
+ *   "configuration": label, "campaign": campaign (rounds pair only
+ *   within one campaign, stats/compare.h) and "order": the run's index in
+ *   from["runs"] (its place in its own campaign's run order, which the
+ *   drift check reads); each job those runs name is appended to
+ *   campaign.jobs once; then {"id": label} is appended to
+ *   merged["configurations"].  A run without a string "configuration" is
+ *   skipped.  from is left unchanged.
+ * results_pair_finish(): campaign.baseline = baseline (a label) and
+ *   "analysis_options": {"exclude_disturbed": exclude_disturbed != 0}.
+ * None fails (allocation failure aborts, lib/err.h). */
+json_t *results_pair_new(json_t *base);
+void results_pair_add(json_t *merged, json_t *from, const char *id,
+		      const char *label, const char *campaign);
+void results_pair_finish(json_t *merged, const char *baseline,
+			 int exclude_disturbed);
+
 /* Shards (`kbench run --shard K/N`, runner/plan.h): a campaign split
  * over N machines, each directory holding its whole rounds and its
  * campaign.json "shard" (copied into the model's campaign by

@@ -22,6 +22,7 @@
 
 #include "lib/err.h"
 #include "parsers/json_file.h"
+#include "results/model.h"
 #include "results/rmodel.h"
 #include "stats/compare.h"
 #include "stats/summary.h"
@@ -730,6 +731,107 @@ static void test_merged_names_and_analysis(void **state)
 	json_decref(res);
 }
 
+/* kbench compare's merged pair model (results_pair_new() and friends):
+ * only the runs of the configuration asked for, renamed, with their
+ * campaign and their index in their own campaign as order; each job
+ * once; base left alone; and the typed model of the result. */
+static void test_pair_model(void **state)
+{
+	json_t *base = json_pack("{s:{s:s, s:s, s:[s, s], s:f}, s:[{s:s}, "
+		"{s:s}], s:[{s:s, s:s, s:s}, {s:s, s:s, s:s}, {s:s, s:s, "
+		"s:s}, {s:s}]}",
+		"campaign", "name", "old", "baseline", "a", "jobs", "j1", "j2",
+		"alpha", 0.01,
+		"configurations", "id", "a", "id", "b",
+		"runs", "configuration", "b", "job", "j1", "status", "ok",
+		"configuration", "a", "job", "j2", "status", "ok",
+		"configuration", "a", "job", "j2", "status", "failed",
+		"status", "ok");
+	json_t *merged, *runs, *r;
+	struct kb_rmodel *m;
+
+	(void)state;
+	merged = results_pair_new(base);
+	results_pair_add(merged, base, "a", "old:a", "old");
+	results_pair_add(merged, base, "a", "old:a (again)", "old (again)");
+	results_pair_finish(merged, "old:a", 1);
+	/* base unchanged: its campaign is copied, not shared */
+	assert_int_equal(json_array_size(json_object_get(json_object_get(base,
+		"campaign"), "jobs")), 2);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(
+		base, "campaign"), "baseline")), "a");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(
+		json_object_get(base, "runs"), 1), "configuration")), "a");
+	runs = json_object_get(merged, "runs");
+	assert_int_equal(json_array_size(runs), 4);
+	r = json_array_get(runs, 1);
+	assert_string_equal(json_string_value(json_object_get(r,
+		"configuration")), "old:a");
+	assert_string_equal(json_string_value(json_object_get(r, "campaign")),
+			    "old");
+	assert_int_equal(json_integer_value(json_object_get(r, "order")), 2);
+	r = json_array_get(runs, 2);
+	assert_string_equal(json_string_value(json_object_get(r,
+		"configuration")), "old:a (again)");
+	assert_int_equal(json_integer_value(json_object_get(r, "order")), 1);
+
+	m = kb_rmodel__new(merged);
+	assert_non_null(m);
+	assert_int_equal(m->campaign.nconfigs, 2);
+	assert_string_equal(m->campaign.configs[1].id, "old:a (again)");
+	assert_string_equal(m->campaign.baseline, "old:a");
+	assert_int_equal(m->campaign.jobs.n, 1);	/* j2 once; j1 not run */
+	assert_string_equal(m->campaign.jobs.v[0], "j2");
+	assert_true(m->campaign.alpha == 0.01);	/* base's settings */
+	assert_int_equal(m->campaign.exclude_disturbed, 1);
+	assert_true(m->runs[0].order == 1 && m->runs[1].order == 2);
+	assert_true(m->runs[0].campaign != m->runs[2].campaign);
+	kb_rmodel__delete(m);
+	json_decref(merged);
+	json_decref(base);
+}
+
+/* The environment members kbench compare compares (kb_renv__has(),
+ * kb_renv__equal(), kb_renv__text()). */
+static void test_env_members(void **state)
+{
+	json_t *ra = json_pack("{s:{s:{s:s, s:i, s:n, s:[i]}}}", "campaign",
+		"environment", "governor", "performance", "cpus", 8, "turbo",
+		"smt", 1);
+	json_t *rb = json_pack("{s:{s:{s:s, s:I, s:b, s:[i]}}}", "campaign",
+		"environment", "governor", "powersave", "cpus", (json_int_t)8,
+		"turbo", 1, "smt", 1);
+	struct kb_rcampaign a = { 0 }, b = { 0 }, none = { 0 };
+	char *t;
+
+	(void)state;
+	kb_rcampaign__fill(&a, ra);
+	kb_rcampaign__fill(&b, rb);
+	assert_int_equal(kb_renv__has(&a.env, "governor"), KB_RENV_SET);
+	assert_int_equal(kb_renv__has(&a.env, "turbo"), KB_RENV_NULL);
+	assert_int_equal(kb_renv__has(&a.env, "epp"), KB_RENV_ABSENT);
+	assert_int_equal(kb_renv__has(&none.env, "cpus"), KB_RENV_ABSENT);
+	assert_true(kb_renv__equal(&a.env, &b.env, "cpus"));
+	assert_true(kb_renv__equal(&a.env, &b.env, "smt"));
+	assert_false(kb_renv__equal(&a.env, &b.env, "governor"));
+	assert_false(kb_renv__equal(&a.env, &b.env, "turbo"));
+	assert_false(kb_renv__equal(&a.env, &b.env, "epp"));
+	t = kb_renv__text(&a.env, "governor");
+	assert_string_equal(t, "\"performance\"");
+	free(t);
+	t = kb_renv__text(&a.env, "turbo");
+	assert_string_equal(t, "null");
+	free(t);
+	t = kb_renv__text(&b.env, "smt");
+	assert_string_equal(t, "[1]");
+	free(t);
+	assert_null(kb_renv__text(&a.env, "epp"));
+	kb_rcampaign__clear(&a);
+	kb_rcampaign__clear(&b);
+	json_decref(ra);
+	json_decref(rb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -745,6 +847,8 @@ int main(void)
 		cmocka_unit_test(test_json_load_whole),
 		cmocka_unit_test(test_campaign_settings),
 		cmocka_unit_test(test_outlier_bookkeeping),
+		cmocka_unit_test(test_pair_model),
+		cmocka_unit_test(test_env_members),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
