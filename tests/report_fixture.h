@@ -1,7 +1,7 @@
 /* tests/report_fixture.h - tests/data/report/results.json (see its
  * README: running x NM = 0 1 2, baseline NM=0, randread-4k) loaded as
  * the reports see it: summaries and comparisons filled by
- * stats_analyse_results() with the default options.  Include after cmocka.h;
+ * tree_analyse() with the default options.  Include after cmocka.h;
  * the tests run from the repository root. */
 #ifndef KB_TESTS_REPORT_FIXTURE_H
 #define KB_TESTS_REPORT_FIXTURE_H
@@ -12,6 +12,7 @@
 #include "results/model.h"
 #include "results/rmodel.h"
 #include "stats/compare.h"
+#include "tests/stats_tree.h"
 
 #define REPORT_FIXTURE "tests/data/report/results.json"
 
@@ -20,7 +21,7 @@ static inline json_t *load_fixture(void)
 	json_t *res = results_load_export(REPORT_FIXTURE);
 
 	assert_non_null(res);
-	assert_int_equal(stats_analyse_results(res, NULL), 0);
+	assert_int_equal(tree_analyse(res, NULL), 0);
 	return res;
 }
 
@@ -57,7 +58,7 @@ static inline json_t *load_fixture_with_warmup(long long w)
 	json_object_set_new(res, "runs", out);
 	json_object_set_new(json_object_get(res, "campaign"), "warmup",
 			    json_integer(w));
-	assert_int_equal(stats_analyse_results(res, NULL), 0);
+	assert_int_equal(tree_analyse(res, NULL), 0);
 	return res;
 }
 

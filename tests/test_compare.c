@@ -328,7 +328,7 @@ static void test_model_b24(void **state)
 		 load_csv("tests/data/stats/B24.csv", 0, "kernel-A", a));
 	add_runs(res, "kernel-B", "read.iops", b,
 		 load_csv("tests/data/stats/B24.csv", 0, "kernel-B", b));
-	assert_int_equal(stats_analyse_results(res, NULL), 0);
+	assert_int_equal(tree_analyse(res, NULL), 0);
 	e = find_cmp(res, "kernel-B", "read.iops");
 	/* must NOT be an improvement (B24): not significant (p >= 0.05),
 	 * and B24's "no significant difference" comes from a comparison
@@ -389,7 +389,7 @@ static void test_accel_mismatch(void **state)
 						 vars));
 		add_runs(res, "kvm1", "read.iops", a, 5);
 		add_runs(res, "tcg1", "read.iops", b, 5);
-		assert_int_equal(stats_analyse_results(res, NULL), 0);
+		assert_int_equal(tree_analyse(res, NULL), 0);
 		e = find_cmp(res, "tcg1", "read.iops");
 		if (same) {
 			assert_string_equal(verdict(e), "regression");
@@ -418,7 +418,7 @@ static void test_model_b29(void **state)
 		 load_csv("tests/data/stats/B29.csv", 0, "kernel-A", a));
 	add_runs(res, "kernel-B", "read.iops", b,
 		 load_csv("tests/data/stats/B29.csv", 0, "kernel-B", b));
-	assert_int_equal(stats_analyse_results(res, NULL), 0);
+	assert_int_equal(tree_analyse(res, NULL), 0);
 	e = find_cmp(res, "kernel-B", "read.iops");
 	assert_string_equal(verdict(e), "insufficient samples");
 	assert_non_null(strstr(json_string_value(json_object_get(e, "reason")),
@@ -449,7 +449,7 @@ static void test_model_b26_drift(void **state)
 	for (i = 0; i < n; i++)
 		add_runs(res, i >= 3 && i < 6 ? "kernel-B" : "kernel-A",
 			 "read.iops", all + i, 1);
-	assert_int_equal(stats_analyse_results(res, NULL), 0);
+	assert_int_equal(tree_analyse(res, NULL), 0);
 	e = find_cmp(res, "kernel-B", "read.iops");
 	/* B26: must NOT report a regression */
 	assert_string_equal(verdict(e), "inconclusive");
@@ -479,9 +479,9 @@ static void test_model_b28_warmup(void **state)
 
 		kb_compare_opts_init(&o);
 		o.metrics = m;
-		assert_int_equal(stats_mark_outliers(res, 0), 2);
-		assert_int_equal(stats_fill_summaries(res), 0);
-		assert_int_equal(stats_fill_comparisons(res, &o, NULL, 0), 0);
+		assert_int_equal(tree_mark_outliers(res, 0), 2);
+		assert_int_equal(tree_fill_summaries(res), 0);
+		assert_int_equal(tree_fill_comparisons(res, &o), 0);
 		e = find_cmp(res, "slow-start", "rusage.elapsed_s");
 		assert_int_equal(json_integer_value(json_object_get(e,
 				 "warmup_suspect")), 2);
@@ -495,7 +495,7 @@ static void test_model_b28_warmup(void **state)
 
 		/* --exclude-outliers: the steady state of B28 */
 		o.exclude_outliers = 1;
-		assert_int_equal(stats_analyse_results(res, &o), 0);
+		assert_int_equal(tree_analyse(res, &o), 0);
 	}
 	json_array_foreach(json_object_get(res, "summaries"), i, s) {
 		if (strcmp(json_string_value(json_object_get(s,
@@ -560,7 +560,7 @@ static void test_single_configuration_checks(void **state)
 	n = load_csv("tests/data/stats/B28.csv", 0, NULL, x);
 	add_runs(res, "only", "read.iops", x, n);
 	kb_compare_opts_init(&o);
-	assert_int_equal(stats_analyse_results(res, &o), 0);
+	assert_int_equal(tree_analyse(res, &o), 0);
 	assert_int_equal(json_array_size(json_object_get(res, "comparisons")),
 			 0);
 	e = json_array_get(json_object_get(res, "sample_checks"), 0);
@@ -579,7 +579,7 @@ static void test_single_configuration_checks(void **state)
 
 	/* --exclude-outliers: what was left out, with its value */
 	o.exclude_outliers = 1;
-	assert_int_equal(stats_analyse_results(res, &o), 0);
+	assert_int_equal(tree_analyse(res, &o), 0);
 	txt = render_text(res);
 	assert_non_null(strstr(txt, "left out of the statistics"));
 	assert_non_null(strstr(txt, "iteration 1 (27.5)"));
@@ -593,7 +593,7 @@ static void test_single_configuration_checks(void **state)
 	assert_true(ny >= 3);
 	res = model("A");
 	add_runs(res, "A", "read.iops", y, ny);
-	assert_int_equal(stats_analyse_results(res, NULL), 0);
+	assert_int_equal(tree_analyse(res, NULL), 0);
 	e = json_array_get(json_object_get(res, "sample_checks"), 0);
 	d = json_object_get(e, "drift");
 	assert_true(json_is_true(json_object_get(d, "warn")));
@@ -631,7 +631,7 @@ static void test_synthetic_regression_and_aa(void **state)
 		normal(r, 100000, 2.0, b, 5);
 		add_runs(res, "A", "read.iops", a, 5);
 		add_runs(res, "A2", "read.iops", b, 5);
-		assert_int_equal(stats_analyse_results(res, NULL), 0);
+		assert_int_equal(tree_analyse(res, NULL), 0);
 		v = verdict(find_cmp(res, "A2", "read.iops"));
 		if (!strcmp(v, "improvement") || !strcmp(v, "regression"))
 			false_pos++;
@@ -658,7 +658,7 @@ static void test_synthetic_regression_and_aa(void **state)
 				5 + i), "metrics"), "read.clat_p99_ns",
 				json_real(l[i]));
 		}
-		assert_int_equal(stats_analyse_results(res, NULL), 0);
+		assert_int_equal(tree_analyse(res, NULL), 0);
 		if (strcmp(verdict(find_cmp(res, "slow", "read.iops")),
 			   "regression"))
 			missed++;
@@ -692,25 +692,25 @@ static void test_min_effect_and_alpha(void **state)
 	res = model("A");
 	add_runs(res, "A", "read.iops", a, 5);
 	add_runs(res, "B", "read.iops", b, 5);
-	assert_int_equal(stats_analyse_results(res, NULL), 0);
+	assert_int_equal(tree_analyse(res, NULL), 0);
 	assert_string_equal(verdict(find_cmp(res, "B", "read.iops")),
 			    "regression");
 	/* per-metric minimum effect from kernels.conf (campaign) */
 	json_object_set_new(json_object_get(res, "campaign"),
 			    "min_effect_by_metric",
 			    json_pack("{s:f}", "read.iops", 2.0));
-	assert_int_equal(stats_analyse_results(res, NULL), 0);
+	assert_int_equal(tree_analyse(res, NULL), 0);
 	e = find_cmp(res, "B", "read.iops");
 	assert_string_equal(verdict(e), "no significant difference");
 	assert_near(num(e, "min_effect_pct"), 2.0, 0);
 	/* the command line wins */
 	kb_compare_opts_init(&o);
 	o.min_effect_pct = 0.5;
-	assert_int_equal(stats_analyse_results(res, &o), 0);
+	assert_int_equal(tree_analyse(res, &o), 0);
 	assert_string_equal(verdict(find_cmp(res, "B", "read.iops")),
 			    "regression");
 	o.alpha = 1e-12;
-	assert_int_equal(stats_analyse_results(res, &o), 0);
+	assert_int_equal(tree_analyse(res, &o), 0);
 	assert_string_equal(verdict(find_cmp(res, "B", "read.iops")),
 			    "no significant difference");
 	assert_round_trip(res);
@@ -809,7 +809,7 @@ static void test_max_mde_underpowered(void **state)
 	res = model("A");
 	add_runs(res, "A", "read.iops", a, 5);
 	add_runs(res, "B", "read.iops", b, 5);
-	assert_int_equal(stats_analyse_results(res, NULL), 0);
+	assert_int_equal(tree_analyse(res, NULL), 0);
 	e = find_cmp(res, "B", "read.iops");
 	assert_true(num(e, "mde_pct") > 5.0);
 	assert_near(num(e, "max_mde_pct"), 5.0, 0);
@@ -820,14 +820,14 @@ static void test_max_mde_underpowered(void **state)
 	json_object_set_new(json_object_get(res, "campaign"),
 			    "max_mde_by_metric",
 			    json_pack("{s:f}", "read.iops", 50.0));
-	assert_int_equal(stats_analyse_results(res, NULL), 0);
+	assert_int_equal(tree_analyse(res, NULL), 0);
 	e = find_cmp(res, "B", "read.iops");
 	assert_string_equal(verdict(e), "no significant difference");
 	assert_near(num(e, "max_mde_pct"), 50.0, 0);
 	/* the command line wins: --max-mde read.iops=1 */
 	kb_compare_opts_init(&o);
 	assert_int_equal(kb_compare_parse_opt(&o, 'M', "read.iops=1%"), 0);
-	assert_int_equal(stats_analyse_results(res, &o), 0);
+	assert_int_equal(tree_analyse(res, &o), 0);
 	assert_string_equal(verdict(find_cmp(res, "B", "read.iops")),
 			    "underpowered");
 	assert_int_equal(kb_compare_parse_opt(&o, 'M', "-1"), -EINVAL);
@@ -840,14 +840,14 @@ static void test_max_mde_underpowered(void **state)
 	res = model("A");
 	add_runs(res, "A", "read.iops", qa, 5);
 	add_runs(res, "B", "read.iops", qb, 5);
-	assert_int_equal(stats_analyse_results(res, NULL), 0);
+	assert_int_equal(tree_analyse(res, NULL), 0);
 	e = find_cmp(res, "B", "read.iops");
 	assert_true(num(e, "mde_pct") < 1.0);
 	assert_string_equal(verdict(e), "no significant difference");
 	/* a significant change is never underpowered */
 	kb_compare_opts_init(&o);
 	o.max_mde_pct = 0.0;
-	assert_int_equal(stats_analyse_results(res, &o), 0);
+	assert_int_equal(tree_analyse(res, &o), 0);
 	assert_string_equal(verdict(find_cmp(res, "B", "read.iops")),
 			    "underpowered");
 	assert_round_trip(res);
@@ -859,7 +859,7 @@ static void test_max_mde_underpowered(void **state)
 		add_runs(res, "A", "read.iops", qa, 5);
 		add_runs(res, "B", "read.iops", c, 5);
 	}
-	assert_int_equal(stats_analyse_results(res, &o), 0);
+	assert_int_equal(tree_analyse(res, &o), 0);
 	assert_string_equal(verdict(find_cmp(res, "B", "read.iops")),
 			    "regression");
 	kb_compare_opts_free(&o);
@@ -885,7 +885,7 @@ static void test_bh_in_model(void **state)
 			v[k] = b[k] + (double)i * 0.4;
 		add_runs(res, cfgs[i], "read.iops", v, 5);
 	}
-	assert_int_equal(stats_analyse_results(res, NULL), 0);
+	assert_int_equal(tree_analyse(res, NULL), 0);
 	for (i = 0; i < 3; i++)
 		p[i] = num(find_cmp(res, cfgs[i], "read.iops"), "welch_p");
 	assert_int_equal(kb_bh_adjust(p, 3, q), 3);

@@ -69,8 +69,8 @@ static void test_quiet_not_flagged(void **state)
 	int nd;
 
 	(void)state;
-	nd = stats_mark_disturbed(res, NULL, 0);
-	stats_disturbed_count(res, NULL, NULL, &d, &n);
+	nd = tree_mark_disturbed(res, NULL, 0);
+	tree_disturbed_count(res, NULL, NULL, &d, &n);
 	assert_int_equal(n, 100);
 	assert_int_equal((size_t)nd, d);
 	/* fewer than 5% of the quiet runs */
@@ -85,7 +85,7 @@ static void test_load_flagged(void **state)
 	size_t i, busy = 0, busy_flagged = 0, d, n;
 
 	(void)state;
-	stats_mark_disturbed(res, NULL, 0);
+	tree_mark_disturbed(res, NULL, 0);
 	json_array_foreach(json_object_get(res, "runs"), i, run) {
 		if (num(run, "task.other.cpu_pct") <= 100)
 			continue;
@@ -96,7 +96,7 @@ static void test_load_flagged(void **state)
 	assert_true(busy >= 30);
 	/* at least 95% of the runs where other tasks used > 1 CPU */
 	assert_true(busy_flagged * 100 >= busy * 95);
-	stats_disturbed_count(res, "a", NULL, &d, &n);
+	tree_disturbed_count(res, "a", NULL, &d, &n);
 	assert_int_equal(n, 50);
 	assert_true(d > 0);
 	{
@@ -105,10 +105,10 @@ static void test_load_flagged(void **state)
 		const char *ids[] = { "a", NULL, "nope" };
 		size_t ds[3], ns[3], da, na;
 
-		stats_disturbed_counts(res, ids, 3, NULL, ds, ns);
+		tree_disturbed_counts(res, ids, 3, NULL, ds, ns);
 		assert_int_equal(ds[0], d);
 		assert_int_equal(ns[0], n);
-		stats_disturbed_count(res, NULL, NULL, &da, &na);
+		tree_disturbed_count(res, NULL, NULL, &da, &na);
 		assert_int_equal(ds[1], da);
 		assert_int_equal(ns[1], na);
 		assert_true(na > n);
@@ -131,7 +131,7 @@ static void test_reasons_and_exclude(void **state)
 	size_t i, counted = 0, d, n;
 
 	(void)state;
-	stats_mark_disturbed(res, NULL, 1);
+	tree_mark_disturbed(res, NULL, 1);
 	assert_true(json_is_true(json_object_get(json_object_get(res,
 		"analysis_options"), "exclude_disturbed")));
 	json_array_foreach(json_object_get(res, "runs"), i, run) {
@@ -149,10 +149,10 @@ static void test_reasons_and_exclude(void **state)
 		"task.other.cpu_pct 1"));
 	assert_non_null(strstr(json_string_value(json_array_get(
 		json_object_get(first, "disturbed"), 0)), "% > 4"));
-	stats_disturbed_count(res, NULL, NULL, &d, &n);
+	tree_disturbed_count(res, NULL, NULL, &d, &n);
 	assert_int_equal(counted + d, n);
 	/* marking again without exclude puts them back */
-	stats_mark_disturbed(res, NULL, 0);
+	tree_mark_disturbed(res, NULL, 0);
 	counted = 0;
 	json_array_foreach(json_object_get(res, "runs"), i, run)
 		counted += kb_run_counts(run);
@@ -171,15 +171,15 @@ static void test_off_and_missing(void **state)
 	(void)state;
 	json_object_set_new(json_object_get(res, "campaign"), "disturbed",
 		json_pack("{s:n, s:n}", "other_cpu_pct", "idle_fraction"));
-	stats_mark_disturbed(res, NULL, 0);
-	stats_disturbed_count(res, NULL, NULL, &d, &n);
+	tree_mark_disturbed(res, NULL, 0);
+	tree_disturbed_count(res, NULL, NULL, &d, &n);
 	assert_int_equal(d, 0);
 
 	json_object_del(json_object_get(res, "campaign"), "disturbed");
 	json_array_foreach(json_object_get(res, "runs"), i, run)
 		json_object_clear(json_object_get(run, "metrics"));
-	stats_mark_disturbed(res, NULL, 0);
-	stats_disturbed_count(res, NULL, NULL, &d, &n);
+	tree_mark_disturbed(res, NULL, 0);
+	tree_disturbed_count(res, NULL, NULL, &d, &n);
 	assert_int_equal(d, 0);
 	json_decref(res);
 }
@@ -198,7 +198,7 @@ static void test_steal_psi(void **state)
 	json_t *runs = json_object_get(res, "runs");
 
 	(void)state;
-	assert_int_equal(stats_mark_disturbed(res, NULL, 0), 2);
+	assert_int_equal(tree_mark_disturbed(res, NULL, 0), 2);
 	assert_string_equal(json_string_value(json_array_get(json_object_get(
 		json_array_get(runs, 0), "disturbed"), 0)),
 		"cpu.steal_pct 7.5% > 5.0%");
@@ -249,8 +249,8 @@ static void test_report_notes(void **state)
 		if (!strcmp(kb_jstr(run, "configuration"), "b") && nb++ < 10)
 			json_object_set_new(json_object_get(run, "metrics"),
 				"task.other.cpu_pct", json_real(130.0));
-	assert_int_equal(stats_mark_disturbed(res, NULL, 0), 10);
-	assert_int_equal(stats_analyse_results(res, NULL), 0);
+	assert_int_equal(tree_mark_disturbed(res, NULL, 0), 10);
+	assert_int_equal(tree_analyse(res, NULL), 0);
 	f = open_memstream(&buf, &len);
 	assert_non_null(f);
 	assert_int_equal(render_results(f, res, "text", NULL), 0);
@@ -290,19 +290,19 @@ static void test_busy_one_rule(void **state)
 		if (i % 5 < 3)
 			json_object_set_new(json_object_get(run, "metrics"),
 				"task.other.cpu_pct", json_real(41.0));
-	assert_int_equal(stats_machine_busy(res, &other, &d, &n), -1);
-	assert_int_equal(stats_mark_disturbed(res, NULL, 0), 0);
+	assert_int_equal(tree_machine_busy(res, &other, &d, &n), -1);
+	assert_int_equal(tree_mark_disturbed(res, NULL, 0), 0);
 	lim = json_number_value(json_object_get(json_object_get(res,
 		"disturbed_settings"), "other_cpu_limit"));
 	assert_true(other > KB_DISTURBED_OTHER_CPU_PCT && other < lim);
-	assert_int_equal(stats_machine_busy(res, &other, &d, &n), 0);
+	assert_int_equal(tree_machine_busy(res, &other, &d, &n), 0);
 	assert_int_equal(d, 0);
 	assert_int_equal(n, 100);
 	json_object_set_new(json_object_get(res, "campaign"), "jobs",
 			    json_pack("[s]", "randread-4k"));
 	json_object_set_new(res, "configurations", json_pack("[{s:s}, {s:s}]",
 			    "id", "a", "id", "b"));
-	assert_int_equal(stats_analyse_results(res, NULL), 0);
+	assert_int_equal(tree_analyse(res, NULL), 0);
 	f = open_memstream(&buf, &len);
 	assert_non_null(f);
 	assert_int_equal(render_results(f, res, "text", NULL), 0);
@@ -316,15 +316,15 @@ static void test_busy_one_rule(void **state)
 	kb_disturbed_rules_init(&r);
 	r.other_cpu_pct = 35.0;
 	r.other_factor = NAN;
-	assert_int_equal(stats_mark_disturbed(res, &r, 0), 60);
-	assert_int_equal(stats_machine_busy(res, NULL, &d, &n), 1);
+	assert_int_equal(tree_mark_disturbed(res, &r, 0), 60);
+	assert_int_equal(tree_machine_busy(res, NULL, &d, &n), 1);
 	assert_int_equal(d, 60);
 	json_decref(res);
 }
 
 /* The quantiles by selection (issue 16: no sort) are bit for bit GSL's
  * interpolated quantiles of the sorted values: other_cpu_q1, idle_q3 and
- * stats_runs_median on samples of 1 to 200 counted runs (random values,
+ * stats_runs_median_in() (tree_runs_median()) on samples of 1 to 200 counted runs (random values,
  * many of them tied), with failed and warm-up runs that must not count. */
 static void test_quantiles_as_sorted(void **state)
 {
@@ -361,7 +361,7 @@ static void test_quantiles_as_sorted(void **state)
 			"status", "ok", "warmup", 1, "metrics",
 			"task.other.cpu_pct", 1e9));
 		res = json_pack("{s:{}, s:o}", "campaign", "runs", runs);
-		stats_mark_disturbed(res, NULL, 0);
+		tree_mark_disturbed(res, NULL, 0);
 		set = json_object_get(res, "disturbed_settings");
 		gsl_sort(other, 1, n);
 		gsl_sort(idle, 1, n);
@@ -371,7 +371,7 @@ static void test_quantiles_as_sorted(void **state)
 		assert_true(json_number_value(json_object_get(set,
 			"idle_q3")) ==
 			gsl_stats_quantile_from_sorted_data(idle, 1, n, 0.75));
-		assert_true(stats_runs_median(res, "task.other.cpu_pct") ==
+		assert_true(tree_runs_median(res, "task.other.cpu_pct") ==
 			    gsl_stats_quantile_from_sorted_data(other, 1, n,
 								0.5));
 		free(other);
@@ -382,7 +382,8 @@ static void test_quantiles_as_sorted(void **state)
 }
 
 /* The typed forms (stats_mark_disturbed_in() and friends) on one model:
- * the same marks and counts as the json_t forms on a copy, and the
+ * the same marks and counts as on a copy whose model each call builds
+ * anew (tests/stats_tree.h), and the
  * model kept in step with the tree (each run's info.disturbed, counts
  * and groups after --exclude-disturbed, campaign.disturbed). */
 static void test_typed_model(void **state)
@@ -399,20 +400,20 @@ static void test_typed_model(void **state)
 	assert_non_null(m);
 	assert_int_equal(stats_machine_busy_in(m, NULL, &d, &n), -1);
 	nd = stats_mark_disturbed_in(m, NULL, 1);
-	assert_int_equal(stats_mark_disturbed(copy, NULL, 1), nd);
+	assert_int_equal(tree_mark_disturbed(copy, NULL, 1), nd);
 	assert_true(nd > 0);
 	assert_true(json_equal(res, copy));
 	assert_true(m->campaign.disturbed.present);
 	assert_true(m->campaign.disturbed.other_cpu_limit >= 40.0);
 	stats_disturbed_counts_in(m, ids, 2, "randread-4k", ds, ns);
-	stats_disturbed_counts(copy, ids, 2, "randread-4k", dj, nj);
+	tree_disturbed_counts(copy, ids, 2, "randread-4k", dj, nj);
 	assert_memory_equal(ds, dj, sizeof(ds));
 	assert_memory_equal(ns, nj, sizeof(ns));
 	assert_int_equal(ds[0] + ds[1], (size_t)nd);
 	assert_int_equal(stats_machine_busy_in(m, &other, &d, &n),
-			 stats_machine_busy(copy, &other_j, &dj[0], &nj[0]));
+			 tree_machine_busy(copy, &other_j, &dj[0], &nj[0]));
 	assert_true(other == other_j);
-	assert_true(other == stats_runs_median(copy, "task.other.cpu_pct"));
+	assert_true(other == tree_runs_median(copy, "task.other.cpu_pct"));
 	for (r = 0; r < m->nruns; r++) {
 		assert_int_equal(m->runs[r].info.disturbed.n,
 			json_array_size(json_object_get(m->runs[r].json,

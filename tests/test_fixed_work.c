@@ -24,6 +24,7 @@
 #include "parsers/run_dir.h"
 #include "results/json.h"
 #include "stats/summary.h"
+#include "tests/stats_tree.h"
 
 static const char *work_of(const char *gopts, const char *jopts)
 {
@@ -180,7 +181,7 @@ static void test_summaries_fixed_work(void **state)
 				"status", "ok", "work", mixed && i == 1 ?
 				"time" : "fixed", "metrics", "read.iops",
 				x[i], "read.clat_p99_ns", x[i] * 1000.0));
-		assert_int_equal(stats_fill_summaries(res), 0);
+		assert_int_equal(tree_fill_summaries(res), 0);
 		k = 0;
 		json_array_foreach(json_object_get(res, "summaries"), i, e) {
 			const char *m = kb_jstr(e, "metric");

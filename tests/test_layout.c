@@ -107,7 +107,7 @@ static void test_lkp_long_names(void **state)
 		for (k = 0; k < 3; k++)
 			json_object_set_new(json_object_get(run, "metrics"),
 					    longs[k], json_real(100.0 + i + k));
-	assert_int_equal(stats_analyse_results(res, NULL), 0);
+	assert_int_equal(tree_analyse(res, NULL), 0);
 	report_opts_init(&o);
 	o.layout = "lkp";
 	out = render(res, "text", &o, &ret);

@@ -32,6 +32,7 @@
 #include "stats/paired.h"
 #include "stats/summary.h"
 #include "tests/analysis_round_trip.h"
+#include "tests/stats_tree.h"
 
 #define MAXV 64
 
@@ -468,9 +469,9 @@ static void analyse(json_t *res)
 
 	kb_compare_opts_init(&o);
 	o.metrics = m;
-	assert_true(stats_mark_outliers(res, 0) >= 0);
-	assert_int_equal(stats_fill_summaries(res), 0);
-	assert_int_equal(stats_fill_comparisons(res, &o, NULL, 0), 0);
+	assert_true(tree_mark_outliers(res, 0) >= 0);
+	assert_int_equal(tree_fill_summaries(res), 0);
+	assert_int_equal(tree_fill_comparisons(res, &o), 0);
 }
 
 /* Rounds are matched by iteration, never by position: a failed run
@@ -661,7 +662,7 @@ static void test_model_b44(void **state)
 		assert_non_null(res);
 		kb_compare_opts_init(&o);
 		o.exclude_outliers = exclude;
-		assert_int_equal(stats_analyse_results(res, &o), 0);
+		assert_int_equal(tree_analyse(res, &o), 0);
 		json_array_foreach(json_object_get(res, "runs"), i, run) {
 			assert_int_equal(json_array_size(json_object_get(run,
 					 "outliers")), 0);

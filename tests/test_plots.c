@@ -6,7 +6,7 @@
  * readable log ticks and its key away from the x label.
  *
  * Input: tests/data/report/results.json (running x NM = 0 1 2, baseline
- * NM=0; after stats_analyse_results() NM=2's read.iops is an "improvement", NM=1's
+ * NM=0; after tree_analyse() NM=2's read.iops is an "improvement", NM=1's
  * is not significant), changed in memory where a case needs it.  The
  * scripts are written before gnuplot runs, so the checks hold with or
  * without gnuplot installed (plots_write() then returns -ENOENT).  The
@@ -303,7 +303,7 @@ static json_t *two_variant_sweep(void)
 			json_real_set(m, json_number_value(m) * 1.05);
 		json_array_append_new(runs, e);
 	}
-	assert_int_equal(stats_analyse_results(res, NULL), 0);
+	assert_int_equal(tree_analyse(res, NULL), 0);
 	return res;
 }
 
@@ -411,7 +411,7 @@ static json_t *merge_two(json_t *a, json_t *b, const char *const names[2])
 
 	m = results_merge(models, names, 2, NULL);
 	assert_non_null(m);
-	assert_int_equal(stats_analyse_results(m, NULL), 0);
+	assert_int_equal(tree_analyse(m, NULL), 0);
 	return m;
 }
 

@@ -281,7 +281,7 @@ static void test_stats_profiling(void **state)
 			"campaign", "baseline", "a", "jobs", "randread-4k",
 			"configurations", "id", "a", "variant", "a",
 			"runs", runs, "profiling_runs", pruns, "summaries");
-	assert_int_equal(stats_analyse_results(res, NULL), 0);
+	assert_int_equal(tree_analyse(res, NULL), 0);
 
 	/* counted summaries: the counted runs' IOPS only, no profile */
 	s = find(json_object_get(res, "summaries"), "a", "read.iops");
@@ -326,7 +326,7 @@ static void test_stats_counted_sampled(void **state)
 			run("a", 1, NULL, 900, 6), "profiling_runs",
 			run("a", 0, "unsampled", 1000, -1),
 			run("a", 1, "unsampled", 1000, -1), "summaries");
-	assert_int_equal(stats_analyse_results(res, NULL), 0);
+	assert_int_equal(tree_analyse(res, NULL), 0);
 	assert_null(json_object_get(res, "profiling_summaries"));
 	assert_string_equal(kb_jstr(find(json_object_get(res,
 		"profile_overhead"), "a", NULL), "sampled"), "counted runs");
@@ -445,7 +445,7 @@ static void test_report_profiling_runs(void **state)
 		"failed", "extra", "profiling", "reason", "perf record died",
 		"metrics"));
 	json_object_set_new(res, "profiling_runs", pruns);
-	assert_int_equal(stats_analyse_results(res, NULL), 0);
+	assert_int_equal(tree_analyse(res, NULL), 0);
 	f = open_memstream(&buf, &len);
 	assert_non_null(f);
 	assert_int_equal(render_results(f, res, "text", NULL), 0);

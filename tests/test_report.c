@@ -268,7 +268,7 @@ static void test_n1(void **state)
 		    json_integer_value(json_object_get(run, "iteration")) > 1)
 			json_array_remove(runs, i);
 	}
-	assert_int_equal(stats_analyse_results(res, NULL), 0);
+	assert_int_equal(tree_analyse(res, NULL), 0);
 	out = render(res, "text", NULL, &ret);
 	assert_int_equal(ret, 0);
 	l = line_starting(out, "running   2     102455.81");
@@ -336,7 +336,7 @@ static void test_wide(void **state)
 		"metrics"));
 	json_object_set_new(res, "configurations", cfgs);
 	json_object_set_new(res, "runs", runs);
-	assert_int_equal(stats_fill_summaries(res), 0);
+	assert_int_equal(tree_fill_summaries(res), 0);
 
 	report_opts_init(&opts);
 	out = render(res, "text", &opts, &ret);
@@ -381,7 +381,7 @@ static json_t *merged_fixture(const struct results_map *map)
 	}
 	res = results_merge(m, names, 2, map);
 	assert_non_null(res);
-	assert_int_equal(stats_analyse_results(res, NULL), 0);
+	assert_int_equal(tree_analyse(res, NULL), 0);
 	json_decref(m[0]);
 	json_decref(m[1]);
 	return res;
@@ -550,7 +550,7 @@ static json_t *profile_fixture(void)
 		for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
 			json_object_set_new(json_object_get(run, "metrics"),
 				names[k], json_real(12345.5 + (double)(i + k)));
-	assert_int_equal(stats_analyse_results(res, NULL), 0);
+	assert_int_equal(tree_analyse(res, NULL), 0);
 	return res;
 }
 
@@ -621,7 +621,7 @@ static void test_host_rows(void **state)
 
 	(void)state;
 	assert_non_null(res);
-	assert_int_equal(stats_analyse_results(res, NULL), 0);
+	assert_int_equal(tree_analyse(res, NULL), 0);
 	out = render(res, "text", NULL, &ret);
 	assert_int_equal(ret, 0);
 	check_text_shape(out);

@@ -1,5 +1,5 @@
 /* tests/test_stats.c - stats/summary.c against the B24 and B29 cases
- * (tests/data/stats/, see SOURCES there) and stats_fill_summaries() on a
+ * (tests/data/stats/, see SOURCES there) and tree_fill_summaries() on a
  * small results model.  Runs from the repository root. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +17,7 @@
 
 #include "lib/err.h"
 #include "stats/summary.h"
+#include "tests/stats_tree.h"
 
 #define MAXV 64
 
@@ -200,7 +201,7 @@ static void test_fill_summaries(void **state)
 	if (!res)
 		fail_msg("test JSON: %s at %d:%d", jerr.text, jerr.line,
 			 jerr.column);
-	assert_int_equal(stats_fill_summaries(res), 0);
+	assert_int_equal(tree_fill_summaries(res), 0);
 
 	/* baseline: warm-up (1.0) and failed run (99999) left out */
 	e = find_summary(res, "b,NM=0", "read.iops");
@@ -265,7 +266,7 @@ static void test_fill_summaries(void **state)
 	free(dump);
 
 	/* refilling replaces, never appends */
-	assert_int_equal(stats_fill_summaries(res), 0);
+	assert_int_equal(tree_fill_summaries(res), 0);
 	assert_int_equal(json_array_size(json_object_get(res, "summaries")),
 			 5);
 	json_decref(res);
@@ -280,7 +281,7 @@ static void test_default_baseline(void **state)
 	res = json_loads(small_results, 0, NULL);
 	assert_non_null(res);
 	json_object_del(json_object_get(res, "campaign"), "baseline");
-	assert_int_equal(stats_fill_summaries(res), 0);
+	assert_int_equal(tree_fill_summaries(res), 0);
 	e = find_summary(res, "n,NM=0", "read.iops");
 	assert_true(json_is_null(json_object_get(e, "diff_pct")));
 	e = find_summary(res, "b,NM=0", "read.iops");
@@ -289,7 +290,7 @@ static void test_default_baseline(void **state)
 
 	/* no runs array: an error, not a crash */
 	res = json_object();
-	assert_int_equal(stats_fill_summaries(res), -EINVAL);
+	assert_int_equal(tree_fill_summaries(res), -EINVAL);
 	json_decref(res);
 }
 

@@ -31,6 +31,7 @@
 #include "results/model.h"
 #include "results/paths.h"
 #include "stats/summary.h"
+#include "tests/stats_tree.h"
 
 #define PV_A "Linux version 6.1.0-13-amd64 (debian-kernel@lists.debian.org) (gcc-12 (Debian 12.2.0-14) 12.2.0) #1 SMP PREEMPT_DYNAMIC Debian 6.1.55-1 (2023-09-29)"
 #define PV_B "Linux version 6.1.0-13-amd64 (me@box) (gcc-12 (Debian 12.2.0-14) 12.2.0) #2 SMP PREEMPT_DYNAMIC Tue Oct  3 10:00:00 UTC 2023"
@@ -192,7 +193,7 @@ static json_t *summary_of(json_t *res, const char *cfg)
 {
 	json_t *s;
 
-	assert_int_equal(stats_fill_summaries(res), 0);
+	assert_int_equal(tree_fill_summaries(res), 0);
 	s = stats_find_summary(json_object_get(res, "summaries"), cfg,
 			       "randread-4k", "read.iops");
 	assert_non_null(s);
