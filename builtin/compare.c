@@ -699,8 +699,13 @@ int cmd_compare(int argc, char **argv)
 	env_warn(&b, &n);
 	/* each campaign's runs against its own quiet level; the marks
 	 * travel with the runs into the merged model */
-	stats_mark_disturbed(b.res, NULL, exclude_disturbed);
-	stats_mark_disturbed(n.res, NULL, exclude_disturbed);
+	for (i = 0; i < 2; i++) {
+		struct kb_rmodel *m = kb_rmodel__new(i ? n.res : b.res);
+
+		if (m)	/* NULL: no runs, none disturbed */
+			stats_mark_disturbed_in(m, NULL, exclude_disturbed);
+		kb_rmodel__delete(m);
+	}
 	if (!jobs_in_common(&b.camp, &n.camp)) {
 		kb_error("%s and %s ran no job in common (compare campaigns of "
 			 "the same fio jobs)", b.arg, n.arg);

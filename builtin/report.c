@@ -442,8 +442,13 @@ int cmd_report(int argc, char **argv)
 	/* disturbed runs, against each campaign's (each shard's: another
 	 * machine) own quiet level, before any merge: the runs keep their
 	 * marks */
-	for (i = 0; i < nsrc; i++)
-		stats_mark_disturbed(src[i].results, NULL, exclude_disturbed);
+	for (i = 0; i < nsrc; i++) {
+		struct kb_rmodel *m = kb_rmodel__new(src[i].results);
+
+		if (m)	/* NULL: no runs, none disturbed */
+			stats_mark_disturbed_in(m, NULL, exclude_disturbed);
+		kb_rmodel__delete(m);
+	}
 	if (!separate && combine_shards(src, &nsrc))
 		goto out;	/* a shard missing or twice: named */
 	if (map.n && (nsrc < 2 || separate)) {

@@ -9,6 +9,7 @@
 #include "lib/file.h"
 #include "results/model.h"
 #include "stats/compare.h"
+#include "results/rmodel.h"
 
 #include <curl/curl.h>
 #include <errno.h>
@@ -250,10 +251,13 @@ static void dry_print(const char *endpoint, const struct push_opts *o,
 static json_t *load_results(const char *dir)
 {
 	json_t *res = results_load_campaign(dir, 0);
+	struct kb_rmodel *m = res ? kb_rmodel__new(res) : NULL;
+	int bad = res && (!m || stats_analyse(m, NULL));
 
 	/* the same document as DIR/results.json: summaries and the
 	 * comparisons (stats_analyse, as runner/campaign_reports.c) */
-	if (res && stats_analyse_results(res, NULL)) {
+	kb_rmodel__delete(m);
+	if (bad) {
 		results_free(res);
 		res = NULL;
 	}

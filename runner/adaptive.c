@@ -4,6 +4,7 @@
 #include "results/campaign_json.h"
 #include "results/model.h"
 #include "stats/compare.h"
+#include "results/rmodel.h"
 #include "lib/err.h"
 #include "lib/file.h"
 
@@ -162,6 +163,7 @@ int adaptive_next(struct kb_campaign *c)
 	unsigned timed = rounds > c->cfg.warmup ? rounds - c->cfg.warmup : 0;
 	char *why = NULL;
 	struct results_cis cis;
+	struct kb_rmodel *m;
 	json_t *res;
 	int more, ret;
 	size_t added;
@@ -171,7 +173,9 @@ int adaptive_next(struct kb_campaign *c)
 	res = results_load_campaign(c->dir, 0);
 	if (!res)
 		return -EINVAL;
-	ret = stats_analyse_results(res, NULL);
+	m = kb_rmodel__new(res);	/* NULL: named there */
+	ret = m ? stats_analyse(m, NULL) : -EINVAL;
+	kb_rmodel__delete(m);
 	if (ret) {
 		results_free(res);
 		return ret;

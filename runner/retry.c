@@ -6,6 +6,7 @@
 #include "results/model.h"
 #include "results/paths.h"
 #include "stats/disturbed.h"
+#include "results/rmodel.h"
 #include "lib/err.h"
 #include "lib/file.h"
 
@@ -32,6 +33,7 @@ int retry_disturbed_round(struct kb_campaign *c, size_t i)
 	int block = cfg->order == KB_ORDER_BLOCK;
 	const char *cfg_id = block ? c->plan.configs[r->config].id : NULL;
 	const char *job = block ? cfg->jobs[r->job] : NULL;
+	struct kb_rmodel *m;
 	json_t *res;
 	char *ukey, *why, lb[KB_ITER_LABEL_MAX];
 	unsigned attempt;
@@ -63,7 +65,10 @@ int retry_disturbed_round(struct kb_campaign *c, size_t i)
 		free(ukey);
 		return -EIO;
 	}
-	stats_mark_disturbed(res, NULL, 0);
+	m = kb_rmodel__new(res);	/* NULL: no runs, none disturbed */
+	if (m)
+		stats_mark_disturbed_in(m, NULL, 0);
+	kb_rmodel__delete(m);
 	why = results_disturbed_in_unit(res, r->iteration, c->cfg.warmup, cfg_id, job);
 	results_free(res);
 	if (!why) {
