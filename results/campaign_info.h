@@ -266,7 +266,7 @@ struct kb_rrun_info {
 					 * (results["profiling_runs"]:
 					 * "profiling" | "unsampled"), NULL
 					 * for a counted run */
-	/* "excluded_outliers" (--exclude-outliers, stats_mark_outliers()):
+	/* "excluded_outliers" (--exclude-outliers, stats_mark_outliers_in()):
 	 * the metric names and the values left out (0 when not a number) */
 	const char **excluded_outlier_names;
 	double *excluded_outlier_values;

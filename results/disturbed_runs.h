@@ -1,5 +1,5 @@
 /* results/disturbed_runs.h - which runs of the results model
- * (results/model.h) stats_mark_disturbed() (stats/disturbed.h) found
+ * (results/model.h) stats_mark_disturbed_in() (stats/disturbed.h) found
  * disturbed, asked by retry_disturbed (runner/retry.h) so that the
  * runner reads no JSON. */
 #ifndef KB_RESULTS_DISTURBED_RUNS_H

@@ -48,7 +48,7 @@ static inline json_t *kb_jreal(double v)
  * "excluded" (a string saying why): results/model.c excludes a run
  * flagged suspect (buffered reads that measured the page cache without
  * kernels.conf allow_page_cache = yes) or one that ran on another kernel
- * build than its configuration's other runs; stats_mark_disturbed()
+ * build than its configuration's other runs; stats_mark_disturbed_in()
  * excludes a disturbed run ("disturbed") when
  * results.analysis_options.exclude_disturbed is on (`--exclude-disturbed`). */
 static inline int kb_run_counts(json_t *run)
@@ -114,7 +114,7 @@ static inline int kb_verdict_significant(const char *verdict)
 }
 
 /* The comparison (docs/results-format.md "comparisons", filled by
- * stats_fill_comparisons()) of cfg against baseline for (job, metric) in
+ * stats_fill_comparisons_in()) of cfg against baseline for (job, metric) in
  * results, or NULL when it was not compared. */
 static inline json_t *kb_find_comparison(json_t *results, const char *cfg,
 					 const char *baseline,

@@ -12,7 +12,7 @@
  * every run's metrics.json.  With reparse != 0 the raw artifacts of each
  * run (fio.json, proc snapshots, rusage) are parsed again first (after a
  * parser fix) and metrics.json rewritten.  The "summaries" member is left
- * empty: stats_fill_summaries() (stats/summary.h) computes it.  Returns a
+ * empty: stats_fill_summaries_in() (stats/summary.h) computes it.  Returns a
  * new reference, or NULL with a message naming the file. */
 json_t *results_load_campaign(const char *dir, int reparse);
 

@@ -12,7 +12,7 @@
  * is appended to campaign.json's "plan" (and campaign.iterations
  * updated), so a resumed campaign finds it.  The reason the runner
  * stopped is recorded in state.json as "adaptive": {"timed_iterations",
- * "stopped"} (results/campaign_json.h) and printed.  Compared metrics: those of stats_fill_comparisons()
+ * "stopped"} (results/campaign_json.h) and printed.  Compared metrics: those of stats_fill_comparisons_in()
  * (stats/compare.h), in every configuration including the baseline.
  */
 #ifndef KB_ADAPTIVE_H

@@ -434,18 +434,6 @@ static void gather(const struct kb_rmodel *m, size_t c, size_t j, size_t k,
 	}
 }
 
-int stats_mark_outliers(json_t *results, int exclude)
-{
-	struct kb_rmodel *m = kb_rmodel__new(results);
-	int ret;
-
-	if (!m)
-		return -EINVAL;	/* named by kb_rmodel__new() */
-	ret = stats_mark_outliers_in(m, exclude);
-	kb_rmodel__delete(m);
-	return ret;
-}
-
 int stats_mark_outliers_in(struct kb_rmodel *m, int exclude)
 {
 	struct sample s;
@@ -1134,19 +1122,6 @@ static const char *config_accel(const struct kb_rcampaign *camp,
 	return c ? c->accel : NULL;
 }
 
-int stats_fill_comparisons(json_t *results, const struct kb_compare_opts *o,
-			   const struct kb_compare_pair *pairs, size_t npairs)
-{
-	struct kb_rmodel *m = kb_rmodel__new(results);
-	int ret;
-
-	if (!m)
-		return -EINVAL;	/* named by kb_rmodel__new() */
-	ret = stats_fill_comparisons_in(m, o, pairs, npairs);
-	kb_rmodel__delete(m);
-	return ret;
-}
-
 int stats_fill_comparisons_in(struct kb_rmodel *model,
 			      const struct kb_compare_opts *o,
 			      const struct kb_compare_pair *pairs,
@@ -1340,14 +1315,3 @@ int stats_analyse(struct kb_rmodel *m, const struct kb_compare_opts *o)
 	return ret;
 }
 
-int stats_analyse_results(json_t *results, const struct kb_compare_opts *o)
-{
-	struct kb_rmodel *m = kb_rmodel__new(results);
-	int ret;
-
-	if (!m)
-		return -EINVAL;	/* named by kb_rmodel__new() */
-	ret = stats_analyse(m, o);
-	kb_rmodel__delete(m);
-	return ret;
-}

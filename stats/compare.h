@@ -106,7 +106,6 @@
 #include "stats/modes.h"
 #include "stats/paired.h"
 
-struct json_t;			/* jansson's: the results model */
 struct kb_comparison_row;	/* results/analysis.h */
 
 #define KB_DEFAULT_ALPHA 0.05
@@ -216,15 +215,14 @@ void kb_compare_opts_free(struct kb_compare_opts *o);
  * outlier in its (configuration, job, metric) sample]; with exclude != 0
  * those values move from "metrics" to "excluded_outliers" so that the
  * summaries and comparisons leave them out (the files on disk keep
- * them).  Returns the number of outlier values, or -EINVAL. */
-int stats_mark_outliers(struct json_t *results, int exclude);
-
-/* stats_mark_outliers(), stats_fill_comparisons() on the typed model of
+ * them).  Returns the number of outlier values, or -EINVAL.
+ *
+ * It and stats_fill_comparisons_in() work on the typed model of
  * results (results/rmodel.h, built once by the caller; model->results is
  * the jansson model they fill): every value is read from the model's
  * matrix, none by name from the runs, and every setting from its
  * campaign (results/campaign_info.h).  stats_analyse() builds the model
- * once and runs them with stats_fill_summaries_in() (stats/summary.h).
+ * once (the caller's) and runs them with stats_fill_summaries_in() (stats/summary.h).
  * The outliers are written through kb_rmodel__outlier_add() and
  * kb_rmodel__outliers_exclude() (results/rmodel.h): an excluded outlier
  * is also dropped from the matrix, so that what runs after it leaves the
@@ -239,14 +237,12 @@ struct kb_compare_pair {
 };
 
 /* Fill results["comparisons"], results["sample_checks"] and
- * results["comparison_settings"] (docs/results-format.md).  The _in form
- * fills the typed rows model->analysis.comparisons, .sample_checks and
+ * results["comparison_settings"] (docs/results-format.md): fills the
+ * typed rows model->analysis.comparisons, .sample_checks and
  * .settings (results/analysis.h) and writes them into model->results
  * with its serializer kb_analysis__comparisons_to_json().  pairs NULL: every configuration against
  * campaign.baseline (default: the first).  Returns 0, -EINVAL with a
  * message (no runs, unknown metric). */
-int stats_fill_comparisons(struct json_t *results, const struct kb_compare_opts *o,
-			   const struct kb_compare_pair *pairs, size_t npairs);
 int stats_fill_comparisons_in(struct kb_rmodel *model,
 			      const struct kb_compare_opts *o,
 			      const struct kb_compare_pair *pairs,
@@ -266,21 +262,16 @@ const char *kb_analysis_text(const char *analysis);
  * has no MDE; else malloc'd. */
 char *kb_mde_text(const struct kb_comparison_row *e);
 
-/* stats_mark_outliers(), stats_fill_summaries(), stats_fill_comparisons()
+/* stats_mark_outliers_in(), stats_fill_summaries_in(), stats_fill_profiling_in()
+ * (stats/profiling.h), stats_fill_comparisons_in()
  * with the default pairs: what `kbench run` and `kbench report` do, on
  * the typed model m built once by the caller after loading (results/
  * rmodel.h; issue 16: one run x metric matrix for the analysis and the
  * reports that follow).  Fills m->analysis and writes it into m->results
  * (results.json's "summaries", "comparisons", ...); the runs' info is
- * read again after the outliers are marked.  stats_fill_profiling() still
- * works on m->results.  Returns 0, or -EINVAL with a message. */
+ * read again after the outliers are marked.  A caller with only the
+ * jansson tree builds the model with kb_rmodel__new() (NULL: no "runs"
+ * array, message printed).  Returns 0, or -EINVAL with a message. */
 int stats_analyse(struct kb_rmodel *m, const struct kb_compare_opts *o);
-
-/* The same for a caller that has only the jansson tree and wants it
- * analysed (tests, a tree written out at once): builds the typed model,
- * runs stats_analyse() and frees it.  Returns as stats_analyse(), or
- * -EINVAL when results has no "runs" array. */
-int stats_analyse_results(struct json_t *results,
-			  const struct kb_compare_opts *o);
 
 #endif

@@ -25,10 +25,6 @@
 
 #include <stddef.h>
 
-/* the results model (results/json.h); jansson's json_t, declared here
- * so that this header does not include <jansson.h> (scripts/
- * check-layers: JSON is handled in results/ and parsers/) */
-struct json_t;
 struct kb_rmodel;	/* the typed model, results/rmodel.h */
 struct kb_rcampaign;	/* its campaign, results/campaign_info.h */
 
@@ -65,45 +61,30 @@ void kb_disturbed_rules_of(const struct kb_rcampaign *c,
  * "disturbed", which kb_run_counts() (results/json.h) leaves out of the
  * statistics.  Call before stats_analyse().  Returns the number of
  * disturbed counted runs.
- * The _in form works on the typed model (results/rmodel.h), reading the
+ * It works on the typed model (results/rmodel.h), reading the
  * values from its matrix (call it before outliers are dropped from it:
  * stats_mark_outliers_in()) and writing the marks through
  * kb_rmodel__set_disturbed*(), which keep the model's run info, counts
- * and groups in step; the json_t form builds the model of results for
- * it. */
-int stats_mark_disturbed(struct json_t *results,
-			 const struct kb_disturbed_rules *r, int exclude);
+ * and groups in step.  A caller with only a jansson model builds the
+ * typed one with kb_rmodel__new() (none: no runs, none disturbed). */
 int stats_mark_disturbed_in(struct kb_rmodel *m,
 			    const struct kb_disturbed_rules *r, int exclude);
 
-/* Counted (status ok, not warm-up) runs of configuration cfg (NULL: all)
- * and job (NULL: all), and how many of them are disturbed. */
-void stats_disturbed_count(struct json_t *results, const char *cfg,
-			   const char *job, size_t *disturbed, size_t *total);
-
-/* The same for each of cfgs[0..n) (an entry NULL: all) in one pass over
- * the runs: disturbed[k] and total[k] (a table's notes at 100k runs:
- * one pass, not one per configuration). */
-void stats_disturbed_counts(struct json_t *results, const char *const *cfgs,
-			    size_t n, const char *job, size_t *disturbed,
-			    size_t *total);
-
-/* The median of metric over the counted runs of results (excluded ones
- * too); NAN when none has it. */
-double stats_runs_median(struct json_t *results, const char *metric);
-
-/* stats_disturbed_counts(), stats_runs_median() and stats_machine_busy()
- * below on the typed model (results/rmodel.h: each run's status,
- * warm-up and info.disturbed, the matrix, campaign.disturbed).  The
- * json_t forms build the model of results on every call (O(runs x
- * metrics)): a caller that has the model passes it. */
+/* On the typed model (results/rmodel.h: each run's status, warm-up and
+ * info.disturbed, the matrix, campaign.disturbed), built once by the
+ * caller (kb_rmodel__new()):
+ * stats_disturbed_counts_in(): for each of cfgs[0..n) (an entry NULL:
+ *   all configurations), the counted (status ok, not warm-up) runs of
+ *   job (NULL: all) in total[k] and how many of them are disturbed in
+ *   disturbed[k], in one pass over the runs (a table's notes at 100k
+ *   runs: one pass, not one per configuration).
+ * stats_runs_median_in(): the median of metric over the counted runs
+ *   (excluded ones too); NAN when none has it. */
 void stats_disturbed_counts_in(const struct kb_rmodel *m,
 			       const char *const *cfgs, size_t n,
 			       const char *job, size_t *disturbed,
 			       size_t *total);
 double stats_runs_median_in(const struct kb_rmodel *m, const char *metric);
-int stats_machine_busy_in(const struct kb_rmodel *m, double *other_median,
-			  size_t *disturbed, size_t *total);
 
 #define KB_BUSY_DISTURBED_SHARE 0.05	/* of the counted runs */
 
@@ -116,10 +97,11 @@ int stats_machine_busy_in(const struct kb_rmodel *m, double *other_median,
  * key).  A load present all along raises the quartile with it: that is
  * the campaign's own level, judged quiet as its runs are, and the header
  * prints the level.  Returns 1 busy, 0 quiet, -1 when stats_mark_
- * disturbed() has not run on results or it has no counted run.
+ * disturbed_in() has not run on m or it has no counted run.
  * *other_median (may be NULL): the median task.other.cpu_pct or NAN;
- * *disturbed, *total: as stats_disturbed_count(). */
-int stats_machine_busy(struct json_t *results, double *other_median,
-		       size_t *disturbed, size_t *total);
+ * *disturbed, *total: as stats_disturbed_counts_in() for all
+ * configurations and jobs. */
+int stats_machine_busy_in(const struct kb_rmodel *m, double *other_median,
+			  size_t *disturbed, size_t *total);
 
 #endif

@@ -207,14 +207,3 @@ int stats_fill_profiling_in(struct kb_rmodel *m)
 	return ret;
 }
 
-int stats_fill_profiling(struct json_t *results)
-{
-	struct kb_rmodel *m = kb_rmodel__new(results);
-	int ret;
-
-	if (!m)
-		return -EINVAL;	/* named by kb_rmodel__new() */
-	ret = stats_fill_profiling_in(m);
-	kb_rmodel__delete(m);
-	return ret;
-}

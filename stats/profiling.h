@@ -35,7 +35,6 @@
 #ifndef KB_STATS_PROFILING_H
 #define KB_STATS_PROFILING_H
 
-struct json_t;
 struct kb_rmodel;
 
 /* Fill the typed rows m->analysis.profiling_summaries and
@@ -44,10 +43,5 @@ struct kb_rmodel;
  * ("profiling_summaries", "profile_overhead", replacing those).  0, or
  * the -errno of stats_fill_summaries_in(). */
 int stats_fill_profiling_in(struct kb_rmodel *m);
-
-/* The same on a jansson results model (its typed model built and freed
- * here): 0, or -EINVAL when results has no "runs" array (message
- * printed). */
-int stats_fill_profiling(struct json_t *results);
 
 #endif

@@ -293,18 +293,6 @@ const char *stats_baseline_for(const struct kb_rmodel *m, const char *config)
 	return NULL;
 }
 
-int stats_fill_summaries(json_t *results)
-{
-	struct kb_rmodel *m = kb_rmodel__new(results);
-	int ret;
-
-	if (!m)
-		return -EINVAL;	/* named by kb_rmodel__new() */
-	ret = stats_fill_summaries_in(m);
-	kb_rmodel__delete(m);
-	return ret;
-}
-
 int stats_fill_summaries_in(struct kb_rmodel *model)
 {
 	const struct kb_strlist *cfgs = &model->configs, *jobs = &model->jobs;

@@ -27,7 +27,6 @@
 
 #include <stddef.h>
 
-struct json_t;		/* jansson's: the results model (results/model.h) */
 struct kb_modes_row;	/* results/analysis.h */
 
 struct kb_summary {
@@ -80,13 +79,12 @@ int kb_summarize_fixed_work(const double *x, size_t n, struct kb_summary *s);
  *
  * Metric values that are null are "not measured" and skipped; a value of
  * another type is skipped with a warning naming the run.  Returns 0, or
- * -EINVAL (message printed) when results lacks "runs". */
-int stats_fill_summaries(struct json_t *results);
-
-/* The same on the typed model of results (results/rmodel.h, built once by
- * the caller, model->results the jansson model it fills): what
- * stats_fill_summaries() and stats_analyse() run after building it.
- * Every value is taken from the model's matrix, none by name from the
+ * -EINVAL (message printed) when results lacks "runs" (kb_rmodel__new()
+ * then fails: the caller's check).
+ *
+ * On the typed model of results (results/rmodel.h, built once by the
+ * caller with kb_rmodel__new(), model->results the jansson model it
+ * fills); stats_analyse() runs it.  Every value is taken from the model's matrix, none by name from the
  * runs.  The summaries are the typed rows model->analysis.summaries
  * (results/analysis.h), written into model->results by its serializer
  * kb_analysis__summaries_to_json().  Returns 0. */
