@@ -248,33 +248,30 @@ static void dry_print(const char *endpoint, const struct push_opts *o,
 }
 
 /* The results model with summaries; NULL with a message. */
-static json_t *load_results(const char *dir)
+static struct kb_rmodel *load_results(const char *dir)
 {
-	json_t *res = results_load_campaign(dir, 0);
-	struct kb_rmodel *m = res ? kb_rmodel__new(res) : NULL;
-	int bad = res && (!m || stats_analyse(m, NULL));
+	struct kb_rmodel *m = kb_rmodel__load(dir, 0);
 
 	/* the same document as DIR/results.json: summaries and the
 	 * comparisons (stats_analyse, as runner/campaign_reports.c) */
-	kb_rmodel__delete(m);
-	if (bad) {
-		results_free(res);
-		res = NULL;
+	if (m && stats_analyse(m, NULL)) {
+		kb_rmodel__delete(m);
+		m = NULL;
 	}
-	return res;
+	return m;
 }
 
 static int push_json(const char *dir, const char *endpoint,
 		     const struct push_opts *o)
 {
 	struct push_http_opts h = o->http;
-	json_t *res = load_results(dir);
+	struct kb_rmodel *m = load_results(dir);
 	char *body = NULL, *smsg = NULL;
 	int ret = -EIO;
 
-	if (!res)
+	if (!m)
 		goto out;
-	body = results_export_dumps(res);
+	body = results_export_dumps(m->results);
 	if (!body) {
 		ret = -ENOMEM;
 		goto out;
@@ -299,10 +296,10 @@ static int push_json(const char *dir, const char *endpoint,
 	free(smsg);
 	if (!ret)
 		kb_info("pushed %s results (%zu runs) to %s", dir,
-			results_run_count(res), endpoint);
+			m->nruns, endpoint);
 out:
 	free(body);
-	results_free(res);
+	kb_rmodel__delete(m);
 	return ret;
 }
 

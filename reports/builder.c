@@ -437,7 +437,7 @@ static void fixed_work_note(struct ctx *c, struct kb_table *t,
 }
 
 /* With --exclude-outliers: every value left out, by run (the runs'
- * excluded_outliers, stats_mark_outliers()). */
+ * excluded_outliers, stats_mark_outliers_in()). */
 static void dropped_outlier_notes(struct ctx *c, struct kb_table *t,
 				  const char *job)
 {
@@ -1052,14 +1052,14 @@ static void shard_header(const struct ctx *c, struct kb_report *r)
 /* "Machine: busy: other tasks used 64% of a CPU during the runs
  * (median), 3 of 20 runs disturbed": how busy the machine was, so that a
  * reader of a noisy table knows why, by the rule that marks the runs
- * (stats_machine_busy(), stats/disturbed.h). */
+ * (stats_machine_busy_in(), stats/disturbed.h). */
 static void machine_header(struct ctx *c, struct kb_report *r)
 {
 	double other;
 	size_t d, n, nsup;
 	int busy;
 
-	/* judged only where stats_mark_disturbed() ran (kbench run,
+	/* judged only where stats_mark_disturbed_in() ran (kbench run,
 	 * report, compare) */
 	busy = stats_machine_busy_in(c->rm, &other, &d, &n);
 	if (busy < 0)
@@ -1565,7 +1565,7 @@ int kb_report_build(const struct kb_rmodel *m, const struct report_opts *opts,
 		if (!strcmp(c.cfgs[i].id, c.baseline))
 			break;
 	if (!c.baseline || i == c.ncfgs) {
-		/* stats_fill_summaries() falls back the same way */
+		/* stats_fill_summaries_in() falls back the same way */
 		const char *first = c.camp->nconfigs ? c.camp->configs[0].id :
 				    NULL;
 

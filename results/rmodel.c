@@ -1,6 +1,7 @@
 /* results/rmodel.c - see rmodel.h. */
 #include "results/rmodel.h"
 #include "results/json.h"
+#include "results/model.h"
 #include "lib/err.h"
 #include "lib/file.h"
 
@@ -172,6 +173,22 @@ struct kb_rmodel *kb_rmodel__new_extra(json_t *results, const char *extra)
 	json_object_set_new(tree, "runs", runs);
 	m = build(tree, runs);
 	m->owned = tree;
+	return m;
+}
+
+struct kb_rmodel *kb_rmodel__load(const char *dir, int reparse)
+{
+	json_t *res = results_load_campaign(dir, reparse);
+	struct kb_rmodel *m;
+
+	if (!res)
+		return NULL;	/* named by results_load_campaign() */
+	m = kb_rmodel__new(res);
+	if (!m) {
+		json_decref(res);
+		return NULL;
+	}
+	m->owned = res;
 	return m;
 }
 

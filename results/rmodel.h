@@ -105,8 +105,9 @@ struct kb_rmodel {
 	 * above), built by kb_rmodel__new() with kb_rmodel__new_extra(
 	 * results, NULL); NULL when there are none */
 	struct kb_rmodel *profiling;
-	json_t *owned;			/* kb_rmodel__new_extra()'s own
-					 * results tree, or NULL */
+	json_t *owned;			/* kb_rmodel__new_extra()'s or
+					 * kb_rmodel__load()'s own results
+					 * tree, or NULL */
 };
 
 /* Build the typed model of results (its "runs" must be an array: NULL
@@ -127,6 +128,13 @@ struct kb_rmodel *kb_rmodel__new(json_t *results);
  * results alone.  Its analysis starts empty and its profiling is NULL.
  * Never NULL. */
 struct kb_rmodel *kb_rmodel__new_extra(json_t *results, const char *extra);
+
+/* The campaign in dir loaded (results_load_campaign(), results/model.h;
+ * reparse as there) and its typed model built on it, the model owning
+ * the tree (m->results, freed with the model): for a stage above
+ * results/ that never handles the tree itself.  NULL with a message
+ * naming the file (load) or saying what is missing (no "runs"). */
+struct kb_rmodel *kb_rmodel__load(const char *dir, int reparse);
 
 void kb_rmodel__delete(struct kb_rmodel *m);
 

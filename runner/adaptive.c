@@ -164,26 +164,21 @@ int adaptive_next(struct kb_campaign *c)
 	char *why = NULL;
 	struct results_cis cis;
 	struct kb_rmodel *m;
-	json_t *res;
 	int more, ret;
 	size_t added;
 
 	if (!c->cfg.iterations_auto)
 		return 0;
-	res = results_load_campaign(c->dir, 0);
-	if (!res)
-		return -EINVAL;
-	m = kb_rmodel__new(res);	/* NULL: named there */
+	m = kb_rmodel__load(c->dir, 0);	/* NULL: named there */
 	ret = m ? stats_analyse(m, NULL) : -EINVAL;
-	kb_rmodel__delete(m);
 	if (ret) {
-		results_free(res);
+		kb_rmodel__delete(m);
 		return ret;
 	}
-	results_cis_of(res, &cis);
+	results_cis_of(m->results, &cis);
 	more = adaptive_decide(&cis, &c->cfg, timed, &why);
 	results_cis_free(&cis);
-	results_free(res);
+	kb_rmodel__delete(m);
 	kb_info("iterations = auto: %s", why);
 	if (more) {
 		added = plan_add_round(&c->cfg, &c->plan);

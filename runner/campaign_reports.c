@@ -19,7 +19,6 @@
 int campaign_write_reports(const char *dir, int print,
 			   enum campaign_plots plots)
 {
-	json_t *res = results_load_campaign(dir, 0);
 	char *rpath = kb_path_join(dir, "results.json");
 	char *tpath = kb_path_join(dir, "report.txt");
 	char *mpath = kb_path_join(dir, "report.md");
@@ -31,22 +30,18 @@ int campaign_write_reports(const char *dir, int print,
 	int ret = -EIO;
 	size_t i, li;
 
-	if (!res)
-		goto out;
 	/* the typed model, built once: the disturbed marks, the analysis
 	 * and every report read it (issue 16) */
-	rm = kb_rmodel__new(res);
-	if (!rm) {
-		ret = -EINVAL;	/* named by kb_rmodel__new() */
-		goto out;
-	}
+	rm = kb_rmodel__load(dir, 0);
+	if (!rm)
+		goto out;	/* named by kb_rmodel__load() */
 	/* runs disturbed by the rest of the machine: marked, kept */
 	stats_mark_disturbed_in(rm, NULL, 0);
 	ret = stats_analyse(rm, NULL);
 	if (ret)
 		goto out;
 	/* derivable from runs/: atomic, not synced (lib/file.h) */
-	ret = results_export_write(rpath, res, KB_WRITE_NOSYNC);
+	ret = results_export_write(rpath, rm->results, KB_WRITE_NOSYNC);
 	/* report.md: environment, tables, graphs (DIR/plots, when gnuplot
 	 * is installed) and reproducers (reports/plots.h) */
 	report_opts_init(&mdopts);
@@ -84,7 +79,6 @@ int campaign_write_reports(const char *dir, int print,
 	}
 out:
 	kb_rmodel__delete(rm);
-	json_decref(res);
 	free(rpath);
 	free(tpath);
 	free(mpath);

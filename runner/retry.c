@@ -34,7 +34,6 @@ int retry_disturbed_round(struct kb_campaign *c, size_t i)
 	const char *cfg_id = block ? c->plan.configs[r->config].id : NULL;
 	const char *job = block ? cfg->jobs[r->job] : NULL;
 	struct kb_rmodel *m;
-	json_t *res;
 	char *ukey, *why, lb[KB_ITER_LABEL_MAX];
 	unsigned attempt;
 	size_t j, n = 0;
@@ -60,17 +59,15 @@ int retry_disturbed_round(struct kb_campaign *c, size_t i)
 		return 0;
 	}
 
-	res = results_load_campaign(c->dir, 0);
-	if (!res) {
+	m = kb_rmodel__load(c->dir, 0);
+	if (!m) {	/* named by kb_rmodel__load() */
 		free(ukey);
 		return -EIO;
 	}
-	m = kb_rmodel__new(res);	/* NULL: no runs, none disturbed */
-	if (m)
-		stats_mark_disturbed_in(m, NULL, 0);
+	stats_mark_disturbed_in(m, NULL, 0);
+	why = results_disturbed_in_unit(m->results, r->iteration,
+					c->cfg.warmup, cfg_id, job);
 	kb_rmodel__delete(m);
-	why = results_disturbed_in_unit(res, r->iteration, c->cfg.warmup, cfg_id, job);
-	results_free(res);
 	if (!why) {
 		free(ukey);
 		return 0;
