@@ -255,7 +255,9 @@ json_t *kb_json_decode_fast(const char *buf, size_t n)
 	return root;
 }
 
-/* The whole file in one read (fstat's size, then read() until EOF) and
+/* The whole file in one read (fstat's size + 1 asked for: a regular
+ * file whose read returns exactly its size is at its end, anything else
+ * is read until EOF) and
  * one json_loadb(): jansson's json_load_file() reads through stdio a
  * character at a time, which was a quarter of `kbench report` on 10k runs
  * (issue 16).  The positions in an error are json_loadb's, the same line
@@ -267,7 +269,7 @@ static json_t *load_whole(const char *path, int *missing)
 	size_t cap, n = 0;
 	char *buf;
 	json_t *j;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int regular, fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0) {
 		if (missing && errno == ENOENT) {
@@ -279,8 +281,10 @@ static json_t *load_whole(const char *path, int *missing)
 			 strerror(errno));
 		return NULL;
 	}
-	cap = fstat(fd, &st) == 0 && st.st_size > 0 ?
-	      (size_t)st.st_size + 1 : 4096;
+	/* a /proc file is regular with size 0: read until EOF */
+	regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+		  st.st_size > 0;
+	cap = regular ? (size_t)st.st_size + 1 : 4096;
 	buf = kb_xmalloc(cap);
 	for (;;) {
 		ssize_t r;
@@ -302,6 +306,11 @@ static json_t *load_whole(const char *path, int *missing)
 		if (r == 0)
 			break;
 		n += (size_t)r;
+		/* all of a regular file's size, and not the byte past it:
+		 * its end, in one read() (a read short of the size, as
+		 * from a network file system, reads on) */
+		if (regular && n == (size_t)st.st_size)
+			break;
 	}
 	close(fd);
 	j = kb_json_decode_fast(buf, n);
