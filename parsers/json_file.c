@@ -6,6 +6,7 @@
 #include <yajl/yajl_parse.h>
 
 #include <errno.h>
+#include <float.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -128,6 +129,80 @@ static int fast_number_ok(const char *n, size_t len, int *real)
 	return i == len;
 }
 
+/* An RFC 8259 number (fast_number_ok() checked it) with at most 19
+ * significant digits and a decimal exponent within +-27, as the double
+ * strtod returns, without strtod: the digits (< 2^64) and 10^|e| (5^27 <
+ * 2^64) are exact in x87's 64-bit-mantissa long double, so one multiply
+ * or divide there rounds the exact value once; rounding that to double
+ * is then strtod's correctly rounded result unless the long double lies
+ * within one of its units of a double's halfway point (its low 11
+ * mantissa bits 0x3ff-0x401), where 0 leaves the number to strtod (the
+ * extended-precision form of W. D. Clinger, "How to read floating point
+ * numbers accurately", PLDI 1990).  0 also outside that range or where
+ * long double is not x87's.  strtod's slow path for kbench's 17-digit
+ * numbers (JSON_REAL_PRECISION(17)) was a sixth of `kbench report` on
+ * 10k runs (issue 16). */
+static int fast_real(const char *n, size_t len, double *out)
+{
+#if defined(__x86_64__) && LDBL_MANT_DIG == 64
+	static const long double pow10[] = {
+		1e0L, 1e1L, 1e2L, 1e3L, 1e4L, 1e5L, 1e6L, 1e7L, 1e8L, 1e9L,
+		1e10L, 1e11L, 1e12L, 1e13L, 1e14L, 1e15L, 1e16L, 1e17L, 1e18L,
+		1e19L, 1e20L, 1e21L, 1e22L, 1e23L, 1e24L, 1e25L, 1e26L, 1e27L,
+	};
+	unsigned long long digits = 0, mant;
+	size_t i = 0;
+	int neg = 0, ndig = 0, exp10 = 0, e = 0, eneg = 0;
+	long double l;
+
+	if (n[i] == '-') {
+		neg = 1;
+		i++;
+	}
+	for (; i < len && n[i] >= '0' && n[i] <= '9'; i++) {
+		if (digits || n[i] != '0')
+			ndig++;
+		if (ndig > 19)
+			return 0;
+		digits = digits * 10 + (unsigned)(n[i] - '0');
+	}
+	if (i < len && n[i] == '.')
+		for (i++; i < len && n[i] >= '0' && n[i] <= '9'; i++) {
+			if (digits || n[i] != '0')
+				ndig++;
+			if (ndig > 19)
+				return 0;
+			digits = digits * 10 + (unsigned)(n[i] - '0');
+			exp10--;
+		}
+	if (i < len) {		/* 'e' or 'E', [+-], digits */
+		i++;
+		if (n[i] == '+' || n[i] == '-')
+			eneg = n[i++] == '-';
+		for (; i < len; i++) {
+			e = e * 10 + (n[i] - '0');
+			if (e > 1000)
+				return 0;
+		}
+		exp10 += eneg ? -e : e;
+	}
+	if (exp10 < -27 || exp10 > 27)
+		return 0;
+	l = (long double)digits;
+	l = exp10 < 0 ? l / pow10[-exp10] : l * pow10[exp10];
+	memcpy(&mant, &l, sizeof(mant));	/* x87: the 64-bit significand */
+	if ((mant & 0x7ff) >= 0x3ff && (mant & 0x7ff) <= 0x401)
+		return 0;
+	*out = neg ? -(double)l : (double)l;
+	return 1;
+#else
+	(void)n;
+	(void)len;
+	(void)out;
+	return 0;
+#endif
+}
+
 static int fast_number(void *ctx, const char *n, size_t len)
 {
 	char buf[128], *end;
@@ -135,6 +210,12 @@ static int fast_number(void *ctx, const char *n, size_t len)
 
 	if (len >= sizeof(buf) || !fast_number_ok(n, len, &real))
 		return 0;
+	if (real) {
+		double d;
+
+		if (fast_real(n, len, &d))
+			return fast_add(ctx, json_real(d));
+	}
 	memcpy(buf, n, len);
 	buf[len] = '\0';
 	errno = 0;
@@ -255,7 +336,9 @@ json_t *kb_json_decode_fast(const char *buf, size_t n)
 	return root;
 }
 
-/* The whole file in one read (fstat's size, then read() until EOF) and
+/* The whole file in one read (fstat's size + 1 asked for: a regular
+ * file whose read returns exactly its size is at its end, anything else
+ * is read until EOF) and
  * one json_loadb(): jansson's json_load_file() reads through stdio a
  * character at a time, which was a quarter of `kbench report` on 10k runs
  * (issue 16).  The positions in an error are json_loadb's, the same line
@@ -267,7 +350,7 @@ static json_t *load_whole(const char *path, int *missing)
 	size_t cap, n = 0;
 	char *buf;
 	json_t *j;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int regular, fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0) {
 		if (missing && errno == ENOENT) {
@@ -279,8 +362,10 @@ static json_t *load_whole(const char *path, int *missing)
 			 strerror(errno));
 		return NULL;
 	}
-	cap = fstat(fd, &st) == 0 && st.st_size > 0 ?
-	      (size_t)st.st_size + 1 : 4096;
+	/* a /proc file is regular with size 0: read until EOF */
+	regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+		  st.st_size > 0;
+	cap = regular ? (size_t)st.st_size + 1 : 4096;
 	buf = kb_xmalloc(cap);
 	for (;;) {
 		ssize_t r;
@@ -302,6 +387,11 @@ static json_t *load_whole(const char *path, int *missing)
 		if (r == 0)
 			break;
 		n += (size_t)r;
+		/* all of a regular file's size, and not the byte past it:
+		 * its end, in one read() (a read short of the size, as
+		 * from a network file system, reads on) */
+		if (regular && n == (size_t)st.st_size)
+			break;
 	}
 	close(fd);
 	j = kb_json_decode_fast(buf, n);

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -231,6 +232,77 @@ static void test_depth_as_jansson(void **state)
 	free(p);
 }
 
+/* Reals decoded without strtod (parsers/json_file.c's fast_real:
+ * up to 19 significant digits, exponents within +-27) are strtod's double
+ * bit for bit, and so are the ones left to it: edge forms, then 20,000
+ * pseudo-random doubles printed with 1 to 19 significant digits, with
+ * %.17g as kbench writes them and in fixed notation (a fixed LCG seed: the same inputs every run). */
+static void check_real(const char *num)
+{
+	char *text = kb_xasprintf("[%s]", num);
+	json_t *j = kb_json_decode_fast(text, strlen(text));
+	double want, got;
+
+	errno = 0;
+	want = strtod(num, NULL);
+	if (errno == ERANGE) {	/* subnormal: jansson's to decode */
+		assert_null(j);
+		free(text);
+		return;
+	}
+	if (!j)
+		fail_msg("%s: left to jansson", num);
+	assert_true(json_is_real(json_array_get(j, 0)));
+	got = json_real_value(json_array_get(j, 0));
+	if (memcmp(&got, &want, sizeof(got)))
+		fail_msg("%s: decoded %.17g, strtod gives %.17g", num, got,
+			 want);
+	json_decref(j);
+	free(text);
+}
+
+#ifndef REALS_N
+#define REALS_N 20000
+#endif
+
+static void test_reals_as_strtod(void **state)
+{
+	static const char *const edges[] = {
+		"0.0", "-0.0", "0e0", "-0e5", "1e22", "1e23", "1e-22", "1e-23",
+		"123456789012345e7", "123456789012345e8", "1234567890123456e0",
+		"9007199254740993.0", "0.000123", "0.1", "0.3", "2.5e-1",
+		"1.7976931348623157e308", "2.2250738585072014e-308", "1E+2",
+		"100000000000000000000000.0", "1.000000000000000000001",
+		"0.00000000000000000000001234", "-123.456e-7", "7e0022",
+		"9223372036854775807.0", "18446744073709551615.0", "1e27",
+		"1e-27", "1e28", "1e-28", "12345678901234567890.0",
+		"0.10000000000000001", "9007199254740993e-1",
+		"4.9406564584124654e-324", "2.4703282292062328e-324",
+	};
+	char num[64];
+	unsigned long long x = 42;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(edges) / sizeof(edges[0]); i++)
+		check_real(edges[i]);
+	for (i = 0; i < REALS_N; i++) {
+		double d;
+
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		d = (double)(x >> 11) / (double)(1ULL << 53) *
+		    (i % 2 ? 1e6 : 1e-3) * (i % 3 ? 1 : -1);
+		if (i % 4 == 3)
+			snprintf(num, sizeof(num), "%.*f", (int)(i % 9) + 1,
+				 d);
+		else if (i % 4 == 2)	/* as kbench writes them */
+			snprintf(num, sizeof(num), "%.17g", d * 1e-9);
+		else	/* 1 to 19 significant digits */
+			snprintf(num, sizeof(num), "%.*e", (int)(i % 19), d);
+		check_real(num);
+	}
+}
+
 /* A missing file is no error for kb_json_load_existing, one for
  * kb_json_load (naming it). */
 static void test_missing(void **state)
@@ -263,6 +335,7 @@ int main(void)
 		cmocka_unit_test(test_own_files_fast),
 		cmocka_unit_test(test_edges_as_jansson),
 		cmocka_unit_test(test_depth_as_jansson),
+		cmocka_unit_test(test_reals_as_strtod),
 		cmocka_unit_test(test_missing),
 	};
 
