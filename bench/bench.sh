@@ -10,7 +10,8 @@
 # environment:
 #   KBENCH_BENCH_PAIRS    pairs per ratio (default 5)
 #   KBENCH_BENCH_RUNTIME  seconds per fio run in the overhead figure (3)
-#   KBENCH_BENCH_OUT      results file (default bench/results.json)
+#   KBENCH_BENCH_OUT      results file (default bench/results.json; with
+#                         KBENCH_BENCH_STEPS, BUILD/bench/results-partial.json)
 #   KBENCH_BENCH_100K     0: leave out the 100k-run report figures (1)
 #   KBENCH_BENCH_STEPS    the steps to run, numbers joined by ',': 1 only
 #                         the overhead figures (e.g. to compare two builds
@@ -65,8 +66,13 @@ K=$BUILD/kbench
 BIN=$BUILD/bench
 PAIRS=${KBENCH_BENCH_PAIRS:-5}
 RUNTIME=${KBENCH_BENCH_RUNTIME:-3}
-OUT=${KBENCH_BENCH_OUT:-bench/results.json}
 STEPS=${KBENCH_BENCH_STEPS:-all}
+# a partial run does not overwrite the whole run's figures (tracked)
+if [ "$STEPS" = all ]; then
+	OUT=${KBENCH_BENCH_OUT:-bench/results.json}
+else
+	OUT=${KBENCH_BENCH_OUT:-$BIN/results-partial.json}
+fi
 case $STEPS in
 all)	;;
 *[!1-7,]*|'')
