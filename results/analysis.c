@@ -457,13 +457,6 @@ void kb_analysis__comparisons_to_json(const struct kb_analysis *a,
 
 /* ---- reading back ---------------------------------------------------- */
 
-static char *jdup(json_t *o, const char *key)
-{
-	const char *v = kb_jstr(o, key);
-
-	return v ? kb_xstrdup(v) : NULL;
-}
-
 static double jdbl(json_t *o, const char *key)
 {
 	json_t *v = json_object_get(o, key);
@@ -530,7 +523,7 @@ static struct kb_modes_row *modes_from_json(json_t *m)
 	}
 	r->gap = jdbl(m, "gap");
 	r->spread = jdbl(m, "spread");
-	r->warning = jdup(m, "warning");
+	r->warning = kb_jstrdup(m, "warning");
 	return r;
 }
 
@@ -547,7 +540,7 @@ void kb_comparison_row__from_json(json_t *e, struct kb_comparison_row *r)
 
 		switch (f->type) {
 		case C_STR:
-			*(char **)at = jdup(e, f->key);
+			*(char **)at = kb_jstrdup(e, f->key);
 			break;
 		case C_CSTR:
 			*(const char **)at = json_string_value(v);
@@ -576,8 +569,8 @@ void kb_comparison_row__from_json(json_t *e, struct kb_comparison_row *r)
 			break;
 		case C_BIMODAL:
 			r->bimodal = json_is_object(v);
-			r->bimodal_baseline = jdup(v, "baseline");
-			r->bimodal_configuration = jdup(v, "configuration");
+			r->bimodal_baseline = kb_jstrdup(v, "baseline");
+			r->bimodal_configuration = kb_jstrdup(v, "configuration");
 			break;
 		}
 	}
@@ -590,20 +583,20 @@ void kb_comparison_row__from_json(json_t *e, struct kb_comparison_row *r)
 		r->wilcoxon.n = jsize(w, "n");
 		r->wilcoxon.zeros = jsize(w, "zeros");
 		r->wilcoxon.tied = jsize(w, "tied");
-		r->wilcoxon.method = jdup(w, "method");
+		r->wilcoxon.method = kb_jstrdup(w, "method");
 	}
 	mm = json_object_get(e, "accel_mismatch");
-	r->accel_baseline = jdup(mm, "baseline");
-	r->accel_configuration = jdup(mm, "configuration");
+	r->accel_baseline = kb_jstrdup(mm, "baseline");
+	r->accel_configuration = kb_jstrdup(mm, "configuration");
 	r->verdict = kb_jstr(e, "verdict");
-	r->reason = jdup(e, "reason");
+	r->reason = kb_jstrdup(e, "reason");
 }
 
 static void summary_from_json(json_t *e, struct kb_summary_row *r)
 {
-	r->configuration = jdup(e, "configuration");
-	r->job = jdup(e, "job");
-	r->metric = jdup(e, "metric");
+	r->configuration = kb_jstrdup(e, "configuration");
+	r->job = kb_jstrdup(e, "job");
+	r->metric = kb_jstrdup(e, "metric");
 	r->unit = kb_jstr(e, "unit");
 	r->direction = kb_jstr(e, "direction") ?: "neutral";
 	r->n = jsize(e, "n");
@@ -624,14 +617,14 @@ static void summary_from_json(json_t *e, struct kb_summary_row *r)
 
 static void sample_check_from_json(json_t *e, struct kb_sample_check_row *r)
 {
-	r->configuration = jdup(e, "configuration");
-	r->job = jdup(e, "job");
-	r->metric = jdup(e, "metric");
+	r->configuration = kb_jstrdup(e, "configuration");
+	r->job = kb_jstrdup(e, "job");
+	r->metric = kb_jstrdup(e, "metric");
 	r->n = jsize(e, "n");
 	r->outliers = iters_from_json(json_object_get(e, "outliers"));
 	r->warmup_suspect = jsize(e, "warmup_suspect");
 	r->drift = drift_from_json(json_object_get(e, "drift"));
-	r->bimodal = jdup(e, "bimodal");
+	r->bimodal = kb_jstrdup(e, "bimodal");
 }
 
 void kb_analysis__from_json(json_t *results, struct kb_analysis *a)
@@ -661,8 +654,8 @@ void kb_analysis__from_json(json_t *results, struct kb_analysis *a)
 		struct kb_profile_overhead_row *o =
 			kb_analysis__add_profile_overhead(a);
 
-		o->configuration = jdup(e, "configuration");
-		o->job = jdup(e, "job");
+		o->configuration = kb_jstrdup(e, "configuration");
+		o->job = kb_jstrdup(e, "job");
 		o->sampled = kb_jstr(e, "sampled");
 		o->n = jsize(e, "n");
 		o->ratio = jdbl(e, "ratio");

@@ -1,6 +1,7 @@
 /* results/kexec_state.c - kexec.json and a run's "kexec" record (see
  * kexec_state.h). */
 #include "results/kexec_state.h"
+#include "results/json.h"
 #include "parsers/json_file.h"
 #include "lib/err.h"
 #include "lib/file.h"
@@ -25,13 +26,6 @@ char *kexec_state_path(void)
 	return kb_path_join(d && *d ? d : "/var/lib/kbench", "kexec.json");
 }
 
-static char *jdup(json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-
-	return s ? kb_xstrdup(s) : NULL;
-}
-
 int kexec_state_load(const char *path, struct kb_kexec_state *s)
 {
 	json_t *j, *t;
@@ -45,16 +39,16 @@ int kexec_state_load(const char *path, struct kb_kexec_state *s)
 		json_decref(j);
 		return -EINVAL;
 	}
-	s->campaign = jdup(j, "campaign");
-	s->variant = jdup(j, "variant");
-	s->marker = jdup(j, "marker");
-	s->release = jdup(j, "release");
-	s->build = jdup(j, "build");
-	s->target_dev = jdup(j, "target_dev");
+	s->campaign = kb_jstrdup(j, "campaign");
+	s->variant = kb_jstrdup(j, "variant");
+	s->marker = kb_jstrdup(j, "marker");
+	s->release = kb_jstrdup(j, "release");
+	s->build = kb_jstrdup(j, "build");
+	s->target_dev = kb_jstrdup(j, "target_dev");
 	t = json_object_get(j, "target");
-	s->target.serial = jdup(t, "serial");
-	s->target.wwn = jdup(t, "wwn");
-	s->target.model = jdup(t, "model");
+	s->target.serial = kb_jstrdup(t, "serial");
+	s->target.wwn = kb_jstrdup(t, "wwn");
+	s->target.model = kb_jstrdup(t, "model");
 	s->boot = (unsigned)json_integer_value(json_object_get(j, "boot"));
 	json_decref(j);
 	return 0;
