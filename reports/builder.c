@@ -1271,7 +1271,7 @@ static void add_failure(struct ctx *c, struct kb_report_job *j,
  * runs of profile = (results.json profiling_runs), named as such. */
 static void build_failures(struct ctx *c, struct kb_report_job *j)
 {
-	const struct kb_rprofiling_run *p;
+	const struct kb_rmodel *pm = c->rm->profiling;	/* NULL: none */
 	const struct kb_rrun *x;
 	const char *job;
 	size_t i;
@@ -1285,13 +1285,14 @@ static void build_failures(struct ctx *c, struct kb_report_job *j)
 			    run_config(c, i), x->iteration, x->warmup, NULL,
 			    x->info.reason);
 	}
-	for (i = 0; i < c->camp->nprofiling_runs; i++) {
-		p = &c->camp->profiling_runs[i];
-		if (!p->job || strcmp(p->job, j->name) ||
-		    (p->status && !strcmp(p->status, "ok")))
+	for (i = 0; pm && i < pm->nruns; i++) {
+		x = &pm->runs[i];
+		job = x->job == KB_RMODEL_NONE ? NULL : pm->jobs.v[x->job];
+		if (!job || strcmp(job, j->name) || x->ok)
 			continue;
-		add_failure(c, j, p->configuration, p->iteration, p->warmup,
-			    p->extra, p->reason);
+		add_failure(c, j, x->config == KB_RMODEL_NONE ? NULL :
+			    pm->configs.v[x->config], x->iteration, x->warmup,
+			    x->info.extra, x->info.reason);
 	}
 }
 

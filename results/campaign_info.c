@@ -221,29 +221,6 @@ static void shards_fill(struct kb_rcampaign *c, json_t *camp)
 	}
 }
 
-/* results["profiling_runs"]. */
-static void profiling_runs_fill(struct kb_rcampaign *c, json_t *pruns)
-{
-	struct kb_rprofiling_run *p;
-	json_t *run;
-	size_t i;
-
-	c->nprofiling_runs = json_array_size(pruns);
-	c->profiling_runs = kb_xcalloc(c->nprofiling_runs + 1,
-				       sizeof(*c->profiling_runs));
-	json_array_foreach(pruns, i, run) {
-		p = &c->profiling_runs[i];
-		p->configuration = kb_jstr(run, "configuration");
-		p->job = kb_jstr(run, "job");
-		p->status = kb_jstr(run, "status");
-		p->reason = kb_jstr(run, "reason");
-		p->extra = kb_jstr(run, "extra");
-		p->iteration = (long)json_integer_value(json_object_get(run,
-							"iteration"));
-		p->warmup = json_is_true(json_object_get(run, "warmup"));
-	}
-}
-
 static void env_clear(struct kb_renv *e)
 {
 	size_t i;
@@ -368,7 +345,6 @@ void kb_rcampaign__fill(struct kb_rcampaign *c, json_t *results)
 							 "superseded"));
 	c->exclude_disturbed = json_is_true(json_object_get(json_object_get(
 		results, "analysis_options"), "exclude_disturbed"));
-	profiling_runs_fill(c, json_object_get(results, "profiling_runs"));
 }
 
 void kb_rcampaign__clear(struct kb_rcampaign *c)
@@ -398,7 +374,6 @@ void kb_rcampaign__clear(struct kb_rcampaign *c)
 		free(c->job_hosts[i].hosts.v);
 	free(c->job_hosts);
 	free(c->layouts.v);
-	free(c->profiling_runs);
 	free(c->job_file_names);
 	free(c->job_file_texts);
 	memset(c, 0, sizeof(*c));

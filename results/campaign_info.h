@@ -124,16 +124,6 @@ struct kb_rjob_hosts {
 	struct kb_rstrs hosts;		/* NULL entries: not a string */
 };
 
-/* results["profiling_runs"][i]: an extra run of profile = (runner/
- * plan.h), what a report says of one that failed. */
-struct kb_rprofiling_run {
-	const char *configuration, *job;	/* NULL: absent */
-	const char *status, *reason;		/* NULL: absent */
-	const char *extra;		/* "profiling" | "unsampled" */
-	long iteration;			/* its round index, 0 when absent */
-	unsigned warmup : 1;
-};
-
 /* results["disturbed_settings"] (stats/disturbed.h): the thresholds
  * used and the campaign's levels and limits, in percent (idle_fraction:
  * a fraction of the median idle); NAN = off or absent. */
@@ -233,9 +223,6 @@ struct kb_rcampaign {
 					 * again (retry_disturbed) */
 	int exclude_disturbed;		/* analysis_options.exclude_disturbed
 					 * is true (stats/disturbed.h) */
-	struct kb_rprofiling_run *profiling_runs;	/* results[
-					 * "profiling_runs"] */
-	size_t nprofiling_runs;
 };
 
 /* What reports read of one run (results["runs"][i]) besides its

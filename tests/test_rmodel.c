@@ -493,11 +493,13 @@ static void test_campaign_report_facts(void **state)
 	assert_string_equal(c->env.load_hosts[0].hostname, "load1");
 	assert_string_equal(c->env.load_hosts[0].fio_version, "fio-3.35");
 	assert_null(c->env.load_hosts[1].fio_version);
-	assert_int_equal(c->nprofiling_runs, 1);
-	assert_string_equal(c->profiling_runs[0].reason, "perf died");
-	assert_string_equal(c->profiling_runs[0].extra, "profiling");
-	assert_int_equal(c->profiling_runs[0].iteration, 3);
-	assert_true(c->profiling_runs[0].warmup);
+	assert_non_null(m->profiling);	/* the extra runs' own model */
+	assert_int_equal(m->profiling->nruns, 1);
+	assert_false(m->profiling->runs[0].ok);
+	assert_string_equal(m->profiling->runs[0].info.reason, "perf died");
+	assert_string_equal(m->profiling->runs[0].info.extra, "profiling");
+	assert_int_equal(m->profiling->runs[0].iteration, 3);
+	assert_true(m->profiling->runs[0].warmup);
 	assert_int_equal(m->runs[0].info.nexcluded_outliers, 2);
 	assert_string_equal(m->runs[0].info.excluded_outlier_names[0],
 			    "read.iops");
@@ -514,7 +516,8 @@ static void test_campaign_report_facts(void **state)
 	assert_int_equal(c->shard.k, -1);
 	assert_int_equal(c->nshards_merged, -1);
 	assert_int_equal(c->njob_hosts + c->layouts.n + c->nsuperseded +
-			 c->nprofiling_runs + c->env.nload_hosts, 0);
+			 c->env.nload_hosts, 0);
+	assert_null(m->profiling);	/* no extra runs: no model of them */
 	assert_false(c->exclude_disturbed);
 	kb_rmodel__delete(m);
 	json_decref(res);
