@@ -128,7 +128,7 @@ fi
 check "resume: nothing left to run, still exit 4 (failed runs stay failed)" \
 	'"$KBENCH" run -o "$d" > /dev/null 2>&1; [ $? -eq 4 ]'
 check "KBENCH_ACCEL=tcg: no probe, TCG in the dry run, nothing written" \
-	'KBENCH_ACCEL=tcg "$KBENCH" run --dry-run -c "$tmp/vm.conf" -o "$tmp/dry" > "$tmp/dry.out" 2>&1 && grep -q "accel=tcg" "$tmp/dry.out" && ! grep -q probing "$tmp/dry.out" && [ ! -e "$tmp/dry" ]'
+	'KBENCH_ACCEL=tcg "$KBENCH" run --dry-run -c "$tmp/vm.conf" -o "$tmp/dry" > "$tmp/dry.out" 2>&1 && grep -q "tcg,thread=single" "$tmp/dry.out" && ! grep -q probing "$tmp/dry.out" && [ ! -e "$tmp/dry" ]'
 
 # retry_disturbed with booted variants: a round is one boot of each
 # variant; a disturbed round is booted again, a then b (thresholds that
