@@ -263,10 +263,12 @@ $(BUILD)/bench/%: bench/%.c $(BUILD)/libkbench.a
 
 # Figures, not tests: about 7 minutes for steps 1-6 (2 of them the
 # 100k-run report figures: KBENCH_BENCH_100K=0 leaves those out; about a
-# minute the guest-start pairs), then about an hour and a half for step
-# 7, issue 13's verdicts on real runs (bench/truth13.sh: 200 A/A
-# comparisons, 2 x 10 slowdown campaigns; KBENCH_BENCH_TRUTH_SCALE=0.1
-# for a tenth, KBENCH_BENCH_TRUTH=0 skips it; KBENCH_BENCH_STEPS=1: step
+# minute the guest-start pairs), then about an hour and a quarter for
+# step 7, issue 13's verdicts on real runs (bench/truth13.sh: 200 A/A
+# comparisons, about 30 minutes; 2 x 10 slowdown campaigns of 2 s runs
+# and the verdicts, about 35; KBENCH_BENCH_TRUTH_SCALE=0.1 for a tenth,
+# KBENCH_BENCH_TRUTH_PARTS=aa|detect|verdict for parts,
+# KBENCH_BENCH_TRUTH=0 skips it; KBENCH_BENCH_STEPS=1: step
 # 1 alone, about 1.5 minutes; =3: the report figures alone, under a
 # minute without the 100k ones).  bench/bench.sh says each step.
 # PREV=<git ref>: also build that commit (git archive into
