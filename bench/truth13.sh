@@ -100,17 +100,24 @@ truth_slow() {
 	"$K" compare --exclude-disturbed --metric read.iops \
 		"$d:running,rate=0" "$d:running,rate=$cap" >"$d.cmp" 2>&1 ||
 		cmp_rc=$?
-	chg=$(awk '$1 == "read.iops" { for (i = 2; i <= NF; i++) if ($i ~ /^[(*]?[-+][0-9.]+%/) { gsub(/[()*%]/, "", $i); print $i; exit } }' "$d.cmp")
-	# the change and its CI ("[-15.76%, -5.42%]") for the coverage count
-	awk '$1 == "read.iops" { c = ""; for (i = 2; i <= NF; i++) { if (c == "" && $i ~ /^[(*]?[-+][0-9.]+%/) { c = $i; gsub(/[()*%]/, "", c) } if ($i ~ /^\[[-+][0-9.]+%,$/ && i < NF) { lo = $i; hi = $(i + 1); gsub(/[][%,]/, "", lo); gsub(/[][%,]/, "", hi); if (c != "") print c, lo, hi; exit } } }' "$d.cmp" >"$d.ci"
+	# DIR.ci: the change and, when printed, its CI ("[-15.76%,
+	# -5.42%]"): "change [lo hi]", nothing when no change was printed
+	awk '$1 == "read.iops" { c = ""; for (i = 2; i <= NF; i++) { if (c == "" && $i ~ /^[(*]?[-+][0-9.]+%/) { c = $i; gsub(/[()*%]/, "", c) } if (c != "" && $i ~ /^\[[-+][0-9.]+%,$/ && i < NF) { lo = $i; hi = $(i + 1); gsub(/[][%,]/, "", lo); gsub(/[][%,]/, "", hi); print c, lo, hi; exit } } if (c != "") print c; exit }' "$d.cmp" >"$d.ci"
+	chg=$(awk '{ print $1 }' "$d.ci")
+}
+
+# truth_median_low: the lower median of the numbers on stdin (nothing
+# when none)
+truth_median_low() {
+	sort -n | awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)] }'
 }
 
 # truth_covers FILES...: how many of the campaigns' CIs (.ci files: change
 # lo hi) cover the median of their changes
 truth_covers() {
-	m=$(cat "$@" 2>/dev/null | awk '{ print $1 }' | sort -g |
+	m=$(cat "$@" 2>/dev/null | awk 'NF == 3 { print $1 }' | sort -g |
 		awk '{ a[NR] = $1 } END { if (NR) print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }')
-	[ -n "$m" ] && cat "$@" | awk -v m="$m" '$2 <= m && m <= $3 { k++ } END { print k + 0 }'
+	[ -n "$m" ] && cat "$@" | awk -v m="$m" 'NF == 3 && $2 <= m && m <= $3 { k++ } END { print k + 0 }'
 }
 
 # truth_excluded DIR: counted runs of DIR marked excluded as disturbed
@@ -175,7 +182,7 @@ else
 		sample truth13.aa_fp_ci_lo_pct "$lo"
 		sample truth13.aa_fp_ci_hi_pct "$hi"
 	fi
-	v=$(awk '$2 != "" { print $2 }' "$W/aa-iops" | sort -n | awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)] }')
+	v=$(awk '$2 != "" { print $2 }' "$W/aa-iops" | truth_median_low)
 	[ -n "$v" ] && sample truth13.other_cpu_pct "$v"
 	# --- the rate to cap under: 5 rounds of the detections' runs ---
 	T_RT=$TRUTH_RUNTIME T_TG=$TRUTH_TARGET
@@ -185,7 +192,7 @@ else
 			"iterations = 5" "warmup = 1"
 		"$K" run -q -c "$W/base.conf" -o "$W/base" >/dev/null 2>&1 || true
 		rate=$(jq -r '.runs[] | select(.status == "ok" and .warmup == false) | .metrics["read.iops"]' "$W/base/results.json" 2>/dev/null |
-			sort -n | awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)] }')
+			truth_median_low)
 		[ -n "$rate" ] && sample truth13.base_iops "$rate"
 	fi
 
