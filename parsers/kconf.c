@@ -1442,6 +1442,10 @@ static const struct kconf_opt kconf_opts[] = {
 	{ "retry_disturbed", SEC_GLOBAL, KT_UINT, G_OFF(retry_disturbed), 0, 0,
 	  0, NULL, NULL, "rerun a round with a disturbed run at most N times "
 	  "(order = block: the run alone)" },
+	{ "retry_quiet_wait", SEC_GLOBAL, KT_DURATION,
+	  G_OFF(retry_quiet_wait_s), 0, 0, 0, NULL, NULL,
+	  "before such a rerun, wait at most this long for a quiet 1-s "
+	  "window (default 20s, 0: no wait)" },
 	G_FUNC("hosts", set_hosts,
 	       "fio --server load hosts: HOST[:PORT] ..."),
 	{ "tunable", SEC_GLOBAL, KT_NAMED, 0, 0, 0, 0, NULL, set_tunable,
@@ -2177,6 +2181,7 @@ int kconf_parse(const char *name, const char *text, struct kb_config *cfg)
 	cfg->disturbed_psi_pct = 40.0;
 	cfg->disturbed_idle_fraction = 0.5;
 	cfg->retry_disturbed = 1;
+	cfg->retry_quiet_wait_s = KB_RETRY_QUIET_WAIT_DEFAULT_S;
 	cfg->order = KB_ORDER_INTERLEAVE;
 	cfg->drop_caches = KB_DROP_PAGECACHE;
 	cfg->seed = 1;

@@ -220,6 +220,9 @@ struct kb_job_hosts {
 	size_t nhosts;
 };
 
+/* retry_quiet_wait's default, seconds (runner/quiet.h) */
+#define KB_RETRY_QUIET_WAIT_DEFAULT_S 20
+
 struct kb_config {
 	char *path;		/* the file it was read from */
 	char *jobs[KB_MAX_JOBS];	/* profile names, without ".fio" */
@@ -313,10 +316,13 @@ struct kb_config {
 	 *   retry_disturbed = 1            rerun a round with a disturbed run
 	 *                                  (order = block: the run alone) at
 	 *                                  most this many times (0: never);
-	 *                                  runner/retry.h */
+	 *                                  runner/retry.h
+	 *   retry_quiet_wait = 20s         before such a rerun wait at most
+	 *                                  this long for a quiet 1-s window
+	 *                                  (0: no wait); runner/quiet.h */
 	double disturbed_other_cpu_pct, disturbed_steal_pct;
 	double disturbed_psi_pct, disturbed_idle_fraction;
-	unsigned retry_disturbed;
+	unsigned retry_disturbed, retry_quiet_wait_s;
 	enum kb_accel accel;	/* [global] accel = (default: unset = auto) */
 	unsigned kvm_probe_timeout_s;	/* default 20 */
 	/* hosts = HOST[:PORT] ...: fio --server load hosts; none = fio runs

@@ -186,13 +186,14 @@ static json_t *campaign_section(const struct results_campaign_doc *d)
 			    by_metric(cfg->max_mdes, cfg->nmax_mdes));
 	/* stats/disturbed.h; null = off */
 	json_object_set_new(ret, "disturbed", json_pack(
-		"{s:o, s:f, s:o, s:o, s:o, s:i}",
+		"{s:o, s:f, s:o, s:o, s:o, s:i, s:i}",
 		"other_cpu_pct", num_or_null(cfg->disturbed_other_cpu_pct),
 		"other_factor", 1.5,
 		"steal_pct", num_or_null(cfg->disturbed_steal_pct),
 		"psi_pct", num_or_null(cfg->disturbed_psi_pct),
 		"idle_fraction", num_or_null(cfg->disturbed_idle_fraction),
-		"retry", (int)cfg->retry_disturbed));
+		"retry", (int)cfg->retry_disturbed,
+		"retry_quiet_wait_s", (int)cfg->retry_quiet_wait_s));
 	if (cfg->iterations_auto)
 		json_object_set_new(ret, "iterations_auto", json_pack(
 			"{s:i, s:i, s:f}",

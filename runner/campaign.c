@@ -13,6 +13,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <openssl/evp.h>
 #include <sys/file.h>
 #include <fcntl.h>
@@ -462,6 +463,8 @@ int campaign_open_shard(struct kb_campaign *c, const char *dir,
 	int ret;
 
 	memset(c, 0, sizeof(*c));
+	c->retry_quiet.busy_cpu_pct = c->retry_quiet.steal_pct =
+		c->retry_quiet.psi_cpu_pct = NAN;	/* set by a retry */
 	results_state_init(&c->state);
 	c->dir = kb_xstrdup(dir);
 	c->conf_path = kb_path_join(dir, "kernels.conf");

@@ -5,6 +5,7 @@
 #define KB_CAMPAIGN_H
 
 #include "parsers/kconf.h"
+#include "runner/quiet.h"
 #include "results/campaign_json.h"
 #include "results/state.h"
 #include "runner/plan.h"
@@ -23,6 +24,9 @@ struct kb_campaign {
 					 * NULL: none */
 	unsigned shard_k, shard_n;	/* --shard K/N (runner/plan.h); 0 0:
 					 * the whole campaign */
+	/* the limits the last retry_disturbed_round() that superseded a
+	 * unit judged with, for retry_wait_quiet() (runner/retry.h) */
+	struct kb_quiet_limits retry_quiet;
 };
 
 /* Open DIR: resume it when DIR/campaign.json exists (conf_path, if not

@@ -251,6 +251,7 @@ again:
 				nb += (size_t)err;
 			}
 			if (nb) {
+				retry_wait_quiet(&c, &stop_signal);
 				todo += nb;
 				goto again;
 			}
@@ -309,6 +310,7 @@ again:
 		if (err < 0)
 			goto out;
 		if (err > 0) {
+			retry_wait_quiet(&c, &stop_signal);
 			todo += (size_t)err;
 			goto again;
 		}
@@ -332,6 +334,7 @@ again:
 		if (err < 0)
 			goto out;
 		if (err > 0) {
+			retry_wait_quiet(&c, &stop_signal);
 			todo += (size_t)err;
 			goto again;
 		}

@@ -11,6 +11,7 @@
 #include "lib/file.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +68,11 @@ int retry_disturbed_round(struct kb_campaign *c, size_t i)
 	stats_mark_disturbed_in(m, NULL, 0);
 	why = results_disturbed_in_unit(m->results, r->iteration,
 					c->cfg.warmup, cfg_id, job);
+	/* what retry_wait_quiet() holds the idle machine to: the limits
+	 * the runs were just judged by */
+	c->retry_quiet.busy_cpu_pct = m->campaign.disturbed.other_cpu_limit;
+	c->retry_quiet.steal_pct = m->campaign.disturbed.steal_pct;
+	c->retry_quiet.psi_cpu_pct = m->campaign.disturbed.psi_pct;
 	kb_rmodel__delete(m);
 	if (!why) {
 		free(ukey);
@@ -113,4 +119,32 @@ int retry_disturbed_round(struct kb_campaign *c, size_t i)
 	free(why);
 	free(ukey);
 	return ret ? ret : (int)n;
+}
+
+void retry_wait_quiet(const struct kb_campaign *c,
+		      const volatile sig_atomic_t *stop)
+{
+	const struct kb_quiet_limits *l = &c->retry_quiet;
+	double max_s = c->cfg.retry_quiet_wait_s, waited;
+	char why[128];
+	int q;
+
+	if (!max_s || kb_driver_dry_run)
+		return;
+	if (isnan(l->busy_cpu_pct) && isnan(l->steal_pct) &&
+	    isnan(l->psi_cpu_pct))
+		return;		/* every rule off: nothing to wait for */
+	q = kb_wait_quiet(l, max_s, stop, &waited, why, sizeof(why));
+	if (q < 0)
+		kb_warn("cannot sample the machine (/proc/stat: %s): retrying "
+			"without waiting for a quiet moment", strerror(-q));
+	else if (stop && *stop)
+		return;
+	else if (q)
+		kb_info("the machine was quiet for 1 s after %.1f s: running "
+			"the round again", waited);
+	else
+		kb_info("the machine stayed busy for %.0f s (%s; "
+			"retry_quiet_wait): running the round again anyway",
+			waited, why);
 }

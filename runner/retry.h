@@ -32,6 +32,7 @@
 #ifndef KB_RETRY_H
 #define KB_RETRY_H
 
+#include <signal.h>
 #include <stddef.h>
 
 #include "runner/campaign.h"
@@ -42,5 +43,16 @@
  * number of runs to do again (> 0); 0 otherwise (warm-ups, --dry-run,
  * retry_disturbed = 0 included); -errno on error (message). */
 int retry_disturbed_round(struct kb_campaign *c, size_t i);
+
+/* Before the runs retry_disturbed_round() returned are done again: wait
+ * for a quiet 1-s window, at most retry_quiet_wait seconds (0: return at
+ * once; --dry-run too), with the limits that judged the runs
+ * (c->retry_quiet: task.other.cpu_pct's limit for the busy CPU,
+ * disturbed_steal_pct, disturbed_psi_pct; runner/quiet.h), returning
+ * early when *stop (may be NULL) becomes non-zero.  Says what it did
+ * (kb_info): quiet after how long, or still busy and why; a machine that
+ * cannot be sampled is a warning, and the round runs at once. */
+void retry_wait_quiet(const struct kb_campaign *c,
+		      const volatile sig_atomic_t *stop);
 
 #endif

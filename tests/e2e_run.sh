@@ -285,20 +285,27 @@ check "--dry-run of a new campaign exits 0 and creates nothing (got $rc)" \
 # --- 14. retry_disturbed: a round with a disturbed run is run again ---
 # thresholds that make every run with any CPU pressure (or below the top
 # quartile of idle) disturbed: each round is superseded once, kept
-# retry_campaign DIR [ORDER]: that campaign with those thresholds and
-# retry_disturbed = 1 (order = ORDER when given) into $tmp/DIR, its log
-# in $tmp/DIR.err, the exit status in rc
+# retry_campaign DIR ORDER WAIT: that campaign with those thresholds,
+# retry_disturbed = 1 and retry_quiet_wait = WAIT (order = ORDER when not
+# empty) into $tmp/DIR, its log in $tmp/DIR.err, the exit status in rc
 retry_campaign() {
 	sed -e "s/^layouts = rounds\$/${2:+order = $2\\
 }disturbed_psi_pct = 0\\
 disturbed_idle_fraction = 1\\
+retry_quiet_wait = $3\\
 retry_disturbed = 1/" "$tmp/e2e.conf" >"$tmp/$1.conf"
 	"$KBENCH" run -c "$tmp/$1.conf" -o "$tmp/$1" >/dev/null 2>"$tmp/$1.err"
 	rc=$?
 }
 if [ -r /proc/pressure/cpu ]; then
-	retry_campaign c14
+	retry_campaign c14 '' 1s
 	check "retry_disturbed: the campaign completes (got $rc)" "[ $rc -eq 0 ]"
+	# retry_quiet_wait = 1s: before each retried round a 1-s window is
+	# sampled, and the log says whether it was quiet or why not (CPU
+	# pressure above 0% is busy here)
+	nw=$(grep -c -e 'the machine was quiet for 1 s after' -e 'the machine stayed busy for 1 s (.*; retry_quiet_wait)' "$tmp/c14.err")
+	check "... retry_quiet_wait: each retried round waited for a quiet window, the log says how it went ($nw)" \
+		"[ \"\$(jq '.superseded | length' $tmp/c14/state.json)\" = \$((2 * $nw)) ] && [ $nw -ge 1 ]"
 	nsup=$(jq '.superseded | length' "$tmp/c14/state.json" 2>/dev/null)
 	check "retry_disturbed: superseded runs recorded in state.json ($nsup)" \
 		"[ \"\${nsup:-0}\" -ge 2 ]"
@@ -312,7 +319,7 @@ if [ -r /proc/pressure/cpu ]; then
 		"jq -e '.metrics[\"psi.cpu_some_pct\"] != null' $tmp/c14/runs/running,NM=0/randread-4k/000/metrics.json >/dev/null && { [ -r /sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq ] || jq -e '.unavailable[\"cpu.freq_mhz\"]' $tmp/c14/runs/running,NM=0/randread-4k/000/metrics.json >/dev/null; }"
 	# order = random: a round is still a block; its end is found in the
 	# shuffled plan and the whole round (both configurations) is redone
-	retry_campaign c14r random
+	retry_campaign c14r random 0
 	check "retry_disturbed, order = random: completes (got $rc), rounds superseded" \
 		"[ $rc -eq 0 ] && [ \"\$(jq '.superseded | length' $tmp/c14r/state.json)\" -ge 2 ]"
 	check "... each retried round superseded whole: both configurations" \
@@ -321,13 +328,15 @@ if [ -r /proc/pressure/cpu ]; then
 		"[ \"\$(jq '[.runs[] | select(.status == \"ok\")] | length' $tmp/c14r/results.json)\" = 4 ]"
 	# order = block: no rounds; a disturbed run is redone alone, the
 	# attempts kept per run ("CFG/JOB/NNN")
-	retry_campaign c14b block
+	retry_campaign c14b block 0
 	check "retry_disturbed, order = block: completes (got $rc), runs superseded" \
 		"[ $rc -eq 0 ] && [ \"\$(jq '.superseded | length' $tmp/c14b/state.json)\" -ge 1 ]"
 	check "... each disturbed run redone alone, once at most, and the log says why" \
 		"jq -e '(.superseded | map(.key) | sort) == (.disturbed_retries | keys | sort) and (.disturbed_retries | all(. == 1))' $tmp/c14b/state.json >/dev/null && grep -q 'running it again alone.*order = block has no rounds' $tmp/c14b.err"
 	check "... the planned runs all done" \
 		"[ \"\$(jq '[.runs[] | select(.status == \"ok\")] | length' $tmp/c14b/results.json)\" = 4 ]"
+	check "... retry_quiet_wait = 0: retried without waiting" \
+		"! grep -q -e 'the machine was quiet' -e 'stayed busy' $tmp/c14b.err $tmp/c14r.err"
 else
 	skipped "retry_disturbed: no /proc/pressure here"
 fi

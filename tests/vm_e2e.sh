@@ -135,6 +135,7 @@ check "KBENCH_ACCEL=tcg: no probe, TCG in the dry run, nothing written" \
 # disturb a run with any CPU pressure, or below the top quartile of idle)
 sed -e '/^\[bad\]/,$d' -e 's/^iterations = 2/iterations = 1/' \
     -e 's/^retry_disturbed = 0/retry_disturbed = 1\
+retry_quiet_wait = 1s\
 disturbed_psi_pct = 0\
 disturbed_idle_fraction = 1/' "$tmp/vm.conf" > "$tmp/retry.conf"
 dr="$tmp/retry"
