@@ -13,6 +13,8 @@
 #   KBENCH_BENCH_OUT      results file (default bench/results.json; with
 #                         KBENCH_BENCH_STEPS, BUILD/bench/results-partial.json)
 #   KBENCH_BENCH_100K     0: leave out the 100k-run report figures (1)
+#   KBENCH_BENCH_KEEP     1: keep the work directory (the campaigns,
+#                         compare outputs) and say where
 #   KBENCH_BENCH_STEPS    the steps to run, numbers joined by ',': 1 only
 #                         the overhead figures (e.g. to compare two builds
 #                         A B A B), 3 the report figures; default: all
@@ -100,7 +102,11 @@ S=$W/samples
 LOOP=
 cleanup() {
 	[ -n "$LOOP" ] && losetup -d "$LOOP" 2>/dev/null
-	rm -rf "$W"
+	if [ "${KBENCH_BENCH_KEEP:-0}" = 1 ]; then
+		echo "bench: its campaigns and compare outputs kept in $W (KBENCH_BENCH_KEEP=1)" >&2
+	else
+		rm -rf "$W"
+	fi
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM

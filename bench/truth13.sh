@@ -29,15 +29,17 @@
 # KBENCH_BENCH_TRUTH_TARGET (default loop:256M): issue 13's own quiet
 # measurement (CV 1.9-2.8%) was 2 s on loop:256M; 1 s runs on loop:64M
 # spread 7% here (2026-12-01), too wide for 3% in 10 rounds.  Their cap
-# is set from the median read.iops of a 5-round campaign of the same
-# job, length and target, run first (truth13.base_iops).  Every compare
+# is set from the median read.iops of a campaign of the same job, length
+# and target: 3 rounds right before each repetition of a detection (under
+# the load: before the load starts), 5 rounds before the verdicts
+# (truth13.base_iops: every one of them).  Every compare
 # passes --exclude-disturbed: the rounds that stay disturbed after
 # retry_disturbed's attempts are left out, as a user would.
 #
 # Size knob: KBENCH_BENCH_TRUTH_SCALE (default 1: 200 A/A comparisons, 10
 # repetitions each of the two detections; 0.1 for a tenth).  Full size:
-# about 1200 runs of 1 s and 2 x 10 x 22 runs of 2 s, with 0.5-1 s
-# between runs: about an hour and a quarter.
+# about 1200 runs of 1 s and 2 x 10 x (22 + 4) runs of 2 s, with 0.5-1 s
+# between runs: about an hour and a half.
 # KBENCH_BENCH_TRUTH_PARTS picks parts (aa, detect, verdict joined by
 # ','; default all three).  KBENCH_BENCH_TRUTH=0 skips the section.
 # Figures measured while other work runs on the machine are not
@@ -60,7 +62,7 @@ def truth13.aa_fp_pct '%' - 0 "share of A/A comparisons with unadjusted p < 0.05
 def truth13.aa_fp_ci_lo_pct '%' '<=' 5 "95% Wilson interval of that share, low end (contains 5% for a correct test)"
 def truth13.aa_fp_ci_hi_pct '%' '>=' 5 "the same, high end"
 def truth13.other_cpu_pct '%' - 0 "median task.other.cpu_pct of the A/A runs: how busy the machine was (not a quiet-machine figure when high)"
-def truth13.base_iops IOPS - 0 "median read.iops of randread-4k, ${TRUTH_RUNTIME} s runs on $TRUTH_TARGET (5 rounds): the rate the detections cap under"
+def truth13.base_iops IOPS - 0 "median read.iops of randread-4k, ${TRUTH_RUNTIME} s runs on $TRUTH_TARGET (a 5-round campaign, then 3 rounds before each repetition, quiet): the rates the detections cap under"
 def truth13.detect3_count count '>=' "$(truth_n 8 1)" "3% slowdown found (exit 1) in this many of $TRUTH_REPS repetitions of 10 rounds, quiet"
 def truth13.detect3_change_pct '%' - 0 "the change kbench compare measured in each of those campaigns (the cap's true effect plus noise)"
 def truth13.detect3_ci_covers count '>=' "$(truth_n 8 1)" "campaigns whose 95% CI of the change covers the median change of the $TRUTH_REPS (the cap's effect here): at most 1 of 10 should miss"
@@ -104,6 +106,18 @@ truth_slow() {
 	# -5.42%]"): "change [lo hi]", nothing when no change was printed
 	awk '$1 == "read.iops" { c = ""; for (i = 2; i <= NF; i++) { if (c == "" && $i ~ /^[(*]?[-+][0-9.]+%/) { c = $i; gsub(/[()*%]/, "", c) } if (c != "" && $i ~ /^\[[-+][0-9.]+%,$/ && i < NF) { lo = $i; hi = $(i + 1); gsub(/[][%,]/, "", lo); gsub(/[][%,]/, "", hi); print c, lo, hi; exit } } if (c != "") print c; exit }' "$d.cmp" >"$d.ci"
 	chg=$(awk '{ print $1 }' "$d.ci")
+}
+
+# truth_rate DIR ROUNDS: the lower median read.iops of a campaign of
+# ROUNDS rounds (and a warm-up) of the uncapped job into DIR, in rate
+# (empty when none ran); sampled as truth13.base_iops
+truth_rate() {
+	truth_conf "$1.conf" randread-4k "$REPO/profiles" \
+		"iterations = $2" "warmup = 1"
+	"$K" run -q -c "$1.conf" -o "$1" >/dev/null 2>&1 || true
+	rate=$(jq -r '.runs[] | select(.status == "ok" and .warmup == false) | .metrics["read.iops"]' "$1/results.json" 2>/dev/null |
+		truth_median_low)
+	[ -n "$rate" ] && sample truth13.base_iops "$rate"
 }
 
 # truth_median_low: the lower median of the numbers on stdin (nothing
@@ -188,12 +202,7 @@ else
 	T_RT=$TRUTH_RUNTIME T_TG=$TRUTH_TARGET
 	rate=
 	if truth_part detect || truth_part verdict; then
-		truth_conf "$W/base.conf" randread-4k "$REPO/profiles" \
-			"iterations = 5" "warmup = 1"
-		"$K" run -q -c "$W/base.conf" -o "$W/base" >/dev/null 2>&1 || true
-		rate=$(jq -r '.runs[] | select(.status == "ok" and .warmup == false) | .metrics["read.iops"]' "$W/base/results.json" 2>/dev/null |
-			truth_median_low)
-		[ -n "$rate" ] && sample truth13.base_iops "$rate"
+		truth_rate "$W/base" 5
 	fi
 
 	if ! truth_part detect && ! truth_part verdict; then
@@ -206,6 +215,13 @@ else
 		# --- detection, quiet ---
 		det=0 qwall=0 r=1
 		while truth_part detect && [ $r -le "$TRUTH_REPS" ]; do
+			# the cap from the rate of the last minute, not of
+			# the start: this machine's uncapped rate drifts by
+			# 10-20% in a quarter of an hour (2026-12-01: 269k
+			# then 295-332k), and a cap under a stale rate is
+			# not a 3% slowdown
+			truth_rate "$W/q$r-base" 3
+			[ -n "$rate" ] && cap3=$(awk -v r="$rate" 'BEGIN { printf "%d", r * 0.97 }')
 			truth_slow "$W/q$r" "$cap3" "iterations = 10" "warmup = 1"
 			[ "$cmp_rc" = 1 ] && det=$((det + 1))
 			[ -n "$chg" ] && sample truth13.detect3_change_pct "$chg"
@@ -227,6 +243,9 @@ else
 		else
 			det=0 r=1
 			while [ $r -le "$TRUTH_REPS" ]; do
+				# the rate of the quiet machine, just before
+				truth_rate "$W/l$r-base" 3
+				[ -n "$rate" ] && cap5=$(awk -v r="$rate" 'BEGIN { printf "%d", r * 0.95 }')
 				bash "$load" 3600 >/dev/null 2>&1 &
 				lpid=$!
 				truth_slow "$W/l$r" "$cap5" "iterations = 10" \
