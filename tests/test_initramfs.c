@@ -244,6 +244,15 @@ static void test_compressed_modules(void **state)
 	init = cpio_find(arch, alen, "init", &len);
 	assert_non_null(init);
 	assert_non_null(memmem(init, len, "insmod /modules/02-a.ko", 23));
+	/* each module's load on its own timestamped line, before it */
+	{
+		static const char line[] = "say 'loading module a'\n";
+		const char *say = memmem(init, len, line, strlen(line));
+
+		assert_non_null(say);
+		assert_ptr_equal(say + strlen(line), memmem(init, len,
+			"insmod /modules/02-a.ko", 23));
+	}
 	free(arch);
 
 	/* a wanted module that is neither a module nor built in */
