@@ -3,6 +3,7 @@
 #include "runner/quiet.h"
 #include "parsers/procfs.h"
 #include "lib/file.h"
+#include "lib/proc.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -13,13 +14,13 @@
 #include <time.h>
 
 int kb_quiet_parse(const char *stat_text, const char *psi_text,
-		   unsigned long long time_ns, struct kb_quiet_snap *s)
+		   double time_s, struct kb_quiet_snap *s)
 {
 	struct kb_cpu_ticks t;
 	const char *p, *tot;
 
 	memset(s, 0, sizeof(*s));
-	s->time_ns = time_ns;
+	s->time_s = time_s;
 	if (procfs_parse_stat("/proc/stat", stat_text, &t))
 		return -EINVAL;
 	s->busy = t.user + t.nice + t.system + t.irq + t.softirq;
@@ -39,15 +40,6 @@ int kb_quiet_parse(const char *stat_text, const char *psi_text,
 	return 0;
 }
 
-static unsigned long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long long)ts.tv_sec * 1000000000ULL +
-	       (unsigned long long)ts.tv_nsec;
-}
-
 int kb_quiet_snapshot(struct kb_quiet_snap *s)
 {
 	char *st = NULL, *psi = NULL;
@@ -59,7 +51,7 @@ int kb_quiet_snapshot(struct kb_quiet_snap *s)
 		return ret;
 	if (kb_read_file("/proc/pressure/cpu", &psi, &len, 1))
 		psi = NULL;
-	ret = kb_quiet_parse(st, psi, now_ns(), s);
+	ret = kb_quiet_parse(st, psi, kb_mono_s(), s);
 	free(st);
 	free(psi);
 	return ret;
@@ -73,7 +65,7 @@ int kb_quiet_sample_of(const struct kb_quiet_snap *a,
 
 	out->busy_cpu_pct = out->steal_pct = out->psi_cpu_pct = NAN;
 	if (b->total <= a->total || b->busy < a->busy ||
-	    b->steal < a->steal || b->time_ns <= a->time_ns)
+	    b->steal < a->steal || b->time_s <= a->time_s)
 		return -ERANGE;
 	total = (double)(b->total - a->total);
 	out->busy_cpu_pct = (double)(b->busy - a->busy) / total *
@@ -82,8 +74,7 @@ int kb_quiet_sample_of(const struct kb_quiet_snap *a,
 		out->steal_pct = (double)(b->steal - a->steal) / total * 100.0;
 	if (a->have_psi && b->have_psi && b->psi_some_us >= a->psi_some_us)
 		out->psi_cpu_pct = (double)(b->psi_some_us - a->psi_some_us) *
-				   1000.0 / (double)(b->time_ns - a->time_ns) *
-				   100.0;
+				   1e-6 / (b->time_s - a->time_s) * 100.0;
 	return 0;
 }
 
@@ -119,8 +110,8 @@ int kb_wait_quiet(const struct kb_quiet_limits *l, double max_wait_s,
 	struct kb_quiet_snap ring[KB_QUIET_RING];
 	struct timespec step = { KB_QUIET_STEP_MS / 1000,
 				 (KB_QUIET_STEP_MS % 1000) * 1000000L };
-	unsigned long long t0 = now_ns();
-	size_t n = 0;
+	double t0 = kb_mono_s();
+	size_t n;
 	int ret;
 
 	*waited_s = 0;
@@ -140,7 +131,7 @@ int kb_wait_quiet(const struct kb_quiet_limits *l, double max_wait_s,
 		if (ret)
 			return ret;
 		n++;
-		*waited_s = (double)(now_ns() - t0) / 1e9;
+		*waited_s = kb_mono_s() - t0;
 		if (n >= KB_QUIET_RING) {
 			/* the last window: the oldest snapshot in the ring
 			 * to the newest */

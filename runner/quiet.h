@@ -46,7 +46,7 @@ struct kb_quiet_limits {
 
 /* One snapshot of the machine (kb_quiet_snapshot()). */
 struct kb_quiet_snap {
-	unsigned long long time_ns;	/* CLOCK_MONOTONIC */
+	double time_s;			/* kb_mono_s() (lib/proc.h) */
 	unsigned long long busy, steal, total;	/* /proc/stat ticks */
 	int have_steal;			/* the steal column was there */
 	unsigned ncpus;			/* "cpuN" lines */
@@ -60,12 +60,13 @@ struct kb_quiet_sample {
 };
 
 /* A snapshot from the texts of /proc/stat and /proc/pressure/cpu
- * (psi_text NULL: none) at time_ns.  0, or -EINVAL when stat_text has no
- * valid "cpu " line. */
+ * (psi_text NULL: none) at time_s.  0, or -EINVAL when stat_text has no
+ * valid "cpu " line (named by procfs_parse_stat()). */
 int kb_quiet_parse(const char *stat_text, const char *psi_text,
-		   unsigned long long time_ns, struct kb_quiet_snap *s);
+		   double time_s, struct kb_quiet_snap *s);
 
-/* Read the two files now.  0 or -errno (no message). */
+/* Read the two files now.  0 or -errno (a malformed /proc/stat named
+ * by procfs_parse_stat(), else no message). */
 int kb_quiet_snapshot(struct kb_quiet_snap *s);
 
 /* The sample of the interval a -> b.  -ERANGE when a counter went

@@ -37,8 +37,7 @@ static void snap(const char *name, double t_s, struct kb_quiet_snap *s)
 	char *psiname = kb_xasprintf("%s.psi", name);
 	char *st = load(name), *psi = load(psiname);
 
-	assert_int_equal(kb_quiet_parse(st, psi,
-		(unsigned long long)(t_s * 1e9), s), 0);
+	assert_int_equal(kb_quiet_parse(st, psi, t_s, s), 0);
 	free(st);
 	free(psi);
 	free(psiname);
