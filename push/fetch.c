@@ -9,7 +9,7 @@
 #include "lib/file.h"
 
 #include <ctype.h>
-#include <curl/curl.h>
+#include "push/curl_dl.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <openssl/evp.h>
@@ -234,6 +234,10 @@ int fetch_url(const char *url, const char *cache_dir, const char *sha256_hex,
 			 "output of sha256sum FILE)", sha256_hex);
 		return -EINVAL;
 	}
+	ret = kb_curl_load();
+	if (ret)
+		return ret;
+	ret = -EINVAL;
 	u = curl_url();
 	if (!u)
 		return -ENOMEM;

@@ -10,7 +10,7 @@
 
 #include <ctype.h>
 #include <math.h>
-#include <curl/curl.h>
+#include "push/curl_dl.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,12 +53,16 @@ int push_url_check(const char *url, const char *where)
 	static const char *const secret_params[] = { "p", "password", "token",
 						     NULL };
 	const char *pre = where ? where : "", *sep = where ? ": " : "";
-	CURLU *u = curl_url();
+	CURLU *u;
 	char *scheme = NULL, *host = NULL, *user = NULL, *pass = NULL;
 	char *query = NULL;
-	int ret = -EINVAL;
+	int ret = kb_curl_load();
 	size_t i;
 
+	if (ret)
+		return ret;
+	ret = -EINVAL;
+	u = curl_url();
 	if (!u)
 		return -ENOMEM;
 	if (!url || curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK) {
@@ -201,7 +205,7 @@ int push_retry_after(const char *value, time_t now, unsigned long *secs)
 	}
 	/* an HTTP-date (IMF-fixdate, RFC 850 or asctime: RFC 9110 section
 	 * 5.6.7); libcurl's parser reads all three */
-	if (!*p || !strpbrk(p, ":"))
+	if (!*p || !strpbrk(p, ":") || kb_curl_load())
 		return -EINVAL;
 	t = curl_getdate(p, NULL);
 	if (t == (time_t)-1)
@@ -212,11 +216,15 @@ int push_retry_after(const char *value, time_t now, unsigned long *secs)
 
 int push_same_origin(const char *a, const char *b)
 {
-	CURLU *ua = curl_url(), *ub = curl_url();
+	CURLU *ua, *ub;
 	char *sa = NULL, *sb = NULL, *ha = NULL, *hb = NULL, *pa = NULL;
 	char *pb = NULL, *user = NULL, *pass = NULL;
 	int same = 0;
 
+	if (kb_curl_load())
+		return 0;	/* not known to be the same: no credentials */
+	ua = curl_url();
+	ub = curl_url();
 	if (!ua || !ub || !a || !b ||
 	    curl_url_set(ua, CURLUPART_URL, a, 0) != CURLUE_OK ||
 	    curl_url_set(ub, CURLUPART_URL, b, 0) != CURLUE_OK)
@@ -350,7 +358,7 @@ int push_http_post(const char *url, const char *body, size_t len,
 
 	if (server_msg)
 		*server_msg = NULL;
-	if (push_url_check(url, NULL))
+	if (push_url_check(url, NULL))	/* loads libcurl */
 		return -EINVAL;
 	if (curl_global_init(CURL_GLOBAL_DEFAULT))
 		return -ENOMEM;

@@ -11,7 +11,7 @@
 #include "stats/compare.h"
 #include "results/rmodel.h"
 
-#include <curl/curl.h>
+#include "push/curl_dl.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,11 +84,14 @@ static char *query_value(const char *query, const char *name)
  * refused). */
 static int endpoint_precision(const char *endpoint, int64_t *ns_per_unit)
 {
-	CURLU *u = curl_url();
+	CURLU *u;
 	char *query = NULL, *prec = NULL;
-	int ret = 0;
+	int ret = kb_curl_load();
 
 	*ns_per_unit = 1;
+	if (ret)
+		return ret;
+	u = curl_url();
 	if (!u)
 		return -ENOMEM;
 	if (curl_url_set(u, CURLUPART_URL, endpoint, 0) == CURLUE_OK)
@@ -137,7 +140,7 @@ int push_endpoint(const char *url, const char *format, const char *db,
 	int ret = -EINVAL, v2, v1;
 
 	*endpoint = NULL;
-	if (push_url_check(url, NULL))
+	if (push_url_check(url, NULL))	/* loads libcurl */
 		return -EINVAL;
 	if (format && strcmp(format, "influx") && strcmp(format, "json")) {
 		kb_error("--format '%s': expected influx or json", format);

@@ -639,10 +639,7 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 		}
 	}
 
-	append = kb_xasprintf("console=ttyS0 panic=-1 loglevel=5 printk.time=1 "
-			      "kbench.variant=%s%s%s", v->name,
-			      v->cmdline ? " " : "",
-			      v->cmdline ? v->cmdline : "");
+	append = kb_qemu_guest_cmdline(v->name, v->cmdline, kvm);
 	kb_argv_pushl(&qa, QEMU, "-nodefaults", "-no-user-config",
 		      "-display", "none", "-no-reboot", "-machine", NULL);
 	/* TCG runs its vCPUs in one thread (thread=single): with one host

@@ -424,7 +424,10 @@ static void script_9p(FILE *f, const struct kb_initramfs_opts *o)
 	      "\tcase \"$w\" in init=*) exec chroot /mnt/root \"${w#init=}\" ;; esac\n"
 	      "done\n"
 	      "say 'starting kbench guest'\n"
-	      "chroot /mnt/root /usr/bin/env -i PATH=\"$PATH\" HOME=/root TERM=dumb", f);
+	      /* busybox's env and chroot (in the initramfs, static) exec
+	       * kbench straight away: the host's /usr/bin/env between them
+	       * cost a dynamic exec over 9p, about 0.1 s under TCG */
+	      "env -i PATH=\"$PATH\" HOME=/root TERM=dumb chroot /mnt/root", f);
 }
 
 /* The self-contained guest: everything is in the initramfs; the campaign

@@ -42,4 +42,18 @@ int kb_qemu_run(char *const argv[], const char *logpath,
  * malloc'd, or NULL when QEMU printed nothing (or the log is missing). */
 char *kb_qemu_last_line(const char *logpath, size_t max);
 
+/* The guest kernel's command line (QEMU's -append) for variant NAME:
+ * kbench's console and marker words, then the variant's own cmdline
+ * (NULL: none).  Under TCG (kvm 0) "acpi=noirq" comes first too: Linux's
+ * ACPI interpreter spends about 150 ms per PCI device there routing its
+ * legacy interrupt (the _PRT and interrupt-link methods, run once per
+ * device as its driver enables it: virtio_pci probing two 9p devices took
+ * 0.30 s of a 6.1 guest's start, 7 ms with acpi=noirq, measured
+ * 2026-12-01), while virtio devices interrupt through MSI-X, which
+ * acpi=noirq leaves alone (Documentation/admin-guide/kernel-parameters.txt:
+ * "acpi=noirq: Do not use ACPI for IRQ routing"; the PIRQ table of
+ * QEMU's firmware routes what is left).  Left out when the variant's
+ * cmdline has its own acpi= or pci= word.  malloc'd. */
+char *kb_qemu_guest_cmdline(const char *name, const char *cmdline, int kvm);
+
 #endif

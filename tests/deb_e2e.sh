@@ -65,8 +65,10 @@ contents=$(dpkg -c "$deb")
 check "the package holds the binary, the job files, the man pages, the completions" \
 	"grep -q ' ./usr/bin/kbench$' <<<\"\$contents\" && grep -q ' ./usr/share/kbench/profiles/randread-4k.fio$' <<<\"\$contents\" && grep -q ' ./usr/share/man/man1/kbench.1.gz$' <<<\"\$contents\" && grep -q ' ./usr/share/man/man1/kbench-compare.1.gz$' <<<\"\$contents\" && grep -q ' ./usr/share/bash-completion/completions/kbench$' <<<\"\$contents\" && grep -q ' ./usr/share/zsh/vendor-completions/_kbench$' <<<\"\$contents\""
 depends=$(dpkg-deb -f "$deb" Depends)
-check "Depends: fio and the libraries (${depends})" \
-	"grep -q 'fio' <<<\"\$depends\" && grep -q 'libjansson4' <<<\"\$depends\" && grep -q 'libgsl' <<<\"\$depends\""
+# libcurl4 by name: kbench loads it with dlopen (push/curl_dl.h), so
+# dpkg-shlibdeps does not see it
+check "Depends: fio and the libraries, libcurl4 included (${depends})" \
+	"grep -q 'fio' <<<\"\$depends\" && grep -q 'libjansson4' <<<\"\$depends\" && grep -q 'libgsl' <<<\"\$depends\" && grep -q 'libcurl4' <<<\"\$depends\""
 
 dpkg -i "$deb" >"$tmp/dpkg-i.out" 2>&1
 rc=$?
