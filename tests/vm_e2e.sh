@@ -104,7 +104,7 @@ check "4 ok runs for a and b, each with write IOPS > 0" \
 check "bad: 2 runs failed with the kernel panic as reason" \
 	'[ "$(jq "[.runs[] | select(.configuration == \"bad\" and .status == \"failed\" and (.reason | test(\"kernel panic\")))] | length" "$R")" = 2 ]'
 check "bad: the console log is kept in the run directory" \
-	'grep -q "Kernel panic" "$d/boots/001-a/console.log"'
+	'grep -q "Kernel panic" "$d/runs/bad/write-4k-io_uring-32x32/000/console.log"'
 check "guest runs ran on the guest kernel" \
 	'jq -e ".guest_kernel | test(\"^6\\\\.\")" "$d/runs/a/write-4k-io_uring-32x32/001/metrics.json" >/dev/null'
 check "a ran 6.1, b ran 6.12 (as the guests saw them)" \
