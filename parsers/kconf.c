@@ -1414,6 +1414,9 @@ static const struct kconf_opt kconf_opts[] = {
 	{ "target_ci_pct", SEC_GLOBAL, KT_REAL, G_OFF(target_ci_pct), 0.0, 100.0,
 	  0, NULL, NULL,
 	  "iterations = auto: stop when the CI half-width is below this % of the mean" },
+	{ "target_metrics", SEC_GLOBAL, KT_STRING, G_OFF(target_metrics), 0, 0,
+	  0, NULL, NULL,
+	  "iterations = auto: the metrics whose CIs decide (e.g. read.iops; default: every compared metric)" },
 	G_FUNC("layouts", set_layouts,
 	       "extra tables in the reports: variants, profile, time, rounds, scaling, mmtests, lkp"),
 	{ "accel", SEC_GLOBAL, KT_ACCEL, G_OFF(accel), 0, 0, 0, NULL, NULL,
@@ -1901,11 +1904,12 @@ static void finish(struct parser *p)
 	if (!cfg->iterations_auto) {
 		int l = global_line(p, "min_iterations") ?:
 			global_line(p, "max_iterations") ?:
-			global_line(p, "target_ci_pct");
+			global_line(p, "target_ci_pct") ?:
+			global_line(p, "target_metrics");
 
 		if (l)
 			perr(p, l,
-			     "min_iterations, max_iterations and target_ci_pct apply to iterations = auto (line %d sets iterations = %u)",
+			     "min_iterations, max_iterations, target_ci_pct and target_metrics apply to iterations = auto (line %d sets iterations = %u)",
 			     global_line(p, "iterations"), cfg->iterations);
 	} else if (cfg->min_iterations > cfg->max_iterations) {
 		perr(p, global_line(p, "max_iterations") ?:
@@ -1914,6 +1918,21 @@ static void finish(struct parser *p)
 		     cfg->min_iterations, cfg->max_iterations);
 	} else {
 		cfg->iterations = cfg->min_iterations;
+	}
+	if (cfg->target_metrics) {
+		char *copy = kb_xstrdup(cfg->target_metrics), *w, *save = NULL;
+		int nw = 0;
+
+		for (w = strtok_r(copy, " \t,", &save); w;
+		     w = strtok_r(NULL, " \t,", &save), nw++)
+			if (!kb_metric_find(w))
+				perr(p, global_line(p, "target_metrics"),
+				     "target_metrics: %s: no such metric (names look like read.iops, write.clat_p99_ns; see lib/metrics.c)",
+				     w);
+		if (!nw)
+			perr(p, global_line(p, "target_metrics"),
+			     "target_metrics: expected metric names (e.g. read.iops)");
+		free(copy);
 	}
 	for (i = 0; i < cfg->nvariants; i++) {
 		struct kb_variant *v = &cfg->variants[i];
@@ -2268,6 +2287,7 @@ void kconf_free(struct kb_config *cfg)
 	free(cfg->target);
 	free(cfg->nullblk_params);
 	free(cfg->baseline);
+	free(cfg->target_metrics);
 	for (i = 0; i < cfg->nmin_effects; i++)
 		free(cfg->min_effects[i].metric);
 	for (i = 0; i < cfg->nmax_mdes; i++)

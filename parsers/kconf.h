@@ -290,7 +290,10 @@ struct kb_config {
 	 *   iterations = auto         add interleaved rounds until every
 	 *   min_iterations = 3        compared metric's 95% CI half-width is
 	 *   max_iterations = 10       below target_ci_pct % of its mean, or
-	 *   target_ci_pct = 1         max_iterations is reached */
+	 *   target_ci_pct = 1         max_iterations is reached
+	 *   target_metrics = read.iops  only these metrics' CIs decide
+	 *                             (names of lib/metrics.c separated by
+	 *                             blanks; NULL: every compared metric) */
 	double alpha;
 	double min_effect_pct;
 	struct kb_min_effect {
@@ -305,6 +308,7 @@ struct kb_config {
 	int iterations_auto;	/* iterations then holds min_iterations */
 	unsigned min_iterations, max_iterations;
 	double target_ci_pct;
+	char *target_metrics;
 	/* disturbed runs (stats/disturbed.h; NAN = "off"):
 	 *   disturbed_other_cpu_pct = 40   task.other.cpu_pct above
 	 *                                  max(this, 1.5 x the campaign's

@@ -200,6 +200,10 @@ static json_t *campaign_section(const struct results_campaign_doc *d)
 			"min_iterations", (int)cfg->min_iterations,
 			"max_iterations", (int)cfg->max_iterations,
 			"target_ci_pct", cfg->target_ci_pct));
+	if (cfg->iterations_auto && cfg->target_metrics)
+		json_object_set_new(json_object_get(ret, "iterations_auto"),
+				    "target_metrics",
+				    json_string(cfg->target_metrics));
 	if (cfg->nhosts) {	/* hosts =: fio --server load hosts */
 		json_t *by_job = json_object();
 		const char *hosts[KB_MAX_ALL_HOSTS];

@@ -17,6 +17,7 @@
 /* [global] keys (their first word) the A/A text sets itself or drops */
 static const char *const dropped_keys[] = {
 	"iterations", "min_iterations", "max_iterations", "target_ci_pct",
+	"target_metrics",
 	"baseline", "order", "seed", "profiles", "push", "calibration",
 	"tunable", "sweep", NULL,
 };

@@ -104,4 +104,20 @@ sed 's|^jobs = randread-4k|jobs = buffered-write|' "$tmp/k.conf" >"$tmp/k4.conf"
 rc=$?
 check "none of its jobs calibrated: plan refuses (exit $rc)" \
 	"[ $rc -eq 1 ] && grep -q 'calibrated none of this campaign.s jobs' $tmp/nojob.err"
+
+# --- 6. target_metrics: only read.iops decides when to stop ---
+grep -v '^calibration = ' "$tmp/k.conf" |
+	sed 's|^max_iterations = 3|max_iterations = 5\ntarget_ci_pct = 100\ntarget_metrics = read.iops|' \
+	>"$tmp/k5.conf"
+"$KBENCH" run -q -c "$tmp/k5.conf" -o "$tmp/c5" >/dev/null 2>"$tmp/t5.err"
+rc=$?
+# (at 2 rounds a paired CI has 1 degree of freedom: it may take a third)
+check "target_metrics = read.iops: stops before max_iterations on read.iops's CI, recorded (exit $rc)" \
+	"[ $rc -eq 0 ] && [ \"\$(jq .adaptive.timed_iterations $tmp/c5/state.json)\" -lt 5 ] && jq -r .adaptive.stopped $tmp/c5/state.json | grep -q 'below target_ci_pct = 100%.*of the change vs running,NM=1, .* read.iops)' && [ \"\$(jq -r .campaign.iterations_auto.target_metrics $tmp/c5/campaign.json)\" = read.iops ]"
+sed 's|^target_metrics = read.iops|target_metrics = read.iops read.nosuch|' \
+	"$tmp/k5.conf" >"$tmp/k6.conf"
+"$KBENCH" plan -c "$tmp/k6.conf" >/dev/null 2>"$tmp/t6.err"
+rc=$?
+check "target_metrics naming an unknown metric: refused with the line and the name (exit $rc)" \
+	"[ $rc -ne 0 ] && grep -q 'k6.conf:[0-9]*: target_metrics: read.nosuch: no such metric' $tmp/t6.err"
 finish

@@ -47,7 +47,9 @@ static void test_keys(void **state)
 		"min_effect write.clat_p99_ns = 5\niterations = auto\n"
 		"min_iterations = 4\nmax_iterations = 12\n"
 		"target_ci_pct = 0.5\nmax_mde = 3%\nmax_mde read.iops = 2\n"
+		"target_metrics = read.iops write.iops\n"
 		TAIL, &cfg), 0);
+	assert_string_equal(cfg.target_metrics, "read.iops write.iops");
 	assert_true(fabs(cfg.max_mde_pct - 3.0) < 1e-12);
 	assert_int_equal(cfg.nmax_mdes, 1);
 	assert_string_equal(cfg.max_mdes[0].metric, "read.iops");
@@ -98,6 +100,17 @@ static void test_errors(void **state)
 				     TAIL, &cfg), -EINVAL);
 	assert_int_equal(kconf_parse("t.conf", HEAD "iterations = autox\n"
 				     TAIL, &cfg), -EINVAL);
+	/* target_metrics: with auto, known metric names only */
+	assert_int_equal(kconf_parse("t.conf", HEAD "iterations = 5\n"
+				     "target_metrics = read.iops\n" TAIL,
+				     &cfg), -EINVAL);
+	assert_int_equal(kconf_parse("t.conf", HEAD "iterations = auto\n"
+				     "target_metrics = read.iops no.such\n"
+				     TAIL, &cfg), -EINVAL);
+	assert_int_equal(kconf_parse("t.conf", HEAD "iterations = auto\n"
+				     "target_metrics = read.iops,read.bw_kib\n"
+				     TAIL, &cfg), 0);
+	kconf_free(&cfg);
 }
 
 static void test_add_round(void **state)
@@ -329,6 +342,30 @@ static void test_adaptive_decide(void **state)
 	assert_int_equal(decide(res, &cfg, 3, &why), 1);
 	assert_non_null(strstr(why, "+-1.50% of the mean (B j read.iops)"));
 	free(why);
+	json_decref(res);
+
+	/* target_metrics: a wide p99 CI decides without it, not with it */
+	res = model(0.5, 0.5, "paired", -0.4, 0.4);
+	json_array_append_new(json_object_get(res, "comparisons"), json_pack(
+		"{s:s, s:s, s:s, s:s, s:s, s:f, s:f}", "configuration", "B",
+		"baseline", "A", "job", "j", "metric", "read.clat_p99_ns",
+		"analysis", "paired", "change_ci95_lo_pct", -40.0,
+		"change_ci95_hi_pct", 40.0));
+	assert_int_equal(decide(res, &cfg, 3, &why), 1);
+	assert_non_null(strstr(why, "+-40.00% of the change vs A, paired by "
+			       "round (B j read.clat_p99_ns)"));
+	free(why);
+	cfg.target_metrics = "read.bw_kib, read.iops";
+	assert_int_equal(decide(res, &cfg, 3, &why), 0);
+	assert_non_null(strstr(why, "+-0.40% of the change vs A, paired by "
+			       "round (B j read.iops)"));
+	free(why);
+	/* a name that is a prefix of a compared metric is not that metric */
+	cfg.target_metrics = "read.clat_p99";
+	assert_int_equal(decide(res, &cfg, 3, &why), 0);
+	assert_non_null(strstr(why, "no compared metric has values"));
+	free(why);
+	cfg.target_metrics = NULL;
 	json_decref(res);
 }
 
