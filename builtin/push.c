@@ -141,6 +141,10 @@ static int push_pending(const char *dir, const struct push_opts *base)
 	memset(&cfg, 0, sizeof(cfg));
 	if (records_push_queue_load(dir, &q, &n))
 		goto out;
+	if (n && push_curl_ready()) {	/* message printed; all stay queued */
+		ret = 1;
+		goto out;
+	}
 	if (n) {
 		ret = 0;
 		for (i = 0; i < n; i++) {

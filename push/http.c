@@ -358,8 +358,10 @@ int push_http_post(const char *url, const char *body, size_t len,
 
 	if (server_msg)
 		*server_msg = NULL;
-	if (push_url_check(url, NULL))	/* loads libcurl */
-		return -EINVAL;
+	ret = push_url_check(url, NULL);	/* loads libcurl */
+	if (ret)
+		return ret;
+	ret = -ENOMEM;
 	if (curl_global_init(CURL_GLOBAL_DEFAULT))
 		return -ENOMEM;
 	push_http_warn_cleartext(url);

@@ -66,7 +66,10 @@ void push_http_opts_init(struct push_http_opts *o);
 
 /* Check that url is http:// or https:// with a host and without
  * credentials in it.  0, or -EINVAL with a message naming what (where =
- * "kernels.conf:12" style prefix or NULL). */
+ * "kernels.conf:12" style prefix or NULL); -ENOENT or -ENOSYS when
+ * libcurl cannot be loaded (push/curl_dl.h kb_curl_load(): message
+ * printed).  push_http_post() and push_endpoint() (push/push.h) return
+ * these too. */
 int push_url_check(const char *url, const char *where);
 
 /* Which credentials push_http_post() would use, for --dry-run and logs:

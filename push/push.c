@@ -140,8 +140,10 @@ int push_endpoint(const char *url, const char *format, const char *db,
 	int ret = -EINVAL, v2, v1;
 
 	*endpoint = NULL;
-	if (push_url_check(url, NULL))	/* loads libcurl */
-		return -EINVAL;
+	ret = push_url_check(url, NULL);	/* loads libcurl */
+	if (ret)
+		return ret;
+	ret = -EINVAL;
 	if (format && strcmp(format, "influx") && strcmp(format, "json")) {
 		kb_error("--format '%s': expected influx or json", format);
 		return -EINVAL;
@@ -572,6 +574,10 @@ void push_send_queued(const char *dir)
 
 	if (records_push_queue_load(dir, &q, &n))
 		return;
+	if (n && kb_curl_load()) {	/* the entries stay queued */
+		records_push_queue_free(q, n);
+		return;
+	}
 	for (i = 0; i < n; i++) {
 		struct push_opts o;
 		int ret;
@@ -606,6 +612,11 @@ void push_send_queued(const char *dir)
 		}
 	}
 	records_push_queue_free(q, n);
+}
+
+int push_curl_ready(void)
+{
+	return kb_curl_load();
 }
 
 void push_after_run(const char *dir, const char *url, const char *run_key)

@@ -63,7 +63,7 @@ static int targeted(const struct kb_config *cfg, const char *metric)
 
 	if (!t)
 		return 1;
-	if (!metric)
+	if (!metric || !*metric)
 		return 0;
 	n = strlen(metric);
 	while (*t) {
@@ -155,9 +155,15 @@ int adaptive_decide(const struct results_cis *res, const struct kb_config *cfg,
 				     "%s %s)", worst, wc, wj, wm) :
 			kb_xasprintf("no 95%% CI yet for %s %s %s", wc, wj, wm);
 	if (worst < cfg->target_ci_pct) {
-		*why = kb_xasprintf("every compared metric's 95%% CI half-width "
-			"is below target_ci_pct = %g%% after %u timed "
-			"iterations; %s", cfg->target_ci_pct, timed_rounds, w);
+		*why = cfg->target_metrics ?
+			kb_xasprintf("every targeted metric's 95%% CI half-width "
+				"(target_metrics = %s) is below target_ci_pct = "
+				"%g%% after %u timed iterations; %s",
+				cfg->target_metrics, cfg->target_ci_pct,
+				timed_rounds, w) :
+			kb_xasprintf("every compared metric's 95%% CI half-width "
+				"is below target_ci_pct = %g%% after %u timed "
+				"iterations; %s", cfg->target_ci_pct, timed_rounds, w);
 		free(w);
 		return 0;
 	}

@@ -357,6 +357,9 @@ static void test_adaptive_decide(void **state)
 	free(why);
 	cfg.target_metrics = "read.bw_kib, read.iops";
 	assert_int_equal(decide(res, &cfg, 3, &why), 0);
+	assert_non_null(strstr(why, "every targeted metric's 95% CI "
+			       "half-width (target_metrics = read.bw_kib, "
+			       "read.iops) is below target_ci_pct = 1%"));
 	assert_non_null(strstr(why, "+-0.40% of the change vs A, paired by "
 			       "round (B j read.iops)"));
 	free(why);
