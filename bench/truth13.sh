@@ -44,7 +44,7 @@
 # spread 7% here (2026-12-01), too wide for 3% in 10 rounds.  Their cap
 # is set from the median read.iops of a campaign of the same job, length
 # and target: 3 rounds right before each repetition of a detection (under
-# the load: before the load starts), 5 rounds before the verdicts
+# the load: before the load starts), after a 5-round one at the start
 # (truth13.base_iops: every one of them).  Every compare
 # passes --exclude-disturbed: the rounds that stay disturbed after
 # retry_disturbed's attempts are left out, as a user would.
@@ -215,11 +215,11 @@ else
 	# --- the rate to cap under: 5 rounds of the detections' runs ---
 	T_RT=$TRUTH_RUNTIME T_TG=$TRUTH_TARGET
 	rate=
-	if truth_part detect || truth_part verdict; then
+	if truth_part detect; then
 		truth_rate "$W/base" 5
 	fi
 
-	if ! truth_part detect && ! truth_part verdict; then
+	if ! truth_part detect; then
 		:
 	elif [ -z "$rate" ]; then
 		pending truth13.detect3_count "the base campaign ($W/base) measured no rate to cap under"
@@ -274,34 +274,34 @@ else
 			done
 			sample truth13.detect5_load_count "$det"
 		fi
-		# --- time to a verdict: paired vs unpaired (A/A) ---
-		for ord in interleave block; do
-			truth_part verdict || break
-			truth_conf "$W/v-$ord.conf" randread-4k "$REPO/profiles" \
-				"iterations = auto" "min_iterations = 3" \
-				"max_iterations = $TRUTH_MAX_ITER" \
-				"target_ci_pct = $TRUTH_VERDICT_CI" \
-				"target_metrics = read.iops" "warmup = 1" \
-				"order = $ord"
-			# two copies of the variant (truth_conf wrote [running])
-			printf '\n[copy2]\nmethod = local\n' >>"$W/v-$ord.conf"
-			measure "$K" run -q -c "$W/v-$ord.conf" -o "$W/v-$ord"
-			eval "w_$ord=$wall_s"
-			eval "n_$ord=$(jq '.adaptive.timed_iterations // 0' "$W/v-$ord/state.json" 2>/dev/null || echo 0)"
-			jq -r '.adaptive.stopped // empty' "$W/v-$ord/state.json" 2>/dev/null | sed "s/^/bench: verdict ($ord): /"
-		done
-		if truth_part verdict; then
-			sample truth13.verdict_paired_s "$w_interleave"
-			sample truth13.verdict_unpaired_s "$w_block"
-			sample truth13.verdict_paired_rounds "$n_interleave"
-			sample truth13.verdict_unpaired_rounds "$n_block"
-			# both at max_iterations: no time to a verdict to compare
-			if [ "$n_interleave" -ge "$TRUTH_MAX_ITER" ] &&
-			   [ "$n_block" -ge "$TRUTH_MAX_ITER" ]; then
-				pending truth13.verdict_ratio "both campaigns ran to max_iterations = $TRUTH_MAX_ITER without reaching +-$TRUTH_VERDICT_CI% (KBENCH_BENCH_TRUTH_VERDICT_CI)"
-			else
-				sample truth13.verdict_ratio "$(calc "$w_interleave / $w_block")"
-			fi
+	fi
+	# --- time to a verdict: paired vs unpaired (A/A) ---
+	for ord in interleave block; do
+		truth_part verdict || break
+		truth_conf "$W/v-$ord.conf" randread-4k "$REPO/profiles" \
+			"iterations = auto" "min_iterations = 3" \
+			"max_iterations = $TRUTH_MAX_ITER" \
+			"target_ci_pct = $TRUTH_VERDICT_CI" \
+			"target_metrics = read.iops" "warmup = 1" \
+			"order = $ord"
+		# two copies of the variant (truth_conf wrote [running])
+		printf '\n[copy2]\nmethod = local\n' >>"$W/v-$ord.conf"
+		measure "$K" run -q -c "$W/v-$ord.conf" -o "$W/v-$ord"
+		eval "w_$ord=$wall_s"
+		eval "n_$ord=$(jq '.adaptive.timed_iterations // 0' "$W/v-$ord/state.json" 2>/dev/null || echo 0)"
+		jq -r '.adaptive.stopped // empty' "$W/v-$ord/state.json" 2>/dev/null | sed "s/^/bench: verdict ($ord): /"
+	done
+	if truth_part verdict; then
+		sample truth13.verdict_paired_s "$w_interleave"
+		sample truth13.verdict_unpaired_s "$w_block"
+		sample truth13.verdict_paired_rounds "$n_interleave"
+		sample truth13.verdict_unpaired_rounds "$n_block"
+		# both at max_iterations: no time to a verdict to compare
+		if [ "$n_interleave" -ge "$TRUTH_MAX_ITER" ] &&
+		   [ "$n_block" -ge "$TRUTH_MAX_ITER" ]; then
+			pending truth13.verdict_ratio "both campaigns ran to max_iterations = $TRUTH_MAX_ITER without reaching +-$TRUTH_VERDICT_CI% (KBENCH_BENCH_TRUTH_VERDICT_CI)"
+		else
+			sample truth13.verdict_ratio "$(calc "$w_interleave / $w_block")"
 		fi
 	fi
 fi

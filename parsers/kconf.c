@@ -47,6 +47,9 @@
 
 enum section { SEC_NONE, SEC_GLOBAL, SEC_VARIANT, SEC_JOB };
 
+/* what separates the names of target_metrics = */
+#define TARGET_METRICS_SEP " \t,"
+
 /* kernels.conf's keys are the rows of kconf_opts[] below (fio's
  * fio_options[] is the model): name, section, how the value is read, where
  * it goes, its range and a line of help.  The parser, the "unknown key"
@@ -1923,8 +1926,8 @@ static void finish(struct parser *p)
 		char *copy = kb_xstrdup(cfg->target_metrics), *w, *save = NULL;
 		int nw = 0;
 
-		for (w = strtok_r(copy, " \t,", &save); w;
-		     w = strtok_r(NULL, " \t,", &save), nw++)
+		for (w = strtok_r(copy, TARGET_METRICS_SEP, &save); w;
+		     w = strtok_r(NULL, TARGET_METRICS_SEP, &save), nw++)
 			if (!kb_metric_find(w))
 				perr(p, global_line(p, "target_metrics"),
 				     "target_metrics: %s: no such metric (names look like read.iops, write.clat_p99_ns; see lib/metrics.c)",
@@ -2273,6 +2276,28 @@ int kconf_load(const char *path, struct kb_config *cfg)
 out:
 	free(text);
 	return ret;
+}
+
+int kconf_target_metric(const struct kb_config *cfg, const char *metric)
+{
+	const char *t = cfg->target_metrics;
+	size_t n;
+
+	if (!t)
+		return 1;
+	if (!metric || !*metric)
+		return 0;
+	n = strlen(metric);
+	while (*t) {
+		size_t w;
+
+		t += strspn(t, TARGET_METRICS_SEP);
+		w = strcspn(t, TARGET_METRICS_SEP);
+		if (w == n && !strncmp(t, metric, n))
+			return 1;
+		t += w;
+	}
+	return 0;
 }
 
 void kconf_free(struct kb_config *cfg)

@@ -292,8 +292,9 @@ struct kb_config {
 	 *   max_iterations = 10       below target_ci_pct % of its mean, or
 	 *   target_ci_pct = 1         max_iterations is reached
 	 *   target_metrics = read.iops  only these metrics' CIs decide
-	 *                             (names of lib/metrics.c separated by
-	 *                             blanks; NULL: every compared metric) */
+	 *                             (names of lib/metrics.c, blanks or
+	 *                             commas between; NULL: every compared
+	 *                             metric; kconf_target_metric()) */
 	double alpha;
 	double min_effect_pct;
 	struct kb_min_effect {
@@ -424,6 +425,11 @@ const struct kb_host_target *kconf_host_target(const struct kb_config *cfg,
  * fio runs here). */
 size_t kconf_job_hosts(const struct kb_config *cfg, const char *job,
 		       char *const **hosts, const unsigned **ports);
+
+/* 1 when metric's CI decides when iterations = auto stops: every metric
+ * without target_metrics, else those it names (blanks or commas between
+ * the names, as the parser reads them); 0 for NULL or "". */
+int kconf_target_metric(const struct kb_config *cfg, const char *metric);
 
 void kconf_free(struct kb_config *cfg);
 

@@ -75,15 +75,15 @@ int push_endpoint(const char *url, const char *format, const char *db,
 int push_campaign(const char *dir, const char *endpoint,
 		  const struct push_opts *o, const char *only_key);
 
-/* The queue (see above) is results/records.h's records_push_queue_*();
- * push_queue_add() adds endpoint with fmt's name (or counts one more
- * attempt).  0 or -errno. */
 /* 0 when libcurl is loaded (push/curl_dl.h kb_curl_load(), loading it
  * the first time), else -ENOENT or -ENOSYS with the message printed:
  * for callers outside push/ that must not mistake a missing libcurl
  * for a bad URL. */
 int push_curl_ready(void);
 
+/* The queue (see above) is results/records.h's records_push_queue_*();
+ * push_queue_add() adds endpoint with fmt's name (or counts one more
+ * attempt).  0 or -errno. */
 int push_queue_add(const char *dir, const char *endpoint,
 		   enum push_format fmt);
 /* The format of a queue entry's "format": json, else influx. */

@@ -54,30 +54,6 @@ static const char *analysis_words(const char *a)
 	       !strcmp(a, "welch") ? "Welch" : a;
 }
 
-/* 1 when metric's CI decides: every metric without target_metrics,
- * else those it names (blanks or commas between names) */
-static int targeted(const struct kb_config *cfg, const char *metric)
-{
-	const char *t = cfg->target_metrics;
-	size_t n;
-
-	if (!t)
-		return 1;
-	if (!metric || !*metric)
-		return 0;
-	n = strlen(metric);
-	while (*t) {
-		size_t w;
-
-		t += strspn(t, " \t,");
-		w = strcspn(t, " \t,");
-		if (w == n && !strncmp(t, metric, n))
-			return 1;
-		t += w;
-	}
-	return 0;
-}
-
 int adaptive_decide(const struct results_cis *res, const struct kb_config *cfg,
 		    unsigned timed_rounds, char **why)
 {
@@ -96,7 +72,7 @@ int adaptive_decide(const struct results_cis *res, const struct kb_config *cfg,
 	for (i = 0; i < res->ncomparisons; i++) {
 		const struct results_comparison_ci *e = &res->comparisons[i];
 
-		if (!targeted(cfg, e->metric))
+		if (!kconf_target_metric(cfg, e->metric))
 			continue;
 		h = !isnan(e->change_ci95_lo_pct) &&
 		    !isnan(e->change_ci95_hi_pct) ?
@@ -120,7 +96,7 @@ int adaptive_decide(const struct results_cis *res, const struct kb_config *cfg,
 			s = &res->summaries[i];
 			m = s->metric ?: "";
 			l = strlen(m);
-			if (cfg->target_metrics ? !targeted(cfg, m) :
+			if (cfg->target_metrics ? !kconf_target_metric(cfg, m) :
 			    (l < 5 || strcmp(m + l - 5, ".iops")))
 				continue;
 			h = half_pct(s);

@@ -31,9 +31,10 @@ int adaptive_sync_plan(struct kb_campaign *c);
 /* Decide on the 95% CIs of an analysed results model (results_cis_of(),
  * results/precision.h): returns 1 when another round is needed, 0 to
  * stop; with kernels.conf target_metrics only the comparisons (and,
- * nothing compared, the means) of the metrics it names decide; *why (malloc'd) says which metric is the widest (its CI
- * half-width in % of the mean, or of the change when paired) and why
- * the runner stops or goes on.  timed_rounds: timed iterations per
+ * nothing compared, the means) of the metrics it names decide
+ * (kconf_target_metric(), parsers/kconf.h); *why (malloc'd) says which
+ * metric is the widest (its CI half-width in % of the mean, or of the
+ * change when paired) and why the runner stops or goes on.  timed_rounds: timed iterations per
  * (configuration, job) so far. */
 int adaptive_decide(const struct results_cis *cis, const struct kb_config *cfg,
 		    unsigned timed_rounds, char **why);
