@@ -9,6 +9,7 @@
 #include "results/model.h"
 #include "results/report_sources.h"
 #include "results/rmodel.h"
+#include "results/run_values.h"
 #include "stats/summary.h"
 #include "stats/compare.h"
 #include "stats/disturbed.h"
@@ -155,6 +156,10 @@ struct source {
 	 * stats_analyse() and every report read (results/rmodel.h) */
 	struct kb_rmodel *rm;
 	const char *campaign_dir;	/* NULL for --from-json */
+	/* its runs' numbers loaded beside the tree (one campaign directory
+	 * reported from the typed model alone: results/run_values.h), until
+	 * the typed model takes them */
+	struct kb_run_values *values;
 };
 
 /* The plot directory as a link from the directory of the markdown file
@@ -199,6 +204,42 @@ static void split_add(const char ***list, size_t *n, char ***keep,
 	}
 }
 
+
+static int has_format(const char **formats, const char *name)
+{
+	size_t f;
+
+	for (f = 0; formats && formats[f]; f++)
+		if (!strcmp(formats[f], name))
+			return 1;
+	return 0;
+}
+
+/* The results model of dir (results_load_dir()); with lean and dir a
+ * campaign directory that is not a shard, its runs' numbers in *values
+ * beside the tree (results_load_campaign_values(): a 100k-run campaign
+ * in a quarter of the memory), else *values NULL. */
+static struct json_t *lean_load(const char *dir, int reparse, int lean,
+				struct kb_run_values **values)
+{
+	char *cj = kb_path_join(dir, "campaign.json");
+	struct json_t *res;
+
+	*values = NULL;
+	lean = lean && kb_exists(cj);
+	free(cj);
+	if (!lean)
+		return results_load_dir(dir, reparse);
+	res = results_load_campaign_values(dir, reparse, values);
+	if (res && results_is_shard(res)) {
+		/* one shard alone: results_combine_shards() copies trees */
+		results_free(res);
+		kb_run_values__delete(*values);
+		*values = NULL;
+		res = results_load_dir(dir, 0);
+	}
+	return res;
+}
 
 static int render_all(FILE *out, struct source *src, size_t nsrc,
 		      const char **formats, const struct report_opts *opts)
@@ -259,10 +300,16 @@ static int combine_shards(struct source *src, size_t *nsrc)
 		src[i].name = names[i];
 		src[i].results = models[i];
 		src[i].campaign_dir = NULL;	/* merged: several dirs */
+		src[i].rm = NULL;	/* a new tree: its model built anew */
 		for (j = 0; j < *nsrc; j++)
-			if (was[j].results == models[i])
+			if (was[j].results == models[i]) {
 				src[i].campaign_dir = was[j].campaign_dir;
+				src[i].rm = was[j].rm;
+				was[j].rm = NULL;
+			}
 	}
+	for (j = 0; j < *nsrc; j++)
+		kb_rmodel__delete(was[j].rm);
 	*nsrc = m;
 	free(models);
 	free(names);
@@ -430,7 +477,11 @@ int cmd_report(int argc, char **argv)
 	}
 	for (c = optind; c < argc; c++) {
 		src[nsrc].name = argv[c];
-		src[nsrc].results = results_load_dir(argv[c], reparse);
+		src[nsrc].results = lean_load(argv[c], reparse,
+			/* what reads only the typed model: one campaign's
+			 * tables */
+			argc - optind == 1 && !njsons && !plots &&
+			!has_format(formats, "json"), &src[nsrc].values);
 		if (!src[nsrc].results)
 			goto out;	/* the message names the directory */
 		/* a directory of shard directories: merged already */
@@ -443,11 +494,17 @@ int cmd_report(int argc, char **argv)
 	 * machine) own quiet level, before any merge: the runs keep their
 	 * marks */
 	for (i = 0; i < nsrc; i++) {
-		struct kb_rmodel *m = kb_rmodel__new(src[i].results);
+		struct kb_rmodel *m = src[i].values ?
+			kb_rmodel__new_values(src[i].results, src[i].values) :
+			kb_rmodel__new(src[i].results);
 
-		if (m)	/* NULL: no runs, none disturbed */
-			stats_mark_disturbed_in(m, NULL, exclude_disturbed);
-		kb_rmodel__delete(m);
+		src[i].values = NULL;	/* taken */
+		if (!m)
+			goto out;	/* named there: no runs array */
+		stats_mark_disturbed_in(m, NULL, exclude_disturbed);
+		/* the marks are in both (kb_rmodel__set_disturbed()): the
+		 * model is kept unless a merge below makes a new tree */
+		src[i].rm = m;
 	}
 	if (!separate && combine_shards(src, &nsrc))
 		goto out;	/* a shard missing or twice: named */
@@ -484,14 +541,18 @@ int cmd_report(int argc, char **argv)
 		free(names);
 		if (!merged)
 			goto out;
-		for (i = 0; i < nsrc; i++)
+		for (i = 0; i < nsrc; i++) {
+			kb_rmodel__delete(src[i].rm);
+			src[i].rm = NULL;
 			results_free(src[i].results);
+		}
 		src[0].results = merged;
 		src[0].campaign_dir = NULL;	/* no single raw-artifact dir */
 		nsrc = 1;
 	}
 	for (i = 0; i < nsrc; i++) {
-		src[i].rm = kb_rmodel__new(src[i].results);
+		if (!src[i].rm)
+			src[i].rm = kb_rmodel__new(src[i].results);
 		if (!src[i].rm || stats_analyse(src[i].rm, &copts))
 			goto out;	/* named by either */
 	}
@@ -553,6 +614,7 @@ out:
 	 * kernel at exit in release builds (lib/file.h) */
 	for (i = 0; i < nsrc && KB_FREE_AT_EXIT; i++) {
 		kb_rmodel__delete(src[i].rm);
+		kb_run_values__delete(src[i].values);
 		results_free(src[i].results);
 	}
 	for (i = 0; i < nkeep; i++)

@@ -53,6 +53,8 @@ int kb_json_text_write_atomic(const char *path, char *text, unsigned flags)
 struct fast_state {
 	json_t *root;
 	int depth;
+	const struct kb_json_sink *sink;	/* or NULL */
+	json_t *sunk;		/* the object whose numbers go to sink */
 	json_t *stack[FAST_MAX_DEPTH];	/* the open containers */
 	/* the key read last, copied: yajl decodes an escaped key into a
 	 * buffer that an escaped value then overwrites */
@@ -79,6 +81,20 @@ static int fast_add(struct fast_state *s, json_t *v)
 	top = s->stack[s->depth - 1];
 	if (json_is_array(top))
 		return !json_array_append_new(top, v);
+	/* the sink's member again: jansson would replace the object whose
+	 * numbers the sink has */
+	if (s->sunk && s->depth == 1 &&
+	    s->keylen == strlen(s->sink->member) &&
+	    !memcmp(s->key, s->sink->member, s->keylen)) {
+		json_decref(v);
+		return 0;
+	}
+	/* not a number, in the sink's object: a key the sink has a number
+	 * for already is a repeated key (see sink_number()) */
+	if (top == s->sunk && s->sink->has(s->sink->ctx, s->key, s->keylen)) {
+		json_decref(v);
+		return 0;
+	}
 	/* checked: a key with invalid UTF-8 or a NUL is refused */
 	return !json_object_setn_new(top, s->key, s->keylen, v);
 }
@@ -203,8 +219,27 @@ static int fast_real(const char *n, size_t len, double *out)
 #endif
 }
 
+/* In the sink's object (kb_json_decode_sink()): 1 when the member being
+ * read goes to the sink rather than the tree. */
+static int in_sink(const struct fast_state *s)
+{
+	return s->sunk && s->depth && s->stack[s->depth - 1] == s->sunk;
+}
+
+/* A number of the sink's object to the sink: a key the object holds
+ * already (a repeated key) stops the fast decode (the sink cannot
+ * replace in place as jansson does), and so does the sink's refusal (a
+ * key it was given a number for already). */
+static int sink_number(struct fast_state *s, double d)
+{
+	if (json_object_getn(s->sunk, s->key, s->keylen))
+		return 0;
+	return s->sink->number(s->sink->ctx, s->key, s->keylen, d) == 0;
+}
+
 static int fast_number(void *ctx, const char *n, size_t len)
 {
+	struct fast_state *s = ctx;
 	char buf[128], *end;
 	int real;
 
@@ -214,7 +249,8 @@ static int fast_number(void *ctx, const char *n, size_t len)
 		double d;
 
 		if (fast_real(n, len, &d))
-			return fast_add(ctx, json_real(d));
+			return in_sink(s) ? sink_number(s, d) :
+			       fast_add(ctx, json_real(d));
 	}
 	memcpy(buf, n, len);
 	buf[len] = '\0';
@@ -224,13 +260,16 @@ static int fast_number(void *ctx, const char *n, size_t len)
 
 		if (errno || *end)
 			return 0;
-		return fast_add(ctx, json_real(d));
+		return in_sink(s) ? sink_number(s, d) :
+		       fast_add(ctx, json_real(d));
 	} else {
 		long long i = strtoll(buf, &end, 10);
 
 		if (errno || *end)
 			return 0;
-		return fast_add(ctx, json_integer(i));
+		/* json_number_value()'s double of the json_integer */
+		return in_sink(s) ? sink_number(s, (double)i) :
+		       fast_add(ctx, json_integer(i));
 	}
 }
 
@@ -251,6 +290,12 @@ static int fast_open(struct fast_state *s, json_t *c)
 		json_decref(c);
 		return 0;
 	}
+	/* the top-level object's member named by the sink, an object */
+	if (s->sink && !s->sunk && s->depth == 1 && json_is_object(c) &&
+	    json_is_object(s->stack[0]) &&
+	    s->keylen == strlen(s->sink->member) &&
+	    !memcmp(s->key, s->sink->member, s->keylen))
+		s->sunk = c;
 	s->stack[s->depth++] = c;
 	return 1;
 }
@@ -300,6 +345,12 @@ static const yajl_callbacks fast_callbacks = {
 
 json_t *kb_json_decode_fast(const char *buf, size_t n)
 {
+	return kb_json_decode_sink(buf, n, NULL, NULL);
+}
+
+json_t *kb_json_decode_sink(const char *buf, size_t n,
+			    const struct kb_json_sink *sink, int *sunk)
+{
 	struct fast_state *s;
 	yajl_handle h;
 	json_t *root = NULL;
@@ -315,6 +366,8 @@ json_t *kb_json_decode_fast(const char *buf, size_t n)
 	s = kb_xmalloc(sizeof(*s));
 	s->root = NULL;
 	s->depth = 0;
+	s->sink = sink;
+	s->sunk = NULL;
 	s->key = NULL;
 	s->keylen = s->keycap = 0;
 	h = yajl_alloc(&fast_callbacks, NULL, s);
@@ -331,6 +384,8 @@ json_t *kb_json_decode_fast(const char *buf, size_t n)
 		root = s->root;
 	else
 		json_decref(s->root);
+	if (sunk)
+		*sunk = root && s->sunk;
 	free(s->key);
 	free(s);
 	return root;
@@ -343,7 +398,8 @@ json_t *kb_json_decode_fast(const char *buf, size_t n)
  * character at a time, which was a quarter of `kbench report` on 10k runs
  * (issue 16).  The positions in an error are json_loadb's, the same line
  * and column as json_load_file's. */
-static json_t *load_whole(const char *path, int *missing)
+static json_t *load_whole(const char *path, int *missing,
+			  const struct kb_json_sink *sink, int *sunk)
 {
 	json_error_t err;
 	struct stat st;
@@ -394,9 +450,9 @@ static json_t *load_whole(const char *path, int *missing)
 			break;
 	}
 	close(fd);
-	j = kb_json_decode_fast(buf, n);
+	j = kb_json_decode_sink(buf, n, sink, sunk);
 	if (!j)
-		j = json_loadb(buf, n, 0, &err);
+		j = json_loadb(buf, n, 0, &err);	/* the tree whole */
 	free(buf);
 	if (!j)
 		kb_error("%s:%d:%d: %s", path, err.line, err.column, err.text);
@@ -405,11 +461,19 @@ static json_t *load_whole(const char *path, int *missing)
 
 json_t *kb_json_load(const char *path)
 {
-	return load_whole(path, NULL);
+	return load_whole(path, NULL, NULL, NULL);
 }
 
 json_t *kb_json_load_existing(const char *path, int *missing)
 {
 	*missing = 0;
-	return load_whole(path, missing);
+	return load_whole(path, missing, NULL, NULL);
+}
+
+json_t *kb_json_load_existing_sink(const char *path, int *missing,
+				   const struct kb_json_sink *sink, int *sunk)
+{
+	*missing = 0;
+	*sunk = 0;
+	return load_whole(path, missing, sink, sunk);
 }

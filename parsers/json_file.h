@@ -48,4 +48,38 @@ json_t *kb_json_load_existing(const char *path, int *missing);
  * 2048 (jansson's limit).  New reference. */
 json_t *kb_json_decode_fast(const char *buf, size_t len);
 
+/* Numbers of one object handed to a consumer instead of the tree (issue
+ * 16: a report's 100k runs' metrics without a json_real, a pair and a
+ * hash table each; results/run_values.h).  member: a member of the
+ * top-level object; when its value is an object, each of its members
+ * that is a JSON number goes to number(ctx, key, keylen, value) (an
+ * integer as its double, json_number_value()'s) in file order and not
+ * into the tree, which keeps that object with its other members.
+ * number() returns 0, or nonzero to stop the fast decode: it must refuse
+ * a key it was given already (a repeated key, whose value jansson
+ * replaces in place).  has(ctx, key, keylen): 1 when number() was given
+ * key already, so that a repeated key whose later value is not a number
+ * stops the fast decode too. */
+struct kb_json_sink {
+	const char *member;
+	int (*number)(void *ctx, const char *key, size_t keylen, double v);
+	int (*has)(void *ctx, const char *key, size_t keylen);
+	void *ctx;
+};
+
+/* kb_json_decode_fast() with sink (NULL: the same); *sunk (when not
+ * NULL): 1 when the tree returned lacks the sink's numbers (they went to
+ * the sink), 0 when it is whole.  NULL as kb_json_decode_fast(), after
+ * which sink may have been given some numbers (the caller forgets
+ * them). */
+json_t *kb_json_decode_sink(const char *buf, size_t len,
+			    const struct kb_json_sink *sink, int *sunk);
+
+/* kb_json_load_existing() through kb_json_decode_sink(): *sunk 1 when the
+ * sink took the member's numbers, 0 when the tree is whole (the fast
+ * decode refused the file and json_loadb() read it, or no such member),
+ * after which sink may have been given numbers the caller forgets. */
+json_t *kb_json_load_existing_sink(const char *path, int *missing,
+				   const struct kb_json_sink *sink, int *sunk);
+
 #endif

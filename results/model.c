@@ -1,4 +1,5 @@
 #include "results/model.h"
+#include "results/run_values.h"
 #include "results/paths.h"
 #include "results/json.h"
 #include "results/validate.h"
@@ -203,17 +204,18 @@ static void exclude_other_builds(json_t *runs, unsigned warmup)
 }
 
 static json_t *load_campaign(const char *dir, int reparse,
-			     const char *const *keys, size_t nkeys);
+			     const char *const *keys, size_t nkeys,
+			     struct kb_run_values *vals);
 
 json_t *results_load_campaign(const char *dir, int reparse)
 {
-	return load_campaign(dir, reparse, NULL, 0);
+	return load_campaign(dir, reparse, NULL, 0, NULL);
 }
 
 json_t *results_load_campaign_runs(const char *dir, const char *const *keys,
 				   size_t nkeys)
 {
-	return load_campaign(dir, 0, keys, nkeys);
+	return load_campaign(dir, 0, keys, nkeys, NULL);
 }
 
 static int key_wanted(const char *key, const char *const *keys, size_t n)
@@ -228,8 +230,23 @@ static int key_wanted(const char *key, const char *const *keys, size_t n)
 	return 0;
 }
 
+json_t *results_load_campaign_values(const char *dir, int reparse,
+				     struct kb_run_values **values)
+{
+	json_t *res;
+
+	*values = kb_run_values__new();
+	res = load_campaign(dir, reparse, NULL, 0, *values);
+	if (!res) {
+		kb_run_values__delete(*values);
+		*values = NULL;
+	}
+	return res;
+}
+
 static json_t *load_campaign(const char *dir, int reparse,
-			     const char *const *keys, size_t nkeys)
+			     const char *const *keys, size_t nkeys,
+			     struct kb_run_values *vals)
 {
 	char *cjpath = kb_path_join(dir, "campaign.json");
 	char *statepath = kb_path_join(dir, "state.json");
@@ -322,7 +339,7 @@ static json_t *load_campaign(const char *dir, int reparse,
 		const char *key = json_string_value(k);
 		char *config, *job, *rdir, *mpath, *extra;
 		json_t *m = NULL, *arr;
-		int iter;
+		int iter, sunk;
 
 		if (!key || !json_object_get(done, key) ||
 		    !key_wanted(key, keys, nkeys))
@@ -333,7 +350,10 @@ static json_t *load_campaign(const char *dir, int reparse,
 		}
 		rdir = kb_run_dir(dir, key);
 		mpath = kb_path_join(rdir, "metrics.json");
+		sunk = 0;
 		if (reparse) {
+			if (vals && !extra)
+				kb_run_values__begin_row(vals);
 			m = run_dir_parse(rdir);
 			if (m && kb_json_write_atomic(mpath, m)) {
 				/* the message names the file; a report from
@@ -353,13 +373,30 @@ static json_t *load_campaign(const char *dir, int reparse,
 			int missing;
 
 			/* no metrics.json: the state's verdict below */
-			m = kb_json_load_existing(mpath, &missing);
+			if (vals && !extra) {
+				/* the numbers of its "metrics" straight into
+				 * their columns (results/run_values.h) */
+				struct kb_json_sink sink = {
+					"metrics", kb_run_values__sink_number,
+					kb_run_values__sink_has, vals };
+
+				kb_run_values__begin_row(vals);
+				m = kb_json_load_existing_sink(mpath, &missing,
+							       &sink, &sunk);
+				if (!sunk)	/* part of it at most */
+					kb_run_values__abort_row(vals);
+			} else {
+				m = kb_json_load_existing(mpath, &missing);
+			}
 			if (m && (!json_is_string(json_object_get(m, "status")) ||
 				  !json_is_object(json_object_get(m, "metrics")))) {
 				kb_error("%s: not a run's metrics (no \"status\" "
 					 "string or \"metrics\" object)", mpath);
 				json_decref(m);
 				m = NULL;
+				if (sunk)
+					kb_run_values__abort_row(vals);
+				sunk = 0;
 			}
 			if (!m && !missing) {
 				/* results/validate.h: `run` repairs it */
@@ -399,7 +436,11 @@ static json_t *load_campaign(const char *dir, int reparse,
 				"status", json_string_value(st) ?
 					json_string_value(st) : "failed",
 				"reason", why ? json_incref(why) : json_null(),
-				"metrics", mm ? json_incref(mm) : json_object()));
+				"metrics", sunk ? json_incref(mm) :
+					vals && !extra ?
+					/* the numbers beside the tree */
+					kb_run_values__fill_row(vals, mm) :
+					mm ? json_incref(mm) : json_object()));
 			/* parser warnings (reports/profile.c shows the
 			 * "profile:" ones under its table) */
 			if (json_is_array(json_object_get(m, "warnings")))

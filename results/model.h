@@ -16,6 +16,19 @@
  * new reference, or NULL with a message naming the file. */
 json_t *results_load_campaign(const char *dir, int reparse);
 
+/* The same model with the runs' numbers held beside the tree (issue 16:
+ * a 100k-run campaign's "metrics" objects are three quarters of its
+ * memory): *values gets row r = results["runs"][r], and each run's
+ * "metrics" in the tree keeps only its members that are not numbers
+ * (results/run_values.h); the extra runs ("profiling_runs") keep theirs.
+ * For a consumer of the typed model alone: kb_rmodel__new_values()
+ * (results/rmodel.h) takes both.  What writes or dumps the tree
+ * (results.json, `report --format json`, plots, merges) loads with
+ * results_load_campaign().  NULL (and *values NULL) as there. */
+struct kb_run_values;
+json_t *results_load_campaign_values(const char *dir, int reparse,
+				     struct kb_run_values **values);
+
 /* The same model holding only the runs named in keys[0..nkeys) (those
  * recorded in state.json), for a consumer that needs one run: reads
  * campaign.json, state.json and those runs' metrics.json only.  keys

@@ -2,6 +2,7 @@
 #include "results/rmodel.h"
 #include "results/json.h"
 #include "results/model.h"
+#include "results/run_values.h"
 #include "lib/err.h"
 #include "lib/file.h"
 
@@ -49,6 +50,8 @@ static void build_groups(struct kb_rmodel *m)
 
 	m->group_off = kb_xcalloc(ng + 2, sizeof(*m->group_off));
 	m->group_runs = kb_xcalloc(m->nruns + 1, sizeof(*m->group_runs));
+	m->group_order = kb_xcalloc(m->nruns + 1, sizeof(*m->group_order));
+	m->group_iter = kb_xcalloc(m->nruns + 1, sizeof(*m->group_iter));
 	for (r = 0; r < m->nruns; r++)
 		if (m->runs[r].counts && m->runs[r].config != KB_RMODEL_NONE &&
 		    m->runs[r].job != KB_RMODEL_NONE)
@@ -64,6 +67,8 @@ static void build_groups(struct kb_rmodel *m)
 		    x->job == KB_RMODEL_NONE)
 			continue;
 		g = x->config * m->jobs.n + x->job;
+		m->group_order[m->group_off[g] + fill[g]] = x->order;
+		m->group_iter[m->group_off[g] + fill[g]] = x->iteration;
 		m->group_runs[m->group_off[g] + fill[g]++] = r;
 	}
 	free(fill);
@@ -71,7 +76,8 @@ static void build_groups(struct kb_rmodel *m)
 
 /* The model of results and its runs array, without analysis nor extra
  * runs. */
-static struct kb_rmodel *build(json_t *results, json_t *runs)
+static struct kb_rmodel *build(json_t *results, json_t *runs,
+			       const struct kb_run_values *vals)
 {
 	json_t *c, *run, *v;
 	struct kb_rmodel *m;
@@ -89,6 +95,15 @@ static struct kb_rmodel *build(json_t *results, json_t *runs)
 					   "campaign"), "jobs"), i, c)
 		kb_strlist_add(&m->jobs, json_string_value(c));
 	kb_strlist_add(&m->campaigns, "");
+	/* the numbers loaded beside the tree first: the same columns in the
+	 * same order as from the tree (first met, rows in order) */
+	for (i = 0; vals && i < vals->nmetrics; i++) {
+		size_t k = add_metric(m, vals->names[i], &cap);
+
+		memcpy(m->values + k * m->nruns, vals->cols[i],
+		       (vals->nrows < m->nruns ? vals->nrows : m->nruns) *
+		       sizeof(double));
+	}
 	json_array_foreach(runs, r, run) {
 		struct kb_rrun *x = &m->runs[r];
 		const char *cfg = kb_jstr(run, "configuration");
@@ -150,7 +165,27 @@ struct kb_rmodel *kb_rmodel__new(json_t *results)
 			 "kbench results.json (docs/results-format.md)?");
 		return NULL;
 	}
-	m = build(results, runs);
+	m = build(results, runs, NULL);
+	kb_analysis__from_json(results, &m->analysis);
+	if (json_array_size(json_object_get(results, "profiling_runs")))
+		m->profiling = kb_rmodel__new_extra(results, NULL);
+	return m;
+}
+
+struct kb_rmodel *kb_rmodel__new_values(json_t *results,
+					struct kb_run_values *values)
+{
+	json_t *runs = json_object_get(results, "runs");
+	struct kb_rmodel *m;
+
+	if (!json_is_array(runs) || values->nrows != json_array_size(runs)) {
+		kb_error("results model has no \"runs\" array of the %zu "
+			 "runs its values were loaded for", values->nrows);
+		kb_run_values__delete(values);
+		return NULL;
+	}
+	m = build(results, runs, values);
+	kb_run_values__delete(values);	/* in the matrix now */
 	kb_analysis__from_json(results, &m->analysis);
 	if (json_array_size(json_object_get(results, "profiling_runs")))
 		m->profiling = kb_rmodel__new_extra(results, NULL);
@@ -171,7 +206,7 @@ struct kb_rmodel *kb_rmodel__new_extra(json_t *results, const char *extra)
 	if ((v = json_object_get(results, "configurations")))
 		json_object_set(tree, "configurations", v);
 	json_object_set_new(tree, "runs", runs);
-	m = build(tree, runs);
+	m = build(tree, runs, NULL);
 	m->owned = tree;
 	return m;
 }
@@ -219,6 +254,8 @@ void kb_rmodel__delete(struct kb_rmodel *m)
 	free(m->bad);
 	free(m->group_off);
 	free(m->group_runs);
+	free(m->group_order);
+	free(m->group_iter);
 	free(m->configs.v);
 	free(m->jobs.v);
 	free(m->campaigns.v);
@@ -275,6 +312,10 @@ int kb_rmodel__names_metric(const struct kb_rmodel *m, const char *name)
 {
 	size_t r;
 
+	/* a column: some run has a number for it (in the tree or, loaded
+	 * with kb_rmodel__new_values(), beside it) */
+	if (name && kb_rmodel__metric(m, name) != KB_RMODEL_NONE)
+		return 1;
 	for (r = 0; name && r < m->nruns; r++)
 		if (json_object_get(json_object_get(m->runs[r].json,
 						    "metrics"), name))
@@ -330,9 +371,18 @@ void kb_rmodel__outliers_exclude(struct kb_rmodel *m)
 		ex = json_object();
 		json_array_foreach(outl, t, v) {
 			const char *name = json_string_value(v);
+			size_t k = kb_rmodel__metric(m, name);
+			json_t *val = json_object_get(mm, name);
 
-			kb_rmodel__drop(m, r, kb_rmodel__metric(m, name));
-			json_object_set(ex, name, json_object_get(mm, name));
+			/* a number loaded beside the tree is only in the
+			 * matrix (kb_rmodel__new_values()) */
+			if (!val && k != KB_RMODEL_NONE &&
+			    !isnan(kb_rmodel__value(m, r, k)))
+				json_object_set_new(ex, name, json_real(
+					kb_rmodel__value(m, r, k)));
+			else if (val)
+				json_object_set(ex, name, val);
+			kb_rmodel__drop(m, r, k);
 			json_object_del(mm, name);
 		}
 		json_object_set_new(run, "excluded_outliers", ex);
@@ -384,7 +434,10 @@ void kb_rmodel__set_disturbed_settings(struct kb_rmodel *m,
 	json_object_set_new(opts, "exclude_disturbed", json_boolean(exclude));
 	m->campaign.disturbed = *s;
 	m->campaign.disturbed.present = 1;
+	m->campaign.exclude_disturbed = exclude != 0;
 	free(m->group_off);
 	free(m->group_runs);
+	free(m->group_order);
+	free(m->group_iter);
 	build_groups(m);
 }

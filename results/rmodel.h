@@ -91,6 +91,11 @@ struct kb_rmodel {
 	/* the counted runs of (config c, job j), in run order:
 	 * group_runs[group_off[g] .. group_off[g + 1]), g = c * jobs.n + j */
 	size_t *group_off, *group_runs;
+	/* beside group_runs, the same index: each of those runs' order and
+	 * iteration (kb_rrun), read with every value of a sample and here
+	 * in a line of memory instead of a run structure each */
+	double *group_order;
+	long *group_iter;
 	json_t *metric_index;		/* name -> index (private) */
 	/* the campaign's metadata: name, baseline, order, warm-up, jobs,
 	 * tunables, configurations, hosts, environment, disturbed settings
@@ -119,6 +124,17 @@ struct kb_rmodel {
  * O(runs x metrics) time and memory: one pass over every run's
  * "metrics". */
 struct kb_rmodel *kb_rmodel__new(json_t *results);
+
+/* kb_rmodel__new() on results loaded with results_load_campaign_values()
+ * (results/model.h): the numbers of the runs' metrics come from values
+ * (row r: run r; results/run_values.h), the rest from the tree, the same
+ * model as kb_rmodel__new() on the whole tree.  values is taken (freed
+ * here, NULL returned included); NULL with a message when results has
+ * no "runs" array of values' rows.  The tree lacks those numbers: what
+ * dumps or writes it needs results_load_campaign(). */
+struct kb_run_values;
+struct kb_rmodel *kb_rmodel__new_values(json_t *results,
+					struct kb_run_values *values);
 
 /* The typed model of the extra runs results["profiling_runs"] whose
  * "extra" is extra ("profiling": the sampled ones), all of them when

@@ -421,15 +421,16 @@ static void gather(const struct kb_rmodel *m, size_t c, size_t j, size_t k,
 	if (k == KB_RMODEL_NONE)
 		return;
 	for (t = 0; t < ng; t++) {
-		const struct kb_rrun *run = &m->runs[g[t]];
 		double v = kb_rmodel__value(m, g[t], k);
+		size_t at = (size_t)(g - m->group_runs) + t;
 
 		if (!isfinite(v))
 			continue;
 		s->x[s->n] = v;
-		s->order[s->n] = run->order;
-		s->iter[s->n] = run->iteration;
-		s->run[s->n] = run;
+		/* the group's own copies: no run structure touched */
+		s->order[s->n] = m->group_order[at];
+		s->iter[s->n] = m->group_iter[at];
+		s->run[s->n] = &m->runs[g[t]];
 		s->n++;
 	}
 }

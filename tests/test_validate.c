@@ -20,33 +20,16 @@
 
 #include "lib/file.h"
 #include "lib/proc.h"
+#include "tests/demo_copy.h"
 #include "parsers/json_file.h"
 #include "results/model.h"
 #include "results/paths.h"
 #include "results/validate.h"
 
+#define TMPL "/tmp/kbench-test-validate.XXXXXX"
+
 #define KEY0 "running,NM=0/randread-4k/000"
 
-static char *copy_demo(void)
-{
-	char tmpl[] = "/tmp/kbench-test-validate.XXXXXX";
-	char *dir = kb_xstrdup(mkdtemp(tmpl));
-	char *argv[] = { "cp", "-a", "tests/data/push/demo/.", dir, NULL };
-	struct kb_spawn_result r;
-
-	assert_int_equal(kb_spawn(argv, NULL, &r), 0);
-	assert_int_equal(r.exit_status, 0);
-	return dir;
-}
-
-static void rm_dir(char *dir)
-{
-	char *argv[] = { "rm", "-rf", dir, NULL };
-	struct kb_spawn_result r;
-
-	kb_spawn(argv, NULL, &r);
-	free(dir);
-}
 
 static void put(const char *dir, const char *name, const char *text)
 {
@@ -69,20 +52,20 @@ static void copy_file(const char *from, const char *dir, const char *name)
 
 static void test_valid_demo(void **state)
 {
-	char *dir = copy_demo();
+	char *dir = demo_copy(TMPL);
 	struct kb_repairs rep = { 0 };
 
 	(void)state;
 	assert_int_equal(results_validate_campaign(dir, &rep), 0);
 	assert_int_equal(rep.n, 0);
-	rm_dir(dir);
+	demo_remove(dir);
 }
 
 /* `"runs": []` gave n = 0 everywhere and exit 0 in report; now both
  * commands refuse it, naming the file and the key */
 static void test_runs_array_refused(void **state)
 {
-	char *dir = copy_demo();
+	char *dir = demo_copy(TMPL);
 	json_t *res;
 
 	(void)state;
@@ -90,12 +73,12 @@ static void test_runs_array_refused(void **state)
 	assert_int_equal(results_validate_campaign(dir, NULL), -EINVAL);
 	res = results_load_campaign(dir, 0);
 	assert_null(res);
-	rm_dir(dir);
+	demo_remove(dir);
 }
 
 static void test_wrongly_typed_entries(void **state)
 {
-	char *dir = copy_demo();
+	char *dir = demo_copy(TMPL);
 
 	(void)state;
 	put(dir, "state.json", "{\"runs\": {\"" KEY0 "\": {\"status\": 5}}}\n");
@@ -111,14 +94,14 @@ static void test_wrongly_typed_entries(void **state)
 	put(dir, "campaign.json", "{\"schema_version\": 1, \"plan\": 3}\n");
 	put(dir, "state.json", "{\"runs\": {}}\n");
 	assert_int_equal(results_validate_campaign(dir, NULL), -EINVAL);
-	rm_dir(dir);
+	demo_remove(dir);
 }
 
 /* a corrupt metrics.json of a run recorded ok: re-parsed from intact raw
  * artefacts; without them the run is forgotten (redone by `run`) */
 static void test_repair(void **state)
 {
-	char *dir = copy_demo(), *r0 = kb_run_dir(dir, KEY0);
+	char *dir = demo_copy(TMPL), *r0 = kb_run_dir(dir, KEY0);
 	char *r1 = kb_run_dir(dir, "running,NM=0/randread-4k/001");
 	char *mp = kb_path_join(r0, "metrics.json");
 	struct kb_repairs rep = { 0 };
@@ -154,7 +137,7 @@ static void test_repair(void **state)
 	free(mp);
 	free(r0);
 	free(r1);
-	rm_dir(dir);
+	demo_remove(dir);
 }
 
 int main(void)
