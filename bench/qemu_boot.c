@@ -14,9 +14,9 @@
  *
  *   rc=0 needle_s=8.412 wall_s=8.503
  *
- * needle_s: seconds from QEMU's start to NEEDLE (polled every 0.1 s, as
- * kbench's first_run_s in boots/NNN/timing.json); rc=1 when it never
- * showed.
+ * needle_s: seconds from QEMU's start to NEEDLE (polled every
+ * KB_QEMU_TICK_S, as kbench's first_run_s in boots/NNN/timing.json);
+ * rc=1 when it never showed.
  */
 #include "runner/qemu.h"
 

@@ -272,9 +272,10 @@ static int pick_format(const char *name, const void *in, size_t inlen,
 	return 0;
 }
 
+/* why_out NULL: the error is printed naming name; else written there. */
 static int decode(const char *name, const struct format *f,
 		  const void *in, size_t inlen, size_t max, char **out,
-		  size_t *len)
+		  size_t *len, char *why_out, size_t wlen)
 {
 	struct obuf o = { NULL, 0, 0, max };
 	char why[256] = "";
@@ -292,8 +293,12 @@ static int decode(const char *name, const struct format *f,
 		kb_fmt(why, sizeof(why), "it decompresses to more than %zu "
 		       "bytes, the limit; refused", o.max);
 	if (ret) {
-		kb_error("%s: cannot decompress the %s data (%s): %s", name,
-			 f->name, f->lib, why);
+		if (why_out)
+			kb_fmt(why_out, wlen, "%s data (%s): %s", f->name,
+			       f->lib, why);
+		else
+			kb_error("%s: cannot decompress the %s data (%s): %s",
+				 name, f->name, f->lib, why);
 		free(o.p);
 		return ret;
 	}
@@ -317,13 +322,33 @@ int kb_decompress_buf(const char *name, const void *in, size_t inlen,
 	if (ret)
 		return ret;
 	if (f)
-		return decode(name, f, in, inlen, max, out, len);
+		return decode(name, f, in, inlen, max, out, len, NULL, 0);
 	*out = kb_xmalloc(inlen + 1);
 	memcpy(*out, in, inlen);
 	(*out)[inlen] = '\0';
 	if (len)
 		*len = inlen;
 	return 0;
+}
+
+int kb_decompress_data(const void *in, size_t inlen, size_t max, char **out,
+		       size_t *len, char *why, size_t wlen)
+{
+	const struct format *f;
+	int ret;
+
+	*out = NULL;
+	if (wlen)
+		why[0] = '\0';
+	ret = pick_format("", in, inlen, &f);	/* "": no suffix to check */
+	if (ret)
+		return ret;
+	if (!f) {
+		kb_fmt(why, wlen, "not xz, zstd or gzip data (no magic "
+		       "bytes of theirs)");
+		return -EBADMSG;
+	}
+	return decode("", f, in, inlen, max, out, len, why, wlen);
 }
 
 int kb_decompress_file(const char *path, char **out, size_t *len)
@@ -345,7 +370,8 @@ int kb_decompress_file(const char *path, char **out, size_t *len)
 		return 0;
 	}
 	if (!ret)
-		ret = decode(path, f, data, dlen, KB_DECOMPRESS_MAX, out, len);
+		ret = decode(path, f, data, dlen, KB_DECOMPRESS_MAX, out, len,
+			     NULL, 0);
 	free(data);
 	return ret;
 }

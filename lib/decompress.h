@@ -44,4 +44,11 @@ int kb_decompress_file(const char *path, char **out, size_t *len);
 int kb_decompress_buf(const char *name, const void *in, size_t inlen,
 		      size_t max, char **out, size_t *len);
 
+/* len bytes at in that must be xz, zstd or gzip data (no other bytes
+ * returned as they are), decompressed with the cap max, nothing printed:
+ * 0, or -errno as kb_decompress_buf() (-EBADMSG for data of none of the
+ * three formats too) with why[0..wlen) saying what failed. */
+int kb_decompress_data(const void *in, size_t inlen, size_t max, char **out,
+		       size_t *len, char *why, size_t wlen);
+
 #endif

@@ -244,6 +244,19 @@ json_t *results_load_campaign_values(const char *dir, int reparse,
 	return res;
 }
 
+/* One json string per distinct value, kept in names (value -> string):
+ * a borrowed reference. */
+static json_t *interned(json_t *names, const char *value)
+{
+	json_t *j = json_object_get(names, value);
+
+	if (!j) {
+		j = json_string(value);
+		json_object_set_new(names, value, j);
+	}
+	return j;
+}
+
 static json_t *load_campaign(const char *dir, int reparse,
 			     const char *const *keys, size_t nkeys,
 			     struct kb_run_values *vals)
@@ -251,7 +264,7 @@ static json_t *load_campaign(const char *dir, int reparse,
 	char *cjpath = kb_path_join(dir, "campaign.json");
 	char *statepath = kb_path_join(dir, "state.json");
 	json_t *cj = NULL, *state = NULL, *res = NULL, *runs, *k, *camp;
-	json_t *done, *pruns = json_array();
+	json_t *done, *pruns = json_array(), *names = json_object();
 	unsigned warmup;
 	int allow_pc, swept;
 	size_t i;
@@ -428,13 +441,17 @@ static json_t *load_campaign(const char *dir, int reparse,
 			/* profiling runs (runner/plan.h) apart: never in
 			 * the samples, summaries or comparisons */
 			arr = extra ? pruns : runs;
+			/* the configuration, job and status strings shared by
+			 * the runs that have them (a 100k-run campaign has a
+			 * few dozen distinct ones): "O" takes a reference */
 			json_array_append_new(arr, json_pack(
-				"{s:s, s:s, s:i, s:b, s:s, s:o, s:o}",
-				"configuration", config, "job", job,
+				"{s:O, s:O, s:i, s:b, s:O, s:o, s:o}",
+				"configuration", interned(names, config),
+				"job", interned(names, job),
 				"iteration", iter,
 				"warmup", (unsigned)iter < warmup,
-				"status", json_string_value(st) ?
-					json_string_value(st) : "failed",
+				"status", interned(names, json_string_value(st) ?
+					json_string_value(st) : "failed"),
 				"reason", why ? json_incref(why) : json_null(),
 				"metrics", sunk ? json_incref(mm) :
 					vals && !extra ?
@@ -483,6 +500,7 @@ static json_t *load_campaign(const char *dir, int reparse,
 	if (json_array_size(pruns))
 		json_object_set(res, "profiling_runs", pruns);
 out:
+	json_decref(names);
 	json_decref(pruns);
 	json_decref(cj);
 	json_decref(state);

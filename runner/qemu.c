@@ -19,7 +19,7 @@ int kb_qemu_run(char *const argv[], const char *logpath,
 		const struct kb_qemu_watch *w, struct kb_qemu_result *res)
 {
 	double t0 = kb_mono_s(), now, next_check = 0;
-	int status = 0, fd, killed = 0, interrupted = 0;
+	int status = 0, fd, killed = 0, interrupted = 0, waiting = 1;
 	pid_t pid, got;
 
 	memset(res, 0, sizeof(*res));
@@ -65,11 +65,12 @@ int kb_qemu_run(char *const argv[], const char *logpath,
 			return -e;
 		}
 		now = kb_mono_s() - t0;
-		if ((!res->needle_seen || (w->mark && res->mark_s < 0)) &&
-		    now >= next_check) {
-			/* a console can grow to megabytes: not every tick
-			 * once the guest runs */
-			next_check = now + (res->needle_seen ? 0.25 : 0.1);
+		waiting = !res->needle_seen || (w->mark && res->mark_s < 0);
+		if (waiting && now >= next_check) {
+			/* every tick until the needle and the mark showed
+			 * (the boot log: tens of KiB), then never: a console
+			 * can grow to megabytes once the guest runs */
+			next_check = now + KB_QEMU_TICK_S;
 			if (!res->needle_seen &&
 			    kb_file_contains(w->console, w->needle)) {
 				res->needle_seen = 1;
@@ -95,7 +96,10 @@ int kb_qemu_run(char *const argv[], const char *logpath,
 			kill(pid, SIGKILL);
 			killed = 1;
 		}
-		usleep(100000);
+		/* the needle and the mark timed to a tick, the same for
+		 * every line watched (bench/qemu_boot times a plain boot
+		 * with this loop) */
+		usleep(waiting ? (useconds_t)(KB_QEMU_TICK_S * 1e6) : 100000);
 	}
 	res->wall_s = kb_mono_s() - t0;
 	if (!res->needle_seen && kb_file_contains(w->console, w->needle)) {

@@ -121,6 +121,10 @@ check "report has a row for a and for b" \
 	'grep -Eq "^a +[0-9]" "$d/report.txt" && grep -Eq "^b +[0-9]" "$d/report.txt"'
 check "campaign.json records vCPUs and memory" \
 	'[ "$(jq ".environment.vm.variants.a.cpus, .environment.vm.variants.a.memory_mib" "$d/campaign.json" | tr "\n" " ")" = "2 1024 " ]'
+# runner/vmlinux.h: Debian's kernels have CONFIG_PVH: QEMU boots the
+# unpacked ELF (the runs above worked with it), not the bzImage
+check "a and b booted through PVH: boot = pvh, -kernel the cached ELF" \
+	'[ "$(jq -r ".environment.vm.variants.a.boot, .environment.vm.variants.b.boot" "$d/campaign.json" | tr "\n" " ")" = "pvh pvh " ] && jq -r ".environment.vm.variants.a.qemu_argv | join(\" \")" "$d/campaign.json" | grep -Eq -- "-kernel [^ ]*/vmlinux/vmlinuz-[^ ]*\.elf -initrd"'
 if [ "$acc" = tcg ]; then
 	check "TCG: the report says the timings are not representative" \
 		'grep -q "emulated (TCG): timings are not representative" "$d/report.txt" && grep -q "emulated (TCG)" "$d/report.md"'
