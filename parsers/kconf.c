@@ -1311,6 +1311,20 @@ static void set_guest_root(struct parser *p, const char *val)
 		     val);
 }
 
+static void set_vm_boot(struct parser *p, const char *val)
+{
+	if (!strcmp(val, "auto"))
+		p->var->boot = KB_VM_BOOT_AUTO;
+	else if (!strcmp(val, "pvh"))
+		p->var->boot = KB_VM_BOOT_PVH;
+	else if (!strcmp(val, "bzimage"))
+		p->var->boot = KB_VM_BOOT_BZIMAGE;
+	else
+		perr(p, p->line,
+		     "boot = '%s': expected auto (the kernel's PVH entry when it has one), pvh or bzimage",
+		     val);
+}
+
 /* The keys with a name after them ("tunable NM = ..."): name is that
  * text, trimmed and not empty. */
 static void set_tunable(struct parser *p, const char *name, const char *val)
@@ -1486,6 +1500,8 @@ static const struct kconf_opt kconf_opts[] = {
 	  "vm: auto, kvm or tcg (default: [global]'s)" },
 	V_FUNC("guest_root", set_guest_root,
 	       "vm: 9p or initramfs (default: 9p when the kernel has it)"),
+	V_FUNC("boot", set_vm_boot,
+	       "vm: auto, pvh or bzimage (default auto: the kernel's PVH entry when it has one)"),
 };
 
 #define KCONF_NOPTS (sizeof(kconf_opts) / sizeof(kconf_opts[0]))
@@ -1961,6 +1977,10 @@ static void finish(struct parser *p)
 		    v->guest_root != KB_GUEST_ROOT_AUTO)
 			perr(p, v->line,
 			     "[%s]: guest_root is for method = vm (what the guest runs from)",
+			     v->name);
+		if (strcmp(v->method, "vm") && v->boot != KB_VM_BOOT_AUTO)
+			perr(p, v->line,
+			     "[%s]: boot is for method = vm (how QEMU boots the kernel)",
 			     v->name);
 		if (!strcmp(v->method, "vm") && v->initrd)
 			perr(p, v->line,

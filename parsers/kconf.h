@@ -162,6 +162,14 @@ enum kb_guest_root {
 				 * on a virtio disk */
 };
 
+/* vm: how QEMU boots the kernel (runner/vmlinux.h) */
+enum kb_vm_boot {
+	KB_VM_BOOT_AUTO = 0,	/* its PVH entry when it has one, else the
+				 * bzImage */
+	KB_VM_BOOT_PVH,		/* its PVH entry, or the boot fails */
+	KB_VM_BOOT_BZIMAGE,	/* the bzImage as given */
+};
+
 struct kb_variant {
 	char *name;		/* section name */
 	char *method;		/* "local" */
@@ -186,6 +194,7 @@ struct kb_variant {
 				 * kexec: to the resume (default 600) */
 	enum kb_accel accel;	/* vm: the variant's, else [global]'s */
 	enum kb_guest_root guest_root;	/* vm: guest_root = 9p | initramfs */
+	enum kb_vm_boot boot;	/* vm: boot = auto | pvh | bzimage */
 	int line;
 };
 

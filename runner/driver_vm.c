@@ -661,9 +661,19 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 	/* the kernel's ELF through its PVH entry, about 4 s sooner under
 	 * TCG than the bzImage decompressing itself (runner/vmlinux.h);
 	 * the bzImage when it cannot boot that way, said once a boot */
-	if (kb_vmlinux_for_pvh(k.image, dry, &pvh, &pvh_why))
+	if (v->boot == KB_VM_BOOT_BZIMAGE) {
+		pvh_why = kb_xstrdup("boot = bzimage");
+	} else if (kb_vmlinux_for_pvh(k.image, dry, &pvh, &pvh_why) &&
+		   v->boot == KB_VM_BOOT_PVH && !dry) {
+		reason = kb_xasprintf("vm: boot = pvh, but %s cannot boot "
+				      "through its PVH entry: %s", k.image,
+				      pvh_why);
+		kb_warn("%s", reason);
+		goto record;
+	} else if (!pvh) {
 		kb_info("vm: %s: booting the bzImage %s: %s", v->name,
 			k.image, pvh_why);
+	}
 	kb_argv_pushl(&qa, "-kernel", pvh ? pvh : k.image, "-initrd", initrd,
 		      "-append", append, "-serial", NULL);
 	kb_argv_pushf(&qa, "file:%s", console);

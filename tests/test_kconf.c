@@ -1061,10 +1061,11 @@ static void test_vm_variant(void **state)
 		"boot_timeout = 3m\n"
 		"[b]\nmethod = vm\nkernel = /boot/vmlinuz-6.12\n"
 		"modules = /tmp/m/lib/modules/6.12\ndisk = /dev/sdb\n"
-		"guest_root = initramfs\n"
+		"guest_root = initramfs\nboot = bzimage\n"
 		"[c]\nmethod = kexec\nkernel = /boot/vmlinuz-6.12\n"
 		"initrd = /boot/initrd.img-6.12\n"
-		"[d]\nmethod = vm\nkernel = /k\nguest_root = 9p\n", &cfg, &msg);
+		"[d]\nmethod = vm\nkernel = /k\nguest_root = 9p\nboot = pvh\n",
+		&cfg, &msg);
 	if (ret)
 		print_error("%s", msg);
 	assert_int_equal(ret, 0);
@@ -1088,6 +1089,9 @@ static void test_vm_variant(void **state)
 	assert_int_equal(cfg.variants[0].guest_root, KB_GUEST_ROOT_AUTO);
 	assert_int_equal(cfg.variants[1].guest_root, KB_GUEST_ROOT_INITRAMFS);
 	assert_int_equal(cfg.variants[3].guest_root, KB_GUEST_ROOT_9P);
+	assert_int_equal(cfg.variants[0].boot, KB_VM_BOOT_AUTO);
+	assert_int_equal(cfg.variants[1].boot, KB_VM_BOOT_BZIMAGE);
+	assert_int_equal(cfg.variants[3].boot, KB_VM_BOOT_PVH);
 	free(msg);
 	kconf_free(&cfg);
 }
@@ -1115,6 +1119,10 @@ static void test_err_method(void **state)
 		     "bad.conf:6: guest_root = 'nfs': expected 9p (the host's root over virtio-9p) or initramfs");
 	expect_error(GLOBAL_OK VARIANT_OK "method = kexec\nkernel = /k\nguest_root = 9p\n",
 		     "bad.conf:3: [running]: guest_root is for method = vm");
+	expect_error(GLOBAL_OK VARIANT_OK "method = vm\nkernel = /k\nboot = uefi\n",
+		     "bad.conf:6: boot = 'uefi': expected auto (the kernel's PVH entry when it has one), pvh or bzimage");
+	expect_error(GLOBAL_OK VARIANT_OK "method = kexec\nkernel = /k\nboot = pvh\n",
+		     "bad.conf:3: [running]: boot is for method = vm");
 	expect_error(GLOBAL_OK VARIANT_OK "method = qemu\n",
 		     "bad.conf:4: unknown method 'qemu' (expected local, vm or kexec)");
 }

@@ -140,6 +140,11 @@ check "resume: nothing left to run, still exit 4 (failed runs stay failed)" \
 	'"$KBENCH" run -o "$d" > /dev/null 2>&1; [ $? -eq 4 ]'
 check "KBENCH_ACCEL=tcg: no probe, TCG in the dry run, nothing written" \
 	'KBENCH_ACCEL=tcg "$KBENCH" run --dry-run -c "$tmp/vm.conf" -o "$tmp/dry" > "$tmp/dry.out" 2>&1 && grep -q "tcg,thread=single" "$tmp/dry.out" && ! grep -q probing "$tmp/dry.out" && [ ! -e "$tmp/dry" ]'
+# boot = bzimage: QEMU gets the image as given (the ELF above is cached)
+awk '/^\[b\]/ { exit } { print } /^kernel = deb:linux-image-amd64$/ { print "boot = bzimage" }' \
+	"$tmp/vm.conf" > "$tmp/bz.conf"
+check "boot = bzimage: -kernel the bzImage; auto: the ELF (dry runs)" \
+	'KBENCH_ACCEL=tcg "$KBENCH" run --dry-run -c "$tmp/bz.conf" -o "$tmp/drybz" > "$tmp/drybz.out" 2>&1 && grep -q -- "-kernel [^ ]*/boot/vmlinuz-6\.1\.0-[^ ]* -initrd" "$tmp/drybz.out" && ! grep -q "\.elf" "$tmp/drybz.out" && grep -Eq -- "-kernel [^ ]*/vmlinux/vmlinuz-[^ ]*\.elf -initrd" "$tmp/dry.out"'
 
 # retry_disturbed with booted variants: a round is one boot of each
 # variant; a disturbed round is booted again, a then b (thresholds that
