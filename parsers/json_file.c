@@ -62,6 +62,14 @@ struct fast_state {
 	size_t keylen, keycap;
 };
 
+/* 1 when the key read last, at the top level, is the sink's member. */
+static int at_sink_member(const struct fast_state *s)
+{
+	return s->sink && s->depth == 1 &&
+	       s->keylen == strlen(s->sink->member) &&
+	       !memcmp(s->key, s->sink->member, s->keylen);
+}
+
 /* Attach v (a new reference) to the open container, or make it the
  * root; 0 (stop) when jansson refuses it. */
 static int fast_add(struct fast_state *s, json_t *v)
@@ -83,9 +91,7 @@ static int fast_add(struct fast_state *s, json_t *v)
 		return !json_array_append_new(top, v);
 	/* the sink's member again: jansson would replace the object whose
 	 * numbers the sink has */
-	if (s->sunk && s->depth == 1 &&
-	    s->keylen == strlen(s->sink->member) &&
-	    !memcmp(s->key, s->sink->member, s->keylen)) {
+	if (s->sunk && at_sink_member(s)) {
 		json_decref(v);
 		return 0;
 	}
@@ -291,10 +297,8 @@ static int fast_open(struct fast_state *s, json_t *c)
 		return 0;
 	}
 	/* the top-level object's member named by the sink, an object */
-	if (s->sink && !s->sunk && s->depth == 1 && json_is_object(c) &&
-	    json_is_object(s->stack[0]) &&
-	    s->keylen == strlen(s->sink->member) &&
-	    !memcmp(s->key, s->sink->member, s->keylen))
+	if (!s->sunk && at_sink_member(s) && json_is_object(c) &&
+	    json_is_object(s->stack[0]))
 		s->sunk = c;
 	s->stack[s->depth++] = c;
 	return 1;

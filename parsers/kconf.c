@@ -50,6 +50,18 @@ enum section { SEC_NONE, SEC_GLOBAL, SEC_VARIANT, SEC_JOB };
 /* what separates the names of target_metrics = */
 #define TARGET_METRICS_SEP " \t,"
 
+/* The next name of a target_metrics list at *t (*len bytes, not
+ * NUL-terminated), *t moved past it; NULL at the end.  The one reading
+ * of the list: the parser's check and kconf_target_metric(). */
+static const char *next_target_metric(const char **t, size_t *len)
+{
+	const char *w = *t + strspn(*t, TARGET_METRICS_SEP);
+
+	*len = strcspn(w, TARGET_METRICS_SEP);
+	*t = w + *len;
+	return *len ? w : NULL;
+}
+
 /* kernels.conf's keys are the rows of kconf_opts[] below (fio's
  * fio_options[] is the model): name, section, how the value is read, where
  * it goes, its range and a line of help.  The parser, the "unknown key"
@@ -1939,19 +1951,22 @@ static void finish(struct parser *p)
 		cfg->iterations = cfg->min_iterations;
 	}
 	if (cfg->target_metrics) {
-		char *copy = kb_xstrdup(cfg->target_metrics), *w, *save = NULL;
+		const char *t = cfg->target_metrics, *w;
+		size_t n;
 		int nw = 0;
 
-		for (w = strtok_r(copy, TARGET_METRICS_SEP, &save); w;
-		     w = strtok_r(NULL, TARGET_METRICS_SEP, &save), nw++)
-			if (!kb_metric_find(w))
+		for (; (w = next_target_metric(&t, &n)); nw++) {
+			char *name = kb_xasprintf("%.*s", (int)n, w);
+
+			if (!kb_metric_find(name))
 				perr(p, global_line(p, "target_metrics"),
 				     "target_metrics: %s: no such metric (names look like read.iops, write.clat_p99_ns; see lib/metrics.c)",
-				     w);
+				     name);
+			free(name);
+		}
 		if (!nw)
 			perr(p, global_line(p, "target_metrics"),
 			     "target_metrics: expected metric names (e.g. read.iops)");
-		free(copy);
 	}
 	for (i = 0; i < cfg->nvariants; i++) {
 		struct kb_variant *v = &cfg->variants[i];
@@ -2300,23 +2315,17 @@ out:
 
 int kconf_target_metric(const struct kb_config *cfg, const char *metric)
 {
-	const char *t = cfg->target_metrics;
-	size_t n;
+	const char *t = cfg->target_metrics, *w;
+	size_t n, l;
 
 	if (!t)
 		return 1;
 	if (!metric || !*metric)
 		return 0;
 	n = strlen(metric);
-	while (*t) {
-		size_t w;
-
-		t += strspn(t, TARGET_METRICS_SEP);
-		w = strcspn(t, TARGET_METRICS_SEP);
-		if (w == n && !strncmp(t, metric, n))
+	while ((w = next_target_metric(&t, &l)))
+		if (l == n && !strncmp(w, metric, n))
 			return 1;
-		t += w;
-	}
 	return 0;
 }
 

@@ -364,9 +364,9 @@ static json_t *load_campaign(const char *dir, int reparse,
 		rdir = kb_run_dir(dir, key);
 		mpath = kb_path_join(rdir, "metrics.json");
 		sunk = 0;
+		if (vals && !extra)	/* this run's row of the columns */
+			kb_run_values__begin_row(vals);
 		if (reparse) {
-			if (vals && !extra)
-				kb_run_values__begin_row(vals);
 			m = run_dir_parse(rdir);
 			if (m && kb_json_write_atomic(mpath, m)) {
 				/* the message names the file; a report from
@@ -393,7 +393,6 @@ static json_t *load_campaign(const char *dir, int reparse,
 					"metrics", kb_run_values__sink_number,
 					kb_run_values__sink_has, vals };
 
-				kb_run_values__begin_row(vals);
 				m = kb_json_load_existing_sink(mpath, &missing,
 							       &sink, &sunk);
 				if (!sunk)	/* part of it at most */

@@ -43,6 +43,14 @@ static size_t column_of(const struct kb_rmodel *m, const char *name,
 	return kb_rmodel__metric(m, name);
 }
 
+static void free_groups(struct kb_rmodel *m)
+{
+	free(m->group_off);
+	free(m->group_runs);
+	free(m->group_order);
+	free(m->group_iter);
+}
+
 /* Counted runs by (configuration, job), in run order (counting sort). */
 static void build_groups(struct kb_rmodel *m)
 {
@@ -100,9 +108,9 @@ static struct kb_rmodel *build(json_t *results, json_t *runs,
 	for (i = 0; vals && i < vals->nmetrics; i++) {
 		size_t k = add_metric(m, vals->names[i], &cap);
 
+		/* vals->nrows == m->nruns: kb_rmodel__new_values() */
 		memcpy(m->values + k * m->nruns, vals->cols[i],
-		       (vals->nrows < m->nruns ? vals->nrows : m->nruns) *
-		       sizeof(double));
+		       m->nruns * sizeof(double));
 	}
 	json_array_foreach(runs, r, run) {
 		struct kb_rrun *x = &m->runs[r];
@@ -155,40 +163,43 @@ static struct kb_rmodel *build(json_t *results, json_t *runs,
 	return m;
 }
 
-struct kb_rmodel *kb_rmodel__new(json_t *results)
+/* kb_rmodel__new() and kb_rmodel__new_values() (values NULL or checked
+ * against the runs there). */
+static struct kb_rmodel *new_model(json_t *results, json_t *runs,
+				   const struct kb_run_values *values)
 {
-	json_t *runs = json_object_get(results, "runs");
-	struct kb_rmodel *m;
+	struct kb_rmodel *m = build(results, runs, values);
 
-	if (!json_is_array(runs)) {
-		kb_error("results model has no \"runs\" array; is this a "
-			 "kbench results.json (docs/results-format.md)?");
-		return NULL;
-	}
-	m = build(results, runs, NULL);
 	kb_analysis__from_json(results, &m->analysis);
 	if (json_array_size(json_object_get(results, "profiling_runs")))
 		m->profiling = kb_rmodel__new_extra(results, NULL);
 	return m;
 }
 
+struct kb_rmodel *kb_rmodel__new(json_t *results)
+{
+	json_t *runs = json_object_get(results, "runs");
+
+	if (!json_is_array(runs)) {
+		kb_error("results model has no \"runs\" array; is this a "
+			 "kbench results.json (docs/results-format.md)?");
+		return NULL;
+	}
+	return new_model(results, runs, NULL);
+}
+
 struct kb_rmodel *kb_rmodel__new_values(json_t *results,
 					struct kb_run_values *values)
 {
 	json_t *runs = json_object_get(results, "runs");
-	struct kb_rmodel *m;
+	struct kb_rmodel *m = NULL;
 
-	if (!json_is_array(runs) || values->nrows != json_array_size(runs)) {
+	if (!json_is_array(runs) || values->nrows != json_array_size(runs))
 		kb_error("results model has no \"runs\" array of the %zu "
 			 "runs its values were loaded for", values->nrows);
-		kb_run_values__delete(values);
-		return NULL;
-	}
-	m = build(results, runs, values);
+	else
+		m = new_model(results, runs, values);
 	kb_run_values__delete(values);	/* in the matrix now */
-	kb_analysis__from_json(results, &m->analysis);
-	if (json_array_size(json_object_get(results, "profiling_runs")))
-		m->profiling = kb_rmodel__new_extra(results, NULL);
 	return m;
 }
 
@@ -252,10 +263,7 @@ void kb_rmodel__delete(struct kb_rmodel *m)
 	free(m->values);
 	free(m->runs);
 	free(m->bad);
-	free(m->group_off);
-	free(m->group_runs);
-	free(m->group_order);
-	free(m->group_iter);
+	free_groups(m);
 	free(m->configs.v);
 	free(m->jobs.v);
 	free(m->campaigns.v);
@@ -435,9 +443,6 @@ void kb_rmodel__set_disturbed_settings(struct kb_rmodel *m,
 	m->campaign.disturbed = *s;
 	m->campaign.disturbed.present = 1;
 	m->campaign.exclude_disturbed = exclude != 0;
-	free(m->group_off);
-	free(m->group_runs);
-	free(m->group_order);
-	free(m->group_iter);
+	free_groups(m);
 	build_groups(m);
 }

@@ -129,11 +129,6 @@ json_t *kb_run_values__fill_row(struct kb_run_values *v, json_t *metrics)
 	return rest;
 }
 
-const double *kb_run_values__column(const struct kb_run_values *v, size_t k)
-{
-	return k < v->nmetrics ? v->cols[k] : NULL;
-}
-
 void kb_run_values__delete(struct kb_run_values *v)
 {
 	size_t k;

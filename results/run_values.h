@@ -64,9 +64,6 @@ int kb_run_values__sink_has(void *ctx, const char *key, size_t keylen);
  * in the tree; metrics not an object: an empty one. */
 json_t *kb_run_values__fill_row(struct kb_run_values *v, json_t *metrics);
 
-/* Metric k's column, or NULL (k >= nmetrics); nrows values. */
-const double *kb_run_values__column(const struct kb_run_values *v, size_t k);
-
 void kb_run_values__delete(struct kb_run_values *v);
 
 #endif

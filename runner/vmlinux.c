@@ -7,9 +7,11 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -175,6 +177,29 @@ static void prune(const char *dir, const char *prefix, const char *keep)
 		closedir(d);
 }
 
+/* The ELF at path, made before: 1 when it is a PVH kernel, 0 when not,
+ * -1 when there is none.  Mapped, not read: the check touches the
+ * headers and the note, a few pages of the 60-odd MiB, at every boot. */
+static int cached_is_pvh(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ok = 0;
+	struct stat st;
+	void *p;
+
+	if (fd < 0)
+		return -1;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0) {
+		p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd,
+			 0);
+		if (p != MAP_FAILED) {
+			ok = kb_vmlinux_is_pvh(p, (size_t)st.st_size);
+			munmap(p, (size_t)st.st_size);
+		}
+	}
+	close(fd);
+	return ok;
+}
+
 int kb_vmlinux_for_pvh(const char *image, int dry, char **elf, char **why)
 {
 	char *cache = kernel_cache_dir(), *dir, *path, *buf = NULL;
@@ -203,15 +228,15 @@ int kb_vmlinux_for_pvh(const char *image, int dry, char **elf, char **why)
 			    (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
 	/* made before: checked again (a partial file never has the name:
 	 * written by rename) */
-	if (!kb_read_file(path, &buf, &len, 1)) {
-		if (kb_vmlinux_is_pvh(buf, len)) {
-			*elf = path;
-			path = NULL;
-			ret = 0;
-		} else {
-			*why = kb_xasprintf("%s is not a PVH kernel ELF; "
-					    "remove it", path);
-		}
+	switch (cached_is_pvh(path)) {
+	case 1:
+		*elf = path;
+		path = NULL;
+		ret = 0;
+		goto out;
+	case 0:
+		*why = kb_xasprintf("%s is not a PVH kernel ELF; remove it",
+				    path);
 		goto out;
 	}
 	if (dry) {
@@ -229,14 +254,14 @@ int kb_vmlinux_for_pvh(const char *image, int dry, char **elf, char **why)
 				  "without CONFIG_PVH)");
 		goto out;
 	}
-	kb_info("vm: %s unpacked for a PVH boot into %s (once per image)",
-		image, path);
 	/* the cache is derivable from the image: no sync (lib/file.h) */
 	if (kb_mkdir_p(dir) ||
 	    kb_write_atomic_opt(path, out, olen, KB_WRITE_NOSYNC)) {
 		*why = kb_xasprintf("cannot write %s", path);
 		goto out;
 	}
+	kb_info("vm: %s unpacked for a PVH boot into %s (once per image)",
+		image, path);
 	prune(dir, prefix, strrchr(path, '/') + 1);
 	*elf = path;
 	path = NULL;
