@@ -17,6 +17,7 @@
 #include "lib/file.h"
 #include "runner/campaign.h"
 #include "runner/drivers.h"
+#include "runner/guest_setup.h"
 #include "runner/run_exec.h"
 #include "runner/target.h"
 #include "runner/tunables.h"
@@ -34,7 +35,8 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: kbench guest --dir DIR --variant NAME --runs FILE\n"
+"usage: kbench guest [SETUP] --dir DIR --variant NAME --runs FILE\n"
+"       kbench guest SETUP [--dir DIR] --setup-only\n"
 "\n"
 "Run inside a guest booted by the vm driver (method = vm): do the runs\n"
 "listed in FILE (one run key per line, CONFIG/JOB/NNN) of the campaign in\n"
@@ -46,6 +48,18 @@ static void usage(FILE *f)
 "      --dir DIR       the campaign directory (the host's path)\n"
 "      --variant NAME  the variant this boot is\n"
 "      --runs FILE     the run keys of this boot\n"
+"\n"
+"SETUP (what the initramfs /init asks for first, in this order; each step\n"
+"on its own timestamped console line):\n"
+"      --load-module 'FILE [NAME=VALUE ...]'\n"
+"                      load a kernel module (finit_module(2), insmod's\n"
+"                      syntax); repeated, in load order\n"
+"      --mount-9p ROOT mount the host's root (9p tag hostroot, read-only)\n"
+"                      at ROOT with /proc, /sys, /dev, /dev/pts, /tmp and\n"
+"                      /run in it and DIR (9p tag kbresults) at its path,\n"
+"                      then chroot there with a clean environment\n"
+"      --setup-only    stop after the setup, without the chroot (the\n"
+"                      init=PROG debugging path)\n"
 "  -h, --help          this text\n"
 "\n"
 "exit status: 0 every listed run was done (a failed run is recorded in its\n"
@@ -99,6 +113,9 @@ const struct option kb_guest_options[] = {
 	{ "dir", required_argument, NULL, 'd' },
 	{ "variant", required_argument, NULL, 'v' },
 	{ "runs", required_argument, NULL, 'r' },
+	{ "load-module", required_argument, NULL, 'm' },
+	{ "mount-9p", required_argument, NULL, '9' },
+	{ "setup-only", no_argument, NULL, 's' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -106,12 +123,18 @@ const char kb_guest_shortopts[] = "h";
 const struct kb_arg_spec kb_guest_args[] = {
 	{ "dir", KB_ARG_CAMPAIGN, NULL },
 	{ "runs", KB_ARG_FILE, NULL },
+	{ "load-module", KB_ARG_FILE, NULL },
+	{ "mount-9p", KB_ARG_DIR, NULL },
 	{ NULL, KB_ARG_NONE, NULL },
 };
 
 int cmd_guest(int argc, char **argv)
 {
 	const char *dir = NULL, *variant = NULL, *runs = NULL;
+	const char *root9p = NULL;
+	const char **mods = NULL;
+	size_t nmods = 0, m;
+	int setup_only = 0;
 	char *keys = NULL, *line, *save = NULL, *tmpdir = NULL;
 	struct kb_campaign c;
 	struct kb_target t;
@@ -134,19 +157,57 @@ int cmd_guest(int argc, char **argv)
 		case 'r':
 			runs = optarg;
 			break;
+		case 'm':
+			mods = kb_xrealloc(mods, (nmods + 1) * sizeof(*mods));
+			mods[nmods++] = optarg;
+			break;
+		case '9':
+			root9p = optarg;
+			break;
+		case 's':
+			setup_only = 1;
+			break;
 		case 'h':
 			usage(stdout);
+			free(mods);
 			return 0;
 		default:
 			usage(stderr);
+			free(mods);
 			return 1;
 		}
 	}
-	if (!dir || !variant || !runs || optind < argc) {
-		kb_error("kbench guest needs --dir, --variant and --runs (and "
-			 "nothing else); see kbench guest --help");
+	if (optind < argc || (setup_only ? (variant || runs ||
+					    (root9p && !dir)) :
+			      (!dir || !variant || !runs))) {
+		kb_error("kbench guest needs --dir, --variant and --runs, or "
+			 "with --setup-only only the setup options (and --dir "
+			 "with --mount-9p); see kbench guest --help");
+		free(mods);
 		return 1;
 	}
+	/* the setup: a timestamped line before each step, an error line
+	 * the host names as the boot's reason (runner/driver_vm.c) */
+	for (m = 0; m < nmods; m++) {
+		guest_say("loading module %s", mods[m]);
+		if (kb_guest_load_module(mods[m])) {
+			guest_say("error: cannot load %s (see above)", mods[m]);
+			free(mods);
+			return 1;
+		}
+	}
+	free(mods);
+	if (root9p) {
+		guest_say("mounting the host's root (9p) at %s", root9p);
+		if (kb_guest_mount_9p(root9p, dir) ||
+		    (!setup_only && kb_guest_enter_root(root9p))) {
+			guest_say("error: cannot mount the host's root and the "
+				  "campaign directory (see above)");
+			return 1;
+		}
+	}
+	if (setup_only)
+		return 0;
 	kb_guest_variant = variant;
 	uname(&u);
 	/* the host waits for this line on the console (boot_timeout) */
@@ -163,7 +224,7 @@ int cmd_guest(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (campaign_open(&c, dir, NULL, 0))
+	if (campaign_open_guest(&c, dir))
 		goto out;
 	if (kb_read_file(runs, &keys, NULL, 0))
 		goto out;

@@ -449,6 +449,35 @@ static int resume_shard(struct kb_campaign *c, const char *cjpath,
 	return 0;
 }
 
+/* What every open starts with: c cleared, its paths. */
+static void open_begin(struct kb_campaign *c, const char *dir)
+{
+	memset(c, 0, sizeof(*c));
+	c->retry_quiet.busy_cpu_pct = c->retry_quiet.steal_pct =
+		c->retry_quiet.psi_cpu_pct = NAN;	/* set by a retry */
+	results_state_init(&c->state);
+	c->dir = kb_xstrdup(dir);
+	c->conf_path = kb_path_join(dir, "kernels.conf");
+}
+
+int campaign_open_guest(struct kb_campaign *c, const char *dir)
+{
+	char *cjpath = kb_path_join(dir, "campaign.json");
+	int ret;
+
+	open_begin(c, dir);
+	c->resumed = 1;
+	ret = resume_shard(c, cjpath, 0, 0);
+	if (!ret)
+		ret = kconf_load(c->conf_path, &c->cfg);
+	if (!ret)
+		ret = plan_build(&c->cfg, &c->plan);
+	if (!ret && c->shard_n)
+		ret = plan_shard(&c->cfg, &c->plan, c->shard_k, c->shard_n);
+	free(cjpath);
+	return ret;
+}
+
 int campaign_open(struct kb_campaign *c, const char *dir,
 		  const char *conf_path, int conf_explicit)
 {
@@ -462,12 +491,7 @@ int campaign_open_shard(struct kb_campaign *c, const char *dir,
 	char *cjpath, *statepath;
 	int ret;
 
-	memset(c, 0, sizeof(*c));
-	c->retry_quiet.busy_cpu_pct = c->retry_quiet.steal_pct =
-		c->retry_quiet.psi_cpu_pct = NAN;	/* set by a retry */
-	results_state_init(&c->state);
-	c->dir = kb_xstrdup(dir);
-	c->conf_path = kb_path_join(dir, "kernels.conf");
+	open_begin(c, dir);
 	cjpath = kb_path_join(dir, "campaign.json");
 	statepath = kb_path_join(dir, "state.json");
 	c->resumed = kb_exists(cjpath);

@@ -46,6 +46,14 @@ int campaign_open_shard(struct kb_campaign *c, const char *dir,
 			const char *conf_path, int conf_explicit, unsigned k,
 			unsigned n);
 
+/* For `kbench guest` inside a vm variant's boot: open the existing
+ * campaign in DIR as planned (campaign.json's shard, the snapshot
+ * kernels.conf, the plan) without the host's work: no validation or
+ * repair of the run directories (the host did it before the boot; over
+ * 9p it read every run's metrics.json at each boot), no state.json (the
+ * host is its one writer).  0 or -errno with a message. */
+int campaign_open_guest(struct kb_campaign *c, const char *dir);
+
 /* Take DIR/.lock (flock(2), exclusive, not waiting) for the life of the
  * process, creating DIR if needed, so two `kbench run` never work on one
  * campaign (they would restore each other's tunables and overwrite each

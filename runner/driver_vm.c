@@ -113,43 +113,6 @@ static char *qemu_escape(const char *s)
 	return o;
 }
 
-static char *self_exe(void)
-{
-	char buf[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
-
-	if (n <= 0)
-		return NULL;
-	buf[n] = '\0';
-	return kb_xstrdup(buf);
-}
-
-/* The kbench binary the guest runs: a copy of this one in the campaign
- * directory, which the guest mounts read-write at the same path.  The
- * host's root is shared too, but only its root file system: a binary on
- * another mount (a build tree under /tmp, say) would not be there.  Its
- * libraries come from the shared root as before.  malloc'd path, or
- * NULL with a message. */
-static char *guest_exe(const char *dir)
-{
-	char *exe = self_exe(), *copy = NULL, *buf = NULL;
-	size_t len;
-
-	if (!exe) {
-		kb_error("vm: cannot find this kbench binary (/proc/self/exe)");
-		return NULL;
-	}
-	copy = kb_path_join(dir, ".kbench-guest");
-	if (kb_read_file(exe, &buf, &len, 0) || kb_write_atomic(copy, buf, len) ||
-	    chmod(copy, 0755) < 0) {
-		kb_error("vm: cannot copy %s to %s for the guest", exe, copy);
-		free(copy);
-		copy = NULL;
-	}
-	free(buf);
-	free(exe);
-	return copy;
-}
 
 /* campaign.json environment.vm: accelerator, note, and this variant's
  * guest (vCPUs, memory, kernel): results/records.h. */
@@ -266,6 +229,17 @@ static char *console_reason(const char *console, int boot_to, int total_to,
 	} else if ((p = strstr(t, "kbench-initramfs: error: "))) {
 		p[strcspn(p, "\r\n")] = '\0';
 		r = kb_xasprintf("vm: %s", p);
+	} else if ((p = strstr(t, "kbench guest: error: "))) {
+		/* the guest's setup (builtin/guest.c): kbench's own message
+		 * before that line says what failed */
+		char *e = NULL, *q;
+
+		p[strcspn(p, "\r\n")] = '\0';
+		for (q = t; (q = strstr(q, "kbench: error: ")) && q < p; q++)
+			e = q;
+		if (e)
+			e[strcspn(e, "\r\n")] = '\0';
+		r = kb_xasprintf("vm: guest setup: %s", e ? e + 15 : p + 21);
 	} else if (boot_to) {
 		r = kb_xasprintf("vm: boot timeout: kbench guest did not start "
 				 "within boot_timeout = %u s", boot_timeout_s);
@@ -367,36 +341,24 @@ static char *missing_9p(const char *moddir)
 	return NULL;	/* read errors: reported by the full resolve */
 }
 
-/* The self-contained guest's payload: fio, this kbench, their libraries
- * and the campaign files `kbench guest` reads (campaign.json,
- * kernels.conf, profiles/, this boot's runs.txt).  0 or -errno with a
- * message. */
+/* The self-contained guest's payload: fio and the campaign files
+ * `kbench guest` reads (campaign.json, kernels.conf, profiles/, this
+ * boot's runs.txt); kbench and the libraries go in either way.  0 or
+ * -errno with a message. */
 static int selfc_payload(const struct kb_campaign *c, const char *boot,
 			 const char *keys, struct kb_guest_payload *g,
-			 struct kb_pathlist *libs, struct kb_pathlist *files,
-			 char **fio, char **exe)
+			 struct kb_pathlist *files, char **fio)
 {
 	char *pdir = kb_path_join(c->dir, "profiles"), *rel;
-	const char *bins[2];
 	DIR *d;
 	struct dirent *e;
-	int ret;
 
 	*fio = kb_which("fio");
-	*exe = self_exe();
-	if (!*fio || !*exe) {
-		kb_error("vm: the self-contained guest needs %s",
-			 !*fio ? "fio on the host (apt-get install fio)" :
-			 "this kbench binary (/proc/self/exe)");
+	if (!*fio) {
+		kb_error("vm: the self-contained guest needs fio on the host "
+			 "(apt-get install fio)");
 		free(pdir);
 		return -ENOENT;
-	}
-	bins[0] = *fio;
-	bins[1] = *exe;
-	ret = initramfs_libs(bins, 2, libs);
-	if (ret) {
-		free(pdir);
-		return ret;
 	}
 	pathlist_add(files, "campaign.json");
 	pathlist_add(files, "kernels.conf");
@@ -420,8 +382,6 @@ static int selfc_payload(const struct kb_campaign *c, const char *boot,
 	pathlist_add(files, rel);
 	free(rel);
 	g->fio = *fio;
-	g->kbench = *exe;
-	g->libs = libs;
 	g->files = files;
 	g->runs_file = keys;
 	return 0;
@@ -595,29 +555,37 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 			selfc ? "" : " (a kernel without 9p needs guest_root "
 			"= initramfs then)");
 	}
-	if (selfc) {
-		if (!dry && selfc_payload(c, boot, keys, &payload, &libs,
-					  &files, &fio, &exe)) {
-			reason = kb_xstrdup("vm: cannot gather what the "
-				"self-contained guest needs; see the messages "
-				"above");
-			goto record;
-		}
-	} else {
-		exe = dry ? kb_path_join(c->dir, ".kbench-guest") :
-			    guest_exe(c->dir);
-		if (!exe) {
-			reason = kb_xstrdup("vm: cannot put kbench where the "
-					    "guest sees it; see the messages "
-					    "above");
+	if (selfc && !dry && selfc_payload(c, boot, keys, &payload, &files,
+					   &fio)) {
+		reason = kb_xstrdup("vm: cannot gather what the self-contained "
+				    "guest needs; see the messages above");
+		goto record;
+	}
+	/* this kbench binary, from the initramfs in either guest (its
+	 * first exec over 9p cost 0.2-0.3 s under TCG) */
+	exe = kb_self_exe();
+	if (!exe) {
+		reason = kb_xstrdup("vm: cannot find this kbench binary "
+				    "(/proc/self/exe) for the guest");
+		goto record;
+	}
+	if (!dry) {
+		const char *bins[2] = { exe, fio };
+
+		if (initramfs_libs(bins, fio ? 2 : 1, &libs)) {
+			reason = kb_xasprintf("vm: cannot list the libraries of "
+				"kbench%s for the guest; see the messages above",
+				fio ? " and fio" : "");
 			goto record;
 		}
 	}
 	{
-		const char *gargv[] = { selfc ? "/usr/bin/kbench" : exe,
+		const char *gargv[] = { "/usr/bin/kbench",
 			"guest", "--dir", c->dir, "--variant", v->name, "--runs",
 			keys, NULL };
 		struct kb_initramfs_opts io = {
+			.kbench = exe,
+			.libs = &libs,
 			.mods = &mods,
 			.nullblk_params = cfg->target_kind == KB_TARGET_NULLBLK &&
 				!v->disk ? (cfg->nullblk_params ?

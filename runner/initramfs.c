@@ -394,46 +394,67 @@ int initramfs_libs(const char *const *bins, size_t n, struct kb_pathlist *libs)
 	return ret;
 }
 
-/* The 9p guest: the host's root read-only, the campaign directory
- * read-write, chroot. */
+/* The 9p guest: kbench guest loads the modules, mounts the host's root
+ * read-only and the campaign directory read-write (runner/guest_setup.h)
+ * and chroots there itself; the script only starts it.  "$@" holds the
+ * --load-module options (init_script()). */
 static void script_9p(FILE *f, const struct kb_initramfs_opts *o)
 {
-	/* cache=loose on the read-only root: the 30-odd shared libraries of
-	 * fio and kbench are looked up and read once, not a 9p round trip
-	 * per lookup (seconds under TCG); the campaign directory below is
-	 * read-write and uncached: the host reads what the guest writes */
-	fputs("mkdir -p /mnt/root\n"
-	      "mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,"
-	      "cache=loose,ro hostroot /mnt/root || fail 'cannot mount the host root (9p tag hostroot)'\n", f);
-	/* the results directory last: it may be under /tmp or /run */
-	fputs("mount -t proc proc /mnt/root/proc\n"
-	      "mount -t sysfs sysfs /mnt/root/sys\n"
-	      "mount -t devtmpfs devtmpfs /mnt/root/dev\n"
-	      "mount -t tmpfs tmpfs /mnt/root/tmp\n"
-	      "mount -t tmpfs tmpfs /mnt/root/run\n"
-	      "[ -d /mnt/root/dev/pts ] || mkdir /mnt/root/dev/pts\n"
-	      "mount -t devpts devpts /mnt/root/dev/pts\n"
-	      "mkdir -p /mnt/root", f);
+	const char *const *a;
+
+	fputs("read -r cmdline < /proc/cmdline\n"
+	      "for w in $cmdline; do\n"
+	      "\tcase \"$w\" in init=*)\n"
+	      "\t\t", f);
+	sh_quote(f, o->guest_argv[0]);
+	fputs(" guest \"$@\" --mount-9p /mnt/root --dir ", f);
 	sh_quote(f, o->results_dir);
-	fputs(" 2>/dev/null\n"
-	      "mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,rw "
-	      "kbresults /mnt/root", f);
-	sh_quote(f, o->results_dir);
-	fputs(" || fail 'cannot mount the results directory (9p tag kbresults)'\n"
-	      "for w in $(cat /proc/cmdline); do\n"
-	      "\tcase \"$w\" in init=*) exec chroot /mnt/root \"${w#init=}\" ;; esac\n"
+	fputs(" --setup-only || fail 'cannot set the guest up'\n"
+	      "\t\texec /bin/busybox chroot /mnt/root \"${w#init=}\" ;;\n"
+	      "\tesac\n"
 	      "done\n"
-	      "say 'starting kbench guest'\n"
-	      /* busybox's env and chroot (in the initramfs, static) exec
-	       * kbench straight away: the host's /usr/bin/env between them
-	       * cost a dynamic exec over 9p, about 0.1 s under TCG */
-	      "env -i PATH=\"$PATH\" HOME=/root TERM=dumb chroot /mnt/root", f);
+	      "say 'starting kbench guest'\n", f);
+	sh_quote(f, o->guest_argv[0]);
+	fputs(" guest \"$@\" --mount-9p /mnt/root", f);
+	for (a = o->guest_argv + 2; *a; a++) {
+		fputc(' ', f);
+		sh_quote(f, *a);
+	}
+	fputs("\nsay \"kbench guest exited with status $?\"\n"
+	      "/bin/busybox sync\n"
+	      "/bin/busybox umount /mnt/root/tmp /mnt/root/run 2>/dev/null\n"
+	      "/bin/busybox poweroff -f\n", f);
+}
+
+/* After kbench guest, self-contained: this boot's run directories onto
+ * the results disk. */
+static void script_results(FILE *f)
+{
+	fputs("cd \"$D\" || fail \"cannot enter $D\"\n"
+	      "while IFS= read -r k; do\n"
+	      "\t[ -n \"$k\" ] && [ -e \"runs/$k\" ] && find \"runs/$k\"\n"
+	      "done < \"$R\" | cpio -o -H newc > \"$res\" || "
+	      "fail \"cannot write the results archive to $res\"\n"
+	      "cd /\n"
+	      "sync\n"
+	      "say \"results written to $res\"\n", f);
 }
 
 /* The self-contained guest: everything is in the initramfs; the campaign
  * directory is a tmpfs; the results go back on the results disk. */
 static void script_selfcontained(FILE *f, const struct kb_initramfs_opts *o)
 {
+	const char *const *a;
+
+	fputs("/bin/busybox --install -s /bin\n"
+	      "export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\n"
+	      "mount -t sysfs sysfs /sys\n"
+	      "mount -t devtmpfs devtmpfs /dev\n", f);
+	if (o->mods && o->mods->n) {
+		sh_quote(f, o->guest_argv[0]);
+		fputs(" guest \"$@\" --setup-only || fail 'cannot load the "
+		      "modules'\n", f);
+	}
 	fputs("mount -t tmpfs tmpfs /tmp\n"
 	      "mount -t tmpfs tmpfs /run\n"
 	      "mkdir -p /dev/pts\n"
@@ -464,20 +485,14 @@ static void script_selfcontained(FILE *f, const struct kb_initramfs_opts *o)
 	      "done\n"
 	      "say \"starting kbench guest (self-contained, results to $res)\"\n"
 	      "env -i PATH=\"$PATH\" HOME=/root TERM=dumb", f);
-}
-
-/* After kbench guest, self-contained: this boot's run directories onto
- * the results disk. */
-static void script_results(FILE *f)
-{
-	fputs("cd \"$D\" || fail \"cannot enter $D\"\n"
-	      "while IFS= read -r k; do\n"
-	      "\t[ -n \"$k\" ] && [ -e \"runs/$k\" ] && find \"runs/$k\"\n"
-	      "done < \"$R\" | cpio -o -H newc > \"$res\" || "
-	      "fail \"cannot write the results archive to $res\"\n"
-	      "cd /\n"
-	      "sync\n"
-	      "say \"results written to $res\"\n", f);
+	for (a = o->guest_argv; *a; a++) {
+		fputc(' ', f);
+		sh_quote(f, *a);
+	}
+	fputs("\nsay \"kbench guest exited with status $?\"\n", f);
+	script_results(f);
+	fputs("sync\n"
+	      "poweroff -f\n", f);
 }
 
 char *initramfs_init_script(const struct kb_initramfs_opts *o)
@@ -485,45 +500,38 @@ char *initramfs_init_script(const struct kb_initramfs_opts *o)
 	char *text = NULL;
 	size_t len = 0, i;
 	FILE *f = open_memstream(&text, &len);
-	const char *const *a;
 
 	if (!f)
 		return NULL;
+	/* every process costs about 10 ms under TCG: the 9p guest's script
+	 * starts kbench and little else (runner/guest_setup.h) */
 	fputs("#!/bin/busybox sh\n"
 	      "# kbench initramfs /init (runner/initramfs.c)\n"
-	      "/bin/busybox --install -s /bin\n"
-	      "export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\n"
-	      "mount -t proc proc /proc\n"
-	      "mount -t sysfs sysfs /sys\n"
-	      "mount -t devtmpfs devtmpfs /dev\n"
+	      "/bin/busybox mount -t proc proc /proc\n"
 	      "# each line with the seconds since the kernel started (as printk.time's\n"
 	      "# [    1.234567]), so the boot log shows what each step costs\n"
 	      "say() { read -r up _ < /proc/uptime; echo \"[$up] kbench-initramfs: $*\"; }\n"
-	      "fail() { say \"error: $*\"; sync; poweroff -f; }\n", f);
-	/* a line per module, so the boot log shows what each costs (12
-	 * modules took about 1 s of a TCG guest's start, 2026-12-01) */
+	      "fail() { say \"error: $*\"; /bin/busybox sync; /bin/busybox poweroff -f; }\n"
+	      "# the modules, in load order: kbench guest loads each on its own\n"
+	      "# timestamped line\n"
+	      "set --", f);
 	for (i = 0; o->mods && i < o->mods->n; i++) {
-		fprintf(f, "say 'loading module %s'\n", o->mods->name[i]);
-		fprintf(f, "insmod /modules/%02zu-%s.ko", i,
-			o->mods->name[i]);
-		if (!strcmp(o->mods->name[i], "null_blk") && o->nullblk_params)
-			fprintf(f, " %s", o->nullblk_params);
-		fprintf(f, " || fail 'insmod %s'\n", o->mods->name[i]);
+		char *spec = kb_xasprintf("/modules/%02zu-%s.ko%s%s", i,
+			o->mods->name[i],
+			!strcmp(o->mods->name[i], "null_blk") &&
+			o->nullblk_params && *o->nullblk_params ? " " : "",
+			!strcmp(o->mods->name[i], "null_blk") &&
+			o->nullblk_params ? o->nullblk_params : "");
+
+		fputs(" \\\n\t--load-module ", f);
+		sh_quote(f, spec);
+		free(spec);
 	}
+	fputc('\n', f);
 	if (o->payload)
 		script_selfcontained(f, o);
 	else
 		script_9p(f, o);
-	for (a = o->guest_argv; a && *a; a++) {
-		fputc(' ', f);
-		sh_quote(f, *a);
-	}
-	fputs("\nsay \"kbench guest exited with status $?\"\n", f);
-	if (o->payload)
-		script_results(f);
-	fputs("sync\n"
-	      "umount /mnt/root/tmp /mnt/root/run 2>/dev/null\n"
-	      "poweroff -f\n", f);
 	if (fclose(f)) {
 		free(text);
 		return NULL;
@@ -658,22 +666,23 @@ static int cpio_mirror(struct kb_cpio *c, struct nameset *ns, const char *abs,
 	return -EINVAL;
 }
 
-/* The self-contained guest's files (struct kb_guest_payload). */
-static int add_payload(struct kb_cpio *c, struct nameset *ns,
-		       const struct kb_initramfs_opts *o)
+/* kbench, the libraries and the self-contained guest's files (struct
+ * kb_guest_payload). */
+static int add_programs(struct kb_cpio *c, struct nameset *ns,
+			const struct kb_initramfs_opts *o)
 {
 	const struct kb_guest_payload *g = o->payload;
 	size_t i;
 	int ret;
 
-	ret = cpio_add_file(c, ns, g->fio, "usr/bin/fio", 0755);
-	if (!ret)
-		ret = cpio_add_file(c, ns, g->kbench, "usr/bin/kbench", 0755);
-	for (i = 0; !ret && g->libs && i < g->libs->n; i++)
-		ret = cpio_mirror(c, ns, g->libs->v[i], 0);
+	ret = cpio_add_file(c, ns, o->kbench, "usr/bin/kbench", 0755);
+	if (!ret && g)
+		ret = cpio_add_file(c, ns, g->fio, "usr/bin/fio", 0755);
+	for (i = 0; !ret && o->libs && i < o->libs->n; i++)
+		ret = cpio_mirror(c, ns, o->libs->v[i], 0);
 	if (!ret && kb_exists("/etc/ld.so.cache"))
 		ret = cpio_mirror(c, ns, "/etc/ld.so.cache", 0);
-	for (i = 0; !ret && g->files && i < g->files->n; i++) {
+	for (i = 0; !ret && g && g->files && i < g->files->n; i++) {
 		char *host = kb_path_join(o->results_dir, g->files->v[i]);
 		char *name = kb_path_join("kbench/dir", g->files->v[i]);
 
@@ -699,6 +708,11 @@ int initramfs_build(const char *path, const struct kb_initramfs_opts *o)
 	if (o->nullblk_params && !param_ok(o->nullblk_params)) {
 		kb_error("null_blk parameters '%s': expected NAME=VALUE words "
 			 "(e.g. queue_mode=2 irqmode=0)", o->nullblk_params);
+		return -EINVAL;
+	}
+	if (!o->kbench || !o->guest_argv || !o->guest_argv[0] ||
+	    !o->guest_argv[1]) {
+		kb_error("initramfs: no kbench binary or guest argv given");
 		return -EINVAL;
 	}
 	tmp = kb_xasprintf("%s.tmp.%ld", path, (long)getpid());
@@ -741,7 +755,7 @@ int initramfs_build(const char *path, const struct kb_initramfs_opts *o)
 	for (i = 0; o->mods && i < o->mods->n && !c.err; i++) {
 		free(data);
 		data = NULL;
-		/* .ko.xz, .ko.zst, .ko.gz: a plain .ko for busybox insmod */
+		/* .ko.xz, .ko.zst, .ko.gz: a plain .ko for finit_module */
 		ret = kb_decompress_file(o->mods->path[i], &data, &dlen);
 		if (ret)
 			goto out;
@@ -749,8 +763,8 @@ int initramfs_build(const char *path, const struct kb_initramfs_opts *o)
 		cpio_add(&c, name, S_IFREG | 0644, data, dlen, 0, 0);
 		free(name);
 	}
-	if (o->payload && !c.err) {
-		ret = add_payload(&c, &ns, o);
+	if (!c.err) {
+		ret = add_programs(&c, &ns, o);
 		if (ret && !c.err)
 			goto out;	/* the file is named above */
 	}

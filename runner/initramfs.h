@@ -1,19 +1,23 @@
 /* runner/initramfs.h - the small initramfs kbench boots vm variants with.
  *
- * Contents: busybox (Debian's busybox-static, /bin/busybox), the kernel
- * modules the guest needs (resolved with their dependencies from the
- * kernel's modules.dep, in load order; compressed ones, .ko.xz, .ko.zst
- * and .ko.gz, decompressed on the host by lib/decompress.c, since
- * busybox insmod loads a module as it is), /dev/console, and /init: a
- * busybox sh script that loads the modules, mounts the host's root file
- * system read-only over virtio-9p (tag "hostroot") and the campaign
- * directory read-write at the same absolute path (tag "kbresults"),
- * mounts /proc, /sys, /dev and tmpfs /tmp inside it, chroots there and
- * runs `kbench guest`, then powers the guest off.  `init=PROG` on the
- * kernel command line runs PROG in the chroot instead (a debugging
- * shell: init=/bin/sh; a missing PROG makes the guest panic).  For a
- * kernel without 9p the initramfs is self-contained instead (struct
- * kb_guest_payload below).
+ * Contents: busybox (Debian's busybox-static, /bin/busybox), this
+ * kbench binary (/usr/bin/kbench) with its shared libraries at their
+ * host paths and /etc/ld.so.cache, the kernel modules the guest needs
+ * (resolved with their dependencies from the kernel's modules.dep, in
+ * load order; compressed ones, .ko.xz, .ko.zst and .ko.gz, decompressed
+ * on the host by lib/decompress.c, since finit_module(2) is given the
+ * file as it is), /dev/console, and /init: a busybox sh script that runs
+ * `kbench guest` from the initramfs, which loads the modules, mounts the
+ * host's root file system read-only over virtio-9p (tag "hostroot") and
+ * the campaign directory read-write at the same absolute path (tag
+ * "kbresults") with /proc, /sys, /dev and tmpfs /tmp and /run inside it,
+ * chroots there and does its runs (runner/guest_setup.h: one process
+ * instead of a busybox process per step, about 10 ms each under TCG);
+ * then the script powers the guest off.  `init=PROG` on the kernel
+ * command line runs PROG in the chroot instead, after the same setup (a
+ * debugging shell: init=/bin/sh; a missing PROG makes the guest panic).
+ * For a kernel without 9p the initramfs is self-contained instead
+ * (struct kb_guest_payload below).
  *
  * Archive format: "new ASCII" cpio (070701), the format the kernel
  * unpacks (Documentation/driver-api/early-userspace/buffer-format.rst),
@@ -98,12 +102,8 @@ int initramfs_libs(const char *const *bins, size_t n,
  * KB_RESULTS_SERIAL ("kbresults", runner/results_disk.h), syncs and powers
  * off. */
 struct kb_guest_payload {
-	const char *fio;	/* host path; in the guest /usr/bin/fio */
-	const char *kbench;	/* host path; in the guest /usr/bin/kbench */
-	/* the libraries of both and the loader (initramfs_libs()), at the
-	 * same paths as on the host, every symbolic link on the way kept as
-	 * a link; /etc/ld.so.cache goes in too when the host has one */
-	const struct kb_pathlist *libs;
+	const char *fio;	/* host path; in the guest /usr/bin/fio (its
+				 * libraries in kb_initramfs_opts.libs) */
 	/* paths relative to the results_dir (campaign.json, kernels.conf,
 	 * profiles/JOB.fio, boots/NNN-V/runs.txt), copied into the guest's
 	 * tmpfs at results_dir */
@@ -113,14 +113,22 @@ struct kb_guest_payload {
 
 struct kb_initramfs_opts {
 	const char *busybox;	/* default /bin/busybox */
+	const char *kbench;	/* host path (required); in the guest
+				 * /usr/bin/kbench: guest_argv[0] */
+	/* kbench's libraries and the loader (initramfs_libs()), fio's too
+	 * for a self-contained guest, at the same paths as on the host,
+	 * every symbolic link on the way kept as a link; /etc/ld.so.cache
+	 * goes in too when the host has one */
+	const struct kb_pathlist *libs;
 	const struct kb_modlist *mods;
 	const char *nullblk_params;	/* insmod null_blk with these; NULL =
 					 * null_blk not wanted */
 	const char *results_dir;	/* absolute host path, mounted rw */
-	/* argv of `kbench guest` inside the chroot (absolute kbench path) */
+	/* argv of `kbench guest`: "/usr/bin/kbench", "guest", then its
+	 * options (the 9p guest's setup options go after "guest") */
 	const char *const *guest_argv;
 	/* NULL: the 9p guest; else a self-contained one (results_dir is
-	 * then a tmpfs in the guest, guest_argv runs /usr/bin/kbench) */
+	 * then a tmpfs in the guest) */
 	const struct kb_guest_payload *payload;
 };
 
@@ -129,11 +137,11 @@ char *initramfs_init_script(const struct kb_initramfs_opts *o);
 
 /* Build the archive at path (written to a temporary name and renamed:
  * no half-built archive is ever at path); each module goes in as a plain
- * modules/NN-NAME.ko (kb_decompress_file()), the payload's files as above
- * (read one at a time: the archive is written as it goes, never held in
- * memory).  0 or -errno with a message (busybox-static missing: says to
- * install it; a corrupt compressed module or an unreadable payload file:
- * names the file). */
+ * modules/NN-NAME.ko (kb_decompress_file()), kbench, the libraries and
+ * the payload's files as above (read one at a time: the archive is
+ * written as it goes, never held in memory).  0 or -errno with a message
+ * (busybox-static missing: says to install it; no kbench; a corrupt
+ * compressed module or an unreadable file: names the file). */
 int initramfs_build(const char *path, const struct kb_initramfs_opts *o);
 
 #endif

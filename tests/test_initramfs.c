@@ -233,6 +233,7 @@ static void test_compressed_modules(void **state)
 	assert_non_null(strstr(mods.path[1], "/kernel/fs/c/c.ko.gz"));
 
 	o.busybox = bb;
+	o.kbench = bb;		/* any file: it goes in as /usr/bin/kbench */
 	o.mods = &mods;
 	o.results_dir = "/tmp/kbench-results";
 	o.guest_argv = gargv;
@@ -241,17 +242,45 @@ static void test_compressed_modules(void **state)
 	assert_entry(arch, alen, "modules/00-b.ko", &b);
 	assert_entry(arch, alen, "modules/01-c.ko", &c);
 	assert_entry(arch, alen, "modules/02-a.ko", &a);
+	{
+		size_t klen = 0;
+		const char *k = cpio_find(arch, alen, "usr/bin/kbench", &klen);
+		char *kb_bytes = NULL;
+		size_t wlen = 0;
+
+		assert_non_null(k);
+		assert_int_equal(kb_read_file(bb, &kb_bytes, &wlen, 0), 0);
+		assert_int_equal(klen, wlen);
+		assert_memory_equal(k, kb_bytes, wlen);
+		free(kb_bytes);
+	}
 	init = cpio_find(arch, alen, "init", &len);
 	assert_non_null(init);
-	assert_non_null(memmem(init, len, "insmod /modules/02-a.ko", 23));
-	/* each module's load on its own timestamped line, before it */
+	/* kbench guest loads the modules, in load order, then mounts the
+	 * host's root over 9p and chroots itself (runner/guest_setup.h):
+	 * no insmod or mount process per step */
 	{
-		static const char line[] = "say 'loading module a'\n";
-		const char *say = memmem(init, len, line, strlen(line));
+		const char *m0 = memmem(init, len,
+			"--load-module '/modules/00-b.ko'", 32);
+		const char *m1 = memmem(init, len,
+			"--load-module '/modules/01-c.ko'", 32);
+		const char *m2 = memmem(init, len,
+			"--load-module '/modules/02-a.ko'", 32);
+		static const char run[] = "'/usr/bin/kbench' guest \"$@\" "
+			"--mount-9p /mnt/root";
+		const char *r = memmem(init, len, run, strlen(run));
 
-		assert_non_null(say);
-		assert_ptr_equal(say + strlen(line), memmem(init, len,
-			"insmod /modules/02-a.ko", 23));
+		assert_non_null(m0);
+		assert_true(m0 < m1 && m1 < m2);
+		assert_non_null(r);
+		assert_true(r > m2);
+		assert_null(memmem(init, len, "insmod", 6));
+		assert_null(memmem(init, len, "mount -t 9p", 11));
+		/* init=PROG: the same setup, then PROG in the chroot */
+		assert_non_null(memmem(init, len, "--dir '/tmp/kbench-results' "
+			"--setup-only || fail", 48));
+		assert_non_null(memmem(init, len, "exec /bin/busybox chroot "
+			"/mnt/root \"${w#init=}\"", 47));
 	}
 	free(arch);
 
@@ -283,12 +312,15 @@ static int build_one(const char *path, char **msg)
 	char *bb = busybox_standin(), *cpio = kb_path_join(tmpdir, "bad.cpio");
 	struct kb_modlist mods = { .n = 1 };
 	struct kb_initramfs_opts o = { 0 };
+	const char *gargv[] = { "/usr/bin/kbench", "guest", NULL };
 	struct capture cap;
 	int ret;
 
 	mods.path[0] = (char *)path;
 	mods.name[0] = "bad";
 	o.busybox = bb;
+	o.kbench = bb;
+	o.guest_argv = gargv;
 	o.mods = &mods;
 	o.results_dir = "/tmp/kbench-results";
 	cap_begin(&cap);

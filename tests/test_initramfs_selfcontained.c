@@ -542,8 +542,8 @@ static void test_build_selfcontained(void **state)
 	pathlist_add(&files, "profiles/randread-4k.fio");
 	pathlist_add(&files, "boots/001-cloud/runs.txt");
 	g.fio = name = kb_path_join(tmpdir, "bin/fio");
-	g.kbench = kb_xasprintf("%s/bin/kbench", tmpdir);
-	g.libs = &libs;
+	o.kbench = kb_xasprintf("%s/bin/kbench", tmpdir);
+	o.libs = &libs;
 	g.files = &files;
 	g.runs_file = kb_xasprintf("%s/boots/001-cloud/runs.txt", camp);
 	gargv[3] = camp;
@@ -602,7 +602,7 @@ static void test_build_selfcontained(void **state)
 	free(linkp);
 	free(realp);
 	free(name);
-	free((char *)g.kbench);
+	free((char *)o.kbench);
 	free((char *)g.runs_file);
 	free((char *)o.busybox);
 	pathlist_free(&libs);

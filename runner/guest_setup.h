@@ -1,0 +1,48 @@
+/* runner/guest_setup.h - what a vm guest's initramfs /init asks `kbench
+ * guest` to do before its runs, in kbench's own process: load the
+ * kernel modules, mount the host's root over virtio-9p with the usual
+ * file systems in it and the campaign directory at its host path, and
+ * enter that root.
+ *
+ * Why in kbench and not in the busybox script (runner/initramfs.c): under
+ * TCG every process the script starts costs about 10 ms (fork and exec of
+ * a 2 MB static busybox, measured 2026-12-02), and the script started
+ * about 25 of them (an insmod per module, a mount per file system, env,
+ * chroot); kbench itself is in the initramfs, so its first exec does not
+ * go over 9p either (0.2-0.3 s there, 0.07 s from the initramfs).
+ *
+ * The guest's environment is the kernel's and the script's; these
+ * functions are for that guest only: they mount, load modules and chroot
+ * where they are told, and kbench guest runs them only with the options
+ * the host's init script passes (builtin/guest.c). */
+#ifndef KB_GUEST_SETUP_H
+#define KB_GUEST_SETUP_H
+
+/* The 9p tags QEMU's -virtfs options name (runner/driver_vm.c). */
+#define KB_9P_HOSTROOT "hostroot"
+#define KB_9P_RESULTS "kbresults"
+
+/* Load one module: spec is insmod(8)'s "FILE [NAME=VALUE ...]" (the file
+ * a plain, uncompressed .ko: the host decompressed it), through
+ * finit_module(2) with the words after FILE as its parameters.  A module
+ * that is already loaded (EEXIST) counts as loaded.  0, or -errno with a
+ * message naming the file and the kernel's reason. */
+int kb_guest_load_module(const char *spec);
+
+/* Mount, in this order: the host's root (9p tag hostroot, version
+ * 9p2000.L, msize 256 KiB, read-only, cache=loose: the shared libraries
+ * of fio and kbench are looked up and read once, not a 9p round trip per
+ * lookup) at root; proc, sysfs, devtmpfs at root/proc, root/sys,
+ * root/dev; tmpfs at root/tmp and root/run; devpts at root/dev/pts; the
+ * campaign directory (9p tag kbresults, read-write, uncached: the host
+ * reads what the guest writes) at root + results_dir (absolute, created
+ * when missing: it may be under /tmp or /run).  0, or -errno with a
+ * message naming the mount point. */
+int kb_guest_mount_9p(const char *root, const char *results_dir);
+
+/* chroot(2) into root and chdir("/"); the environment becomes PATH (the
+ * usual sbin and bin directories), HOME=/root and TERM=dumb only, as the
+ * runs on the host get a clean one.  0, or -errno with a message. */
+int kb_guest_enter_root(const char *root);
+
+#endif
