@@ -114,6 +114,17 @@ rc=$?
 # (at 2 rounds a paired CI has 1 degree of freedom: it may take a third)
 check "target_metrics = read.iops: stops before max_iterations on read.iops's CI, recorded (exit $rc)" \
 	"[ $rc -eq 0 ] && [ \"\$(jq .adaptive.timed_iterations $tmp/c5/state.json)\" -lt 5 ] && jq -r .adaptive.stopped $tmp/c5/state.json | grep -q 'below target_ci_pct = 100%.*of the change vs running,NM=1, .* read.iops)' && [ \"\$(jq -r .campaign.iterations_auto.target_metrics $tmp/c5/campaign.json)\" = read.iops ]"
+# a round iterations = auto adds starts at once: only a retried
+# (disturbed) round waits for a quiet window first (retry_quiet_wait)
+sed 's|^target_ci_pct = 100|target_ci_pct = 0.01|; s|^max_iterations = 5|max_iterations = 3|' \
+	"$tmp/k5.conf" >"$tmp/k6.conf"
+"$KBENCH" run -c "$tmp/k6.conf" -o "$tmp/c6" >/dev/null 2>"$tmp/t6.err"
+rc=$?
+nadd=$(grep -c 'one more round' "$tmp/t6.err")
+nretry=$(grep -c 'running the round again (attempt' "$tmp/t6.err")
+nwait=$(grep -c -e 'the machine was quiet for 1 s after' -e 'the machine stayed busy for' "$tmp/t6.err")
+check "iterations = auto: the round it added started at once ($nadd added, $nwait waits, $nretry retries; exit $rc)" \
+	"[ $rc -eq 0 ] && [ $nadd -ge 1 ] && [ $nwait -eq $nretry ]"
 sed 's|^target_metrics = read.iops|target_metrics = read.iops read.nosuch|' \
 	"$tmp/k5.conf" >"$tmp/k6.conf"
 "$KBENCH" plan -c "$tmp/k6.conf" >/dev/null 2>"$tmp/t6.err"
