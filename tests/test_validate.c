@@ -97,6 +97,55 @@ static void test_wrongly_typed_entries(void **state)
 	demo_remove(dir);
 }
 
+/* what is wrong with each damaged metrics.json, as the repair names it;
+ * a file whose metrics repeat a key is no damage (its numbers are not
+ * looked at) */
+static void test_problems_named(void **state)
+{
+	static const char *const keys[] = {
+		"running,NM=1/randread-4k/000", "running,NM=1/randread-4k/001",
+		"running,NM=1/randread-4k/002", "running,NM=1/randread-4k/003",
+		"running,NM=2/randread-4k/000",
+	};
+	static const char *const text[] = {
+		"{\"status\": \"ok\", \"metr",
+		"[]",
+		"{\"status\": \"ok\", \"metrics\": [1, 2]}",
+		"{\"status\": 1, \"metrics\": {}}",
+		"{\"status\": \"ok\", \"metrics\": {\"read.iops\": 1, "
+		"\"read.iops\": 2.5, \"x\": \"y\"}}",
+	};
+	static const char *const why[] = {
+		"line 1: ", "not a JSON object", "no \"metrics\" object",
+		"no \"status\" string", NULL,
+	};
+	char *dir = demo_copy(TMPL);
+	struct kb_repairs rep = { 0 };
+	size_t i, j;
+
+	(void)state;
+	for (i = 0; i < 5; i++) {
+		char *r = kb_run_dir(dir, keys[i]);
+
+		put(r, "metrics.json", text[i]);
+		free(r);
+	}
+	assert_int_equal(results_validate_campaign(dir, &rep), 0);
+	assert_int_equal(rep.n, 4);
+	for (i = 0; i < 5; i++) {
+		for (j = 0; j < rep.n && strcmp(rep.key[j], keys[i]); j++)
+			;
+		if (!why[i]) {
+			assert_int_equal(j, rep.n);
+			continue;
+		}
+		assert_true(j < rep.n);
+		assert_non_null(strstr(rep.why[j], why[i]));
+	}
+	results_repairs_free(&rep);
+	demo_remove(dir);
+}
+
 /* a corrupt metrics.json of a run recorded ok: re-parsed from intact raw
  * artefacts; without them the run is forgotten (redone by `run`) */
 static void test_repair(void **state)
@@ -146,6 +195,7 @@ int main(void)
 		cmocka_unit_test(test_valid_demo),
 		cmocka_unit_test(test_runs_array_refused),
 		cmocka_unit_test(test_wrongly_typed_entries),
+		cmocka_unit_test(test_problems_named),
 		cmocka_unit_test(test_repair),
 	};
 
