@@ -69,6 +69,10 @@
 
 #define QEMU "qemu-system-x86_64"
 #define GUEST_STARTED "kbench guest: started"
+/* the least guest memory fio was seen to run in (2026-12-02: Debian 12's
+ * fio and its libraries from the host's root over 9p, the initramfs
+ * with kbench in it: 128M and 160M failed, 256M ran) */
+#define KB_VM_MEMORY_WORKS_MIB 256u
 #define GUEST_FIRST_RUN "kbench guest: run "	/* before its fio starts */
 #define TCG_NOTE "emulated (TCG): timings are not representative"
 
@@ -490,6 +494,19 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 	kb_info("vm: %s %s for %zu run(s) (%s)", dry ? "would boot" :
 		"booting", v->name, n,
 		kvm ? "KVM" : "TCG, emulated: slow, timings not representative");
+	if (v->memory_mib < KB_VM_MEMORY_WORKS_MIB) {
+		/* kconf takes 128M; fio did not load in less than this */
+		static char said[KB_MAX_VARIANTS];	/* once per variant */
+
+		if (!said[vi])
+			kb_warn("vm: %s: memory = %uM: a guest under %uM "
+				"could not load fio's libraries here (Debian "
+				"12's fio: \"cannot map zero-fill pages\" at "
+				"160M, runs at 256M); raise memory = if its runs "
+				"fail so", v->name, v->memory_mib,
+				KB_VM_MEMORY_WORKS_MIB);
+		said[vi] = 1;
+	}
 	ret = dry ? 0 : record_environment(c, v, &k, &accel);
 	if (ret)
 		goto out;

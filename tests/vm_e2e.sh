@@ -140,6 +140,10 @@ check "resume: nothing left to run, still exit 4 (failed runs stay failed)" \
 	'"$KBENCH" run -o "$d" > /dev/null 2>&1; [ $? -eq 4 ]'
 check "KBENCH_ACCEL=tcg: no probe, TCG in the dry run, nothing written" \
 	'KBENCH_ACCEL=tcg "$KBENCH" run --dry-run -c "$tmp/vm.conf" -o "$tmp/dry" > "$tmp/dry.out" 2>&1 && grep -q "tcg,thread=single" "$tmp/dry.out" && ! grep -q probing "$tmp/dry.out" && [ ! -e "$tmp/dry" ]'
+# a guest smaller than fio needs: said before it boots (a dry run)
+sed 's/^kernel = deb:linux-image-amd64$/&\nmemory = 160M/' "$tmp/vm.conf" > "$tmp/small.conf"
+check "memory = 160M: a warning that fio did not load in less than 256M" \
+	'KBENCH_ACCEL=tcg "$KBENCH" run --dry-run -c "$tmp/small.conf" -o "$tmp/dry2" > "$tmp/small.out" 2>&1 && grep -q "vm: a: memory = 160M: a guest under 256M could not load fio" "$tmp/small.out" && [ "$(grep -c "vm: a: memory = 160M" "$tmp/small.out")" = 1 ] && ! grep -q "vm: b: memory" "$tmp/small.out"'
 # boot = bzimage: QEMU gets the image as given (the ELF above is cached)
 awk '/^\[b\]/ { exit } { print } /^kernel = deb:linux-image-amd64$/ { print "boot = bzimage" }' \
 	"$tmp/vm.conf" > "$tmp/bz.conf"
