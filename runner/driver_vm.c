@@ -74,6 +74,8 @@
  * with kbench in it: 128M and 160M failed, 256M ran) */
 #define KB_VM_MEMORY_WORKS_MIB 256u
 #define GUEST_FIRST_RUN "kbench guest: run "	/* before its fio starts */
+#define GUEST_ERROR "kbench guest: error: "	/* its setup failed */
+#define KBENCH_ERROR "kbench: error: "		/* kb_error()'s prefix */
 #define TCG_NOTE "emulated (TCG): timings are not representative"
 
 static int in_path(const char *prog)
@@ -116,7 +118,6 @@ static char *qemu_escape(const char *s)
 	o[j] = '\0';
 	return o;
 }
-
 
 /* campaign.json environment.vm: accelerator, note, and this variant's
  * guest (vCPUs, memory, kernel): results/records.h. */
@@ -233,17 +234,19 @@ static char *console_reason(const char *console, int boot_to, int total_to,
 	} else if ((p = strstr(t, "kbench-initramfs: error: "))) {
 		p[strcspn(p, "\r\n")] = '\0';
 		r = kb_xasprintf("vm: %s", p);
-	} else if ((p = strstr(t, "kbench guest: error: "))) {
+	} else if ((p = strstr(t, GUEST_ERROR))) {
 		/* the guest's setup (builtin/guest.c): kbench's own message
-		 * before that line says what failed */
+		 * (lib/err.c) before that line says what failed */
 		char *e = NULL, *q;
 
 		p[strcspn(p, "\r\n")] = '\0';
-		for (q = t; (q = strstr(q, "kbench: error: ")) && q < p; q++)
+		for (q = t; (q = strstr(q, KBENCH_ERROR)) && q < p; q++)
 			e = q;
 		if (e)
 			e[strcspn(e, "\r\n")] = '\0';
-		r = kb_xasprintf("vm: guest setup: %s", e ? e + 15 : p + 21);
+		r = kb_xasprintf("vm: guest setup: %s",
+				 e ? e + strlen(KBENCH_ERROR) :
+				     p + strlen(GUEST_ERROR));
 	} else if (boot_to) {
 		r = kb_xasprintf("vm: boot timeout: kbench guest did not start "
 				 "within boot_timeout = %u s", boot_timeout_s);

@@ -273,6 +273,15 @@ static void sh_quote(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
+/* Each of the NULL-terminated words, after a blank, single-quoted. */
+static void sh_words(FILE *f, const char *const *w)
+{
+	for (; *w; w++) {
+		fputc(' ', f);
+		sh_quote(f, *w);
+	}
+}
+
 /* Module parameters go on an insmod line: NAME=VALUE words only. */
 static int param_ok(const char *p)
 {
@@ -400,8 +409,6 @@ int initramfs_libs(const char *const *bins, size_t n, struct kb_pathlist *libs)
  * --load-module options (init_script()). */
 static void script_9p(FILE *f, const struct kb_initramfs_opts *o)
 {
-	const char *const *a;
-
 	fputs("read -r cmdline < /proc/cmdline\n"
 	      "for w in $cmdline; do\n"
 	      "\tcase \"$w\" in init=*)\n"
@@ -416,10 +423,7 @@ static void script_9p(FILE *f, const struct kb_initramfs_opts *o)
 	      "say 'starting kbench guest'\n", f);
 	sh_quote(f, o->guest_argv[0]);
 	fputs(" guest \"$@\" --mount-9p /mnt/root", f);
-	for (a = o->guest_argv + 2; *a; a++) {
-		fputc(' ', f);
-		sh_quote(f, *a);
-	}
+	sh_words(f, o->guest_argv + 2);
 	fputs("\nsay \"kbench guest exited with status $?\"\n"
 	      "/bin/busybox sync\n"
 	      "/bin/busybox umount /mnt/root/tmp /mnt/root/run 2>/dev/null\n"
@@ -444,8 +448,6 @@ static void script_results(FILE *f)
  * directory is a tmpfs; the results go back on the results disk. */
 static void script_selfcontained(FILE *f, const struct kb_initramfs_opts *o)
 {
-	const char *const *a;
-
 	fputs("/bin/busybox --install -s /bin\n"
 	      "export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\n"
 	      "mount -t sysfs sysfs /sys\n"
@@ -485,10 +487,7 @@ static void script_selfcontained(FILE *f, const struct kb_initramfs_opts *o)
 	      "done\n"
 	      "say \"starting kbench guest (self-contained, results to $res)\"\n"
 	      "env -i PATH=\"$PATH\" HOME=/root TERM=dumb", f);
-	for (a = o->guest_argv; *a; a++) {
-		fputc(' ', f);
-		sh_quote(f, *a);
-	}
+	sh_words(f, o->guest_argv);
 	fputs("\nsay \"kbench guest exited with status $?\"\n", f);
 	script_results(f);
 	fputs("sync\n"
@@ -516,12 +515,10 @@ char *initramfs_init_script(const struct kb_initramfs_opts *o)
 	      "# timestamped line\n"
 	      "set --", f);
 	for (i = 0; o->mods && i < o->mods->n; i++) {
+		const char *params = !strcmp(o->mods->name[i], "null_blk") &&
+			o->nullblk_params ? o->nullblk_params : "";
 		char *spec = kb_xasprintf("/modules/%02zu-%s.ko%s%s", i,
-			o->mods->name[i],
-			!strcmp(o->mods->name[i], "null_blk") &&
-			o->nullblk_params && *o->nullblk_params ? " " : "",
-			!strcmp(o->mods->name[i], "null_blk") &&
-			o->nullblk_params ? o->nullblk_params : "");
+			o->mods->name[i], *params ? " " : "", params);
 
 		fputs(" \\\n\t--load-module ", f);
 		sh_quote(f, spec);
