@@ -402,15 +402,16 @@ json_t *kb_json_decode_sink(const char *buf, size_t n,
  * character at a time, which was a quarter of `kbench report` on 10k runs
  * (issue 16).  The positions in an error are json_loadb's, the same line
  * and column as json_load_file's. */
-static json_t *load_whole(const char *path, int *missing,
-			  const struct kb_json_sink *sink, int *sunk)
+static json_t *load_whole(int dirfd, const char *rel, const char *path,
+			  int *missing, const struct kb_json_sink *sink,
+			  int *sunk)
 {
 	json_error_t err;
 	struct stat st;
 	size_t cap, n = 0;
 	char *buf;
 	json_t *j;
-	int regular, fd = open(path, O_RDONLY | O_CLOEXEC);
+	int regular, fd = openat(dirfd, rel, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0) {
 		if (missing && errno == ENOENT) {
@@ -465,13 +466,13 @@ static json_t *load_whole(const char *path, int *missing,
 
 json_t *kb_json_load(const char *path)
 {
-	return load_whole(path, NULL, NULL, NULL);
+	return load_whole(AT_FDCWD, path, path, NULL, NULL, NULL);
 }
 
 json_t *kb_json_load_existing(const char *path, int *missing)
 {
 	*missing = 0;
-	return load_whole(path, missing, NULL, NULL);
+	return load_whole(AT_FDCWD, path, path, missing, NULL, NULL);
 }
 
 json_t *kb_json_load_existing_sink(const char *path, int *missing,
@@ -479,5 +480,15 @@ json_t *kb_json_load_existing_sink(const char *path, int *missing,
 {
 	*missing = 0;
 	*sunk = 0;
-	return load_whole(path, missing, sink, sunk);
+	return load_whole(AT_FDCWD, path, path, missing, sink, sunk);
+}
+
+json_t *kb_json_load_existing_sink_at(int dirfd, const char *rel,
+				      const char *path, int *missing,
+				      const struct kb_json_sink *sink,
+				      int *sunk)
+{
+	*missing = 0;
+	*sunk = 0;
+	return load_whole(dirfd, rel, path, missing, sink, sunk);
 }

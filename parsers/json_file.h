@@ -82,4 +82,14 @@ json_t *kb_json_decode_sink(const char *buf, size_t len,
 json_t *kb_json_load_existing_sink(const char *path, int *missing,
 				   const struct kb_json_sink *sink, int *sunk);
 
+/* kb_json_load_existing_sink() of the file rel names relative to the
+ * directory open at dirfd (openat(2); AT_FDCWD: the working directory),
+ * which is path: the name every message gives.  A loop over many files
+ * of one directory walks two path components per file instead of the
+ * whole path (issue 16: the 10k metrics.json of a report). */
+json_t *kb_json_load_existing_sink_at(int dirfd, const char *rel,
+				      const char *path, int *missing,
+				      const struct kb_json_sink *sink,
+				      int *sunk);
+
 #endif

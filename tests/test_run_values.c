@@ -139,6 +139,44 @@ static void test_odd_files_same(void **state)
 	demo_remove(dir);
 }
 
+/* the runs of a configuration whose job directory is gone, or is a
+ * file (the lean load opens each run relative to its job directory,
+ * results/model.c job_dir_fd(): it falls back to the whole path, which
+ * fails as the tree's load does) */
+static void test_job_dir_gone_same(void **state)
+{
+	char *dir = demo_copy(TMPL);
+	char *jd = kb_xasprintf("%s/runs/running,NM=1/randread-4k", dir);
+	char *argv[] = { "rm", "-rf", jd, NULL };
+	struct kb_run_values *vals = NULL;
+	struct kb_spawn_result r;
+	json_t *lean, *run;
+	size_t i, failed = 0;
+
+	(void)state;
+	assert_int_equal(kb_spawn(argv, NULL, &r), 0);
+	check_same_models(dir);
+	assert_int_equal(kb_write_atomic(jd, "x", 1), 0);	/* a file */
+	check_same_models(dir);
+	lean = results_load_campaign_values(dir, 0, &vals);
+	assert_non_null(lean);
+	json_array_foreach(json_object_get(lean, "runs"), i, run)
+		if (!strcmp(json_string_value(json_object_get(run,
+				"configuration")), "running,NM=1")) {
+			assert_string_equal(json_string_value(
+				json_object_get(run, "status")), "failed");
+			failed++;
+		} else {
+			assert_string_equal(json_string_value(
+				json_object_get(run, "status")), "ok");
+		}
+	assert_true(failed > 0);
+	json_decref(lean);
+	kb_run_values__delete(vals);
+	free(jd);
+	demo_remove(dir);
+}
+
 struct seen {
 	char keys[8][32];
 	double v[8];
@@ -278,6 +316,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_demo_same),
 		cmocka_unit_test(test_odd_files_same),
+		cmocka_unit_test(test_job_dir_gone_same),
 		cmocka_unit_test(test_sink_decode),
 		cmocka_unit_test(test_abort_row),
 	};
