@@ -15,7 +15,7 @@ LAYERS := lib parsers results stats reports,push runner builtin
 # libcurl: headers only; push/curl_dl.c loads it (dlopen) the first time
 # push or fetch needs it, so the 28 libraries it brings are not loaded at
 # every start (a vm guest reads them over 9p: issue 16)
-PKGS := jansson yajl gsl libcrypto liblzma libzstd zlib
+PKGS := jansson yajl gsl nettle liblzma libzstd zlib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) libcurl 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)

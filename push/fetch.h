@@ -17,7 +17,7 @@
  *  - verified against sha256 (64 hex digits, any case) before being
  *    renamed into place; a mismatch removes the download;
  *  - progress bar on stderr when stderr is a terminal, else one line when
- *    done.  SHA-256 comes from OpenSSL's EVP interface (libcrypto).
+ *    done.  SHA-256 comes from GNU Nettle (nettle/sha2.h).
  *  - TLS is always verified; credentials from ~/.netrc (CURLOPT_NETRC,
  *    optional), never from the URL's log lines.
  */

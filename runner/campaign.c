@@ -14,7 +14,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
-#include <openssl/evp.h>
+#include <nettle/sha2.h>
 #include <sys/file.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -267,23 +267,23 @@ int campaign_check_jobs(const struct kb_config *cfg)
 	return ret;
 }
 
-/* SHA-256 of the text of kernels.conf, in hex (malloc'd), or NULL. */
+/* SHA-256 (FIPS 180-4, GNU Nettle's sha256_*) of the text of
+ * kernels.conf, in hex (malloc'd), or NULL. */
 static char *conf_sha256(const char *path)
 {
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int len = 0, i;
+	unsigned char md[SHA256_DIGEST_SIZE];
+	struct sha256_ctx ctx;
 	char *buf, *hex;
-	size_t n;
+	size_t n, i;
 
 	if (kb_read_file(path, &buf, &n, 0))
 		return NULL;
-	if (!EVP_Digest(buf, n, md, &len, EVP_sha256(), NULL)) {
-		free(buf);
-		return NULL;
-	}
+	sha256_init(&ctx);
+	sha256_update(&ctx, n, (const uint8_t *)buf);
+	sha256_digest(&ctx, sizeof(md), md);
 	free(buf);
-	hex = kb_xcalloc(2 * len + 1, 1);
-	for (i = 0; i < len; i++)
+	hex = kb_xcalloc(2 * sizeof(md) + 1, 1);
+	for (i = 0; i < sizeof(md); i++)
 		snprintf(hex + 2 * i, 3, "%02x", md[i]);
 	return hex;
 }

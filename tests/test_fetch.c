@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
-#include <openssl/evp.h>
+#include <nettle/sha2.h>
 #include <signal.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -76,11 +76,14 @@ static int requests(const char *path, char *last_range, size_t len)
 /* The cache file fetch_url() uses (fetch.h: 16 hex of sha256(url)). */
 static char *cache_path(const char *dir, const char *u, const char *base)
 {
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned len = 0, i;
+	unsigned char md[SHA256_DIGEST_SIZE];
+	struct sha256_ctx ctx;
+	unsigned i;
 	char hex[17];
 
-	assert_true(EVP_Digest(u, strlen(u), md, &len, EVP_sha256(), NULL));
+	sha256_init(&ctx);
+	sha256_update(&ctx, strlen(u), (const uint8_t *)u);
+	sha256_digest(&ctx, sizeof(md), md);
 	for (i = 0; i < 8; i++)
 		sprintf(hex + 2 * i, "%02x", md[i]);
 	return kb_xasprintf("%s/%s-%s", dir, hex, base);
