@@ -13,6 +13,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,14 +28,44 @@ static const char default_groups[] =
 	"kworker kworker/*\n"
 	"kswapd kswapd*\n";
 
+/* Append the stat line of the task open at dirfd's name/stat to f: one
+ * read(2) (proc(5) builds the whole line for the first read; a line
+ * longer than the buffer, which comm's 16 bytes and 52 numbers cannot
+ * make, is read on), no allocation; nothing when the task is gone. */
+static void append_stat(FILE *f, int dirfd, const char *name)
+{
+	char path[300], buf[1024];
+	ssize_t r;
+	int fd, last = '\n';
+
+	snprintf(path, sizeof(path), "%s/stat", name);
+	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)	/* a task may exit between readdir and open */
+		return;
+	while ((r = read(fd, buf, sizeof(buf))) > 0) {
+		fwrite(buf, 1, (size_t)r, f);
+		last = buf[r - 1];
+		if ((size_t)r < sizeof(buf))
+			break;
+	}
+	close(fd);
+	if (last != '\n')
+		fputc('\n', f);
+}
+
+/* Every task's stat line, through directory fds (openat(2)): about 3
+ * system calls per task instead of 8 (a path walk through /proc/PID/task
+ * per task, stdio's fstat and the read that finds the end), which was a
+ * quarter of a one-run campaign's own CPU on a paravirtualised guest
+ * (issue 16). */
 static int snapshot_tasks(const char *rdir, const char *name)
 {
-	char *buf = NULL, *path, *text;
+	char *buf = NULL, *path, sub[300];
 	size_t len = 0;
 	DIR *proc, *tasks;
 	struct dirent *p, *t;
 	FILE *f;
-	int ret;
+	int ret, fd;
 
 	f = open_memstream(&buf, &len);
 	if (!f)
@@ -44,25 +75,19 @@ static int snapshot_tasks(const char *rdir, const char *name)
 	while (proc && (p = readdir(proc))) {
 		if (p->d_name[0] < '0' || p->d_name[0] > '9')
 			continue;
-		path = kb_xasprintf("/proc/%s/task", p->d_name);
-		tasks = opendir(path);
-		free(path);
-		while (tasks && (t = readdir(tasks))) {
-			if (t->d_name[0] < '0' || t->d_name[0] > '9')
-				continue;
-			path = kb_xasprintf("/proc/%s/task/%s/stat", p->d_name,
-					    t->d_name);
-			/* a task may exit between readdir and read */
-			if (kb_read_file(path, &text, NULL, 1) == 0) {
-				fputs(text, f);
-				if (!*text || text[strlen(text) - 1] != '\n')
-					fputc('\n', f);
-				free(text);
-			}
-			free(path);
+		snprintf(sub, sizeof(sub), "%s/task", p->d_name);
+		fd = openat(dirfd(proc), sub, O_RDONLY | O_DIRECTORY |
+			    O_CLOEXEC);
+		tasks = fd < 0 ? NULL : fdopendir(fd);
+		if (!tasks) {
+			if (fd >= 0)
+				close(fd);
+			continue;	/* the process is gone */
 		}
-		if (tasks)
-			closedir(tasks);
+		while ((t = readdir(tasks)))
+			if (t->d_name[0] >= '0' && t->d_name[0] <= '9')
+				append_stat(f, dirfd(tasks), t->d_name);
+		closedir(tasks);
 	}
 	if (proc)
 		closedir(proc);
