@@ -425,6 +425,23 @@ static int selfc_collect(struct kb_campaign *c, const size_t *runs, size_t n,
 	return ret;
 }
 
+/* What vm_run_batch() says once per variant of the process (a campaign
+ * boots each variant once per round): 1 the first time said_first(vi,
+ * what) is asked, 0 after. */
+enum { SAID_MEMORY = 1, SAID_NO_9P = 2 };
+
+static int said_first(size_t vi, unsigned what)
+{
+	static unsigned char said[KB_MAX_VARIANTS];
+
+	if (vi >= KB_MAX_VARIANTS)	/* kconf allows no more */
+		return 1;
+	if (said[vi] & what)
+		return 0;
+	said[vi] |= (unsigned char)what;
+	return 1;
+}
+
 int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 		 size_t *nfailed)
 {
@@ -499,16 +516,13 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 		kvm ? "KVM" : "TCG, emulated: slow, timings not representative");
 	if (v->memory_mib < KB_VM_MEMORY_WORKS_MIB) {
 		/* kconf takes 128M; fio did not load in less than this */
-		static char said[KB_MAX_VARIANTS];	/* once per variant */
-
-		if (!said[vi])
+		if (said_first(vi, SAID_MEMORY))
 			kb_warn("vm: %s: memory = %uM: a guest under %uM "
 				"could not load fio's libraries here (Debian "
 				"12's fio: \"cannot map zero-fill pages\" at "
 				"160M, runs at 256M); raise memory = if its runs "
 				"fail so", v->name, v->memory_mib,
 				KB_VM_MEMORY_WORKS_MIB);
-		said[vi] = 1;
 	}
 	ret = dry ? 0 : record_environment(c, v, &k, &accel);
 	if (ret)
@@ -518,17 +532,14 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 	selfc = v->guest_root == KB_GUEST_ROOT_INITRAMFS;
 	if (v->guest_root == KB_GUEST_ROOT_AUTO && k.moddir &&
 	    (why9p = missing_9p(k.moddir))) {
-		static char said[KB_MAX_VARIANTS];	/* once per variant */
-
 		selfc = 1;
-		if (!said[vi])
+		if (said_first(vi, SAID_NO_9P))
 			kb_info("vm: %s: kernel %s has no 9p (no module or "
 				"built-in '%s' in %s: %s unset); using a "
 				"self-contained guest (fio, kbench and their "
 				"libraries in the initramfs, results back on a "
 				"virtio disk)", v->name, k.release, why9p,
 				k.moddir, config_of(why9p));
-		said[vi] = 1;
 	}
 	if (dry)
 		printf("# %s: guest root: %s\n", v->name, selfc ?
