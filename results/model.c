@@ -422,6 +422,8 @@ static json_t *load_campaign(const char *dir, int reparse,
 	if (json_array_size(json_object_get(state, "superseded")))
 		json_object_set(res, "superseded",
 				json_object_get(state, "superseded"));
+	if (vals)	/* a row per run done at most */
+		kb_run_values__reserve(vals, json_object_size(done));
 	json_array_foreach(json_object_get(cj, "plan"), i, k) {
 		const char *key = json_string_value(k);
 		char *config, *job, *rdir, *mpath, *extra;

@@ -49,12 +49,14 @@ static void free_groups(struct kb_rmodel *m)
 	free(m->group_runs);
 	free(m->group_order);
 	free(m->group_iter);
+	free(m->group_values);
+	free(m->group_pos);
 }
 
 /* Counted runs by (configuration, job), in run order (counting sort). */
 static void build_groups(struct kb_rmodel *m)
 {
-	size_t ng = m->configs.n * m->jobs.n, r, g, *fill;
+	size_t ng = m->configs.n * m->jobs.n, r, g, k, *fill;
 
 	m->group_off = kb_xcalloc(ng + 2, sizeof(*m->group_off));
 	m->group_runs = kb_xcalloc(m->nruns + 1, sizeof(*m->group_runs));
@@ -80,6 +82,23 @@ static void build_groups(struct kb_rmodel *m)
 		m->group_runs[m->group_off[g] + fill[g]++] = r;
 	}
 	free(fill);
+	/* the values in group order: each column read once, in order, and
+	 * written into as many ascending streams as there are groups */
+	m->group_pos = kb_xcalloc(m->nruns + 1, sizeof(*m->group_pos));
+	for (r = 0; r < m->nruns; r++)
+		m->group_pos[r] = KB_RMODEL_NONE;
+	for (r = 0; r < m->group_off[ng]; r++)
+		m->group_pos[m->group_runs[r]] = r;
+	m->group_values = kb_xcalloc(m->nmetrics * m->group_off[ng] + 1,
+				     sizeof(*m->group_values));
+	for (k = 0; k < m->nmetrics; k++) {
+		const double *col = m->values + k * m->nruns;
+		double *gv = m->group_values + k * m->group_off[ng];
+
+		for (r = 0; r < m->nruns; r++)
+			if (m->group_pos[r] != KB_RMODEL_NONE)
+				gv[m->group_pos[r]] = col[r];
+	}
 }
 
 /* The model of results and its runs array, without analysis nor extra
@@ -310,10 +329,26 @@ const size_t *kb_rmodel__group(const struct kb_rmodel *m, size_t c, size_t j,
 	return m->group_runs + m->group_off[g];
 }
 
+const double *kb_rmodel__group_values(const struct kb_rmodel *m, size_t c,
+				      size_t j, size_t k)
+{
+	size_t n;
+	const size_t *g = kb_rmodel__group(m, c, j, &n);
+
+	if (!n || k >= m->nmetrics)
+		return NULL;
+	return m->group_values + k * m->group_off[m->configs.n * m->jobs.n] +
+	       (size_t)(g - m->group_runs);
+}
+
 void kb_rmodel__drop(struct kb_rmodel *m, size_t r, size_t k)
 {
-	if (r < m->nruns && k < m->nmetrics)
+	if (r < m->nruns && k < m->nmetrics) {
 		m->values[k * m->nruns + r] = NAN;
+		if (m->group_pos && m->group_pos[r] != KB_RMODEL_NONE)
+			m->group_values[k * m->group_off[m->configs.n *
+				m->jobs.n] + m->group_pos[r]] = NAN;
+	}
 }
 
 int kb_rmodel__names_metric(const struct kb_rmodel *m, const char *name)

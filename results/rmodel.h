@@ -96,6 +96,15 @@ struct kb_rmodel {
 	 * in a line of memory instead of a run structure each */
 	double *group_order;
 	long *group_iter;
+	/* beside group_runs too: the matrix's values in group order,
+	 * group_values[k * group_off[ngroups] + pos] for the run
+	 * group_runs[pos] (kb_rmodel__group_values()); group_pos[r]: run r's
+	 * pos, or KB_RMODEL_NONE for a run in no group.  A sample of a
+	 * configuration and job is then one line of memory instead of a
+	 * stride through a column, which a 100k-run campaign reads from
+	 * main memory (issue 16: report.growth_100k_10k) */
+	double *group_values;
+	size_t *group_pos;
 	json_t *metric_index;		/* name -> index (private) */
 	/* the campaign's metadata: name, baseline, order, warm-up, jobs,
 	 * tunables, configurations, hosts, environment, disturbed settings
@@ -178,6 +187,13 @@ size_t kb_rmodel__job(const struct kb_rmodel *m, const char *name);
  * indices (none for KB_RMODEL_NONE). */
 const size_t *kb_rmodel__group(const struct kb_rmodel *m, size_t c, size_t j,
 			       size_t *n);
+
+/* The values of metric k in the runs kb_rmodel__group(m, c, j, &n)
+ * gives, in the same order: n doubles (NAN where the run has none), the
+ * matrix's own numbers copied once in group order; kb_rmodel__drop()
+ * updates both.  NULL when n is 0 or k is not a metric. */
+const double *kb_rmodel__group_values(const struct kb_rmodel *m, size_t c,
+				      size_t j, size_t k);
 
 /* Take metric k of run r out of the statistics (NAN in the matrix; the
  * jansson run is the caller's, e.g. kb_rmodel__outliers_exclude()

@@ -54,6 +54,12 @@ static size_t column(struct kb_run_values *v, const char *name, size_t len,
 	return k;
 }
 
+void kb_run_values__reserve(struct kb_run_values *v, size_t rows)
+{
+	if (!v->nrows && !v->nmetrics && rows > v->cap)
+		v->cap = rows;
+}
+
 size_t kb_run_values__begin_row(struct kb_run_values *v)
 {
 	if (v->nrows == v->cap) {

@@ -41,6 +41,12 @@ struct kb_run_values {
 /* An empty set of columns.  Never NULL (allocation failure aborts). */
 struct kb_run_values *kb_run_values__new(void);
 
+/* Room for rows rows in every column, made and to be made, before any
+ * row (a campaign's planned runs: no column is then grown and copied
+ * while loading, which for 100k runs also left the heap fragmented);
+ * ignored once a row exists.  More rows than that still work. */
+void kb_run_values__reserve(struct kb_run_values *v, size_t rows);
+
 /* A new row (for the run about to be appended to results["runs"]), NAN
  * in every column; its index. */
 size_t kb_run_values__begin_row(struct kb_run_values *v);

@@ -416,12 +416,13 @@ static void gather(const struct kb_rmodel *m, size_t c, size_t j, size_t k,
 {
 	size_t t, ng;
 	const size_t *g = kb_rmodel__group(m, c, j, &ng);
+	const double *gv = kb_rmodel__group_values(m, c, j, k);
 
 	s->n = 0;
-	if (k == KB_RMODEL_NONE)
+	if (k == KB_RMODEL_NONE || !gv)
 		return;
 	for (t = 0; t < ng; t++) {
-		double v = kb_rmodel__value(m, g[t], k);
+		double v = gv[t];
 		size_t at = (size_t)(g - m->group_runs) + t;
 
 		if (!isfinite(v))

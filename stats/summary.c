@@ -123,14 +123,19 @@ static size_t gather(const struct kb_rmodel *m, size_t c, size_t j, size_t k,
 {
 	size_t i, n = 0, ng;
 	const size_t *g = kb_rmodel__group(m, c, j, &ng);
+	/* the group's own copy of its iterations: a run's structure is a
+	 * cache miss per run once a campaign's runs outgrow the caches (a
+	 * 100k-run report) */
+	const long *gi = m->group_iter + (g - m->group_runs);
+	const double *gv = kb_rmodel__group_values(m, c, j, k);
 
-	for (i = 0; i < ng; i++) {
-		double v = kb_rmodel__value(m, g[i], k);
+	for (i = 0; gv && i < ng; i++) {
+		double v = gv[i];
 
 		if (!isfinite(v))
 			continue;
 		if (iters)
-			iters[n] = m->runs[g[i]].iteration;
+			iters[n] = gi[i];
 		vals[n++] = v;
 	}
 	return n;

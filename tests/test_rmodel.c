@@ -155,10 +155,35 @@ static void test_runs_and_groups(void **state)
 	assert_int_equal(n, 0);
 	kb_rmodel__group(m, KB_RMODEL_NONE, rr, &n);
 	assert_int_equal(n, 0);
-	/* a dropped value is not measured any more */
+	/* each group's values in its own order, the matrix's numbers */
+	{
+		size_t c, j, k, t;
+		const double *gv;
+
+		for (c = 0; c < m->configs.n; c++)
+			for (j = 0; j < m->jobs.n; j++)
+				for (k = 0; k < m->nmetrics; k++) {
+					g = kb_rmodel__group(m, c, j, &n);
+					gv = kb_rmodel__group_values(m, c, j,
+								     k);
+					assert_true(!n == !gv);
+					for (t = 0; t < n; t++)
+						assert_memory_equal(&gv[t],
+							&m->values[k * m->nruns +
+								   g[t]],
+							sizeof(double));
+				}
+		assert_null(kb_rmodel__group_values(m, a, rr,
+						    KB_RMODEL_NONE));
+		gv = kb_rmodel__group_values(m, b, rr, 1);
+		assert_true(gv[0] == 200.0 && gv[1] == 201.0);
+	}
+	/* a dropped value is not measured any more, in either place */
 	kb_rmodel__drop(m, 6, kb_rmodel__metric(m, "read.iops"));
 	assert_true(isnan(kb_rmodel__value(m, 6, 1)));
 	assert_true(kb_rmodel__value(m, 1, 1) == 200.0);
+	assert_true(isnan(kb_rmodel__group_values(m, b, rr, 1)[1]));
+	assert_true(kb_rmodel__group_values(m, b, rr, 1)[0] == 200.0);
 	kb_rmodel__delete(m);
 	json_decref(res);
 }

@@ -311,6 +311,32 @@ static void test_abort_row(void **state)
 	kb_run_values__delete(v);
 }
 
+/* rows reserved before any row: no column grows for them; a row past
+ * the reservation still gets a place; a reservation after the first row
+ * changes nothing */
+static void test_reserve(void **state)
+{
+	struct kb_run_values *v = kb_run_values__new();
+	size_t r;
+
+	(void)state;
+	kb_run_values__reserve(v, 3);
+	assert_int_equal(v->cap, 3);
+	for (r = 0; r < 3; r++) {
+		assert_int_equal(kb_run_values__begin_row(v), r);
+		assert_int_equal(kb_run_values__sink_number(v, "a", 1,
+							    (double)r), 0);
+	}
+	assert_int_equal(v->cap, 3);
+	kb_run_values__reserve(v, 100);
+	assert_int_equal(v->cap, 3);
+	assert_int_equal(kb_run_values__begin_row(v), 3);	/* grows */
+	assert_true(v->cap > 3);
+	assert_true(isnan(v->cols[0][3]));
+	assert_true(v->cols[0][2] == 2.0);
+	kb_run_values__delete(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -319,6 +345,7 @@ int main(void)
 		cmocka_unit_test(test_job_dir_gone_same),
 		cmocka_unit_test(test_sink_decode),
 		cmocka_unit_test(test_abort_row),
+		cmocka_unit_test(test_reserve),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
