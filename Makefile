@@ -264,7 +264,7 @@ $(BUILD)/bench/%: bench/%.c $(BUILD)/libkbench.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libkbench.a $(LDLIBS)
 
-# Figures, not tests: about 7 minutes for steps 1-6 (2 of them the
+# Figures, not tests: about 8 minutes for steps 1-6 (2.5 of them the
 # 100k-run report figures: KBENCH_BENCH_100K=0 leaves those out; about a
 # minute the guest-start pairs), then about an hour and a quarter for
 # step 7, issue 13's verdicts on real runs (bench/truth13.sh: 200 A/A
