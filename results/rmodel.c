@@ -53,6 +53,13 @@ static void free_groups(struct kb_rmodel *m)
 	free(m->group_pos);
 }
 
+/* The number of counted runs in some group: the length of group_runs
+ * and the stride of group_values' columns. */
+static size_t grouped_runs(const struct kb_rmodel *m)
+{
+	return m->group_off[m->configs.n * m->jobs.n];
+}
+
 /* Counted runs by (configuration, job), in run order (counting sort). */
 static void build_groups(struct kb_rmodel *m)
 {
@@ -87,13 +94,13 @@ static void build_groups(struct kb_rmodel *m)
 	m->group_pos = kb_xcalloc(m->nruns + 1, sizeof(*m->group_pos));
 	for (r = 0; r < m->nruns; r++)
 		m->group_pos[r] = KB_RMODEL_NONE;
-	for (r = 0; r < m->group_off[ng]; r++)
+	for (r = 0; r < grouped_runs(m); r++)
 		m->group_pos[m->group_runs[r]] = r;
-	m->group_values = kb_xcalloc(m->nmetrics * m->group_off[ng] + 1,
+	m->group_values = kb_xcalloc(m->nmetrics * grouped_runs(m) + 1,
 				     sizeof(*m->group_values));
 	for (k = 0; k < m->nmetrics; k++) {
 		const double *col = m->values + k * m->nruns;
-		double *gv = m->group_values + k * m->group_off[ng];
+		double *gv = m->group_values + k * grouped_runs(m);
 
 		for (r = 0; r < m->nruns; r++)
 			if (m->group_pos[r] != KB_RMODEL_NONE)
@@ -337,7 +344,7 @@ const double *kb_rmodel__group_values(const struct kb_rmodel *m, size_t c,
 
 	if (!n || k >= m->nmetrics)
 		return NULL;
-	return m->group_values + k * m->group_off[m->configs.n * m->jobs.n] +
+	return m->group_values + k * grouped_runs(m) +
 	       (size_t)(g - m->group_runs);
 }
 
@@ -345,9 +352,10 @@ void kb_rmodel__drop(struct kb_rmodel *m, size_t r, size_t k)
 {
 	if (r < m->nruns && k < m->nmetrics) {
 		m->values[k * m->nruns + r] = NAN;
-		if (m->group_pos && m->group_pos[r] != KB_RMODEL_NONE)
-			m->group_values[k * m->group_off[m->configs.n *
-				m->jobs.n] + m->group_pos[r]] = NAN;
+		/* every model has its groups (build()) */
+		if (m->group_pos[r] != KB_RMODEL_NONE)
+			m->group_values[k * grouped_runs(m) +
+					m->group_pos[r]] = NAN;
 	}
 }
 
