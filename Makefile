@@ -40,6 +40,7 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 TEST_SRCS := $(sort $(wildcard tests/test_*.c))
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 DEPS := $(LIB_OBJS:.o=.d) $(BUILD)/kbench.d $(TEST_BINS:=.d) \
+	$(BUILD)/guest/curl_dl.d \
 	$(BUILD)/tests/kexec_initramfs.d	# tests/vm_kexec_e2e.sh's helper
 # Shell completions, generated from kbench's own tables
 # (builtin/completion.c); zsh's directory: Debian's for /usr, else the
@@ -55,7 +56,16 @@ ZSH_COMPDIR ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/share/zsh/vendor-completi
 .PHONY: all check test-unit test-e2e demo install uninstall clean deps \
 	deps-check bench check-vm check-cluster check-deb check-truth fuzz FORCE
 
-all: $(BUILD)/kbench kbench $(COMPLETIONS) $(MANPAGES)
+# The static guest binary, kbench's twin: what a vm guest's initramfs
+# gets instead of kbench and its shared libraries (runner/guest_binary.h:
+# 3 MB instead of 10 to unpack under TCG, no dynamic loading).  Not in
+# sanitizer builds (ASan cannot link statically): their guests get the
+# dynamic binary, the fallback.
+ifneq ($(SANITIZE),1)
+GUEST_BIN := $(BUILD)/kbench-guest
+endif
+
+all: $(BUILD)/kbench kbench $(GUEST_BIN) $(COMPLETIONS) $(MANPAGES)
 
 kbench: $(BUILD)/kbench
 	ln -sf $(BUILD)/kbench kbench
@@ -78,8 +88,29 @@ $(BUILD)/libkbench.a: $(LIB_OBJS)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/kbench: $(BUILD)/kbench.o $(BUILD)/libkbench.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+# kbench's build ID, a digest of its objects (lib/buildid.h): kbench and
+# its static twin carry the same one, so kbench knows its own twin.
+$(BUILD)/build-id: $(BUILD)/kbench.o $(BUILD)/libkbench.a
+	cat $^ | sha1sum | cut -c1-40 >$@.tmp && mv $@.tmp $@
+
+$(BUILD)/kbench: $(BUILD)/kbench.o $(BUILD)/libkbench.a $(BUILD)/build-id
+	$(CC) $(LDFLAGS) -Wl,--build-id=0x$$(cat $(BUILD)/build-id) -o $@ \
+		$(BUILD)/kbench.o $(BUILD)/libkbench.a $(LDLIBS)
+
+# Static, stripped; push/curl_dl.c built without dlopen (the guest never
+# pushes; glibc's dlopen needs the shared libraries in a static program).
+# Debian's static archive of yajl is libyajl_s.a.
+STATIC_LIBS = $(patsubst -lyajl,-lyajl_s,$(shell pkg-config --static --libs $(PKGS) 2>/dev/null)) -lm
+$(BUILD)/guest/curl_dl.o: push/curl_dl.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -DKB_STATIC_GUEST -MMD -MP -c -o $@ $<
+
+$(BUILD)/kbench-guest: $(BUILD)/kbench.o $(BUILD)/guest/curl_dl.o \
+		$(BUILD)/libkbench.a $(BUILD)/build-id
+	$(CC) $(LDFLAGS) -static-pie -s -Wl,--gc-sections \
+		-Wl,--build-id=0x$$(cat $(BUILD)/build-id) -o $@ \
+		$(BUILD)/kbench.o $(BUILD)/guest/curl_dl.o \
+		$(BUILD)/libkbench.a $(STATIC_LIBS)
 
 $(BUILD)/completion/kbench: $(BUILD)/kbench
 	@mkdir -p $(dir $@)
@@ -123,8 +154,8 @@ test-unit: $(TEST_BINS) $(BUILD)/kbench
 # shows it works: a 20 s probe once per machine boot).  Every script runs;
 # the target fails when any failed.
 #  - tests/vm_e2e.sh: Debian 12's 6.1 and 6.12 kernels and a panicking
-#    one, 6 boots, then a disturbed round retried (4 boots): about 4
-#    minutes;
+#    one, 6 boots, then a disturbed round retried (4 boots), then the
+#    release build's static guest (2 boots): about 5 minutes;
 #  - tests/vm_cloud_e2e.sh: a kernel without 9p (Debian's cloud kernel)
 #    in the self-contained guest: about 30 s;
 #  - tests/vm_kexec_e2e.sh: method = kexec with real kexecs, one TCG
@@ -135,8 +166,9 @@ test-unit: $(TEST_BINS) $(BUILD)/kbench
 check-vm: deps-check
 	$(MAKE) --no-print-directory SANITIZE=1 BUILD=build/san build/san/kbench \
 		build/san/tests/kexec_initramfs
+	$(MAKE) --no-print-directory build/kbench build/kbench-guest
 	@st=0; \
-	KBENCH=build/san/kbench tests/vm_e2e.sh || st=1; \
+	KBENCH=build/san/kbench KBENCH_STATIC=build/kbench tests/vm_e2e.sh || st=1; \
 	KBENCH=build/san/kbench tests/vm_cloud_e2e.sh || st=1; \
 	KBENCH=build/san/kbench tests/vm_kexec_e2e.sh || st=1; \
 	exit $$st
@@ -287,11 +319,13 @@ bench: deps-check
 	fi
 	KBENCH_BENCH_PREV=$(if $(PREV),$(BUILD)/prev/build/kbench) bench/bench.sh $(BUILD)
 
-install: $(BUILD)/kbench $(COMPLETIONS) $(MANPAGES)
+install: $(BUILD)/kbench $(GUEST_BIN) $(COMPLETIONS) $(MANPAGES)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/kbench/profiles \
+		$(DESTDIR)$(PREFIX)/libexec/kbench \
 		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(BASH_COMPDIR) \
 		$(DESTDIR)$(ZSH_COMPDIR)
 	install -m 0755 $(BUILD)/kbench $(DESTDIR)$(PREFIX)/bin/kbench
+	$(if $(GUEST_BIN),install -m 0755 $(GUEST_BIN) $(DESTDIR)$(PREFIX)/libexec/kbench/kbench-guest)
 	install -m 0644 profiles/* $(DESTDIR)$(PREFIX)/share/kbench/profiles/
 	install -m 0644 man/kbench.1 $(MANPAGES) $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 0644 $(BUILD)/completion/kbench $(DESTDIR)$(BASH_COMPDIR)/kbench
@@ -301,7 +335,7 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/kbench $(DESTDIR)$(PREFIX)/share/man/man1/kbench.1 \
 		$(MAN_CMDS:%=$(DESTDIR)$(PREFIX)/share/man/man1/kbench-%.1)
 	rm -f $(DESTDIR)$(BASH_COMPDIR)/kbench $(DESTDIR)$(ZSH_COMPDIR)/_kbench
-	rm -rf $(DESTDIR)$(PREFIX)/share/kbench
+	rm -rf $(DESTDIR)$(PREFIX)/share/kbench $(DESTDIR)$(PREFIX)/libexec/kbench
 
 clean:
 	rm -rf build kbench

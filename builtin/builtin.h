@@ -68,6 +68,17 @@ KB_BUILTIN(push);		/* builtin/push.c */
 KB_BUILTIN(guest);		/* builtin/guest.c */
 KB_BUILTIN(install_resume);	/* builtin/install_resume.c */
 
+/* kbench as the /init of a 9p guest's initramfs (builtin/guest_init.c;
+ * runner/initramfs.h, struct kb_initramfs_opts.kbench_init): kbench.c
+ * calls it when it runs as process 1 under the name "/init".  It does
+ * what the initramfs's busybox script did, without busybox: mounts
+ * /proc, runs `kbench guest` with the options in KB_INIT_GUEST_ARGV in a
+ * child, says its exit status on the console, syncs and powers off (or,
+ * with init=PROG on the kernel command line, the setup in
+ * KB_INIT_SETUP_ARGV, then chroot to the host's root and exec PROG).
+ * Never returns. */
+void kb_guest_init_main(void) __attribute__((noreturn));
+
 /* `kbench --completion bash|zsh`: print the completion script for the
  * shell, generated from cmds (NULL-name terminated).  Exit status. */
 int kb_completion(int argc, char **argv, const struct kb_cmd *cmds);

@@ -28,6 +28,19 @@ int kb_curl_load_lib(const char *soname, struct kb_curl_api *out)
 	void *h;
 	size_t i;
 
+#ifdef KB_STATIC_GUEST
+	/* the static guest binary (Makefile: build/kbench-guest) runs only
+	 * `kbench guest`; glibc cannot dlopen from a static program */
+	(void)fns;
+	(void)api;
+	(void)h;
+	(void)i;
+	(void)out;
+	kb_error("cannot load libcurl (%s): this is kbench's static guest "
+		 "binary, which neither pushes nor downloads; run kbench",
+		 soname);
+	return -ENOSYS;
+#else
 	/* never unloaded: libcurl's global state lives as long as kbench */
 	h = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
 	if (!h) {
@@ -50,6 +63,7 @@ int kb_curl_load_lib(const char *soname, struct kb_curl_api *out)
 	}
 	*out = api;
 	return 0;
+#endif
 }
 
 int kb_curl_load(void)

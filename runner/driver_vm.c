@@ -47,6 +47,7 @@
 #include "results/records.h"
 #include "results/run_metrics.h"
 #include "runner/campaign.h"
+#include "runner/guest_binary.h"
 #include "runner/initramfs.h"
 #include "runner/kernel_img.h"
 #include "runner/results_disk.h"
@@ -428,7 +429,7 @@ static int selfc_collect(struct kb_campaign *c, const size_t *runs, size_t n,
 /* What vm_run_batch() says once per variant of the process (a campaign
  * boots each variant once per round): 1 the first time said_first(vi,
  * what) is asked, 0 after. */
-enum { SAID_MEMORY = 1, SAID_NO_9P = 2 };
+enum { SAID_MEMORY = 1, SAID_NO_9P = 2, SAID_GUEST_KBENCH = 4 };
 
 static int said_first(size_t vi, unsigned what)
 {
@@ -457,7 +458,7 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 	struct kb_argv qa = KB_ARGV_INIT;	/* QEMU's argv */
 	char *keytext = NULL, *pinned = NULL, *why9p = NULL, *img = NULL;
 	char *fio = NULL, *pvh = NULL, *pvh_why = NULL;
-	char *refused = NULL;
+	char *refused = NULL, *adir = NULL;
 	struct kb_pathlist libs = { 0 }, files = { 0 };
 	struct kb_guest_payload payload = { 0 };
 	size_t i, klen = 0, nwant;
@@ -465,13 +466,30 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 	int ret, kvm = 0, boot_to = 0, total_to = 0, qstatus = -1, selfc;
 	int dry = kb_driver_dry_run;
 	struct kb_accel_choice accel = { 0 };
+	struct kb_guest_kbench gk = { 0 };
 	unsigned total_s;
 	double t_start, started_s = -1, first_run_s = -1;
 
 	*nfailed = 0;
+	/* the guest names the campaign by its absolute path (its --dir,
+	 * the 9p share): -o DIR may be relative to where kbench runs */
+	adir = realpath(c->dir, NULL);
+	if (!adir && dry) {
+		/* not created by a dry run: named from the working directory */
+		char *cwd = getcwd(NULL, 0);
+
+		adir = c->dir[0] == '/' || !cwd ? kb_xstrdup(c->dir) :
+			kb_path_join(cwd, c->dir);
+		free(cwd);
+	}
+	if (!adir) {
+		kb_error("vm: campaign directory %s: %s", c->dir,
+			 strerror(errno));
+		return -errno;
+	}
 	/* --dry-run writes nothing: the boot directory is only named */
-	boot = dry ? kb_xasprintf("%s/boots/NNN-%s", c->dir, v->name) :
-		     new_boot_dir(c->dir, v->name);
+	boot = dry ? kb_xasprintf("%s/boots/NNN-%s", adir, v->name) :
+		     new_boot_dir(adir, v->name);
 	if (!boot)
 		return -EIO;
 	keys = kb_path_join(boot, "runs.txt");
@@ -592,16 +610,33 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 				    "guest needs; see the messages above");
 		goto record;
 	}
-	/* this kbench binary, from the initramfs in either guest (its
-	 * first exec over 9p cost 0.2-0.3 s under TCG) */
+	/* this kbench, from the initramfs in either guest (its first exec
+	 * over 9p cost 0.2-0.3 s under TCG) */
 	exe = kb_self_exe();
 	if (!exe) {
 		reason = kb_xstrdup("vm: cannot find this kbench binary "
 				    "(/proc/self/exe) for the guest");
 		goto record;
 	}
+	/* its static twin when one of the same build is there (no shared
+	 * libraries to unpack and load: runner/guest_binary.h) */
+	guest_kbench_find(exe, &gk);
+	if (dry)
+		printf("# %s: guest kbench: %s%s%s\n", v->name, gk.path,
+		       gk.is_static ? " (static)" : ", with its libraries: ",
+		       gk.is_static ? "" : gk.why);
+	else {
+		records_vm_variant_set(c->dir, v->name, "guest_kbench",
+				       gk.path);
+		records_vm_variant_set(c->dir, v->name, "guest_kbench_reason",
+				       gk.is_static ? "static, this kbench's "
+				       "build (no shared libraries)" : gk.why);
+		if (!gk.is_static && said_first(vi, SAID_GUEST_KBENCH))
+			kb_info("vm: %s: the guest gets this kbench and its "
+				"shared libraries: %s", v->name, gk.why);
+	}
 	if (!dry) {
-		const char *bins[2] = { exe, fio };
+		const char *bins[2] = { gk.path, fio };
 
 		if (initramfs_libs(bins, fio ? 2 : 1, &libs)) {
 			reason = kb_xasprintf("vm: cannot list the libraries of "
@@ -612,26 +647,21 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 	}
 	{
 		const char *gargv[] = { "/usr/bin/kbench",
-			"guest", "--dir", c->dir, "--variant", v->name, "--runs",
+			"guest", "--dir", adir, "--variant", v->name, "--runs",
 			keys, NULL };
 		struct kb_initramfs_opts io = {
-			.kbench = exe,
+			.kbench = gk.path,
 			.libs = &libs,
 			.mods = &mods,
 			.nullblk_params = cfg->target_kind == KB_TARGET_NULLBLK &&
 				!v->disk ? (cfg->nullblk_params ?
 				cfg->nullblk_params : "") : NULL,
-			.results_dir = c->dir,
+			.results_dir = adir,
 			.guest_argv = gargv,
 			.payload = selfc ? &payload : NULL,
+			.kbench_init = gk.is_static,
 		};
 
-		if (c->dir[0] != '/') {
-			kb_error("vm: the campaign directory %s must be an "
-				 "absolute path here", c->dir);
-			ret = -EINVAL;
-			goto out;
-		}
 		if (!dry && initramfs_build(initrd, &io)) {
 			reason = kb_xstrdup("vm: cannot build the initramfs; "
 					    "see the messages above");
@@ -677,7 +707,7 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 		      "-append", append, "-serial", NULL);
 	kb_argv_pushf(&qa, "file:%s", console);
 	if (!selfc) {
-		e = qemu_escape(c->dir);
+		e = qemu_escape(adir);
 		kb_argv_pushl(&qa, "-virtfs", "local,path=/,mount_tag=hostroot,"
 			      "security_model=none,readonly=on,multidevs=remap",
 			      "-virtfs", NULL);
@@ -828,6 +858,8 @@ out:
 	free(missing);
 	free(reason);
 	free(append);
+	free(adir);
+	guest_kbench_free(&gk);
 	free(pvh);
 	free(pvh_why);
 	return ret;

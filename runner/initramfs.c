@@ -677,7 +677,8 @@ static int add_programs(struct kb_cpio *c, struct nameset *ns,
 		ret = cpio_add_file(c, ns, g->fio, "usr/bin/fio", 0755);
 	for (i = 0; !ret && o->libs && i < o->libs->n; i++)
 		ret = cpio_mirror(c, ns, o->libs->v[i], 0);
-	if (!ret && kb_exists("/etc/ld.so.cache"))
+	/* the loader's cache, for dynamic executables only */
+	if (!ret && o->libs && o->libs->n && kb_exists("/etc/ld.so.cache"))
 		ret = cpio_mirror(c, ns, "/etc/ld.so.cache", 0);
 	for (i = 0; !ret && g && g->files && i < g->files->n; i++) {
 		char *host = kb_path_join(o->results_dir, g->files->v[i]);
@@ -690,6 +691,58 @@ static int add_programs(struct kb_cpio *c, struct nameset *ns,
 	return ret ? ret : c->err;
 }
 
+/* kbench as /init: `kbench guest`'s arguments for the run and for the
+ * init=PROG setup, NUL-terminated strings (KB_INIT_GUEST_ARGV,
+ * KB_INIT_SETUP_ARGV), as the script would pass them. */
+static void init_argv_files(struct kb_cpio *c, struct nameset *ns,
+			    const struct kb_initramfs_opts *o)
+{
+	char *text[2] = { NULL, NULL };
+	size_t len[2] = { 0, 0 }, i, k;
+
+	for (k = 0; k < 2; k++) {
+		FILE *f = open_memstream(&text[k], &len[k]);
+
+		if (!f) {
+			c->err = c->err ? c->err : -ENOMEM;
+			return;
+		}
+		fputs("guest", f);
+		fputc('\0', f);
+		for (i = 0; o->mods && i < o->mods->n; i++) {
+			const char *params = !strcmp(o->mods->name[i],
+				"null_blk") && o->nullblk_params ?
+				o->nullblk_params : "";
+
+			fprintf(f, "--load-module%c/modules/%02zu-%s.ko%s%s%c",
+				'\0', i, o->mods->name[i], *params ? " " : "",
+				params, '\0');
+		}
+		fprintf(f, "--mount-9p%c/mnt/root%c", '\0', '\0');
+		if (k == 0)	/* guest_argv[0..1]: kbench, "guest" */
+			for (i = 2; o->guest_argv[i]; i++)
+				fprintf(f, "%s%c", o->guest_argv[i], '\0');
+		else
+			fprintf(f, "--dir%c%s%c--setup-only%c", '\0',
+				o->results_dir, '\0', '\0');
+		if (fclose(f)) {
+			c->err = c->err ? c->err : -ENOMEM;
+			free(text[k]);
+			text[k] = NULL;
+		}
+	}
+	ns_add(ns, "kbench");
+	cpio_add(c, "kbench", S_IFDIR | 0755, NULL, 0, 0, 0);
+	ns_add(ns, KB_INIT_GUEST_ARGV + 1);
+	cpio_add(c, KB_INIT_GUEST_ARGV + 1, S_IFREG | 0644, text[0], len[0],
+		 0, 0);
+	ns_add(ns, KB_INIT_SETUP_ARGV + 1);
+	cpio_add(c, KB_INIT_SETUP_ARGV + 1, S_IFREG | 0644, text[1], len[1],
+		 0, 0);
+	free(text[0]);
+	free(text[1]);
+}
+
 int initramfs_build(const char *path, const struct kb_initramfs_opts *o)
 {
 	static const char *const dirs[] = { "bin", "dev", "proc", "sys",
@@ -700,7 +753,7 @@ int initramfs_build(const char *path, const struct kb_initramfs_opts *o)
 	struct nameset ns = { { 0 } };
 	struct kb_cpio c;
 	FILE *f = NULL;
-	int ret;
+	int ret, kinit;
 
 	if (o->nullblk_params && !param_ok(o->nullblk_params)) {
 		kb_error("null_blk parameters '%s': expected NAME=VALUE words "
@@ -712,15 +765,17 @@ int initramfs_build(const char *path, const struct kb_initramfs_opts *o)
 		kb_error("initramfs: no kbench binary or guest argv given");
 		return -EINVAL;
 	}
+	kinit = o->kbench_init && !o->payload;
 	tmp = kb_xasprintf("%s.tmp.%ld", path, (long)getpid());
-	ret = kb_read_file(bb, &data, &dlen, 1);
+	ret = kinit ? 0 : kb_read_file(bb, &data, &dlen, 1);
 	if (ret) {
 		kb_error("%s: %s; the vm driver needs a static busybox "
 			 "(apt-get install busybox-static, or "
 			 "scripts/install-deps)", bb, strerror(-ret));
 		goto out;
 	}
-	script = initramfs_init_script(o);
+	script = kinit ? kb_xstrdup("usr/bin/kbench") :
+			 initramfs_init_script(o);
 	if (!script) {
 		ret = -ENOMEM;
 		goto out;
@@ -745,10 +800,19 @@ int initramfs_build(const char *path, const struct kb_initramfs_opts *o)
 	}
 	ns_add(&ns, "dev/console");
 	cpio_add(&c, "dev/console", S_IFCHR | 0600, NULL, 0, 5, 1);
-	ns_add(&ns, "bin/busybox");
-	cpio_add(&c, "bin/busybox", S_IFREG | 0755, data, dlen, 0, 0);
-	ns_add(&ns, "init");
-	cpio_add(&c, "init", S_IFREG | 0755, script, strlen(script), 0, 0);
+	if (kinit) {
+		/* the kernel runs /init as "/init": kbench.c sees that */
+		ns_add(&ns, "init");
+		cpio_add(&c, "init", S_IFLNK | 0777, script, strlen(script),
+			 0, 0);
+		init_argv_files(&c, &ns, o);
+	} else {
+		ns_add(&ns, "bin/busybox");
+		cpio_add(&c, "bin/busybox", S_IFREG | 0755, data, dlen, 0, 0);
+		ns_add(&ns, "init");
+		cpio_add(&c, "init", S_IFREG | 0755, script, strlen(script),
+			 0, 0);
+	}
 	for (i = 0; o->mods && i < o->mods->n && !c.err; i++) {
 		free(data);
 		data = NULL;

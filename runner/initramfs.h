@@ -1,13 +1,16 @@
 /* runner/initramfs.h - the small initramfs kbench boots vm variants with.
  *
  * Contents: busybox (Debian's busybox-static, /bin/busybox), this
- * kbench binary (/usr/bin/kbench) with its shared libraries at their
- * host paths and /etc/ld.so.cache, the kernel modules the guest needs
+ * kbench's static twin (/usr/bin/kbench: runner/guest_binary.h), or
+ * this kbench binary with its shared libraries at their host paths and
+ * /etc/ld.so.cache, the kernel modules the guest needs
  * (resolved with their dependencies from the kernel's modules.dep, in
  * load order; compressed ones, .ko.xz, .ko.zst and .ko.gz, decompressed
  * on the host by lib/decompress.c, since finit_module(2) is given the
- * file as it is), /dev/console, and /init: a busybox sh script that runs
- * `kbench guest` from the initramfs, which loads the modules, mounts the
+ * file as it is), /dev/console, and /init: kbench itself when it is the
+ * static twin (kb_initramfs_opts.kbench_init), else a busybox sh script;
+ * either runs `kbench guest` from the initramfs, which loads the modules,
+ * mounts the
  * host's root file system read-only over virtio-9p (tag "hostroot") and
  * the campaign directory read-write at the same absolute path (tag
  * "kbresults") with /proc, /sys, /dev and tmpfs /tmp and /run inside it,
@@ -15,7 +18,8 @@
  * instead of a busybox process per step, about 10 ms each under TCG);
  * then the script powers the guest off.  `init=PROG` on the kernel
  * command line runs PROG in the chroot instead, after the same setup (a
- * debugging shell: init=/bin/sh; a missing PROG makes the guest panic).
+ * debugging shell: init=/bin/sh; a missing PROG makes the guest panic
+ * under the script, and is an error line naming it under kbench).
  * For a kernel without 9p the initramfs is self-contained instead
  * (struct kb_guest_payload below).
  *
@@ -111,6 +115,13 @@ struct kb_guest_payload {
 	const char *runs_file;	/* absolute: the run keys of this boot */
 };
 
+/* The 9p guest with kbench as /init (kb_initramfs_opts.kbench_init):
+ * `kbench guest`'s arguments, NUL-terminated strings one after another
+ * ("guest", then its options), for the run and for the init=PROG setup
+ * (builtin/guest_init.c reads them). */
+#define KB_INIT_GUEST_ARGV "/kbench/guest.argv"
+#define KB_INIT_SETUP_ARGV "/kbench/setup.argv"
+
 struct kb_initramfs_opts {
 	const char *busybox;	/* default /bin/busybox */
 	const char *kbench;	/* host path (required); in the guest
@@ -118,7 +129,9 @@ struct kb_initramfs_opts {
 	/* kbench's libraries and the loader (initramfs_libs()), fio's too
 	 * for a self-contained guest, at the same paths as on the host,
 	 * every symbolic link on the way kept as a link; /etc/ld.so.cache
-	 * goes in too when the host has one */
+	 * goes in too when the host has one and libs is not empty (none
+	 * for the static guest binary, runner/guest_binary.h, in a 9p
+	 * guest) */
 	const struct kb_pathlist *libs;
 	const struct kb_modlist *mods;
 	const char *nullblk_params;	/* insmod null_blk with these; NULL =
@@ -130,6 +143,14 @@ struct kb_initramfs_opts {
 	/* NULL: the 9p guest; else a self-contained one (results_dir is
 	 * then a tmpfs in the guest) */
 	const struct kb_guest_payload *payload;
+	/* 1, for the 9p guest with a static kbench (runner/guest_binary.h):
+	 * /init is a symbolic link to /usr/bin/kbench (kb_guest_init_main()
+	 * in builtin/builtin.h), its arguments in KB_INIT_GUEST_ARGV and
+	 * KB_INIT_SETUP_ARGV, no busybox and no shell: under TCG the
+	 * script's busybox, its mount process and kbench's exec cost
+	 * 0.1-0.15 s of the start.  0: the busybox script (a dynamic kbench,
+	 * sanitizer builds among them, needs /proc before main()). */
+	int kbench_init;
 };
 
 /* Write the init script for opts into a malloc'd string. */

@@ -64,6 +64,8 @@ check "lintian: no error or warning (exit $rc)" "[ $rc -eq 0 ]"
 contents=$(dpkg -c "$deb")
 check "the package holds the binary, the job files, the man pages, the completions" \
 	"grep -q ' ./usr/bin/kbench$' <<<\"\$contents\" && grep -q ' ./usr/share/kbench/profiles/randread-4k.fio$' <<<\"\$contents\" && grep -q ' ./usr/share/man/man1/kbench.1.gz$' <<<\"\$contents\" && grep -q ' ./usr/share/man/man1/kbench-compare.1.gz$' <<<\"\$contents\" && grep -q ' ./usr/share/bash-completion/completions/kbench$' <<<\"\$contents\" && grep -q ' ./usr/share/zsh/vendor-completions/_kbench$' <<<\"\$contents\""
+check "the static guest binary (/usr/libexec/kbench/kbench-guest), Built-Using its libraries' sources ($(dpkg-deb -f "$deb" Built-Using))" \
+	"grep -q ' ./usr/libexec/kbench/kbench-guest$' <<<\"\$contents\" && dpkg-deb -f '$deb' Built-Using | grep -q 'gsl (= ' && dpkg-deb -f '$deb' Built-Using | grep -q 'glibc (= '"
 depends=$(dpkg-deb -f "$deb" Depends)
 # libcurl4 by name: kbench loads it with dlopen (push/curl_dl.h), so
 # dpkg-shlibdeps does not see it
@@ -102,6 +104,10 @@ rc=$?
 [ $rc -eq 0 ] || cat "$tmp/run.out"
 check "installed kbench run: one run of 1 s on a file target (exit $rc)" \
 	"[ $rc -eq 0 ] && [ -f '$tmp/camp/runs/running/randread-4k/000/fio.json' ] && [ -f '$tmp/camp/report.txt' ]"
+# dh_strip must keep the build ID kbench matches its guest binary by
+# (runner/guest_binary.h)
+check "the installed kbench and kbench-guest share one build ID" \
+	'a=$(readelf -n /usr/bin/kbench | sed -n "s/.*Build ID: //p"); b=$(readelf -n /usr/libexec/kbench/kbench-guest | sed -n "s/.*Build ID: //p"); [ -n "$a" ] && [ "$a" = "$b" ]'
 check "... with the installed job file" \
 	"cmp -s /usr/share/kbench/profiles/randread-4k.fio '$tmp/camp/profiles/randread-4k.fio'"
 if command -v man >/dev/null; then

@@ -153,6 +153,23 @@ static const char *cpio_find(const char *a, size_t alen, const char *name,
 	return NULL;
 }
 
+/* The mode (type and permission bits) of entry name, or 0. */
+static unsigned long cpio_mode(const char *a, size_t alen, const char *name)
+{
+	size_t off;
+
+	for (off = 0; off + 110 <= alen;) {
+		unsigned long fsize = hex8(a + off + 54);
+		unsigned long nsize = hex8(a + off + 94);
+		size_t data = (off + 110 + nsize + 3) & ~(size_t)3;
+
+		if (!strcmp(a + off + 110, name))
+			return hex8(a + off + 14);
+		off = (data + fsize + 3) & ~(size_t)3;
+	}
+	return 0;
+}
+
 static void assert_entry(const char *a, size_t alen, const char *name,
 			 const struct blob *want)
 {
@@ -553,6 +570,93 @@ static void test_bzimage_truncated(void **state)
 	free(img);
 }
 
+/* kbench as /init (kb_initramfs_opts.kbench_init, a static kbench in a
+ * 9p guest): /init a link to usr/bin/kbench, no busybox, no script, and
+ * `kbench guest`'s arguments in the two argv files, byte for byte; a
+ * self-contained guest keeps its script. */
+static void test_kbench_init(void **state)
+{
+	char *md = kb_xasprintf("%s/lib/modules/init-test", tmpdir);
+	char *bb = busybox_standin(), *cpio = kb_path_join(tmpdir, "k.cpio");
+	char *missing = NULL, *arch = NULL;
+	const char *dep = "kernel/x/null_blk.ko: kernel/x/configfs.ko\n"
+			  "kernel/x/configfs.ko:\n";
+	const char *want[] = { "null_blk" };
+	const char *gargv[] = { "/usr/bin/kbench", "guest", "--dir", "/c d",
+		"--variant", "v1", "--runs", "/c d/boots/001-v1/runs.txt",
+		NULL };
+	static const char guest_want[] = "guest\0"
+		"--load-module\0/modules/00-configfs.ko\0"
+		"--load-module\0/modules/01-null_blk.ko queue_mode=2 "
+		"irqmode=0\0"
+		"--mount-9p\0/mnt/root\0--dir\0/c d\0--variant\0v1\0"
+		"--runs\0/c d/boots/001-v1/runs.txt\0";
+	static const char setup_want[] = "guest\0"
+		"--load-module\0/modules/00-configfs.ko\0"
+		"--load-module\0/modules/01-null_blk.ko queue_mode=2 "
+		"irqmode=0\0"
+		"--mount-9p\0/mnt/root\0--dir\0/c d\0--setup-only\0";
+	struct blob m1 = fake_module(4, 70000), m2 = fake_module(5, 70000);
+	struct kb_modlist mods;
+	struct kb_initramfs_opts o = { 0 };
+	struct kb_guest_payload pl = { 0 };
+	struct kb_pathlist files = { 0 };
+	size_t alen = 0, len = 0;
+	const char *d;
+
+	(void)state;
+	write_blob(md, "kernel/x/null_blk.ko", m1.p, m1.len);
+	write_blob(md, "kernel/x/configfs.ko", m2.p, m2.len);
+	write_blob(md, "modules.dep", dep, strlen(dep));
+	assert_int_equal(modules_resolve(md, want, 1, &mods, &missing), 0);
+	o.busybox = bb;
+	o.kbench = bb;
+	o.mods = &mods;
+	o.nullblk_params = "queue_mode=2 irqmode=0";
+	o.results_dir = "/c d";
+	o.guest_argv = gargv;
+	o.kbench_init = 1;
+	assert_int_equal(initramfs_build(cpio, &o), 0);
+	assert_int_equal(kb_read_file(cpio, &arch, &alen, 0), 0);
+	d = cpio_find(arch, alen, "init", &len);
+	assert_non_null(d);
+	assert_int_equal(cpio_mode(arch, alen, "init") & 0170000, 0120000);
+	assert_int_equal(len, strlen("usr/bin/kbench"));
+	assert_memory_equal(d, "usr/bin/kbench", len);
+	assert_non_null(cpio_find(arch, alen, "usr/bin/kbench", &len));
+	assert_null(cpio_find(arch, alen, "bin/busybox", &len));
+	assert_int_equal(cpio_mode(arch, alen, "dev/console") & 0170000,
+			 0020000);
+	d = cpio_find(arch, alen, KB_INIT_GUEST_ARGV + 1, &len);
+	assert_non_null(d);
+	assert_int_equal(len, sizeof(guest_want) - 1);
+	assert_memory_equal(d, guest_want, len);
+	d = cpio_find(arch, alen, KB_INIT_SETUP_ARGV + 1, &len);
+	assert_non_null(d);
+	assert_int_equal(len, sizeof(setup_want) - 1);
+	assert_memory_equal(d, setup_want, len);
+	free(arch);
+	arch = NULL;
+
+	/* self-contained: the busybox script whatever kbench_init says */
+	pl.fio = bb;
+	pl.files = &files;
+	pl.runs_file = "/c d/boots/001-v1/runs.txt";
+	o.payload = &pl;
+	assert_int_equal(initramfs_build(cpio, &o), 0);
+	assert_int_equal(kb_read_file(cpio, &arch, &alen, 0), 0);
+	assert_int_equal(cpio_mode(arch, alen, "init") & 0170000, 0100000);
+	assert_non_null(cpio_find(arch, alen, "bin/busybox", &len));
+	assert_null(cpio_find(arch, alen, KB_INIT_GUEST_ARGV + 1, &len));
+	free(arch);
+	modules_free(&mods);
+	free(m1.p);
+	free(m2.p);
+	free(md);
+	free(bb);
+	free(cpio);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -560,6 +664,7 @@ int main(void)
 		cmocka_unit_test(test_corrupt_modules),
 		cmocka_unit_test(test_decompress),
 		cmocka_unit_test(test_bzimage_truncated),
+		cmocka_unit_test(test_kbench_init),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

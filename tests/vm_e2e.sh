@@ -19,8 +19,10 @@
 # with their builds, the accelerator is recorded with its reason, and
 # KBENCH_ACCEL=tcg skips the probe; then retry_disturbed with booted
 # variants (a and b, one round, thresholds that disturb any CPU
-# pressure): the disturbed round boots a and b again, its two runs kept
-# as superseded (skipped when no guest run was disturbed).  About 8-10
+# pressure), run with a relative -o: the disturbed round boots a and b
+# again, its two runs kept as superseded (skipped when no guest run was
+# disturbed); then, with KBENCH_STATIC (the release build), a and bad
+# once with the static guest binary as /init.  About 9-11
 # minutes on TCG, plus the first download (about 180 MB).  Needs root and the Debian mirror.
 # Closing line: "vm e2e: N passed, N failed".
 set -u
@@ -158,9 +160,13 @@ sed -e '/^\[bad\]/,$d' -e 's/^iterations = 2/iterations = 1/' \
 retry_quiet_wait = 1s\
 disturbed_psi_pct = 0\
 disturbed_idle_fraction = 1/' "$tmp/vm.conf" > "$tmp/retry.conf"
+# run from $tmp with a relative -o (the guest is given the absolute path)
 dr="$tmp/retry"
-"$KBENCH" run -c "$tmp/retry.conf" -o "$dr" > /dev/null 2> "$tmp/retry.err"
+kabs=$(realpath "$KBENCH")
+(cd "$tmp" && "$kabs" run -c retry.conf -o retry > /dev/null 2> retry.err)
 rc=$?
+check "-o retry (relative): the vm campaign ran, its runs ok" \
+	'[ "$(jq "[.runs[] | select(.status == \"ok\")] | length" "$dr/results.json")" = 2 ]'
 if [ "$rc" -eq 0 ] && jq -e .disturbed_retries "$dr/state.json" > /dev/null 2>&1; then
 	check "retry_disturbed: the disturbed round booted again, a b a b" \
 		'[ "$(ls "$dr/boots" | tr "\n" " ")" = "001-a 002-b 003-a 004-b " ]'
@@ -170,5 +176,27 @@ elif [ "$rc" -eq 0 ]; then
 	skipped "retry_disturbed with vm variants: no guest run was disturbed"
 else
 	bad "retry_disturbed with vm variants: the campaign failed (exit $rc)"
+fi
+
+# The release build (KBENCH_STATIC, `make check-vm` gives build/kbench):
+# its static twin build/kbench-guest goes into the initramfs as /init
+# (runner/guest_binary.h, builtin/guest_init.c), without busybox; a
+# missing init=PROG is an error line naming it, the host's reason.
+if [ -n "${KBENCH_STATIC:-}" ]; then
+	sed -e '/^\[b\]/,/^$/d' -e 's/^iterations = 2/iterations = 1/' \
+	    -e 's/^runtime = 2/runtime = 1/' "$tmp/vm.conf" > "$tmp/static.conf"
+	ds="$tmp/static"
+	"$KBENCH_STATIC" run -c "$tmp/static.conf" -o "$ds" > /dev/null 2> "$tmp/static.err"
+	rc=$?
+	check "static guest: the campaign completes with bad's run failed (exit 4)" \
+		'[ "$rc" -eq 4 ]'
+	check "static guest: campaign.json names build/kbench-guest, static" \
+		'jq -r .environment.vm.variants.a.guest_kbench "$ds/campaign.json" | grep -q "/kbench-guest$" && jq -r .environment.vm.variants.a.guest_kbench_reason "$ds/campaign.json" | grep -q "^static"'
+	check "static guest: kbench was /init, the guest exited 0, a's run ok with IOPS" \
+		'grep -q "kbench-initramfs: starting kbench guest" "$ds/boots/001-a/console.log" && grep -q "kbench-initramfs: kbench guest exited with status 0" "$ds/boots/001-a/console.log" && [ "$(jq "[.runs[] | select(.configuration == \"a\" and .status == \"ok\" and .metrics[\"write.iops\"] > 0)] | length" "$ds/results.json")" = 1 ]'
+	check "static guest: init=/nonexistent is a failed run naming it" \
+		'[ "$(jq "[.runs[] | select(.configuration == \"bad\" and .status == \"failed\" and (.reason | test(\"cannot run init=/nonexistent\")))] | length" "$ds/results.json")" = 1 ]'
+else
+	skipped "static guest binary: KBENCH_STATIC not given (make check-vm gives it)"
 fi
 finish
