@@ -636,9 +636,12 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 				"shared libraries: %s", v->name, gk.why);
 	}
 	if (!dry) {
+		/* the static twin needs none: ldd only for fio, if any */
 		const char *bins[2] = { gk.path, fio };
+		size_t nb = fio ? 2 : 1, skip = gk.is_static ? 1 : 0;
 
-		if (initramfs_libs(bins, fio ? 2 : 1, &libs)) {
+		if (nb > skip && initramfs_libs(bins + skip, nb - skip,
+						&libs)) {
 			reason = kb_xasprintf("vm: cannot list the libraries of "
 				"kbench%s for the guest; see the messages above",
 				fio ? " and fio" : "");
