@@ -395,32 +395,35 @@ json_t *kb_json_decode_sink(const char *buf, size_t n,
 	return root;
 }
 
+/* Why a load failed: errnum an errno (open: enoent_open tells ENOENT
+ * from open(2) apart; read) or 0 with err jansson's decode error. */
+struct load_failure {
+	int errnum;
+	int at_open;		/* errnum is open(2)'s */
+	json_error_t err;
+};
+
 /* The whole file in one read (fstat's size + 1 asked for: a regular
  * file whose read returns exactly its size is at its end, anything else
  * is read until EOF) and
  * one json_loadb(): jansson's json_load_file() reads through stdio a
  * character at a time, which was a quarter of `kbench report` on 10k runs
  * (issue 16).  The positions in an error are json_loadb's, the same line
- * and column as json_load_file's. */
-static json_t *load_whole(int dirfd, const char *rel, const char *path,
-			  int *missing, const struct kb_json_sink *sink,
-			  int *sunk)
+ * and column as json_load_file's.  Quiet: NULL with *f filled. */
+static json_t *load_core(int dirfd, const char *rel,
+			 const struct kb_json_sink *sink, int *sunk,
+			 struct load_failure *f)
 {
-	json_error_t err;
 	struct stat st;
 	size_t cap, n = 0;
 	char *buf;
 	json_t *j;
 	int regular, fd = openat(dirfd, rel, O_RDONLY | O_CLOEXEC);
 
+	memset(f, 0, sizeof(*f));
 	if (fd < 0) {
-		if (missing && errno == ENOENT) {
-			*missing = 1;
-			return NULL;
-		}
-		/* jansson's own wording, as before */
-		kb_error("%s:-1:-1: unable to open %s: %s", path, path,
-			 strerror(errno));
+		f->errnum = errno;
+		f->at_open = 1;
 		return NULL;
 	}
 	/* a /proc file is regular with size 0: read until EOF */
@@ -439,8 +442,7 @@ static json_t *load_whole(int dirfd, const char *rel, const char *path,
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
-			kb_error("%s:-1:-1: read error: %s", path,
-				 strerror(errno));
+			f->errnum = errno;
 			free(buf);
 			close(fd);
 			return NULL;
@@ -457,11 +459,52 @@ static json_t *load_whole(int dirfd, const char *rel, const char *path,
 	close(fd);
 	j = kb_json_decode_sink(buf, n, sink, sunk);
 	if (!j)
-		j = json_loadb(buf, n, 0, &err);	/* the tree whole */
+		j = json_loadb(buf, n, 0, &f->err);	/* the tree whole */
 	free(buf);
-	if (!j)
-		kb_error("%s:%d:%d: %s", path, err.line, err.column, err.text);
 	return j;
+}
+
+/* load_core() with jansson's wording for a failure, except a missing
+ * file when missing is given (*missing = 1, nothing printed). */
+static json_t *load_whole(int dirfd, const char *rel, const char *path,
+			  int *missing, const struct kb_json_sink *sink,
+			  int *sunk)
+{
+	struct load_failure f;
+	json_t *j = load_core(dirfd, rel, sink, sunk, &f);
+
+	if (j)
+		return j;
+	if (f.at_open && missing && f.errnum == ENOENT)
+		*missing = 1;
+	else if (f.at_open)	/* jansson's own wording, as before */
+		kb_error("%s:-1:-1: unable to open %s: %s", path, path,
+			 strerror(f.errnum));
+	else if (f.errnum)
+		kb_error("%s:-1:-1: read error: %s", path,
+			 strerror(f.errnum));
+	else
+		kb_error("%s:%d:%d: %s", path, f.err.line, f.err.column,
+			 f.err.text);
+	return NULL;
+}
+
+json_t *kb_json_load_why(const char *path, const struct kb_json_sink *sink,
+			 char **why)
+{
+	struct load_failure f;
+	json_t *j = load_core(AT_FDCWD, path, sink, NULL, &f);
+
+	*why = NULL;
+	if (j)
+		return j;
+	if (f.at_open && f.errnum == ENOENT)
+		*why = kb_xstrdup("missing");
+	else if (f.errnum)
+		*why = kb_xasprintf("unreadable: %s", strerror(f.errnum));
+	else
+		*why = kb_xasprintf("line %d: %s", f.err.line, f.err.text);
+	return NULL;
 }
 
 json_t *kb_json_load(const char *path)

@@ -75,6 +75,14 @@ struct kb_json_sink {
 json_t *kb_json_decode_sink(const char *buf, size_t len,
 			    const struct kb_json_sink *sink, int *sunk);
 
+/* kb_json_load_existing_sink() without messages, for a caller that says
+ * what the file was for (results/validate.c: a run directory to redo):
+ * the tree (sink as there; NULL: none), or NULL with *why (malloc'd):
+ * "missing", "unreadable: STRERROR" (open or read), or "line L: TEXT"
+ * (jansson's decode error).  *why is NULL after a load. */
+json_t *kb_json_load_why(const char *path, const struct kb_json_sink *sink,
+			 char **why);
+
 /* kb_json_load_existing() through kb_json_decode_sink(): *sunk 1 when the
  * sink took the member's numbers, 0 when the tree is whole (the fast
  * decode refused the file and json_loadb() read it, or no such member),

@@ -81,36 +81,16 @@ static int skip_has(void *ctx, const char *key, size_t keylen)
 /* metrics.json of a run recorded ok: NULL when fine, else why. */
 static char *metrics_problem(const char *path)
 {
-	json_error_t err;
-	json_t *m;
-	char *why = NULL, *buf = NULL;
-	size_t len = 0;
-	int ret;
+	/* the metrics' numbers go nowhere: no json_real per metric
+	 * (parsers/json_file.h); the file whole, one read (a resume
+	 * validates every run's file: issue 16) */
+	static const struct kb_json_sink skip = { "metrics", skip_number,
+		skip_has, NULL };
+	char *why = NULL;
+	json_t *m = kb_json_load_why(path, &skip, &why);
 
-	/* the file whole, then one json_loadb(): json_load_file() reads a
-	 * character at a time through stdio (a resume validates every
-	 * run's file: issue 16) */
-	ret = kb_read_file(path, &buf, &len, 1);
-	if (ret == -ENOENT)
-		return kb_xstrdup("missing");
-	if (ret) {
-		free(buf);
-		return kb_xasprintf("unreadable: %s", strerror(-ret));
-	}
-	{
-		/* the metrics' numbers go nowhere: no json_real per metric
-		 * (parsers/json_file.h); jansson's own decode for what the
-		 * fast one refuses, and for its message */
-		static const struct kb_json_sink skip = { "metrics",
-			skip_number, skip_has, NULL };
-
-		m = kb_json_decode_sink(buf, len, &skip, NULL);
-		if (!m)
-			m = json_loadb(buf, len, 0, &err);
-	}
-	free(buf);
 	if (!m)
-		return kb_xasprintf("line %d: %s", err.line, err.text);
+		return why;
 	if (!json_is_object(m))
 		why = kb_xstrdup("not a JSON object");
 	else if (!json_is_string(json_object_get(m, "status")))

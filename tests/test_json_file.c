@@ -328,6 +328,52 @@ static void test_missing(void **state)
 	free(p);
 }
 
+/* kb_json_load_why(): quiet, and the reason for each failure; the same
+ * failures printed by kb_json_load() with the file named. */
+static void test_load_why(void **state)
+{
+	char *miss = kb_path_join(tmpdir, "absent.json");
+	char *bad = kb_path_join(tmpdir, "bad.json");
+	char *ok = kb_path_join(tmpdir, "ok.json");
+	char *why = (char *)"unset";
+	struct capture c;
+	char *msg;
+	json_t *j;
+
+	(void)state;
+	assert_int_equal(kb_write_atomic(bad, "{\n \"a\": 1,\n}\n", 12), 0);
+	assert_int_equal(kb_write_atomic(ok, "{\"a\": [1, 2.5]}", 15), 0);
+	cap_begin(&c);
+	assert_null(kb_json_load_why(miss, NULL, &why));
+	assert_string_equal(why, "missing");
+	free(why);
+	assert_null(kb_json_load_why(bad, NULL, &why));
+	assert_non_null(strstr(why, "line 3: "));
+	free(why);
+	/* a directory opens, and its read fails */
+	assert_null(kb_json_load_why(tmpdir, NULL, &why));
+	assert_string_equal(why, "unreadable: Is a directory");
+	free(why);
+	j = kb_json_load_why(ok, NULL, &why);
+	msg = cap_end(&c);
+	assert_string_equal(msg, "");	/* nothing printed */
+	free(msg);
+	assert_non_null(j);
+	assert_null(why);
+	assert_int_equal(json_array_size(json_object_get(j, "a")), 2);
+	json_decref(j);
+	cap_begin(&c);
+	assert_null(kb_json_load(bad));
+	assert_null(kb_json_load(tmpdir));
+	msg = cap_end(&c);
+	assert_non_null(strstr(msg, "bad.json:3:"));
+	assert_non_null(strstr(msg, ":-1:-1: read error: Is a directory"));
+	free(msg);
+	free(miss);
+	free(bad);
+	free(ok);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -337,6 +383,7 @@ int main(void)
 		cmocka_unit_test(test_depth_as_jansson),
 		cmocka_unit_test(test_reals_as_strtod),
 		cmocka_unit_test(test_missing),
+		cmocka_unit_test(test_load_why),
 	};
 
 	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
