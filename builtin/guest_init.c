@@ -68,6 +68,9 @@ static int read_argv(const char *path, char **text, char ***argv, int *argc)
 
 	if (ret)
 		return ret;
+	/* runner/initramfs.c ends every string, the last one too */
+	if (!len || (*text)[len - 1])
+		return -EINVAL;
 	for (i = 0; i < len; i++)
 		n += !(*text)[i];
 	v = kb_xmalloc((n + 1) * sizeof(*v));
@@ -84,15 +87,15 @@ static int read_argv(const char *path, char **text, char ***argv, int *argc)
  * signal when one killed it).  Reaps every orphan meanwhile. */
 static int run_guest(int argc, char **argv)
 {
-	pid_t pid = fork(), w;
+	pid_t pid, w;
 	int st = 0;
 
+	fflush(NULL);		/* nothing buffered twice */
+	pid = fork();
 	if (pid < 0)
 		init_fail("cannot fork kbench guest");
-	if (pid == 0) {
-		fflush(NULL);
-		_exit(cmd_guest(argc, argv));
-	}
+	if (pid == 0)
+		exit(cmd_guest(argc, argv));	/* flushes, as main() would */
 	do {
 		w = waitpid(-1, &st, 0);
 	} while ((w >= 0 && w != pid) || (w < 0 && errno == EINTR));
@@ -110,7 +113,7 @@ static char *cmdline_init(void)
 		return NULL;
 	for (w = strtok_r(text, " \t\n", &save); w;
 	     w = strtok_r(NULL, " \t\n", &save))
-		if (!strncmp(w, "init=", 5)) {
+		if (!strncmp(w, "init=", 5)) {	/* the last, as the kernel */
 			free(prog);
 			prog = kb_xstrdup(w + 5);
 		}
@@ -136,7 +139,11 @@ void kb_guest_init_main(void)
 			init_fail("cannot set the guest up");
 		if (chroot("/mnt/root") || chdir("/"))
 			init_fail("cannot chroot to /mnt/root");
-		execv(prog, pargv);
+		/* PROG as busybox chroot took it: found in PATH (the
+		 * kernel gives init no PATH) */
+		setenv("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:"
+		       "/usr/bin:/sbin:/bin", 0);
+		execvp(prog, pargv);
 		init_say("error: cannot run init=%s: %s", prog,
 			 strerror(errno));
 		power_off();

@@ -29,26 +29,36 @@ static int read_at(int fd, void *buf, size_t n, uint64_t off)
 	return 0;
 }
 
+/* x rounded up to al (4 or 8). */
+static size_t align_up(size_t x, size_t al)
+{
+	return (x + al - 1) & ~(al - 1);
+}
+
 /* The NT_GNU_BUILD_ID descriptor in the notes of one PT_NOTE segment
- * (buf, len bytes) as hex, or 0 when the segment has none. */
-static int notes_build_id(const unsigned char *buf, size_t len, char *hex,
-			  size_t cap)
+ * (buf, len bytes; the segment's alignment al, 4 or 8: the descriptor
+ * and the next note start at multiples of al from the note's start, as
+ * binutils lays out an 8-aligned .note.gnu.property) as hex, or 0 when
+ * the segment has none. */
+static int notes_build_id(const unsigned char *buf, size_t len, size_t al,
+			  char *hex, size_t cap)
 {
 	size_t off = 0;
 
 	while (len - off >= sizeof(Elf64_Nhdr)) {
 		Elf64_Nhdr nh;
-		size_t name_sz, desc_sz, i;
+		size_t desc, end, i;
 
 		memcpy(&nh, buf + off, sizeof(nh));
-		off += sizeof(nh);
-		name_sz = ((size_t)nh.n_namesz + 3) & ~(size_t)3;
-		desc_sz = ((size_t)nh.n_descsz + 3) & ~(size_t)3;
-		if (name_sz > len - off || desc_sz > len - off - name_sz)
+		/* offsets from the note's start; both sizes are 32-bit */
+		desc = align_up(sizeof(nh) + (size_t)nh.n_namesz, al);
+		end = align_up(desc + (size_t)nh.n_descsz, al);
+		if (desc + nh.n_descsz > len - off)
 			return -ENOEXEC;	/* a note past its segment */
 		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
-		    !memcmp(buf + off, "GNU", 4) && nh.n_descsz > 0) {
-			const unsigned char *d = buf + off + name_sz;
+		    !memcmp(buf + off + sizeof(nh), "GNU", 4) &&
+		    nh.n_descsz > 0) {
+			const unsigned char *d = buf + off + desc;
 
 			if (cap < 2 * (size_t)nh.n_descsz + 1)
 				return -ENOSPC;
@@ -59,7 +69,9 @@ static int notes_build_id(const unsigned char *buf, size_t len, char *hex,
 			hex[2 * i] = '\0';
 			return (int)nh.n_descsz;
 		}
-		off += name_sz + desc_sz;
+		if (end >= len - off)
+			break;
+		off += end;
 	}
 	return 0;
 }
@@ -71,13 +83,16 @@ int kb_elf_build_id(const char *path, char *hex, size_t cap)
 	struct stat st;
 	int fd, ret, i;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st)) {
 		ret = -errno;
 		goto out;
 	}
+	ret = -ENOEXEC;
+	if (!S_ISREG(st.st_mode))	/* a FIFO would block the read */
+		goto out;
 	ret = read_at(fd, &eh, sizeof(eh), 0);
 	if (ret)
 		goto out;
@@ -114,7 +129,8 @@ int kb_elf_build_id(const char *path, char *hex, size_t cap)
 		}
 		r = read_at(fd, note, ph.p_filesz, ph.p_offset);
 		if (!r)
-			r = notes_build_id(note, ph.p_filesz, hex, cap);
+			r = notes_build_id(note, ph.p_filesz,
+					   ph.p_align == 8 ? 8 : 4, hex, cap);
 		if (r) {
 			ret = r;
 			goto out;

@@ -10,7 +10,9 @@
  * Format: the ELF-64 file header and program headers (elf(5)); the
  * build ID is the descriptor of the note of type NT_GNU_BUILD_ID (3)
  * with name "GNU" in a PT_NOTE segment (ld(1) --build-id).  Notes are
- * 4-byte aligned (namesz, descsz, type, name, desc; elf(5) "Notes").
+ * aligned as their segment (4, or 8 for p_align 8: namesz, descsz, type,
+ * name, desc; elf(5) "Notes").  A file that is not a regular one is
+ * refused (-ENOEXEC) without being read.
  * Little-endian x86-64 files only (the machine kbench boots guests on).
  */
 #ifndef KB_BUILDID_H

@@ -395,8 +395,8 @@ json_t *kb_json_decode_sink(const char *buf, size_t n,
 	return root;
 }
 
-/* Why a load failed: errnum an errno (open: enoent_open tells ENOENT
- * from open(2) apart; read) or 0 with err jansson's decode error. */
+/* Why a load failed: errnum an errno (open(2)'s when at_open, else
+ * read(2)'s), or 0 with err jansson's decode error. */
 struct load_failure {
 	int errnum;
 	int at_open;		/* errnum is open(2)'s */

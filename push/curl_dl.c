@@ -30,7 +30,9 @@ int kb_curl_load_lib(const char *soname, struct kb_curl_api *out)
 
 #ifdef KB_STATIC_GUEST
 	/* the static guest binary (Makefile: build/kbench-guest) runs only
-	 * `kbench guest`; glibc cannot dlopen from a static program */
+	 * `kbench guest`; glibc's dlopen in a static program needs the
+	 * shared libraries of the glibc it was linked with, which a guest
+	 * does not have */
 	(void)fns;
 	(void)api;
 	(void)h;

@@ -474,6 +474,7 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 	/* the guest names the campaign by its absolute path (its --dir,
 	 * the 9p share): -o DIR may be relative to where kbench runs */
 	adir = realpath(c->dir, NULL);
+	ret = adir ? 0 : -errno;
 	if (!adir && dry) {
 		/* not created by a dry run: named from the working directory */
 		char *cwd = getcwd(NULL, 0);
@@ -484,14 +485,16 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 	}
 	if (!adir) {
 		kb_error("vm: campaign directory %s: %s", c->dir,
-			 strerror(errno));
-		return -errno;
+			 strerror(-ret));
+		return ret;
 	}
 	/* --dry-run writes nothing: the boot directory is only named */
 	boot = dry ? kb_xasprintf("%s/boots/NNN-%s", adir, v->name) :
 		     new_boot_dir(adir, v->name);
-	if (!boot)
+	if (!boot) {
+		free(adir);
 		return -EIO;
+	}
 	keys = kb_path_join(boot, "runs.txt");
 	initrd = kb_path_join(boot, "initramfs.cpio");
 	img = kb_path_join(boot, "results.img");
@@ -643,8 +646,9 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 		if (nb > skip && initramfs_libs(bins + skip, nb - skip,
 						&libs)) {
 			reason = kb_xasprintf("vm: cannot list the libraries of "
-				"kbench%s for the guest; see the messages above",
-				fio ? " and fio" : "");
+				"%s for the guest; see the messages above",
+				skip ? "fio" : fio ? "kbench and fio" :
+				"kbench");
 			goto record;
 		}
 	}

@@ -19,14 +19,15 @@ struct kb_guest_kbench {
 			 * guest (the twin, or exe itself) */
 	int is_static;	/* 1: the twin: no shared libraries go with it */
 	char *why;	/* malloc'd when !is_static: why not the twin,
-			 * one clause for a note ("no build/kbench-guest
-			 * beside it") */
+			 * one clause for a note ("no static guest binary
+			 * beside it (DIR/kbench-guest or ...)") */
 };
 
 /* The kbench binary for a guest of the kbench at exe (absolute path of
- * the running binary): DIR/kbench-guest, else
- * DIR/../libexec/kbench/kbench-guest (DIR = exe's directory), when its
- * GNU build ID (lib/buildid.h) equals exe's; else exe.  Never fails:
+ * the running binary): the first of DIR/kbench-guest and
+ * DIR/../libexec/kbench/kbench-guest (DIR = exe's directory) whose GNU
+ * build ID (lib/buildid.h) equals exe's; else exe, with the reason of
+ * the first candidate that exists (or that none does).  Never fails:
  * exe is the fallback, with the reason in g->why.  Free with
  * guest_kbench_free(). */
 void guest_kbench_find(const char *exe, struct kb_guest_kbench *g);

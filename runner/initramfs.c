@@ -705,6 +705,7 @@ static void init_argv_files(struct kb_cpio *c, struct nameset *ns,
 
 		if (!f) {
 			c->err = c->err ? c->err : -ENOMEM;
+			free(text[0]);
 			return;
 		}
 		fputs("guest", f);

@@ -148,8 +148,9 @@ struct kb_initramfs_opts {
 	 * in builtin/builtin.h), its arguments in KB_INIT_GUEST_ARGV and
 	 * KB_INIT_SETUP_ARGV, no busybox and no shell: under TCG the
 	 * script's busybox, its mount process and kbench's exec cost
-	 * 0.1-0.15 s of the start.  0: the busybox script (a dynamic kbench,
-	 * sanitizer builds among them, needs /proc before main()). */
+	 * 0.1-0.15 s of the start.  0: the busybox script (a dynamic
+	 * kbench: the twin is missing or of another build, or a sanitizer
+	 * build, whose runtime needs /proc before main()). */
 	int kbench_init;
 };
 

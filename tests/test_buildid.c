@@ -23,6 +23,7 @@
 
 #include <elf.h>
 #include <errno.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -133,6 +134,42 @@ static void test_build_id(void **state)
 	p = kb_path_join(tmpdir, "absent");
 	assert_int_equal(kb_elf_build_id(p, hex, sizeof(hex)), -ENOENT);
 	free(p);
+	/* a FIFO: refused, not read (it would block) */
+	p = kb_path_join(tmpdir, "fifo");
+	assert_int_equal(mkfifo(p, 0600), 0);
+	assert_int_equal(kb_elf_build_id(p, hex, sizeof(hex)), -ENOEXEC);
+	free(p);
+	/* an 8-aligned note segment (binutils' .note.gnu.property layout):
+	 * a 16-byte property note, then the build ID, each descriptor at a
+	 * multiple of 8 from its note's start */
+	{
+		unsigned char seg[72] = { 0 };
+		Elf64_Nhdr nh = { 4, 16, 5 };
+		Elf64_Phdr ph;
+
+		memcpy(seg, &nh, sizeof(nh));
+		memcpy(seg + 12, "GNU", 4);
+		memset(seg + 16, 0xee, 16);		/* ends at 32 */
+		nh.n_descsz = 20;
+		nh.n_type = NT_GNU_BUILD_ID;
+		memcpy(seg + 32, &nh, sizeof(nh));
+		memcpy(seg + 44, "GNU", 4);
+		memcpy(seg + 48, id_a, 20);		/* 48 + 20 = 68 */
+		b = make_elf(NULL, 0, &len);
+		b = realloc(b, sizeof(Elf64_Ehdr) + sizeof(Elf64_Phdr) +
+			    sizeof(seg));
+		assert_non_null(b);
+		memcpy(&ph, b + sizeof(Elf64_Ehdr), sizeof(ph));
+		ph.p_filesz = sizeof(seg);
+		ph.p_align = 8;
+		memcpy(b + sizeof(Elf64_Ehdr), &ph, sizeof(ph));
+		memcpy(b + ph.p_offset, seg, sizeof(seg));
+		p = write_file("al8.elf", b, ph.p_offset + sizeof(seg));
+		assert_int_equal(kb_elf_build_id(p, hex, sizeof(hex)), 20);
+		assert_string_equal(hex, ID_A_HEX);
+		free(p);
+		free(b);
+	}
 	/* this test's binary: linked with ld's default --build-id (sha1) */
 	p = kb_self_exe();
 	assert_non_null(p);
@@ -198,6 +235,19 @@ static void test_guest_binary(void **state)
 	layout("l4", "bin/kbench-guest", NULL, &g);
 	assert_int_equal(g.is_static, 0);
 	assert_non_null(strstr(g.why, "kbench-guest: not an ELF-64"));
+	guest_kbench_free(&g);
+	/* a stale twin beside it, a good one under libexec: that one */
+	{
+		size_t len;
+		unsigned char *b = make_elf(id_a, sizeof(id_a), &len);
+
+		free(write_file("l6/libexec/kbench/kbench-guest", b, len));
+		free(b);
+	}
+	layout("l6", "bin/kbench-guest", id_b, &g);
+	assert_int_equal(g.is_static, 1);
+	assert_non_null(strstr(g.path, "/l6/bin/../libexec/kbench/"));
+	assert_null(g.why);
 	guest_kbench_free(&g);
 	/* none */
 	layout("l5", NULL, NULL, &g);
