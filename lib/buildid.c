@@ -1,5 +1,6 @@
 /* lib/buildid.c - an ELF file's GNU build ID (see lib/buildid.h). */
 #include "lib/buildid.h"
+#include "lib/file.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -12,21 +13,9 @@
 /* n bytes at off, whole, or -errno (-ENOEXEC past the end). */
 static int read_at(int fd, void *buf, size_t n, uint64_t off)
 {
-	size_t got = 0;
+	ssize_t r = kb_pread_full(fd, buf, n, off);
 
-	while (got < n) {
-		ssize_t r = pread(fd, (char *)buf + got, n - got,
-				  (off_t)(off + got));
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -errno;
-		if (r == 0)
-			return -ENOEXEC;
-		got += (size_t)r;
-	}
-	return 0;
+	return r < 0 ? (int)r : (size_t)r < n ? -ENOEXEC : 0;
 }
 
 /* x rounded up to al (4 or 8). */
@@ -118,14 +107,12 @@ int kb_elf_build_id(const char *path, char *hex, size_t cap)
 		if (ph.p_type != PT_NOTE)
 			continue;
 		/* notes are small; a larger one is not a build ID's */
-		if (ph.p_filesz > sizeof(note) ||
-		    ph.p_offset > (uint64_t)st.st_size ||
-		    ph.p_filesz > (uint64_t)st.st_size - ph.p_offset) {
-			if (ph.p_filesz <= sizeof(note)) {
-				ret = -ENOEXEC;
-				goto out;
-			}
+		if (ph.p_filesz > sizeof(note))
 			continue;
+		if (ph.p_offset > (uint64_t)st.st_size ||
+		    ph.p_filesz > (uint64_t)st.st_size - ph.p_offset) {
+			ret = -ENOEXEC;
+			goto out;
 		}
 		r = read_at(fd, note, ph.p_filesz, ph.p_offset);
 		if (!r)

@@ -115,6 +115,25 @@ char *kb_self_exe(void)
 	return kb_xstrdup(buf);
 }
 
+ssize_t kb_pread_full(int fd, void *buf, size_t len, uint64_t off)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t r = pread(fd, (char *)buf + got, len - got,
+				  (off_t)(off + got));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			break;		/* the end of the file */
+		got += (size_t)r;
+	}
+	return (ssize_t)got;
+}
+
 int kb_read_file(const char *path, char **buf, size_t *len, int quiet)
 {
 	FILE *f = fopen(path, "rb");

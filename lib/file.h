@@ -29,12 +29,19 @@
 #define KB_FILE_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
 #include <stdio.h>
 
 /* Read a whole file into a NUL-terminated malloc'd buffer.  *len (may be
  * NULL) gets the byte count without the NUL.  Returns 0, or -errno with a
  * message naming the file printed unless quiet is non-zero. */
 int kb_read_file(const char *path, char **buf, size_t *len, int quiet);
+
+/* len bytes at offset off of fd into buf (pread(2) until they are all
+ * there, EINTR retried): the count read, less than len only when the file
+ * ended first; -errno on an error.  Prints nothing. */
+ssize_t kb_pread_full(int fd, void *buf, size_t len, uint64_t off);
 
 /* Atomically replace path with len bytes of buf (see above).  0 or -errno. */
 int kb_write_atomic(const char *path, const void *buf, size_t len);

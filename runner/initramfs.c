@@ -494,6 +494,26 @@ static void script_selfcontained(FILE *f, const struct kb_initramfs_opts *o)
 	      "poweroff -f\n", f);
 }
 
+/* Module i in the initramfs: its file, "modules/NN-NAME.ko" (relative),
+ * and its --load-module spec, "/modules/NN-NAME.ko[ PARAMS]" (null_blk
+ * takes nullblk_params); malloc'd. */
+static char *module_file(const struct kb_initramfs_opts *o, size_t i)
+{
+	return kb_xasprintf("modules/%02zu-%s.ko", i, o->mods->name[i]);
+}
+
+static char *module_spec(const struct kb_initramfs_opts *o, size_t i)
+{
+	const char *params = !strcmp(o->mods->name[i], "null_blk") &&
+		o->nullblk_params ? o->nullblk_params : "";
+	char *file = module_file(o, i);
+	char *spec = kb_xasprintf("/%s%s%s", file, *params ? " " : "",
+				  params);
+
+	free(file);
+	return spec;
+}
+
 char *initramfs_init_script(const struct kb_initramfs_opts *o)
 {
 	char *text = NULL;
@@ -515,10 +535,7 @@ char *initramfs_init_script(const struct kb_initramfs_opts *o)
 	      "# timestamped line\n"
 	      "set --", f);
 	for (i = 0; o->mods && i < o->mods->n; i++) {
-		const char *params = !strcmp(o->mods->name[i], "null_blk") &&
-			o->nullblk_params ? o->nullblk_params : "";
-		char *spec = kb_xasprintf("/modules/%02zu-%s.ko%s%s", i,
-			o->mods->name[i], *params ? " " : "", params);
+		char *spec = module_spec(o, i);
 
 		fputs(" \\\n\t--load-module ", f);
 		sh_quote(f, spec);
@@ -711,13 +728,10 @@ static void init_argv_files(struct kb_cpio *c, struct nameset *ns,
 		fputs("guest", f);
 		fputc('\0', f);
 		for (i = 0; o->mods && i < o->mods->n; i++) {
-			const char *params = !strcmp(o->mods->name[i],
-				"null_blk") && o->nullblk_params ?
-				o->nullblk_params : "";
+			char *spec = module_spec(o, i);
 
-			fprintf(f, "--load-module%c/modules/%02zu-%s.ko%s%s%c",
-				'\0', i, o->mods->name[i], *params ? " " : "",
-				params, '\0');
+			fprintf(f, "--load-module%c%s%c", '\0', spec, '\0');
+			free(spec);
 		}
 		fprintf(f, "--mount-9p%c/mnt/root%c", '\0', '\0');
 		if (k == 0)	/* guest_argv[0..1]: kbench, "guest" */
@@ -821,7 +835,7 @@ int initramfs_build(const char *path, const struct kb_initramfs_opts *o)
 		ret = kb_decompress_file(o->mods->path[i], &data, &dlen);
 		if (ret)
 			goto out;
-		name = kb_xasprintf("modules/%02zu-%s.ko", i, o->mods->name[i]);
+		name = module_file(o, i);
 		cpio_add(&c, name, S_IFREG | 0644, data, dlen, 0, 0);
 		free(name);
 	}

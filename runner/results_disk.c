@@ -65,22 +65,9 @@ static void index_free(struct index *x)
 /* Read exactly len bytes at off; 0, -EIO on a short read, -errno. */
 static int read_at(int fd, void *buf, size_t len, uint64_t off)
 {
-	char *p = buf;
+	ssize_t r = kb_pread_full(fd, buf, len, off);
 
-	while (len) {
-		ssize_t r = pread(fd, p, len, (off_t)off);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -errno;
-		if (r == 0)
-			return -EIO;
-		p += r;
-		len -= (size_t)r;
-		off += (uint64_t)r;
-	}
-	return 0;
+	return r < 0 ? (int)r : (size_t)r < len ? -EIO : 0;
 }
 
 /* 8 hexadecimal digits (no sign, no blanks: strtoul would take both). */
