@@ -387,6 +387,24 @@ static void drift_note(struct kb_table *t, const char *cfg,
 				  advice ? advice : "");
 }
 
+/* What a baseline's drift means for comparison e, by its analysis (the
+ * verdict's rule: stats/compare.c): paired by round, a drift common to
+ * the configurations of a round cancels in the per-round ratios (the
+ * drift is a finding, not a reason to distrust the change); unpaired,
+ * it can make the verdict inconclusive, and only order = block is cured
+ * by interleaving. */
+static const char *drift_advice(const struct ctx *c,
+				const struct kb_comparison_row *e)
+{
+	if (e->analysis && !strcmp(e->analysis, "paired"))
+		return " (paired by round: a drift shared by the round's "
+		       "configurations cancels in the per-round ratios)";
+	if (!strcmp(c->camp->order ?: "", "block"))
+		return ": results may be inconclusive; use order = interleave";
+	return ": results may be inconclusive; find what drifts "
+	       "(temperature, background load, a filling device)";
+}
+
 /* Under the table of a configuration in no comparison (a campaign of
  * one configuration): its outliers, warm-up and drift
  * (results.sample_checks, stats/compare.h), as the comparisons' notes
@@ -528,8 +546,7 @@ static void comparison_notes(struct ctx *c, struct kb_table *t,
 				base_done[m] = 1;
 				drift_note(t, c->baseline, metrics[m],
 					   &e->drift_baseline,
-					   ": results may be inconclusive; use "
-					   "order = interleave");
+					   drift_advice(c, e));
 				outlier_note(c, t, c->baseline, metrics[m],
 					     &e->outliers_baseline);
 				warmup_note(t, c->baseline,

@@ -604,6 +604,69 @@ static void test_single_configuration_checks(void **state)
 	json_decref(res);
 }
 
+/* The report's note on a baseline that drifts says what the drift means
+ * for the analysis that was used: paired by round (order = interleave),
+ * a drift shared by a round's configurations cancels; unpaired, the
+ * verdict may be inconclusive, and only order = block is told to
+ * interleave (the demo's interleaved campaign was told to "use order =
+ * interleave"). */
+static void test_drift_note_by_analysis(void **state)
+{
+	static const char *const orders[] = { "interleave", "block", NULL };
+	size_t k;
+
+	(void)state;
+	for (k = 0; k < 3; k++) {
+		json_t *res = model("A"), *e;
+		double a[8], b[8];
+		size_t i;
+		char *txt;
+
+		/* both fall 2% a round; B 0.1% above A, a little noise */
+		for (i = 0; i < 8; i++) {
+			a[i] = 1000.0 * (1.0 - 0.02 * (double)i) *
+			       (1.0 + ((double)(i % 3) - 1.0) * 0.002);
+			b[i] = a[i] * (1.001 + ((i % 2) ? 0.002 : -0.002));
+		}
+		if (orders[k])
+			json_object_set_new(json_object_get(res, "campaign"),
+					    "order", json_string(orders[k]));
+		add_runs(res, "A", "read.iops", a, 8);
+		add_runs(res, "B", "read.iops", b, 8);
+		/* the run order: round by round, A then B */
+		json_array_foreach(json_object_get(res, "runs"), i, e)
+			json_object_set_new(e, "order", json_integer(
+				(json_int_t)(2 * (i % 8) + i / 8)));
+		assert_int_equal(tree_analyse(res, NULL), 0);
+		e = find_cmp(res, "B", "read.iops");
+		assert_non_null(e);
+		assert_true(json_is_true(json_object_get(json_object_get(e,
+			"drift_baseline"), "warn")));
+		txt = render_text(res);
+		assert_non_null(strstr(txt, "read.iops of baseline A drifts"));
+		if (k == 0) {
+			assert_string_equal(json_string_value(json_object_get(
+				e, "analysis")), "paired");
+			assert_non_null(strstr(txt, "paired by round: a drift "
+					       "shared by the round's "
+					       "configurations cancels"));
+			assert_null(strstr(txt, "may be inconclusive"));
+		} else {
+			assert_string_not_equal(json_string_value(
+				json_object_get(e, "analysis")), "paired");
+			assert_non_null(strstr(txt, "may be inconclusive"));
+			if (k == 1)
+				assert_non_null(strstr(txt, "use order = "
+						       "interleave"));
+			else
+				assert_non_null(strstr(txt, "find what "
+						       "drifts"));
+		}
+		free(txt);
+		json_decref(res);
+	}
+}
+
 /* n normal values with mean mu and sd = cv% of mu. */
 static void normal(gsl_rng *r, double mu, double cv, double *x, size_t n)
 {
@@ -913,6 +976,7 @@ int main(void)
 		cmocka_unit_test(test_model_b24),
 		cmocka_unit_test(test_model_b29),
 		cmocka_unit_test(test_model_b26_drift),
+		cmocka_unit_test(test_drift_note_by_analysis),
 		cmocka_unit_test(test_model_b28_warmup),
 		cmocka_unit_test(test_single_configuration_checks),
 		cmocka_unit_test(test_synthetic_regression_and_aa),
