@@ -108,6 +108,49 @@ static void build_groups(struct kb_rmodel *m)
 	}
 }
 
+static void add_bad(struct kb_rmodel *m, size_t *cap, size_t run,
+		    const char *metric, const char *why, double value)
+{
+	if (m->nbad == *cap) {
+		*cap = *cap ? *cap * 2 : 8;
+		m->bad = kb_xrealloc(m->bad, *cap * sizeof(*m->bad));
+	}
+	m->bad[m->nbad].run = run;
+	m->bad[m->nbad].metric = metric;
+	m->bad[m->nbad].why = why;
+	m->bad[m->nbad++].value = value;
+}
+
+/* Values no statistic may take (struct kb_rbad): NAN in the matrix, and
+ * named for counted runs.  One pass over the matrix, whichever way its
+ * numbers were loaded (the tree, or kb_run_values beside it). */
+static void check_ranges(struct kb_rmodel *m, size_t *cap)
+{
+	size_t k, r;
+
+	for (k = 0; k < m->nmetrics; k++) {
+		double *col = m->values + k * m->nruns;
+		int known = m->metrics[k].def != NULL;
+
+		for (r = 0; r < m->nruns; r++) {
+			double d = col[r];
+			const char *why;
+
+			if (isnan(d))
+				continue;
+			if (!(fabs(d) <= KB_METRIC_ABS_MAX))
+				why = "is out of range";
+			else if (d < 0.0 && known)
+				why = "is negative";
+			else
+				continue;
+			col[r] = NAN;
+			if (m->runs[r].counts)
+				add_bad(m, cap, r, m->metrics[k].name, why, d);
+		}
+	}
+}
+
 /* The model of results and its runs array, without analysis nor extra
  * runs. */
 static struct kb_rmodel *build(json_t *results, json_t *runs,
@@ -166,15 +209,9 @@ static struct kb_rmodel *build(json_t *results, json_t *runs,
 		kb_rrun_info__fill(&x->info, run);
 		json_object_foreach(json_object_get(run, "metrics"), name, v) {
 			if (!json_is_number(v)) {
-				if (!json_is_null(v) && x->counts) {
-					if (m->nbad == capbad) {
-						capbad = capbad ? capbad * 2 : 8;
-						m->bad = kb_xrealloc(m->bad,
-							capbad * sizeof(*m->bad));
-					}
-					m->bad[m->nbad].run = r;
-					m->bad[m->nbad++].metric = name;
-				}
+				if (!json_is_null(v) && x->counts)
+					add_bad(m, &capbad, r, name,
+						"is not a number", NAN);
 				continue;
 			}
 			k = column_of(m, name, hint);
@@ -184,6 +221,7 @@ static struct kb_rmodel *build(json_t *results, json_t *runs,
 			hint = k + 1;
 		}
 	}
+	check_ranges(m, &capbad);
 	kb_rcampaign__fill(&m->campaign, results);
 	build_groups(m);
 	return m;

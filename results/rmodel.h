@@ -71,11 +71,22 @@ struct kb_rrun {
 				 * flags, params (results/campaign_info.h) */
 };
 
-/* A metric value that is neither a number nor null, in a counted run:
- * left out (NAN in values); stats/summary.c names it in a warning. */
+/* The largest magnitude a metric value may have: above any counter a
+ * run produces (2^64 is 1.8e19; a year at 10^9 events/s is 3e16), far
+ * enough below DBL_MAX that sums of squares of a sample cannot overflow
+ * (a run of 1e300 made GSL abort the report). */
+#define KB_METRIC_ABS_MAX 1e18
+
+/* A metric value of a counted run that cannot enter the statistics:
+ * left out (NAN in values); stats/summary.c names it in a warning with
+ * why: not a number (neither a number nor null), negative (a metric of
+ * lib/metrics.h, none of which can be below 0), or out of range
+ * (|v| > KB_METRIC_ABS_MAX). */
 struct kb_rbad {
 	size_t run;
 	const char *metric;	/* the key in the run's "metrics" (borrowed) */
+	const char *why;	/* static text */
+	double value;		/* NAN when not a number */
 };
 
 struct kb_rmodel {

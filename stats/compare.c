@@ -46,6 +46,8 @@ int kb_welch_test(const double *a, size_t na, const double *b, size_t nb,
 	va = gsl_stats_variance_m(a, 1, na, ma);	/* n - 1 */
 	vb = gsl_stats_variance_m(b, 1, nb, mb);
 	se = kb_welch_se(va, na, vb, nb, &w->df);
+	if (!isfinite(ma) || !isfinite(mb) || !isfinite(se))
+		return -ERANGE;	/* sums past DBL_MAX */
 
 	w->diff = mb - ma;
 	if (se > 0.0) {

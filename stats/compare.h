@@ -125,7 +125,8 @@ struct kb_welch {
 };
 
 /* Welch's t-test of b against a (na, nb >= 2, finite values).  Returns 0,
- * -EINVAL for NULL or non-finite input, -EDOM when na or nb < 2. */
+ * -EINVAL for NULL or non-finite input, -EDOM when na or nb < 2, -ERANGE
+ * when a mean or the variances overflow a double. */
 int kb_welch_test(const double *a, size_t na, const double *b, size_t nb,
 		  struct kb_welch *w);
 

@@ -198,14 +198,18 @@ static size_t *collect_metrics(const struct kb_rmodel *m, size_t *n)
 		const struct kb_rrun *run = &m->runs[m->bad[i].run];
 		char b[KB_ITER_LABEL_MAX];
 
-		kb_warn("run %s %s iteration %s: metric %s is not a number; "
-			"left out of the summaries",
+		char val[48] = "";
+
+		if (!isnan(m->bad[i].value))
+			snprintf(val, sizeof(val), " (%g)", m->bad[i].value);
+		kb_warn("run %s %s iteration %s: metric %s %s%s; left out of "
+			"the statistics",
 			run->config != KB_RMODEL_NONE ?
 			m->configs.v[run->config] : "?",
 			run->job != KB_RMODEL_NONE ? m->jobs.v[run->job] : "?",
 			kb_iteration_label(run->iteration, m->campaign.warmup >
 					   0 ? m->campaign.warmup : 0, b),
-			m->bad[i].metric);
+			m->bad[i].metric, m->bad[i].why, val);
 	}
 	for (k = 0; k < m->nmetrics; k++)
 		for (r = 0; r < m->nruns && !seen[k]; r++)

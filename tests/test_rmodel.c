@@ -115,6 +115,69 @@ static void test_names_and_values(void **state)
 	json_decref(res);
 }
 
+/* Values no statistic may take (a report aborted inside GSL on one of
+ * -1e300): out of range (|v| > KB_METRIC_ABS_MAX) and negative values of
+ * lib/metrics.h's metrics are NAN and named for counted runs; a negative
+ * value of a metric kbench does not know is kept; a warm-up's bad value
+ * is left out without a name. */
+static void test_value_ranges(void **state)
+{
+	json_error_t err;
+	json_t *res = json_loads(
+		"{\"campaign\": {\"jobs\": [\"rr\"]},"
+		" \"configurations\": [{\"id\": \"a\"}],"
+		" \"runs\": ["
+		"  {\"configuration\": \"a\", \"job\": \"rr\", \"iteration\": 1,"
+		"   \"status\": \"ok\", \"warmup\": false,"
+		"   \"metrics\": {\"read.iops\": -1e300, \"zz.delta\": -5,"
+		"                 \"read.clat_mean_ns\": 1e18}},"
+		"  {\"configuration\": \"a\", \"job\": \"rr\", \"iteration\": 2,"
+		"   \"status\": \"ok\", \"warmup\": false,"
+		"   \"metrics\": {\"read.iops\": -5, \"zz.delta\": 2e18,"
+		"                 \"read.clat_mean_ns\": 1.5e18}},"
+		"  {\"configuration\": \"a\", \"job\": \"rr\", \"iteration\": 0,"
+		"   \"status\": \"ok\", \"warmup\": true,"
+		"   \"metrics\": {\"read.iops\": -7}}"
+		"]}", 0, &err);
+	struct kb_rmodel *m;
+	size_t iops, delta, clat, i, named = 0;
+
+	(void)state;
+	if (!res)
+		fail_msg("%s", err.text);
+	m = kb_rmodel__new(res);
+	assert_non_null(m);
+	iops = kb_rmodel__metric(m, "read.iops");
+	delta = kb_rmodel__metric(m, "zz.delta");
+	clat = kb_rmodel__metric(m, "read.clat_mean_ns");
+	assert_true(isnan(kb_rmodel__value(m, 0, iops)));
+	assert_true(isnan(kb_rmodel__value(m, 1, iops)));
+	assert_true(isnan(kb_rmodel__value(m, 2, iops)));
+	assert_true(kb_rmodel__value(m, 0, delta) == -5.0);
+	assert_true(isnan(kb_rmodel__value(m, 1, delta)));
+	assert_true(kb_rmodel__value(m, 0, clat) == 1e18);
+	assert_true(isnan(kb_rmodel__value(m, 1, clat)));
+	assert_int_equal(m->nbad, 4);
+	for (i = 0; i < m->nbad; i++) {
+		const struct kb_rbad *b = &m->bad[i];
+
+		assert_true(b->run < 2);	/* not the warm-up */
+		if (!strcmp(b->metric, "read.iops") && b->run == 0)
+			named += !strcmp(b->why, "is out of range") &&
+				 b->value == -1e300;
+		else if (!strcmp(b->metric, "read.iops"))
+			named += !strcmp(b->why, "is negative") &&
+				 b->value == -5.0;
+		else if (!strcmp(b->metric, "zz.delta"))
+			named += !strcmp(b->why, "is out of range");
+		else if (!strcmp(b->metric, "read.clat_mean_ns"))
+			named += b->run == 1;
+	}
+	assert_int_equal(named, 4);
+	kb_rmodel__delete(m);
+	json_decref(res);
+}
+
 static void test_runs_and_groups(void **state)
 {
 	json_t *res = fixture();
@@ -864,6 +927,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names_and_values),
+		cmocka_unit_test(test_value_ranges),
 		cmocka_unit_test(test_runs_and_groups),
 		cmocka_unit_test(test_no_runs),
 		cmocka_unit_test(test_campaign_info),
