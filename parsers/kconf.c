@@ -1016,6 +1016,26 @@ static void check_job_sections(struct parser *p)
 	}
 }
 
+/* Why tok cannot be a tunable's or a sweep's value, or NULL.  A value
+ * is part of its configurations' names ("running,NM=0") and so of the
+ * run directories (runs/CONFIG/JOB/NNN): no '/' (a path out of the
+ * campaign directory: `sweep numjobs = ../../x` wrote a run there), no
+ * control character.  (A name too long for a directory is plan_build()'s
+ * error; ',' stays allowed: CPU lists such as 0-3,8.) */
+static const char *value_problem(const char *tok)
+{
+	const unsigned char *c;
+
+	for (c = (const unsigned char *)tok; *c; c++) {
+		if (*c == '/')
+			return "'/' is not allowed (values name the run "
+			       "directories, runs/CONFIG/JOB/NNN)";
+		if (*c < 0x20 || *c == 0x7f)
+			return "control characters are not allowed";
+	}
+	return NULL;
+}
+
 /* "tunable LABEL = PATH: V1 V2 ..."; label is the text after "tunable".
  * With sweep: "sweep NAME = V1 V2 ..." (no path). */
 static void add_tunable(struct parser *p, const char *label, const char *val,
@@ -1095,10 +1115,28 @@ static void add_tunable(struct parser *p, const char *label, const char *val,
 		     label, path);
 		goto out;
 	}
+	for (i = 0; i < cfg->ntunables; i++)
+		if (cfg->tunables[i].path &&
+		    !strcmp(cfg->tunables[i].path, path)) {
+			/* one file, two values per run: each run would set
+			 * one and find the other "changed during the run" */
+			perr(p, p->line, "tunable %s: path '%s' is tunable "
+			     "%s's already (line %d); one tunable per file, "
+			     "with all its values", label, path,
+			     cfg->tunables[i].label, cfg->tunables[i].line);
+			goto out;
+		}
 values:
 	t = &cfg->tunables[cfg->ntunables];
 	for (tok = strtok_r(vals, " \t", &save); tok;
 	     tok = strtok_r(NULL, " \t", &save)) {
+		const char *why = value_problem(tok);
+
+		if (why) {
+			perr(p, p->line, "%s %s: value '%.64s': %s",
+			     sweep ? "sweep" : "tunable", label, tok, why);
+			continue;
+		}
 		for (i = 0; i < t->nvalues; i++)
 			if (!strcmp(t->values[i], tok))
 				break;

@@ -135,6 +135,15 @@ rc=$?
 check "kernel = deb:--allow-unauthenticated: exit 1 (got $rc), FILE:LINE" \
 	"[ $rc -eq 1 ] && grep -q \"deb.conf:8: kernel = 'deb:--allow-unauthenticated'\" $tmp/4b.err"
 check "... modprobe, apt-get and apt-cache never ran" "[ ! -e $tmp/argv.log ]"
+# a sweep value with '/' named a run directory outside the campaign
+{
+	printf '[global]\njobs = randread-4k\nruntime = 1\ntarget = loop:32M\nprofiles = %s\n' "$repo/profiles"
+	printf 'sweep numjobs = ../../../../../../../../..%s/escaped 1\n[running]\nmethod = local\n' "$tmp"
+} >"$tmp/sw.conf"
+"$KBENCH" run -q -c "$tmp/sw.conf" -o "$tmp/csweep/sub" >/dev/null 2>"$tmp/4c.err"
+rc=$?
+check "sweep value with '/': exit 1 (got $rc), FILE:LINE, no run anywhere" \
+	"[ $rc -eq 1 ] && grep -q \"sw.conf:6: sweep numjobs: value '.*': '/' is not allowed\" $tmp/4c.err && [ ! -e $tmp/escaped ] && [ ! -e $tmp/csweep/sub/runs ]"
 
 # --- 5. a mounted target ---
 if command -v mkfs.ext4 >/dev/null && truncate -s 32M "$tmp/m.img" &&

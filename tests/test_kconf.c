@@ -946,6 +946,22 @@ static void test_err_tunable(void **state)
 		     "bad.conf:3: tunable X: missing PATH");
 	expect_error(GLOBAL_OK "tunable NM = queue/nomerges: 0 1 0\n" VARIANT_OK,
 		     "bad.conf:3: tunable NM: value '0' is listed twice");
+	/* values name the run directories: a '/' led a sweep's runs out
+	 * of the campaign directory */
+	expect_error(GLOBAL_OK "sweep numjobs = ../../../../tmp/PWN 1\n"
+		     VARIANT_OK, "bad.conf:3: sweep numjobs: value "
+		     "'../../../../tmp/PWN': '/' is not allowed");
+	expect_error(GLOBAL_OK "sweep bs = 4k <b>x</b>\n" VARIANT_OK,
+		     "bad.conf:3: sweep bs: value '<b>x</b>': '/' is not "
+		     "allowed");
+	expect_error(GLOBAL_OK "sweep x = 1 a\tb\001c\n" VARIANT_OK,
+		     "': control characters are not allowed");
+	/* two tunables on one file: each run would find the other's value
+	 * "changed during the run" */
+	expect_error(GLOBAL_OK "tunable A = queue/nomerges: 0 1\n"
+		     "tunable B = queue/nomerges: 2 1\n" VARIANT_OK,
+		     "bad.conf:4: tunable B: path 'queue/nomerges' is tunable "
+		     "A's already (line 3)");
 }
 
 /* Values that become other programs' arguments: nothing that looks
@@ -1026,7 +1042,7 @@ static void test_err_too_many(void **state)
 
 	text = kb_xstrdup("[global]\njobs = a\n");
 	for (i = 0; i <= KB_MAX_TUNABLES; i++) {
-		t = kb_xasprintf("%stunable T%d = queue/x: 1\n", text, i);
+		t = kb_xasprintf("%stunable T%d = queue/x%d: 1\n", text, i, i);
 		free(text);
 		text = t;
 	}
