@@ -9,6 +9,8 @@
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 void results_state_init(struct kb_state *s)
 {
@@ -181,8 +183,8 @@ int results_state_load(const char *path, struct kb_state *s)
 	results_state_init(s);
 	runs = json_object_get(j, "runs");
 	if (!j || !json_is_object(runs)) {
-		kb_error("%s: not a kbench state file (no \"runs\" object); "
-			 "move it away to start over", path);
+		kb_error("%s: not a kbench state file (no \"runs\" object)",
+			 path);
 		json_decref(j);
 		return -EINVAL;
 	}
@@ -216,6 +218,38 @@ int results_state_load(const char *path, struct kb_state *s)
 			json_object_get(e, "attempt")), jstr(e, "reason") ?: "");
 	json_decref(j);
 	return 0;
+}
+
+size_t results_state_rebuild(const char *dir, const char *const *keys,
+			     size_t nkeys, struct kb_state *s)
+{
+	size_t i, n = 0;
+
+	results_state_free(s);
+	results_state_init(s);
+	for (i = 0; i < nkeys; i++) {
+		char *mp = kb_run_file(dir, keys[i], "metrics.json");
+		int missing = 0;
+		json_t *rec = kb_json_load_existing(mp, &missing);
+		const char *st = jstr(rec, "status");
+		struct stat sb;
+		char ts[32] = "";
+
+		if (st && (!strcmp(st, "ok") || !strcmp(st, "failed"))) {
+			struct tm tm;
+
+			if (!stat(mp, &sb) && gmtime_r(&sb.st_mtime, &tm))
+				strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ",
+					 &tm);
+			results_state_set_run(s, keys[i], st,
+					      jstr(rec, "reason"),
+					      *ts ? ts : NULL);
+			n++;
+		}
+		json_decref(rec);
+		free(mp);
+	}
+	return n;
 }
 
 int results_state_save(const char *path, const struct kb_state *s)

@@ -60,8 +60,20 @@ void results_state_init(struct kb_state *s);
 
 /* Read path into s.  0, or -EINVAL with a message naming the file and
  * what was expected (not JSON, no "runs" object, a run without a
- * "status" string); s is then empty. */
+ * "status" string); s is then empty (runner/campaign.c then keeps the
+ * file aside and rebuilds the state: results_state_rebuild()). */
 int results_state_load(const char *path, struct kb_state *s);
+
+/* The state of a campaign whose state.json is missing or unreadable,
+ * rebuilt from its runs on disk: for each of the nkeys run keys (the
+ * plan's), DIR/runs/KEY/metrics.json with a "status" of "ok" or
+ * "failed" is recorded with its "reason" and the file's mtime as
+ * "finished" (the runner writes a run's metrics.json before it records
+ * the run done: runner/campaign.h); a key without one stays to do.  s
+ * is reset first; superseded runs, retries and the adaptive record are
+ * not rebuilt.  Returns the number of runs recorded. */
+size_t results_state_rebuild(const char *dir, const char *const *keys,
+			     size_t nkeys, struct kb_state *s);
 
 /* Write s to path atomically (lib/file.h: synced).  0 or -errno. */
 int results_state_save(const char *path, const struct kb_state *s);

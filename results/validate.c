@@ -112,8 +112,10 @@ int results_validate_campaign(const char *dir, struct kb_repairs *repairs)
 		goto out;
 	if (kb_exists(spath)) {
 		st = kb_json_load(spath);
-		if (!st)
+		if (!st && !repairs)
 			goto out;
+		if (!st)
+			repairs->state_unusable = 1;
 	}
 	ret = results_validate_docs(dir, cj, st, repairs);
 out:
@@ -124,6 +126,21 @@ out:
 	return ret;
 }
 
+/* A problem of state.json: an error, or with repairs (kbench run's
+ * resume) a warning and repairs->state_unusable, the state then rebuilt
+ * from the runs on disk (runner/campaign.c) instead of a campaign that
+ * cannot go on or, its state moved away, redoes every run. */
+#define STATE_PROBLEM(...)						\
+	do {								\
+		if (repairs) {						\
+			kb_warn(__VA_ARGS__);				\
+			repairs->state_unusable = 1;			\
+		} else {						\
+			kb_error(__VA_ARGS__);				\
+			bad = state_bad = 1;				\
+		}							\
+	} while (0)
+
 int results_validate_docs(const char *dir, json_t *cj, json_t *st,
 			  struct kb_repairs *repairs)
 {
@@ -131,7 +148,7 @@ int results_validate_docs(const char *dir, json_t *cj, json_t *st,
 	char *spath = kb_path_join(dir, "state.json");
 	json_t *plan, *runs, *e, *c, *inplan = NULL;
 	const char *key;
-	int bad = 0;
+	int bad = 0, state_bad = 0;
 	size_t i;
 
 	if (!json_is_object(cj)) {
@@ -175,14 +192,12 @@ int results_validate_docs(const char *dir, json_t *cj, json_t *st,
 		goto out;
 	runs = json_object_get(st, "runs");
 	if (!json_is_object(st) || !json_is_object(runs)) {
-		kb_error("%s: \"runs\": expected an object of run keys (a "
-			 "kbench state file); move the file away to start the "
-			 "campaign over", spath);
-		bad = 1;
+		STATE_PROBLEM("%s: \"runs\": expected an object of run keys "
+			      "(a kbench state file)", spath);
 		goto out;
 	}
 	if (check_version(spath, st, 0))
-		bad = 1;
+		bad = 1;	/* a newer kbench's: never rebuilt over */
 	json_object_foreach(runs, key, e) {
 		const char *s = json_string_value(json_object_get(e, "status"));
 		json_t *why = json_object_get(e, "reason");
@@ -190,23 +205,19 @@ int results_validate_docs(const char *dir, json_t *cj, json_t *st,
 
 		pk = kb_xstrndup_printable(key, 120);
 		if (!json_object_get(inplan, key)) {
-			kb_error("%s: runs.\"%s\": not a run of the plan in "
-				 "campaign.json", spath, pk);
-			bad = 1;
+			STATE_PROBLEM("%s: runs.\"%s\": not a run of the plan "
+				      "in campaign.json", spath, pk);
 		} else if (!json_is_object(e) || !s ||
 			   (strcmp(s, "ok") && strcmp(s, "failed"))) {
-			kb_error("%s: runs.\"%s\".status: expected \"ok\" or "
-				 "\"failed\"", spath, pk);
-			bad = 1;
+			STATE_PROBLEM("%s: runs.\"%s\".status: expected "
+				      "\"ok\" or \"failed\"", spath, pk);
 		} else if (why && !json_is_string(why) && !json_is_null(why)) {
-			kb_error("%s: runs.\"%s\".reason: expected a string or "
-				 "null", spath, pk);
-			bad = 1;
+			STATE_PROBLEM("%s: runs.\"%s\".reason: expected a "
+				      "string or null", spath, pk);
 		} else if (json_object_get(e, "finished") &&
 			   !json_is_string(json_object_get(e, "finished"))) {
-			kb_error("%s: runs.\"%s\".finished: expected a time "
-				 "string", spath, pk);
-			bad = 1;
+			STATE_PROBLEM("%s: runs.\"%s\".finished: expected a "
+				      "time string", spath, pk);
 		} else if (!strcmp(s, "ok") && repairs) {
 			char *mp = kb_run_file(dir, key, "metrics.json");
 			char *p = metrics_problem(mp);
@@ -220,6 +231,9 @@ int results_validate_docs(const char *dir, json_t *cj, json_t *st,
 		free(pk);
 	}
 out:
+	if (state_bad)
+		kb_error("%s: `kbench run -o %s` rebuilds it from the runs on "
+			 "disk (keeping this one aside)", spath, dir);
 	json_decref(inplan);
 	free(cjpath);
 	free(spath);

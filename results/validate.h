@@ -26,6 +26,11 @@ struct kb_repairs {
 	char **key;	/* runs whose metrics.json needs repair */
 	char **why;	/* what is wrong with it */
 	size_t n;
+	int state_unusable;	/* state.json is not JSON, not a state
+				 * file, or records what the plan does not
+				 * hold: said as a warning, not an error;
+				 * kbench run rebuilds it from the runs on
+				 * disk (results/state.h) */
 };
 
 /* Validate dir.  0, or -EINVAL with one message per problem found.

@@ -478,6 +478,61 @@ int campaign_open_guest(struct kb_campaign *c, const char *dir)
 	return ret;
 }
 
+/* A resumed campaign whose state.json is missing (bad 0), unreadable or
+ * unusable (bad 1: kept aside as state.json.bad-TIME[-K], never deleted
+ * nor overwritten): what is done is rebuilt from the runs' metrics.json
+ * (results_state_rebuild()) and saved, so that no run already measured
+ * is run, and its files overwritten, again.  Silent when no run is on
+ * disk (a campaign that stopped before its first run).  0 or -errno. */
+static int rebuild_state(struct kb_campaign *c, const char *statepath,
+			 int bad)
+{
+	const char **keys = kb_xcalloc(c->plan.nruns + 1, sizeof(*keys));
+	char *aside = NULL, ts[32];
+	size_t i, n;
+	int ret = 0;
+
+	if (bad && !kb_driver_dry_run) {
+		time_t now = time(NULL);
+		struct tm tm;
+
+		unsigned k;
+
+		gmtime_r(&now, &tm);
+		strftime(ts, sizeof(ts), "%Y%m%dT%H%M%SZ", &tm);
+		/* never over an earlier one kept aside */
+		for (k = 0;; k++) {
+			free(aside);
+			aside = k ? kb_xasprintf("%s.bad-%s-%u", statepath, ts,
+						 k) :
+				    kb_xasprintf("%s.bad-%s", statepath, ts);
+			if (!renameat2(AT_FDCWD, statepath, AT_FDCWD, aside,
+				       RENAME_NOREPLACE))
+				break;
+			if (errno != EEXIST || k == 99) {
+				ret = -errno;
+				kb_error("%s: cannot keep it aside as %s: %s",
+					 statepath, aside, strerror(-ret));
+				goto out;
+			}
+		}
+	}
+	for (i = 0; i < c->plan.nruns; i++)
+		keys[i] = c->plan.runs[i].key;
+	n = results_state_rebuild(c->dir, keys, c->plan.nruns, &c->state);
+	if (!n && !bad)
+		goto out;
+	kb_warn("%s: state.json %s%s: rebuilt from the runs on disk: %zu of "
+		"%zu run(s) done (a metrics.json with a status), the rest to "
+		"do", c->dir, bad ? "could not be used; kept as " : "is missing",
+		aside ? aside : "", n, c->plan.nruns);
+	ret = campaign_save_state(c);
+out:
+	free(aside);
+	free(keys);
+	return ret;
+}
+
 int campaign_open(struct kb_campaign *c, const char *dir,
 		  const char *conf_path, int conf_explicit)
 {
@@ -489,7 +544,7 @@ int campaign_open_shard(struct kb_campaign *c, const char *dir,
 			unsigned n)
 {
 	char *cjpath, *statepath;
-	int ret;
+	int ret, unusable = 0;
 
 	open_begin(c, dir);
 	cjpath = kb_path_join(dir, "campaign.json");
@@ -564,18 +619,27 @@ int campaign_open_shard(struct kb_campaign *c, const char *dir,
 	if (c->resumed) {
 		/* one validation of the campaign files (results/validate.h);
 		 * runs whose metrics.json is damaged are re-parsed from their
-		 * raw artefacts, or redone */
+		 * raw artefacts, or redone; a state.json that cannot be used
+		 * is rebuilt from the runs on disk */
 		struct kb_repairs rep = { 0 };
 
 		ret = results_validate_campaign(dir, &rep);
-		if (!ret && rep.n && !kb_driver_dry_run)
+		unusable = rep.state_unusable;
+		if (!ret && rep.n && !unusable && !kb_driver_dry_run)
 			ret = results_repair_runs(dir, &rep);
 		results_repairs_free(&rep);
 		if (ret)
 			goto out;
 	}
-	if (kb_exists(statepath))
+	if (unusable) {
+		ret = rebuild_state(c, statepath, 1);
+	} else if (kb_exists(statepath)) {
 		ret = results_state_load(statepath, &c->state);
+		if (ret == -EINVAL && c->resumed)
+			ret = rebuild_state(c, statepath, 1);
+	} else if (c->resumed) {
+		ret = rebuild_state(c, statepath, 0);
+	}
 out:
 	free(cjpath);
 	free(statepath);

@@ -297,6 +297,20 @@ if [ -n "$campaign" ]; then
 	rc=$?
 	check "the campaign resumes with nothing left to run (rc $rc, state unchanged)" \
 		"[ $rc -eq 0 ] && jq -S .runs '$campaign/state.json' | cmp -s - '$tmp/state-before'"
+	# state.json lost or damaged: rebuilt from the runs' metrics.json,
+	# no run redone (a missing state.json had every run run again over
+	# its files), the damaged one kept aside
+	md5sum "$campaign"/runs/*/*/*/fio.json >"$tmp/fio.md5"
+	rm "$campaign/state.json"
+	"$KBENCH" run -q -o "$campaign" >"$tmp/lost.out" 2>"$tmp/lost.err"
+	rc=$?
+	check "state.json missing: rebuilt, nothing redone (rc $rc, the same runs ok, fio.json untouched)" \
+		"[ $rc -eq 0 ] && grep -q 'state.json is missing: rebuilt from the runs on disk: 4 of 4 run(s) done' '$tmp/lost.err' && jq -S '.runs | map_values(.status)' '$campaign/state.json' | cmp -s - <(jq -S 'map_values(.status)' '$tmp/state-before') && md5sum -c --quiet '$tmp/fio.md5'"
+	printf '{"schema_version": 1, "runs": [' >"$campaign/state.json"
+	"$KBENCH" run -q -o "$campaign" >"$tmp/bad.out" 2>"$tmp/bad.err"
+	rc=$?
+	check "state.json damaged: kept aside, rebuilt, nothing redone (rc $rc)" \
+		"[ $rc -eq 0 ] && grep -q 'state.json could not be used; kept as .*state.json.bad-' '$tmp/bad.err' && [ \"\$(cat '$campaign'/state.json.bad-*)\" = '{\"schema_version\": 1, \"runs\": [' ] && jq -S '.runs | map_values(.status)' '$campaign/state.json' | cmp -s - <(jq -S 'map_values(.status)' '$tmp/state-before') && md5sum -c --quiet '$tmp/fio.md5'"
 fi
 
 # --- 4. report.md in a browser --------------------------------------------
