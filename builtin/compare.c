@@ -11,6 +11,7 @@
 #include "results/paths.h"
 #include "lib/err.h"
 #include "lib/file.h"
+#include "lib/str.h"
 #include "reports/table.h"
 #include "results/analysis.h"
 #include "results/model.h"
@@ -61,7 +62,9 @@ static void usage(FILE *f)
 "every change 0.00%%.  When the two\n"
 "campaigns' environments differ where it matters (CPU governor, model,\n"
 "memory, fio version, kernel command line, turbo/boost/EPP/SMT when\n"
-"recorded) a warning lists the differences.\n"
+"recorded) a warning lists the differences; so it does when they\n"
+"measured different things: target, runtime, or a job's fio job file\n"
+"(the first line that differs).\n"
 "\n"
 "Two configurations of one campaign run with order = interleave or\n"
 "random are compared round by round (paired t-test on the per-round log\n"
@@ -391,6 +394,53 @@ static void env_warn(const struct side *b, const struct side *n)
 	}
 }
 
+/* What the two campaigns measured, where it differs: the target, the
+ * runtime and, for each job both ran, its fio job file (campaign.json
+ * job_files): a warning listing them ("regression -81%" between two
+ * campaigns whose randread-4k.fio differed by a rate_iops line said
+ * nothing of it). */
+static void setup_warn(const struct side *b, const struct side *n)
+{
+	const struct kb_rcampaign *cb = &b->camp, *cn = &n->camp;
+	size_t i, ndiff = 0;
+
+	if (!strcmp(b->dir, n->dir))
+		return;
+#define SAY_DIFF(...)							\
+	do {								\
+		if (!ndiff++)						\
+			kb_warn("the campaigns measured different things "	\
+				"(a difference may come from them, not "	\
+				"from what is compared):");		\
+		fprintf(stderr, __VA_ARGS__);				\
+	} while (0)
+	if (cb->target && cn->target && strcmp(cb->target, cn->target))
+		SAY_DIFF("  target: %s in %s, %s in %s\n", cb->target, b->dir,
+			 cn->target, n->dir);
+	if (isfinite(cb->runtime_s) && isfinite(cn->runtime_s) &&
+	    cb->runtime_s != cn->runtime_s)
+		SAY_DIFF("  runtime: %g s in %s, %g s in %s\n", cb->runtime_s,
+			 b->dir, cn->runtime_s, n->dir);
+	for (i = 0; i < cn->njob_files; i++) {
+		const char *job = cn->job_file_names[i];
+		const char *tn = cn->job_file_texts[i];
+		const char *tb = kb_rcampaign__job_file(cb, job);
+		char *lb = NULL, *ln = NULL;
+		size_t line;
+
+		if (!tn || !tb)
+			continue;
+		line = kb_first_diff_line(tb, tn, &lb, &ln);
+		if (line)
+			SAY_DIFF("  job %s: its fio job file differs from "
+				 "line %zu: '%s' in %s, '%s' in %s\n", job, line,
+				 lb, b->dir, ln, n->dir);
+		free(lb);
+		free(ln);
+	}
+#undef SAY_DIFF
+}
+
 static const char *verdict_word(const struct kb_comparison_row *e)
 {
 	return e->verdict ?: "?";
@@ -697,6 +747,7 @@ int cmd_compare(int argc, char **argv)
 			      b.res, b.dir))
 		goto out;
 	env_warn(&b, &n);
+	setup_warn(&b, &n);
 	/* each campaign's runs against its own quiet level; the marks
 	 * travel with the runs into the merged model */
 	for (i = 0; i < 2; i++) {

@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -69,5 +70,34 @@ int kb_parse_utc(const char *iso, int64_t *secs)
 	if (!end || *end)
 		return -EINVAL;
 	*secs = (int64_t)timegm(&tm);
+	return 0;
+}
+
+size_t kb_first_diff_line(const char *a, const char *b, char **la,
+			  char **lb)
+{
+	size_t line = 1, i;
+
+	while (*a || *b) {
+		size_t na = strcspn(a, "\n"), nb = strcspn(b, "\n");
+
+		if (na != nb || strncmp(a, b, na)) {
+			const char *s[2] = { a, b };
+			size_t n[2] = { na, nb };
+			char **out[2] = { la, lb };
+
+			for (i = 0; i < 2; i++) {
+				char *l = kb_xasprintf("%.*s", (int)n[i], s[i]);
+
+				*out[i] = *s[i] ? kb_xstrndup_printable(l, 60) :
+					  kb_xstrdup("(end of file)");
+				free(l);
+			}
+			return line;
+		}
+		a += na + (a[na] == '\n');
+		b += nb + (b[nb] == '\n');
+		line++;
+	}
 	return 0;
 }

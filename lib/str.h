@@ -12,6 +12,14 @@ char *kb_trim(char *s);
  * (and bytes >= 0x7f) shown as '?', "..." appended when cut (malloc'd). */
 char *kb_xstrndup_printable(const char *s, size_t max);
 
+/* Line number (1-based) of the first line where texts a and b differ,
+ * with each side's line in *la and *lb (malloc'd, printable as above, at
+ * most 60 bytes; "(end of file)" past its last line); 0 when they are
+ * equal (then nothing is allocated).  For messages naming what differs
+ * between two campaigns' job files. */
+size_t kb_first_diff_line(const char *a, const char *b, char **la,
+			  char **lb);
+
 /* An ordered list of distinct strings, borrowed (not copied): the
  * configuration ids, jobs or metric names of a results model.  Linear
  * lookups: the lists are short (tens of names).  Zero-initialise. */

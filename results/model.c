@@ -7,6 +7,7 @@
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/heap.h"
+#include "lib/str.h"
 #include "parsers/json_file.h"
 
 #include <errno.h>
@@ -788,6 +789,35 @@ json_t *results_merge(json_t *const *models, const char *const *names,
 				names[m], kb_results_warmup(models[m]),
 				names[0], kb_results_warmup(models[0]),
 				names[0]);
+	/* the same job name run from different job files measures
+	 * something else: said, as kbench compare does */
+	for (m = 1; m < n; m++) {
+		json_t *f0 = json_object_get(json_object_get(models[0],
+					     "campaign"), "job_files");
+		json_t *fm = json_object_get(json_object_get(models[m],
+					     "campaign"), "job_files");
+		const char *job;
+		json_t *t0;
+
+		json_object_foreach(f0, job, t0) {
+			const char *a = json_string_value(t0);
+			const char *b = kb_jstr(fm, job);
+			char *la = NULL, *lb = NULL;
+			size_t line;
+
+			if (!a || !b)
+				continue;
+			line = kb_first_diff_line(a, b, &la, &lb);
+			if (line)
+				kb_warn("job %s: %s and %s ran different fio job "
+					"files (from line %zu: '%s' in %s, '%s' "
+					"in %s): a difference may come from them",
+					job, names[0], names[m], line, la,
+					names[0], lb, names[m]);
+			free(la);
+			free(lb);
+		}
+	}
 	/* each campaign's name, unique: "NAME(2)" for a name given again */
 	for (m = 0; m < n; m++) {
 		const char *nm = kb_jstr(json_object_get(models[m],
