@@ -423,20 +423,14 @@ static void setup_warn(const struct side *b, const struct side *n)
 			 b->dir, cn->runtime_s, n->dir);
 	for (i = 0; i < cn->njob_files; i++) {
 		const char *job = cn->job_file_names[i];
-		const char *tn = cn->job_file_texts[i];
-		const char *tb = kb_rcampaign__job_file(cb, job);
-		char *lb = NULL, *ln = NULL;
-		size_t line;
+		char *what = kb_xasprintf("job %s: its fio job file", job);
+		char *d = kb_text_diff(what, kb_rcampaign__job_file(cb, job),
+				       b->dir, cn->job_file_texts[i], n->dir);
 
-		if (!tn || !tb)
-			continue;
-		line = kb_first_diff_line(tb, tn, &lb, &ln);
-		if (line)
-			SAY_DIFF("  job %s: its fio job file differs from "
-				 "line %zu: '%s' in %s, '%s' in %s\n", job, line,
-				 lb, b->dir, ln, n->dir);
-		free(lb);
-		free(ln);
+		if (d)
+			SAY_DIFF("  %s\n", d);
+		free(d);
+		free(what);
 	}
 #undef SAY_DIFF
 }

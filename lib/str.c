@@ -73,8 +73,10 @@ int kb_parse_utc(const char *iso, int64_t *secs)
 	return 0;
 }
 
-size_t kb_first_diff_line(const char *a, const char *b, char **la,
-			  char **lb)
+/* Line number (1-based) of the first line where a and b differ, with
+ * each side's line (malloc'd) in *la and *lb; 0 when equal. */
+static size_t first_diff_line(const char *a, const char *b, char **la,
+			      char **lb)
 {
 	size_t line = 1, i;
 
@@ -100,4 +102,21 @@ size_t kb_first_diff_line(const char *a, const char *b, char **la,
 		line++;
 	}
 	return 0;
+}
+
+char *kb_text_diff(const char *what, const char *a, const char *name_a,
+		   const char *b, const char *name_b)
+{
+	char *la = NULL, *lb = NULL, *msg = NULL;
+	size_t line;
+
+	if (!a || !b)
+		return NULL;
+	line = first_diff_line(a, b, &la, &lb);
+	if (line)
+		msg = kb_xasprintf("%s differs from line %zu: '%s' in %s, '%s' "
+				   "in %s", what, line, la, name_a, lb, name_b);
+	free(la);
+	free(lb);
+	return msg;
 }

@@ -12,13 +12,13 @@ char *kb_trim(char *s);
  * (and bytes >= 0x7f) shown as '?', "..." appended when cut (malloc'd). */
 char *kb_xstrndup_printable(const char *s, size_t max);
 
-/* Line number (1-based) of the first line where texts a and b differ,
- * with each side's line in *la and *lb (malloc'd, printable as above, at
- * most 60 bytes; "(end of file)" past its last line); 0 when they are
- * equal (then nothing is allocated).  For messages naming what differs
- * between two campaigns' job files. */
-size_t kb_first_diff_line(const char *a, const char *b, char **la,
-			  char **lb);
+/* "WHAT differs from line N: 'LINE A' in NAME_A, 'LINE B' in NAME_B"
+ * (malloc'd; each line printable, at most 60 bytes, "(end of file)" past
+ * its last line) for the first line where texts a and b differ; NULL
+ * when they are equal or either is NULL.  For messages naming what
+ * differs between two campaigns' job files. */
+char *kb_text_diff(const char *what, const char *a, const char *name_a,
+		   const char *b, const char *name_b);
 
 /* An ordered list of distinct strings, borrowed (not copied): the
  * configuration ids, jobs or metric names of a results model.  Linear

@@ -800,22 +800,17 @@ json_t *results_merge(json_t *const *models, const char *const *names,
 		json_t *t0;
 
 		json_object_foreach(f0, job, t0) {
-			const char *a = json_string_value(t0);
-			const char *b = kb_jstr(fm, job);
-			char *la = NULL, *lb = NULL;
-			size_t line;
+			char *what = kb_xasprintf("job %s: the fio job file",
+						  job);
+			char *d = kb_text_diff(what, json_string_value(t0),
+					       names[0], kb_jstr(fm, job),
+					       names[m]);
 
-			if (!a || !b)
-				continue;
-			line = kb_first_diff_line(a, b, &la, &lb);
-			if (line)
-				kb_warn("job %s: %s and %s ran different fio job "
-					"files (from line %zu: '%s' in %s, '%s' "
-					"in %s): a difference may come from them",
-					job, names[0], names[m], line, la,
-					names[0], lb, names[m]);
-			free(la);
-			free(lb);
+			if (d)
+				kb_warn("%s: a difference may come from it",
+					d);
+			free(d);
+			free(what);
 		}
 	}
 	/* each campaign's name, unique: "NAME(2)" for a name given again */
