@@ -27,9 +27,10 @@
  *   significant (0/1), mde_pct              the comparison (stats/compare.h);
  *                                           empty for a metric not compared
  *                                           (--metric) and for a baseline
- *   disturbed_runs   counted runs of the (configuration, job) with
- *                    "flags" or "excluded": empty when the model records
- *                    no flags at all (not measured)
+ *   disturbed_runs   ok timed runs of the (configuration, job) marked
+ *                    disturbed (stats/disturbed.h), left out by
+ *                    --exclude-disturbed or not: empty when the runs
+ *                    were not judged (stats_machine_busy_in() < 0)
  *   bimodal          1/0 from the summary's "modes"; empty when the
  *                    model has none (not computed)
  *   analysis         the comparison's "analysis" (paired, welch-log,
@@ -44,6 +45,7 @@
 #include "lib/file.h"
 #include "lib/str.h"
 #include "lib/metrics.h"
+#include "stats/disturbed.h"
 #include "stats/summary.h"
 
 #include <errno.h>
@@ -92,37 +94,16 @@ static void csv_dbl(FILE *out, int *first, double v)
 		fprintf(out, "%.15g", v);
 }
 
-/* 1 when some run of the model carries "flags": disturbance measured. */
-static int flags_recorded(const struct kb_rmodel *m)
-{
-	size_t r;
-
-	for (r = 0; r < m->nruns; r++)
-		if (m->runs[r].info.has_flags)
-			return 1;
-	return 0;
-}
-
-/* Counted runs (and runs left out as "excluded") of (cfg, job) with a
- * non-empty "flags" array or an "excluded" reason. */
+/* The ok timed runs of (cfg, job) marked disturbed (their "disturbed"
+ * list, stats/disturbed.h: whether or not --exclude-disturbed left them
+ * out), as the "Machine:" header counts them. */
 static long disturbed_runs(const struct kb_rmodel *m, const char *cfg,
 			   const char *job)
 {
-	size_t c = kb_rmodel__config(m, cfg), j = kb_rmodel__job(m, job), r;
-	long n = 0;
+	size_t d, t;
 
-	for (r = 0; c != KB_RMODEL_NONE && j != KB_RMODEL_NONE &&
-		    r < m->nruns; r++) {
-		const struct kb_rrun *x = &m->runs[r];
-
-		if (x->config != c || x->job != j)
-			continue;
-		if (!x->counts && !x->info.has_excluded)
-			continue;
-		if (x->info.flagged || x->info.has_excluded)
-			n++;
-	}
-	return n;
+	stats_disturbed_counts_in(m, &cfg, 1, job, &d, &t);
+	return (long)d;
 }
 
 int report_csv(FILE *out, const struct kb_rmodel *m)
@@ -130,8 +111,10 @@ int report_csv(FILE *out, const struct kb_rmodel *m)
 	struct kb_analysis an;
 	const struct kb_rconfig *cfg;
 	struct kb_strlist labels = { 0 };
-	int first, flags = flags_recorded(m), hosts = 0;
-	size_t i, k, c, off;
+	size_t i, k, c, off, nd, nt;
+	/* disturbance judged: stats_mark_disturbed_in() ran on m */
+	int first, flags = stats_machine_busy_in(m, NULL, &nd, &nt) >= 0;
+	int hosts = 0;
 
 	/* the summaries and comparisons as typed rows (results/analysis.h) */
 	kb_analysis__from_json(m->results, &an);

@@ -281,11 +281,20 @@ static void test_csv_flags_modes(void **state)
 
 	(void)state;
 	report_opts_init(&o);
+	/* disturbance judged (disturbed_settings), one run of NM=2
+	 * disturbed; a fio sanity flag is no disturbance (the column
+	 * counted "flags" and stayed empty for real campaigns) */
+	json_object_set_new(res, "disturbed_settings", json_object());
 	json_array_foreach(json_object_get(res, "runs"), i, run) {
+		json_object_set_new(run, "disturbed", json_array());
 		json_object_set_new(run, "flags", json_array());
 		if (!strcmp(json_string_value(json_object_get(run,
 				"configuration")), "running,NM=2") &&
 		    json_integer_value(json_object_get(run, "iteration")) == 1)
+			json_array_append_new(json_object_get(run,
+				"disturbed"), json_string("steal_pct"));
+		if (!strcmp(json_string_value(json_object_get(run,
+				"configuration")), "running,NM=1"))
 			json_array_append_new(json_object_get(run, "flags"),
 					      json_string("migrated"));
 	}
