@@ -474,6 +474,25 @@ static int drop_if_impossible(struct ctx *c, const char *dname,
 	return 1;
 }
 
+/* num() of a member a metric comes from: a member that is there but not
+ * a number ("iops": "123") is said and the metric left out (it was read
+ * as 0 IOPS without a word); an absent one is left out quietly (an older
+ * fio's output). */
+static int num_or_warn(struct ctx *c, const char *dname, const json_t *d,
+		       const char *key, double *v)
+{
+	const json_t *x = json_object_get(d, key);
+
+	if (num(d, key, v))
+		return 1;
+	if (x)
+		warnf(c, "job '%s': %s.%s is %s, not a number: left out",
+		      c->jobname, dname, key, json_is_string(x) ? "a string" :
+		      json_is_null(x) ? "null" : json_is_boolean(x) ?
+		      "a boolean" : "not a number");
+	return 0;
+}
+
 /* One direction of one job.  Returns its metric object (new reference),
  * or NULL when the direction did no I/O. */
 static json_t *parse_dir(struct ctx *c, const char *dname, const json_t *d,
@@ -498,10 +517,10 @@ static json_t *parse_dir(struct ctx *c, const char *dname, const json_t *d,
 		return NULL;
 
 	o = json_object();
-	num(d, "iops", &s->iops);
-	num(d, "bw", &s->bw_kib);
-	s->bad_iops = drop_if_impossible(c, dname, "iops", s->iops);
-	s->bad_bw = drop_if_impossible(c, dname, "bw_kib", s->bw_kib);
+	s->bad_iops = !num_or_warn(c, dname, d, "iops", &s->iops) ||
+		      drop_if_impossible(c, dname, "iops", s->iops);
+	s->bad_bw = !num_or_warn(c, dname, d, "bw", &s->bw_kib) ||
+		    drop_if_impossible(c, dname, "bw_kib", s->bw_kib);
 	if (!s->bad_iops)
 		set_num(o, "iops", s->iops);
 	if (!s->bad_bw)
@@ -2098,9 +2117,14 @@ json_t *fio_parse_buf_opts(const char *name, const char *buf, size_t len,
 			     errlen);
 		goto out;
 	}
-	if (bad_after[0])
+	if (bad_after[0]) {
 		warnf(&c, "invalid JSON after document %d, from line %d (truncated document?), ignored: %s",
 		      d.ndocs, bad_after_line, bad_after);
+		/* the numbers are an earlier report's: with --status-interval
+		 * an interim one, not the run's end */
+		flagf(&c, "truncated output: the numbers are document %d's, "
+		      "the last complete one", d.ndocs);
+	}
 	else
 		warn_between(&c, buf, text, len, text_line, d.ndocs);
 	res = build_result(&c, &d, &src, o);

@@ -12,6 +12,9 @@
 struct sample {
 	long window;
 	double value;
+	unsigned dirs;		/* the data directions summed here: bit d
+				 * for direction d (0 read, 1 write, 2
+				 * trim), bit 3 for a line without one */
 };
 
 struct segment {
@@ -61,10 +64,15 @@ int fio_log_name_kind(const char *path, char *kind, size_t n)
 }
 
 /* "T, V, ..." with T and V integers or reals */
-static int sample_line(const char *s, const char *e, double *t, double *v)
+/* "time, value[, direction, ...]": *t, *v, *dir (the third column, -1
+ * when there is none) and *ncols (the columns on the line).  0, or -1
+ * when the line is not a sample. */
+static int sample_line(const char *s, const char *e, double *t, double *v,
+		       int *dir, int *ncols)
 {
-	char buf[256], *p, *q;
+	char buf[256], *p, *q, *r;
 	size_t len = (size_t)(e - s);
+	long d;
 
 	if (len >= sizeof(buf))
 		len = sizeof(buf) - 1;
@@ -77,6 +85,15 @@ static int sample_line(const char *s, const char *e, double *t, double *v)
 	*v = strtod(p + 1, &q);
 	if (q == p + 1 || errno || (*q && *q != ',' && !isspace((unsigned char)*q)))
 		return -1;
+	*ncols = 2;
+	*dir = -1;
+	for (r = q; *r; r++)
+		*ncols += *r == ',';
+	if (*q == ',') {
+		d = strtol(q + 1, &r, 10);
+		if (r != q + 1 && d >= 0 && d <= 2)
+			*dir = (int)d;
+	}
 	return 0;
 }
 
@@ -97,6 +114,7 @@ int fio_log_detect(const char *path, const char *buf, size_t len)
 	char kind[16], *name = NULL;
 	const char *e;
 	double t, v;
+	int dir, ncols;
 	size_t i = 0;
 
 	if (fio_log_name_kind(path, kind, sizeof(kind)))
@@ -111,16 +129,24 @@ int fio_log_detect(const char *path, const char *buf, size_t len)
 		return 1;
 	}
 	return i < len && isdigit((unsigned char)buf[i]) &&
-	       !sample_line(buf + i, e, &t, &v);
+	       !sample_line(buf + i, e, &t, &v, &dir, &ncols);
 }
 
-static int add_sample(struct segment *g, long w, double v)
+/* Sample v of direction dir (-1: none) into window w of g: the
+ * directions of a window are summed (read + write of one file); 0, -1
+ * out of memory, -2 when the window has a sample of that direction
+ * already (the log's samples are closer together than the window). */
+static int add_sample(struct segment *g, long w, double v, int dir)
 {
+	unsigned bit = 1u << (dir < 0 ? 3 : dir);
 	size_t i;
 
 	for (i = g->n; i > 0 && g->s[i - 1].window >= w; i--)
 		if (g->s[i - 1].window == w) {
+			if (g->s[i - 1].dirs & bit)
+				return -2;
 			g->s[i - 1].value += v;	/* another direction */
+			g->s[i - 1].dirs |= bit;
 			return 0;
 		}
 	if (g->n == g->cap) {
@@ -135,6 +161,7 @@ static int add_sample(struct segment *g, long w, double v)
 	memmove(g->s + i + 1, g->s + i, (g->n - i) * sizeof(*g->s));
 	g->s[i].window = w;
 	g->s[i].value = v;
+	g->s[i].dirs = bit;
 	g->n++;
 	return 0;
 }
@@ -165,7 +192,7 @@ json_t *fio_log_parse(const struct fio_log_input *in, size_t n,
 	struct segment *seg = NULL;
 	size_t nseg = 0, capseg = 0, i, j, nw = 0;
 	long *wins = NULL;
-	char kind[16] = "", k[16];
+	char kind[16] = "", k[16], cut[512] = "";
 	json_t *res = NULL, *files, *windows, *warnings;
 	double sum = 0;
 	int mean_combine;
@@ -174,13 +201,14 @@ json_t *fio_log_parse(const struct fio_log_input *in, size_t n,
 		avg_msec = 1000;
 	for (i = 0; i < n; i++) {
 		const char *p = in[i].buf, *end = in[i].buf + in[i].len;
-		int lineno = 0;
+		int lineno = 0, prev_cols = 0;
 		struct segment *cur = NULL;
 
 		while (p < end) {
 			const char *e = memchr(p, '\n', (size_t)(end - p));
 			char *hname = NULL;
 			double t, v;
+			int dir, ncols, r;
 
 			if (!e)
 				e = end;
@@ -216,13 +244,34 @@ json_t *fio_log_parse(const struct fio_log_input *in, size_t n,
 					continue;
 				}
 			}
-			if (sample_line(p, e, &t, &v)) {
+			if (sample_line(p, e, &t, &v, &dir, &ncols)) {
 				snprintf(err, errlen, "%s: line %d: not a fio log sample ('time, value, direction, block size, offset'): '%.*s'",
 					 in[i].name, lineno,
 					 (int)((e - p) > 60 ? 60 : (e - p)), p);
 				goto fail;
 			}
-			if (add_sample(cur, lround(t / avg_msec), v)) {
+			if (e == end && ncols < prev_cols) {
+				/* the last line, cut off by a fio that was
+				 * killed: "401, 14" is not a sample of 14 */
+				if (!*cut)	/* the first one said */
+					snprintf(cut, sizeof(cut), "%s: line %d: cut off (no newline, %d of %d columns): '%.*s' ignored",
+						 in[i].name, lineno, ncols,
+						 prev_cols, (int)((e - p) > 60 ?
+						 60 : (e - p)), p);
+				break;
+			}
+			prev_cols = ncols;
+			r = add_sample(cur, lround(t / avg_msec), v, dir);
+			if (r == -2) {
+				snprintf(err, errlen, "%s: line %d: a second sample of %s in the %u-ms window at %ld ms: the log's samples are closer together than --log-avg-msec %u (give the job's log_avg_msec: summing them would multiply the rate)",
+					 in[i].name, lineno, dir < 0 ? "the file" :
+					 dir == 0 ? "reads" : dir == 1 ? "writes" :
+					 "trims", avg_msec,
+					 lround(t / avg_msec) * (long)avg_msec,
+					 avg_msec);
+				goto fail;
+			}
+			if (r) {
 				snprintf(err, errlen, "out of memory");
 				goto fail;
 			}
@@ -277,6 +326,8 @@ json_t *fio_log_parse(const struct fio_log_input *in, size_t n,
 	files = json_array();
 	windows = json_array();
 	warnings = json_array();
+	if (*cut)
+		json_array_append_new(warnings, json_string(cut));
 	for (i = 0; i < nseg; i++)
 		json_array_append_new(files, json_string(seg[i].name ? seg[i].name : ""));
 	for (i = 0; i < nw; i++) {

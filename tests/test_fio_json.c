@@ -733,6 +733,11 @@ static void test_B04_truncated_last(void **state)
 	check_metric(r, "write.iops", 150);
 	check_close("runtime", jdir(r, 0, "write", "runtime_ms"), 2000);
 	assert_true(has_warning(r, "invalid JSON after document 2"));
+	/* the numbers are an interim report's: a reason to doubt the run */
+	assert_true(json_array_size(json_object_get(r, "flags")) == 1);
+	assert_string_equal(json_string_value(json_array_get(json_object_get(
+		r, "flags"), 0)), "truncated output: the numbers are document "
+		"2's, the last complete one");
 	json_decref(r);
 	free(buf);
 }
@@ -1187,6 +1192,24 @@ static void test_impossible_values(void **state)
 	json_decref(r);
 }
 
+/* A member that is there but not a number: said, the metric left out
+ * (a string "123" was read as 0 IOPS without a word). */
+static void test_not_a_number(void **state)
+{
+	json_t *r;
+
+	(void)state;
+	r = parse_str_ok("{ \"fio version\" : \"fio-3.36\", \"jobs\" : ["
+		"{ \"jobname\" : \"a\", \"read\" : { \"iops\" : \"123\", \"bw\" : null, \"total_ios\" : 10, \"runtime\" : 10,"
+		"  \"clat_ns\" : { \"min\" : 1, \"max\" : 9, \"mean\" : 5, \"N\" : 10 } } } ] }");
+	check_no_metric(r, "read.iops");
+	check_no_metric(r, "read.bw_kib");
+	check_metric(r, "read.clat_mean_ns", 5);
+	assert_true(has_warning(r, "job 'a': read.iops is a string, not a number: left out"));
+	assert_true(has_warning(r, "job 'a': read.bw is null, not a number: left out"));
+	json_decref(r);
+}
+
 /* ---- aggregation (in-test documents) ---------------------------------- */
 
 #define JOB3(name, extra, n, mean, clatextra)				\
@@ -1462,6 +1485,7 @@ int main(void)
 		cmocka_unit_test(test_latency_buckets_sum),
 		cmocka_unit_test(test_steadystate_not_attained),
 		cmocka_unit_test(test_impossible_values),
+		cmocka_unit_test(test_not_a_number),
 		cmocka_unit_test(test_jsonplus_merge_two_jobs),
 		cmocka_unit_test(test_multijob_without_bins),
 		cmocka_unit_test(test_dup_keys_last_wins),

@@ -443,6 +443,49 @@ static void test_B13_kind_three_jobs_missing_window(void **state)
 		free(out);
 		free(err);
 	}
+	/* the last line cut off (fio killed mid-write): said and ignored,
+	 * not a sample of 14 that halves the mean */
+	{
+		char *a4[] = { "parse", "--logs", p1, NULL };
+
+		snprintf(p1, sizeof(p1), "%s", write_file(dir, "job_iops.1.log",
+			 "1000, 100, 0, 4096, 0\n2000, 110, 0, 4096, 0\n2401, 14"));
+		assert_int_equal(run_kbench(a4, &out, &err), 0);
+		r = json_loads(out, 0, NULL);
+		assert_non_null(r);
+		assert_int_equal(json_array_size(json_object_get(r, "windows")), 2);
+		check_num(r, "mean", 105);
+		if (!strstr(err, "job_iops.1.log: line 3: cut off (no newline, 2 of 5 columns): '2401, 14' ignored"))
+			fail_msg("stderr: %s", err);
+		json_decref(r);
+		free(out);
+		free(err);
+	}
+	/* samples every 200 ms read with 1000-ms windows: refused, not
+	 * five rates summed into one */
+	{
+		char *a5[] = { "parse", "--logs", p1, NULL };
+		char *a6[] = { "parse", "--logs", "--log-avg-msec", "200", p1, NULL };
+
+		snprintf(p1, sizeof(p1), "%s", write_file(dir, "job_iops.1.log",
+			 "200, 100, 0, 4096, 0\n200, 50, 1, 4096, 0\n"
+			 "400, 110, 0, 4096, 0\n600, 90, 0, 4096, 0\n"));
+		assert_int_equal(run_kbench(a5, &out, &err), 1);
+		if (!strstr(err, "job_iops.1.log: line 3: a second sample of reads in the 1000-ms window at 0 ms"))
+			fail_msg("stderr: %s", err);
+		free(out);
+		free(err);
+		/* with the log's own interval: reads and writes of a window
+		 * summed, each window once */
+		assert_int_equal(run_kbench(a6, &out, &err), 0);
+		r = json_loads(out, 0, NULL);
+		assert_non_null(r);
+		check_num(r, "windows/0/total", 150);
+		check_num(r, "windows/1/total", 110);
+		json_decref(r);
+		free(out);
+		free(err);
+	}
 	{
 		char kind[16];
 
