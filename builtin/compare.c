@@ -111,16 +111,24 @@ static void usage(FILE *f)
 }
 
 /* 1 when the two campaigns list a job in common */
+static int has_job(const struct kb_rcampaign *c, const char *job)
+{
+	size_t k;
+
+	for (k = 0; k < c->jobs.n; k++)
+		if (c->jobs.v[k] && !strcmp(c->jobs.v[k], job))
+			return 1;
+	return 0;
+}
+
 static int jobs_in_common(const struct kb_rcampaign *a,
 			  const struct kb_rcampaign *b)
 {
-	size_t i, k;
+	size_t i;
 
 	for (i = 0; i < a->jobs.n; i++)
-		for (k = 0; k < b->jobs.n; k++)
-			if (a->jobs.v[i] && b->jobs.v[k] &&
-			    !strcmp(a->jobs.v[i], b->jobs.v[k]))
-				return 1;
+		if (a->jobs.v[i] && has_job(b, a->jobs.v[i]))
+			return 1;
 	return 0;
 }
 
@@ -140,6 +148,23 @@ struct side {
 	struct kb_rcampaign camp;	/* res's campaign and configurations,
 					 * typed (borrows from res) */
 };
+
+/* The jobs of one side that the other never ran: said, and their runs
+ * left out of the comparison (they had rows of "insufficient samples"
+ * under a table saying how the other side's rounds were paired). */
+static void drop_unshared_jobs(struct side *s, const struct side *other)
+{
+	size_t i;
+
+	for (i = 0; i < s->camp.jobs.n; i++) {
+		const char *job = s->camp.jobs.v[i];
+
+		if (!job || has_job(&other->camp, job))
+			continue;
+		kb_warn("job %s: only in %s, not compared", job, s->arg);
+		results_drop_job_runs(s->res, job);
+	}
+}
 
 static void list_configs(const struct kb_rcampaign *c)
 {
@@ -756,6 +781,8 @@ int cmd_compare(int argc, char **argv)
 			 "the same fio jobs)", b.arg, n.arg);
 		goto out;
 	}
+	drop_unshared_jobs(&b, &n);
+	drop_unshared_jobs(&n, &b);
 
 	/* the merged model: BASE's statistics settings (its kernels.conf) */
 	merged = results_pair_new(b.res);

@@ -936,6 +936,24 @@ fail:
 	return NULL;
 }
 
+size_t results_drop_job_runs(json_t *res, const char *job)
+{
+	json_t *runs = json_object_get(res, "runs");
+	size_t i = 0, n = 0;
+
+	while (i < json_array_size(runs)) {
+		const char *j = kb_jstr(json_array_get(runs, i), "job");
+
+		if (j && !strcmp(j, job)) {
+			json_array_remove(runs, i);
+			n++;
+		} else {
+			i++;
+		}
+	}
+	return n;
+}
+
 json_t *results_pair_new(json_t *base)
 {
 	json_t *camp = json_copy(json_object_get(base, "campaign"));

@@ -151,6 +151,11 @@ json_t *results_merge(json_t *const *models, const char *const *names,
  * results_pair_finish(): campaign.baseline = baseline (a label) and
  *   "analysis_options": {"exclude_disturbed": exclude_disturbed != 0}.
  * None fails (allocation failure aborts, lib/err.h). */
+/* Remove from res (a results model) every run of job (results["runs"]
+ * only: campaign.jobs, which typed views may borrow, stays).  Returns the
+ * runs removed.  kbench compare leaves out a job one side never ran. */
+size_t results_drop_job_runs(json_t *res, const char *job);
+
 json_t *results_pair_new(json_t *base);
 void results_pair_add(json_t *merged, json_t *from, const char *id,
 		      const char *label, const char *campaign);

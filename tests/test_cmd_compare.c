@@ -410,6 +410,65 @@ static void test_exit_codes(void **state)
 	free(out);
 	free(arg);
 
+	/* a job only one side ran: said and left out, not rows of
+	 * "insufficient samples" that make the verdict undecidable */
+	{
+		char *w = campaign("withjob", ids1, 1, same, n5);
+		char *cjp = kb_path_join(w, "campaign.json");
+		json_t *cj = kb_json_load(cjp);
+		size_t i;
+
+		assert_non_null(cj);
+		json_array_append_new(json_object_get(json_object_get(cj,
+			"campaign"), "jobs"), json_string("buffered-write"));
+		for (i = 0; i < 3; i++) {
+			char *key = kb_run_key("stock", "buffered-write",
+					       (long long)i);
+			char *rd = kb_run_dir(w, key);
+			char *mp = kb_run_file(w, key, "metrics.json");
+			json_t *m = json_pack("{s:s, s:n, s:{s:f}}", "status",
+				"ok", "reason", "metrics", "read.iops",
+				500.0 + (double)i);
+
+			json_array_append_new(json_object_get(cj, "plan"),
+					      json_string(key));
+			assert_int_equal(kb_mkdir_p(rd), 0);
+			assert_int_equal(kb_json_write_atomic(mp, m), 0);
+			json_decref(m);
+			free(mp);
+			free(rd);
+			free(key);
+		}
+		assert_int_equal(kb_json_write_atomic(cjp, cj), 0);
+		json_decref(cj);
+		free(cjp);
+		/* recorded done, as kbench run would */
+		cjp = kb_path_join(w, "state.json");
+		cj = kb_json_load(cjp);
+		assert_non_null(cj);
+		for (i = 0; i < 3; i++) {
+			char *key = kb_run_key("stock", "buffered-write",
+					       (long long)i);
+
+			json_object_set_new(json_object_get(cj, "runs"), key,
+					    json_pack("{s:s}", "status", "ok"));
+			free(key);
+		}
+		assert_int_equal(kb_json_write_atomic(cjp, cj), 0);
+		json_decref(cj);
+		free(cjp);
+		rc = compare(&out, a, w, NULL, NULL);
+		if (rc != 0)
+			fail_msg("a job only in NEW: exit %d, expected 0:\n%s",
+				 rc, out);
+		assert_non_null(strstr(out, "job buffered-write: only in "));
+		assert_null(strstr(out, "buffered-write: "
+				    "stock"));	/* no table of it */
+		assert_null(strstr(out, "insufficient samples"));
+		free(out);
+		free(w);
+	}
+
 	/* errors: exit 2 */
 	arg = kb_xasprintf("%s:nosuch", t);
 	rc = compare(&out, a, arg, NULL, NULL);
