@@ -1231,6 +1231,15 @@ static void build_header(struct ctx *c, struct kb_report *r)
 				"job", it, !strcmp(wu, "n/a") ? "0" : wu));
 	free(it);
 	free(wu);
+	/* an interrupted campaign: its tables hold fewer runs than the
+	 * plan (kbench run -o DIR resumes it) */
+	if (camp->progress_planned > 0 &&
+	    camp->progress_done < camp->progress_planned)
+		add_header(r, "Progress", kb_xasprintf("%lld of %lld runs done, "
+			   "%lld to do: the campaign is unfinished (kbench run "
+			   "-o DIR resumes it)", camp->progress_done,
+			   camp->progress_planned, camp->progress_planned -
+			   camp->progress_done));
 	shard_header(c, r);
 	if (camp->merged_from.n > 1)
 		add_header(r, "Baseline", kb_xasprintf("%s; a configuration of "

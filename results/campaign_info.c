@@ -278,6 +278,16 @@ void kb_rcampaign__fill(struct kb_rcampaign *c, json_t *results)
 	c->iterations = int_of(camp, "iterations");
 	c->warmup = int_of(camp, "warmup");
 	c->runtime_s = num_of(camp, "runtime_s");
+	{
+		json_t *pg = json_object_get(camp, "progress");
+		json_t *pl = json_object_get(pg, "planned");
+		json_t *dn = json_object_get(pg, "done");
+
+		c->progress_planned = json_is_integer(pl) ?
+				      json_integer_value(pl) : -1;
+		c->progress_done = json_is_integer(dn) ?
+				   json_integer_value(dn) : -1;
+	}
 	strs_of(&c->jobs, json_object_get(camp, "jobs"));
 	strs_of(&c->hosts, json_object_get(camp, "hosts"));
 	strs_of(&c->merged_from, json_object_get(camp, "merged_from"));

@@ -171,6 +171,9 @@ struct kb_rcampaign {
 	const char *order;		/* "interleave" | "block" | "random" */
 	const char *target;		/* "loop:1024M", "/dev/nvme0n1" */
 	long long iterations, warmup;	/* -1: absent */
+	/* campaign.progress (results_load_campaign()): the runs of the
+	 * plan and those done; -1: absent (an export, a merge) */
+	long long progress_planned, progress_done;
 	double runtime_s;		/* NAN: absent */
 	struct kb_rstrs jobs;		/* campaign.jobs */
 	struct kb_rstrs hosts;		/* campaign.hosts (fio --client) */

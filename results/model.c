@@ -425,6 +425,22 @@ static json_t *load_campaign(const char *dir, int reparse,
 				json_object_get(state, "superseded"));
 	if (vals)	/* a row per run done at most */
 		kb_run_values__reserve(vals, json_object_size(done));
+	/* how far the campaign got: a report of an interrupted one says
+	 * so (reports/builder.c "Progress") */
+	{
+		json_int_t planned = 0, ndone = 0;
+
+		json_array_foreach(json_object_get(cj, "plan"), i, k) {
+			const char *key = json_string_value(k);
+
+			if (!key || !key_wanted(key, keys, nkeys))
+				continue;
+			planned++;
+			ndone += json_object_get(done, key) != NULL;
+		}
+		json_object_set_new(camp, "progress", json_pack("{s:I, s:I}",
+				    "planned", planned, "done", ndone));
+	}
 	json_array_foreach(json_object_get(cj, "plan"), i, k) {
 		const char *key = json_string_value(k);
 		char *config, *job, *rdir, *mpath, *extra;
@@ -905,6 +921,8 @@ json_t *results_merge(json_t *const *models, const char *const *names,
 					"campaign"), "order")))
 			json_object_del(camp, "order");
 	json_object_set_new(camp, "merged_from", from);
+	/* the campaigns' progress summed: any unfinished one is said */
+	results_sum_progress(camp, models, n);
 	{
 		/* the name each source's runs carry, in merged_from's order
 		 * (reports/plots.c finds a run's raw artifacts with it) */
@@ -934,6 +952,27 @@ fail:
 	json_decref(envs);
 	json_decref(from);
 	return NULL;
+}
+
+void results_sum_progress(json_t *camp, json_t *const *models, size_t n)
+{
+	json_int_t planned = 0, ndone = 0;
+	int all = 1;
+	size_t m;
+
+	for (m = 0; m < n; m++) {
+		json_t *pg = json_object_get(json_object_get(models[m],
+					     "campaign"), "progress");
+
+		all &= json_is_integer(json_object_get(pg, "planned"));
+		planned += json_integer_value(json_object_get(pg, "planned"));
+		ndone += json_integer_value(json_object_get(pg, "done"));
+	}
+	if (all)
+		json_object_set_new(camp, "progress", json_pack("{s:I, s:I}",
+				    "planned", planned, "done", ndone));
+	else
+		json_object_del(camp, "progress");
 }
 
 size_t results_drop_job_runs(json_t *res, const char *job)

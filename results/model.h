@@ -151,6 +151,11 @@ json_t *results_merge(json_t *const *models, const char *const *names,
  * results_pair_finish(): campaign.baseline = baseline (a label) and
  *   "analysis_options": {"exclude_disturbed": exclude_disturbed != 0}.
  * None fails (allocation failure aborts, lib/err.h). */
+/* camp.progress ({"planned", "done"}: results_load_campaign()) of a
+ * merge of the n models: their sums, or none when one has none (an
+ * export); the report's "Progress" header says an unfinished one. */
+void results_sum_progress(json_t *camp, json_t *const *models, size_t n);
+
 /* Remove from res (a results model) every run of job (results["runs"]
  * only: campaign.jobs, which typed views may borrow, stays).  Returns the
  * runs removed.  kbench compare leaves out a job one side never ran. */

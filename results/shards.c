@@ -259,6 +259,8 @@ json_t *results_merge_shards(json_t *const *models, const char *const *names,
 		"n", (int)nshards, "conf_sha256",
 		json_object_get(sh0, "conf_sha256"), "from", from));
 	json_object_set_new(camp, "environments", envs);
+	/* the shards' progress summed (every shard's own plan and state) */
+	results_sum_progress(camp, by_k, nshards);
 	name = merged_name(by_k, nm, nshards);
 	json_object_set_new(camp, "name", json_string(name));
 	free(name);

@@ -319,6 +319,13 @@ if [ -n "$campaign" ]; then
 	rc=$?
 	check "state.json damaged: kept aside, rebuilt, nothing redone (rc $rc)" \
 		"[ $rc -eq 0 ] && grep -q 'state.json could not be used; kept as .*state.json.bad-' '$tmp/bad.err' && [ \"\$(cat '$campaign'/state.json.bad-*)\" = '{\"schema_version\": 1, \"runs\": [' ] && jq -S '.runs | map_values(.status)' '$campaign/state.json' | cmp -s - <(jq -S 'map_values(.status)' '$tmp/state-before') && md5sum -c --quiet '$tmp/fio.md5'"
+	# an unfinished campaign says so in its report's header
+	cp -r "$campaign" "$tmp/unfinished"
+	jq '.runs |= with_entries(select(.key | endswith("/001") | not))' "$campaign/state.json" >"$tmp/unfinished/state.json"
+	"$KBENCH" report -f text "$tmp/unfinished" >"$tmp/unfinished.txt" 2>&1
+	"$KBENCH" report -f text "$campaign" >"$tmp/finished.txt" 2>&1
+	check "an unfinished campaign's report: 'Progress: 2 of 4 runs done, 2 to do'; a finished one has no such line" \
+		"grep -q '^Progress: *2 of 4 runs done, 2 to do: the campaign is unfinished' '$tmp/unfinished.txt' && ! grep -q '^Progress:' '$tmp/finished.txt'"
 fi
 
 # --- 4. report.md in a browser --------------------------------------------
