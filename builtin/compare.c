@@ -314,13 +314,6 @@ static void build_pairs(struct pairs *p, json_t *merged, struct side *b,
 
 /* 1 when directories a and b are one (the same device and inode:
  * "A", "A/", "./A" or a link to it). */
-static int same_dir(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
-	       sa.st_ino == sb.st_ino;
-}
 
 /* kbench compare A A: the comparisons of a configuration with its own
  * copy ("(again)", add_pair()) are unpaired because the copy is taken as
@@ -756,7 +749,7 @@ int cmd_compare(int argc, char **argv)
 	copts.metrics = metrics;
 	if (side_open(&b, argv[optind]) || side_open(&n, argv[optind + 1]))
 		goto out;
-	if (strcmp(b.dir, n.dir) && same_dir(b.dir, n.dir)) {
+	if (strcmp(b.dir, n.dir) && kb_same_file(b.dir, n.dir)) {
 		/* two paths to one campaign: one name, so that its
 		 * configurations are recognised as themselves */
 		free(n.dir);

@@ -86,9 +86,11 @@ static void usage(FILE *f)
 "                      when not measured, whatever --layout says;\n"
 "                      json: the results model with its summaries\n"
 "                      and comparisons (docs/results-format.md,\n"
-"                      schema/results.schema.json; an array when several\n"
-"                      campaigns are given), or with --layout/--rows the\n"
-"                      tables themselves.  Several formats: FMT,FMT\n"
+"                      schema/results.schema.json; with --separate and\n"
+"                      several campaigns an array of them), or with\n"
+"                      --layout/--rows the tables themselves.  Several\n"
+"                      formats: FMT,FMT (on standard output, one after\n"
+"                      the other)\n"
 "  -l, --layout NAME   the tables to show (default: variants, time and\n"
 "                      profile tables together):\n"
 	);
@@ -455,6 +457,15 @@ int cmd_report(int argc, char **argv)
 			 "json)");
 		goto out;
 	}
+	if (nformats > 1 && output && strcmp(output, "-")) {
+		/* one file of several formats is a file of none (a CSV
+		 * after a text report loads in no spreadsheet) */
+		kb_error("-o %s: one file takes one format, %zu given (-f %s,"
+			 "...); write each with its own -f and -o, or leave -o "
+			 "out for standard output", output, nformats,
+			 formats[0]);
+		goto out;
+	}
 	if (nmetrics)
 		opts.metrics = copts.metrics = metrics;
 	if (optind >= argc && !njsons) {
@@ -476,6 +487,16 @@ int cmd_report(int argc, char **argv)
 		nsrc++;
 	}
 	for (c = optind; c < argc; c++) {
+		int k, dup = 0;
+
+		/* "A ./A": one campaign, not two to merge */
+		for (k = optind; k < c && !dup; k++)
+			dup = kb_same_file(argv[k], argv[c]);
+		if (dup) {
+			kb_warn("%s is %s again: reported once", argv[c],
+				argv[k - 1]);
+			continue;
+		}
 		src[nsrc].name = argv[c];
 		src[nsrc].results = lean_load(argv[c], reparse,
 			/* what reads only the typed model: one campaign's

@@ -436,3 +436,11 @@ int kb_file_contains(const char *path, const char *needle)
 	free(t);
 	return found;
 }
+
+int kb_same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}

@@ -133,4 +133,9 @@ FILE *kb_xmemstream(char **buf, size_t *len);
 #define KB_FREE_AT_EXIT 0
 #endif
 
+/* 1 when paths a and b name the same file or directory (same device
+ * and inode: "A" and "./A", a symlink and its target), else 0 (either
+ * missing included). */
+int kb_same_file(const char *a, const char *b);
+
 #endif

@@ -739,6 +739,28 @@ int results_map_check(const struct results_map *m, json_t *const *newer,
 		list_configs(base_name, base);
 		return -EINVAL;
 	}
+	/* one OLD per NEW: a second --map of the same configuration was
+	 * ignored without a word */
+	for (k = 0; m && k < nnewer; k++)
+		json_array_foreach(json_object_get(newer[k], "configurations"),
+				   j, c) {
+			const char *id = kb_jstr(c, "id") ?: "";
+			const char *first = NULL;
+
+			for (i = 0; i < m->n; i++) {
+				old = map_old_of(m->v[i], id);
+				if (!old || !results_has_config(base, old))
+					continue;
+				if (first && strcmp(first, old)) {
+					kb_error("--map: %s is mapped twice, to "
+						 "%s and to %s; give one --map "
+						 "per configuration", id, first,
+						 old);
+					return -EINVAL;
+				}
+				first = old;
+			}
+		}
 	return 0;
 }
 

@@ -228,6 +228,21 @@ check "--map with one campaign: exit 2 naming the option, no report" \
 rc=$?
 check "--map with --separate: exit 2 saying why" \
 	"[ $rc -eq 2 ] && grep -q -- '--separate reports each campaign alone' '$tmp/m.err'"
+"$KBENCH" compare --map 'running,NM=1=running,NM=0' \
+	--map 'running,NM=1=running,NM=2' "$repo/tests/data/push/demo" \
+	"$repo/tests/data/push/demo" >/dev/null 2>"$tmp/m.err"
+rc=$?
+check "--map of one configuration twice: exit 2, both named (the second was ignored)" \
+	"[ $rc -eq 2 ] && grep -q -- '--map: running,NM=1 is mapped twice, to running,NM=0 and to running,NM=2' '$tmp/m.err'"
+"$KBENCH" report -f text,csv -o "$tmp/two.txt" "$repo/tests/data/push/demo" 2>"$tmp/m.err"
+rc=$?
+check "-f text,csv -o FILE: exit 2, no file of two formats" \
+	"[ $rc -eq 2 ] && grep -q -- '-o $tmp/two.txt: one file takes one format, 2 given' '$tmp/m.err' && [ ! -e '$tmp/two.txt' ]"
+"$KBENCH" report -f text "$repo/tests/data/push/demo" "$repo/tests/data/push/demo/." >"$tmp/dup.txt" 2>"$tmp/m.err"
+rc=$?
+"$KBENCH" report -f text "$repo/tests/data/push/demo" >"$tmp/one.txt" 2>/dev/null
+check "report A A/.: one campaign, said, the same report as report A (rc $rc)" \
+	"[ $rc -eq 0 ] && grep -q 'demo/. is .*demo again: reported once' '$tmp/m.err' && cmp -s '$tmp/dup.txt' '$tmp/one.txt'"
 
 # --- 3c. one iteration numbering (issue 15) -----------------------------
 # A reader's iteration N is the N-th counted round whatever warmup is;
