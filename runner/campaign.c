@@ -11,6 +11,7 @@
 #include "lib/proc.h"
 #include "parsers/fio_probe.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -240,6 +241,34 @@ int campaign_lock(const char *dir)
 	return fd;
 }
 
+/* A sweep whose variable job j's file (path) never reads: its
+ * configurations would run the same job, said once per sweep and job
+ * (`sweep bs = 4k 8k` with a job file without ${KBENCH_BS}). */
+static void sweep_unused_warn(const struct kb_config *cfg, size_t j,
+			      const char *path)
+{
+	char *text = NULL, *var, *p;
+	size_t t;
+
+	if (kb_read_file(path, &text, NULL, 1))
+		return;		/* read again, and said, when it runs */
+	for (t = 0; t < cfg->ntunables; t++) {
+		if (!cfg->tunables[t].sweep)
+			continue;
+		var = kb_xasprintf("${KBENCH_%s}", cfg->tunables[t].label);
+		for (p = var + 9; *p != '}'; p++)
+			*p = (char)toupper((unsigned char)*p);
+		if (!strstr(text, var))
+			kb_warn("%s:%d: sweep %s: job '%s' (%s) never reads %s: "
+				"its %zu configurations run the same job",
+				cfg->path, cfg->tunables[t].line,
+				cfg->tunables[t].label, cfg->jobs[j], path, var,
+				cfg->tunables[t].nvalues);
+		free(var);
+	}
+	free(text);
+}
+
 int campaign_check_jobs(const struct kb_config *cfg)
 {
 	size_t i;
@@ -261,6 +290,8 @@ int campaign_check_jobs(const struct kb_config *cfg)
 				free(help);
 			}
 			ret = -ENOENT;
+		} else {
+			sweep_unused_warn(cfg, i, from);
 		}
 		free(from);
 	}

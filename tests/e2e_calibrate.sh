@@ -87,6 +87,14 @@ sed 's|cal/calibration.json|nope/calibration.json|' "$tmp/k.conf" >"$tmp/k2.conf
 rc=$?
 check "a missing calibration file: plan exits 1 naming the line (exit $rc)" \
 	"[ $rc -eq 1 ] && grep -q 'k2.conf:12: calibration = ' $tmp/bad2.err && grep -q 'no such calibration file' $tmp/bad2.err"
+# a sweep the job file never reads: said (its configurations are one job)
+mkdir -p "$tmp/swprof"
+{ cat "$repo/profiles/randread-4k.fio"; echo 'numjobs=${KBENCH_NUMJOBS}'; } >"$tmp/swprof/randread-4k.fio"
+printf '[global]\njobs = randread-4k\nruntime = 1\ntarget = loop:32M\nprofiles = %s\nsweep bs = 4k 8k\nsweep numjobs = 1 2\n[running]\nmethod = local\n' "$tmp/swprof" >"$tmp/sw.conf"
+"$KBENCH" plan -c "$tmp/sw.conf" >/dev/null 2>"$tmp/sw.err"
+rc=$?
+check "plan: a sweep the job never reads is said, one the job reads is not (rc $rc)" \
+	"[ $rc -eq 0 ] && grep -q \"sw.conf:6: sweep bs: job 'randread-4k' (.*randread-4k.fio) never reads .{KBENCH_BS}: its 2 configurations run the same job\" '$tmp/sw.err' && ! grep -q 'KBENCH_NUMJOBS' '$tmp/sw.err'"
 
 # --- 5. the calibration applied to another setup ---
 check "plan on the calibrated setup says nothing of a misfit" \
