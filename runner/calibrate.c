@@ -113,6 +113,27 @@ static int write_aa_conf(const char *conf, const char *dir, unsigned rounds,
 	*baseline = kb_xstrdup(plan.configs[plan.baseline].id);
 	text = calibrate_conf_text(&cfg, &plan, rounds);
 	*aa_conf = kb_path_join(dir, "aa.conf");
+	if (text) {
+		/* a calibration there already: resumed only when it is the
+		 * same A/A (the same kernels.conf and -n), else said so (the
+		 * campaign refused "a different kernels.conf than DIR/aa.conf",
+		 * a file and a -c the user never gave) */
+		char *cj = kb_path_join(dir, "aa/campaign.json");
+		char *old = NULL;
+		int other = kb_exists(cj) &&
+			    !kb_read_file(*aa_conf, &old, NULL, 1) &&
+			    strcmp(old, text);
+
+		free(old);
+		free(cj);
+		if (other) {
+			kb_error("%s holds a calibration made from another "
+				 "kernels.conf or another number of rounds "
+				 "(-n); run it again with the same -c and -n to "
+				 "resume it, or give a new -o DIR", dir);
+			goto out;
+		}
+	}
 	if (text && !kb_mkdir_p(dir) &&
 	    !kb_write_atomic(*aa_conf, text, strlen(text))) {
 		if (kconf_load(*aa_conf, &aa) == 0) {
@@ -127,6 +148,7 @@ static int write_aa_conf(const char *conf, const char *dir, unsigned rounds,
 	} else if (text) {
 		kb_error("%s: cannot write the A/A kernels.conf", *aa_conf);
 	}
+out:
 	free(text);
 	plan_free(&plan);
 	kconf_free(&cfg);

@@ -76,6 +76,12 @@ check "results.json: the comparison's analysis is the calibration's" \
 rc=$?
 check "calibrate again resumes: exit 0, nothing run ($rc)" \
 	"[ $rc -eq 0 ] && grep -q 'nothing to run' $tmp/cal2.err && grep -q 'rounds needed' $tmp/cal2.out"
+cp "$tmp/cal/aa.conf" "$tmp/aa.conf.before"
+"$KBENCH" calibrate -c "$tmp/k.conf" -o "$tmp/cal" --rounds 5 \
+	>/dev/null 2>"$tmp/cal3.err"
+rc=$?
+check "calibrate again with another --rounds: exit 1 saying so, the campaign's aa.conf kept ($rc)" \
+	"[ $rc -eq 1 ] && grep -q 'cal holds a calibration made from another kernels.conf or another number of rounds (-n)' $tmp/cal3.err && ! grep -q 'different kernels.conf than' $tmp/cal3.err && cmp -s $tmp/cal/aa.conf $tmp/aa.conf.before"
 
 # --- 4. errors ---
 "$KBENCH" calibrate -c "$tmp/k.conf" -o "$tmp/x" --rounds 2 >/dev/null 2>"$tmp/bad.err"
