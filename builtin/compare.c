@@ -687,7 +687,7 @@ int cmd_compare(int argc, char **argv)
 	struct kb_compare_opts copts;
 	struct pairs pairs = { 0 };
 	const char **metrics = NULL;
-	char **keep = NULL, *copy, *tok, *save;
+	char **keep = NULL;
 	size_t nmetrics = 0, nkeep = 0, i, nreg = 0, nundecided = 0, nweak = 0;
 	size_t nunder = 0;
 	struct results_map map = { 0 };
@@ -700,17 +700,8 @@ int cmd_compare(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, kb_compare_shortopts, kb_compare_options, NULL)) != -1) {
 		switch (c) {
 		case 'm':
-			copy = kb_xstrdup(optarg);
-			keep = kb_xrealloc(keep, (nkeep + 1) * sizeof(*keep));
-			keep[nkeep++] = copy;
-			save = NULL;
-			for (tok = strtok_r(copy, ",", &save); tok;
-			     tok = strtok_r(NULL, ",", &save)) {
-				metrics = kb_xrealloc(metrics, (nmetrics + 2) *
-						      sizeof(*metrics));
-				metrics[nmetrics++] = tok;
-				metrics[nmetrics] = NULL;
-			}
+			kb_list_add_split(&metrics, &nmetrics, &keep, &nkeep,
+					  optarg);
 			break;
 		case 'A':
 		case 'E':

@@ -189,24 +189,6 @@ static char *plots_href(const char *plots, const char *output)
 	return kb_xstrdup(pr);
 }
 
-/* Append the comma-separated items of arg to *list (a NULL-terminated
- * array of pointers into strdup'd copies kept in *keep). */
-static void split_add(const char ***list, size_t *n, char ***keep,
-		      size_t *nkeep, const char *arg)
-{
-	char *copy = kb_xstrdup(arg), *save = NULL, *tok;
-
-	*keep = kb_xrealloc(*keep, (*nkeep + 1) * sizeof(**keep));
-	(*keep)[(*nkeep)++] = copy;
-	for (tok = strtok_r(copy, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		*list = kb_xrealloc(*list, (*n + 2) * sizeof(**list));
-		(*list)[(*n)++] = tok;
-		(*list)[*n] = NULL;
-	}
-}
-
-
 static int has_format(const char **formats, const char *name)
 {
 	size_t f;
@@ -381,10 +363,10 @@ int cmd_report(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, kb_report_shortopts, kb_report_options, NULL)) != -1) {
 		switch (c) {
 		case 'f':
-			split_add(&formats, &nformats, &keep, &nkeep, optarg);
+			kb_list_add_split(&formats, &nformats, &keep, &nkeep, optarg);
 			break;
 		case 'm':
-			split_add(&metrics, &nmetrics, &keep, &nkeep, optarg);
+			kb_list_add_split(&metrics, &nmetrics, &keep, &nkeep, optarg);
 			break;
 		case 'C':
 			opts.show_cpu_table = 0;
@@ -444,7 +426,7 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	if (!nformats)
-		split_add(&formats, &nformats, &keep, &nkeep, "text");
+		kb_list_add_split(&formats, &nformats, &keep, &nkeep, "text");
 	for (i = 0; i < nformats; i++) {
 		if (kb_word_in(KB_REPORT_FORMATS, formats[i]))
 			continue;

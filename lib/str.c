@@ -120,3 +120,23 @@ char *kb_text_diff(const char *what, const char *a, const char *name_a,
 	free(lb);
 	return msg;
 }
+
+void kb_list_add_split(const char ***list, size_t *n, char ***keep,
+		       size_t *nkeep, const char *arg)
+{
+	char *copy = kb_xstrdup(arg), *save = NULL, *tok;
+	size_t i;
+
+	*keep = kb_xrealloc(*keep, (*nkeep + 1) * sizeof(**keep));
+	(*keep)[(*nkeep)++] = copy;
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < *n && strcmp((*list)[i], tok); i++)
+			;
+		if (i < *n)
+			continue;	/* given already */
+		*list = kb_xrealloc(*list, (*n + 2) * sizeof(**list));
+		(*list)[(*n)++] = tok;
+		(*list)[*n] = NULL;
+	}
+}

@@ -12,6 +12,14 @@ char *kb_trim(char *s);
  * (and bytes >= 0x7f) shown as '?', "..." appended when cut (malloc'd). */
 char *kb_xstrndup_printable(const char *s, size_t max);
 
+/* The comma-separated items of arg appended to the NULL-terminated
+ * *list (*n items), each item once (`-m read.iops -m read.iops` printed
+ * the table twice): the items point into a copy of arg kept in *keep
+ * (*nkeep copies, freed by the caller).  For options given as LIST or
+ * repeated (-m, -f). */
+void kb_list_add_split(const char ***list, size_t *n, char ***keep,
+		       size_t *nkeep, const char *arg);
+
 /* "WHAT differs from line N: 'LINE A' in NAME_A, 'LINE B' in NAME_B"
  * (malloc'd; each line printable, at most 60 bytes, "(end of file)" past
  * its last line) for the first line where texts a and b differ; NULL

@@ -243,6 +243,10 @@ rc=$?
 "$KBENCH" report -f text "$repo/tests/data/push/demo" >"$tmp/one.txt" 2>/dev/null
 check "report A A/.: one campaign, said, the same report as report A (rc $rc)" \
 	"[ $rc -eq 0 ] && grep -q 'demo/. is .*demo again: reported once' '$tmp/m.err' && cmp -s '$tmp/dup.txt' '$tmp/one.txt'"
+"$KBENCH" report -m read.iops -m read.iops,read.iops -f text,text "$repo/tests/data/push/demo" >"$tmp/mm.txt" 2>/dev/null
+"$KBENCH" report -m read.iops "$repo/tests/data/push/demo" >"$tmp/m1.txt" 2>/dev/null
+check "a metric or format given twice is one table (it printed the table twice)" \
+	"[ -s '$tmp/m1.txt' ] && cmp -s '$tmp/mm.txt' '$tmp/m1.txt'"
 
 # --- 3c. one iteration numbering (issue 15) -----------------------------
 # A reader's iteration N is the N-th counted round whatever warmup is;

@@ -215,9 +215,12 @@ check "report --layout scaling: numjobs columns, one row per NM, % change row" \
 	"grep -q 'numjobs=1 *numjobs=2' $tmp/scaling.txt && grep -Eq '^running,NM=0 +[0-9.]+ +[0-9.]+' $tmp/scaling.txt && grep -Eq '^running,NM=1 +[0-9.]+ +[0-9.]+' $tmp/scaling.txt && grep -Eq '^% change running,NM=1 +[-+][0-9.]+% +[-+][0-9.]+%' $tmp/scaling.txt"
 
 # --- 9. several campaigns merge into one table (or refuse, clearly) ---
-"$KBENCH" report --no-cpu "$c1" "$c1" >"$tmp/merge.txt" 2>"$tmp/merge.err"
+# a copy of the campaign elsewhere: the same name given again ("c1(2)";
+# the same directory twice is reported once, e2e_report.sh)
+mkdir -p "$tmp/again" && cp -r "$c1" "$tmp/again/c1"
+"$KBENCH" report --no-cpu "$c1" "$tmp/again/c1" >"$tmp/merge.txt" 2>"$tmp/merge.err"
 rc=$?
-check "report DIR DIR: one merged table, every row named with its campaign (exit $rc)" \
+check "report DIR DIR2 of one name: one merged table, every row named with its campaign (exit $rc)" \
 	"[ $rc -eq 0 ] && [ \"\$(grep -c '^kbench report:' $tmp/merge.txt)\" = 1 ] && grep -q '^kbench report: c1 vs c1(2)$' $tmp/merge.txt && grep -Eq '^c1:running +0 ' $tmp/merge.txt && grep -Eq '^c1\\(2\\):running +1 ' $tmp/merge.txt && ! grep -Eq '^running ' $tmp/merge.txt"
 "$KBENCH" report "$c1" "$c4" >/dev/null 2>"$tmp/merge2.err"
 rc=$?
