@@ -82,6 +82,10 @@ struct parser {
 	struct kb_job_hosts *jh;	/* current [job NAME] section */
 	struct kb_job_hosts jscratch;	/* for job sections not kept */
 	int global_line;	/* line of the first [global], 0 = none */
+	int variant_headers;	/* variant section headers met, kept or
+				 * refused (no "no variants" after a
+				 * refused name) */
+	int variants_capped;	/* "too many variants" said (once) */
 	/* line where each kconf_opts[] key was set: [global] keys for the
 	 * file, variant keys for the current section */
 	int seen[KCONF_MAX_OPTS];
@@ -109,6 +113,16 @@ static void perr(struct parser *p, int line, const char *fmt, ...)
 			*c = '?';
 	if (n >= sizeof(msg))
 		strcpy(msg + sizeof(msg) - 5, "...");
+	/* a byte order mark (U+FEFF) is invisible on a terminal: shown,
+	 * and said once what to do (one at the file's start is skipped) */
+	c = strstr(msg, "\xef\xbb\xbf");
+	if (c) {
+		kb_error("%s:%d: %.*s<U+FEFF>%s (a byte order mark inside the "
+			 "file: save it without one)", p->name, line,
+			 (int)(c - msg), msg, c + 3);
+		p->nerrors++;
+		return;
+	}
 	kb_error("%s:%d: %s", p->name, line, msg);
 	p->nerrors++;
 }
@@ -1693,6 +1707,7 @@ static void start_section(struct parser *p, char *s)
 		p->sec = SEC_GLOBAL;
 		return;
 	}
+	p->variant_headers++;
 	if (!valid_name(name, "._+-")) {
 		perr(p, p->line,
 		     "bad variant name [%.64s] (expected letters, digits, . _ + -)",
@@ -1715,8 +1730,12 @@ static void start_section(struct parser *p, char *s)
 		}
 	}
 	if (cfg->nvariants == KB_MAX_VARIANTS) {
-		perr(p, p->line, "too many variants (at most %d)",
-		     KB_MAX_VARIANTS);
+		if (!p->variants_capped++)
+			perr(p, p->line, "too many variants (at most %d; "
+			     "this one and those after it refused)",
+			     KB_MAX_VARIANTS);
+		else
+			p->nerrors++;
 		return;
 	}
 	p->var = &cfg->variants[cfg->nvariants++];
@@ -1964,7 +1983,7 @@ static void finish(struct parser *p)
 		perr(p, p->global_line ? p->global_line : 1,
 		     "%s: no jobs: [global] needs jobs = NAME... (profiles/NAME.fio)",
 		     p->global_line ? "[global]" : "no [global] section");
-	if (!cfg->nvariants)
+	if (!cfg->nvariants && !p->variant_headers)
 		perr(p, p->nlines ? p->nlines : 1,
 		     "no variants: add a section such as [running] with method = local");
 	if (cfg->nprofile && !cfg->profile_runs && !cfg->profile_during_counted)

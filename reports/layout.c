@@ -423,6 +423,10 @@ static struct kb_table *pivot(const struct lctx *c, const struct dim *r,
 				  "and failed runs left out: n/a); average: "
 				  "arithmetic mean; stddev: sample standard "
 				  "deviation (n-1)");
+	} else if (nmax > 1 && nmin == nmax) {
+		kb_table_add_note(t, "each cell: the mean of the %zu timed "
+				  "runs with that %s and %s; n/a: no run",
+				  nmax, r->name, cl->name);
 	} else if (nmax > 1) {
 		kb_table_add_note(t, "each cell: the mean of the %zu-%zu timed "
 				  "runs with that %s and %s; n/a: no run",

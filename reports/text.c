@@ -123,6 +123,18 @@ static void line_flush(FILE *out, struct line *l)
 		l->buf[0] = '\0';
 }
 
+/* The length of the word at p: up to the next blank, or when p opens a
+ * short quotation ("* -0.42%*", a mark with a blank inside) to the
+ * blank after its closing quote, so that a line never ends inside it. */
+static size_t quoted_word(const char *p)
+{
+	const char *q;
+
+	if (*p == '"' && (q = strchr(p + 1, '"')) && q - p <= 24)
+		return (size_t)(q - p) + 1 + strcspn(q + 1, " ");
+	return strcspn(p, " ");
+}
+
 void kb_text_wrap(FILE *out, const char *prefix, const char *text,
 		  int indent, int width)
 {
@@ -140,7 +152,7 @@ void kb_text_wrap(FILE *out, const char *prefix, const char *text,
 			p++;
 		if (!*p)
 			break;
-		wl = strcspn(p, " ");
+		wl = quoted_word(p);
 		if (!first && col + 1 + wl > wid) {
 			fprintf(out, "\n%*s", (int)ind, "");
 			col = ind;

@@ -247,6 +247,9 @@ check "report A A/.: one campaign, said, the same report as report A (rc $rc)" \
 "$KBENCH" report -m read.iops "$repo/tests/data/push/demo" >"$tmp/m1.txt" 2>/dev/null
 check "a metric or format given twice is one table (it printed the table twice)" \
 	"[ -s '$tmp/m1.txt' ] && cmp -s '$tmp/mm.txt' '$tmp/m1.txt'"
+"$KBENCH" report --rows NM --cols job "$repo/tests/data/push/demo" >"$tmp/pv.txt" 2>/dev/null
+check "a pivot of cells of equal n says 'the mean of the 3 timed runs' (it said 3-3)" \
+	"grep -q 'each cell: the mean of the 3 timed runs with that NM and job' '$tmp/pv.txt'"
 
 # --- 3c. one iteration numbering (issue 15) -----------------------------
 # A reader's iteration N is the N-th counted round whatever warmup is;

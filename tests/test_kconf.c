@@ -1052,14 +1052,22 @@ static void test_err_too_many(void **state)
 	expect_error(text, "bad.conf:11: tunable T8: too many tunables (at most 8)");
 	free(text);
 
+	/* said once however many more there are (5000 variants printed
+	 * 4936 lines) */
 	text = kb_xstrdup("[global]\njobs = a\n");
-	for (i = 0; i <= KB_MAX_VARIANTS; i++) {
+	for (i = 0; i <= KB_MAX_VARIANTS + 100; i++) {
 		t = kb_xasprintf("%s[v%d]\n", text, i);
 		free(text);
 		text = t;
 	}
-	expect_error(text, "bad.conf:67: too many variants (at most 64)");
+	expect_error(text, "bad.conf:67: too many variants (at most 64;");
 	free(text);
+	/* a byte order mark inside the file is shown, not invisible */
+	expect_error("[global]\njobs = a\n\xef\xbb\xbfiterations = 3\n"
+		     "[v]\n", "bad.conf:3: unknown key '<U+FEFF>iterations'");
+	/* a refused variant name is the error, not also "no variants" */
+	expect_error("[global]\njobs = a\n[bad name!]\n",
+		     "bad.conf:3: bad variant name [bad name!]");
 }
 
 /* method = vm with every key, and a null_blk target (seed 002's device) */
