@@ -227,6 +227,10 @@ static int batch_check(int ret, const struct kb_spawn_result *res)
 
 /* seconds gnuplot may take over the scripts of one plots_write() */
 #define GNUPLOT_TIMEOUT_S 120
+/* gnuplot's warnings ("empty x range" for a graph of one point) stay
+ * out of kbench's output; when it fails, batch_check() says how to see
+ * why (gnuplot SCRIPT) */
+#define GNUPLOT_STDERR "/dev/null"
 
 int kb_gnuplot_start(struct kb_gnuplot *g)
 {
@@ -238,7 +242,8 @@ int kb_gnuplot_start(struct kb_gnuplot *g)
 		return -ENOENT;	/* said by plots_write() if it draws */
 	free(path);
 	ret = kb_spawn_start(argv, &(struct kb_spawn_opts){
-			     .timeout_s = GNUPLOT_TIMEOUT_S }, 1, &g->child);
+			     .timeout_s = GNUPLOT_TIMEOUT_S,
+			     .stderr_path = GNUPLOT_STDERR }, 1, &g->child);
 	g->started = !ret;
 	return ret;
 }
@@ -299,7 +304,8 @@ static int batch_draw(struct kb_gnuplot *gp)
 	for (i = 0; i < batch.n; i++)
 		kb_argv_push(&argv, batch.gp[i]);
 	ret = kb_spawn(argv.v, &(struct kb_spawn_opts){
-		       .timeout_s = GNUPLOT_TIMEOUT_S }, &res);
+		       .timeout_s = GNUPLOT_TIMEOUT_S,
+		       .stderr_path = GNUPLOT_STDERR }, &res);
 	kb_argv_clear(&argv);
 	return batch_check(ret, &res);
 }

@@ -348,6 +348,12 @@ if [ -n "$campaign" ]; then
 	"$KBENCH" report -f text "$campaign" >"$tmp/finished.txt" 2>&1
 	check "an unfinished campaign's report: 'Progress: 2 of 4 runs done, 2 to do'; a finished one has no such line" \
 		"grep -q '^Progress: *2 of 4 runs done, 2 to do: the campaign is unfinished' '$tmp/unfinished.txt' && ! grep -q '^Progress:' '$tmp/finished.txt'"
+	# gnuplot's own warnings stay out of kbench's output (graphs of one
+	# run a configuration: "Warning: empty x range" on each)
+	"$KBENCH" report --plots "$tmp/unfinished-plots" "$tmp/unfinished" >/dev/null 2>"$tmp/uplots.err"
+	rc=$?
+	check "graphs of one run: drawn, no gnuplot warning in kbench's output (rc $rc)" \
+		"[ $rc -eq 0 ] && ls '$tmp/unfinished-plots'/*.svg >/dev/null 2>&1 && ! grep -q 'Warning: empty' '$tmp/uplots.err'"
 fi
 
 # --- 4. report.md in a browser --------------------------------------------
