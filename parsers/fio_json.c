@@ -6,6 +6,7 @@
 #include "parsers/fio_json_stream.h"
 #include "parsers/kconf.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -1206,6 +1207,17 @@ static int looks_like_normal(const char *buf, size_t len)
 }
 
 /* The message for a buffer with no fio JSON document in it. */
+/* The first character of buf[0..len) that is not blank, or 0. */
+static char first_nonblank(const char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (!isspace((unsigned char)buf[i]))
+			return buf[i];
+	return 0;
+}
+
 static void no_doc_error(const char *name, const char *buf, size_t len,
 			 const char *bad, int bad_line, int truncated,
 			 int nondoc_line, char *err, size_t errlen)
@@ -1225,6 +1237,9 @@ static void no_doc_error(const char *name, const char *buf, size_t len,
 	else if (nondoc_line)
 		kb_fmt(err, errlen, "%s:%d: JSON document has no \"jobs\" (or \"client_stats\") array: not fio --output-format=json output",
 		       name, nondoc_line);
+	else if (first_nonblank(buf, len) == '[')
+		kb_fmt(err, errlen, "%s: a JSON array, not a fio report (fio --output-format=json writes an object with a \"jobs\" array)",
+		       name);
 	else
 		kb_fmt(err, errlen, "%s: no JSON document found (is this fio --output-format=json output?)",
 		       name);
@@ -2098,10 +2113,12 @@ json_t *fio_parse_buf_opts(const char *name, const char *buf, size_t len,
 			continue;
 		}
 		if (!bad[0]) {
-			bad_line = line;
+			/* FILE:LINE is where jansson stopped; the document's
+			 * first line beside it (one line number each) */
+			bad_line = line + je.line - 1;
 			bad_truncated = at_end(&je, len - off);
-			kb_fmt(bad, sizeof(bad), "%s (line %d, column %d)",
-			       je.text, line + je.line - 1, je.column);
+			kb_fmt(bad, sizeof(bad), "%s (column %d; the document "
+			       "starts at line %d)", je.text, je.column, line);
 		}
 		if (d.ndocs && !bad_after[0]) {
 			bad_after_line = line;

@@ -645,13 +645,20 @@ static void test_no_json_errors(void **state)
 
 	r = fio_parse_buf("trunc.json", trunc, strlen(trunc), err, sizeof(err));
 	assert_null(r);
-	assert_non_null(strstr(err, "trunc.json:2: invalid JSON"));
+	/* FILE:LINE where the text stops, the document's start beside */
+	assert_non_null(strstr(err, "trunc.json:4: invalid JSON"));
+	assert_non_null(strstr(err, "the document starts at line 2)"));
 
 	r = fio_parse_buf("x.json", nojobs, strlen(nojobs), err, sizeof(err));
 	assert_null(r);
 	assert_non_null(strstr(err, "x.json:1: JSON document has no \"jobs\""));
 
 	check_parse_fails(DATA "does-not-exist.json", "cannot read");
+
+	/* an array is named as one, not "no JSON document" */
+	r = fio_parse_buf("arr.json", "[1, 2, 3]\n", 10, err, sizeof(err));
+	assert_null(r);
+	assert_non_null(strstr(err, "arr.json: a JSON array, not a fio report"));
 }
 
 /* ---- shared/cases ----------------------------------------------------- */
@@ -937,7 +944,9 @@ static void test_B36_kind_control_and_latin1(void **state)
 			  strlen(DOC_HEAD "  \"jobs\" : [ { \"jobname\" : \"x\" \"read\" : {} } ]\n}\n"),
 			  err, sizeof(err));
 	assert_null(r);
-	assert_non_null(strstr(err, "comma.json:1: invalid JSON document: "));
+	assert_non_null(strstr(err, "comma.json:3: invalid JSON document: "));
+	assert_non_null(strstr(err, "the document starts at line 1)"));
+	assert_null(strstr(err, "(line "));	/* one line number each */
 	assert_null(strstr(err, "truncated"));
 	/* a TAB in a document that is also cut short: the cause is named,
 	 * and nothing is read */
