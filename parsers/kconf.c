@@ -1235,6 +1235,46 @@ static void set_profiles(struct parser *p, const char *val)
 }
 
 /* push = URL: checked fully by push_url_check() at push time */
+/* What is wrong with the HOST[:PORT] that starts at a (an http URL after
+ * "//", RFC 3986 section 3.2: a name, an IPv4 address or [IPv6]), or
+ * NULL.  Found when kernels.conf is read, not after the campaign when
+ * the push fails ("http://[::1" was taken). */
+static const char *url_authority_problem(const char *a)
+{
+	size_t n = strcspn(a, "/?#");
+	const char *end = a + n, *port;
+	char *e;
+	long v;
+
+	if (!n)
+		return "no host";
+	if (*a == '[') {
+		const char *close = memchr(a, ']', n);
+
+		if (!close)
+			return "an IPv6 address without its closing ']'";
+		if (close == a + 1)
+			return "an empty IPv6 address";
+		port = close + 1 < end ? close + 1 : NULL;
+		if (port && *port != ':')
+			return "text after the IPv6 address's ']'";
+	} else {
+		port = memchr(a, ':', n);
+		if (port == a)
+			return "no host";
+		if (memchr(a, '[', n) || memchr(a, ']', n))
+			return "'[' or ']' outside an IPv6 address";
+	}
+	if (!port)
+		return NULL;
+	if (port + 1 == end)
+		return "no port after ':'";
+	v = strtol(port + 1, &e, 10);
+	if (e != end || !isdigit((unsigned char)port[1]) || v < 1 || v > 65535)
+		return "the port is not a number from 1 to 65535";
+	return NULL;
+}
+
 static void set_push(struct parser *p, const char *val)
 {
 	if (strchr(val, '@'))	/* never echo credentials */
@@ -1245,6 +1285,9 @@ static void set_push(struct parser *p, const char *val)
 		perr(p, p->line,
 		     "push = '%s': expected an http:// or https:// URL without credentials (e.g. http://127.0.0.1:8086/write?db=kbench; credentials go in KBENCH_PUSH_TOKEN, KBENCH_PUSH_USER/KBENCH_PUSH_PASSWORD or ~/.netrc)",
 		     val);
+	else if (url_authority_problem(strstr(val, "//") + 2))
+		perr(p, p->line, "push = '%s': %s (e.g. http://[::1]:8086/write?db=kbench)",
+		     val, url_authority_problem(strstr(val, "//") + 2));
 	else
 		p->cfg->push_url = kb_xstrdup(val);
 }

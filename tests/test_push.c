@@ -381,6 +381,37 @@ static void test_kconf_push(void **state)
 	assert_int_equal(kconf_parse("t.conf", "[global]\njobs = a\n"
 		"push = influx:8086\n[v]\n", &cfg), -EINVAL);
 	kconf_free(&cfg);
+	/* a host and port that cannot be: refused when the file is read,
+	 * not when the push fails after the campaign */
+	{
+		static const char *const bad[] = { "http://[::1",
+			"http://:80/", "http://h:0/", "http://h:99999",
+			"http://h:/x", "http://[]/", "http://[::1]x/",
+			"http://a[b/", NULL };
+		static const char *const good[] = {
+			"http://[::1]:8086/write?db=kb", "https://example.org",
+			"http://h:65535/x#y", NULL };
+		size_t i;
+
+		for (i = 0; bad[i]; i++) {
+			char *t = kb_xasprintf("[global]\njobs = a\npush = "
+					       "%s\n[v]\n", bad[i]);
+
+			if (kconf_parse("t.conf", t, &cfg) != -EINVAL)
+				fail_msg("push = %s was taken", bad[i]);
+			kconf_free(&cfg);
+			free(t);
+		}
+		for (i = 0; good[i]; i++) {
+			char *t = kb_xasprintf("[global]\njobs = a\npush = "
+					       "%s\n[v]\n", good[i]);
+
+			if (kconf_parse("t.conf", t, &cfg))
+				fail_msg("push = %s was refused", good[i]);
+			kconf_free(&cfg);
+			free(t);
+		}
+	}
 }
 
 /* ---- unit: Retry-After, origins, precision ---- */
