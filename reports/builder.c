@@ -1388,9 +1388,10 @@ static void rows_free(struct kb_profile_rows *rows)
 	free(rows->variants);
 }
 
-/* reports/profile.c: the CPU/DCM profile and time/task tables */
-static void job_add_profile_tables(struct ctx *c, struct kb_report_job *j,
-				   unsigned which)
+/* reports/profile.c: the CPU/DCM profile and time/task tables; how many
+ * were added. */
+static size_t job_add_profile_tables(struct ctx *c, struct kb_report_job *j,
+				     unsigned which)
 {
 	struct kb_profile_rows rows;
 	struct kb_table *t[4];	/* CPU, DCM, time, task */
@@ -1401,6 +1402,7 @@ static void job_add_profile_tables(struct ctx *c, struct kb_report_job *j,
 	for (i = 0; i < n; i++)
 		kb_report_job_add(j, t[i]);
 	rows_free(&rows);
+	return n;
 }
 
 /* The IOPS of the job's direction: read.iops, else write.iops, else
@@ -1444,7 +1446,17 @@ static int lay_profile(struct ctx *c, struct kb_report_job *j,
 {
 	(void)opts;
 	(void)nm;
-	job_add_profile_tables(c, j, PROFILE_ROLES);
+	if (!job_add_profile_tables(c, j, PROFILE_ROLES)) {
+		/* asked for by name: say why there is none (it printed the
+		 * header alone) */
+		struct kb_table *none = kb_table_new(NULL);
+
+		kb_table_add_note(none, "%s: no CPU or DCM profile: the "
+				  "campaign sampled none (kernels.conf profile "
+				  "= cycles,dcm samples with perf record; see "
+				  "kbench(1))", j->name);
+		kb_report_job_add(j, none);
+	}
 	return 0;
 }
 

@@ -250,6 +250,9 @@ check "a metric or format given twice is one table (it printed the table twice)"
 "$KBENCH" report --rows NM --cols job "$repo/tests/data/push/demo" >"$tmp/pv.txt" 2>/dev/null
 check "a pivot of cells of equal n says 'the mean of the 3 timed runs' (it said 3-3)" \
 	"grep -q 'each cell: the mean of the 3 timed runs with that NM and job' '$tmp/pv.txt'"
+"$KBENCH" report -l profile "$repo/tests/data/push/demo" >"$tmp/np.txt" 2>&1
+check "-l profile on a campaign without profiles says so (it printed the header alone)" \
+	"grep -q 'randread-4k: no CPU or DCM profile: the campaign sampled none' '$tmp/np.txt'"
 
 # --- 3c. one iteration numbering (issue 15) -----------------------------
 # A reader's iteration N is the N-th counted round whatever warmup is;
