@@ -663,6 +663,7 @@ static void set_pct_sd(struct kb_table *t, size_t row, size_t col,
  * table gives each full name. */
 #define LKP_WIDTH 80
 #define LKP_MIN_NAME 16
+#define LKP_MAX_HEAD 16	/* a configuration id as a column head */
 
 static void lkp_fit_names(struct kb_table *t)
 {
@@ -703,7 +704,7 @@ static void lkp(const struct lctx *c, const struct report_opts *opts,
 	const struct kb_summary_row *sb, *sn;
 	size_t i, k, row;
 	char *title;
-	int dec;
+	int dec, short_heads;
 
 	if (opts->metrics) {
 		for (i = 0; opts->metrics[i]; i++)
@@ -728,12 +729,20 @@ static void lkp(const struct lctx *c, const struct report_opts *opts,
 				     base);
 		t = kb_table_new(title);
 		free(title);
-		kb_table_add_col(t, base, 1, 0);
+		/* the two configurations head their columns, as lkp's
+		 * commits do, when that fits 80 columns; longer ids are
+		 * "base" and "new", named in a note (a 31-character id made
+		 * the table 99 columns wide) */
+		short_heads = strlen(base) > LKP_MAX_HEAD ||
+			      strlen(id) > LKP_MAX_HEAD;
+		kb_table_add_col(t, short_heads ? "base" : base, 1, 0);
 		kb_table_add_col(t, "%stddev", 1, 0);
 		kb_table_add_col(t, "%change", 1, 0);
-		kb_table_add_col(t, id, 1, 0);
+		kb_table_add_col(t, short_heads ? "new" : id, 1, 0);
 		kb_table_add_col(t, "%stddev", 1, 0);
 		kb_table_add_col(t, "metric", 0, 0);
+		if (short_heads)
+			kb_table_add_note(t, "base: %s; new: %s", base, id);
 		for (i = 0; i < metrics.n; i++) {
 			m = metrics.v[i];
 			sb = kb_analysis__summary(c->an, base, c->job, m);

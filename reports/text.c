@@ -278,11 +278,81 @@ static void write_part(FILE *out, const struct kb_table *t, char ***cells,
 	free(cw);
 }
 
+#define MIN_HEAD 12	/* a head cut to fit is at least this wide */
+
+/* Heads too long for any part of the table to fit width: a column whose
+ * group (its own part when the table is split) or, for a key column
+ * after the first, the key columns with the widest group, would still be
+ * wider than width only because of a head longer than the column's cells
+ * and MIN_HEAD.  Such a head is cut to max(cells, MIN_HEAD) with "~N" at
+ * its end, w[] updated; returns the legend naming each ("~1: FULL HEAD,
+ * ..."; malloc'd) or NULL when none was cut (a configuration id of 84
+ * characters made a rounds table 94 columns wide). */
+static char *cut_long_heads(const struct kb_table *t, char **heads,
+			    char ***cells, size_t *w, size_t nkey, int width)
+{
+	size_t c, g, r, cellw, gw, keyw = 0, maxg = 0, n = 0, room;
+	size_t wid = (size_t)width;
+	char *legend = NULL, *tmp, tag[16];
+
+	for (c = 0; c < nkey; c++)
+		keyw += w[c] + (c ? GAP : 0);
+	for (c = nkey; c < t->ncols; c = g) {
+		for (gw = 0, g = c; g < t->ncols &&
+		     t->cols[g].group == t->cols[c].group; g++)
+			gw += w[g] + GAP;
+		if (gw > maxg)
+			maxg = gw;
+	}
+	for (c = 0; c < t->ncols; c++) {
+		int key = c < nkey;
+
+		if (c == 0)	/* narrowed by the caller (MIN_KEY) */
+			continue;
+		if (key ? keyw + maxg <= wid : 0)
+			continue;
+		if (!key) {
+			for (gw = 0, g = c; g > nkey && t->cols[g - 1].group ==
+			     t->cols[c].group; g--)
+				;
+			for (; g < t->ncols && t->cols[g].group ==
+			     t->cols[c].group; g++)
+				gw += w[g] + GAP;
+			if (keyw + gw <= wid)
+				continue;
+		}
+		for (cellw = 0, r = 0; r < t->nrows; r++)
+			if (dispw(cells[r][c]) > cellw)
+				cellw = dispw(cells[r][c]);
+		room = cellw > MIN_HEAD ? cellw : MIN_HEAD;
+		if (dispw(heads[c]) <= room)
+			continue;
+		snprintf(tag, sizeof(tag), "~%zu", ++n);
+		tmp = kb_xasprintf("%s%s%s: %s", legend ? legend : "",
+				   legend ? "; " : "", tag, heads[c]);
+		free(legend);
+		legend = tmp;
+		tmp = kb_xasprintf("%.*s%s", (int)(room - strlen(tag)),
+				   heads[c], tag);
+		free(heads[c]);
+		heads[c] = tmp;
+		if (key)
+			keyw -= w[c] - room;
+		w[c] = room;
+	}
+	if (!legend)
+		return NULL;
+	tmp = kb_xasprintf("column heads cut to fit %d columns: %s", width,
+			   legend);
+	free(legend);
+	return tmp;
+}
+
 int kb_table_write_text(FILE *out, const struct kb_table *t, int width)
 {
 	size_t *w, nkey = 0, keyw = 0, allg = 0, gw, r, c, from, to;
 	size_t cap, maxg = 0;
-	char ***cells, **heads;
+	char ***cells, **heads, *legend = NULL;
 	size_t i;
 
 	if (t->title[0]) {
@@ -311,6 +381,7 @@ int kb_table_write_text(FILE *out, const struct kb_table *t, int width)
 	/* key columns lead; the rest is in groups kept together */
 	while (nkey < t->ncols && t->cols[nkey].group == 0)
 		nkey++;
+	legend = cut_long_heads(t, heads, cells, w, nkey, width);
 	for (c = 0; c < nkey; c++)
 		keyw += w[c] + (c ? GAP : 0);
 	for (c = nkey; c < t->ncols; c = to) {
@@ -379,6 +450,11 @@ int kb_table_write_text(FILE *out, const struct kb_table *t, int width)
 	free(cells);
 	free(heads);
 	free(w);
+	if (legend) {
+		fputc('\n', out);
+		kb_text_wrap(out, "", legend, 4, width);
+		free(legend);
+	}
 notes:
 	if (t->nnotes)
 		fputc('\n', out);

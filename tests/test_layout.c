@@ -269,6 +269,76 @@ static void test_csv_data(void **state)
 
 /* Measured disturbances and two modes fill their columns; a tunable
  * named like a column gets a prefix; a text with a quote is quoted. */
+/* s with every "from" replaced by "to" (malloc'd). */
+static char *replace_all(const char *s, const char *from, const char *to)
+{
+	char *out = kb_xstrdup(""), *tmp;
+	const char *p;
+
+	while ((p = strstr(s, from))) {
+		tmp = kb_xasprintf("%s%.*s%s", out, (int)(p - s), s, to);
+		free(out);
+		out = tmp;
+		s = p + strlen(from);
+	}
+	tmp = kb_xasprintf("%s%s", out, s);
+	free(out);
+	return tmp;
+}
+
+/* Every layout fits 80 columns with long names: a 48-character variant
+ * and a 31-character tunable label (configuration ids of 82 characters:
+ * a rounds table was 94 columns, lkp 99), the long heads cut with a
+ * legend, lkp's columns headed base and new. */
+static void test_long_names_fit(void **state)
+{
+	static const char *const lay[] = { "variants", "lkp", "time",
+		"rounds", "mmtests", "scaling", "profile", NULL };
+	json_t *fx = results_load_export(REPORT_FIXTURE), *res;
+	char *text = json_dumps(fx, 0), *t1, *t2, *out, *line;
+	struct report_opts o;
+	size_t i, widest;
+	int ret, cut = 0, lkp_heads = 0;
+
+	(void)state;
+	t1 = replace_all(text, "running",
+			 "linux-6.9.0-rc1-nomerges-v2-with-long-branch-name");
+	t2 = replace_all(t1, "NM", "QUEUE_NOMERGES_SETTING_FOR_NVME");
+	res = json_loads(t2, 0, NULL);
+	assert_non_null(res);
+	assert_int_equal(tree_analyse(res, NULL), 0);
+	for (i = 0; lay[i]; i++) {
+		report_opts_init(&o);
+		o.layout = lay[i];
+		out = render(res, "text", &o, &ret);
+		assert_int_equal(ret, 0);
+		widest = 0;
+		for (line = out; *line; ) {
+			size_t l = strcspn(line, "\n");
+
+			if (l > widest)
+				widest = l;
+			line += l + (line[l] == '\n');
+		}
+		if (widest > 80)
+			fail_msg("layout %s: a line of %zu columns:\n%s", lay[i],
+				 widest, out);
+		cut |= strstr(out, "column heads cut to fit 80 columns: ~1: ")
+		       != NULL;
+		lkp_heads |= strstr(out, "base  %stddev  %change") &&
+			     strstr(out, "new  %stddev  metric") &&
+			     strstr(out, "\nbase:");
+		free(out);
+	}
+	assert_true(cut);
+	assert_true(lkp_heads);
+	json_decref(res);
+	json_decref(fx);
+	free(text);
+	free(t1);
+	free(t2);
+}
+
 static void test_csv_flags_modes(void **state)
 {
 	static char f[40][64];
@@ -485,6 +555,7 @@ int main(void)
 		cmocka_unit_test(test_rounds_average_is_mean),
 		cmocka_unit_test(test_csv_data),
 		cmocka_unit_test(test_csv_flags_modes),
+		cmocka_unit_test(test_long_names_fit),
 		cmocka_unit_test(test_pivot_errors),
 	};
 
