@@ -1207,6 +1207,17 @@ static int looks_like_normal(const char *buf, size_t len)
 }
 
 /* The message for a buffer with no fio JSON document in it. */
+/* 1 when buf[0..len) is one JSON array (not a fio job file's
+ * "[global]"). */
+static int is_json_array(const char *buf, size_t len)
+{
+	json_t *j = json_loadb(buf, len, 0, NULL);
+	int a = json_is_array(j);
+
+	json_decref(j);
+	return a;
+}
+
 /* The first character of buf[0..len) that is not blank, or 0. */
 static char first_nonblank(const char *buf, size_t len)
 {
@@ -1237,7 +1248,7 @@ static void no_doc_error(const char *name, const char *buf, size_t len,
 	else if (nondoc_line)
 		kb_fmt(err, errlen, "%s:%d: JSON document has no \"jobs\" (or \"client_stats\") array: not fio --output-format=json output",
 		       name, nondoc_line);
-	else if (first_nonblank(buf, len) == '[')
+	else if (first_nonblank(buf, len) == '[' && is_json_array(buf, len))
 		kb_fmt(err, errlen, "%s: a JSON array, not a fio report (fio --output-format=json writes an object with a \"jobs\" array)",
 		       name);
 	else

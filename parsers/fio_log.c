@@ -132,22 +132,40 @@ int fio_log_detect(const char *path, const char *buf, size_t len)
 	       !sample_line(buf + i, e, &t, &v, &dir, &ncols);
 }
 
+/* 1 when the next line to read (from p to end) is a "==> NAME <=="
+ * header, or there is none left. */
+static int header_next(const char *p, const char *end)
+{
+	const char *e;
+	char *name = NULL;
+	int h;
+
+	if (p >= end)
+		return 1;
+	e = memchr(p, '\n', (size_t)(end - p));
+	h = header_line(p, e ? e : end, &name);
+	free(name);
+	return h;
+}
+
 /* Sample v of direction dir (-1: none) into window w of g: the
- * directions of a window are summed (read + write of one file); 0, -1
- * out of memory, -2 when the window has a sample of that direction
- * already (the log's samples are closer together than the window). */
+ * samples of a window are summed (read + write of one file; the samples
+ * of a log of every I/O).  0, -1 out of memory, 1 when the window had a
+ * sample of that direction already (summed all the same: the caller
+ * says so unless it is the segment's last, fio's partial window at the
+ * job's end). */
 static int add_sample(struct segment *g, long w, double v, int dir)
 {
 	unsigned bit = 1u << (dir < 0 ? 3 : dir);
 	size_t i;
+	int again;
 
 	for (i = g->n; i > 0 && g->s[i - 1].window >= w; i--)
 		if (g->s[i - 1].window == w) {
-			if (g->s[i - 1].dirs & bit)
-				return -2;
-			g->s[i - 1].value += v;	/* another direction */
+			again = !!(g->s[i - 1].dirs & bit);
+			g->s[i - 1].value += v;
 			g->s[i - 1].dirs |= bit;
-			return 0;
+			return again;
 		}
 	if (g->n == g->cap) {
 		size_t cap = g->cap ? g->cap * 2 : 64;
@@ -192,7 +210,8 @@ json_t *fio_log_parse(const struct fio_log_input *in, size_t n,
 	struct segment *seg = NULL;
 	size_t nseg = 0, capseg = 0, i, j, nw = 0;
 	long *wins = NULL;
-	char kind[16] = "", k[16], cut[512] = "";
+	char kind[16] = "", k[16], cut[512] = "", dense_name[256] = "";
+	int ndense = 0, dense_first = 0;
 	json_t *res = NULL, *files, *windows, *warnings;
 	double sum = 0;
 	int mean_combine;
@@ -201,7 +220,7 @@ json_t *fio_log_parse(const struct fio_log_input *in, size_t n,
 		avg_msec = 1000;
 	for (i = 0; i < n; i++) {
 		const char *p = in[i].buf, *end = in[i].buf + in[i].len;
-		int lineno = 0, prev_cols = 0;
+		int lineno = 0, prev_cols = 0, dense_pending = 0, last;
 		struct segment *cur = NULL;
 
 		while (p < end) {
@@ -228,6 +247,7 @@ json_t *fio_log_parse(const struct fio_log_input *in, size_t n,
 				}
 				cur = &seg[nseg++];
 				memset(cur, 0, sizeof(*cur));
+				dense_pending = 0;	/* the last of its segment */
 				cur->name = hname ? hname : strdup(in[i].name);
 				if (hname) {
 					p = e + 1;
@@ -244,32 +264,46 @@ json_t *fio_log_parse(const struct fio_log_input *in, size_t n,
 					continue;
 				}
 			}
+			/* the last line of a file (no newline) or of a
+			 * file within `tail -n +1` output (a header next),
+			 * cut off by a fio that was killed: "401, 14" is not
+			 * a sample of 14, "401" no sample at all */
+			last = e == end || header_next(e + 1, end);
 			if (sample_line(p, e, &t, &v, &dir, &ncols)) {
-				snprintf(err, errlen, "%s: line %d: not a fio log sample ('time, value, direction, block size, offset'): '%.*s'",
-					 in[i].name, lineno,
-					 (int)((e - p) > 60 ? 60 : (e - p)), p);
-				goto fail;
+				if (last && prev_cols &&
+				    isdigit((unsigned char)*p)) {
+					ncols = 0;
+				} else {
+					snprintf(err, errlen, "%s: line %d: not a fio log sample ('time, value, direction, block size, offset'): '%.*s'",
+						 in[i].name, lineno,
+						 (int)((e - p) > 60 ? 60 : (e - p)), p);
+					goto fail;
+				}
 			}
-			if (e == end && ncols < prev_cols) {
-				/* the last line, cut off by a fio that was
-				 * killed: "401, 14" is not a sample of 14 */
+			if (last && ncols < prev_cols) {
 				if (!*cut)	/* the first one said */
-					snprintf(cut, sizeof(cut), "%s: line %d: cut off (no newline, %d of %d columns): '%.*s' ignored",
-						 in[i].name, lineno, ncols,
+					snprintf(cut, sizeof(cut), "%s%sline %d: cut off (%d of %d columns): '%.*s' ignored",
+						 n > 1 ? in[i].name : "",
+						 n > 1 ? ": " : "", lineno, ncols,
 						 prev_cols, (int)((e - p) > 60 ?
 						 60 : (e - p)), p);
-				break;
+				p = e + 1;
+				continue;
 			}
 			prev_cols = ncols;
+			/* a window of two samples of one direction before
+			 * this line: not the segment's last, so counted */
+			if (dense_pending) {
+				if (!ndense++)
+					dense_first = dense_pending;
+				dense_pending = 0;
+				snprintf(dense_name, sizeof(dense_name), "%s",
+					 in[i].name);
+			}
 			r = add_sample(cur, lround(t / avg_msec), v, dir);
-			if (r == -2) {
-				snprintf(err, errlen, "%s: line %d: a second sample of %s in the %u-ms window at %ld ms: the log's samples are closer together than --log-avg-msec %u (give the job's log_avg_msec: summing them would multiply the rate)",
-					 in[i].name, lineno, dir < 0 ? "the file" :
-					 dir == 0 ? "reads" : dir == 1 ? "writes" :
-					 "trims", avg_msec,
-					 lround(t / avg_msec) * (long)avg_msec,
-					 avg_msec);
-				goto fail;
+			if (r == 1) {
+				dense_pending = lineno;
+				r = 0;
 			}
 			if (r) {
 				snprintf(err, errlen, "out of memory");
@@ -328,6 +362,14 @@ json_t *fio_log_parse(const struct fio_log_input *in, size_t n,
 	warnings = json_array();
 	if (*cut)
 		json_array_append_new(warnings, json_string(cut));
+	if (ndense) {
+		char msg[700];
+
+		snprintf(msg, sizeof(msg), "%d window(s) of %u ms hold two or more samples of one direction (first at line %d%s%s), summed: the log's samples are closer together than --log-avg-msec %u; if the job ran with log_avg_msec=X, give --log-avg-msec X (a log of every I/O, without log_avg_msec, is summed per window as meant)",
+			 ndense, avg_msec, dense_first, n > 1 ? " of " : "",
+			 n > 1 ? dense_name : "", avg_msec);
+		json_array_append_new(warnings, json_string(msg));
+	}
 	for (i = 0; i < nseg; i++)
 		json_array_append_new(files, json_string(seg[i].name ? seg[i].name : ""));
 	for (i = 0; i < nw; i++) {

@@ -1268,7 +1268,7 @@ static const char *url_authority_problem(const char *a)
 	if (!port)
 		return NULL;
 	if (port + 1 == end)
-		return "no port after ':'";
+		return NULL;	/* "host:": the scheme's port (RFC 3986 3.2.3) */
 	v = strtol(port + 1, &e, 10);
 	if (e != end || !isdigit((unsigned char)port[1]) || v < 1 || v > 65535)
 		return "the port is not a number from 1 to 65535";

@@ -359,8 +359,11 @@ static json_t *load_campaign(const char *dir, int reparse,
 		goto out;
 	state = kb_exists(statepath) ? kb_json_load(statepath) :
 		json_pack("{s:{}}", "runs");
-	if (!state)
+	if (!state) {
+		kb_error("%s: `kbench run -o %s` rebuilds it from the runs on "
+			 "disk (keeping this one aside)", statepath, dir);
 		goto out;
+	}
 	/* campaign.json and state.json checked once, as loaded
 	 * (results/validate.h); each run's metrics.json below, once */
 	if (results_validate_docs(dir, cj, kb_exists(statepath) ? state : NULL,
@@ -999,19 +1002,23 @@ void results_sum_progress(json_t *camp, json_t *const *models, size_t n)
 
 size_t results_drop_job_runs(json_t *res, const char *job)
 {
-	json_t *runs = json_object_get(res, "runs");
-	size_t i = 0, n = 0;
+	json_t *runs = json_object_get(res, "runs"), *kept, *r;
+	size_t i, n = 0;
 
-	while (i < json_array_size(runs)) {
-		const char *j = kb_jstr(json_array_get(runs, i), "job");
+	if (!json_is_array(runs))
+		return 0;
+	kept = json_array();	/* one pass: no O(n^2) removals */
+	json_array_foreach(runs, i, r) {
+		const char *j = kb_jstr(r, "job");
 
-		if (j && !strcmp(j, job)) {
-			json_array_remove(runs, i);
+		if (j && !strcmp(j, job))
 			n++;
-		} else {
-			i++;
-		}
+		else
+			json_array_append(kept, r);
 	}
+	if (n)
+		json_object_set(res, "runs", kept);
+	json_decref(kept);
 	return n;
 }
 

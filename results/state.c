@@ -220,22 +220,39 @@ int results_state_load(const char *path, struct kb_state *s)
 	return 0;
 }
 
-size_t results_state_rebuild(const char *dir, const char *const *keys,
-			     size_t nkeys, struct kb_state *s)
+size_t results_state_rebuild(const char *dir, struct kb_state *s,
+			     size_t *planned)
 {
-	size_t i, n = 0;
+	char *cjpath = kb_path_join(dir, "campaign.json");
+	json_t *cj, *e;
+	const char **keys;
+	size_t i, n = 0, nkeys = 0;
+	int missing;
 
 	results_state_free(s);
 	results_state_init(s);
+	/* campaign.json's plan: the rounds iterations = auto added
+	 * included (runner/adaptive.h), which a plan built from
+	 * kernels.conf does not hold yet */
+	cj = kb_json_load_existing(cjpath, &missing);
+	keys = kb_xcalloc(json_array_size(json_object_get(cj, "plan")) + 1,
+			  sizeof(*keys));
+	json_array_foreach(json_object_get(cj, "plan"), i, e)
+		if (json_is_string(e))
+			keys[nkeys++] = json_string_value(e);
+	*planned = nkeys;
 	for (i = 0; i < nkeys; i++) {
 		char *mp = kb_run_file(dir, keys[i], "metrics.json");
-		int missing = 0;
 		json_t *rec = kb_json_load_existing(mp, &missing);
 		const char *st = jstr(rec, "status");
 		struct stat sb;
 		char ts[32] = "";
 
-		if (st && (!strcmp(st, "ok") || !strcmp(st, "failed"))) {
+		/* an "ok" record without its metrics is no run done: it
+		 * is run again rather than kept without numbers */
+		if (st && ((!strcmp(st, "ok") &&
+			    json_is_object(json_object_get(rec, "metrics"))) ||
+			   !strcmp(st, "failed"))) {
 			struct tm tm;
 
 			if (!stat(mp, &sb) && gmtime_r(&sb.st_mtime, &tm))
@@ -249,6 +266,9 @@ size_t results_state_rebuild(const char *dir, const char *const *keys,
 		json_decref(rec);
 		free(mp);
 	}
+	free(keys);
+	json_decref(cj);
+	free(cjpath);
 	return n;
 }
 

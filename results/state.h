@@ -65,15 +65,16 @@ void results_state_init(struct kb_state *s);
 int results_state_load(const char *path, struct kb_state *s);
 
 /* The state of a campaign whose state.json is missing or unreadable,
- * rebuilt from its runs on disk: for each of the nkeys run keys (the
- * plan's), DIR/runs/KEY/metrics.json with a "status" of "ok" or
- * "failed" is recorded with its "reason" and the file's mtime as
- * "finished" (the runner writes a run's metrics.json before it records
- * the run done: runner/campaign.h); a key without one stays to do.  s
- * is reset first; superseded runs, retries and the adaptive record are
- * not rebuilt.  Returns the number of runs recorded. */
-size_t results_state_rebuild(const char *dir, const char *const *keys,
-			     size_t nkeys, struct kb_state *s);
+ * rebuilt from its runs on disk: for each run key of DIR/campaign.json's
+ * "plan" (the rounds iterations = auto added included), DIR/runs/KEY/
+ * metrics.json with a "status" of "ok" or "failed" is recorded with its
+ * "reason" and the file's mtime as "finished" (the runner writes a run's
+ * metrics.json before it records the run done: runner/campaign.h); a key
+ * without one stays to do.  s is reset first; superseded runs, retries
+ * and the adaptive record are not rebuilt.  Returns the number of runs
+ * recorded; *planned: the keys of the plan. */
+size_t results_state_rebuild(const char *dir, struct kb_state *s,
+			     size_t *planned);
 
 /* Write s to path atomically (lib/file.h: synced).  0 or -errno. */
 int results_state_save(const char *path, const struct kb_state *s);

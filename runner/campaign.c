@@ -253,14 +253,14 @@ static void sweep_unused_warn(const struct kb_config *cfg, size_t j,
 	if (kb_read_file(path, &text, NULL, 1))
 		return;		/* read again, and said, when it runs */
 	for (t = 0; t < cfg->ntunables; t++) {
-		if (!cfg->tunables[t].sweep)
+		if (!cfg->tunables[t].sweep || cfg->tunables[t].nvalues < 2)
 			continue;
 		var = kb_xasprintf("${KBENCH_%s}", cfg->tunables[t].label);
 		for (p = var + 9; *p != '}'; p++)
 			*p = (char)toupper((unsigned char)*p);
 		if (!strstr(text, var))
 			kb_warn("%s:%d: sweep %s: job '%s' (%s) never reads %s: "
-				"its %zu configurations run the same job",
+				"its %zu values run the same job",
 				cfg->path, cfg->tunables[t].line,
 				cfg->tunables[t].label, cfg->jobs[j], path, var,
 				cfg->tunables[t].nvalues);
@@ -518,9 +518,8 @@ int campaign_open_guest(struct kb_campaign *c, const char *dir)
 static int rebuild_state(struct kb_campaign *c, const char *statepath,
 			 int bad)
 {
-	const char **keys = kb_xcalloc(c->plan.nruns + 1, sizeof(*keys));
 	char *aside = NULL, ts[32];
-	size_t i, n;
+	size_t n, planned;
 	int ret = 0;
 
 	if (bad && !kb_driver_dry_run) {
@@ -540,6 +539,11 @@ static int rebuild_state(struct kb_campaign *c, const char *statepath,
 			if (!renameat2(AT_FDCWD, statepath, AT_FDCWD, aside,
 				       RENAME_NOREPLACE))
 				break;
+			/* a file system without RENAME_NOREPLACE (NFS, 9p):
+			 * link(2) never replaces either */
+			if ((errno == EINVAL || errno == ENOSYS) &&
+			    !link(statepath, aside) && !unlink(statepath))
+				break;
 			if (errno != EEXIST || k == 99) {
 				ret = -errno;
 				kb_error("%s: cannot keep it aside as %s: %s",
@@ -548,19 +552,24 @@ static int rebuild_state(struct kb_campaign *c, const char *statepath,
 			}
 		}
 	}
-	for (i = 0; i < c->plan.nruns; i++)
-		keys[i] = c->plan.runs[i].key;
-	n = results_state_rebuild(c->dir, keys, c->plan.nruns, &c->state);
+	/* campaign.json's plan: with iterations = auto it holds rounds
+	 * c->plan gets only later (adaptive_sync_plan()) */
+	n = results_state_rebuild(c->dir, &c->state, &planned);
 	if (!n && !bad)
 		goto out;
-	kb_warn("%s: state.json %s%s: rebuilt from the runs on disk: %zu of "
-		"%zu run(s) done (a metrics.json with a status), the rest to "
-		"do", c->dir, bad ? "could not be used; kept as " : "is missing",
-		aside ? aside : "", n, c->plan.nruns);
+	if (kb_driver_dry_run)
+		kb_warn("%s: state.json %s: a run would rebuild it from the "
+			"runs on disk (%zu of %zu run(s) done); nothing moved "
+			"or written (--dry-run)", c->dir, bad ? "could not be "
+			"used" : "is missing", n, planned);
+	else
+		kb_warn("%s: state.json %s%s: rebuilt from the runs on disk: "
+			"%zu of %zu run(s) done (a metrics.json with a status), "
+			"the rest to do", c->dir, bad ? "could not be used; kept "
+			"as " : "is missing", aside ? aside : "", n, planned);
 	ret = campaign_save_state(c);
 out:
 	free(aside);
-	free(keys);
 	return ret;
 }
 

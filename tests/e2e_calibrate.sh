@@ -100,7 +100,7 @@ printf '[global]\njobs = randread-4k\nruntime = 1\ntarget = loop:32M\nprofiles =
 "$KBENCH" plan -c "$tmp/sw.conf" >/dev/null 2>"$tmp/sw.err"
 rc=$?
 check "plan: a sweep the job never reads is said, one the job reads is not (rc $rc)" \
-	"[ $rc -eq 0 ] && grep -q \"sw.conf:6: sweep bs: job 'randread-4k' (.*randread-4k.fio) never reads .{KBENCH_BS}: its 2 configurations run the same job\" '$tmp/sw.err' && ! grep -q 'KBENCH_NUMJOBS' '$tmp/sw.err'"
+	"[ $rc -eq 0 ] && grep -q \"sw.conf:6: sweep bs: job 'randread-4k' (.*randread-4k.fio) never reads .{KBENCH_BS}: its 2 values run the same job\" '$tmp/sw.err' && ! grep -q 'KBENCH_NUMJOBS' '$tmp/sw.err'"
 
 # --- 5. the calibration applied to another setup ---
 check "plan on the calibrated setup says nothing of a misfit" \
