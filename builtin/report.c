@@ -1,6 +1,7 @@
 /* builtin/report.c - `kbench report`: render the tables of one or
  * more campaigns (text for a mailing-list post, markdown, JSON). */
 #include "builtin/builtin.h"
+#include "results/campaign_json.h"
 #include "reports/layout.h"
 #include "lib/err.h"
 #include "lib/file.h"
@@ -187,6 +188,17 @@ static char *plots_href(const char *plots, const char *output)
 	if (!strncmp(pr, od, l) && pr[l] == '/')
 		return kb_xstrdup(pr + l + 1);
 	return kb_xstrdup(pr);
+}
+
+/* 1 when dir's campaign.json records a shard (kbench run --shard). */
+static int is_shard_dir(const char *dir)
+{
+	char *cj = kb_path_join(dir, "campaign.json");
+	unsigned k = 0, n = 0;
+	int bad = !kb_exists(cj) || results_campaign_shard(cj, &k, &n);
+
+	free(cj);
+	return bad || n > 0;	/* unreadable: loaded, and said, below */
 }
 
 static int has_format(const char **formats, const char *name)
@@ -471,10 +483,11 @@ int cmd_report(int argc, char **argv)
 	for (c = optind; c < argc; c++) {
 		int k, dup = 0;
 
-		/* "A ./A": one campaign, not two to merge */
+		/* "A ./A": one campaign, not two to merge (a shard given
+		 * twice stays: the shards' merge refuses it, naming it) */
 		for (k = optind; k < c && !dup; k++)
 			dup = kb_same_file(argv[k], argv[c]);
-		if (dup) {
+		if (dup && !is_shard_dir(argv[c])) {
 			kb_warn("%s is %s again: reported once", argv[c],
 				argv[k - 1]);
 			continue;
