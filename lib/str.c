@@ -140,3 +140,13 @@ void kb_list_add_split(const char ***list, size_t *n, char ***keep,
 		(*list)[*n] = NULL;
 	}
 }
+
+char *kb_format_utc(time_t t, char *buf, size_t len)
+{
+	struct tm tm;
+
+	if (!gmtime_r(&t, &tm) ||
+	    !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		*buf = '\0';
+	return buf;
+}

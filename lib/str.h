@@ -51,4 +51,9 @@ void kb_strlist_add(struct kb_strlist *l, const char *s);
 #include <stdint.h>
 int kb_parse_utc(const char *iso, int64_t *secs);
 
+/* t as "YYYY-MM-DDTHH:MM:SSZ" (UTC, kb_parse_utc()'s form) into buf
+ * (at least 21 bytes); returns buf. */
+#include <time.h>
+char *kb_format_utc(time_t t, char *buf, size_t len);
+
 #endif

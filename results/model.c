@@ -360,8 +360,7 @@ static json_t *load_campaign(const char *dir, int reparse,
 	state = kb_exists(statepath) ? kb_json_load(statepath) :
 		json_pack("{s:{}}", "runs");
 	if (!state) {
-		kb_error("%s: `kbench run -o %s` rebuilds it from the runs on "
-			 "disk (keeping this one aside)", statepath, dir);
+		results_state_hint(statepath, dir);
 		goto out;
 	}
 	/* campaign.json and state.json checked once, as loaded

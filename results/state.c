@@ -4,6 +4,7 @@
 #include "parsers/json_file.h"
 #include "lib/err.h"
 #include "lib/file.h"
+#include "lib/str.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -253,11 +254,8 @@ size_t results_state_rebuild(const char *dir, struct kb_state *s,
 		if (st && ((!strcmp(st, "ok") &&
 			    json_is_object(json_object_get(rec, "metrics"))) ||
 			   !strcmp(st, "failed"))) {
-			struct tm tm;
-
-			if (!stat(mp, &sb) && gmtime_r(&sb.st_mtime, &tm))
-				strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ",
-					 &tm);
+			if (!stat(mp, &sb))
+				kb_format_utc(sb.st_mtime, ts, sizeof(ts));
 			results_state_set_run(s, keys[i], st,
 					      jstr(rec, "reason"),
 					      *ts ? ts : NULL);

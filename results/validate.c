@@ -232,8 +232,7 @@ int results_validate_docs(const char *dir, json_t *cj, json_t *st,
 	}
 out:
 	if (state_bad)
-		kb_error("%s: `kbench run -o %s` rebuilds it from the runs on "
-			 "disk (keeping this one aside)", spath, dir);
+		results_state_hint(spath, dir);
 	json_decref(inplan);
 	free(cjpath);
 	free(spath);
@@ -299,4 +298,10 @@ void results_repairs_free(struct kb_repairs *r)
 	free(r->key);
 	free(r->why);
 	memset(r, 0, sizeof(*r));
+}
+
+void results_state_hint(const char *spath, const char *dir)
+{
+	kb_error("%s: `kbench run -o %s` rebuilds it from the runs on disk "
+		 "(keeping this one aside)", spath, dir);
 }

@@ -53,4 +53,8 @@ int results_repair_runs(const char *dir, const struct kb_repairs *r);
 
 void results_repairs_free(struct kb_repairs *r);
 
+/* The way out for a state.json (spath) of dir that cannot be used, as an
+ * error line: `kbench run -o DIR` rebuilds it (runner/campaign.c). */
+void results_state_hint(const char *spath, const char *dir);
+
 #endif

@@ -9,6 +9,7 @@
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/proc.h"
+#include "lib/str.h"
 #include "parsers/fio_probe.h"
 
 #include <ctype.h>
@@ -28,12 +29,7 @@
 
 static char *iso_now(char *buf, size_t len)
 {
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	return buf;
+	return kb_format_utc(time(NULL), buf, len);
 }
 
 /* The first line of path (prefix NULL), or the value after ':' of its
@@ -525,7 +521,6 @@ static int rebuild_state(struct kb_campaign *c, const char *statepath,
 	if (bad && !kb_driver_dry_run) {
 		time_t now = time(NULL);
 		struct tm tm;
-
 		unsigned k;
 
 		gmtime_r(&now, &tm);
