@@ -4,6 +4,7 @@
 #include "results/paths.h"
 #include "lib/err.h"
 #include "lib/file.h"
+#include "lib/str.h"
 #include "parsers/json_file.h"
 
 #include <errno.h>
@@ -143,7 +144,6 @@ int results_calibration_write(const char *path,
 	json_t *j, *ms = json_array();
 	char ts[32];
 	time_t now = time(NULL);
-	struct tm tm;
 	size_t i;
 	int ret;
 
@@ -167,8 +167,7 @@ int results_calibration_write(const char *path,
 			"rounds_max_mde", rounds_json(m->rounds_max_mde),
 			"rounds_min_effect", rounds_json(m->rounds_min_effect)));
 	}
-	gmtime_r(&now, &tm);
-	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	kb_format_utc(now, ts, sizeof(ts));
 	j = json_pack("{s:i, s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:o, s:I, "
 		      "s:I, s:I, s:s, s:o, s:o, s:o}",
 		      "schema_version", KB_SCHEMA_VERSION,

@@ -447,15 +447,12 @@ int records_push_queue_add(const char *dir, const char *url,
 {
 	json_t *pending = push_queue_pending(dir), *e;
 	char now[32];
-	time_t t = time(NULL);
-	struct tm tm;
 	long i;
 	int ret;
 
 	if (!pending)
 		return -EINVAL;
-	gmtime_r(&t, &tm);
-	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	kb_format_utc(time(NULL), now, sizeof(now));
 	i = push_queue_find(pending, url);
 	if (i < 0) {
 		e = json_pack("{s:s, s:s, s:s, s:i}", "url", url, "format",

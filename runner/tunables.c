@@ -501,10 +501,34 @@ int tunables_restore_file(const char *path, const struct kb_config *cfg)
 	return ret;
 }
 
+/* Tunable i resolved to the file of an earlier one: two spellings of one
+ * file (queue/nomerges and ./queue/nomerges, a path through a symlink, the
+ * relative and the absolute name) that kconf's check of the names cannot
+ * see.  Each run would set one value and find the other "changed during
+ * the run"; refused before anything is written (-EINVAL). */
+static int same_file_twice(const struct kb_tunables *tu,
+			   const struct kb_config *cfg, size_t i)
+{
+	size_t j;
+
+	for (j = 0; j < i; j++) {
+		if (!tu->paths[j] || strcmp(tu->paths[j], tu->paths[i]))
+			continue;
+		kb_error("%s:%d: tunable %s: %s is tunable %s's file already "
+			 "(line %d); one tunable per file, with all its values",
+			 cfg->path, cfg->tunables[i].line,
+			 cfg->tunables[i].label, tu->paths[i],
+			 cfg->tunables[j].label, cfg->tunables[j].line);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int tunables_init(struct kb_tunables *tu, const struct kb_config *cfg,
 		  const struct kb_target *t, const char *dir)
 {
 	size_t i;
+	int ret;
 
 	memset(tu, 0, sizeof(*tu));
 	tu->saved_path = kb_path_join(dir, "tunables.saved.json");
@@ -548,6 +572,8 @@ int tunables_init(struct kb_tunables *tu, const struct kb_config *cfg,
 		}
 		close(fd);
 		free(raw);
+		if ((ret = same_file_twice(tu, cfg, i)))
+			return ret;
 	}
 	return 0;
 }

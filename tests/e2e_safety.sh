@@ -101,6 +101,18 @@ check "... nor a sysctl the conf does not name (swappiness still $sw)" \
 check "... the conf's own tunable is restored (nomerges 0), the file removed" \
 	"[ \"\$(cat /sys/block/$bdev/queue/nomerges)\" = 0 ] && [ ! -e $tmp/c2/tunables.saved.json ]"
 
+# two spellings of one file (kconf compares the names; the resolved files
+# are compared before anything is written)
+echo 0 >/sys/block/$bdev/queue/nomerges
+conf "$tmp/two.conf" "$dev" "tunable NM = queue/nomerges: 1" \
+	"tunable NM2 = /sys/block/$bdev/queue/nomerges: 2"
+"$KBENCH" run -q -c "$tmp/two.conf" -o "$tmp/ctwo" >/dev/null 2>"$tmp/2c.err"
+rc=$?
+check "one file under two tunables' names: exit 1 (got $rc), FILE:LINE of the second" \
+	"[ $rc -eq 1 ] && grep -q \"two.conf:9: tunable NM2: /sys/devices/.*/$bdev/queue/nomerges is tunable NM's file already (line 8)\" $tmp/2c.err"
+check "... nothing written, saved or run (nomerges 0)" \
+	"[ \"\$(cat /sys/block/$bdev/queue/nomerges)\" = 0 ] && [ ! -e $tmp/ctwo/tunables.saved.json ] && [ ! -e $tmp/ctwo/runs ]"
+
 # --- 3. stale temporary files of a killed kbench ---
 sh -c 'exit 0' & dead=$!
 wait $dead
