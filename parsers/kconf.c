@@ -115,11 +115,21 @@ static void perr(struct parser *p, int line, const char *fmt, ...)
 		strcpy(msg + sizeof(msg) - 5, "...");
 	/* a byte order mark (U+FEFF) is invisible on a terminal: shown,
 	 * and said once what to do (one at the file's start is skipped) */
-	c = strstr(msg, "\xef\xbb\xbf");
-	if (c) {
-		kb_error("%s:%d: %.*s<U+FEFF>%s (a byte order mark inside the "
-			 "file: save it without one)", p->name, line,
-			 (int)(c - msg), msg, c + 3);
+	if (strstr(msg, "\xef\xbb\xbf")) {
+		/* every one shown: 3 bytes become 8 */
+		char shown[sizeof(msg) * 3], *o = shown;
+
+		for (c = msg; *c; c++) {
+			if (!strncmp(c, "\xef\xbb\xbf", 3)) {
+				o = stpcpy(o, "<U+FEFF>");
+				c += 2;
+			} else {
+				*o++ = *c;
+			}
+		}
+		*o = '\0';
+		kb_error("%s:%d: %s (a byte order mark inside the file: save "
+			 "it without one)", p->name, line, shown);
 		p->nerrors++;
 		return;
 	}

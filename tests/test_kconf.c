@@ -1065,6 +1065,10 @@ static void test_err_too_many(void **state)
 	/* a byte order mark inside the file is shown, not invisible */
 	expect_error("[global]\njobs = a\n\xef\xbb\xbfiterations = 3\n"
 		     "[v]\n", "bad.conf:3: unknown key '<U+FEFF>iterations'");
+	/* every one of them */
+	expect_error("[global]\njobs = a\n\xef\xbb\xbfiter\xef\xbb\xbf" "ations = 3\n"
+		     "[v]\n",
+		     "bad.conf:3: unknown key '<U+FEFF>iter<U+FEFF>ations'");
 	/* a refused variant name is the error, not also "no variants" */
 	expect_error("[global]\njobs = a\n[bad name!]\n",
 		     "bad.conf:3: bad variant name [bad name!]");
