@@ -47,20 +47,28 @@ int kb_pid_is_kbench(long pid)
 	return alive;
 }
 
-int kb_group_count(long pgid)
-{
-	DIR *d;
-	struct dirent *e;
-	int n = 0;
+/* One line of /proc/PID/stat, the fields kept. */
+struct pinfo {
+	pid_t pid, ppid, pgrp, sid;
+	char state;
+};
 
-	if (pgid <= 0 || kill(-(pid_t)pgid, 0) < 0)
-		return 0;	/* ESRCH: no process in the group at all */
-	d = opendir("/proc");
+/* Every process of /proc (malloc'd, *n of them); NULL when /proc cannot
+ * be read. */
+static struct pinfo *proc_scan(size_t *n)
+{
+	struct pinfo *v = NULL;
+	size_t cap = 0;
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+
+	*n = 0;
 	if (!d)
-		return 1;	/* cannot tell: assume one */
+		return NULL;
 	while ((e = readdir(d))) {
-		char path[300], buf[512], *rp, state;
-		long pgrp;
+		char path[300], buf[512], *rp;
+		struct pinfo p;
+		int ppid, pgrp, sid;
 		ssize_t len;
 		int fd;
 
@@ -75,60 +83,184 @@ int kb_group_count(long pgid)
 		if (len <= 0)
 			continue;
 		buf[len] = '\0';
-		/* "PID (COMM) STATE PPID PGRP ...": COMM may hold ')' */
+		/* "PID (COMM) STATE PPID PGRP SESSION ...": COMM may hold ')' */
 		rp = strrchr(buf, ')');
-		if (rp && sscanf(rp + 1, " %c %*d %ld", &state, &pgrp) == 2 &&
-		    pgrp == pgid && state != 'Z' && state != 'X')
-			n++;
+		if (!rp || sscanf(rp + 1, " %c %d %d %d", &p.state, &ppid,
+				  &pgrp, &sid) != 4)
+			continue;
+		p.pid = (pid_t)atol(e->d_name);
+		p.ppid = ppid;
+		p.pgrp = pgrp;
+		p.sid = sid;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 256;
+			v = kb_xrealloc(v, cap * sizeof(*v));
+		}
+		v[(*n)++] = p;
 	}
 	closedir(d);
-	return n;
+	if (!v)
+		v = kb_xcalloc(1, sizeof(*v));
+	return v;
 }
 
-/* Signal the child, or with own_group its whole group; a SIGTERM to a
- * group comes with SIGCONT so that a stopped process acts on it. */
+/* Marks in[] the processes of root's tree (see kb_tree_count()). */
+static void tree_mark(const struct pinfo *v, size_t n, pid_t root, char *in)
+{
+	pid_t self = getpid(), mysid = getsid(0);
+	size_t i, j;
+	int more = 1;
+
+	for (i = 0; i < n; i++)
+		in[i] = v[i].pid != self &&
+			(v[i].pgrp == root || v[i].ppid == root ||
+			 /* a child of kbench in another session: what
+			  * kbench starts stays in its session, so an orphan
+			  * reparented here (subreaper) */
+			 (v[i].ppid == self && v[i].sid != mysid &&
+			  v[i].pid != root));
+	while (more) {
+		more = 0;
+		for (i = 0; i < n; i++) {
+			if (in[i] || v[i].pid == self)
+				continue;
+			for (j = 0; j < n && !in[i]; j++)
+				in[i] = in[j] && (v[i].ppid == v[j].pid ||
+						  v[i].sid == v[j].pid);
+			more |= in[i];
+		}
+	}
+}
+
+/* 1 when kbench has a child in another session (an orphan of a tree
+ * reparented here), or when its children cannot be listed
+ * (/proc/PID/task/TID/children, CONFIG_PROC_CHILDREN); 0 when none: the
+ * common end of a run, told without reading every process of /proc. */
+static int orphan_leaders(void)
+{
+	char path[64], *list = NULL, *tok, *save = NULL;
+	pid_t mysid = getsid(0);
+	int found = 0;
+
+	snprintf(path, sizeof(path), "/proc/%ld/task/%ld/children",
+		 (long)getpid(), (long)getpid());
+	if (kb_read_file(path, &list, NULL, 1) < 0)
+		return 1;
+	for (tok = strtok_r(list, " \n", &save); tok && !found;
+	     tok = strtok_r(NULL, " \n", &save)) {
+		pid_t c = (pid_t)atol(tok);
+
+		found = c > 0 && getsid(c) != mysid;
+	}
+	free(list);
+	return found;
+}
+
+int kb_tree_count(long root)
+{
+	struct pinfo *v;
+	size_t n, i;
+	char *in;
+	int count = 0;
+
+	if (root <= 0)
+		return 0;
+	if (kill(-(pid_t)root, 0) < 0 && errno == ESRCH && !orphan_leaders())
+		return 0;	/* no process in the group, no orphan */
+	v = proc_scan(&n);
+	if (!v)
+		return kill(-(pid_t)root, 0) == 0;	/* cannot tell */
+	in = kb_xcalloc(n + 1, 1);
+	tree_mark(v, n, (pid_t)root, in);
+	for (i = 0; i < n; i++)
+		count += in[i] && v[i].state != 'Z' && v[i].state != 'X';
+	free(in);
+	free(v);
+	return count;
+}
+
+/* sig to every process of root's tree (kb_tree_count()), with SIGCONT
+ * after any other than SIGKILL and SIGCONT, so that a stopped process
+ * acts on it; the zombies of the tree that are kbench's children (an
+ * orphan reparented here, then ended) are reaped.  kill(-root) first:
+ * a process the scan cannot see yet is in the group at least. */
+static void signal_tree(pid_t root, int sig)
+{
+	struct pinfo *v;
+	size_t n, i;
+	char *in;
+	pid_t self = getpid();
+
+	kill(-root, sig);
+	if (sig != SIGKILL && sig != SIGCONT)
+		kill(-root, SIGCONT);
+	v = proc_scan(&n);
+	if (!v)
+		return;
+	in = kb_xcalloc(n + 1, 1);
+	tree_mark(v, n, root, in);
+	for (i = 0; i < n; i++) {
+		if (!in[i])
+			continue;
+		if (v[i].state == 'Z') {
+			/* root is its caller's to reap (kb_spawn_wait) */
+			if (v[i].ppid == self && v[i].pid != root)
+				waitpid(v[i].pid, NULL, WNOHANG);
+			continue;
+		}
+		if (sig) {
+			kill(v[i].pid, sig);
+			if (sig != SIGKILL && sig != SIGCONT)
+				kill(v[i].pid, SIGCONT);
+		}
+	}
+	free(in);
+	free(v);
+}
+
+/* Signal the child, or with own_group its whole tree (signal_tree()). */
 static void signal_child(pid_t pid, int own_group, int sig)
 {
 	if (!own_group) {
 		kill(pid, sig);
 		return;
 	}
-	kill(-pid, sig);
-	if (sig != SIGKILL && sig != SIGCONT)
-		kill(-pid, SIGCONT);
+	signal_tree(pid, sig);
 }
 
-/* own_group: the child has ended; end what is left of its group. */
+/* own_group: the child has ended; end what is left of its tree. */
 static void reap_group(pid_t pgid, struct kb_spawn_result *res)
 {
 	double until;
-	int n = kb_group_count(pgid);
+	int n = kb_tree_count(pgid);
 
 	/* the others may be on their way out (a signal they got with the
 	 * child): half a second before they count as left over */
 	for (until = kb_mono_s() + 0.5; n && kb_mono_s() < until;) {
 		usleep(10000);
-		n = kb_group_count(pgid);
+		n = kb_tree_count(pgid);
 	}
 	if (!n)
-		return;
+		goto out;
 	res->group_left = n;
 	res->group_signal = SIGTERM;
 	signal_child(pgid, 1, SIGTERM);
 	for (until = kb_mono_s() + GROUP_GRACE_S; kb_mono_s() < until;) {
-		if (!kb_group_count(pgid))
-			return;
+		if (!kb_tree_count(pgid))
+			goto out;
 		usleep(20000);
 	}
 	res->group_signal = SIGKILL;
 	signal_child(pgid, 1, SIGKILL);
 	for (until = kb_mono_s() + 5; kb_mono_s() < until;) {
-		if (!kb_group_count(pgid))
-			return;
+		if (!kb_tree_count(pgid))
+			goto out;
 		usleep(20000);
 	}
 	kb_warn("%d process(es) of process group %ld survived SIGKILL "
-		"(uninterruptible I/O?)", kb_group_count(pgid), (long)pgid);
+		"(uninterruptible I/O?)", kb_tree_count(pgid), (long)pgid);
+out:
+	signal_tree(pgid, 0);	/* the orphans' zombies reaped */
 }
 
 static int redirect(const char *path, int fd)
@@ -211,6 +343,11 @@ int kb_spawn_start(char *const argv[], const struct kb_spawn_opts *opts,
 		close(pipefd[1]);
 		return err;
 	}
+	/* fio's job processes each lead a session of their own (setsid):
+	 * outside its group, and reparented to init when fio dies.  As a
+	 * subreaper kbench gets them instead, and ends them (signal_tree) */
+	if (o->own_group)
+		prctl(PR_SET_CHILD_SUBREAPER, 1);
 	c->start_s = kb_mono_s();
 	pid = fork();
 	if (pid < 0) {

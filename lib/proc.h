@@ -17,7 +17,10 @@
  * Ctrl-C still reaches it) go to the whole group, and whatever of the
  * group is still running when the child has ended (a fio job process that
  * is stopped or hung) gets SIGTERM + SIGCONT, then SIGKILL 3 s later,
- * before kb_spawn() returns: nothing of it outlives the call.
+ * before kb_spawn() returns: nothing of it outlives the call.  "Group"
+ * here is the tree of kb_tree_count(): fio's job processes lead sessions
+ * of their own (fio calls setsid(2) in each), out of reach of kill(-pgid),
+ * and outlive a fio killed by a signal.
  */
 #ifndef KB_PROC_H
 #define KB_PROC_H
@@ -102,9 +105,14 @@ int kb_capture(char *const argv[], char **out);
  * a terminal's SIGINT does not reach the child by itself). */
 extern volatile int kb_spawn_forward_signal;
 
-/* Processes of process group pgid that are still running (zombies not
- * counted), from /proc/PID/stat. */
-int kb_group_count(long pgid);
+/* The processes of child root's tree still running (zombies not
+ * counted), from /proc/PID/stat: those of process group root, root's
+ * descendants, and kbench's children in a session other than kbench's
+ * (kbench is a subreaper, PR_SET_CHILD_SUBREAPER, once it started an
+ * own_group child: a fio job process, which calls setsid(2), comes here
+ * when fio dies), with their sessions and descendants.  What kbench
+ * starts stays in kbench's session. */
+int kb_tree_count(long root);
 
 /* 1 when pid is a running kbench (/proc/PID/comm), else 0. */
 int kb_pid_is_kbench(long pid);

@@ -377,11 +377,23 @@ json_t *run_dir_parse(const char *dir)
 		/* fio --client waiting for a load host that died: which
 		 * hosts' results never came (all, when fio wrote nothing) */
 		nmiss = missing_hosts(run, fio, miss, sizeof(miss));
+		double limit = num(run, "timeout_s", 0);
+		char lim[96] = "";
+
+		/* the limit is runtime + timeout_grace; the end comes later
+		 * (SIGTERM, and SIGKILL 10 s after it) */
+		if (limit > runtime && runtime > 0)
+			snprintf(lim, sizeof(lim), ", its limit %.0f s (runtime "
+				 "%.0f s + grace %.0f s)", limit, runtime,
+				 limit - runtime);
+		else
+			snprintf(lim, sizeof(lim), " (runtime %.0f s + grace)",
+				 runtime);
 		snprintf(reason, sizeof(reason),
-			 "fio timed out: %s after %.0f s (runtime %.0f s + "
-			 "grace)%s%s%s", json_object_get(run, "group_left") ?
-			 "killed with its whole process group" : "killed",
-			 elapsed, runtime, nmiss ? "; no results from load host" :
+			 "fio timed out: %s after %.0f s%s%s%s%s",
+			 json_object_get(run, "group_left") ?
+			 "killed with its job processes" : "killed",
+			 elapsed, lim, nmiss ? "; no results from load host" :
 			 "", nmiss > 1 ? "s " : nmiss ? " " : "", nmiss ? miss : "");
 	} else if (num(run, "signal", 0) > 0) {
 		snprintf(reason, sizeof(reason), "fio killed by signal %d%s",
@@ -418,10 +430,10 @@ json_t *run_dir_parse(const char *dir)
 	if (group_left > 0) {
 		size_t l = strlen(reason);
 
-		snprintf(reason + l, sizeof(reason) - l, "%s%d process(es) of "
-			 "fio's process group (a stopped or hung job) were "
-			 "still running after fio ended and were killed with "
-			 "the group (%s)", l ? "; " : "fio ended but ",
+		snprintf(reason + l, sizeof(reason) - l, "%s%d of fio's job "
+			 "process(es) (stopped, hung, or left by a fio that "
+			 "died) were still running after fio ended and were "
+			 "killed (%s)", l ? "; " : "fio ended but ",
 			 group_left, num(run, "group_signal", 0) == 9 ?
 			 "SIGTERM, then SIGKILL" : "SIGTERM");
 	}

@@ -213,13 +213,13 @@ check "... the second run started with no job process of the first left" \
 check "... no process of fio's group survives kbench" "[ \"\$(left)\" = 0 ]"
 r=$(jq -r '.runs[0].reason' "$tmp/c7/results.json")
 check "... the reason says the group was killed and carries fio's stderr ($r)" \
-	"echo \"\$r\" | grep -q 'fio timed out: killed with its whole process group' && echo \"\$r\" | grep -q 'fio stderr: fio: fake: first line | fio: fake: job stuck'"
+	"echo \"\$r\" | grep -q 'fio timed out: killed with its job processes' && echo \"\$r\" | grep -q 'fio stderr: fio: fake: first line | fio: fake: job stuck'"
 : >"$tmp/before"
 PATH="$tmp/fake:$PATH" FAKE_MODE=exit "$KBENCH" run -q -c "$tmp/f.conf" -o "$tmp/c8" >/dev/null 2>"$tmp/6b.err"
 rc=$?
 r=$(jq -r '.runs[0].reason' "$tmp/c8/results.json")
 check "fake fio ends, its job does not: killed with the group, said so (got $rc: $r)" \
-	"[ $rc -eq 1 ] && echo \"\$r\" | grep -q '[0-9] process(es) of fio.s process group (a stopped or hung job) were still running after fio ended and were killed with the group (SIGTERM, then SIGKILL)'"
+	"[ $rc -eq 1 ] && echo \"\$r\" | grep -q '[0-9] of fio.s job process(es) (stopped, hung, or left by a fio that died) were still running after fio ended and were killed (SIGTERM, then SIGKILL)'"
 check "... none left before the second run, none after kbench" \
 	"[ \"\$(tr '\n' ' ' <$tmp/before)\" = '0 0 ' ] && [ \"\$(left)\" = 0 ]"
 # Ctrl-C (SIGINT to kbench): forwarded to the whole group

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static void test_exit_status(void **state)
@@ -151,7 +152,7 @@ static void test_group_timeout(void **state)
 	assert_true(r.pid > 0);
 	assert_int_equal(r.group_left, 1);
 	assert_int_equal(r.group_signal, SIGKILL);
-	assert_int_equal(kb_group_count(r.pid), 0);
+	assert_int_equal(kb_tree_count(r.pid), 0);
 }
 
 /* A job process stopped itself and the main process waits for it (as
@@ -171,7 +172,7 @@ static void test_group_stopped_job(void **state)
 	argv[2] = script;
 	assert_int_equal(kb_spawn(argv, &o, &r), 0);
 	assert_true(r.timed_out);
-	assert_int_equal(kb_group_count(r.pid), 0);
+	assert_int_equal(kb_tree_count(r.pid), 0);
 	assert_int_equal(count_marker(marker), 0);
 	assert_true(r.elapsed_s < 8);
 	free(script);
@@ -193,8 +194,71 @@ static void test_group_leftover(void **state)
 	assert_int_equal(r.exit_status, 0);
 	assert_int_equal(r.group_left, 1);
 	assert_int_equal(r.group_signal, SIGTERM);
-	assert_int_equal(kb_group_count(r.pid), 0);
+	assert_int_equal(kb_tree_count(r.pid), 0);
 	assert_true(r.elapsed_s < 10);
+}
+
+/* No zombie left among this process's children (a subreaper's orphans
+ * are reaped by kb_spawn). */
+static int zombie_children(void)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) < 0)
+		return 0;	/* ECHILD: no child at all */
+	return si.si_pid != 0;
+}
+
+/* fio's job processes lead sessions of their own (setsid in fio's
+ * fork): the main process killed by SIGKILL (a fio crash) leaves one that
+ * ignores SIGTERM; it is found (reparented here, the subreaper), ended
+ * with SIGKILL and reaped before kb_spawn returns. */
+static void test_tree_setsid_crash(void **state)
+{
+	char marker[64], *script;
+	char *argv[] = { "sh", "-c", NULL, NULL };
+	struct kb_spawn_opts o = { .timeout_s = 30, .own_group = 1 };
+	struct kb_spawn_result r;
+
+	(void)state;
+	snprintf(marker, sizeof(marker), "kbtest-setsid-%ld", (long)getpid());
+	script = kb_xasprintf("setsid sh -c 'trap \"\" TERM; while :; do "
+			      "sleep 1; done' %s & sleep 0.5; kill -9 $$",
+			      marker);
+	argv[2] = script;
+	assert_int_equal(kb_spawn(argv, &o, &r), 0);
+	assert_int_equal(r.signal, SIGKILL);
+	assert_true(r.group_left >= 1);
+	assert_int_equal(r.group_signal, SIGKILL);
+	assert_int_equal(count_marker(marker), 0);
+	assert_int_equal(kb_tree_count(r.pid), 0);
+	assert_false(zombie_children());
+	free(script);
+}
+
+/* The same job process stopped (SIGSTOP) while the main process waits
+ * for it: at the timeout it gets SIGTERM and SIGCONT like the group. */
+static void test_tree_setsid_stopped(void **state)
+{
+	char marker[64], *script;
+	char *argv[] = { "sh", "-c", NULL, NULL };
+	struct kb_spawn_opts o = { .timeout_s = 1, .own_group = 1 };
+	struct kb_spawn_result r;
+
+	(void)state;
+	snprintf(marker, sizeof(marker), "kbtest-setsid-stop-%ld",
+		 (long)getpid());
+	script = kb_xasprintf("setsid sh -c 'kill -STOP $$; exec sleep 100' "
+			      "%s & wait", marker);
+	argv[2] = script;
+	assert_int_equal(kb_spawn(argv, &o, &r), 0);
+	assert_true(r.timed_out);
+	assert_int_equal(count_marker(marker), 0);
+	assert_int_equal(kb_tree_count(r.pid), 0);
+	assert_false(zombie_children());
+	assert_true(r.elapsed_s < 8);
+	free(script);
 }
 
 /* A forwarded signal (the run's Ctrl-C handler) reaches the whole group,
@@ -214,7 +278,7 @@ static void test_group_forward(void **state)
 	assert_int_equal(r.signal, SIGTERM);
 	/* the sleeps got the SIGTERM themselves: nothing was left over */
 	assert_int_equal(r.group_left, 0);
-	assert_int_equal(kb_group_count(r.pid), 0);
+	assert_int_equal(kb_tree_count(r.pid), 0);
 	assert_true(r.elapsed_s < 5);
 
 	assert_int_equal(kb_spawn(quick, &o, &r), 0);
@@ -318,6 +382,8 @@ int main(void)
 		cmocka_unit_test(test_group_timeout),
 		cmocka_unit_test(test_group_stopped_job),
 		cmocka_unit_test(test_group_leftover),
+		cmocka_unit_test(test_tree_setsid_crash),
+		cmocka_unit_test(test_tree_setsid_stopped),
 		cmocka_unit_test(test_group_forward),
 		cmocka_unit_test(test_group_stdin),
 		cmocka_unit_test(test_pid_is_kbench),

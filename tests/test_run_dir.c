@@ -487,8 +487,8 @@ static void test_failure_reasons(void **state)
 	put_stderr(dir, err3);
 	r = run_dir_parse(dir);
 	assert_string_equal(status(r), "failed");
-	assert_string_equal(reason(r), "fio timed out: killed with its whole "
-		"process group after 301 s (runtime 300 s + grace); fio stderr: "
+	assert_string_equal(reason(r), "fio timed out: killed with its job "
+		"processes after 301 s (runtime 300 s + grace); fio stderr: "
 		"fio: pid=4242, err=5/file:io_u.c:1889, func=io_u error | "
 		"fio: io_u error on file /dev/loop7: Input/output error | "
 		"?control?char");
@@ -523,10 +523,23 @@ static void test_failure_reasons(void **state)
 		"\"group_left\": 2, \"group_signal\": 9}");
 	r = run_dir_parse(dir);
 	assert_string_equal(status(r), "failed");
-	assert_string_equal(reason(r), "fio ended but 2 process(es) of fio's "
-		"process group (a stopped or hung job) were still running after "
-		"fio ended and were killed with the group (SIGTERM, then "
+	assert_string_equal(reason(r), "fio ended but 2 of fio's job "
+		"process(es) (stopped, hung, or left by a fio that died) were "
+		"still running after fio ended and were killed (SIGTERM, then "
 		"SIGKILL)");
+	json_decref(r);
+	rm_run(dir);
+
+	/* the limit said as it was: runtime + timeout_grace */
+	dir = make_run("tests/data/fio/B05.json", NULL,
+		"{\"exit_status\": null, \"signal\": 9, \"timed_out\": true, "
+		"\"elapsed_s\": 15.0, \"runtime_s\": 2, \"timeout_s\": 5, "
+		"\"group_left\": 1, \"group_signal\": 9}");
+	r = run_dir_parse(dir);
+	assert_non_null(strstr(reason(r), "fio timed out: killed with its job "
+		"processes after "));
+	assert_non_null(strstr(reason(r), " s, its limit 5 s (runtime 2 s + "
+		"grace 3 s)"));
 	json_decref(r);
 	rm_run(dir);
 
