@@ -494,6 +494,7 @@ int kb_spawn_wait(struct kb_child *c, struct kb_spawn_result *res)
 			sigaddset(&block, SIGINT);
 			sigaddset(&block, SIGTERM);
 			sigaddset(&block, SIGHUP);
+			sigaddset(&block, SIGPIPE);
 			sigprocmask(SIG_BLOCK, &block, &old);
 			if (!(kb_spawn_forward_signal && !termsent))
 				ppoll(&p, 1, tsp, &old);

@@ -100,6 +100,10 @@ int campaign_run(const char *dir, const char *conf, int conf_explicit,
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/* `kbench run | tee log` or `| head`: the reader gone (a Ctrl-C
+	 * reaches it too) must not kill kbench before it restores the
+	 * tunables; writes fail with EPIPE from here on */
+	sigaction(SIGPIPE, &sa, NULL);
 
 	/* --dry-run writes nothing: no lock file, no campaign files */
 	lock_fd = kb_driver_dry_run ? -1 : campaign_lock(dir);

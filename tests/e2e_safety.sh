@@ -113,6 +113,17 @@ check "one file under two tunables' names: exit 1 (got $rc), FILE:LINE of the se
 check "... nothing written, saved or run (nomerges 0)" \
 	"[ \"\$(cat /sys/block/$bdev/queue/nomerges)\" = 0 ] && [ ! -e $tmp/ctwo/tunables.saved.json ] && [ ! -e $tmp/ctwo/runs ]"
 
+# the reader of kbench's output gone (`kbench run | head`): SIGPIPE
+# stops the campaign like Ctrl-C, the tunables restored, not a kill
+echo 0 >/sys/block/$bdev/queue/nomerges
+conf "$tmp/pipe.conf" "$dev" "tunable NM = queue/nomerges: 1 2"
+sed -i 's/^iterations = 1$/iterations = 3/' "$tmp/pipe.conf"
+"$KBENCH" run -c "$tmp/pipe.conf" -o "$tmp/cpipe" 2>&1 | head -n 1 >/dev/null
+rc=${PIPESTATUS[0]}
+check "kbench run | head -n 1: stopped as interrupted, exit 130 (got $rc)" "[ $rc -eq 130 ]"
+check "... its tunable restored (nomerges 0), nothing left to restore" \
+	"[ \"\$(cat /sys/block/$bdev/queue/nomerges)\" = 0 ] && [ ! -e $tmp/cpipe/tunables.saved.json ]"
+
 # --- 3. stale temporary files of a killed kbench ---
 sh -c 'exit 0' & dead=$!
 wait $dead
