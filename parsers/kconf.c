@@ -181,6 +181,16 @@ static int valid_name(const char *s, const char *extra)
 	return 1;
 }
 
+/* A variant's or a job's name: it names directories (runs/<variant>/
+ * <job>/...) and files (profiles/<job>.fio), so letters, digits and
+ * ._+- but neither "." nor ".." (runs/../.. is outside the campaign),
+ * and no leading '-' (an option's look in an argv). */
+static int valid_dir_name(const char *s)
+{
+	return valid_name(s, "._+-") && strcmp(s, ".") && strcmp(s, "..") &&
+	       s[0] != '-';
+}
+
 /* Levenshtein distance, for "did you mean"; names are short. */
 static size_t edit_distance(const char *a, const char *b)
 {
@@ -411,9 +421,9 @@ static void set_jobs(struct parser *p, const char *val)
 		len = strlen(tok);
 		if (len > 4 && !strcmp(tok + len - 4, ".fio"))
 			tok[len - 4] = '\0';
-		if (!valid_name(tok, "._+-")) {
+		if (!valid_dir_name(tok)) {
 			perr(p, p->line,
-			     "jobs: bad job name '%s' (expected the NAME of profiles/NAME.fio: letters, digits, . _ + -)",
+			     "jobs: bad job name '%s' (expected the NAME of profiles/NAME.fio: letters, digits, . _ + -; not . or .., no leading -)",
 			     tok);
 			continue;
 		}
@@ -966,7 +976,7 @@ static void start_job_section(struct parser *p, const char *name)
 	p->sec = SEC_JOB;
 	p->jh = &p->jscratch;
 	p->jh->job = kb_xstrdup(name);
-	if (!valid_name(name, "._+-")) {
+	if (!valid_dir_name(name)) {
 		perr(p, p->line,
 		     "bad section header [job %.64s] (expected [job NAME], NAME a job of jobs =)",
 		     name);
@@ -1062,6 +1072,27 @@ static const char *value_problem(const char *tok)
 
 /* "tunable LABEL = PATH: V1 V2 ..."; label is the text after "tunable".
  * With sweep: "sweep NAME = V1 V2 ..." (no path). */
+/* 1 when sweep NAME would set a variable kbench itself gives fio:
+ * KBENCH_TARGET, KBENCH_SIZE, KBENCH_RUNTIME, and KBENCH_TARGET_N and
+ * KBENCH_SIZE_N of fio --client (any case: the name is upper-cased). */
+static int reserved_sweep(const char *label)
+{
+	static const char *const fixed[] = { "target", "size", "runtime" };
+	static const char *const numbered[] = { "target_", "size_" };
+	size_t i, n;
+
+	for (i = 0; i < sizeof(fixed) / sizeof(*fixed); i++)
+		if (!strcasecmp(label, fixed[i]))
+			return 1;
+	for (i = 0; i < sizeof(numbered) / sizeof(*numbered); i++) {
+		n = strlen(numbered[i]);
+		if (!strncasecmp(label, numbered[i], n) && label[n] &&
+		    strspn(label + n, "0123456789") == strlen(label + n))
+			return 1;
+	}
+	return 0;
+}
+
 static void add_tunable(struct parser *p, const char *label, const char *val,
 			int sweep)
 {
@@ -1079,6 +1110,19 @@ static void add_tunable(struct parser *p, const char *label, const char *val,
 	if (strlen(label) > KB_CONF_MAX_NAME) {
 		perr(p, p->line, "tunable label '%.32s...' is %zu characters: "
 		     "at most %d", label, strlen(label), KB_CONF_MAX_NAME);
+		return;
+	}
+	if (sweep && reserved_sweep(label)) {
+		/* ${KBENCH_TARGET} swept would send fio to a path kbench
+		 * never checked (mounted, swap, another disk) */
+		char up[KB_CONF_MAX_NAME + 1];
+
+		for (i = 0; label[i] && i < KB_CONF_MAX_NAME; i++)
+			up[i] = (char)toupper((unsigned char)label[i]);
+		up[i] = '\0';
+		perr(p, p->line, "sweep %s: ${KBENCH_%s} is kbench's to set "
+		     "(the target, its size or the runtime); a sweep may not "
+		     "change it: choose another name", label, up);
 		return;
 	}
 	for (i = 0; i < cfg->ntunables; i++) {
@@ -1761,9 +1805,9 @@ static void start_section(struct parser *p, char *s)
 		return;
 	}
 	p->variant_headers++;
-	if (!valid_name(name, "._+-")) {
+	if (!valid_dir_name(name)) {
 		perr(p, p->line,
-		     "bad variant name [%.64s] (expected letters, digits, . _ + -)",
+		     "bad variant name [%.64s] (expected letters, digits, . _ + -; not . or .., no leading -)",
 		     name);
 		return;
 	}

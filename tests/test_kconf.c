@@ -1065,6 +1065,23 @@ static void test_err_too_many(void **state)
 	/* a byte order mark inside the file is shown, not invisible */
 	expect_error("[global]\njobs = a\n\xef\xbb\xbfiterations = 3\n"
 		     "[v]\n", "bad.conf:3: unknown key '<U+FEFF>iterations'");
+	/* names of directories: never . or .., nor an option's look */
+	expect_error("[global]\njobs = a\n[..]\n",
+		     "bad.conf:3: bad variant name [..] (expected letters");
+	expect_error("[global]\njobs = a\n[.]\n",
+		     "bad.conf:3: bad variant name [.] (expected letters");
+	expect_error("[global]\njobs = a\n[-x]\n",
+		     "bad.conf:3: bad variant name [-x] (expected letters");
+	expect_error("[global]\njobs = ..\n[v]\n",
+		     "bad.conf:2: jobs: bad job name '..'");
+	/* a sweep may not set what kbench gives fio */
+	expect_error("[global]\njobs = a\nsweep target = loop1 loop2\n[v]\n",
+		     "bad.conf:3: sweep target: ${KBENCH_TARGET} is kbench's "
+		     "to set");
+	expect_error("[global]\njobs = a\nsweep Size_2 = 1 2\n[v]\n",
+		     "bad.conf:3: sweep Size_2: ${KBENCH_SIZE_2} is kbench's");
+	expect_error("[global]\njobs = a\nsweep RUNTIME = 1 2\n[v]\n",
+		     "bad.conf:3: sweep RUNTIME: ${KBENCH_RUNTIME}");
 	/* every one of them */
 	expect_error("[global]\njobs = a\n\xef\xbb\xbfiter\xef\xbb\xbf" "ations = 3\n"
 		     "[v]\n",
