@@ -154,6 +154,38 @@ static int boots(const struct kb_config *cfg)
 	return 0;
 }
 
+static int cmp_id(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* 1 (said) when two configurations share an id: values that hold
+ * ",LABEL=" (sweep A = p p,B=q with sweep B = q,B=r r) spell one
+ * configuration's id with another's, and the two would share their run
+ * directories and be pooled as one sample. */
+static int duplicate_id(const struct kb_config *cfg, const struct kb_plan *p)
+{
+	char **ids = kb_xcalloc(p->nconfigs + 1, sizeof(*ids));
+	size_t c;
+	int dup = 0;
+
+	for (c = 0; c < p->nconfigs; c++)
+		ids[c] = p->configs[c].id;
+	qsort(ids, p->nconfigs, sizeof(*ids), cmp_id);
+	for (c = 1; c < p->nconfigs && !dup; c++)
+		if (!strcmp(ids[c - 1], ids[c])) {
+			kb_error("%s: two configurations have the id '%s' "
+				 "(a tunable's or sweep's value holds ',' and "
+				 "'=' as in ',LABEL=value'); change the values "
+				 "so that each configuration has an id of its "
+				 "own", cfg->path ? cfg->path : "kernels.conf",
+				 ids[c]);
+			dup = 1;
+		}
+	free(ids);
+	return dup;
+}
+
 int plan_build(const struct kb_config *cfg, struct kb_plan *p)
 {
 	size_t ncfg = cfg->nvariants, c, t, j, v;
@@ -200,6 +232,10 @@ int plan_build(const struct kb_config *cfg, struct kb_plan *p)
 			plan_free(p);
 			return -ENAMETOOLONG;
 		}
+	if (duplicate_id(cfg, p)) {
+		plan_free(p);
+		return -EINVAL;
+	}
 
 	p->runs = kb_xcalloc(ncfg * cfg->njobs * (nit + cfg->iterations *
 			     plan_extra_runs(cfg)), sizeof(*p->runs));

@@ -1309,6 +1309,18 @@ static void test_err_field_inputs(void **state)
 	free(err);
 	kconf_free(&cfg);
 	free(conf);
+
+	/* values holding ",LABEL=": two configurations, one id (they would
+	 * share run directories and be pooled) */
+	assert_int_equal(kconf_parse("t.conf", "[global]\njobs = j\n"
+		"sweep A = p p,B=q\nsweep B = q,B=r r\n[a]\n", &cfg), 0);
+	cap_begin(&c);
+	assert_int_equal(plan_build(&cfg, &plan), -EINVAL);
+	err = cap_end(&c);
+	assert_non_null(strstr(err, "t.conf: two configurations have the id "
+			       "'a,A=p,B=q,B=r'"));
+	free(err);
+	kconf_free(&cfg);
 }
 
 int main(void)
