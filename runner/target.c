@@ -504,3 +504,58 @@ char *target_tunable_path(const struct kb_target *t, const char *path,
 	}
 	return kb_path_join(t->sysfs_dir, path);
 }
+
+/* 1 when path is dir or below it. */
+static int below(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return dir[0] && !strncmp(path, dir, n) &&
+	       (path[n] == '/' || path[n] == '\0');
+}
+
+int target_tunable_outside(const struct kb_target *t, const char *resolved,
+			   char *why, size_t whylen)
+{
+	static const char *const links[] = { "device", "bdi" };
+	char root[PATH_MAX], *dev;
+	DIR *d;
+	struct dirent *e;
+	size_t i;
+	int in = 0, other = 0;
+
+	if (!t->sysfs_dir)
+		return 0;
+	in = below(resolved, t->sysfs_dir);
+	for (i = 0; !in && i < sizeof(links) / sizeof(*links); i++) {
+		dev = kb_path_join(t->sysfs_dir, links[i]);
+		in = realpath(dev, root) && below(resolved, root);
+		free(dev);
+	}
+	if (!in) {
+		snprintf(why, whylen, "resolves to %s, outside the target's "
+			 "%s and its device/ and bdi/ (a relative path stays "
+			 "with the target; another device's file takes its "
+			 "absolute /sys path)", resolved, t->sysfs_dir);
+		return 1;
+	}
+	/* below device/ but in another disk's directory (device/nvme0n2
+	 * of the target nvme0n1) */
+	d = opendir("/sys/class/block");
+	while (d && (e = readdir(d)) && !other) {
+		if (e->d_name[0] == '.')
+			continue;
+		dev = kb_path_join("/sys/class/block", e->d_name);
+		if (realpath(dev, root) && !below(root, t->sysfs_dir) &&
+		    !below(t->sysfs_dir, root) && below(resolved, root)) {
+			snprintf(why, whylen, "resolves to %s, in block device "
+				 "%s's directory, not the target's %s",
+				 resolved, e->d_name, t->sysfs_dir);
+			other = 1;
+		}
+		free(dev);
+	}
+	if (d)
+		closedir(d);
+	return other;
+}

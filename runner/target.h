@@ -63,4 +63,14 @@ unsigned long long target_remote_size_bytes(const struct kb_config *cfg,
 char *target_tunable_path(const struct kb_target *t, const char *path,
 			  const char *label);
 
+/* 1 (why filled) when a relative tunable's resolved path is not the
+ * target's: outside t->sysfs_dir and the directories its device/ and
+ * bdi/ links lead to, or in another block device's directory (sysfs
+ * links such as subsystem/vda/..., holders/dm-0/... or device/nvme0n2/...
+ * reach other devices' files); 0 when it is, or the target has no sysfs
+ * directory.  kbench(1): "a relative PATH is below the target's
+ * /sys/block/<dev>/". */
+int target_tunable_outside(const struct kb_target *t, const char *resolved,
+			   char *why, size_t whylen);
+
 #endif

@@ -560,6 +560,14 @@ int tunables_init(struct kb_tunables *tu, const struct kb_config *cfg,
 			free(raw);
 			return err;
 		}
+		if (cfg->tunables[i].path[0] != '/' &&
+		    target_tunable_outside(t, tu->paths[i], why, sizeof(why))) {
+			kb_error("%s:%d: tunable %s: %s %s: refused", cfg->path,
+				 cfg->tunables[i].line, cfg->tunables[i].label,
+				 cfg->tunables[i].path, why);
+			free(raw);
+			return -EPERM;
+		}
 		fd = tunable_open(tu->paths[i], O_RDONLY, why, sizeof(why));
 		if (fd < 0) {
 			kb_error("%s:%d: tunable %s: %s%s%s%s %s", cfg->path,

@@ -27,6 +27,7 @@ finish() {
 	[ -n "${mnt:-}" ] && umount "$mnt" 2>/dev/null
 	[ -n "${mdev:-}" ] && losetup -d "$mdev" 2>/dev/null
 	[ -n "${dev:-}" ] && losetup -d "$dev" 2>/dev/null
+	[ -n "${dev2:-}" ] && losetup -d "$dev2" 2>/dev/null
 	[ -n "${tmp:-}" ] && rm -rf "$tmp"
 	e2e_summary e2e-safety
 	exit $?
@@ -112,6 +113,25 @@ check "one file under two tunables' names: exit 1 (got $rc), FILE:LINE of the se
 	"[ $rc -eq 1 ] && grep -q \"two.conf:9: tunable NM2: /sys/devices/.*/$bdev/queue/nomerges is tunable NM's file already (line 8)\" $tmp/2c.err"
 check "... nothing written, saved or run (nomerges 0)" \
 	"[ \"\$(cat /sys/block/$bdev/queue/nomerges)\" = 0 ] && [ ! -e $tmp/ctwo/tunables.saved.json ] && [ ! -e $tmp/ctwo/runs ]"
+
+# a relative tunable stays with the target: sysfs links (subsystem/,
+# holders/, device/...) reach other devices' files
+truncate -s 8M "$tmp/dev2.img"
+dev2=$(losetup -f --show "$tmp/dev2.img")
+bdev2=$(basename "$dev2")
+echo 0 >/sys/block/$bdev2/queue/nomerges
+conf "$tmp/esc.conf" "$dev" "tunable X = subsystem/$bdev2/queue/nomerges: 2"
+"$KBENCH" run -q -c "$tmp/esc.conf" -o "$tmp/cesc" >/dev/null 2>"$tmp/esc.err"
+rc=$?
+check "relative tunable through subsystem/ to $bdev2: exit 1 (got $rc), FILE:LINE, refused" \
+	"[ $rc -eq 1 ] && grep -q \"esc.conf:8: tunable X: subsystem/$bdev2/queue/nomerges resolves to /sys/devices/.*/$bdev2/queue/nomerges, outside the target's .*/$bdev and its device/ and bdi/.*: refused\" $tmp/esc.err"
+check "... $bdev2 untouched (nomerges 0), no run" \
+	"[ \"\$(cat /sys/block/$bdev2/queue/nomerges)\" = 0 ] && [ ! -e $tmp/cesc/runs ]"
+conf "$tmp/bdi.conf" "$dev" "tunable RA = bdi/read_ahead_kb: 256"
+"$KBENCH" run -q -c "$tmp/bdi.conf" -o "$tmp/cbdi" >/dev/null 2>"$tmp/bdi.err"
+rc=$?
+check "... while the target's own bdi/read_ahead_kb is taken (got $rc)" "[ $rc -eq 0 ]"
+losetup -d "$dev2" && dev2=
 
 # the reader of kbench's output gone (`kbench run | head`): SIGPIPE
 # stops the campaign like Ctrl-C, the tunables restored, not a kill
