@@ -360,11 +360,19 @@ static char *registry_claim(const char *tpath, char *current,
 	dir = kb_xstrdup(rp);
 	*strrchr(dir, '/') = '\0';
 	{
-		/* campaign is DIR/tunables.saved.json: record DIR */
+		/* campaign is DIR/tunables.saved.json: record DIR,
+		 * resolved (a later kbench may start elsewhere) */
 		char *cdir = kb_xstrdup(campaign), *slash = strrchr(cdir, '/');
+		char *abs;
 
 		if (slash)
 			*slash = '\0';
+		else
+			strcpy(cdir, ".");
+		if ((abs = realpath(cdir, NULL))) {
+			free(cdir);
+			cdir = abs;
+		}
 		rec.path = kb_xstrdup(tpath);
 		rec.original = kb_xstrdup(orig);
 		rec.campaign = cdir;
@@ -388,54 +396,6 @@ static void registry_release(const char *tpath)
 	free(rp);
 }
 
-/* 1 when the resolved path real is the file of a tunable that cfg names:
- * an absolute one resolved the same way, or a relative one below the
- * sysfs directory of any block device (the loop device a campaign used
- * may have another number the next time: /sys/class/block/NAME/PATH). */
-static int conf_names(const struct kb_config *cfg, const char *real)
-{
-	size_t i;
-	int found = 0;
-
-	for (i = 0; i < cfg->ntunables && !found; i++) {
-		const struct kb_tunable *t = &cfg->tunables[i];
-		const char *base = t->path ? strrchr(t->path, '/') : NULL;
-		const char *rbase = strrchr(real, '/');
-		char why[512];
-		DIR *d;
-		struct dirent *e;
-
-		if (t->sweep || !t->path)
-			continue;
-		/* the file names must agree, whatever the directories */
-		if (strcmp(base ? base + 1 : t->path, rbase + 1))
-			continue;
-		if (t->path[0] == '/') {
-			char *r = tunable_resolve(t->path, why, sizeof(why));
-
-			found = r && !strcmp(r, real);
-			free(r);
-			continue;
-		}
-		d = opendir("/sys/class/block");
-		while (d && !found && (e = readdir(d))) {
-			char *cand, *r;
-
-			if (e->d_name[0] == '.')
-				continue;
-			cand = kb_xasprintf("/sys/class/block/%s/%s", e->d_name,
-					    t->path);
-			r = realpath(cand, NULL);
-			found = r && !strcmp(r, real);
-			free(r);
-			free(cand);
-		}
-		if (d)
-			closedir(d);
-	}
-	return found;
-}
-
 /* Write value to the checked path and read it back. */
 static int restore_one(const char *path, const char *value)
 {
@@ -456,48 +416,141 @@ static int restore_one(const char *path, const char *value)
 	return 0;
 }
 
+/* Registry record rp put back: its tunable written with its original
+ * value (both from the machine's record, never from a campaign
+ * directory), the record removed.  1 done, 0 left (said why), -EIO when
+ * the write failed. */
+static int restore_record(const char *rp, const struct kb_tunable_record *r)
+{
+	char why[512], *real;
+	int ret;
+
+	if (!r->path || !r->original)
+		return 0;
+	if (r->pid != getpid() && kb_pid_is_kbench(r->pid)) {
+		kb_warn("%s is being changed by a running kbench (pid %ld, "
+			"campaign %s): left to it", r->path, r->pid,
+			r->campaign ? r->campaign : "?");
+		return 0;
+	}
+	real = tunable_resolve(r->path, why, sizeof(why));
+	if (!real && errno == ENOENT) {
+		kb_warn("cannot restore %s = %s: the file is gone (device "
+			"removed?)", r->path, r->original);
+		unlink(rp);
+		return 1;
+	}
+	if (!real || strcmp(real, r->path)) {
+		kb_warn("%s records %s, which %s: not written", rp, r->path,
+			real ? "is not a resolved path" : why);
+		free(real);
+		return 0;
+	}
+	ret = restore_one(real, r->original);
+	free(real);
+	if (ret < 0)
+		return -EIO;
+	unlink(rp);
+	return 1;
+}
+
 int tunables_restore_file(const char *path, const struct kb_config *cfg)
 {
-	struct kb_tunables_saved saved;
+	struct kb_tunables_saved saved = { 0 };
+	char *dir = kb_xstrdup(path), *slash = strrchr(dir, '/'), *regdir;
+	int have, ret = 0, left = 0;
+	DIR *d;
+	struct dirent *e;
 	size_t i;
-	int ret = 0;
 
-	if (tunables_saved_load(path, &saved) < 0)
-		return -EINVAL;
+	(void)cfg;
+	if (slash)
+		*slash = '\0';
+	else
+		strcpy(dir, ".");
+	have = tunables_saved_load(path, &saved) == 0;
+	if (!have)
+		kb_warn("%s cannot be read (above); restoring this campaign's "
+			"tunables from the machine's records (%s/tunables) "
+			"instead", path, kb_machine_dir());
+	/* 1. what the machine's record says this campaign changed */
+	regdir = kb_path_join(kb_machine_dir(), "tunables");
+	d = opendir(regdir);
+	while (d && (e = readdir(d))) {
+		struct kb_tunable_record r;
+		char *rp;
+		int k;
+
+		if (e->d_name[0] == '.' || strstr(e->d_name, ".tmp."))
+			continue;
+		rp = kb_path_join(regdir, e->d_name);
+		if (tunable_record_load(rp, &r) == 0 && r.campaign &&
+		    kb_same_file(r.campaign, dir) == 1) {
+			k = restore_record(rp, &r);
+			if (k < 0)
+				ret = -EIO;
+			left += k == 0;
+		}
+		tunable_record_free(&r);
+		free(rp);
+	}
+	if (d)
+		closedir(d);
+	free(regdir);
+	/* 2. the campaign's own list: a value there is only a hint (the
+	 * directory is not trusted for root writes); a tunable another
+	 * campaign's dead kbench left changed is restored from its record */
 	for (i = 0; i < saved.n; i++) {
 		const char *p = saved.paths[i], *v = saved.values[i];
-		char why[512], *real;
+		struct kb_tunable_record r;
+		char why[512], *real, *rp;
 
 		real = tunable_resolve(p, why, sizeof(why));
-		if (!real && errno == ENOENT) {
-			kb_warn("cannot restore %s = %s: the file is gone "
-				"(device removed?)", p, v);
-			if (allowed_prefix(p) && !strstr(p, "/../"))
-				registry_release(p);	/* its record only */
-			continue;
-		}
 		if (!real) {
-			kb_warn("%s names %s, which %s: not written", path, p,
-				why);
+			if (errno != ENOENT)
+				kb_warn("%s names %s, which %s: not written",
+					path, p, why);
 			continue;
 		}
-		if (!conf_names(cfg, real)) {
-			kb_warn("%s names %s (%s), which is no tunable of this "
-				"campaign's %s: not written (the campaign "
-				"directory is not trusted for root writes)",
-				path, p, real, cfg->path);
-			free(real);
-			continue;
+		rp = registry_path(real);
+		if (tunable_record_load(rp, &r) == 0 && r.path &&
+		    !strcmp(r.path, real)) {
+			int k = restore_record(rp, &r);
+
+			if (k < 0)
+				ret = -EIO;
+			left += k == 0;
+		} else if (!kb_exists(rp)) {
+			/* restored in step 1, or never changed by kbench
+			 * since boot (/run is emptied then, and sysfs too) */
+			char *cur = tunable_read(real, 1);
+
+			if (!cur || strcmp(cur, v))
+				kb_warn("%s names %s = '%s' (now '%s'), but the "
+					"machine has no record of a kbench "
+					"changing it since boot (%s/tunables): "
+					"not written (the campaign directory "
+					"is not trusted for root writes)", path,
+					real, v, cur ? cur : "?",
+					kb_machine_dir());
+			free(cur);
 		}
-		if (restore_one(real, v) < 0)
-			ret = -EIO;
-		else
-			registry_release(real);
+		tunable_record_free(&r);
+		free(rp);
 		free(real);
 	}
 	tunables_saved_free(&saved);
-	if (ret == 0)
-		unlink(path);
+	if (ret == 0 && !left) {
+		if (have) {
+			unlink(path);
+		} else {
+			char *bad = kb_xasprintf("%s.bad", path);
+
+			rename(path, bad);
+			free(bad);
+		}
+	}
+	free(dir);
 	return ret;
 }
 

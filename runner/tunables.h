@@ -95,11 +95,18 @@ int tunable_open(const char *resolved, int flags, char *why, size_t whylen);
  * openat2(2) (one component at a time with O_NOFOLLOW). */
 extern int kb_tunable_no_openat2;
 
-/* Restore from a leftover saved file at path (by `kbench run` before
- * anything else, and by tunables_init): only the files cfg names as
- * tunables (above); any other entry is named in a warning and not
- * written.  The file is removed when every entry was dealt with.  0 or
- * -EIO. */
+/* Restore what a campaign that died left changed (by `kbench run` before
+ * anything else, and by tunables_init), path its leftover
+ * DIR/tunables.saved.json: the values written are the machine's records
+ * ($KBENCH_RUN_DIR/tunables, root's, emptied at boot with sysfs), never
+ * the campaign directory's, which is not trusted for root writes: every
+ * record of campaign DIR, and those of the files the saved list names
+ * (another dead campaign's).  An entry of the list without a record is
+ * named in a warning when its value differs, and not written; a record
+ * of a kbench still running is left to it.  A damaged list is no
+ * obstacle (the records suffice; it is kept as PATH.bad).  The list is
+ * removed when nothing is left to do.  cfg is not used (the records
+ * name the files).  0 or -EIO. */
 int tunables_restore_file(const char *path, const struct kb_config *cfg);
 
 /* A tunable that changed during a run (something else wrote it while

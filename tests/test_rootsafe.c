@@ -39,6 +39,7 @@
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/proc.h"
+#include "results/tunables_state.h"
 #include "parsers/kconf.h"
 #include "runner/nullblk.h"
 #include "runner/target.h"
@@ -266,10 +267,15 @@ static void test_open_rule_without_openat2(void **state)
 
 /* ---- a leftover tunables.saved.json is not trusted ---- */
 
+/* The values restored after a crash are the machine's records
+ * ($KBENCH_RUN_DIR/tunables), never the campaign directory's list: its
+ * entries outside sysfs, /proc/sys files and a block device's file with
+ * no record are named and not written; one with a record gets the
+ * record's value, not the list's. */
 static void test_restore_untrusted(void **state)
 {
 	char *dir = make_tmpdir(), *victim, *saved, *conf, *json, *msg, *blk;
-	char *nm = NULL, *cur = NULL, *runs;
+	char *nm = NULL, *real = NULL, *cur = NULL, *runs, *rp = NULL, *s;
 	struct kb_config cfg;
 	struct capture c;
 	int ret;
@@ -283,24 +289,37 @@ static void test_restore_untrusted(void **state)
 	conf = kb_path_join(dir, "kernels.conf");
 	assert_int_equal(kconf_parse(conf, "[global]\njobs = j\n"
 		"tunable NM = queue/nomerges: 0 1\n"
-		"tunable DR = /proc/sys/vm/dirty_ratio: 10\n[v]\n", &cfg), 0);
+		"tunable SW = /proc/sys/vm/swappiness: 10\n[v]\n", &cfg), 0);
 	blk = some_block_link();
 	if (blk) {
-		char *real;
-
 		nm = kb_path_join(blk, "queue/nomerges");
 		real = realpath(nm, NULL);
 		cur = real ? tunable_read(real, 1) : NULL;
-		free(real);
 	}
-	/* an edited file: a victim outside sysfs, straight and through
-	 * /proc/self/root, and /proc/sys files the conf does not name */
+	if (real && cur && geteuid() == 0) {
+		/* a dead kbench's record of this campaign's change */
+		struct kb_tunable_record r = { .path = real, .original = cur,
+					       .campaign = dir, .pid = 0 };
+		char *rdir = kb_path_join(runs, "tunables");
+
+		rp = kb_path_join(rdir, real);
+		for (s = rp + strlen(rdir) + 1; *s; s++)
+			if (*s == '/')
+				*s = '!';
+		assert_int_equal(kb_mkdir_p(rdir), 0);
+		assert_int_equal(tunable_record_save(rp, &r), 0);
+		free(rdir);
+	}
+	/* an edited list: a victim outside sysfs, straight and through
+	 * /proc/self/root, /proc/sys files (one the conf names), and the
+	 * block device's file with another value than its record's */
 	json = kb_xasprintf("{\"%s\": \"pwned\", \"/proc/self/root%s\": "
 			    "\"pwned\", \"/proc/sys/kernel/hostname\": "
-			    "\"pwned\", \"/proc/sys/vm/swappiness\": \"1\"%s%s%s%s%s}",
+			    "\"pwned\", \"/proc/sys/vm/swappiness\": \"1\"%s%s%s%s}",
 			    victim, victim, nm && cur ? ", \"" : "",
-			    nm && cur ? nm : "", nm && cur ? "\": \"" : "",
-			    nm && cur ? cur : "", nm && cur ? "\"" : "");
+			    nm && cur ? nm : "",
+			    nm && cur ? (strcmp(cur, "2") ? "\": \"2\"" :
+					 "\": \"0\"") : "", "");
 	put(saved, json);
 	{
 		char *hn = tunable_read("/proc/sys/kernel/hostname", 1);
@@ -322,6 +341,12 @@ static void test_restore_untrusted(void **state)
 			assert_string_equal(now, sw);
 			free(now);
 		}
+		if (real && cur) {
+			char *now = tunable_read(real, 1);
+
+			assert_string_equal(now, cur);	/* the record's */
+			free(now);
+		}
 		free(hn);
 		free(sw);
 	}
@@ -330,17 +355,38 @@ static void test_restore_untrusted(void **state)
 	assert_int_equal(ret, 0);
 	assert_content(victim, "original\n");
 	assert_non_null(strstr(msg, "outside /sys and /proc/sys"));
-	assert_non_null(strstr(msg, "/proc/sys/kernel/hostname (/proc/sys/kernel/hostname), which is no tunable of this campaign's"));
-	assert_non_null(strstr(msg, "/proc/sys/vm/swappiness"));
+	assert_non_null(strstr(msg, "names /proc/sys/vm/swappiness = '1' "
+			       "(now '"));
+	assert_non_null(strstr(msg, "but the machine has no record of a "
+			       "kbench changing it since boot"));
 	assert_non_null(strstr(msg, "the campaign directory is not trusted"));
-	/* a relative tunable of the conf below a block device is restored
-	 * (its own value: nothing changes) */
-	if (nm && cur && geteuid() == 0)
-		assert_non_null(strstr(msg, "restored "));
+	if (rp) {
+		char *want = kb_xasprintf("restored %s = %s", real, cur);
+
+		assert_non_null(strstr(msg, want));
+		assert_false(kb_exists(rp));	/* the record done */
+		free(want);
+	}
 	assert_false(kb_exists(saved));
 	free(msg);
 	free(json);
+
+	/* a damaged list is no obstacle: kept as .bad, nothing written */
+	put(saved, "{\"/proc/sys/vm/swappiness\": ");
+	cap_begin(&c);
+	ret = tunables_restore_file(saved, &cfg);
+	msg = cap_end(&c);
+	assert_int_equal(ret, 0);
+	assert_non_null(strstr(msg, "restoring this campaign's tunables from "
+			       "the machine's records"));
+	assert_false(kb_exists(saved));
+	json = kb_xasprintf("%s.bad", saved);
+	assert_true(kb_exists(json));
+	free(json);
+	free(msg);
+	free(rp);
 	free(nm);
+	free(real);
 	free(cur);
 	free(blk);
 	kconf_free(&cfg);
