@@ -148,6 +148,19 @@ int kb_read_file(const char *path, char **buf, size_t *len, int quiet)
 			kb_error("cannot open %s: %s", path, strerror(errno));
 		return ret;
 	}
+	{
+		struct stat st;
+
+		/* a device (/dev/urandom, /dev/zero) never ends */
+		if (fstat(fileno(f), &st) == 0 && (S_ISCHR(st.st_mode) ||
+						   S_ISBLK(st.st_mode))) {
+			if (!quiet)
+				kb_error("%s: a device, not a file: not read",
+					 path);
+			fclose(f);
+			return -ENODEV;
+		}
+	}
 	b = kb_xmalloc(cap + 1);
 	for (;;) {
 		size_t r = fread(b + n, 1, cap - n, f);

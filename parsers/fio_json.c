@@ -2371,7 +2371,12 @@ json_t *fio_parse_file_opts(const char *path, const struct fio_parse_opts *o,
 		*o->read_whole = 1;
 	rc = kb_read_file(path, &buf, &len, 1);
 	if (rc < 0) {
-		kb_fmt(err, errlen, "%s: cannot read: %s", path, strerror(-rc));
+		if (rc == -ENODEV)
+			kb_fmt(err, errlen, "%s: a device, not a file: not "
+			       "read", path);
+		else
+			kb_fmt(err, errlen, "%s: cannot read: %s", path,
+			       strerror(-rc));
 		return NULL;
 	}
 	res = fio_parse_buf_opts(path, buf, len, o, err, errlen);

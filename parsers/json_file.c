@@ -426,6 +426,13 @@ static json_t *load_core(int dirfd, const char *rel,
 		f->at_open = 1;
 		return NULL;
 	}
+	/* a device (/dev/urandom, /dev/zero) never ends: not read */
+	if (fstat(fd, &st) == 0 && (S_ISCHR(st.st_mode) ||
+				    S_ISBLK(st.st_mode))) {
+		f->errnum = ENODEV;
+		close(fd);
+		return NULL;
+	}
 	/* a /proc file is regular with size 0: read until EOF */
 	regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
 		  st.st_size > 0;
@@ -480,6 +487,8 @@ static json_t *load_whole(int dirfd, const char *rel, const char *path,
 	else if (f.at_open)	/* jansson's own wording, as before */
 		kb_error("%s:-1:-1: unable to open %s: %s", path, path,
 			 strerror(f.errnum));
+	else if (f.errnum == ENODEV)
+		kb_error("%s: a device, not a file: not read", path);
 	else if (f.errnum)
 		kb_error("%s:-1:-1: read error: %s", path,
 			 strerror(f.errnum));

@@ -218,6 +218,15 @@ done
 rc=$?
 check "--rows nosuch: exit 2 and names the choices" \
 	"[ $rc -eq 2 ] && grep -q 'rows nosuch: no such dimension.*tunable label (NM)' '$tmp/e.err'"
+# a device never ends: refused, not read into memory
+timeout 20 "$KBENCH" report --from-json /dev/urandom >/dev/null 2>"$tmp/dev.err"
+rc=$?
+check "report --from-json /dev/urandom: exit 2, a device, not read (got $rc)" \
+	"[ $rc -eq 2 ] && grep -q '/dev/urandom: a device, not a file: not read' '$tmp/dev.err'"
+timeout 20 "$KBENCH" parse /dev/zero >/dev/null 2>"$tmp/dev2.err"
+rc=$?
+check "parse /dev/zero: an error, a device, not read (got $rc)" \
+	"[ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q '/dev/zero: a device, not a file: not read' '$tmp/dev2.err'"
 "$KBENCH" report --from-json "$fixture" --map 'running,NM=1=running,NM=0' \
 	>"$tmp/m.out" 2>"$tmp/m.err"
 rc=$?
