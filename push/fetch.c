@@ -176,7 +176,11 @@ static CURLcode transfer(CURL *e, const char *url, const char *part,
 			 struct progress *pr, long *code, char *errbuf,
 			 int *restart, int *ioerr)
 {
-	FILE *f = fopen(part, "ab");
+	/* root's alone (0600): a file:// URL may name a file others may
+	 * not read (/etc/shadow), and the cache is no place to widen that */
+	int fd = open(part, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC |
+		      O_NOFOLLOW, 0600);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "ab");
 	curl_off_t off;
 	CURLcode c;
 
@@ -185,6 +189,8 @@ static CURLcode transfer(CURL *e, const char *url, const char *part,
 	*code = 0;
 	if (!f) {
 		*ioerr = errno;
+		if (fd >= 0)
+			close(fd);
 		return CURLE_WRITE_ERROR;
 	}
 	off = (curl_off_t)ftello(f);

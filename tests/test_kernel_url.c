@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static char tmpdir[] = "/tmp/kbench-test-kurl.XXXXXX";
@@ -63,8 +64,15 @@ static void test_kernel_url_sha256(void **state)
 	v.kernel = url;
 	v.sha256 = hex;
 	assert_int_equal(kernel_resolve(&v, &k), 0);
-	/* fetched into the cache, not used in place */
+	/* fetched into the cache, not used in place, root's alone (a
+	 * file:// source may be unreadable to others) */
 	assert_non_null(strstr(k.image, "/urls/"));
+	{
+		struct stat st;
+
+		assert_int_equal(stat(k.image, &st), 0);
+		assert_int_equal(st.st_mode & 0777, 0600);
+	}
 	assert_string_equal(k.release, RELEASE);
 	assert_non_null(strstr(k.build, "#1 SMP"));
 	kernel_free(&k);
