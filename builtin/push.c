@@ -159,6 +159,8 @@ static int push_pending(const char *dir, const struct push_opts *base)
 				continue;
 			}
 			o.format = push_format_of(q[i].format);
+			o.http.no_env_auth = push_queue_no_env_auth(dir, u,
+								    NULL);
 			kb_info("sending the queued push to %s (%s)", u,
 				push_format_name(o.format));
 			r = push_one(dir, u, &o);

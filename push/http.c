@@ -364,7 +364,10 @@ int push_http_post(const char *url, const char *body, size_t len,
 	ret = -ENOMEM;
 	if (curl_global_init(CURL_GLOBAL_DEFAULT))
 		return -ENOMEM;
-	push_http_warn_cleartext(url);
+	if (o->no_env_auth)
+		tok = user = pass = NULL;
+	else
+		push_http_warn_cleartext(url);
 	cur = kb_xstrdup(url);
 	e = curl_easy_init();
 	if (!e)

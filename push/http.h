@@ -54,6 +54,11 @@ struct push_http_opts {
 	unsigned retries;		/* extra attempts on transient errors;
 					 * default 3 */
 	double backoff_s;		/* first delay; default 1.0 */
+	int no_env_auth;		/* 1: without KBENCH_PUSH_TOKEN and
+					 * KBENCH_PUSH_USER (a URL read from a
+					 * campaign directory's queue, not
+					 * trusted with them); ~/.netrc still
+					 * applies, its entries are per host */
 	unsigned retry_after_max_s;	/* longest Retry-After honoured;
 					 * default 60 */
 };

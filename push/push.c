@@ -566,7 +566,28 @@ static void run_push_opts(struct push_opts *o)
 	o->http.retry_after_max_s = 15;
 }
 
-void push_send_queued(const char *dir)
+int push_queue_no_env_auth(const char *dir, const char *url,
+			   const char *trusted)
+{
+	static int said;
+	const char *tok = getenv("KBENCH_PUSH_TOKEN");
+	const char *user = getenv("KBENCH_PUSH_USER");
+
+	if (trusted && push_same_origin(trusted, url))
+		return 0;
+	if (!said && ((tok && *tok) || (user && *user))) {
+		said = 1;
+		kb_warn("the queued push to %s goes without %s: its URL comes "
+			"from %s/%s, and a campaign directory is not trusted "
+			"with credentials; 'kbench push %s URL' sends it with "
+			"them", url, tok && *tok ? "KBENCH_PUSH_TOKEN" :
+			"KBENCH_PUSH_USER/KBENCH_PUSH_PASSWORD", dir,
+			QUEUE_FILE, dir);
+	}
+	return 1;
+}
+
+void push_send_queued(const char *dir, const char *trusted)
 {
 	struct records_push_entry *q;	/* a copy: the file changes as
 					 * entries are sent */
@@ -590,6 +611,7 @@ void push_send_queued(const char *dir)
 			continue;
 		}
 		run_push_opts(&o);
+		o.http.no_env_auth = push_queue_no_env_auth(dir, url, trusted);
 		o.format = push_format_of(q[i].format);
 		kb_info("sending the queued push to %s (%s)", url,
 			push_format_name(o.format));

@@ -92,8 +92,21 @@ enum push_format push_format_of(const char *name);
 /* At the start of `kbench run` on dir: send every push queued in
  * DIR/push-queue.json (the whole campaign to each), with the options of
  * push_after_run; a sent entry leaves the queue, a failed one stays
- * (attempts + 1) with a warning.  Never fails the caller. */
-void push_send_queued(const char *dir);
+ * (attempts + 1) with a warning.  Never fails the caller.  trusted: the
+ * push = URL of a kernels.conf the user gave (-c), or NULL; only an
+ * entry of its origin is sent with KBENCH_PUSH_TOKEN/KBENCH_PUSH_USER
+ * (push_queue_trust()). */
+void push_send_queued(const char *dir, const char *trusted);
+
+/* Whether queued url (DIR/push-queue.json, in the campaign directory: not
+ * trusted with credentials) may carry the environment's credentials:
+ * only when trusted (a URL the user gave in this command, or NULL) has
+ * its origin (push_same_origin()).  Returns the value for
+ * push_http_opts.no_env_auth; when 1 and the environment holds a token
+ * or a user, says once that the push goes without them and how to send
+ * it with them. */
+int push_queue_no_env_auth(const char *dir, const char *url,
+			   const char *trusted);
 
 /* After a run of `kbench run` completed (push = URL in kernels.conf):
  * push that run (run_key; NULL after a vm/kexec batch = every run), or

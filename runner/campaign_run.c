@@ -135,8 +135,8 @@ int campaign_run(const char *dir, const char *conf, int conf_explicit,
 
 	/* pushes that failed earlier (push-queue.json) are sent now; never
 	 * changes the exit status (push/push.h) */
-	if (!kb_driver_dry_run)
-		push_send_queued(dir);
+	if (!kb_driver_dry_run)	/* the credentials only to the -c conf's */
+		push_send_queued(dir, conf_explicit ? c.cfg.push_url : NULL);
 
 	/* which runs are left, and can the running kernel do them? */
 count:

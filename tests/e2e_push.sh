@@ -106,6 +106,15 @@ else
 	check "credentials in the URL are refused (exit $rc), nothing sent" \
 		"[ $rc -eq 1 ] && grep -q 'holds credentials' $tmp/j5.err && [ ! -e $tmp/posts/2.body ]"
 	rm -f "$demo/push-queue.json"
+	# a queue in the campaign directory names the host: it does not
+	# get the environment's token (the directory is not trusted)
+	cp -a "$demo" "$tmp/qdemo"
+	printf '{"schema_version": 1, "pending": [{"url": "%s/evil", "format": "json", "queued": "2026-01-01T00:00:00Z", "attempts": 1}]}\n' \
+		"$hurl" >"$tmp/qdemo/push-queue.json"
+	KBENCH_PUSH_TOKEN=s3cr3t-t0ken "$KBENCH" push "$tmp/qdemo" >"$tmp/jq.out" 2>"$tmp/jq.err"
+	rc=$?
+	check "kbench push DIR: a queued URL gets no KBENCH_PUSH_TOKEN, said so (got $rc)" \
+		"[ $rc -eq 0 ] && [ \"\$(jq -s '[.[] | select(.path == \"/evil\")] | length' $tmp/posts/*.json)\" = 1 ] && [ \"\$(jq -s '[.[] | select(.path == \"/evil\") | .headers.Authorization // empty] | length' $tmp/posts/*.json)\" = 0 ] && grep -q 'goes without KBENCH_PUSH_TOKEN: its URL comes from $tmp/qdemo/push-queue.json' $tmp/jq.err"
 fi
 
 # ---- 2. InfluxDB 1.x ----
