@@ -211,6 +211,12 @@ static int batch_check(int ret, const struct kb_spawn_result *res)
 	}
 	if (ret)
 		return ret;
+	if (kb_spawn_forward_signal && !res->exited) {
+		/* kbench was interrupted (Ctrl-C, kill): gnuplot with it */
+		kb_warn("the graphs were not drawn: interrupted (signal %d)",
+			res->signal);
+		return -EINTR;
+	}
 	if (!res->exited || res->exit_status) {
 		kb_error("gnuplot failed (exit %d, signal %d); run 'gnuplot "
 			 "SCRIPT' on each of %s ... to see why",

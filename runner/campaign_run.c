@@ -350,6 +350,19 @@ again:
 	/* no graphs for a one-run campaign: nothing to compare */
 	ret = campaign_write_reports(dir, 1, campaign_plots_for(&c.plan,
 			c.cfg.njobs, c.cfg.plot_png)) ? 1 : 0;
+	if (stop_signal) {
+		/* the reports may lack graphs: not taken as current by the
+		 * next kbench run (campaign_reports_current) */
+		char *md = kb_path_join(dir, "report.md");
+
+		unlink(md);
+		free(md);
+		kb_info("interrupted by signal %d while writing the reports; "
+			"every run is recorded: kbench report %s, or the same "
+			"command again, writes them", (int)stop_signal, dir);
+		ret = 130;
+		goto out;
+	}
 	if (!ret) {
 		printf("\nmarkdown report: %s/report.md\n", dir);
 		if (failed && !campaign_ok_runs(&c)) {

@@ -372,4 +372,27 @@ check "... run.json has tunables_after, fio.json kept" \
 	"[ \"\$(jq -r '.tunables_after | to_entries[0].value' '$r15/run.json')\" = 2 ] && [ -s '$r15/fio.json' ]"
 check "... nomerges restored to 0 after the campaign" \
 	"[ \"\$(cat /sys/block/$bdev/queue/nomerges)\" = 0 ]"
+
+# --- Ctrl-C while the reports are written (a gnuplot that takes its
+#     time): exit 130, said so; the next kbench run writes them ---
+mkdir -p "$tmp/slowbin"
+printf '#!/bin/sh\ntouch %s/gp.started\nexec sleep 60\n' "$tmp" >"$tmp/slowbin/gnuplot"
+chmod +x "$tmp/slowbin/gnuplot"
+sed -e 's|^iterations = 2|iterations = 1|' "$tmp/e2e.conf" >"$tmp/rep.conf"
+PATH="$tmp/slowbin:$PATH" "$KBENCH" run -c "$tmp/rep.conf" -o "$tmp/c16" \
+	>/dev/null 2>"$tmp/c16.err" &
+pid=$!
+for _ in $(seq 1 200); do
+	[ -e "$tmp/gp.started" ] && break
+	sleep 0.1
+done
+kill -INT $pid
+wait $pid
+rc=$?
+check "SIGINT while gnuplot draws: exit 130 (got $rc), said so, not blamed on gnuplot" \
+	"[ -e $tmp/gp.started ] && [ $rc -eq 130 ] && grep -q 'interrupted by signal 2 while writing the reports' $tmp/c16.err && ! grep -q 'gnuplot failed' $tmp/c16.err"
+"$KBENCH" run -q -o "$tmp/c16" >/dev/null 2>"$tmp/c16b.err"
+rc=$?
+check "... the next kbench run writes the reports with their graphs (got $rc)" \
+	"[ $rc -eq 0 ] && grep -q 'plots/' $tmp/c16/report.md && ls $tmp/c16/plots/*.svg >/dev/null 2>&1"
 finish
