@@ -67,12 +67,17 @@ int fio_log_name_kind(const char *path, char *kind, size_t n)
 /* "time, value[, direction, ...]": *t, *v, *dir (the third column, -1
  * when there is none) and *ncols (the columns on the line).  0, or -1
  * when the line is not a sample. */
+/* The largest time a sample may have, in ms (31,700 years): its window
+ * number and time_ms stay far inside a long. */
+#define LOG_TIME_MAX_MS 1e15
+
 static int sample_line(const char *s, const char *e, double *t, double *v,
 		       int *dir, int *ncols)
 {
 	char buf[256], *p, *q, *r;
 	size_t len = (size_t)(e - s);
 	long d;
+	int range;
 
 	if (len >= sizeof(buf))
 		len = sizeof(buf) - 1;
@@ -80,11 +85,20 @@ static int sample_line(const char *s, const char *e, double *t, double *v,
 	buf[len] = 0;
 	errno = 0;
 	*t = strtod(buf, &p);
-	if (p == buf || errno || *p != ',')
+	range = errno == ERANGE;
+	if (p == buf || (errno && !range) || *p != ',')
 		return -1;
+	errno = 0;
 	*v = strtod(p + 1, &q);
-	if (q == p + 1 || errno || (*q && *q != ',' && !isspace((unsigned char)*q)))
+	range |= errno == ERANGE;
+	if (q == p + 1 || (errno && errno != ERANGE) ||
+	    (*q && *q != ',' && !isspace((unsigned char)*q)))
 		return -1;
+	/* a sample, with a number no window can take (fio writes times
+	 * in ms from 0 and values >= 0): -2 */
+	if (range || !isfinite(*t) || !isfinite(*v) || *t < 0 ||
+	    *t > LOG_TIME_MAX_MS || *v < 0)
+		return -2;
 	*ncols = 2;
 	*dir = -1;
 	for (r = q; *r; r++)
@@ -269,7 +283,17 @@ json_t *fio_log_parse(const struct fio_log_input *in, size_t n,
 			 * cut off by a fio that was killed: "401, 14" is not
 			 * a sample of 14, "401" no sample at all */
 			last = e == end || header_next(e + 1, end);
-			if (sample_line(p, e, &t, &v, &dir, &ncols)) {
+			r = sample_line(p, e, &t, &v, &dir, &ncols);
+			if (r == -2) {
+				snprintf(err, errlen, "%s: line %d: a time or "
+					 "value out of range (times are ms from 0 "
+					 "to %.0e, values 0 or more, finite): "
+					 "'%.*s'", in[i].name, lineno,
+					 LOG_TIME_MAX_MS,
+					 (int)((e - p) > 60 ? 60 : (e - p)), p);
+				goto fail;
+			}
+			if (r) {
 				if (last && prev_cols &&
 				    isdigit((unsigned char)*p)) {
 					ncols = 0;

@@ -443,6 +443,32 @@ static void test_B13_kind_three_jobs_missing_window(void **state)
 		free(out);
 		free(err);
 	}
+	/* numbers no window can take: a clear error, not a window at
+	 * -9.2e18 ms (signed overflow), a negative or NaN total, nor a
+	 * 1e400 taken for a cut-off line */
+	{
+		static const char *const bad[] = {
+			"-9223372036854775808, 5, 0, 4096, 0\n",
+			"2000, -7, 0, 4096, 0\n", "3000, nan, 0, 4096, 0\n",
+			"4000, 1e400, 0, 4096, 0\n" };
+		char *a7[] = { "parse", "--logs", p1, NULL };
+		size_t b;
+
+		for (b = 0; b < sizeof(bad) / sizeof(*bad); b++) {
+			char *text = kb_xasprintf("1000, 100, 0, 4096, 0\n%s",
+						  bad[b]);
+
+			snprintf(p1, sizeof(p1), "%s", write_file(dir,
+				 "job_iops.1.log", text));
+			assert_int_equal(run_kbench(a7, &out, &err), 1);
+			if (!strstr(err, "job_iops.1.log: line 2: a time or value "
+				    "out of range"))
+				fail_msg("%s: stderr: %s", bad[b], err);
+			free(text);
+			free(out);
+			free(err);
+		}
+	}
 	/* the last line cut off (fio killed mid-write): said and ignored,
 	 * not a sample of 14 that halves the mean */
 	{
