@@ -2,6 +2,7 @@
 #include "results/rmodel.h"
 #include "results/json.h"
 #include "results/model.h"
+#include "results/paths.h"
 #include "results/run_values.h"
 #include "lib/err.h"
 #include "lib/file.h"
@@ -151,6 +152,70 @@ static void check_ranges(struct kb_rmodel *m, size_t *cap)
 	}
 }
 
+/* for drop_duplicates(): counted runs by campaign, iteration, index */
+static const struct kb_rmodel *dup_model;
+
+static int cmp_dup(const void *a, const void *b)
+{
+	const struct kb_rrun *x = &dup_model->runs[*(const size_t *)a];
+	const struct kb_rrun *y = &dup_model->runs[*(const size_t *)b];
+
+	if (x->campaign != y->campaign)
+		return x->campaign < y->campaign ? -1 : 1;
+	if (x->iteration != y->iteration)
+		return x->iteration < y->iteration ? -1 : 1;
+	return *(const size_t *)a < *(const size_t *)b ? -1 :
+	       *(const size_t *)a > *(const size_t *)b;
+}
+
+/* A counted run that is another's copy (same campaign, configuration,
+ * job and iteration: a results file edited or concatenated) would be
+ * pooled as a second sample of one measurement: each later copy is
+ * excluded ("excluded": "duplicate" in the tree, so a model built again
+ * on it agrees) and the first is named once.  1 when any was. */
+static int drop_duplicates(struct kb_rmodel *m)
+{
+	size_t ng = m->configs.n * m->jobs.n, g, i, n, first = 0, ndup = 0;
+	size_t *idx = kb_xcalloc(grouped_runs(m) + 1, sizeof(*idx));
+
+	dup_model = m;
+	for (g = 0; g < ng; g++) {
+		n = m->group_off[g + 1] - m->group_off[g];
+		if (n < 2)
+			continue;
+		memcpy(idx, m->group_runs + m->group_off[g], n * sizeof(*idx));
+		qsort(idx, n, sizeof(*idx), cmp_dup);
+		for (i = 1; i < n; i++) {
+			struct kb_rrun *a = &m->runs[idx[i - 1]];
+			struct kb_rrun *b = &m->runs[idx[i]];
+
+			if (a->campaign != b->campaign ||
+			    a->iteration != b->iteration)
+				continue;
+			if (!ndup++)
+				first = idx[i];
+			b->counts = 0;
+			json_object_set_new(b->json, "excluded",
+					    json_string("duplicate"));
+			kb_rrun_info__clear(&b->info);
+			kb_rrun_info__fill(&b->info, b->json);
+		}
+	}
+	free(idx);
+	if (ndup) {
+		const struct kb_rrun *x = &m->runs[first];
+		char lb[KB_ITER_LABEL_MAX];
+
+		kb_warn("%zu run(s) appear twice in the results (first: %s %s "
+			"iteration %s, runs[%zu]): each copy is left out of the "
+			"statistics (a results file edited or concatenated?)",
+			ndup, m->configs.v[x->config], m->jobs.v[x->job],
+			kb_iteration_label(x->iteration, m->campaign.warmup > 0 ?
+					   m->campaign.warmup : 0, lb), first);
+	}
+	return ndup > 0;
+}
+
 /* The model of results and its runs array, without analysis nor extra
  * runs. */
 static struct kb_rmodel *build(json_t *results, json_t *runs,
@@ -224,6 +289,10 @@ static struct kb_rmodel *build(json_t *results, json_t *runs,
 	check_ranges(m, &capbad);
 	kb_rcampaign__fill(&m->campaign, results);
 	build_groups(m);
+	if (drop_duplicates(m)) {
+		free_groups(m);
+		build_groups(m);
+	}
 	return m;
 }
 

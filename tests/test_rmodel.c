@@ -24,6 +24,7 @@
 #include "parsers/json_file.h"
 #include "results/model.h"
 #include "results/rmodel.h"
+#include "results/json.h"
 #include "stats/compare.h"
 #include "stats/summary.h"
 
@@ -174,6 +175,44 @@ static void test_value_ranges(void **state)
 			named += b->run == 1;
 	}
 	assert_int_equal(named, 4);
+	kb_rmodel__delete(m);
+	json_decref(res);
+}
+
+/* A run twice in the results (an edited or concatenated file): the copy
+ * is left out ("excluded": "duplicate"), not a second sample; the same
+ * iteration of another configuration or campaign is no copy. */
+static void test_duplicate_runs(void **state)
+{
+	json_error_t err;
+	json_t *res = json_loads(
+		"{\"campaign\": {\"jobs\": [\"rr\"]},"
+		" \"configurations\": [{\"id\": \"a\"}, {\"id\": \"b\"}],"
+		" \"runs\": ["
+		"  {\"configuration\": \"a\", \"job\": \"rr\", \"iteration\": 1,"
+		"   \"status\": \"ok\", \"metrics\": {\"read.iops\": 10}},"
+		"  {\"configuration\": \"b\", \"job\": \"rr\", \"iteration\": 1,"
+		"   \"status\": \"ok\", \"metrics\": {\"read.iops\": 11}},"
+		"  {\"configuration\": \"a\", \"job\": \"rr\", \"iteration\": 2,"
+		"   \"status\": \"ok\", \"metrics\": {\"read.iops\": 12}},"
+		"  {\"configuration\": \"a\", \"job\": \"rr\", \"iteration\": 1,"
+		"   \"status\": \"ok\", \"metrics\": {\"read.iops\": 10}}"
+		"]}", 0, &err);
+	struct kb_rmodel *m;
+	size_t n;
+
+	(void)state;
+	if (!res)
+		fail_msg("%s", err.text);
+	m = kb_rmodel__new(res);
+	assert_non_null(m);
+	assert_true(m->runs[0].counts && m->runs[1].counts &&
+		    m->runs[2].counts);
+	assert_false(m->runs[3].counts);
+	assert_string_equal(kb_jstr(m->runs[3].json, "excluded"), "duplicate");
+	kb_rmodel__group(m, kb_rmodel__config(m, "a"), kb_rmodel__job(m, "rr"),
+			 &n);
+	assert_int_equal(n, 2);
 	kb_rmodel__delete(m);
 	json_decref(res);
 }
@@ -928,6 +967,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names_and_values),
 		cmocka_unit_test(test_value_ranges),
+		cmocka_unit_test(test_duplicate_runs),
 		cmocka_unit_test(test_runs_and_groups),
 		cmocka_unit_test(test_no_runs),
 		cmocka_unit_test(test_campaign_info),
