@@ -180,7 +180,9 @@ static CURLcode transfer(CURL *e, const char *url, const char *part,
 	 * not read (/etc/shadow), and the cache is no place to widen that */
 	int fd = open(part, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC |
 		      O_NOFOLLOW, 0600);
-	FILE *f = fd < 0 ? NULL : fdopen(fd, "ab");
+	/* at the end, for ftello below (fdopen does not move there) */
+	FILE *f = fd < 0 || lseek(fd, 0, SEEK_END) < 0 ? NULL :
+		  fdopen(fd, "ab");
 	curl_off_t off;
 	CURLcode c;
 

@@ -268,14 +268,21 @@ static json_t *model(const char *baseline)
 static void add_runs(json_t *res, const char *cfg, const char *metric,
 		     const double *v, size_t n)
 {
-	json_t *runs = json_object_get(res, "runs");
+	json_t *runs = json_object_get(res, "runs"), *r;
 	size_t i;
+	int first = 1;
 
+	/* the next iterations of cfg: runs added a few at a time are
+	 * distinct runs, not copies (results/rmodel.c drops copies) */
+	json_array_foreach(runs, i, r)
+		if (!strcmp(json_string_value(json_object_get(r,
+				"configuration")) ?: "", cfg))
+			first++;
 	for (i = 0; i < n; i++)
 		json_array_append_new(runs, json_pack(
 			"{s:s, s:s, s:i, s:b, s:s, s:n, s:{s:f}}",
 			"configuration", cfg, "job", "j", "iteration",
-			(int)i + 1, "warmup", 0, "status", "ok", "reason",
+			first + (int)i, "warmup", 0, "status", "ok", "reason",
 			"metrics", metric, v[i]));
 }
 
