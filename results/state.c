@@ -221,6 +221,32 @@ int results_state_load(const char *path, struct kb_state *s)
 	return 0;
 }
 
+int results_state_adopt(const char *dir, struct kb_state *s,
+			const char *key)
+{
+	char *mp = kb_run_file(dir, key, "metrics.json");
+	int missing, done = 0;
+	json_t *rec = kb_json_load_existing(mp, &missing);
+	const char *st = jstr(rec, "status");
+	struct stat sb;
+	char ts[32] = "";
+
+	/* an "ok" record without its metrics is no run done: it is run
+	 * again rather than kept without numbers */
+	if (st && ((!strcmp(st, "ok") &&
+		    json_is_object(json_object_get(rec, "metrics"))) ||
+		   !strcmp(st, "failed"))) {
+		if (!stat(mp, &sb))
+			kb_format_utc(sb.st_mtime, ts, sizeof(ts));
+		results_state_set_run(s, key, st, jstr(rec, "reason"),
+				      *ts ? ts : NULL);
+		done = 1;
+	}
+	json_decref(rec);
+	free(mp);
+	return done;
+}
+
 size_t results_state_rebuild(const char *dir, struct kb_state *s,
 			     size_t *planned)
 {
@@ -242,28 +268,8 @@ size_t results_state_rebuild(const char *dir, struct kb_state *s,
 		if (json_is_string(e))
 			keys[nkeys++] = json_string_value(e);
 	*planned = nkeys;
-	for (i = 0; i < nkeys; i++) {
-		char *mp = kb_run_file(dir, keys[i], "metrics.json");
-		json_t *rec = kb_json_load_existing(mp, &missing);
-		const char *st = jstr(rec, "status");
-		struct stat sb;
-		char ts[32] = "";
-
-		/* an "ok" record without its metrics is no run done: it
-		 * is run again rather than kept without numbers */
-		if (st && ((!strcmp(st, "ok") &&
-			    json_is_object(json_object_get(rec, "metrics"))) ||
-			   !strcmp(st, "failed"))) {
-			if (!stat(mp, &sb))
-				kb_format_utc(sb.st_mtime, ts, sizeof(ts));
-			results_state_set_run(s, keys[i], st,
-					      jstr(rec, "reason"),
-					      *ts ? ts : NULL);
-			n++;
-		}
-		json_decref(rec);
-		free(mp);
-	}
+	for (i = 0; i < nkeys; i++)
+		n += (size_t)results_state_adopt(dir, s, keys[i]);
 	free(keys);
 	json_decref(cj);
 	free(cjpath);

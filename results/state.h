@@ -76,6 +76,14 @@ int results_state_load(const char *path, struct kb_state *s);
 size_t results_state_rebuild(const char *dir, struct kb_state *s,
 			     size_t *planned);
 
+/* One run of the rule above: key recorded in s from DIR/runs/KEY/
+ * metrics.json when that holds a finished run.  1 recorded, 0 not (no
+ * file, damaged, or an "ok" without metrics: a run to do).  Also for a
+ * run a kbench killed between the two writes left out of a state.json
+ * that is otherwise fine (runner/campaign.c). */
+int results_state_adopt(const char *dir, struct kb_state *s,
+			const char *key);
+
 /* Write s to path atomically (lib/file.h: synced).  0 or -errno. */
 int results_state_save(const char *path, const struct kb_state *s);
 

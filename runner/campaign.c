@@ -248,6 +248,14 @@ static void sweep_unused_warn(const struct kb_config *cfg, size_t j,
 
 	if (kb_read_file(path, &text, NULL, 1))
 		return;		/* read again, and said, when it runs */
+	/* a job that names its own file: kbench's checks of the target (in
+	 * use, mounted, swap) and the report's Target line miss it */
+	if (!strstr(text, "${KBENCH_TARGET"))
+		kb_warn("%s:%d: job '%s' (%s) never reads ${KBENCH_TARGET}: "
+			"fio does its I/O where the job file's own filename= "
+			"or directory= says, which kbench did not check (in "
+			"use, mounted) and the report's Target line does not "
+			"name", cfg->path, cfg->jobs_line, cfg->jobs[j], path);
 	for (t = 0; t < cfg->ntunables; t++) {
 		if (!cfg->tunables[t].sweep || cfg->tunables[t].nvalues < 2)
 			continue;
@@ -505,6 +513,31 @@ int campaign_open_guest(struct kb_campaign *c, const char *dir)
 	return ret;
 }
 
+/* Runs finished but missing from a usable state.json (a kbench killed
+ * between a run's metrics.json and the state's update: runner/campaign.h
+ * writes them in that order) are recorded from their metrics.json, as a
+ * rebuilt state records them, not run again over their files.  0 or
+ * -errno (saving the state). */
+static int adopt_unrecorded(struct kb_campaign *c, const char *statepath)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < c->plan.nruns; i++) {
+		const char *key = c->plan.runs[i].key;
+
+		if (!results_state_run(&c->state, key) &&
+		    results_state_adopt(c->dir, &c->state, key))
+			n++;
+	}
+	if (!n)
+		return 0;
+	kb_info("%s: %zu run(s) finished without being recorded in %s "
+		"(kbench stopped in between): recorded from their "
+		"metrics.json, not run again", c->dir, n, statepath);
+	return kb_driver_dry_run ? 0 : results_state_save(statepath,
+							  &c->state);
+}
+
 /* A resumed campaign whose state.json is missing (bad 0), unreadable or
  * unusable (bad 1: kept aside as state.json.bad-TIME[-K], never deleted
  * nor overwritten): what is done is rebuilt from the runs' metrics.json
@@ -675,6 +708,8 @@ int campaign_open_shard(struct kb_campaign *c, const char *dir,
 	} else if (c->resumed) {
 		ret = rebuild_state(c, statepath, 0);
 	}
+	if (!ret && c->resumed)
+		ret = adopt_unrecorded(c, statepath);
 out:
 	free(cjpath);
 	free(statepath);

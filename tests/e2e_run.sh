@@ -132,6 +132,17 @@ check "a leftover tunables.saved.json without the machine's record is not writte
 	"[ \"\$(cat /sys/block/$bdev/queue/nomerges)\" = 2 ] && grep -q 'the machine has no record of a kbench changing it since boot' $tmp/run5.err && [ ! -e $c2/tunables.saved.json ]"
 echo 0 >/sys/block/$bdev/queue/nomerges
 
+# --- a run finished but missing from state.json (kbench killed between
+#     its metrics.json and the state's update): recorded, not redone ---
+k=$(jq -r '.runs | keys[0]' "$c2/state.json")
+m0=$(stat -c %Y "$c2/runs/$k/metrics.json")
+jq --arg k "$k" 'del(.runs[$k])' "$c2/state.json" >"$tmp/st.json" && cp "$tmp/st.json" "$c2/state.json"
+sleep 1
+"$KBENCH" run -o "$c2" >/dev/null 2>"$tmp/adopt.err"
+rc=$?
+check "a finished run missing from state.json is recorded from its metrics.json, not run again (got $rc)" \
+	"[ $rc -eq 0 ] && grep -q '1 run(s) finished without being recorded' $tmp/adopt.err && [ \"\$(stat -c %Y '$c2/runs/$k/metrics.json')\" = $m0 ] && [ \"\$(jq -r --arg k '$k' '.runs[\$k].status' $c2/state.json)\" = ok ]"
+
 # --- 5. wrong kernel release: clear error naming both ---
 sed -e "s|^release = .*|release = 0.0.0-not-this-kernel|" "$tmp/e2e.conf" >"$tmp/wrong.conf"
 "$KBENCH" run -c "$tmp/wrong.conf" -o "$tmp/c3" >/dev/null 2>"$tmp/run6.err"

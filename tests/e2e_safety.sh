@@ -145,6 +145,15 @@ check "kbench run | head -n 1: stopped as interrupted, exit 130 (got $rc)" "[ $r
 check "... its tunable restored (nomerges 0), nothing left to restore" \
 	"[ \"\$(cat /sys/block/$bdev/queue/nomerges)\" = 0 ] && [ ! -e $tmp/cpipe/tunables.saved.json ]"
 
+# a job file that names its own file: kbench's target checks miss it,
+# said before the campaign
+mkdir -p "$tmp/ownprof"
+printf '[global]\nioengine=psync\nruntime=${KBENCH_RUNTIME}\ntime_based=1\n[own]\nfilename=%s/own.img\nsize=1M\nrw=read\n' "$tmp" >"$tmp/ownprof/own.fio"
+printf '[global]\njobs = own\niterations = 1\nwarmup = 0\nruntime = 1\ntarget = loop:16M\nprofiles = %s\n[running]\nmethod = local\n' "$tmp/ownprof" >"$tmp/own.conf"
+"$KBENCH" run --dry-run -c "$tmp/own.conf" -o "$tmp/cown" >/dev/null 2>"$tmp/own.err"
+check "a job file that never reads \${KBENCH_TARGET}: said, FILE:LINE" \
+	"grep -q \"own.conf:2: job 'own' (.*own.fio) never reads \\\${KBENCH_TARGET}: fio does its I/O where the job file's own filename=\" $tmp/own.err"
+
 # --- 3. stale temporary files of a killed kbench ---
 sh -c 'exit 0' & dead=$!
 wait $dead
