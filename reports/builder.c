@@ -1073,7 +1073,7 @@ static void shard_header(const struct ctx *c, struct kb_report *r)
 static void machine_header(struct ctx *c, struct kb_report *r)
 {
 	double other;
-	size_t d, n, nsup;
+	size_t d, n, nsup, nfail;
 	int busy;
 
 	/* judged only where stats_mark_disturbed_in() ran (kbench run,
@@ -1091,14 +1091,21 @@ static void machine_header(struct ctx *c, struct kb_report *r)
 		add_header(r, "Machine", kb_xasprintf("%sthe CPU of other "
 			   "tasks was not measured; %zu of %zu runs disturbed",
 			   busy ? "busy: " : "", d, n));
-	if (nsup)
+	nfail = c->camp->nsuperseded_failed;
+	if (nsup > nfail)
 		add_header(r, "Retried", kb_xasprintf("%zu run(s) superseded: "
 			   "%s (retry_disturbed; kept as runs/.../"
-			   "NNN.superseded-K, listed in results.json)", nsup,
+			   "NNN.superseded-K, listed in results.json)",
+			   nsup - nfail,
 			   !strcmp(c->camp->order ?: "", "block") ?
 			   "each was disturbed and run again alone (order = "
 			   "block has no rounds)" : "their rounds had a "
 			   "disturbed run and were run again"));
+	if (nfail)
+		add_header(r, "Retried", kb_xasprintf("%zu failed run(s) run "
+			   "again (--retry-failed; each kept with its files "
+			   "as runs/.../NNN.superseded-K, listed in "
+			   "results.json)", nfail));
 }
 
 /* "fio: fio-3.33", and with hosts = each load host's fio as it said

@@ -353,6 +353,16 @@ void kb_rcampaign__fill(struct kb_rcampaign *c, json_t *results)
 	strs_of(&c->layouts, json_object_get(camp, "layouts"));
 	c->nsuperseded = json_array_size(json_object_get(results,
 							 "superseded"));
+	{
+		json_t *e2;
+		size_t k;
+
+		c->nsuperseded_failed = 0;
+		json_array_foreach(json_object_get(results, "superseded"), k,
+				   e2)
+			c->nsuperseded_failed += !strncmp(kb_jstr(e2, "reason") ?:
+							  "", "failed: ", 8);
+	}
 	c->exclude_disturbed = json_is_true(json_object_get(json_object_get(
 		results, "analysis_options"), "exclude_disturbed"));
 }

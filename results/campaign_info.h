@@ -224,6 +224,9 @@ struct kb_rcampaign {
 					 * layouts = rounds ...) */
 	size_t nsuperseded;		/* results["superseded"]: runs run
 					 * again (retry_disturbed) */
+	size_t nsuperseded_failed;	/* of those, the failed runs that
+					 * --retry-failed ran again (reason
+					 * "failed: ...") */
 	int exclude_disturbed;		/* analysis_options.exclude_disturbed
 					 * is true (stats/disturbed.h) */
 };

@@ -138,6 +138,12 @@ int campaign_run(const char *dir, const char *conf, int conf_explicit,
 	if (!kb_driver_dry_run)	/* the credentials only to the -c conf's */
 		push_send_queued(dir, conf_explicit ? c.cfg.push_url : NULL);
 
+	/* --retry-failed: the failed runs' files kept aside, not
+	 * overwritten (their fio.stderr is the failure's evidence) */
+	if (retry_failed && !kb_driver_dry_run &&
+	    retry_failed_supersede(&c) < 0)
+		goto out;
+
 	/* which runs are left, and can the running kernel do them? */
 count:
 	todo = todo_local = skipped_variant = 0;

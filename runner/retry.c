@@ -121,6 +121,49 @@ int retry_disturbed_round(struct kb_campaign *c, size_t i)
 	return ret ? ret : (int)n;
 }
 
+int retry_failed_supersede(struct kb_campaign *c)
+{
+	size_t i;
+	int n = 0, ret = 0;
+
+	for (i = 0; i < c->plan.nruns && !ret; i++) {
+		const char *key = c->plan.runs[i].key;
+		const struct kb_run_record *st = campaign_run_state(c, key);
+		char *from, *to = NULL, *why;
+		unsigned k;
+
+		if (!st || strcmp(st->status, "failed"))
+			continue;
+		from = kb_run_dir(c->dir, key);
+		for (k = 1; !to || kb_exists(to); k++) {
+			free(to);
+			to = kb_xasprintf("%s.superseded-%u", from, k);
+		}
+		k--;
+		if (kb_exists(from) && rename(from, to)) {
+			ret = -errno;
+			kb_error("cannot keep the failed run %s as %s: %s",
+				 from, to, strerror(errno));
+		} else {
+			why = kb_xasprintf("failed: %s", st->reason ?
+					   st->reason : "(no reason recorded)");
+			results_state_add_superseded(&c->state, key,
+				to + strlen(c->dir) + 1, k, why);
+			free(why);
+			results_state_del_run(&c->state, key);
+			n++;
+		}
+		free(from);
+		free(to);
+	}
+	if (!ret && n) {
+		ret = campaign_save_state(c);
+		kb_info("--retry-failed: %d failed run(s) run again, each "
+			"kept as NNN.superseded-N with its files", n);
+	}
+	return ret ? ret : n;
+}
+
 void retry_wait_quiet(const struct kb_campaign *c,
 		      const volatile sig_atomic_t *stop)
 {

@@ -44,6 +44,13 @@
  * retry_disturbed = 0 included); -errno on error (message). */
 int retry_disturbed_round(struct kb_campaign *c, size_t i);
 
+/* --retry-failed: each failed run of the plan is kept aside as
+ * runs/KEY.superseded-N (N the first number free; its fio.stderr and
+ * the rest are the evidence of the failure) and listed among the
+ * superseded runs with "failed: REASON", its record forgotten so that it
+ * runs again.  The state is saved.  The number kept aside, or -errno. */
+int retry_failed_supersede(struct kb_campaign *c);
+
 /* Before the runs retry_disturbed_round() returned are done again: wait
  * for a quiet 1-s window, at most retry_quiet_wait seconds (0: return at
  * once; --dry-run too), with the limits that judged the runs

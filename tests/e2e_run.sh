@@ -384,6 +384,21 @@ check "... run.json has tunables_after, fio.json kept" \
 check "... nomerges restored to 0 after the campaign" \
 	"[ \"\$(cat /sys/block/$bdev/queue/nomerges)\" = 0 ]"
 
+# --- --retry-failed keeps each failed run's files aside (its fio.stderr
+#     is the failure's evidence) and runs it again ---
+mkdir -p "$tmp/failbin"
+printf '#!/bin/sh\ncase "$1" in --version) echo fio-3.33; exit 0 ;; esac\necho "fio: fake failure" >&2\nexit 1\n' >"$tmp/failbin/fio"
+chmod +x "$tmp/failbin/fio"
+sed -e 's|^iterations = 2|iterations = 1|' "$tmp/e2e.conf" >"$tmp/rf.conf"
+PATH="$tmp/failbin:$PATH" "$KBENCH" run -q -c "$tmp/rf.conf" -o "$tmp/c17" >/dev/null 2>&1
+"$KBENCH" run --retry-failed -o "$tmp/c17" >/dev/null 2>"$tmp/c17.err"
+rc=$?
+r17="$tmp/c17/runs/running,NM=0/randread-4k/000"
+check "--retry-failed: the failed runs run again (got $rc), each kept as NNN.superseded-1 with its fio.stderr" \
+	"[ $rc -eq 0 ] && grep -q 'fio: fake failure' '$r17.superseded-1/fio.stderr' && [ \"\$(jq -r .status '$r17/metrics.json')\" = ok ]"
+check "... listed as superseded, 'failed: ...', and said so in the report" \
+	"[ \"\$(jq '[.superseded[] | select(.reason | startswith(\"failed: fio exited with status 1\"))] | length' $tmp/c17/results.json)\" = 2 ] && grep -q '2 failed run(s) run again (--retry-failed' $tmp/c17/report.txt"
+
 # --- Ctrl-C while the reports are written (a gnuplot that takes its
 #     time): exit 130, said so; the next kbench run writes them ---
 mkdir -p "$tmp/slowbin"
