@@ -525,7 +525,13 @@ static void add_metric_pct(struct parser *p, const char *metric,
 	}
 	m = &v[*n];
 	m->pct = NAN;
-	set_real(p, key, val, 0.0, 1000.0, 1, &m->pct);
+	{
+		/* "min_effect read.iops = 'x'": the metric in the message */
+		char *named = kb_xasprintf("%s %s", key, metric);
+
+		set_real(p, named, val, 0.0, 1000.0, 1, &m->pct);
+		free(named);
+	}
 	if (isnan(m->pct))
 		return;
 	m->metric = kb_xstrdup(metric);
@@ -2092,10 +2098,16 @@ static void finish(struct parser *p)
 			global_line(p, "target_ci_pct") ?:
 			global_line(p, "target_metrics");
 
-		if (l)
+		int il = global_line(p, "iterations");
+
+		if (l && il)
 			perr(p, l,
 			     "min_iterations, max_iterations, target_ci_pct and target_metrics apply to iterations = auto (line %d sets iterations = %u)",
-			     global_line(p, "iterations"), cfg->iterations);
+			     il, cfg->iterations);
+		else if (l)
+			perr(p, l,
+			     "min_iterations, max_iterations, target_ci_pct and target_metrics apply to iterations = auto (add iterations = auto; the default is iterations = %u)",
+			     cfg->iterations);
 	} else if (cfg->min_iterations > cfg->max_iterations) {
 		perr(p, global_line(p, "max_iterations") ?:
 		     global_line(p, "min_iterations"),

@@ -1065,6 +1065,15 @@ static void test_err_too_many(void **state)
 	/* a byte order mark inside the file is shown, not invisible */
 	expect_error("[global]\njobs = a\n\xef\xbb\xbfiterations = 3\n"
 		     "[v]\n", "bad.conf:3: unknown key '<U+FEFF>iterations'");
+	/* the metric named in a bad value; the default iterations said
+	 * as the default, not as "line 0" */
+	expect_error("[global]\njobs = a\nmin_effect read.iops = nan\n[v]\n",
+		     "bad.conf:3: min_effect read.iops = 'nan': expected a "
+		     "number");
+	expect_error("[global]\njobs = a\ntarget_ci_pct = 2\n[v]\n",
+		     "bad.conf:3: min_iterations, max_iterations, target_ci_pct "
+		     "and target_metrics apply to iterations = auto (add "
+		     "iterations = auto; the default is iterations = 3)");
 	/* names of directories: never . or .., nor an option's look */
 	expect_error("[global]\njobs = a\n[..]\n",
 		     "bad.conf:3: bad variant name [..] (expected letters");
