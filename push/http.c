@@ -93,6 +93,19 @@ int push_url_check(const char *url, const char *where)
 			 "end up in shell history, ps and logs)", pre, sep);
 		goto out;
 	}
+	{
+		/* as kernels.conf's push = (parsers/kconf.c): 1 to 65535 */
+		char *port = NULL;
+
+		curl_url_get(u, CURLUPART_PORT, &port, 0);
+		if (port && atol(port) < 1) {
+			kb_error("%s%spush URL '%s': the port is not a number "
+				 "from 1 to 65535", pre, sep, url);
+			curl_free(port);
+			goto out;
+		}
+		curl_free(port);
+	}
 	for (i = 0; query && secret_params[i]; i++) {
 		if (has_param(query, secret_params[i])) {
 			kb_error("%s%spush URL holds a secret (query parameter "

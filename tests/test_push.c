@@ -355,6 +355,9 @@ static void test_url_check(void **state)
 			 -EINVAL);
 	assert_int_equal(push_url_check("ftp://h/x", NULL), -EINVAL);
 	assert_int_equal(push_url_check("nonsense", NULL), -EINVAL);
+	/* port 0, as kernels.conf's push = refuses it */
+	assert_int_equal(push_url_check("http://127.0.0.1:0/write?db=a",
+					NULL), -EINVAL);
 	/* a parameter merely containing "p" is fine */
 	assert_int_equal(push_url_check("http://h/write?db=a&precision=s",
 					NULL), 0);
