@@ -8,6 +8,7 @@
 #include "parsers/json_file.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -369,9 +370,12 @@ json_t *run_dir_parse(const char *dir)
 		if (fio_elapsed > 0)
 			elapsed = fio_elapsed;
 	}
+	/* to the second, but a run cut short never reads as whole ("ran
+	 * 2 s of 2 s" for 1.58 s) */
 	if (runtime > 0)
-		snprintf(ran, sizeof(ran), "; ran %.0f s of %.0f s", elapsed,
-			 runtime);
+		snprintf(ran, sizeof(ran), elapsed < runtime &&
+			 round(elapsed) >= runtime ? "; ran %.2f s of %.0f s" :
+			 "; ran %.0f s of %.0f s", elapsed, runtime);
 
 	if (json_is_true(json_object_get(run, "timed_out"))) {
 		/* fio --client waiting for a load host that died: which

@@ -506,6 +506,16 @@ static void test_failure_reasons(void **state)
 	json_decref(r);
 	rm_run(dir);
 
+	/* cut short, never read as whole: not "ran 2 s of 2 s" */
+	dir = make_run(NULL, NULL,
+		"{\"exit_status\": null, \"signal\": 9, \"timed_out\": false, "
+		"\"elapsed_s\": 1.58, \"runtime_s\": 2}");
+	r = run_dir_parse(dir);
+	assert_non_null(strstr(reason(r), "fio killed by signal 9; ran 1.58 s "
+			       "of 2 s"));
+	json_decref(r);
+	rm_run(dir);
+
 	/* exit status: the last lines, not only the first */
 	dir = make_run(NULL, "garbage", "{\"exit_status\": 1, \"signal\": 0, "
 		"\"timed_out\": false, \"elapsed_s\": 0.1, \"runtime_s\": 5}");
