@@ -402,6 +402,16 @@ static int open_file(const struct kb_config *cfg, struct kb_target *t)
 		t->size_bytes = (unsigned long long)st.st_size;
 		return 0;
 	}
+	if (stat(t->path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		kb_error("%s: target = file:%s: %s is %s, not a file; %s",
+			 cfg->path, t->path, t->path,
+			 S_ISBLK(st.st_mode) ? "a block device" :
+			 S_ISDIR(st.st_mode) ? "a directory" :
+			 "not a regular file", S_ISBLK(st.st_mode) ?
+			 "a device is target = /dev/NAME (checked: not in "
+			 "use, not mounted)" : "name a file, or a new one");
+		return -EINVAL;
+	}
 	/* create it, sparse, so every job file (some give each job a share
 	 * of the file by percentage) finds it at its full size */
 	t->size_bytes = cfg->loop_size_bytes ? cfg->loop_size_bytes :

@@ -154,6 +154,13 @@ printf '[global]\njobs = own\niterations = 1\nwarmup = 0\nruntime = 1\ntarget = 
 check "a job file that never reads \${KBENCH_TARGET}: said, FILE:LINE" \
 	"grep -q \"own.conf:2: job 'own' (.*own.fio) never reads \\\${KBENCH_TARGET}: fio does its I/O where the job file's own filename=\" $tmp/own.err"
 
+# target = file: naming a block device: said what to write instead
+conf "$tmp/fdev.conf" "file:$dev" ""
+"$KBENCH" run -q -c "$tmp/fdev.conf" -o "$tmp/cfdev" >/dev/null 2>"$tmp/fdev.err"
+rc=$?
+check "target = file:$dev: exit 1 (got $rc), a block device, use target = /dev/NAME" \
+	"[ $rc -eq 1 ] && grep -q 'target = file:$dev: $dev is a block device, not a file; a device is target = /dev/NAME' $tmp/fdev.err"
+
 # --- 3. stale temporary files of a killed kbench ---
 sh -c 'exit 0' & dead=$!
 wait $dead
