@@ -160,6 +160,12 @@ int tunable_open(const char *resolved, int flags, char *why, size_t whylen)
 			kb_fmt(why, whylen, "has a symbolic link on its way "
 			       "(tunables are opened without following "
 			       "links; give the resolved path): refused");
+		else if ((err == EACCES || err == EPERM) && !geteuid() &&
+			 (flags & O_ACCMODE) == O_RDONLY &&
+			 stat(resolved, &st) == 0 && !(st.st_mode & 0444))
+			kb_fmt(why, whylen, "is write-only (as drop_caches): "
+			       "kbench reads a tunable before and after each "
+			       "run, and restores it, so it cannot be one");
 		else
 			kb_fmt(why, whylen, "cannot be opened: %s%s",
 			       strerror(err),

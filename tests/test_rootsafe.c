@@ -189,6 +189,13 @@ static void check_open_rule(void)
 	p = tunable_read("/proc/sys/kernel/ostype", 0);
 	assert_string_equal(p, "Linux");
 	free(p);
+	/* a write-only file (drop_caches, --w-------) is said to be one */
+	if (geteuid() == 0) {
+		fd = tunable_open("/proc/sys/vm/drop_caches", O_RDONLY, why,
+				  sizeof(why));
+		assert_true(fd < 0);
+		assert_non_null(strstr(why, "is write-only"));
+	}
 	/* procfs elsewhere, named with a /proc/sys prefix: opened without
 	 * following links, the magic link /proc/self is refused */
 	fd = tunable_open("/proc/sys/../self/root/etc/hostname", O_RDONLY,
