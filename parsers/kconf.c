@@ -1382,6 +1382,21 @@ static int is_url(const char *s)
 	       !strncmp(s, "file://", 7);
 }
 
+/* 1 (said, FILE:LINE) when val is an http(s) URL whose host or port is
+ * wrong (url_authority_problem()): found when the conf is read, not when
+ * the boot fetches it */
+static int bad_url(struct parser *p, const char *key, const char *val)
+{
+	const char *why;
+
+	if (strncmp(val, "http://", 7) && strncmp(val, "https://", 8))
+		return 0;
+	why = url_authority_problem(strstr(val, "//") + 2);
+	if (why)
+		perr(p, p->line, "%s = '%s': %s", key, val, why);
+	return why != NULL;
+}
+
 static void set_method(struct parser *p, const char *val)
 {
 	if (!strcmp(val, "local") || !strcmp(val, "vm") ||
@@ -1418,6 +1433,8 @@ static void set_kernel(struct parser *p, const char *val)
 		     val);
 		return;
 	}
+	/* a bad URL is said once: kept, so no "needs kernel =" follows */
+	bad_url(p, "kernel", val);
 	p->var->kernel = strncmp(val, "deb:", 4) && !is_url(val) ?
 			 conf_relative(p, val) : kb_xstrdup(val);
 }
@@ -1438,11 +1455,15 @@ static void set_sha256(struct parser *p, const char *val)
 
 static void set_initrd(struct parser *p, const char *val)
 {
+	if (bad_url(p, "initrd", val))
+		return;
 	p->var->initrd = is_url(val) ? kb_xstrdup(val) : conf_relative(p, val);
 }
 
 static void set_modules(struct parser *p, const char *val)
 {
+	if (bad_url(p, "modules", val))
+		return;
 	p->var->modules = is_url(val) ? kb_xstrdup(val) :
 			  conf_relative(p, val);
 }

@@ -1074,6 +1074,11 @@ static void test_err_too_many(void **state)
 		     "bad.conf:3: min_iterations, max_iterations, target_ci_pct "
 		     "and target_metrics apply to iterations = auto (add "
 		     "iterations = auto; the default is iterations = 3)");
+	/* a kernel URL's port checked when the conf is read */
+	expect_error("[global]\njobs = a\n[v]\nmethod = vm\n"
+		     "kernel = http://127.0.0.1:99999/bzImage\n",
+		     "bad.conf:5: kernel = 'http://127.0.0.1:99999/bzImage': "
+		     "the port is not a number from 1 to 65535");
 	/* names of directories: never . or .., nor an option's look */
 	expect_error("[global]\njobs = a\n[..]\n",
 		     "bad.conf:3: bad variant name [..] (expected letters");
