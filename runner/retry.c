@@ -27,6 +27,21 @@ static int same_unit(const struct kb_config *cfg, const struct kb_run *a,
 		(a->config == b->config && a->job == b->job));
 }
 
+/* "RUNDIR.superseded-N" with the first N >= first not taken: a failed
+ * run kept by --retry-failed and a disturbed round kept by
+ * retry_disturbed share the names (rename(2) onto a kept run's
+ * directory would fail, ENOTEMPTY, and stop the campaign). */
+static char *superseded_name(const char *from, unsigned first)
+{
+	char *to = kb_xasprintf("%s.superseded-%u", from, first);
+
+	while (kb_exists(to)) {
+		free(to);
+		to = kb_xasprintf("%s.superseded-%u", from, ++first);
+	}
+	return to;
+}
+
 int retry_disturbed_round(struct kb_campaign *c, size_t i)
 {
 	const struct kb_run *r = &c->plan.runs[i];
@@ -88,7 +103,7 @@ int retry_disturbed_round(struct kb_campaign *c, size_t i)
 		if (!same_unit(cfg, &c->plan.runs[j], r))
 			continue;
 		from = kb_run_dir(c->dir, key);
-		to = kb_xasprintf("%s.superseded-%u", from, attempt);
+		to = superseded_name(from, attempt);
 		if (kb_exists(from) && rename(from, to)) {
 			ret = -errno;
 			kb_error("cannot keep the superseded run %s as %s: %s",
@@ -135,11 +150,8 @@ int retry_failed_supersede(struct kb_campaign *c)
 		if (!st || strcmp(st->status, "failed"))
 			continue;
 		from = kb_run_dir(c->dir, key);
-		for (k = 1; !to || kb_exists(to); k++) {
-			free(to);
-			to = kb_xasprintf("%s.superseded-%u", from, k);
-		}
-		k--;
+		to = superseded_name(from, 1);
+		k = (unsigned)strtoul(strrchr(to, '-') + 1, NULL, 10);
 		if (kb_exists(from) && rename(from, to)) {
 			ret = -errno;
 			kb_error("cannot keep the failed run %s as %s: %s",

@@ -389,15 +389,22 @@ check "... nomerges restored to 0 after the campaign" \
 mkdir -p "$tmp/failbin"
 printf '#!/bin/sh\ncase "$1" in --version) echo fio-3.33; exit 0 ;; esac\necho "fio: fake failure" >&2\nexit 1\n' >"$tmp/failbin/fio"
 chmod +x "$tmp/failbin/fio"
-sed -e 's|^iterations = 2|iterations = 1|' "$tmp/e2e.conf" >"$tmp/rf.conf"
-PATH="$tmp/failbin:$PATH" "$KBENCH" run -q -c "$tmp/rf.conf" -o "$tmp/c17" >/dev/null 2>&1
+# (every run judged disturbed, retry_disturbed = 1: the round run again
+# is kept as NNN.superseded-2, the name after the failed run's)
+sed -e 's|^iterations = 2|iterations = 1|' -e 's|^layouts = rounds$|disturbed_psi_pct = 0\
+disturbed_idle_fraction = 1\
+retry_quiet_wait = 0\
+retry_disturbed = 1|' "$tmp/e2e.conf" >"$tmp/rf.conf"
+PATH="$tmp/failbin:$PATH" "$KBENCH" run -q -c "$tmp/rf.conf" -o "$tmp/c17" >/dev/null 2>"$tmp/c17a.err"
 "$KBENCH" run --retry-failed -o "$tmp/c17" >/dev/null 2>"$tmp/c17.err"
 rc=$?
 r17="$tmp/c17/runs/running,NM=0/randread-4k/000"
-check "--retry-failed: the failed runs run again (got $rc), each kept as NNN.superseded-1 with its fio.stderr" \
+check "--retry-failed: the failed runs run again (got $rc: $(tail -n 2 "$tmp/c17.err" | tr '\n' ' ')), each kept as NNN.superseded-1 with its fio.stderr" \
 	"[ $rc -eq 0 ] && grep -q 'fio: fake failure' '$r17.superseded-1/fio.stderr' && [ \"\$(jq -r .status '$r17/metrics.json')\" = ok ]"
 check "... listed as superseded, 'failed: ...', and said so in the report" \
 	"[ \"\$(jq '[.superseded[] | select(.reason | startswith(\"failed: fio exited with status 1\"))] | length' $tmp/c17/results.json)\" = 2 ] && grep -q '2 failed run(s) run again (--retry-failed' $tmp/c17/report.txt"
+check "... the disturbed round run again after it kept as NNN.superseded-2" \
+	"[ -d '$r17.superseded-2' ] && [ \"\$(jq '[.superseded[] | select(.dir | endswith(\"superseded-2\"))] | length' $tmp/c17/results.json)\" = 2 ]"
 
 # --- Ctrl-C while the reports are written (a gnuplot that takes its
 #     time): exit 130, said so; the next kbench run writes them ---
@@ -408,8 +415,11 @@ sed -e 's|^iterations = 2|iterations = 1|' "$tmp/e2e.conf" >"$tmp/rep.conf"
 PATH="$tmp/slowbin:$PATH" "$KBENCH" run -c "$tmp/rep.conf" -o "$tmp/c16" \
 	>/dev/null 2>"$tmp/c16.err" &
 pid=$!
-for _ in $(seq 1 200); do
-	[ -e "$tmp/gp.started" ] && break
+# gnuplot may start before the last run ends (drawn off the critical
+# path): the signal waits for both runs recorded
+for _ in $(seq 1 300); do
+	[ -e "$tmp/gp.started" ] &&
+		[ "$(jq '.runs | length' "$tmp/c16/state.json" 2>/dev/null)" = 2 ] && break
 	sleep 0.1
 done
 kill -INT $pid
