@@ -104,39 +104,82 @@ static struct pinfo *proc_scan(size_t *n)
 	return v;
 }
 
-/* Marks in[] the processes of root's tree (see kb_tree_count()). */
-static void tree_mark(const struct pinfo *v, size_t n, pid_t root, char *in)
+/* The whole of /proc/PID/cmdline (malloc'd, *len bytes), or NULL. */
+static char *read_cmdline(pid_t pid, size_t *len)
 {
-	pid_t self = getpid(), mysid = getsid(0);
+	char path[64], *b = NULL;
+
+	snprintf(path, sizeof(path), "/proc/%ld/cmdline", (long)pid);
+	if (kb_read_file(path, &b, len, 1) < 0) {
+		free(b);
+		return NULL;
+	}
+	return b;
+}
+
+/* The tree of an own_group child: its pid (its process group's too)
+ * and its command line as /proc showed it after the exec, which its
+ * fork()ed job processes share (fio's do). */
+struct tree {
+	pid_t root;
+	const char *cmd;
+	size_t cmdlen;
+};
+
+/* 1 when pid, a child of kbench in another session, is one of t's
+ * orphans: the same command line as t's root (a fio job process of this
+ * run: the job file's path names the run), never a daemon another tool
+ * left, nor a stuck job of an earlier run. */
+static int orphan_of(const struct tree *t, pid_t pid)
+{
+	size_t len = 0;
+	char *c;
+	int same;
+
+	if (!t->cmd)
+		return 0;
+	c = read_cmdline(pid, &len);
+	same = c && len == t->cmdlen && !memcmp(c, t->cmd, len);
+	free(c);
+	return same;
+}
+
+/* Marks in[] the processes of t's tree (see kb_tree_count()). */
+static void tree_mark(const struct pinfo *v, size_t n, const struct tree *t,
+		      char *in)
+{
+	pid_t self = getpid(), mysid = getsid(0), root = t->root;
 	size_t i, j;
 	int more = 1;
 
 	for (i = 0; i < n; i++)
 		in[i] = v[i].pid != self &&
 			(v[i].pgrp == root || v[i].ppid == root ||
-			 /* a child of kbench in another session: what
-			  * kbench starts stays in its session, so an orphan
-			  * reparented here (subreaper) */
 			 (v[i].ppid == self && v[i].sid != mysid &&
-			  v[i].pid != root));
+			  v[i].pid != root && orphan_of(t, v[i].pid)));
 	while (more) {
 		more = 0;
 		for (i = 0; i < n; i++) {
 			if (in[i] || v[i].pid == self)
 				continue;
 			for (j = 0; j < n && !in[i]; j++)
-				in[i] = in[j] && (v[i].ppid == v[j].pid ||
-						  v[i].sid == v[j].pid);
+				in[i] = in[j] && v[j].pid != root &&
+					(v[i].ppid == v[j].pid ||
+					 v[i].sid == v[j].pid);
 			more |= in[i];
 		}
 	}
 }
 
-/* 1 when kbench has a child in another session (an orphan of a tree
- * reparented here), or when its children cannot be listed
- * (/proc/PID/task/TID/children, CONFIG_PROC_CHILDREN); 0 when none: the
- * common end of a run, told without reading every process of /proc. */
-static int orphan_leaders(void)
+/* After root has ended: 1 when something of its tree may be left, 0
+ * when nothing is, told from kbench's children alone (no scan of every
+ * /proc entry at the end of a common run).  Once root has exited, what
+ * is left of its tree was reparented to kbench (a subreaper while root
+ * ran) or hangs below such a child: a child of kbench other than root
+ * in root's process group, or in a session other than kbench's (kbench
+ * starts none there).  1 too when the children cannot be listed
+ * (/proc/PID/task/TID/children, CONFIG_PROC_CHILDREN). */
+static int tree_maybe_left(pid_t root)
 {
 	char path[64], *list = NULL, *tok, *save = NULL;
 	pid_t mysid = getsid(0);
@@ -150,28 +193,30 @@ static int orphan_leaders(void)
 	     tok = strtok_r(NULL, " \n", &save)) {
 		pid_t c = (pid_t)atol(tok);
 
-		found = c > 0 && getsid(c) != mysid;
+		found = c > 0 && c != root &&
+			(getpgid(c) == root || getsid(c) != mysid);
 	}
 	free(list);
 	return found;
 }
 
-int kb_tree_count(long root)
+/* The processes of t's tree still running (kb_tree_count()). */
+static int tree_count(const struct tree *t)
 {
 	struct pinfo *v;
 	size_t n, i;
 	char *in;
 	int count = 0;
 
-	if (root <= 0)
+	if (t->root <= 0)
 		return 0;
-	if (kill(-(pid_t)root, 0) < 0 && errno == ESRCH && !orphan_leaders())
-		return 0;	/* no process in the group, no orphan */
+	if (!tree_maybe_left(t->root))
+		return 0;	/* the common end of a run */
 	v = proc_scan(&n);
 	if (!v)
-		return kill(-(pid_t)root, 0) == 0;	/* cannot tell */
+		return kill(-t->root, 0) == 0;	/* cannot tell */
 	in = kb_xcalloc(n + 1, 1);
-	tree_mark(v, n, (pid_t)root, in);
+	tree_mark(v, n, t, in);
 	for (i = 0; i < n; i++)
 		count += in[i] && v[i].state != 'Z' && v[i].state != 'X';
 	free(in);
@@ -179,35 +224,48 @@ int kb_tree_count(long root)
 	return count;
 }
 
-/* sig to every process of root's tree (kb_tree_count()), with SIGCONT
- * after any other than SIGKILL and SIGCONT, so that a stopped process
- * acts on it; the zombies of the tree that are kbench's children (an
- * orphan reparented here, then ended) are reaped.  kill(-root) first:
- * a process the scan cannot see yet is in the group at least. */
-static void signal_tree(pid_t root, int sig)
+int kb_tree_count(long root)
+{
+	struct tree t = { (pid_t)root, NULL, 0 };
+
+	return tree_count(&t);
+}
+
+/* sig to every process of t's tree (tree_count()), with SIGCONT after
+ * any other than SIGKILL and SIGCONT, so that a stopped process acts on
+ * it; the zombies of the tree that are kbench's children (an orphan
+ * reparented here, then ended) are reaped, never the root (its caller's
+ * to reap).  kill(-root) first: a process the scan cannot see yet is in
+ * the group at least.  sig 0: only the reaping. */
+static void signal_tree(const struct tree *t, int sig)
 {
 	struct pinfo *v;
 	size_t n, i;
 	char *in;
-	pid_t self = getpid();
+	pid_t self = getpid(), mysid = getsid(0);
 
-	kill(-root, sig);
-	if (sig != SIGKILL && sig != SIGCONT)
-		kill(-root, SIGCONT);
+	if (sig) {
+		kill(-t->root, sig);
+		if (sig != SIGKILL && sig != SIGCONT)
+			kill(-t->root, SIGCONT);
+	}
 	v = proc_scan(&n);
 	if (!v)
 		return;
 	in = kb_xcalloc(n + 1, 1);
-	tree_mark(v, n, root, in);
+	tree_mark(v, n, t, in);
 	for (i = 0; i < n; i++) {
-		if (!in[i])
+		if (v[i].pid == t->root)
 			continue;
+		/* a zombie has no command line left: any child of kbench in
+		 * another session is an orphan (kbench starts none there) */
 		if (v[i].state == 'Z') {
-			/* root is its caller's to reap (kb_spawn_wait) */
-			if (v[i].ppid == self && v[i].pid != root)
+			if (v[i].ppid == self && (in[i] || v[i].sid != mysid))
 				waitpid(v[i].pid, NULL, WNOHANG);
 			continue;
 		}
+		if (!in[i])
+			continue;
 		if (sig) {
 			kill(v[i].pid, sig);
 			if (sig != SIGKILL && sig != SIGCONT)
@@ -218,49 +276,53 @@ static void signal_tree(pid_t root, int sig)
 	free(v);
 }
 
-/* Signal the child, or with own_group its whole tree (signal_tree()). */
-static void signal_child(pid_t pid, int own_group, int sig)
+/* Signal the child, or with a tree (own_group) its whole tree. */
+static void signal_child(pid_t pid, const struct tree *t, int sig)
 {
-	if (!own_group) {
+	if (!t) {
 		kill(pid, sig);
 		return;
 	}
-	signal_tree(pid, sig);
+	signal_tree(t, sig);
 }
 
-/* own_group: the child has ended; end what is left of its tree. */
-static void reap_group(pid_t pgid, struct kb_spawn_result *res)
+/* own_group: the child has ended (a zombie still: its pid and group id
+ * cannot be another's yet); end what is left of its tree. */
+static void reap_group(const struct tree *t, struct kb_spawn_result *res)
 {
 	double until;
-	int n = kb_tree_count(pgid);
+	int n = tree_count(t);
 
 	/* the others may be on their way out (a signal they got with the
 	 * child): half a second before they count as left over */
 	for (until = kb_mono_s() + 0.5; n && kb_mono_s() < until;) {
 		usleep(10000);
-		n = kb_tree_count(pgid);
+		n = tree_count(t);
 	}
 	if (!n)
 		goto out;
 	res->group_left = n;
 	res->group_signal = SIGTERM;
-	signal_child(pgid, 1, SIGTERM);
+	signal_tree(t, SIGTERM);
 	for (until = kb_mono_s() + GROUP_GRACE_S; kb_mono_s() < until;) {
-		if (!kb_tree_count(pgid))
+		if (!tree_count(t))
 			goto out;
 		usleep(20000);
 	}
 	res->group_signal = SIGKILL;
-	signal_child(pgid, 1, SIGKILL);
+	signal_tree(t, SIGKILL);
 	for (until = kb_mono_s() + 5; kb_mono_s() < until;) {
-		if (!kb_tree_count(pgid))
+		if (!tree_count(t))
 			goto out;
 		usleep(20000);
 	}
 	kb_warn("%d process(es) of process group %ld survived SIGKILL "
-		"(uninterruptible I/O?)", kb_tree_count(pgid), (long)pgid);
+		"(uninterruptible I/O?)", tree_count(t), (long)t->root);
 out:
-	signal_tree(pgid, 0);	/* the orphans' zombies reaped */
+	/* the orphans' zombies, when there can be any (no scan of /proc at
+	 * the end of a common run) */
+	if (n || tree_maybe_left(t->root))
+		signal_tree(t, 0);
 }
 
 static int redirect(const char *path, int fd)
@@ -345,7 +407,8 @@ int kb_spawn_start(char *const argv[], const struct kb_spawn_opts *opts,
 	}
 	/* fio's job processes each lead a session of their own (setsid):
 	 * outside its group, and reparented to init when fio dies.  As a
-	 * subreaper kbench gets them instead, and ends them (signal_tree) */
+	 * subreaper while fio runs (until kb_spawn_wait) kbench gets them
+	 * instead, and ends them (signal_tree) */
 	if (o->own_group)
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
 	c->start_s = kb_mono_s();
@@ -381,8 +444,14 @@ int kb_spawn_start(char *const argv[], const struct kb_spawn_opts *opts,
 			close(c->stdin_fd);
 		c->stdin_fd = -1;
 		c->pid = 0;
+		if (o->own_group)
+			prctl(PR_SET_CHILD_SUBREAPER, 0);
 		return -err;
 	}
+	/* exec'd: its command line, which its job processes share (the
+	 * orphans of this run: orphan_of()) */
+	if (o->own_group)
+		c->tree_cmd = read_cmdline(pid, &c->tree_cmdlen);
 	return 0;
 }
 
@@ -428,6 +497,9 @@ int kb_spawn_wait(struct kb_child *c, struct kb_spawn_result *res)
 	double deadline = 0, killat = 0;
 	int status = 0, err = 0, termsent = 0, pfd;
 	pid_t pid = (pid_t)c->pid;
+	struct tree tr = { pid, c->tree_cmd, c->tree_cmdlen };
+	const struct tree *t = o->own_group ? &tr : NULL;
+	siginfo_t si;
 
 	memset(res, 0, sizeof(*res));
 	res->pid = pid;
@@ -444,30 +516,35 @@ int kb_spawn_wait(struct kb_child *c, struct kb_spawn_result *res)
 	 * pidfd_open is missing, wake every 20 ms instead */
 	pfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	for (;;) {
-		pid_t w = wait4(pid, &status, WNOHANG, &res->ru);
+		/* ended, not reaped yet (WNOWAIT): while it is a zombie its
+		 * pid and group id are no one else's, so reap_group's
+		 * signals cannot reach a process that took the number */
+		int w;
 
-		if (w == pid)
+		memset(&si, 0, sizeof(si));
+		w = waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT);
+		if (w == 0 && si.si_pid == pid)
 			break;
 		if (w < 0 && errno != EINTR) {
 			err = -errno;
-			kb_error("wait4 for %s failed: %s", c->name,
+			kb_error("waitid for %s failed: %s", c->name,
 				 strerror(errno));
-			signal_child(pid, o->own_group, SIGKILL);
+			signal_child(pid, t, SIGKILL);
 			if (pfd >= 0)
 				close(pfd);
-			return err;
+			goto done;
 		}
 		if (kb_spawn_forward_signal && !termsent) {
-			signal_child(pid, o->own_group, kb_spawn_forward_signal);
+			signal_child(pid, t, kb_spawn_forward_signal);
 			termsent = 1;
 		}
 		if (deadline && !res->timed_out && kb_mono_s() > deadline) {
 			res->timed_out = 1;
-			signal_child(pid, o->own_group, SIGTERM);
+			signal_child(pid, t, SIGTERM);
 			killat = kb_mono_s() + 10;
 		}
 		if (killat && kb_mono_s() > killat) {
-			signal_child(pid, o->own_group, SIGKILL);
+			signal_child(pid, t, SIGKILL);
 			killat = 0;
 		}
 		if (pfd >= 0) {
@@ -506,15 +583,22 @@ int kb_spawn_wait(struct kb_child *c, struct kb_spawn_result *res)
 	if (pfd >= 0)
 		close(pfd);
 	res->elapsed_s = kb_mono_s() - c->start_s;
-	if (o->own_group)
-		reap_group(pid, res);
+	if (t)
+		reap_group(t, res);
+	while (wait4(pid, &status, 0, &res->ru) < 0 && errno == EINTR)
+		;
 	if (WIFEXITED(status)) {
 		res->exited = 1;
 		res->exit_status = WEXITSTATUS(status);
 	} else if (WIFSIGNALED(status)) {
 		res->signal = WTERMSIG(status);
 	}
-	return 0;
+done:
+	if (t)	/* a subreaper while its own_group child ran only */
+		prctl(PR_SET_CHILD_SUBREAPER, 0);
+	free(c->tree_cmd);
+	c->tree_cmd = NULL;
+	return err;
 }
 
 int kb_capture(char *const argv[], char **out)

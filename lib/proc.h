@@ -65,6 +65,9 @@ struct kb_child {
 	struct kb_spawn_opts opts;	/* a copy (its strings: the
 					 * caller's, until the wait) */
 	const char *name;	/* argv[0] (the caller's), for messages */
+	char *tree_cmd;		/* own_group: its /proc/PID/cmdline after
+				 * the exec (malloc'd; freed by the wait) */
+	size_t tree_cmdlen;
 };
 
 /* kb_spawn() in two steps, for a child started early and given its work
@@ -107,11 +110,16 @@ extern volatile int kb_spawn_forward_signal;
 
 /* The processes of child root's tree still running (zombies not
  * counted), from /proc/PID/stat: those of process group root, root's
- * descendants, and kbench's children in a session other than kbench's
- * (kbench is a subreaper, PR_SET_CHILD_SUBREAPER, once it started an
- * own_group child: a fio job process, which calls setsid(2), comes here
- * when fio dies), with their sessions and descendants.  What kbench
- * starts stays in kbench's session. */
+ * descendants (while the root lives).  Inside kb_spawn_wait() also
+ * kbench's children in another session whose command line is the
+ * root's: kbench is a subreaper (PR_SET_CHILD_SUBREAPER) while an
+ * own_group child runs, so a fio job process (each calls setsid(2); a
+ * fork, it shares fio's command line, which names the run's job file)
+ * comes to kbench when fio dies; a daemon another tool left, or a stuck
+ * job of an earlier run, never matches.  This public form sees no
+ * orphans (it knows no command line).  For a root that has ended: the
+ * count comes from kbench's children where nothing can be left, and
+ * from every /proc/PID/stat otherwise. */
 int kb_tree_count(long root);
 
 /* 1 when pid is a running kbench (/proc/PID/comm), else 0. */

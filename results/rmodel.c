@@ -189,8 +189,14 @@ static int drop_duplicates(struct kb_rmodel *m)
 			struct kb_rrun *a = &m->runs[idx[i - 1]];
 			struct kb_rrun *b = &m->runs[idx[i]];
 
+			/* "iteration" is optional (results from elsewhere):
+			 * runs without one are never copies of each other */
 			if (a->campaign != b->campaign ||
-			    a->iteration != b->iteration)
+			    a->iteration != b->iteration ||
+			    !json_is_integer(json_object_get(a->json,
+							     "iteration")) ||
+			    !json_is_integer(json_object_get(b->json,
+							     "iteration")))
 				continue;
 			if (!ndup++)
 				first = idx[i];

@@ -73,6 +73,21 @@ static int write_metrics(const char *mpath, struct json_t *result,
 	return ret;
 }
 
+/* A signal while the reports were written: they may lack graphs, so
+ * report.md goes (campaign_reports_current() then does not take them for
+ * current) and it is said; the exit status, 130. */
+static int reports_interrupted(const char *dir)
+{
+	char *md = kb_path_join(dir, "report.md");
+
+	unlink(md);
+	free(md);
+	kb_info("interrupted by signal %d while writing the reports; every "
+		"run is recorded: kbench report %s, or the same command again, "
+		"writes them", (int)stop_signal, dir);
+	return 130;
+}
+
 int campaign_run(const char *dir, const char *conf, int conf_explicit,
 		 int retry_failed, unsigned shard_k, unsigned shard_n)
 {
@@ -180,6 +195,10 @@ count:
 		ret = kb_driver_dry_run || campaign_reports_current(dir) ? 0 :
 		      (campaign_write_reports(dir, 0, campaign_plots_for(&c.plan,
 				c.cfg.njobs, c.cfg.plot_png)) ? 1 : 0);
+		if (stop_signal) {
+			ret = reports_interrupted(dir);
+			goto out;
+		}
 		if (!ret && !campaign_ok_runs(&c)) {
 			kb_error("%s: every run of this campaign failed; nothing "
 				 "was measured (reasons in %s/report.txt; "
@@ -357,16 +376,7 @@ again:
 	ret = campaign_write_reports(dir, 1, campaign_plots_for(&c.plan,
 			c.cfg.njobs, c.cfg.plot_png)) ? 1 : 0;
 	if (stop_signal) {
-		/* the reports may lack graphs: not taken as current by the
-		 * next kbench run (campaign_reports_current) */
-		char *md = kb_path_join(dir, "report.md");
-
-		unlink(md);
-		free(md);
-		kb_info("interrupted by signal %d while writing the reports; "
-			"every run is recorded: kbench report %s, or the same "
-			"command again, writes them", (int)stop_signal, dir);
-		ret = 130;
+		ret = reports_interrupted(dir);
 		goto out;
 	}
 	if (!ret) {

@@ -384,8 +384,15 @@ static char *registry_claim(const char *tpath, char *current,
 		rec.campaign = cdir;
 		rec.pid = (long)getpid();
 	}
-	if (kb_mkdir_p(dir) == 0)
-		tunable_record_save(rp, &rec);
+	/* the record is the only way back after a crash (the campaign
+	 * directory is not trusted): no record, no change */
+	if (kb_mkdir_p(dir) || tunable_record_save(rp, &rec)) {
+		kb_error("cannot record the original value of %s in %s: not "
+			 "changed (after a crash nothing could restore it; "
+			 "KBENCH_RUN_DIR chooses another place)", tpath, rp);
+		free(orig);
+		orig = NULL;
+	}
 	tunable_record_free(&rec);
 	free(dir);
 out:
@@ -526,7 +533,16 @@ int tunables_restore_file(const char *path, const struct kb_config *cfg)
 			if (k < 0)
 				ret = -EIO;
 			left += k == 0;
-		} else if (!kb_exists(rp)) {
+		} else if (kb_exists(rp)) {
+			/* kept, with the list: the original is in neither
+			 * readable form now, and a new claim would take the
+			 * changed value for it */
+			kb_warn("%s: the machine's record of %s cannot be read: "
+				"not restored; write its original value back "
+				"yourself, then remove the record and %s", rp,
+				real, path);
+			left++;
+		} else {
 			/* restored in step 1, or never changed by kbench
 			 * since boot (/run is emptied then, and sysfs too) */
 			char *cur = tunable_read(real, 1);

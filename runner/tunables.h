@@ -21,13 +21,12 @@
  *    for now, and say so;
  *  - a value is written with one write(2), never truncating, and read
  *    back.
- * A campaign directory is not trusted for root writes: a leftover
- * tunables.saved.json is restored only for the files that this
- * campaign's kernels.conf names as tunables (resolved the same way; a
- * relative one below any block device), under the same rule.  The
- * machine-wide record ($KBENCH_RUN_DIR/tunables: tunables.c) is only ever
- * consulted for a path that has passed the rule, and a record naming
- * another path than its file name says is ignored.
+ * A campaign directory is not trusted for root writes: after a crash
+ * the values written back are the machine-wide record's
+ * ($KBENCH_RUN_DIR/tunables: tunables.c, written before the first change
+ * of a tunable, which is not changed when it cannot be), never those of
+ * a leftover tunables.saved.json (tunables_restore_file() below); a
+ * record naming another path than its file name says is ignored.
  *
  * Values are compared after trimming whitespace; for selector files such
  * as queue/scheduler ("mq-deadline [none]") the bracketed entry is the

@@ -134,6 +134,15 @@ rc=$?
 check "... while the target's own bdi/read_ahead_kb is taken (got $rc)" "[ $rc -eq 0 ]"
 losetup -d "$dev2" && dev2=
 
+# the machine's record cannot be written: the tunable is not changed
+# (after a crash nothing could restore it)
+echo 0 >/sys/block/$bdev/queue/nomerges
+conf "$tmp/norec.conf" "$dev" "tunable NM = queue/nomerges: 1"
+KBENCH_RUN_DIR=/dev/null/x "$KBENCH" run -q -c "$tmp/norec.conf" -o "$tmp/cnorec" >/dev/null 2>"$tmp/norec.err"
+rc=$?
+check "no machine record possible: exit 1 (got $rc), said so, nomerges not changed" \
+	"[ $rc -eq 1 ] && grep -q 'cannot record the original value of .*/queue/nomerges in /dev/null/x/tunables/.*: not changed' $tmp/norec.err && [ \"\$(cat /sys/block/$bdev/queue/nomerges)\" = 0 ]"
+
 # the reader of kbench's output gone (`kbench run | head`): SIGPIPE
 # stops the campaign like Ctrl-C, the tunables restored, not a kill
 echo 0 >/sys/block/$bdev/queue/nomerges

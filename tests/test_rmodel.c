@@ -215,6 +215,26 @@ static void test_duplicate_runs(void **state)
 	assert_int_equal(n, 2);
 	kb_rmodel__delete(m);
 	json_decref(res);
+	/* runs without an "iteration" (optional) are no copies */
+	res = json_loads(
+		"{\"campaign\": {\"jobs\": [\"rr\"]},"
+		" \"configurations\": [{\"id\": \"a\"}],"
+		" \"runs\": ["
+		"  {\"configuration\": \"a\", \"job\": \"rr\", \"status\": \"ok\","
+		"   \"metrics\": {\"read.iops\": 10}},"
+		"  {\"configuration\": \"a\", \"job\": \"rr\", \"status\": \"ok\","
+		"   \"metrics\": {\"read.iops\": 12}},"
+		"  {\"configuration\": \"a\", \"job\": \"rr\", \"status\": \"ok\","
+		"   \"metrics\": {\"read.iops\": 14}}"
+		"]}", 0, &err);
+	assert_non_null(res);
+	m = kb_rmodel__new(res);
+	assert_non_null(m);
+	kb_rmodel__group(m, kb_rmodel__config(m, "a"), kb_rmodel__job(m, "rr"),
+			 &n);
+	assert_int_equal(n, 3);
+	kb_rmodel__delete(m);
+	json_decref(res);
 }
 
 static void test_runs_and_groups(void **state)
