@@ -159,8 +159,8 @@ static int push_pending(const char *dir, const struct push_opts *base)
 				continue;
 			}
 			o.format = push_format_of(q[i].format);
-			o.http.no_env_auth = push_queue_no_env_auth(dir, u,
-								    NULL);
+			o.http.no_env_auth = push_no_env_auth(dir,
+					"push-queue.json", u, NULL);
 			kb_info("sending the queued push to %s (%s)", u,
 				push_format_name(o.format));
 			r = push_one(dir, u, &o);
@@ -183,6 +183,8 @@ static int push_pending(const char *dir, const struct push_opts *base)
 		if (push_endpoint(cfg.push_url, NULL, NULL, NULL, NULL,
 				  &endpoint, &o.format))
 			goto out;
+		o.http.no_env_auth = push_no_env_auth(dir, "kernels.conf",
+						      endpoint, NULL);
 		ret = push_one(dir, endpoint, &o);
 	}
 out:

@@ -566,8 +566,8 @@ static void run_push_opts(struct push_opts *o)
 	o->http.retry_after_max_s = 15;
 }
 
-int push_queue_no_env_auth(const char *dir, const char *url,
-			   const char *trusted)
+int push_no_env_auth(const char *dir, const char *from, const char *url,
+		     const char *trusted)
 {
 	static int said;
 	const char *tok = getenv("KBENCH_PUSH_TOKEN");
@@ -577,12 +577,13 @@ int push_queue_no_env_auth(const char *dir, const char *url,
 		return 0;
 	if (!said && ((tok && *tok) || (user && *user))) {
 		said = 1;
-		kb_warn("the queued push to %s goes without %s: its URL comes "
-			"from %s/%s, and a campaign directory is not trusted "
-			"with credentials; 'kbench push %s URL' sends it with "
-			"them", url, tok && *tok ? "KBENCH_PUSH_TOKEN" :
-			"KBENCH_PUSH_USER/KBENCH_PUSH_PASSWORD", dir,
-			QUEUE_FILE, dir);
+		kb_warn("the push to %s goes without %s: its URL comes from "
+			"%s/%s, and a campaign directory is not trusted with "
+			"credentials; 'kbench push %s URL' (or kbench run "
+			"with -c and the kernels.conf) sends it with them",
+			url, tok && *tok ? "KBENCH_PUSH_TOKEN" :
+			"KBENCH_PUSH_USER/KBENCH_PUSH_PASSWORD", dir, from,
+			dir);
 	}
 	return 1;
 }
@@ -611,7 +612,8 @@ void push_send_queued(const char *dir, const char *trusted)
 			continue;
 		}
 		run_push_opts(&o);
-		o.http.no_env_auth = push_queue_no_env_auth(dir, url, trusted);
+		o.http.no_env_auth = push_no_env_auth(dir, QUEUE_FILE, url,
+						      trusted);
 		o.format = push_format_of(q[i].format);
 		kb_info("sending the queued push to %s (%s)", url,
 			push_format_name(o.format));
@@ -641,7 +643,8 @@ int push_curl_ready(void)
 	return kb_curl_load();
 }
 
-void push_after_run(const char *dir, const char *url, const char *run_key)
+void push_after_run(const char *dir, const char *url, const char *run_key,
+		    int url_trusted)
 {
 	struct push_opts o;
 	char *endpoint = NULL;
@@ -653,6 +656,9 @@ void push_after_run(const char *dir, const char *url, const char *run_key)
 			"are kept in %s", url, dir);
 		return;
 	}
+	if (!url_trusted)
+		o.http.no_env_auth = push_no_env_auth(dir, "kernels.conf",
+						      endpoint, NULL);
 	was_queued = queued(dir, endpoint);
 	ret = push_campaign(dir, endpoint, &o, was_queued ? NULL : run_key);
 	if (!ret) {

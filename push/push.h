@@ -98,15 +98,16 @@ enum push_format push_format_of(const char *name);
  * (push_queue_trust()). */
 void push_send_queued(const char *dir, const char *trusted);
 
-/* Whether queued url (DIR/push-queue.json, in the campaign directory: not
- * trusted with credentials) may carry the environment's credentials:
- * only when trusted (a URL the user gave in this command, or NULL) has
- * its origin (push_same_origin()).  Returns the value for
- * push_http_opts.no_env_auth; when 1 and the environment holds a token
- * or a user, says once that the push goes without them and how to send
- * it with them. */
-int push_queue_no_env_auth(const char *dir, const char *url,
-			   const char *trusted);
+/* Whether url, read from the file from in campaign directory dir
+ * (push-queue.json, or the kernels.conf copy a resume without -c reads:
+ * the directory is not trusted with credentials), may carry the
+ * environment's credentials: only when trusted (a URL the user gave in
+ * this command, or NULL) has its origin (push_same_origin()).  Returns
+ * the value for push_http_opts.no_env_auth; when 1 and the environment
+ * holds a token or a user, says once that the push goes without them and
+ * how to send it with them. */
+int push_no_env_auth(const char *dir, const char *from, const char *url,
+		     const char *trusted);
 
 /* After a run of `kbench run` completed (push = URL in kernels.conf):
  * push that run (run_key; NULL after a vm/kexec batch = every run), or
@@ -115,7 +116,10 @@ int push_queue_no_env_auth(const char *dir, const char *url,
  * warned only).  Never fails the caller: the measurement is on disk
  * whatever happens.  Short timeouts, one retry and a Retry-After of at
  * most 15 s, so a dead store delays the campaign by seconds, not
- * minutes. */
-void push_after_run(const char *dir, const char *url, const char *run_key);
+ * minutes.  url_trusted: url is the push = of a kernels.conf given with
+ * -c; else (DIR/kernels.conf, a resume) without the environment's
+ * credentials (push_no_env_auth()). */
+void push_after_run(const char *dir, const char *url, const char *run_key,
+		    int url_trusted);
 
 #endif

@@ -267,7 +267,8 @@ again:
 			done += nb;
 			failed += nf;
 			if (c.cfg.push_url && nb)	/* the whole campaign */
-				push_after_run(dir, c.cfg.push_url, NULL);
+				push_after_run(dir, c.cfg.push_url, NULL,
+					       conf_explicit);
 			if (err)
 				goto out;
 			/* retry_disturbed: the rounds (order = block: runs)
@@ -332,7 +333,8 @@ again:
 		if (err)
 			goto out;
 		if (c.cfg.push_url)	/* never fails the run: queued if need be */
-			push_after_run(dir, c.cfg.push_url, r->key);
+			push_after_run(dir, c.cfg.push_url, r->key,
+				       conf_explicit);
 		done++;
 		/* retry_disturbed: a round with a disturbed run again */
 		err = retry_disturbed_round(&c, i);

@@ -115,6 +115,13 @@ else
 	rc=$?
 	check "kbench push DIR: a queued URL gets no KBENCH_PUSH_TOKEN, said so (got $rc)" \
 		"[ $rc -eq 0 ] && [ \"\$(jq -s '[.[] | select(.path == \"/evil\")] | length' $tmp/posts/*.json)\" = 1 ] && [ \"\$(jq -s '[.[] | select(.path == \"/evil\") | .headers.Authorization // empty] | length' $tmp/posts/*.json)\" = 0 ] && grep -q 'goes without KBENCH_PUSH_TOKEN: its URL comes from $tmp/qdemo/push-queue.json' $tmp/jq.err"
+	# nor the push = of the campaign's own kernels.conf copy
+	rm -f "$tmp/qdemo/push-queue.json"
+	sed -i "s|^\[global\]\$|[global]\npush = $hurl/conf2|" "$tmp/qdemo/kernels.conf"
+	KBENCH_PUSH_TOKEN=s3cr3t-t0ken "$KBENCH" push "$tmp/qdemo" >/dev/null 2>"$tmp/jc.err"
+	rc=$?
+	check "kbench push DIR: DIR/kernels.conf's push = gets no KBENCH_PUSH_TOKEN either, said so (got $rc)" \
+		"[ $rc -eq 0 ] && [ \"\$(jq -s '[.[] | select(.path == \"/conf2\")] | length' $tmp/posts/*.json)\" = 1 ] && [ \"\$(jq -s '[.[] | select(.path == \"/conf2\") | .headers.Authorization // empty] | length' $tmp/posts/*.json)\" = 0 ] && grep -q 'its URL comes from $tmp/qdemo/kernels.conf' $tmp/jc.err"
 fi
 
 # ---- 2. InfluxDB 1.x ----
