@@ -2113,6 +2113,14 @@ static void finish(struct parser *p)
 	if (cfg->nprofile && !cfg->profile_runs && !cfg->profile_during_counted)
 		perr(p, global_line(p, "profile_runs"),
 		     "profile_runs = 0: profile = samples only in the profiling runs (profile_during = profiling-runs, the default), so nothing would be sampled; set profile_runs >= 1, or profile_during = counted-runs to sample during the counted runs");
+	if (!cfg->nprofile) {
+		int l = global_line(p, "profile_runs") ?:
+			global_line(p, "profile_during");
+
+		if (l)
+			perr(p, l,
+			     "profile_runs and profile_during apply to profile = (no profile = line: nothing is sampled; add profile = cycles, dcm or cycles,dcm)");
+	}
 	if (!cfg->iterations_auto) {
 		int l = global_line(p, "min_iterations") ?:
 			global_line(p, "max_iterations") ?:

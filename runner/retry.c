@@ -30,8 +30,10 @@ static int same_unit(const struct kb_config *cfg, const struct kb_run *a,
 /* "RUNDIR.superseded-N" with the first N >= first not taken: a failed
  * run kept by --retry-failed and a disturbed round kept by
  * retry_disturbed share the names (rename(2) onto a kept run's
- * directory would fail, ENOTEMPTY, and stop the campaign). */
-static char *superseded_name(const char *from, unsigned first)
+ * directory would fail, ENOTEMPTY, and stop the campaign).  *taken, when
+ * not NULL, gets that N. */
+static char *superseded_name(const char *from, unsigned first,
+			     unsigned *taken)
 {
 	char *to = kb_xasprintf("%s.superseded-%u", from, first);
 
@@ -39,6 +41,8 @@ static char *superseded_name(const char *from, unsigned first)
 		free(to);
 		to = kb_xasprintf("%s.superseded-%u", from, ++first);
 	}
+	if (taken)
+		*taken = first;
 	return to;
 }
 
@@ -103,7 +107,7 @@ int retry_disturbed_round(struct kb_campaign *c, size_t i)
 		if (!same_unit(cfg, &c->plan.runs[j], r))
 			continue;
 		from = kb_run_dir(c->dir, key);
-		to = superseded_name(from, attempt);
+		to = superseded_name(from, attempt, NULL);
 		if (kb_exists(from) && rename(from, to)) {
 			ret = -errno;
 			kb_error("cannot keep the superseded run %s as %s: %s",
@@ -150,8 +154,7 @@ int retry_failed_supersede(struct kb_campaign *c)
 		if (!st || strcmp(st->status, "failed"))
 			continue;
 		from = kb_run_dir(c->dir, key);
-		to = superseded_name(from, 1);
-		k = (unsigned)strtoul(strrchr(to, '-') + 1, NULL, 10);
+		to = superseded_name(from, 1, &k);
 		if (kb_exists(from) && rename(from, to)) {
 			ret = -errno;
 			kb_error("cannot keep the failed run %s as %s: %s",

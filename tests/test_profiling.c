@@ -111,6 +111,20 @@ static void test_kconf_errors(void **state)
 	free(msg);
 	kconf_free(&cfg);
 
+	/* the profiling keys without profile = would do nothing */
+	assert_int_equal(parse(CONF("profile_runs = 2\n"), &cfg, &msg),
+			 -EINVAL);
+	assert_non_null(strstr(msg, "p.conf:6: profile_runs and profile_during "
+			       "apply to profile = (no profile = line"));
+	free(msg);
+	kconf_free(&cfg);
+	assert_int_equal(parse(CONF("profile_during = counted-runs\n"), &cfg,
+			       &msg), -EINVAL);
+	assert_non_null(strstr(msg, "p.conf:6: profile_runs and profile_during "
+			       "apply to profile ="));
+	free(msg);
+	kconf_free(&cfg);
+
 	assert_int_equal(parse(CONF("profile_runs = -1\n"), &cfg, &msg),
 			 -EINVAL);
 	assert_non_null(strstr(msg, "p.conf:6: profile_runs = '-1'"));
@@ -197,8 +211,9 @@ static void test_plan_extra_runs(void **state)
 	check_plan(CONF("profile = cycles\norder = random\n"), 1,
 		   KB_RUN_PROFILING);
 
-	/* no profile =: no extra run, nothing samples */
-	assert_int_equal(parse(CONF("profile_runs = 4\n"), &cfg, &msg), 0);
+	/* no profile =: no extra run (profile_runs defaults to 1), nothing
+	 * samples */
+	assert_int_equal(parse(CONF(""), &cfg, &msg), 0);
 	free(msg);
 	assert_int_equal(plan_build(&cfg, &p), 0);
 	assert_int_equal(p.nruns, 6);
