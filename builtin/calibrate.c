@@ -42,7 +42,8 @@ static void usage(FILE *f)
 "  -h, --help          this text\n"
 "\n"
 "exit status: 0 calibrated; 1 an error (kernels.conf, a failed campaign,\n"
-"nothing measured); 130 interrupted (run again to resume).\n",
+"nothing measured); 3 the baseline's kernel is not the running one (boot\n"
+"it and run again); 130 interrupted (run again to resume).\n",
 		KB_CALIB_MAX_ROUNDS, KB_CALIB_DEFAULT_ROUNDS);
 }
 

@@ -47,6 +47,53 @@ static void usage(FILE *f)
 "failed).\n");
 }
 
+/* A path the unit file cannot hold: a control character (a newline
+ * would start another directive).  1 with a message. */
+static int unit_unsafe(const char *path)
+{
+	const unsigned char *c;
+
+	for (c = (const unsigned char *)path; *c; c++)
+		if (*c < 0x20 || *c == 0x7f) {
+			kb_error("%s: a control character (0x%02x) in the path; "
+				 "a systemd unit cannot hold it", path, *c);
+			return 1;
+		}
+	if (*path && path[strlen(path) - 1] == '\\') {
+		/* Description= would continue on the next line */
+		kb_error("%s: a path ending in '\\' cannot go into a systemd "
+			 "unit", path);
+		return 1;
+	}
+	return 0;
+}
+
+/* path for a unit file (systemd.service(5), systemd.unit(5)): '%' is a
+ * specifier, "%%" a literal one, everywhere; in ExecStart= (argv 1) the
+ * word is also double-quoted with '\' and '"' escaped and "$$" for '$'
+ * (no environment substitution), so a space does not split it.
+ * malloc'd. */
+static char *unit_quote(const char *path, int argv)
+{
+	size_t n = 0;
+	char *q = kb_xmalloc(2 * strlen(path) + 3);
+	const char *c;
+
+	if (argv)
+		q[n++] = '"';
+	for (c = path; *c; c++) {
+		if (*c == '%' || (argv && *c == '$'))
+			q[n++] = *c;
+		else if (argv && (*c == '\\' || *c == '"'))
+			q[n++] = '\\';
+		q[n++] = *c;
+	}
+	if (argv)
+		q[n++] = '"';
+	q[n] = '\0';
+	return q;
+}
+
 static int systemctl(const char *verb, int dry)
 {
 	int reload = !strcmp(verb, "daemon-reload");
@@ -86,7 +133,8 @@ int cmd_install_resume(int argc, char **argv)
 {
 	const char *udir = "/etc/systemd/system";
 	int o, remove = 0, dry = 0, custom = 0, ret = 1;
-	char *upath = NULL, *unit = NULL, *state = NULL;
+	char *upath = NULL, *unit = NULL, *state = NULL, *qexe = NULL;
+	char *qdir = NULL, *pdir = NULL, *pstate = NULL, *trust = NULL;
 	char exe[PATH_MAX], dir[PATH_MAX];
 	ssize_t n;
 
@@ -129,8 +177,13 @@ int cmd_install_resume(int argc, char **argv)
 		goto out;
 	}
 	if (optind + 1 != argc) {
-		kb_error("install-resume needs the campaign directory; see "
-			 "kbench install-resume --help");
+		if (optind == argc)
+			kb_error("install-resume needs the campaign directory; "
+				 "see kbench install-resume --help");
+		else
+			kb_error("install-resume takes one campaign directory, "
+				 "not %d ('%s' ...); see kbench install-resume "
+				 "--help", argc - optind, argv[optind + 1]);
 		goto out;
 	}
 	if (!realpath(argv[optind], dir)) {
@@ -140,13 +193,49 @@ int cmd_install_resume(int argc, char **argv)
 			 argv[optind]);
 		goto out;
 	}
+	if (!kb_is_dir(dir)) {
+		kb_error("%s: not a directory (install-resume takes the "
+			 "campaign directory given to kbench run -o)", dir);
+		goto out;
+	}
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n <= 0) {
 		kb_error("cannot find the kbench binary (/proc/self/exe)");
 		goto out;
 	}
 	exe[n] = '\0';
+	/* systemd starts the unit without sudo's SUDO_UID: the user it ran
+	 * for is recorded in the unit, or the campaign under that user's
+	 * directories would be refused at the first boot */
+	if (!geteuid() && getenv("SUDO_UID") && *getenv("SUDO_UID")) {
+		char *e;
+		long u = strtol(getenv("SUDO_UID"), &e, 10);
+
+		if (!*e && u >= 0) {
+			trust = kb_xasprintf("Environment=KBENCH_TRUST_UID=%ld\n",
+					     u);
+			setenv("KBENCH_TRUST_UID", getenv("SUDO_UID"), 1);
+		}
+	}
+	{
+		char *why = NULL;
+
+		if (kb_path_trusted(dir, &why)) {
+			kb_error("%s: the boot hook would refuse this campaign "
+				 "directory: %s (root and the user who ran "
+				 "sudo are trusted; chown, chmod go-w, or use "
+				 "another directory)", dir, why);
+			free(why);
+			goto out;
+		}
+	}
 	state = kexec_state_path();
+	if (unit_unsafe(dir) || unit_unsafe(exe) || unit_unsafe(state))
+		goto out;
+	qexe = unit_quote(exe, 1);
+	qdir = unit_quote(dir, 1);
+	pdir = unit_quote(dir, 0);
+	pstate = unit_quote(state, 0);
 	unit = kb_xasprintf(
 		"# installed by kbench install-resume; remove with\n"
 		"# kbench install-resume --remove\n"
@@ -157,11 +246,13 @@ int cmd_install_resume(int argc, char **argv)
 		"\n"
 		"[Service]\n"
 		"Type=oneshot\n"
+		"%s"
 		"ExecStart=%s run -o %s\n"
 		"StandardOutput=journal+console\n"
 		"\n"
 		"[Install]\n"
-		"WantedBy=multi-user.target\n", dir, state, exe, dir);
+		"WantedBy=multi-user.target\n", pdir, pstate, trust ? trust :
+		"", qexe, qdir);
 	if (dry) {
 		printf("# %s\n%s", upath, unit);
 	} else if (kb_mkdir_p(udir) ||
@@ -179,5 +270,10 @@ out:
 	free(upath);
 	free(unit);
 	free(state);
+	free(qexe);
+	free(qdir);
+	free(pdir);
+	free(pstate);
+	free(trust);
 	return ret;
 }

@@ -20,6 +20,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void usage(FILE *f)
 {
@@ -167,16 +168,65 @@ const struct kb_arg_spec kb_parse_args[] = {
 	{ NULL, KB_ARG_NONE, NULL },
 };
 
+/* The message for what getopt_long refused: arg is the word it stopped
+ * at (argv[optind - 1]); missing: it wanted a value there.  A long option
+ * is named as written (getopt's optopt would be its short letter, which
+ * parse does not have). */
+static void bad_option(const char *arg, int missing)
+{
+	const struct option *o;
+	size_t n;
+
+	/* a long option: optopt is 0 (unknown) or its val, and getopt has
+	 * moved past it; a short one (-x, or inside -qx, where arg is the
+	 * word before): optopt is its letter */
+	if (optopt && strncmp(arg, "--", 2) == 0) {
+		for (o = kb_parse_options; o->name; o++)
+			if (o->val == optopt)
+				break;
+		n = strcspn(arg + 2, "=");
+		if (!o->name || strncmp(o->name, arg + 2, n))
+			arg = "-";	/* not that long option: short */
+	}
+	if (strncmp(arg, "--", 2)) {
+		if (missing || !optopt)
+			kb_error("parse: %s: bad option (see kbench parse "
+				 "--help)", arg);
+		else
+			kb_error("parse: unknown option '-%c' (see kbench "
+				 "parse --help)", optopt);
+		return;
+	}
+	n = strcspn(arg + 2, "=");
+	for (o = kb_parse_options; o->name; o++)
+		if (strlen(o->name) >= n && !strncmp(o->name, arg + 2, n))
+			break;
+	if (!o->name)
+		kb_error("parse: unknown option '%.*s' (see kbench parse "
+			 "--help)", (int)n + 2, arg);
+	else if (missing)
+		kb_error("parse: --%s needs a value (see kbench parse --help)",
+			 o->name);
+	else if (arg[2 + n] == '=' && o->has_arg == no_argument)
+		kb_error("parse: --%s takes no value ('%s')", o->name, arg);
+	else
+		kb_error("parse: '%s': ambiguous or bad option (see kbench "
+			 "parse --help)", arg);
+}
+
 int cmd_parse(int argc, char **argv)
 {
 	struct fio_parse_opts po = { 0 };
 	int compact = 0, quiet = 0, failed = 0, logs = 0, nlogs = 0, c, i;
 	unsigned long avg_msec = 1000;
-	char **logfiles, *end;
+	char **logfiles, *end, so[sizeof(kb_parse_shortopts) + 1];
 
 	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, kb_parse_shortopts, kb_parse_options, NULL)) != -1) {
+	opterr = 0;	/* messages here, exit 2 (a leading ':': ':' for a
+			 * missing value) */
+	snprintf(so, sizeof(so), ":%s", kb_parse_shortopts);
+	while ((c = getopt_long(argc, argv, so, kb_parse_options,
+				NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			compact = 1;
@@ -209,12 +259,7 @@ int cmd_parse(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			if (optopt)
-				kb_error("parse: unknown option '-%c' (see kbench parse --help)",
-					 optopt);
-			else
-				kb_error("parse: unknown option '%s' (see kbench parse --help)",
-					 argv[optind - 1]);
+			bad_option(argv[optind - 1], c == ':');
 			return 2;
 		}
 	}

@@ -59,7 +59,7 @@ static void usage(FILE *f)
 "      --timeout S         seconds one request may take (default 30)\n"
 "      --connect-timeout S  seconds to connect (default 10)\n"
 "      --retries N         retries after a connection error, timeout or\n"
-"                          HTTP 5xx/408/429 (default 3; 4xx: never)\n"
+"                          HTTP 5xx/408/429 (default 3; other 4xx: never)\n"
 "      --backoff S         seconds before the first retry, doubled for each\n"
 "                          next one (default 1); a 429/503 with Retry-After\n"
 "                          waits what the store asks, at most 60 s\n"
@@ -139,6 +139,12 @@ static int push_pending(const char *dir, const struct push_opts *base)
 	size_t i, n = 0;
 
 	memset(&cfg, 0, sizeof(cfg));
+	if (!kb_is_dir(dir)) {
+		kb_error("%s: %s (kbench push DIR takes a campaign directory)",
+			 dir, kb_exists(dir) ? "not a directory" :
+			 "no such directory");
+		goto out;
+	}
 	if (records_push_queue_load(dir, &q, &n))
 		goto out;
 	if (n && push_curl_ready()) {	/* message printed; all stay queued */

@@ -3,6 +3,9 @@
 #include "lib/proc.h"
 
 #include <dirent.h>
+#include <grp.h>
+#include <pwd.h>
+#include <sys/xattr.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -456,4 +459,158 @@ int kb_same_file(const char *a, const char *b)
 
 	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
 	       sa.st_ino == sb.st_ino;
+}
+
+/* A uid from the environment variable name (SUDO_UID, KBENCH_TRUST_UID),
+ * or -1: only for root, whose environment is root's to set. */
+static long env_uid(const char *name)
+{
+	const char *s = getenv(name);
+	char *end;
+	long v;
+
+	if (!s || !*s || geteuid() != 0)
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	return errno || *end || v < 0 ? -1 : v;
+}
+
+/* The uids trusted beside root: the effective one, the user sudo(8) ran
+ * root for, the one `kbench install-resume` recorded in its unit. */
+static int trusted_uid(uid_t u)
+{
+	long su = env_uid("SUDO_UID"), tu = env_uid("KBENCH_TRUST_UID");
+
+	return u == 0 || u == geteuid() || (su >= 0 && u == (uid_t)su) ||
+	       (tu >= 0 && u == (uid_t)tu);
+}
+
+/* A group whose members can write is trusted when it is root's, or the
+ * private group of a trusted user (named after that user, whose primary
+ * group it is, with no other member: Debian's user-private groups, umask
+ * 002), never a shared one such as "users". */
+static int trusted_gid(gid_t g)
+{
+	struct group *gr;
+	struct passwd *pw;
+	char **m;
+
+	if (g == 0)
+		return 1;
+	gr = getgrgid(g);
+	if (!gr || !gr->gr_name)
+		return 0;
+	pw = getpwnam(gr->gr_name);
+	if (!pw || pw->pw_gid != g || !trusted_uid(pw->pw_uid))
+		return 0;
+	for (m = gr->gr_mem; m && *m; m++)
+		if (strcmp(*m, gr->gr_name))
+			return 0;
+	return 1;
+}
+
+/* One path component p (lstat: a link is judged by who owns it, and
+ * where it leads separately): NULL when only the trusted can change it,
+ * else why not (malloc'd).  last: the path itself (a sticky directory
+ * writable by all is fine only above it). */
+static char *untrusted_why(const char *p, const struct stat *st, int last)
+{
+	char me[48] = "";
+	int grp;
+
+	if (!trusted_uid(st->st_uid)) {
+		if (geteuid())
+			snprintf(me, sizeof(me), ", uid %u",
+				 (unsigned)geteuid());
+		return kb_xasprintf("%s: owned by uid %u (trusted: root%s%s%s)",
+				    p, (unsigned)st->st_uid, me,
+				    env_uid("SUDO_UID") >= 0 ? ", SUDO_UID" :
+				    "", env_uid("KBENCH_TRUST_UID") >= 0 ?
+				    ", KBENCH_TRUST_UID" : "");
+	}
+	if (S_ISLNK(st->st_mode))
+		return NULL;	/* its mode means nothing */
+	/* with an access ACL the group bits are its mask: someone named in
+	 * it may write */
+	grp = (st->st_mode & S_IWGRP) &&
+	      (!trusted_gid(st->st_gid) ||
+	       lgetxattr(p, "system.posix_acl_access", NULL, 0) > 0);
+	if (!(st->st_mode & S_IWOTH) && !grp)
+		return NULL;
+	if (!last && S_ISDIR(st->st_mode) && (st->st_mode & S_ISVTX))
+		return NULL;
+	return kb_xasprintf("%s: writable by %s (mode %04o)", p,
+			    (st->st_mode & S_IWOTH) ? "all" :
+			    lgetxattr(p, "system.posix_acl_access", NULL, 0) > 0 ?
+			    "the users of its ACL" : "its group",
+			    (unsigned)(st->st_mode & 07777));
+}
+
+/* Each component of the absolute path abs, from "/": lstat, judged by
+ * untrusted_why().  0, -EPERM or -errno with *why. */
+static int chain_trusted(char *abs, char **why)
+{
+	struct stat st;
+	char *s;
+	int ret = 0;
+
+	/* "/", then each prefix ending before a '/', then the whole */
+	for (s = abs;; s = strchr(s + 1, '/')) {
+		char c = 0;
+		int last = !s || (s[1] == '\0' && s != abs);
+
+		if (s && !last) {
+			c = s[s == abs];	/* keep "/" for the root */
+			s[s == abs] = '\0';
+		}
+		if (lstat(abs, &st) < 0) {
+			ret = -errno;
+			*why = kb_xasprintf("%s: %s", abs, strerror(errno));
+		} else {
+			*why = untrusted_why(abs, &st, last);
+			if (*why)
+				ret = -EPERM;
+		}
+		if (s && !last)
+			s[s == abs] = c;
+		if (ret || last)
+			break;
+	}
+	return ret;
+}
+
+int kb_path_trusted(const char *path, char **why)
+{
+	char *real, *abs, *cwd = NULL;
+	int ret;
+
+	*why = NULL;
+	/* the path as given (a link on it, /tmp/l -> elsewhere, can be
+	 * re-pointed by whoever owns it), then where it leads */
+	if (path[0] == '/') {
+		abs = kb_xstrdup(path);
+	} else {
+		cwd = getcwd(NULL, 0);
+		if (!cwd) {
+			ret = -errno;
+			*why = kb_xasprintf("getcwd: %s", strerror(errno));
+			return ret;
+		}
+		abs = kb_path_join(cwd, path);
+		free(cwd);
+	}
+	ret = chain_trusted(abs, why);
+	free(abs);
+	if (ret)
+		return ret;
+	real = realpath(path, NULL);
+	if (!real) {
+		ret = -errno;
+		*why = kb_xasprintf("%s: %s", path, strerror(errno));
+		return ret;
+	}
+	ret = chain_trusted(real, why);
+	free(real);
+	return ret;
 }

@@ -133,6 +133,25 @@ FILE *kb_xmemstream(char **buf, size_t *len);
 #define KB_FREE_AT_EXIT 0
 #endif
 
+/* Whether only root and the trusted users can change what path holds:
+ * the effective user, and when kbench runs as root, the user sudo(8)
+ * ran it for (SUDO_UID) and the one `kbench install-resume` recorded in
+ * its unit (KBENCH_TRUST_UID).  Every component of the path as given
+ * (made absolute: a symbolic link on it is judged by its owner, who can
+ * re-point it) and of the path resolved (realpath(3)) must be owned by
+ * one of them and not writable by others: not by all, and by its group
+ * only when that group is root's or a trusted user's private group
+ * (named after the user, its primary group, no other member) and no
+ * access ACL names others; a directory writable by all is fine above the
+ * path when its sticky bit is set (/tmp: nobody else can rename or
+ * remove what is not theirs).  Close to OpenSSH's StrictModes
+ * (sshd_config(5)), which refuses group-writable outright.  0; -EPERM
+ * with *why (malloc'd) naming the first path that fails and why
+ * ("/srv/c: owned by uid 1001 (trusted: root)", "/srv/c/kernels.conf:
+ * writable by all (mode 0666)"); -errno when a path cannot be resolved or
+ * looked at (*why says so too). */
+int kb_path_trusted(const char *path, char **why);
+
 /* 1 when paths a and b name the same file or directory (same device
  * and inode: "A" and "./A", a symlink and its target), else 0 (either
  * missing included). */

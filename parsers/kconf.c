@@ -1613,12 +1613,12 @@ static const struct kconf_opt kconf_opts[] = {
 	  NULL, NULL,
 	  "largest minimum detectable effect of a \"no regression\", % (default 5)" },
 	{ "min_iterations", SEC_GLOBAL, KT_UINT, G_OFF(min_iterations), 2, 0, 0,
-	  NULL, NULL, "iterations = auto: runs before the first check" },
+	  NULL, NULL, "iterations = auto: runs before the first check (default 3)" },
 	{ "max_iterations", SEC_GLOBAL, KT_UINT, G_OFF(max_iterations), 2, 0, 0,
-	  NULL, NULL, "iterations = auto: at most this many runs" },
+	  NULL, NULL, "iterations = auto: at most this many runs (default 10)" },
 	{ "target_ci_pct", SEC_GLOBAL, KT_REAL, G_OFF(target_ci_pct), 0.0, 100.0,
 	  0, NULL, NULL,
-	  "iterations = auto: stop when the CI half-width is below this % of the mean" },
+	  "iterations = auto: stop when the CI half-width is below this % of the mean (default 1)" },
 	{ "target_metrics", SEC_GLOBAL, KT_STRING, G_OFF(target_metrics), 0, 0,
 	  0, NULL, NULL,
 	  "iterations = auto: the metrics whose CIs decide (e.g. read.iops; default: every compared metric)" },
@@ -1630,7 +1630,7 @@ static const struct kconf_opt kconf_opts[] = {
 	  G_OFF(kvm_probe_timeout_s), 1, 0, 0, NULL, NULL,
 	  "seconds a KVM probe boot may take to print the kernel banner (default 20)" },
 	{ "allow_page_cache", SEC_GLOBAL, KT_BOOL, G_OFF(allow_page_cache), 0, 0,
-	  0, NULL, NULL, "yes: let jobs without direct=1 run (default no)" },
+	  0, NULL, NULL, "yes: count runs flagged as measuring the page cache (buffered reads without direct=1...; default no: they are left out of the comparisons)" },
 	{ "plot_png", SEC_GLOBAL, KT_BOOL, G_OFF(plot_png), 0, 0, 0, NULL, NULL,
 	  "yes: DIR/plots gets a PNG beside each SVG graph (default no)" },
 	G_FUNC("drop_caches", set_drop_caches,
@@ -1643,13 +1643,13 @@ static const struct kconf_opt kconf_opts[] = {
 	  "... when steal time is above this %, or off" },
 	{ "disturbed_psi_pct", SEC_GLOBAL, KT_THRESHOLD,
 	  G_OFF(disturbed_psi_pct), 0, 100.0, 1, NULL, NULL,
-	  "... when CPU/memory/IO pressure (PSI some avg) is above this %, or off" },
+	  "... when CPU pressure (/proc/pressure/cpu \"some\": % of the run's wall time, psi.cpu_some_pct) is above this, or off" },
 	{ "disturbed_idle_fraction", SEC_GLOBAL, KT_THRESHOLD,
 	  G_OFF(disturbed_idle_fraction), 0, 1.0, 1, NULL, NULL,
 	  "... when idle is below this fraction of the expected idle, or off" },
 	{ "retry_disturbed", SEC_GLOBAL, KT_UINT, G_OFF(retry_disturbed), 0, 0,
 	  0, NULL, NULL, "rerun a round with a disturbed run at most N times "
-	  "(order = block: the run alone)" },
+	  "(order = block: the run alone; default 1, 0: off)" },
 	{ "retry_quiet_wait", SEC_GLOBAL, KT_DURATION,
 	  G_OFF(retry_quiet_wait_s), 0, 0, 0, NULL, NULL,
 	  "before such a rerun, wait at most this long for a quiet 1-s "
@@ -1683,7 +1683,7 @@ static const struct kconf_opt kconf_opts[] = {
 	  "vm: vCPUs (default 2)" },
 	V_FUNC("disk", set_disk, "vm: a host file or block device for the guest's target"),
 	{ "boot_timeout", SEC_VARIANT, KT_DURATION, V_OFF(boot_timeout_s), 1, 0,
-	  0, NULL, NULL, "vm: seconds from QEMU start to the guest's first run" },
+	  0, NULL, NULL, "vm: seconds from QEMU start to the guest's first run (default 120)" },
 	{ "accel", SEC_VARIANT, KT_ACCEL, V_OFF(accel), 0, 0, 0, NULL, NULL,
 	  "vm: auto, kvm or tcg (default: [global]'s)" },
 	V_FUNC("guest_root", set_guest_root,
@@ -1781,7 +1781,13 @@ void kconf_print_keys(FILE *out)
 			fprintf(out, "  %s\n", o->help);
 		else
 			fprintf(out, "  %-24s %s\n", o->name, o->help);
+		if (!strcmp(o->name, "hosts") && o->sec == SEC_GLOBAL)
+			fprintf(out, "  target@HOST = /dev/DEVICE | file:/PATH "
+				"(the target on one load host of hosts =)\n");
 	}
+	fprintf(out, "\n[job NAME] (a job's own load hosts, NAME one of "
+		"jobs =)\n  %-24s %s\n", "hosts",
+		"HOST[:PORT] ... (instead of [global]'s hosts = for that job)");
 }
 
 static void free_variant(struct kb_variant *v)
@@ -2097,6 +2103,50 @@ static void check_baseline(struct parser *p)
 	free(copy);
 }
 
+/* The variant keys a method takes: a key another method needs is an
+ * error, never silently ignored (a kexec variant's memory = or a local
+ * one's cmdline = would do nothing). */
+static void method_keys(struct parser *p, const struct kb_variant *v)
+{
+	enum { LOCAL = 1, VM = 2, KEXEC = 4 };
+	const struct {
+		const char *key;
+		int set, methods;
+		const char *why;
+	} k[] = {
+		{ "kernel", v->kernel != NULL, VM | KEXEC,
+		  "; a local variant is the running kernel" },
+		{ "initrd", v->initrd != NULL, KEXEC,
+		  "; a vm boots kbench's own initramfs" },
+		{ "modules", v->modules != NULL, VM,
+		  " (the guest's modules; a kexec'd kernel loads the machine's own)" },
+		{ "cmdline", v->cmdline != NULL, VM | KEXEC,
+		  "; a local variant runs on the command line it booted with" },
+		{ "memory", v->memory_mib != 0, VM, " (the guest's)" },
+		{ "cpus", v->cpus != 0, VM, " (the guest's)" },
+		{ "disk", v->disk != NULL, VM, " (the guest's target)" },
+		{ "boot_timeout", v->boot_timeout_s != 0, VM,
+		  " (QEMU start to the guest's first run)" },
+		{ "accel", v->accel != KB_ACCEL_UNSET, VM,
+		  " (QEMU's accelerator)" },
+		{ "guest_root", v->guest_root != KB_GUEST_ROOT_AUTO, VM,
+		  " (what the guest runs from)" },
+		{ "boot", v->boot != KB_VM_BOOT_AUTO, VM,
+		  " (how QEMU boots the kernel)" },
+	};
+	int m = !strcmp(v->method, "vm") ? VM :
+		!strcmp(v->method, "kexec") ? KEXEC : LOCAL;
+	size_t i;
+
+	for (i = 0; i < sizeof(k) / sizeof(k[0]); i++)
+		if (k[i].set && !(k[i].methods & m))
+			perr(p, v->line, "[%s]: %s is for method = %s%s, not "
+			     "%s", v->name, k[i].key,
+			     k[i].methods == VM ? "vm" :
+			     k[i].methods == KEXEC ? "kexec" : "vm or kexec",
+			     k[i].why, v->method);
+}
+
 static void finish(struct parser *p)
 {
 	struct kb_config *cfg = p->cfg;
@@ -2172,36 +2222,15 @@ static void finish(struct parser *p)
 			perr(p, v->line,
 			     "[%s]: method = %s needs kernel = PATH (a bzImage) or kernel = deb:PACKAGE",
 			     v->name, v->method);
-		if (!strcmp(v->method, "local") && (v->kernel || v->disk ||
-						     v->modules || v->memory_mib || v->cpus))
-			perr(p, v->line,
-			     "[%s]: kernel, modules, memory, cpus and disk need method = vm (or kexec for kernel)",
-			     v->name);
-		if (strcmp(v->method, "vm") && v->accel != KB_ACCEL_UNSET)
-			perr(p, v->line,
-			     "[%s]: accel is for method = vm (QEMU's accelerator)",
-			     v->name);
+		method_keys(p, v);
 		if (v->accel == KB_ACCEL_UNSET)
 			v->accel = cfg->accel;
-		if (strcmp(v->method, "vm") &&
-		    v->guest_root != KB_GUEST_ROOT_AUTO)
-			perr(p, v->line,
-			     "[%s]: guest_root is for method = vm (what the guest runs from)",
-			     v->name);
-		if (strcmp(v->method, "vm") && v->boot != KB_VM_BOOT_AUTO)
-			perr(p, v->line,
-			     "[%s]: boot is for method = vm (how QEMU boots the kernel)",
-			     v->name);
-		if (!strcmp(v->method, "vm") && v->initrd)
-			perr(p, v->line,
-			     "[%s]: initrd is for method = kexec; a vm boots kbench's own initramfs",
-			     v->name);
 		if (!v->memory_mib)
 			v->memory_mib = 1024;
 		if (!v->cpus)
 			v->cpus = 2;
 		if (!v->boot_timeout_s)
-			v->boot_timeout_s = strcmp(v->method, "kexec") ? 120 : 600;
+			v->boot_timeout_s = 120;
 	}
 	if (cfg->target_kind == KB_TARGET_FILE) {
 		for (i = 0; i < cfg->ntunables; i++)

@@ -191,7 +191,7 @@ struct kb_variant {
 				 * /dev/vda target (cache=none) */
 	unsigned boot_timeout_s;	/* vm: seconds from QEMU start to the
 				 * guest's first report (default 120);
-				 * kexec: to the resume (default 600) */
+				 * another method refuses the key */
 	enum kb_accel accel;	/* vm: the variant's, else [global]'s */
 	enum kb_guest_root guest_root;	/* vm: guest_root = 9p | initramfs */
 	enum kb_vm_boot boot;	/* vm: boot = auto | pvh | bzimage */

@@ -449,7 +449,10 @@ static void fixed_work_note(struct ctx *c, struct kb_table *t,
 					"total work over total time, the "
 					"harmonic mean of the runs' rates; "
 					"their CI is computed on the time per "
-					"unit of work and inverted");
+					"unit of work and inverted, so it is "
+					"not symmetric: +- is half its width "
+					"(results.json has both ends); CV%% "
+					"is that of the rates");
 				return;
 			}
 }

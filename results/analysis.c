@@ -365,7 +365,8 @@ static const struct cmp_field {
 	CF(max_mde_pct, C_REAL), CF(mde_pct, C_DBL),
 	CF(outliers, C_ITERS), CF(outliers_baseline, C_ITERS),
 	CF(warmup_suspect, C_SIZE), CF(warmup_suspect_baseline, C_SIZE),
-	CF(drift_baseline, C_DRIFT), CF(bimodal, C_BIMODAL),
+	CF(drift_baseline, C_DRIFT), CF(drift_configuration_pct, C_DBL),
+	CF(bimodal, C_BIMODAL),
 };
 #undef CF
 

@@ -105,6 +105,11 @@ struct kb_comparison_row {
 	struct kb_iters outliers, outliers_baseline;
 	size_t warmup_suspect, warmup_suspect_baseline;
 	struct kb_drift_row drift_baseline;
+	/* samples from two campaigns (kbench compare A B): the
+	 * configuration's own drift over its campaign's run order, %
+	 * (drift_baseline's change_pct for the other side); NAN (null)
+	 * within one campaign */
+	double drift_configuration_pct;
 	int bimodal;			/* 0: null; else the two warnings
 					 * below (NULL: that side is not) */
 	char *bimodal_baseline, *bimodal_configuration;

@@ -292,6 +292,7 @@ void kb_rcampaign__fill(struct kb_rcampaign *c, json_t *results)
 	strs_of(&c->hosts, json_object_get(camp, "hosts"));
 	strs_of(&c->merged_from, json_object_get(camp, "merged_from"));
 	strs_of(&c->merged_names, json_object_get(camp, "merged_names"));
+	strs_of(&c->merged_orders, json_object_get(camp, "merged_orders"));
 	c->ntunables = json_array_size(json_object_get(camp, "tunables"));
 	c->tunables = kb_xcalloc(c->ntunables + 1, sizeof(*c->tunables));
 	json_array_foreach(json_object_get(camp, "tunables"), i, e) {
@@ -379,6 +380,7 @@ void kb_rcampaign__clear(struct kb_rcampaign *c)
 	free(c->hosts.v);
 	free(c->merged_from.v);
 	free(c->merged_names.v);
+	free(c->merged_orders.v);
 	env_clear(&c->env);
 	for (i = 0; i < c->nenvs; i++)
 		env_clear(&c->envs[i]);

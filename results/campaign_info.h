@@ -182,6 +182,10 @@ struct kb_rcampaign {
 	 * campaign's name, the prefix "NAME:" of its configuration ids and
 	 * its runs' "campaign", at the index of its merged_from entry */
 	struct kb_rstrs merged_names;
+	/* merged reports: each campaign's order at the same index (NULL
+	 * where it recorded none); order above is NULL when they differ,
+	 * and a comparison within one campaign uses that campaign's */
+	struct kb_rstrs merged_orders;
 	struct kb_rtunable *tunables;	/* campaign.tunables */
 	size_t ntunables;
 	struct kb_rconfig *configs;	/* results["configurations"] */

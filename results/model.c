@@ -921,6 +921,14 @@ json_t *results_merge(json_t *const *models, const char *const *names,
 				if (!rc || strcmp(rc, id))
 					continue;
 				rr = json_deep_copy(r);
+				/* its place in its own campaign's run order
+				 * (the merged runs go configuration by
+				 * configuration: the drift's slope per run
+				 * would count the others' runs) */
+				if (!json_is_number(json_object_get(rr,
+								    "order")))
+					json_object_set_new(rr, "order",
+						json_integer((json_int_t)k));
 				json_object_set_new(rr, "configuration",
 						    json_string(nid));
 				json_object_set_new(rr, "campaign",
@@ -955,6 +963,17 @@ json_t *results_merge(json_t *const *models, const char *const *names,
 		for (m = 0; m < n; m++)
 			json_array_append_new(nm, json_string(cname[m]));
 		json_object_set_new(camp, "merged_names", nm);
+		/* and each one's order (a comparison within one campaign
+		 * is paired by its rounds when its order has rounds) */
+		nm = json_array();
+		for (m = 0; m < n; m++) {
+			json_t *o = json_object_get(json_object_get(models[m],
+					"campaign"), "order");
+
+			json_array_append_new(nm, json_is_string(o) ?
+					      json_copy(o) : json_null());
+		}
+		json_object_set_new(camp, "merged_orders", nm);
 	}
 	json_object_set_new(camp, "environments", envs);
 	out = json_pack("{s:i, s:s, s:o, s:o, s:o, s:[]}",

@@ -57,7 +57,9 @@ struct kb_rrun {
 				 * not recorded */
 	double order;		/* position in the campaign's run order: the
 				 * run's "order" (set when `kbench compare`
-				 * merges), else its index in runs */
+				 * or `kbench report A B` merges: its index
+				 * in its own campaign's runs), else its
+				 * index in runs */
 	size_t campaign;	/* index into campaigns: the run's "campaign"
 				 * (a merged report, results_merge()); 0 =
 				 * "" (none) */

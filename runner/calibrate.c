@@ -172,6 +172,14 @@ int calibrate_run(const char *conf, const char *dir, unsigned rounds,
 		ret = st;
 		goto out;
 	}
+	if (st == 3) {	/* the baseline's variant is not running here */
+		kb_error("calibrate: the baseline %s runs on a kernel that is "
+			 "not running now (said above): boot it and run the "
+			 "same kbench calibrate command again, which resumes "
+			 "%s", baseline ? baseline : "", aa);
+		ret = 3;
+		goto out;
+	}
 	if (results_calibration_samples(aa, copy1, copy2, cal))
 		goto out;
 	cal->conf = kb_xstrdup(conf);

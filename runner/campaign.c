@@ -200,7 +200,23 @@ static int copy_file(const char *from, const char *to)
 	return ret;
 }
 
+/* 1 when fd (just locked) is still the file named path. */
+static int locked_is_named(int fd, const char *path)
+{
+	struct stat a, b;
+
+	return !fstat(fd, &a) && !stat(path, &b) && a.st_dev == b.st_dev &&
+	       a.st_ino == b.st_ino;
+}
+
+static int campaign_lock_try(const char *dir, int tries);
+
 int campaign_lock(const char *dir)
+{
+	return campaign_lock_try(dir, 0);
+}
+
+static int campaign_lock_try(const char *dir, int tries)
 {
 	char *path;
 	int fd, ret;
@@ -228,6 +244,20 @@ int campaign_lock(const char *dir)
 		close(fd);
 		free(path);
 		return ret;
+	}
+	if (!locked_is_named(fd, path)) {
+		/* unlinked between our open and flock (a failed start
+		 * removing what it made, campaign_unmake()): lock the file
+		 * the name has now */
+		close(fd);
+		if (tries < 3) {
+			free(path);
+			return campaign_lock_try(dir, tries + 1);
+		}
+		kb_error("%s: it keeps being replaced; is another kbench "
+			 "starting a campaign there?", path);
+		free(path);
+		return -EAGAIN;
 	}
 	free(path);
 	/* the lock is ours: temporary files that a killed kbench left here
@@ -436,6 +466,51 @@ static int dir_is_empty(const char *dir)
 	return empty;
 }
 
+void campaign_unmake(const char *dir, int whole)
+{
+	char *p = kb_path_join(dir, ".lock");
+	DIR *d;
+	struct dirent *e;
+
+	unlink(p);
+	free(p);
+	if (!whole)
+		return;
+	p = kb_path_join(dir, "profiles");
+	d = opendir(p);
+	while (d && (e = readdir(d))) {
+		char *f;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		f = kb_path_join(p, e->d_name);
+		unlink(f);
+		free(f);
+	}
+	if (d)
+		closedir(d);
+	rmdir(p);
+	free(p);
+	p = kb_path_join(dir, "kernels.conf");
+	unlink(p);
+	free(p);
+	rmdir(dir);	/* fails, keeping it, if anything else is there */
+}
+
+int campaign_dir_foreign(const char *dir)
+{
+	char *cj = kb_path_join(dir, "campaign.json");
+	int foreign = !kb_exists(cj) && !dir_is_empty(dir);
+
+	free(cj);
+	if (foreign)
+		kb_error("%s exists and is not a kbench campaign (no "
+			 "campaign.json) but holds files; give -o a new or "
+			 "empty directory, so nothing of yours is mixed with "
+			 "or overwritten by the campaign", dir);
+	return foreign ? -EEXIST : 0;
+}
+
 /* 1 when both files can be read and their texts differ. */
 static int conf_differs(const char *a_path, const char *b_path)
 {
@@ -456,6 +531,63 @@ static int has_entry(const char *dir, const char *name)
 
 	free(p);
 	return has;
+}
+
+/* The campaign directory says what runs, as root: the kernels.conf copy
+ * (tunables, target, kernels), campaign.json (the plan, the packages
+ * pinned) and the job files in profiles/ (fio's exec_prerun= runs a
+ * command).  The directory and each of them must be changeable only by
+ * root and the trusted users (kb_path_trusted(): every directory above
+ * included), or the campaign is neither started nor resumed, as OpenSSH
+ * refuses an authorized_keys others can write.  0 or -EPERM / -errno
+ * (message printed). */
+static int campaign_trusted(const char *dir, int resume)
+{
+	static const char *const names[] = { ".", "kernels.conf",
+					     "campaign.json", "profiles" };
+	char *pdir = kb_path_join(dir, "profiles"), *why = NULL, *p;
+	struct dirent *e;
+	size_t i;
+	DIR *d;
+	int ret = 0;
+
+	struct stat st;
+
+	/* what is missing (a new campaign's files, a dangling link) is not
+	 * judged here: reading it says what is wrong */
+	for (i = 0; i < sizeof(names) / sizeof(names[0]) && !ret; i++) {
+		p = kb_path_join(dir, names[i]);
+		if (!lstat(p, &st)) {
+			ret = kb_path_trusted(p, &why);
+			if (ret == -ENOENT)
+				ret = 0;
+		}
+		free(p);
+	}
+	d = ret ? NULL : opendir(pdir);
+	while (d && !ret && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		p = kb_path_join(pdir, e->d_name);
+		ret = kb_path_trusted(p, &why);
+		if (ret == -ENOENT)
+			ret = 0;
+		free(p);
+	}
+	if (d)
+		closedir(d);
+	if (ret)
+		kb_error("%s: not %s: a campaign runs what its directory says "
+			 "(its kernels.conf, campaign.json and job files) as "
+			 "%s, and %s; make it and the directories above it %s "
+			 "and not writable by others (chown, chmod go-w), or "
+			 "%s -o DIR elsewhere", dir, resume ? "resumed" :
+			 "started", geteuid() ? "this user" : "root", why,
+			 geteuid() ? "yours" : "root's", resume ?
+			 "start a new campaign with" : "give");
+	free(why);
+	free(pdir);
+	return ret;
 }
 
 /* On resume: the shard DIR/campaign.json records (0 0: none) must be
@@ -648,13 +780,17 @@ int campaign_open_shard(struct kb_campaign *c, const char *dir,
 			ret = -EEXIST;
 			goto out;
 		}
-		ret = resume_shard(c, cjpath, k, n);
+		ret = campaign_trusted(dir, 1);
+		if (!ret)
+			ret = resume_shard(c, cjpath, k, n);
 		if (!ret)
 			ret = kconf_load(c->conf_path, &c->cfg);
 	} else {
 		c->shard_k = k;
 		c->shard_n = n;
 		ret = kb_driver_dry_run ? 0 : kb_mkdir_p(dir);
+		if (!ret && kb_exists(dir))	/* a dry run makes nothing */
+			ret = campaign_trusted(dir, 0);
 		if (!ret)
 			ret = kconf_load(conf_path, &c->cfg);
 		if (!ret) {	/* iterations = auto starts at its rounds */

@@ -64,6 +64,16 @@ int campaign_open_guest(struct kb_campaign *c, const char *dir);
  * another kbench holds it, or -errno. */
 int campaign_lock(const char *dir);
 
+/* -EEXIST with a message when dir exists, holds files and is not a
+ * campaign (no campaign.json): kbench run refuses it before it makes or
+ * removes anything there.  0 otherwise (missing, empty, or a campaign). */
+int campaign_dir_foreign(const char *dir);
+
+/* Undo what a start that stopped before campaign.json made in dir: its
+ * .lock, and with whole (the start made dir) the kernels.conf and
+ * profiles/ it copied, then dir itself when nothing else is left. */
+void campaign_unmake(const char *dir, int whole);
+
 /* Check that every job of cfg has its profiles/JOB.fio.  0, or -ENOENT
  * with one message per missing file. */
 int campaign_check_jobs(const struct kb_config *cfg);

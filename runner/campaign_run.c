@@ -92,7 +92,7 @@ int campaign_run(const char *dir, const char *conf, int conf_explicit,
 		 int retry_failed, unsigned shard_k, unsigned shard_n)
 {
 	int ret = 1, err;
-	int lock_fd = -1;
+	int lock_fd = -1, dir_made = 0, lock_made = 0;
 	int drop_warned = 0, have_target = 0;
 	size_t i, todo = 0, done = 0, failed = 0, skipped_variant = 0;
 	size_t todo_local = 0;	/* runs in this kernel (not vm/kexec boots) */
@@ -120,6 +120,17 @@ int campaign_run(const char *dir, const char *conf, int conf_explicit,
 	 * tunables; writes fail with EPIPE from here on */
 	sigaction(SIGPIPE, &sa, NULL);
 
+	/* a directory of the user's is refused before anything is made or
+	 * removed in it (the lock, a dead kbench's temporary files) */
+	if (campaign_dir_foreign(dir))
+		goto out;
+	dir_made = !kb_exists(dir);
+	{
+		char *lp = kb_path_join(dir, ".lock");
+
+		lock_made = !kb_exists(lp);
+		free(lp);
+	}
 	/* --dry-run writes nothing: no lock file, no campaign files */
 	lock_fd = kb_driver_dry_run ? -1 : campaign_lock(dir);
 	if (lock_fd < 0 && !kb_driver_dry_run)
@@ -355,6 +366,16 @@ again:
 		goto out;
 	}
 	if (kb_driver_dry_run) {	/* nothing ran */
+		size_t vi;
+
+		for (vi = 0; vi < c.cfg.nvariants; vi++)
+			if (strcmp(c.cfg.variants[vi].method, "local"))
+				break;
+		if (vi == c.cfg.nvariants)
+			printf("# --dry-run: every variant is method = local, "
+			       "so there is no boot command to show; the "
+			       "runs to do are fio on this kernel (kbench plan "
+			       "lists them)\n");
 		ret = 0;
 		goto out;
 	}
@@ -407,8 +428,19 @@ out:
 	if (have_target)
 		target_close(&t);
 	campaign_close(&c);
-	if (lock_fd >= 0)
+	if (lock_fd >= 0) {
+		/* a start refused before campaign.json (a conf missing or
+		 * wrong): the lock it made goes, and the directory when this
+		 * start made it (with the conf and job files it copied);
+		 * unlinked while still locked (campaign_lock() checks that
+		 * the file it locked is still the one named) */
+		char *cj = kb_path_join(dir, "campaign.json");
+
+		if (!kb_exists(cj) && (lock_made || dir_made))
+			campaign_unmake(dir, dir_made);
+		free(cj);
 		close(lock_fd);
+	}
 	free(todo_mask);
 	return ret;
 }

@@ -72,7 +72,10 @@ void driver_explain_skipped(const struct kb_config *cfg)
 		if (!d)
 			kb_error("variant '%s': method '%s' has no driver",
 				 var->name, var->method);
+		else if (!d->ready(var, why, sizeof(why)) &&
+			 !strcmp(d->name, "local"))
+			kb_warn("%s", why);	/* another kernel: exit 3 */
 		else if (!d->ready(var, why, sizeof(why)))
-			kb_error("%s", why);
+			kb_error("%s", why);	/* a tool to install */
 	}
 }

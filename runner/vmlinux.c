@@ -240,7 +240,10 @@ int kb_vmlinux_for_pvh(const char *image, int dry, char **elf, char **why)
 		goto out;
 	}
 	if (dry) {
-		*why = kb_xstrdup("not unpacked yet (--dry-run writes nothing)");
+		*why = kb_xasprintf("not unpacked yet (--dry-run writes "
+				    "nothing); the run unpacks it into %s and "
+				    "boots that ELF with -kernel when it has "
+				    "a PVH entry, else this bzImage", path);
 		goto out;
 	}
 	if (kb_read_file(image, &buf, &len, 1)) {

@@ -602,6 +602,24 @@ static size_t leading_outliers(const struct sample *s, const int *flag)
 	return k == s->n ? 0 : k;
 }
 
+/* The mean shown for s: the harmonic mean (total work over total time,
+ * kb_summarize_fixed_work()) for a rate metric whose runs all did fixed
+ * work, as kbench report shows it; else the arithmetic mean.  NAN when
+ * s is empty. */
+static double mean_of(const struct sample *s, const char *metric)
+{
+	struct kb_summary sum;
+	size_t i;
+	int fixed = s->n && kb_metric_is_rate(metric);
+
+	for (i = 0; fixed && i < s->n; i++)
+		if (!s->run[i] || !s->run[i]->fixed_work)
+			fixed = 0;
+	if (fixed && !kb_summarize_fixed_work(s->x, s->n, &sum))
+		return sum.mean;
+	return s->n ? gsl_stats_mean(s->x, 1, s->n) : NAN;
+}
+
 static double cv_of(const struct sample *s)
 {
 	struct kb_summary sum;
@@ -668,6 +686,16 @@ static int same_source(const struct sample *a, const struct sample *b)
 	return 1;
 }
 
+static int none_negative(const struct sample *s)
+{
+	size_t k;
+
+	for (k = 0; k < s->n; k++)
+		if (!(s->x[k] >= 0.0))
+			return 0;
+	return 1;
+}
+
 static int all_positive(const struct sample *s)
 {
 	size_t k;
@@ -678,13 +706,57 @@ static int all_positive(const struct sample *s)
 	return 1;
 }
 
+/* The run order the comparison of a and b may pair by: the campaign's;
+ * in a merged report whose campaigns' orders differ (campaign.order
+ * absent), that of the one campaign both samples come from.  NULL when
+ * none applies. */
+static const char *order_of(const struct kb_rmodel *model,
+			    const struct sample *a, const struct sample *b)
+{
+	const struct kb_rcampaign *camp = &model->campaign;
+	const char *name;
+	size_t i, src;
+
+	if (camp->order || !camp->merged_orders.n || !a->n || !b->n ||
+	    !same_source(a, b))
+		return camp->order;
+	src = a->run[0]->campaign;
+	if (src >= model->campaigns.n)
+		return NULL;
+	name = model->campaigns.v[src];
+	for (i = 0; name && i < camp->merged_names.n &&
+		    i < camp->merged_orders.n; i++)
+		if (camp->merged_names.v[i] &&
+		    !strcmp(camp->merged_names.v[i], name))
+			return camp->merged_orders.v[i];
+	return NULL;
+}
+
+/* 1 when the runs of s come from the model's own campaign, or in a
+ * merged report from the first one, whose campaign members (its
+ * calibration) the merged model keeps. */
+static int of_first_campaign(const struct kb_rmodel *model,
+			     const struct sample *s)
+{
+	const struct kb_rcampaign *camp = &model->campaign;
+	size_t src;
+
+	if (!camp->merged_names.n || !s->n)
+		return 1;
+	src = s->run[0]->campaign;
+	return src < model->campaigns.n && model->campaigns.v[src] &&
+	       camp->merged_names.v[0] &&
+	       !strcmp(model->campaigns.v[src], camp->merged_names.v[0]);
+}
+
 /* The analysis of one comparison (stats/compare.h, "Analysis"), and why;
  * the reason is malloc'd. */
-static const char *choose_analysis(const struct kb_rcampaign *camp,
+static const char *choose_analysis(const struct kb_rmodel *model,
 				   const struct sample *a,
 				   const struct sample *b, char **why)
 {
-	const char *order = camp->order;
+	const struct kb_rcampaign *camp = &model->campaign;
+	const char *order = order_of(model, a, b);
 	int rounds = order && (!strcmp(order, "interleave") ||
 			       !strcmp(order, "random"));
 	const char *calibrated = camp->calibration_analysis;
@@ -695,7 +767,7 @@ static const char *choose_analysis(const struct kb_rcampaign *camp,
 		return "welch";
 	}
 	if (rounds && same_source(a, b) && calibrated &&
-	    !strcmp(calibrated, "welch-log")) {
+	    !strcmp(calibrated, "welch-log") && of_first_campaign(model, a)) {
 		*why = kb_xasprintf("kbench calibrate (%s) found neighbouring "
 				    "runs anti-correlated: unpaired",
 				    camp->calibration_file ?: "calibration =");
@@ -908,6 +980,7 @@ static void sample_checks(struct kb_rmodel *model,
 }
 
 static void comparison_row(struct kb_analysis *an,
+			   const struct kb_rmodel *model,
 			   const struct kb_rcampaign *camp,
 			   const struct kb_compare_opts *o, const char *base,
 			   const char *cfg, const char *job,
@@ -917,8 +990,8 @@ static void comparison_row(struct kb_analysis *an,
 	const struct kb_metric_def *def = kb_metric_find(metric);
 	double alpha = alpha_for(o, camp);
 	double me = min_effect_for(o, camp, metric);
-	double ma = a->n ? gsl_stats_mean(a->x, 1, a->n) : NAN;
-	double mb = b->n ? gsl_stats_mean(b->x, 1, b->n) : NAN;
+	double ma = mean_of(a, metric);
+	double mb = mean_of(b, metric);
 	double *pa = kb_xcalloc(a->n + 1, sizeof(*pa));
 	double *pb = kb_xcalloc(a->n + 1, sizeof(*pb));
 	int *fa = kb_xcalloc(a->n + 1, sizeof(*fa));
@@ -938,7 +1011,7 @@ static void comparison_row(struct kb_analysis *an,
 	e->bimodal_baseline = flag_outliers(a, base, metric, fa);
 	e->bimodal_configuration = flag_outliers(b, cfg, metric, fb);
 	e->bimodal = e->bimodal_baseline || e->bimodal_configuration;
-	analysis = choose_analysis(camp, a, b, &e->analysis_reason);
+	analysis = choose_analysis(model, a, b, &e->analysis_reason);
 	if (!strcmp(analysis, "paired")) {
 		np = match_rounds(a, b, pa, pb);
 		if (np >= 2 && !kb_paired_log_test(pa, pb, np, &lt)) {
@@ -961,6 +1034,13 @@ static void comparison_row(struct kb_analysis *an,
 		   !kb_welch_test(a->x, a->n, b->x, b->n, &w)) {
 		have = have_w = 1;
 		lt.change_pct = w.change_pct;
+		/* the mean of values never below 0 cannot fall by more
+		 * than 100%: the CI is cut there (intersected with the
+		 * parameter's range, still a 95% set), as the log analyses'
+		 * never go below -100% */
+		if (w.change_ci95_lo_pct < -100.0 && none_negative(a) &&
+		    none_negative(b))
+			w.change_ci95_lo_pct = -100.0;
 		lt.change_ci95_lo_pct = w.change_ci95_lo_pct;
 		lt.change_ci95_hi_pct = w.change_ci95_hi_pct;
 		lt.t = w.t;
@@ -981,6 +1061,13 @@ static void comparison_row(struct kb_analysis *an,
 	    !kb_mann_whitney(a->x, a->n, b->x, b->n, &mw))
 		have_mw = 1;
 	e->drift_baseline = drift_of(a, alpha, me);
+	e->drift_configuration_pct = NAN;
+	if (a->n && b->n && !same_source(a, b)) {
+		struct kb_drift_row dc = drift_of(b, alpha, me);
+
+		if (dc.present)
+			e->drift_configuration_pct = dc.change_pct;
+	}
 
 	e->configuration = kb_xstrdup(cfg);
 	e->baseline = kb_xstrdup(base);
@@ -1033,6 +1120,25 @@ static void comparison_row(struct kb_analysis *an,
 	free(fb);
 }
 
+/* Two campaigns (kbench compare A B) whose samples drifted alike over
+ * their own run orders (kbench compare A A, or the same drift in both):
+ * each mean is taken over the same kind of span.  With linear drifts of
+ * db and dc percent over the two spans, the means differ by about
+ * (dc - db) / 2 from what the drift-free campaigns would give; below the
+ * minimum effect that bias cannot make a change significant, so the
+ * baseline's drift does not make the comparison undecidable.  Within one
+ * campaign (order = block: the configuration's runs after the
+ * baseline's) a drift moves one block against the other, shared or
+ * not. */
+static int drift_shared(const struct kb_comparison_row *e)
+{
+	double db = e->drift_baseline.change_pct;
+	double dc = e->drift_configuration_pct;
+
+	return isfinite(db) && isfinite(dc) &&
+	       fabs(dc - db) / 2.0 < e->min_effect_pct;
+}
+
 /* The verdict, once the adjusted p is known.  A number that is NAN
  * (null) counts as 0 in the reasons, as it always has. */
 static void set_verdict(struct kb_comparison_row *e, double q,
@@ -1057,6 +1163,14 @@ static void set_verdict(struct kb_comparison_row *e, double q,
 		reason = kb_xasprintf("%lld round(s) where both have a "
 			"successful run: a paired test needs 2 or more",
 			(long long)(e->n_pairs < 0 ? 0 : e->n_pairs));
+	} else if (!isfinite(e->change_pct) &&
+		   !(e->mean_baseline == 0.0 && e->mean == 0.0)) {
+		verdict = "inconclusive";
+		reason = e->mean_baseline == 0.0 ?
+			kb_xstrdup("the baseline's mean is 0: no % change "
+				   "against it (did its runs do any I/O?)") :
+			kb_xstrdup("no change could be computed from these "
+				   "samples");
 	} else if (e->bimodal) {
 		int mb = !!e->bimodal_baseline;
 		int mc = !!e->bimodal_configuration;
@@ -1071,7 +1185,8 @@ static void set_verdict(struct kb_comparison_row *e, double q,
 	} else if (!paired && drift->present && drift->warn &&
 		   !(isfinite(e->change_pct) &&
 		     fabs(change) > fabs(isfinite(drift->change_pct) ?
-					 drift->change_pct : 0.0))) {
+					 drift->change_pct : 0.0)) &&
+		   !drift_shared(e)) {
 		verdict = "inconclusive";
 		reason = kb_xasprintf("the baseline drifts %+.2f%% over the "
 			"campaign's run order (slope p = %.3g), more than the "
@@ -1083,7 +1198,10 @@ static void set_verdict(struct kb_comparison_row *e, double q,
 			"find what drifts (temperature, background load, a "
 			"filling device) and re-run, with more warm-up");
 	} else if (isfinite(q) && q < alpha && isfinite(e->change_pct) &&
-		   fabs(change) >= me) {
+		   fabs(change) >= me * (1.0 - 1e-9)) {
+		/* (a change of exactly the minimum effect, 1.00%, came out
+		 * 0.99999999999998% through exp(ln) and was refused with
+		 * "|+1.00%| < minimum effect 1%") */
 		if (!strcmp(dir, "higher"))
 			verdict = change > 0 ? "improvement" : "regression";
 		else if (!strcmp(dir, "lower"))
@@ -1202,7 +1320,8 @@ int stats_fill_comparisons_in(struct kb_rmodel *model,
 				if (!a.n && !b.n)
 					continue;
 				p = kb_xrealloc(p, (ne + 1) * sizeof(*p));
-				comparison_row(an, camp, o, pairs[k].baseline,
+				comparison_row(an, model, camp, o,
+					pairs[k].baseline,
 					pairs[k].configuration, jobs.v[j],
 					mlist.v[m], &a, &b, &p[ne]);
 				ne++;

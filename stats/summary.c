@@ -90,10 +90,17 @@ int kb_summarize_fixed_work(const double *x, size_t n, struct kb_summary *s)
 		half = t * gsl_stats_sd_m(y, 1, n, ybar) / sqrt((double)n);
 		s->ci95_lo = 1.0 / (ybar + half);
 		s->ci95_hi = ybar - half > 0.0 ? 1.0 / (ybar - half) : NAN;
-		s->cv_pct = s->sd / s->mean * 100.0;
 	}
 	free(y);
 	return 0;
+}
+
+int kb_metric_is_rate(const char *metric)
+{
+	size_t len = strlen(metric);
+
+	return (len > 5 && !strcmp(metric + len - 5, ".iops")) ||
+	       (len > 7 && !strcmp(metric + len - 7, ".bw_kib"));
 }
 
 /* The summary of one sample: kb_summarize(), or for a rate metric of
@@ -102,10 +109,9 @@ static int summarize_sample(const struct kb_rmodel *m, size_t c, size_t j,
 			    const char *metric, const double *x, size_t n,
 			    struct kb_summary *s)
 {
-	size_t i, ng, len = strlen(metric);
+	size_t i, ng;
 	const size_t *g = kb_rmodel__group(m, c, j, &ng);
-	int rate = (len > 5 && !strcmp(metric + len - 5, ".iops")) ||
-		   (len > 7 && !strcmp(metric + len - 7, ".bw_kib"));
+	int rate = kb_metric_is_rate(metric);
 
 	for (i = 0; rate && i < ng; i++)
 		if (!m->runs[g[i]].fixed_work)

@@ -55,6 +55,10 @@ int kb_summarize(const double *x, size_t n, struct kb_summary *s);
  * kb_summarize(); -EDOM when a value is <= 0. */
 int kb_summarize_fixed_work(const double *x, size_t n, struct kb_summary *s);
 
+/* 1 when metric is a rate a fixed-work job is summarised by its harmonic
+ * mean (NAME.iops, NAME.bw_kib), else 0. */
+int kb_metric_is_rate(const char *metric);
+
 /* Fill results["summaries"] (replacing what was there) of a results model
  * (docs/results-format.md, schema_version 1): one entry per
  * configuration x job x metric that has at least one value in an ok,

@@ -84,6 +84,15 @@ check "calibrate again with another --rounds: exit 1 saying so, the campaign's a
 	"[ $rc -eq 1 ] && grep -q 'cal holds a calibration made from another kernels.conf or another number of rounds (-n)' $tmp/cal3.err && ! grep -q 'different kernels.conf than' $tmp/cal3.err && cmp -s $tmp/cal/aa.conf $tmp/aa.conf.before"
 
 # --- 4. errors ---
+# a baseline on a kernel that is not running: exit 3, saying to boot it
+# (it went on to "aa/results.json: unable to open" and exit 1)
+sed -e 's/^\[running\]$/[other]\nrelease = 0.0.0-none/' \
+	-e 's/^baseline = running,/baseline = other,/' "$tmp/k.conf" >"$tmp/k9.conf"
+"$KBENCH" calibrate -q -c "$tmp/k9.conf" -o "$tmp/cal3" --rounds 3 \
+	>/dev/null 2>"$tmp/k3.err"
+rc=$?
+check "a baseline whose kernel is not running: exit 3 (got $rc), boot it and run calibrate again" \
+	"[ $rc -eq 3 ] && grep -q 'boot it and run the same kbench calibrate command again' $tmp/k3.err && ! grep -q 'unable to open' $tmp/k3.err"
 "$KBENCH" calibrate -c "$tmp/k.conf" -o "$tmp/x" --rounds 2 >/dev/null 2>"$tmp/bad.err"
 rc=$?
 check "--rounds 2 refused naming the range (exit $rc)" \

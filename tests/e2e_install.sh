@@ -64,6 +64,22 @@ check "profiles/ next to kernels.conf comes first; a job it lacks is an error (e
 check "... naming every place looked, what each holds, and the fix" \
 	"grep -qF '$tmp/work/profiles/seqwrite-1m-direct.fio (next to $tmp/work/kernels.conf): no such file [used]' '$tmp/plan4.err' && grep -qF '$usr/share/kbench/profiles/seqwrite-1m-direct.fio (beside the binary $usr/bin/kbench): has it' '$tmp/plan4.err' && grep -qF 'set profiles = DIR' '$tmp/plan4.err' && grep -qF 'e.g. profiles = $usr/share/kbench/profiles' '$tmp/plan4.err'"
 
+# install-resume: the unit holds a campaign directory with a space, '%'
+# and '$' as one ExecStart word (systemd.service(5) quoting: "..." with
+# %% and $$), and refuses a file given as the directory
+odd="$tmp/kexec camp%1\$HOME"
+mkdir -p "$odd" "$tmp/units"
+"$usr/bin/kbench" install-resume --unit-dir "$tmp/units" "$odd" \
+	>/dev/null 2>"$tmp/ir.err"
+rc=$?
+check "install-resume DIR with ' ', '%', '\$': one quoted ExecStart word (exit $rc)" \
+	"[ $rc -eq 0 ] && grep -qxF 'ExecStart=\"$usr/bin/kbench\" run -o \"$tmp/kexec camp%%1\$\$HOME\"' '$tmp/units/kbench-resume.service'"
+"$usr/bin/kbench" install-resume --unit-dir "$tmp/units" \
+	"$tmp/work/kernels.conf" >/dev/null 2>"$tmp/ir2.err"
+rc=$?
+check "install-resume FILE: refused, not a directory (exit $rc)" \
+	"[ $rc -eq 1 ] && grep -q 'kernels.conf: not a directory' '$tmp/ir2.err'"
+
 env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s -C "$repo" uninstall \
 	PREFIX="$usr" DESTDIR= BUILD="$tmp/build" >/dev/null 2>&1
 check "make uninstall removes what install put there" \

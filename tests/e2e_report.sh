@@ -227,6 +227,18 @@ timeout 20 "$KBENCH" parse /dev/zero >/dev/null 2>"$tmp/dev2.err"
 rc=$?
 check "parse /dev/zero: an error, a device, not read (got $rc)" \
 	"[ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q '/dev/zero: a device, not a file: not read' '$tmp/dev2.err'"
+# README's csv example is what kbench prints for that file today
+want=$(grep -A1 '^configuration,variant,NM,job,metric' "$repo/README.md" | sed -n 2p)
+"$KBENCH" report --from-json "$repo/tests/data/report/results.json" -f csv \
+	2>/dev/null | tr -d '\r' >"$tmp/readme.csv"	# RFC 4180: CRLF
+check "README's csv example record is kbench's own output" \
+	"[ -n '$want' ] && grep -qxF -- '$want' '$tmp/readme.csv'"
+# parse's option errors name the option as written (no '-r' for --ram)
+"$KBENCH" parse --ram >/dev/null 2>"$tmp/po1.err"; rc1=$?
+"$KBENCH" parse --compact=1 x >/dev/null 2>"$tmp/po2.err"; rc2=$?
+"$KBENCH" parse --bogus x >/dev/null 2>"$tmp/po3.err"; rc3=$?
+check "parse --ram / --compact=1 / --bogus: exit 2, each named as written ($rc1 $rc2 $rc3)" \
+	"[ $rc1 -eq 2 ] && [ $rc2 -eq 2 ] && [ $rc3 -eq 2 ] && grep -q 'parse: --ram needs a value' '$tmp/po1.err' && grep -q 'parse: --compact takes no value' '$tmp/po2.err' && grep -q \"parse: unknown option '--bogus'\" '$tmp/po3.err'"
 "$KBENCH" report --from-json "$fixture" --map 'running,NM=1=running,NM=0' \
 	>"$tmp/m.out" 2>"$tmp/m.err"
 rc=$?

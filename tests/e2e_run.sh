@@ -293,10 +293,25 @@ check "... the good job's runs are ok, the bad job's failed" \
 	"[ \"\$(jq '[.runs[] | select(.job == \"randread-4k\" and .status == \"ok\")] | length' $tmp/c9/results.json)\" = 2 ] && [ \"\$(jq '[.runs[] | select(.job == \"bad\" and .status == \"failed\")] | length' $tmp/c9/results.json)\" = 2 ]"
 
 # --- 13. --dry-run writes nothing ---
-"$KBENCH" run --dry-run -q -c "$tmp/e2e.conf" -o "$tmp/dry" >/dev/null 2>&1
+"$KBENCH" run --dry-run -q -c "$tmp/e2e.conf" -o "$tmp/dry" >"$tmp/dry.out" 2>&1
 rc=$?
 check "--dry-run of a new campaign exits 0 and creates nothing (got $rc)" \
 	"[ $rc -eq 0 ] && [ ! -e $tmp/dry ]"
+check "... and says a local campaign has no boot command to show" \
+	"grep -q 'every variant is method = local, so there is no boot command to show' $tmp/dry.out"
+# a directory of the user's is refused untouched (no .lock, and a file
+# named like a dead kbench's temporary file is not removed); a start that
+# fails on its conf leaves no directory behind
+mkdir -p "$tmp/mine"
+echo keep >"$tmp/mine/notes.tmp.999999999"
+"$KBENCH" run -q -c "$tmp/e2e.conf" -o "$tmp/mine" >/dev/null 2>"$tmp/mine.err"
+rc=$?
+check "a directory of the user's: refused (got $rc), nothing made or removed in it" \
+	"[ $rc -eq 1 ] && grep -q 'is not a kbench campaign' $tmp/mine.err && [ -e $tmp/mine/notes.tmp.999999999 ] && [ ! -e $tmp/mine/.lock ]"
+"$KBENCH" run -q -c "$tmp/nosuch.conf" -o "$tmp/nodir" >/dev/null 2>&1
+rc=$?
+check "-c a missing conf: exit 1 (got $rc), no campaign directory left" \
+	"[ $rc -eq 1 ] && [ ! -e $tmp/nodir ]"
 
 # --- 14. retry_disturbed: a round with a disturbed run is run again ---
 # thresholds that make every run with any CPU pressure (or below the top

@@ -9,7 +9,9 @@
 #      tunable is restored;
 #   3. stale *.tmp.PID files of a killed kbench (one a symlink to the
 #      victim) are removed from the campaign and /run/kbench, the victim
-#      untouched;
+#      untouched; a campaign directory whose job file others can write,
+#      or whose kernels.conf another user owns, is not resumed (unless
+#      root came from that user through sudo);
 #   4. option-like kernels.conf values never reach modprobe or apt-get
 #      (fakes first in PATH log their argv): FILE:LINE errors;
 #   5. a mounted target (a loop device with ext4 mounted in a temporary
@@ -182,6 +184,31 @@ rc=$?
 check "stale *.tmp.$dead removed from the campaign and the run dir (got $rc)" \
 	"[ $rc -eq 0 ] && [ ! -e $tmp/c2/state.json.tmp.$dead ] && [ ! -L $tmp/c2/state.json.tmp.$dead ] && [ ! -e $tmp/c2/results.json.tmp.$dead ] && [ ! -e '$KBENCH_RUN_DIR/tunables/!sys!x.tmp.$dead' ]"
 check "... the symlink removed, not followed (victim unchanged)" "unchanged"
+
+# --- 3b. a campaign directory others can change is not resumed as root ---
+unset SUDO_UID KBENCH_TRUST_UID	# a run through sudo would trust that user
+job=$(ls "$tmp/c2/profiles/"*.fio | head -1)
+chmod o+w "$job"
+cp "$tmp/c2/state.json" "$tmp/state.before"
+"$KBENCH" run -q -o "$tmp/c2" >/dev/null 2>"$tmp/3b.err"
+rc=$?
+check "a job file in the campaign writable by all: not resumed, exit 1 (got $rc), the file named" \
+	"[ $rc -eq 1 ] && grep -q 'c2: not resumed: .*$job: writable by all (mode 0646)' $tmp/3b.err && cmp -s $tmp/c2/state.json $tmp/state.before"
+chmod o-w "$job"
+chown 4321 "$tmp/c2/kernels.conf"
+"$KBENCH" run -q -o "$tmp/c2" >/dev/null 2>"$tmp/3c.err"
+rc=$?
+check "its kernels.conf owned by another user: not resumed (got $rc)" \
+	"[ $rc -eq 1 ] && grep -q 'kernels.conf: owned by uid 4321 (trusted: root)' $tmp/3c.err"
+SUDO_UID=4321 "$KBENCH" run -q -o "$tmp/c2" >/dev/null 2>"$tmp/3d.err"
+rc=$?
+check "... resumed when root came from that user through sudo (got $rc)" "[ $rc -eq 0 ]"
+chown 0 "$tmp/c2/kernels.conf"
+mkdir -m 0777 "$tmp/pub"
+"$KBENCH" run -q -c "$tmp/ok.conf" -o "$tmp/pub/c" >/dev/null 2>"$tmp/3e.err"
+rc=$?
+check "a new campaign under a directory writable by all: not started (got $rc), nothing left there" \
+	"[ $rc -eq 1 ] && grep -q 'pub/c: not started: .*pub: writable by all (mode 0777)' $tmp/3e.err && [ ! -e $tmp/pub/c ]"
 
 # --- 4. option-like values never reach modprobe or apt-get ---
 mkdir -p "$tmp/bin"

@@ -54,7 +54,7 @@ done
 # --help-keys prints parsers/kconf.c's kconf_opts[]: "  KEY  help", or
 # "  task group NAME = ..." for the keys followed by a name)
 conf_sec=$(awk '/^\.SH/ { on = ($2 == "KERNELS.CONF") } on' <<<"$src")
-keys=$("$KBENCH" run --help-keys | awk '/^  [a-z]/ { print ($1 == "task" ? "task group" : $1) }' | sort -u)
+keys=$("$KBENCH" run --help-keys | awk '/^  [a-z]/ { k = ($1 == "task" ? "task group" : $1); sub(/@HOST$/, "@", k); print k }' | sort -u)
 undoc=""
 while read -r k; do
 	grep -qw -- "$k" <<<"$conf_sec" || undoc="$undoc '$k'"

@@ -142,6 +142,9 @@ static void test_summarize_fixed_work(void **state)
 	assert_int_equal(kb_summarize(x, n, &a), 0);
 	assert_true(s.mean < a.mean);
 	assert_true(fabs(s.sd - a.sd) < 1e-12);
+	/* the CV is the rates' own (the header's promise), not sd over the
+	 * harmonic mean */
+	assert_true(fabs(s.cv_pct - a.cv_pct) < 1e-12);
 	assert_true(fabs(s.median - a.median) < 1e-12);
 	/* a CI of time reaching 0: no upper bound on the rate */
 	{
@@ -210,6 +213,48 @@ static void test_summaries_fixed_work(void **state)
 	}
 }
 
+/* kbench compare's base/new means are the summaries' means: harmonic for
+ * the rates of fixed-work runs (they were arithmetic, beside a report
+ * showing harmonic ones) */
+static void test_comparison_means_fixed_work(void **state)
+{
+	const double xa[] = { 1000.0, 1250.0, 800.0, 1000.0 };
+	const double xb[] = { 1100.0, 1300.0, 900.0, 1000.0 };
+	double ha = 0.0, hb = 0.0;
+	json_t *res, *runs, *e;
+	size_t i, k = 0;
+
+	(void)state;
+	res = json_pack("{s:i, s:{s:s, s:s, s:[s]}, s:[], s:[]}",
+			"schema_version", 1, "campaign", "baseline", "a",
+			"order", "interleave", "jobs", "j", "configurations",
+			"runs");
+	runs = json_object_get(res, "runs");
+	for (i = 0; i < 8; i++)
+		json_array_append_new(runs, json_pack(
+			"{s:s, s:s, s:i, s:b, s:s, s:s, s:{s:f}}",
+			"configuration", i % 2 ? "b" : "a", "job", "j",
+			"iteration", (int)(i / 2), "warmup", 0, "status", "ok",
+			"work", "fixed", "metrics", "read.iops",
+			i % 2 ? xb[i / 2] : xa[i / 2]));
+	for (i = 0; i < 4; i++) {
+		ha += 1.0 / xa[i] / 4.0;
+		hb += 1.0 / xb[i] / 4.0;
+	}
+	assert_int_equal(tree_fill_comparisons(res, NULL), 0);
+	json_array_foreach(json_object_get(res, "comparisons"), i, e) {
+		if (strcmp(kb_jstr(e, "metric"), "read.iops"))
+			continue;
+		k++;
+		assert_true(fabs(json_number_value(json_object_get(e,
+			"mean_baseline")) - 1.0 / ha) < 1e-9);
+		assert_true(fabs(json_number_value(json_object_get(e,
+			"mean")) - 1.0 / hb) < 1e-9);
+	}
+	assert_int_equal(k, 1);
+	json_decref(res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -217,6 +262,7 @@ int main(void)
 		cmocka_unit_test(test_work_from_job_file),
 		cmocka_unit_test(test_summarize_fixed_work),
 		cmocka_unit_test(test_summaries_fixed_work),
+		cmocka_unit_test(test_comparison_means_fixed_work),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1144,7 +1144,7 @@ static void test_vm_variant(void **state)
 	assert_int_equal(cfg.variants[1].cpus, 2);
 	assert_int_equal(cfg.variants[1].boot_timeout_s, 120);
 	assert_string_equal(cfg.variants[2].initrd, "/boot/initrd.img-6.12");
-	assert_int_equal(cfg.variants[2].boot_timeout_s, 600);
+	assert_int_equal(cfg.variants[2].boot_timeout_s, 120); /* unused */
 	assert_int_equal(cfg.variants[0].guest_root, KB_GUEST_ROOT_AUTO);
 	assert_int_equal(cfg.variants[1].guest_root, KB_GUEST_ROOT_INITRAMFS);
 	assert_int_equal(cfg.variants[3].guest_root, KB_GUEST_ROOT_9P);
@@ -1163,7 +1163,20 @@ static void test_err_method(void **state)
 	expect_error(GLOBAL_OK VARIANT_OK "method = kexec\n",
 		     "bad.conf:3: [running]: method = kexec needs kernel = PATH");
 	expect_error(GLOBAL_OK VARIANT_OK "kernel = /boot/vmlinuz\n",
-		     "bad.conf:3: [running]: kernel, modules, memory, cpus and disk need method = vm");
+		     "bad.conf:3: [running]: kernel is for method = vm or kexec; a local variant is the running kernel, not local");
+	/* keys the method would ignore are errors */
+	expect_error(GLOBAL_OK VARIANT_OK "cmdline = quiet\n",
+		     "bad.conf:3: [running]: cmdline is for method = vm or kexec");
+	expect_error(GLOBAL_OK VARIANT_OK "boot_timeout = 5\n",
+		     "bad.conf:3: [running]: boot_timeout is for method = vm");
+	expect_errors(GLOBAL_OK VARIANT_OK "method = kexec\nkernel = /k\n"
+		      "memory = 64G\ncpus = 9\ndisk = /dev/null\n"
+		      "modules = /m\nboot_timeout = 5\n", 5,
+		      "bad.conf:3: [running]: memory is for method = vm (the guest's), not kexec");
+	expect_errors(GLOBAL_OK VARIANT_OK "method = kexec\nkernel = /k\n"
+		      "memory = 64G\ncpus = 9\ndisk = /dev/null\n"
+		      "modules = /m\nboot_timeout = 5\n", 5,
+		      "bad.conf:3: [running]: boot_timeout is for method = vm");
 	expect_errors(GLOBAL_OK VARIANT_OK "method = vm\nkernel = deb:linux image\n", 2,
 		     "bad.conf:5: kernel = 'deb:linux image': expected a bzImage path or deb:PACKAGE");
 	expect_error(GLOBAL_OK VARIANT_OK "method = vm\nkernel = /k\nmemory = 1M\n",

@@ -606,6 +606,45 @@ static void test_model_analysis_choice(void **state)
 	assert_string_equal(str(e, "analysis"), "welch");
 	assert_round_trip(res);
 	json_decref(res);
+	/* values never below 0: the change's CI stops at -100% (it went
+	 * to -104% with a 0 and a wide spread) */
+	res = model("interleave");
+	for (r = 1; r <= 3; r++) {
+		add_run(res, "B", r, 100.0 * r, 1, NULL);
+		add_run(res, "C", r, r == 2 ? 0.0 : 60.0 * r, 1, NULL);
+	}
+	analyse(res);
+	e = cmp_of(res, "C");
+	assert_string_equal(str(e, "analysis"), "welch");
+	assert_true(json_number_value(json_object_get(e,
+		"change_ci95_lo_pct")) >= -100.0);
+	assert_true(json_number_value(json_object_get(e,
+		"change_ci95_hi_pct")) > 0.0);
+	json_decref(res);
+	/* a change of exactly the minimum effect (1%) is one: through
+	 * exp(ln) it came out 0.99999999999998% and was refused */
+	res = model("block");
+	for (r = 1; r <= 4; r++) {
+		add_run(res, "B", r, 100.0, 1, NULL);
+		add_run(res, "C", r, 101.0, 1, NULL);
+	}
+	analyse(res);
+	e = cmp_of(res, "C");
+	assert_string_equal(str(e, "analysis"), "welch-log");
+	assert_string_not_equal(str(e, "verdict"), "no significant difference");
+	json_decref(res);
+	/* a baseline whose mean is 0: no % change, so no verdict either
+	 * (it was "no significant difference", exit 0) */
+	res = model("interleave");
+	for (r = 1; r <= 3; r++) {
+		add_run(res, "B", r, 0.0, 1, NULL);
+		add_run(res, "C", r, 50.0 * r, 1, NULL);
+	}
+	analyse(res);
+	e = cmp_of(res, "C");
+	assert_string_equal(str(e, "verdict"), "inconclusive");
+	assert_non_null(strstr(str(e, "reason"), "baseline's mean is 0"));
+	json_decref(res);
 	/* one round in common: a paired test cannot be made */
 	res = model("interleave");
 	for (r = 1; r <= 4; r++) {
@@ -711,8 +750,10 @@ static void test_model_b44(void **state)
 }
 
 /* Campaigns merged into one report (results_merge): rounds pair only
- * within one campaign, and only when the merged campaigns share their
- * run order. */
+ * within one campaign whose own order has rounds, whatever the other
+ * campaigns' orders (merging an interleaved campaign with a block one
+ * turned its own paired comparisons into Welch's, and a +1.2% change
+ * from significant to not). */
 static void test_model_merged(void **state)
 {
 	const double v[] = { 1000, 1020, 990, 1010, 1005, 995 };
@@ -740,14 +781,27 @@ static void test_model_merged(void **state)
 		}
 		res = results_merge(m, names, 2, NULL);
 		assert_non_null(res);
-		json_array_foreach(json_object_get(res, "runs"), i, run)
+		json_array_foreach(json_object_get(res, "runs"), i, run) {
 			assert_non_null(json_object_get(run, "campaign"));
+			/* its place in its own campaign's runs, not in the
+			 * merged array (grouped by configuration) */
+			assert_true(json_is_integer(json_object_get(run,
+								    "order")));
+			assert_true(json_integer_value(json_object_get(run,
+				"order")) < 12);
+		}
 		analyse(res);
-		/* C and B from one campaign: paired when the order is
-		 * common; D and E (no namesake in old) against B: another
-		 * campaign */
+		/* C and B from one interleaved campaign: paired, whatever
+		 * new's order; D and E (no namesake in old) against B:
+		 * another campaign */
 		assert_string_equal(str(cmp_of(res, "old:C"), "analysis"),
-				    same ? "paired" : "welch-log");
+				    "paired");
+		assert_int_equal(json_array_size(json_object_get(
+			json_object_get(res, "campaign"), "merged_orders")),
+			2);
+		if (!same)
+			assert_null(json_object_get(json_object_get(res,
+				"campaign"), "order"));
 		assert_string_equal(str(cmp_of(res, "new:D"), "analysis"),
 				    "welch-log");
 		assert_string_equal(str(cmp_of(res, "new:E"), "analysis"),

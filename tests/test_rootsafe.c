@@ -8,6 +8,8 @@
  *    sysfs that it names keeps its content;
  *  - temporary files (lib/file.c): never opened through a planted file or
  *    symlink; stale *.tmp.PID of dead processes removed;
+ *  - kb_path_trusted() (lib/file.c, what a resume checks of a campaign
+ *    directory): owners and modes of the path and every directory above;
  *  - a target in use (runner/target.c): mounted, a mounted partition,
  *    active swap, held by dm/LVM/MD, from fake mountinfo, swaps and sysfs
  *    trees;
@@ -439,6 +441,120 @@ static void test_write_atomic_planted(void **state)
 	free(dir);
 }
 
+/* kb_path_trusted(): who can change a campaign directory a resume runs
+ * from (runner/campaign.c), the path and every directory above it. */
+static void expect_untrusted(const char *path, const char *needle)
+{
+	char *why = NULL;
+
+	assert_int_equal(kb_path_trusted(path, &why), -EPERM);
+	assert_non_null(why);
+	if (!strstr(why, needle))
+		fail_msg("'%s' does not say '%s'", why, needle);
+	free(why);
+}
+
+static void expect_trusted(const char *path)
+{
+	char *why = NULL;
+
+	if (kb_path_trusted(path, &why))
+		fail_msg("%s: untrusted: %s", path, why ? why : "?");
+	assert_null(why);
+}
+
+static void test_path_trusted(void **state)
+{
+	char *dir = make_tmpdir(), *sub, *f, *link_, *want, *why = NULL;
+
+	(void)state;
+	sub = kb_path_join(dir, "c");
+	f = kb_path_join(sub, "kernels.conf");
+	link_ = kb_path_join(dir, "l");
+	assert_int_equal(mkdir(sub, 0755), 0);
+	put(f, "x\n");
+	assert_int_equal(chmod(f, 0644), 0);
+	expect_trusted(f);
+	assert_int_equal(kb_path_trusted("/nonexistent/kbench", &why),
+			 -ENOENT);
+	assert_non_null(strstr(why, "/nonexistent: "));
+	free(why);
+
+	assert_int_equal(chmod(f, 0666), 0);
+	want = kb_xasprintf("%s: writable by all (mode 0666)", f);
+	expect_untrusted(f, want);
+	free(want);
+	assert_int_equal(chmod(f, 0644), 0);
+	/* a directory above, writable by all: only with the sticky bit */
+	assert_int_equal(chmod(dir, 0777), 0);
+	want = kb_xasprintf("%s: writable by all (mode 0777)", dir);
+	expect_untrusted(f, want);
+	free(want);
+	assert_int_equal(chmod(dir, 01777), 0);
+	expect_trusted(f);
+	/* but the path itself never */
+	assert_int_equal(chmod(sub, 01777), 0);
+	expect_untrusted(sub, "writable by all (mode 1777)");
+	assert_int_equal(chmod(sub, 0755), 0);
+	/* a link is judged by where it leads */
+	assert_int_equal(symlink(f, link_), 0);
+	expect_trusted(link_);
+	assert_int_equal(chmod(f, 0646), 0);
+	expect_untrusted(link_, "kernels.conf: writable by all");
+	assert_int_equal(chmod(f, 0644), 0);
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "skipped: owners and groups (not root)\n");
+		goto out;
+	}
+	unsetenv("SUDO_UID");	/* run through sudo: trusted otherwise */
+	unsetenv("KBENCH_TRUST_UID");
+	/* a link in a sticky directory owned by another user: its owner
+	 * can re-point it, so the path through it is refused even where it
+	 * leads is fine */
+	assert_int_equal(chmod(dir, 01777), 0);
+	assert_int_equal(unlink(link_), 0);
+	assert_int_equal(symlink(sub, link_), 0);
+	assert_int_equal(lchown(link_, 4321, 0), 0);
+	{
+		char *via = kb_path_join(link_, "kernels.conf");
+
+		want = kb_xasprintf("%s: owned by uid 4321", link_);
+		expect_untrusted(via, want);
+		free(want);
+		setenv("KBENCH_TRUST_UID", "4321", 1);	/* install-resume's */
+		expect_trusted(via);
+		unsetenv("KBENCH_TRUST_UID");
+		free(via);
+	}
+	assert_int_equal(chmod(dir, 0755), 0);
+	/* group-writable: fine with group root, not with another group */
+	assert_int_equal(chown(f, 0, 0), 0);
+	assert_int_equal(chmod(f, 0664), 0);
+	expect_trusted(f);
+	assert_int_equal(chown(f, 0, 4321), 0);
+	expect_untrusted(f, "writable by its group (mode 0664)");
+	assert_int_equal(chmod(f, 0644), 0);
+	expect_trusted(f);
+	/* owned by another user: refused, unless root came through sudo
+	 * from that user */
+	assert_int_equal(chown(sub, 4321, 0), 0);
+	want = kb_xasprintf("%s: owned by uid 4321 (trusted: root)", sub);
+	expect_untrusted(f, want);
+	free(want);
+	setenv("SUDO_UID", "4321", 1);
+	expect_trusted(f);
+	setenv("SUDO_UID", "4322", 1);
+	expect_untrusted(f, "owned by uid 4321 (trusted: root, SUDO_UID)");
+	unsetenv("SUDO_UID");
+out:
+	free(sub);
+	free(f);
+	free(link_);
+	rm_rf(dir);
+	free(dir);
+}
+
 static void test_remove_stale_tmp(void **state)
 {
 	char *dir = make_tmpdir(), *sub, *victim, *p, *kb, *kbdir;
@@ -723,6 +839,7 @@ int main(void)
 		cmocka_unit_test(test_open_rule_without_openat2),
 		cmocka_unit_test(test_restore_untrusted),
 		cmocka_unit_test(test_write_atomic_planted),
+		cmocka_unit_test(test_path_trusted),
 		cmocka_unit_test(test_remove_stale_tmp),
 		cmocka_unit_test(test_target_in_use),
 		cmocka_unit_test(test_nullblk_modprobe_argv),
