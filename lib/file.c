@@ -488,26 +488,50 @@ static int trusted_uid(uid_t u)
 
 /* A group whose members can write is trusted when it is root's, or the
  * private group of a trusted user (named after that user, whose primary
- * group it is, with no other member: Debian's user-private groups, umask
- * 002), never a shared one such as "users". */
+ * group it is, with no other member and nobody else's primary group:
+ * Debian's user-private groups, umask 002), never a shared one such as
+ * "users". */
 static int trusted_gid(gid_t g)
 {
+	char name[256] = "";
 	struct group *gr;
 	struct passwd *pw;
+	FILE *f;
 	char **m;
+	int ok = 0, owned = 0;
 
 	if (g == 0)
 		return 1;
-	gr = getgrgid(g);
-	if (!gr || !gr->gr_name)
-		return 0;
-	pw = getpwnam(gr->gr_name);
-	if (!pw || pw->pw_gid != g || !trusted_uid(pw->pw_uid))
-		return 0;
-	for (m = gr->gr_mem; m && *m; m++)
-		if (strcmp(*m, gr->gr_name))
-			return 0;
-	return 1;
+	/* /etc/group and /etc/passwd read directly (fgetgrent(3),
+	 * fgetpwent(3)): no NSS, which the static guest binary cannot
+	 * load; a group or user only in a directory service is not
+	 * trusted, so a file writable by that group is refused */
+	f = fopen("/etc/group", "re");
+	while (f && (gr = fgetgrent(f)))
+		if (gr->gr_gid == g) {
+			ok = 1;
+			snprintf(name, sizeof(name), "%s", gr->gr_name);
+			for (m = gr->gr_mem; m && *m; m++)
+				if (strcmp(*m, gr->gr_name))
+					ok = 0;	/* another member */
+			break;
+		}
+	if (f)
+		fclose(f);
+	f = ok ? fopen("/etc/passwd", "re") : NULL;
+	/* a trusted user of that name has it as primary group, and
+	 * nobody else does (a primary group is never listed in gr_mem) */
+	while (f && (pw = fgetpwent(f)))
+		if (pw->pw_gid == g) {
+			if (!strcmp(pw->pw_name, name) &&
+			    trusted_uid(pw->pw_uid))
+				owned = 1;
+			else if (!trusted_uid(pw->pw_uid))
+				ok = 0;
+		}
+	if (f)
+		fclose(f);
+	return ok && owned;
 }
 
 /* One path component p (lstat: a link is judged by who owns it, and

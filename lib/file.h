@@ -141,7 +141,8 @@ FILE *kb_xmemstream(char **buf, size_t *len);
  * re-point it) and of the path resolved (realpath(3)) must be owned by
  * one of them and not writable by others: not by all, and by its group
  * only when that group is root's or a trusted user's private group
- * (named after the user, its primary group, no other member) and no
+ * (named after the user, its primary group, no other member, nobody
+ * else's primary group, in /etc/group and /etc/passwd) and no
  * access ACL names others; a directory writable by all is fine above the
  * path when its sticky bit is set (/tmp: nobody else can rename or
  * remove what is not theirs).  Close to OpenSSH's StrictModes

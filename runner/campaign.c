@@ -19,6 +19,7 @@
 #include <nettle/sha2.h>
 #include <sys/file.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,6 +146,25 @@ void campaign_environment(struct kb_environment *env)
 	env->kbench_version = KBENCH_VERSION;
 }
 
+/* A new campaign's kernels.conf (-c) or job file, copied into it: what
+ * the campaign will run as root, so it must be changeable only by root
+ * and the trusted users, as the campaign directory must
+ * (kb_path_trusted()).  0 or -EPERM / -errno with a message. */
+static int source_trusted(const char *path)
+{
+	char *why = NULL;
+	int ret = kb_path_trusted(path, &why);
+
+	if (ret)
+		kb_error("%s: not started: the campaign would run it as %s, "
+			 "and %s; copy it where only %s can write, or make "
+			 "it so (chown, chmod go-w)", path, geteuid() ?
+			 "this user" : "root", why, geteuid() ? "you" :
+			 "root");
+	free(why);
+	return ret;
+}
+
 /* hosts =: what each load host's fio --server says of itself
  * (parsers/fio_probe.h), asked apart with `fio --client=HOST,PORT
  * --parse-only /dev/null` (connects, runs nothing; kb_capture's 60 s
@@ -225,7 +245,8 @@ static int campaign_lock_try(const char *dir, int tries)
 	if (ret)
 		return ret;
 	path = kb_path_join(dir, ".lock");
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	/* never through a link planted there */
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (fd < 0) {
 		ret = -errno;
 		kb_error("cannot create %s: %s", path, strerror(-ret));
@@ -368,12 +389,16 @@ static int create(struct kb_campaign *c, const char *conf_path)
 	if (ret)
 		goto out;
 	ret = campaign_check_jobs(&c->cfg);
+	if (!ret)
+		ret = source_trusted(conf_path);
 	for (i = 0; i < c->cfg.njobs && !ret; i++) {
 		char *from = kb_xasprintf("%s/%s.fio", c->cfg.profiles_dir,
 					  c->cfg.jobs[i]);
 		char *to = kb_xasprintf("%s/%s.fio", pdir, c->cfg.jobs[i]);
 
-		ret = copy_file(from, to);
+		ret = source_trusted(from);
+		if (!ret)
+			ret = copy_file(from, to);
 		free(from);
 		free(to);
 	}
@@ -448,17 +473,24 @@ static int dir_is_empty(const char *dir)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	int empty = 1;
+	char *lock;
+	int empty = 1, ours;
 
 	if (!d)
 		return errno == ENOENT;
+	/* a creation cut short (kbench made .lock first, then kernels.conf
+	 * and profiles/, campaign.json last); without .lock they are a
+	 * user's project files, never overwritten */
+	lock = kb_path_join(dir, ".lock");
+	ours = kb_exists(lock);
+	free(lock);
 	while ((e = readdir(d)))
 		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
-		    strcmp(e->d_name, "profiles") &&
 		    strcmp(e->d_name, ".lock") &&
-		    strcmp(e->d_name, "kernels.conf") &&
-		    strncmp(e->d_name, "campaign.json.tmp", 17) &&
-		    strncmp(e->d_name, "kernels.conf.tmp", 16)) {
+		    (!ours || (strcmp(e->d_name, "profiles") &&
+			       strcmp(e->d_name, "kernels.conf") &&
+			       strncmp(e->d_name, "campaign.json.tmp", 17) &&
+			       strncmp(e->d_name, "kernels.conf.tmp", 16)))) {
 			empty = 0;
 			break;
 		}
@@ -495,6 +527,68 @@ void campaign_unmake(const char *dir, int whole)
 	unlink(p);
 	free(p);
 	rmdir(dir);	/* fails, keeping it, if anything else is there */
+}
+
+static int campaign_trusted(const char *dir, int resume);
+
+char *campaign_first_missing(const char *dir)
+{
+	char *p = kb_xstrdup(dir), *top = NULL, *sl;
+
+	while (*p && !kb_exists(p)) {
+		free(top);
+		top = kb_xstrdup(p);
+		sl = strrchr(p, '/');
+		while (sl && sl > p && sl[1] == '\0') {	/* "a/b/" */
+			*sl = '\0';
+			sl = strrchr(p, '/');
+		}
+		if (!sl)
+			break;
+		if (sl == p)
+			sl[1] = '\0';	/* "/" */
+		else
+			*sl = '\0';
+	}
+	free(p);
+	return top;
+}
+
+int campaign_dir_check(const char *dir)
+{
+	char *top, *anc, *why = NULL, *cj;
+	int ret;
+
+	if (campaign_dir_foreign(dir))
+		return -EEXIST;
+	if (kb_exists(dir)) {
+		cj = kb_path_join(dir, "campaign.json");
+		ret = campaign_trusted(dir, kb_exists(cj));
+		free(cj);
+		return ret;
+	}
+	/* made under the nearest directory that exists: judged first */
+	top = campaign_first_missing(dir);
+	anc = top ? kb_xstrdup(top) : NULL;
+	if (anc) {
+		char *sl = strrchr(anc, '/');
+
+		if (!sl)
+			strcpy(anc, ".");
+		else if (sl == anc)
+			anc[1] = '\0';
+		else
+			*sl = '\0';
+	}
+	ret = anc ? kb_path_trusted(anc, &why) : 0;
+	if (ret)
+		kb_error("%s: not started: it would be made in %s, and %s; "
+			 "give -o DIR where only root%s can write", dir, anc,
+			 why, geteuid() ? " and you" : "");
+	free(why);
+	free(anc);
+	free(top);
+	return ret;
 }
 
 int campaign_dir_foreign(const char *dir)
@@ -541,6 +635,23 @@ static int has_entry(const char *dir, const char *name)
  * included), or the campaign is neither started nor resumed, as OpenSSH
  * refuses an authorized_keys others can write.  0 or -EPERM / -errno
  * (message printed). */
+/* kb_path_trusted() of an entry that exists (lstat), a dangling link
+ * refused as one. */
+static int entry_trusted(const char *p, char **why)
+{
+	char target[PATH_MAX];
+	ssize_t n;
+	int ret = kb_path_trusted(p, why);
+
+	if (ret != -ENOENT)
+		return ret;
+	free(*why);
+	n = readlink(p, target, sizeof(target) - 1);
+	target[n > 0 ? n : 0] = '\0';
+	*why = kb_xasprintf("%s: a link to nothing (%s)", p, target);
+	return -EPERM;
+}
+
 static int campaign_trusted(const char *dir, int resume)
 {
 	static const char *const names[] = { ".", "kernels.conf",
@@ -553,15 +664,13 @@ static int campaign_trusted(const char *dir, int resume)
 
 	struct stat st;
 
-	/* what is missing (a new campaign's files, a dangling link) is not
-	 * judged here: reading it says what is wrong */
+	/* what is missing (a new campaign's files) is not judged here:
+	 * reading it says what is wrong; a link to nothing is refused (what
+	 * it names could be made later by anyone who can write there) */
 	for (i = 0; i < sizeof(names) / sizeof(names[0]) && !ret; i++) {
 		p = kb_path_join(dir, names[i]);
-		if (!lstat(p, &st)) {
-			ret = kb_path_trusted(p, &why);
-			if (ret == -ENOENT)
-				ret = 0;
-		}
+		if (!lstat(p, &st))
+			ret = entry_trusted(p, &why);
 		free(p);
 	}
 	d = ret ? NULL : opendir(pdir);
@@ -569,9 +678,7 @@ static int campaign_trusted(const char *dir, int resume)
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
 		p = kb_path_join(pdir, e->d_name);
-		ret = kb_path_trusted(p, &why);
-		if (ret == -ENOENT)
-			ret = 0;
+		ret = entry_trusted(p, &why);
 		free(p);
 	}
 	if (d)

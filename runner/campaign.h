@@ -69,6 +69,17 @@ int campaign_lock(const char *dir);
  * removes anything there.  0 otherwise (missing, empty, or a campaign). */
 int campaign_dir_foreign(const char *dir);
 
+/* What kbench run checks before it makes or removes anything in dir:
+ * campaign_dir_foreign(), then who can change dir and its campaign files
+ * (lib/file.h kb_path_trusted(); a resume's kernels.conf, campaign.json
+ * and job files), or for a dir to be made the nearest directory above
+ * it that exists.  0, or -EEXIST / -EPERM / -errno with a message. */
+int campaign_dir_check(const char *dir);
+
+/* The highest directory of dir's path that does not exist yet (dir
+ * itself when only it is missing), malloc'd; NULL when dir exists. */
+char *campaign_first_missing(const char *dir);
+
 /* Undo what a start that stopped before campaign.json made in dir: its
  * .lock, and with whole (the start made dir) the kernels.conf and
  * profiles/ it copied, then dir itself when nothing else is left. */

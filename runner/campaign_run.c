@@ -93,6 +93,7 @@ int campaign_run(const char *dir, const char *conf, int conf_explicit,
 {
 	int ret = 1, err;
 	int lock_fd = -1, dir_made = 0, lock_made = 0;
+	char *made_top = NULL;
 	int drop_warned = 0, have_target = 0;
 	size_t i, todo = 0, done = 0, failed = 0, skipped_variant = 0;
 	size_t todo_local = 0;	/* runs in this kernel (not vm/kexec boots) */
@@ -122,9 +123,10 @@ int campaign_run(const char *dir, const char *conf, int conf_explicit,
 
 	/* a directory of the user's is refused before anything is made or
 	 * removed in it (the lock, a dead kbench's temporary files) */
-	if (campaign_dir_foreign(dir))
+	if (campaign_dir_check(dir))
 		goto out;
-	dir_made = !kb_exists(dir);
+	made_top = campaign_first_missing(dir);
+	dir_made = made_top != NULL;
 	{
 		char *lp = kb_path_join(dir, ".lock");
 
@@ -440,7 +442,20 @@ out:
 			campaign_unmake(dir, dir_made);
 		free(cj);
 		close(lock_fd);
+		/* and the directories above it that kb_mkdir_p() made */
+		if (made_top && !kb_exists(dir)) {
+			char *p = kb_xstrdup(dir), *sl;
+
+			while (strcmp(p, made_top) && (sl = strrchr(p, '/')) &&
+			       sl != p) {
+				*sl = '\0';
+				if (sl[1] && rmdir(p) < 0)
+					break;	/* not empty: not only ours */
+			}
+			free(p);
+		}
 	}
+	free(made_top);
 	free(todo_mask);
 	return ret;
 }

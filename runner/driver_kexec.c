@@ -460,6 +460,33 @@ int kexec_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 	ret = kernel_resolve(v, &k);
 	if (ret)
 		goto out;
+	{
+		/* kexec replaces this kernel with the image as root: one
+		 * another user can change (a bzImage in their directory) is
+		 * not loaded, nor such an initrd (lib/file.h) */
+		const char *img[2] = { k.image, v->initrd &&
+				       !kernel_is_url(v->initrd) ? v->initrd :
+				       NULL };
+		char *untrusted = NULL, *reason;
+		int j;
+
+		for (j = 0; j < 2; j++) {
+			if (!img[j] || !kb_path_trusted(img[j], &untrusted))
+				continue;
+			reason = kb_xasprintf("kexec: %s %s is not loaded: %s "
+				"(only root and the trusted users may be able "
+				"to change what kexec boots)", j ? "initrd" :
+				"kernel", img[j], untrusted);
+			free(untrusted);
+			ret = kb_driver_dry_run ? 0 :
+			      fail_batch(c, runs, n, reason, nfailed);
+			if (kb_driver_dry_run)
+				printf("# %s: its runs would fail: %s\n",
+				       v->name, reason);
+			free(reason);
+			goto out;
+		}
+	}
 	if (!have || !s.campaign || strcmp(s.campaign, cdir)) {
 		/* first kexec of this campaign: the target's identity now
 		 * is the reference for every later boot */

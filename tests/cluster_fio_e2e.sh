@@ -39,6 +39,9 @@ stop_server() {
 	[ "$(cat /proc/"$pid"/comm 2>/dev/null)" = fio ] || return 0
 	if [ "$sig" = KILL ] && [ "$(ps -o sid= -p "$pid" | tr -d ' ')" = "$pid" ]; then
 		pkill -KILL -s "$pid"
+		# and its forks in sessions of their own (a connection's
+		# process outlived the server, daemonized, for hours)
+		pkill -KILL -f -- "--daemonize=$f" 2>/dev/null
 		return 0
 	fi
 	kill "-$sig" "$pid" 2>/dev/null
@@ -55,6 +58,9 @@ finish() {
 		stop_server "$tmp/fio1.pid"
 		stop_server "$tmp/fio2.pid"
 		stop_server "$tmp/fio3.pid"
+		# whatever of the servers is left (their forks share the
+		# command line, not the pid files)
+		pkill -KILL -f -- "--daemonize=$tmp/fio" 2>/dev/null
 	fi
 	if [ -n "$made" ]; then
 		ip netns del "$ns1" 2>/dev/null

@@ -308,9 +308,18 @@ echo keep >"$tmp/mine/notes.tmp.999999999"
 rc=$?
 check "a directory of the user's: refused (got $rc), nothing made or removed in it" \
 	"[ $rc -eq 1 ] && grep -q 'is not a kbench campaign' $tmp/mine.err && [ -e $tmp/mine/notes.tmp.999999999 ] && [ ! -e $tmp/mine/.lock ]"
-"$KBENCH" run -q -c "$tmp/nosuch.conf" -o "$tmp/nodir" >/dev/null 2>&1
+# a project directory (kernels.conf and profiles/ of the user's, no
+# .lock of kbench's) is not a creation cut short: not overwritten
+mkdir -p "$tmp/proj/profiles"
+echo '; mine' >"$tmp/proj/kernels.conf"
+echo '; mine' >"$tmp/proj/profiles/randread-4k.fio"
+"$KBENCH" run -q -c "$tmp/e2e.conf" -o "$tmp/proj" >/dev/null 2>"$tmp/proj.err"
 rc=$?
-check "-c a missing conf: exit 1 (got $rc), no campaign directory left" \
+check "a project directory with kernels.conf and profiles/: refused (got $rc), nothing overwritten" \
+	"[ $rc -eq 1 ] && grep -q 'is not a kbench campaign' $tmp/proj.err && [ \"\$(cat $tmp/proj/kernels.conf)\" = '; mine' ] && [ \"\$(cat $tmp/proj/profiles/randread-4k.fio)\" = '; mine' ]"
+"$KBENCH" run -q -c "$tmp/nosuch.conf" -o "$tmp/nodir/a/b" >/dev/null 2>&1
+rc=$?
+check "-c a missing conf: exit 1 (got $rc), no campaign directory left, nor the ones above it made for it" \
 	"[ $rc -eq 1 ] && [ ! -e $tmp/nodir ]"
 
 # --- 14. retry_disturbed: a round with a disturbed run is run again ---

@@ -207,8 +207,32 @@ chown 0 "$tmp/c2/kernels.conf"
 mkdir -m 0777 "$tmp/pub"
 "$KBENCH" run -q -c "$tmp/ok.conf" -o "$tmp/pub/c" >/dev/null 2>"$tmp/3e.err"
 rc=$?
-check "a new campaign under a directory writable by all: not started (got $rc), nothing left there" \
-	"[ $rc -eq 1 ] && grep -q 'pub/c: not started: .*pub: writable by all (mode 0777)' $tmp/3e.err && [ ! -e $tmp/pub/c ]"
+check "a new campaign under a directory writable by all: not started (got $rc), nothing made there" \
+	"[ $rc -eq 1 ] && grep -q 'pub/c: not started: it would be made in $tmp/pub, and $tmp/pub: writable by all (mode 0777)' $tmp/3e.err && [ -z \"\$(ls -A $tmp/pub)\" ]"
+# a job file the campaign links to a file that does not exist yet: what
+# appears there later would run as root
+ln -sf "$tmp/pub/later.fio" "$job"
+"$KBENCH" run -q -o "$tmp/c2" >/dev/null 2>"$tmp/3f.err"
+rc=$?
+check "a job file linking to nothing: not resumed (got $rc), the link named" \
+	"[ $rc -eq 1 ] && grep -qF '$job: a link to nothing ($tmp/pub/later.fio)' $tmp/3f.err"
+rm -f "$job"
+cp "$repo/profiles/$(basename "$job")" "$job"
+# a -c conf and a job file another user can change are not copied in
+mkdir "$tmp/bob"
+cp "$tmp/ok.conf" "$tmp/bob/k.conf"
+chown -R 4321 "$tmp/bob"
+"$KBENCH" run -q -c "$tmp/bob/k.conf" -o "$tmp/cbob" >/dev/null 2>"$tmp/3g.err"
+rc=$?
+check "-c a conf another user owns: not started (got $rc), no directory left" \
+	"[ $rc -eq 1 ] && grep -q 'bob/k.conf: not started: the campaign would run it as root, and $tmp/bob: owned by uid 4321' $tmp/3g.err && [ ! -e $tmp/cbob ]"
+# .lock planted as a link in an empty directory of root's: not followed
+mkdir "$tmp/lk"
+ln -s "$tmp/pub/made-by-lock" "$tmp/lk/.lock"
+"$KBENCH" run -q -c "$tmp/ok.conf" -o "$tmp/lk" >/dev/null 2>"$tmp/3h.err"
+rc=$?
+check ".lock planted as a link: refused (got $rc), nothing made where it points" \
+	"[ $rc -eq 1 ] && [ ! -e $tmp/pub/made-by-lock ]"
 
 # --- 4. option-like values never reach modprobe or apt-get ---
 mkdir -p "$tmp/bin"
