@@ -573,7 +573,7 @@ static char *untrusted_why(const char *p, const struct stat *st, int last)
 
 /* Each component of the absolute path abs, from "/": lstat, judged by
  * untrusted_why().  0, -EPERM or -errno with *why. */
-static int chain_trusted(char *abs, char **why)
+static int chain_trusted(char *abs, int above, char **why)
 {
 	struct stat st;
 	char *s;
@@ -592,7 +592,7 @@ static int chain_trusted(char *abs, char **why)
 			ret = -errno;
 			*why = kb_xasprintf("%s: %s", abs, strerror(errno));
 		} else {
-			*why = untrusted_why(abs, &st, last);
+			*why = untrusted_why(abs, &st, last && !above);
 			if (*why)
 				ret = -EPERM;
 		}
@@ -604,7 +604,19 @@ static int chain_trusted(char *abs, char **why)
 	return ret;
 }
 
+static int path_trusted(const char *path, int above, char **why);
+
 int kb_path_trusted(const char *path, char **why)
+{
+	return path_trusted(path, 0, why);
+}
+
+int kb_dir_trusted_above(const char *dir, char **why)
+{
+	return path_trusted(dir, 1, why);
+}
+
+static int path_trusted(const char *path, int above, char **why)
 {
 	char *real, *abs, *cwd = NULL;
 	int ret;
@@ -624,7 +636,7 @@ int kb_path_trusted(const char *path, char **why)
 		abs = kb_path_join(cwd, path);
 		free(cwd);
 	}
-	ret = chain_trusted(abs, why);
+	ret = chain_trusted(abs, above, why);
 	free(abs);
 	if (ret)
 		return ret;
@@ -634,7 +646,7 @@ int kb_path_trusted(const char *path, char **why)
 		*why = kb_xasprintf("%s: %s", path, strerror(errno));
 		return ret;
 	}
-	ret = chain_trusted(real, why);
+	ret = chain_trusted(real, above, why);
 	free(real);
 	return ret;
 }

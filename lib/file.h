@@ -153,6 +153,11 @@ FILE *kb_xmemstream(char **buf, size_t *len);
  * looked at (*why says so too). */
 int kb_path_trusted(const char *path, char **why);
 
+/* kb_path_trusted() of a directory something is to be made in: dir is
+ * judged as a directory above that path, so a sticky one writable by all
+ * (/tmp) is fine (nobody else can rename or remove what is made there). */
+int kb_dir_trusted_above(const char *dir, char **why);
+
 /* 1 when paths a and b name the same file or directory (same device
  * and inode: "A" and "./A", a symlink and its target), else 0 (either
  * missing included). */

@@ -534,21 +534,22 @@ static int campaign_trusted(const char *dir, int resume);
 char *campaign_first_missing(const char *dir)
 {
 	char *p = kb_xstrdup(dir), *top = NULL, *sl;
+	size_t n = strlen(p);
 
+	while (n > 1 && p[n - 1] == '/')	/* "a/b/": a/b */
+		p[--n] = '\0';
 	while (*p && !kb_exists(p)) {
 		free(top);
 		top = kb_xstrdup(p);
 		sl = strrchr(p, '/');
-		while (sl && sl > p && sl[1] == '\0') {	/* "a/b/" */
-			*sl = '\0';
-			sl = strrchr(p, '/');
-		}
 		if (!sl)
 			break;
 		if (sl == p)
 			sl[1] = '\0';	/* "/" */
 		else
 			*sl = '\0';
+		for (n = strlen(p); n > 1 && p[n - 1] == '/';)	/* "a//b" */
+			p[--n] = '\0';
 	}
 	free(p);
 	return top;
@@ -580,7 +581,7 @@ int campaign_dir_check(const char *dir)
 		else
 			*sl = '\0';
 	}
-	ret = anc ? kb_path_trusted(anc, &why) : 0;
+	ret = anc ? kb_dir_trusted_above(anc, &why) : 0;
 	if (ret)
 		kb_error("%s: not started: it would be made in %s, and %s; "
 			 "give -o DIR where only root%s can write", dir, anc,
@@ -627,14 +628,6 @@ static int has_entry(const char *dir, const char *name)
 	return has;
 }
 
-/* The campaign directory says what runs, as root: the kernels.conf copy
- * (tunables, target, kernels), campaign.json (the plan, the packages
- * pinned) and the job files in profiles/ (fio's exec_prerun= runs a
- * command).  The directory and each of them must be changeable only by
- * root and the trusted users (kb_path_trusted(): every directory above
- * included), or the campaign is neither started nor resumed, as OpenSSH
- * refuses an authorized_keys others can write.  0 or -EPERM / -errno
- * (message printed). */
 /* kb_path_trusted() of an entry that exists (lstat), a dangling link
  * refused as one. */
 static int entry_trusted(const char *p, char **why)
@@ -652,6 +645,14 @@ static int entry_trusted(const char *p, char **why)
 	return -EPERM;
 }
 
+/* The campaign directory says what runs, as root: the kernels.conf copy
+ * (tunables, target, kernels), campaign.json (the plan, the packages
+ * pinned) and the job files in profiles/ (fio's exec_prerun= runs a
+ * command).  The directory and each of them must be changeable only by
+ * root and the trusted users (kb_path_trusted(): every directory above
+ * included), or the campaign is neither started nor resumed, as OpenSSH
+ * refuses an authorized_keys others can write.  0 or -EPERM / -errno
+ * (message printed). */
 static int campaign_trusted(const char *dir, int resume)
 {
 	static const char *const names[] = { ".", "kernels.conf",

@@ -299,6 +299,13 @@ check "--dry-run of a new campaign exits 0 and creates nothing (got $rc)" \
 	"[ $rc -eq 0 ] && [ ! -e $tmp/dry ]"
 check "... and says a local campaign has no boot command to show" \
 	"grep -q 'every variant is method = local, so there is no boot command to show' $tmp/dry.out"
+# a new directory made in /tmp (sticky, writable by all: fine above it),
+# with a trailing slash and a parent to make
+"$KBENCH" run --dry-run -q -c "$tmp/e2e.conf" -o "/tmp/kbench-dry2.$$/x/" \
+	>/dev/null 2>"$tmp/dry2.err"
+rc=$?
+check "--dry-run -o /tmp/NEW/DIR/: not refused (got $rc), nothing made" \
+	"[ $rc -eq 0 ] && ! grep -q 'not started' $tmp/dry2.err && [ ! -e /tmp/kbench-dry2.$$ ]"
 # a directory of the user's is refused untouched (no .lock, and a file
 # named like a dead kbench's temporary file is not removed); a start that
 # fails on its conf leaves no directory behind

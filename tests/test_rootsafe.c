@@ -495,6 +495,14 @@ static void test_path_trusted(void **state)
 	/* but the path itself never */
 	assert_int_equal(chmod(sub, 01777), 0);
 	expect_untrusted(sub, "writable by all (mode 1777)");
+	/* unless it is where a new directory is made (kbench run -o
+	 * /tmp/NEW): kb_dir_trusted_above() */
+	assert_int_equal(kb_dir_trusted_above(sub, &why), 0);
+	assert_null(why);
+	assert_int_equal(chmod(sub, 0777), 0);
+	assert_int_equal(kb_dir_trusted_above(sub, &why), -EPERM);
+	free(why);
+	why = NULL;
 	assert_int_equal(chmod(sub, 0755), 0);
 	/* a link is judged by where it leads */
 	assert_int_equal(symlink(f, link_), 0);
