@@ -207,15 +207,10 @@ int cmd_install_resume(int argc, char **argv)
 	/* systemd starts the unit without sudo's SUDO_UID: the user it ran
 	 * for is recorded in the unit, or the campaign under that user's
 	 * directories would be refused at the first boot */
-	if (!geteuid() && getenv("SUDO_UID") && *getenv("SUDO_UID")) {
-		char *e;
-		long u = strtol(getenv("SUDO_UID"), &e, 10);
-
-		if (!*e && u >= 0) {
-			trust = kb_xasprintf("Environment=KBENCH_TRUST_UID=%ld\n",
-					     u);
-			setenv("KBENCH_TRUST_UID", getenv("SUDO_UID"), 1);
-		}
+	if (kb_env_uid("SUDO_UID") >= 0) {
+		trust = kb_xasprintf("Environment=KBENCH_TRUST_UID=%ld\n",
+				     kb_env_uid("SUDO_UID"));
+		setenv("KBENCH_TRUST_UID", getenv("SUDO_UID"), 1);
 	}
 	{
 		char *why = NULL;

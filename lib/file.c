@@ -461,9 +461,7 @@ int kb_same_file(const char *a, const char *b)
 	       sa.st_ino == sb.st_ino;
 }
 
-/* A uid from the environment variable name (SUDO_UID, KBENCH_TRUST_UID),
- * or -1: only for root, whose environment is root's to set. */
-static long env_uid(const char *name)
+long kb_env_uid(const char *name)
 {
 	const char *s = getenv(name);
 	char *end;
@@ -480,7 +478,7 @@ static long env_uid(const char *name)
  * root for, the one `kbench install-resume` recorded in its unit. */
 static int trusted_uid(uid_t u)
 {
-	long su = env_uid("SUDO_UID"), tu = env_uid("KBENCH_TRUST_UID");
+	long su = kb_env_uid("SUDO_UID"), tu = kb_env_uid("KBENCH_TRUST_UID");
 
 	return u == 0 || u == geteuid() || (su >= 0 && u == (uid_t)su) ||
 	       (tu >= 0 && u == (uid_t)tu);
@@ -541,7 +539,7 @@ static int trusted_gid(gid_t g)
 static char *untrusted_why(const char *p, const struct stat *st, int last)
 {
 	char me[48] = "";
-	int grp;
+	int grp, acl;
 
 	if (!trusted_uid(st->st_uid)) {
 		if (geteuid())
@@ -549,25 +547,24 @@ static char *untrusted_why(const char *p, const struct stat *st, int last)
 				 (unsigned)geteuid());
 		return kb_xasprintf("%s: owned by uid %u (trusted: root%s%s%s)",
 				    p, (unsigned)st->st_uid, me,
-				    env_uid("SUDO_UID") >= 0 ? ", SUDO_UID" :
-				    "", env_uid("KBENCH_TRUST_UID") >= 0 ?
+				    kb_env_uid("SUDO_UID") >= 0 ? ", SUDO_UID" :
+				    "", kb_env_uid("KBENCH_TRUST_UID") >= 0 ?
 				    ", KBENCH_TRUST_UID" : "");
 	}
 	if (S_ISLNK(st->st_mode))
 		return NULL;	/* its mode means nothing */
 	/* with an access ACL the group bits are its mask: someone named in
 	 * it may write */
-	grp = (st->st_mode & S_IWGRP) &&
-	      (!trusted_gid(st->st_gid) ||
-	       lgetxattr(p, "system.posix_acl_access", NULL, 0) > 0);
+	acl = (st->st_mode & S_IWGRP) &&
+	      lgetxattr(p, "system.posix_acl_access", NULL, 0) > 0;
+	grp = (st->st_mode & S_IWGRP) && (acl || !trusted_gid(st->st_gid));
 	if (!(st->st_mode & S_IWOTH) && !grp)
 		return NULL;
 	if (!last && S_ISDIR(st->st_mode) && (st->st_mode & S_ISVTX))
 		return NULL;
 	return kb_xasprintf("%s: writable by %s (mode %04o)", p,
 			    (st->st_mode & S_IWOTH) ? "all" :
-			    lgetxattr(p, "system.posix_acl_access", NULL, 0) > 0 ?
-			    "the users of its ACL" : "its group",
+			    acl ? "the users of its ACL" : "its group",
 			    (unsigned)(st->st_mode & 07777));
 }
 

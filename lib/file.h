@@ -153,6 +153,11 @@ FILE *kb_xmemstream(char **buf, size_t *len);
  * looked at (*why says so too). */
 int kb_path_trusted(const char *path, char **why);
 
+/* The uid in environment variable name (SUDO_UID, KBENCH_TRUST_UID): a
+ * whole decimal number >= 0, or -1 (unset, not a number, or kbench not
+ * running as root, whose environment alone is root's to set). */
+long kb_env_uid(const char *name);
+
 /* kb_path_trusted() of a directory something is to be made in: dir is
  * judged as a directory above that path, so a sticky one writable by all
  * (/tmp) is fine (nobody else can rename or remove what is made there). */
