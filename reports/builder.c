@@ -328,19 +328,34 @@ static size_t add_cfg_row(struct ctx *c, struct kb_table *t, size_t i)
 
 /* ---- the comparison table ------------------------------------------ */
 
-/* "w1, 1, 3" from an array of stored iterations (round indexes), as a
- * reader numbers them (kb_iteration_label(), results/paths.h); NULL when
- * the array is empty. */
-static char *iter_text(const struct kb_iters *it, long long warmup)
-{
-	char *s = NULL, *tmp, b[KB_ITER_LABEL_MAX];
-	size_t i;
+/* How many runs a note under a table names one by one per configuration
+ * (disturbed runs, outliers); past it the note says how many more and
+ * where every one is (results.json).  A campaign of 100k runs on a busy
+ * machine otherwise printed 100k entries (7 MB of report). */
+#define NOTE_LIST_MAX 20
 
-	for (i = 0; i < it->n; i++) {
-		tmp = kb_xasprintf("%s%s%s", s ? s : "", s ? ", " : "",
-				   kb_iteration_label(it->v[i], warmup, b));
-		free(s);
-		s = tmp;
+/* "w1, 1, 3" from an array of stored iterations (round indexes), as a
+ * reader numbers them (kb_iteration_label(), results/paths.h), the first
+ * max of them ("..., and 12 more") when max > 0; NULL when the array is
+ * empty.  One memory stream: linear in the number listed. */
+static char *iter_text(const struct kb_iters *it, long long warmup,
+		       size_t max)
+{
+	char *s = NULL, b[KB_ITER_LABEL_MAX];
+	size_t i, len = 0;
+	FILE *f;
+
+	if (!it->n)
+		return NULL;
+	f = kb_xmemstream(&s, &len);
+	for (i = 0; i < it->n && (!max || i < max); i++)
+		fprintf(f, "%s%s", i ? ", " : "",
+			kb_iteration_label(it->v[i], warmup, b));
+	if (i < it->n)
+		fprintf(f, ", and %zu more", it->n - i);
+	if (fclose(f)) {
+		kb_error("out of memory for a note");
+		abort();
 	}
 	return s;
 }
@@ -351,12 +366,14 @@ static char *iter_text(const struct kb_iters *it, long long warmup)
 static void outlier_note(struct ctx *c, struct kb_table *t, const char *cfg,
 			 const char *metric, const struct kb_iters *iters)
 {
-	char *it = iter_text(iters, warmup_rounds(c));
+	char *it = iter_text(iters, warmup_rounds(c), NOTE_LIST_MAX);
 
 	if (it)
 		kb_table_add_note(t, "outlier(s) (MAD modified z > 3.5, kept "
 				  "unless --exclude-outliers): %s %s "
-				  "iteration %s", cfg, metric, it);
+				  "iteration %s%s", cfg, metric, it,
+				  iters->n > NOTE_LIST_MAX ? " (results.json: "
+				  "every one)" : "");
 	free(it);
 }
 
@@ -462,24 +479,31 @@ static void fixed_work_note(struct ctx *c, struct kb_table *t,
 static void dropped_outlier_notes(struct ctx *c, struct kb_table *t,
 				  const char *job)
 {
-	char *list = NULL, *tmp, b[KB_ITER_LABEL_MAX];
+	char *list = NULL, b[KB_ITER_LABEL_MAX];
 	const struct kb_rrun_info *in;
-	size_t r, k;
+	size_t r, k, len = 0, nlisted = 0;
+	FILE *f = NULL;
 
+	/* every one (the option promises to list what it dropped), in one
+	 * memory stream: linear in their number */
 	for (r = 0; r < c->rm->nruns; r++) {
 		in = &c->rm->runs[r].info;
 		if (!in->nexcluded_outliers ||
 		    strcmp(run_job(c, r) ?: "", job))
 			continue;
 		for (k = 0; k < in->nexcluded_outliers; k++) {
-			tmp = kb_xasprintf("%s%s%s %s iteration %s (%.6g)",
-				list ? list : "", list ? ", " : "",
+			if (!f)
+				f = kb_xmemstream(&list, &len);
+			fprintf(f, "%s%s %s iteration %s (%.6g)",
+				nlisted++ ? ", " : "",
 				run_config(c, r), in->excluded_outlier_names[k],
 				iteration_text(c, c->rm->runs[r].iteration, b),
 				in->excluded_outlier_values[k]);
-			free(list);
-			list = tmp;
 		}
+	}
+	if (f && fclose(f)) {
+		kb_error("out of memory for a note");
+		abort();
 	}
 	if (list)
 		kb_table_add_note(t, "left out of the statistics "
@@ -587,6 +611,7 @@ static void disturbed_notes(struct ctx *c, struct kb_table *t,
 	char **list = kb_xcalloc(nc + 1, sizeof(*list));
 	size_t *len = kb_xcalloc(nc + 1, sizeof(*len));
 	FILE **f = kb_xcalloc(nc + 1, sizeof(*f));
+	size_t *listed = kb_xcalloc(nc + 1, sizeof(*listed));
 	char *shares = NULL, *tmp;
 
 	for (i = 0; i < nc; i++)
@@ -628,6 +653,8 @@ static void disturbed_notes(struct ctx *c, struct kb_table *t,
 			;
 		if (i == nc)
 			continue;
+		if (listed[i]++ >= NOTE_LIST_MAX)
+			continue;
 		if (!f[i])
 			f[i] = kb_xmemstream(&list[i], &len[i]);
 		else
@@ -646,8 +673,14 @@ static void disturbed_notes(struct ctx *c, struct kb_table *t,
 			kb_error("out of memory for a note");
 			abort();
 		}
-		kb_table_add_note(t, "disturbed: %s %s iteration %s",
-				  c->cfgs[i].id, job, list[i]);
+		if (listed[i] > NOTE_LIST_MAX)
+			kb_table_add_note(t, "disturbed: %s %s iteration %s, "
+				"and %zu more (results.json: .runs[].disturbed "
+				"for every one)", c->cfgs[i].id, job, list[i],
+				listed[i] - NOTE_LIST_MAX);
+		else
+			kb_table_add_note(t, "disturbed: %s %s iteration %s",
+					  c->cfgs[i].id, job, list[i]);
 	}
 	for (i = 0; i < nc; i++) {
 		if (!strcmp(c->cfgs[i].id, c->baseline))
@@ -674,6 +707,7 @@ out:
 	free(list);
 	free(len);
 	free(f);
+	free(listed);
 }
 
 /* What "vs base" compares with, for the legend: "baseline B", or for
@@ -1046,7 +1080,7 @@ static void shard_header(const struct ctx *c, struct kb_report *r)
 	size_t i;
 
 	if (camp->has_shard) {
-		its = iter_text(&camp->shard.iterations, wu);
+		its = iter_text(&camp->shard.iterations, wu, 0);
 		add_header(r, "Shard", kb_xasprintf("%lld/%lld: iterations %s "
 			"only (warm-ups on every shard); report every shard "
 			"directory together for the whole campaign",
@@ -1056,7 +1090,7 @@ static void shard_header(const struct ctx *c, struct kb_report *r)
 	if (!camp->has_shards)
 		return;
 	for (i = 0; i < camp->nshards_from; i++) {
-		its = iter_text(&camp->shards_from[i].iterations, wu);
+		its = iter_text(&camp->shards_from[i].iterations, wu, 0);
 		t = kb_xasprintf("%s%s%s (%s)", s ? s : "", s ? ", " : "",
 				 camp->shards_from[i].dir ?: "?",
 				 its ? its : "none");

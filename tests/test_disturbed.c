@@ -227,17 +227,16 @@ static void unwrap(char *s)
 	*d = '\0';
 }
 
-/* The report: the header says how busy the machine was, the notes list
- * the share per configuration, and b, disturbed more often than the
- * baseline, is a finding. */
-static void test_report_notes(void **state)
+/* The text report of aa-quiet.csv (configurations a and b) with b's
+ * first nmarked runs pushed past the other-CPU limit (130% of a CPU):
+ * malloc'd, line breaks unwrapped; KBENCH_TEST_DUMP=1 prints it. */
+static char *report_with_marked(size_t nmarked)
 {
 	json_t *res = load_csv("tests/data/stats/aa-quiet.csv"), *run;
 	char *buf = NULL;
 	size_t len = 0, i, nb = 0;
 	FILE *f;
 
-	(void)state;
 	json_object_set_new(json_object_get(res, "campaign"), "name",
 			    json_string("aa-quiet"));
 	json_object_set_new(json_object_get(res, "campaign"), "jobs",
@@ -246,10 +245,11 @@ static void test_report_notes(void **state)
 			    "id", "a", "id", "b"));
 	json_object_set_new(res, "summaries", json_array());
 	json_array_foreach(json_object_get(res, "runs"), i, run)
-		if (!strcmp(kb_jstr(run, "configuration"), "b") && nb++ < 10)
+		if (!strcmp(kb_jstr(run, "configuration"), "b") &&
+		    nb++ < nmarked)
 			json_object_set_new(json_object_get(run, "metrics"),
 				"task.other.cpu_pct", json_real(130.0));
-	assert_int_equal(tree_mark_disturbed(res, NULL, 0), 10);
+	assert_int_equal(tree_mark_disturbed(res, NULL, 0), (int)nmarked);
 	assert_int_equal(tree_analyse(res, NULL), 0);
 	f = open_memstream(&buf, &len);
 	assert_non_null(f);
@@ -258,6 +258,18 @@ static void test_report_notes(void **state)
 	if (getenv("KBENCH_TEST_DUMP"))
 		fputs(buf, stderr);
 	unwrap(buf);
+	json_decref(res);
+	return buf;
+}
+
+/* The report: the header says how busy the machine was, the notes list
+ * the share per configuration, and b, disturbed more often than the
+ * baseline, is a finding. */
+static void test_report_notes(void **state)
+{
+	char *buf = report_with_marked(10);
+
+	(void)state;
 	if (!strstr(buf, "Machine:     busy: other tasks used 28% of a") ||
 	    !strstr(buf, "(task.other.cpu_pct 130% > 42%), 2") ||
 	    !strstr(buf, "10 of 100 runs disturbed") ||
@@ -266,7 +278,27 @@ static void test_report_notes(void **state)
 	    !strstr(buf, "disturbed: b randread-4k iteration 1"))
 		fail_msg("unexpected report (KBENCH_TEST_DUMP=1 prints it)");
 	free(buf);
-	json_decref(res);
+}
+
+/* A configuration with many disturbed runs: the note names the first 20
+ * one by one and says how many more there are and where they all are
+ * (a 100k-run campaign on a busy machine printed every one: 7 MB). */
+static void test_report_notes_capped(void **state)
+{
+	char *buf = report_with_marked(30), *p;
+	size_t named = 0;
+
+	(void)state;
+	p = strstr(buf, "disturbed: b randread-4k iteration ");
+	assert_non_null(p);
+	for (p = strstr(p, "(task.other.cpu_pct"); p && named < 100;
+	     p = strstr(p + 1, "(task.other.cpu_pct"))
+		named++;
+	if (named != 20 || !strstr(buf, "), and 10 more (results.json: "
+				   ".runs[].disturbed for every one)") ||
+	    !strstr(buf, "b 30 of 50 (60%)"))
+		fail_msg("%zu runs named, or no 'and 10 more' note", named);
+	free(buf);
 }
 
 /* The header's busy/quiet and the marks are one rule: 60 of the 100
@@ -441,6 +473,7 @@ int main(void)
 		cmocka_unit_test(test_off_and_missing),
 		cmocka_unit_test(test_steal_psi),
 		cmocka_unit_test(test_report_notes),
+		cmocka_unit_test(test_report_notes_capped),
 		cmocka_unit_test(test_busy_one_rule),
 		cmocka_unit_test(test_quantiles_as_sorted),
 		cmocka_unit_test(test_typed_model),
