@@ -125,9 +125,12 @@ int cmd_calibrate(int argc, char **argv)
 			}
 		} else if (o == 'q') {
 			kb_quiet = 1;
-		} else {	/* --help, or a bad option */
-			usage(o == 'h' ? stdout : stderr);
-			return o == 'h' ? 0 : 1;
+		} else if (o == 'h') {
+			usage(stdout);
+			return 0;
+		} else {	/* getopt said which option */
+			fprintf(stderr, "see 'kbench calibrate --help'\n");
+			return 1;
 		}
 	}
 	if (kb_no_operands(argc, argv, "calibrate"))

@@ -171,8 +171,8 @@ int cmd_guest(int argc, char **argv)
 			usage(stdout);
 			free(mods);
 			return 0;
-		default:
-			usage(stderr);
+		default:	/* getopt said which option */
+			fprintf(stderr, "see 'kbench guest --help'\n");
 			free(mods);
 			return 1;
 		}

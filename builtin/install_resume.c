@@ -154,8 +154,8 @@ int cmd_install_resume(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
-		default:
-			usage(stderr);
+		default:	/* getopt said which option */
+			fprintf(stderr, "see 'kbench install-resume --help'\n");
 			return 1;
 		}
 	}

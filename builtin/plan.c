@@ -111,8 +111,8 @@ int cmd_plan(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
-		default:
-			usage(stderr);
+		default:	/* getopt said which option */
+			fprintf(stderr, "see 'kbench plan --help'\n");
 			return 1;
 		}
 	}

@@ -309,8 +309,8 @@ int cmd_push(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
-		default:
-			usage(stderr);
+		default:	/* getopt said which option */
+			fprintf(stderr, "see 'kbench push --help'\n");
 			return 1;
 		}
 	}

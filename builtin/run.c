@@ -124,8 +124,8 @@ int cmd_run(int argc, char **argv)
 			kconf_print_keys(stdout);
 			free(dir);
 			return 0;
-		default:
-			usage(stderr);
+		default:	/* getopt said which option */
+			fprintf(stderr, "see 'kbench run --help'\n");
 			free(dir);
 			return 1;
 		}

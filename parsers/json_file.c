@@ -484,14 +484,12 @@ static json_t *load_whole(int dirfd, const char *rel, const char *path,
 		return j;
 	if (f.at_open && missing && f.errnum == ENOENT)
 		*missing = 1;
-	else if (f.at_open)	/* jansson's own wording, as before */
-		kb_error("%s:-1:-1: unable to open %s: %s", path, path,
-			 strerror(f.errnum));
+	else if (f.at_open)	/* no line or column to name: none read */
+		kb_error("%s: cannot open: %s", path, strerror(f.errnum));
 	else if (f.errnum == ENODEV)
 		kb_error("%s: a device, not a file: not read", path);
 	else if (f.errnum)
-		kb_error("%s:-1:-1: read error: %s", path,
-			 strerror(f.errnum));
+		kb_error("%s: read error: %s", path, strerror(f.errnum));
 	else
 		kb_error("%s:%d:%d: %s", path, f.err.line, f.err.column,
 			 f.err.text);

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <dirent.h>
 #include <sys/stat.h>
 
 /* The Makefile's PREFIX (make install): -DKBENCH_PREFIX='"/usr"' */
@@ -570,6 +571,7 @@ static void set_target(struct parser *p, const char *val)
 	struct kb_config *cfg = p->cfg;
 	unsigned long long size;
 
+	cfg->target_line = p->line;
 	if (!strncmp(val, "/dev/", 5)) {
 		if (!val[5] || has_dotdot(val)) {
 			perr(p, p->line,
@@ -2404,6 +2406,46 @@ void kconf_find_profiles(struct kb_config *cfg, const char *exe,
 	cfg->profiles_dir = kb_xstrdup(cfg->profiles_places[i].dir);
 }
 
+/* The job of dir (NAME.fio files) within 2 edits of job, malloc'd, or
+ * NULL; *jobs = their names, ", "-joined in directory order (at most
+ * 20, then "..."), malloc'd, or NULL when there are none. */
+static char *job_near(const char *dir, const char *job, char **jobs)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char *best = NULL, *list = NULL, *t;
+	size_t bestd = 3, n = 0, len, dist;
+
+	*jobs = NULL;
+	while (d && (e = readdir(d))) {
+		len = strlen(e->d_name);
+		if (len <= 4 || strcmp(e->d_name + len - 4, ".fio") ||
+		    e->d_name[0] == '.')
+			continue;
+		e->d_name[len - 4] = '\0';
+		if (n++ < 20) {
+			t = kb_xasprintf("%s%s%s", list ? list : "",
+					 list ? ", " : "", e->d_name);
+			free(list);
+			list = t;
+		} else if (n == 21) {
+			t = kb_xasprintf("%s, ...", list);
+			free(list);
+			list = t;
+		}
+		dist = edit_distance(job, e->d_name);
+		if (dist < bestd) {
+			bestd = dist;
+			free(best);
+			best = kb_xstrdup(e->d_name);
+		}
+	}
+	if (d)
+		closedir(d);
+	*jobs = list;
+	return best;
+}
+
 char *kconf_profiles_help(const struct kb_config *cfg, const char *job)
 {
 	char *out = kb_xstrdup("  looked in, in this order:\n"), *t;
@@ -2425,6 +2467,31 @@ char *kconf_profiles_help(const struct kb_config *cfg, const char *job)
 		free(out);
 		out = t;
 		free(f);
+	}
+	/* a typo of a job the used directory has: say which, not where
+	 * else to look */
+	if (!holder && cfg->profiles_dir) {
+		char *jobs = NULL, *hint = job_near(cfg->profiles_dir, job,
+						    &jobs);
+
+		if (hint) {
+			t = kb_xasprintf("%s  did you mean '%s'? (%s/%s.fio; "
+					 "the jobs there: %s)\n  fix: jobs = "
+					 "%s in %s\n", out, hint,
+					 cfg->profiles_dir, hint, jobs, hint,
+					 cfg->path ? cfg->path : "kernels.conf");
+			free(out);
+			free(hint);
+			free(jobs);
+			return t;
+		}
+		if (jobs) {
+			t = kb_xasprintf("%s  the jobs in %s: %s\n", out,
+					 cfg->profiles_dir, jobs);
+			free(out);
+			out = t;
+		}
+		free(jobs);
 	}
 	t = kb_xasprintf("%s  fix: in [global] of %s, set profiles = DIR "
 			 "(relative to the conf's directory), or set "

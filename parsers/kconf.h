@@ -245,6 +245,7 @@ struct kb_config {
 	unsigned long seed;	/* default 1 */
 	enum kb_target_kind target_kind;
 	char *target;		/* device path, or file path for FILE */
+	int target_line;	/* its line in path, 0 when unset */
 	unsigned long long loop_size_bytes;	/* for KB_TARGET_LOOP */
 	char *nullblk_params;	/* KB_TARGET_NULLBLK: "queue_mode=2 ..." or
 				 * "" (module defaults) */

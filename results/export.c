@@ -42,6 +42,19 @@ json_t *results_load_export(const char *path)
 		free(v);
 		goto fail;
 	}
+	if (!json_is_array(json_object_get(res, "runs")) &&
+	    !json_object_get(res, "summaries")) {
+		/* state.json (runs: an object), campaign.json (a plan) and
+		 * results.json all carry a schema_version */
+		kb_error("%s: not a kbench results.json (%s); give the "
+			 "results.json of a campaign directory", path,
+			 json_is_object(json_object_get(res, "runs")) ?
+			 "a campaign's state.json, by its keys" :
+			 json_object_get(res, "plan") ?
+			 "a campaign's campaign.json, by its keys" :
+			 "no \"runs\" array, no \"summaries\"");
+		goto fail;
+	}
 	if (!json_is_array(json_object_get(res, "runs"))) {
 		kb_error("%s: schema_version 1 but no \"runs\" array; the file "
 			 "is damaged (see docs/results-format.md)", path);

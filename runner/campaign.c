@@ -402,6 +402,21 @@ static int create(struct kb_campaign *c, const char *conf_path)
 		free(from);
 		free(to);
 	}
+	/* the profiles' symbol groups (runner/collect_profile.c) go with
+	 * the job files: a resume reads DIR/profiles, and without them every
+	 * run after the first boot had its CPU and DCM shares n/a */
+	if (!ret) {
+		char *from = kb_path_join(c->cfg.profiles_dir, "symbols.conf");
+		char *to = kb_path_join(pdir, "symbols.conf");
+
+		if (kb_exists(from)) {
+			ret = source_trusted(from);
+			if (!ret)
+				ret = copy_file(from, to);
+		}
+		free(from);
+		free(to);
+	}
 	if (ret)
 		goto out;
 	ret = copy_file(conf_path, c->conf_path);
@@ -616,6 +631,49 @@ static int conf_differs(const char *a_path, const char *b_path)
 	free(a);
 	free(b);
 	return differ;
+}
+
+/* "line N: 'A' in a_path, 'B' in b_path" for the first line where the
+ * two files differ ("(none)" past a file's end), malloc'd; NULL when
+ * one cannot be read or they are the same.  Lines are shown up to 60
+ * bytes. */
+static char *conf_first_diff(const char *a_path, const char *b_path)
+{
+	char *a = NULL, *b = NULL, *out = NULL;
+	const char *pa, *pb, *ea, *eb;
+	int line = 1, same;
+
+	if (kb_read_file(a_path, &a, NULL, 0) || kb_read_file(b_path, &b,
+							       NULL, 0) ||
+	    !strcmp(a, b))
+		goto out;
+	for (pa = a, pb = b;; line++) {
+		ea = pa + strcspn(pa, "\n");
+		eb = pb + strcspn(pb, "\n");
+		if (ea - pa != eb - pb || memcmp(pa, pb, (size_t)(ea - pa)) ||
+		    !*ea != !*eb)
+			break;
+		if (!*ea)
+			goto out;	/* not reached: strcmp differed */
+		pa = ea + 1;
+		pb = eb + 1;
+	}
+	same = ea - pa == eb - pb && !memcmp(pa, pb, (size_t)(ea - pa));
+	out = kb_xasprintf("line %d: %s%.*s%s in %s, %s%.*s%s in %s%s", line,
+			   *pa || ea > pa ? "'" : "",
+			   *pa || ea > pa ? (int)(ea - pa > 60 ? 60 : ea - pa)
+			   : 6, *pa || ea > pa ? pa : "(none)",
+			   *pa || ea > pa ? "'" : "", a_path,
+			   *pb || eb > pb ? "'" : "",
+			   *pb || eb > pb ? (int)(eb - pb > 60 ? 60 : eb - pb)
+			   : 6, *pb || eb > pb ? pb : "(none)",
+			   *pb || eb > pb ? "'" : "", b_path,
+			   same ? " (the end of the line differs: a newline "
+			   "at the end of the file?)" : "");
+out:
+	free(a);
+	free(b);
+	return out;
 }
 
 /* 1 when dir/name exists. */
@@ -881,10 +939,15 @@ int campaign_open_shard(struct kb_campaign *c, const char *dir,
 	}
 	if (c->resumed) {
 		if (conf_explicit && conf_differs(conf_path, c->conf_path)) {
+			char *d = conf_first_diff(conf_path, c->conf_path);
+
 			kb_error("%s holds a campaign made from a different "
-				 "kernels.conf than %s; resume it without -c, or "
-				 "start a new campaign with -o NEWDIR", dir,
-				 conf_path);
+				 "kernels.conf than %s (the two must be the "
+				 "same byte for byte, comments included%s%s); "
+				 "resume it without -c, or start a new campaign "
+				 "with -o NEWDIR", dir, conf_path,
+				 d ? "; first difference: " : "", d ? d : "");
+			free(d);
 			ret = -EEXIST;
 			goto out;
 		}

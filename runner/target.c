@@ -275,7 +275,8 @@ static int check_unused(const struct kb_target *t, dev_t rdev)
 	return -EBUSY;
 }
 
-static int open_device(struct kb_target *t)
+/* where: "FILE:LINE: " of kernels.conf's target =, or "" */
+static int open_device(struct kb_target *t, const char *where)
 {
 	struct stat st;
 	int fd;
@@ -283,12 +284,23 @@ static int open_device(struct kb_target *t)
 	if (stat(t->path, &st) < 0) {
 		int err = -errno;
 
-		kb_error("target %s: %s", t->path, strerror(-err));
+		kb_error("%starget %s: %s (expected a block device such as "
+			 "/dev/nvme0n1; loop:SIZE or file:PATH for a scratch "
+			 "target)", where, t->path, strerror(-err));
 		return err;
 	}
 	if (!S_ISBLK(st.st_mode)) {
-		kb_error("target %s is not a block device (use file:%s for a "
-			 "regular file)", t->path, t->path);
+		if (S_ISREG(st.st_mode))
+			kb_error("%starget %s is a regular file, not a block "
+				 "device (use file:%s for a file)", where,
+				 t->path, t->path);
+		else
+			kb_error("%starget %s is not a block device (a %s); "
+				 "expected a block device such as /dev/nvme0n1, "
+				 "loop:SIZE or file:PATH", where, t->path,
+				 S_ISCHR(st.st_mode) ? "character device" :
+				 S_ISDIR(st.st_mode) ? "directory" :
+				 "special file");
 		return -ENOTBLK;
 	}
 	fd = open(t->path, O_RDONLY);
@@ -446,6 +458,7 @@ unsigned long long target_remote_size_bytes(const struct kb_config *cfg,
 int target_open(const struct kb_config *cfg, const char *dir,
 		struct kb_target *t)
 {
+	char *where;
 	int ret;
 
 	memset(t, 0, sizeof(*t));
@@ -458,10 +471,13 @@ int target_open(const struct kb_config *cfg, const char *dir,
 		t->size_bytes = target_remote_size_bytes(cfg, t->kind, t->path);
 		return 0;
 	}
+	where = cfg->path && cfg->target_line ?
+		kb_xasprintf("%s:%d: ", cfg->path, cfg->target_line) :
+		kb_xstrdup("");
 	switch (t->kind) {
 	case KB_TARGET_DEVICE:
 		t->path = kb_xstrdup(cfg->target);
-		ret = open_device(t);
+		ret = open_device(t, where);
 		break;
 	case KB_TARGET_LOOP:
 		ret = open_loop(cfg, dir, t);
@@ -472,13 +488,14 @@ int target_open(const struct kb_config *cfg, const char *dir,
 		t->path = kb_xstrdup(cfg->target);
 		ret = nullblk_load(cfg->nullblk_params);
 		if (!ret)
-			ret = open_device(t);
+			ret = open_device(t, "");
 		break;
 	default:
 		t->path = kb_xstrdup(cfg->target);
 		ret = open_file(cfg, t);
 		break;
 	}
+	free(where);
 	if (ret)
 		target_close(t);
 	return ret;

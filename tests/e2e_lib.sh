@@ -33,3 +33,14 @@ e2e_missing() {
 		command -v "$tool" >/dev/null || { echo "$what needs $tool"; return; }
 	done
 }
+# e2e_wait_runs DIR N: wait (up to 2 minutes: a loaded machine) until the
+# campaign in DIR has recorded N runs (state.json); 1 when it never does
+e2e_wait_runs() {
+	local n
+	for _ in $(seq 1 600); do
+		n=$(jq '.runs | length' "$1/state.json" 2>/dev/null || echo 0)
+		[ "${n:-0}" -ge "$2" ] && return 0
+		sleep 0.2
+	done
+	return 1
+}

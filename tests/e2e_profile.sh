@@ -8,7 +8,8 @@
 # with perf record's cost under it, the [io] share is > 0 and the group
 # shares add up, the perf counters and per-task CPU are recorded, the
 # perf report is kept zstd-compressed (perf.data removed) and --reparse
-# gives the same numbers from it.  Then profile_during = counted-runs
+# gives the same numbers from it.  A campaign interrupted and resumed
+# keeps its symbol groups (DIR/profiles/symbols.conf).  Then profile_during = counted-runs
 # with keep = perf.data: perf runs during the counted runs, not during
 # the unsampled ones, and perf.data is kept.  Needs root and perf;
 # prints a SKIP line otherwise.
@@ -157,6 +158,33 @@ for layout in variants profile time rounds lkp mmtests; do
 	check "report --layout $layout (long perf metric names): exit 0, no line over 80 columns, no tab" \
 		"[ -s $tmp/l-$layout.txt ] && ! awk 'length > 80' $tmp/l-$layout.txt | grep -q . && ! grep -q \"\$(printf '\\t')\" $tmp/l-$layout.txt"
 done
+
+# A resumed campaign keeps its symbol groups: made with the profiles
+# found through KBENCH_PROFILES (no profiles = line), interrupted after
+# its first counted run, resumed without the variable (another shell, or
+# after booting the next kernel): the resume reads DIR/profiles, which
+# must hold symbols.conf beside the job files, or every profiling run of
+# the resume has "symbols_missing" and its CPU shares are n/a
+write_conf "$tmp/r.conf"
+sed -i '/^profiles = /d' "$tmp/r.conf"
+r="$tmp/r"
+KBENCH_PROFILES="$repo/profiles" "$KBENCH" run -q -c "$tmp/r.conf" -o "$r" \
+	>"$r.out" 2>"$r.err" &
+pid=$!
+e2e_wait_runs "$r" 1
+kill -INT $pid
+wait $pid
+rc=$?
+before=$(ls -d "$r"/runs/*/randread-4k/*-profiling1 2>/dev/null | wc -l)
+env -u KBENCH_PROFILES "$KBENCH" run -q -o "$r" >"$r.out2" 2>"$r.err2"
+rc2=$?
+after=$(ls -d "$r"/runs/*/randread-4k/*-profiling1 2>/dev/null | wc -l)
+check "resume: interrupted (exit $rc), resumed (exit $rc2), the resume made profiling runs ($before before, $after after)" \
+	"[ $rc -eq 130 ] && [ $rc2 -eq 0 ] && [ $after -gt $before ]"
+check "resume: DIR/profiles holds symbols.conf, the same as the one the campaign was made with" \
+	"cmp -s $repo/profiles/symbols.conf $r/profiles/symbols.conf"
+check "resume: no profiling run lacks its symbol groups; every one has an io share" \
+	"! grep -l symbols_missing $r/runs/*/randread-4k/*-profiling1/profile.json && [ \"\$(jq '[.profiling_runs[] | select(.status == \"ok\" and (.metrics[\"profile.cycles.io.total_pct\"] // -1) >= 0)] | length' $r/results.json)\" = $after ]"
 
 # sampling during the counted runs, measured against unsampled runs
 write_conf "$tmp/q.conf" "profile_during = counted-runs" "keep = perf.data"

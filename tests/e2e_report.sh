@@ -77,6 +77,16 @@ if [ -n "$campaign" ]; then
 		-o "$tmp/again.json"
 	check "an export re-exports to the same runs and comparisons" \
 		"[ \"\$(jq -S '.runs, .comparisons' '$tmp/again.json')\" = \"\$(jq -S '.runs, .comparisons' '$campaign/results.json')\" ]"
+	# another of the campaign's files given for results.json: said so,
+	# not "damaged"; a missing file without jansson's -1:-1
+	"$KBENCH" report --from-json "$campaign/state.json" >/dev/null 2>"$tmp/fj1.err"
+	rc1=$?
+	"$KBENCH" report --from-json "$campaign/campaign.json" >/dev/null 2>"$tmp/fj2.err"
+	rc2=$?
+	"$KBENCH" report --from-json "$tmp/nosuch.json" >/dev/null 2>"$tmp/fj3.err"
+	rc3=$?
+	check "--from-json state.json / campaign.json / a missing file: exit 2, each named for what it is (got $rc1 $rc2 $rc3)" \
+		"[ $rc1 -eq 2 ] && [ $rc2 -eq 2 ] && [ $rc3 -eq 2 ] && grep -q \"state.json: not a kbench results.json (a campaign's state.json\" '$tmp/fj1.err' && grep -q \"campaign.json: not a kbench results.json (a campaign's campaign.json\" '$tmp/fj2.err' && grep -q 'nosuch.json: cannot open: No such file' '$tmp/fj3.err' && ! grep -q -- '-1:-1\\|damaged' '$tmp/fj1.err' '$tmp/fj2.err' '$tmp/fj3.err'"
 fi
 
 # --- 2. plots -----------------------------------------------------------

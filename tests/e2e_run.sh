@@ -94,11 +94,7 @@ pid=$!
 # wait for 2 recorded runs: up to 2 minutes (a loaded machine; they
 # take about 6 s alone), so that the check below is about the interrupt
 # and not about how busy the machine is
-for _ in $(seq 1 600); do
-	n=$(jq '.runs | length' "$c2/state.json" 2>/dev/null || echo 0)
-	[ "${n:-0}" -ge 2 ] && break
-	sleep 0.2
-done
+e2e_wait_runs "$c2" 2
 sleep 0.7        # now in the middle of the third run
 nm_during=$(cat /sys/block/$bdev/queue/nomerges)
 "$KBENCH" run -q -o "$c2" >/dev/null 2>"$tmp/lock.err"
@@ -262,8 +258,9 @@ check "a refused tunable value: exit 1 (got $rc1); the corrected conf then start
 	"[ $rc1 -eq 1 ] && grep -q 'nothing was run' $tmp/fix1.err && [ $rc2 -eq 0 ] && grep -q 'starting it again from' $tmp/fix2.err && [ \"\$(jq '.runs | length' $tmp/cfix/state.json)\" = 4 ]"
 "$KBENCH" run -q -c "$tmp/e2e.conf" -o "$tmp/cfix" >/dev/null 2>"$tmp/fix3.err"
 rc3=$?
-check "... but once a run is recorded another conf is refused (exit $rc3)" \
-	"[ $rc3 -ne 0 ] && grep -q 'made from a different kernels.conf' $tmp/fix3.err"
+lay=$(grep -n '^layouts' "$tmp/e2e.conf" | cut -d: -f1)
+check "... but once a run is recorded another conf is refused (exit $rc3), naming the first line that differs ($lay)" \
+	"[ $rc3 -ne 0 ] && grep -q 'made from a different kernels.conf' $tmp/fix3.err && grep -q \"first difference: line $lay: 'layouts\" $tmp/fix3.err"
 
 # --- 11. a campaign whose every run fails exits 1, also when run again ---
 mkdir -p "$tmp/badprof"

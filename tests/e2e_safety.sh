@@ -172,6 +172,17 @@ rc=$?
 check "target = file:$dev: exit 1 (got $rc), a block device, use target = /dev/NAME" \
 	"[ $rc -eq 1 ] && grep -q 'target = file:$dev: $dev is a block device, not a file; a device is target = /dev/NAME' $tmp/fdev.err"
 
+# target = a device that is not there, or not a block device: the
+# conf's line and what target = expects
+conf "$tmp/nodev.conf" "/dev/kbench-no-such-dev" ""
+"$KBENCH" run -q -c "$tmp/nodev.conf" -o "$tmp/cnodev" >/dev/null 2>"$tmp/nodev.err"
+rc=$?
+conf "$tmp/chr.conf" "/dev/null" ""
+"$KBENCH" run -q -c "$tmp/chr.conf" -o "$tmp/cchr" >/dev/null 2>"$tmp/chr.err"
+rc2=$?
+check "target = a missing device / a character device: exit 1 ($rc, $rc2), FILE:LINE, what it is, what target = expects" \
+	"[ $rc -eq 1 ] && [ $rc2 -eq 1 ] && grep -q 'nodev.conf:6: target /dev/kbench-no-such-dev: No such file or directory (expected a block device' $tmp/nodev.err && grep -q 'chr.conf:6: target /dev/null is not a block device (a character device); expected a block device' $tmp/chr.err && ! grep -q 'use file:' $tmp/chr.err"
+
 # --- 3. stale temporary files of a killed kbench ---
 sh -c 'exit 0' & dead=$!
 wait $dead

@@ -101,4 +101,15 @@ if command -v man >/dev/null; then
 else
 	skipped "no man(1) here to render the pages"
 fi
+# a mistyped option: getopt's line naming it and where the help is, not
+# the whole --help (a 40-line screen that hid the one line that mattered)
+bad=""
+for c in $cmds; do
+	"$KBENCH" "$c" --no-such-option >/dev/null 2>"$tmp/badopt.err" && bad="$bad $c(exit 0)"
+	[ "$(wc -l <"$tmp/badopt.err")" -le 2 ] && grep -q -- "no-such-option" "$tmp/badopt.err" &&
+		grep -q "kbench $c --help" "$tmp/badopt.err" || bad="$bad $c"
+done
+rm -f "$tmp/badopt.err"
+check "kbench CMD --no-such-option: names it and 'kbench CMD --help' in at most 2 lines, exit non-zero${bad:+ (not:$bad)}" "[ -z '$bad' ]"
+
 e2e_summary man

@@ -365,9 +365,12 @@ static void test_load_why(void **state)
 	cap_begin(&c);
 	assert_null(kb_json_load(bad));
 	assert_null(kb_json_load(tmpdir));
+	assert_null(kb_json_load(miss));
 	msg = cap_end(&c);
+	assert_non_null(strstr(msg, "absent.json: cannot open: No such file"));
 	assert_non_null(strstr(msg, "bad.json:3:"));
-	assert_non_null(strstr(msg, ":-1:-1: read error: Is a directory"));
+	assert_non_null(strstr(msg, ": read error: Is a directory"));
+	assert_null(strstr(msg, ":-1:-1:"));
 	free(msg);
 	free(miss);
 	free(bad);

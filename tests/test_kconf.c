@@ -493,6 +493,21 @@ static void test_profiles_search(void **state)
 	assert_int_equal(cfg.nprofiles_places, 1);
 	assert_non_null(strstr(cfg.profiles_places[0].source,
 			       "KBENCH_PROFILES"));
+	/* a typo of a job the directory has: that job, not another place */
+	help = kconf_profiles_help(&cfg, "randread-4kk");
+	assert_non_null(strstr(help, "did you mean 'randread-4k'?"));
+	assert_non_null(strstr(help, "the jobs there: randread-4k)"));
+	assert_non_null(strstr(help, "fix: jobs = randread-4k in "));
+	assert_null(strstr(help, "set profiles = DIR"));
+	free(help);
+	/* nothing near: the jobs it has, and where else to look */
+	help = kconf_profiles_help(&cfg, "seqwrite-1m");
+	assert_null(strstr(help, "did you mean"));
+	p = kb_xasprintf("the jobs in %s: randread-4k\n", env);
+	assert_non_null(strstr(help, p));
+	free(p);
+	assert_non_null(strstr(help, "set profiles = DIR"));
+	free(help);
 	kconf_free(&cfg);
 
 	/* profiles = in kernels.conf before KBENCH_PROFILES */
