@@ -56,4 +56,10 @@ int kb_parse_utc(const char *iso, int64_t *secs);
 #include <time.h>
 char *kb_format_utc(time_t t, char *buf, size_t len);
 
+/* The Levenshtein distance of a and b (insertions, deletions and
+ * substitutions of one byte each; V. I. Levenshtein, Soviet Physics
+ * Doklady 10 (1966) 707), for "did you mean"; (size_t)-1 when either is
+ * 64 bytes or longer. */
+size_t kb_edit_distance(const char *a, const char *b);
+
 #endif

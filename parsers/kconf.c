@@ -192,34 +192,6 @@ static int valid_dir_name(const char *s)
 	       s[0] != '-';
 }
 
-/* Levenshtein distance, for "did you mean"; names are short. */
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j;
-	size_t row[64], prev, tmp;
-
-	if (lb >= sizeof(row) / sizeof(row[0]) || la >= 64)
-		return (size_t)-1;
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		prev = row[0];
-		row[0] = i;
-		for (j = 1; j <= lb; j++) {
-			size_t best = prev + (a[i - 1] != b[j - 1]);
-
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			tmp = row[j];
-			row[j] = best;
-			prev = tmp;
-		}
-	}
-	return row[lb];
-}
-
 static const char *closest(const char *key, const char *const *names,
 			   size_t n, const char *extra)
 {
@@ -228,14 +200,14 @@ static const char *closest(const char *key, const char *const *names,
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		d = edit_distance(key, names[i]);
+		d = kb_edit_distance(key, names[i]);
 		if (d < bestd) {
 			bestd = d;
 			best = names[i];
 		}
 	}
 	if (extra) {
-		d = edit_distance(key, extra);
+		d = kb_edit_distance(key, extra);
 		if (d < bestd)
 			best = extra;
 	}
@@ -2433,7 +2405,7 @@ static char *job_near(const char *dir, const char *job, char **jobs)
 			free(list);
 			list = t;
 		}
-		dist = edit_distance(job, e->d_name);
+		dist = kb_edit_distance(job, e->d_name);
 		if (dist < bestd) {
 			bestd = dist;
 			free(best);

@@ -1632,11 +1632,7 @@ int kb_report_build(const struct kb_rmodel *m, const struct report_opts *opts,
 			if (kb_metric_find(opts->metrics[nm]) ||
 			    results_have_metric(&c, opts->metrics[nm]))
 				continue;
-			kb_error("--metric %s: no such metric, neither in "
-				 "lib/metrics.h nor in these results (names "
-				 "look like read.iops, read.clat_p99_ns, "
-				 "cpu.iowait_pct)", opts->metrics[nm]);
-			ret = -EINVAL;
+			ret = kb_rmodel__no_metric(m, opts->metrics[nm]);
 			goto out;
 		}
 	}

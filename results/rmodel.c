@@ -1,5 +1,6 @@
 /* results/rmodel.c - see rmodel.h. */
 #include "results/rmodel.h"
+#include "lib/str.h"
 #include "results/json.h"
 #include "results/model.h"
 #include "results/paths.h"
@@ -7,6 +8,7 @@
 #include "lib/err.h"
 #include "lib/file.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -485,6 +487,36 @@ int kb_rmodel__names_metric(const struct kb_rmodel *m, const char *name)
 						    "metrics"), name))
 			return 1;
 	return 0;
+}
+
+const char *kb_rmodel__metric_near(const struct kb_rmodel *m,
+				   const char *name)
+{
+	const char *best = NULL;
+	size_t k, d, bestd = 3;
+
+	for (k = 0; name && k < m->nmetrics; k++) {
+		d = kb_edit_distance(name, m->metrics[k].name);
+		if (d < bestd) {
+			bestd = d;
+			best = m->metrics[k].name;
+		}
+	}
+	return best;
+}
+
+int kb_rmodel__no_metric(const struct kb_rmodel *m, const char *name)
+{
+	const char *near = kb_rmodel__metric_near(m, name);
+
+	if (near)
+		kb_error("--metric %s: no such metric in these results; did "
+			 "you mean '%s'?", name, near);
+	else
+		kb_error("--metric %s: no such metric, neither in "
+			 "lib/metrics.h nor in these results (names look like "
+			 "read.iops, read.clat_p99_ns, cpu.iowait_pct)", name);
+	return -EINVAL;
 }
 
 void kb_rmodel__outliers_clear(struct kb_rmodel *m)

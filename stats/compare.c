@@ -1269,13 +1269,9 @@ int stats_fill_comparisons_in(struct kb_rmodel *model,
 	if (o->metrics) {
 		for (i = 0; o->metrics[i]; i++) {
 			if (!kb_metric_find(o->metrics[i]) &&
-			    !kb_rmodel__names_metric(model, o->metrics[i])) {
-				kb_error("--metric %s: no such metric, neither "
-					 "in lib/metrics.h nor in these "
-					 "results (names look like read.iops, "
-					 "read.clat_p99_ns)", o->metrics[i]);
-				return -EINVAL;
-			}
+			    !kb_rmodel__names_metric(model, o->metrics[i]))
+				return kb_rmodel__no_metric(model,
+							    o->metrics[i]);
 		}
 	}
 	if (!pairs) {

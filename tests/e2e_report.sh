@@ -85,6 +85,12 @@ if [ -n "$campaign" ]; then
 	rc2=$?
 	"$KBENCH" report --from-json "$tmp/nosuch.json" >/dev/null 2>"$tmp/fj3.err"
 	rc3=$?
+	"$KBENCH" compare --metric read.iopz "$campaign" "$campaign" >/dev/null 2>"$tmp/near1.err"
+	rc4=$?
+	"$KBENCH" report --metric read.clat_p99_nz "$campaign" >/dev/null 2>"$tmp/near2.err"
+	rc5=$?
+	check "a metric name one edit off: exit 2 ($rc4 $rc5), did you mean the one these results have" \
+		"[ $rc4 -eq 2 ] && [ $rc5 -eq 2 ] && grep -q \"read.iopz: no such metric in these results; did you mean 'read.iops'?\" '$tmp/near1.err' && grep -q \"did you mean 'read.clat_p99_ns'?\" '$tmp/near2.err'"
 	check "--from-json state.json / campaign.json / a missing file: exit 2, each named for what it is (got $rc1 $rc2 $rc3)" \
 		"[ $rc1 -eq 2 ] && [ $rc2 -eq 2 ] && [ $rc3 -eq 2 ] && grep -q \"state.json: not a kbench results.json (a campaign's state.json\" '$tmp/fj1.err' && grep -q \"campaign.json: not a kbench results.json (a campaign's campaign.json\" '$tmp/fj2.err' && grep -q 'nosuch.json: cannot open: No such file' '$tmp/fj3.err' && ! grep -q -- '-1:-1\\|damaged' '$tmp/fj1.err' '$tmp/fj2.err' '$tmp/fj3.err'"
 fi
