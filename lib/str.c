@@ -177,3 +177,13 @@ size_t kb_edit_distance(const char *a, const char *b)
 	}
 	return row[lb];
 }
+
+int kb_nearer(const char *key, const char *cand, size_t *bestd)
+{
+	size_t d = kb_edit_distance(key, cand);
+
+	if (d > 2 || d >= *bestd)
+		return 0;
+	*bestd = d;
+	return 1;
+}

@@ -62,4 +62,9 @@ char *kb_format_utc(time_t t, char *buf, size_t len);
  * 64 bytes or longer. */
 size_t kb_edit_distance(const char *a, const char *b);
 
+/* For "did you mean": 1 when cand is within 2 edits of key
+ * (kb_edit_distance()) and nearer than *bestd (start it at (size_t)-1),
+ * which then becomes cand's distance; else 0. */
+int kb_nearer(const char *key, const char *cand, size_t *bestd);
+
 #endif

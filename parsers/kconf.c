@@ -196,21 +196,13 @@ static const char *closest(const char *key, const char *const *names,
 			   size_t n, const char *extra)
 {
 	const char *best = NULL;
-	size_t d, bestd = 3;	/* suggest only within 2 edits */
-	size_t i;
+	size_t bestd = (size_t)-1, i;
 
-	for (i = 0; i < n; i++) {
-		d = kb_edit_distance(key, names[i]);
-		if (d < bestd) {
-			bestd = d;
+	for (i = 0; i < n; i++)
+		if (kb_nearer(key, names[i], &bestd))
 			best = names[i];
-		}
-	}
-	if (extra) {
-		d = kb_edit_distance(key, extra);
-		if (d < bestd)
-			best = extra;
-	}
+	if (extra && kb_nearer(key, extra, &bestd))
+		best = extra;
 	return best;
 }
 
@@ -2386,7 +2378,7 @@ static char *job_near(const char *dir, const char *job, char **jobs)
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	char *best = NULL, *list = NULL, *t;
-	size_t bestd = 3, n = 0, len, dist;
+	size_t bestd = (size_t)-1, n = 0, len;
 
 	*jobs = NULL;
 	while (d && (e = readdir(d))) {
@@ -2405,9 +2397,7 @@ static char *job_near(const char *dir, const char *job, char **jobs)
 			free(list);
 			list = t;
 		}
-		dist = kb_edit_distance(job, e->d_name);
-		if (dist < bestd) {
-			bestd = dist;
+		if (kb_nearer(job, e->d_name, &bestd)) {
 			free(best);
 			best = kb_xstrdup(e->d_name);
 		}

@@ -493,15 +493,11 @@ const char *kb_rmodel__metric_near(const struct kb_rmodel *m,
 				   const char *name)
 {
 	const char *best = NULL;
-	size_t k, d, bestd = 3;
+	size_t k, bestd = (size_t)-1;
 
-	for (k = 0; name && k < m->nmetrics; k++) {
-		d = kb_edit_distance(name, m->metrics[k].name);
-		if (d < bestd) {
-			bestd = d;
+	for (k = 0; name && k < m->nmetrics; k++)
+		if (kb_nearer(name, m->metrics[k].name, &bestd))
 			best = m->metrics[k].name;
-		}
-	}
 	return best;
 }
 

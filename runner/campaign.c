@@ -633,13 +633,21 @@ static int conf_differs(const char *a_path, const char *b_path)
 	return differ;
 }
 
+/* Line [p, e) of a file as a message shows it: 'TEXT' (at most 60
+ * bytes), or (none) past the file's end; malloc'd. */
+static char *shown_line(const char *p, const char *e)
+{
+	if (!*p)
+		return kb_xstrdup("(none)");
+	return kb_xasprintf("'%.*s'", (int)(e - p > 60 ? 60 : e - p), p);
+}
+
 /* "line N: 'A' in a_path, 'B' in b_path" for the first line where the
  * two files differ ("(none)" past a file's end), malloc'd; NULL when
- * one cannot be read or they are the same.  Lines are shown up to 60
- * bytes. */
+ * one cannot be read or they are the same. */
 static char *conf_first_diff(const char *a_path, const char *b_path)
 {
-	char *a = NULL, *b = NULL, *out = NULL;
+	char *a = NULL, *b = NULL, *out = NULL, *sa, *sb;
 	const char *pa, *pb, *ea, *eb;
 	int line = 1, same;
 
@@ -650,26 +658,22 @@ static char *conf_first_diff(const char *a_path, const char *b_path)
 	for (pa = a, pb = b;; line++) {
 		ea = pa + strcspn(pa, "\n");
 		eb = pb + strcspn(pb, "\n");
-		if (ea - pa != eb - pb || memcmp(pa, pb, (size_t)(ea - pa)) ||
-		    !*ea != !*eb)
+		same = ea - pa == eb - pb &&
+		       !memcmp(pa, pb, (size_t)(ea - pa));
+		if (!same || !*ea != !*eb)
 			break;
 		if (!*ea)
 			goto out;	/* not reached: strcmp differed */
 		pa = ea + 1;
 		pb = eb + 1;
 	}
-	same = ea - pa == eb - pb && !memcmp(pa, pb, (size_t)(ea - pa));
-	out = kb_xasprintf("line %d: %s%.*s%s in %s, %s%.*s%s in %s%s", line,
-			   *pa || ea > pa ? "'" : "",
-			   *pa || ea > pa ? (int)(ea - pa > 60 ? 60 : ea - pa)
-			   : 6, *pa || ea > pa ? pa : "(none)",
-			   *pa || ea > pa ? "'" : "", a_path,
-			   *pb || eb > pb ? "'" : "",
-			   *pb || eb > pb ? (int)(eb - pb > 60 ? 60 : eb - pb)
-			   : 6, *pb || eb > pb ? pb : "(none)",
-			   *pb || eb > pb ? "'" : "", b_path,
-			   same ? " (the end of the line differs: a newline "
-			   "at the end of the file?)" : "");
+	sa = shown_line(pa, ea);
+	sb = shown_line(pb, eb);
+	out = kb_xasprintf("line %d: %s in %s, %s in %s%s", line, sa, a_path,
+			   sb, b_path, same ? " (the end of the line differs: "
+			   "a newline at the end of the file?)" : "");
+	free(sa);
+	free(sb);
 out:
 	free(a);
 	free(b);

@@ -471,13 +471,14 @@ int target_open(const struct kb_config *cfg, const char *dir,
 		t->size_bytes = target_remote_size_bytes(cfg, t->kind, t->path);
 		return 0;
 	}
-	where = cfg->path && cfg->target_line ?
-		kb_xasprintf("%s:%d: ", cfg->path, cfg->target_line) :
-		kb_xstrdup("");
 	switch (t->kind) {
 	case KB_TARGET_DEVICE:
+		where = cfg->path && cfg->target_line ?
+			kb_xasprintf("%s:%d: ", cfg->path, cfg->target_line) :
+			kb_xstrdup("");
 		t->path = kb_xstrdup(cfg->target);
 		ret = open_device(t, where);
+		free(where);
 		break;
 	case KB_TARGET_LOOP:
 		ret = open_loop(cfg, dir, t);
@@ -495,7 +496,6 @@ int target_open(const struct kb_config *cfg, const char *dir,
 		ret = open_file(cfg, t);
 		break;
 	}
-	free(where);
 	if (ret)
 		target_close(t);
 	return ret;
