@@ -373,6 +373,13 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 	ret = results_run_json_write(runjson, &rj);
 	if (ret)
 		goto out;
+	/* stopped by a signal (kb_spawn_forward_signal, set by kbench run's
+	 * handler): fio and perf were cut short, so the run is not a
+	 * measurement; the caller records nothing and a resume runs it
+	 * again, and parsing its files would only print false errors (an
+	 * empty perf report of a profiling run) */
+	if (kb_spawn_forward_signal)
+		goto out;
 	*result = run_dir_parse(rdir);
 	if (!*result)
 		ret = -EIO;

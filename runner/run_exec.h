@@ -22,7 +22,9 @@ struct json_t;	/* jansson's: the run record of parsers/run_dir.h */
  * unreadable}); one that no longer reads as applied fails the run
  * (run.json "tunables_changed", the reason tunables_changed() gives;
  * parsers/run_dir.c makes it the run's).  tu NULL: none.  0 when it ran
- * (ok or failed), -errno when the campaign cannot go on.  Implemented in
+ * (ok or failed), -errno when the campaign cannot go on; 0 with *result
+ * NULL when a signal stopped it (kb_spawn_forward_signal, lib/proc.h:
+ * not a measurement, nothing parsed).  Implemented in
  * runner/run_exec.c. */
 int do_run(struct kb_campaign *c, const struct kb_run *r,
 	   const struct kb_target *t, const struct kb_tunables *tu,
