@@ -2371,25 +2371,28 @@ void kconf_find_profiles(struct kb_config *cfg, const char *exe,
 }
 
 /* The job of dir (NAME.fio files) within 2 edits of job, malloc'd, or
- * NULL; *jobs = their names, ", "-joined in directory order (at most
- * 20, then "..."), malloc'd, or NULL when there are none. */
+ * NULL (the first in name order among the nearest); *jobs = their names,
+ * ", "-joined in name order (scandir(3) with alphasort: the same list on
+ * every file system; at most 20, then "..."), malloc'd, or NULL when
+ * there are none. */
 static char *job_near(const char *dir, const char *job, char **jobs)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char *best = NULL, *list = NULL, *t;
+	struct dirent **ents = NULL;
+	char *best = NULL, *list = NULL, *t, *name;
 	size_t bestd = (size_t)-1, n = 0, len;
+	int i, nents = scandir(dir, &ents, NULL, alphasort);
 
 	*jobs = NULL;
-	while (d && (e = readdir(d))) {
-		len = strlen(e->d_name);
-		if (len <= 4 || strcmp(e->d_name + len - 4, ".fio") ||
-		    e->d_name[0] == '.')
+	for (i = 0; i < nents; i++) {
+		name = ents[i]->d_name;
+		len = strlen(name);
+		if (len <= 4 || strcmp(name + len - 4, ".fio") ||
+		    name[0] == '.')
 			continue;
-		e->d_name[len - 4] = '\0';
+		name[len - 4] = '\0';
 		if (n++ < 20) {
 			t = kb_xasprintf("%s%s%s", list ? list : "",
-					 list ? ", " : "", e->d_name);
+					 list ? ", " : "", name);
 			free(list);
 			list = t;
 		} else if (n == 21) {
@@ -2397,13 +2400,14 @@ static char *job_near(const char *dir, const char *job, char **jobs)
 			free(list);
 			list = t;
 		}
-		if (kb_nearer(job, e->d_name, &bestd)) {
+		if (kb_nearer(job, name, &bestd)) {
 			free(best);
-			best = kb_xstrdup(e->d_name);
+			best = kb_xstrdup(name);
 		}
 	}
-	if (d)
-		closedir(d);
+	for (i = 0; i < nents; i++)
+		free(ents[i]);
+	free(ents);
 	*jobs = list;
 	return best;
 }

@@ -508,6 +508,16 @@ static void test_profiles_search(void **state)
 	free(p);
 	assert_non_null(strstr(help, "set profiles = DIR"));
 	free(help);
+	/* the jobs are listed in name order, whatever order the directory
+	 * holds them in; the nearest wins over a farther one */
+	touch(env, "zz-last.fio");
+	touch(env, "aa-first.fio");
+	touch(env, "randread-4q.fio");
+	help = kconf_profiles_help(&cfg, "randread-4kk");
+	assert_non_null(strstr(help, "did you mean 'randread-4k'?"));
+	assert_non_null(strstr(help, "the jobs there: aa-first, randread-4k, "
+			       "randread-4q, zz-last)"));
+	free(help);
 	kconf_free(&cfg);
 
 	/* profiles = in kernels.conf before KBENCH_PROFILES */
