@@ -5,6 +5,7 @@
 #include "runner/campaign.h"
 #include "runner/plan.h"
 #include "runner/calibrate.h"
+#include "runner/target.h"
 #include "results/paths.h"
 
 #include <getopt.h>
@@ -33,8 +34,12 @@ static void usage(FILE *f)
 "                      rounds and every warm-up round)\n"
 "  -h, --help          this text\n"
 "\n"
+"A block-device target is checked as kbench run checks it (exists, is a\n"
+"block device, is not mounted, swap or held), and a file: target's\n"
+"directory exists; loop: and null_blk targets are made by kbench run.\n"
+"\n"
 "exit status: 0 printed; 1 an error (a bad option, kernels.conf, a missing\n"
-"job file: the message says which).\n", KB_RUN_OVERHEAD_S);
+"job file, a target kbench run would refuse: the message says which).\n", KB_RUN_OVERHEAD_S);
 }
 
 /* calibration = FILE: what it measured and the rounds it asks for */
@@ -121,7 +126,12 @@ int cmd_plan(int argc, char **argv)
 	if (kconf_load(conf, &cfg))
 		return 1;
 	calibrated = calibrate_apply(&cfg, &cal);	/* iterations = auto */
+	/* the target as kbench run would find it, when a variant runs in
+	 * this kernel (vm and kexec variants set theirs up in their own) */
+	for (i = 0; i < cfg.nvariants && driver_batch(&cfg, i); i++)
+		;
 	if (calibrated < 0 || campaign_check_jobs(&cfg) ||
+	    (i < cfg.nvariants && target_check(&cfg)) ||
 	    plan_build(&cfg, &plan) ||
 	    (calibrated > 0 && plan_check_calibration(&cfg, &plan, &cal))) {
 		results_calibration_free(&cal);

@@ -275,11 +275,13 @@ static int check_unused(const struct kb_target *t, dev_t rdev)
 	return -EBUSY;
 }
 
-/* where: "FILE:LINE: " of kernels.conf's target =, or "" */
-static int open_device(struct kb_target *t, const char *where)
+/* The checks of a block-device target that change nothing: it exists,
+ * is a block device, is not in use.  *st: its stat.  where: "FILE:LINE: "
+ * of kernels.conf's target =, or "".  0 or -errno (said). */
+static int check_device(struct kb_target *t, const char *where,
+			struct stat *st_out)
 {
 	struct stat st;
-	int fd;
 
 	if (stat(t->path, &st) < 0) {
 		int err = -errno;
@@ -303,6 +305,20 @@ static int open_device(struct kb_target *t, const char *where)
 				 "special file");
 		return -ENOTBLK;
 	}
+	if (check_unused(t, st.st_rdev))
+		return -EBUSY;
+	*st_out = st;
+	return 0;
+}
+
+/* where: "FILE:LINE: " of kernels.conf's target =, or "" */
+static int open_device(struct kb_target *t, const char *where)
+{
+	struct stat st;
+	int fd, ret = check_device(t, where, &st);
+
+	if (ret)
+		return ret;
 	fd = open(t->path, O_RDONLY);
 	if (fd < 0) {
 		int err = -errno;
@@ -315,8 +331,6 @@ static int open_device(struct kb_target *t, const char *where)
 	if (ioctl(fd, BLKGETSIZE64, &t->size_bytes) < 0)
 		t->size_bytes = 0;
 	close(fd);
-	if (check_unused(t, st.st_rdev))
-		return -EBUSY;
 	return blockdev_sysfs(t, st.st_rdev);
 }
 
@@ -405,15 +419,14 @@ out:
 	return ret;
 }
 
-static int open_file(const struct kb_config *cfg, struct kb_target *t)
+/* file:PATH: a regular file, or a new one in an existing directory.
+ * 0 or -errno (said). */
+static int check_file(const struct kb_config *cfg, const struct kb_target *t)
 {
 	struct stat st;
-	int fd;
+	char *parent, *slash;
+	int ret = 0;
 
-	if (stat(t->path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-		t->size_bytes = (unsigned long long)st.st_size;
-		return 0;
-	}
 	if (stat(t->path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		kb_error("%s: target = file:%s: %s is %s, not a file; %s",
 			 cfg->path, t->path, t->path,
@@ -424,6 +437,36 @@ static int open_file(const struct kb_config *cfg, struct kb_target *t)
 			 "use, not mounted)" : "name a file, or a new one");
 		return -EINVAL;
 	}
+	if (stat(t->path, &st) == 0)
+		return 0;
+	parent = kb_xstrdup(t->path);
+	slash = strrchr(parent, '/');
+	if (slash)
+		slash[slash == parent] = '\0';	/* "/f" -> "/" */
+	if (slash && (stat(parent, &st) < 0 || !S_ISDIR(st.st_mode))) {
+		kb_error("%s: target = file:%s: its directory %s %s; kbench "
+			 "creates the file, not the directories above it",
+			 cfg->path ? cfg->path : "kernels.conf", t->path,
+			 parent, stat(parent, &st) < 0 ? "does not exist" :
+			 "is not a directory");
+		ret = -ENOENT;
+	}
+	free(parent);
+	return ret;
+}
+
+static int open_file(const struct kb_config *cfg, struct kb_target *t)
+{
+	struct stat st;
+	int fd, ret;
+
+	if (stat(t->path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+		t->size_bytes = (unsigned long long)st.st_size;
+		return 0;
+	}
+	ret = check_file(cfg, t);
+	if (ret)
+		return ret;
 	/* create it, sparse, so every job file (some give each job a share
 	 * of the file by percentage) finds it at its full size */
 	t->size_bytes = cfg->loop_size_bytes ? cfg->loop_size_bytes :
@@ -498,6 +541,29 @@ int target_open(const struct kb_config *cfg, const char *dir,
 	}
 	if (ret)
 		target_close(t);
+	return ret;
+}
+
+int target_check(const struct kb_config *cfg)
+{
+	struct kb_target t;
+	struct stat st;
+	char *where;
+	int ret = 0;
+
+	memset(&t, 0, sizeof(t));
+	if (cfg->nhosts)
+		return 0;
+	t.path = cfg->target;
+	if (cfg->target_kind == KB_TARGET_DEVICE) {
+		where = cfg->path && cfg->target_line ?
+			kb_xasprintf("%s:%d: ", cfg->path, cfg->target_line) :
+			kb_xstrdup("");
+		ret = check_device(&t, where, &st);
+		free(where);
+	} else if (cfg->target_kind == KB_TARGET_FILE) {
+		ret = check_file(cfg, &t);
+	}
 	return ret;
 }
 

@@ -34,6 +34,14 @@ struct kb_target {
 int target_open(const struct kb_config *cfg, const char *dir,
 		struct kb_target *t);
 
+/* What target_open() checks that changes nothing, for `kbench plan`: a
+ * block device exists, is one and is not in use; a file:PATH is a
+ * regular file or a new one in an existing directory.  loop:, null_blk
+ * and hosts = targets: 0 (made when the campaign runs).  Needs no root.
+ * 0 or -errno (the message names kernels.conf's line and what target =
+ * expects). */
+int target_check(const struct kb_config *cfg);
+
 /* 1 when the block device rdev, whose sysfs directory is sysnode
  * (/sys/dev/block/MAJ:MIN resolved), is in use: it or one of its
  * partitions (the subdirectories of sysnode with a "partition" file) is

@@ -183,6 +183,27 @@ rc2=$?
 check "target = a missing device / a character device: exit 1 ($rc, $rc2), FILE:LINE, what it is, what target = expects" \
 	"[ $rc -eq 1 ] && [ $rc2 -eq 1 ] && grep -q 'nodev.conf:6: target /dev/kbench-no-such-dev: No such file or directory (expected a block device' $tmp/nodev.err && grep -q 'chr.conf:6: target /dev/null is not a block device (a character device); expected a block device' $tmp/chr.err && ! grep -q 'use file:' $tmp/chr.err"
 
+# kbench plan finds the same before anything runs: a missing device, a
+# file: target whose directory is missing (nothing made), a device in
+# use; a loop: target is made by kbench run, so plan passes it
+"$KBENCH" plan -c "$tmp/nodev.conf" >/dev/null 2>"$tmp/plan-nodev.err"
+rc=$?
+conf "$tmp/nodir.conf" "file:$tmp/no-such-dir/t" ""
+"$KBENCH" plan -c "$tmp/nodir.conf" >/dev/null 2>"$tmp/plan-nodir.err"
+rc2=$?
+root_dev=$(findmnt -no SOURCE / 2>/dev/null)
+rc3=skip
+if [ -b "$root_dev" ]; then
+	conf "$tmp/busy.conf" "$root_dev" ""
+	"$KBENCH" plan -c "$tmp/busy.conf" >/dev/null 2>"$tmp/plan-busy.err"
+	rc3=$?
+fi
+conf "$tmp/okplan.conf" loop:32M ""
+"$KBENCH" plan -c "$tmp/okplan.conf" >/dev/null 2>"$tmp/plan-ok.err"
+rc4=$?
+check "kbench plan checks the target: missing device exit 1 ($rc), file: in a missing directory exit 1 ($rc2, nothing made), the root device ($root_dev) in use ($rc3), loop: passes ($rc4)" \
+	"[ $rc -eq 1 ] && grep -q 'nodev.conf:6: target /dev/kbench-no-such-dev: No such file or directory' $tmp/plan-nodev.err && [ $rc2 -eq 1 ] && grep -q 'target = file:$tmp/no-such-dir/t: its directory $tmp/no-such-dir does not exist' $tmp/plan-nodir.err && [ ! -e $tmp/no-such-dir ] && { [ $rc3 = skip ] || { [ $rc3 -eq 1 ] && grep -q 'is in use' $tmp/plan-busy.err; }; } && [ $rc4 -eq 0 ]"
+
 # --- 3. stale temporary files of a killed kbench ---
 sh -c 'exit 0' & dead=$!
 wait $dead
