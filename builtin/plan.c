@@ -6,16 +6,20 @@
 #include "runner/plan.h"
 #include "runner/calibrate.h"
 #include "runner/target.h"
+#include "runner/adaptive.h"
+#include "lib/file.h"
 #include "results/paths.h"
 
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: kbench plan [-c kernels.conf] [--runs] [--shard K/N]\n"
+"       kbench plan -o DIR [--runs]\n"
 "\n"
 "Print what `kbench run` would do with kernels.conf: the configurations,\n"
 "the number of runs, the estimated duration (runtime + %.0f s per run), the\n"
@@ -24,14 +28,22 @@ static void usage(FILE *f)
 "kbench binary, the install prefix) and, with --runs, every run in order.\n"
 "Runs nothing, needs no root.\n"
 "\n"
+"With -o DIR, an existing campaign (one kbench run stopped, or that ran\n"
+"in another kernel): how many of its runs are done, failed and left, the\n"
+"ETA of what is left (with this campaign's measured boot times), and with\n"
+"--runs each run's state; it reads DIR and writes nothing there.\n"
+"\n"
 "options:\n"
-"  -c, --config FILE   campaign description (default: ./kernels.conf)\n"
+"  -c, --config FILE   campaign description (default: ./kernels.conf;\n"
+"                      with -o, it must be the one DIR was made from)\n"
+"  -o, --output DIR    an existing campaign: what is done and left\n"
 "  -r, --runs          list every run in execution order: its key\n"
 "                      (CONFIGURATION/JOB/NNN, NNN the round index,\n"
 "                      warm-ups first from 000) and its iteration (1..N\n"
 "                      counted, w1..wW warm-ups)\n"
 "      --shard K/N     only what `kbench run --shard K/N` runs (its timed\n"
-"                      rounds and every warm-up round)\n"
+"                      rounds and every warm-up round; with -o, the shard\n"
+"                      DIR recorded)\n"
 "  -h, --help          this text\n"
 "\n"
 "A block-device target is checked as kbench run checks it (exists, is a\n"
@@ -39,7 +51,8 @@ static void usage(FILE *f)
 "directory exists; loop: and null_blk targets are made by kbench run.\n"
 "\n"
 "exit status: 0 printed; 1 an error (a bad option, kernels.conf, a missing\n"
-"job file, a target kbench run would refuse: the message says which).\n", KB_RUN_OVERHEAD_S);
+"job file, a target kbench run would refuse, DIR not a campaign: the\n"
+"message says which).\n", KB_RUN_OVERHEAD_S);
 }
 
 /* calibration = FILE: what it measured and the rounds it asks for */
@@ -75,22 +88,117 @@ static void print_calibration_use(const struct kb_config *cfg,
 		       "expect underpowered verdicts\n", cfg->iterations);
 }
 
+/* plan -o DIR: what is done and left of the campaign in DIR, read with
+ * kbench run's own opening (campaign_open_shard()) in dry-run mode, so
+ * nothing is written there (runner/drivers.h kb_driver_dry_run).  conf:
+ * the -c given, or NULL.  0 printed, 1 an error (said). */
+static int plan_campaign(const char *dir, const char *conf, int list,
+			 unsigned shard_k, unsigned shard_n)
+{
+	struct kb_campaign c;
+	char *cj = kb_path_join(dir, "campaign.json");
+	unsigned char *todo;
+	size_t i, nok = 0, nfailed = 0, nleft = 0, nother = 0;
+	char eb[32], lb[KB_ITER_LABEL_MAX];
+	int is_campaign = kb_exists(cj);
+
+	free(cj);
+	if (!is_campaign) {
+		kb_error("%s is not a kbench campaign (no campaign.json); "
+			 "kbench plan -c kernels.conf shows what a new one "
+			 "would do", dir);
+		return 1;
+	}
+	memset(&c, 0, sizeof(c));
+	kb_driver_dry_run = 1;
+	if (campaign_open_shard(&c, dir, conf ? conf : "kernels.conf",
+				conf != NULL, shard_k, shard_n) ||
+	    adaptive_sync_plan(&c)) {
+		campaign_close(&c);
+		return 1;
+	}
+	todo = kb_xcalloc(c.plan.nruns + 1, 1);
+	for (i = 0; i < c.plan.nruns; i++) {
+		const struct kb_run_record *st =
+			campaign_run_state(&c, c.plan.runs[i].key);
+
+		if (st && !strcmp(st->status, "ok")) {
+			nok++;
+		} else if (st) {
+			nfailed++;
+		} else {
+			todo[i] = 1;
+			nleft++;
+			if (!driver_variant_ready(&c.cfg,
+				c.plan.configs[c.plan.runs[i].config].variant))
+				nother++;
+		}
+	}
+	printf("campaign %s%s: %zu runs planned: %zu done (%zu ok, %zu "
+	       "failed), %zu left", dir, c.resumed ? "" : " (not started)",
+	       c.plan.nruns, nok + nfailed, nok, nfailed, nleft);
+	if (nleft)
+		printf(", about %s", plan_fmt_duration(plan_estimate_total_s(
+		       &c.cfg, &c.plan, todo, dir), eb, sizeof(eb)));
+	printf("\n");
+	if (c.shard_n)
+		printf("shard %u/%u of the campaign\n", c.shard_k, c.shard_n);
+	if (nother)
+		printf("%zu of the runs left are for a method = local "
+		       "variant that is not the running kernel: boot it, then "
+		       "kbench run -o %s\n", nother, dir);
+	if (nfailed)
+		printf("kbench run -o %s --retry-failed runs the %zu failed "
+		       "run(s) again\n", dir, nfailed);
+	if (!nleft)
+		printf("nothing left to run: kbench report %s renders the "
+		       "tables\n", dir);
+	else
+		printf("kbench run -o %s resumes it\n", dir);
+	if (c.cfg.iterations_auto)
+		printf("iterations = auto: rounds may be added up to "
+		       "max_iterations = %u while a compared metric's CI is "
+		       "wider than +-%g%%\n", c.cfg.max_iterations,
+		       c.cfg.target_ci_pct);
+	if (list)
+		for (i = 0; i < c.plan.nruns; i++) {
+			const struct kb_run *r = &c.plan.runs[i];
+			const struct kb_run_record *st =
+				campaign_run_state(&c, r->key);
+
+			printf("%5zu  %-7s %s  (%s %s%s)\n", i + 1,
+			       st ? st->status : "to do", r->key,
+			       r->warmup ? "warm-up" : "iteration",
+			       kb_iteration_label(r->iteration, c.cfg.warmup,
+						  lb),
+			       r->extra == KB_RUN_PROFILING ?
+			       ": profiling run, not counted" : r->extra ?
+			       ": unsampled run, not counted" : "");
+		}
+	free(todo);
+	campaign_close(&c);
+	return 0;
+}
+
 const struct option kb_plan_options[] = {
 	{ "config", required_argument, NULL, 'c' },
+	{ "output", required_argument, NULL, 'o' },
 	{ "runs", no_argument, NULL, 'r' },
 	{ "shard", required_argument, NULL, 's' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
-const char kb_plan_shortopts[] = "c:rh";
+const char kb_plan_shortopts[] = "c:o:rh";
 const struct kb_arg_spec kb_plan_args[] = {
 	{ "config", KB_ARG_CONF, NULL },
+	{ "output", KB_ARG_CAMPAIGN, NULL },
 	{ NULL, KB_ARG_NONE, NULL },
 };
 
 int cmd_plan(int argc, char **argv)
 {
-	const char *conf = "kernels.conf";
+	const char *conf = "kernels.conf", *outdir = NULL;
+	int conf_given = 0;
 	struct kb_config cfg;
 	struct kb_plan plan;
 	struct kb_calibration cal;
@@ -105,6 +213,10 @@ int cmd_plan(int argc, char **argv)
 		switch (o) {
 		case 'c':
 			conf = optarg;
+			conf_given = 1;
+			break;
+		case 'o':
+			outdir = optarg;
 			break;
 		case 'r':
 			list = 1;
@@ -123,6 +235,9 @@ int cmd_plan(int argc, char **argv)
 	}
 	if (kb_no_operands(argc, argv, "plan"))
 		return 1;
+	if (outdir)
+		return plan_campaign(outdir, conf_given ? conf : NULL, list,
+				     shard_k, shard_n);
 	if (kconf_load(conf, &cfg))
 		return 1;
 	calibrated = calibrate_apply(&cfg, &cal);	/* iterations = auto */

@@ -111,11 +111,25 @@ check "nomerges restored to 0 after SIGINT ($(cat /sys/block/$bdev/queue/nomerge
 check "no tunables left to restore" "[ ! -e $c2/tunables.saved.json ]"
 partial=$(jq '.runs | length' "$c2/state.json")
 check "interrupted campaign kept its completed runs ($partial)" "[ $partial -ge 2 ] && [ $partial -lt 6 ]"
+# kbench plan -o DIR: what is done and left of it, DIR unchanged
+sum0=$(find "$c2" -type f -exec sha256sum {} + | sort | sha256sum)
+"$KBENCH" plan -o "$c2" --runs >"$tmp/plan-o.out" 2>"$tmp/plan-o.err"
+rc=$?
+sum1=$(find "$c2" -type f -exec sha256sum {} + | sort | sha256sum)
+check "plan -o on the interrupted campaign: exit 0 (got $rc), $partial of 6 done, $((6 - partial)) left with an ETA, each run's state, nothing in DIR changed" \
+	"[ $rc -eq 0 ] && grep -q '6 runs planned: $partial done ($partial ok, 0 failed), $((6 - partial)) left, about ' $tmp/plan-o.out && grep -q 'kbench run -o $c2 resumes it' $tmp/plan-o.out && [ \"\$(grep -c '^ *[0-9]*  ok  ' $tmp/plan-o.out)\" = $partial ] && [ \"\$(grep -c '^ *[0-9]*  to do ' $tmp/plan-o.out)\" = $((6 - partial)) ] && [ '$sum0' = '$sum1' ]"
+"$KBENCH" plan -o "$tmp" >/dev/null 2>"$tmp/plan-o2.err"
+rc=$?
+check "plan -o on a directory that is no campaign: exit 1 (got $rc), said" \
+	"[ $rc -eq 1 ] && grep -q 'is not a kbench campaign (no campaign.json)' $tmp/plan-o2.err"
 "$KBENCH" run -q -o "$c2" >"$tmp/run4.out" 2>"$tmp/run4.err"
 rc=$?
 check "resumed kbench run exits 0 (got $rc)" "[ $rc -eq 0 ]"
 check "resumed campaign completed all 6 runs" \
 	"[ \"\$(jq '.runs | length' $c2/state.json)\" = 6 ] && [ \"\$(jq '[.runs[] | select(.status == \"ok\")] | length' $c2/results.json)\" = 6 ]"
+"$KBENCH" plan -o "$c2" >"$tmp/plan-o3.out" 2>&1
+check "plan -o on the completed campaign: 6 done, 0 left, nothing left to run" \
+	"grep -q '6 runs planned: 6 done (6 ok, 0 failed), 0 left\$' $tmp/plan-o3.out && grep -q 'nothing left to run' $tmp/plan-o3.out"
 check "nomerges restored to 0 after the resumed campaign" \
 	"[ \"\$(cat /sys/block/$bdev/queue/nomerges)\" = 0 ]"
 
