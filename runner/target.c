@@ -334,6 +334,59 @@ static int open_device(struct kb_target *t, const char *where)
 	return blockdev_sysfs(t, st.st_rdev);
 }
 
+int target_fill(int fd, unsigned long long size_bytes, const char *path)
+{
+	enum { CHUNK = 1 << 20 };
+	unsigned char *buf;
+	unsigned long long off = 0, x = 0x9e3779b97f4a7c15ULL;
+	off_t hole = lseek(fd, 0, SEEK_HOLE);
+	size_t i;
+	ssize_t n;
+
+	/* written to its end already (a hole at the end only): nothing to
+	 * do; lseek without SEEK_HOLE support says the end, so such a file
+	 * system is taken as written */
+	if (hole < 0 || (unsigned long long)hole >= size_bytes)
+		return 0;
+	buf = kb_xmalloc(CHUNK);
+	/* xorshift64: data no file system stores as a hole, dedups or
+	 * compresses away, as fio's own buffers */
+	for (i = 0; i + 8 <= CHUNK; i += 8) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		memcpy(buf + i, &x, 8);
+	}
+	while (off < size_bytes) {
+		size_t len = size_bytes - off < CHUNK ?
+			(size_t)(size_bytes - off) : CHUNK;
+
+		buf[0] = (unsigned char)(off >> 20);	/* no two chunks alike */
+		n = pwrite(fd, buf, len, (off_t)off);
+		if (n <= 0) {
+			int err = n < 0 ? -errno : -ENOSPC;
+
+			kb_error("cannot write the target's data to %s at %llu "
+				 "MiB of %llu: %s%s", path, off >> 20,
+				 size_bytes >> 20, strerror(-err), err ==
+				 -ENOSPC ? " (the file system is full: free "
+				 "space, or give a smaller loop:SIZE)" : "");
+			free(buf);
+			return err;
+		}
+		off += (unsigned long long)n;
+	}
+	free(buf);
+	if (fdatasync(fd) < 0) {
+		int err = -errno;
+
+		kb_error("cannot write the target's data to %s: %s", path,
+			 strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
 static int open_loop(const struct kb_config *cfg, const char *dir,
 		     struct kb_target *t)
 {
@@ -355,6 +408,13 @@ static int open_loop(const struct kb_config *cfg, const char *dir,
 			 strerror(errno));
 		goto out;
 	}
+	/* written data, not holes: a read of a hole costs no I/O at all,
+	 * so a read job on a fresh sparse file measures the file system's
+	 * hole handling, and the first write job of a campaign would change
+	 * what every later read measures */
+	ret = target_fill(bfd, cfg->loop_size_bytes, t->backing);
+	if (ret)
+		goto out;
 	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
 	if (ctl < 0) {
 		ret = -errno;
@@ -481,8 +541,11 @@ static int open_file(const struct kb_config *cfg, struct kb_target *t)
 			close(fd);
 		return err;
 	}
+	/* a new file holds data, as open_loop()'s; one of the user's is
+	 * used as it is */
+	ret = target_fill(fd, t->size_bytes, t->path);
 	close(fd);
-	return 0;
+	return ret;
 }
 
 unsigned long long target_remote_size_bytes(const struct kb_config *cfg,

@@ -34,6 +34,17 @@ struct kb_target {
 int target_open(const struct kb_config *cfg, const char *dir,
 		struct kb_target *t);
 
+/* Write data over the holes of the file fd (path: for messages) up to
+ * size_bytes, then fdatasync it: a loop: target's backing file and a new
+ * file: target, so that reads do I/O (a read of a hole does none: what a
+ * read job measures on a sparse file is the file system's hole lookup,
+ * and a campaign's first write job changes what every later read
+ * measures).  Pseudo-random bytes (no file system keeps them as a hole,
+ * dedups or compresses them).  A file without holes below size_bytes
+ * (SEEK_HOLE, lseek(2)) is left alone.  0 or -errno (said; ENOSPC names
+ * the full file system). */
+int target_fill(int fd, unsigned long long size_bytes, const char *path);
+
 /* What target_open() checks that changes nothing, for `kbench plan`: a
  * block device exists, is one and is not in use; a file:PATH is a
  * regular file or a new one in an existing directory.  loop:, null_blk
