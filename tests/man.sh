@@ -90,6 +90,14 @@ for c in $cmds; do
 	done
 	check "kbench-$c(1): NAME, SYNOPSIS, OPTIONS${missing:+ (missing:$missing)}, EXIT STATUS" \
 		"[ $rc -eq 0 ] && grep -q '^kbench-$c - ' <<<\"\$gen\" && grep -q '^\.B kbench $c' <<<\"\$gen\" && [ -z '$missing' ] && grep -q '^\.SH EXIT STATUS' <<<\"\$gen\""
+	# the DESCRIPTION starts with --help's first paragraph, whole (a
+	# "Word word: " start was once taken for a heading and dropped)
+	first=$("$KBENCH" "$c" --help | awk 'NR > 1 && /^[A-Z]/ { print $1, $2, $3; exit }')
+	desc=$(awk '/^\.SH DESCRIPTION/ { getline; print; exit }' <<<"$gen")
+	starts=0
+	[ -n "$first" ] && case "$desc" in "$first"*) starts=1 ;; esac
+	check "kbench-$c(1): the DESCRIPTION starts as --help's does (${first//\`/})" \
+		"[ $starts = 1 ]"
 	pages+=("$tmp/kbench-$c.1")
 done
 
