@@ -1392,8 +1392,19 @@ const char *kb_analysis_text(const char *analysis)
 	return analysis;
 }
 
+/* "%.2f%%", or "n/a" for a CV that is not a number (a sample of zeros:
+ * 0 / 0) */
+static const char *cv_str(double v, char *buf, size_t len)
+{
+	if (!isfinite(v))
+		return "n/a (mean 0)";
+	snprintf(buf, len, "%.2f%%", v);
+	return buf;
+}
+
 char *kb_mde_text(const struct kb_comparison_row *e)
 {
+	char cb[32], cn[32];
 	const char *a = e->analysis ?: "";
 	double mde = e->mde_pct, alpha = e->alpha;
 	long long n = (long long)e->n, nb = (long long)e->n_baseline;
@@ -1413,8 +1424,9 @@ char *kb_mde_text(const struct kb_comparison_row *e)
 			e->sd_log_pct);
 	return kb_xasprintf("minimum detectable effect +-%.2f%% (80%% power, "
 		"two-sided alpha %g, Welch, n=%lld baseline and %lld, CV "
-		"%.2f%% and %.2f%%)", mde, alpha, nb, n, e->cv_baseline_pct,
-		e->cv_pct);
+		"%s and %s)", mde, alpha, nb, n,
+		cv_str(e->cv_baseline_pct, cb, sizeof(cb)),
+		cv_str(e->cv_pct, cn, sizeof(cn)));
 }
 
 int stats_analyse(struct kb_rmodel *m, const struct kb_compare_opts *o)

@@ -861,6 +861,30 @@ static void test_typed_analysis(void **state)
 	json_decref(res);
 }
 
+/* Welch on the values (a sample with zeros has no logs): a side whose
+ * values are all 0 has no CV (0 / 0); the MDE's text says n/a, never
+ * "nan%" (a new-user trial: cpu.steal_pct) */
+static void test_mde_text_cv_of_zeros(void **state)
+{
+	struct kb_comparison_row r;
+	char *t;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	r.analysis = "welch";
+	r.mde_pct = 416.09;
+	r.alpha = 0.05;
+	r.n = 4;
+	r.n_baseline = 4;
+	r.cv_baseline_pct = 200.0;
+	r.cv_pct = NAN;
+	t = kb_mde_text(&r);
+	assert_non_null(t);
+	assert_null(strstr(t, "nan"));
+	assert_non_null(strstr(t, "CV 200.00% and n/a (mean 0)"));
+	free(t);
+}
+
 /* max_mde: a "no significant difference" that could not have seen a
  * change of max_mde is "underpowered", with its reason; per metric from
  * kernels.conf (the campaign) and the command line, which wins. */
@@ -992,6 +1016,7 @@ int main(void)
 		cmocka_unit_test(test_max_mde_underpowered),
 		cmocka_unit_test(test_accel_mismatch),
 		cmocka_unit_test(test_typed_analysis),
+		cmocka_unit_test(test_mde_text_cv_of_zeros),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
