@@ -363,6 +363,57 @@ static char *cmdline_norm(const char *c)
 	return out;
 }
 
+/* The tokens of command line x (normalised) that y lacks, " "-joined,
+ * malloc'd ("" when none). */
+static char *cmdline_only_in(const char *x, const char *y)
+{
+	char *cx = kb_xstrdup(x), *tok, *save = NULL, *out = kb_xstrdup(""),
+	     *tmp;
+	const char *p;
+	size_t len;
+	int found;
+
+	for (tok = strtok_r(cx, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save)) {
+		len = strlen(tok);
+		found = 0;
+		for (p = y; !found && (p = strstr(p, tok)); p += len)
+			found = (p == y || p[-1] == ' ') &&
+				(p[len] == ' ' || p[len] == '\0');
+		if (found)
+			continue;
+		tmp = kb_xasprintf("%s%s%s", out, *out ? " " : "", tok);
+		free(out);
+		out = tmp;
+	}
+	free(cx);
+	return out;
+}
+
+/* memory_total ("24682100 kB", /proc/meminfo's MemTotal): two kernels
+ * on one machine differ by a few MB (their own size, what they
+ * reserve), which is no difference of the machine; within 1% is the
+ * same.  1 same, 0 not, -1 either is not such a number. */
+static int memory_close(const struct kb_renv *a, const struct kb_renv *b)
+{
+	const char *x = json_string_value(json_object_get(a->json,
+							  "memory_total"));
+	const char *y = json_string_value(json_object_get(b->json,
+							  "memory_total"));
+	char *ex, *ey;
+	double vx, vy;
+
+	if (!x || !y)
+		return -1;
+	x += strcspn(x, "0123456789");	/* "MemTotal: 100 kB" too */
+	y += strcspn(y, "0123456789");
+	vx = strtod(x, &ex);
+	vy = strtod(y, &ey);
+	if (ex == x || ey == y || vx <= 0 || vy <= 0 || strcmp(ex, ey))
+		return -1;
+	return fabs(vx - vy) <= 0.01 * fmax(vx, vy);
+}
+
 static void env_warn(const struct side *b, const struct side *n)
 {
 	/* the first `always` keys always (one campaign without it is a
@@ -377,8 +428,16 @@ static void env_warn(const struct side *b, const struct side *n)
 	size_t i, ndiff = 0;
 	char *sx, *sy;
 
-	if (!eb->json || !en->json || !strcmp(b->dir, n->dir))
+	if (!strcmp(b->dir, n->dir))
 		return;
+	if (!eb->json || !en->json) {
+		kb_warn("%s records no environment (campaign.json has no "
+			"\"environment\" object): whether the two campaigns "
+			"ran on the same machine, governor, fio and kernel "
+			"command line is not known", !eb->json ? b->dir :
+			n->dir);
+		return;
+	}
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		x = kb_renv__has(eb, keys[i]);
 		y = kb_renv__has(en, keys[i]);
@@ -390,26 +449,65 @@ static void env_warn(const struct side *b, const struct side *n)
 			char *cx = cmdline_norm(eb->cmdline);
 			char *cy = cmdline_norm(en->cmdline);
 			int same = !strcmp(cx, cy);
+			char *ox, *oy;
 
+			if (same) {
+				free(cx);
+				free(cy);
+				continue;
+			}
+			if (!ndiff++)
+				kb_warn("the campaigns ran in different "
+					"environments (a difference may come "
+					"from them, not from what is "
+					"compared):");
+			/* the words that differ, not two lines of 700
+			 * characters */
+			ox = cmdline_only_in(cx, cy);
+			oy = cmdline_only_in(cy, cx);
+			fprintf(stderr, "  cmdline: only in %s: %s; only in "
+				"%s: %s\n", b->dir, *ox ? ox : "(nothing)",
+				n->dir, *oy ? oy : "(nothing)");
+			free(ox);
+			free(oy);
 			free(cx);
 			free(cy);
-			if (same)
-				continue;
-		} else if (kb_renv__equal(eb, en, keys[i])) {
 			continue;
 		}
+		if (kb_renv__equal(eb, en, keys[i]))
+			continue;
+		if (!strcmp(keys[i], "memory_total") &&
+		    memory_close(eb, en) == 1)
+			continue;
 		if (!ndiff++)
 			kb_warn("the campaigns ran in different environments "
 				"(a difference may come from them, not from "
 				"what is compared):");
-		sx = kb_renv__text(eb, keys[i]);
-		sy = kb_renv__text(en, keys[i]);
+		sx = json_is_null(json_object_get(eb->json, keys[i])) ? NULL :
+		     kb_renv__text(eb, keys[i]);
+		sy = json_is_null(json_object_get(en->json, keys[i])) ? NULL :
+		     kb_renv__text(en, keys[i]);
 		fprintf(stderr, "  %s: %s in %s, %s in %s\n", keys[i],
 			sx ? sx : "not recorded", b->dir,
 			sy ? sy : "not recorded", n->dir);
 		free(sx);
 		free(sy);
 	}
+}
+
+/* A campaign with runs still to do (kbench run stopped, or waiting for
+ * another kernel): its comparisons use the runs it has, and that is
+ * said, as report's Progress header does. */
+static void progress_warn(const struct side *s)
+{
+	const struct kb_rcampaign *c = &s->camp;
+
+	if (c->progress_planned > 0 && c->progress_done < c->progress_planned)
+		kb_warn("%s is unfinished: %lld of %lld runs done (kbench run "
+			"-o %s resumes it; kbench plan -o %s lists what is "
+			"left); its comparisons use the runs it has",
+			s->dir, c->progress_done, c->progress_planned, s->dir,
+			s->dir);
 }
 
 /* What the two campaigns measured, where it differs: the target, the
@@ -751,6 +849,9 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	env_warn(&b, &n);
 	setup_warn(&b, &n);
+	progress_warn(&b);
+	if (strcmp(b.dir, n.dir))
+		progress_warn(&n);
 	/* each campaign's runs against its own quiet level; the marks
 	 * travel with the runs into the merged model */
 	for (i = 0; i < 2; i++) {

@@ -339,6 +339,56 @@ static void test_compare_by_name(void **state)
 	rc = compare(&out, x, y, NULL, NULL);
 	assert_non_null(strstr(out, "cmdline:"));
 	assert_null(strstr(out, "governor:"));
+	/* the words that differ, not both lines */
+	says(out, (const char *const[]){ "cmdline: only in", "ab: (nothing); "
+		"only in", "ba: mitigations=off\n", NULL },
+		(const char *const[]){ "root=/dev/vda", NULL });
+	free(out);
+	/* memory within 1% is the same machine (two kernels reserve a
+	 * little differently); 2% is not; a null governor is "not
+	 * recorded" */
+	set_env(y, json_pack("{s:n, s:s, s:s, s:s, s:s}", "governor",
+		"cpu_model", "Xeon", "memory_total", "MemTotal: 100.5 kB",
+		"fio_version", "fio-3.36", "cmdline",
+		"BOOT_IMAGE=/vmlinuz-6.2 root=/dev/vda quiet"));
+	rc = compare(&out, x, y, NULL, NULL);
+	says(out, (const char *const[]){ "governor: \"performance\" in",
+		"not recorded in", NULL }, (const char *const[]){
+		"memory_total", "null", NULL });
+	free(out);
+	set_env(y, json_pack("{s:s, s:s, s:s, s:s, s:s}", "governor",
+		"performance", "cpu_model", "Xeon", "memory_total",
+		"MemTotal: 102 kB", "fio_version", "fio-3.36", "cmdline",
+		"BOOT_IMAGE=/vmlinuz-6.2 root=/dev/vda quiet"));
+	rc = compare(&out, x, y, NULL, NULL);
+	says(out, (const char *const[]){ "memory_total: \"MemTotal: 100 kB"
+		"\" in", NULL }, NULL);
+	free(out);
+	/* no environment recorded: said, not skipped in silence */
+	set_env(y, json_string("x"));
+	rc = compare(&out, x, y, NULL, NULL);
+	says(out, (const char *const[]){ "ba records no environment", NULL },
+	     NULL);
+	free(out);
+	/* an unfinished campaign (a run of its plan not in state.json):
+	 * said, with how to resume it */
+	{
+		char *sp = kb_path_join(y, "state.json");
+		json_t *st = kb_json_load(sp);
+		char *key = kb_run_key("stock", "randread-4k", 5);
+
+		assert_non_null(st);
+		assert_int_equal(json_object_del(json_object_get(st, "runs"),
+						 key), 0);
+		assert_int_equal(kb_json_write_atomic(sp, st), 0);
+		json_decref(st);
+		free(key);
+		free(sp);
+	}
+	rc = compare(&out, x, y, NULL, NULL);
+	says(out, (const char *const[]){ "ba is unfinished: 11 of 12 runs "
+		"done (kbench run -o", NULL }, (const char *const[]){
+		"ab is unfinished", NULL });
 	free(out);
 
 	free(x);
