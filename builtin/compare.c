@@ -56,7 +56,10 @@ static void usage(FILE *f)
 "directories: each configuration of NEW against the configuration of\n"
 "BASE with the same name (--map NEW=OLD when names differ; one with\n"
 "no match against BASE's baseline, with a warning).  BASE given as\n"
-"DIR:CONFIGURATION: every configuration of NEW against it.  The same\n"
+"DIR:CONFIGURATION: every configuration of NEW against it.  NEW given\n"
+"as DIR:CONFIGURATION: against BASE's configuration of that name, as\n"
+"for two directories (of the same campaign: against its baseline,\n"
+"kbench compare A A:NM=1).  The same\n"
 "directory twice (kbench compare A A, or two paths to it) compares each\n"
 "configuration with itself as two campaigns would be, and says so:\n"
 "every change 0.00%%.  When the two\n"
@@ -287,9 +290,21 @@ static void build_pairs(struct pairs *p, json_t *merged, struct side *b,
 	size_t i;
 
 	if (n->config) {
-		/* a whole BASE is its baseline here, unless --map says */
-		old = b->config ? NULL : results_match_config(NULL,
-							      n->config, map);
+		/* NEW's configuration against the same campaign: against its
+		 * baseline (compare A A:NM=1), unless --map says; against
+		 * another campaign: the same-named configuration, as for two
+		 * whole directories, else its baseline with a warning (a
+		 * NEW:patched,NM=1 against an OLD of running,NM=* was once
+		 * compared with running,NM=0 in silence) */
+		int same = !strcmp(b->dir, n->dir);
+
+		old = b->config ? NULL : results_match_config(same ? NULL :
+							b->res, n->config, map);
+		if (!b->config && !same && !old)
+			kb_warn("%s has no configuration '%s' (give --map "
+				"%s=OLD to name the one to compare with): "
+				"compared with its baseline %s", b->dir,
+				n->config, n->config, bid);
 		add_pair(p, merged, b, old ? old : bid, n, n->config);
 		return;
 	}
@@ -311,9 +326,6 @@ static void build_pairs(struct pairs *p, json_t *merged, struct side *b,
 		add_pair(p, merged, b, old ? old : bid, n, id);
 	}
 }
-
-/* 1 when directories a and b are one (the same device and inode:
- * "A", "A/", "./A" or a link to it). */
 
 /* kbench compare A A: the comparisons of a configuration with its own
  * copy ("(again)", add_pair()) are unpaired because the copy is taken as

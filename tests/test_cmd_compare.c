@@ -309,6 +309,27 @@ static void test_compare_by_name(void **state)
 	rc = compare(&out, "--map=fixed", x, r, NULL);
 	assert_int_equal(rc, 2);
 	free(out);
+	/* NEW as DIR:CONFIGURATION against another campaign: the
+	 * same-named configuration, else the baseline with a warning */
+	{
+		char *yp = kb_xasprintf("%s:patched", y);
+		char *rf = kb_xasprintf("%s:fixed", r);
+
+		rc = compare(&out, x, yp, NULL, NULL);
+		if (rc != 0 || !strstr(out, "ab:patched (base)") ||
+		    strstr(out, "no configuration"))
+			fail_msg("%s: exit %d, expected 0 against ab:patched:"
+				 "\n%s", yp, rc, out);
+		free(out);
+		rc = compare(&out, x, rf, NULL, NULL);
+		if (!strstr(out, "no configuration 'fixed'") ||
+		    !strstr(out, "ab:stock (base)"))
+			fail_msg("%s: expected the baseline with a warning:"
+				 "\n%s", rf, out);
+		free(out);
+		free(yp);
+		free(rf);
+	}
 
 	/* environments */
 	set_env(x, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:n}",
