@@ -513,6 +513,33 @@ static void env_warn(const struct side *b, const struct side *n)
 static void progress_warn(const struct side *s)
 {
 	const struct kb_rcampaign *c = &s->camp;
+	const char *st, *reason = NULL, *cfg;
+	size_t i, nfailed = 0, ncounted = 0;
+	json_t *r;
+
+	/* failed counted runs (of the configuration given, if one): how
+	 * many, the first reason; the comparison's n counts only the
+	 * others */
+	json_array_foreach(json_object_get(s->res, "runs"), i, r) {
+		if (json_is_true(json_object_get(r, "warmup")))
+			continue;
+		cfg = json_string_value(json_object_get(r, "configuration"));
+		if (s->config && (!cfg || strcmp(cfg, s->config)))
+			continue;
+		ncounted++;
+		st = json_string_value(json_object_get(r, "status"));
+		if (st && !strcmp(st, "ok"))
+			continue;
+		if (!nfailed++)
+			reason = json_string_value(json_object_get(r,
+								   "reason"));
+	}
+	if (nfailed)
+		kb_warn("%s: %zu of %zu counted run(s) failed, left out of "
+			"the comparison (the first: %s; kbench report %s "
+			"lists them, kbench run -o %s --retry-failed runs them "
+			"again)", s->arg, nfailed, ncounted, reason ? reason :
+			"no reason recorded", s->dir, s->dir);
 
 	if (c->progress_planned > 0 && c->progress_done < c->progress_planned)
 		kb_warn("%s is unfinished: %lld of %lld runs done (kbench run "
@@ -798,8 +825,8 @@ int cmd_compare(int argc, char **argv)
 	struct pairs pairs = { 0 };
 	const char **metrics = NULL;
 	char **keep = NULL;
-	size_t nmetrics = 0, nkeep = 0, i, nreg = 0, nundecided = 0, nweak = 0;
-	size_t nunder = 0;
+	size_t nmetrics = 0, nkeep = 0, i, nreg = 0, nweak = 0;
+	size_t nunder = 0, ninsufficient = 0, ninconclusive = 0;
 	struct results_map map = { 0 };
 	json_t *merged = NULL;
 	struct kb_rmodel *rm = NULL;
@@ -944,17 +971,24 @@ int cmd_compare(int argc, char **argv)
 			nunder++;
 		else if (!strcmp(v, "regression"))
 			nreg++;
-		else if (!strcmp(v, "insufficient samples") ||
-			 !strcmp(v, "inconclusive"))
-			nundecided++;
+		else if (!strcmp(v, "insufficient samples"))
+			ninsufficient++;
+		else if (!strcmp(v, "inconclusive"))
+			ninconclusive++;
 	}
 	if (nreg) {
 		printf("\nverdict: %zu regression(s) (exit 1)\n", nreg);
 		ret = EXIT_REGRESSION;
-	} else if (nundecided) {
-		printf("\nverdict: undecidable: %zu comparison(s) without "
-		       "enough data, with drift\n    or with two performance "
-		       "modes, no regression (exit 125)\n", nundecided);
+	} else if (ninsufficient || ninconclusive) {
+		printf("\nverdict: undecidable:\n    ");
+		if (ninsufficient)
+			printf("%zu comparison(s) with insufficient "
+			       "samples (n < 2 on a side)%s", ninsufficient,
+			       ninconclusive ? ",\n    " : "");
+		if (ninconclusive)
+			printf("%zu inconclusive (drift or two performance "
+			       "modes: see their notes)", ninconclusive);
+		printf(";\n    no regression (exit 125)\n");
 		ret = EXIT_UNDECIDABLE;
 	} else if (nunder && !accept_under) {
 		printf("\nverdict: undecidable: %zu comparison(s) underpowered "

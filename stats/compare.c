@@ -749,9 +749,23 @@ static int of_first_campaign(const struct kb_rmodel *model,
 	       !strcmp(model->campaigns.v[src], camp->merged_names.v[0]);
 }
 
+/* The campaign (index into model->campaigns) of configuration id's first
+ * run, counted or not, failed included; (size_t)-1 when it has none. */
+static size_t config_campaign(const struct kb_rmodel *model, const char *id)
+{
+	size_t c = kb_rmodel__config(model, id), i;
+
+	for (i = 0; c != KB_RMODEL_NONE && i < model->nruns; i++)
+		if (model->runs[i].config == c)
+			return model->runs[i].campaign;
+	return (size_t)-1;
+}
+
 /* The analysis of one comparison (stats/compare.h, "Analysis"), and why;
- * the reason is malloc'd. */
+ * the reason is malloc'd.  base, cfg: the two configurations' ids (a
+ * sample without a value, every run failed, still has its campaign). */
 static const char *choose_analysis(const struct kb_rmodel *model,
+				   const char *base, const char *cfg,
 				   const struct sample *a,
 				   const struct sample *b, char **why)
 {
@@ -765,6 +779,12 @@ static const char *choose_analysis(const struct kb_rmodel *model,
 		*why = kb_xstrdup("a value <= 0 has no logarithm: Welch's "
 				  "t-test on the values themselves");
 		return "welch";
+	}
+	if ((!a->n || !b->n) &&
+	    config_campaign(model, base) != config_campaign(model, cfg)) {
+		*why = kb_xstrdup("the configurations come from different "
+				  "campaigns: unpaired");
+		return "welch-log";
 	}
 	if (rounds && same_source(a, b) && calibrated &&
 	    !strcmp(calibrated, "welch-log") && of_first_campaign(model, a)) {
@@ -1011,7 +1031,8 @@ static void comparison_row(struct kb_analysis *an,
 	e->bimodal_baseline = flag_outliers(a, base, metric, fa);
 	e->bimodal_configuration = flag_outliers(b, cfg, metric, fb);
 	e->bimodal = e->bimodal_baseline || e->bimodal_configuration;
-	analysis = choose_analysis(model, a, b, &e->analysis_reason);
+	analysis = choose_analysis(model, base, cfg, a, b,
+				   &e->analysis_reason);
 	if (!strcmp(analysis, "paired")) {
 		np = match_rounds(a, b, pa, pb);
 		if (np >= 2 && !kb_paired_log_test(pa, pb, np, &lt)) {

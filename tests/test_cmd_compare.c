@@ -463,7 +463,54 @@ static void test_exit_codes(void **state)
 	if (rc != 125)
 		fail_msg("n=1: exit %d, expected 125:\n%s", rc, out);
 	assert_non_null(strstr(out, "insufficient samples"));
+	says(out, (const char *const[]){ "verdict: undecidable:\n    2 "
+		"comparison(s) with insufficient samples (n < 2 on a side);",
+		NULL }, (const char *const[]){ "inconclusive", NULL });
 	free(out);
+
+	/* every counted run of a campaign failed: said with the first
+	 * reason; the analysis of two campaigns is unpaired even when a
+	 * side has no value */
+	{
+		char *x = campaign("failed", ids1, 1, same, n5), *p, *key;
+		char *y = campaign("interleaved", ids1, 1, base, n5);
+		json_t *m;
+		size_t i;
+
+		/* both interleaved: a side of one campaign would pair */
+		for (i = 0; i < 2; i++) {
+			p = kb_path_join(i ? y : x, "campaign.json");
+			m = kb_json_load(p);
+			assert_non_null(m);
+			json_object_set_new(json_object_get(m, "campaign"),
+					    "order", json_string("interleave"));
+			assert_int_equal(kb_json_write_atomic(p, m), 0);
+			json_decref(m);
+			free(p);
+		}
+
+		for (i = 1; i <= 5; i++) {
+			key = kb_run_key("stock", "randread-4k", (long long)i);
+			p = kb_run_file(x, key, "metrics.json");
+			m = json_pack("{s:s, s:s, s:{}}", "status", "failed",
+				      "reason", "fio exited with status 1",
+				      "metrics");
+			assert_int_equal(kb_json_write_atomic(p, m), 0);
+			json_decref(m);
+			free(p);
+			free(key);
+		}
+		rc = compare(&out, y, x, NULL, NULL);
+		assert_int_equal(rc, 125);
+		says(out, (const char *const[]){ "failed: 5 of 5 counted "
+			"run(s) failed, left out of the comparison (the first: "
+			"fio exited with status 1;", "come from different "
+			"campaigns: unpaired", NULL }, (const char *const[]){
+			"paired by round", NULL });
+		free(out);
+		free(x);
+		free(y);
+	}
 
 	/* configurations inside one campaign: DIR:CONFIG */
 	arg = kb_xasprintf("%s:patched", t);
