@@ -617,6 +617,43 @@ static int cmp_matches(const struct kb_comparison_row *e,
 	       !strcmp(e->job, job);
 }
 
+/* --exclude-outliers: the values of metric left out on side cfg (a
+ * configuration label) in job's runs, as a note: "(listed either way)",
+ * the help says, and with the option they are no longer in the
+ * comparison's own outlier counts. */
+static void excluded_note(struct kb_table *t, const struct kb_rmodel *m,
+			  const char *side, const char *cfg, const char *job,
+			  const char *metric)
+{
+	const struct kb_rrun *r;
+	char *list = NULL, *tmp, lb[KB_ITER_LABEL_MAX];
+	size_t i, k;
+
+	for (i = 0; i < m->nruns; i++) {
+		r = &m->runs[i];
+		if (r->config == KB_RMODEL_NONE || r->job == KB_RMODEL_NONE ||
+		    strcmp(m->configs.v[r->config] ?: "", cfg) ||
+		    strcmp(m->jobs.v[r->job] ?: "", job))
+			continue;
+		for (k = 0; k < r->info.nexcluded_outliers; k++) {
+			if (strcmp(r->info.excluded_outlier_names[k], metric))
+				continue;
+			tmp = kb_xasprintf("%s%siteration %s (%.10g)",
+				list ? list : "", list ? ", " : "",
+				kb_iteration_label(r->iteration,
+					m->campaign.warmup > 0 ?
+					m->campaign.warmup : 0, lb),
+				r->info.excluded_outlier_values[k]);
+			free(list);
+			list = tmp;
+		}
+	}
+	if (list)
+		kb_table_add_note(t, "%s: left out in %s (--exclude-outliers): "
+				  "%s", metric, side, list);
+	free(list);
+}
+
 /* One table per pair and job; nothing when they have no comparison. */
 static void print_pair(FILE *out, const struct kb_rmodel *m,
 		       const struct kb_compare_pair *pr, const char *job)
@@ -756,6 +793,17 @@ static void print_pair(FILE *out, const struct kb_rmodel *m,
 						"--exclude-outliers keeps "
 						"both)" : "");
 		}
+		if (set->outliers_excluded) {
+			excluded_note(t, m, "base", pr->baseline, job, mn);
+			excluded_note(t, m, "new", pr->configuration, job, mn);
+		}
+		if (!strcmp(verdict_word(e), "no significant difference") &&
+		    isfinite(e->p_adjusted) && e->p_adjusted < set->alpha)
+			kb_table_add_note(t, "%s: no significant difference: "
+				"p adj %.3g < alpha %g, but the change is "
+				"smaller than the minimum effect (%s)", mn,
+				e->p_adjusted, num(set->alpha, &ok2),
+				e->reason ?: "");
 		if (e->outliers_baseline.n || e->outliers.n)
 			kb_table_add_note(t, "%s: outliers (MAD modified z > "
 				"3.5): %zu in base, %zu in new%s", mn,
@@ -919,8 +967,12 @@ int cmd_compare(int argc, char **argv)
 	/* the typed model, built once: analysed with these pairs, then
 	 * everything printed below is read from it */
 	rm = kb_rmodel__new(merged);
-	if (!rm || stats_mark_outliers_in(rm, copts.exclude_outliers) < 0 ||
-	    stats_fill_summaries_in(rm) ||
+	if (!rm || stats_mark_outliers_in(rm, copts.exclude_outliers) < 0)
+		goto out;
+	/* the runs' "outliers" / "excluded_outliers" as marked (as
+	 * stats_analyse does): the --exclude-outliers note reads them */
+	kb_rmodel__reread_runs(rm);
+	if (stats_fill_summaries_in(rm) ||
 	    stats_fill_comparisons_in(rm, &copts, pairs.v, pairs.n))
 		goto out;
 	if (!rm->analysis.ncomparisons) {

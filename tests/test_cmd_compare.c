@@ -10,6 +10,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,6 +115,18 @@ static void set_env(const char *dir, json_t *env)
 	assert_int_equal(kb_json_write_atomic(path, cj), 0);
 	json_decref(cj);
 	free(path);
+}
+
+/* Runs of white space in s as one blank, in place: notes under a
+ * table are wrapped at 80 columns. */
+static void flatten(char *s)
+{
+	char *p, *q;
+
+	for (p = q = s; *p; p++)
+		if (!(isspace((unsigned char)*p) && q > s && q[-1] == ' '))
+			*q++ = isspace((unsigned char)*p) ? ' ' : *p;
+	*q = '\0';
 }
 
 /* out contains every string of has and none of lacks (NULL-terminated
@@ -520,7 +533,26 @@ static void test_exit_codes(void **state)
 	/* a larger minimum effect hides the 10% change */
 	rc = compare(&out, "--min-effect=15", t, arg, NULL);
 	assert_int_equal(rc, 0);
+	/* and says why a p that small is no difference */
+	flatten(out);	/* the notes are wrapped */
+	says(out, (const char *const[]){ "read.iops: no significant "
+		"difference: p adj ", "but the change is smaller than the "
+		"minimum effect (|-10.00%| < minimum effect 15%)", NULL },
+		NULL);
 	free(out);
+	/* --exclude-outliers lists what it left out, per side */
+	{
+		const double wild[][8] = { { 900, 905, 895, 910, 2000 } };
+		char *w = campaign("wild", ids1, 1, wild, n5);
+
+		rc = compare(&out, "--exclude-outliers", a, w, NULL);
+		flatten(out);
+		says(out, (const char *const[]){ "read.iops: left out in new "
+			"(--exclude-outliers): iteration 5 (2000)", NULL },
+			(const char *const[]){ "left out in base", NULL });
+		free(out);
+		free(w);
+	}
 	/* only one metric compared */
 	rc = compare(&out, "--metric=read.clat_p99_ns", a, r, NULL);
 	assert_int_equal(rc, 1);
