@@ -49,6 +49,13 @@ struct kb_cmd {
 	int internal;			/* not offered by completion */
 };
 
+/* After getopt_long refused word (argv[optind - 1]) and said why:
+ * "did you mean '--metric'?" when word is an unknown long option within
+ * two edits of one of options (kb_nearer(), lib/str.h), then "see
+ * 'kbench CMD --help'", on standard error. */
+void kb_bad_option(const char *cmd, const struct option *options,
+		   const char *word);
+
 /* report --format (reports/report.h renders each) */
 #define KB_REPORT_FORMATS "text markdown csv json"
 

@@ -129,7 +129,7 @@ int cmd_calibrate(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		} else {	/* getopt said which option */
-			fprintf(stderr, "see 'kbench calibrate --help'\n");
+			kb_bad_option("calibrate", kb_calibrate_options, argv[optind - 1]);
 			return 1;
 		}
 	}

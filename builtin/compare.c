@@ -654,6 +654,9 @@ static void excluded_note(struct kb_table *t, const struct kb_rmodel *m,
 	free(list);
 }
 
+/* --accept-underpowered, for the notes */
+static int accept_underpowered;
+
 /* One table per pair and job; nothing when they have no comparison. */
 static void print_pair(FILE *out, const struct kb_rmodel *m,
 		       const struct kb_compare_pair *pr, const char *job)
@@ -733,10 +736,11 @@ static void print_pair(FILE *out, const struct kb_rmodel *m,
 	kb_table_add_note(t, "change: vs base as the analysis below "
 		"estimates it, \"* -0.42%%*\" significant, \"(+0.03%%)\" "
 		"not; p adj: that test's p after Benjamini-Hochberg over the "
-		"%lld comparisons made (false discovery rate %g); rank p: "
+		"%lld comparisons made (false discovery rate %g)%s; rank p: "
 		"Wilcoxon signed-rank (paired) or Mann-Whitney U (unpaired), "
 		"two-sided, not used for the verdict; n and CV%%: base/new",
-		(long long)set->family_size, num(set->alpha, &ok));
+		(long long)set->family_size, num(set->alpha, &ok),
+		set->family_size ? "" : ": none had the runs for a p");
 	{
 		/* the analyses of this table, each once */
 		char *seen = NULL, *tmp;
@@ -821,9 +825,24 @@ static void print_pair(FILE *out, const struct kb_rmodel *m,
 				"over its run order (slope p = %.2g)", mn,
 				num(d->change_pct, &ok), num(d->p, &ok2));
 		if (!is_sig(verdict_word(e)) && strcmp(verdict_word(e),
-				"no significant difference"))
-			kb_table_add_note(t, "%s: %s: %s", mn, verdict_word(e),
-				e->reason ?: "");
+				"no significant difference")) {
+			/* accepted already: the advice to accept it is
+			 * not repeated */
+			const char *r = e->reason ?: "", *cut = NULL;
+			static const char adv[] =
+				", or accept it (--accept-underpowered)";
+
+			if (accept_underpowered &&
+			    !strcmp(verdict_word(e), "underpowered"))
+				cut = strstr(r, adv);
+			if (cut)
+				kb_table_add_note(t, "%s: %s: %.*s; accepted "
+					"(--accept-underpowered)", mn,
+					verdict_word(e), (int)(cut - r), r);
+			else
+				kb_table_add_note(t, "%s: %s: %s", mn,
+					verdict_word(e), r);
+		}
 	}
 	{	/* disturbed runs (stats/disturbed.h) on each side */
 		const char *cfgs[2] = { pr->baseline, pr->configuration };
@@ -880,13 +899,18 @@ int cmd_compare(int argc, char **argv)
 	struct kb_rmodel *rm = NULL;
 	int c, ret = EXIT_ERROR, exclude_disturbed = 0, accept_under = 0;
 
+	accept_underpowered = 0;
 	kb_compare_opts_init(&copts);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, kb_compare_shortopts, kb_compare_options, NULL)) != -1) {
 		switch (c) {
 		case 'm':
-			kb_list_add_split(&metrics, &nmetrics, &keep, &nkeep,
-					  optarg);
+			if (!kb_list_add_split(&metrics, &nmetrics, &keep,
+					       &nkeep, optarg)) {
+				kb_error("--metric '%s': no metric named (e.g. "
+					 "read.iops, read.clat_p99_ns)", optarg);
+				goto out;
+			}
 			break;
 		case 'A':
 		case 'E':
@@ -895,7 +919,7 @@ int cmd_compare(int argc, char **argv)
 				goto out;
 			break;
 		case 'U':
-			accept_under = 1;
+			accept_under = accept_underpowered = 1;
 			break;
 		case 'P':
 			if (results_map_add(&map, optarg))
@@ -912,7 +936,7 @@ int cmd_compare(int argc, char **argv)
 			ret = 0;
 			goto out;
 		default:
-			fprintf(stderr, "see 'kbench compare --help'\n");
+			kb_bad_option("compare", kb_compare_options, argv[optind - 1]);
 			goto out;
 		}
 	}

@@ -172,7 +172,7 @@ int cmd_guest(int argc, char **argv)
 			free(mods);
 			return 0;
 		default:	/* getopt said which option */
-			fprintf(stderr, "see 'kbench guest --help'\n");
+			kb_bad_option("guest", kb_guest_options, argv[optind - 1]);
 			free(mods);
 			return 1;
 		}

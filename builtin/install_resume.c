@@ -155,7 +155,7 @@ int cmd_install_resume(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:	/* getopt said which option */
-			fprintf(stderr, "see 'kbench install-resume --help'\n");
+			kb_bad_option("install-resume", kb_install_resume_options, argv[optind - 1]);
 			return 1;
 		}
 	}

@@ -229,7 +229,7 @@ int cmd_plan(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:	/* getopt said which option */
-			fprintf(stderr, "see 'kbench plan --help'\n");
+			kb_bad_option("plan", kb_plan_options, argv[optind - 1]);
 			return 1;
 		}
 	}

@@ -310,7 +310,7 @@ int cmd_push(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:	/* getopt said which option */
-			fprintf(stderr, "see 'kbench push --help'\n");
+			kb_bad_option("push", kb_push_options, argv[optind - 1]);
 			return 1;
 		}
 	}

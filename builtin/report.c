@@ -375,10 +375,20 @@ int cmd_report(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, kb_report_shortopts, kb_report_options, NULL)) != -1) {
 		switch (c) {
 		case 'f':
-			kb_list_add_split(&formats, &nformats, &keep, &nkeep, optarg);
+			if (!kb_list_add_split(&formats, &nformats, &keep,
+					       &nkeep, optarg)) {
+				kb_error("--format '%s': empty list (choose "
+					 "text, markdown, csv or json)", optarg);
+				goto out;
+			}
 			break;
 		case 'm':
-			kb_list_add_split(&metrics, &nmetrics, &keep, &nkeep, optarg);
+			if (!kb_list_add_split(&metrics, &nmetrics, &keep,
+					       &nkeep, optarg)) {
+				kb_error("--metric '%s': no metric named (e.g. "
+					 "read.iops, read.clat_p99_ns)", optarg);
+				goto out;
+			}
 			break;
 		case 'C':
 			opts.show_cpu_table = 0;
@@ -433,7 +443,7 @@ int cmd_report(int argc, char **argv)
 			ret = 0;
 			goto out;
 		default:
-			fprintf(stderr, "see 'kbench report --help'\n");
+			kb_bad_option("report", kb_report_options, argv[optind - 1]);
 			goto out;
 		}
 	}
@@ -444,11 +454,6 @@ int cmd_report(int argc, char **argv)
 			continue;
 		kb_error("--format %s: unknown format (choose text, markdown, "
 			 "csv or json)", formats[i]);
-		goto out;
-	}
-	if (!nformats) {
-		kb_error("--format: empty list (choose text, markdown, csv or "
-			 "json)");
 		goto out;
 	}
 	if (nformats > 1 && output && strcmp(output, "-")) {

@@ -125,7 +125,7 @@ int cmd_run(int argc, char **argv)
 			free(dir);
 			return 0;
 		default:	/* getopt said which option */
-			fprintf(stderr, "see 'kbench run --help'\n");
+			kb_bad_option("run", kb_run_options, argv[optind - 1]);
 			free(dir);
 			return 1;
 		}

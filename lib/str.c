@@ -121,16 +121,17 @@ char *kb_text_diff(const char *what, const char *a, const char *name_a,
 	return msg;
 }
 
-void kb_list_add_split(const char ***list, size_t *n, char ***keep,
-		       size_t *nkeep, const char *arg)
+size_t kb_list_add_split(const char ***list, size_t *n, char ***keep,
+			 size_t *nkeep, const char *arg)
 {
 	char *copy = kb_xstrdup(arg), *save = NULL, *tok;
-	size_t i;
+	size_t i, items = 0;
 
 	*keep = kb_xrealloc(*keep, (*nkeep + 1) * sizeof(**keep));
 	(*keep)[(*nkeep)++] = copy;
 	for (tok = strtok_r(copy, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
+		items++;
 		for (i = 0; i < *n && strcmp((*list)[i], tok); i++)
 			;
 		if (i < *n)
@@ -139,6 +140,7 @@ void kb_list_add_split(const char ***list, size_t *n, char ***keep,
 		(*list)[(*n)++] = tok;
 		(*list)[*n] = NULL;
 	}
+	return items;
 }
 
 char *kb_format_utc(time_t t, char *buf, size_t len)

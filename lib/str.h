@@ -16,8 +16,10 @@ char *kb_xstrndup_printable(const char *s, size_t max);
  * *list (*n items), each item once (`-m read.iops -m read.iops` printed
  * the table twice): the items point into a copy of arg kept in *keep
  * (*nkeep copies, freed by the caller).  For options given as LIST or
- * repeated (-m, -f). */
-void kb_list_add_split(const char ***list, size_t *n, char ***keep,
+ * repeated (-m, -f).  Returns how many items arg names, duplicates
+ * included: 0 for "" or ",", which the caller refuses (`--metric ''`
+ * silently meant the default metrics). */
+size_t kb_list_add_split(const char ***list, size_t *n, char ***keep,
 		       size_t *nkeep, const char *arg);
 
 /* "WHAT differs from line N: 'LINE A' in NAME_A, 'LINE B' in NAME_B"

@@ -7,11 +7,13 @@
 #include "results/run_values.h"
 #include "lib/err.h"
 #include "lib/file.h"
+#include "lib/metrics.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* A new column for name: nruns NANs (values grows by doubling). */
 static size_t add_metric(struct kb_rmodel *m, const char *name, size_t *cap)
@@ -495,23 +497,69 @@ const char *kb_rmodel__metric_near(const struct kb_rmodel *m,
 	const char *best = NULL;
 	size_t k, bestd = (size_t)-1;
 
+	for (k = 0; name && k < m->nmetrics; k++)	/* READ.IOPS */
+		if (!strcasecmp(name, m->metrics[k].name))
+			return m->metrics[k].name;
 	for (k = 0; name && k < m->nmetrics; k++)
 		if (kb_nearer(name, m->metrics[k].name, &bestd))
 			best = m->metrics[k].name;
 	return best;
 }
 
+/* m's metrics that name is part of ("iops": read.iops, write.iops) or
+ * that have name's field in another direction (write.iops: read.iops),
+ * else those of name's group (perf.cycles: perf.*), at most 6, as "a,
+ * b, c" (malloc'd; *n of them), or NULL. */
+static char *metrics_like(const struct kb_rmodel *m, const char *name,
+			  size_t *n)
+{
+	const char *field = strchr(name, '.'), *mf;
+	char *list = NULL, *tmp;
+	size_t k, pass;
+
+	*n = 0;
+	for (pass = 0; pass < 2 && !*n; pass++) {
+		for (k = 0; *name && k < m->nmetrics && *n < 6; k++) {
+			const char *mn = m->metrics[k].name;
+
+			mf = strchr(mn, '.');
+			if (pass == 0 && !strcasestr(mn, name) &&
+			    !(field && field[1] && mf && !strcasecmp(mf, field)))
+				continue;
+			if (pass == 1 && !(field && mf && field - name ==
+					   mf - mn && !strncasecmp(mn, name,
+						(size_t)(field - name))))
+				continue;
+			tmp = kb_xasprintf("%s%s%s", list ? list : "",
+					   list ? ", " : "", mn);
+			free(list);
+			list = tmp;
+			(*n)++;
+		}
+	}
+	return list;
+}
+
 int kb_rmodel__no_metric(const struct kb_rmodel *m, const char *name)
 {
 	const char *near = kb_rmodel__metric_near(m, name);
+	int known = kb_metric_find(name) != NULL;
+	size_t nlike = 0;
+	char *like = near ? NULL : metrics_like(m, name, &nlike);
+	const char *what = known ? "no run in these results has a value for "
+				   "it" : "no such metric in these results";
 
 	if (near)
-		kb_error("--metric %s: no such metric in these results; did "
-			 "you mean '%s'?", name, near);
+		kb_error("--metric %s: %s; did you mean '%s'?", name, what,
+			 near);
+	else if (like)
+		kb_error("--metric %s: %s; did you mean %s%s%s?", name, what,
+			 nlike > 1 ? "one of " : "'", like,
+			 nlike > 1 ? "" : "'");
 	else
-		kb_error("--metric %s: no such metric, neither in "
-			 "lib/metrics.h nor in these results (names look like "
-			 "read.iops, read.clat_p99_ns, cpu.iowait_pct)", name);
+		kb_error("--metric %s: %s (names look like read.iops, "
+			 "read.clat_p99_ns, cpu.iowait_pct)", name, what);
+	free(like);
 	return -EINVAL;
 }
 

@@ -217,15 +217,18 @@ void kb_rmodel__drop(struct kb_rmodel *m, size_t r, size_t k);
  * (null too): a metric these results name, measured or not.  O(runs). */
 int kb_rmodel__names_metric(const struct kb_rmodel *m, const char *name);
 
-/* The metric of m (a column: some run has it as a number) within two
- * edits of name (kb_edit_distance(), lib/str.h), the nearest, for "did
- * you mean"; NULL when none is. */
+/* The metric of m (a column: some run has it as a number) that is name
+ * in another case, else within two edits of name (kb_edit_distance(),
+ * lib/str.h), the nearest, for "did you mean"; NULL when none is. */
 const char *kb_rmodel__metric_near(const struct kb_rmodel *m,
 				   const char *name);
 
-/* The error for --metric name that neither lib/metrics.h nor m knows:
- * "did you mean" the nearest of m's metrics (kb_rmodel__metric_near()),
- * else what names look like.  Prints; returns -EINVAL. */
+/* The error for --metric name that no run of m has a value for (a
+ * metric kbench knows, lib/metrics.h, that these jobs did not measure:
+ * write.iops of a read job; or a name nothing knows): "did you mean"
+ * the nearest of m's metrics (kb_rmodel__metric_near(), any case),
+ * else those name is part of or that have its field in another
+ * direction, else what names look like.  Prints; returns -EINVAL. */
 int kb_rmodel__no_metric(const struct kb_rmodel *m, const char *name);
 
 /* The outlier bookkeeping of stats_mark_outliers_in() (stats/compare.h)

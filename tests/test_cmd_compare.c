@@ -252,9 +252,16 @@ static void test_compare_self_and_underpowered(void **state)
 		fail_msg("noisy A A: exit %d, expected 125:\n%s", rc, out);
 	assert_non_null(strstr(out, "underpowered"));
 	assert_non_null(strstr(out, "minimum detectable effect"));
+	flatten(out);	/* the advice to accept it, when not accepted */
+	says(out, (const char *const[]){ "or quiet the machine, or accept "
+		"it (--accept-underpowered)", NULL }, NULL);
 	free(out);
 	rc = compare(&out, "--accept-underpowered", z, z, NULL);
 	assert_int_equal(rc, 0);
+	flatten(out);	/* accepted: said, not advised again */
+	says(out, (const char *const[]){ "or quiet the machine; accepted "
+		"(--accept-underpowered)", NULL }, (const char *const[]){
+		"or accept it", NULL });
 	free(out);
 	/* a regression is a regression, underpowered or not */
 	rc = compare(&out, "--accept-underpowered", a, z, NULL);
@@ -558,6 +565,34 @@ static void test_exit_codes(void **state)
 	assert_int_equal(rc, 1);
 	assert_null(strstr(out, "read.iops "));
 	free(out);
+	/* a wrong --metric is an error (2) with a hint, not exit 125 ("no
+	 * metric in common") nor, empty, the default metrics */
+	{
+		static const struct {
+			const char *opt, *says;
+		} bad[] = {
+			{ "--metric=READ.IOPS", "--metric READ.IOPS: no such "
+			  "metric in these results; did you mean 'read.iops'?" },
+			/* a part of one name */
+			{ "--metric=iops", "--metric iops: no such metric in "
+			  "these results; did you mean 'read.iops'?" },
+			{ "--metric=write.iops", "--metric write.iops: no run "
+			  "in these results has a value for it; did you mean "
+			  "'read.iops'?" },
+			{ "--metric=", "--metric '': no metric named" },
+			{ "--metrc=read.iops", "did you mean '--metric'? see "
+			  "'kbench compare --help'" },
+		};
+		size_t i;
+
+		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			rc = compare(&out, bad[i].opt, a, r, NULL);
+			assert_int_equal(rc, 2);
+			says(out, (const char *const[]){ bad[i].says, NULL },
+			     NULL);
+			free(out);
+		}
+	}
 	free(arg);
 
 	/* a job only one side ran: said and left out, not rows of

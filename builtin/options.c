@@ -1,0 +1,37 @@
+/* builtin/options.c - what every command says after getopt_long refused
+ * an option (builtin.h). */
+#include "builtin/builtin.h"
+#include "lib/str.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void kb_bad_option(const char *cmd, const struct option *options,
+		   const char *word)
+{
+	const char *best = NULL;
+	size_t bestd = (size_t)-1, len;
+	const struct option *o;
+	char name[64];
+
+	if (word && !strncmp(word, "--", 2) && word[2]) {
+		/* "--metrc=x": the name before '=' */
+		len = strcspn(word + 2, "=");
+		if (len < sizeof(name)) {
+			memcpy(name, word + 2, len);
+			name[len] = '\0';
+			for (o = options; o && o->name; o++) {
+				if (!strcmp(o->name, name)) {
+					best = NULL;	/* known: a value was
+							 * missing */
+					break;
+				}
+				if (kb_nearer(name, o->name, &bestd))
+					best = o->name;
+			}
+		}
+	}
+	if (best)
+		fprintf(stderr, "did you mean '--%s'? ", best);
+	fprintf(stderr, "see 'kbench %s --help'\n", cmd);
+}
