@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* "  NAME      help" under --layout, help wrapped at 78 columns. */
 static void print_wrapped(FILE *f, const char *name, const char *help)
@@ -479,6 +480,16 @@ int cmd_report(int argc, char **argv)
 
 	src = kb_xcalloc(njsons + (size_t)(argc - optind) + 1, sizeof(*src));
 	for (i = 0; i < njsons; i++) {
+		struct stat st;
+
+		if (!stat(jsons[i], &st) && S_ISDIR(st.st_mode)) {
+			/* a campaign given for its export */
+			kb_error("--from-json %s: a directory, not a "
+				 "results.json; a campaign directory is "
+				 "reported as it is: 'kbench report %s'",
+				 jsons[i], jsons[i]);
+			goto out;
+		}
 		src[nsrc].name = jsons[i];
 		src[nsrc].results = results_load_export(jsons[i]);
 		if (!src[nsrc].results)

@@ -2548,6 +2548,25 @@ int kconf_load(const char *path, struct kb_config *cfg)
 	int ret;
 
 	memset(cfg, 0, sizeof(*cfg));
+	{
+		/* -c DIR: a campaign given for its kernels.conf */
+		struct stat st;
+		char *cj;
+
+		if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+			cj = kb_path_join(path, "campaign.json");
+			if (kb_exists(cj))
+				kb_error("%s: a campaign directory, not a "
+					 "kernels.conf (-c); give it with -o "
+					 "%s (it keeps its own kernels.conf)",
+					 path, path);
+			else
+				kb_error("%s: a directory, not a kernels.conf "
+					 "file (-c)", path);
+			free(cj);
+			return -EISDIR;
+		}
+	}
 	ret = kb_read_file(path, &text, &len, 0);
 	if (ret)
 		goto out;

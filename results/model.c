@@ -342,8 +342,23 @@ static json_t *load_campaign(const char *dir, int reparse,
 		goto out;
 	}
 	if (!kb_exists(cjpath)) {
-		kb_error("%s: not a kbench campaign directory (no "
-			 "campaign.json)", dir);
+		struct stat st;
+		size_t len = strlen(dir);
+
+		if (stat(dir, &st) || S_ISDIR(st.st_mode))
+			kb_error("%s: not a kbench campaign directory (no "
+				 "campaign.json)", dir);
+		else if (len > 5 && !strcmp(dir + len - 5, ".json"))
+			kb_error("%s: a file, not a campaign directory; a "
+				 "results.json is read with --from-json %s",
+				 dir, dir);
+		else if (len > 5 && !strcmp(dir + len - 5, ".conf"))
+			kb_error("%s: a file, not a campaign directory; a "
+				 "kernels.conf is run first ('kbench run -c "
+				 "%s -o DIR'), then DIR is reported", dir, dir);
+		else
+			kb_error("%s: a file, not a campaign directory (the "
+				 "directory kbench run -o wrote)", dir);
 		goto out;
 	}
 	{

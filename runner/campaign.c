@@ -607,11 +607,28 @@ int campaign_dir_check(const char *dir)
 	return ret;
 }
 
+/* -o FILE: said as a file, not as a directory "holding files"; 1 when
+ * dir exists and is not a directory. */
+static int dir_is_file(const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st) || S_ISDIR(st.st_mode))
+		return 0;
+	kb_error("%s exists and is a file, not a directory; give -o a new "
+		 "or empty directory for the campaign", dir);
+	return 1;
+}
+
 int campaign_dir_foreign(const char *dir)
 {
-	char *cj = kb_path_join(dir, "campaign.json");
-	int foreign = !kb_exists(cj) && !dir_is_empty(dir);
+	char *cj;
+	int foreign;
 
+	if (dir_is_file(dir))
+		return -ENOTDIR;
+	cj = kb_path_join(dir, "campaign.json");
+	foreign = !kb_exists(cj) && !dir_is_empty(dir);
 	free(cj);
 	if (foreign)
 		kb_error("%s exists and is not a kbench campaign (no "
@@ -933,6 +950,10 @@ int campaign_open_shard(struct kb_campaign *c, const char *dir,
 			c->resumed = 0;
 	}
 
+	if (!c->resumed && dir_is_file(dir)) {
+		ret = -ENOTDIR;
+		goto out;
+	}
 	if (!c->resumed && !dir_is_empty(dir)) {
 		kb_error("%s exists and is not a kbench campaign (no "
 			 "campaign.json) but holds files; give -o a new or "

@@ -260,6 +260,15 @@ mkdir -p "$tmp/junk" && echo important >"$tmp/junk/notes.txt"
 rc=$?
 check "-o DIR holding other files: exit 1, says why, touches nothing" \
 	"[ $rc -eq 1 ] && grep -q 'is not a kbench campaign' $tmp/junk.err && [ ! -e $tmp/junk/runs ] && [ \"\$(cat $tmp/junk/notes.txt)\" = important ]"
+# a campaign, a kernels.conf, a results.json, a file given where another
+# is wanted: each said for what it is, with the command that takes it
+"$KBENCH" run -q -c "$c1" >/dev/null 2>"$tmp/w1.err"; r1=$?
+"$KBENCH" run -q -c "$tmp/e2e.conf" -o "$tmp/junk/notes.txt" >/dev/null 2>"$tmp/w2.err"; r2=$?
+"$KBENCH" report "$tmp/e2e.conf" >/dev/null 2>"$tmp/w3.err"; r3=$?
+"$KBENCH" report "$c1/results.json" >/dev/null 2>"$tmp/w4.err"; r4=$?
+"$KBENCH" report --from-json "$c1" >/dev/null 2>"$tmp/w5.err"; r5=$?
+check "a campaign for -c, a file for -o, a kernels.conf or results.json for a campaign, a campaign for --from-json: refused and named (got $r1 $r2 $r3 $r4 $r5)" \
+	"[ $r1 -eq 1 ] && [ $r2 -eq 1 ] && [ $r3 -eq 2 ] && [ $r4 -eq 2 ] && [ $r5 -eq 2 ] && grep -q '$c1: a campaign directory, not a kernels.conf (-c); give it with -o' $tmp/w1.err && grep -q 'notes.txt exists and is a file, not a directory' $tmp/w2.err && grep -q \"e2e.conf: a file, not a campaign directory; a kernels.conf is run first ('kbench run -c\" $tmp/w3.err && grep -q 'results.json: a file, not a campaign directory; a results.json is read with --from-json' $tmp/w4.err && grep -q \"from-json $c1: a directory, not a results.json; a campaign directory is reported as it is: 'kbench report $c1'\" $tmp/w5.err && [ \"\$(cat $tmp/junk/notes.txt)\" = important ]"
 
 # --- 10b. a start refused before its first run: the corrected conf starts it
 sed -e 's|: 0 1$|: 0 7|' -e '/^layouts/d' "$tmp/e2e.conf" >"$tmp/fix.conf"
