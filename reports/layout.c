@@ -592,6 +592,30 @@ static struct kb_table *mmtests(const struct lctx *c)
 			  "(x.xx%%): change of the row's value vs %s (plain "
 			  "sign, not mmtests' \"positive = better\")",
 			  cv.n ? cv.v[base] : "the baseline");
+	{
+		/* every column against one, as mmtests does: a column
+		 * whose own baseline is another (the same-named
+		 * configuration of a first campaign, --map) is said */
+		char *list = NULL, *tmp;
+
+		for (k = 0; cv.n && k < cv.n; k++) {
+			const char *own = stats_baseline_for(c->m, cv.v[k]);
+
+			if (k == base || !own || !strcmp(own, cv.v[base]) ||
+			    !strcmp(own, cv.v[k]))
+				continue;
+			tmp = kb_xasprintf("%s%s%s's is %s", list ? list : "",
+					   list ? ", " : "", cv.v[k], own);
+			free(list);
+			list = tmp;
+		}
+		if (list)
+			kb_table_add_note(t, "every column against %s, as "
+				"mmtests compares, not against its own baseline "
+				"(%s): the default and lkp layouts compare each "
+				"with its own", cv.v[base], list);
+		free(list);
+	}
 	free(st);
 	free(ok);
 	vals_free(&cv);

@@ -271,6 +271,13 @@ check "--map with --separate: exit 2 saying why" \
 rc=$?
 check "--map of one configuration twice: exit 2, both named (the second was ignored)" \
 	"[ $rc -eq 2 ] && grep -q -- '--map: running,NM=1 is mapped twice, to running,NM=0 and to running,NM=2' '$tmp/m.err'"
+# mmtests compares every column with the first: a --map pair is said
+# to be elsewhere, not silently ignored
+sed 's/running,NM=2/other,NM=2/g' "$fixture" >"$tmp/renamed.json"
+"$KBENCH" report --from-json "$fixture" --from-json "$tmp/renamed.json" \
+	--map 'other,NM=2=running,NM=2' -l mmtests 2>/dev/null | tr -s ' \n' ' ' >"$tmp/mm.txt"
+check "--layout mmtests with --map: each column against the first, the mapped baseline named" \
+	"grep -q \"every column against nomerges-nvme:running,NM=0, as mmtests compares, not against its own baseline (.*nomerges-nvme(2):other,NM=2's is nomerges-nvme:running,NM=2)\" '$tmp/mm.txt'"
 "$KBENCH" report -f text,csv -o "$tmp/two.txt" "$repo/tests/data/push/demo" 2>"$tmp/m.err"
 rc=$?
 check "-f text,csv -o FILE: exit 2, no file of two formats" \
