@@ -301,9 +301,34 @@ int results_campaign_json_write(const char *path,
 	return ret;
 }
 
+json_t *results_campaign_json_load(const char *path)
+{
+	json_t *cj = kb_json_load(path);
+	char *dir, *res, *slash;
+
+	if (cj || !kb_exists(path))
+		return cj;
+	dir = kb_xstrdup(path);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		strcpy(dir, ".");
+	res = kb_path_join(dir, "results.json");
+	kb_error("%s is damaged: it defines the campaign and cannot be "
+		 "rebuilt from its runs; restore it from a copy (the measured "
+		 "runs under %s/%s are untouched%s%s%s)", path, dir, KB_RUNS_DIR,
+		 kb_exists(res) ? "; the last export reads with 'kbench "
+		 "report --from-json " : "", kb_exists(res) ? res : "",
+		 kb_exists(res) ? "'" : "");
+	free(res);
+	free(dir);
+	return NULL;
+}
+
 int results_campaign_shard(const char *path, unsigned *k, unsigned *n)
 {
-	json_t *cj = kb_json_load(path), *sh;
+	json_t *cj = results_campaign_json_load(path), *sh;
 
 	*k = *n = 0;
 	if (!cj)

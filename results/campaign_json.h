@@ -15,6 +15,7 @@
 
 #include "parsers/kconf.h"
 
+#include <jansson.h>
 #include <stddef.h>
 
 struct json_t;	/* jansson's: an environment object (bench/summarize.c) */
@@ -94,6 +95,13 @@ struct results_campaign_doc {
  * atomically.  0 or -errno. */
 int results_campaign_json_write(const char *path,
 				const struct results_campaign_doc *d);
+
+/* DIR/campaign.json (path) as a tree (the caller's reference), or NULL
+ * with jansson's message naming the file and line, and, when the file
+ * is there but damaged, what is still safe: kbench cannot rebuild it
+ * (it defines the campaign), the runs under DIR/runs are untouched and
+ * DIR/results.json, when there, reads with report --from-json. */
+json_t *results_campaign_json_load(const char *path);
 
 /* The shard DIR/campaign.json (path) records: *k, *n (0 0: none).  0,
  * or -EINVAL when the file cannot be read or its "shard" is malformed

@@ -3,6 +3,7 @@
 #include "results/paths.h"
 #include "results/json.h"
 #include "results/validate.h"
+#include "results/campaign_json.h"
 #include "parsers/run_dir.h"
 #include "lib/err.h"
 #include "lib/file.h"
@@ -369,7 +370,7 @@ static json_t *load_campaign(const char *dir, int reparse,
 		if (!stat(statepath, &st) && st.st_size > 0)
 			kb_heap_hugepages((size_t)st.st_size * 32);
 	}
-	cj = kb_json_load(cjpath);
+	cj = results_campaign_json_load(cjpath);
 	if (!cj)
 		goto out;
 	state = kb_exists(statepath) ? kb_json_load(statepath) :
@@ -540,12 +541,14 @@ static json_t *load_campaign(const char *dir, int reparse,
 			/* state says done but artifacts are gone: keep the
 			 * state's verdict so nothing silently disappears */
 			json_t *st = json_object_get(done, key);
+			const char *sr = json_string_value(json_object_get(st,
+							   "reason"));
 
 			m = json_pack("{s:s, s:s, s:{}}", "status", "failed",
-				"reason", json_string_value(json_object_get(st,
-					"reason")) ? json_string_value(
-					json_object_get(st, "reason")) :
-					"run artifacts missing", "metrics");
+				"reason", sr ? sr : kb_exists(rdir) ?
+				"run artifacts missing (kbench run -o DIR runs "
+				"it again)" : "its run directory is gone "
+				"(kbench run -o DIR runs it again)", "metrics");
 		}
 		{
 			json_t *st = json_object_get(m, "status");

@@ -257,10 +257,18 @@ int results_repair_runs(const char *dir, const struct kb_repairs *r)
 	for (i = 0; i < r->n && !ret; i++) {
 		char *rdir = kb_run_dir(dir, r->key[i]);
 		char *mp = kb_path_join(rdir, "metrics.json");
-		json_t *m = run_dir_parse(rdir);
+		int gone = !kb_exists(rdir);
+		json_t *m = gone ? NULL : run_dir_parse(rdir);
 		const char *s = json_string_value(json_object_get(m, "status"));
 
-		if (m && s && !strcmp(s, "ok")) {
+		if (gone) {
+			/* deleted: nothing to re-parse (run_dir_parse would
+			 * call its missing run.json an error) */
+			json_object_del(runs, r->key[i]);
+			changed = 1;
+			kb_warn("run %s: its directory %s is gone; it will be "
+				"run again", r->key[i], rdir);
+		} else if (m && s && !strcmp(s, "ok")) {
 			/* the labels the runner adds; the rest is the parse */
 			json_object_set_new(m, "repaired", json_string(
 				"metrics.json re-parsed from the raw artefacts"));
@@ -285,6 +293,16 @@ out:
 	json_decref(st);
 	free(spath);
 	return ret;
+}
+
+void results_repairs_say(const char *dir, const struct kb_repairs *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		kb_warn("run %s: %s: counted as done here; kbench run -o %s "
+			"re-parses it from its raw artefacts or runs it again",
+			r->key[i], r->why[i], dir);
 }
 
 void results_repairs_free(struct kb_repairs *r)

@@ -46,10 +46,15 @@ int results_validate_docs(const char *dir, json_t *cj, json_t *st,
 			  struct kb_repairs *repairs);
 
 /* Repair the runs listed: re-parse each run directory's raw artefacts
- * into metrics.json; a run whose artefacts do not parse is removed from
+ * into metrics.json; a run whose directory is gone or whose artefacts
+ * do not parse is removed from
  * state.json (it is redone).  Says what it did for each.  0 or -errno
  * (a file could not be written). */
 int results_repair_runs(const char *dir, const struct kb_repairs *r);
+
+/* What results_repair_runs() would do, said as warnings (kbench plan -o,
+ * which writes nothing). */
+void results_repairs_say(const char *dir, const struct kb_repairs *r);
 
 void results_repairs_free(struct kb_repairs *r);
 

@@ -1027,6 +1027,8 @@ int campaign_open_shard(struct kb_campaign *c, const char *dir,
 		unusable = rep.state_unusable;
 		if (!ret && rep.n && !unusable && !kb_driver_dry_run)
 			ret = results_repair_runs(dir, &rep);
+		else if (!ret && !unusable)	/* plan -o: said, not done */
+			results_repairs_say(dir, &rep);
 		results_repairs_free(&rep);
 		if (ret)
 			goto out;

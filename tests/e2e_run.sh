@@ -269,6 +269,21 @@ check "-o DIR holding other files: exit 1, says why, touches nothing" \
 "$KBENCH" report --from-json "$c1" >/dev/null 2>"$tmp/w5.err"; r5=$?
 check "a campaign for -c, a file for -o, a kernels.conf or results.json for a campaign, a campaign for --from-json: refused and named (got $r1 $r2 $r3 $r4 $r5)" \
 	"[ $r1 -eq 1 ] && [ $r2 -eq 1 ] && [ $r3 -eq 2 ] && [ $r4 -eq 2 ] && [ $r5 -eq 2 ] && grep -q '$c1: a campaign directory, not a kernels.conf (-c); give it with -o' $tmp/w1.err && grep -q 'notes.txt exists and is a file, not a directory' $tmp/w2.err && grep -q \"e2e.conf: a file, not a campaign directory; a kernels.conf is run first ('kbench run -c\" $tmp/w3.err && grep -q 'results.json: a file, not a campaign directory; a results.json is read with --from-json' $tmp/w4.err && grep -q \"from-json $c1: a directory, not a results.json; a campaign directory is reported as it is: 'kbench report $c1'\" $tmp/w5.err && [ \"\$(cat $tmp/junk/notes.txt)\" = important ]"
+# a run directory deleted: report names it, plan -o warns, run redoes
+# it without an error about its run.json; a damaged campaign.json says
+# what is safe
+cp -a "$c1" "$tmp/gone"
+rd=$(find "$tmp/gone/runs" -mindepth 3 -maxdepth 3 -type d | sort | tail -1)
+rm -rf "$rd"
+"$KBENCH" report "$tmp/gone" >"$tmp/gone.out" 2>&1
+"$KBENCH" plan -o "$tmp/gone" >/dev/null 2>"$tmp/gone-plan.err"; r1=$?
+"$KBENCH" run -q -o "$tmp/gone" >/dev/null 2>"$tmp/gone-run.err"; r2=$?
+check "a deleted run directory: report says it is gone, plan -o warns, run redoes it (got $r1 $r2)" \
+	"[ $r1 -eq 0 ] && [ $r2 -eq 0 ] && tr -s ' \n' ' ' <'$tmp/gone.out' | grep -q 'its run directory is gone (kbench run -o DIR runs it again)' && grep -q 'metrics.json: missing: counted as done here; kbench run -o' '$tmp/gone-plan.err' && grep -q \"its directory $rd is gone; it will be run again\" '$tmp/gone-run.err' && ! grep -q 'error' '$tmp/gone-run.err' && [ -s '$rd/metrics.json' ]"
+head -c 100 "$c1/campaign.json" >"$tmp/gone/campaign.json"
+"$KBENCH" report "$tmp/gone" >/dev/null 2>"$tmp/dmg.err"; r1=$?
+check "a damaged campaign.json: exit 2 (got $r1), the line, and that the runs are untouched" \
+	"[ $r1 -eq 2 ] && grep -q 'gone/campaign.json:[0-9]*:[0-9]*: ' '$tmp/dmg.err' && grep -q 'campaign.json is damaged: it defines the campaign and cannot be rebuilt from its runs; restore it from a copy (the measured runs under .*/gone/runs are untouched' '$tmp/dmg.err'"
 
 # --- 10b. a start refused before its first run: the corrected conf starts it
 sed -e 's|: 0 1$|: 0 7|' -e '/^layouts/d' "$tmp/e2e.conf" >"$tmp/fix.conf"
