@@ -810,7 +810,7 @@ static void print_pair(FILE *out, const struct kb_rmodel *m,
 				e->reason ?: "");
 		if (e->outliers_baseline.n || e->outliers.n)
 			kb_table_add_note(t, "%s: outliers (MAD modified z > "
-				"3.5): %zu in base, %zu in new%s", mn,
+				"3.5, over 1%% from the median): %zu in base, %zu in new%s", mn,
 				e->outliers_baseline.n, e->outliers.n,
 				set->outliers_excluded ?
 				" (excluded)" : " (kept; --exclude-outliers)");

@@ -369,7 +369,8 @@ static void outlier_note(struct ctx *c, struct kb_table *t, const char *cfg,
 	char *it = iter_text(iters, warmup_rounds(c), NOTE_LIST_MAX);
 
 	if (it)
-		kb_table_add_note(t, "outlier(s) (MAD modified z > 3.5, kept "
+		kb_table_add_note(t, "outlier(s) (MAD modified z > 3.5, over 1%% "
+				  "from the median; kept "
 				  "unless --exclude-outliers): %s %s "
 				  "iteration %s%s", cfg, metric, it,
 				  iters->n > NOTE_LIST_MAX ? " (results.json: "
@@ -377,12 +378,14 @@ static void outlier_note(struct ctx *c, struct kb_table *t, const char *cfg,
 	free(it);
 }
 
-static void warmup_note(struct kb_table *t, const char *cfg, double warmup)
+static void warmup_note(struct kb_table *t, const char *cfg,
+			const char *metric, double warmup)
 {
 	if (warmup > 0)
 		kb_table_add_note(t, "warning: the first %lld timed run(s) of "
-				  "%s are outliers: warm-up too short; raise "
-				  "warmup", (long long)warmup, cfg);
+				  "%s are outliers in %s: warm-up too short; "
+				  "raise warmup", (long long)warmup, cfg,
+				  metric);
 }
 
 /* A value shown as read from results.json: 0 for null (NAN). */
@@ -444,7 +447,7 @@ static void sample_check_notes(struct ctx *c, struct kb_table *t,
 		if (m == nm)
 			continue;
 		outlier_note(c, t, cfg, metric, &e->outliers);
-		warmup_note(t, cfg, (double)e->warmup_suspect);
+		warmup_note(t, cfg, metric, (double)e->warmup_suspect);
 		drift_note(t, cfg, metric, &e->drift, NULL);
 	}
 }
@@ -576,12 +579,12 @@ static void comparison_notes(struct ctx *c, struct kb_table *t,
 					   drift_advice(c, e));
 				outlier_note(c, t, c->baseline, metrics[m],
 					     &e->outliers_baseline);
-				warmup_note(t, c->baseline,
+				warmup_note(t, c->baseline, metrics[m],
 					    (double)e->warmup_suspect_baseline);
 			}
 			outlier_note(c, t, c->cfgs[i].id, metrics[m],
 				     &e->outliers);
-			warmup_note(t, c->cfgs[i].id,
+			warmup_note(t, c->cfgs[i].id, metrics[m],
 				    (double)e->warmup_suspect);
 			if (e->verdict && (!strcmp(e->verdict,
 			    "insufficient samples") || !strcmp(e->verdict,

@@ -54,6 +54,7 @@
  *    Iglewicz and D. C. Hoaglin, How to Detect and Handle Outliers, ASQC
  *    1993; NIST/SEMATECH e-Handbook 1.3.5.17):
  *        M_i = 0.6745 (x_i - median) / MAD,  outlier when |M_i| > 3.5
+ *    and |x_i - median| > 1% of |median| (KB_OUTLIER_MIN_REL, ours)
  *    When MAD = 0 (over half the values equal) the mean absolute
  *    deviation is used instead: M_i = (x_i - median) / (1.253314 MeanAD)
  *    (IBM SPSS, "modified z-score"); when that is 0 too, nothing is an
@@ -113,6 +114,10 @@ struct kb_comparison_row;	/* results/analysis.h */
 #define KB_DEFAULT_MAX_MDE_PCT 5.0
 #define KB_MW_EXACT_MAX 10	/* exact Mann-Whitney p up to this n */
 #define KB_MAD_Z_LIMIT 3.5	/* Iglewicz-Hoaglin outlier threshold */
+/* ... and never within this share of the median: the MAD of a very
+ * tight sample (CV 0.01%) made 3 IOPS in 60k an "outlier"; 1% is the
+ * default min_effect, the smallest change kbench calls significant */
+#define KB_OUTLIER_MIN_REL 0.01
 
 struct kb_welch {
 	double diff;			/* mean(b) - mean(a), metric's unit */
@@ -145,7 +150,8 @@ int kb_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 size_t kb_bh_adjust(const double *p, size_t n, double *q);
 
 /* Modified z-scores of x into z (may be NULL) and outlier flags into
- * flag (|z| > KB_MAD_Z_LIMIT).  n < 3: no flags, z NAN.  Returns the
+ * flag (|z| > KB_MAD_Z_LIMIT and |x - median| > KB_OUTLIER_MIN_REL *
+ * |median|).  n < 3: no flags, z NAN.  Returns the
  * number of outliers, or -EINVAL. */
 int kb_mad_outliers(const double *x, size_t n, double *z, int *flag);
 
