@@ -14,6 +14,7 @@
 #include "lib/str.h"
 #include "reports/table.h"
 #include "results/analysis.h"
+#include "results/campaign_diff.h"
 #include "results/model.h"
 #include "results/rmodel.h"
 #include "stats/compare.h"
@@ -353,160 +354,6 @@ static void self_reasons(struct kb_analysis *a)
 	}
 }
 
-/* The environment members that change results (campaign.json
- * "environment", runner/campaign.c) where the two campaigns differ:
- * a warning listing them.  The kernel command line without BOOT_IMAGE=
- * and initrd= (they name the kernel being compared). */
-static char *cmdline_norm(const char *c)
-{
-	char *copy = kb_xstrdup(c ?: ""), *tok, *save = NULL, *out, *tmp;
-
-	out = kb_xstrdup("");
-	for (tok = strtok_r(copy, " \t", &save); tok;
-	     tok = strtok_r(NULL, " \t", &save)) {
-		if (!strncmp(tok, "BOOT_IMAGE=", 11) ||
-		    !strncmp(tok, "initrd=", 7))
-			continue;
-		tmp = kb_xasprintf("%s%s%s", out, *out ? " " : "", tok);
-		free(out);
-		out = tmp;
-	}
-	free(copy);
-	return out;
-}
-
-/* The tokens of command line x (normalised) that y lacks, " "-joined,
- * malloc'd ("" when none). */
-static char *cmdline_only_in(const char *x, const char *y)
-{
-	char *cx = kb_xstrdup(x), *tok, *save = NULL, *out = kb_xstrdup(""),
-	     *tmp;
-	const char *p;
-	size_t len;
-	int found;
-
-	for (tok = strtok_r(cx, " ", &save); tok;
-	     tok = strtok_r(NULL, " ", &save)) {
-		len = strlen(tok);
-		found = 0;
-		for (p = y; !found && (p = strstr(p, tok)); p += len)
-			found = (p == y || p[-1] == ' ') &&
-				(p[len] == ' ' || p[len] == '\0');
-		if (found)
-			continue;
-		tmp = kb_xasprintf("%s%s%s", out, *out ? " " : "", tok);
-		free(out);
-		out = tmp;
-	}
-	free(cx);
-	return out;
-}
-
-/* memory_total ("24682100 kB", /proc/meminfo's MemTotal): two kernels
- * on one machine differ by a few MB (their own size, what they
- * reserve), which is no difference of the machine; within 1% is the
- * same.  1 same, 0 not, -1 either is not such a number. */
-static int memory_close(const struct kb_renv *a, const struct kb_renv *b)
-{
-	const char *x = json_string_value(json_object_get(a->json,
-							  "memory_total"));
-	const char *y = json_string_value(json_object_get(b->json,
-							  "memory_total"));
-	char *ex, *ey;
-	double vx, vy;
-
-	if (!x || !y)
-		return -1;
-	x += strcspn(x, "0123456789");	/* "MemTotal: 100 kB" too */
-	y += strcspn(y, "0123456789");
-	vx = strtod(x, &ex);
-	vy = strtod(y, &ey);
-	if (ex == x || ey == y || vx <= 0 || vy <= 0 || strcmp(ex, ey))
-		return -1;
-	return fabs(vx - vy) <= 0.01 * fmax(vx, vy);
-}
-
-static void env_warn(const struct side *b, const struct side *n)
-{
-	/* the first `always` keys always (one campaign without it is a
-	 * difference), the rest when both recorded a value */
-	static const char *const keys[] = { "governor", "cpu_model",
-		"memory_total", "fio_version", "cmdline", "cpus",
-		"governor_all_cpus", "turbo", "no_turbo", "boost", "epp",
-		"smt" };
-	const size_t always = 6;
-	const struct kb_renv *eb = &b->camp.env, *en = &n->camp.env;
-	enum kb_renv_has x, y;
-	size_t i, ndiff = 0;
-	char *sx, *sy;
-
-	if (!strcmp(b->dir, n->dir))
-		return;
-	if (!eb->json || !en->json) {
-		kb_warn("%s records no environment (campaign.json has no "
-			"\"environment\" object): whether the two campaigns "
-			"ran on the same machine, governor, fio and kernel "
-			"command line is not known", !eb->json ? b->dir :
-			n->dir);
-		return;
-	}
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		x = kb_renv__has(eb, keys[i]);
-		y = kb_renv__has(en, keys[i]);
-		if (x == KB_RENV_ABSENT && y == KB_RENV_ABSENT)
-			continue;	/* recorded by neither */
-		if (i >= always && (x != KB_RENV_SET || y != KB_RENV_SET))
-			continue;	/* not recorded by both */
-		if (!strcmp(keys[i], "cmdline")) {
-			char *cx = cmdline_norm(eb->cmdline);
-			char *cy = cmdline_norm(en->cmdline);
-			int same = !strcmp(cx, cy);
-			char *ox, *oy;
-
-			if (same) {
-				free(cx);
-				free(cy);
-				continue;
-			}
-			if (!ndiff++)
-				kb_warn("the campaigns ran in different "
-					"environments (a difference may come "
-					"from them, not from what is "
-					"compared):");
-			/* the words that differ, not two lines of 700
-			 * characters */
-			ox = cmdline_only_in(cx, cy);
-			oy = cmdline_only_in(cy, cx);
-			fprintf(stderr, "  cmdline: only in %s: %s; only in "
-				"%s: %s\n", b->dir, *ox ? ox : "(nothing)",
-				n->dir, *oy ? oy : "(nothing)");
-			free(ox);
-			free(oy);
-			free(cx);
-			free(cy);
-			continue;
-		}
-		if (kb_renv__equal(eb, en, keys[i]))
-			continue;
-		if (!strcmp(keys[i], "memory_total") &&
-		    memory_close(eb, en) == 1)
-			continue;
-		if (!ndiff++)
-			kb_warn("the campaigns ran in different environments "
-				"(a difference may come from them, not from "
-				"what is compared):");
-		sx = json_is_null(json_object_get(eb->json, keys[i])) ? NULL :
-		     kb_renv__text(eb, keys[i]);
-		sy = json_is_null(json_object_get(en->json, keys[i])) ? NULL :
-		     kb_renv__text(en, keys[i]);
-		fprintf(stderr, "  %s: %s in %s, %s in %s\n", keys[i],
-			sx ? sx : "not recorded", b->dir,
-			sy ? sy : "not recorded", n->dir);
-		free(sx);
-		free(sy);
-	}
-}
-
 /* A campaign with runs still to do (kbench run stopped, or waiting for
  * another kernel): its comparisons use the runs it has, and that is
  * said, as report's Progress header does. */
@@ -547,47 +394,6 @@ static void progress_warn(const struct side *s)
 			"left); its comparisons use the runs it has",
 			s->dir, c->progress_done, c->progress_planned, s->dir,
 			s->dir);
-}
-
-/* What the two campaigns measured, where it differs: the target, the
- * runtime and, for each job both ran, its fio job file (campaign.json
- * job_files): a warning listing them ("regression -81%" between two
- * campaigns whose randread-4k.fio differed by a rate_iops line said
- * nothing of it). */
-static void setup_warn(const struct side *b, const struct side *n)
-{
-	const struct kb_rcampaign *cb = &b->camp, *cn = &n->camp;
-	size_t i, ndiff = 0;
-
-	if (!strcmp(b->dir, n->dir))
-		return;
-#define SAY_DIFF(...)							\
-	do {								\
-		if (!ndiff++)						\
-			kb_warn("the campaigns measured different things "	\
-				"(a difference may come from them, not "	\
-				"from what is compared):");		\
-		fprintf(stderr, __VA_ARGS__);				\
-	} while (0)
-	if (cb->target && cn->target && strcmp(cb->target, cn->target))
-		SAY_DIFF("  target: %s in %s, %s in %s\n", cb->target, b->dir,
-			 cn->target, n->dir);
-	if (isfinite(cb->runtime_s) && isfinite(cn->runtime_s) &&
-	    cb->runtime_s != cn->runtime_s)
-		SAY_DIFF("  runtime: %g s in %s, %g s in %s\n", cb->runtime_s,
-			 b->dir, cn->runtime_s, n->dir);
-	for (i = 0; i < cn->njob_files; i++) {
-		const char *job = cn->job_file_names[i];
-		char *what = kb_xasprintf("job %s: its fio job file", job);
-		char *d = kb_text_diff(what, kb_rcampaign__job_file(cb, job),
-				       b->dir, cn->job_file_texts[i], n->dir);
-
-		if (d)
-			SAY_DIFF("  %s\n", d);
-		free(d);
-		free(what);
-	}
-#undef SAY_DIFF
 }
 
 static const char *verdict_word(const struct kb_comparison_row *e)
@@ -958,8 +764,10 @@ int cmd_compare(int argc, char **argv)
 	if (results_map_check(&map, &n.res, (const char *const *)&n.dir, 1,
 			      b.res, b.dir))
 		goto out;
-	env_warn(&b, &n);
-	setup_warn(&b, &n);
+	if (strcmp(b.dir, n.dir)) {	/* not one campaign with itself */
+		results_env_diff_warn(b.dir, &b.camp, n.dir, &n.camp);
+		results_setup_diff_warn(b.dir, &b.camp, n.dir, &n.camp);
+	}
 	progress_warn(&b);
 	if (strcmp(b.dir, n.dir))
 		progress_warn(&n);

@@ -1,6 +1,7 @@
 /* builtin/report.c - `kbench report`: render the tables of one or
  * more campaigns (text for a mailing-list post, markdown, JSON). */
 #include "builtin/builtin.h"
+#include "results/campaign_diff.h"
 #include "results/campaign_json.h"
 #include "reports/layout.h"
 #include "lib/err.h"
@@ -549,6 +550,22 @@ int cmd_report(int argc, char **argv)
 			 "one campaign given, whose configurations are "
 			 "compared with its own baseline");
 		goto out;
+	}
+	if (nsrc > 1 && !separate) {
+		/* what differs between them, each against the first (as
+		 * compare says it): the merged header shows the first's */
+		struct kb_rcampaign c0, ci;
+
+		kb_rcampaign__fill(&c0, src[0].results);
+		for (i = 1; i < nsrc; i++) {
+			kb_rcampaign__fill(&ci, src[i].results);
+			results_env_diff_warn(src[0].name, &c0, src[i].name,
+					      &ci);
+			results_setup_diff_warn(src[0].name, &c0, src[i].name,
+						&ci);
+			kb_rcampaign__clear(&ci);
+		}
+		kb_rcampaign__clear(&c0);
 	}
 	if (nsrc > 1 && !separate) {
 		/* several campaigns: their configurations in one table */

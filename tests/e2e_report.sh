@@ -271,6 +271,13 @@ check "--map with --separate: exit 2 saying why" \
 rc=$?
 check "--map of one configuration twice: exit 2, both named (the second was ignored)" \
 	"[ $rc -eq 2 ] && grep -q -- '--map: running,NM=1 is mapped twice, to running,NM=0 and to running,NM=2' '$tmp/m.err'"
+# campaigns merged into one table: what differs from the first is said
+# (the header shows the first's fio and iterations)
+jq '.campaign.environment.fio_version="fio-3.36" | .campaign.iterations=7' "$fixture" >"$tmp/other.json"
+"$KBENCH" report --from-json "$fixture" --from-json "$tmp/other.json" >/dev/null 2>"$tmp/diff.err"
+"$KBENCH" report --from-json "$fixture" --from-json "$fixture" >/dev/null 2>"$tmp/same.err"
+check "report of two campaigns: their differences (fio version, iterations) said, none for two alike" \
+	"grep -q 'fio_version: \"fio-3.33\" in .*results.json, \"fio-3.36\" in .*other.json' '$tmp/diff.err' && grep -q 'iterations: 3 in .*results.json, 7 in .*other.json' '$tmp/diff.err' && ! grep -q 'different' '$tmp/same.err'"
 # mmtests compares every column with the first: a --map pair is said
 # to be elsewhere, not silently ignored
 sed 's/running,NM=2/other,NM=2/g' "$fixture" >"$tmp/renamed.json"
