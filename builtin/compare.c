@@ -99,7 +99,8 @@ static void usage(FILE *f)
 "      --accept-underpowered  exit 0, not 125, when the only undecided\n"
 "                      comparisons are underpowered\n"
 "      --map NEW=OLD   compare NEW's configuration NEW with BASE's OLD\n"
-"                      (repeat for several)\n"
+"                      (repeat for several); variants too: patched=stock\n"
+"                      maps each patched,NM=V to stock,NM=V\n"
 "      --exclude-outliers  leave outlier runs out of the tests (they are\n"
 "                      listed either way)\n"
 "      --exclude-disturbed  leave disturbed runs (stats/disturbed.h: other\n"
@@ -303,9 +304,11 @@ static void build_pairs(struct pairs *p, json_t *merged, struct side *b,
 							b->res, n->config, map);
 		if (!b->config && !same && !old)
 			kb_warn("%s has no configuration '%s' (give --map "
-				"%s=OLD to name the one to compare with): "
+				"%s=OLD to name the one to compare with%s): "
 				"compared with its baseline %s", b->dir,
-				n->config, n->config, bid);
+				n->config, n->config, strchr(n->config, ',') ?
+				"; --map VARIANT=OLD maps every configuration "
+				"of a renamed variant" : "", bid);
 		add_pair(p, merged, b, old ? old : bid, n, n->config);
 		return;
 	}
@@ -321,9 +324,11 @@ static void build_pairs(struct pairs *p, json_t *merged, struct side *b,
 		old = results_match_config(b->res, id, map);
 		if (!old)
 			kb_warn("%s has no configuration '%s' (give --map "
-				"%s=OLD to name the one to compare with): "
+				"%s=OLD to name the one to compare with%s): "
 				"compared with its baseline %s", b->dir, id,
-				id, bid);
+				id, strchr(id, ',') ? "; --map VARIANT=OLD maps "
+				"every configuration of a renamed variant" : "",
+				bid);
 		add_pair(p, merged, b, old ? old : bid, n, id);
 	}
 }

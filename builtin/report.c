@@ -148,8 +148,9 @@ static void usage(FILE *f)
 "                      one merged table (shards too: each shard alone)\n"
 "      --map NEW=OLD   with several campaigns: compare configuration NEW\n"
 "                      of a later campaign with configuration OLD of the\n"
-"                      first (default: the one of the same name); an\n"
-"                      error with one campaign or --separate\n"
+"                      first (default: the one of the same name); variants\n"
+"                      too: patched=stock maps each patched,NM=V to\n"
+"                      stock,NM=V; an error with one campaign or --separate\n"
 "  -h, --help          show this help\n"
 "\n"
 "exit status: 0 on success, 2 on any error (message on standard error).\n");

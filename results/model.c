@@ -694,6 +694,28 @@ static const char *map_old_of(const char *arg, const char *id)
 	return !strncmp(arg, id, l) && arg[l] == '=' ? arg + l + 1 : NULL;
 }
 
+/* arg = "VARIANT=OLDVARIANT" read for configuration id "VARIANT,..."
+ * (a renamed variant, every tunable value at once): the id of base's
+ * configuration "OLDVARIANT,..." (a pointer into base), or NULL. */
+static const char *map_variant_old(json_t *base, const char *arg,
+				   const char *id)
+{
+	size_t vl = strcspn(id, ",");
+	const char *found = NULL;
+	char *cand;
+	json_t *c;
+	size_t i;
+
+	if (!base || !id[vl] || strncmp(arg, id, vl) || arg[vl] != '=')
+		return NULL;	/* a whole id: map_old_of()'s */
+	cand = kb_xasprintf("%s%s", arg + vl + 1, id + vl);
+	json_array_foreach(json_object_get(base, "configurations"), i, c)
+		if (!strcmp(kb_jstr(c, "id") ?: "", cand))
+			found = kb_jstr(c, "id");
+	free(cand);
+	return found;
+}
+
 const char *results_match_config(json_t *base, const char *id,
 				 const struct results_map *map)
 {
@@ -704,6 +726,11 @@ const char *results_match_config(json_t *base, const char *id,
 	for (i = 0; map && i < map->n; i++) {
 		old = map_old_of(map->v[i], id);
 		if (old && (!base || results_has_config(base, old)))
+			return old;
+	}
+	for (i = 0; map && i < map->n; i++) {	/* then a variant's */
+		old = map_variant_old(base, map->v[i], id);
+		if (old)
 			return old;
 	}
 	json_array_foreach(json_object_get(base, "configurations"), i, c)
@@ -742,6 +769,9 @@ int results_map_check(const struct results_map *m, json_t *const *newer,
 				if (old)
 					some_old = old;
 				found |= old && results_has_config(base, old);
+				/* VARIANT=OLDVARIANT */
+				found |= map_variant_old(base, m->v[i],
+						kb_jstr(c, "id") ?: "") != NULL;
 			}
 		if (found)
 			continue;
@@ -921,9 +951,13 @@ json_t *results_merge(json_t *const *models, const char *const *names,
 				if (!old)
 					kb_warn("%s has no configuration '%s' "
 						"(give --map %s=OLD to name "
-						"the one to compare with): %s "
+						"the one to compare with%s): %s "
 						"is compared with its baseline "
-						"%s", names[0], id, id, nid,
+						"%s", names[0], id, id,
+						strchr(id, ',') ? "; --map "
+						"VARIANT=OLD maps every "
+						"configuration of a renamed "
+						"variant" : "", nid,
 						base0 ? base0 : "(none)");
 				bl = prefixed(cname[0], old ? old :
 					      base0 ? base0 : "");

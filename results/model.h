@@ -73,7 +73,10 @@ void results_free(json_t *results);
  * n arguments as given (owned).  Configuration ids hold '=' themselves
  * (running,NM=1), so an argument is split where NEW is a configuration
  * of the newer campaign and OLD one of the older:
- * "running,NM=2=running,NM=0". */
+ * "running,NM=2=running,NM=0".  NEW=OLD may also name variants (a
+ * renamed kernel): "patched=stock" maps every "patched,LABEL=V..." to
+ * "stock,LABEL=V..." where the older campaign has it; a configuration's
+ * own mapping comes first. */
 struct results_map {
 	char **v;
 	size_t n;

@@ -329,6 +329,33 @@ static void test_compare_by_name(void **state)
 	rc = compare(&out, "--map=fixed", x, r, NULL);
 	assert_int_equal(rc, 2);
 	free(out);
+	/* a renamed variant: one --map VARIANT=OLD for all its tunable
+	 * values (fixed,NM=1 against stock,NM=1, not the baseline) */
+	{
+		const char *sv[] = { "stock,NM=0", "stock,NM=1" };
+		const char *fv[] = { "fixed,NM=0", "fixed,NM=1" };
+		char *vs = campaign("vstock", sv, 2, ab, n5);
+		char *vf = campaign("vfixed", fv, 2, ab, n5);
+
+		rc = compare(&out, vs, vf, NULL, NULL);
+		flatten(out);
+		assert_int_equal(rc, 1);	/* 900 against 1000 */
+		says(out, (const char *const[]){ "no configuration "
+			"'fixed,NM=1' (give --map fixed,NM=1=OLD to name the "
+			"one to compare with; --map VARIANT=OLD maps every "
+			"configuration of a renamed variant)", NULL }, NULL);
+		free(out);
+		rc = compare(&out, "--map=fixed=stock", vs, vf, NULL);
+		if (rc != 0)
+			fail_msg("--map fixed=stock: exit %d, expected 0:\n%s",
+				 rc, out);
+		says(out, (const char *const[]){ "vstock:stock,NM=1 (base)",
+			NULL }, (const char *const[]){ "no configuration",
+			NULL });
+		free(out);
+		free(vs);
+		free(vf);
+	}
 	/* NEW as DIR:CONFIGURATION against another campaign: the
 	 * same-named configuration, else the baseline with a warning */
 	{
