@@ -40,7 +40,7 @@ static void usage(FILE *f)
 "usage: kbench compare [--metric NAME]... [--alpha P] [--min-effect PCT]\n"
 "                      [--max-mde PCT] [--accept-underpowered]\n"
 "                      [--map NEW=OLD]... [--exclude-outliers]\n"
-"                      [--exclude-disturbed] BASE NEW\n"
+"                      [--exclude-disturbed] [-f text|json] BASE NEW\n"
 "\n"
 "Compare the campaign NEW with the campaign BASE and print a verdict per\n"
 "job and metric: improvement, regression, no significant difference,\n"
@@ -106,6 +106,9 @@ static void usage(FILE *f)
 "      --exclude-disturbed  leave disturbed runs (stats/disturbed.h: other\n"
 "                      tasks, steal, CPU pressure, lost idle) out of the\n"
 "                      tests; they are listed either way\n"
+"  -f, --format FMT    text (default) or json: the comparisons as\n"
+"                      results.json holds them and the verdict with its\n"
+"                      counts (warnings stay on standard error)\n"
 "  -h, --help          this text\n"
 "\n"
 "exit status: 0 no metric regressed, 1 at least one regressed, 2 error,\n"
@@ -682,16 +685,18 @@ const struct option kb_compare_options[] = {
 	{ "map", required_argument, NULL, 'P' },
 	{ "exclude-outliers", no_argument, NULL, 'X' },
 	{ "exclude-disturbed", no_argument, NULL, 'D' },
+	{ "format", required_argument, NULL, 'f' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
-const char kb_compare_shortopts[] = "m:h";
+const char kb_compare_shortopts[] = "m:f:h";
 const struct kb_arg_spec kb_compare_args[] = {
 	{ "metric", KB_ARG_METRIC, NULL },
 	{ "alpha", KB_ARG_NONE, NULL },
 	{ "min-effect", KB_ARG_NONE, NULL },
 	{ "max-mde", KB_ARG_NONE, NULL },
 	{ "map", KB_ARG_NONE, NULL },
+	{ "format", KB_ARG_WORD, "text json" },
 	{ NULL, KB_ARG_CAMPAIGN_CONFIG, NULL },
 	{ NULL, KB_ARG_NONE, NULL },
 };
@@ -709,6 +714,8 @@ int cmd_compare(int argc, char **argv)
 	json_t *merged = NULL;
 	struct kb_rmodel *rm = NULL;
 	int c, ret = EXIT_ERROR, exclude_disturbed = 0, accept_under = 0;
+	int json_out = 0;	/* --format json */
+	const char *word;
 
 	accept_underpowered = 0;
 	kb_compare_opts_init(&copts);
@@ -741,6 +748,14 @@ int cmd_compare(int argc, char **argv)
 			break;
 		case 'D':
 			exclude_disturbed = 1;
+			break;
+		case 'f':
+			if (strcmp(optarg, "text") && strcmp(optarg, "json")) {
+				kb_error("--format %s: expected text or json",
+					 optarg);
+				goto out;
+			}
+			json_out = !strcmp(optarg, "json");
 			break;
 		case 'h':
 			usage(stdout);
@@ -830,6 +845,8 @@ int cmd_compare(int argc, char **argv)
 	}
 
 	self_reasons(&rm->analysis);
+	if (json_out)
+		goto verdict;
 	printf("kbench compare: %s (base) vs %s\n", b.arg, n.arg);
 	if (pairs.nself)
 		printf("%s compares the campaign %s with itself: each "
@@ -844,6 +861,7 @@ int cmd_compare(int argc, char **argv)
 				print_pair(stdout, rm, &pairs.v[i],
 					   rm->campaign.jobs.v[k]);
 	}
+verdict:
 	for (i = 0; i < rm->analysis.ncomparisons; i++) {
 		const struct kb_comparison_row *e = &rm->analysis.comparisons[i];
 		const char *v = verdict_word(e);
@@ -864,6 +882,36 @@ int cmd_compare(int argc, char **argv)
 			ninsufficient++;
 		else if (!strcmp(v, "inconclusive"))
 			ninconclusive++;
+	}
+	if (nreg) {
+		word = "regression";
+		ret = EXIT_REGRESSION;
+	} else if (ninsufficient || ninconclusive ||
+		   (nunder && !accept_under)) {
+		word = "undecidable";
+		ret = EXIT_UNDECIDABLE;
+	} else {
+		word = "no regression";
+		ret = EXIT_NO_REGRESSION;
+	}
+	if (json_out) {
+		/* the comparisons as results.json holds them
+		 * (docs/results-format.md), and the verdict */
+		json_t *doc = json_pack("{s:s, s:s, s:s, s:{s:s, s:i, s:I, "
+			"s:I, s:I, s:I, s:b, s:I}}", "kbench_version",
+			KBENCH_VERSION, "base", b.arg, "new", n.arg, "verdict",
+			"verdict", word, "exit", ret, "regressions",
+			(json_int_t)nreg, "underpowered", (json_int_t)nunder,
+			"insufficient_samples", (json_int_t)ninsufficient,
+			"inconclusive", (json_int_t)ninconclusive,
+			"underpowered_accepted", accept_under && nunder,
+			"no_difference_below_mde", (json_int_t)nweak);
+
+		kb_analysis__comparisons_to_json(&rm->analysis, doc);
+		if (results_dumpf(stdout, doc))
+			ret = EXIT_ERROR;
+		json_decref(doc);
+		goto out;
 	}
 	if (nreg) {
 		printf("\nverdict: %zu regression(s) (exit 1)\n", nreg);

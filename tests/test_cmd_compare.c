@@ -564,6 +564,36 @@ static void test_exit_codes(void **state)
 	rc = compare(&out, t, arg, NULL, NULL);
 	assert_int_equal(rc, 1);
 	free(out);
+	/* --format json: the same verdict, as JSON on standard output */
+	{
+		char *so = kb_xasprintf("%s/out", tmpdir);
+		json_t *doc, *e, *row = NULL;
+		size_t i;
+
+		rc = compare(&out, "--format=json", t, arg, NULL);
+		assert_int_equal(rc, 1);
+		doc = kb_json_load(so);	/* standard output alone */
+		assert_non_null(doc);
+		e = json_object_get(doc, "verdict");
+		assert_string_equal(json_string_value(json_object_get(e,
+				    "verdict")), "regression");
+		assert_int_equal(json_integer_value(json_object_get(e,
+				 "exit")), 1);
+		json_array_foreach(json_object_get(doc, "comparisons"), i, e)
+			if (!strcmp(json_string_value(json_object_get(e,
+				    "metric")) ?: "", "read.iops"))
+				row = e;
+		assert_non_null(row);
+		assert_string_equal(json_string_value(json_object_get(row,
+				    "verdict")), "regression");
+		assert_null(strstr(out, "verdict: "));	/* no text */
+		json_decref(doc);
+		free(so);
+		free(out);
+		rc = compare(&out, "--format=xml", t, arg, NULL);
+		assert_int_equal(rc, 2);
+		free(out);
+	}
 	/* a larger minimum effect hides the 10% change */
 	rc = compare(&out, "--min-effect=15", t, arg, NULL);
 	assert_int_equal(rc, 0);
