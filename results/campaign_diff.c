@@ -14,19 +14,25 @@
  * "environment", runner/campaign.c) where the two campaigns differ:
  * a warning listing them.  The kernel command line without BOOT_IMAGE=
  * and initrd= (they name the kernel being compared). */
+/* *out := *out + " " + w (no blank before the first word). */
+static void words_add(char **out, const char *w)
+{
+	char *tmp = kb_xasprintf("%s%s%s", *out, **out ? " " : "", w);
+
+	free(*out);
+	*out = tmp;
+}
+
 static char *cmdline_norm(const char *c)
 {
-	char *copy = kb_xstrdup(c ?: ""), *tok, *save = NULL, *out, *tmp;
+	char *copy = kb_xstrdup(c ?: ""), *tok, *save = NULL, *out;
 
 	out = kb_xstrdup("");
 	for (tok = strtok_r(copy, " \t", &save); tok;
 	     tok = strtok_r(NULL, " \t", &save)) {
-		if (!strncmp(tok, "BOOT_IMAGE=", 11) ||
-		    !strncmp(tok, "initrd=", 7))
-			continue;
-		tmp = kb_xasprintf("%s%s%s", out, *out ? " " : "", tok);
-		free(out);
-		out = tmp;
+		if (strncmp(tok, "BOOT_IMAGE=", 11) &&
+		    strncmp(tok, "initrd=", 7))
+			words_add(&out, tok);
 	}
 	free(copy);
 	return out;
@@ -36,8 +42,7 @@ static char *cmdline_norm(const char *c)
  * malloc'd ("" when none). */
 static char *cmdline_only_in(const char *x, const char *y)
 {
-	char *cx = kb_xstrdup(x), *tok, *save = NULL, *out = kb_xstrdup(""),
-	     *tmp;
+	char *cx = kb_xstrdup(x), *tok, *save = NULL, *out = kb_xstrdup("");
 	const char *p;
 	size_t len;
 	int found;
@@ -49,11 +54,8 @@ static char *cmdline_only_in(const char *x, const char *y)
 		for (p = y; !found && (p = strstr(p, tok)); p += len)
 			found = (p == y || p[-1] == ' ') &&
 				(p[len] == ' ' || p[len] == '\0');
-		if (found)
-			continue;
-		tmp = kb_xasprintf("%s%s%s", out, *out ? " " : "", tok);
-		free(out);
-		out = tmp;
+		if (!found)
+			words_add(&out, tok);
 	}
 	free(cx);
 	return out;
