@@ -3,6 +3,8 @@
 #include "lib/proc.h"
 
 #include <dirent.h>
+#include <ftw.h>
+#include <limits.h>
 #include <grp.h>
 #include <pwd.h>
 #include <sys/xattr.h>
@@ -602,6 +604,53 @@ static int chain_trusted(char *abs, int above, char **why)
 }
 
 static int path_trusted(const char *path, int above, char **why);
+
+/* kb_tree_trusted()'s walk: nftw(3) passes no argument through */
+static char *tree_why;
+static const char *tree_root;
+
+static int tree_entry(const char *p, const struct stat *st, int type,
+		      struct FTW *ftw)
+{
+	(void)type;
+	if (!ftw->level)
+		return 0;	/* the root: the caller's */
+	if (S_ISLNK(st->st_mode)) {
+		char target[PATH_MAX];
+		ssize_t n = readlink(p, target, sizeof(target) - 1);
+
+		target[n > 0 ? n : 0] = '\0';
+		tree_why = kb_xasprintf("%s: a symbolic link (to %s); kbench "
+					"makes none under %s", p, target,
+					tree_root);
+		return 1;
+	}
+	tree_why = untrusted_why(p, st, 1);
+	return tree_why ? 1 : 0;
+}
+
+int kb_tree_trusted(const char *dir, char **why)
+{
+	struct stat st;
+	int r;
+
+	*why = NULL;
+	if (lstat(dir, &st) < 0)
+		return errno == ENOENT ? 0 : -errno;
+	tree_why = NULL;
+	tree_root = dir;
+	r = nftw(dir, tree_entry, 16, FTW_PHYS);
+	*why = tree_why;
+	tree_why = NULL;
+	if (r > 0)
+		return -EPERM;
+	if (r < 0) {
+		r = -errno;
+		*why = kb_xasprintf("%s: cannot walk: %s", dir, strerror(errno));
+		return r;
+	}
+	return 0;
+}
 
 int kb_path_trusted(const char *path, char **why)
 {

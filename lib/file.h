@@ -163,6 +163,16 @@ long kb_env_uid(const char *name);
  * (/tmp) is fine (nobody else can rename or remove what is made there). */
 int kb_dir_trusted_above(const char *dir, char **why);
 
+/* Every entry below directory dir (not dir itself: kb_path_trusted()
+ * judges it), walked without following links (nftw FTW_PHYS): none may
+ * be a symbolic link (kbench makes none there; one could send root's
+ * writes elsewhere) and each must pass kb_path_trusted()'s rule for a
+ * path itself (owner, group and ACL; no sticky exception).  For a
+ * campaign's runs/, whose job files fio reads as root.  0; -EPERM with
+ * *why (malloc'd) naming the first entry that fails; -errno when the
+ * walk fails (*why says so); 0 when dir does not exist. */
+int kb_tree_trusted(const char *dir, char **why);
+
 /* 1 when paths a and b name the same file or directory (same device
  * and inode: "A" and "./A", a symlink and its target), else 0 (either
  * missing included). */

@@ -763,9 +763,19 @@ static int campaign_trusted(const char *dir, int resume)
 	}
 	if (d)
 		closedir(d);
+	if (!ret) {
+		/* runs/: the job file fio reads of each run is written
+		 * there, and every run's results; an entry someone else
+		 * can change (a run directory handed to another user, a
+		 * link to elsewhere) would let them run or write as root */
+		p = kb_path_join(dir, KB_RUNS_DIR);
+		ret = kb_tree_trusted(p, &why);
+		free(p);
+	}
 	if (ret)
 		kb_error("%s: not %s: a campaign runs what its directory says "
-			 "(its kernels.conf, campaign.json and job files) as "
+			 "(its kernels.conf, campaign.json and job files, and "
+			 "the job file of each run under runs/) as "
 			 "%s, and %s; make it and the directories above it %s "
 			 "and not writable by others (chown, chmod go-w), or "
 			 "%s -o DIR elsewhere", dir, resume ? "resumed" :

@@ -250,6 +250,28 @@ check "a job file linking to nothing: not resumed (got $rc), the link named" \
 	"[ $rc -eq 1 ] && grep -qF '$job: a link to nothing ($tmp/pub/later.fio)' $tmp/3f.err"
 rm -f "$job"
 cp "$repo/profiles/$(basename "$job")" "$job"
+# runs/: a run directory another user owns (they could swap the job
+# file fio is about to read as root), or a link to elsewhere (the run's
+# files written there): not resumed, nothing written through it
+rd=$(find "$tmp/c2/runs" -mindepth 2 -maxdepth 2 -type d | sort | head -1)
+cp "$tmp/c2/state.json" "$tmp/state.before"
+chown 4321 "$rd"
+"$KBENCH" run -q -o "$tmp/c2" >/dev/null 2>"$tmp/3i.err"
+rc=$?
+check "a directory under runs/ owned by another user: not resumed (got $rc), named" \
+	"[ $rc -eq 1 ] && grep -qF '$rd: owned by uid 4321 (trusted: root)' $tmp/3i.err && cmp -s $tmp/c2/state.json $tmp/state.before"
+chown 0 "$rd"
+mv "$rd" "$tmp/pub/moved"
+ln -s "$tmp/pub/moved" "$rd"
+"$KBENCH" run -q -o "$tmp/c2" >/dev/null 2>"$tmp/3j.err"
+rc=$?
+check "a run directory replaced by a link: not resumed (got $rc), the link named, nothing written where it points" \
+	"[ $rc -eq 1 ] && grep -qF '$rd: a symbolic link (to $tmp/pub/moved)' $tmp/3j.err && [ -z \"\$(find $tmp/pub/moved -newer $tmp/3j.err)\" ]"
+rm "$rd"
+mv "$tmp/pub/moved" "$rd"
+"$KBENCH" run -q -o "$tmp/c2" >/dev/null 2>"$tmp/3k.err"
+rc=$?
+check "... resumed once runs/ is root's again (got $rc)" "[ $rc -eq 0 ]"
 # a -c conf and a job file another user can change are not copied in
 mkdir "$tmp/bob"
 cp "$tmp/ok.conf" "$tmp/bob/k.conf"
