@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <float.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -400,8 +401,15 @@ json_t *kb_json_decode_sink(const char *buf, size_t n,
 struct load_failure {
 	int errnum;
 	int at_open;		/* errnum is open(2)'s */
+	size_t nul_at;		/* errnum EILSEQ: the first NUL byte */
 	json_error_t err;
 };
+
+/* No kbench or fio JSON file is near this: a larger one (a 4 GB file of
+ * zeros planted as state.json took 4.2 GB of memory and 26 s to refuse)
+ * is refused before it is read.  A 100k-run results.json is about
+ * 300 MB. */
+#define KB_JSON_MAX_BYTES (1024ULL * 1024 * 1024)
 
 /* The whole file in one read (fstat's size + 1 asked for: a regular
  * file whose read returns exactly its size is at its end, anything else
@@ -418,7 +426,11 @@ static json_t *load_core(int dirfd, const char *rel,
 	size_t cap, n = 0;
 	char *buf;
 	json_t *j;
-	int regular, fd = openat(dirfd, rel, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO with no writer (one planted as state.json
+	 * hung report forever) opens, and reads as empty; a pipe with a
+	 * writer (--from-json <(...)) is read as it comes (poll below) */
+	int regular, fifo, fd = openat(dirfd, rel, O_RDONLY | O_CLOEXEC |
+				       O_NONBLOCK);
 
 	memset(f, 0, sizeof(*f));
 	if (fd < 0) {
@@ -436,6 +448,14 @@ static json_t *load_core(int dirfd, const char *rel,
 	/* a /proc file is regular with size 0: read until EOF */
 	regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
 		  st.st_size > 0;
+	fifo = S_ISFIFO(st.st_mode);
+	if (!fifo)
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	if (regular && (unsigned long long)st.st_size > KB_JSON_MAX_BYTES) {
+		f->errnum = EFBIG;
+		close(fd);
+		return NULL;
+	}
 	cap = regular ? (size_t)st.st_size + 1 : 4096;
 	buf = kb_xmalloc(cap);
 	for (;;) {
@@ -448,6 +468,19 @@ static json_t *load_core(int dirfd, const char *rel,
 		r = read(fd, buf + n, cap - n);
 		if (r < 0 && errno == EINTR)
 			continue;
+		if (r < 0 && errno == EAGAIN && fifo) {
+			/* a writer, nothing written yet: wait for it */
+			struct pollfd pfd = { fd, POLLIN, 0 };
+
+			if (poll(&pfd, 1, -1) >= 0 || errno == EINTR)
+				continue;
+		}
+		if ((unsigned long long)n > KB_JSON_MAX_BYTES) {
+			f->errnum = EFBIG;	/* a pipe or /proc file */
+			free(buf);
+			close(fd);
+			return NULL;
+		}
 		if (r < 0) {
 			f->errnum = errno;
 			free(buf);
@@ -464,6 +497,19 @@ static json_t *load_core(int dirfd, const char *rel,
 			break;
 	}
 	close(fd);
+	{
+		/* zeros (a file cut short by a crash, a truncate -s): said
+		 * so, not jansson's "'[' or '{' expected near end of
+		 * file" */
+		const char *nul = memchr(buf, '\0', n);
+
+		if (nul) {
+			f->errnum = EILSEQ;
+			f->nul_at = (size_t)(nul - buf);
+			free(buf);
+			return NULL;
+		}
+	}
 	j = kb_json_decode_sink(buf, n, sink, sunk);
 	if (!j)
 		j = json_loadb(buf, n, 0, &f->err);	/* the tree whole */
@@ -488,6 +534,13 @@ static json_t *load_whole(int dirfd, const char *rel, const char *path,
 		kb_error("%s: cannot open: %s", path, strerror(f.errnum));
 	else if (f.errnum == ENODEV)
 		kb_error("%s: a device, not a file: not read", path);
+	else if (f.errnum == EFBIG)
+		kb_error("%s: larger than %llu MiB, far more than any kbench or "
+			 "fio JSON file: not read", path,
+			 KB_JSON_MAX_BYTES >> 20);
+	else if (f.errnum == EILSEQ)
+		kb_error("%s: a NUL byte at offset %zu: not JSON (zeros left "
+			 "by a crash or a truncate?)", path, f.nul_at);
 	else if (f.errnum)
 		kb_error("%s: read error: %s", path, strerror(f.errnum));
 	else
@@ -507,6 +560,12 @@ json_t *kb_json_load_why(const char *path, const struct kb_json_sink *sink,
 		return j;
 	if (f.at_open && f.errnum == ENOENT)
 		*why = kb_xstrdup("missing");
+	else if (f.errnum == EILSEQ)
+		*why = kb_xasprintf("a NUL byte at offset %zu (zeros left by "
+				    "a crash?)", f.nul_at);
+	else if (f.errnum == EFBIG)
+		*why = kb_xasprintf("larger than %llu MiB",
+				    KB_JSON_MAX_BYTES >> 20);
 	else if (f.errnum)
 		*why = kb_xasprintf("unreadable: %s", strerror(f.errnum));
 	else

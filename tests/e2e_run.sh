@@ -273,13 +273,30 @@ check "a campaign for -c, a file for -o, a kernels.conf or results.json for a ca
 # it without an error about its run.json; a damaged campaign.json says
 # what is safe
 cp -a "$c1" "$tmp/gone"
-rd=$(find "$tmp/gone/runs" -mindepth 3 -maxdepth 3 -type d | sort | tail -1)
+rd=$(find "$tmp/gone/runs" -mindepth 3 -maxdepth 3 -type d -name "[0-9][0-9][0-9]" | sort | tail -1)
 rm -rf "$rd"
 "$KBENCH" report "$tmp/gone" >"$tmp/gone.out" 2>&1
 "$KBENCH" plan -o "$tmp/gone" >/dev/null 2>"$tmp/gone-plan.err"; r1=$?
 "$KBENCH" run -q -o "$tmp/gone" >/dev/null 2>"$tmp/gone-run.err"; r2=$?
 check "a deleted run directory: report says it is gone, plan -o warns, run redoes it (got $r1 $r2)" \
-	"[ $r1 -eq 0 ] && [ $r2 -eq 0 ] && tr -s ' \n' ' ' <'$tmp/gone.out' | grep -q 'its run directory is gone (kbench run -o DIR runs it again)' && grep -q 'metrics.json: missing: counted as done here; kbench run -o' '$tmp/gone-plan.err' && grep -q \"its directory $rd is gone; it will be run again\" '$tmp/gone-run.err' && ! grep -q 'error' '$tmp/gone-run.err' && [ -s '$rd/metrics.json' ]"
+	"[ $r1 -eq 0 ] && [ $r2 -eq 0 ] && tr -s ' \n' ' ' <'$tmp/gone.out' | grep -q 'its run directory is gone (kbench run -o DIR runs it again)' && grep -q 'metrics.json: missing: counted as done here; kbench run -o' '$tmp/gone-plan.err' && grep -q \"its directory $rd is gone; it will be run again\" '$tmp/gone-run.err' && ! grep -q 'cannot open' '$tmp/gone-run.err' && [ -s '$rd/metrics.json' ]"
+# a FIFO planted as state.json does not hang report or plan; a huge
+# (sparse) metrics.json is refused unread, a file of zeros named so
+mv "$tmp/gone/state.json" "$tmp/gone-state.json"
+mkfifo "$tmp/gone/state.json"
+timeout 30 "$KBENCH" report "$tmp/gone" >/dev/null 2>"$tmp/fifo.err"; r1=$?
+timeout 30 "$KBENCH" plan -o "$tmp/gone" >/dev/null 2>&1; r2=$?
+rm "$tmp/gone/state.json"
+mv "$tmp/gone-state.json" "$tmp/gone/state.json"
+mp=$(find "$tmp/gone/runs" -name metrics.json | sort | head -1)
+cp "$mp" "$tmp/gone-metrics.json"
+truncate -s 3G "$mp"
+timeout 30 "$KBENCH" report "$tmp/gone" >/dev/null 2>"$tmp/big.err"; r3=$?
+truncate -s 0 "$mp"; truncate -s 64 "$mp"
+timeout 30 "$KBENCH" report "$tmp/gone" >/dev/null 2>"$tmp/nul.err"; r4=$?
+cp "$tmp/gone-metrics.json" "$mp"
+check "a FIFO as state.json: report and plan -o end (got $r1 $r2, not 124); a 3 GB metrics.json refused unread, zeros named (got $r3 $r4)" \
+	"[ $r1 -eq 2 ] && [ $r2 -ne 124 ] && [ $r3 -eq 0 ] && [ $r4 -eq 0 ] && grep -q 'metrics.json: larger than 1024 MiB' '$tmp/big.err' && grep -q 'metrics.json: a NUL byte at offset 0: not JSON' '$tmp/nul.err'"
 head -c 100 "$c1/campaign.json" >"$tmp/gone/campaign.json"
 "$KBENCH" report "$tmp/gone" >/dev/null 2>"$tmp/dmg.err"; r1=$?
 check "a damaged campaign.json: exit 2 (got $r1), the line, and that the runs are untouched" \
