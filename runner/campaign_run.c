@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -427,6 +428,20 @@ out:
 	if (tunables_restore(&tu))
 		ret = 1;
 	tunables_free(&tu);
+	if (ret && ret != 130 && c.dir && !kb_driver_dry_run) {
+		/* a full disk stopped it (the error named the file): what
+		 * to do, and that the recorded runs are safe */
+		struct statvfs sv;
+
+		if (!statvfs(dir, &sv) &&
+		    (unsigned long long)sv.f_bavail * sv.f_frsize < 4ULL << 20)
+			kb_error("%s: its file system is full (%llu KiB free): "
+				 "stopped after %zu of %zu runs, each done run "
+				 "recorded; free space (or move the directory) "
+				 "and run the same command again to resume",
+				 dir, (unsigned long long)sv.f_bavail *
+				 sv.f_frsize >> 10, done, todo);
+	}
 	if (have_target)
 		target_close(&t);
 	campaign_close(&c);

@@ -6,6 +6,7 @@
 set -u
 . "$(dirname "$0")/e2e_lib.sh"
 finish() {
+	[ -n "${tmp:-}" ] && mountpoint -q "$tmp/full" 2>/dev/null && umount "$tmp/full"
 	[ -n "${dev:-}" ] && losetup -d "$dev" 2>/dev/null
 	[ -n "${tmp:-}" ] && rm -rf "$tmp"
 	e2e_summary e2e
@@ -260,6 +261,19 @@ mkdir -p "$tmp/junk" && echo important >"$tmp/junk/notes.txt"
 rc=$?
 check "-o DIR holding other files: exit 1, says why, touches nothing" \
 	"[ $rc -eq 1 ] && grep -q 'is not a kbench campaign' $tmp/junk.err && [ ! -e $tmp/junk/runs ] && [ \"\$(cat $tmp/junk/notes.txt)\" = important ]"
+# a full file system stops the campaign with what to do; every done run
+# is kept and the same command resumes once there is room
+mkdir -p "$tmp/full"
+if mount -t tmpfs -o size=66000k tmpfs "$tmp/full" 2>/dev/null; then
+	sed -e 's|^iterations = 2|iterations = 4|' "$tmp/e2e.conf" >"$tmp/full.conf"
+	"$KBENCH" run -q -c "$tmp/full.conf" -o "$tmp/full/c" >/dev/null 2>"$tmp/full.err"; r1=$?
+	mount -o remount,size=200M "$tmp/full"
+	"$KBENCH" run -q -o "$tmp/full/c" >/dev/null 2>"$tmp/full2.err"; r2=$?
+	n=$(jq '[.runs[] | select(.status == "ok")] | length' "$tmp/full/c/results.json" 2>/dev/null)
+	check "a full file system: exit 1 (got $r1), said with how to resume; resumed (got $r2) to 8 ok runs (got $n)" \
+		"[ $r1 -eq 1 ] && grep -q 'c: its file system is full (.* KiB free): stopped after [0-9]* of 8 runs, each done run recorded; free space (or move the directory) and run the same command again to resume' '$tmp/full.err' && [ $r2 -eq 0 ] && [ '$n' = 8 ]"
+	umount "$tmp/full"
+fi
 # a campaign, a kernels.conf, a results.json, a file given where another
 # is wanted: each said for what it is, with the command that takes it
 "$KBENCH" run -q -c "$c1" >/dev/null 2>"$tmp/w1.err"; r1=$?
