@@ -6,6 +6,7 @@
 #include "runner/plan.h"
 #include "runner/calibrate.h"
 #include "runner/target.h"
+#include "runner/tunables.h"
 #include "runner/adaptive.h"
 #include "lib/file.h"
 #include "results/paths.h"
@@ -246,7 +247,8 @@ int cmd_plan(int argc, char **argv)
 	for (i = 0; i < cfg.nvariants && driver_batch(&cfg, i); i++)
 		;
 	if (calibrated < 0 || campaign_check_jobs(&cfg) ||
-	    (i < cfg.nvariants && target_check(&cfg)) ||
+	    (i < cfg.nvariants && (target_check(&cfg) ||
+				   tunables_check_absolute(&cfg))) ||
 	    plan_build(&cfg, &plan) ||
 	    (calibrated > 0 && plan_check_calibration(&cfg, &plan, &cal))) {
 		results_calibration_free(&cal);

@@ -599,6 +599,28 @@ static int same_file_twice(const struct kb_tunables *tu,
 	return 0;
 }
 
+int tunables_check_absolute(const struct kb_config *cfg)
+{
+	char why[512], *res;
+	size_t i;
+
+	for (i = 0; i < cfg->ntunables; i++) {
+		if (cfg->tunables[i].sweep || cfg->tunables[i].path[0] != '/')
+			continue;
+		res = tunable_resolve(cfg->tunables[i].path, why, sizeof(why));
+		if (!res) {
+			int err = errno == ENOENT ? -ENOENT : -EPERM;
+
+			kb_error("%s:%d: tunable %s: %s %s", cfg->path,
+				 cfg->tunables[i].line, cfg->tunables[i].label,
+				 cfg->tunables[i].path, why);
+			return err;
+		}
+		free(res);
+	}
+	return 0;
+}
+
 int tunables_init(struct kb_tunables *tu, const struct kb_config *cfg,
 		  const struct kb_target *t, const char *dir)
 {

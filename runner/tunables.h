@@ -85,6 +85,13 @@ char *tunable_read(const char *path, int quiet);
  * /sys and /proc/sys: refused ..."). */
 char *tunable_resolve(const char *path, char *why, size_t whylen);
 
+/* kbench plan's look at cfg's tunables with an absolute path (those of
+ * the target, queue/..., need its device, which plan does not make):
+ * each resolved as tunables_init() does, nothing read or written; 0, or
+ * -ENOENT / -EPERM with the message run would print (plan accepted
+ * /proc/self/root/tmp/x that run refused). */
+int tunables_check_absolute(const struct kb_config *cfg);
+
 /* Open a resolved path (flags: O_RDONLY or O_WRONLY) under the rule
  * above.  The fd, or -errno (-EPERM: refused; -ELOOP: a link on the way)
  * with why[] saying what, to be printed after the path. */

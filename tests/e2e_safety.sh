@@ -76,6 +76,11 @@ check "tunable via /proc/self/root: exit 1 (got $rc), FILE:LINE, outside /sys" \
 	"[ $rc -eq 1 ] && grep -q \"root.conf:$line: tunable X: /proc/self/root$victim resolves to $victim, outside /sys and /proc/sys: refused\" $tmp/1.err"
 check "... the victim keeps its content, nothing saved" \
 	"unchanged && [ ! -e $tmp/c1/tunables.saved.json ]"
+# kbench plan refuses it as run does (it listed the plan, exit 0)
+"$KBENCH" plan -c "$tmp/root.conf" >/dev/null 2>"$tmp/1p.err"
+rc=$?
+check "kbench plan: the same refusal, exit 1 (got $rc)" \
+	"[ $rc -eq 1 ] && grep -q \"root.conf:$line: tunable X: /proc/self/root$victim resolves to $victim, outside /sys and /proc/sys: refused\" $tmp/1p.err && unchanged"
 
 # --- 2. an edited tunables.saved.json ---
 img="$tmp/dev.img"
