@@ -6,7 +6,7 @@
  * (runner/drivers.h: a vm boot, a kexec); record it in state.json; push
  * it when kernels.conf says push =; add rounds while iterations = auto
  * asks (runner/adaptive.h); then write the reports
- * (runner/campaign_reports.h).  SIGINT/SIGTERM stop after the current run
+ * (runner/campaign_reports.h).  SIGINT/SIGTERM (HUP, QUIT, USR1/2, ALRM, PIPE too) stop after the current run
  * (fio is told to stop and writes its report; the run is not counted and
  * is redone on resume); every tunable is restored on every exit path.
  */
@@ -117,6 +117,12 @@ int campaign_run(const char *dir, const char *conf, int conf_explicit,
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/* and the other signals whose default is to end the process
+	 * (kill -USR1 left nomerges set, as kill -9 does) */
+	sigaction(SIGQUIT, &sa, NULL);
+	sigaction(SIGUSR1, &sa, NULL);
+	sigaction(SIGUSR2, &sa, NULL);
+	sigaction(SIGALRM, &sa, NULL);
 	/* `kbench run | tee log` or `| head`: the reader gone (a Ctrl-C
 	 * reaches it too) must not kill kbench before it restores the
 	 * tunables; writes fail with EPIPE from here on */

@@ -119,6 +119,19 @@ rc=$?
 sum1=$(find "$c2" -type f -exec sha256sum {} + | sort | sha256sum)
 check "plan -o on the interrupted campaign: exit 0 (got $rc), $partial of 6 done, $((6 - partial)) left with an ETA, each run's state, nothing in DIR changed" \
 	"[ $rc -eq 0 ] && grep -q '6 runs planned: $partial done ($partial ok, 0 failed), $((6 - partial)) left, about ' $tmp/plan-o.out && grep -q 'kbench run -o $c2 resumes it' $tmp/plan-o.out && [ \"\$(grep -c '^ *[0-9]*  ok  ' $tmp/plan-o.out)\" = $partial ] && [ \"\$(grep -c '^ *[0-9]*  to do ' $tmp/plan-o.out)\" = $((6 - partial)) ] && [ '$sum0' = '$sum1' ]"
+# SIGUSR1 (any signal whose default ends the process) stops it as
+# SIGINT does: exit 130, nomerges restored
+if [ $partial -lt 5 ]; then
+	"$KBENCH" run -q -o "$c2" >/dev/null 2>"$tmp/usr1.err" &
+	pid=$!
+	e2e_wait_runs "$c2" $((partial + 1))
+	sleep 0.7
+	kill -USR1 $pid
+	wait $pid
+	rc=$?
+	check "SIGUSR1: exit 130 (got $rc), nomerges restored ($(cat /sys/block/$bdev/queue/nomerges))" \
+		"[ $rc -eq 130 ] && [ \"\$(cat /sys/block/$bdev/queue/nomerges)\" = 0 ] && [ ! -e $c2/tunables.saved.json ]"
+fi
 "$KBENCH" plan -o "$tmp" >/dev/null 2>"$tmp/plan-o2.err"
 rc=$?
 check "plan -o on a directory that is no campaign: exit 1 (got $rc), said" \
