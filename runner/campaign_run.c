@@ -7,8 +7,9 @@
  * it when kernels.conf says push =; add rounds while iterations = auto
  * asks (runner/adaptive.h); then write the reports
  * (runner/campaign_reports.h).  SIGINT/SIGTERM (HUP, QUIT, USR1/2, ALRM
- * and PIPE too) stop after the current run (fio is told to stop and writes its report; the run is not counted and
- * is redone on resume); every tunable is restored on every exit path.
+ * and PIPE too) stop after the current run (fio is told to stop and
+ * writes its report; the run is not counted and is redone on resume);
+ * every tunable is restored on every exit path.
  */
 #include "runner/campaign_run.h"
 #include "runner/adaptive.h"
