@@ -511,8 +511,8 @@ static void set_duration(struct parser *p, const char *key, const char *val,
 
 	if (parse_duration(val, &v) || v < min) {
 		perr(p, p->line,
-		     "%s = '%s': expected seconds >= %u (e.g. 60, 30s, 2m)",
-		     key, val, min);
+		     "%s = '%s': expected seconds from %u to %u (e.g. 60, 30s, "
+		     "2m)", key, val, min, UINT_MAX);
 		return;
 	}
 	*out = v;

@@ -913,7 +913,11 @@ static void test_err_values(void **state)
 	expect_error(GLOBAL_OK "warmup = one\n" VARIANT_OK,
 		     "bad.conf:3: warmup = 'one': expected a whole number >= 0");
 	expect_error(GLOBAL_OK "runtime = 0\n" VARIANT_OK,
-		     "bad.conf:3: runtime = '0': expected seconds >= 1");
+		     "bad.conf:3: runtime = '0': expected seconds from 1 to ");
+	/* too large: said with the range, not ">= 1" */
+	expect_error(GLOBAL_OK "runtime = 99999999999\n" VARIANT_OK,
+		     "bad.conf:3: runtime = '99999999999': expected seconds "
+		     "from 1 to 4294967295");
 	expect_error(GLOBAL_OK "runtime = 5x\n" VARIANT_OK,
 		     "bad.conf:3: runtime = '5x'");
 	expect_error(GLOBAL_OK "timeout_grace = 1d\n" VARIANT_OK,
@@ -1211,7 +1215,7 @@ static void test_err_method(void **state)
 	expect_error(GLOBAL_OK VARIANT_OK "method = vm\nkernel = /k\ninitrd = /i\n",
 		     "bad.conf:3: [running]: initrd is for method = kexec");
 	expect_error(GLOBAL_OK VARIANT_OK "method = vm\nkernel = /k\nboot_timeout = soon\n",
-		     "bad.conf:6: boot_timeout = 'soon': expected seconds >= 1");
+		     "bad.conf:6: boot_timeout = 'soon': expected seconds from 1 to ");
 	expect_error(GLOBAL_OK VARIANT_OK "method = vm\nkernel = /k\nguest_root = nfs\n",
 		     "bad.conf:6: guest_root = 'nfs': expected 9p (the host's root over virtio-9p) or initramfs");
 	expect_error(GLOBAL_OK VARIANT_OK "method = kexec\nkernel = /k\nguest_root = 9p\n",
