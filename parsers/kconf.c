@@ -2474,7 +2474,7 @@ int kconf_parse(const char *name, const char *text, struct kb_config *cfg)
 	struct parser p = { .name = name, .cfg = cfg };
 	char *buf, *line, *next;
 	const char *slash;
-	int ret = 0;
+	int ret = 0, toolong = 0;
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->path = kb_xstrdup(name);
@@ -2523,13 +2523,17 @@ int kconf_parse(const char *name, const char *text, struct kb_config *cfg)
 			perr(&p, p.line, "line of %zu bytes: at most %d (a "
 			     "kernels.conf line is a key = value)",
 			     strlen(line), KB_CONF_MAX_LINE);
-			line = next;
-			continue;
+			/* not a kernels.conf: nothing more is said of it
+			 * (the lost line's section or key made every
+			 * later line an error: "[global]: no jobs") */
+			toolong = 1;
+			break;
 		}
 		parse_line(&p, line);
 		line = next;
 	}
-	finish(&p);
+	if (!toolong)
+		finish(&p);
 	if (p.nerrors) {
 		kconf_free(cfg);
 		ret = -EINVAL;

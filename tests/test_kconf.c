@@ -1326,6 +1326,17 @@ static void test_err_field_inputs(void **state)
 	assert_true(strlen(err) < 1024);
 	free(err);
 	free(conf);
+	/* a long line in [global]'s header: that error alone, not "no
+	 * jobs" and "outside any section" for every later line */
+	conf = kb_xasprintf("[global]%s\njobs = randread-4k\n[a]\n", big);
+	cap_begin(&c);
+	assert_int_equal(kconf_parse("t.conf", conf, &cfg), -EINVAL);
+	err = cap_end(&c);
+	assert_non_null(strstr(err, "t.conf:1: line of 1048584 bytes"));
+	assert_null(strstr(err, "no jobs"));
+	assert_null(strstr(err, "outside any section"));
+	free(err);
+	free(conf);
 
 	/* a 3000-character variant name (a 5000-character one is a line
 	 * over the limit, refused as such) */
