@@ -309,9 +309,8 @@ static void build_pairs(struct pairs *p, json_t *merged, struct side *b,
 			kb_warn("%s has no configuration '%s' (give --map "
 				"%s=OLD to name the one to compare with%s): "
 				"compared with its baseline %s", b->dir,
-				n->config, n->config, strchr(n->config, ',') ?
-				"; --map VARIANT=OLD maps every configuration "
-				"of a renamed variant" : "", bid);
+				n->config, n->config,
+				results_map_hint(n->config), bid);
 		add_pair(p, merged, b, old ? old : bid, n, n->config);
 		return;
 	}
@@ -329,9 +328,7 @@ static void build_pairs(struct pairs *p, json_t *merged, struct side *b,
 			kb_warn("%s has no configuration '%s' (give --map "
 				"%s=OLD to name the one to compare with%s): "
 				"compared with its baseline %s", b->dir, id,
-				id, strchr(id, ',') ? "; --map VARIANT=OLD maps "
-				"every configuration of a renamed variant" : "",
-				bid);
+				id, results_map_hint(id), bid);
 		add_pair(p, merged, b, old ? old : bid, n, id);
 	}
 }
@@ -440,7 +437,7 @@ static void excluded_note(struct kb_table *t, const struct kb_rmodel *m,
 			  const char *metric)
 {
 	const struct kb_rrun *r;
-	char *list = NULL, *tmp, lb[KB_ITER_LABEL_MAX];
+	char *list = NULL, lb[KB_ITER_LABEL_MAX];
 	size_t i, k;
 
 	for (i = 0; i < m->nruns; i++) {
@@ -452,14 +449,11 @@ static void excluded_note(struct kb_table *t, const struct kb_rmodel *m,
 		for (k = 0; k < r->info.nexcluded_outliers; k++) {
 			if (strcmp(r->info.excluded_outlier_names[k], metric))
 				continue;
-			tmp = kb_xasprintf("%s%siteration %s (%.10g)",
-				list ? list : "", list ? ", " : "",
+			kb_str_append(&list, ", ", "iteration %s (%.10g)",
 				kb_iteration_label(r->iteration,
 					m->campaign.warmup > 0 ?
 					m->campaign.warmup : 0, lb),
 				r->info.excluded_outlier_values[k]);
-			free(list);
-			list = tmp;
 		}
 	}
 	if (list)
@@ -468,12 +462,11 @@ static void excluded_note(struct kb_table *t, const struct kb_rmodel *m,
 	free(list);
 }
 
-/* --accept-underpowered, for the notes */
-static int accept_underpowered;
-
-/* One table per pair and job; nothing when they have no comparison. */
+/* One table per pair and job; nothing when they have no comparison.
+ * accept_under: --accept-underpowered (its notes do not advise it). */
 static void print_pair(FILE *out, const struct kb_rmodel *m,
-		       const struct kb_compare_pair *pr, const char *job)
+		       const struct kb_compare_pair *pr, const char *job,
+		       int accept_under)
 {
 	const struct kb_analysis *a = &m->analysis;
 	const struct kb_comparison_settings *set = &a->settings;
@@ -646,7 +639,7 @@ static void print_pair(FILE *out, const struct kb_rmodel *m,
 			static const char adv[] =
 				", or accept it (--accept-underpowered)";
 
-			if (accept_underpowered &&
+			if (accept_under &&
 			    !strcmp(verdict_word(e), "underpowered"))
 				cut = strstr(r, adv);
 			if (cut)
@@ -717,7 +710,6 @@ int cmd_compare(int argc, char **argv)
 	int json_out = 0;	/* --format json */
 	const char *word;
 
-	accept_underpowered = 0;
 	kb_compare_opts_init(&copts);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, kb_compare_shortopts, kb_compare_options, NULL)) != -1) {
@@ -737,7 +729,7 @@ int cmd_compare(int argc, char **argv)
 				goto out;
 			break;
 		case 'U':
-			accept_under = accept_underpowered = 1;
+			accept_under = 1;
 			break;
 		case 'P':
 			if (results_map_add(&map, optarg))
@@ -859,7 +851,7 @@ int cmd_compare(int argc, char **argv)
 		for (k = 0; k < rm->campaign.jobs.n; k++)
 			if (rm->campaign.jobs.v[k])
 				print_pair(stdout, rm, &pairs.v[i],
-					   rm->campaign.jobs.v[k]);
+					   rm->campaign.jobs.v[k], accept_under);
 	}
 verdict:
 	for (i = 0; i < rm->analysis.ncomparisons; i++) {
@@ -913,9 +905,9 @@ verdict:
 		json_decref(doc);
 		goto out;
 	}
+	/* the text of the verdict decided above */
 	if (nreg) {
 		printf("\nverdict: %zu regression(s) (exit 1)\n", nreg);
-		ret = EXIT_REGRESSION;
 	} else if (ninsufficient || ninconclusive) {
 		printf("\nverdict: undecidable:\n    ");
 		if (ninsufficient)
@@ -926,20 +918,16 @@ verdict:
 			printf("%zu inconclusive (drift or two performance "
 			       "modes: see their notes)", ninconclusive);
 		printf(";\n    no regression (exit 125)\n");
-		ret = EXIT_UNDECIDABLE;
 	} else if (nunder && !accept_under) {
 		printf("\nverdict: undecidable: %zu comparison(s) underpowered "
 		       "(minimum detectable\n    effect above max_mde), no "
 		       "regression (exit 125; --accept-underpowered\n    "
 		       "takes it as no regression)\n", nunder);
-		ret = EXIT_UNDECIDABLE;
 	} else if (nunder) {
 		printf("\nverdict: no regression, %zu comparison(s) "
 		       "underpowered and accepted (exit 0)\n", nunder);
-		ret = EXIT_NO_REGRESSION;
 	} else {
 		printf("\nverdict: no regression (exit 0)\n");
-		ret = EXIT_NO_REGRESSION;
 	}
 	if (nweak)
 		printf("warning: %zu comparison(s) found no difference but "

@@ -1,8 +1,11 @@
 #include "lib/str.h"
 
+#include "lib/err.h"
 #include "lib/file.h"
 
 #include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,6 +144,24 @@ size_t kb_list_add_split(const char ***list, size_t *n, char ***keep,
 		(*list)[*n] = NULL;
 	}
 	return items;
+}
+
+void kb_str_append(char **s, const char *sep, const char *fmt, ...)
+{
+	va_list ap;
+	char *item, *tmp;
+
+	va_start(ap, fmt);
+	if (vasprintf(&item, fmt, ap) < 0) {	/* as kb_xasprintf() */
+		kb_error("out of memory formatting a string");
+		abort();
+	}
+	va_end(ap);
+	tmp = kb_xasprintf("%s%s%s", *s ? *s : "", *s && **s ? sep : "",
+			   item);
+	free(item);
+	free(*s);
+	*s = tmp;
 }
 
 char *kb_format_utc(time_t t, char *buf, size_t len)

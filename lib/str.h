@@ -22,6 +22,12 @@ char *kb_xstrndup_printable(const char *s, size_t max);
 size_t kb_list_add_split(const char ***list, size_t *n, char ***keep,
 		       size_t *nkeep, const char *arg);
 
+/* *s := *s, then sep when *s holds text, then fmt formatted: a list
+ * built item by item ("a, b, c").  *s is NULL or malloc'd; it is
+ * replaced (freed and reallocated). */
+void kb_str_append(char **s, const char *sep, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* "WHAT differs from line N: 'LINE A' in NAME_A, 'LINE B' in NAME_B"
  * (malloc'd; each line printable, at most 60 bytes, "(end of file)" past
  * its last line) for the first line where texts a and b differ; NULL

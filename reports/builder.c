@@ -1633,8 +1633,7 @@ int kb_report_build(const struct kb_rmodel *m, const struct report_opts *opts,
 	if (opts && opts->metrics) {
 		for (nm = 0; opts->metrics[nm]; nm++) {
 			if (results_have_metric(&c, opts->metrics[nm]) ||
-			    kb_rmodel__names_metric(m, opts->metrics[nm]) ||
-			    (!m->nruns && kb_metric_find(opts->metrics[nm])))
+			    kb_rmodel__metric_asked_ok(m, opts->metrics[nm]))
 				continue;
 			ret = kb_rmodel__no_metric(m, opts->metrics[nm]);
 			goto out;

@@ -596,18 +596,15 @@ static struct kb_table *mmtests(const struct lctx *c)
 		/* every column against one, as mmtests does: a column
 		 * whose own baseline is another (the same-named
 		 * configuration of a first campaign, --map) is said */
-		char *list = NULL, *tmp;
+		char *list = NULL;
 
-		for (k = 0; cv.n && k < cv.n; k++) {
+		for (k = 0; k < cv.n; k++) {
 			const char *own = stats_baseline_for(c->m, cv.v[k]);
 
 			if (k == base || !own || !strcmp(own, cv.v[base]) ||
 			    !strcmp(own, cv.v[k]))
 				continue;
-			tmp = kb_xasprintf("%s%s%s's is %s", list ? list : "",
-					   list ? ", " : "", cv.v[k], own);
-			free(list);
-			list = tmp;
+			kb_str_append(&list, ", ", "%s's is %s", cv.v[k], own);
 		}
 		if (list)
 			kb_table_add_note(t, "every column against %s, as "

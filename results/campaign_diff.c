@@ -14,15 +14,6 @@
  * "environment", runner/campaign.c) where the two campaigns differ:
  * a warning listing them.  The kernel command line without BOOT_IMAGE=
  * and initrd= (they name the kernel being compared). */
-/* *out := *out + " " + w (no blank before the first word). */
-static void words_add(char **out, const char *w)
-{
-	char *tmp = kb_xasprintf("%s%s%s", *out, **out ? " " : "", w);
-
-	free(*out);
-	*out = tmp;
-}
-
 static char *cmdline_norm(const char *c)
 {
 	char *copy = kb_xstrdup(c ?: ""), *tok, *save = NULL, *out;
@@ -32,7 +23,7 @@ static char *cmdline_norm(const char *c)
 	     tok = strtok_r(NULL, " \t", &save)) {
 		if (strncmp(tok, "BOOT_IMAGE=", 11) &&
 		    strncmp(tok, "initrd=", 7))
-			words_add(&out, tok);
+			kb_str_append(&out, " ", "%s", tok);
 	}
 	free(copy);
 	return out;
@@ -55,7 +46,7 @@ static char *cmdline_only_in(const char *x, const char *y)
 			found = (p == y || p[-1] == ' ') &&
 				(p[len] == ' ' || p[len] == '\0');
 		if (!found)
-			words_add(&out, tok);
+			kb_str_append(&out, " ", "%s", tok);
 	}
 	free(cx);
 	return out;

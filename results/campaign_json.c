@@ -305,6 +305,7 @@ json_t *results_campaign_json_load(const char *path)
 {
 	json_t *cj = kb_json_load(path);
 	char *dir, *res, *slash;
+	int has_res;
 
 	if (cj || !kb_exists(path))
 		return cj;
@@ -315,12 +316,12 @@ json_t *results_campaign_json_load(const char *path)
 	else
 		strcpy(dir, ".");
 	res = kb_path_join(dir, "results.json");
+	has_res = kb_exists(res);
 	kb_error("%s is damaged: it defines the campaign and cannot be "
 		 "rebuilt from its runs; restore it from a copy (the measured "
 		 "runs under %s/%s are untouched%s%s%s)", path, dir, KB_RUNS_DIR,
-		 kb_exists(res) ? "; the last export reads with 'kbench "
-		 "report --from-json " : "", kb_exists(res) ? res : "",
-		 kb_exists(res) ? "'" : "");
+		 has_res ? "; the last export reads with 'kbench report "
+		 "--from-json " : "", has_res ? res : "", has_res ? "'" : "");
 	free(res);
 	free(dir);
 	return NULL;

@@ -648,15 +648,28 @@ static int same_strings(json_t *a, json_t *b, const char *key)
 	return 1;
 }
 
-int results_has_config(json_t *res, const char *id)
+/* The id of res's configuration named id (a pointer into res), or
+ * NULL. */
+static const char *config_id(json_t *res, const char *id)
 {
 	json_t *c;
 	size_t i;
 
 	json_array_foreach(json_object_get(res, "configurations"), i, c)
 		if (!strcmp(kb_jstr(c, "id") ?: "", id))
-			return 1;
-	return 0;
+			return kb_jstr(c, "id");
+	return NULL;
+}
+
+int results_has_config(json_t *res, const char *id)
+{
+	return config_id(res, id) != NULL;
+}
+
+const char *results_map_hint(const char *id)
+{
+	return strchr(id, ',') ? "; --map VARIANT=OLD maps every "
+	       "configuration of a renamed variant" : "";
 }
 
 int results_map_add(struct results_map *m, const char *arg)
@@ -701,17 +714,13 @@ static const char *map_variant_old(json_t *base, const char *arg,
 				   const char *id)
 {
 	size_t vl = strcspn(id, ",");
-	const char *found = NULL;
+	const char *found;
 	char *cand;
-	json_t *c;
-	size_t i;
 
 	if (!base || !id[vl] || strncmp(arg, id, vl) || arg[vl] != '=')
 		return NULL;	/* a whole id: map_old_of()'s */
 	cand = kb_xasprintf("%s%s", arg + vl + 1, id + vl);
-	json_array_foreach(json_object_get(base, "configurations"), i, c)
-		if (!strcmp(kb_jstr(c, "id") ?: "", cand))
-			found = kb_jstr(c, "id");
+	found = config_id(base, cand);
 	free(cand);
 	return found;
 }
@@ -720,7 +729,6 @@ const char *results_match_config(json_t *base, const char *id,
 				 const struct results_map *map)
 {
 	const char *old;
-	json_t *c;
 	size_t i;
 
 	for (i = 0; map && i < map->n; i++) {
@@ -733,10 +741,7 @@ const char *results_match_config(json_t *base, const char *id,
 		if (old)
 			return old;
 	}
-	json_array_foreach(json_object_get(base, "configurations"), i, c)
-		if (!strcmp(kb_jstr(c, "id") ?: "", id))
-			return kb_jstr(c, "id");
-	return NULL;
+	return config_id(base, id);
 }
 
 static void list_configs(const char *name, json_t *res)
@@ -954,10 +959,7 @@ json_t *results_merge(json_t *const *models, const char *const *names,
 						"the one to compare with%s): %s "
 						"is compared with its baseline "
 						"%s", names[0], id, id,
-						strchr(id, ',') ? "; --map "
-						"VARIANT=OLD maps every "
-						"configuration of a renamed "
-						"variant" : "", nid,
+						results_map_hint(id), nid,
 						base0 ? base0 : "(none)");
 				bl = prefixed(cname[0], old ? old :
 					      base0 ? base0 : "");

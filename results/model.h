@@ -104,6 +104,11 @@ int results_map_check(const struct results_map *m, json_t *const *newer,
 const char *results_match_config(json_t *base, const char *id,
 				 const struct results_map *map);
 
+/* What to add to "give --map ID=OLD" for a configuration id with
+ * tunable values ("running,NM=1"): that --map VARIANT=OLD maps all of
+ * a renamed variant's at once; "" for a plain variant id. */
+const char *results_map_hint(const char *id);
+
 /* 1 when the results model res has a configuration named id. */
 int results_has_config(json_t *res, const char *id);
 

@@ -491,6 +491,12 @@ int kb_rmodel__names_metric(const struct kb_rmodel *m, const char *name)
 	return 0;
 }
 
+int kb_rmodel__metric_asked_ok(const struct kb_rmodel *m, const char *name)
+{
+	return kb_rmodel__names_metric(m, name) ||
+	       (!m->nruns && kb_metric_find(name));
+}
+
 const char *kb_rmodel__metric_near(const struct kb_rmodel *m,
 				   const char *name)
 {
@@ -514,7 +520,7 @@ static char *metrics_like(const struct kb_rmodel *m, const char *name,
 			  size_t *n)
 {
 	const char *field = strchr(name, '.'), *mf;
-	char *list = NULL, *tmp;
+	char *list = NULL;
 	size_t k, pass;
 
 	*n = 0;
@@ -530,10 +536,7 @@ static char *metrics_like(const struct kb_rmodel *m, const char *name,
 					   mf - mn && !strncasecmp(mn, name,
 						(size_t)(field - name))))
 				continue;
-			tmp = kb_xasprintf("%s%s%s", list ? list : "",
-					   list ? ", " : "", mn);
-			free(list);
-			list = tmp;
+			kb_str_append(&list, ", ", "%s", mn);
 			(*n)++;
 		}
 	}

@@ -217,6 +217,13 @@ void kb_rmodel__drop(struct kb_rmodel *m, size_t r, size_t k);
  * (null too): a metric these results name, measured or not.  O(runs). */
 int kb_rmodel__names_metric(const struct kb_rmodel *m, const char *name);
 
+/* 1 when --metric name can be shown from m: some run names it
+ * (kb_rmodel__names_metric()), or m has no runs (an export of
+ * summaries) and kbench knows it (lib/metrics.h); else the caller says
+ * kb_rmodel__no_metric().  A known metric no run has (write.iops of a
+ * read job) is not: it was "no successful runs". */
+int kb_rmodel__metric_asked_ok(const struct kb_rmodel *m, const char *name);
+
 /* The metric of m (a column: some run has it as a number) that is name
  * in another case, else within two edits of name (kb_edit_distance(),
  * lib/str.h), the nearest, for "did you mean"; NULL when none is. */

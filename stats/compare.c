@@ -1290,10 +1290,7 @@ int stats_fill_comparisons_in(struct kb_rmodel *model,
 	}
 	if (o->metrics) {
 		for (i = 0; o->metrics[i]; i++) {
-			/* a known metric no run has (write.iops of a read
-			 * job) is an error too, not "no successful runs" */
-			if (!kb_rmodel__names_metric(model, o->metrics[i]) &&
-			    (model->nruns || !kb_metric_find(o->metrics[i])))
+			if (!kb_rmodel__metric_asked_ok(model, o->metrics[i]))
 				return kb_rmodel__no_metric(model,
 							    o->metrics[i]);
 		}
