@@ -1218,10 +1218,70 @@ static char *hosts_text(const struct kb_rcampaign *camp)
 	return list;
 }
 
+/* Campaign i of a merged report by name: merged_names', else the
+ * directory given. */
+static const char *merged_name(const struct kb_rcampaign *camp, size_t i)
+{
+	const char *n = i < camp->merged_names.n ? camp->merged_names.v[i] :
+			NULL;
+
+	if (!n && i < camp->merged_from.n)
+		n = camp->merged_from.v[i];
+	return n ?: "?";
+}
+
+/* A setting in which merged campaigns differ (campaign.merged_settings):
+ * "2 s per run (A), 1 s per run (B)" from num (runtime_s) or cnt
+ * (iterations, warmup); malloc'd. */
+static char *per_campaign(const struct kb_rcampaign *camp, const double *num,
+			  const long long *cnt, const char *suffix)
+{
+	char *out = kb_xstrdup(""), *v;
+	size_t i;
+
+	for (i = 0; i < camp->merged_settings.n; i++) {
+		v = num ? number_text(num[i], suffix) :
+		    count_text(cnt[i], suffix);
+		kb_str_append(&out, ", ", "%s (%s)", v, merged_name(camp, i));
+		free(v);
+	}
+	return out;
+}
+
+/* Merged campaigns whose environments name different fio versions:
+ * "fio: fio-3.33 (A), fio-3.35 (B)" and 1; 0 when they agree (the
+ * first's, fio_header(), is the header's).  campaign.environments is
+ * by campaign name, in merged order. */
+static int merged_fio_header(const struct kb_rcampaign *camp,
+			     struct kb_report *r)
+{
+	char *list = NULL;
+	const char *f0, *fi;
+	size_t i;
+	int differ = 0;
+
+	if (camp->merged_from.n < 2 || camp->nenvs < 2)
+		return 0;
+	f0 = camp->envs[0].fio_version;
+	for (i = 1; i < camp->nenvs; i++) {
+		fi = camp->envs[i].fio_version;
+		differ |= (!f0 != !fi) || (f0 && strcmp(f0, fi));
+	}
+	if (!differ)
+		return 0;
+	for (i = 0; i < camp->nenvs; i++)
+		kb_str_append(&list, ", ", "%s (%s)",
+			      camp->envs[i].fio_version ?: "unknown",
+			      camp->env_names[i] ?: "?");
+	add_header(r, "fio", list);
+	return 1;
+}
+
 static void build_header(struct ctx *c, struct kb_report *r)
 {
 	const struct kb_rcampaign *camp = c->camp;
 	const struct kb_renv *env = &camp->env;
+	const struct kb_rmerged_settings *ms = &camp->merged_settings;
 	struct kb_strlist seen = { 0 };
 	char *kernels = NULL, *tmp, *it, *wu;
 	const char *variant, *release, *accel;
@@ -1267,9 +1327,16 @@ static void build_header(struct ctx *c, struct kb_report *r)
 			   "kernel and tunables are)", list));
 		free(list);
 	}
-	add_header(r, "Runtime", number_text(camp->runtime_s, " s per run"));
-	it = count_text(camp->iterations, "");
-	wu = count_text(camp->warmup, "");
+	if (ms->runtime_s)
+		add_header(r, "Runtime", per_campaign(camp, ms->runtime_s, NULL,
+						      " s per run"));
+	else
+		add_header(r, "Runtime", number_text(camp->runtime_s,
+						     " s per run"));
+	it = ms->iterations ? per_campaign(camp, NULL, ms->iterations, "") :
+	     count_text(camp->iterations, "");
+	wu = ms->warmup ? per_campaign(camp, NULL, ms->warmup, "") :
+	     count_text(camp->warmup, "");
 	if (!strcmp(it, "n/a"))
 		add_header(r, "Iterations", kb_xstrdup("n/a"));
 	else
@@ -1295,7 +1362,8 @@ static void build_header(struct ctx *c, struct kb_report *r)
 			   c->baseline));
 	else
 		add_header(r, "Baseline", kb_xstrdup(c->baseline));
-	fio_header(env, r);
+	if (!merged_fio_header(camp, r))
+		fio_header(env, r);
 	if (env->cpu_model)
 		add_header(r, "CPU", kb_xstrdup(env->cpu_model));
 	/* vm variants (runner/driver_vm.c): "emulated (TCG): timings are

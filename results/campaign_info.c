@@ -260,6 +260,52 @@ static void config_fill(struct kb_rconfig *x, json_t *e,
 						       c->tunables[t].label);
 }
 
+/* campaign.merged_settings into *ms: each array of n campaigns' values
+ * (an array of another length or absent: NULL) */
+static void merged_settings_of(struct kb_rmerged_settings *ms, json_t *o,
+			       size_t n)
+{
+	json_t *a;
+	size_t i;
+
+	memset(ms, 0, sizeof(*ms));
+	if (!json_is_object(o) || !n)
+		return;
+	ms->n = n;
+	a = json_object_get(o, "runtime_s");
+	if (json_array_size(a) == n) {
+		ms->runtime_s = kb_xcalloc(n, sizeof(*ms->runtime_s));
+		for (i = 0; i < n; i++) {
+			json_t *v = json_array_get(a, i);
+
+			ms->runtime_s[i] = json_is_number(v) ?
+					   json_number_value(v) : NAN;
+		}
+	}
+	a = json_object_get(o, "iterations");
+	if (json_array_size(a) == n) {
+		ms->iterations = kb_xcalloc(n, sizeof(*ms->iterations));
+		for (i = 0; i < n; i++) {
+			json_t *v = json_array_get(a, i);
+
+			ms->iterations[i] = json_is_integer(v) ?
+				(long long)json_integer_value(v) : -1;
+		}
+	}
+	a = json_object_get(o, "warmup");
+	if (json_array_size(a) == n) {
+		ms->warmup = kb_xcalloc(n, sizeof(*ms->warmup));
+		for (i = 0; i < n; i++) {
+			json_t *v = json_array_get(a, i);
+
+			ms->warmup[i] = json_is_integer(v) ?
+				(long long)json_integer_value(v) : -1;
+		}
+	}
+	if (!ms->runtime_s && !ms->iterations && !ms->warmup)
+		ms->n = 0;
+}
+
 void kb_rcampaign__fill(struct kb_rcampaign *c, json_t *results)
 {
 	json_t *camp = json_object_get(results, "campaign");
@@ -293,6 +339,9 @@ void kb_rcampaign__fill(struct kb_rcampaign *c, json_t *results)
 	strs_of(&c->merged_from, json_object_get(camp, "merged_from"));
 	strs_of(&c->merged_names, json_object_get(camp, "merged_names"));
 	strs_of(&c->merged_orders, json_object_get(camp, "merged_orders"));
+	merged_settings_of(&c->merged_settings,
+			   json_object_get(camp, "merged_settings"),
+			   c->merged_names.n);
 	c->ntunables = json_array_size(json_object_get(camp, "tunables"));
 	c->tunables = kb_xcalloc(c->ntunables + 1, sizeof(*c->tunables));
 	json_array_foreach(json_object_get(camp, "tunables"), i, e) {
@@ -381,6 +430,9 @@ void kb_rcampaign__clear(struct kb_rcampaign *c)
 	free(c->merged_from.v);
 	free(c->merged_names.v);
 	free(c->merged_orders.v);
+	free(c->merged_settings.runtime_s);
+	free(c->merged_settings.iterations);
+	free(c->merged_settings.warmup);
 	env_clear(&c->env);
 	for (i = 0; i < c->nenvs; i++)
 		env_clear(&c->envs[i]);

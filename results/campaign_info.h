@@ -186,6 +186,16 @@ struct kb_rcampaign {
 	 * where it recorded none); order above is NULL when they differ,
 	 * and a comparison within one campaign uses that campaign's */
 	struct kb_rstrs merged_orders;
+	/* merged reports: campaign.merged_settings, the settings in which
+	 * the campaigns differ, each one's value at the index of its
+	 * merged_names entry (NAN or -1 where it recorded none); n = 0
+	 * when they all agree (runtime_s, iterations and warmup above are
+	 * the first's) */
+	struct kb_rmerged_settings {
+		size_t n;
+		double *runtime_s;		/* NULL: all equal */
+		long long *iterations, *warmup;	/* NULL: all equal */
+	} merged_settings;
 	struct kb_rtunable *tunables;	/* campaign.tunables */
 	size_t ntunables;
 	struct kb_rconfig *configs;	/* results["configurations"] */

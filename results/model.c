@@ -1030,6 +1030,41 @@ json_t *results_merge(json_t *const *models, const char *const *names,
 		json_object_set_new(camp, "merged_orders", nm);
 	}
 	json_object_set_new(camp, "environments", envs);
+	{
+		/* the settings in which the campaigns differ, each one's
+		 * value in merged_names' order (null where it recorded
+		 * none): the report's header shows them all; campaign.KEY
+		 * keeps the first's */
+		static const char *const keys[] = { "runtime_s", "iterations",
+						    "warmup" };
+		json_t *ms = json_object(), *a;
+		size_t ki;
+
+		for (ki = 0; ki < sizeof(keys) / sizeof(*keys); ki++) {
+			for (m = 1; m < n; m++)
+				if (!json_equal(json_object_get(first,
+						keys[ki]), json_object_get(
+						json_object_get(models[m],
+						"campaign"), keys[ki])))
+					break;
+			if (m == n)
+				continue;
+			a = json_array();
+			for (m = 0; m < n; m++) {
+				json_t *v = json_object_get(json_object_get(
+						models[m], "campaign"),
+						keys[ki]);
+
+				json_array_append_new(a, v ? json_copy(v) :
+						      json_null());
+			}
+			json_object_set_new(ms, keys[ki], a);
+		}
+		if (json_object_size(ms))
+			json_object_set_new(camp, "merged_settings", ms);
+		else
+			json_decref(ms);
+	}
 	out = json_pack("{s:i, s:s, s:o, s:o, s:o, s:[]}",
 			"schema_version", KB_SCHEMA_VERSION, "kbench_version", KBENCH_VERSION,
 			"campaign", camp, "configurations", cfgs, "runs", runs,

@@ -356,7 +356,17 @@ static void test_wide(void **state)
 
 /* Two campaigns merged (kbench report A B, results_merge()): the
  * fixture as "old" and, 5% faster, as "new" on another kernel. */
+static json_t *merged_fixture_set(const struct results_map *map,
+				  int new_setup);
+
 static json_t *merged_fixture(const struct results_map *map)
+{
+	return merged_fixture_set(map, 0);
+}
+
+/* new_setup: new ran 10-s runs, 5 iterations, with fio-3.35 */
+static json_t *merged_fixture_set(const struct results_map *map,
+				  int new_setup)
 {
 	const char *names[] = { "old", "new" };
 	json_t *m[2], *run, *res, *iops;
@@ -373,6 +383,14 @@ static json_t *merged_fixture(const struct results_map *map)
 	json_object_set_new(json_object_get(json_object_get(m[1], "campaign"),
 			    "environment"), "uname",
 			    json_string("Linux bench1 6.6.0 x86_64"));
+	if (new_setup) {
+		json_t *c1 = json_object_get(m[1], "campaign");
+
+		json_object_set_new(c1, "runtime_s", json_integer(10));
+		json_object_set_new(c1, "iterations", json_integer(5));
+		json_object_set_new(json_object_get(c1, "environment"),
+				    "fio_version", json_string("fio-3.35"));
+	}
 	json_array_foreach(json_object_get(m[1], "runs"), i, run) {
 		iops = json_object_get(json_object_get(run, "metrics"),
 				       "read.iops");
@@ -438,6 +456,43 @@ static void test_merged(void **state)
 	free(out);
 	json_decref(res);
 	results_map_free(&map);
+}
+
+/* Merged campaigns that ran with different settings: the header gives
+ * each one's runtime, iterations and fio (it gave the first's alone);
+ * settings they share stay one value. */
+static void test_merged_settings(void **state)
+{
+	json_t *res = merged_fixture(NULL);
+	char *out;
+	int ret;
+
+	(void)state;
+	out = render_text(res, NULL);
+	assert_non_null(strstr(out, "\nRuntime:     30 s per run\n"));
+	assert_non_null(strstr(out, "\nfio:         fio-3.33\n"));
+	assert_null(strstr(out, "(new)"));
+	free(out);
+	json_decref(res);
+
+	res = merged_fixture_set(NULL, 1);
+	assert_non_null(json_object_get(json_object_get(json_object_get(res,
+			"campaign"), "merged_settings"), "iterations"));
+	assert_null(json_object_get(json_object_get(json_object_get(res,
+			"campaign"), "merged_settings"), "warmup"));
+	out = render_text(res, NULL);
+	assert_non_null(strstr(out, "\nRuntime:     30 s per run (old), 10 s "
+				    "per run (new)\n"));
+	assert_non_null(strstr(out, "\nIterations:  3 (old), 5 (new) timed + "
+				    "1 warm-up"));
+	assert_non_null(strstr(out, "\nfio:         fio-3.33 (old), fio-3.35 "
+				    "(new)\n"));
+	free(out);
+	out = render(res, "markdown", NULL, &ret);
+	assert_int_equal(ret, 0);
+	assert_non_null(strstr(out, "3 (old), 5 (new)"));
+	free(out);
+	json_decref(res);
 }
 
 /* report.md's reproducer: KBENCH_SIZE is the size the runs recorded,
@@ -797,6 +852,7 @@ int main(void)
 		cmocka_unit_test(test_load_export),
 		cmocka_unit_test(test_export_write),
 		cmocka_unit_test(test_merged),
+		cmocka_unit_test(test_merged_settings),
 		cmocka_unit_test(test_reproducer_size),
 		cmocka_unit_test(test_markdown_vm_reproducer),
 		cmocka_unit_test(test_time_task_tables),
