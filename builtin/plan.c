@@ -248,6 +248,7 @@ int cmd_plan(int argc, char **argv)
 		;
 	if (calibrated < 0 || campaign_check_jobs(&cfg) ||
 	    (i < cfg.nvariants && (target_check(&cfg) ||
+				   campaign_check_target_writes(&cfg, NULL) ||
 				   tunables_check_absolute(&cfg))) ||
 	    plan_build(&cfg, &plan) ||
 	    (calibrated > 0 && plan_check_calibration(&cfg, &plan, &cal))) {

@@ -6,6 +6,7 @@
 #include "results/campaign_json.h"
 #include "runner/drivers.h"
 #include "runner/tool_version.h"
+#include "runner/target.h"
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/proc.h"
@@ -350,6 +351,26 @@ int campaign_check_jobs(const struct kb_config *cfg)
 		}
 		free(from);
 	}
+	return ret;
+}
+
+int campaign_check_target_writes(const struct kb_config *cfg,
+				 const char *dir)
+{
+	size_t j, n = cfg->njobs;
+	char **paths = kb_xcalloc(n + 1, sizeof(*paths));
+	int ret;
+
+	for (j = 0; j < n; j++)
+		paths[j] = dir ? kb_xasprintf("%s/profiles/%s.fio", dir,
+					      cfg->jobs[j]) :
+			   kb_xasprintf("%s/%s.fio", cfg->profiles_dir,
+					cfg->jobs[j]);
+	ret = target_file_overwrite_check(cfg, (const char *const *)paths,
+					  (const char *const *)cfg->jobs, n);
+	for (j = 0; j < n; j++)
+		free(paths[j]);
+	free(paths);
 	return ret;
 }
 

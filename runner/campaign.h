@@ -115,6 +115,13 @@ int campaign_record_result(struct kb_campaign *c, const char *key,
 			   const char *status, const char *reason,
 			   size_t *nfailed);
 
+/* runner/target.h target_file_overwrite_check() on the job files of
+ * cfg: the campaign's snapshots DIR/profiles/JOB.fio (what fio runs),
+ * or with dir NULL the profiles directory's (kbench plan).  0 or -errno
+ * (said). */
+int campaign_check_target_writes(const struct kb_config *cfg,
+				 const char *dir);
+
 /* The job file snapshot DIR/profiles/JOB.fio (malloc'd). */
 char *campaign_job_path(const struct kb_campaign *c, size_t job);
 

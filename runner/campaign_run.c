@@ -240,7 +240,9 @@ count:
 	}
 
 	/* vm/kexec batches set their target up in their own kernel */
-	if (todo_local && !kb_driver_dry_run && target_open(&c.cfg, dir, &t))
+	if (todo_local && !kb_driver_dry_run &&
+	    (campaign_check_target_writes(&c.cfg, c.dir) ||
+	     target_open(&c.cfg, dir, &t)))
 		goto out;
 	have_target = todo_local > 0 && !kb_driver_dry_run;
 	if (have_target && (tunables_init(&tu, &c.cfg, &t, dir) ||

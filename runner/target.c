@@ -1,5 +1,6 @@
 #include "runner/target.h"
 #include "runner/nullblk.h"
+#include "parsers/fio_jobfile.h"
 #include "lib/err.h"
 #include "lib/file.h"
 
@@ -16,6 +17,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 /* /sys/dev/block/MAJ:MIN -> the disk's sysfs dir and diskstats name. */
@@ -531,7 +533,7 @@ static int open_file(const struct kb_config *cfg, struct kb_target *t)
 	 * of the file by percentage) finds it at its full size */
 	t->size_bytes = cfg->loop_size_bytes ? cfg->loop_size_bytes :
 		256ULL << 20;
-	fd = open(t->path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	fd = open(t->path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0 || ftruncate(fd, (off_t)t->size_bytes) < 0) {
 		int err = -errno;
 
@@ -541,10 +543,62 @@ static int open_file(const struct kb_config *cfg, struct kb_target *t)
 			close(fd);
 		return err;
 	}
+	/* kbench's from now on: a later campaign may write to it
+	 * (target_file_overwrite_check()); a file system without extended
+	 * attributes keeps no mark, and that check then says so */
+	if (fsetxattr(fd, KB_TARGET_MARK, "1", 1, 0) < 0)
+		kb_warn("cannot mark the new target %s as kbench's "
+			"(setxattr %s: %s): a later campaign will not run a "
+			"write job on it", t->path, KB_TARGET_MARK,
+			strerror(errno));
 	/* a new file holds data, as open_loop()'s; one of the user's is
 	 * used as it is */
 	ret = target_fill(fd, t->size_bytes, t->path);
 	close(fd);
+	return ret;
+}
+
+int target_file_overwrite_check(const struct kb_config *cfg,
+				const char *const *job_paths,
+				const char *const *job_names, size_t njobs)
+{
+	struct stat st;
+	char *text, *why = NULL, mark[8];
+	size_t j;
+	int ret = 0, w;
+
+	if (cfg->target_kind != KB_TARGET_FILE || cfg->nhosts ||
+	    stat(cfg->target, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size == 0 ||
+	    getxattr(cfg->target, KB_TARGET_MARK, mark, sizeof(mark)) >= 0)
+		return 0;	/* new, empty or kbench's: nothing to lose */
+	for (j = 0; j < njobs && !ret; j++) {
+		if (kb_read_file(job_paths[j], &text, NULL, 1)) {
+			ret = -EIO;	/* said */
+			break;
+		}
+		w = fio_jobfile_writes(text, &why);
+		free(text);
+		if (!w)
+			continue;
+		char *where = cfg->path && cfg->target_line ?
+			kb_xasprintf("%s:%d: ", cfg->path, cfg->target_line) :
+			kb_xstrdup("");
+
+		kb_error("%starget = file:%s exists (%lld bytes) and "
+			 "kbench did not create it (the files it creates carry "
+			 "the extended attribute %s, where the file system "
+			 "keeps them), and job %s may write to "
+			 "it: %s, %s; fio would overwrite its data.  Give a "
+			 "path that does not exist (kbench creates and fills "
+			 "the file), or delete this one if its data is "
+			 "expendable", where, cfg->target,
+			 (long long)st.st_size, KB_TARGET_MARK, job_names[j],
+			 job_paths[j], why);
+		free(where);
+		free(why);
+		ret = -EEXIST;
+	}
 	return ret;
 }
 

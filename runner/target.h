@@ -53,6 +53,23 @@ int target_fill(int fd, unsigned long long size_bytes, const char *path);
  * expects). */
 int target_check(const struct kb_config *cfg);
 
+/* The extended attribute kbench sets on a file: target it creates
+ * (trusted.*: only root can set it, so no user can make a file of
+ * theirs look like kbench's). */
+#define KB_TARGET_MARK "trusted.kbench.target"
+
+/* A file: target that exists, holds data and was not created by kbench
+ * (no KB_TARGET_MARK) may not be written: refused when a job may change
+ * or delete it (parsers/fio_jobfile.h: rw= other than read/randread,
+ * unlink=, a file ioengine, include, a value fio takes from the
+ * environment).  job_paths[j] is the job file of job job_names[j].
+ * Reads of a user's file are allowed.  0, or -EEXIST (the message names
+ * kernels.conf's line, the job, its line and what to do) or -EIO (a job
+ * file unreadable, said). */
+int target_file_overwrite_check(const struct kb_config *cfg,
+				const char *const *job_paths,
+				const char *const *job_names, size_t njobs);
+
 /* 1 when the block device rdev, whose sysfs directory is sysnode
  * (/sys/dev/block/MAJ:MIN resolved), is in use: it or one of its
  * partitions (the subdirectories of sysnode with a "partition" file) is

@@ -177,6 +177,31 @@ rc=$?
 check "target = file:$dev: exit 1 (got $rc), a block device, use target = /dev/NAME" \
 	"[ $rc -eq 1 ] && grep -q 'target = file:$dev: $dev is a block device, not a file; a device is target = /dev/NAME' $tmp/fdev.err"
 
+# target = file: naming a file of the user's, with a write job: refused
+# before fio runs (fio would overwrite it as root), the file unchanged;
+# a read job may use it; a file kbench made (marked) takes writes later
+head -c 4194304 /dev/urandom >"$tmp/user.img"
+sum0=$(md5sum <"$tmp/user.img")
+conf "$tmp/fuser.conf" "file:$tmp/user.img" ""
+sed -i 's/^jobs = randread-4k$/jobs = seqwrite-1m-direct/' "$tmp/fuser.conf"
+"$KBENCH" run -q -c "$tmp/fuser.conf" -o "$tmp/cfuser" >/dev/null 2>"$tmp/fuser.err"
+rc=$?
+"$KBENCH" plan -c "$tmp/fuser.conf" >/dev/null 2>"$tmp/fuser-plan.err"
+rc2=$?
+conf "$tmp/fuserr.conf" "file:$tmp/user.img" ""
+"$KBENCH" run -q -c "$tmp/fuserr.conf" -o "$tmp/cfuserr" >/dev/null 2>"$tmp/fuserr.err"
+rc3=$?
+check "a write job on file: naming the user's file: run and plan exit 1 ($rc, $rc2), FILE:LINE, the job's line, the file unchanged; a read job runs ($rc3)" \
+	"[ $rc -eq 1 ] && [ $rc2 -eq 1 ] && grep -q 'fuser.conf:6: target = file:$tmp/user.img exists (4194304 bytes) and kbench did not create it' $tmp/fuser.err && grep -q 'job seqwrite-1m-direct may write to it: .*seqwrite-1m-direct.fio, line [0-9]*: rw=write' $tmp/fuser.err && grep -q 'kbench did not create it' $tmp/fuser-plan.err && [ \"\$(md5sum <$tmp/user.img)\" = \"$sum0\" ] && [ $rc3 -eq 0 ]"
+conf "$tmp/fmade.conf" "file:$tmp/made.img" ""
+sed -i 's/^jobs = randread-4k$/jobs = seqwrite-1m-direct/' "$tmp/fmade.conf"
+"$KBENCH" run -q -c "$tmp/fmade.conf" -o "$tmp/cfmade" >/dev/null 2>"$tmp/fmade.err"
+rc=$?
+"$KBENCH" run -q -c "$tmp/fmade.conf" -o "$tmp/cfmade2" >/dev/null 2>"$tmp/fmade2.err"
+rc2=$?
+check "a file: target kbench created takes a write job, then another campaign's ($rc, $rc2)" \
+	"[ $rc -eq 0 ] && [ $rc2 -eq 0 ] && [ -s $tmp/made.img ]"
+
 # target = a device that is not there, or not a block device: the
 # conf's line and what target = expects
 conf "$tmp/nodev.conf" "/dev/kbench-no-such-dev" ""
