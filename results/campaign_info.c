@@ -45,11 +45,13 @@ static double num_of(json_t *obj, const char *key)
 }
 
 /* obj[key] as an integer, else -1. */
+static long long int_of_value(json_t *v)
+{
+	return json_is_integer(v) ? (long long)json_integer_value(v) : -1;
+}
 static long long int_of(json_t *obj, const char *key)
 {
-	json_t *v = json_object_get(obj, key);
-
-	return json_is_integer(v) ? (long long)json_integer_value(v) : -1;
+	return int_of_value(json_object_get(obj, key));
 }
 
 /* The number members of obj ({"read.iops": 2}) into p, in order. */
@@ -260,6 +262,21 @@ static void config_fill(struct kb_rconfig *x, json_t *e,
 						       c->tunables[t].label);
 }
 
+/* The n integers of array a (-1 for an entry that is not one), or NULL
+ * when a is not an array of n (malloc'd). */
+static long long *counts_of(json_t *a, size_t n)
+{
+	long long *v;
+	size_t i;
+
+	if (json_array_size(a) != n)
+		return NULL;
+	v = kb_xcalloc(n, sizeof(*v));
+	for (i = 0; i < n; i++)
+		v[i] = int_of_value(json_array_get(a, i));
+	return v;
+}
+
 /* campaign.merged_settings into *ms: each array of n campaigns' values
  * (an array of another length or absent: NULL) */
 static void merged_settings_of(struct kb_rmerged_settings *ms, json_t *o,
@@ -282,26 +299,8 @@ static void merged_settings_of(struct kb_rmerged_settings *ms, json_t *o,
 					   json_number_value(v) : NAN;
 		}
 	}
-	a = json_object_get(o, "iterations");
-	if (json_array_size(a) == n) {
-		ms->iterations = kb_xcalloc(n, sizeof(*ms->iterations));
-		for (i = 0; i < n; i++) {
-			json_t *v = json_array_get(a, i);
-
-			ms->iterations[i] = json_is_integer(v) ?
-				(long long)json_integer_value(v) : -1;
-		}
-	}
-	a = json_object_get(o, "warmup");
-	if (json_array_size(a) == n) {
-		ms->warmup = kb_xcalloc(n, sizeof(*ms->warmup));
-		for (i = 0; i < n; i++) {
-			json_t *v = json_array_get(a, i);
-
-			ms->warmup[i] = json_is_integer(v) ?
-				(long long)json_integer_value(v) : -1;
-		}
-	}
+	ms->iterations = counts_of(json_object_get(o, "iterations"), n);
+	ms->warmup = counts_of(json_object_get(o, "warmup"), n);
 	if (!ms->runtime_s && !ms->iterations && !ms->warmup)
 		ms->n = 0;
 }
