@@ -762,6 +762,24 @@ static size_t config_campaign(const struct kb_rmodel *model, const char *id)
 	return (size_t)-1;
 }
 
+/* 1 when configurations base and cfg are different variants and one
+ * is method = local: a local variant runs in the kernel kbench was
+ * started in, another variant in another boot (a reboot and a resume),
+ * so their "rounds" were never run together.  vm variants boot within
+ * each round (one boot per variant per round), and runs without a
+ * recorded method are left as they were. */
+static int local_kernels_differ(const struct kb_rcampaign *camp,
+				const char *base, const char *cfg)
+{
+	const struct kb_rconfig *x = kb_rcampaign__config(camp, base);
+	const struct kb_rconfig *y = kb_rcampaign__config(camp, cfg);
+
+	if (!x || !y || !x->variant || !y->variant ||
+	    !strcmp(x->variant, y->variant) || !x->method || !y->method)
+		return 0;
+	return !strcmp(x->method, "local") || !strcmp(y->method, "local");
+}
+
 /* The analysis of one comparison (stats/compare.h, "Analysis"), and why;
  * the reason is malloc'd.  base, cfg: the two configurations' ids (a
  * sample without a value, every run failed, still has its campaign). */
@@ -785,6 +803,14 @@ static const char *choose_analysis(const struct kb_rmodel *model,
 	    config_campaign(model, base) != config_campaign(model, cfg)) {
 		*why = kb_xstrdup("the configurations come from different "
 				  "campaigns: unpaired");
+		return "welch-log";
+	}
+	if (rounds && same_source(a, b) &&
+	    local_kernels_differ(camp, base, cfg)) {
+		*why = kb_xstrdup("two variants of method = local: each ran "
+				  "its rounds in its own boot, one kernel "
+				  "after the other, so no round holds both: "
+				  "unpaired");
 		return "welch-log";
 	}
 	if (rounds && same_source(a, b) && calibrated &&

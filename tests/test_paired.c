@@ -403,6 +403,9 @@ static void test_modes(void **state)
 
 /* ---- the results model --------------------------------------------- */
 
+static void add_config(json_t *res, const char *id, const char *variant,
+		       const char *method);
+
 static json_t *model(const char *order)
 {
 	json_t *m = json_pack("{s:i, s:{s:s, s:[s]}, s:[], s:[], s:[]}",
@@ -528,6 +531,52 @@ static void test_model_rounds(void **state)
 }
 
 /* Which analysis, and why, recorded in the comparison. */
+static void add_config(json_t *res, const char *id, const char *variant,
+		       const char *method)
+{
+	json_array_append_new(json_object_get(res, "configurations"),
+			      json_pack("{s:s, s:s, s:s}", "id", id, "variant",
+					variant, "method", method));
+}
+
+/* Two local variants of one interleaved campaign ran in two boots, one
+ * after the other (a reboot between): no round holds both, so they are
+ * compared unpaired; two vm variants (a boot of each per round) and two
+ * configurations of one local variant are paired (new-user trial). */
+static void test_model_local_variants_unpaired(void **state)
+{
+	const double b[] = { 1000, 1020, 990, 1010, 1005, 995 };
+	const char *methods[] = { "local", "vm" };
+	const char *want[] = { "welch-log", "paired" };
+	json_t *res, *e;
+	size_t k;
+	int r;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		res = model("interleave");
+		add_config(res, "B", "stock", methods[k]);
+		add_config(res, "C", "patched", methods[k]);
+		add_config(res, "D", "stock", methods[k]);
+		for (r = 1; r <= 6; r++) {
+			add_run(res, "B", r, b[r - 1], 1, NULL);
+			add_run(res, "C", r, b[(r + 2) % 6] * 1.01, 1, NULL);
+			add_run(res, "D", r, b[(r + 3) % 6] * 1.02, 1, NULL);
+		}
+		analyse(res);
+		e = cmp_of(res, "C");
+		assert_string_equal(str(e, "analysis"), want[k]);
+		if (k == 0)
+			assert_non_null(strstr(str(e, "analysis_reason"),
+					       "each ran its rounds in its own "
+					       "boot"));
+		/* the same variant: its rounds were run together */
+		assert_string_equal(str(cmp_of(res, "D"), "analysis"),
+				    "paired");
+		json_decref(res);
+	}
+}
+
 static void test_model_analysis_choice(void **state)
 {
 	const double b[] = { 1000, 1020, 990, 1010, 1005, 995 };
@@ -923,6 +972,7 @@ int main(void)
 		cmocka_unit_test(test_modes_gap_as_sorted),
 		cmocka_unit_test(test_model_rounds),
 		cmocka_unit_test(test_model_analysis_choice),
+		cmocka_unit_test(test_model_local_variants_unpaired),
 		cmocka_unit_test(test_model_paired_drift),
 		cmocka_unit_test(test_model_b44),
 		cmocka_unit_test(test_model_merged),
