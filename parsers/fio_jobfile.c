@@ -47,7 +47,7 @@ static int flag_on(const char *b, const char *e)
 int fio_jobfile_writes(const char *text, char **why)
 {
 	const char *line = text, *next, *b, *e, *eq, *kb, *ke, *vb, *ve, *p;
-	int lineno = 0, w;
+	int lineno = 0, w, dollar;
 
 	*why = NULL;
 	for (; line && *line; line = next) {
@@ -83,24 +83,22 @@ int fio_jobfile_writes(const char *text, char **why)
 				}
 			trim(&vb, &ve);
 		}
+		/* a value fio takes from the environment: unknown here */
+		dollar = vb && memchr(vb, '$', (size_t)(ve - vb));
 		w = 0;
 		if (word_is(kb, ke, "rw") || word_is(kb, ke, "readwrite"))
-			w = vb && (memchr(vb, '$', (size_t)(ve - vb)) ||
-				   rw_writes(vb, ve));
+			w = vb && (dollar || rw_writes(vb, ve));
 		else if (word_is(kb, ke, "unlink") ||
 			 word_is(kb, ke, "unlink_each_loop"))
-			w = flag_on(vb, ve) || (vb && memchr(vb, '$',
-						(size_t)(ve - vb)));
+			w = flag_on(vb, ve) || dollar;
 		else if (word_is(kb, ke, "ioengine") && vb)
-			w = memchr(vb, '$', (size_t)(ve - vb)) ||
-			    (!strncasecmp(vb, "file", 4) &&
-			     !word_is(vb, ve, "filestat"));
+			w = dollar || (!strncasecmp(vb, "file", 4) &&
+				       !word_is(vb, ve, "filestat"));
 		if (w) {
 			*why = kb_xasprintf("line %d: %.*s%s%.*s%s", lineno,
 					    (int)(ke - kb), kb, vb ? "=" : "",
 					    vb ? (int)(ve - vb) : 0, vb ? vb : "",
-					    vb && memchr(vb, '$', (size_t)(ve -
-					    vb)) ? " (set when fio runs)" : "");
+					    dollar ? " (set when fio runs)" : "");
 			return 1;
 		}
 	}
