@@ -247,9 +247,9 @@ int cmd_plan(int argc, char **argv)
 	for (i = 0; i < cfg.nvariants && driver_batch(&cfg, i); i++)
 		;
 	if (calibrated < 0 || campaign_check_jobs(&cfg) ||
-	    (i < cfg.nvariants && (target_check(&cfg) ||
-				   campaign_check_target_writes(&cfg, NULL) ||
-				   tunables_check_absolute(&cfg))) ||
+	    (i < cfg.nvariants && target_check(&cfg)) ||
+	    campaign_check_job_safety(&cfg, NULL, i < cfg.nvariants) ||
+	    (i < cfg.nvariants && tunables_check_absolute(&cfg)) ||
 	    plan_build(&cfg, &plan) ||
 	    (calibrated > 0 && plan_check_calibration(&cfg, &plan, &cal))) {
 		results_calibration_free(&cal);

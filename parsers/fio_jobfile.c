@@ -1,5 +1,5 @@
-/* parsers/fio_jobfile.c - does a fio job file only read its files
- * (parsers/fio_jobfile.h)? */
+/* parsers/fio_jobfile.c - what a fio job file does to the files it runs
+ * against, and beyond them (parsers/fio_jobfile.h) */
 #include "parsers/fio_jobfile.h"
 #include "lib/file.h"
 
@@ -24,6 +24,13 @@ static int word_is(const char *b, const char *e, const char *w)
 	return (size_t)(e - b) == n && !strncasecmp(b, w, n);
 }
 
+static int starts(const char *b, const char *e, const char *w)
+{
+	size_t n = strlen(w);
+
+	return (size_t)(e - b) >= n && !strncasecmp(b, w, n);
+}
+
 /* rw=VALUE: 1 unless it only reads ("read", "randread", each with an
  * optional ":N" modifier) */
 static int rw_writes(const char *b, const char *e)
@@ -44,12 +51,87 @@ static int flag_on(const char *b, const char *e)
 	return !word_is(b, e, "0") && !word_is(b, e, "false");
 }
 
-int fio_jobfile_writes(const char *text, char **why)
+/* [b, e) is "${KBENCH_TARGET}" or "${KBENCH_TARGET_N}" (run_exec.c's
+ * name for load host N's target) */
+static int is_target_var(const char *b, const char *e)
+{
+	static const char pre[] = "${KBENCH_TARGET";
+	const char *p;
+
+	trim(&b, &e);
+	if ((size_t)(e - b) < sizeof(pre) || strncmp(b, pre, sizeof(pre) - 1) ||
+	    e[-1] != '}')
+		return 0;
+	p = b + sizeof(pre) - 1;
+	if (p == e - 1)
+		return 1;
+	if (*p++ != '_' || p == e - 1)
+		return 0;
+	for (; p < e - 1; p++)
+		if (!isdigit((unsigned char)*p))
+			return 0;
+	return 1;
+}
+
+/* filename=VALUE names only the target: every ':'-separated file of it
+ * (fio HOWTO "filename": '\:' escapes a colon in a name) is
+ * ${KBENCH_TARGET} */
+static int filename_is_target(const char *b, const char *e)
+{
+	const char *p, *s = b;
+
+	if (b == e)
+		return 0;
+	for (p = b; p <= e; p++) {
+		if (p < e && *p == '\\' && p + 1 < e) {
+			p++;
+			continue;
+		}
+		if (p < e && *p != ':')
+			continue;
+		if (!is_target_var(s, p))
+			return 0;
+		s = p + 1;
+	}
+	return 1;
+}
+
+static char *describe(int lineno, const char *kb, const char *ke,
+		      const char *vb, const char *ve, const char *note)
+{
+	return kb_xasprintf("line %d: %.*s%s%.*s%s", lineno, (int)(ke - kb), kb,
+			    vb ? "=" : "", vb ? (int)(ve - vb) : 0,
+			    vb ? vb : "", note);
+}
+
+/* options that name files or programs outside the job's I/O (fio HOWTO
+ * "Measurements and reporting", "I/O replay", "Miscellaneous"), with
+ * what they do; a log (plain_ok) whose value is a plain name is fio's
+ * prefix for a file in the current directory, "NAME_bw.1.log" */
+static const struct {
+	const char *name;
+	const char *what;
+	int plain_ok;
+} outside_opts[] = {
+	{ "exec_prerun", "runs a shell command", 0 },
+	{ "exec_postrun", "runs a shell command", 0 },
+	{ "ioscheduler", "switches the device's I/O scheduler and does not "
+			 "switch it back", 0 },
+	{ "write_iolog", "writes the file it names", 0 },
+	{ "write_bw_log", "writes a log where its path says", 1 },
+	{ "write_lat_log", "writes a log where its path says", 1 },
+	{ "write_iops_log", "writes a log where its path says", 1 },
+	{ "write_hist_log", "writes a log where its path says", 1 },
+	{ "replay_redirect", "sends the replayed I/O to another device", 0 },
+};
+
+void fio_jobfile_scan(const char *text, struct fio_jobfile_scan *s)
 {
 	const char *line = text, *next, *b, *e, *eq, *kb, *ke, *vb, *ve, *p;
-	int lineno = 0, w, dollar;
+	int lineno = 0, dollar;
+	size_t i;
 
-	*why = NULL;
+	memset(s, 0, sizeof(*s));
 	for (; line && *line; line = next) {
 		next = strchr(line, '\n');
 		e = next ? next : line + strlen(line);
@@ -62,9 +144,19 @@ int fio_jobfile_writes(const char *text, char **why)
 			continue;
 		if ((size_t)(e - b) > 8 && !strncmp(b, "include", 7) &&
 		    isspace((unsigned char)b[7])) {
-			*why = kb_xasprintf("line %d: %.*s (a file kbench does "
-					    "not read)", lineno, (int)(e - b), b);
-			return 1;
+			/* another file's options: any of the three */
+			char *w = kb_xasprintf("line %d: %.*s (a file kbench "
+					       "does not read)", lineno,
+					       (int)(e - b), b);
+
+			if (!s->writes)
+				s->writes = kb_xstrdup(w);
+			if (!s->elsewhere)
+				s->elsewhere = kb_xstrdup(w);
+			if (!s->outside)
+				s->outside = kb_xstrdup(w);
+			free(w);
+			continue;
 		}
 		eq = memchr(b, '=', (size_t)(e - b));
 		kb = b;
@@ -85,22 +177,67 @@ int fio_jobfile_writes(const char *text, char **why)
 		}
 		/* a value fio takes from the environment: unknown here */
 		dollar = vb && memchr(vb, '$', (size_t)(ve - vb));
-		w = 0;
-		if (word_is(kb, ke, "rw") || word_is(kb, ke, "readwrite"))
-			w = vb && (dollar || rw_writes(vb, ve));
-		else if (word_is(kb, ke, "unlink") ||
-			 word_is(kb, ke, "unlink_each_loop"))
-			w = flag_on(vb, ve) || dollar;
-		else if (word_is(kb, ke, "ioengine") && vb)
-			w = dollar || (!strncasecmp(vb, "file", 4) &&
-				       !word_is(vb, ve, "filestat"));
-		if (w) {
-			*why = kb_xasprintf("line %d: %.*s%s%.*s%s", lineno,
-					    (int)(ke - kb), kb, vb ? "=" : "",
-					    vb ? (int)(ve - vb) : 0, vb ? vb : "",
-					    dollar ? " (set when fio runs)" : "");
-			return 1;
+		if (!s->writes &&
+		    (((word_is(kb, ke, "rw") || word_is(kb, ke, "readwrite")) &&
+		      vb && (dollar || rw_writes(vb, ve))) ||
+		     ((word_is(kb, ke, "unlink") ||
+		       word_is(kb, ke, "unlink_each_loop")) &&
+		      (flag_on(vb, ve) || dollar)) ||
+		     (word_is(kb, ke, "ioengine") && vb &&
+		      (dollar || (starts(vb, ve, "file") &&
+				  !word_is(vb, ve, "filestat"))))))
+			s->writes = describe(lineno, kb, ke, vb, ve, dollar ?
+					     " (set when fio runs)" : "");
+		if (word_is(kb, ke, "filename") && vb) {
+			if (filename_is_target(vb, ve))
+				s->names_target = 1;
+			else if (!s->elsewhere)
+				s->elsewhere = describe(lineno, kb, ke, vb, ve,
+							"");
+		} else if ((word_is(kb, ke, "directory") ||
+			    word_is(kb, ke, "opendir") ||
+			    word_is(kb, ke, "filename_format")) &&
+			   !s->elsewhere) {
+			s->elsewhere = describe(lineno, kb, ke, vb, ve, "");
 		}
+		if (s->outside)
+			continue;
+		for (i = 0; i < sizeof(outside_opts) / sizeof(*outside_opts);
+		     i++)
+			if (word_is(kb, ke, outside_opts[i].name) &&
+			    !(outside_opts[i].plain_ok && (!vb ||
+			      (!memchr(vb, '/', (size_t)(ve - vb)) &&
+			       !dollar)))) {
+				char *note = kb_xasprintf(" (%s)",
+							  outside_opts[i].what);
+
+				s->outside = describe(lineno, kb, ke, vb, ve,
+						      note);
+				free(note);
+				break;
+			}
+		if (!s->outside && word_is(kb, ke, "ioengine") && vb &&
+		    (word_is(vb, ve, "exec") || starts(vb, ve, "external")))
+			s->outside = describe(lineno, kb, ke, vb, ve, " (runs a "
+					      "program the job file names)");
 	}
-	return 0;
+}
+
+void fio_jobfile_scan_free(struct fio_jobfile_scan *s)
+{
+	free(s->writes);
+	free(s->elsewhere);
+	free(s->outside);
+	memset(s, 0, sizeof(*s));
+}
+
+int fio_jobfile_writes(const char *text, char **why)
+{
+	struct fio_jobfile_scan s;
+
+	fio_jobfile_scan(text, &s);
+	*why = s.writes;
+	s.writes = NULL;
+	fio_jobfile_scan_free(&s);
+	return *why != NULL;
 }

@@ -1,6 +1,7 @@
 /* parsers/fio_jobfile.h - what a fio job file may do to the file it
- * runs against: enough of the job-file format to tell a job that only
- * reads from one that may write, trim or delete.
+ * runs against, and beyond it: enough of the job-file format to tell a
+ * job that only reads kbench's target from one that may write, trim or
+ * delete, do its I/O elsewhere, or run a command.
  *
  * Format: fio HOWTO, section "Job file format": lines; ';' or '#' start
  * a comment (a whole line; fio also strips them after an option); "[NAME]"
@@ -10,13 +11,40 @@
  * rw/readwrite (default read; "read" and "randread", with an optional
  * ":N" offset modifier, only read), unlink and unlink_each_loop (delete
  * the file when the job is done), ioengine=filecreate/filedelete/
- * filestat... (file operations; only filestat reads).
+ * filestat... (file operations; only filestat reads).  Where fio does
+ * its I/O (HOWTO "Target file/device": filename, directory, opendir,
+ * filename_format) and what it does beyond (exec_prerun, ioscheduler,
+ * write_*_log, ioengine=exec/external, replay_redirect).
  */
 #ifndef KB_FIO_JOBFILE_H
 #define KB_FIO_JOBFILE_H
 
-/* 0 when every job of the job file text only reads its files; 1 when
- * one may change or delete them, with *why (malloc'd) saying which line
+/* What a job file does beyond reading ${KBENCH_TARGET}: each field the
+ * first option of its kind as "line N: KEY=VALUE (why)" (malloc'd), or
+ * NULL.  An `include` counts as all three (kbench does not read it). */
+struct fio_jobfile_scan {
+	char *writes;	 /* may change or delete its files: rw= other than
+			  * read/randread, unlink=, a file ioengine, or
+			  * such a value fio takes from the environment */
+	char *elsewhere; /* does its I/O on other files than the target:
+			  * filename= with any file but ${KBENCH_TARGET} or
+			  * ${KBENCH_TARGET_N}, directory=, opendir=,
+			  * filename_format= */
+	char *outside;	 /* acts beyond its I/O: exec_prerun/exec_postrun
+			  * (a shell command), ioengine=exec/external (a
+			  * program or library), ioscheduler= (switches the
+			  * device's scheduler, not back), write_iolog= and
+			  * write_{bw,lat,iops,hist}_log= (files it names),
+			  * replay_redirect= (another device) */
+	int names_target; /* 1 when a filename= is ${KBENCH_TARGET} */
+};
+
+/* Scan text (NUL-terminated); free with fio_jobfile_scan_free(). */
+void fio_jobfile_scan(const char *text, struct fio_jobfile_scan *s);
+void fio_jobfile_scan_free(struct fio_jobfile_scan *s);
+
+/* fio_jobfile_scan()'s writes: 0 when every job of the job file text
+ * only reads its files; 1 when one may change or delete them, with *why (malloc'd) saying which line
  * and option: "line 12: rw=randwrite", "line 3: unlink=1", "line 2:
  * include other.fio (a file kbench does not read)", "line 7:
  * rw=${KBENCH_RW} (set when fio runs)".  A value fio takes from the

@@ -12,6 +12,7 @@
 #include "lib/proc.h"
 #include "lib/str.h"
 #include "parsers/fio_probe.h"
+#include "parsers/fio_jobfile.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -295,6 +296,7 @@ static int campaign_lock_try(const char *dir, int tries)
 static void sweep_unused_warn(const struct kb_config *cfg, size_t j,
 			      const char *path)
 {
+	struct fio_jobfile_scan s;
 	char *text = NULL, *var, *p;
 	size_t t;
 
@@ -302,12 +304,20 @@ static void sweep_unused_warn(const struct kb_config *cfg, size_t j,
 		return;		/* read again, and said, when it runs */
 	/* a job that names its own file: kbench's checks of the target (in
 	 * use, mounted, swap) and the report's Target line miss it */
-	if (!strstr(text, "${KBENCH_TARGET"))
-		kb_warn("%s:%d: job '%s' (%s) never reads ${KBENCH_TARGET}: "
-			"fio does its I/O where the job file's own filename= "
-			"or directory= says, which kbench did not check (in "
-			"use, mounted) and the report's Target line does not "
-			"name", cfg->path, cfg->jobs_line, cfg->jobs[j], path);
+	fio_jobfile_scan(text, &s);
+	if (!s.writes && s.elsewhere)
+		kb_warn("%s:%d: job '%s' (%s) reads where its %s says, not "
+			"only ${KBENCH_TARGET}: kbench did not check that (in "
+			"use) and the report's Target line does not name it",
+			cfg->path, cfg->jobs_line, cfg->jobs[j], path,
+			s.elsewhere);
+	else if (!s.writes && !s.names_target)
+		kb_warn("%s:%d: job '%s' (%s) never reads ${KBENCH_TARGET} "
+			"(no filename=${KBENCH_TARGET}): fio reads a file "
+			"named after the job in the current directory, which "
+			"the report's Target line does not name", cfg->path,
+			cfg->jobs_line, cfg->jobs[j], path);
+	fio_jobfile_scan_free(&s);
 	for (t = 0; t < cfg->ntunables; t++) {
 		if (!cfg->tunables[t].sweep || cfg->tunables[t].nvalues < 2)
 			continue;
@@ -354,20 +364,76 @@ int campaign_check_jobs(const struct kb_config *cfg)
 	return ret;
 }
 
-int campaign_check_target_writes(const struct kb_config *cfg,
-				 const char *dir)
+/* The advice for a job file's option fio_jobfile_scan() put in
+ * outside */
+static const char *outside_advice(const char *why)
+{
+	if (strstr(why, "ioscheduler"))
+		return "set the scheduler with a tunable instead (tunable "
+		       "SCHED = queue/scheduler: none), which kbench writes, "
+		       "checks and restores";
+	if (strstr(why, "exec_"))
+		return "kbench runs no shell commands from a job file (caches "
+		       "are kernels.conf's drop_caches =)";
+	if (strstr(why, "include"))
+		return "copy the included options into the job file";
+	if (strstr(why, "_log"))
+		return "give the log a plain name (no '/': fio writes it in "
+		       "the current directory, with its own suffix)";
+	return "kbench runs only fio's own I/O on the target, and records "
+	       "its results itself";
+}
+
+int campaign_check_job_safety(const struct kb_config *cfg, const char *dir,
+			      int local_target)
 {
 	size_t j, n = cfg->njobs;
 	char **paths = kb_xcalloc(n + 1, sizeof(*paths));
-	int ret;
+	struct fio_jobfile_scan s;
+	char *text;
+	int ret = 0;
 
 	for (j = 0; j < n; j++)
 		paths[j] = dir ? kb_xasprintf("%s/profiles/%s.fio", dir,
 					      cfg->jobs[j]) :
 			   kb_xasprintf("%s/%s.fio", cfg->profiles_dir,
 					cfg->jobs[j]);
-	ret = target_file_overwrite_check(cfg, (const char *const *)paths,
-					  (const char *const *)cfg->jobs, n);
+	for (j = 0; j < n && !ret; j++) {
+		if (kb_read_file(paths[j], &text, NULL, 1)) {
+			ret = -EIO;	/* said */
+			break;
+		}
+		fio_jobfile_scan(text, &s);
+		free(text);
+		if (s.outside) {
+			kb_error("%s:%d: job '%s' (%s) %s: fio would do that "
+				 "as root, outside the I/O kbench checks and "
+				 "restores after; %s", cfg->path, cfg->jobs_line,
+				 cfg->jobs[j], paths[j], s.outside,
+				 outside_advice(s.outside));
+			ret = -EPERM;
+		} else if (s.writes && (s.elsewhere || !s.names_target)) {
+			/* a break-it trial: filename=/dev/loop0 holding a
+			 * mounted ext4, with allow_mounted_write=1, in a
+			 * randwrite job destroyed the file system */
+			kb_error("%s:%d: job '%s' (%s) may write (%s) and does "
+				 "its I/O %s%s%s, which kbench did not check "
+				 "(mounted, in use, someone's data); write "
+				 "filename=${KBENCH_TARGET} and name the device "
+				 "or file in kernels.conf's target =",
+				 cfg->path, cfg->jobs_line, cfg->jobs[j],
+				 paths[j], s.writes, s.elsewhere ? "where " :
+				 "in files fio names itself (no filename="
+				 "${KBENCH_TARGET})", s.elsewhere ?
+				 s.elsewhere : "", s.elsewhere ? " says" : "");
+			ret = -EPERM;
+		}
+		fio_jobfile_scan_free(&s);
+	}
+	if (!ret && local_target)
+		ret = target_file_overwrite_check(cfg,
+			(const char *const *)paths,
+			(const char *const *)cfg->jobs, n);
 	for (j = 0; j < n; j++)
 		free(paths[j]);
 	free(paths);

@@ -115,12 +115,19 @@ int campaign_record_result(struct kb_campaign *c, const char *key,
 			   const char *status, const char *reason,
 			   size_t *nfailed);
 
-/* runner/target.h target_file_overwrite_check() on the job files of
- * cfg: the campaign's snapshots DIR/profiles/JOB.fio (what fio runs),
- * or with dir NULL the profiles directory's (kbench plan).  0 or -errno
- * (said). */
-int campaign_check_target_writes(const struct kb_config *cfg,
-				 const char *dir);
+/* What the job files of cfg may do as root, refused before anything
+ * runs (parsers/fio_jobfile.h): a job that acts beyond its I/O
+ * (exec_prerun, ioscheduler=, a log at a path, ioengine=exec...), a
+ * job that may write and does its I/O anywhere but ${KBENCH_TARGET}
+ * (its own filename=, directory=...: kbench's target checks miss it),
+ * and with local_target (a variant runs in this kernel) runner/target.h
+ * target_file_overwrite_check().  The job files are the campaign's
+ * snapshots DIR/profiles/JOB.fio (what fio runs), or with dir NULL the
+ * profiles directory's (kbench plan).  0, -EPERM (said: kernels.conf's
+ * jobs line, the job file and its line, what to do instead), or the
+ * overwrite check's error. */
+int campaign_check_job_safety(const struct kb_config *cfg, const char *dir,
+			      int local_target);
 
 /* The job file snapshot DIR/profiles/JOB.fio (malloc'd). */
 char *campaign_job_path(const struct kb_campaign *c, size_t job);

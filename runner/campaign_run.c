@@ -239,9 +239,11 @@ count:
 		goto out;
 	}
 
-	/* vm/kexec batches set their target up in their own kernel */
-	if (todo_local && !kb_driver_dry_run &&
-	    (campaign_check_target_writes(&c.cfg, c.dir) ||
+	/* vm/kexec batches set their target up in their own kernel; what
+	 * a job file may do is checked for all */
+	if (campaign_check_job_safety(&c.cfg, c.dir, todo_local &&
+				      !kb_driver_dry_run) ||
+	    (todo_local && !kb_driver_dry_run &&
 	     target_open(&c.cfg, dir, &t)))
 		goto out;
 	have_target = todo_local > 0 && !kb_driver_dry_run;

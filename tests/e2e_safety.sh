@@ -17,6 +17,9 @@
 #   5. a mounted target (a loop device with ext4 mounted in a temporary
 #      directory) is refused naming the mount, before any tunable is
 #      touched, even with allow_mounted_write=1 in the job file;
+#   5b. a write job whose own filename= names a file of the user's is
+#      refused by run and plan, the file unchanged; exec_prerun= and
+#      ioscheduler= in a job file are refused, the command not run;
 #   6. a fake fio whose job process ignores SIGTERM and SIGHUP: at the
 #      timeout, at the end of fio and on Ctrl-C the whole process group
 #      is killed before the next run starts, the failure reason says so
@@ -167,8 +170,30 @@ mkdir -p "$tmp/ownprof"
 printf '[global]\nioengine=psync\nruntime=${KBENCH_RUNTIME}\ntime_based=1\n[own]\nfilename=%s/own.img\nsize=1M\nrw=read\n' "$tmp" >"$tmp/ownprof/own.fio"
 printf '[global]\njobs = own\niterations = 1\nwarmup = 0\nruntime = 1\ntarget = loop:16M\nprofiles = %s\n[running]\nmethod = local\n' "$tmp/ownprof" >"$tmp/own.conf"
 "$KBENCH" run --dry-run -c "$tmp/own.conf" -o "$tmp/cown" >/dev/null 2>"$tmp/own.err"
-check "a job file that never reads \${KBENCH_TARGET}: said, FILE:LINE" \
-	"grep -q \"own.conf:2: job 'own' (.*own.fio) never reads \\\${KBENCH_TARGET}: fio does its I/O where the job file's own filename=\" $tmp/own.err"
+check "a read job file that reads its own filename=: said, FILE:LINE, the job file's line" \
+	"grep -q \"own.conf:2: job 'own' (.*own.fio) reads where its line 6: filename=$tmp/own.img says, not only \\\${KBENCH_TARGET}\" $tmp/own.err"
+
+# a write job whose own filename= names another file (a break-it trial:
+# filename=/dev/loop0 with allow_mounted_write=1 destroyed a mounted
+# ext4): refused by run and plan, the file unchanged; a job that runs a
+# command or switches the scheduler: refused, the command not run
+head -c 1048576 /dev/urandom >"$tmp/own.img"
+osum=$(md5sum <"$tmp/own.img")
+printf '[global]\nioengine=psync\nruntime=${KBENCH_RUNTIME}\ntime_based=1\nallow_mounted_write=1\n[own]\nfilename=%s/own.img\nsize=1M\nrw=randwrite\n' "$tmp" >"$tmp/ownprof/own.fio"
+"$KBENCH" run -q -c "$tmp/own.conf" -o "$tmp/cownw" >/dev/null 2>"$tmp/ownw.err"
+rc=$?
+"$KBENCH" plan -c "$tmp/own.conf" >/dev/null 2>"$tmp/ownw-plan.err"
+rc2=$?
+check "a write job on its own filename=: run and plan exit 1 ($rc, $rc2), FILE:LINE, both lines, the file unchanged" \
+	"[ $rc -eq 1 ] && [ $rc2 -eq 1 ] && grep -q \"own.conf:2: job 'own' (.*own.fio) may write (line 9: rw=randwrite) and does its I/O where line 7: filename=$tmp/own.img says, which kbench did not check\" $tmp/ownw.err && grep -q 'which kbench did not check' $tmp/ownw-plan.err && [ \"\$(md5sum <$tmp/own.img)\" = \"$osum\" ]"
+printf '[global]\nfilename=${KBENCH_TARGET}\nioengine=psync\nruntime=${KBENCH_RUNTIME}\ntime_based=1\nexec_prerun=touch %s/pwned\n[own]\nrw=read\n' "$tmp" >"$tmp/ownprof/own.fio"
+"$KBENCH" run -q -c "$tmp/own.conf" -o "$tmp/cownx" >/dev/null 2>"$tmp/ownx.err"
+rc=$?
+printf '[global]\nfilename=${KBENCH_TARGET}\nioengine=psync\nruntime=${KBENCH_RUNTIME}\ntime_based=1\nioscheduler=none\n[own]\nrw=read\n' >"$tmp/ownprof/own.fio"
+"$KBENCH" run -q -c "$tmp/own.conf" -o "$tmp/cowns" >/dev/null 2>"$tmp/owns.err"
+rc2=$?
+check "exec_prerun= and ioscheduler= in a job file: run exits 1 ($rc, $rc2), nothing run, each said with its line" \
+	"[ $rc -eq 1 ] && [ $rc2 -eq 1 ] && [ ! -e $tmp/pwned ] && grep -q 'line 6: exec_prerun=touch $tmp/pwned (runs a shell command): fio would do that as root' $tmp/ownx.err && grep -q 'line 6: ioscheduler=none (switches the device.s I/O scheduler and does not switch it back).*tunable SCHED = queue/scheduler' $tmp/owns.err"
 
 # target = file: naming a block device: said what to write instead
 conf "$tmp/fdev.conf" "file:$dev" ""

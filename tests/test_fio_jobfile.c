@@ -1,8 +1,12 @@
-/* tests/test_fio_jobfile.c - fio_jobfile_writes() (parsers/fio_jobfile.h)
- * and target_file_overwrite_check() (runner/target.h): a write job is
- * not run on a file: target kbench did not create (a break-it trial:
- * `target = file:` naming an existing file of the user's with a
- * randwrite job had fio overwrite it, as root). */
+/* tests/test_fio_jobfile.c - fio_jobfile_writes()/fio_jobfile_scan()
+ * (parsers/fio_jobfile.h), target_file_overwrite_check()
+ * (runner/target.h) and campaign_check_job_safety() (runner/campaign.h):
+ * a write job is not run on a file: target kbench did not create (a
+ * break-it trial: `target = file:` naming an existing file of the user's
+ * with a randwrite job had fio overwrite it, as root), nor anywhere but
+ * ${KBENCH_TARGET} (the next trial: a job's own filename=/dev/loop0 with
+ * allow_mounted_write=1 destroyed a mounted ext4), and no job runs a
+ * command or changes the device's scheduler. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -12,6 +16,7 @@
 
 #include "parsers/fio_jobfile.h"
 #include "parsers/kconf.h"
+#include "runner/campaign.h"
 #include "runner/target.h"
 
 #include <dirent.h>
@@ -67,8 +72,73 @@ static void test_writes(void **state)
 	check("[j]\nrw=read", NULL);	/* no newline at the end */
 }
 
+/* field of fio_jobfile_scan() (0 writes, 1 elsewhere, 2 outside) holds
+ * want, or is NULL (want NULL) */
+static void scan_check(const char *text, int field, const char *want)
+{
+	struct fio_jobfile_scan s;
+	const char *got;
+
+	fio_jobfile_scan(text, &s);
+	got = field == 0 ? s.writes : field == 1 ? s.elsewhere : s.outside;
+	if (!want && got)
+		fail_msg("'%s': field %d is '%s', not NULL", text, field, got);
+	if (want && (!got || !strstr(got, want)))
+		fail_msg("'%s': field %d is '%s', not holding '%s'", text,
+			 field, got ? got : "(null)", want);
+	fio_jobfile_scan_free(&s);
+}
+
+static void test_scan(void **state)
+{
+	struct fio_jobfile_scan s;
+
+	(void)state;
+	/* where the I/O goes */
+	scan_check("[g]\nfilename=${KBENCH_TARGET}\n", 1, NULL);
+	scan_check("[g]\nfilename = ${KBENCH_TARGET_2}  ; host 2\n", 1, NULL);
+	scan_check("[g]\nfilename=${KBENCH_TARGET}:${KBENCH_TARGET_0}\n", 1,
+		   NULL);
+	scan_check("[g]\nfilename=/dev/loop0\n", 1, "line 2: filename=/dev/loop0");
+	scan_check("[g]\nfilename=${KBENCH_TARGET}:/dev/sdb\n", 1,
+		   "filename=${KBENCH_TARGET}:/dev/sdb");
+	scan_check("[g]\nfilename=${KBENCH_TARGETX}\n", 1, "KBENCH_TARGETX");
+	scan_check("[g]\nfilename=${KBENCH_TARGET_}\n", 1, "KBENCH_TARGET_");
+	scan_check("[g]\nfilename=${HOME}\n", 1, "filename=${HOME}");
+	scan_check("[g]\nfilename=\n", 1, "line 2: filename=");
+	scan_check("[a]\ndirectory=/mnt\n", 1, "line 2: directory=/mnt");
+	scan_check("[a]\nopendir=/srv\n", 1, "opendir=/srv");
+	scan_check("[a]\nfilename_format=f.$jobnum\n", 1, "filename_format");
+	/* beyond the I/O */
+	scan_check("[a]\nexec_prerun=rm -rf /x\n", 2,
+		   "line 2: exec_prerun=rm -rf /x (runs a shell command)");
+	scan_check("[a]\nEXEC_POSTRUN = true\n", 2, "EXEC_POSTRUN=true");
+	scan_check("[a]\nioscheduler=none\n", 2,
+		   "ioscheduler=none (switches the device's I/O scheduler");
+	scan_check("[a]\nwrite_iolog=out.log\n", 2, "write_iolog=out.log");
+	scan_check("[a]\nwrite_lat_log=/etc/x\n", 2, "write_lat_log=/etc/x");
+	scan_check("[a]\nwrite_bw_log=${HOME}\n", 2, "write_bw_log=${HOME}");
+	scan_check("[a]\nwrite_lat_log=lat\nwrite_bw_log\n", 2, NULL);
+	scan_check("[a]\nioengine=exec\nprogram=/bin/x\n", 2, "ioengine=exec");
+	scan_check("[a]\nioengine=external:/tmp/e.so\n", 2, "external");
+	scan_check("[a]\nreplay_redirect=/dev/sdb\n", 2, "replay_redirect");
+	scan_check("[a]\nioengine=libaio\n; exec_prerun=x\n", 2, NULL);
+	/* an include: all three, as kbench cannot see it */
+	scan_check("include x.fio\n", 0, "include x.fio");
+	scan_check("include x.fio\n", 1, "include x.fio");
+	scan_check("include x.fio\n", 2, "include x.fio");
+	fio_jobfile_scan("[g]\nfilename=${KBENCH_TARGET}\n[j]\nrw=read\n", &s);
+	assert_int_equal(s.names_target, 1);
+	assert_null(s.writes);
+	fio_jobfile_scan_free(&s);
+	fio_jobfile_scan("[j]\nrw=write\n", &s);
+	assert_int_equal(s.names_target, 0);
+	assert_non_null(s.writes);
+	fio_jobfile_scan_free(&s);
+}
+
 /* kbench's own job files: those named for writing write, the others
- * do not */
+ * do not; all do their I/O on ${KBENCH_TARGET} and nothing beyond */
 static void test_profiles(void **state)
 {
 	DIR *d = opendir("profiles");
@@ -90,6 +160,18 @@ static void test_profiles(void **state)
 		if (w != !!strstr(e->d_name, "write"))
 			fail_msg("%s: writes %d (%s)", path, w, why ? why : "");
 		free(why);
+		{
+			struct fio_jobfile_scan s;
+
+			fio_jobfile_scan(text, &s);
+			if (s.elsewhere || s.outside || !s.names_target)
+				fail_msg("%s: elsewhere %s, outside %s, names "
+					 "the target %d", path,
+					 s.elsewhere ? s.elsewhere : "-",
+					 s.outside ? s.outside : "-",
+					 s.names_target);
+			fio_jobfile_scan_free(&s);
+		}
 		free(text);
 		free(path);
 		n++;
@@ -186,11 +268,104 @@ static void test_overwrite_check(void **state)
 	free(fx.rjob);
 }
 
+/* campaign_check_job_safety(): job files in a profiles directory */
+static int safety(const char *dir, const char *job, int local, char **err)
+{
+	struct kb_config cfg;
+	struct capture cap;
+	int ret;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.path = (char *)"k.conf";
+	cfg.jobs_line = 4;
+	cfg.jobs[0] = (char *)job;
+	cfg.njobs = 1;
+	cfg.profiles_dir = (char *)dir;
+	cfg.target = (char *)"loop:64M";
+	cfg.target_kind = KB_TARGET_LOOP;
+	cap_begin(&cap);
+	ret = campaign_check_job_safety(&cfg, NULL, local);
+	*err = cap_end(&cap);
+	return ret;
+}
+
+static void test_job_safety(void **state)
+{
+	char dir[] = "/tmp/kbench-test-safety.XXXXXX", *p, *err;
+	static const struct {
+		const char *name, *text, *want;
+	} cases[] = {
+		{ "ok", "[g]\nfilename=${KBENCH_TARGET}\n[w]\nrw=randwrite\n",
+		  NULL },
+		{ "readother", "[g]\nfilename=/dev/sdz\n[r]\nrw=randread\n",
+		  NULL },
+		{ "own", "[g]\nfilename=/dev/loop0\nallow_mounted_write=1\n"
+			 "[w]\nrw=randwrite\n",
+		  "k.conf:4: job 'own' (DIR/own.fio) may write (line 5: "
+		  "rw=randwrite) and does its I/O where line 2: "
+		  "filename=/dev/loop0 says, which kbench did not check" },
+		{ "nofile", "[w]\nrw=write\n",
+		  "in files fio names itself (no filename=${KBENCH_TARGET})" },
+		{ "dir", "[g]\nfilename=${KBENCH_TARGET}\ndirectory=/home\n"
+			 "[w]\nrw=write\n", "where line 3: directory=/home says" },
+		{ "sched", "[g]\nfilename=${KBENCH_TARGET}\nioscheduler=none\n"
+			   "[r]\nrw=read\n",
+		  "job 'sched' (DIR/sched.fio) line 3: ioscheduler=none "
+		  "(switches the device's I/O scheduler and does not switch it "
+		  "back): fio would do that as root" },
+		{ "exec", "[g]\nfilename=${KBENCH_TARGET}\n"
+			  "exec_prerun=touch /tmp/x\n[r]\nrw=read\n",
+		  "kbench runs no shell commands from a job file" },
+	};
+	size_t i;
+	int ret;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		p = kb_xasprintf("%s/%s.fio", dir, cases[i].name);
+		put(p, cases[i].text);
+		free(p);
+		ret = safety(dir, cases[i].name, 1, &err);
+		if (!cases[i].want) {
+			assert_int_equal(ret, 0);
+			assert_string_equal(err, "");
+		} else {
+			char *want = kb_xstrdup(cases[i].want), *d;
+
+			if ((d = strstr(want, "DIR"))) {
+				char *w2 = kb_xasprintf("%.*s%s%s",
+							(int)(d - want), want,
+							dir, d + 3);
+				free(want);
+				want = w2;
+			}
+			assert_int_equal(ret, -EPERM);
+			if (!strstr(err, want))
+				fail_msg("%s: '%s' does not hold '%s'",
+					 cases[i].name, err, want);
+			free(want);
+		}
+		free(err);
+		/* the same without a local target (vm/kexec only): the job
+		 * file's rules are the same */
+		ret = safety(dir, cases[i].name, 0, &err);
+		assert_int_equal(ret, cases[i].want ? -EPERM : 0);
+		free(err);
+		p = kb_xasprintf("%s/%s.fio", dir, cases[i].name);
+		unlink(p);
+		free(p);
+	}
+	assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_writes),
+		cmocka_unit_test(test_scan),
 		cmocka_unit_test(test_profiles),
+		cmocka_unit_test(test_job_safety),
 		cmocka_unit_test(test_overwrite_check),
 	};
 
