@@ -399,7 +399,7 @@ int campaign_check_job_safety(const struct kb_config *cfg, const char *dir,
 			   kb_xasprintf("%s/%s.fio", cfg->profiles_dir,
 					cfg->jobs[j]);
 	for (j = 0; j < n && !ret; j++) {
-		if (kb_read_file(paths[j], &text, NULL, 1)) {
+		if (kb_read_file(paths[j], &text, NULL, 0)) {
 			ret = -EIO;	/* said */
 			break;
 		}

@@ -105,7 +105,8 @@ int campaign_run(const char *dir, const char *conf, int conf_explicit,
 	struct sigaction sa;
 	unsigned char *todo_mask = NULL;
 	double t0, eta;
-	char eb[32], sb[48] = "", lb[KB_ITER_LABEL_MAX];
+	char eb[32], sb[48] = "", lb[KB_ITER_LABEL_MAX], *snap;
+	int ret_safety;
 
 	memset(&tu, 0, sizeof(tu));
 	memset(&t, 0, sizeof(t));
@@ -241,8 +242,12 @@ count:
 
 	/* vm/kexec batches set their target up in their own kernel; what
 	 * a job file may do is checked for all */
-	if (campaign_check_job_safety(&c.cfg, c.dir, todo_local &&
-				      !kb_driver_dry_run) ||
+	snap = kb_path_join(c.dir, "profiles");
+	ret_safety = campaign_check_job_safety(&c.cfg, kb_exists(snap) ?
+					       c.dir : NULL, todo_local &&
+					       !kb_driver_dry_run);
+	free(snap);
+	if (ret_safety ||
 	    (todo_local && !kb_driver_dry_run &&
 	     target_open(&c.cfg, dir, &t)))
 		goto out;

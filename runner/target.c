@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -615,6 +616,73 @@ unsigned long long target_remote_size_bytes(const struct kb_config *cfg,
 		cfg->loop_size_bytes ? cfg->loop_size_bytes : 256ULL << 20;
 }
 
+/* Lock the opened target machine-wide (target.h, target_open()); a
+ * break-it trial ran two campaigns on one device that way, each
+ * measuring the other.  0 (also when the lock cannot be taken: said)
+ * or -EBUSY (said). */
+static int target_lock(struct kb_target *t, const char *dir)
+{
+	struct stat st;
+	char *ldir, *lp, *key, held[512], *abs;
+	ssize_t n;
+	int fd, ret = 0;
+
+	if (stat(t->path, &st) < 0) {
+		kb_error("cannot stat the target %s: %s", t->path,
+			 strerror(errno));
+		return -errno;
+	}
+	key = S_ISBLK(st.st_mode) ?
+		kb_xasprintf("blk-%u:%u", major(st.st_rdev), minor(st.st_rdev)) :
+		kb_xasprintf("file-%lu-%lu", (unsigned long)st.st_dev,
+			     (unsigned long)st.st_ino);
+	ldir = kb_path_join(kb_machine_dir(), "targets");
+	lp = kb_path_join(ldir, key);
+	free(key);
+	/* a lock that cannot be taken only loses that refusal: said, and
+	 * the campaign goes on (the tunables' record, which a crash needs,
+	 * is checked on its own) */
+	fd = kb_mkdir_p(ldir) ? -1 :
+		open(lp, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		kb_warn("cannot open the target's lock %s: %s; a second "
+			"campaign on %s would not be refused", lp,
+			strerror(errno), t->path);
+		goto out;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		if (errno != EWOULDBLOCK) {
+			kb_warn("cannot lock %s: %s; a second campaign on %s "
+				"would not be refused", lp, strerror(errno),
+				t->path);
+			close(fd);
+			goto out;
+		}
+		ret = -EBUSY;
+		n = pread(fd, held, sizeof(held) - 1, 0);
+		held[n > 0 ? n : 0] = '\0';
+		held[strcspn(held, "\n")] = '\0';
+		kb_error("%s is the target of another kbench (pid and "
+			 "campaign: %s): two campaigns on one device measure "
+			 "each other; wait for it to end, or stop it", t->path,
+			 held[0] ? held : "?");
+		close(fd);
+		goto out;
+	}
+	abs = realpath(dir, NULL);
+	key = kb_xasprintf("%ld %s\n", (long)getpid(), abs ? abs : dir);
+	free(abs);
+	if (ftruncate(fd, 0) < 0 ||
+	    pwrite(fd, key, strlen(key), 0) != (ssize_t)strlen(key))
+		kb_warn("cannot write who holds %s: %s", lp, strerror(errno));
+	free(key);
+	t->lock_fd = fd;
+out:
+	free(lp);
+	free(ldir);
+	return ret;
+}
+
 int target_open(const struct kb_config *cfg, const char *dir,
 		struct kb_target *t)
 {
@@ -623,6 +691,7 @@ int target_open(const struct kb_config *cfg, const char *dir,
 
 	memset(t, 0, sizeof(*t));
 	t->loop_fd = -1;
+	t->lock_fd = -1;
 	t->kind = cfg->target_kind;
 	if (cfg->nhosts) {
 		/* hosts =: fio opens the target on the load hosts, nothing
@@ -656,6 +725,8 @@ int target_open(const struct kb_config *cfg, const char *dir,
 		ret = open_file(cfg, t);
 		break;
 	}
+	if (!ret)
+		ret = target_lock(t, dir);
 	if (ret)
 		target_close(t);
 	return ret;
@@ -696,8 +767,11 @@ void target_close(struct kb_target *t)
 	free(t->sysfs_dir);
 	free(t->stat_name);
 	free(t->backing);
+	if (t->lock_fd >= 0)
+		close(t->lock_fd);
 	memset(t, 0, sizeof(*t));
 	t->loop_fd = -1;
+	t->lock_fd = -1;
 }
 
 char *target_tunable_path(const struct kb_target *t, const char *path,

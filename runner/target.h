@@ -25,12 +25,20 @@ struct kb_target {
 	char *backing;		/* LOOP: the sparse file */
 	int loop_fd;		/* LOOP: held open while the campaign runs */
 	int direct_io;		/* LOOP: LO_FLAGS_DIRECT_IO accepted */
+	int lock_fd;		/* the machine-wide lock of the target
+				 * (target_open()), or -1 */
 };
 
 /* Set the target up for a campaign in dir.  0 or -errno (message says
  * what needs root, or which path is not a block device).  A block device
  * (or null_blk) target that is in use (target_in_use()) is refused with
- * -EBUSY and a message naming the mount, swap or holder. */
+ * -EBUSY and a message naming the mount, swap or holder.  The target is
+ * locked machine-wide (flock(2) on $KBENCH_RUN_DIR/targets/KEY, KEY the
+ * device's MAJ:MIN or the file's device and inode, holding "PID DIR"):
+ * a second campaign on it, which would measure the first and be
+ * measured by it, is refused with -EBUSY naming the kbench and campaign
+ * that hold it.  The lock goes with the process (kill -9 included); one
+ * that cannot be taken (KBENCH_RUN_DIR unwritable) is said and skipped. */
 int target_open(const struct kb_config *cfg, const char *dir,
 		struct kb_target *t);
 

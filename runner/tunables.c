@@ -621,6 +621,45 @@ int tunables_check_absolute(const struct kb_config *cfg)
 	return 0;
 }
 
+/* The machine's records of tunables that a kbench no longer running
+ * left changed (killed with -9, or the machine's power cut short of a
+ * reboot), whatever the campaign and device: restored, each said (a
+ * break-it trial: a later campaign on the same device that did not
+ * touch the tunable measured with it changed, and said nothing).  The
+ * dead campaign's own list then finds nothing left to do.  0 or -EIO. */
+static int restore_orphans(void)
+{
+	char *regdir = kb_path_join(kb_machine_dir(), "tunables");
+	DIR *d = opendir(regdir);
+	struct dirent *e;
+	int ret = 0;
+
+	while (d && (e = readdir(d))) {
+		struct kb_tunable_record r;
+		char *rp;
+
+		if (e->d_name[0] == '.' || strstr(e->d_name, ".tmp."))
+			continue;
+		rp = kb_path_join(regdir, e->d_name);
+		if (tunable_record_load(rp, &r) == 0 && r.path && r.original &&
+		    r.pid != getpid() && !kb_pid_is_kbench(r.pid)) {
+			kb_warn("campaign %s (kbench pid %ld, no longer "
+				"running) left %s changed; restoring its "
+				"original value '%s' before this campaign",
+				r.campaign ? r.campaign : "?", r.pid, r.path,
+				r.original);
+			if (restore_record(rp, &r) < 0)
+				ret = -EIO;
+		}
+		tunable_record_free(&r);
+		free(rp);
+	}
+	if (d)
+		closedir(d);
+	free(regdir);
+	return ret;
+}
+
 int tunables_init(struct kb_tunables *tu, const struct kb_config *cfg,
 		  const struct kb_target *t, const char *dir)
 {
@@ -635,6 +674,8 @@ int tunables_init(struct kb_tunables *tu, const struct kb_config *cfg,
 		if (tunables_restore_file(tu->saved_path, cfg) < 0)
 			return -EIO;
 	}
+	if (restore_orphans() < 0)
+		return -EIO;
 	for (i = 0; i < cfg->ntunables; i++) {
 		char why[512], *raw;
 		int fd;

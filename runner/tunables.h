@@ -48,7 +48,9 @@ struct kb_tunables {
 };
 
 /* Resolve every tunable of cfg against the target; restore a leftover
- * saved file first.  0 or -errno (message printed). */
+ * saved file first, and every tunable the machine's records say a kbench
+ * no longer running left changed (whatever its campaign or device, each
+ * said in a warning).  0 or -errno (message printed). */
 int tunables_init(struct kb_tunables *tu, const struct kb_config *cfg,
 		  const struct kb_target *t, const char *dir);
 

@@ -195,6 +195,14 @@ for _ in $(seq 1 50); do
 	[ "$(cat /sys/block/$bdev/queue/nomerges)" = 2 ] && pgrep -f "$tmp/c6/runs" >/dev/null && break
 	sleep 0.2
 done
+# a second campaign on the same device while the first runs: refused
+# (each would measure the other; a break-it trial ran two that way)
+sed -e "s|^target = .*|target = $dev|" -e '/^tunable NM/d' \
+    -e 's|^iterations = 2|iterations = 1|' "$tmp/e2e.conf" >"$tmp/notun.conf"
+"$KBENCH" run -q -c "$tmp/notun.conf" -o "$tmp/cbusy" >/dev/null 2>"$tmp/busy.err"
+rc=$?
+check "a second campaign on the device while one runs: exit 1 (got $rc), names the kbench and campaign that hold it" \
+	"[ $rc -eq 1 ] && grep -q \"$dev is the target of another kbench (pid and campaign: $pid $tmp/c6): two campaigns on one device measure each other\" $tmp/busy.err && [ \"\$(cat /sys/block/$bdev/queue/nomerges)\" = 2 ]"
 kill -9 $pid
 wait $pid 2>/dev/null
 sleep 1
@@ -208,9 +216,24 @@ sed -e "s|^target = .*|target = $dev|" -e 's|: 0 1$|: 1|' \
 rc=$?
 check "another campaign on the device runs (got $rc)" "[ $rc -eq 0 ]"
 check "... warns that the killed campaign left the tunable changed" \
-	"grep -q 'was left at' $tmp/run9.err"
+	"grep -q \"campaign $tmp/c6 (kbench pid [0-9]*, no longer running) left /sys/.*/queue/nomerges changed; restoring its original value '0' before this campaign\" $tmp/run9.err"
 check "... and restores the true original (0), not the leftover 2" \
 	"[ \"\$(cat /sys/block/$bdev/queue/nomerges)\" = 0 ]"
+# killed again; the next campaign on the device has no tunable: it
+# restores what the killed one left changed all the same, and says so
+"$KBENCH" run -q -c "$tmp/k9.conf" -o "$tmp/c6b" >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1 50); do
+	[ "$(cat /sys/block/$bdev/queue/nomerges)" = 2 ] && pgrep -f "$tmp/c6b/runs" >/dev/null && break
+	sleep 0.2
+done
+kill -9 $pid
+wait $pid 2>/dev/null
+sleep 1
+"$KBENCH" run -q -c "$tmp/notun.conf" -o "$tmp/c7b" >/dev/null 2>"$tmp/run9b.err"
+rc=$?
+check "a campaign without tunables after a kill -9 (got $rc): restores nomerges 0 and says who left it at 2" \
+	"[ $rc -eq 0 ] && grep -q \"campaign $tmp/c6b (kbench pid $pid, no longer running) left /sys/.*/queue/nomerges changed; restoring its original value '0'\" $tmp/run9b.err && [ \"\$(cat /sys/block/$bdev/queue/nomerges)\" = 0 ]"
 # one configuration, one counted run: nothing to compare, so no graphs
 # and no gnuplot start (issue 16: runner/campaign_reports.h)
 check "a one-run campaign draws no graphs, report.md links none" \
