@@ -125,6 +125,44 @@ static const struct {
 	{ "replay_redirect", "sends the replayed I/O to another device", 0 },
 };
 
+/* A fio time value in seconds (fio_jobfile.h), or -1 when it is not a
+ * plain number with a unit fio knows */
+static double time_s(const char *b, const char *e)
+{
+	static const struct {
+		const char *unit;
+		double s;
+	} units[] = { { "", 1 }, { "s", 1 }, { "sec", 1 }, { "m", 60 },
+		      { "min", 60 }, { "h", 3600 }, { "d", 86400 },
+		      { "ms", 1e-3 }, { "msec", 1e-3 }, { "us", 1e-6 },
+		      { "usec", 1e-6 } };
+	const char *p = b;
+	double v = 0;
+	size_t i;
+
+	if (b == e || !isdigit((unsigned char)*b))
+		return -1;
+	for (; p < e && isdigit((unsigned char)*p); p++)
+		v = v * 10 + (*p - '0');
+	for (i = 0; i < sizeof(units) / sizeof(*units); i++)
+		if (word_is(p, e, units[i].unit) && (p < e || !*units[i].unit))
+			return v * units[i].s;
+	return -1;
+}
+
+/* keep the largest literal time value of an option (runtime, ramp) */
+static void keep_time(double *best, char **at, int lineno, const char *kb,
+		      const char *ke, const char *vb, const char *ve)
+{
+	double v = vb ? time_s(vb, ve) : -1;
+
+	if (v < 0 || v <= *best)
+		return;
+	*best = v;
+	free(*at);
+	*at = describe(lineno, kb, ke, vb, ve, "");
+}
+
 void fio_jobfile_scan(const char *text, struct fio_jobfile_scan *s)
 {
 	const char *line = text, *next, *b, *e, *eq, *kb, *ke, *vb, *ve, *p;
@@ -132,6 +170,7 @@ void fio_jobfile_scan(const char *text, struct fio_jobfile_scan *s)
 	size_t i;
 
 	memset(s, 0, sizeof(*s));
+	s->runtime_s = s->ramp_s = -1;
 	for (; line && *line; line = next) {
 		next = strchr(line, '\n');
 		e = next ? next : line + strlen(line);
@@ -188,6 +227,14 @@ void fio_jobfile_scan(const char *text, struct fio_jobfile_scan *s)
 				  !word_is(vb, ve, "filestat"))))))
 			s->writes = describe(lineno, kb, ke, vb, ve, dollar ?
 					     " (set when fio runs)" : "");
+		if (word_is(kb, ke, "runtime") || word_is(kb, ke, "timeout"))
+			keep_time(&s->runtime_s, &s->runtime_at, lineno, kb,
+				  ke, vb, ve);
+		else if (word_is(kb, ke, "ramp_time"))
+			keep_time(&s->ramp_s, &s->ramp_at, lineno, kb, ke, vb,
+				  ve);
+		else if (word_is(kb, ke, "time_based") && flag_on(vb, ve))
+			s->time_based = 1;
 		if (word_is(kb, ke, "filename") && vb) {
 			if (filename_is_target(vb, ve))
 				s->names_target = 1;
@@ -228,6 +275,8 @@ void fio_jobfile_scan_free(struct fio_jobfile_scan *s)
 	free(s->writes);
 	free(s->elsewhere);
 	free(s->outside);
+	free(s->runtime_at);
+	free(s->ramp_at);
 	memset(s, 0, sizeof(*s));
 }
 

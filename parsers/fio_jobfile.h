@@ -37,6 +37,14 @@ struct fio_jobfile_scan {
 			  * write_{bw,lat,iops,hist}_log= (files it names),
 			  * replay_redirect= (another device) */
 	int names_target; /* 1 when a filename= is ${KBENCH_TARGET} */
+	/* the largest literal runtime= (alias timeout=) and ramp_time= in
+	 * seconds (HOWTO "Time related parameters": a number with an
+	 * optional unit d, h, m, s, ms, us; none is seconds), -1 when none
+	 * is given, or when every one is set when fio runs ('$'); *_at:
+	 * "line N: runtime=600" of that one (malloc'd) or NULL */
+	double runtime_s, ramp_s;
+	char *runtime_at, *ramp_at;
+	int time_based;	  /* 1 when a time_based is on (runs last runtime=) */
 };
 
 /* Scan text (NUL-terminated); free with fio_jobfile_scan_free(). */

@@ -1584,7 +1584,7 @@ static const struct kconf_opt kconf_opts[] = {
 	  NULL, NULL, "iterations = auto: at most this many runs (default 10)" },
 	{ "target_ci_pct", SEC_GLOBAL, KT_REAL, G_OFF(target_ci_pct), 0.0, 100.0,
 	  0, NULL, NULL,
-	  "iterations = auto: stop when the CI half-width is below this % of the mean (default 1)" },
+	  "iterations = auto: stop when each compared change's 95% CI half-width, in %, is below this (with one configuration: of the mean; default 1)" },
 	{ "target_metrics", SEC_GLOBAL, KT_STRING, G_OFF(target_metrics), 0, 0,
 	  0, NULL, NULL,
 	  "iterations = auto: the metrics whose CIs decide (e.g. read.iops; default: every compared metric)" },

@@ -290,18 +290,25 @@ static int campaign_lock_try(const char *dir, int tries)
 	return fd;
 }
 
-/* A sweep whose variable job j's file (path) never reads: its
- * configurations would run the same job, said once per sweep and job
- * (`sweep bs = 4k 8k` with a job file without ${KBENCH_BS}). */
-static void sweep_unused_warn(const struct kb_config *cfg, size_t j,
-			      const char *path)
+/* What job j's file (path) says that kernels.conf does not expect:
+ * warned, a read elsewhere than ${KBENCH_TARGET}, a literal runtime=
+ * other than the campaign's, and a sweep whose variable it never reads
+ * (its configurations would run the same job: `sweep bs = 4k 8k` with a
+ * job file without ${KBENCH_BS}); refused (-EINVAL), a time_based job
+ * whose runtime= plus ramp_time= is longer than kbench's limit for a
+ * run (runtime + timeout_grace), where every run would be killed (a
+ * break-it trial: plan said nothing). */
+static int job_file_check(const struct kb_config *cfg, size_t j,
+			  const char *path)
 {
 	struct fio_jobfile_scan s;
 	char *text = NULL, *var, *p;
 	size_t t;
+	double run_s, limit_s = (double)cfg->runtime_s + cfg->timeout_grace_s;
+	int ret = 0;
 
 	if (kb_read_file(path, &text, NULL, 1))
-		return;		/* read again, and said, when it runs */
+		return 0;	/* read again, and said, when it runs */
 	/* a job that names its own file: kbench's checks of the target (in
 	 * use, mounted, swap) and the report's Target line miss it */
 	fio_jobfile_scan(text, &s);
@@ -317,6 +324,30 @@ static void sweep_unused_warn(const struct kb_config *cfg, size_t j,
 			"named after the job in the current directory, which "
 			"the report's Target line does not name", cfg->path,
 			cfg->jobs_line, cfg->jobs[j], path);
+	/* time_based: a run lasts ramp_time + runtime; without, runtime
+	 * is a cap the job may not reach */
+	run_s = s.runtime_s >= 0 ? s.runtime_s : cfg->runtime_s;
+	if (s.time_based && run_s + (s.ramp_s > 0 ? s.ramp_s : 0) > limit_s) {
+		kb_error("%s:%d: job '%s' (%s) runs %g s (%s%s%s%s), longer "
+			 "than kbench's limit for a run, %u s (runtime %u + "
+			 "timeout_grace %u): every run would be killed; write "
+			 "runtime=${KBENCH_RUNTIME} (kernels.conf's runtime =) "
+			 "or raise timeout_grace", cfg->path, cfg->jobs_line,
+			 cfg->jobs[j], path, run_s + (s.ramp_s > 0 ?
+			 s.ramp_s : 0), s.runtime_at ? s.runtime_at :
+			 "runtime =", s.runtime_at ? "" : " of kernels.conf",
+			 s.ramp_at ? ", " : "", s.ramp_at ? s.ramp_at : "",
+			 (unsigned)limit_s, cfg->runtime_s,
+			 cfg->timeout_grace_s);
+		ret = -EINVAL;
+	} else if (s.time_based && s.runtime_s >= 0 &&
+		   s.runtime_s != cfg->runtime_s) {
+		kb_warn("%s:%d: job '%s' (%s) %s: its runs last %g s, not "
+			"kernels.conf's runtime = %u, which the campaign "
+			"records; write runtime=${KBENCH_RUNTIME}", cfg->path,
+			cfg->jobs_line, cfg->jobs[j], path, s.runtime_at,
+			s.runtime_s, cfg->runtime_s);
+	}
 	fio_jobfile_scan_free(&s);
 	for (t = 0; t < cfg->ntunables; t++) {
 		if (!cfg->tunables[t].sweep || cfg->tunables[t].nvalues < 2)
@@ -333,6 +364,7 @@ static void sweep_unused_warn(const struct kb_config *cfg, size_t j,
 		free(var);
 	}
 	free(text);
+	return ret;
 }
 
 int campaign_check_jobs(const struct kb_config *cfg)
@@ -356,8 +388,8 @@ int campaign_check_jobs(const struct kb_config *cfg)
 				free(help);
 			}
 			ret = -ENOENT;
-		} else {
-			sweep_unused_warn(cfg, i, from);
+		} else if (job_file_check(cfg, i, from)) {
+			ret = -EINVAL;
 		}
 		free(from);
 	}

@@ -310,6 +310,28 @@ static int check_device(struct kb_target *t, const char *where,
 	}
 	if (check_unused(t, st.st_rdev))
 		return -EBUSY;
+	{
+		/* its size from sysfs (512-byte sectors), without opening
+		 * it: 0 is a loop device with no file behind it or an
+		 * empty drive, where every run fails (a break-it trial:
+		 * plan said nothing, each run failed) */
+		char *sp = kb_xasprintf("/sys/dev/block/%u:%u/size",
+					major(st.st_rdev), minor(st.st_rdev));
+		char *text = NULL;
+
+		if (kb_read_file(sp, &text, NULL, 1) == 0 &&
+		    strtoull(text, NULL, 10) == 0) {
+			kb_error("%starget %s has no space (size 0 in %s: a "
+				 "loop device with no file attached, or an "
+				 "empty drive): fio cannot run on it", where,
+				 t->path, sp);
+			free(text);
+			free(sp);
+			return -ENOSPC;
+		}
+		free(text);
+		free(sp);
+	}
 	*st_out = st;
 	return 0;
 }

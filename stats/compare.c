@@ -799,11 +799,24 @@ static const char *choose_analysis(const struct kb_rmodel *model,
 				  "t-test on the values themselves");
 		return "welch";
 	}
-	if ((!a->n || !b->n) &&
-	    config_campaign(model, base) != config_campaign(model, cfg)) {
-		*why = kb_xstrdup("the configurations come from different "
-				  "campaigns: unpaired");
-		return "welch-log";
+	if (!a->n || !b->n) {
+		size_t ca = config_campaign(model, base);
+		size_t cb = config_campaign(model, cfg);
+
+		/* a configuration with no run at all (a campaign stopped
+		 * before it ran) is of no campaign: said as it is (a
+		 * break-it trial read "different campaigns" for one) */
+		if (ca == (size_t)-1 || cb == (size_t)-1) {
+			*why = kb_xasprintf("%s has no runs yet: nothing to "
+					    "compare", ca == (size_t)-1 ? base :
+					    cfg);
+			return rounds ? "paired" : "welch-log";
+		}
+		if (ca != cb) {
+			*why = kb_xstrdup("the configurations come from "
+					  "different campaigns: unpaired");
+			return "welch-log";
+		}
 	}
 	if (rounds && same_source(a, b) &&
 	    local_kernels_differ(camp, base, cfg)) {

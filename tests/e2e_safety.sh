@@ -195,6 +195,19 @@ rc2=$?
 check "exec_prerun= and ioscheduler= in a job file: run exits 1 ($rc, $rc2), nothing run, each said with its line" \
 	"[ $rc -eq 1 ] && [ $rc2 -eq 1 ] && [ ! -e $tmp/pwned ] && grep -q 'line 6: exec_prerun=touch $tmp/pwned (runs a shell command): fio would do that as root' $tmp/ownx.err && grep -q 'line 6: ioscheduler=none (switches the device.s I/O scheduler and does not switch it back).*tunable SCHED = queue/scheduler' $tmp/owns.err"
 
+# a device of size 0 (a loop device with no file attached): refused by
+# plan and run before any run, not a failure per run
+free_loop=$(losetup -f 2>/dev/null)
+if [ -n "$free_loop" ] && [ -b "$free_loop" ]; then
+	conf "$tmp/zero.conf" "$free_loop" ""
+	"$KBENCH" plan -c "$tmp/zero.conf" >/dev/null 2>"$tmp/zero-plan.err"
+	rc=$?
+	"$KBENCH" run -q -c "$tmp/zero.conf" -o "$tmp/czero" >/dev/null 2>"$tmp/zero.err"
+	rc2=$?
+	check "target = an empty loop device: plan and run exit 1 ($rc, $rc2), its size named, no run" \
+		"[ $rc -eq 1 ] && [ $rc2 -eq 1 ] && grep -q 'zero.conf:6: target $free_loop has no space (size 0 in /sys/dev/block/.*/size' $tmp/zero-plan.err && grep -q 'has no space' $tmp/zero.err && [ ! -e $tmp/czero/runs/running ]"
+fi
+
 # target = file: naming a block device: said what to write instead
 conf "$tmp/fdev.conf" "file:$dev" ""
 "$KBENCH" run -q -c "$tmp/fdev.conf" -o "$tmp/cfdev" >/dev/null 2>"$tmp/fdev.err"

@@ -134,6 +134,25 @@ static void test_scan(void **state)
 	fio_jobfile_scan("[j]\nrw=write\n", &s);
 	assert_int_equal(s.names_target, 0);
 	assert_non_null(s.writes);
+	assert_true(s.runtime_s == -1 && s.ramp_s == -1 && !s.time_based);
+	assert_null(s.runtime_at);
+	fio_jobfile_scan_free(&s);
+	/* runtime and ramp_time: fio's units, the largest literal kept */
+	fio_jobfile_scan("[g]\nruntime=${KBENCH_RUNTIME}\ntime_based\n"
+			 "[a]\nruntime=90\nramp_time=2m\n[b]\ntimeout=1h\n"
+			 "ramp_time=500ms\n", &s);
+	assert_true(s.time_based);
+	assert_true(s.runtime_s == 3600);
+	assert_string_equal(s.runtime_at, "line 8: timeout=1h");
+	assert_true(s.ramp_s == 120);
+	assert_string_equal(s.ramp_at, "line 6: ramp_time=2m");
+	fio_jobfile_scan_free(&s);
+	fio_jobfile_scan("[a]\nruntime=10us\ntime_based=0\n", &s);
+	assert_true(s.runtime_s > 9e-6 && s.runtime_s < 11e-6);
+	assert_false(s.time_based);
+	fio_jobfile_scan_free(&s);
+	fio_jobfile_scan("[a]\nruntime=10x\nruntime=abc\nramp_time=\n", &s);
+	assert_true(s.runtime_s == -1 && s.ramp_s == -1);
 	fio_jobfile_scan_free(&s);
 }
 
@@ -359,6 +378,78 @@ static void test_job_safety(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+/* campaign_check_jobs(): a time_based job longer than kbench's limit
+ * for a run (runtime + timeout_grace) is refused; a literal runtime= the
+ * campaign does not record is warned about */
+static void test_job_runtime(void **state)
+{
+	char dir[] = "/tmp/kbench-test-jobtime.XXXXXX", *p, *err;
+	static const struct {
+		const char *text, *want;
+		int ret;
+	} cases[] = {
+		{ "[a]\nruntime=${KBENCH_RUNTIME}\ntime_based\n", NULL, 0 },
+		{ "[a]\nruntime=${KBENCH_RUNTIME}\ntime_based\nramp_time=20\n",
+		  NULL, 0 },
+		{ "[a]\nruntime=${KBENCH_RUNTIME}\ntime_based\nramp_time=40\n",
+		  "k.conf:4: job 'j' (DIR/j.fio) runs 50 s (runtime = of "
+		  "kernels.conf, line 4: ramp_time=40), longer than kbench's "
+		  "limit for a run, 40 s (runtime 10 + timeout_grace 30): every "
+		  "run would be killed", -EINVAL },
+		{ "[a]\nruntime=1m\ntime_based=1\n",
+		  "runs 60 s (line 2: runtime=1m), longer than kbench's limit",
+		  -EINVAL },
+		{ "[a]\nruntime=1m\nsize=1G\n", NULL, 0 },	/* a cap */
+		{ "[a]\nruntime=20\ntime_based\n",
+		  "job 'j' (DIR/j.fio) line 2: runtime=20: its runs last 20 s, "
+		  "not kernels.conf's runtime = 10", 0 },
+	};
+	struct kb_config cfg;
+	struct capture cap;
+	size_t i;
+	int ret;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	p = kb_xasprintf("%s/j.fio", dir);
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		put(p, cases[i].text);
+		memset(&cfg, 0, sizeof(cfg));
+		cfg.path = (char *)"k.conf";
+		cfg.jobs_line = 4;
+		cfg.jobs[0] = (char *)"j";
+		cfg.njobs = 1;
+		cfg.profiles_dir = dir;
+		cfg.runtime_s = 10;
+		cfg.timeout_grace_s = 30;
+		cap_begin(&cap);
+		ret = campaign_check_jobs(&cfg);
+		err = cap_end(&cap);
+		assert_int_equal(ret, cases[i].ret);
+		if (cases[i].want) {
+			char *want = kb_xstrdup(cases[i].want), *d;
+
+			if ((d = strstr(want, "DIR"))) {
+				char *w2 = kb_xasprintf("%.*s%s%s",
+							(int)(d - want), want,
+							dir, d + 3);
+				free(want);
+				want = w2;
+			}
+			if (!strstr(err, want))
+				fail_msg("case %zu: '%s' does not hold '%s'", i,
+					 err, want);
+			free(want);
+		} else if (strstr(err, "runtime")) {
+			fail_msg("case %zu: '%s'", i, err);
+		}
+		free(err);
+	}
+	unlink(p);
+	free(p);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -366,6 +457,7 @@ int main(void)
 		cmocka_unit_test(test_scan),
 		cmocka_unit_test(test_profiles),
 		cmocka_unit_test(test_job_safety),
+		cmocka_unit_test(test_job_runtime),
 		cmocka_unit_test(test_overwrite_check),
 	};
 

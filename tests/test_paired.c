@@ -577,6 +577,30 @@ static void test_model_local_variants_unpaired(void **state)
 	}
 }
 
+/* a configuration of the campaign with no run yet (stopped before it
+ * ran): its comparison says so, not "different campaigns" (a break-it
+ * trial) */
+static void test_model_no_runs_yet(void **state)
+{
+	const double b[] = { 1000, 1020, 990, 1010, 1005, 995 };
+	json_t *res, *e;
+	int r;
+
+	(void)state;
+	res = model("interleave");
+	add_config(res, "B", "stock", "local");
+	add_config(res, "C", "stock", "local");
+	for (r = 1; r <= 6; r++)
+		add_run(res, "B", r, b[r - 1], 1, NULL);
+	analyse(res);
+	e = cmp_of(res, "C");
+	assert_non_null(e);
+	assert_non_null(strstr(str(e, "analysis_reason"),
+			       "C has no runs yet: nothing to compare"));
+	assert_null(strstr(str(e, "analysis_reason"), "different campaigns"));
+	json_decref(res);
+}
+
 static void test_model_analysis_choice(void **state)
 {
 	const double b[] = { 1000, 1020, 990, 1010, 1005, 995 };
@@ -973,6 +997,7 @@ int main(void)
 		cmocka_unit_test(test_model_rounds),
 		cmocka_unit_test(test_model_analysis_choice),
 		cmocka_unit_test(test_model_local_variants_unpaired),
+		cmocka_unit_test(test_model_no_runs_yet),
 		cmocka_unit_test(test_model_paired_drift),
 		cmocka_unit_test(test_model_b44),
 		cmocka_unit_test(test_model_merged),
