@@ -47,6 +47,10 @@ static void usage(FILE *f)
 "                      (e.g. -o DIR/shard-K).  kbench report on the N\n"
 "                      directories merges them into one campaign.  Not\n"
 "                      with iterations = auto\n"
+"      --add-rounds N  resume DIR with N more interleaved rounds (each\n"
+"                      configuration and job once more per round), for a\n"
+"                      finished campaign whose CI or MDE is too wide; not\n"
+"                      with iterations = auto or --shard\n"
 "      --dry-run       print the commands each vm or kexec boot would run\n"
 "                      (qemu, kexec) and run nothing; writes nothing (no\n"
 "                      campaign files; downloads go to the kernel cache)\n"
@@ -71,6 +75,7 @@ const struct option kb_run_options[] = {
 	{ "retry-failed", no_argument, NULL, 'r' },
 	{ "shard", required_argument, NULL, 's' },
 	{ "dry-run", no_argument, NULL, 'n' },
+	{ "add-rounds", required_argument, NULL, 'A' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help-keys", no_argument, NULL, 'K' },
 	{ "help", no_argument, NULL, 'h' },
@@ -110,6 +115,22 @@ int cmd_run(int argc, char **argv)
 				return 1;
 			}
 			break;
+		case 'A': {	/* runner/adaptive.h adaptive_add_rounds() */
+			char *end;
+			unsigned long n;
+
+			errno = 0;
+			n = strtoul(optarg, &end, 10);
+			if (!isdigit((unsigned char)*optarg) || *end || errno ||
+			    n < 1 || n > 10000) {
+				kb_error("--add-rounds %s: expected a number of "
+					 "rounds from 1 to 10000", optarg);
+				free(dir);
+				return 1;
+			}
+			kb_run_add_rounds = (unsigned)n;
+			break;
+		}
 		case 'n':	/* vm/kexec: print the commands (drivers.h) */
 			kb_driver_dry_run = 1;
 			break;

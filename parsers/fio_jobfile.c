@@ -123,6 +123,8 @@ static const struct {
 	{ "write_iops_log", "writes a log where its path says", 1 },
 	{ "write_hist_log", "writes a log where its path says", 1 },
 	{ "replay_redirect", "sends the replayed I/O to another device", 0 },
+	{ "read_iolog", "replays an I/O log, whose writes go where it says",
+	  0 },
 };
 
 /* A fio time value in seconds (fio_jobfile.h), or -1 when it is not a
@@ -144,6 +146,12 @@ static double time_s(const char *b, const char *e)
 		return -1;
 	for (; p < e && isdigit((unsigned char)*p); p++)
 		v = v * 10 + (*p - '0');
+	if (p < e && *p == '.') {	/* fio reads "8.5" as 8.5 or 8 */
+		double f = 0.1;
+
+		for (p++; p < e && isdigit((unsigned char)*p); p++, f /= 10)
+			v += (*p - '0') * f;
+	}
 	for (i = 0; i < sizeof(units) / sizeof(*units); i++)
 		if (word_is(p, e, units[i].unit) && (p < e || !*units[i].unit))
 			return v * units[i].s;
@@ -163,38 +171,148 @@ static void keep_time(double *best, char **at, int lineno, const char *kb,
 	*at = describe(lineno, kb, ke, vb, ve, "");
 }
 
-void fio_jobfile_scan(const char *text, struct fio_jobfile_scan *s)
+/* fio's line buffer (init.c parse_jobs_ini(): fgets of 8192 bytes): a
+ * longer line is read as two */
+#define FIO_LINE_MAX 8191
+
+/* line [b, e) with each ${NAME} replaced as fio_option_dup_subs() (fio
+ * options.c) does before it parses an option, with lookup's value
+ * (malloc'd); ${KBENCH_TARGET...} and a name lookup does not know are
+ * kept as they are (checked as such: filename_is_target(), "set when fio
+ * runs") */
+static char *expand(const char *b, const char *e,
+		    const char *(*lookup)(const char *name, void *ctx),
+		    void *ctx)
 {
-	const char *line = text, *next, *b, *e, *eq, *kb, *ke, *vb, *ve, *p;
+	size_t cap = (size_t)(e - b) + 1, n = 0, vl;
+	char *out = kb_xmalloc(cap), *name;
+	const char *p = b, *close, *v;
+
+	while (p < e) {
+		close = p + 1 < e && p[0] == '$' && p[1] == '{' ?
+			memchr(p + 2, '}', (size_t)(e - p - 2)) : NULL;
+		v = NULL;
+		if (close && lookup && close > p + 2 &&
+		    strncmp(p + 2, "KBENCH_TARGET", 13)) {
+			name = kb_xasprintf("%.*s", (int)(close - p - 2), p + 2);
+			v = lookup(name, ctx);
+			free(name);
+		}
+		if (v) {
+			vl = strlen(v);
+			p = close + 1;
+		} else {
+			v = p;
+			vl = 1;
+			p++;
+		}
+		if (n + vl + 1 > cap) {
+			cap = 2 * (n + vl + 1);
+			out = kb_xrealloc(out, cap);
+		}
+		memcpy(out + n, v, vl);
+		n += vl;
+	}
+	out[n] = '\0';
+	return out;
+}
+
+static void set_once(char **field, char *why)
+{
+	if (!*field)
+		*field = why;
+	else
+		free(why);
+}
+
+/* where a section's I/O goes: none named, ${KBENCH_TARGET}, elsewhere */
+enum { FN_NONE, FN_TARGET, FN_ELSEWHERE };
+
+struct section {
+	char *name;		/* "[j]" (malloc'd) or NULL */
+	int writes, fn;
+};
+
+/* The section that ends: one that may write (its own rw=... or
+ * [global]'s) and names no file (its own or [global]'s) does its I/O in
+ * files fio names after the job, in the current directory */
+static void section_end(struct fio_jobfile_scan *s, struct section *sec,
+			const struct section *glob)
+{
+	if (sec->name && (sec->writes || glob->writes) &&
+	    (sec->fn ? sec->fn : glob->fn) == FN_NONE)
+		set_once(&s->unnamed, kb_xasprintf("job %s has no filename=",
+						   sec->name));
+	free(sec->name);
+	memset(sec, 0, sizeof(*sec));
+}
+
+void fio_jobfile_scan_env(const char *text, size_t len,
+			  const char *(*lookup)(const char *name, void *ctx),
+			  void *ctx, struct fio_jobfile_scan *s)
+{
+	const char *line = text, *end = text + len, *next, *b, *e, *eq, *kb,
+		   *ke, *vb, *ve, *p, *nul;
+	struct section glob = { 0 }, sec = { 0 }, *cur = &glob;
 	int lineno = 0, dollar;
+	char *x = NULL;
 	size_t i;
 
 	memset(s, 0, sizeof(*s));
-	s->runtime_s = s->ramp_s = -1;
-	for (; line && *line; line = next) {
-		next = strchr(line, '\n');
-		e = next ? next : line + strlen(line);
-		if (next)
-			next++;
+	s->runtime_s = s->ramp_s = s->startdelay_s = -1;
+	/* fio reads a job file with fgets(): a NUL byte ends a string here
+	 * and not there, so what follows it would go unchecked */
+	if ((nul = memchr(text, '\0', len))) {
+		s->outside = kb_xasprintf("a NUL byte at offset %zu (fio reads "
+					  "on past it)", (size_t)(nul - text));
+		goto done;
+	}
+	for (; line < end; line = next) {
+		next = memchr(line, '\n', (size_t)(end - line));
+		e = next ? next : end;
+		next = next ? next + 1 : end;
 		lineno++;
+		if (e - line > FIO_LINE_MAX) {
+			set_once(&s->outside, kb_xasprintf("line %d: longer "
+				 "than fio's line buffer (%d bytes): fio reads "
+				 "it as two", lineno, FIO_LINE_MAX));
+			continue;
+		}
 		b = line;
 		trim(&b, &e);
-		if (b == e || *b == ';' || *b == '#' || *b == '[')
+		if (b == e || *b == ';' || *b == '#')
 			continue;
-		if ((size_t)(e - b) > 8 && !strncmp(b, "include", 7) &&
-		    isspace((unsigned char)b[7])) {
+		if (*b == '[') {
+			section_end(s, &sec, &glob);
+			p = memchr(b, ']', (size_t)(e - b));
+			if (p && word_is(b + 1, p, "global")) {
+				cur = &glob;
+			} else {
+				cur = &sec;
+				sec.name = kb_xasprintf("%.*s", (int)(e - b), b);
+			}
+			continue;
+		}
+		/* fio substitutes ${NAME} over the whole option, its name
+		 * included, before it parses it */
+		free(x);
+		x = expand(b, e, lookup, ctx);
+		b = x;
+		e = x + strlen(x);
+		trim(&b, &e);
+		/* "include FILE" (fio takes any character after the word) */
+		if ((size_t)(e - b) > 7 && !strncasecmp(b, "include", 7) &&
+		    !isalnum((unsigned char)b[7]) && b[7] != '_') {
 			/* another file's options: any of the three */
 			char *w = kb_xasprintf("line %d: %.*s (a file kbench "
 					       "does not read)", lineno,
 					       (int)(e - b), b);
 
-			if (!s->writes)
-				s->writes = kb_xstrdup(w);
-			if (!s->elsewhere)
-				s->elsewhere = kb_xstrdup(w);
-			if (!s->outside)
-				s->outside = kb_xstrdup(w);
-			free(w);
+			set_once(&s->writes, kb_xstrdup(w));
+			set_once(&s->elsewhere, kb_xstrdup(w));
+			set_once(&s->outside, w);
+			cur->writes = 1;
+			cur->fn = FN_ELSEWHERE;
 			continue;
 		}
 		eq = memchr(b, '=', (size_t)(e - b));
@@ -214,38 +332,55 @@ void fio_jobfile_scan(const char *text, struct fio_jobfile_scan *s)
 				}
 			trim(&vb, &ve);
 		}
+		/* an option's name set when fio runs: anything */
+		if (memchr(kb, '$', (size_t)(ke - kb))) {
+			set_once(&s->outside, describe(lineno, kb, ke, vb, ve,
+				 " (an option whose name is set when fio "
+				 "runs)"));
+			continue;
+		}
 		/* a value fio takes from the environment: unknown here */
-		dollar = vb && memchr(vb, '$', (size_t)(ve - vb));
-		if (!s->writes &&
-		    (((word_is(kb, ke, "rw") || word_is(kb, ke, "readwrite")) &&
-		      vb && (dollar || rw_writes(vb, ve))) ||
-		     ((word_is(kb, ke, "unlink") ||
-		       word_is(kb, ke, "unlink_each_loop")) &&
-		      (flag_on(vb, ve) || dollar)) ||
-		     (word_is(kb, ke, "ioengine") && vb &&
-		      (dollar || (starts(vb, ve, "file") &&
-				  !word_is(vb, ve, "filestat"))))))
-			s->writes = describe(lineno, kb, ke, vb, ve, dollar ?
-					     " (set when fio runs)" : "");
+		dollar = vb && memchr(vb, '$', (size_t)(ve - vb)) &&
+			 !filename_is_target(vb, ve);
+		if (((word_is(kb, ke, "rw") || word_is(kb, ke, "readwrite")) &&
+		     vb && (dollar || rw_writes(vb, ve))) ||
+		    ((word_is(kb, ke, "unlink") ||
+		      word_is(kb, ke, "unlink_each_loop")) &&
+		     (flag_on(vb, ve) || dollar)) ||
+		    (word_is(kb, ke, "ioengine") && vb &&
+		     (dollar || (starts(vb, ve, "file") &&
+				 !word_is(vb, ve, "filestat"))))) {
+			set_once(&s->writes, describe(lineno, kb, ke, vb, ve,
+				 dollar ? " (set when fio runs)" : ""));
+			cur->writes = 1;
+		}
 		if (word_is(kb, ke, "runtime") || word_is(kb, ke, "timeout"))
 			keep_time(&s->runtime_s, &s->runtime_at, lineno, kb,
 				  ke, vb, ve);
 		else if (word_is(kb, ke, "ramp_time"))
 			keep_time(&s->ramp_s, &s->ramp_at, lineno, kb, ke, vb,
 				  ve);
+		else if (word_is(kb, ke, "startdelay"))
+			keep_time(&s->startdelay_s, &s->startdelay_at, lineno,
+				  kb, ke, vb, ve);
 		else if (word_is(kb, ke, "time_based") && flag_on(vb, ve))
 			s->time_based = 1;
 		if (word_is(kb, ke, "filename") && vb) {
-			if (filename_is_target(vb, ve))
+			if (filename_is_target(vb, ve)) {
 				s->names_target = 1;
-			else if (!s->elsewhere)
-				s->elsewhere = describe(lineno, kb, ke, vb, ve,
-							"");
-		} else if ((word_is(kb, ke, "directory") ||
-			    word_is(kb, ke, "opendir") ||
-			    word_is(kb, ke, "filename_format")) &&
-			   !s->elsewhere) {
-			s->elsewhere = describe(lineno, kb, ke, vb, ve, "");
+				if (cur->fn != FN_ELSEWHERE)
+					cur->fn = FN_TARGET;
+			} else {
+				set_once(&s->elsewhere, describe(lineno, kb, ke,
+					 vb, ve, ""));
+				cur->fn = FN_ELSEWHERE;
+			}
+		} else if (word_is(kb, ke, "directory") ||
+			   word_is(kb, ke, "opendir") ||
+			   word_is(kb, ke, "filename_format")) {
+			set_once(&s->elsewhere, describe(lineno, kb, ke, vb, ve,
+							 ""));
+			cur->fn = FN_ELSEWHERE;
 		}
 		if (s->outside)
 			continue;
@@ -263,11 +398,23 @@ void fio_jobfile_scan(const char *text, struct fio_jobfile_scan *s)
 				free(note);
 				break;
 			}
+		/* fio dlopen()s an engine name it does not know: a path is
+		 * a library of anyone's */
 		if (!s->outside && word_is(kb, ke, "ioengine") && vb &&
-		    (word_is(vb, ve, "exec") || starts(vb, ve, "external")))
+		    (word_is(vb, ve, "exec") || starts(vb, ve, "external") ||
+		     memchr(vb, '/', (size_t)(ve - vb))))
 			s->outside = describe(lineno, kb, ke, vb, ve, " (runs a "
-					      "program the job file names)");
+					      "program or library the job file "
+					      "names)");
 	}
+	section_end(s, &sec, &glob);
+done:
+	free(x);
+}
+
+void fio_jobfile_scan(const char *text, struct fio_jobfile_scan *s)
+{
+	fio_jobfile_scan_env(text, strlen(text), NULL, NULL, s);
 }
 
 void fio_jobfile_scan_free(struct fio_jobfile_scan *s)
@@ -277,6 +424,8 @@ void fio_jobfile_scan_free(struct fio_jobfile_scan *s)
 	free(s->outside);
 	free(s->runtime_at);
 	free(s->ramp_at);
+	free(s->startdelay_at);
+	free(s->unnamed);
 	memset(s, 0, sizeof(*s));
 }
 

@@ -19,9 +19,12 @@
 #ifndef KB_FIO_JOBFILE_H
 #define KB_FIO_JOBFILE_H
 
+#include <stddef.h>
+
 /* What a job file does beyond reading ${KBENCH_TARGET}: each field the
  * first option of its kind as "line N: KEY=VALUE (why)" (malloc'd), or
- * NULL.  An `include` counts as all three (kbench does not read it). */
+ * NULL.  An `include` counts as writes, elsewhere and outside (kbench
+ * does not read it). */
 struct fio_jobfile_scan {
 	char *writes;	 /* may change or delete its files: rw= other than
 			  * read/randread, unlink=, a file ioengine, or
@@ -31,24 +34,40 @@ struct fio_jobfile_scan {
 			  * ${KBENCH_TARGET_N}, directory=, opendir=,
 			  * filename_format= */
 	char *outside;	 /* acts beyond its I/O: exec_prerun/exec_postrun
-			  * (a shell command), ioengine=exec/external (a
-			  * program or library), ioscheduler= (switches the
-			  * device's scheduler, not back), write_iolog= and
-			  * write_{bw,lat,iops,hist}_log= (files it names),
-			  * replay_redirect= (another device) */
+			  * (a shell command), ioengine=exec/external/a path
+			  * (a program or library), ioscheduler= (switches
+			  * the device's scheduler, not back), write_iolog=
+			  * and write_{bw,lat,iops,hist}_log= (files it
+			  * names), read_iolog= (replayed writes),
+			  * replay_redirect= (another device); and what
+			  * kbench cannot read as fio does: an option name
+			  * set from the environment, a NUL byte, a line
+			  * longer than fio's 8191-byte buffer */
+	char *unnamed;	 /* "job [k] has no filename=" (nor [global]),
+			  * one that may write: fio makes k.0.0 in the
+			  * current directory */
 	int names_target; /* 1 when a filename= is ${KBENCH_TARGET} */
 	/* the largest literal runtime= (alias timeout=) and ramp_time= in
 	 * seconds (HOWTO "Time related parameters": a number with an
 	 * optional unit d, h, m, s, ms, us; none is seconds), -1 when none
 	 * is given, or when every one is set when fio runs ('$'); *_at:
 	 * "line N: runtime=600" of that one (malloc'd) or NULL */
-	double runtime_s, ramp_s;
-	char *runtime_at, *ramp_at;
+	double runtime_s, ramp_s, startdelay_s;
+	char *runtime_at, *ramp_at, *startdelay_at;
 	int time_based;	  /* 1 when a time_based is on (runs last runtime=) */
 };
 
 /* Scan text (NUL-terminated); free with fio_jobfile_scan_free(). */
 void fio_jobfile_scan(const char *text, struct fio_jobfile_scan *s);
+
+/* The same on text[0..len) (a NUL byte in it is outside), with each
+ * ${NAME} of a line replaced first, as fio does (options.c
+ * fio_option_dup_subs()), by lookup(NAME, ctx) where it returns a value
+ * (lookup NULL, or NULL returned: kept, and checked as "set when fio
+ * runs"); ${KBENCH_TARGET...} is always kept (filename=). */
+void fio_jobfile_scan_env(const char *text, size_t len,
+			  const char *(*lookup)(const char *name, void *ctx),
+			  void *ctx, struct fio_jobfile_scan *s);
 void fio_jobfile_scan_free(struct fio_jobfile_scan *s);
 
 /* fio_jobfile_scan()'s writes: 0 when every job of the job file text

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+static int write_plan(struct kb_campaign *c, unsigned timed);
+
 int adaptive_sync_plan(struct kb_campaign *c)
 {
 	unsigned want;
@@ -28,13 +30,39 @@ int adaptive_sync_plan(struct kb_campaign *c)
 		if (bad)
 			return -EINVAL;
 	}
-	if (!c->cfg.iterations_auto)
+	/* rounds beyond the conf's: iterations = auto's, or kbench run
+	 * --add-rounds on a resumed campaign */
+	if (!c->cfg.iterations_auto && !c->resumed)
 		return 0;
 	if (results_campaign_plan_rounds(c->dir, &want))
 		return -EINVAL;
 	while (plan_rounds(&c->plan) < want)
 		plan_add_round(&c->cfg, &c->plan);
 	return 0;
+}
+
+int adaptive_add_rounds(struct kb_campaign *c, unsigned n)
+{
+	unsigned rounds, timed, k;
+
+	if (c->cfg.iterations_auto) {
+		kb_error("%s: --add-rounds: the campaign has iterations = auto, "
+			 "which adds its own rounds (max_iterations = bounds "
+			 "them)", c->dir);
+		return -EINVAL;
+	}
+	if (c->shard_n) {
+		kb_error("%s: --add-rounds: a shard's rounds are its share of "
+			 "the plan; add rounds to an unsharded campaign", c->dir);
+		return -EINVAL;
+	}
+	for (k = 0; k < n; k++)
+		plan_add_round(&c->cfg, &c->plan);
+	rounds = plan_rounds(&c->plan);
+	timed = rounds > c->cfg.warmup ? rounds - c->cfg.warmup : 0;
+	kb_info("%s: %u round(s) added: %u timed rounds in all", c->dir, n,
+		timed);
+	return write_plan(c, timed);
 }
 
 /* CI half-width in % of the mean; INFINITY without a CI. */

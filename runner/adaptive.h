@@ -25,8 +25,17 @@
  * was measured on this campaign's setup (plan_check_calibration(),
  * runner/plan.h: a warning, or -EINVAL when it calibrated none of the
  * jobs); then add the rounds recorded in campaign.json beyond the conf's
- * min_iterations to c->plan.  0 or -errno (message). */
+ * (iterations = auto's, --add-rounds') to c->plan.  0 or -errno
+ * (message). */
 int adaptive_sync_plan(struct kb_campaign *c);
+
+/* kbench run --add-rounds N on a resumed campaign c (after
+ * adaptive_sync_plan()): N more interleaved rounds appended to its plan
+ * and campaign.json's (campaign.iterations updated), as iterations =
+ * auto adds them, so the next runs are those rounds' and every later
+ * resume and report finds them.  Refused (-EINVAL, said) with
+ * iterations = auto and for a shard.  0 or -errno. */
+int adaptive_add_rounds(struct kb_campaign *c, unsigned n);
 
 /* Decide on the 95% CIs of an analysed results model (results_cis_of(),
  * results/precision.h): returns 1 when another round is needed, 0 to

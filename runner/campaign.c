@@ -327,8 +327,10 @@ static int job_file_check(const struct kb_config *cfg, size_t j,
 	/* time_based: a run lasts ramp_time + runtime; without, runtime
 	 * is a cap the job may not reach */
 	run_s = s.runtime_s >= 0 ? s.runtime_s : cfg->runtime_s;
+	if (s.time_based && s.startdelay_s > 0)
+		run_s += s.startdelay_s;	/* a delay before the runtime */
 	if (s.time_based && run_s + (s.ramp_s > 0 ? s.ramp_s : 0) > limit_s) {
-		kb_error("%s:%d: job '%s' (%s) runs %g s (%s%s%s%s), longer "
+		kb_error("%s:%d: job '%s' (%s) runs %g s (%s%s%s%s%s%s), longer "
 			 "than kbench's limit for a run, %u s (runtime %u + "
 			 "timeout_grace %u): every run would be killed; write "
 			 "runtime=${KBENCH_RUNTIME} (kernels.conf's runtime =) "
@@ -337,6 +339,9 @@ static int job_file_check(const struct kb_config *cfg, size_t j,
 			 s.ramp_s : 0), s.runtime_at ? s.runtime_at :
 			 "runtime =", s.runtime_at ? "" : " of kernels.conf",
 			 s.ramp_at ? ", " : "", s.ramp_at ? s.ramp_at : "",
+			 s.startdelay_at && s.startdelay_s > 0 ? ", " : "",
+			 s.startdelay_at && s.startdelay_s > 0 ?
+			 s.startdelay_at : "",
 			 (unsigned)limit_s, cfg->runtime_s,
 			 cfg->timeout_grace_s);
 		ret = -EINVAL;
@@ -416,13 +421,27 @@ static const char *outside_advice(const char *why)
 	       "its results itself";
 }
 
+/* ${NAME} as fio will see it in every run, where that is known when the
+ * campaign starts: the runtime; kbench's other variables (the size, the
+ * sweeps: one value per configuration) are not, and checked per run
+ * (runner/run_exec.c); any other name from the environment fio inherits */
+static const char *start_env_lookup(const char *name, void *ctx)
+{
+	if (!strcmp(name, "KBENCH_RUNTIME"))
+		return ctx;
+	if (!strncmp(name, "KBENCH_", 7))
+		return NULL;
+	return getenv(name);
+}
+
 int campaign_check_job_safety(const struct kb_config *cfg, const char *dir,
 			      int local_target)
 {
 	size_t j, n = cfg->njobs;
 	char **paths = kb_xcalloc(n + 1, sizeof(*paths));
 	struct fio_jobfile_scan s;
-	char *text;
+	char *text, runtime[16];
+	size_t len;
 	int ret = 0;
 
 	for (j = 0; j < n; j++)
@@ -430,12 +449,13 @@ int campaign_check_job_safety(const struct kb_config *cfg, const char *dir,
 					      cfg->jobs[j]) :
 			   kb_xasprintf("%s/%s.fio", cfg->profiles_dir,
 					cfg->jobs[j]);
+	snprintf(runtime, sizeof(runtime), "%u", cfg->runtime_s);
 	for (j = 0; j < n && !ret; j++) {
-		if (kb_read_file(paths[j], &text, NULL, 0)) {
+		if (kb_read_file(paths[j], &text, &len, 0)) {
 			ret = -EIO;	/* said */
 			break;
 		}
-		fio_jobfile_scan(text, &s);
+		fio_jobfile_scan_env(text, len, start_env_lookup, runtime, &s);
 		free(text);
 		if (s.outside) {
 			kb_error("%s:%d: job '%s' (%s) %s: fio would do that "
@@ -444,7 +464,7 @@ int campaign_check_job_safety(const struct kb_config *cfg, const char *dir,
 				 cfg->jobs[j], paths[j], s.outside,
 				 outside_advice(s.outside));
 			ret = -EPERM;
-		} else if (s.writes && (s.elsewhere || !s.names_target)) {
+		} else if (s.writes && (s.elsewhere || s.unnamed)) {
 			/* a break-it trial: filename=/dev/loop0 holding a
 			 * mounted ext4, with allow_mounted_write=1, in a
 			 * randwrite job destroyed the file system */
@@ -455,9 +475,10 @@ int campaign_check_job_safety(const struct kb_config *cfg, const char *dir,
 				 "or file in kernels.conf's target =",
 				 cfg->path, cfg->jobs_line, cfg->jobs[j],
 				 paths[j], s.writes, s.elsewhere ? "where " :
-				 "in files fio names itself (no filename="
-				 "${KBENCH_TARGET})", s.elsewhere ?
-				 s.elsewhere : "", s.elsewhere ? " says" : "");
+				 "in files fio names after the job in the "
+				 "current directory (", s.elsewhere ?
+				 s.elsewhere : s.unnamed, s.elsewhere ? " says" :
+				 ")");
 			ret = -EPERM;
 		}
 		fio_jobfile_scan_free(&s);

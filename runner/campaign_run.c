@@ -90,6 +90,8 @@ static int reports_interrupted(const char *dir)
 	return 130;
 }
 
+unsigned kb_run_add_rounds;
+
 int campaign_run(const char *dir, const char *conf, int conf_explicit,
 		 int retry_failed, unsigned shard_k, unsigned shard_n)
 {
@@ -130,10 +132,41 @@ int campaign_run(const char *dir, const char *conf, int conf_explicit,
 	 * tunables; writes fail with EPIPE from here on */
 	sigaction(SIGPIPE, &sa, NULL);
 
+	/* kbench's own variables for fio, never the caller's: a
+	 * KBENCH_TARGET_1 in kbench's environment named a local job's
+	 * file (a break-it trial) */
+	for (i = 0; environ[i];) {
+		if (!strncmp(environ[i], "KBENCH_TARGET", 13) ||
+		    !strncmp(environ[i], "KBENCH_SIZE", 11)) {
+			char *name = kb_xstrdup(environ[i]), *eq;
+
+			eq = strchr(name, '=');
+			if (eq) {
+				*eq = '\0';
+				unsetenv(name);
+			}
+			free(name);
+			if (eq)
+				continue;	/* environ[i]: the next one */
+		}
+		i++;
+	}
 	/* a directory of the user's is refused before anything is made or
 	 * removed in it (the lock, a dead kbench's temporary files) */
 	if (campaign_dir_check(dir))
 		goto out;
+	if (kb_run_add_rounds) {
+		char *cj = kb_path_join(dir, "campaign.json");
+		int exists = kb_exists(cj);
+
+		free(cj);
+		if (!exists) {
+			kb_error("--add-rounds extends a campaign that exists: "
+				 "%s holds none (give -o DIR of one, or raise "
+				 "iterations = in kernels.conf)", dir);
+			goto out;
+		}
+	}
 	made_top = campaign_first_missing(dir);
 	dir_made = made_top != NULL;
 	{
@@ -150,6 +183,14 @@ int campaign_run(const char *dir, const char *conf, int conf_explicit,
 				shard_n) ||
 	    adaptive_sync_plan(&c))	/* iterations = auto: added rounds */
 		goto out;
+	if (kb_run_add_rounds) {
+		if (kb_driver_dry_run) {
+			kb_info("--dry-run: %u round(s) would be added",
+				kb_run_add_rounds);
+		} else if (adaptive_add_rounds(&c, kb_run_add_rounds)) {
+			goto out;
+		}
+	}
 	if (c.shard_n)
 		snprintf(sb, sizeof(sb), " (shard %u/%u)", c.shard_k, c.shard_n);
 	/* a campaign that died (crash, kill -9, power cut) may have left

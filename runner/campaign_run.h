@@ -14,4 +14,9 @@
 int campaign_run(const char *dir, const char *conf, int conf_explicit,
 		 int retry_failed, unsigned shard_k, unsigned shard_n);
 
+/* kbench run --add-rounds N: campaign_run() first appends N rounds to
+ * the plan of the campaign it resumes (runner/adaptive.h
+ * adaptive_add_rounds(); a new campaign is refused).  0: none. */
+extern unsigned kb_run_add_rounds;
+
 #endif

@@ -4,6 +4,7 @@
  * Shared by `kbench run` (builtin/run.c) and `kbench guest`
  * (builtin/guest.c). */
 #include "runner/run_exec.h"
+#include "parsers/fio_jobfile.h"
 #include "runner/collect.h"
 #include "results/run_json.h"
 #include "parsers/run_dir.h"
@@ -212,7 +213,7 @@ static size_t tunables_after(const struct kb_tunables *tu,
 void run_exec_fio_argv(struct kb_argv *a, char *const *hosts,
 		       const unsigned *ports, size_t nhosts,
 		       char *const *host_jobs, const char *out,
-		       const char *jobfile)
+		       const char *jobfile, int readonly)
 {
 	size_t i;
 
@@ -227,8 +228,54 @@ void run_exec_fio_argv(struct kb_argv *a, char *const *hosts,
 	}
 	kb_argv_push(a, "--output-format=json+");
 	kb_argv_pushf(a, "--output=%s", out);
+	if (readonly)
+		kb_argv_push(a, "--readonly");
 	if (!host_jobs)
 		kb_argv_push(a, jobfile);
+}
+
+/* ${NAME} as fio will see it for this run: kbench's additions (env,
+ * "NAME=value", NULL-ended), else the environment fio inherits */
+static const char *run_env_lookup(const char *name, void *ctx)
+{
+	const char *const *env = ctx;
+	size_t n = strlen(name);
+
+	for (; *env; env++)
+		if (!strncmp(*env, name, n) && (*env)[n] == '=')
+			return *env + n + 1;
+	return getenv(name);
+}
+
+/* The job file text fio is about to run, read as fio will read it in
+ * this run's environment (runner/campaign.h campaign_check_job_safety()
+ * checked the snapshot when the campaign started; this is the text of
+ * this run, sweep values in: a snapshot edited since, or a sweep value
+ * that makes an option, is caught here).  0 with *readonly set when no
+ * job writes, or -EPERM (said). */
+static int run_job_check(const struct kb_config *cfg, const struct kb_run *r,
+			 const char *text, size_t len, const char *const *env,
+			 int *readonly)
+{
+	struct fio_jobfile_scan s;
+	int ret = 0;
+
+	fio_jobfile_scan_env(text, len, run_env_lookup, (void *)env, &s);
+	if (s.outside || (s.writes && (s.elsewhere || s.unnamed))) {
+		kb_error("run %s: job '%s' %s%s%s%s: refused, fio not started "
+			 "(its job file was checked when the campaign started; "
+			 "this run's text or environment differs)", r->key,
+			 cfg->jobs[r->job], s.outside ? s.outside : s.writes,
+			 s.outside ? "" : " and ",
+			 s.outside ? "" : s.elsewhere ? "does its I/O where " :
+			 "does its I/O in files named after the job: ",
+			 s.outside ? "" : s.elsewhere ? s.elsewhere :
+			 s.unnamed);
+		ret = -EPERM;
+	}
+	*readonly = !s.writes;
+	fio_jobfile_scan_free(&s);
+	return ret;
 }
 
 int do_run(struct kb_campaign *c, const struct kb_run *r,
@@ -265,7 +312,7 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 	struct kb_spawn_result res;
 	struct timespec start;	/* run.json start_unix_ns (push/influx.h) */
 	char *buf = NULL;
-	int err;
+	int err, readonly = 0;
 	struct results_run_json rj = { 0 };
 	struct results_tunable_read reads[KB_MAX_TUNABLES];
 	char *after[KB_MAX_TUNABLES] = { NULL };
@@ -280,7 +327,10 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 		hosts[hi] = (struct results_run_host){ hnames[hi],
 						       hports[hi], NULL };
 	unlink(out);
+	sweep_env(cfg, &c->plan.configs[r->config], env + 3, e_sweep);
 	ret = kb_read_file(job, &buf, &len, 0);
+	if (!ret)
+		ret = run_job_check(cfg, r, buf, len, env, &readonly);
 	if (!ret)
 		ret = kb_write_atomic(jobcopy, buf, len);
 	if (!ret)
@@ -290,7 +340,8 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 	if (ret)
 		goto out;
 	run_exec_fio_argv(&argv, hnames, hports, nhosts,
-			  hj.n ? hj.jobfile : NULL, out, jobcopy);
+			  hj.n ? hj.jobfile : NULL, out, jobcopy,
+			  readonly && !nhosts);
 	/* methodology, not kbench's overhead: make bench drops the same
 	 * before bare fio, and prints it apart (run.json
 	 * cache_drop_cpu_s); its CPU grows with the page cache (and with
@@ -306,7 +357,6 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 
 	so_opts.stdout_path = so;
 	so_opts.stderr_path = se;
-	sweep_env(cfg, &c->plan.configs[r->config], env + 3, e_sweep);
 	for (na = 3; env[na]; na++)
 		;
 	for (hi = 0; hi < 2 * hj.n; hi++)

@@ -36,10 +36,13 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
  * the job file here, expanding ${KBENCH_*} from its environment, and
  * sends it to the servers), followed by that host's own job file when
  * host_jobs is not NULL (target@HOST); then --output-format=json+ and
- * --output=OUT; then jobfile when host_jobs is NULL. */
+ * --output=OUT; with readonly (a local run of a job file that only
+ * reads: parsers/fio_jobfile.h) --readonly, fio's own guard (fio(1):
+ * no write, trim or file extension; a job that would is refused); then
+ * jobfile when host_jobs is NULL. */
 void run_exec_fio_argv(struct kb_argv *a, char *const *hosts,
 		       const unsigned *ports, size_t nhosts,
 		       char *const *host_jobs, const char *out,
-		       const char *jobfile);
+		       const char *jobfile, int readonly);
 
 #endif

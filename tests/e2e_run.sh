@@ -569,4 +569,25 @@ check "SIGINT while gnuplot draws: exit 130 (got $rc), said so, not blamed on gn
 rc=$?
 check "... the next kbench run writes the reports with their graphs (got $rc)" \
 	"[ $rc -eq 0 ] && grep -q 'plots/' $tmp/c16/report.md && ls $tmp/c16/plots/*.svg >/dev/null 2>&1"
+
+# --- --add-rounds: a finished campaign extended by whole rounds (a
+#     new-user trial: editing DIR/kernels.conf's iterations broke it) ---
+"$KBENCH" run -o "$tmp/c16" --add-rounds 2 >/dev/null 2>"$tmp/more.err"
+rc=$?
+n=$(jq '[.runs[] | select(.status == "ok" and .warmup != true)] | length' "$tmp/c16/results.json" 2>/dev/null)
+it=$(jq '.campaign.iterations' "$tmp/c16/campaign.json" 2>/dev/null)
+check "--add-rounds 2 on a finished 1-round campaign: exit 0 (got $rc), 6 ok runs (got $n), campaign.iterations 3 (got $it), said" \
+	"[ $rc -eq 0 ] && [ '$n' = 6 ] && [ '$it' = 3 ] && grep -q '2 round(s) added: 3 timed rounds in all' $tmp/more.err"
+"$KBENCH" run -q -o "$tmp/c16" >/dev/null 2>"$tmp/more2.err"
+rc=$?
+n=$(jq '[.runs[] | select(.status == "ok")] | length' "$tmp/c16/results.json" 2>/dev/null)
+"$KBENCH" report "$tmp/c16" >"$tmp/more.rep" 2>/dev/null
+check "... run again: nothing left (got $rc), still 6 runs (got $n); the report's n is 3" \
+	"[ $rc -eq 0 ] && [ '$n' = 6 ] && grep -q 'n = 3\\|n=3\\|3 timed' $tmp/more.rep"
+"$KBENCH" run -q -c "$tmp/rep.conf" -o "$tmp/cnew" --add-rounds 1 >/dev/null 2>"$tmp/more3.err"
+rc=$?
+"$KBENCH" run -q -o "$tmp/c16" --add-rounds 0 >/dev/null 2>"$tmp/more4.err"
+rc2=$?
+check "--add-rounds on a new campaign (got $rc) and --add-rounds 0 (got $rc2): exit 1, said, nothing made" \
+	"[ $rc -eq 1 ] && [ $rc2 -eq 1 ] && grep -q 'cnew holds none (give -o DIR of one' $tmp/more3.err && grep -q -- '--add-rounds 0: expected a number of rounds from 1 to 10000' $tmp/more4.err && [ ! -e $tmp/cnew ]"
 finish

@@ -195,6 +195,34 @@ rc2=$?
 check "exec_prerun= and ioscheduler= in a job file: run exits 1 ($rc, $rc2), nothing run, each said with its line" \
 	"[ $rc -eq 1 ] && [ $rc2 -eq 1 ] && [ ! -e $tmp/pwned ] && grep -q 'line 6: exec_prerun=touch $tmp/pwned (runs a shell command): fio would do that as root' $tmp/ownx.err && grep -q 'line 6: ioscheduler=none (switches the device.s I/O scheduler and does not switch it back).*tunable SCHED = queue/scheduler' $tmp/owns.err"
 
+# a read job on the user's file that fio would extend (offset= past its
+# size: fio lays the file out again): fio runs with --readonly, which
+# refuses that, and the file keeps its data
+printf '[global]\nfilename=${KBENCH_TARGET}\nioengine=psync\nruntime=${KBENCH_RUNTIME}\ntime_based=1\n[own]\nsize=1m\noffset=4k\nrw=read\n' >"$tmp/ownprof/own.fio"
+head -c 100000 /dev/urandom >"$tmp/small.img"
+ssum=$(md5sum <"$tmp/small.img")
+sed "s|^target = .*|target = file:$tmp/small.img|" "$tmp/own.conf" >"$tmp/small.conf"
+"$KBENCH" run -q -c "$tmp/small.conf" -o "$tmp/csmall" >/dev/null 2>"$tmp/small.err"
+rc=$?
+check "a read job that fio would extend the user's file for: the file unchanged (rc $rc), fio refused the extension (--readonly)" \
+	"[ \"\$(md5sum <$tmp/small.img)\" = \"$ssum\" ] && cat $tmp/csmall/runs/*/own/000/fio.stderr | grep -q 'read-only'"
+
+# the job file snapshot edited while the campaign runs: the next run is
+# checked again, refused, and the command never runs
+printf '[global]\nfilename=${KBENCH_TARGET}\nioengine=psync\nruntime=${KBENCH_RUNTIME}\ntime_based=1\n[own]\nsize=1m\nrw=read\n' >"$tmp/ownprof/own.fio"
+sed -e 's|^iterations = 1$|iterations = 3|' "$tmp/own.conf" >"$tmp/mid.conf"
+"$KBENCH" run -q -c "$tmp/mid.conf" -o "$tmp/cmid" >/dev/null 2>"$tmp/mid.err" &
+pid=$!
+for _ in $(seq 1 100); do
+	[ -d "$tmp/cmid/runs" ] && break
+	sleep 0.1
+done
+printf 'exec_prerun=touch %s/pwned-mid\n' "$tmp" >>"$tmp/cmid/profiles/own.fio"
+wait $pid
+rc=$?
+check "a snapshot edited mid-campaign: exit non-zero ($rc), the run refused naming the line, the command not run" \
+	"[ $rc -ne 0 ] && [ ! -e $tmp/pwned-mid ] && grep -q 'exec_prerun=touch $tmp/pwned-mid (runs a shell command): refused, fio not started' $tmp/mid.err"
+
 # a device of size 0 (a loop device with no file attached): refused by
 # plan and run before any run, not a failure per run
 free_loop=$(losetup -f 2>/dev/null)

@@ -89,6 +89,17 @@ static void scan_check(const char *text, int field, const char *want)
 	fio_jobfile_scan_free(&s);
 }
 
+static const char *test_lookup(const char *name, void *ctx)
+{
+	const char *const *env = ctx;
+	size_t n = strlen(name);
+
+	for (; *env; env++)
+		if (!strncmp(*env, name, n) && (*env)[n] == '=')
+			return *env + n + 1;
+	return NULL;
+}
+
 static void test_scan(void **state)
 {
 	struct fio_jobfile_scan s;
@@ -127,6 +138,44 @@ static void test_scan(void **state)
 	scan_check("include x.fio\n", 0, "include x.fio");
 	scan_check("include x.fio\n", 1, "include x.fio");
 	scan_check("include x.fio\n", 2, "include x.fio");
+	/* what kbench cannot read as fio does: a NUL byte (fio reads on), a
+	 * line past fio's 8191-byte buffer (fio reads two) */
+	fio_jobfile_scan_env("[j]\n; x\0\nexec_prerun=x\n", 22, NULL, NULL,
+			     &s);
+	assert_non_null(s.outside);
+	assert_string_equal(s.outside, "a NUL byte at offset 7 (fio reads on "
+			    "past it)");
+	fio_jobfile_scan_free(&s);
+	{
+		char *long_line = kb_xcalloc(9000, 1);
+
+		memcpy(long_line, "[j]\ndescription=", 16);
+		memset(long_line + 16, 'A', 8190);
+		strcat(long_line, "exec_prerun=x\n");
+		fio_jobfile_scan(long_line, &s);
+		assert_non_null(s.outside);
+		assert_non_null(strstr(s.outside, "line 2: longer than fio's "
+					"line buffer"));
+		fio_jobfile_scan_free(&s);
+		free(long_line);
+	}
+	/* ${NAME} replaced as fio does, by the lookup's value */
+	{
+		const char *env[] = { "KBENCH_RW=randwrite", "E=exec_prerun",
+				      NULL };
+
+		const char *t1 = "[j]\nrw=${KBENCH_RW}\n";
+		const char *t2 = "[j]\n${E}=x\nfilename=${KBENCH_TARGET}\n";
+
+		fio_jobfile_scan_env(t1, strlen(t1), test_lookup, env, &s);
+		assert_string_equal(s.writes, "line 2: rw=randwrite");
+		fio_jobfile_scan_free(&s);
+		fio_jobfile_scan_env(t2, strlen(t2), test_lookup, env, &s);
+		assert_string_equal(s.outside, "line 2: exec_prerun=x (runs a "
+				    "shell command)");
+		assert_true(s.names_target);
+		fio_jobfile_scan_free(&s);
+	}
 	fio_jobfile_scan("[g]\nfilename=${KBENCH_TARGET}\n[j]\nrw=read\n", &s);
 	assert_int_equal(s.names_target, 1);
 	assert_null(s.writes);
@@ -314,25 +363,47 @@ static void test_job_safety(void **state)
 	static const struct {
 		const char *name, *text, *want;
 	} cases[] = {
-		{ "ok", "[g]\nfilename=${KBENCH_TARGET}\n[w]\nrw=randwrite\n",
+		{ "ok", "[global]\nfilename=${KBENCH_TARGET}\n[w]\nrw=randwrite\n",
 		  NULL },
-		{ "readother", "[g]\nfilename=/dev/sdz\n[r]\nrw=randread\n",
+		{ "readother", "[global]\nfilename=/dev/sdz\n[r]\nrw=randread\n",
 		  NULL },
-		{ "own", "[g]\nfilename=/dev/loop0\nallow_mounted_write=1\n"
+		{ "own", "[global]\nfilename=/dev/loop0\nallow_mounted_write=1\n"
 			 "[w]\nrw=randwrite\n",
 		  "k.conf:4: job 'own' (DIR/own.fio) may write (line 5: "
 		  "rw=randwrite) and does its I/O where line 2: "
 		  "filename=/dev/loop0 says, which kbench did not check" },
 		{ "nofile", "[w]\nrw=write\n",
-		  "in files fio names itself (no filename=${KBENCH_TARGET})" },
-		{ "dir", "[g]\nfilename=${KBENCH_TARGET}\ndirectory=/home\n"
+		  "in files fio names after the job in the current directory "
+		  "(job [w] has no filename=)" },
+		/* a break-it trial's: [global] names no file, one job names
+		 * the target and reads, another writes to k.0.0 */
+		{ "perjob", "[global]\nioengine=psync\n[j]\n"
+			    "filename=${KBENCH_TARGET}\nrw=read\n[k]\n"
+			    "rw=write\n", "(job [k] has no filename=)" },
+		{ "varname", "[global]\nfilename=${KBENCH_TARGET}\n"
+			     "exec_prerun${KBENCH_NOPE}=touch /tmp/x\n",
+		  "line 3: exec_prerun${KBENCH_NOPE}=touch /tmp/x (an option "
+		  "whose name is set when fio runs)" },
+		{ "varname2", "[global]\nfilename=${KBENCH_TARGET}\n[j]\n"
+			      "file${NOPE}name=/tmp/v\nrw=write\n",
+		  "(an option whose name is set when fio runs)" },
+		{ "incl", "[global]\nfilename=${KBENCH_TARGET}\n[j]\n"
+			  "include=/tmp/inc.fio\n",
+		  "line 4: include=/tmp/inc.fio (a file kbench does not read)" },
+		{ "engine", "[global]\nfilename=${KBENCH_TARGET}\n[j]\n"
+			    "ioengine=/tmp/evil.so\n",
+		  "line 4: ioengine=/tmp/evil.so (runs a program or library" },
+		{ "iolog", "[global]\nfilename=${KBENCH_TARGET}\n[j]\n"
+			   "rw=read\nread_iolog=/tmp/log\n",
+		  "line 5: read_iolog=/tmp/log (replays an I/O log" },
+		{ "dir", "[global]\nfilename=${KBENCH_TARGET}\ndirectory=/home\n"
 			 "[w]\nrw=write\n", "where line 3: directory=/home says" },
-		{ "sched", "[g]\nfilename=${KBENCH_TARGET}\nioscheduler=none\n"
+		{ "sched", "[global]\nfilename=${KBENCH_TARGET}\nioscheduler=none\n"
 			   "[r]\nrw=read\n",
 		  "job 'sched' (DIR/sched.fio) line 3: ioscheduler=none "
 		  "(switches the device's I/O scheduler and does not switch it "
 		  "back): fio would do that as root" },
-		{ "exec", "[g]\nfilename=${KBENCH_TARGET}\n"
+		{ "exec", "[global]\nfilename=${KBENCH_TARGET}\n"
 			  "exec_prerun=touch /tmp/x\n[r]\nrw=read\n",
 		  "kbench runs no shell commands from a job file" },
 	};
@@ -347,8 +418,8 @@ static void test_job_safety(void **state)
 		free(p);
 		ret = safety(dir, cases[i].name, 1, &err);
 		if (!cases[i].want) {
-			assert_int_equal(ret, 0);
-			assert_string_equal(err, "");
+			if (ret || *err)
+				fail_msg("%s: %d '%s'", cases[i].name, ret, err);
 		} else {
 			char *want = kb_xstrdup(cases[i].want), *d;
 

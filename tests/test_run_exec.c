@@ -37,7 +37,7 @@ static void check(char *const *hosts, const unsigned *ports, size_t n,
 	char *got;
 
 	run_exec_fio_argv(&a, hosts, ports, n, host_jobs, "R/fio.json",
-			  "R/job.fio");
+			  "R/job.fio", 0);
 	got = joined(&a);
 	assert_string_equal(got, want);
 	free(got);
