@@ -118,6 +118,17 @@ static int plan_campaign(const char *dir, const char *conf, int list,
 		campaign_close(&c);
 		return 1;
 	}
+	/* what kbench run -o DIR would refuse before its next run: the
+	 * snapshot's job files, the target (a break-it trial: plan said
+	 * "kbench run -o DIR resumes it" for a snapshot with exec_prerun
+	 * added and for a loop device detached since) */
+	for (i = 0; i < c.cfg.nvariants && driver_batch(&c.cfg, i); i++)
+		;
+	if ((i < c.cfg.nvariants && target_check(&c.cfg)) ||
+	    campaign_check_job_safety(&c.cfg, dir, i < c.cfg.nvariants)) {
+		campaign_close(&c);
+		return 1;
+	}
 	todo = kb_xcalloc(c.plan.nruns + 1, 1);
 	for (i = 0; i < c.plan.nruns; i++) {
 		const struct kb_run_record *st =

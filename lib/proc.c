@@ -47,6 +47,29 @@ int kb_pid_is_kbench(long pid)
 	return alive;
 }
 
+unsigned long long kb_pid_start_ticks(long pid)
+{
+	char path[64], *stat = NULL, *p;
+	unsigned long long start = 0;
+	int field;
+
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/stat");
+	if (kb_read_file(path, &stat, NULL, 1) < 0)
+		return 0;
+	/* after the command name, which may hold spaces and ')': field 3
+	 * (state) follows the last ')' */
+	p = strrchr(stat, ')');
+	for (field = 2; p && field < 22; field++)
+		p = strchr(p + 1, ' ');
+	if (p)
+		start = strtoull(p + 1, NULL, 10);
+	free(stat);
+	return start;
+}
+
 /* One line of /proc/PID/stat, the fields kept. */
 struct pinfo {
 	pid_t pid, ppid, pgrp, sid;

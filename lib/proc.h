@@ -125,4 +125,11 @@ int kb_tree_count(long root);
 /* 1 when pid is a running kbench (/proc/PID/comm), else 0. */
 int kb_pid_is_kbench(long pid);
 
+/* The start time of process pid (pid 0: this process, read from
+ * /proc/self, right inside a PID namespace too), in clock ticks after
+ * boot (proc(5), /proc/PID/stat field 22 "starttime"); 0 when it cannot
+ * be read.  With the pid it names one process: a pid used again is
+ * another. */
+unsigned long long kb_pid_start_ticks(long pid);
+
 #endif

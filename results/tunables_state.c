@@ -75,15 +75,18 @@ int tunable_record_load(const char *path, struct kb_tunable_record *r)
 	r->original = kb_jstrdup(j, "original");
 	r->campaign = kb_jstrdup(j, "campaign");
 	r->pid = (long)json_integer_value(json_object_get(j, "pid"));
+	r->pid_start = (unsigned long long)json_integer_value(
+		json_object_get(j, "pid_start"));
 	json_decref(j);
 	return 0;
 }
 
 int tunable_record_save(const char *path, const struct kb_tunable_record *r)
 {
-	json_t *j = json_pack("{s:s, s:s, s:s, s:I}", "path", r->path,
+	json_t *j = json_pack("{s:s, s:s, s:s, s:I, s:I}", "path", r->path,
 			      "original", r->original, "campaign",
-			      r->campaign, "pid", (json_int_t)r->pid);
+			      r->campaign, "pid", (json_int_t)r->pid,
+			      "pid_start", (json_int_t)r->pid_start);
 	int ret;
 
 	if (!j)

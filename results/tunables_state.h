@@ -43,6 +43,10 @@ struct kb_tunable_record {
 	char *original;		/* its value before any kbench changed it */
 	char *campaign;		/* the campaign directory that changed it */
 	long pid;		/* that kbench's pid */
+	unsigned long long pid_start;	/* and its start time (lib/proc.h
+					 * kb_pid_start_ticks(); 0: not
+					 * recorded): a pid used again by
+					 * another process is not it */
 };
 
 /* Read path into *r (zeroed first), quietly: 0, -ENOENT when there is

@@ -638,6 +638,51 @@ unsigned long long target_remote_size_bytes(const struct kb_config *cfg,
 		cfg->loop_size_bytes ? cfg->loop_size_bytes : 256ULL << 20;
 }
 
+/* The name of the storage behind a target (st: its stat), the same for
+ * every way to reach it (a second break-it trial ran campaigns on
+ * /dev/loop0, on a second loop device over its file and on the file
+ * itself at once): a loop device's backing file and a file are
+ * "file-DEV-INO"; a partition is its whole disk's "blk-MAJ:MIN" (one
+ * queue); another block device its own. */
+static char *lock_key(const struct stat *st)
+{
+	char *sys, *text = NULL, *nl;
+	struct stat bst;
+	unsigned maj = major(st->st_rdev), min = minor(st->st_rdev);
+
+	if (!S_ISBLK(st->st_mode))
+		return kb_xasprintf("file-%lu-%lu", (unsigned long)st->st_dev,
+				    (unsigned long)st->st_ino);
+	sys = kb_xasprintf("/sys/dev/block/%u:%u/loop/backing_file", maj, min);
+	if (kb_read_file(sys, &text, NULL, 1) == 0) {
+		if ((nl = strchr(text, '\n')))
+			*nl = '\0';
+		if (stat(text, &bst) == 0) {
+			free(text);
+			free(sys);
+			return kb_xasprintf("file-%lu-%lu",
+					    (unsigned long)bst.st_dev,
+					    (unsigned long)bst.st_ino);
+		}
+	}
+	free(text);
+	free(sys);
+	text = NULL;
+	sys = kb_xasprintf("/sys/dev/block/%u:%u/partition", maj, min);
+	if (kb_exists(sys)) {
+		free(sys);
+		sys = kb_xasprintf("/sys/dev/block/%u:%u/../dev", maj, min);
+		if (kb_read_file(sys, &text, NULL, 1) == 0 &&
+		    sscanf(text, "%u:%u", &maj, &min) != 2) {
+			maj = major(st->st_rdev);
+			min = minor(st->st_rdev);
+		}
+		free(text);
+	}
+	free(sys);
+	return kb_xasprintf("blk-%u:%u", maj, min);
+}
+
 /* Lock the opened target machine-wide (target.h, target_open()); a
  * break-it trial ran two campaigns on one device that way, each
  * measuring the other.  0 (also when the lock cannot be taken: said)
@@ -654,10 +699,7 @@ static int target_lock(struct kb_target *t, const char *dir)
 			 strerror(errno));
 		return -errno;
 	}
-	key = S_ISBLK(st.st_mode) ?
-		kb_xasprintf("blk-%u:%u", major(st.st_rdev), minor(st.st_rdev)) :
-		kb_xasprintf("file-%lu-%lu", (unsigned long)st.st_dev,
-			     (unsigned long)st.st_ino);
+	key = lock_key(&st);
 	ldir = kb_path_join(kb_machine_dir(), "targets");
 	lp = kb_path_join(ldir, key);
 	free(key);

@@ -34,7 +34,8 @@ struct kb_target {
  * (or null_blk) target that is in use (target_in_use()) is refused with
  * -EBUSY and a message naming the mount, swap or holder.  The target is
  * locked machine-wide (flock(2) on $KBENCH_RUN_DIR/targets/KEY, KEY the
- * device's MAJ:MIN or the file's device and inode, holding "PID DIR"):
+ * device's MAJ:MIN, a partition's disk's, or the device and inode of a
+ * file or of a loop device's backing file, holding "PID DIR"):
  * a second campaign on it, which would measure the first and be
  * measured by it, is refused with -EBUSY naming the kbench and campaign
  * that hold it.  The lock goes with the process (kill -9 included); one

@@ -324,6 +324,22 @@ static char *registry_path(const char *tpath)
 	return p;
 }
 
+/* Record r is this kbench's: its pid and start time (a kbench in a PID
+ * namespace of its own is pid 1 every time, and a pid is used again) */
+static int rec_mine(const struct kb_tunable_record *r)
+{
+	return r->pid == getpid() &&
+	       (!r->pid_start || r->pid_start == kb_pid_start_ticks(0));
+}
+
+/* Record r's kbench is running: a kbench has its pid, started when it
+ * did */
+static int rec_alive(const struct kb_tunable_record *r)
+{
+	return kb_pid_is_kbench(r->pid) &&
+	       (!r->pid_start || r->pid_start == kb_pid_start_ticks(r->pid));
+}
+
 /* The original value of tpath (resolved and checked: tunables.h): the
  * registry's when a dead kbench left it changed, else current.  Records
  * this campaign in the registry.  NULL (message printed) when another
@@ -345,7 +361,7 @@ static char *registry_claim(const char *tpath, char *current,
 		o = owner = NULL;
 		pid = 0;
 	}
-	if (e && pid != getpid() && kb_pid_is_kbench(pid)) {
+	if (e && !rec_mine(&old) && rec_alive(&old)) {
 		kb_error("%s is being changed by another kbench (pid %ld, "
 			 "campaign %s): two campaigns on one device measure "
 			 "each other; wait for it or stop it", tpath, (long)pid,
@@ -354,7 +370,7 @@ static char *registry_claim(const char *tpath, char *current,
 		orig = NULL;
 		goto out;
 	}
-	if (e && o && pid != getpid()) {
+	if (e && o && !rec_mine(&old)) {
 		if (strcmp(current, o))
 			kb_warn("%s was left at '%s' by campaign %s (kbench pid "
 				"%ld, no longer running); its original value "
@@ -383,6 +399,7 @@ static char *registry_claim(const char *tpath, char *current,
 		rec.original = kb_xstrdup(orig);
 		rec.campaign = cdir;
 		rec.pid = (long)getpid();
+		rec.pid_start = kb_pid_start_ticks(0);
 	}
 	/* the record is the only way back after a crash (the campaign
 	 * directory is not trusted): no record, no change */
@@ -440,7 +457,7 @@ static int restore_record(const char *rp, const struct kb_tunable_record *r)
 
 	if (!r->path || !r->original)
 		return 0;
-	if (r->pid != getpid() && kb_pid_is_kbench(r->pid)) {
+	if (!rec_mine(r) && rec_alive(r)) {
 		kb_warn("%s is being changed by a running kbench (pid %ld, "
 			"campaign %s): left to it", r->path, r->pid,
 			r->campaign ? r->campaign : "?");
@@ -642,7 +659,7 @@ static int restore_orphans(void)
 			continue;
 		rp = kb_path_join(regdir, e->d_name);
 		if (tunable_record_load(rp, &r) == 0 && r.path && r.original &&
-		    r.pid != getpid() && !kb_pid_is_kbench(r.pid)) {
+		    !rec_mine(&r) && !rec_alive(&r)) {
 			kb_warn("campaign %s (kbench pid %ld, no longer "
 				"running) left %s changed; restoring its "
 				"original value '%s' before this campaign",

@@ -203,6 +203,12 @@ sed -e "s|^target = .*|target = $dev|" -e '/^tunable NM/d' \
 rc=$?
 check "a second campaign on the device while one runs: exit 1 (got $rc), names the kbench and campaign that hold it" \
 	"[ $rc -eq 1 ] && grep -q \"$dev is the target of another kbench (pid and campaign: $pid $tmp/c6): two campaigns on one device measure each other\" $tmp/busy.err && [ \"\$(cat /sys/block/$bdev/queue/nomerges)\" = 2 ]"
+# ... nor on the loop device's backing file, the same storage
+sed -e "s|^target = .*|target = file:$img|" "$tmp/notun.conf" >"$tmp/notunf.conf"
+"$KBENCH" run -q -c "$tmp/notunf.conf" -o "$tmp/cbusyf" >/dev/null 2>"$tmp/busyf.err"
+rc=$?
+check "... nor on the file behind that loop device: exit 1 (got $rc)" \
+	"[ $rc -eq 1 ] && grep -q \"$img is the target of another kbench (pid and campaign: $pid $tmp/c6)\" $tmp/busyf.err"
 kill -9 $pid
 wait $pid 2>/dev/null
 sleep 1
@@ -234,6 +240,24 @@ sleep 1
 rc=$?
 check "a campaign without tunables after a kill -9 (got $rc): restores nomerges 0 and says who left it at 2" \
 	"[ $rc -eq 0 ] && grep -q \"campaign $tmp/c6b (kbench pid $pid, no longer running) left /sys/.*/queue/nomerges changed; restoring its original value '0'\" $tmp/run9b.err && [ \"\$(cat /sys/block/$bdev/queue/nomerges)\" = 0 ]"
+# ... and when the next kbench has the dead one's pid: in a PID namespace
+# of its own every kbench is pid 1 (a break-it trial: the record was
+# taken for the new kbench's own and left, nomerges 2 measured)
+if unshare -pf --mount-proc true 2>/dev/null; then
+	( unshare -pf --mount-proc "$KBENCH" run -q -c "$tmp/k9.conf" -o "$tmp/c6c" >/dev/null 2>&1 ) &
+	upid=$!
+	for _ in $(seq 1 50); do
+		[ "$(cat /sys/block/$bdev/queue/nomerges)" = 2 ] && pgrep -f "$tmp/c6c/runs" >/dev/null && break
+		sleep 0.2
+	done
+	pkill -9 -f -- "-o $tmp/c6c"
+	wait $upid 2>/dev/null
+	sleep 1
+	unshare -pf --mount-proc "$KBENCH" run -q -c "$tmp/notun.conf" -o "$tmp/c7c" >/dev/null 2>"$tmp/run9c.err"
+	rc=$?
+	check "pid 1 killed with -9, then another pid 1 (got $rc): nomerges restored to 0, said" \
+		"[ $rc -eq 0 ] && grep -q \"campaign $tmp/c6c (kbench pid 1, no longer running) left\" $tmp/run9c.err && [ \"\$(cat /sys/block/$bdev/queue/nomerges)\" = 0 ]"
+fi
 # one configuration, one counted run: nothing to compare, so no graphs
 # and no gnuplot start (issue 16: runner/campaign_reports.h)
 check "a one-run campaign draws no graphs, report.md links none" \

@@ -222,6 +222,10 @@ wait $pid
 rc=$?
 check "a snapshot edited mid-campaign: exit non-zero ($rc), the run refused naming the line, the command not run" \
 	"[ $rc -ne 0 ] && [ ! -e $tmp/pwned-mid ] && grep -q 'exec_prerun=touch $tmp/pwned-mid (runs a shell command): refused, fio not started' $tmp/mid.err"
+"$KBENCH" plan -o "$tmp/cmid" >/dev/null 2>"$tmp/midplan.err"
+rc=$?
+check "... kbench plan -o DIR of that campaign: exit 1 ($rc), the snapshot's line named" \
+	"[ $rc -eq 1 ] && grep -q 'exec_prerun=touch $tmp/pwned-mid (runs a shell command): fio would do that as root' $tmp/midplan.err"
 
 # a device of size 0 (a loop device with no file attached): refused by
 # plan and run before any run, not a failure per run

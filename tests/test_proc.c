@@ -369,6 +369,31 @@ static void test_pid_is_kbench(void **state)
 	assert_false(kb_pid_is_kbench(-1));
 }
 
+/* kb_pid_start_ticks(): this process's start from /proc/self and from
+ * its pid agree; a child started later has a later (or equal, within a
+ * tick) start; a pid with no process has none */
+static void test_pid_start(void **state)
+{
+	unsigned long long self = kb_pid_start_ticks(0), child;
+	pid_t pid;
+
+	(void)state;
+	assert_true(self > 0);
+	assert_true(self == kb_pid_start_ticks(getpid()));
+	usleep(30000);
+	pid = fork();
+	if (pid == 0) {
+		pause();
+		_exit(0);
+	}
+	child = kb_pid_start_ticks(pid);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	assert_true(child >= self);
+	assert_true(kb_pid_start_ticks(pid) == 0);	/* reaped */
+	assert_true(kb_pid_start_ticks(-5) == 0);
+}
+
 /* kb_spawn_start() with a stdin pipe, fed later (a gnuplot started
  * early): what is written reaches the child, the wait closes its input
  * so it ends; a child that stops reading gives -EPIPE, not a SIGPIPE;
@@ -435,6 +460,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_group_forward),
 		cmocka_unit_test(test_group_stdin),
 		cmocka_unit_test(test_pid_is_kbench),
+		cmocka_unit_test(test_pid_start),
 		cmocka_unit_test(test_start_then_feed),
 	};
 
