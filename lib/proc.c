@@ -194,41 +194,17 @@ static void tree_mark(const struct pinfo *v, size_t n, const struct tree *t,
 	}
 }
 
-/* After root has ended: 1 when something of its tree may be left, 0
- * when nothing is, told from kbench's children alone (no scan of every
- * /proc entry at the end of a common run).  Once root has exited, what
- * is left of its tree was reparented to kbench (a subreaper while root
- * ran) or hangs below such a child: a child of kbench other than root
- * in root's process group, or in a session other than kbench's (kbench
- * starts none there).  1 too when the children cannot be listed
- * (/proc/PID/task/TID/children, CONFIG_PROC_CHILDREN). */
-static int tree_maybe_left(pid_t root)
-{
-	char path[64], *list = NULL, *tok, *save = NULL;
-	pid_t mysid = getsid(0);
-	int found = 0;
-
-	snprintf(path, sizeof(path), "/proc/%ld/task/%ld/children",
-		 (long)getpid(), (long)getpid());
-	if (kb_read_file(path, &list, NULL, 1) < 0)
-		return 1;
-	for (tok = strtok_r(list, " \n", &save); tok && !found;
-	     tok = strtok_r(NULL, " \n", &save)) {
-		pid_t c = (pid_t)atol(tok);
-
-		found = c > 0 && c != root &&
-			(getpgid(c) == root || getsid(c) != mysid);
-	}
-	free(list);
-	return found;
-}
-
-/* 1 when a child of kbench other than root, in root's group or in
- * another session, has no command line left: a zombie, or a process on
- * its way out (its memory already released, not a zombie yet: the
- * scans see it in neither state, and it turns into a zombie of kbench's
- * moments later).  0 too when the children cannot be listed. */
-static int dying_children(pid_t root)
+/* After root has ended, kbench's children (/proc/PID/task/TID/children,
+ * CONFIG_PROC_CHILDREN) other than root that are of root's tree: in
+ * root's process group, or in a session other than kbench's (kbench
+ * starts none there).  Once root has exited, what is left of its tree
+ * was reparented to kbench (a subreaper while root ran) or hangs below
+ * such a child.  With dying, only those with no command line left: a
+ * zombie, or a process on its way out (its memory already released, not
+ * a zombie yet: the scans see it in neither state, and it turns into a
+ * zombie of kbench's moments later).  1 when there is one; when the
+ * children cannot be listed, 1 (something may be left) or with dying 0. */
+static int tree_children(pid_t root, int dying)
 {
 	char path[64], *list = NULL, *tok, *save = NULL, *cmd;
 	pid_t mysid = getsid(0);
@@ -238,7 +214,7 @@ static int dying_children(pid_t root)
 	snprintf(path, sizeof(path), "/proc/%ld/task/%ld/children",
 		 (long)getpid(), (long)getpid());
 	if (kb_read_file(path, &list, NULL, 1) < 0)
-		return 0;
+		return !dying;
 	for (tok = strtok_r(list, " \n", &save); tok && !found;
 	     tok = strtok_r(NULL, " \n", &save)) {
 		pid_t c = (pid_t)atol(tok);
@@ -246,6 +222,10 @@ static int dying_children(pid_t root)
 		if (c <= 0 || c == root ||
 		    (getpgid(c) != root && getsid(c) == mysid))
 			continue;
+		if (!dying) {
+			found = 1;
+			continue;
+		}
 		snprintf(path, sizeof(path), "/proc/%ld/cmdline", (long)c);
 		cmd = NULL;
 		len = 0;
@@ -254,6 +234,14 @@ static int dying_children(pid_t root)
 	}
 	free(list);
 	return found;
+}
+
+/* 1 when something of root's tree may be left, 0 when nothing is, told
+ * from kbench's children alone (no scan of every /proc entry at the end
+ * of a common run) */
+static int tree_maybe_left(pid_t root)
+{
+	return tree_children(root, 0);
 }
 
 /* The processes of t's tree still running (kb_tree_count()). */
@@ -382,7 +370,7 @@ out:
 	if (n || tree_maybe_left(t->root)) {
 		signal_tree(t, 0);
 		for (until = kb_mono_s() + 0.5;
-		     dying_children(t->root) && kb_mono_s() < until;) {
+		     tree_children(t->root, 1) && kb_mono_s() < until;) {
 			usleep(5000);
 			signal_tree(t, 0);
 		}

@@ -336,6 +336,15 @@ static void test_overwrite_check(void **state)
 	free(fx.rjob);
 }
 
+/* want with its "DIR" replaced by dir (malloc'd) */
+static char *with_dir(const char *want, const char *dir)
+{
+	const char *d = strstr(want, "DIR");
+
+	return d ? kb_xasprintf("%.*s%s%s", (int)(d - want), want, dir, d + 3) :
+		   kb_xstrdup(want);
+}
+
 /* campaign_check_job_safety(): job files in a profiles directory */
 static int safety(const char *dir, const char *job, int local, char **err)
 {
@@ -421,15 +430,7 @@ static void test_job_safety(void **state)
 			if (ret || *err)
 				fail_msg("%s: %d '%s'", cases[i].name, ret, err);
 		} else {
-			char *want = kb_xstrdup(cases[i].want), *d;
-
-			if ((d = strstr(want, "DIR"))) {
-				char *w2 = kb_xasprintf("%.*s%s%s",
-							(int)(d - want), want,
-							dir, d + 3);
-				free(want);
-				want = w2;
-			}
+			char *want = with_dir(cases[i].want, dir);
 			assert_int_equal(ret, -EPERM);
 			if (!strstr(err, want))
 				fail_msg("%s: '%s' does not hold '%s'",
@@ -498,15 +499,7 @@ static void test_job_runtime(void **state)
 		err = cap_end(&cap);
 		assert_int_equal(ret, cases[i].ret);
 		if (cases[i].want) {
-			char *want = kb_xstrdup(cases[i].want), *d;
-
-			if ((d = strstr(want, "DIR"))) {
-				char *w2 = kb_xasprintf("%.*s%s%s",
-							(int)(d - want), want,
-							dir, d + 3);
-				free(want);
-				want = w2;
-			}
+			char *want = with_dir(cases[i].want, dir);
 			if (!strstr(err, want))
 				fail_msg("case %zu: '%s' does not hold '%s'", i,
 					 err, want);

@@ -73,15 +73,17 @@ static void test_record(void **state)
 	r.original = kb_xstrdup("0");
 	r.campaign = kb_xstrdup("/srv/c1");
 	r.pid = 4242;
+	r.pid_start = 123456789;
 	assert_int_equal(tunable_record_save(path, &r), 0);
 	assert_file(path, "{\n  \"campaign\": \"/srv/c1\",\n"
 		    "  \"original\": \"0\",\n  \"path\": \"/sys/a\",\n"
-		    "  \"pid\": 4242\n}\n");
+		    "  \"pid\": 4242,\n  \"pid_start\": 123456789\n}\n");
 	assert_int_equal(tunable_record_load(path, &q), 0);
 	assert_string_equal(q.path, "/sys/a");
 	assert_string_equal(q.original, "0");
 	assert_string_equal(q.campaign, "/srv/c1");
 	assert_int_equal(q.pid, 4242);
+	assert_true(q.pid_start == 123456789);
 	tunable_record_free(&q);
 	tunable_record_free(&r);
 
@@ -90,6 +92,7 @@ static void test_record(void **state)
 	assert_null(q.path);
 	assert_null(q.original);
 	assert_int_equal(q.pid, 7);
+	assert_true(q.pid_start == 0);	/* an older record: none */
 	tunable_record_free(&q);
 	assert_int_equal(kb_write_atomic(path, "not json", 8), 0);
 	assert_int_equal(tunable_record_load(path, &q), -EINVAL);
