@@ -104,27 +104,31 @@ static char *describe(int lineno, const char *kb, const char *ke,
 			    vb ? vb : "", note);
 }
 
-/* options that name files or programs outside the job's I/O (fio HOWTO
- * "Measurements and reporting", "I/O replay", "Miscellaneous"), with
- * what they do; a log (plain_ok) whose value is a plain name is fio's
- * prefix for a file in the current directory, "NAME_bw.1.log" */
+/* options off kbench's list (allowed_opts) that are known to act
+ * beyond the job's I/O, with what they do, for the message (fio HOWTO
+ * "Measurements and reporting", "I/O replay", "Miscellaneous") */
 static const struct {
 	const char *name;
 	const char *what;
-	int plain_ok;
 } outside_opts[] = {
-	{ "exec_prerun", "runs a shell command", 0 },
-	{ "exec_postrun", "runs a shell command", 0 },
+	{ "exec_prerun", "runs a shell command" },
+	{ "exec_postrun", "runs a shell command" },
 	{ "ioscheduler", "switches the device's I/O scheduler and does not "
-			 "switch it back", 0 },
-	{ "write_iolog", "writes the file it names", 0 },
-	{ "write_bw_log", "writes a log where its path says", 1 },
-	{ "write_lat_log", "writes a log where its path says", 1 },
-	{ "write_iops_log", "writes a log where its path says", 1 },
-	{ "write_hist_log", "writes a log where its path says", 1 },
-	{ "replay_redirect", "sends the replayed I/O to another device", 0 },
-	{ "read_iolog", "replays an I/O log, whose writes go where it says",
-	  0 },
+			 "switch it back" },
+	{ "write_iolog", "writes the file it names" },
+	{ "write_bw_log", "writes a log named after it or the job" },
+	{ "write_lat_log", "writes a log named after it or the job" },
+	{ "write_iops_log", "writes a log named after it or the job" },
+	{ "write_hist_log", "writes a log named after it or the job" },
+	{ "replay_redirect", "sends the replayed I/O to another device" },
+	{ "read_iolog", "replays an I/O log, whose writes go where it says" },
+	{ "unlink", "deletes the job's files, the target's device node "
+		    "included" },
+	{ "unlink_each_loop", "deletes the job's files" },
+	{ "cgroup", "makes a cgroup where its path says" },
+	{ "directory", "does its I/O in files of that directory" },
+	{ "opendir", "does its I/O on every file of that directory" },
+	{ "filename_format", "names its files itself" },
 };
 
 /* A fio time value in seconds (fio_jobfile.h), or -1 when it is not a
@@ -169,6 +173,97 @@ static void keep_time(double *best, char **at, int lineno, const char *kb,
 	*best = v;
 	free(*at);
 	*at = describe(lineno, kb, ke, vb, ve, "");
+}
+
+/* The options kbench runs (fio HOWTO names; an alias fio has, such as
+ * readwrite or timeout, too): those of I/O on the job's files and of
+ * its timing and reporting.  Any other is refused, whatever it does
+ * (a list of what is dangerous missed one after another in two break-it
+ * trials: unlink on a read job, mem=mmap:FILE, ioengine=net deleting
+ * its filename, cgroup=../.., logs named after the job...).  Checked
+ * further below: filename, ioengine, mem/iomem. */
+static const char *const allowed_opts[] = {
+	"name", "description", "filename", "size", "filesize", "io_size",
+	"io_limit", "offset", "offset_increment", "offset_align",
+	"number_ios", "rw", "readwrite", "rwmixread", "rwmixwrite",
+	"rw_sequencer", "bs", "blocksize", "bsrange", "blocksize_range",
+	"bssplit", "bs_unaligned", "blocksize_unaligned", "blockalign", "ba",
+	"bs_is_seq_rand", "ioengine", "iodepth", "iodepth_batch",
+	"iodepth_batch_submit", "iodepth_batch_complete",
+	"iodepth_batch_complete_min", "iodepth_batch_complete_max",
+	"iodepth_low", "io_submit_mode", "direct", "buffered", "atomic",
+	"sync", "fsync", "fdatasync", "end_fsync", "fsync_on_close",
+	"write_barrier", "randrepeat", "randseed", "random_generator",
+	"random_distribution", "norandommap", "softrandommap",
+	"percentage_random", "allrandrepeat", "numjobs", "group_reporting",
+	"thread", "time_based", "runtime", "timeout", "ramp_time",
+	"startdelay", "stonewall", "wait_for_previous", "new_group", "loops",
+	"cpus_allowed", "cpus_allowed_policy", "cpumask", "numa_cpu_nodes",
+	"numa_mem_policy", "nice", "prio", "prioclass", "hipri", "fixedbufs",
+	"registerfiles", "sqthread_poll", "sqthread_poll_cpu", "nonvectored",
+	"force_async", "cmdprio_percentage", "cmdprio_class", "cmdprio",
+	"rate", "rate_min", "rate_iops", "rate_iops_min", "rate_process",
+	"rate_cycle", "rate_ignore_thinktime", "thinktime", "thinktime_spin",
+	"thinktime_blocks", "thinktime_blocks_type", "thinktime_iotime",
+	"lat_percentiles", "clat_percentiles", "slat_percentiles",
+	"percentile_list", "disable_lat", "disable_clat", "disable_slat",
+	"disable_bw_measurement", "disable_bw", "gtod_reduce", "gtod_cpu",
+	"clocksource", "unified_rw_reporting", "invalidate", "pre_read",
+	"zero_buffers", "refill_buffers", "scramble_buffers",
+	"buffer_compress_percentage", "buffer_compress_chunk",
+	"dedupe_percentage", "buffer_pattern", "mem", "iomem", "mem_align",
+	"iomem_align", "hugepage-size", "file_service_type", "nrfiles",
+	"openfiles", "fadvise_hint", "allow_mounted_write", "exitall",
+	"exitall_on_error", "continue_on_error", "ignore_error",
+	"error_dump", "kb_base", "unit_base", "steadystate", "ss",
+	"steadystate_duration", "ss_dur", "steadystate_ramp_time", "ss_ramp",
+	"max_latency", "latency_target", "latency_window",
+	"latency_percentile", "latency_run", "significant_figures",
+	"serialize_overlap", "io_submit_mode", "experimental_verify",
+	"verify", "do_verify", "verify_fatal", "verify_pattern",
+	"verify_interval", "verify_offset", "verify_backlog",
+	"verify_state_save", "verify_async", "trim_percentage",
+	"bwavgtime", "iopsavgtime", "stats", "per_job_logs", "fsync_on_close",
+	"zonemode", "zonesize", "zonerange", "zoneskip",
+};
+
+/* The ioengines kbench runs: block and file I/O of the kernel's
+ * syscalls; any other (a name fio dlopen()s, exec, net, e4defrag,
+ * falloc, libpmem...) is refused */
+static const char *const allowed_engines[] = {
+	"sync", "psync", "vsync", "pvsync", "pvsync2", "libaio", "io_uring",
+	"posixaio", "mmap", "null", "splice", "sg",
+};
+
+static int in_list(const char *b, const char *e, const char *const *list,
+		   size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if ((size_t)(e - b) == strlen(list[i]) &&
+		    !strncmp(b, list[i], (size_t)(e - b)))
+			return 1;
+	return 0;
+}
+
+#define N_ALLOWED (sizeof(allowed_opts) / sizeof(*allowed_opts))
+#define N_ENGINES (sizeof(allowed_engines) / sizeof(*allowed_engines))
+
+/* fio's keywords (options.c fio_keywords): a value holding one makes
+ * fio compute it with bc, run through a shell */
+static int has_keyword(const char *b, const char *e)
+{
+	static const char *const kw[] = { "$pagesize", "$mb_memory",
+					  "$ncpus" };
+	size_t i, n;
+	const char *p;
+
+	for (i = 0; i < sizeof(kw) / sizeof(*kw); i++)
+		for (p = b, n = strlen(kw[i]); p + n <= e; p++)
+			if (!strncmp(p, kw[i], n))
+				return 1;
+	return 0;
 }
 
 /* fio's line buffer (init.c parse_jobs_ini(): fgets of 8192 bytes): a
@@ -278,18 +373,46 @@ void fio_jobfile_scan_env(const char *text, size_t len,
 				 "it as two", lineno, FIO_LINE_MAX));
 			continue;
 		}
+		/* a control character: fio strips some where kbench would
+		 * not (exec_prerun\x01= ran a command), so none is read */
+		for (p = line; p < e; p++)
+			if ((*p > 0 && *p < 0x20 && *p != '\t' && *p != '\r') ||
+			    *p == 0x7f)
+				break;
+		if (p < e) {
+			set_once(&s->outside, kb_xasprintf("line %d: a control "
+				 "character (byte 0x%02x), which fio may strip",
+				 lineno, (unsigned)(unsigned char)*p));
+			continue;
+		}
 		b = line;
 		trim(&b, &e);
 		if (b == e || *b == ';' || *b == '#')
 			continue;
+		/* fio cuts a line at its first ';' or '#', wherever it is
+		 * (init.c strip_blank_end()), before it substitutes ${NAME} */
+		for (p = b; p < e; p++)
+			if (*p == ';' || *p == '#') {
+				e = p;
+				break;
+			}
+		trim(&b, &e);
 		if (*b == '[') {
 			section_end(s, &sec, &glob);
 			p = memchr(b, ']', (size_t)(e - b));
-			if (p && word_is(b + 1, p, "global")) {
+			/* fio: a section whose name starts with "global" (the
+			 * case counts) holds the defaults */
+			if (p && !strncmp(b + 1, "global", 6)) {
 				cur = &glob;
 			} else {
 				cur = &sec;
 				sec.name = kb_xasprintf("%.*s", (int)(e - b), b);
+				/* a job's name names its files and logs */
+				if (memchr(b, '/', (size_t)(e - b)))
+					set_once(&s->outside, kb_xasprintf(
+						 "line %d: %s (a job name with "
+						 "'/': fio names files after "
+						 "it)", lineno, sec.name));
 			}
 			continue;
 		}
@@ -300,9 +423,8 @@ void fio_jobfile_scan_env(const char *text, size_t len,
 		b = x;
 		e = x + strlen(x);
 		trim(&b, &e);
-		/* "include FILE" (fio takes any character after the word) */
-		if ((size_t)(e - b) > 7 && !strncasecmp(b, "include", 7) &&
-		    !isalnum((unsigned char)b[7]) && b[7] != '_') {
+		/* "include FILE" (fio: the word, then any one character) */
+		if ((size_t)(e - b) >= 7 && !strncmp(b, "include", 7)) {
 			/* another file's options: any of the three */
 			char *w = kb_xasprintf("line %d: %.*s (a file kbench "
 					       "does not read)", lineno,
@@ -323,13 +445,6 @@ void fio_jobfile_scan_env(const char *text, size_t len,
 		if (eq) {
 			vb = eq + 1;
 			ve = e;
-			/* an inline comment after the value */
-			for (p = vb; p < ve; p++)
-				if ((*p == ';' || *p == '#') && p > vb &&
-				    isspace((unsigned char)p[-1])) {
-					ve = p;
-					break;
-				}
 			trim(&vb, &ve);
 		}
 		/* an option's name set when fio runs: anything */
@@ -386,10 +501,7 @@ void fio_jobfile_scan_env(const char *text, size_t len,
 			continue;
 		for (i = 0; i < sizeof(outside_opts) / sizeof(*outside_opts);
 		     i++)
-			if (word_is(kb, ke, outside_opts[i].name) &&
-			    !(outside_opts[i].plain_ok && (!vb ||
-			      (!memchr(vb, '/', (size_t)(ve - vb)) &&
-			       !dollar)))) {
+			if (word_is(kb, ke, outside_opts[i].name)) {
 				char *note = kb_xasprintf(" (%s)",
 							  outside_opts[i].what);
 
@@ -398,14 +510,31 @@ void fio_jobfile_scan_env(const char *text, size_t len,
 				free(note);
 				break;
 			}
-		/* fio dlopen()s an engine name it does not know: a path is
-		 * a library of anyone's */
-		if (!s->outside && word_is(kb, ke, "ioengine") && vb &&
-		    (word_is(vb, ve, "exec") || starts(vb, ve, "external") ||
-		     memchr(vb, '/', (size_t)(ve - vb))))
-			s->outside = describe(lineno, kb, ke, vb, ve, " (runs a "
-					      "program or library the job file "
-					      "names)");
+		if (s->outside)
+			continue;
+		/* an option not on kbench's list (allowed_opts) */
+		if (!in_list(kb, ke, allowed_opts, N_ALLOWED))
+			s->outside = describe(lineno, kb, ke, vb, ve, " (an "
+				"option kbench does not run: only those of I/O "
+				"on the target and of timing, parsers/"
+				"fio_jobfile.c)");
+		/* fio dlopen()s an engine name it does not know; exec, net
+		 * and others act on more than their file */
+		else if (word_is(kb, ke, "ioengine") && vb && !dollar &&
+			 !in_list(vb, ve, allowed_engines, N_ENGINES))
+			s->outside = describe(lineno, kb, ke, vb, ve, " (an "
+				"ioengine kbench does not run: it runs sync, "
+				"psync, vsync, pvsync, pvsync2, libaio, "
+				"io_uring, posixaio, mmap, null, splice, sg)");
+		/* mem=mmap:FILE: fio maps (and truncates) that file */
+		else if ((word_is(kb, ke, "mem") || word_is(kb, ke, "iomem")) &&
+			 vb && memchr(vb, ':', (size_t)(ve - vb)))
+			s->outside = describe(lineno, kb, ke, vb, ve, " (a "
+				"buffer in a file the job file names)");
+		else if (vb && has_keyword(vb, ve))
+			s->outside = describe(lineno, kb, ke, vb, ve, " (fio "
+				"computes $ncpus, $pagesize and $mb_memory with "
+				"bc, run through a shell)");
 	}
 	section_end(s, &sec, &glob);
 done:

@@ -63,8 +63,15 @@ void fio_jobfile_scan(const char *text, struct fio_jobfile_scan *s);
 /* The same on text[0..len) (a NUL byte in it is outside), with each
  * ${NAME} of a line replaced first, as fio does (options.c
  * fio_option_dup_subs()), by lookup(NAME, ctx) where it returns a value
- * (lookup NULL, or NULL returned: kept, and checked as "set when fio
- * runs"); ${KBENCH_TARGET...} is always kept (filename=). */
+ * ("" for an unset one, as fio; lookup NULL, or NULL returned: kept,
+ * and checked as "set when fio runs"); ${KBENCH_TARGET...} is always
+ * kept (filename=).  Read as fio's init.c reads a line: cut at its
+ * first ';' or '#'; a section named global... holds the defaults; a
+ * line starting with "include" includes.  Options off kbench's list
+ * (allowed_opts in fio_jobfile.c: I/O on the target, timing, reporting)
+ * are outside, so are an ioengine off its list, mem=TYPE:FILE, fio's
+ * $ncpus/$pagesize/$mb_memory (bc through a shell), a control
+ * character, a job name with '/'. */
 void fio_jobfile_scan_env(const char *text, size_t len,
 			  const char *(*lookup)(const char *name, void *ctx),
 			  void *ctx, struct fio_jobfile_scan *s);

@@ -598,9 +598,19 @@ static void set_target(struct parser *p, const char *val)
 		cfg->target_kind = KB_TARGET_FILE;
 		cfg->target = conf_relative(p, val + 5);
 	} else {
-		perr(p, p->line,
-		     "target = '%s': expected a block device (/dev/...), loop:SIZE or file:PATH (or null_blk: PARAMS)",
-		     val);
+		/* a link to a device elsewhere (/tmp/disk -> /dev/loop0):
+		 * devices are named by their /dev path; say which */
+		char *real = val[0] == '/' ? realpath(val, NULL) : NULL;
+
+		if (real && !strncmp(real, "/dev/", 5))
+			perr(p, p->line,
+			     "target = '%s': a block device is named by its /dev path: target = %s",
+			     val, real);
+		else
+			perr(p, p->line,
+			     "target = '%s': expected a block device (/dev/...), loop:SIZE or file:PATH (or null_blk: PARAMS)",
+			     val);
+		free(real);
 	}
 }
 

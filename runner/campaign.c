@@ -405,6 +405,10 @@ int campaign_check_jobs(const struct kb_config *cfg)
  * outside */
 static const char *outside_advice(const char *why)
 {
+	if (strstr(why, "does not run"))
+		return "kbench runs the options of I/O on its target and of "
+		       "timing only (its list: parsers/fio_jobfile.c); run "
+		       "such a job with fio by hand";
 	if (strstr(why, "ioscheduler"))
 		return "set the scheduler with a tunable instead (tunable "
 		       "SCHED = queue/scheduler: none), which kbench writes, "
@@ -431,7 +435,7 @@ static const char *start_env_lookup(const char *name, void *ctx)
 		return ctx;
 	if (!strncmp(name, "KBENCH_", 7))
 		return NULL;
-	return getenv(name);
+	return getenv(name) ?: "";	/* fio: an unset one is empty */
 }
 
 int campaign_check_job_safety(const struct kb_config *cfg, const char *dir,
@@ -458,9 +462,10 @@ int campaign_check_job_safety(const struct kb_config *cfg, const char *dir,
 		fio_jobfile_scan_env(text, len, start_env_lookup, runtime, &s);
 		free(text);
 		if (s.outside) {
-			kb_error("%s:%d: job '%s' (%s) %s: fio would do that "
-				 "as root, outside the I/O kbench checks and "
-				 "restores after; %s", cfg->path, cfg->jobs_line,
+			kb_error("%s:%d: job '%s' (%s) %s: refused, as fio "
+				 "would do that as root, beyond the I/O kbench "
+				 "checks and restores after; %s", cfg->path,
+				 cfg->jobs_line,
 				 cfg->jobs[j], paths[j], s.outside,
 				 outside_advice(s.outside));
 			ret = -EPERM;

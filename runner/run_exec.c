@@ -244,7 +244,7 @@ static const char *run_env_lookup(const char *name, void *ctx)
 	for (; *env; env++)
 		if (!strncmp(*env, name, n) && (*env)[n] == '=')
 			return *env + n + 1;
-	return getenv(name);
+	return getenv(name) ?: "";	/* fio: an unset one is empty */
 }
 
 /* The job file text fio is about to run, read as fio will read it in

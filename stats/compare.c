@@ -1276,9 +1276,9 @@ static void set_verdict(struct kb_comparison_row *e, double q,
 		reason = kb_xasprintf("no significant difference, but the "
 			"minimum detectable effect +-%.2f%% is larger than "
 			"max_mde %.3g%%: a change of that size could go unseen; "
-			"add rounds (iterations) or quiet the machine, or accept "
-			"it (--accept-underpowered)", e->mde_pct,
-			e->max_mde_pct);
+			"add rounds (kbench run -o DIR --add-rounds N) or quiet "
+			"the machine, or accept it (--accept-underpowered)",
+			e->mde_pct, e->max_mde_pct);
 	} else {
 		verdict = "no significant difference";
 		if (!(isfinite(q) && q < alpha))

@@ -193,7 +193,7 @@ printf '[global]\nfilename=${KBENCH_TARGET}\nioengine=psync\nruntime=${KBENCH_RU
 "$KBENCH" run -q -c "$tmp/own.conf" -o "$tmp/cowns" >/dev/null 2>"$tmp/owns.err"
 rc2=$?
 check "exec_prerun= and ioscheduler= in a job file: run exits 1 ($rc, $rc2), nothing run, each said with its line" \
-	"[ $rc -eq 1 ] && [ $rc2 -eq 1 ] && [ ! -e $tmp/pwned ] && grep -q 'line 6: exec_prerun=touch $tmp/pwned (runs a shell command): fio would do that as root' $tmp/ownx.err && grep -q 'line 6: ioscheduler=none (switches the device.s I/O scheduler and does not switch it back).*tunable SCHED = queue/scheduler' $tmp/owns.err"
+	"[ $rc -eq 1 ] && [ $rc2 -eq 1 ] && [ ! -e $tmp/pwned ] && grep -q 'line 6: exec_prerun=touch $tmp/pwned (runs a shell command): refused, as fio would do that as root' $tmp/ownx.err && grep -q 'line 6: ioscheduler=none (switches the device.s I/O scheduler and does not switch it back).*tunable SCHED = queue/scheduler' $tmp/owns.err"
 
 # a read job on the user's file that fio would extend (offset= past its
 # size: fio lays the file out again): fio runs with --readonly, which
@@ -225,7 +225,7 @@ check "a snapshot edited mid-campaign: exit non-zero ($rc), the run refused nami
 "$KBENCH" plan -o "$tmp/cmid" >/dev/null 2>"$tmp/midplan.err"
 rc=$?
 check "... kbench plan -o DIR of that campaign: exit 1 ($rc), the snapshot's line named" \
-	"[ $rc -eq 1 ] && grep -q 'exec_prerun=touch $tmp/pwned-mid (runs a shell command): fio would do that as root' $tmp/midplan.err"
+	"[ $rc -eq 1 ] && grep -q 'exec_prerun=touch $tmp/pwned-mid (runs a shell command): refused, as fio would do that as root' $tmp/midplan.err"
 
 # a device of size 0 (a loop device with no file attached): refused by
 # plan and run before any run, not a failure per run

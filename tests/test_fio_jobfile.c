@@ -129,7 +129,42 @@ static void test_scan(void **state)
 	scan_check("[a]\nwrite_iolog=out.log\n", 2, "write_iolog=out.log");
 	scan_check("[a]\nwrite_lat_log=/etc/x\n", 2, "write_lat_log=/etc/x");
 	scan_check("[a]\nwrite_bw_log=${HOME}\n", 2, "write_bw_log=${HOME}");
-	scan_check("[a]\nwrite_lat_log=lat\nwrite_bw_log\n", 2, NULL);
+	scan_check("[a]\nwrite_lat_log=lat\nwrite_bw_log\n", 2,
+		   "write_lat_log=lat (writes a log named after it or the job)");
+	/* the second break-it trial's, read as fio reads them */
+	scan_check("[j]\nioengine=exec;\nprogram=/usr/bin/touch\n", 2,
+		   "line 2: ioengine=exec (an ioengine kbench does not run");
+	scan_check("[j]\nexec_prerun\x01=id\n", 2,
+		   "line 2: a control character (byte 0x01)");
+	scan_check("[j]\ninclude_/tmp/inc.fio\n", 2, "include_/tmp/inc.fio");
+	scan_check("[j]\nmem=mmap:/tmp/v\n", 2, "mem=mmap:/tmp/v (a buffer in "
+		   "a file");
+	scan_check("[j]\nmem=mmap\n", 2, NULL);
+	scan_check("[j]\nioengine=net\n", 2, "ioengine=net (an ioengine");
+	scan_check("[j]\nioengine=libc.so.6\n", 2, "ioengine=libc.so.6");
+	scan_check("[/tmp/x/log]\nrw=read\n", 2, "line 1: [/tmp/x/log] (a job "
+		   "name with '/'");
+	scan_check("[j]\ncgroup=../../x\n", 2, "cgroup=../../x (makes a cgroup");
+	scan_check("[j]\niodepth=$ncpus*2\n", 2, "iodepth=$ncpus*2 (fio "
+		   "computes");
+	scan_check("[j]\nunlink=1\n", 2, "unlink=1 (deletes");
+	scan_check("[j]\nno_such_option=1\n", 2, "no_such_option=1 (an option "
+		   "kbench does not run");
+	scan_check("[j]\nbs=4k # a comment\nrw=read;x\n", 2, NULL);
+	scan_check("[j]\nrw=read;x\n", 0, NULL);	/* fio: rw=read */
+	/* [GLOBAL] is a job to fio: writing, with no filename= */
+	{
+		struct fio_jobfile_scan g;
+
+		fio_jobfile_scan("[GLOBAL]\nrw=write\n", &g);
+		assert_non_null(g.unnamed);
+		assert_string_equal(g.unnamed, "job [GLOBAL] has no filename=");
+		fio_jobfile_scan_free(&g);
+		fio_jobfile_scan("[globalx]\nfilename=${KBENCH_TARGET}\n[j]\n"
+				 "rw=write\n", &g);
+		assert_null(g.unnamed);	/* fio: a global section */
+		fio_jobfile_scan_free(&g);
+	}
 	scan_check("[a]\nioengine=exec\nprogram=/bin/x\n", 2, "ioengine=exec");
 	scan_check("[a]\nioengine=external:/tmp/e.so\n", 2, "external");
 	scan_check("[a]\nreplay_redirect=/dev/sdb\n", 2, "replay_redirect");
@@ -395,23 +430,29 @@ static void test_job_safety(void **state)
 		  "whose name is set when fio runs)" },
 		{ "varname2", "[global]\nfilename=${KBENCH_TARGET}\n[j]\n"
 			      "file${NOPE}name=/tmp/v\nrw=write\n",
-		  "(an option whose name is set when fio runs)" },
+		  "does its I/O where line 4: filename=/tmp/v says" },
 		{ "incl", "[global]\nfilename=${KBENCH_TARGET}\n[j]\n"
 			  "include=/tmp/inc.fio\n",
 		  "line 4: include=/tmp/inc.fio (a file kbench does not read)" },
 		{ "engine", "[global]\nfilename=${KBENCH_TARGET}\n[j]\n"
 			    "ioengine=/tmp/evil.so\n",
-		  "line 4: ioengine=/tmp/evil.so (runs a program or library" },
+		  "line 4: ioengine=/tmp/evil.so (an ioengine kbench does not "
+		  "run" },
+		/* an unset variable is empty to fio: ex${NOPE}ec is exec */
+		{ "unset", "[global]\nfilename=${KBENCH_TARGET}\n[j]\n"
+			   "ioengine=ex${NOPE_KBENCH_TEST_VAR}ec\n",
+		  "line 4: ioengine=exec (an ioengine kbench does not run" },
 		{ "iolog", "[global]\nfilename=${KBENCH_TARGET}\n[j]\n"
 			   "rw=read\nread_iolog=/tmp/log\n",
 		  "line 5: read_iolog=/tmp/log (replays an I/O log" },
 		{ "dir", "[global]\nfilename=${KBENCH_TARGET}\ndirectory=/home\n"
-			 "[w]\nrw=write\n", "where line 3: directory=/home says" },
+			 "[w]\nrw=write\n", "line 3: directory=/home (does its "
+			 "I/O in files of that directory): refused" },
 		{ "sched", "[global]\nfilename=${KBENCH_TARGET}\nioscheduler=none\n"
 			   "[r]\nrw=read\n",
 		  "job 'sched' (DIR/sched.fio) line 3: ioscheduler=none "
 		  "(switches the device's I/O scheduler and does not switch it "
-		  "back): fio would do that as root" },
+		  "back): refused, as fio would do that as root" },
 		{ "exec", "[global]\nfilename=${KBENCH_TARGET}\n"
 			  "exec_prerun=touch /tmp/x\n[r]\nrw=read\n",
 		  "kbench runs no shell commands from a job file" },

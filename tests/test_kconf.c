@@ -941,6 +941,16 @@ static void test_err_target(void **state)
 	(void)state;
 	expect_error(GLOBAL_OK "target = nvme0n1\n" VARIANT_OK,
 		     "bad.conf:3: target = 'nvme0n1': expected a block device (/dev/...), loop:SIZE or file:PATH");
+	/* a link to a device outside /dev (a break-it trial read
+	 * "expected a block device" for one): the /dev path named */
+	unlink("/tmp/kbench-test-kconf-null");
+	if (symlink("/dev/null", "/tmp/kbench-test-kconf-null") == 0) {
+		expect_error(GLOBAL_OK "target = /tmp/kbench-test-kconf-null\n"
+			     VARIANT_OK, "bad.conf:3: target = "
+			     "'/tmp/kbench-test-kconf-null': a block device is "
+			     "named by its /dev path: target = /dev/null");
+		unlink("/tmp/kbench-test-kconf-null");
+	}
 	expect_error(GLOBAL_OK "target = loop:8M\n" VARIANT_OK,
 		     "bad.conf:3: target = 'loop:8M': loop size must be at least 16M");
 	expect_error(GLOBAL_OK "target = loop:big\n" VARIANT_OK,
