@@ -244,7 +244,7 @@ check "a campaign without tunables after a kill -9 (got $rc): restores nomerges 
 # of its own every kbench is pid 1 (a break-it trial: the record was
 # taken for the new kbench's own and left, nomerges 2 measured)
 if unshare -pf --mount-proc true 2>/dev/null; then
-	( unshare -pf --mount-proc "$KBENCH" run -q -c "$tmp/k9.conf" -o "$tmp/c6c" >/dev/null 2>&1 ) &
+	( unshare -pf --mount-proc "$KBENCH" run -q -c "$tmp/k9.conf" -o "$tmp/c6c" >/dev/null 2>&1; true ) &
 	upid=$!
 	for _ in $(seq 1 50); do
 		[ "$(cat /sys/block/$bdev/queue/nomerges)" = 2 ] && pgrep -f "$tmp/c6c/runs" >/dev/null && break
@@ -398,7 +398,7 @@ check "... but once a run is recorded another conf is refused (exit $rc3), namin
 
 # --- 11. a campaign whose every run fails exits 1, also when run again ---
 mkdir -p "$tmp/badprof"
-printf '[global]\nfilename=${KBENCH_TARGET}\nruntime=${KBENCH_RUNTIME}\nsize=${KBENCH_SIZE}\nioengine=no_such_engine\n[bad]\nrw=read\n' >"$tmp/badprof/bad.fio"
+printf '[global]\nfilename=${KBENCH_TARGET}\nruntime=${KBENCH_RUNTIME}\nsize=${KBENCH_SIZE}\nbs=notasize\n[bad]\nrw=read\n' >"$tmp/badprof/bad.fio"
 sed -e "s|^jobs = .*|jobs = bad|" -e "s|^profiles = .*|profiles = $tmp/badprof|" \
     -e 's|: 0 1$|: 0|' -e '/^layouts/d' "$tmp/e2e.conf" >"$tmp/allfail.conf"
 "$KBENCH" run -q -c "$tmp/allfail.conf" -o "$tmp/c8" >/dev/null 2>"$tmp/af1.err"
