@@ -219,11 +219,11 @@ static const char *const allowed_opts[] = {
 	"steadystate_duration", "ss_dur", "steadystate_ramp_time", "ss_ramp",
 	"max_latency", "latency_target", "latency_window",
 	"latency_percentile", "latency_run", "significant_figures",
-	"serialize_overlap", "io_submit_mode", "experimental_verify",
+	"serialize_overlap", "experimental_verify",
 	"verify", "do_verify", "verify_fatal", "verify_pattern",
 	"verify_interval", "verify_offset", "verify_backlog",
 	"verify_state_save", "verify_async", "trim_percentage",
-	"bwavgtime", "iopsavgtime", "stats", "per_job_logs", "fsync_on_close",
+	"bwavgtime", "iopsavgtime", "stats", "per_job_logs",
 	"zonemode", "zonesize", "zonerange", "zoneskip",
 };
 
@@ -539,6 +539,11 @@ void fio_jobfile_scan_env(const char *text, size_t len,
 	section_end(s, &sec, &glob);
 done:
 	free(x);
+}
+
+int fio_jobfile_refused(const struct fio_jobfile_scan *s)
+{
+	return s->outside || (s->writes && (s->elsewhere || s->unnamed));
 }
 
 void fio_jobfile_scan(const char *text, struct fio_jobfile_scan *s)

@@ -57,6 +57,11 @@ struct fio_jobfile_scan {
 	int time_based;	  /* 1 when a time_based is on (runs last runtime=) */
 };
 
+/* 1 when kbench does not run the job file s describes: it acts
+ * beyond its I/O (outside), or may write and does its I/O elsewhere
+ * than ${KBENCH_TARGET} (elsewhere, unnamed). */
+int fio_jobfile_refused(const struct fio_jobfile_scan *s);
+
 /* Scan text (NUL-terminated); free with fio_jobfile_scan_free(). */
 void fio_jobfile_scan(const char *text, struct fio_jobfile_scan *s);
 

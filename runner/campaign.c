@@ -461,15 +461,15 @@ int campaign_check_job_safety(const struct kb_config *cfg, const char *dir,
 		}
 		fio_jobfile_scan_env(text, len, start_env_lookup, runtime, &s);
 		free(text);
-		if (s.outside) {
+		if (fio_jobfile_refused(&s))
+			ret = -EPERM;
+		if (ret && s.outside)
 			kb_error("%s:%d: job '%s' (%s) %s: refused, as fio "
 				 "would do that as root, beyond the I/O kbench "
 				 "checks and restores after; %s", cfg->path,
-				 cfg->jobs_line,
-				 cfg->jobs[j], paths[j], s.outside,
-				 outside_advice(s.outside));
-			ret = -EPERM;
-		} else if (s.writes && (s.elsewhere || s.unnamed)) {
+				 cfg->jobs_line, cfg->jobs[j], paths[j],
+				 s.outside, outside_advice(s.outside));
+		else if (ret)
 			/* a break-it trial: filename=/dev/loop0 holding a
 			 * mounted ext4, with allow_mounted_write=1, in a
 			 * randwrite job destroyed the file system */
@@ -484,8 +484,6 @@ int campaign_check_job_safety(const struct kb_config *cfg, const char *dir,
 				 "current directory (", s.elsewhere ?
 				 s.elsewhere : s.unnamed, s.elsewhere ? " says" :
 				 ")");
-			ret = -EPERM;
-		}
 		fio_jobfile_scan_free(&s);
 	}
 	if (!ret && local_target)

@@ -261,7 +261,7 @@ static int run_job_check(const struct kb_config *cfg, const struct kb_run *r,
 	int ret = 0;
 
 	fio_jobfile_scan_env(text, len, run_env_lookup, (void *)env, &s);
-	if (s.outside || (s.writes && (s.elsewhere || s.unnamed))) {
+	if (fio_jobfile_refused(&s)) {
 		kb_error("run %s: job '%s' %s%s%s%s: refused, fio not started "
 			 "(its job file was checked when the campaign started; "
 			 "this run's text or environment differs)", r->key,

@@ -638,49 +638,44 @@ unsigned long long target_remote_size_bytes(const struct kb_config *cfg,
 		cfg->loop_size_bytes ? cfg->loop_size_bytes : 256ULL << 20;
 }
 
-/* The name of the storage behind a target (st: its stat), the same for
+static char *file_key(const struct stat *st)
+{
+	return kb_xasprintf("file-%lu-%lu", (unsigned long)st->st_dev,
+			    (unsigned long)st->st_ino);
+}
+
+/* The name of the storage behind target t (st: its stat), the same for
  * every way to reach it (a second break-it trial ran campaigns on
  * /dev/loop0, on a second loop device over its file and on the file
  * itself at once): a loop device's backing file and a file are
- * "file-DEV-INO"; a partition is its whole disk's "blk-MAJ:MIN" (one
- * queue); another block device its own. */
-static char *lock_key(const struct stat *st)
+ * "file-DEV-INO"; a block device is its disk's "blk-MAJ:MIN" (t's
+ * sysfs_dir, blockdev_sysfs(): a partition's whole disk, one queue). */
+static char *lock_key(const struct kb_target *t, const struct stat *st)
 {
-	char *sys, *text = NULL, *nl;
+	char *p, *text = NULL, *nl;
 	struct stat bst;
-	unsigned maj = major(st->st_rdev), min = minor(st->st_rdev);
+	dev_t disk = st->st_rdev;
 
 	if (!S_ISBLK(st->st_mode))
-		return kb_xasprintf("file-%lu-%lu", (unsigned long)st->st_dev,
-				    (unsigned long)st->st_ino);
-	sys = kb_xasprintf("/sys/dev/block/%u:%u/loop/backing_file", maj, min);
-	if (kb_read_file(sys, &text, NULL, 1) == 0) {
-		if ((nl = strchr(text, '\n')))
-			*nl = '\0';
-		if (stat(text, &bst) == 0) {
-			free(text);
-			free(sys);
-			return kb_xasprintf("file-%lu-%lu",
-					    (unsigned long)bst.st_dev,
-					    (unsigned long)bst.st_ino);
-		}
-	}
-	free(text);
-	free(sys);
-	text = NULL;
-	sys = kb_xasprintf("/sys/dev/block/%u:%u/partition", maj, min);
-	if (kb_exists(sys)) {
-		free(sys);
-		sys = kb_xasprintf("/sys/dev/block/%u:%u/../dev", maj, min);
-		if (kb_read_file(sys, &text, NULL, 1) == 0 &&
-		    sscanf(text, "%u:%u", &maj, &min) != 2) {
-			maj = major(st->st_rdev);
-			min = minor(st->st_rdev);
+		return file_key(st);
+	if (t->sysfs_dir) {
+		p = kb_path_join(t->sysfs_dir, "loop/backing_file");
+		if (kb_read_file(p, &text, NULL, 1) == 0) {
+			if ((nl = strchr(text, '\n')))
+				*nl = '\0';
+			if (stat(text, &bst) == 0) {
+				free(text);
+				free(p);
+				return file_key(&bst);
+			}
 		}
 		free(text);
+		free(p);
+		p = kb_path_join(t->sysfs_dir, "dev");
+		read_devnum(p, &disk);	/* kept when unreadable */
+		free(p);
 	}
-	free(sys);
-	return kb_xasprintf("blk-%u:%u", maj, min);
+	return kb_xasprintf("blk-%u:%u", major(disk), minor(disk));
 }
 
 /* Lock the opened target machine-wide (target.h, target_open()); a
@@ -699,7 +694,7 @@ static int target_lock(struct kb_target *t, const char *dir)
 			 strerror(errno));
 		return -errno;
 	}
-	key = lock_key(&st);
+	key = lock_key(t, &st);
 	ldir = kb_path_join(kb_machine_dir(), "targets");
 	lp = kb_path_join(ldir, key);
 	free(key);

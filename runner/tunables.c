@@ -484,13 +484,51 @@ static int restore_record(const char *rp, const struct kb_tunable_record *r)
 	return 1;
 }
 
+/* Every record of the machine's registry for which pick(r, ctx) is 1
+ * (pick may say why it is restored) put back with restore_record(); *left
+ * counts those left.  0 or -EIO (a write failed). */
+static int restore_registry(int (*pick)(const struct kb_tunable_record *r,
+					const void *ctx),
+			    const void *ctx, int *left)
+{
+	char *regdir = kb_path_join(kb_machine_dir(), "tunables");
+	DIR *d = opendir(regdir);
+	struct dirent *e;
+	int ret = 0, k;
+
+	while (d && (e = readdir(d))) {
+		struct kb_tunable_record r;
+		char *rp;
+
+		if (e->d_name[0] == '.' || strstr(e->d_name, ".tmp."))
+			continue;
+		rp = kb_path_join(regdir, e->d_name);
+		if (tunable_record_load(rp, &r) == 0 && pick(&r, ctx)) {
+			k = restore_record(rp, &r);
+			if (k < 0)
+				ret = -EIO;
+			*left += k == 0;
+		}
+		tunable_record_free(&r);
+		free(rp);
+	}
+	if (d)
+		closedir(d);
+	free(regdir);
+	return ret;
+}
+
+/* restore_registry(): the records of campaign directory ctx */
+static int pick_campaign(const struct kb_tunable_record *r, const void *ctx)
+{
+	return r->campaign && kb_same_file(r->campaign, ctx) == 1;
+}
+
 int tunables_restore_file(const char *path, const struct kb_config *cfg)
 {
 	struct kb_tunables_saved saved = { 0 };
-	char *dir = kb_xstrdup(path), *slash = strrchr(dir, '/'), *regdir;
-	int have, ret = 0, left = 0;
-	DIR *d;
-	struct dirent *e;
+	char *dir = kb_xstrdup(path), *slash = strrchr(dir, '/');
+	int have, ret, left = 0;
 	size_t i;
 
 	(void)cfg;
@@ -504,29 +542,7 @@ int tunables_restore_file(const char *path, const struct kb_config *cfg)
 			"tunables from the machine's records (%s/tunables) "
 			"instead", path, kb_machine_dir());
 	/* 1. what the machine's record says this campaign changed */
-	regdir = kb_path_join(kb_machine_dir(), "tunables");
-	d = opendir(regdir);
-	while (d && (e = readdir(d))) {
-		struct kb_tunable_record r;
-		char *rp;
-		int k;
-
-		if (e->d_name[0] == '.' || strstr(e->d_name, ".tmp."))
-			continue;
-		rp = kb_path_join(regdir, e->d_name);
-		if (tunable_record_load(rp, &r) == 0 && r.campaign &&
-		    kb_same_file(r.campaign, dir) == 1) {
-			k = restore_record(rp, &r);
-			if (k < 0)
-				ret = -EIO;
-			left += k == 0;
-		}
-		tunable_record_free(&r);
-		free(rp);
-	}
-	if (d)
-		closedir(d);
-	free(regdir);
+	ret = restore_registry(pick_campaign, dir, &left);
 	/* 2. the campaign's own list: a value there is only a hint (the
 	 * directory is not trusted for root writes); a tunable another
 	 * campaign's dead kbench left changed is restored from its record */
@@ -638,50 +654,29 @@ int tunables_check_absolute(const struct kb_config *cfg)
 	return 0;
 }
 
-/* The machine's records of tunables that a kbench no longer running
- * left changed (killed with -9, or the machine's power cut short of a
- * reboot), whatever the campaign and device: restored, each said (a
+/* restore_registry(): the records of tunables that a kbench no longer
+ * running left changed (killed with -9, or the machine's power cut short
+ * of a reboot), whatever the campaign and device, each said (a
  * break-it trial: a later campaign on the same device that did not
  * touch the tunable measured with it changed, and said nothing).  The
  * dead campaign's own list then finds nothing left to do.  0 or -EIO. */
-static int restore_orphans(void)
+static int pick_orphan(const struct kb_tunable_record *r, const void *ctx)
 {
-	char *regdir = kb_path_join(kb_machine_dir(), "tunables");
-	DIR *d = opendir(regdir);
-	struct dirent *e;
-	int ret = 0;
-
-	while (d && (e = readdir(d))) {
-		struct kb_tunable_record r;
-		char *rp;
-
-		if (e->d_name[0] == '.' || strstr(e->d_name, ".tmp."))
-			continue;
-		rp = kb_path_join(regdir, e->d_name);
-		if (tunable_record_load(rp, &r) == 0 && r.path && r.original &&
-		    !rec_mine(&r) && !rec_alive(&r)) {
-			kb_warn("campaign %s (kbench pid %ld, no longer "
-				"running) left %s changed; restoring its "
-				"original value '%s' before this campaign",
-				r.campaign ? r.campaign : "?", r.pid, r.path,
-				r.original);
-			if (restore_record(rp, &r) < 0)
-				ret = -EIO;
-		}
-		tunable_record_free(&r);
-		free(rp);
-	}
-	if (d)
-		closedir(d);
-	free(regdir);
-	return ret;
+	(void)ctx;
+	if (!r->path || !r->original || rec_mine(r) || rec_alive(r))
+		return 0;
+	kb_warn("campaign %s (kbench pid %ld, no longer running) left %s "
+		"changed; restoring its original value '%s' before this "
+		"campaign", r->campaign ? r->campaign : "?", r->pid, r->path,
+		r->original);
+	return 1;
 }
 
 int tunables_init(struct kb_tunables *tu, const struct kb_config *cfg,
 		  const struct kb_target *t, const char *dir)
 {
 	size_t i;
-	int ret;
+	int ret, left = 0;
 
 	memset(tu, 0, sizeof(*tu));
 	tu->saved_path = kb_path_join(dir, "tunables.saved.json");
@@ -691,7 +686,7 @@ int tunables_init(struct kb_tunables *tu, const struct kb_config *cfg,
 		if (tunables_restore_file(tu->saved_path, cfg) < 0)
 			return -EIO;
 	}
-	if (restore_orphans() < 0)
+	if (restore_registry(pick_orphan, NULL, &left) < 0)
 		return -EIO;
 	for (i = 0; i < cfg->ntunables; i++) {
 		char why[512], *raw;
