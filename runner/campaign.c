@@ -418,9 +418,6 @@ static const char *outside_advice(const char *why)
 		       "are kernels.conf's drop_caches =)";
 	if (strstr(why, "include"))
 		return "copy the included options into the job file";
-	if (strstr(why, "_log"))
-		return "give the log a plain name (no '/': fio writes it in "
-		       "the current directory, with its own suffix)";
 	return "kbench runs only fio's own I/O on the target, and records "
 	       "its results itself";
 }

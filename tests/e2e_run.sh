@@ -244,7 +244,7 @@ check "a campaign without tunables after a kill -9 (got $rc): restores nomerges 
 # of its own every kbench is pid 1 (a break-it trial: the record was
 # taken for the new kbench's own and left, nomerges 2 measured)
 if unshare -pf --mount-proc true 2>/dev/null; then
-	( unshare -pf --mount-proc "$KBENCH" run -q -c "$tmp/k9.conf" -o "$tmp/c6c" >/dev/null 2>&1; true ) &
+	( unshare -pf --mount-proc "$KBENCH" run -q -c "$tmp/k9.conf" -o "$tmp/c6c" >/dev/null 2>&1; true ) 2>/dev/null &
 	upid=$!
 	for _ in $(seq 1 50); do
 		[ "$(cat /sys/block/$bdev/queue/nomerges)" = 2 ] && pgrep -f "$tmp/c6c/runs" >/dev/null && break
