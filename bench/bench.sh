@@ -480,7 +480,7 @@ if want 6; then
 # Cost: about 4 + 3 + 7 s per pair under TCG on 2 CPUs.
 VM_KERNEL=${KBENCH_BENCH_VM_KERNEL:-deb:linux-image-amd64}
 VM_PAIRS=${KBENCH_BENCH_VM_PAIRS:-3}
-def guest.start_ratio ratio '<=' 1.15 "QEMU start to the first run of a kbench vm guest / to a busybox /init's line, same kernel and QEMU options"
+def guest.start_ratio ratio '<=' 1.15 "QEMU start to the first run of a kbench vm guest / to a busybox /init's line, same kernel and QEMU options less the guest's two 9p shares"
 def guest.kbench_first_run_s s - 0 "kbench guest: QEMU start to its first run (timing.json first_run_s)"
 def guest.plain_init_s s - 0 "plain boot: QEMU start to the busybox /init's line"
 def guest.plain_bzimage_init_s s - 0 "the same plain boot with -kernel the bzImage (how QEMU boots a vmlinuz; kbench boots the PVH ELF: runner/vmlinux.h)"

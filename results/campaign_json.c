@@ -296,6 +296,14 @@ int results_campaign_json_write(const char *path,
 		"plan", plan, "environment", results_environment_json(d->env));
 	if (d->shard_n)
 		json_object_set_new(cj, "shard", shard_section(d));
+	if (d->nsnapshot) {
+		json_t *snap = json_object();
+
+		for (i = 0; i < d->nsnapshot; i++)
+			json_object_set_new(snap, d->snapshot[i].path,
+					    json_string(d->snapshot[i].sha256));
+		json_object_set_new(cj, "snapshot", snap);
+	}
 	ret = kb_json_write_atomic(path, cj);
 	json_decref(cj);
 	return ret;
@@ -325,6 +333,84 @@ json_t *results_campaign_json_load(const char *path)
 	free(res);
 	free(dir);
 	return NULL;
+}
+
+/* "kernels.conf" or "profiles/NAME", NAME without '/' and not starting
+ * with '.': a key of "snapshot" names a file of the campaign directory,
+ * never one elsewhere */
+static int snapshot_path_ok(const char *p)
+{
+	if (!strcmp(p, "kernels.conf"))
+		return 1;
+	if (strncmp(p, "profiles/", 9))
+		return 0;
+	p += 9;
+	return *p && *p != '.' && !strchr(p, '/');
+}
+
+static int sha256_hex_ok(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < 64; i++)
+		if (!s[i] || !strchr("0123456789abcdef", s[i]))
+			return 0;
+	return s[64] == '\0';
+}
+
+void results_snapshot_free(struct results_snapshot_file *files, size_t n)
+{
+	size_t i;
+
+	for (i = 0; files && i < n; i++) {
+		free(files[i].path);
+		free(files[i].sha256);
+	}
+	free(files);
+}
+
+int results_campaign_snapshot(const char *path,
+			      struct results_snapshot_file **files, size_t *n)
+{
+	json_t *cj = results_campaign_json_load(path), *snap, *v;
+	const char *key;
+	int ret = 0;
+
+	*files = NULL;
+	*n = 0;
+	if (!cj)
+		return -EINVAL;
+	snap = json_object_get(cj, "snapshot");
+	if (snap && !json_is_object(snap)) {
+		kb_error("%s: \"snapshot\": expected an object of file names "
+			 "and their SHA-256", path);
+		ret = -EINVAL;
+		goto out;
+	}
+	if (snap)
+		*files = kb_xcalloc(json_object_size(snap) + 1,
+				    sizeof(**files));
+	json_object_foreach(snap, key, v) {
+		const char *hex = json_string_value(v);
+
+		if (!snapshot_path_ok(key) || !hex || !sha256_hex_ok(hex)) {
+			kb_error("%s: \"snapshot\" key '%s': expected "
+				 "kernels.conf or profiles/NAME with the "
+				 "file's SHA-256 (64 lowercase hex digits)",
+				 path, key);
+			results_snapshot_free(*files, *n);
+			*files = NULL;
+			*n = 0;
+			ret = -EINVAL;
+			goto out;
+		}
+		(*files)[*n].path = kb_xstrdup(key);
+		(*files)[*n].sha256 = kb_xstrdup(hex);
+		(*n)++;
+	}
+out:
+	json_decref(cj);
+	return ret;
 }
 
 int results_campaign_shard(const char *path, unsigned *k, unsigned *n)

@@ -72,6 +72,18 @@ struct results_campaign_config {
 					 * cfg->tunables[t].values */
 };
 
+/* One file of a campaign directory's snapshot: what the campaign was
+ * planned and is measured from, its SHA-256 (FIPS 180-4) recorded when
+ * the campaign is created (campaign.json "snapshot", docs/results-
+ * format.md) so that a resume finds a hand edit before it mixes runs of
+ * two texts.  path: relative to the campaign directory, "kernels.conf"
+ * or "profiles/NAME" (NAME without '/', not starting with '.');
+ * sha256: 64 lowercase hex digits. */
+struct results_snapshot_file {
+	char *path;
+	char *sha256;
+};
+
 /* What campaign.json is written from when a campaign is created. */
 struct results_campaign_doc {
 	const char *config_file;	/* the kernels.conf given */
@@ -89,6 +101,8 @@ struct results_campaign_doc {
 	const unsigned *shard_iterations;	/* the iterations it runs */
 	size_t nshard_iterations;
 	const char *conf_sha256;	/* the kernels.conf text's, hex */
+	const struct results_snapshot_file *snapshot;	/* "snapshot" */
+	size_t nsnapshot;
 };
 
 /* Write path (DIR/campaign.json, docs/results-format.md) from d,
@@ -102,6 +116,17 @@ int results_campaign_json_write(const char *path,
  * (it defines the campaign), the runs under DIR/runs are untouched and
  * DIR/results.json, when there, reads with report --from-json. */
 json_t *results_campaign_json_load(const char *path);
+
+/* The snapshot DIR/campaign.json (path) records (struct
+ * results_snapshot_file): *files (the caller frees it with
+ * results_snapshot_free()) and *n; none (0, *files NULL) for a campaign
+ * made before kbench recorded one.  0, or -EINVAL when the file cannot
+ * be read or its "snapshot" is malformed: not an object, a value not 64
+ * hex digits, a path other than kernels.conf or profiles/NAME (a message
+ * naming the file and the key). */
+int results_campaign_snapshot(const char *path,
+			      struct results_snapshot_file **files, size_t *n);
+void results_snapshot_free(struct results_snapshot_file *files, size_t n);
 
 /* The shard DIR/campaign.json (path) records: *k, *n (0 0: none).  0,
  * or -EINVAL when the file cannot be read or its "shard" is malformed

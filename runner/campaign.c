@@ -13,12 +13,12 @@
 #include "lib/str.h"
 #include "parsers/fio_probe.h"
 #include "parsers/fio_jobfile.h"
+#include "push/fetch.h"
 
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
-#include <nettle/sha2.h>
 #include <sys/file.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -493,31 +493,92 @@ int campaign_check_job_safety(const struct kb_config *cfg, const char *dir,
 	return ret;
 }
 
-/* SHA-256 (FIPS 180-4, GNU Nettle's sha256_*) of the text of
- * kernels.conf, in hex (malloc'd), or NULL. */
-static char *conf_sha256(const char *path)
+/* The snapshot of campaign c's directory (results_snapshot_file,
+ * results/campaign_json.h): kernels.conf, each job's file and the
+ * profiles' symbols.conf when there, with their SHA-256.  0 (*files and
+ * *n set; results_snapshot_free()) or -EIO (said). */
+static int snapshot_take(const struct kb_campaign *c,
+			 struct results_snapshot_file **files, size_t *n)
 {
-	unsigned char md[SHA256_DIGEST_SIZE];
-	struct sha256_ctx ctx;
-	char *buf, *hex;
-	size_t n, i;
+	char hex[65], *abs;
+	size_t i, want = c->cfg.njobs + 2;
+	int ret = 0;
 
-	if (kb_read_file(path, &buf, &n, 0))
-		return NULL;
-	sha256_init(&ctx);
-	sha256_update(&ctx, n, (const uint8_t *)buf);
-	sha256_digest(&ctx, sizeof(md), md);
-	free(buf);
-	hex = kb_xcalloc(2 * sizeof(md) + 1, 1);
-	for (i = 0; i < sizeof(md); i++)
-		snprintf(hex + 2 * i, 3, "%02x", md[i]);
-	return hex;
+	*files = kb_xcalloc(want, sizeof(**files));
+	*n = 0;
+	for (i = 0; i < want && !ret; i++) {
+		char *rel = i == 0 ? kb_xstrdup("kernels.conf") :
+			i <= c->cfg.njobs ?
+			kb_xasprintf("profiles/%s.fio", c->cfg.jobs[i - 1]) :
+			kb_xstrdup("profiles/symbols.conf");
+
+		abs = kb_path_join(c->dir, rel);
+		if (i > c->cfg.njobs && !kb_exists(abs)) {
+			free(abs);
+			free(rel);
+			continue;
+		}
+		ret = fetch_sha256_file(abs, hex) ? -EIO : 0;	/* said */
+		free(abs);
+		if (ret) {
+			free(rel);
+			break;
+		}
+		(*files)[*n].path = rel;
+		(*files)[(*n)++].sha256 = kb_xstrdup(hex);
+	}
+	if (ret) {
+		results_snapshot_free(*files, *n);
+		*files = NULL;
+		*n = 0;
+	}
+	return ret;
+}
+
+/* A resume: is every file of the snapshot campaign.json (cjpath)
+ * records the text it was made from?  A hand-edited DIR/kernels.conf
+ * (its iterations raised, a tunable's values changed) or job file
+ * would otherwise measure the runs still to come from another text
+ * than those done, one table.  0, or -EINVAL (said, naming the file). */
+static int snapshot_check(const struct kb_campaign *c, const char *cjpath)
+{
+	struct results_snapshot_file *f;
+	size_t n, i;
+	char hex[65];
+	int ret = results_campaign_snapshot(cjpath, &f, &n);
+
+	for (i = 0; i < n && !ret; i++) {
+		char *abs = kb_path_join(c->dir, f[i].path);
+
+		if (!kb_exists(abs)) {
+			kb_error("%s: missing: the campaign was planned from it "
+				 "(%s \"snapshot\"); put it back, or start a "
+				 "new campaign with -o NEWDIR", abs, cjpath);
+			ret = -EINVAL;
+		} else if (fetch_sha256_file(abs, hex)) {
+			ret = -EINVAL;	/* said */
+		} else if (strcmp(hex, f[i].sha256)) {
+			kb_error("%s: changed since the campaign began (its "
+				 "SHA-256 is not the one %s \"snapshot\" "
+				 "records): the runs still to come would be "
+				 "measured from another text than those done.  "
+				 "Put the old text back, or start a new "
+				 "campaign with -o NEWDIR; to add rounds, "
+				 "kbench run -o %s --add-rounds N", abs,
+				 cjpath, c->dir);
+			ret = -EINVAL;
+		}
+		free(abs);
+	}
+	results_snapshot_free(f, n);
+	return ret;
 }
 
 static int create(struct kb_campaign *c, const char *conf_path)
 {
 	struct results_campaign_config *configs = NULL;
 	struct results_campaign_doc d = { 0 };
+	struct results_snapshot_file *snap = NULL;
 	struct kb_environment env = { 0 };
 	const char **plan = NULL;
 	char *pdir = kb_path_join(c->dir, "profiles"), ts[32], *cjpath = NULL;
@@ -560,8 +621,11 @@ static int create(struct kb_campaign *c, const char *conf_path)
 	if (ret)
 		goto out;
 	ret = copy_file(conf_path, c->conf_path);
+	if (!ret)
+		ret = snapshot_take(c, &snap, &d.nsnapshot);
 	if (ret)
 		goto out;
+	d.snapshot = snap;
 	campaign_environment(&env);
 	d.config_file = conf_path;
 	d.cfg = &c->cfg;
@@ -600,20 +664,13 @@ static int create(struct kb_campaign *c, const char *conf_path)
 				its[d.nshard_iterations++] = it;
 		}
 		d.shard_iterations = its;
-		d.conf_sha256 = conf_sha256(c->conf_path);
-		if (!d.conf_sha256) {
-			kb_error("%s: cannot hash the kernels.conf snapshot, "
-				 "which identifies the campaign its shards "
-				 "belong to", c->conf_path);
-			ret = -EIO;
-			goto out;
-		}
+		d.conf_sha256 = snap[0].sha256;	/* kernels.conf's */
 	}
 	cjpath = kb_path_join(c->dir, "campaign.json");
 	ret = results_campaign_json_write(cjpath, &d);
 out:
 	free(cjpath);
-	free((char *)d.conf_sha256);
+	results_snapshot_free(snap, d.nsnapshot);
 	free(its);
 	free(plan);
 	free(configs);
@@ -1127,6 +1184,8 @@ int campaign_open_shard(struct kb_campaign *c, const char *dir,
 			goto out;
 		}
 		ret = campaign_trusted(dir, 1);
+		if (!ret)
+			ret = snapshot_check(c, cjpath);
 		if (!ret)
 			ret = resume_shard(c, cjpath, k, n);
 		if (!ret)

@@ -614,4 +614,31 @@ rc=$?
 rc2=$?
 check "--add-rounds on a new campaign (got $rc) and --add-rounds 0 (got $rc2): exit 1, said, nothing made" \
 	"[ $rc -eq 1 ] && [ $rc2 -eq 1 ] && grep -q 'cnew holds none (give -o DIR of one' $tmp/more3.err && grep -q -- '--add-rounds 0: expected a number of rounds from 1 to 10000' $tmp/more4.err && [ ! -e $tmp/cnew ]"
+
+# --- the campaign's snapshot: a hand edit of DIR/kernels.conf or of a
+#     job file refused on resume, naming the file (the runs to come were
+#     measured from another text than those done) ---
+check "campaign.json records the SHA-256 of kernels.conf and each job file" \
+	"[ \"\$(jq -r '.snapshot[\"kernels.conf\"]' $tmp/c16/campaign.json)\" = \"\$(sha256sum <$tmp/c16/kernels.conf | cut -d' ' -f1)\" ] && [ \"\$(jq -r '.snapshot[\"profiles/randread-4k.fio\"]' $tmp/c16/campaign.json)\" = \"\$(sha256sum <$tmp/c16/profiles/randread-4k.fio | cut -d' ' -f1)\" ]"
+cp "$tmp/c16/kernels.conf" "$tmp/c16.conf.orig"
+cp "$tmp/c16/state.json" "$tmp/c16.state.orig"
+sed -i 's/^iterations *=.*/iterations = 5/' "$tmp/c16/kernels.conf"
+"$KBENCH" run -q -o "$tmp/c16" >/dev/null 2>"$tmp/snap1.err"
+rc=$?
+check "DIR/kernels.conf edited: the resume is refused (exit 1, got $rc), the file named, nothing run" \
+	"[ $rc -eq 1 ] && grep -q \"$tmp/c16/kernels.conf: changed since the campaign began\" $tmp/snap1.err && grep -q -- '--add-rounds N' $tmp/snap1.err && cmp -s $tmp/c16/state.json $tmp/c16.state.orig"
+cp "$tmp/c16.conf.orig" "$tmp/c16/kernels.conf"
+echo 'iodepth=1' >>"$tmp/c16/profiles/randread-4k.fio"
+"$KBENCH" plan -o "$tmp/c16" >/dev/null 2>"$tmp/snap2.err"
+rc=$?
+sed -i '$d' "$tmp/c16/profiles/randread-4k.fio"
+rm -f "$tmp/c16/profiles/symbols.conf"
+"$KBENCH" run -q -o "$tmp/c16" >/dev/null 2>"$tmp/snap3.err"
+rc3=$?
+check "a job file edited (plan -o DIR: exit 1, got $rc) and symbols.conf removed (run: exit 1, got $rc3): each named" \
+	"[ $rc -eq 1 ] && [ $rc3 -eq 1 ] && grep -q \"$tmp/c16/profiles/randread-4k.fio: changed since the campaign began\" $tmp/snap2.err && grep -q \"$tmp/c16/profiles/symbols.conf: missing: the campaign was planned from it\" $tmp/snap3.err"
+cp "$repo/profiles/symbols.conf" "$tmp/c16/profiles/symbols.conf"
+"$KBENCH" run -q -o "$tmp/c16" >/dev/null 2>"$tmp/snap4.err"
+rc=$?
+check "the old texts back: the campaign resumes (exit 0, got $rc)" "[ $rc -eq 0 ]"
 finish

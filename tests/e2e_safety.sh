@@ -224,8 +224,15 @@ check "a snapshot edited mid-campaign: exit non-zero ($rc), the run refused nami
 	"[ $rc -ne 0 ] && [ ! -e $tmp/pwned-mid ] && grep -q 'exec_prerun=touch $tmp/pwned-mid (runs a shell command): refused, fio not started' $tmp/mid.err"
 "$KBENCH" plan -o "$tmp/cmid" >/dev/null 2>"$tmp/midplan.err"
 rc=$?
-check "... kbench plan -o DIR of that campaign: exit 1 ($rc), the snapshot's line named" \
-	"[ $rc -eq 1 ] && grep -q 'exec_prerun=touch $tmp/pwned-mid (runs a shell command): refused, as fio would do that as root' $tmp/midplan.err"
+check "... kbench plan -o DIR of that campaign: exit 1 ($rc), the edited snapshot file named" \
+	"[ $rc -eq 1 ] && grep -q '$tmp/cmid/profiles/own.fio: changed since the campaign began' $tmp/midplan.err"
+# the same campaign as an older kbench made it (no "snapshot" in its
+# campaign.json): the job file's line is what refuses it
+jq 'del(.snapshot)' "$tmp/cmid/campaign.json" >"$tmp/cmid.cj" && mv "$tmp/cmid.cj" "$tmp/cmid/campaign.json"
+"$KBENCH" plan -o "$tmp/cmid" >/dev/null 2>"$tmp/midplan2.err"
+rc=$?
+check "... without its snapshot record: exit 1 ($rc), the snapshot's line named" \
+	"[ $rc -eq 1 ] && grep -q 'exec_prerun=touch $tmp/pwned-mid (runs a shell command): refused, as fio would do that as root' $tmp/midplan2.err"
 
 # a device of size 0 (a loop device with no file attached): refused by
 # plan and run before any run, not a failure per run

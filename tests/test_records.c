@@ -1,8 +1,8 @@
 /* tests/test_records.c - results/records.c: the KVM probe's answer kept
  * for the campaign and for the machine (by boot id), boot timings and
  * their mean overhead (the ETA of boots), the tool-version cache, run.json
- * from its typed record (results/run_json.h), campaign.json's plan
- * (results/campaign_json.h), state.json (results/state.h); and lib/proc.c's
+ * from its typed record (results/run_json.h), campaign.json's plan and
+ * snapshot (results/campaign_json.h), state.json (results/state.h); and lib/proc.c's
  * kb_which.  Everything under a temporary KBENCH_RUN_DIR. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -348,6 +348,73 @@ static void test_campaign_plan(void **state)
 	free(dir);
 }
 
+/* campaign.json's snapshot (results_campaign_snapshot()): none in a
+ * campaign made before it was recorded; read back as written; a key
+ * naming a file outside the campaign directory's snapshot, a value that
+ * is not a SHA-256 in lowercase hex, or a "snapshot" that is not an
+ * object refused with nothing returned. */
+static void test_campaign_snapshot(void **state)
+{
+	char *dir = kb_path_join(tmp, "snap"), *cj;
+	static const char hex[] = "fd1b23b2471a49441c656d10670556f9"
+				  "433e620a5d827d0e8f585e942b4adfb0";
+	static const char *const bad[] = { "../kernels.conf", "profiles/",
+		"profiles/../x", "profiles/.hidden", "profiles/a/b",
+		"/etc/passwd", "kernels.conf2", "runs/x" };
+	struct results_snapshot_file *f = (void *)1;
+	size_t n = 99, i;
+	char *text;
+
+	(void)state;
+	assert_int_equal(kb_mkdir_p(dir), 0);
+	cj = kb_path_join(dir, "campaign.json");
+	assert_int_equal(write_text(cj, "{\"schema_version\": 1}\n"), 0);
+	assert_int_equal(results_campaign_snapshot(cj, &f, &n), 0);
+	assert_null(f);
+	assert_int_equal(n, 0);
+	text = kb_xasprintf("{\"snapshot\": {\"kernels.conf\": \"%s\", "
+			    "\"profiles/randread-4k.fio\": \"%s\"}}\n", hex,
+			    hex);
+	assert_int_equal(write_text(cj, text), 0);
+	free(text);
+	assert_int_equal(results_campaign_snapshot(cj, &f, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(f[0].path, "kernels.conf");
+	assert_string_equal(f[1].path, "profiles/randread-4k.fio");
+	assert_string_equal(f[1].sha256, hex);
+	results_snapshot_free(f, n);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		text = kb_xasprintf("{\"snapshot\": {\"kernels.conf\": "
+				    "\"%s\", \"%s\": \"%s\"}}\n", hex, bad[i],
+				    hex);
+		assert_int_equal(write_text(cj, text), 0);
+		free(text);
+		f = (void *)1;
+		assert_int_equal(results_campaign_snapshot(cj, &f, &n),
+				 -EINVAL);
+		assert_null(f);
+		assert_int_equal(n, 0);
+	}
+	/* upper-case hex, 63 digits, a number, an array */
+	text = kb_xasprintf("{\"snapshot\": {\"kernels.conf\": \"%.63s\"}}\n",
+			    hex);
+	assert_int_equal(write_text(cj, text), 0);
+	free(text);
+	assert_int_equal(results_campaign_snapshot(cj, &f, &n), -EINVAL);
+	assert_int_equal(write_text(cj, "{\"snapshot\": {\"kernels.conf\": "
+		"\"FD1B23B2471A49441C656D10670556F9433E620A5D827D0E8F585E942B4ADFB0\"}}"),
+		0);
+	assert_int_equal(results_campaign_snapshot(cj, &f, &n), -EINVAL);
+	assert_int_equal(write_text(cj, "{\"snapshot\": {\"kernels.conf\": 1}}"),
+			 0);
+	assert_int_equal(results_campaign_snapshot(cj, &f, &n), -EINVAL);
+	assert_int_equal(write_text(cj, "{\"snapshot\": [\"kernels.conf\"]}"), 0);
+	assert_int_equal(results_campaign_snapshot(cj, &f, &n), -EINVAL);
+	assert_null(f);
+	free(cj);
+	free(dir);
+}
+
 /* state.json from its typed record (results/state.h): runs found by key
  * whatever order they were recorded in, replaced and forgotten; the
  * optional members written only when set; read back the same; a file
@@ -458,6 +525,7 @@ int main(void)
 		cmocka_unit_test(test_which),
 		cmocka_unit_test(test_run_json),
 		cmocka_unit_test(test_campaign_plan),
+		cmocka_unit_test(test_campaign_snapshot),
 		cmocka_unit_test(test_state),
 	};
 
