@@ -802,6 +802,13 @@ int cmd_compare(int argc, char **argv)
 	drop_unshared_jobs(&b, &n);
 	drop_unshared_jobs(&n, &b);
 
+	if (!b.config && !baseline_of(&b.camp)) {
+		/* no configuration to compare with (a campaign.json whose
+		 * "configurations" is empty): a NULL id went to strcmp */
+		kb_error("%s has no configuration: nothing to compare with",
+			 b.arg);
+		goto out;
+	}
 	/* the merged model: BASE's statistics settings (its kernels.conf) */
 	merged = results_pair_new(b.res);
 	build_pairs(&pairs, merged, &b, &n, &map);

@@ -3,6 +3,7 @@
 #include "builtin/builtin.h"
 #include "results/campaign_diff.h"
 #include "results/campaign_json.h"
+#include "runner/campaign.h"
 #include "reports/layout.h"
 #include "lib/err.h"
 #include "lib/file.h"
@@ -16,6 +17,7 @@
 #include "stats/compare.h"
 #include "stats/disturbed.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -219,6 +221,42 @@ static int has_format(const char **formats, const char *name)
  * campaign directory that is not a shard, its runs' numbers in *values
  * beside the tree (results_load_campaign_values(): a 100k-run campaign
  * in a quarter of the memory), else *values NULL. */
+/* --reparse writes each run's metrics.json in dir (a campaign, or a
+ * directory of shard campaigns): as kbench run -o DIR does, only where
+ * root and the trusted users alone can change the campaign (runner/
+ * campaign.h campaign_dir_check(): no link under runs/, no file of
+ * another's); a break-it trial had root write through a run directory
+ * linked elsewhere.  1 refused (said), else 0. */
+static int reparse_refused(const char *dir)
+{
+	char *cj = kb_path_join(dir, "campaign.json"), *sub;
+	struct dirent *e;
+	DIR *d;
+	int bad = 0;
+
+	if (kb_exists(cj)) {
+		bad = campaign_dir_check(dir) != 0;
+	} else if ((d = opendir(dir))) {
+		while (!bad && (e = readdir(d))) {
+			if (e->d_name[0] == '.')
+				continue;
+			sub = kb_path_join(dir, e->d_name);
+			free(cj);
+			cj = kb_path_join(sub, "campaign.json");
+			if (kb_exists(cj))
+				bad = campaign_dir_check(sub) != 0;
+			free(sub);
+		}
+		closedir(d);
+	}
+	free(cj);
+	if (bad)
+		kb_error("%s: --reparse not done: it writes each run's "
+			 "metrics.json as this user (kbench report without "
+			 "--reparse reads the campaign as it is)", dir);
+	return bad;
+}
+
 static struct json_t *lean_load(const char *dir, int reparse, int lean,
 				struct kb_run_values **values)
 {
@@ -511,6 +549,8 @@ int cmd_report(int argc, char **argv)
 				argv[k - 1]);
 			continue;
 		}
+		if (reparse && reparse_refused(argv[c]))
+			goto out;	/* said */
 		src[nsrc].name = argv[c];
 		src[nsrc].results = lean_load(argv[c], reparse,
 			/* what reads only the typed model: one campaign's

@@ -33,16 +33,32 @@ char *plots_file_name(const char *job, const char *kind, const char *ext)
 	return s;
 }
 
-/* A title for gnuplot's double-quoted strings: no quotes, backslashes
- * or control characters; '_' shown literally (noenhanced). */
+/* A title for gnuplot's double-quoted strings: no quotes, backslashes,
+ * backquotes (gnuplot runs `...` in a double-quoted string through
+ * /bin/sh: a configuration id from a campaign directory ran a command
+ * as root) or control characters (a newline ends the command); '_'
+ * shown literally (noenhanced). */
 static char *gp_title(const char *s)
 {
 	char *d = kb_xstrdup(s), *p;
 
 	for (p = d; *p; p++)
-		if (*p == '"' || *p == '\\' || (unsigned char)*p < 0x20)
+		if (*p == '"' || *p == '\\' || *p == '`' ||
+		    (unsigned char)*p < 0x20 || *p == 0x7f)
 			*p = '\'';
 	return d;
+}
+
+/* 1 when s can go into a gnuplot command as it is (a metric name, a
+ * tunable label): letters, digits and . _ - + = % only; what a
+ * campaign directory says otherwise is not plotted */
+static int gp_plain(const char *s)
+{
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || strchr("._-+=%", *s)))
+			return 0;
+	return 1;
 }
 
 /* A tick label under a bar: gp_title(s) with a line per
@@ -142,6 +158,13 @@ static int plot_draw(struct plot *p, const char *head, const char *body)
 		return -EIO;
 	}
 	p->d = NULL;
+	/* every string of a campaign's went through gp_title() or
+	 * gp_plain(): a backquote left is a bug, never run */
+	if (strchr(head, '`') || strchr(body, '`')) {
+		kb_error("%s: a backquote in the gnuplot commands; not drawn "
+			 "(a bug: please report it)", p->gp);
+		return -EINVAL;
+	}
 	ret = kb_write_atomic_opt(p->dat, p->dbuf, p->dlen, KB_WRITE_NOSYNC);
 	if (ret)
 		return ret;
@@ -683,6 +706,8 @@ static int grid_build(const struct kb_rmodel *m,
 
 	memset(g, 0, sizeof(*g));
 	g->dim = grid_dim(m, opts, &g->lines);
+	if (g->dim && !gp_plain(g->dim))
+		g->dim = NULL;	/* a campaign's label that is not a name */
 	if (!g->dim)
 		return 0;
 	for (i = 0; i < m->campaign.nconfigs; i++)
@@ -1092,6 +1117,16 @@ static int cdf_plot(const struct kb_rmodel *m, const char *dir,
 	return ret ? ret : 1;
 }
 
+/* A path for gnuplot's single-quoted strings (no substitution there):
+ * no quote, no control character (a newline ends the command). */
+static int gp_path_ok(const char *p)
+{
+	for (; *p; p++)
+		if (*p == '\'' || (unsigned char)*p < 0x20 || *p == 0x7f)
+			return 0;
+	return 1;
+}
+
 int plots_write(const struct kb_rmodel *m, const char *dir,
 		const char *campaign_dir, const struct report_opts *opts,
 		int png, struct kb_gnuplot *gp)
@@ -1105,13 +1140,31 @@ int plots_write(const struct kb_rmodel *m, const char *dir,
 		report_opts_init(&defaults);
 		opts = &defaults;
 	}
-	if (strchr(dir, '\'') || (campaign_dir && strchr(campaign_dir, '\''))) {
-		kb_error("--plots %s: a directory name with a quote (') cannot "
-			 "go into a gnuplot script; choose another", dir);
+	if (!gp_path_ok(dir) || (campaign_dir && !gp_path_ok(campaign_dir))) {
+		kb_error("--plots %s: a directory name with a quote (') or a "
+			 "control character cannot go into a gnuplot script; "
+			 "choose another", dir);
 		kb_gnuplot_discard(gp);
 		return -EINVAL;
 	}
 	ret = kb_mkdir_p(dir);
+	if (!ret) {
+		/* gnuplot opens each graph's name itself (set output),
+		 * following a link: a directory someone else can change
+		 * (a planted randread-4k-cdf.svg -> /etc/...) would have
+		 * root overwrite what the link names */
+		char *why = NULL;
+
+		ret = kb_path_trusted(dir, &why);
+		if (ret) {
+			kb_error("--plots %s: not drawn there: %s; gnuplot "
+				 "writes the graphs as this user, so the "
+				 "directory must be changeable only by root "
+				 "and the trusted users (see README, "
+				 "Security)", dir, why ? why : "?");
+			free(why);
+		}
+	}
 	if (ret) {
 		kb_gnuplot_discard(gp);
 		return ret;
@@ -1123,6 +1176,12 @@ int plots_write(const struct kb_rmodel *m, const char *dir,
 		metric = job ? job_metric(m, job, opts) : NULL;
 		if (!metric)
 			continue;
+		if (!gp_plain(metric)) {
+			kb_warn("job %s: metric '%s' not plotted (a name of "
+				"letters, digits and . _ - + = %% expected)",
+				job, metric);
+			continue;
+		}
 		ret = bar_plot(m, dir, job, metric);
 		if (ret < 0)
 			goto out;

@@ -340,6 +340,31 @@ static int rec_alive(const struct kb_tunable_record *r)
 	       (!r->pid_start || r->pid_start == kb_pid_start_ticks(r->pid));
 }
 
+/* The registry directory regdir ($KBENCH_RUN_DIR/tunables): kbench
+ * writes the sysfs and /proc/sys values its records name, as root, so
+ * only root and the trusted users may change it (lib/file.h
+ * kb_path_trusted(): every directory of its path); a break-it trial
+ * planted a record in a KBENCH_RUN_DIR others could write and had
+ * loop7's read_ahead_kb set to 4.  0 (also when it does not exist yet:
+ * kb_mkdir_p() makes it root's), or -EPERM / -errno with a message. */
+static int registry_trusted(const char *regdir)
+{
+	char *why = NULL;
+	int ret;
+
+	if (!kb_exists(regdir))
+		return 0;
+	ret = kb_path_trusted(regdir, &why);
+	if (ret)
+		kb_error("the tunables' records %s are not used: %s; kbench "
+			 "writes the values they name as root, so the "
+			 "directory must be changeable only by root and the "
+			 "trusted users (KBENCH_RUN_DIR chooses another place; "
+			 "default /run/kbench)", regdir, why ? why : "?");
+	free(why);
+	return ret;
+}
+
 /* The original value of tpath (resolved and checked: tunables.h): the
  * registry's when a dead kbench left it changed, else current.  Records
  * this campaign in the registry.  NULL (message printed) when another
@@ -348,10 +373,24 @@ static char *registry_claim(const char *tpath, char *current,
 			    const char *campaign)
 {
 	char *rp = registry_path(tpath), *dir, *orig = current;
-	struct kb_tunable_record rec = { 0 }, old;
-	int e = tunable_record_load(rp, &old) == 0;
-	pid_t pid = (pid_t)old.pid;
-	const char *o = old.original, *owner = old.campaign;
+	struct kb_tunable_record rec = { 0 }, old = { 0 };
+	int e;
+	pid_t pid;
+	const char *o, *owner;
+
+	dir = kb_xstrdup(rp);
+	*strrchr(dir, '/') = '\0';
+	if (registry_trusted(dir)) {	/* said */
+		free(dir);
+		free(rp);
+		free(current);
+		return NULL;
+	}
+	free(dir);
+	e = tunable_record_load(rp, &old) == 0;
+	pid = (pid_t)old.pid;
+	o = old.original;
+	owner = old.campaign;
 
 	if (e && old.path && strcmp(old.path, tpath)) {
 		/* the name says one tunable, the record another: not ours */
@@ -403,7 +442,8 @@ static char *registry_claim(const char *tpath, char *current,
 	}
 	/* the record is the only way back after a crash (the campaign
 	 * directory is not trusted): no record, no change */
-	if (kb_mkdir_p(dir) || tunable_record_save(rp, &rec)) {
+	if (kb_mkdir_p(dir) || registry_trusted(dir) ||
+	    tunable_record_save(rp, &rec)) {
 		kb_error("cannot record the original value of %s in %s: not "
 			 "changed (after a crash nothing could restore it; "
 			 "KBENCH_RUN_DIR chooses another place)", tpath, rp);
@@ -492,9 +532,15 @@ static int restore_registry(int (*pick)(const struct kb_tunable_record *r,
 			    const void *ctx, int *left)
 {
 	char *regdir = kb_path_join(kb_machine_dir(), "tunables");
-	DIR *d = opendir(regdir);
+	DIR *d;
 	struct dirent *e;
-	int ret = 0, k;
+	int ret = registry_trusted(regdir), k;
+
+	if (ret) {
+		free(regdir);
+		return ret;
+	}
+	d = opendir(regdir);
 
 	while (d && (e = readdir(d))) {
 		struct kb_tunable_record r;
@@ -686,8 +732,9 @@ int tunables_init(struct kb_tunables *tu, const struct kb_config *cfg,
 		if (tunables_restore_file(tu->saved_path, cfg) < 0)
 			return -EIO;
 	}
-	if (restore_registry(pick_orphan, NULL, &left) < 0)
-		return -EIO;
+	ret = restore_registry(pick_orphan, NULL, &left);
+	if (ret < 0)
+		return ret == -EIO ? -EIO : -EPERM;
 	for (i = 0; i < cfg->ntunables; i++) {
 		char why[512], *raw;
 		int fd;

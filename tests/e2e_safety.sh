@@ -501,4 +501,54 @@ wait $pid
 rc=$?
 check "Ctrl-C during a hung fake fio: exit 130 (got $rc), nothing of fio survives" \
 	"[ $rc -eq 130 ] && [ \"\$(left)\" = 0 ]"
+
+# --- 7. what a campaign directory or a run directory says, and where
+#     root writes (a break-it trial, 2026-12-04) ---
+case $KBENCH in /*) kb=$KBENCH ;; *) kb=$repo/$KBENCH ;; esac
+# a configuration id with a backquote: gnuplot runs `...` in a
+# double-quoted string through /bin/sh
+mkdir -p "$tmp/bq"
+conf "$tmp/bq.conf" loop:32M "sweep iodepth = 1 \`>PWNED-bq\`" "retry_disturbed = 0"
+(cd "$tmp/bq" && "$kb" run -q -c "$tmp/bq.conf" -o "$tmp/cbq" >/dev/null 2>"$tmp/7a.err")
+(cd "$tmp/bq" && "$kb" report --plots "$tmp/bq/p" "$tmp/cbq" >/dev/null 2>>"$tmp/7a.err")
+check "a backquote in a configuration id: no command run by gnuplot (run and report --plots), none in its scripts" \
+	"[ ! -e $tmp/bq/PWNED-bq ] && ls $tmp/cbq/plots/*.gp $tmp/bq/p/*.gp >/dev/null && ! grep -q '\`' $tmp/cbq/plots/*.gp $tmp/bq/p/*.gp"
+# a --plots directory another user owns, a link planted in it
+echo orig >"$tmp/victim-svg"
+mkdir "$tmp/plnobody"
+ln -s "$tmp/victim-svg" "$tmp/plnobody/randread-4k-cdf.svg"
+chown -h nobody "$tmp/plnobody" "$tmp/plnobody/randread-4k-cdf.svg"
+"$KBENCH" report --plots "$tmp/plnobody" "$tmp/cbq" >/dev/null 2>"$tmp/7b.err"
+rc=$?
+check "report --plots into a directory another user owns: exit 2 (got $rc), named, nothing written through its link" \
+	"[ $rc -eq 2 ] && grep -q 'plnobody: not drawn there: .*plnobody: owned by uid' $tmp/7b.err && [ \"\$(cat $tmp/victim-svg)\" = orig ]"
+# a KBENCH_RUN_DIR others can write, a record planted in it
+mkdir -p "$tmp/rdww/tunables"
+chmod 777 "$tmp/rdww"
+printf '{"campaign": "/nonexistent", "original": "4", "path": "/sys/devices/virtual/block/loop999/queue/read_ahead_kb", "pid": 999999, "pid_start": 1}' \
+	>"$tmp/rdww/tunables/!sys!devices!virtual!block!loop999!queue!read_ahead_kb"
+conf "$tmp/rdww.conf" loop:32M "tunable NM = queue/nomerges: 1"
+KBENCH_RUN_DIR="$tmp/rdww" "$KBENCH" run -q -c "$tmp/rdww.conf" -o "$tmp/crdww" >/dev/null 2>"$tmp/7c.err"
+rc=$?
+check "KBENCH_RUN_DIR writable by all, a record planted: exit 1 (got $rc), not used, named, no run" \
+	"[ $rc -eq 1 ] && grep -q \"the tunables' records $tmp/rdww/tunables are not used: $tmp/rdww: writable by all\" $tmp/7c.err && ! grep -q restor $tmp/7c.err && [ ! -d $tmp/crdww/runs ]"
+# report --reparse through a run directory linked elsewhere
+cp -a "$tmp/cbq" "$tmp/crep"
+rd=$(find "$tmp/crep/runs" -path "*/[0-9][0-9][0-9]" -type d | sort | head -1)
+mkdir "$tmp/elsewhere"
+cp -a "$rd/." "$tmp/elsewhere/"
+rm -rf "$rd" "$tmp/elsewhere/metrics.json"
+ln -s "$tmp/elsewhere" "$rd"
+"$KBENCH" report --reparse "$tmp/crep" >/dev/null 2>"$tmp/7d.err"
+rc=$?
+check "report --reparse with a run directory linked elsewhere: exit 2 (got $rc), the link named, nothing written there" \
+	"[ $rc -eq 2 ] && grep -q 'a symbolic link (to $tmp/elsewhere)' $tmp/7d.err && grep -q -- '--reparse not done' $tmp/7d.err && [ ! -e $tmp/elsewhere/metrics.json ]"
+# compare against a campaign.json without configurations (a NULL
+# baseline went to strcmp: a segfault)
+cp -a "$tmp/cbq" "$tmp/cnoconf"
+jq '.configurations = []' "$tmp/cbq/campaign.json" >"$tmp/cnoconf/campaign.json"
+"$KBENCH" compare "$tmp/cnoconf" "$tmp/cbq" >/dev/null 2>"$tmp/7e.err"
+rc=$?
+check "compare with a BASE of no configuration: exit 2 (got $rc), said" \
+	"[ $rc -eq 2 ] && grep -q 'cnoconf has no configuration: nothing to compare with' $tmp/7e.err"
 finish
