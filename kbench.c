@@ -39,7 +39,9 @@ static void usage(FILE *f)
 	for (c = commands; c->name; c++)
 		fprintf(f, "  %-15s %s\n", c->name, c->summary);
 	fprintf(f, "\n'kbench COMMAND --help' explains a command; "
-		   "man kbench(1) explains them all.\n");
+		   "man kbench(1) explains them all.\n"
+		   "kbench --completion bash|zsh prints the shell completion "
+		   "script.\n");
 }
 
 int main(int argc, char **argv)

@@ -60,7 +60,7 @@ static void usage(FILE *f)
 "DIR:CONFIGURATION: every configuration of NEW against it.  NEW given\n"
 "as DIR:CONFIGURATION: against BASE's configuration of that name, as\n"
 "for two directories (of the same campaign: against its baseline,\n"
-"kbench compare A A:NM=1).  The same\n"
+"kbench compare A A:running,NM=1).  The same\n"
 "directory twice (kbench compare A A, or two paths to it) compares each\n"
 "configuration with itself as two campaigns would be, and says so:\n"
 "every change 0.00%%.  When the two\n"

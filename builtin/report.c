@@ -56,8 +56,9 @@ static void usage(FILE *f)
 "                     [--layout NAME | --rows DIM --cols DIM]\n"
 "                     [--plots DIR [--png]]\n"
 "                     [--reparse] [--from-json FILE]... [--separate]\n"
-"                     [--map NEW=OLD]...\n"
-"                     [-o FILE] DIR...\n"
+"                     [--map NEW=OLD]... [--alpha P] [--min-effect PCT]\n"
+"                     [--max-mde PCT] [--exclude-outliers]\n"
+"                     [--exclude-disturbed] [-o FILE] DIR...\n"
 "\n"
 "Render the comparison tables of the campaign directory DIR (or of a\n"
 "results.json given with --from-json).  Several campaigns (kernels measured\n"
@@ -81,9 +82,10 @@ static void usage(FILE *f)
 "options:\n"
 "  -f, --format FMT    text (default): fixed-width, 80 columns, ASCII, for\n"
 "                      a mailing-list post (wide tables are split into\n"
-"                      several); markdown: GitHub tables (with --plots the\n"
-"                      graphs embedded, and the environment and reproducer\n"
-"                      sections); csv: data for a spreadsheet (RFC 4180):\n"
+"                      several); markdown: GitHub tables, and for one\n"
+"                      campaign the environment and reproducer sections\n"
+"                      (with --plots the graphs embedded too); csv: data\n"
+"                      for a spreadsheet (RFC 4180):\n"
 "                      a header, then one record per configuration, job\n"
 "                      and metric with plain numbers (mean, sd, cv_pct,\n"
 "                      ci_low, ci_high, n, change_pct and its CI,\n"
@@ -669,6 +671,11 @@ int cmd_report(int argc, char **argv)
 		opts.full_markdown = 1;
 	}
 
+	/* markdown of one campaign is for posting: its environment and
+	 * reproducers with it, as the runner's report.md has them (a
+	 * new-user trial found them only with --plots) */
+	if (nsrc == 1 && has_format(formats, "markdown"))
+		opts.full_markdown = 1;
 	if (output && strcmp(output, "-")) {
 		out = open_memstream(&buf, &buflen);
 		if (!out) {

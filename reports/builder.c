@@ -514,6 +514,46 @@ static void dropped_outlier_notes(struct ctx *c, struct kb_table *t,
 	free(list);
 }
 
+/* Under the comparison table of job: the significant comparisons of
+ * job counted in the Benjamini-Hochberg family but of a metric this
+ * table does not show (a new-user trial found p99 -37%, significant,
+ * only in results.json while the default table said "0 cell(s)
+ * marked" over 4 comparisons). */
+static void hidden_significant_note(struct ctx *c, struct kb_table *t,
+				   const char *job, const char **metrics,
+				   size_t nm)
+{
+	char *list = NULL;
+	size_t len = 0, i, m, n = 0;
+	FILE *f = NULL;
+
+	for (i = 0; i < c->an->ncomparisons; i++) {
+		const struct kb_comparison_row *e = &c->an->comparisons[i];
+
+		if (!e->job || strcmp(e->job, job) || !e->metric ||
+		    !e->configuration || !e->verdict ||
+		    (strcmp(e->verdict, "regression") &&
+		     strcmp(e->verdict, "improvement") &&
+		     strcmp(e->verdict, "significant difference")))
+			continue;
+		for (m = 0; m < nm && strcmp(metrics[m], e->metric); m++)
+			;
+		if (m < nm)
+			continue;
+		if (!f)
+			f = kb_xmemstream(&list, &len);
+		fprintf(f, "%s%s of %s %+.2f%% (%s)", n++ ? ", " : "",
+			e->metric, e->configuration, e->change_pct, e->verdict);
+	}
+	if (!f)
+		return;
+	fclose(f);
+	kb_table_add_note(t, "also significant, of a metric not in this "
+			  "table: %s (kbench report --metric NAME shows it)",
+			  list);
+	free(list);
+}
+
 /* Under the comparison table: how significance was decided, the
  * minimum detectable effect, outliers, drift, warm-up and samples too
  * small to test (stats/compare.h). */
@@ -560,6 +600,7 @@ static void comparison_notes(struct ctx *c, struct kb_table *t,
 		or0(set->alpha), (long long)set->family_size, or0(set->alpha),
 		nsig, set->outliers_excluded ?
 		"; outliers excluded (--exclude-outliers)" : "");
+	hidden_significant_note(c, t, job, metrics, nm);
 	for (m = 0; m < nm; m++) {
 		for (i = 0; i < c->ncfgs; i++) {
 			e = find_comparison(c, c->cfgs[i].id, job, metrics[m]);
@@ -1106,6 +1147,55 @@ static void shard_header(const struct ctx *c, struct kb_report *r)
 	free(s);
 }
 
+/* " (by psi.cpu_some_pct 4, task.other.cpu_pct 1)": which rules the
+ * disturbed counted runs broke, each rule's count (a run may break
+ * several), so that a header of "other tasks used 14%" with 5 of 6 runs
+ * disturbed (by CPU pressure, in a new-user trial) does not read as
+ * the wrong cause; "" when none (malloc'd). */
+static char *disturbed_by(struct ctx *c)
+{
+	const char *name[8];
+	size_t cnt[8], nn = 0, r, k, j, l;
+	char *out = NULL, *tmp;
+
+	for (r = 0; r < c->rm->nruns; r++) {
+		const struct kb_rrun *x = &c->rm->runs[r];
+
+		if (!x->ok || x->warmup)
+			continue;
+		for (k = 0; k < x->info.disturbed.n; k++) {
+			const char *w = x->info.disturbed.v[k];
+
+			l = strcspn(w, " ");
+			for (j = 0; j < nn && (strlen(name[j]) != l ||
+			     strncmp(name[j], w, l)); j++)
+				;
+			if (j == nn) {
+				if (nn == 8)
+					continue;
+				name[nn] = w;
+				cnt[nn++] = 0;
+			}
+			cnt[j]++;
+		}
+	}
+	for (j = 0; j < nn; j++) {
+		l = strcspn(name[j], " ");
+		tmp = kb_xasprintf("%s%.*s %zu", out ? out : "", (int)l,
+				   name[j], cnt[j]);
+		free(out);
+		out = tmp;
+		if (j + 1 < nn) {
+			tmp = kb_xasprintf("%s, ", out);
+			free(out);
+			out = tmp;
+		}
+	}
+	tmp = out ? kb_xasprintf(" (by %s)", out) : kb_xstrdup("");
+	free(out);
+	return tmp;
+}
+
 /* "Machine: busy: other tasks used 64% of a CPU during the runs
  * (median), 3 of 20 runs disturbed": how busy the machine was, so that a
  * reader of a noisy table knows why, by the rule that marks the runs
@@ -1114,6 +1204,7 @@ static void machine_header(struct ctx *c, struct kb_report *r)
 {
 	double other;
 	size_t d, n, nsup, nfail;
+	char *by;
 	int busy;
 
 	/* judged only where stats_mark_disturbed_in() ran (kbench run,
@@ -1122,15 +1213,17 @@ static void machine_header(struct ctx *c, struct kb_report *r)
 	if (busy < 0)
 		return;
 	nsup = c->camp->nsuperseded;
+	by = disturbed_by(c);
 	if (isfinite(other))
 		add_header(r, "Machine", kb_xasprintf("%s: other tasks used "
 			   "%.0f%% of a CPU during the runs (median), %zu of "
-			   "%zu runs disturbed", busy ? "busy" : "quiet", other,
-			   d, n));
+			   "%zu runs disturbed%s", busy ? "busy" : "quiet",
+			   other, d, n, by));
 	else
 		add_header(r, "Machine", kb_xasprintf("%sthe CPU of other "
-			   "tasks was not measured; %zu of %zu runs disturbed",
-			   busy ? "busy: " : "", d, n));
+			   "tasks was not measured; %zu of %zu runs disturbed%s",
+			   busy ? "busy: " : "", d, n, by));
+	free(by);
 	nfail = c->camp->nsuperseded_failed;
 	if (nsup > nfail)
 		add_header(r, "Retried", kb_xasprintf("%zu run(s) superseded: "

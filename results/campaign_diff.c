@@ -180,11 +180,15 @@ void results_setup_diff_warn(const char *bdir, const struct kb_rcampaign *cb,
 	    cb->runtime_s != cn->runtime_s)
 		SAY_DIFF("  runtime: %g s in %s, %g s in %s\n", cb->runtime_s,
 			 bdir, cn->runtime_s, ndir);
+	/* more rounds is more of the same measurement, not another one
+	 * (a new-user trial read "measured different things" as a fault):
+	 * said apart */
 	if (cb->iterations >= 0 && cn->iterations >= 0 &&
 	    cb->iterations != cn->iterations)
-		SAY_DIFF("  iterations: %lld in %s, %lld in %s\n",
-			 (long long)cb->iterations, bdir,
-			 (long long)cn->iterations, ndir);
+		kb_info("the campaigns ran different numbers of rounds (each "
+			"table's n says how many counted): iterations: %lld in "
+			"%s, %lld in %s", (long long)cb->iterations, bdir,
+			(long long)cn->iterations, ndir);
 	if (cb->warmup >= 0 && cn->warmup >= 0 && cb->warmup != cn->warmup)
 		SAY_DIFF("  warmup: %lld in %s, %lld in %s\n",
 			 (long long)cb->warmup, bdir, (long long)cn->warmup,

@@ -1,6 +1,7 @@
 /* results/campaign_info.c - see campaign_info.h. */
 #include "results/campaign_info.h"
 #include "results/json.h"
+#include "lib/err.h"
 #include "lib/file.h"
 
 #include <math.h>
@@ -42,6 +43,39 @@ static double num_of(json_t *obj, const char *key)
 	json_t *v = json_object_get(obj, key);
 
 	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* A statistics setting of campaign.json's "campaign" (alpha, min_effect_
+ * pct, max_mde_pct) in (lo, hi], or [lo, hi] with lo_ok, as kernels.conf
+ * allows it (parsers/kconf.c); another value is warned about, naming
+ * the campaign, and read as absent (NAN: the default): a hand-edited
+ * alpha of 2 or -1 made a verdict where the campaign could not decide. */
+static double setting_of(const struct kb_rcampaign *c, json_t *camp,
+			 const char *key, double lo, double hi, int lo_ok)
+{
+	static char *said[16];	/* once per campaign and key: the model
+				 * is read more than once per command */
+	double v = num_of(camp, key);
+	char *what;
+	size_t i;
+
+	if (isnan(v) || ((lo_ok ? v >= lo : v > lo) && v <= hi))
+		return v;
+	what = kb_xasprintf("%s\n%s", c->name ? c->name : "?", key);
+	for (i = 0; i < 16 && said[i] && strcmp(said[i], what); i++)
+		;
+	if (i < 16 && said[i]) {
+		free(what);
+		return NAN;
+	}
+	kb_warn("campaign %s: \"%s\" %g: expected a number in %c%g, %g]; "
+		"the default used", c->name ? c->name : "?", key, v,
+		lo_ok ? '[' : '(', lo, hi);
+	if (i < 16)
+		said[i] = what;	/* kept to the end: a handful at most */
+	else
+		free(what);
+	return NAN;
 }
 
 /* obj[key] as an integer, else -1. */
@@ -387,9 +421,10 @@ void kb_rcampaign__fill(struct kb_rcampaign *c, json_t *results)
 	c->disturbed.other_cpu_limit = num_of(ds, "other_cpu_limit");
 	c->disturbed.idle_q3 = num_of(ds, "idle_q3");
 	c->disturbed.idle_limit = num_of(ds, "idle_limit");
-	c->alpha = num_of(camp, "alpha");
-	c->min_effect_pct = num_of(camp, "min_effect_pct");
-	c->max_mde_pct = num_of(camp, "max_mde_pct");
+	c->alpha = setting_of(c, camp, "alpha", 0.0, 0.5, 0);
+	c->min_effect_pct = setting_of(c, camp, "min_effect_pct", 0.0, 1000.0,
+				       1);
+	c->max_mde_pct = setting_of(c, camp, "max_mde_pct", 0.0, 1000.0, 1);
 	pcts_of(&c->min_effect_by_metric, json_object_get(camp,
 		"min_effect_by_metric"));
 	pcts_of(&c->max_mde_by_metric, json_object_get(camp,

@@ -298,7 +298,9 @@ count:
 		goto out;
 
 	kb_info("%s campaign %s%s: %zu of %zu runs to do on %s%s, about %s",
-		c.resumed ? "resuming" : "starting", dir, sb, todo, c.plan.nruns,
+		kb_driver_dry_run ? (c.resumed ? "dry run: would resume" :
+		"dry run: would start") : c.resumed ? "resuming" : "starting",
+		dir, sb, todo, c.plan.nruns,
 		have_target ? t.path : "the variants' kernels",
 		t.kind == KB_TARGET_LOOP ? (t.direct_io ?
 		" (loop, direct I/O)" : " (loop, buffered)") : "",

@@ -224,7 +224,7 @@ int kb_mad_outliers(const double *x, size_t n, double *z, int *flag)
 		zi = (x[i] - med) / scale;
 		if (z)
 			z[i] = zi;
-		if (fabs(zi) > KB_MAD_Z_LIMIT &&
+		if (n >= KB_MAD_MIN_N && fabs(zi) > KB_MAD_Z_LIMIT &&
 		    fabs(x[i] - med) > KB_OUTLIER_MIN_REL * fabs(med)) {
 			flag[i] = 1;
 			nout++;

@@ -58,7 +58,11 @@
  *    When MAD = 0 (over half the values equal) the mean absolute
  *    deviation is used instead: M_i = (x_i - median) / (1.253314 MeanAD)
  *    (IBM SPSS, "modified z-score"); when that is 0 too, nothing is an
- *    outlier.  At least 3 values are needed.
+ *    outlier.  At least 5 values are needed (KB_MAD_MIN_N, ours): of
+ *    3, one deviation is always 0 and the MAD is the smaller of the
+ *    other two, so any lopsided sample flags its far value (a new-user
+ *    trial: of 32030, 37005 and 70023 IOPS the one quiet run, 70023,
+ *    was the "outlier").
  *  - drift: the least-squares line of the baseline's values over their
  *    position in the campaign's run order (GSL gsl_fit_linear), the
  *    slope's 95% CI (t with n - 2 df) and p, and the fitted change from
@@ -114,6 +118,7 @@ struct kb_comparison_row;	/* results/analysis.h */
 #define KB_DEFAULT_MAX_MDE_PCT 5.0
 #define KB_MW_EXACT_MAX 10	/* exact Mann-Whitney p up to this n */
 #define KB_MAD_Z_LIMIT 3.5	/* Iglewicz-Hoaglin outlier threshold */
+#define KB_MAD_MIN_N 5		/* fewer values: no outlier flagged */
 /* ... and never within this share of the median: the MAD of a very
  * tight sample (CV 0.01%) made 3 IOPS in 60k an "outlier"; 1% is the
  * default min_effect, the smallest change kbench calls significant */
@@ -151,7 +156,8 @@ size_t kb_bh_adjust(const double *p, size_t n, double *q);
 
 /* Modified z-scores of x into z (may be NULL) and outlier flags into
  * flag (|z| > KB_MAD_Z_LIMIT and |x - median| > KB_OUTLIER_MIN_REL *
- * |median|).  n < 3: no flags, z NAN.  Returns the
+ * |median|).  n < 3: no flags, z NAN; n < KB_MAD_MIN_N: z, no flags.
+ * Returns the
  * number of outliers, or -EINVAL. */
 int kb_mad_outliers(const double *x, size_t n, double *z, int *flag);
 

@@ -278,6 +278,13 @@ jq '.campaign.environment.fio_version="fio-3.36" | .campaign.iterations=7' "$fix
 "$KBENCH" report --from-json "$fixture" --from-json "$fixture" >/dev/null 2>"$tmp/same.err"
 check "report of two campaigns: their differences (fio version, iterations) said, none for two alike" \
 	"grep -q 'fio_version: \"fio-3.33\" in .*results.json, \"fio-3.36\" in .*other.json' '$tmp/diff.err' && grep -q 'iterations: 3 in .*results.json, 7 in .*other.json' '$tmp/diff.err' && ! grep -q 'different' '$tmp/same.err'"
+# a significant change of a metric the default table does not show
+# (p99 here) is named under the table, not only counted in the family
+jq '.runs |= map(if .configuration == "running,NM=2" and .metrics["read.clat_p99_ns"] != null then .metrics["read.clat_p99_ns"] *= 0.6 else . end)' "$fixture" >"$tmp/p99.json"
+"$KBENCH" report --from-json "$tmp/p99.json" >"$tmp/p99.txt" 2>/dev/null
+"$KBENCH" report --from-json "$fixture" >"$tmp/nop99.txt" 2>/dev/null
+check "a significant p99 change off the default table: named under it (and no such note without one)" \
+	"tr -s ' \n' ' ' <'$tmp/p99.txt' | grep -q 'also significant, of a metric not in this table: read.clat_p99_ns of running,NM=2 -4[0-9].[0-9][0-9]% (improvement)' && ! grep -q 'also significant' '$tmp/nop99.txt'"
 # mmtests compares every column with the first: a --map pair is said
 # to be elsewhere, not silently ignored
 sed 's/running,NM=2/other,NM=2/g' "$fixture" >"$tmp/renamed.json"

@@ -212,6 +212,17 @@ static void test_mad_b28(void **state)
 	/* too few values: nothing flagged */
 	assert_int_equal(kb_mad_outliers(x, 2, z, flag), 0);
 	{
+		/* 3 and 4 values: z computed, nothing flagged (of 3, the
+		 * one quiet run among two disturbed ones had |z| 4.5) */
+		double three[] = { 32030, 37005, 70023, 36000 };
+
+		assert_int_equal(kb_mad_outliers(three, 3, z, flag), 0);
+		assert_true(fabs(z[2]) > KB_MAD_Z_LIMIT);
+		assert_int_equal(flag[2], 0);
+		assert_int_equal(kb_mad_outliers(three, 4, z, flag), 0);
+		assert_int_equal(flag[2], 0);
+	}
+	{
 		/* a very tight sample: 3 IOPS in 60k has |z| 6 but is
 		 * within 1% of the median, not an outlier; 5% off is */
 		double tight[] = { 60000, 60000.5, 59999.5, 60000, 60003 };

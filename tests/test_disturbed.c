@@ -208,6 +208,29 @@ static void test_steal_psi(void **state)
 	json_decref(res);
 }
 
+/* A value and a limit that print alike at their precision get more
+ * decimals until they differ ("cpu.idle_pct 15% < 15%" in a new-user
+ * trial): idle 14.96 under half the upper quartile 30. */
+static void test_reason_decimals(void **state)
+{
+	json_t *runs = json_array(), *res;
+	static const double idle[] = { 30, 30, 30, 14.96 };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 4; i++)
+		json_array_append_new(runs, json_pack("{s:s, s:s, s:i, s:b, "
+			"s:s, s:{s:f}}", "configuration", "a", "job", "j",
+			"iteration", (int)i + 1, "warmup", 0, "status", "ok",
+			"metrics", "cpu.idle_pct", idle[i]));
+	res = json_pack("{s:{}, s:o}", "campaign", "runs", runs);
+	assert_int_equal(tree_mark_disturbed(res, NULL, 0), 1);
+	assert_string_equal(json_string_value(json_array_get(json_object_get(
+		json_array_get(runs, 3), "disturbed"), 0)),
+		"cpu.idle_pct 14.96% < 15.00%");
+	json_decref(res);
+}
+
 /* text with every line break and the indentation after it as one space
  * (the report wraps at 80 columns), in place */
 static void unwrap(char *s)
@@ -272,7 +295,8 @@ static void test_report_notes(void **state)
 	(void)state;
 	if (!strstr(buf, "Machine:     busy: other tasks used 28% of a") ||
 	    !strstr(buf, "(task.other.cpu_pct 130% > 42%), 2") ||
-	    !strstr(buf, "10 of 100 runs disturbed") ||
+	    !strstr(buf, "10 of 100 runs disturbed (by task.other.cpu_pct "
+		    "10)") ||
 	    !strstr(buf, "a 0 of 50 (0%), b 10 of 50 (20%)") ||
 	    !strstr(buf, "finding: b was disturbed more often") ||
 	    !strstr(buf, "disturbed: b randread-4k iteration 1"))
@@ -472,6 +496,7 @@ int main(void)
 		cmocka_unit_test(test_reasons_and_exclude),
 		cmocka_unit_test(test_off_and_missing),
 		cmocka_unit_test(test_steal_psi),
+		cmocka_unit_test(test_reason_decimals),
 		cmocka_unit_test(test_report_notes),
 		cmocka_unit_test(test_report_notes_capped),
 		cmocka_unit_test(test_busy_one_rule),

@@ -528,6 +528,28 @@ static void test_campaign_settings(void **state)
 	kb_rmodel__delete(b);
 	json_decref(res);
 	json_decref(bare);
+	/* out of kernels.conf's ranges (a hand edit): read as absent, the
+	 * default then (alpha 0 and 2, a negative max_mde_pct); 0 is a
+	 * min_effect_pct kernels.conf allows */
+	res = json_loads("{\"campaign\": {\"name\": \"h\", \"alpha\": 2,"
+			 " \"max_mde_pct\": -1, \"min_effect_pct\": 0},"
+			 " \"runs\": []}", 0, &err);
+	bare = json_loads("{\"campaign\": {\"name\": \"h0\", \"alpha\": 0},"
+			  " \"runs\": []}", 0, &err);
+	assert_non_null(res);
+	assert_non_null(bare);
+	m = kb_rmodel__new(res);
+	b = kb_rmodel__new(bare);
+	assert_non_null(m);
+	assert_non_null(b);
+	assert_true(isnan(m->campaign.alpha));
+	assert_true(isnan(m->campaign.max_mde_pct));
+	assert_true(m->campaign.min_effect_pct == 0.0);
+	assert_true(isnan(b->campaign.alpha));
+	kb_rmodel__delete(m);
+	kb_rmodel__delete(b);
+	json_decref(res);
+	json_decref(bare);
 }
 
 /* The outlier bookkeeping (kb_rmodel__outliers_*): "outliers" on the
