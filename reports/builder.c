@@ -1167,7 +1167,7 @@ static char *disturbed_by(struct ctx *c)
 			const char *w = x->info.disturbed.v[k];
 
 			l = strcspn(w, " ");
-			for (j = 0; j < nn && (strlen(name[j]) != l ||
+			for (j = 0; j < nn && (strcspn(name[j], " ") != l ||
 			     strncmp(name[j], w, l)); j++)
 				;
 			if (j == nn) {
