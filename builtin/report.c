@@ -17,7 +17,6 @@
 #include "stats/compare.h"
 #include "stats/disturbed.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -231,26 +230,15 @@ static int has_format(const char **formats, const char *name)
  * linked elsewhere.  1 refused (said), else 0. */
 static int reparse_refused(const char *dir)
 {
-	char *cj = kb_path_join(dir, "campaign.json"), *sub;
-	struct dirent *e;
-	DIR *d;
-	int bad = 0;
+	char **shards = NULL, *cj = kb_path_join(dir, "campaign.json");
+	size_t n = results_shard_dirs(dir, &shards), i;
+	int bad = !n && kb_exists(cj) && campaign_dir_check(dir) != 0;
 
-	if (kb_exists(cj)) {
-		bad = campaign_dir_check(dir) != 0;
-	} else if ((d = opendir(dir))) {
-		while (!bad && (e = readdir(d))) {
-			if (e->d_name[0] == '.')
-				continue;
-			sub = kb_path_join(dir, e->d_name);
-			free(cj);
-			cj = kb_path_join(sub, "campaign.json");
-			if (kb_exists(cj))
-				bad = campaign_dir_check(sub) != 0;
-			free(sub);
-		}
-		closedir(d);
+	for (i = 0; i < n; i++) {
+		bad = bad || campaign_dir_check(shards[i]) != 0;
+		free(shards[i]);
 	}
+	free(shards);
 	free(cj);
 	if (bad)
 		kb_error("%s: --reparse not done: it writes each run's "

@@ -1154,9 +1154,10 @@ static void shard_header(const struct ctx *c, struct kb_report *r)
  * the wrong cause; "" when none (malloc'd). */
 static char *disturbed_by(struct ctx *c)
 {
-	const char *name[8];
-	size_t cnt[8], nn = 0, r, k, j, l;
-	char *out = NULL, *tmp;
+	const char *name[8];	/* the first reason of each rule */
+	size_t len[8], cnt[8], nn = 0, r, k, j, l, blen = 0;
+	char *buf = NULL;
+	FILE *f;
 
 	for (r = 0; r < c->rm->nruns; r++) {
 		const struct kb_rrun *x = &c->rm->runs[r];
@@ -1166,34 +1167,29 @@ static char *disturbed_by(struct ctx *c)
 		for (k = 0; k < x->info.disturbed.n; k++) {
 			const char *w = x->info.disturbed.v[k];
 
-			l = strcspn(w, " ");
-			for (j = 0; j < nn && (strcspn(name[j], " ") != l ||
+			l = strcspn(w, " ");	/* the rule's metric */
+			for (j = 0; j < nn && (len[j] != l ||
 			     strncmp(name[j], w, l)); j++)
 				;
 			if (j == nn) {
 				if (nn == 8)
 					continue;
 				name[nn] = w;
+				len[nn] = l;
 				cnt[nn++] = 0;
 			}
 			cnt[j]++;
 		}
 	}
-	for (j = 0; j < nn; j++) {
-		l = strcspn(name[j], " ");
-		tmp = kb_xasprintf("%s%.*s %zu", out ? out : "", (int)l,
-				   name[j], cnt[j]);
-		free(out);
-		out = tmp;
-		if (j + 1 < nn) {
-			tmp = kb_xasprintf("%s, ", out);
-			free(out);
-			out = tmp;
-		}
-	}
-	tmp = out ? kb_xasprintf(" (by %s)", out) : kb_xstrdup("");
-	free(out);
-	return tmp;
+	if (!nn)
+		return kb_xstrdup("");
+	f = kb_xmemstream(&buf, &blen);
+	for (j = 0; j < nn; j++)
+		fprintf(f, "%s%.*s %zu", j ? ", " : " (by ", (int)len[j],
+			name[j], cnt[j]);
+	fputc(')', f);
+	fclose(f);
+	return buf;
 }
 
 /* "Machine: busy: other tasks used 64% of a CPU during the runs

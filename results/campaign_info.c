@@ -2,6 +2,7 @@
 #include "results/campaign_info.h"
 #include "results/json.h"
 #include "lib/err.h"
+#include "lib/str.h"
 #include "lib/file.h"
 
 #include <math.h>
@@ -53,28 +54,23 @@ static double num_of(json_t *obj, const char *key)
 static double setting_of(const struct kb_rcampaign *c, json_t *camp,
 			 const char *key, double lo, double hi, int lo_ok)
 {
-	static char *said[16];	/* once per campaign and key: the model
-				 * is read more than once per command */
+	static struct kb_strlist said;	/* once per campaign and key: the
+					 * model is read more than once per
+					 * command; kept to the end */
 	double v = num_of(camp, key);
 	char *what;
-	size_t i;
 
 	if (isnan(v) || ((lo_ok ? v >= lo : v > lo) && v <= hi))
 		return v;
 	what = kb_xasprintf("%s\n%s", c->name ? c->name : "?", key);
-	for (i = 0; i < 16 && said[i] && strcmp(said[i], what); i++)
-		;
-	if (i < 16 && said[i]) {
+	if (kb_strlist_has(&said, what)) {
 		free(what);
 		return NAN;
 	}
+	kb_strlist_add(&said, what);
 	kb_warn("campaign %s: \"%s\" %g: expected a number in %c%g, %g]; "
 		"the default used", c->name ? c->name : "?", key, v,
 		lo_ok ? '[' : '(', lo, hi);
-	if (i < 16)
-		said[i] = what;	/* kept to the end: a handful at most */
-	else
-		free(what);
 	return NAN;
 }
 

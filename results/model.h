@@ -204,6 +204,12 @@ json_t *results_merge_shards(json_t *const *models, const char *const *names,
  * left alone.  0, or -1 with a message (arrays then unchanged). */
 int results_combine_shards(json_t **models, const char **names, size_t *n);
 
+/* The shard directories dir stands for (results_load_dir()): its
+ * subdirectories with a campaign.json, by name, in *paths (malloc'd,
+ * each malloc'd), and their number; 0 (*paths NULL) when dir is itself
+ * a campaign (it has a campaign.json), is not a directory, or has none. */
+size_t results_shard_dirs(const char *dir, char ***paths);
+
 /* results_load_campaign() on dir, or, when dir has no campaign.json but
  * subdirectories that do, all of them as the shards of one campaign
  * (merged, named after dir): `kbench report results/NAME` after

@@ -360,19 +360,18 @@ static int by_name(const struct dirent **a, const struct dirent **b)
 	return strcmp((*a)->d_name, (*b)->d_name);
 }
 
-json_t *results_load_dir(const char *dir, int reparse)
+size_t results_shard_dirs(const char *dir, char ***paths)
 {
 	struct dirent **ents = NULL;
-	json_t **models = NULL, *ret = NULL;
-	const char **names = NULL;
-	char **paths = NULL, *cj = kb_path_join(dir, "campaign.json");
-	size_t n = 0, npaths = 0, i;
+	char *cj = kb_path_join(dir, "campaign.json");
+	size_t n = 0;
 	int ne, e;
 	struct stat st;
 
+	*paths = NULL;
 	if (kb_exists(cj) || stat(dir, &st) || !S_ISDIR(st.st_mode)) {
 		free(cj);
-		return results_load_campaign(dir, reparse);
+		return 0;
 	}
 	free(cj);
 	ne = scandir(dir, &ents, NULL, by_name);
@@ -381,8 +380,8 @@ json_t *results_load_dir(const char *dir, int reparse)
 		char *scj = kb_path_join(sub, "campaign.json");
 
 		if (ents[e]->d_name[0] != '.' && kb_exists(scj)) {
-			paths = kb_xrealloc(paths, (n + 1) * sizeof(*paths));
-			paths[n++] = sub;
+			*paths = kb_xrealloc(*paths, (n + 1) * sizeof(**paths));
+			(*paths)[n++] = sub;
 		} else {
 			free(sub);
 		}
@@ -390,11 +389,20 @@ json_t *results_load_dir(const char *dir, int reparse)
 		free(ents[e]);
 	}
 	free(ents);
-	if (!n) {	/* its message: not a campaign directory */
-		ret = results_load_campaign(dir, reparse);
-		goto out;
-	}
-	npaths = n;
+	return n;
+}
+
+json_t *results_load_dir(const char *dir, int reparse)
+{
+	json_t **models = NULL, *ret = NULL;
+	const char **names = NULL;
+	char **paths = NULL;
+	size_t n, npaths, i;
+
+	/* none: dir itself (its message when it is not a campaign) */
+	n = npaths = results_shard_dirs(dir, &paths);
+	if (!n)
+		return results_load_campaign(dir, reparse);
 	models = kb_xcalloc(n, sizeof(*models));
 	names = kb_xcalloc(n, sizeof(*names));
 	for (i = 0; i < n; i++) {

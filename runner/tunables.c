@@ -372,21 +372,20 @@ static int registry_trusted(const char *regdir)
 static char *registry_claim(const char *tpath, char *current,
 			    const char *campaign)
 {
-	char *rp = registry_path(tpath), *dir, *orig = current;
+	char *rp = registry_path(tpath), *dir = kb_xstrdup(rp), *orig = current;
 	struct kb_tunable_record rec = { 0 }, old = { 0 };
 	int e;
 	pid_t pid;
 	const char *o, *owner;
 
-	dir = kb_xstrdup(rp);
 	*strrchr(dir, '/') = '\0';
-	if (registry_trusted(dir)) {	/* said */
-		free(dir);
-		free(rp);
-		free(current);
-		return NULL;
-	}
-	free(dir);
+	/* the record is the only way back after a crash (the campaign
+	 * directory is not trusted): no record, no change; and a registry
+	 * others can change is not used (registry_trusted(), said) */
+	if (kb_mkdir_p(dir))
+		goto unrecorded;
+	if (registry_trusted(dir))
+		goto refused;
 	e = tunable_record_load(rp, &old) == 0;
 	pid = (pid_t)old.pid;
 	o = old.original;
@@ -405,9 +404,7 @@ static char *registry_claim(const char *tpath, char *current,
 			 "campaign %s): two campaigns on one device measure "
 			 "each other; wait for it or stop it", tpath, (long)pid,
 			 owner ? owner : "?");
-		free(current);
-		orig = NULL;
-		goto out;
+		goto refused;
 	}
 	if (e && o && !rec_mine(&old)) {
 		if (strcmp(current, o))
@@ -418,8 +415,6 @@ static char *registry_claim(const char *tpath, char *current,
 		free(current);
 		orig = kb_xstrdup(o);
 	}
-	dir = kb_xstrdup(rp);
-	*strrchr(dir, '/') = '\0';
 	{
 		/* campaign is DIR/tunables.saved.json: record DIR,
 		 * resolved (a later kbench may start elsewhere) */
@@ -440,20 +435,19 @@ static char *registry_claim(const char *tpath, char *current,
 		rec.pid = (long)getpid();
 		rec.pid_start = kb_pid_start_ticks(0);
 	}
-	/* the record is the only way back after a crash (the campaign
-	 * directory is not trusted): no record, no change */
-	if (kb_mkdir_p(dir) || registry_trusted(dir) ||
-	    tunable_record_save(rp, &rec)) {
-		kb_error("cannot record the original value of %s in %s: not "
-			 "changed (after a crash nothing could restore it; "
-			 "KBENCH_RUN_DIR chooses another place)", tpath, rp);
-		free(orig);
-		orig = NULL;
-	}
-	tunable_record_free(&rec);
-	free(dir);
+	if (!tunable_record_save(rp, &rec))
+		goto out;
+unrecorded:
+	kb_error("cannot record the original value of %s in %s: not changed "
+		 "(after a crash nothing could restore it; KBENCH_RUN_DIR "
+		 "chooses another place)", tpath, rp);
+refused:
+	free(orig);
+	orig = NULL;
 out:
+	tunable_record_free(&rec);
 	tunable_record_free(&old);
+	free(dir);
 	free(rp);
 	return orig;
 }
@@ -541,7 +535,6 @@ static int restore_registry(int (*pick)(const struct kb_tunable_record *r,
 		return ret;
 	}
 	d = opendir(regdir);
-
 	while (d && (e = readdir(d))) {
 		struct kb_tunable_record r;
 		char *rp;

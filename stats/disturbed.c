@@ -132,19 +132,16 @@ static void add_reason(struct reasons *w, const char *metric, double v,
 		       const char *op, double limit)
 {
 	char a[32], b[32];
+	int d;
 
 	if (!isfinite(limit) || !(*op == '>' ? v > limit : v < limit))
 		return;
 	pct(a, sizeof(a), v);
 	pct(b, sizeof(b), limit);
-	if (!strcmp(a, b)) {
-		/* "15% < 15%": one more decimal until they differ */
-		int d;
-
-		for (d = 1; d <= 6 && !strcmp(a, b); d++) {
-			snprintf(a, sizeof(a), "%.*f%%", d, v);
-			snprintf(b, sizeof(b), "%.*f%%", d, limit);
-		}
+	/* "15% < 15%": one more decimal until they differ */
+	for (d = 1; d <= 6 && !strcmp(a, b); d++) {
+		snprintf(a, sizeof(a), "%.*f%%", d, v);
+		snprintf(b, sizeof(b), "%.*f%%", d, limit);
 	}
 	snprintf(w->line[w->n], sizeof(w->line[w->n]), "%s %s %s %s", metric,
 		 a, op, b);

@@ -518,10 +518,11 @@ echo orig >"$tmp/victim-svg"
 mkdir "$tmp/plnobody"
 ln -s "$tmp/victim-svg" "$tmp/plnobody/randread-4k-cdf.svg"
 chown -h nobody "$tmp/plnobody" "$tmp/plnobody/randread-4k-cdf.svg"
-"$KBENCH" report --plots "$tmp/plnobody" "$tmp/cbq" >/dev/null 2>"$tmp/7b.err"
+# (from $tmp/bq as well: cbq's ids run `>PWNED-bq` where gnuplot runs)
+(cd "$tmp/bq" && "$kb" report --plots "$tmp/plnobody" "$tmp/cbq" >/dev/null 2>"$tmp/7b.err")
 rc=$?
 check "report --plots into a directory another user owns: exit 2 (got $rc), named, nothing written through its link" \
-	"[ $rc -eq 2 ] && grep -q 'plnobody: not drawn there: .*plnobody: owned by uid' $tmp/7b.err && [ \"\$(cat $tmp/victim-svg)\" = orig ]"
+	"[ $rc -eq 2 ] && grep -q 'plnobody: not drawn there: .*plnobody: owned by uid' $tmp/7b.err && [ \"\$(cat $tmp/victim-svg)\" = orig ] && [ ! -e $tmp/bq/PWNED-bq ]"
 # a KBENCH_RUN_DIR others can write, a record planted in it
 mkdir -p "$tmp/rdww/tunables"
 chmod 777 "$tmp/rdww"
