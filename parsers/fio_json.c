@@ -1595,17 +1595,48 @@ static int opt_true(const char *v)
 
 /* ---- fixed-size jobs (issue 13): rates over total work */
 
+/* fio's runtime option in ms (fio HOWTO "Time related parameters":
+ * seconds without a unit; us, ms, s, m, h, d), -1 when absent or not a
+ * plain number with a unit. */
+static double runtime_ms(const char *v)
+{
+	static const struct { const char *unit; double ms; } units[] = {
+		{ "", 1000 }, { "s", 1000 }, { "sec", 1000 }, { "ms", 1 },
+		{ "msec", 1 }, { "us", 1e-3 }, { "usec", 1e-3 },
+		{ "m", 60e3 }, { "min", 60e3 }, { "h", 3600e3 },
+		{ "hour", 3600e3 }, { "d", 86400e3 },
+	};
+	char *end;
+	double x;
+	size_t i;
+
+	if (!v || !*v)
+		return -1;
+	errno = 0;
+	x = strtod(v, &end);
+	if (errno || end == v || !(x > 0))
+		return -1;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcasecmp(end, units[i].unit))
+			return x * units[i].ms;
+	return -1;
+}
+
 /* "time" when a job runs for a time (time_based), "fixed" when none does
  * and every job has an amount of work (size, io_size/io_limit or
  * number_ios: fio HOWTO "I/O size"), NULL when fio's options do not say.
  * fio 3.33 leaves a bare "time_based" flag out of its JSON options, so a
- * caller with the job file checks that too (parsers/run_dir.c). */
+ * caller with the job file checks that too (parsers/run_dir.c); without
+ * one, a job that ran its whole runtime (job_runtime, ms, within 1% of
+ * the option) counts as "time": it stopped on the clock, whether
+ * time_based or short of its size. */
 static const char *work_kind(const json_t *entries, const json_t *gopts)
 {
 	static const char *const amounts[] = { "size", "io_size", "io_limit",
 					       "number_ios", NULL };
 	const json_t *e;
 	const char *tb;
+	double rt, ran;
 	size_t i, k, jobs = 0, fixed = 0;
 
 	json_array_foreach(entries, i, e) {
@@ -1617,6 +1648,10 @@ static const char *work_kind(const json_t *entries, const json_t *gopts)
 		jobs++;
 		tb = fio_opt(e, gopts, "time_based");
 		if (tb && strcmp(tb, "0"))
+			return "time";
+		rt = runtime_ms(fio_opt(e, gopts, "runtime"));
+		ran = json_number_value(json_object_get(e, "job_runtime"));
+		if (rt > 0 && ran >= 0.99 * rt)
 			return "time";
 		for (k = 0; amounts[k]; k++)
 			if (fio_opt(e, gopts, amounts[k]))

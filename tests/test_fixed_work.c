@@ -26,15 +26,21 @@
 #include "stats/summary.h"
 #include "tests/stats_tree.h"
 
-static const char *work_of(const char *gopts, const char *jopts)
+/* fio's "work" of a one-job document; ran_ms: the job's job_runtime (ms),
+ * left out when negative */
+static const char *work_ran(const char *gopts, const char *jopts,
+			    int ran_ms)
 {
 	static char w[16];
 	char err[512], *doc = kb_xasprintf(
 		"{\"fio version\": \"fio-3.33\", \"global options\": {%s}, "
 		"\"jobs\": [{\"jobname\": \"j\", \"groupid\": 0, \"error\": 0, "
+		"%s%d%s"
 		"\"job options\": {%s}, \"read\": {\"io_bytes\": 4096000, "
 		"\"io_kbytes\": 4000, \"bw\": 4000, \"iops\": 1000.0, "
-		"\"runtime\": 1000, \"total_ios\": 1000}}]}", gopts, jopts);
+		"\"runtime\": 1000, \"total_ios\": 1000}}]}", gopts,
+		ran_ms >= 0 ? "\"job_runtime\": " : "\"x\": ",
+		ran_ms >= 0 ? ran_ms : 0, ", ", jopts);
 	json_t *r = fio_parse_buf("t.json", doc, strlen(doc), err, sizeof(err));
 	const char *s;
 
@@ -44,6 +50,11 @@ static const char *work_of(const char *gopts, const char *jopts)
 	json_decref(r);
 	free(doc);
 	return w;
+}
+
+static const char *work_of(const char *gopts, const char *jopts)
+{
+	return work_ran(gopts, jopts, -1);
 }
 
 static void test_work_from_fio_options(void **state)
@@ -59,6 +70,35 @@ static void test_work_from_fio_options(void **state)
 			    "time");
 	/* no amount of work named: unknown, never guessed */
 	assert_string_equal(work_of("\"runtime\": \"60\"", ""), "null");
+}
+
+/* a lone fio.json (no job file): a job that ran its whole runtime
+ * stopped on the clock (fio 3.33 leaves a bare time_based out of its
+ * JSON), one that ran less finished its size */
+static void test_work_from_runtime(void **state)
+{
+	static const struct {
+		const char *gopts, *jopts;
+		int ran_ms;	/* job_runtime; -1: none */
+		const char *want;
+	} c[] = {
+		{ "\"size\": \"1g\", \"runtime\": \"2\"", "", 2000, "time" },
+		{ "\"size\": \"1g\", \"runtime\": \"2\"", "", 1985, "time" },
+		{ "\"size\": \"1g\", \"runtime\": \"2\"", "", 1500, "fixed" },
+		{ "\"size\": \"1g\"", "\"runtime\": \"2000ms\"", 2000, "time" },
+		{ "\"size\": \"1g\"", "\"runtime\": \"1m\"", 60000, "time" },
+		{ "\"size\": \"1g\"", "\"runtime\": \"1m\"", 2000, "fixed" },
+		/* a unit fio's HOWTO does not name: not read */
+		{ "\"size\": \"1g\", \"runtime\": \"2x\"", "", 2000, "fixed" },
+		/* no job_runtime: the options alone */
+		{ "\"size\": \"1g\", \"runtime\": \"2\"", "", -1, "fixed" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		assert_string_equal(work_ran(c[i].gopts, c[i].jopts,
+					     c[i].ran_ms), c[i].want);
 }
 
 /* fio 3.33 leaves a bare `time_based` out of its JSON options: the job
@@ -259,6 +299,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_work_from_fio_options),
+		cmocka_unit_test(test_work_from_runtime),
 		cmocka_unit_test(test_work_from_job_file),
 		cmocka_unit_test(test_summarize_fixed_work),
 		cmocka_unit_test(test_summaries_fixed_work),
