@@ -687,7 +687,7 @@ static int target_lock(struct kb_target *t, const char *dir)
 	struct stat st;
 	char *ldir, *lp, *key, held[512], *abs;
 	ssize_t n;
-	int fd, ret = 0;
+	int fd, ret = 0, tries = 0;
 
 	if (stat(t->path, &st) < 0) {
 		kb_error("cannot stat the target %s: %s", t->path,
@@ -701,6 +701,7 @@ static int target_lock(struct kb_target *t, const char *dir)
 	/* a lock that cannot be taken only loses that refusal: said, and
 	 * the campaign goes on (the tunables' record, which a crash needs,
 	 * is checked on its own) */
+again:
 	fd = kb_mkdir_p(ldir) ? -1 :
 		open(lp, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
@@ -728,6 +729,25 @@ static int target_lock(struct kb_target *t, const char *dir)
 		close(fd);
 		goto out;
 	}
+	/* the file a holder removed as it closed (target_close()) after
+	 * this open: a lock on it keeps out nobody, the next open makes a
+	 * new file (a few tries: a target whose campaigns start and end
+	 * this fast is not measured) */
+	{
+		struct stat held_st, now_st;
+
+		if (fstat(fd, &held_st) || lstat(lp, &now_st) ||
+		    held_st.st_ino != now_st.st_ino ||
+		    held_st.st_dev != now_st.st_dev) {
+			close(fd);
+			if (++tries < 8)
+				goto again;
+			kb_warn("%s: removed each time it was locked; a second "
+				"campaign on %s would not be refused", lp,
+				t->path);
+			goto out;
+		}
+	}
 	abs = realpath(dir, NULL);
 	key = kb_xasprintf("%ld %s\n", (long)getpid(), abs ? abs : dir);
 	free(abs);
@@ -736,6 +756,8 @@ static int target_lock(struct kb_target *t, const char *dir)
 		kb_warn("cannot write who holds %s: %s", lp, strerror(errno));
 	free(key);
 	t->lock_fd = fd;
+	t->lock_path = lp;
+	lp = NULL;
 out:
 	free(lp);
 	free(ldir);
@@ -826,8 +848,15 @@ void target_close(struct kb_target *t)
 	free(t->sysfs_dir);
 	free(t->stat_name);
 	free(t->backing);
+	/* removed while still held: a campaign waiting to open it opens
+	 * the new file or finds this one gone (target_lock()); the lock
+	 * files of loop targets' backing files, new each campaign, do not
+	 * pile up in $KBENCH_RUN_DIR/targets */
+	if (t->lock_fd >= 0 && t->lock_path)
+		unlink(t->lock_path);
 	if (t->lock_fd >= 0)
 		close(t->lock_fd);
+	free(t->lock_path);
 	memset(t, 0, sizeof(*t));
 	t->loop_fd = -1;
 	t->lock_fd = -1;

@@ -27,6 +27,7 @@ struct kb_target {
 	int direct_io;		/* LOOP: LO_FLAGS_DIRECT_IO accepted */
 	int lock_fd;		/* the machine-wide lock of the target
 				 * (target_open()), or -1 */
+	char *lock_path;	/* its file, removed by target_close() */
 };
 
 /* Set the target up for a campaign in dir.  0 or -errno (message says

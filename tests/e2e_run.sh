@@ -262,6 +262,10 @@ fi
 # and no gnuplot start (issue 16: runner/campaign_reports.h)
 check "a one-run campaign draws no graphs, report.md links none" \
 	"[ ! -e '$tmp/c7/plots' ] && ! grep -q 'plots/' '$tmp/c7/report.md'"
+# each campaign removes its target's lock file as it ends (a killed one
+# leaves it to the next on the device): none left behind
+check "no target lock files left in \$KBENCH_RUN_DIR/targets ($(ls "$KBENCH_RUN_DIR/targets" 2>/dev/null | tr '\n' ' '))" \
+	"[ -z \"\$(ls '$KBENCH_RUN_DIR/targets' 2>/dev/null)\" ]"
 unset KBENCH_RUN_DIR
 
 # --- 6. a swept job parameter (seed 003's scaling table) ---
