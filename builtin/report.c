@@ -232,10 +232,10 @@ static int reparse_refused(const char *dir)
 {
 	char **shards = NULL, *cj = kb_path_join(dir, "campaign.json");
 	size_t n = results_shard_dirs(dir, &shards), i;
-	int bad = !n && kb_exists(cj) && campaign_dir_check(dir) != 0;
+	int bad = !n && kb_exists(cj) && campaign_dir_check_reparse(dir) != 0;
 
 	for (i = 0; i < n; i++) {
-		bad = bad || campaign_dir_check(shards[i]) != 0;
+		bad = bad || campaign_dir_check_reparse(shards[i]) != 0;
 		free(shards[i]);
 	}
 	free(shards);

@@ -767,6 +767,13 @@ char *campaign_first_missing(const char *dir)
 	return top;
 }
 
+int campaign_dir_check_reparse(const char *dir)
+{
+	if (campaign_dir_foreign(dir))
+		return -EEXIST;
+	return campaign_trusted(dir, 2);
+}
+
 int campaign_dir_check(const char *dir)
 {
 	char *top, *anc, *why = NULL, *cj;
@@ -927,8 +934,9 @@ static int entry_trusted(const char *p, char **why)
  * command).  The directory and each of them must be changeable only by
  * root and the trusted users (kb_path_trusted(): every directory above
  * included), or the campaign is neither started nor resumed, as OpenSSH
- * refuses an authorized_keys others can write.  0 or -EPERM / -errno
- * (message printed). */
+ * refuses an authorized_keys others can write.  resume: 0 a start, 1 a
+ * resume, 2 report --reparse (the message's wording).  0 or -EPERM /
+ * -errno (message printed). */
 static int campaign_trusted(const char *dir, int resume)
 {
 	static const char *const names[] = { ".", "kernels.conf",
@@ -969,7 +977,14 @@ static int campaign_trusted(const char *dir, int resume)
 		ret = kb_tree_trusted(p, &why);
 		free(p);
 	}
-	if (ret)
+	if (ret && resume == 2)	/* report --reparse */
+		kb_error("%s: not re-parsed: --reparse writes each run's "
+			 "metrics.json under runs/ as %s, and %s; make it and "
+			 "the directories above it %s and not writable by "
+			 "others (chown, chmod go-w)", dir,
+			 geteuid() ? "this user" : "root", why,
+			 geteuid() ? "yours" : "root's");
+	else if (ret)
 		kb_error("%s: not %s: a campaign runs what its directory says "
 			 "(its kernels.conf, campaign.json and job files, and "
 			 "the job file of each run under runs/) as "

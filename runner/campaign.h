@@ -76,6 +76,11 @@ int campaign_dir_foreign(const char *dir);
  * it that exists.  0, or -EEXIST / -EPERM / -errno with a message. */
 int campaign_dir_check(const char *dir);
 
+/* campaign_dir_check() of an existing campaign for kbench report
+ * --reparse, which writes each run's metrics.json: its message says
+ * "not re-parsed".  0, or -EEXIST / -EPERM / -errno with a message. */
+int campaign_dir_check_reparse(const char *dir);
+
 /* The highest directory of dir's path that does not exist yet (dir
  * itself when only it is missing), malloc'd; NULL when dir exists. */
 char *campaign_first_missing(const char *dir);

@@ -543,7 +543,7 @@ ln -s "$tmp/elsewhere" "$rd"
 "$KBENCH" report --reparse "$tmp/crep" >/dev/null 2>"$tmp/7d.err"
 rc=$?
 check "report --reparse with a run directory linked elsewhere: exit 2 (got $rc), the link named, nothing written there" \
-	"[ $rc -eq 2 ] && grep -q 'a symbolic link (to $tmp/elsewhere)' $tmp/7d.err && grep -q -- '--reparse not done' $tmp/7d.err && [ ! -e $tmp/elsewhere/metrics.json ]"
+	"[ $rc -eq 2 ] && grep -q 'a symbolic link (to $tmp/elsewhere)' $tmp/7d.err && grep -q -- '--reparse not done' $tmp/7d.err && grep -q 'crep: not re-parsed: --reparse writes' $tmp/7d.err && ! grep -q 'not resumed' $tmp/7d.err && [ ! -e $tmp/elsewhere/metrics.json ]"
 # compare against a campaign.json without configurations (a NULL
 # baseline went to strcmp: a segfault)
 cp -a "$tmp/cbq" "$tmp/cnoconf"
