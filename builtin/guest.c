@@ -249,6 +249,9 @@ int cmd_guest(int argc, char **argv)
 	tmpdir = kb_xstrdup("/tmp/kbench-guest");
 	if (kb_mkdir_p(tmpdir))
 		goto out;
+	/* the campaign's read (from "started"), the target's open (to the
+	 * first "run"): each step's cost in the boot log (issue 16) */
+	guest_say("opening the target %s", c.cfg.target ? c.cfg.target : "?");
 	if (target_open(&c.cfg, tmpdir, &t))
 		goto out;
 	have_target = 1;
