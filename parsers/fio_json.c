@@ -1236,8 +1236,11 @@ static void no_doc_error(const char *name, const char *buf, size_t len,
 	if (is_blank(buf, len))
 		kb_fmt(err, errlen, "%s: %s: no JSON document found (is this fio --output-format=json output?)",
 		       name, len ? "only blank text" : "empty file");
-	else if (looks_like_terse(buf, len) || looks_like_normal(buf, len))
-		kb_fmt(err, errlen, "%s: looks like fio normal/terse text output; kbench parses JSON: run fio with --output-format=json",
+	else if (looks_like_terse(buf, len))	/* kbench parse reads v3 */
+		kb_fmt(err, errlen, "%s: looks like fio terse output, not JSON (kbench parse reads terse version 3, lines starting \"3;\"; no other version): run fio with --output-format=json",
+		       name);
+	else if (looks_like_normal(buf, len))
+		kb_fmt(err, errlen, "%s: looks like fio's normal (human-readable) text output, which kbench does not read: run fio with --output-format=json (or --output-format=terse, version 3)",
 		       name);
 	else if (bad && truncated)
 		kb_fmt(err, errlen, "%s:%d: invalid JSON document (truncated file?): %s",
