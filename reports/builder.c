@@ -593,13 +593,23 @@ static void comparison_notes(struct ctx *c, struct kb_table *t,
 			}
 		free(an.v);
 	}
-	kb_table_add_note(t, "significant: that test's p < %g after "
-		"Benjamini-Hochberg adjustment over the %lld comparisons in "
-		"results.json (false discovery rate %g), and |change| >= the "
-		"minimum effect; %zu cell(s) marked%s",
-		or0(set->alpha), (long long)set->family_size, or0(set->alpha),
-		nsig, set->outliers_excluded ?
-		"; outliers excluded (--exclude-outliers)" : "");
+	/* the family: every tested comparison of the report (all its
+	 * tables, each campaign's results.json merged); an inconclusive
+	 * one (bimodal, too few runs) is not tested and not in it */
+	if (set->family_size > 0)
+		kb_table_add_note(t, "significant: that test's p < %g after "
+			"Benjamini-Hochberg adjustment over the %lld tested "
+			"comparisons of this report (false discovery rate %g), "
+			"and |change| >= the minimum effect; %zu cell(s) "
+			"marked%s", or0(set->alpha),
+			(long long)set->family_size, or0(set->alpha), nsig,
+			set->outliers_excluded ?
+			"; outliers excluded (--exclude-outliers)" : "");
+	else
+		kb_table_add_note(t, "significant: none can be: no comparison "
+			"of this report was tested (each is inconclusive, "
+			"said below)%s", set->outliers_excluded ?
+			"; outliers excluded (--exclude-outliers)" : "");
 	hidden_significant_note(c, t, job, metrics, nm);
 	for (m = 0; m < nm; m++) {
 		for (i = 0; i < c->ncfgs; i++) {
