@@ -1401,6 +1401,12 @@ static void build_header(struct ctx *c, struct kb_report *r)
 			release = e->guest_release;
 		else if (e->vm_release)
 			release = e->vm_release;
+		/* a local variant without release =: the kernel the campaign
+		 * ran on (one campaign's environment; a merged report's
+		 * campaigns may have run on several) */
+		if (!release && (!e->method || !strcmp(e->method, "local")) &&
+		    camp->nenvs <= 1)
+			release = env->kernel_release;
 		accel = e->accel;
 		if (release && !strcmp(release, variant))
 			release = NULL;

@@ -173,6 +173,31 @@ static void test_text_golden(void **state)
 	json_decref(res);
 }
 
+/* a local variant without release =: the header names the kernel the
+ * campaign ran on (environment.kernel_release), not the variant alone */
+static void test_header_local_release(void **state)
+{
+	json_t *res = load_fixture(), *cfgs, *e;
+	char *out;
+	size_t i;
+
+	(void)state;
+	cfgs = json_object_get(res, "configurations");
+	json_array_foreach(cfgs, i, e)
+		json_object_del(e, "release");
+	out = render_text(res, NULL);
+	assert_line_has(out, "Kernels:", "running");
+	assert_null(strstr(out, "6.1.0-13-amd64)"));
+	free(out);
+	json_object_set_new(json_object_get(json_object_get(res, "campaign"),
+					    "environment"),
+			    "kernel_release", json_string("6.1.0-99-amd64"));
+	out = render_text(res, NULL);
+	assert_line_has(out, "Kernels:", "running (6.1.0-99-amd64)");
+	free(out);
+	json_decref(res);
+}
+
 static void test_markdown_golden(void **state)
 {
 	json_t *res = load_fixture();
@@ -843,6 +868,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text_golden),
+		cmocka_unit_test(test_header_local_release),
 		cmocka_unit_test(test_markdown_golden),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_options),
