@@ -14,6 +14,7 @@
 #include "lib/str.h"
 #include "reports/table.h"
 #include "results/analysis.h"
+#include "results/json.h"
 #include "results/campaign_diff.h"
 #include "results/model.h"
 #include "results/rmodel.h"
@@ -416,12 +417,6 @@ static double num(double v, int *ok)
 	return *ok ? v : NAN;
 }
 
-static int is_sig(const char *v)
-{
-	return !strcmp(v, "improvement") || !strcmp(v, "regression") ||
-	       !strcmp(v, "significant difference");
-}
-
 static int cmp_matches(const struct kb_comparison_row *e,
 		       const struct kb_compare_pair *pr, const char *job)
 {
@@ -513,7 +508,7 @@ static void print_pair(FILE *out, const struct kb_rmodel *m,
 		v = num(e->mean, &ok);
 		kb_table_set(t, row, 2, ok ? "%.2f" : "n/a", v);
 		v = num(e->change_pct, &ok);
-		if (ok && is_sig(vd))
+		if (ok && kb_verdict_significant(vd))
 			kb_table_set(t, row, 3, "* %+.2f%%*", v);
 		else if (ok)
 			kb_table_set(t, row, 3, "(%+.2f%%)", v);
@@ -633,7 +628,7 @@ static void print_pair(FILE *out, const struct kb_rmodel *m,
 			kb_table_add_note(t, "warning: %s: base drifts %+.2f%% "
 				"over its run order (slope p = %.2g)", mn,
 				num(d->change_pct, &ok), num(d->p, &ok2));
-		if (!is_sig(verdict_word(e)) && strcmp(verdict_word(e),
+		if (!kb_verdict_significant(verdict_word(e)) && strcmp(verdict_word(e),
 				"no significant difference")) {
 			/* accepted already: the advice to accept it is
 			 * not repeated */

@@ -4,6 +4,7 @@
  * notes, the CPU/time tables, the profile tables and the layouts
  * (kb_report_build(), the layouts table). */
 #include "results/analysis.h"
+#include "results/json.h"
 #include "results/paths.h"
 #include "results/rmodel.h"
 #include "lib/str.h"
@@ -531,10 +532,7 @@ static void hidden_significant_note(struct ctx *c, struct kb_table *t,
 		const struct kb_comparison_row *e = &c->an->comparisons[i];
 
 		if (!e->job || strcmp(e->job, job) || !e->metric ||
-		    !e->configuration || !e->verdict ||
-		    (strcmp(e->verdict, "regression") &&
-		     strcmp(e->verdict, "improvement") &&
-		     strcmp(e->verdict, "significant difference")))
+		    !e->configuration || !kb_verdict_significant(e->verdict))
 			continue;
 		for (m = 0; m < nm && strcmp(metrics[m], e->metric); m++)
 			;
@@ -953,11 +951,7 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 				diff = s ? s->diff_pct : NAN;
 				ok = isfinite(diff);
 			}
-			sig = cmp && cmp->verdict &&
-			      (!strcmp(cmp->verdict, "improvement") ||
-			       !strcmp(cmp->verdict, "regression") ||
-			       !strcmp(cmp->verdict,
-				       "significant difference"));
+			sig = cmp && kb_verdict_significant(cmp->verdict);
 			if (is_base_row(c, i))
 				kb_table_set(t, row, col + 1, "base");
 			else if (ok && sig)

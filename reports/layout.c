@@ -3,6 +3,7 @@
  * from GSL (gsl_stats_mean, gsl_stats_sd: the n-1 sample standard
  * deviation, the same as stats/summary.c). */
 #include "results/analysis.h"
+#include "results/json.h"
 #include "results/paths.h"
 #include "results/rmodel.h"
 #include "reports/layout.h"
@@ -626,9 +627,7 @@ static int significant(const struct kb_analysis *an, const char *cfg,
 		base, job, metric);
 	const char *v = e ? e->verdict : NULL;
 
-	return v && (!strcmp(v, "improvement") ||
-		     !strcmp(v, "regression") ||
-		     !strcmp(v, "significant difference"));
+	return kb_verdict_significant(v);
 }
 
 /* The analysis of cfg's comparisons with base (stats/compare.h), in

@@ -469,6 +469,17 @@ static void test_campaign_info(void **state)
 /* The comparison and disturbed settings kernels.conf put in campaign
  * (results/campaign_info.h): NAN / not given when absent, per-metric
  * numbers only, null rules off; a metric named only with a null value. */
+/* The model of doc, which must have loaded and must build one. */
+static struct kb_rmodel *model_of(json_t *doc)
+{
+	struct kb_rmodel *m;
+
+	assert_non_null(doc);
+	m = kb_rmodel__new(doc);
+	assert_non_null(m);
+	return m;
+}
+
 static void test_campaign_settings(void **state)
 {
 	json_error_t err;
@@ -488,12 +499,8 @@ static void test_campaign_settings(void **state)
 	const struct kb_rcampaign *c;
 
 	(void)state;
-	assert_non_null(res);
-	assert_non_null(bare);
-	m = kb_rmodel__new(res);
-	b = kb_rmodel__new(bare);
-	assert_non_null(m);
-	assert_non_null(b);
+	m = model_of(res);
+	b = model_of(bare);
 	c = &m->campaign;
 	assert_true(c->alpha == 0.01);
 	assert_true(c->max_mde_pct == 3.0);
@@ -536,12 +543,8 @@ static void test_campaign_settings(void **state)
 			 " \"runs\": []}", 0, &err);
 	bare = json_loads("{\"campaign\": {\"name\": \"h0\", \"alpha\": 0},"
 			  " \"runs\": []}", 0, &err);
-	assert_non_null(res);
-	assert_non_null(bare);
-	m = kb_rmodel__new(res);
-	b = kb_rmodel__new(bare);
-	assert_non_null(m);
-	assert_non_null(b);
+	m = model_of(res);
+	b = model_of(bare);
 	assert_true(isnan(m->campaign.alpha));
 	assert_true(isnan(m->campaign.max_mde_pct));
 	assert_true(m->campaign.min_effect_pct == 0.0);
