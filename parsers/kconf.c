@@ -1489,6 +1489,18 @@ static void set_vm_boot(struct parser *p, const char *val)
 		     val);
 }
 
+static void set_vm_modsig(struct parser *p, const char *val)
+{
+	if (!strcmp(val, "auto"))
+		p->var->module_signatures = KB_VM_MODSIG_AUTO;
+	else if (!strcmp(val, "keep"))
+		p->var->module_signatures = KB_VM_MODSIG_KEEP;
+	else
+		perr(p, p->line,
+		     "module_signatures = '%s': expected auto (stripped when the kernel loads unsigned modules) or keep",
+		     val);
+}
+
 /* The keys with a name after them ("tunable NM = ..."): name is that
  * text, trimmed and not empty. */
 static void set_tunable(struct parser *p, const char *name, const char *val)
@@ -1666,6 +1678,8 @@ static const struct kconf_opt kconf_opts[] = {
 	       "vm: 9p or initramfs (default: 9p when the kernel has it)"),
 	V_FUNC("boot", set_vm_boot,
 	       "vm: auto, pvh or bzimage (default auto: the kernel's PVH entry when it has one)"),
+	V_FUNC("module_signatures", set_vm_modsig,
+	       "vm: auto or keep (default auto: the guest's modules unsigned when its kernel allows it)"),
 };
 
 #define KCONF_NOPTS (sizeof(kconf_opts) / sizeof(kconf_opts[0]))
@@ -2109,6 +2123,9 @@ static void method_keys(struct parser *p, const struct kb_variant *v)
 		  " (what the guest runs from)" },
 		{ "boot", v->boot != KB_VM_BOOT_AUTO, VM,
 		  " (how QEMU boots the kernel)" },
+		{ "module_signatures",
+		  v->module_signatures != KB_VM_MODSIG_AUTO, VM,
+		  " (the guest's modules)" },
 	};
 	int m = !strcmp(v->method, "vm") ? VM :
 		!strcmp(v->method, "kexec") ? KEXEC : LOCAL;

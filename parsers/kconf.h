@@ -170,6 +170,14 @@ enum kb_vm_boot {
 	KB_VM_BOOT_BZIMAGE,	/* the bzImage as given */
 };
 
+/* vm: the modules' signatures (runner/kernel_img.h
+ * kernel_module_sig_strip()) */
+enum kb_vm_modsig {
+	KB_VM_MODSIG_AUTO = 0,	/* stripped when the kernel loads unsigned
+				 * modules (it taints itself 'E') */
+	KB_VM_MODSIG_KEEP,	/* the modules as the kernel ships them */
+};
+
 struct kb_variant {
 	char *name;		/* section name */
 	char *method;		/* "local" */
@@ -195,6 +203,7 @@ struct kb_variant {
 	enum kb_accel accel;	/* vm: the variant's, else [global]'s */
 	enum kb_guest_root guest_root;	/* vm: guest_root = 9p | initramfs */
 	enum kb_vm_boot boot;	/* vm: boot = auto | pvh | bzimage */
+	enum kb_vm_modsig module_signatures;	/* vm: auto | keep */
 	int line;
 };
 

@@ -458,13 +458,13 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 	struct kb_argv qa = KB_ARGV_INIT;	/* QEMU's argv */
 	char *keytext = NULL, *pinned = NULL, *why9p = NULL, *img = NULL;
 	char *fio = NULL, *pvh = NULL, *pvh_why = NULL;
-	char *refused = NULL, *adir = NULL;
+	char *refused = NULL, *adir = NULL, *sigwhy = NULL;
 	struct kb_pathlist libs = { 0 }, files = { 0 };
 	struct kb_guest_payload payload = { 0 };
 	size_t i, klen = 0, nwant;
 	FILE *kf;
 	int ret, kvm = 0, boot_to = 0, total_to = 0, qstatus = -1, selfc;
-	int dry = kb_driver_dry_run;
+	int dry = kb_driver_dry_run, strip_sig = 0;
 	struct kb_accel_choice accel = { 0 };
 	struct kb_guest_kbench gk = { 0 };
 	unsigned total_s;
@@ -600,6 +600,26 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 			ret = 0;
 			goto record;
 		}
+		/* unsigned when the kernel allows it: its check of each
+		 * signature cost a third of the modules' load under TCG */
+		if (mods.n && v->module_signatures == KB_VM_MODSIG_KEEP)
+			sigwhy = kb_xstrdup("module_signatures = keep");
+		else if (mods.n)
+			strip_sig = kernel_module_sig_strip(&k, v->cmdline,
+							    &sigwhy);
+		if (mods.n) {
+			if (dry)
+				printf("# %s: module signatures %s: %s\n",
+				       v->name, strip_sig ? "stripped" :
+				       "kept", sigwhy);
+			else {
+				records_vm_variant_set(c->dir, v->name,
+					"module_signatures", strip_sig ?
+					"stripped" : "kept");
+				records_vm_variant_set(c->dir, v->name,
+					"module_signatures_reason", sigwhy);
+			}
+		}
 	} else {
 		kb_warn("vm: no modules directory for %s (modules = DIR); "
 			"assuming virtio, %s and the target driver are built "
@@ -667,6 +687,7 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 			.guest_argv = gargv,
 			.payload = selfc ? &payload : NULL,
 			.kbench_init = gk.is_static,
+			.strip_module_sig = strip_sig,
 		};
 
 		if (!dry && initramfs_build(initrd, &io)) {
@@ -845,6 +866,7 @@ out:
 	if (img && !dry && !refused)
 		unlink(img);	/* kept only when its archive was refused */
 	accel_choice_free(&accel);
+	free(sigwhy);
 	kb_argv_clear(&qa);
 	pathlist_free(&libs);
 	pathlist_free(&files);

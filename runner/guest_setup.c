@@ -29,10 +29,17 @@ int kb_guest_load_module(const char *spec)
 		kb_error("module %s: %s", file, strerror(errno));
 	} else if (syscall(SYS_finit_module, fd, params, 0) < 0 &&
 		   errno != EEXIST) {
-		ret = -errno;
+		int e = errno;
+
+		ret = -e;
+		/* EKEYREJECTED: no valid signature where the kernel wants
+		 * one; EPERM: lockdown (kernel/module/signing.c) */
 		kb_error("module %s%s%s: the kernel refused it: %s (its "
-			 "messages are on the console)", file,
-			 *params ? " " : "", params, strerror(errno));
+			 "messages are on the console)%s", file,
+			 *params ? " " : "", params, strerror(e),
+			 e == EKEYREJECTED || e == EPERM ? "; a kernel that "
+			 "loads signed modules only needs module_signatures "
+			 "= keep in the variant" : "");
 	}
 	if (fd >= 0)
 		close(fd);

@@ -494,6 +494,26 @@ static void script_selfcontained(FILE *f, const struct kb_initramfs_opts *o)
 	      "poweroff -f\n", f);
 }
 
+size_t module_sig_len(const char *ko, size_t len)
+{
+	static const char marker[] = "~Module signature appended~\n";
+	const size_t ml = sizeof(marker) - 1, hl = 12;
+	const unsigned char *h;
+	size_t sig;
+
+	if (len < ml + hl || memcmp(ko + len - ml, marker, ml))
+		return 0;
+	h = (const unsigned char *)ko + len - ml - hl;
+	if (h[2] != 2)		/* PKEY_ID_PKCS7 */
+		return 0;
+	sig = (size_t)h[8] << 24 | (size_t)h[9] << 16 | (size_t)h[10] << 8 |
+	      h[11];
+	sig += (size_t)h[3] + h[4];	/* signer_len, key_id_len: 0 in PKCS#7 */
+	if (!sig || sig > len - ml - hl)
+		return 0;
+	return ml + hl + sig;
+}
+
 /* Module i in the initramfs: its file, "modules/NN-NAME.ko" (relative),
  * and its --load-module spec, "/modules/NN-NAME.ko[ PARAMS]" (null_blk
  * takes nullblk_params); malloc'd. */
@@ -835,6 +855,8 @@ int initramfs_build(const char *path, const struct kb_initramfs_opts *o)
 		ret = kb_decompress_file(o->mods->path[i], &data, &dlen);
 		if (ret)
 			goto out;
+		if (o->strip_module_sig)
+			dlen -= module_sig_len(data, dlen);
 		name = module_file(o, i);
 		cpio_add(&c, name, S_IFREG | 0644, data, dlen, 0, 0);
 		free(name);

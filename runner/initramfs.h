@@ -152,7 +152,21 @@ struct kb_initramfs_opts {
 	 * kbench: the twin is missing or of another build, or a sanitizer
 	 * build, whose runtime needs /proc before main()). */
 	int kbench_init;
+	/* 1: each module goes in without its appended signature
+	 * (module_sig_len(); kernel_module_sig_strip() in
+	 * runner/kernel_img.h says when the kernel allows it) */
+	int strip_module_sig;
 };
+
+/* The length of the signature appended to the module ko (len bytes), as
+ * scripts/sign-file.c appends it: the PKCS#7 signature, then struct
+ * module_signature (include/linux/module_signature.h: 12 bytes, id_type
+ * at 2 = PKEY_ID_PKCS7 (2), signer_len at 3, key_id_len at 4, sig_len a
+ * big-endian u32 at 8), then MODULE_SIG_STRING "~Module signature
+ * appended~\n"; what to cut from the end for the module unsigned.
+ * 0 when ko has no such trailer, or a malformed one (a length past the
+ * start of the file, another id_type): the module goes in as it is. */
+size_t module_sig_len(const char *ko, size_t len);
 
 /* Write the init script for opts into a malloc'd string. */
 char *initramfs_init_script(const struct kb_initramfs_opts *o);

@@ -589,3 +589,88 @@ void kernel_free(struct kb_kernel *k)
 	free(k->package_version);
 	memset(k, 0, sizeof(*k));
 }
+
+/* 1 when the kernel config text has the line "NAME=y". */
+static int config_has_y(const char *text, const char *name)
+{
+	size_t nl = strlen(name);
+	const char *p = text;
+
+	while ((p = strstr(p, name))) {
+		if ((p == text || p[-1] == '\n') && !strncmp(p + nl, "=y", 2) &&
+		    (p[nl + 2] == '\n' || p[nl + 2] == '\0'))
+			return 1;
+		p += nl;
+	}
+	return 0;
+}
+
+/* 1 when the command line has a word starting with prefix. */
+static int cmdline_has(const char *cmdline, const char *prefix)
+{
+	const char *p = cmdline;
+	size_t pl = strlen(prefix);
+
+	while (p && *p) {
+		p += strspn(p, " \t");
+		if (!strncmp(p, prefix, pl))
+			return 1;
+		p += strcspn(p, " \t");
+	}
+	return 0;
+}
+
+int kernel_module_sig_strip(const struct kb_kernel *k, const char *cmdline,
+			    char **why)
+{
+	char *cand[3] = { NULL, NULL, NULL }, *dir, *text = NULL;
+	const char *found = NULL;
+	size_t i;
+	int strip = 0;
+
+	*why = NULL;
+	if (cmdline_has(cmdline, "module.sig_enforce") ||
+	    cmdline_has(cmdline, "lockdown=")) {
+		*why = kb_xstrdup("the variant's cmdline = asks the kernel to "
+				  "enforce module signatures (module."
+				  "sig_enforce or lockdown=)");
+		return 0;
+	}
+	if (k->image && k->release) {
+		const char *slash = strrchr(k->image, '/');
+
+		dir = slash ? kb_xasprintf("%.*s", (int)(slash - k->image),
+					   k->image) : kb_xstrdup(".");
+		cand[0] = kb_xasprintf("%s/config-%s", dir, k->release);
+		cand[1] = kb_xasprintf("%s/../../../.config", dir);
+		free(dir);
+	}
+	if (k->moddir)
+		cand[2] = kb_path_join(k->moddir, "build/.config");
+	for (i = 0; i < 3 && !found; i++)
+		if (cand[i] && !kb_read_file(cand[i], &text, NULL, 1))
+			found = cand[i];
+	if (!found)
+		*why = kb_xasprintf("the kernel's config was not found "
+				    "(config-%s beside the image, a tree's "
+				    ".config, MODULES/build/.config): whether "
+				    "it enforces module signatures is unknown",
+				    k->release ? k->release : "?");
+	else if (config_has_y(text, "CONFIG_MODULE_SIG_FORCE"))
+		*why = kb_xasprintf("%s: CONFIG_MODULE_SIG_FORCE=y (the kernel "
+				    "loads signed modules only)", found);
+	else if (!config_has_y(text, "CONFIG_MODULE_SIG"))
+		*why = kb_xasprintf("%s: no CONFIG_MODULE_SIG=y (the kernel "
+				    "checks no signature)", found);
+	else {
+		strip = 1;
+		*why = kb_xasprintf("%s: CONFIG_MODULE_SIG=y without "
+				    "CONFIG_MODULE_SIG_FORCE: the guest loads "
+				    "them unsigned and taints itself 'E'",
+				    found);
+	}
+	free(text);
+	for (i = 0; i < 3; i++)
+		free(cand[i]);
+	return strip;
+}

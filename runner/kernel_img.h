@@ -64,6 +64,26 @@ int kernel_resolve_pinned(const struct kb_variant *v, const char *pinned,
 
 void kernel_free(struct kb_kernel *k);
 
+/* Whether a vm guest may load k's modules with their appended signatures
+ * stripped (runner/initramfs.h module_sig_len()).  Under TCG the kernel's
+ * check of each signature (a SHA-256 of the module and an RSA verify,
+ * kernel/module/signing.c) was 60 ms of the 0.2 s the guest spends
+ * loading its twelve modules (2026-12-04, Debian 6.1).  A kernel built
+ * with CONFIG_MODULE_SIG=y and without CONFIG_MODULE_SIG_FORCE loads an
+ * unsigned module and taints itself 'E' (TAINT_UNSIGNED_MODULE,
+ * Documentation/admin-guide/tainted-kernels.rst), which changes no code
+ * path; one that forces signatures, or whose command line asks for them
+ * (module.sig_enforce, lockdown=: kernel/module/signing.c
+ * module_sig_check()), refuses it.  So: 1 (strip) only when the
+ * kernel's config is found and says CONFIG_MODULE_SIG=y without
+ * CONFIG_MODULE_SIG_FORCE=y, and cmdline (the variant's extra command
+ * line, NULL = none) has neither word; else 0 (keep them).  The config
+ * is looked for as config-RELEASE beside the image (/boot, a deb: package),
+ * as .config three levels above it (a tree's arch/x86/boot/bzImage) and
+ * in MODDIR/build/.config.  *why (malloc'd) says which and why. */
+int kernel_module_sig_strip(const struct kb_kernel *k, const char *cmdline,
+			    char **why);
+
 /* 1 when pkg names one kernel build, "linux-image-" then a release of
  * three numbers (linux-image-6.1.0-57-amd64,
  * linux-image-6.12.117+deb12-amd64), 0 for a metapackage whose name may

@@ -6,7 +6,9 @@
  * the archive ("newc" cpio); corrupt, truncated and oversized compressed
  * data refused with the file named; a truncated synthetic bzImage refused
  * by kernel_resolve (the setup header's setup_sects at 0x1F1 and syssize
- * at 0x1F4, Documentation/arch/x86/boot.rst).
+ * at 0x1F4, Documentation/arch/x86/boot.rst); module signatures cut
+ * (module_sig_len(), a real Debian module from tests/data/modules) when
+ * the kernel's config allows it (kernel_module_sig_strip()).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -181,6 +183,20 @@ static void assert_entry(const char *a, size_t alen, const char *name,
 	assert_memory_equal(d, want->p, want->len);
 }
 
+/* The options every test's archive starts from: bb as busybox and as
+ * kbench (any file: it goes in as /usr/bin/kbench), mods, gargv. */
+static void base_opts(struct kb_initramfs_opts *o, const char *bb,
+		      const struct kb_modlist *mods, const char *const *gargv,
+		      const char *results_dir)
+{
+	memset(o, 0, sizeof(*o));
+	o->busybox = bb;
+	o->kbench = bb;
+	o->mods = mods;
+	o->results_dir = results_dir;
+	o->guest_argv = gargv;
+}
+
 /* --- the tests --- */
 
 static int setup(void **state)
@@ -249,11 +265,7 @@ static void test_compressed_modules(void **state)
 	assert_non_null(strstr(mods.path[0], "/kernel/drivers/b/b.ko.zst"));
 	assert_non_null(strstr(mods.path[1], "/kernel/fs/c/c.ko.gz"));
 
-	o.busybox = bb;
-	o.kbench = bb;		/* any file: it goes in as /usr/bin/kbench */
-	o.mods = &mods;
-	o.results_dir = "/tmp/kbench-results";
-	o.guest_argv = gargv;
+	base_opts(&o, bb, &mods, gargv, "/tmp/kbench-results");
 	assert_int_equal(initramfs_build(cpio, &o), 0);
 	assert_int_equal(kb_read_file(cpio, &arch, &alen, 0), 0);
 	assert_entry(arch, alen, "modules/00-b.ko", &b);
@@ -609,12 +621,8 @@ static void test_kbench_init(void **state)
 	write_blob(md, "kernel/x/configfs.ko", m2.p, m2.len);
 	write_blob(md, "modules.dep", dep, strlen(dep));
 	assert_int_equal(modules_resolve(md, want, 1, &mods, &missing), 0);
-	o.busybox = bb;
-	o.kbench = bb;
-	o.mods = &mods;
+	base_opts(&o, bb, &mods, gargv, "/c d");
 	o.nullblk_params = "queue_mode=2 irqmode=0";
-	o.results_dir = "/c d";
-	o.guest_argv = gargv;
 	o.kbench_init = 1;
 	assert_int_equal(initramfs_build(cpio, &o), 0);
 	assert_int_equal(kb_read_file(cpio, &arch, &alen, 0), 0);
@@ -657,6 +665,186 @@ static void test_kbench_init(void **state)
 	free(cpio);
 }
 
+/* A module signed as scripts/sign-file.c signs it: the PKCS#7 bytes,
+ * struct module_signature (id_type 2 at 2, sig_len big-endian at 8),
+ * the marker. */
+static struct blob signed_module(const struct blob *m, size_t siglen,
+				 unsigned char id_type)
+{
+	static const char marker[] = "~Module signature appended~\n";
+	size_t ml = sizeof(marker) - 1;
+	struct blob b = { kb_xmalloc(m->len + siglen + 12 + ml), 0 };
+	unsigned char h[12] = { 0 };
+
+	memcpy(b.p, m->p, m->len);
+	memset(b.p + m->len, 0x30, siglen);
+	h[2] = id_type;
+	h[8] = (unsigned char)(siglen >> 24);
+	h[9] = (unsigned char)(siglen >> 16);
+	h[10] = (unsigned char)(siglen >> 8);
+	h[11] = (unsigned char)siglen;
+	memcpy(b.p + m->len + siglen, h, 12);
+	memcpy(b.p + m->len + siglen + 12, marker, ml);
+	b.len = m->len + siglen + 12 + ml;
+	return b;
+}
+
+/* runner/initramfs.h module_sig_len(): a real Debian module (its ELF
+ * ends where its section header table ends), synthetic ones signed as
+ * sign-file signs, malformed trailers kept whole; initramfs_build() with
+ * strip_module_sig puts the unsigned module in (after decompressing),
+ * without it the signed one. */
+static void test_module_signature(void **state)
+{
+	char *ko = NULL, *md = kb_xasprintf("%s/sigmods/lib/modules/" RELEASE,
+					    tmpdir);
+	char *bb = busybox_standin(), *cpio = kb_path_join(tmpdir, "s.cpio");
+	char *arch = NULL, *missing = NULL;
+	size_t klen = 0, alen = 0, cut;
+	uint64_t shoff;
+	uint16_t shentsize, shnum;
+	struct blob m = fake_module(7, 90000), sm = signed_module(&m, 543, 2);
+	struct blob bad_len = signed_module(&m, 543, 2);
+	struct blob bad_id = signed_module(&m, 543, 1), smx;
+	const char *dep = "kernel/x/s.ko.xz:\n";
+	const char *want[] = { "s" };
+	const char *gargv[] = { "/usr/bin/kbench", "guest", NULL };
+	struct kb_modlist mods;
+	struct kb_initramfs_opts o = { 0 };
+
+	(void)state;
+	/* Debian 6.1's virtio_pci_legacy_dev.ko (tests/data/modules) */
+	assert_int_equal(kb_read_file("tests/data/modules/"
+				      "virtio_pci_legacy_dev.ko", &ko, &klen,
+				      0), 0);
+	assert_true(klen > 0x40);
+	memcpy(&shoff, ko + 0x28, 8);
+	memcpy(&shentsize, ko + 0x3a, 2);
+	memcpy(&shnum, ko + 0x3c, 2);
+	cut = module_sig_len(ko, klen);
+	assert_true(cut > 0);
+	assert_int_equal(klen - cut, shoff + (uint64_t)shentsize * shnum);
+	assert_int_equal(module_sig_len(ko, klen - cut), 0);
+	free(ko);
+
+	/* synthetic: the whole trailer; nothing on an unsigned module */
+	assert_int_equal(module_sig_len((char *)sm.p, sm.len), 543 + 12 + 28);
+	assert_int_equal(module_sig_len((char *)m.p, m.len), 0);
+	assert_int_equal(module_sig_len((char *)sm.p, 20), 0);
+	/* sig_len past the start of the file, another id_type: kept */
+	bad_len.p[bad_len.len - 28 - 4] = 0x7f;
+	assert_int_equal(module_sig_len((char *)bad_len.p, bad_len.len), 0);
+	assert_int_equal(module_sig_len((char *)bad_id.p, bad_id.len), 0);
+
+	/* into the archive: decompressed, then unsigned on request */
+	smx = enc_xz(&sm);
+	write_blob(md, "kernel/x/s.ko.xz", smx.p, smx.len);
+	write_blob(md, "modules.dep", dep, strlen(dep));
+	assert_int_equal(modules_resolve(md, want, 1, &mods, &missing), 0);
+	base_opts(&o, bb, &mods, gargv, "/tmp/kbench-results");
+	assert_int_equal(initramfs_build(cpio, &o), 0);
+	assert_int_equal(kb_read_file(cpio, &arch, &alen, 0), 0);
+	assert_entry(arch, alen, "modules/00-s.ko", &sm);
+	free(arch);
+	o.strip_module_sig = 1;
+	assert_int_equal(initramfs_build(cpio, &o), 0);
+	assert_int_equal(kb_read_file(cpio, &arch, &alen, 0), 0);
+	assert_entry(arch, alen, "modules/00-s.ko", &m);
+	free(arch);
+	modules_free(&mods);
+	free(m.p);
+	free(sm.p);
+	free(smx.p);
+	free(bad_len.p);
+	free(bad_id.p);
+	free(md);
+	free(bb);
+	free(cpio);
+}
+
+/* runner/kernel_img.h kernel_module_sig_strip(): strip only when the
+ * kernel's config is found and checks signatures without forcing them,
+ * and the variant's command line does not ask for them. */
+static void test_module_sig_policy(void **state)
+{
+	char *base = kb_xasprintf("%s/sigpolicy", tmpdir), *why = NULL;
+	char *boot = kb_path_join(base, "boot");
+	char *img = kb_path_join(boot, "vmlinuz-" RELEASE);
+	char *tree = kb_path_join(base, "tree");
+	char *treeimg = kb_path_join(tree, "arch/x86/boot/bzImage");
+	char *md = kb_path_join(base, "lib/modules/" RELEASE);
+	const char *sig = "CONFIG_MODULES=y\nCONFIG_MODULE_SIG_FORMAT=y\n"
+			  "CONFIG_MODULE_SIG=y\n# CONFIG_MODULE_SIG_FORCE is "
+			  "not set\nCONFIG_MODULE_SIG_ALL=y\n";
+	const char *force = "CONFIG_MODULE_SIG=y\nCONFIG_MODULE_SIG_FORCE=y\n";
+	const char *unsig = "# CONFIG_MODULE_SIG is not set\n"
+			    "CONFIG_MODULE_SIG_ALL=y\nCONFIG_MODULE_SIG_KEY=\"x\"\n";
+	struct kb_kernel k = { 0 };
+
+	(void)state;
+	write_blob(boot, "vmlinuz-" RELEASE, "bz", 2);
+	k.image = img;
+	k.release = (char *)RELEASE;
+
+	/* no config anywhere: kept, and said */
+	assert_int_equal(kernel_module_sig_strip(&k, NULL, &why), 0);
+	assert_non_null(strstr(why, "config was not found"));
+	free(why);
+
+	write_blob(boot, "config-" RELEASE, sig, strlen(sig));
+	assert_int_equal(kernel_module_sig_strip(&k, NULL, &why), 1);
+	assert_non_null(strstr(why, "config-" RELEASE));
+	assert_non_null(strstr(why, "taints itself 'E'"));
+	free(why);
+	/* the command line asks for signatures: kept */
+	assert_int_equal(kernel_module_sig_strip(&k, "quiet "
+		"module.sig_enforce=1", &why), 0);
+	assert_non_null(strstr(why, "module.sig_enforce"));
+	free(why);
+	assert_int_equal(kernel_module_sig_strip(&k, "lockdown=integrity",
+						 &why), 0);
+	free(why);
+	/* a word that only contains the name is not it */
+	assert_int_equal(kernel_module_sig_strip(&k, "xmodule.sig_enforce=1 "
+		"nolockdown=1", &why), 1);
+	free(why);
+
+	write_blob(boot, "config-" RELEASE, force, strlen(force));
+	assert_int_equal(kernel_module_sig_strip(&k, NULL, &why), 0);
+	assert_non_null(strstr(why, "CONFIG_MODULE_SIG_FORCE=y"));
+	free(why);
+	/* CONFIG_MODULE_SIG_ALL=y is not CONFIG_MODULE_SIG=y */
+	write_blob(boot, "config-" RELEASE, unsig, strlen(unsig));
+	assert_int_equal(kernel_module_sig_strip(&k, NULL, &why), 0);
+	assert_non_null(strstr(why, "checks no signature"));
+	free(why);
+
+	/* a kernel tree's .config, three levels above its bzImage */
+	write_blob(tree, "arch/x86/boot/bzImage", "bz", 2);
+	write_blob(tree, ".config", force, strlen(force));
+	k.image = treeimg;
+	assert_int_equal(kernel_module_sig_strip(&k, NULL, &why), 0);
+	assert_non_null(strstr(why, "/.config: CONFIG_MODULE_SIG_FORCE"));
+	free(why);
+	write_blob(tree, ".config", sig, strlen(sig));
+	assert_int_equal(kernel_module_sig_strip(&k, NULL, &why), 1);
+	free(why);
+	/* MODULES/build/.config (the image somewhere else) */
+	k.image = (char *)"vmlinuz";
+	k.moddir = md;
+	write_blob(md, "build/.config", sig, strlen(sig));
+	assert_int_equal(kernel_module_sig_strip(&k, NULL, &why), 1);
+	assert_non_null(strstr(why, "build/.config"));
+	free(why);
+
+	free(base);
+	free(boot);
+	free(img);
+	free(tree);
+	free(treeimg);
+	free(md);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -665,6 +853,8 @@ int main(void)
 		cmocka_unit_test(test_decompress),
 		cmocka_unit_test(test_bzimage_truncated),
 		cmocka_unit_test(test_kbench_init),
+		cmocka_unit_test(test_module_signature),
+		cmocka_unit_test(test_module_sig_policy),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

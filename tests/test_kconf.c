@@ -1162,7 +1162,8 @@ static void test_vm_variant(void **state)
 		"guest_root = initramfs\nboot = bzimage\n"
 		"[c]\nmethod = kexec\nkernel = /boot/vmlinuz-6.12\n"
 		"initrd = /boot/initrd.img-6.12\n"
-		"[d]\nmethod = vm\nkernel = /k\nguest_root = 9p\nboot = pvh\n",
+		"[d]\nmethod = vm\nkernel = /k\nguest_root = 9p\nboot = pvh\n"
+		"module_signatures = keep\n",
 		&cfg, &msg);
 	if (ret)
 		print_error("%s", msg);
@@ -1190,6 +1191,8 @@ static void test_vm_variant(void **state)
 	assert_int_equal(cfg.variants[0].boot, KB_VM_BOOT_AUTO);
 	assert_int_equal(cfg.variants[1].boot, KB_VM_BOOT_BZIMAGE);
 	assert_int_equal(cfg.variants[3].boot, KB_VM_BOOT_PVH);
+	assert_int_equal(cfg.variants[0].module_signatures, KB_VM_MODSIG_AUTO);
+	assert_int_equal(cfg.variants[3].module_signatures, KB_VM_MODSIG_KEEP);
 	free(msg);
 	kconf_free(&cfg);
 }
@@ -1234,6 +1237,10 @@ static void test_err_method(void **state)
 		     "bad.conf:6: boot = 'uefi': expected auto (the kernel's PVH entry when it has one), pvh or bzimage");
 	expect_error(GLOBAL_OK VARIANT_OK "method = kexec\nkernel = /k\nboot = pvh\n",
 		     "bad.conf:3: [running]: boot is for method = vm");
+	expect_error(GLOBAL_OK VARIANT_OK "method = vm\nkernel = /k\nmodule_signatures = strip\n",
+		     "bad.conf:6: module_signatures = 'strip': expected auto (stripped when the kernel loads unsigned modules) or keep");
+	expect_error(GLOBAL_OK VARIANT_OK "method = kexec\nkernel = /k\nmodule_signatures = keep\n",
+		     "bad.conf:3: [running]: module_signatures is for method = vm (the guest's modules), not kexec");
 	expect_error(GLOBAL_OK VARIANT_OK "method = qemu\n",
 		     "bad.conf:4: unknown method 'qemu' (expected local, vm or kexec)");
 }

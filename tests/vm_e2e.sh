@@ -127,6 +127,10 @@ check "campaign.json records vCPUs and memory" \
 # unpacked ELF (the runs above worked with it), not the bzImage
 check "a and b booted through PVH: boot = pvh, -kernel the cached ELF" \
 	'[ "$(jq -r ".environment.vm.variants.a.boot, .environment.vm.variants.b.boot" "$d/campaign.json" | tr "\n" " ")" = "pvh pvh " ] && jq -r ".environment.vm.variants.a.qemu_argv | join(\" \")" "$d/campaign.json" | grep -Eq -- "-kernel [^ ]*/vmlinux/vmlinuz-[^ ]*\.elf -initrd"'
+# runner/kernel_img.h: Debian's kernels check signatures without forcing
+# them, so the modules went in unsigned (the runs above loaded them)
+check "a's modules went in unsigned: module_signatures = stripped, with the config named" \
+	'[ "$(jq -r .environment.vm.variants.a.module_signatures "$d/campaign.json")" = stripped ] && jq -r .environment.vm.variants.a.module_signatures_reason "$d/campaign.json" | grep -q "/config-[^ ]*: CONFIG_MODULE_SIG=y without CONFIG_MODULE_SIG_FORCE"'
 if [ "$acc" = tcg ]; then
 	check "TCG: the report says the timings are not representative" \
 		'grep -q "emulated (TCG): timings are not representative" "$d/report.txt" && grep -q "emulated (TCG)" "$d/report.md"'
