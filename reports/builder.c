@@ -787,9 +787,14 @@ static int is_base_row(struct ctx *c, size_t i)
 	       (bl && !strcmp(bl, c->cfgs[i].id));
 }
 
+/* A metric's columns in the comparison table: the mean, "vs base", the
+ * change's 95% CI (one decimal: the group of a metric's columns fits 80
+ * columns beside long configuration keys), "±", CV% and n. */
+#define COLS_PER_METRIC 6
+
 /* The cells of summary s from col on: mean (dec decimals), then after
- * the "vs base" cell the half-width of the 95% CI, CV% and n; "n/a" for
- * what was not measured. */
+ * the "vs base" cell and the change's CI the half-width of the 95% CI,
+ * CV% and n; "n/a" for what was not measured. */
 static void set_summary_cells(struct kb_table *t, size_t row, size_t col,
 			      const struct kb_summary_row *s, int dec)
 {
@@ -798,15 +803,15 @@ static void set_summary_cells(struct kb_table *t, size_t row, size_t col,
 	else
 		kb_table_set(t, row, col, "n/a");
 	if (s && isfinite(s->ci95_lo) && isfinite(s->ci95_hi))
-		kb_table_set(t, row, col + 2, "%.*f", dec,
+		kb_table_set(t, row, col + 3, "%.*f", dec,
 			     (s->ci95_hi - s->ci95_lo) / 2);
 	else
-		kb_table_set(t, row, col + 2, "n/a");
-	if (s && isfinite(s->cv_pct))
-		kb_table_set(t, row, col + 3, "%.2f", s->cv_pct);
-	else
 		kb_table_set(t, row, col + 3, "n/a");
-	kb_table_set(t, row, col + 4, "%ld", s ? (long)s->n : 0L);
+	if (s && isfinite(s->cv_pct))
+		kb_table_set(t, row, col + 4, "%.2f", s->cv_pct);
+	else
+		kb_table_set(t, row, col + 4, "n/a");
+	kb_table_set(t, row, col + 5, "%ld", s ? (long)s->n : 0L);
 }
 
 /* hosts = (fio --client): the load hosts (malloc'd names) with a
@@ -868,7 +873,7 @@ static void host_rows(struct ctx *c, struct kb_table *t, size_t i,
 		row = kb_table_add_row(t, 0);
 		kb_table_set(t, row, 0, "  @%s", hosts->v[h]);
 		for (m = 0; m < nm; m++) {
-			col = nkey + 5 * m;
+			col = nkey + COLS_PER_METRIC * m;
 			key = kb_xasprintf("host.%s.%s", hosts->v[h],
 					   metrics[m]);
 			s = find_summary(c, c->cfgs[i].id, job, key);
@@ -925,6 +930,7 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 		head = metric_head(metrics[m], niops > 1);
 		kb_table_add_col(t, head, 1, (int)m + 1);
 		kb_table_add_col(t, "vs base", 1, (int)m + 1);
+		kb_table_add_col(t, "change CI", 1, (int)m + 1);
 		kb_table_add_col(t, "±", 1, (int)m + 1);
 		kb_table_add_col(t, "CV%", 1, (int)m + 1);
 		kb_table_add_col(t, "n", 1, (int)m + 1);
@@ -935,7 +941,7 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 	for (i = 0; i < c->ncfgs; i++) {
 		row = add_cfg_row(c, t, i);
 		for (m = 0; m < nm; m++) {
-			col = nkey + 5 * m;
+			col = nkey + COLS_PER_METRIC * m;
 			s = find_summary(c, c->cfgs[i].id, job, metrics[m]);
 			cmp = find_comparison(c, c->cfgs[i].id, job,
 					      metrics[m]);
@@ -962,6 +968,17 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 					     fabs(diff) < 0.005 ? 0.0 : diff);
 			else
 				kb_table_set(t, row, col + 1, "n/a");
+			/* the change's own 95% CI (of the ratio: never
+			 * below -100%), where its analysis gave one */
+			if (is_base_row(c, i))
+				kb_table_set(t, row, col + 2, "%s", "");
+			else if (cmp && isfinite(cmp->change_ci95_lo_pct) &&
+				 isfinite(cmp->change_ci95_hi_pct))
+				kb_table_set(t, row, col + 2, "%+.1f..%+.1f",
+					     cmp->change_ci95_lo_pct,
+					     cmp->change_ci95_hi_pct);
+			else
+				kb_table_set(t, row, col + 2, "n/a");
 			if (sig) {
 				nsig++;
 				kb_table_set_strong(t, row, col);
@@ -973,7 +990,8 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 
 	kb_table_add_note(t, "vs base: change vs %s%s as the "
 			  "analysis below estimates it, \"* -0.42%%*\" "
-			  "significant, \"(+0.03%%)\" not; ±: half-width of "
+			  "significant, \"(+0.03%%)\" not; change CI: its 95%% CI, "
+			  "in %%; ±: half-width of "
 			  "the 95%% CI of the mean (Student t); CV%%: "
 			  "coefficient of variation; n: timed runs that "
 			  "succeeded; n/a: not measured", vs_what,
