@@ -792,6 +792,21 @@ static int is_base_row(struct ctx *c, size_t i)
  * columns beside long configuration keys), "±", CV% and n. */
 #define COLS_PER_METRIC 6
 
+/* A bound of a change's CI in %, one decimal ("-0.0" printed "+0.0"),
+ * and past +-9999% as ">+9999" / "<-9999" (a ratio's CI has no lower
+ * bound below -100%, its upper one can be any size on wild data: the
+ * cell stays narrow enough for the table's 80 columns).  Returns buf. */
+static const char *ci_bound(char *buf, size_t len, double v)
+{
+	if (v > 9999)
+		snprintf(buf, len, ">+9999");
+	else if (v < -9999)
+		snprintf(buf, len, "<-9999");
+	else
+		snprintf(buf, len, "%+.1f", fabs(v) < 0.05 ? 0.0 : v);
+	return buf;
+}
+
 /* The cells of summary s from col on: mean (dec decimals), then after
  * the "vs base" cell and the change's CI the half-width of the 95% CI,
  * CV% and n; "n/a" for what was not measured. */
@@ -973,10 +988,15 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 			if (is_base_row(c, i))
 				kb_table_set(t, row, col + 2, "%s", "");
 			else if (cmp && isfinite(cmp->change_ci95_lo_pct) &&
-				 isfinite(cmp->change_ci95_hi_pct))
-				kb_table_set(t, row, col + 2, "%+.1f..%+.1f",
-					     cmp->change_ci95_lo_pct,
-					     cmp->change_ci95_hi_pct);
+				 isfinite(cmp->change_ci95_hi_pct)) {
+				char lo[16], hi[16];
+
+				kb_table_set(t, row, col + 2, "%s..%s",
+					     ci_bound(lo, sizeof(lo),
+						cmp->change_ci95_lo_pct),
+					     ci_bound(hi, sizeof(hi),
+						cmp->change_ci95_hi_pct));
+			}
 			else
 				kb_table_set(t, row, col + 2, "n/a");
 			if (sig) {
@@ -990,8 +1010,12 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 
 	kb_table_add_note(t, "vs base: change vs %s%s as the "
 			  "analysis below estimates it, \"* -0.42%%*\" "
-			  "significant, \"(+0.03%%)\" not; change CI: its 95%% CI, "
-			  "in %%; ±: half-width of "
+			  "significant, \"(+0.03%%)\" not; change CI: that "
+			  "change's 95%% CI in %%, of this comparison alone "
+			  "(not adjusted over the report's comparisons as "
+			  "significance is; empty for the baseline and a load "
+			  "host's row, n/a where it cannot be estimated); "
+			  "±: half-width of "
 			  "the 95%% CI of the mean (Student t); CV%%: "
 			  "coefficient of variation; n: timed runs that "
 			  "succeeded; n/a: not measured", vs_what,

@@ -37,9 +37,10 @@ int kb_guest_load_module(const char *spec)
 		kb_error("module %s%s%s: the kernel refused it: %s (its "
 			 "messages are on the console)%s", file,
 			 *params ? " " : "", params, strerror(e),
-			 e == EKEYREJECTED || e == EPERM ? "; a kernel that "
-			 "loads signed modules only needs module_signatures "
-			 "= keep in the variant" : "");
+			 e == EKEYREJECTED || e == EPERM ? "; if this kernel "
+			 "loads signed modules only and campaign.json's "
+			 "module_signatures says stripped, set "
+			 "module_signatures = keep in the variant" : "");
 	}
 	if (fd >= 0)
 		close(fd);

@@ -506,9 +506,11 @@ size_t module_sig_len(const char *ko, size_t len)
 	h = (const unsigned char *)ko + len - ml - hl;
 	if (h[2] != 2)		/* PKEY_ID_PKCS7 */
 		return 0;
+	if (h[3] || h[4])	/* signer_len, key_id_len: 0 in PKCS#7 (the
+				 * kernel refuses the module otherwise) */
+		return 0;
 	sig = (size_t)h[8] << 24 | (size_t)h[9] << 16 | (size_t)h[10] << 8 |
 	      h[11];
-	sig += (size_t)h[3] + h[4];	/* signer_len, key_id_len: 0 in PKCS#7 */
 	if (!sig || sig > len - ml - hl)
 		return 0;
 	return ml + hl + sig;
@@ -784,7 +786,7 @@ int initramfs_build(const char *path, const struct kb_initramfs_opts *o)
 		"mnt", "mnt/root", "modules", "tmp", "run", "root", NULL };
 	const char *bb = o->busybox ? o->busybox : KB_BUSYBOX;
 	char *data = NULL, *script = NULL, *name, *tmp;
-	size_t dlen, i;
+	size_t dlen, i, cut;
 	struct nameset ns = { { 0 } };
 	struct kb_cpio c;
 	FILE *f = NULL;
@@ -855,8 +857,11 @@ int initramfs_build(const char *path, const struct kb_initramfs_opts *o)
 		ret = kb_decompress_file(o->mods->path[i], &data, &dlen);
 		if (ret)
 			goto out;
-		if (o->strip_module_sig)
-			dlen -= module_sig_len(data, dlen);
+		/* every trailer: the kernel checks the outer one, then
+		 * loads the rest as the module (a module signed twice) */
+		while (o->strip_module_sig && (cut = module_sig_len(data,
+								    dlen)))
+			dlen -= cut;
 		name = module_file(o, i);
 		cpio_add(&c, name, S_IFREG | 0644, data, dlen, 0, 0);
 		free(name);

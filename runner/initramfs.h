@@ -165,7 +165,10 @@ struct kb_initramfs_opts {
  * big-endian u32 at 8), then MODULE_SIG_STRING "~Module signature
  * appended~\n"; what to cut from the end for the module unsigned.
  * 0 when ko has no such trailer, or a malformed one (a length past the
- * start of the file, another id_type): the module goes in as it is. */
+ * start of the file, another id_type, a signer or key id length, which
+ * the kernel refuses in a PKCS#7 trailer): the module goes in as it is.
+ * initramfs_build() cuts trailers until none is left (a module signed
+ * twice). */
 size_t module_sig_len(const char *ko, size_t len);
 
 /* Write the init script for opts into a malloc'd string. */

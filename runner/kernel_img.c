@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -605,37 +606,84 @@ static int config_has_y(const char *text, const char *name)
 	return 0;
 }
 
-/* 1 when the command line has a word starting with prefix. */
-static int cmdline_has(const char *cmdline, const char *prefix)
+/* 1 when a word of cmdline is parameter name (with '-' and '_' the same,
+ * as the kernel's parameq() compares them), bare or "name=VALUE"; with
+ * bool_true, a bare word or a VALUE kstrtobool() reads as true (y, Y,
+ * 1, on), so "module.sig_enforce=0" does not ask for signatures. */
+static int cmdline_has(const char *cmdline, const char *name, int bool_true)
 {
-	const char *p = cmdline;
-	size_t pl = strlen(prefix);
+	const char *p = cmdline, *v;
+	size_t nl = strlen(name), i, wl;
 
 	while (p && *p) {
-		p += strspn(p, " \t");
-		if (!strncmp(p, prefix, pl))
-			return 1;
-		p += strcspn(p, " \t");
+		p += strspn(p, " \t\n");
+		wl = strcspn(p, " \t\n");
+		for (i = 0; i < nl && i < wl; i++)
+			if (p[i] != name[i] && !(strchr("-_", p[i]) &&
+						 strchr("-_", name[i])))
+				break;
+		if (i == nl && (wl == nl || p[nl] == '=')) {
+			if (!bool_true || wl == nl)
+				return 1;
+			v = p + nl + 1;
+			if ((*v && strchr("yY1", *v)) ||
+			    !strncasecmp(v, "on", 2))
+				return 1;
+		}
+		p += wl;
 	}
 	return 0;
+}
+
+/* The value of CONFIG_CMDLINE="..." in a kernel config (malloc'd, the
+ * quotes dropped; escapes are rare there and left as they are), or
+ * NULL. */
+static char *config_cmdline(const char *text)
+{
+	static const char key[] = "CONFIG_CMDLINE=\"";
+	const char *p = strstr(text, key), *e;
+
+	while (p && p != text && p[-1] != '\n')
+		p = strstr(p + 1, key);
+	if (!p)
+		return NULL;
+	p += sizeof(key) - 1;
+	e = strchr(p, '"');
+	return e ? kb_xasprintf("%.*s", (int)(e - p), p) : NULL;
+}
+
+/* Why the command line words cmdline (the variant's, or the config's
+ * built-in one: where) keep the signatures, or NULL: signatures enforced
+ * (module.sig_enforce), lockdown (its modules must be signed), IMA
+ * appraisal (an appended signature may be what satisfies it). */
+static char *cmdline_keeps(const char *cmdline, const char *where)
+{
+	if (cmdline_has(cmdline, "module.sig_enforce", 1))
+		return kb_xasprintf("%s has module.sig_enforce (the kernel "
+				    "loads signed modules only)", where);
+	if (cmdline_has(cmdline, "lockdown", 0))
+		return kb_xasprintf("%s has lockdown= (a locked-down kernel "
+				    "loads signed modules only)", where);
+	if (cmdline_has(cmdline, "ima_policy", 0) ||
+	    cmdline_has(cmdline, "ima_appraise", 0))
+		return kb_xasprintf("%s sets an IMA policy or appraisal (it "
+				    "may check the modules' appended "
+				    "signatures)", where);
+	return NULL;
 }
 
 int kernel_module_sig_strip(const struct kb_kernel *k, const char *cmdline,
 			    char **why)
 {
 	char *cand[3] = { NULL, NULL, NULL }, *dir, *text = NULL;
+	char *cmd = NULL, *cwhy = NULL;
 	const char *found = NULL;
 	size_t i;
 	int strip = 0;
 
-	*why = NULL;
-	if (cmdline_has(cmdline, "module.sig_enforce") ||
-	    cmdline_has(cmdline, "lockdown=")) {
-		*why = kb_xstrdup("the variant's cmdline = asks the kernel to "
-				  "enforce module signatures (module."
-				  "sig_enforce or lockdown=)");
+	*why = cmdline_keeps(cmdline, "the variant's cmdline");
+	if (*why)
 		return 0;
-	}
 	if (k->image && k->release) {
 		const char *slash = strrchr(k->image, '/');
 
@@ -659,6 +707,15 @@ int kernel_module_sig_strip(const struct kb_kernel *k, const char *cmdline,
 	else if (config_has_y(text, "CONFIG_MODULE_SIG_FORCE"))
 		*why = kb_xasprintf("%s: CONFIG_MODULE_SIG_FORCE=y (the kernel "
 				    "loads signed modules only)", found);
+	else if (config_has_y(text, "CONFIG_LOCK_DOWN_KERNEL_FORCE_INTEGRITY") ||
+		 config_has_y(text,
+			      "CONFIG_LOCK_DOWN_KERNEL_FORCE_CONFIDENTIALITY"))
+		*why = kb_xasprintf("%s: CONFIG_LOCK_DOWN_KERNEL_FORCE_* (locked "
+				    "down from boot: signed modules only)",
+				    found);
+	else if ((cmd = config_cmdline(text)) &&
+		 (cwhy = cmdline_keeps(cmd, "its built-in CONFIG_CMDLINE")))
+		*why = kb_xasprintf("%s: %s", found, cwhy);
 	else if (!config_has_y(text, "CONFIG_MODULE_SIG"))
 		*why = kb_xasprintf("%s: no CONFIG_MODULE_SIG=y (the kernel "
 				    "checks no signature)", found);
@@ -670,6 +727,8 @@ int kernel_module_sig_strip(const struct kb_kernel *k, const char *cmdline,
 				    found);
 	}
 	free(text);
+	free(cmd);
+	free(cwhy);
 	for (i = 0; i < 3; i++)
 		free(cand[i]);
 	return strip;

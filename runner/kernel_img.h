@@ -72,12 +72,17 @@ void kernel_free(struct kb_kernel *k);
  * with CONFIG_MODULE_SIG=y and without CONFIG_MODULE_SIG_FORCE loads an
  * unsigned module and taints itself 'E' (TAINT_UNSIGNED_MODULE,
  * Documentation/admin-guide/tainted-kernels.rst), which changes no code
- * path; one that forces signatures, or whose command line asks for them
- * (module.sig_enforce, lockdown=: kernel/module/signing.c
- * module_sig_check()), refuses it.  So: 1 (strip) only when the
- * kernel's config is found and says CONFIG_MODULE_SIG=y without
- * CONFIG_MODULE_SIG_FORCE=y, and cmdline (the variant's extra command
- * line, NULL = none) has neither word; else 0 (keep them).  The config
+ * path; one that forces signatures, or is locked down (its command
+ * line's module.sig_enforce or lockdown=, or the config's
+ * CONFIG_LOCK_DOWN_KERNEL_FORCE_*: kernel/module/signing.c
+ * module_sig_check()), refuses it, and IMA appraisal (ima_policy=,
+ * ima_appraise=) may be satisfied by the appended signature.  So: 1
+ * (strip) only when the kernel's config is found and says
+ * CONFIG_MODULE_SIG=y without CONFIG_MODULE_SIG_FORCE=y or a forced
+ * lockdown, and neither cmdline (the variant's extra command line, NULL
+ * = none) nor the config's CONFIG_CMDLINE has one of those words
+ * (parameter names compared with '-' and '_' the same, as the kernel
+ * does; module.sig_enforce=0 does not count); else 0 (keep them).  The config
  * is looked for as config-RELEASE beside the image (/boot, a deb: package),
  * as .config three levels above it (a tree's arch/x86/boot/bzImage) and
  * in MODDIR/build/.config.  *why (malloc'd) says which and why. */

@@ -735,8 +735,20 @@ static void test_module_signature(void **state)
 	bad_len.p[bad_len.len - 28 - 4] = 0x7f;
 	assert_int_equal(module_sig_len((char *)bad_len.p, bad_len.len), 0);
 	assert_int_equal(module_sig_len((char *)bad_id.p, bad_id.len), 0);
+	/* a signer length in a PKCS#7 trailer: the kernel refuses it, kept */
+	bad_id.p[bad_id.len - 28 - 12 + 2] = 2;
+	bad_id.p[bad_id.len - 28 - 12 + 3] = 5;
+	assert_int_equal(module_sig_len((char *)bad_id.p, bad_id.len), 0);
 
-	/* into the archive: decompressed, then unsigned on request */
+	/* into the archive: decompressed, then unsigned on request; signed
+	 * twice, both trailers go */
+	free(sm.p);
+	{
+		struct blob once = signed_module(&m, 543, 2);
+
+		sm = signed_module(&once, 300, 2);
+		free(once.p);
+	}
 	smx = enc_xz(&sm);
 	write_blob(md, "kernel/x/s.ko.xz", smx.p, smx.len);
 	write_blob(md, "modules.dep", dep, strlen(dep));
@@ -779,6 +791,10 @@ static void test_module_sig_policy(void **state)
 	const char *force = "CONFIG_MODULE_SIG=y\nCONFIG_MODULE_SIG_FORCE=y\n";
 	const char *unsig = "# CONFIG_MODULE_SIG is not set\n"
 			    "CONFIG_MODULE_SIG_ALL=y\nCONFIG_MODULE_SIG_KEY=\"x\"\n";
+	const char *lockdown = "CONFIG_MODULE_SIG=y\n"
+			       "CONFIG_LOCK_DOWN_KERNEL_FORCE_INTEGRITY=y\n";
+	const char *builtin = "CONFIG_MODULE_SIG=y\nCONFIG_CMDLINE_BOOL=y\n"
+			      "CONFIG_CMDLINE=\"quiet module.sig_enforce\"\n";
 	struct kb_kernel k = { 0 };
 
 	(void)state;
@@ -806,12 +822,37 @@ static void test_module_sig_policy(void **state)
 	free(why);
 	/* a word that only contains the name is not it */
 	assert_int_equal(kernel_module_sig_strip(&k, "xmodule.sig_enforce=1 "
-		"nolockdown=1", &why), 1);
+		"nolockdown=1 module.sig_enforcex", &why), 1);
+	free(why);
+	/* '-' and '_' alike, as the kernel compares parameter names; a
+	 * false value does not ask; IMA appraisal keeps them */
+	assert_int_equal(kernel_module_sig_strip(&k, "module.sig-enforce=1",
+						 &why), 0);
+	free(why);
+	assert_int_equal(kernel_module_sig_strip(&k, "module.sig_enforce=0 "
+		"module.sig_enforce=off module.sig_enforce=", &why), 1);
+	free(why);
+	assert_int_equal(kernel_module_sig_strip(&k, "module.sig_enforce=on",
+						 &why), 0);
+	free(why);
+	assert_int_equal(kernel_module_sig_strip(&k, "ima_policy=secure_boot",
+						 &why), 0);
+	assert_non_null(strstr(why, "IMA"));
 	free(why);
 
 	write_blob(boot, "config-" RELEASE, force, strlen(force));
 	assert_int_equal(kernel_module_sig_strip(&k, NULL, &why), 0);
 	assert_non_null(strstr(why, "CONFIG_MODULE_SIG_FORCE=y"));
+	free(why);
+	/* locked down from boot by the config, or by its built-in cmdline */
+	write_blob(boot, "config-" RELEASE, lockdown, strlen(lockdown));
+	assert_int_equal(kernel_module_sig_strip(&k, NULL, &why), 0);
+	assert_non_null(strstr(why, "CONFIG_LOCK_DOWN_KERNEL_FORCE"));
+	free(why);
+	write_blob(boot, "config-" RELEASE, builtin, strlen(builtin));
+	assert_int_equal(kernel_module_sig_strip(&k, NULL, &why), 0);
+	assert_non_null(strstr(why, "built-in CONFIG_CMDLINE has "
+				    "module.sig_enforce"));
 	free(why);
 	/* CONFIG_MODULE_SIG_ALL=y is not CONFIG_MODULE_SIG=y */
 	write_blob(boot, "config-" RELEASE, unsig, strlen(unsig));

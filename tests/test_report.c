@@ -311,6 +311,43 @@ static void test_n1(void **state)
 }
 
 /* Long names and huge values still fit 80 columns. */
+/* Wild data (the IOPS of NM=2 spread over five orders of magnitude): the
+ * change's CI cell stays narrow (">+9999"), every line within 80
+ * columns, and its lower bound is no lower than -100% (a ratio's CI:
+ * -99.99% prints -100.0). */
+static void test_wild_change_ci(void **state)
+{
+	json_t *res = load_fixture(), *runs, *run;
+	static const double wild[] = { 10, 1e5, 1 };
+	char *out, *l;
+	size_t i;
+	int ret;
+
+	(void)state;
+	runs = json_object_get(res, "runs");
+	for (i = 0; i < json_array_size(runs); i++) {
+		json_int_t it;
+
+		run = json_array_get(runs, i);
+		it = json_integer_value(json_object_get(run, "iteration"));
+		if (strcmp(json_string_value(json_object_get(run,
+				"configuration")), "running,NM=2") || it < 1)
+			continue;
+		json_object_set_new(json_object_get(run, "metrics"),
+				    "read.iops", json_real(wild[it - 1]));
+	}
+	assert_int_equal(tree_analyse(res, NULL), 0);
+	out = render(res, "text", NULL, &ret);
+	assert_int_equal(ret, 0);
+	check_text_shape(out);
+	l = line_starting(out, "running   2");
+	assert_non_null(l);
+	assert_non_null(strstr(l, "-100.0..>+9999"));
+	free(l);
+	free(out);
+	json_decref(res);
+}
+
 static void test_wide(void **state)
 {
 	static const char *variants[] = {
@@ -877,6 +914,7 @@ int main(void)
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_n1),
 		cmocka_unit_test(test_wide),
+		cmocka_unit_test(test_wild_change_ci),
 		cmocka_unit_test(test_host_rows),
 		cmocka_unit_test(test_load_export),
 		cmocka_unit_test(test_export_write),
