@@ -23,7 +23,10 @@
 #     that were slower than the cap anyway make the true size smaller
 #     than the cap says, so it is measured, not assumed): 10 interleaved
 #     rounds of base and capped, disturbed
-#     rounds retried once.  The true size: the ratio of geometric means
+#     rounds retried once.  When the true size comes out under half the
+#     slowdown meant (the machine slowed between the steps and the cap
+#     hardly bit), once more with the cap under that campaign's own
+#     uncapped runs; the checks judge the last campaign.  The true size: the ratio of geometric means
 #     over the rounds where neither run was disturbed, computed here with
 #     jq from the runs' read.iops (not by kbench's statistics code); on a
 #     machine busy throughout (fewer than 3 quiet rounds, as on the
@@ -116,7 +119,10 @@ cap=$(awk -v r="$rate" -v sd="$sd" 'BEGIN { x = 3 * 0.995 * sd;
 	if (x < 0.0513) x = 0.0513; if (x > 0.916) x = 0.916;
 	printf "%d", r * exp(-x) }')
 check "a measured rate to cap under (10th percentile of read.iops $rate, A/A sd of log ratios $sd)" "[ $cap -gt 0 ]"
-cat >"$tmp/slow.conf" <<CONF
+# one slowdown campaign with cap $1 in $tmp/$2; sets rc, truth,
+# truth_from
+slowdown() {
+	cat >"$tmp/$2.conf" <<CONF
 [global]
 jobs = randread-4k-rate
 iterations = 10
@@ -125,36 +131,60 @@ runtime = 1
 target = loop:64M
 retry_disturbed = 1
 profiles = $repo/tests/data/truth
-sweep rate = 0 $cap
+sweep rate = 0 $1
 
 [running]
 method = local
 CONF
-"$KBENCH" run -q -c "$tmp/slow.conf" -o "$tmp/slow" >/dev/null 2>"$tmp/slow.err"
-rc=$?
-check "slowdown campaign: exit 0 (got $rc)" "[ $rc -eq 0 ]"
-# the true size: geometric means over the rounds where neither run was
-# disturbed (jq, independent of kbench's statistics)
-ratio='map(. as $i | [$r[] | select(.iteration == $i)] | select(length == 2)
-	  | (map(select(.configuration == $s))[0].metrics["read.iops"]
-	     / map(select(.configuration != $s))[0].metrics["read.iops"]) | log)
-	| if length >= 3 then ((add / length) | exp - 1) * 100 else "none" end'
-truth=$(jq -r --arg s "running,rate=$cap" '
-	[.runs[] | select(.status == "ok" and (.warmup | not))] as $r
-	| [$r[] | select(((.disturbed // []) | length) > 0) | .iteration] as $bad
-	| [$r[] | .iteration] | unique | map(select(. as $i | $bad | index($i) | not))
-	| '"$ratio" "$tmp/slow/results.json" 2>/dev/null)
-truth_from="the quiet rounds (no run disturbed)"
-if [ "$truth" = none ] || [ -z "$truth" ]; then
-	# a machine busy throughout (other engineers' builds here): no
-	# quiet round is left; the size over every counted round, said so
-	truth=$(jq -r --arg s "running,rate=$cap" '
+	"$KBENCH" run -q -c "$tmp/$2.conf" -o "$tmp/$2" >/dev/null 2>"$tmp/$2.err"
+	rc=$?
+	check "slowdown campaign: exit 0 (got $rc)" "[ $rc -eq 0 ]"
+	# the true size: geometric means over the rounds where neither run
+	# was disturbed (jq, independent of kbench's statistics)
+	ratio='map(. as $i | [$r[] | select(.iteration == $i)] | select(length == 2)
+		  | (map(select(.configuration == $s))[0].metrics["read.iops"]
+		     / map(select(.configuration != $s))[0].metrics["read.iops"]) | log)
+		| if length >= 3 then ((add / length) | exp - 1) * 100 else "none" end'
+	truth=$(jq -r --arg s "running,rate=$1" '
 		[.runs[] | select(.status == "ok" and (.warmup | not))] as $r
-		| [$r[] | .iteration] | unique | '"$ratio" "$tmp/slow/results.json" 2>/dev/null)
-	truth_from="every counted round (fewer than 3 quiet ones: a busy machine)"
+		| [$r[] | select(((.disturbed // []) | length) > 0) | .iteration] as $bad
+		| [$r[] | .iteration] | unique | map(select(. as $i | $bad | index($i) | not))
+		| '"$ratio" "$tmp/$2/results.json" 2>/dev/null)
+	truth_from="the quiet rounds (no run disturbed)"
+	if [ "$truth" = none ] || [ -z "$truth" ]; then
+		# a machine busy throughout (other engineers' builds here):
+		# no quiet round is left; the size over every counted round,
+		# said so
+		truth=$(jq -r --arg s "running,rate=$1" '
+			[.runs[] | select(.status == "ok" and (.warmup | not))] as $r
+			| [$r[] | .iteration] | unique | '"$ratio" "$tmp/$2/results.json" 2>/dev/null)
+		truth_from="every counted round (fewer than 3 quiet ones: a busy machine)"
+	fi
+}
+slowdown "$cap" slow
+# the cap bites only while the machine runs the job faster than it: a
+# machine that slowed down between step 1 and this campaign (a CI run
+# here: step 1's 10th percentile 67k IOPS, a cap of 52k meant -23%, the
+# true size came out -3.2% and kbench rightly said undecidable) left
+# less than half the slowdown meant; then once more with the cap under
+# this campaign's own uncapped runs (their 10th percentile), and the
+# checks below judge that one
+meant=$(awk -v x="$cap" -v r="$rate" 'BEGIN { printf "%.3f", (x / r - 1) * 100 }')
+if awk -v t="$truth" -v m="$meant" 'BEGIN { exit !(t == "none" || t == "" || t + 0 > m / 2) }'; then
+	rate=$(jq --arg s "running,rate=$cap" '[.runs[] | select(.status == "ok"
+		and (.warmup | not) and .configuration != $s)
+		| .metrics["read.iops"]] | sort
+		| if length > 0 then .[length / 10 | floor] else 0 end' "$tmp/slow/results.json")
+	cap=$(awk -v r="$rate" -v c="$cap" -v m="$meant" 'BEGIN {
+		printf "%d", r * (1 + m / 100) }')
+	echo "truth: the cap bit little (true size $truth% of $meant% meant: the machine slowed between the steps); again with cap $cap under the uncapped runs' 10th percentile $rate"
+	slowdown "$cap" slow2
+	slow=slow2
+else
+	slow=slow
 fi
-"$KBENCH" compare --metric read.iops "$tmp/slow:running,rate=0" \
-	"$tmp/slow:running,rate=$cap" >"$tmp/slow.out" 2>&1
+"$KBENCH" compare --metric read.iops "$tmp/$slow:running,rate=0" \
+	"$tmp/$slow:running,rate=$cap" >"$tmp/slow.out" 2>&1
 rc=$?
 row=$(awk '$1 == "read.iops" && /\[/ { print; exit }' "$tmp/slow.out")
 read -r change lo hi < <(sed 's/.*[(*] *\([-+0-9.]*\)%.*\[\([-+0-9.]*\)%, \([-+0-9.]*\)%\].*/\1 \2 \3/' <<<"$row")
