@@ -40,7 +40,8 @@
 # always runs first), a slowdown several times the round-to-round spread
 # of the machine measured in step 1 (CV up to 40% on this 2-vCPU VM
 # under other engineers' builds).
-# Cost on 2 cores: about 5 minutes, 5.5 on a busy 2-vCPU VM (step 1: 120
+# Cost on 2 cores: about 5 minutes, 5.5 on a busy 2-vCPU VM, a minute
+# more when the slowdown campaign runs again (step 1: 120
 # runs of 1 s, 1.5-2 s each; step 2: 22-44 runs).  Closing line: "truth:
 # N passed, N failed".
 set -u
