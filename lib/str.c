@@ -210,3 +210,24 @@ int kb_nearer(const char *key, const char *cand, size_t *bestd)
 	*bestd = d;
 	return 1;
 }
+
+int kb_cmdline_has(const char *cmdline, const char *name,
+		   int (*accept)(const char *value))
+{
+	const char *p = cmdline;
+	size_t nl = strlen(name), i, wl;
+
+	while (p && *p) {
+		p += strspn(p, " \t\n");
+		wl = strcspn(p, " \t\n");
+		for (i = 0; i < nl && i < wl; i++)
+			if (p[i] != name[i] && !(strchr("-_", p[i]) &&
+						 strchr("-_", name[i])))
+				break;
+		if (i == nl && (wl == nl || p[nl] == '=') &&
+		    (!accept || accept(wl == nl ? NULL : p + nl + 1)))
+			return 1;
+		p += wl;
+	}
+	return 0;
+}

@@ -22,6 +22,15 @@ char *kb_xstrndup_printable(const char *s, size_t max);
 size_t kb_list_add_split(const char ***list, size_t *n, char ***keep,
 		       size_t *nkeep, const char *arg);
 
+/* 1 when a word of the kernel command line cmdline (words separated by
+ * blanks; NULL = none) is parameter name, the names compared as the
+ * kernel's parameq() compares them (kernel/params.c: '-' and '_'
+ * alike), bare (value NULL) or "name=VALUE" (value VALUE), and accept
+ * takes that value (accept NULL: any).  Any such word counts, not only
+ * the last. */
+int kb_cmdline_has(const char *cmdline, const char *name,
+		   int (*accept)(const char *value));
+
 /* *s := *s, then sep when *s holds text, then fmt formatted: a list
  * built item by item ("a, b, c").  *s is NULL or malloc'd; it is
  * replaced (freed and reallocated). */

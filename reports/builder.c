@@ -914,7 +914,7 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 	struct host_list hosts = { 0 };
 	char *phrase, *title, *list = NULL, *tmp, *head, *few;
 	size_t i, m, col, row, nkey = 1 + c->labels.n, niops = 0, nfew;
-	int ok, sig;
+	int ok, sig, base;
 	size_t nsig = 0;
 	double diff;
 	const struct kb_summary_row *s;
@@ -955,6 +955,7 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 	load_hosts(c, job, metrics, nm, &hosts);
 	for (i = 0; i < c->ncfgs; i++) {
 		row = add_cfg_row(c, t, i);
+		base = is_base_row(c, i);
 		for (m = 0; m < nm; m++) {
 			col = nkey + COLS_PER_METRIC * m;
 			s = find_summary(c, c->cfgs[i].id, job, metrics[m]);
@@ -973,7 +974,7 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 				ok = isfinite(diff);
 			}
 			sig = cmp && kb_verdict_significant(cmp->verdict);
-			if (is_base_row(c, i))
+			if (base)
 				kb_table_set(t, row, col + 1, "base");
 			else if (ok && sig)
 				kb_table_set(t, row, col + 1, "* %+.2f%%*",
@@ -985,7 +986,7 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 				kb_table_set(t, row, col + 1, "n/a");
 			/* the change's own 95% CI (of the ratio: never
 			 * below -100%), where its analysis gave one */
-			if (is_base_row(c, i))
+			if (base)
 				kb_table_set(t, row, col + 2, "%s", "");
 			else if (cmp && isfinite(cmp->change_ci95_lo_pct) &&
 				 isfinite(cmp->change_ci95_hi_pct)) {

@@ -602,12 +602,12 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 		}
 		/* unsigned when the kernel allows it: its check of each
 		 * signature cost a third of the modules' load under TCG */
-		if (mods.n && v->module_signatures == KB_VM_MODSIG_KEEP)
-			sigwhy = kb_xstrdup("module_signatures = keep");
-		else if (mods.n)
-			strip_sig = kernel_module_sig_strip(&k, v->cmdline,
-							    &sigwhy);
 		if (mods.n) {
+			if (v->module_signatures == KB_VM_MODSIG_KEEP)
+				sigwhy = kb_xstrdup("module_signatures = keep");
+			else
+				strip_sig = kernel_module_sig_strip(&k,
+						v->cmdline, &sigwhy);
 			if (dry)
 				printf("# %s: module signatures %s: %s\n",
 				       v->name, strip_sig ? "stripped" :

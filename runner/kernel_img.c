@@ -5,6 +5,7 @@
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/proc.h"
+#include "lib/str.h"
 
 #include <dirent.h>
 #include <ctype.h>
@@ -606,33 +607,11 @@ static int config_has_y(const char *text, const char *name)
 	return 0;
 }
 
-/* 1 when a word of cmdline is parameter name (with '-' and '_' the same,
- * as the kernel's parameq() compares them), bare or "name=VALUE"; with
- * bool_true, a bare word or a VALUE kstrtobool() reads as true (y, Y,
- * 1, on), so "module.sig_enforce=0" does not ask for signatures. */
-static int cmdline_has(const char *cmdline, const char *name, int bool_true)
+/* A boolean parameter's value as kstrtobool() reads it true: bare, y,
+ * Y, 1 or on ("module.sig_enforce=0" does not ask for signatures). */
+static int bool_true(const char *v)
 {
-	const char *p = cmdline, *v;
-	size_t nl = strlen(name), i, wl;
-
-	while (p && *p) {
-		p += strspn(p, " \t\n");
-		wl = strcspn(p, " \t\n");
-		for (i = 0; i < nl && i < wl; i++)
-			if (p[i] != name[i] && !(strchr("-_", p[i]) &&
-						 strchr("-_", name[i])))
-				break;
-		if (i == nl && (wl == nl || p[nl] == '=')) {
-			if (!bool_true || wl == nl)
-				return 1;
-			v = p + nl + 1;
-			if ((*v && strchr("yY1", *v)) ||
-			    !strncasecmp(v, "on", 2))
-				return 1;
-		}
-		p += wl;
-	}
-	return 0;
+	return !v || (*v && strchr("yY1", *v)) || !strncasecmp(v, "on", 2);
 }
 
 /* The value of CONFIG_CMDLINE="..." in a kernel config (malloc'd, the
@@ -658,14 +637,14 @@ static char *config_cmdline(const char *text)
  * appraisal (an appended signature may be what satisfies it). */
 static char *cmdline_keeps(const char *cmdline, const char *where)
 {
-	if (cmdline_has(cmdline, "module.sig_enforce", 1))
+	if (kb_cmdline_has(cmdline, "module.sig_enforce", bool_true))
 		return kb_xasprintf("%s has module.sig_enforce (the kernel "
 				    "loads signed modules only)", where);
-	if (cmdline_has(cmdline, "lockdown", 0))
+	if (kb_cmdline_has(cmdline, "lockdown", NULL))
 		return kb_xasprintf("%s has lockdown= (a locked-down kernel "
 				    "loads signed modules only)", where);
-	if (cmdline_has(cmdline, "ima_policy", 0) ||
-	    cmdline_has(cmdline, "ima_appraise", 0))
+	if (kb_cmdline_has(cmdline, "ima_policy", NULL) ||
+	    kb_cmdline_has(cmdline, "ima_appraise", NULL))
 		return kb_xasprintf("%s sets an IMA policy or appraisal (it "
 				    "may check the modules' appended "
 				    "signatures)", where);

@@ -135,26 +135,16 @@ char *kb_qemu_last_line(const char *logpath, size_t max)
 	return r;
 }
 
-/* 1 when the command line has a word starting with prefix */
-static int has_word_prefix(const char *cmdline, const char *prefix)
+/* "NAME=VALUE", not a bare NAME */
+static int has_value(const char *v)
 {
-	size_t n = strlen(prefix);
-	const char *p = cmdline;
-
-	while (p && *p) {
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (!strncmp(p, prefix, n))
-			return 1;
-		p += strcspn(p, " \t");
-	}
-	return 0;
+	return v != NULL;
 }
 
 char *kb_qemu_guest_cmdline(const char *name, const char *cmdline, int kvm)
 {
-	int noirq = !kvm && !has_word_prefix(cmdline, "acpi=") &&
-		    !has_word_prefix(cmdline, "pci=");
+	int noirq = !kvm && !kb_cmdline_has(cmdline, "acpi", has_value) &&
+		    !kb_cmdline_has(cmdline, "pci", has_value);
 
 	return kb_xasprintf("console=ttyS0 panic=-1 loglevel=5 printk.time=1 "
 			    "%skbench.variant=%s%s%s", noirq ? "acpi=noirq " : "",

@@ -774,12 +774,31 @@ static void test_module_signature(void **state)
 	free(cpio);
 }
 
+/* kernel_module_sig_strip(k, cmdline) returns want, and its reason has
+ * each of the NULL-terminated substrings that follow. */
+static void expect_sig(const struct kb_kernel *k, const char *cmdline,
+		       int want, ...)
+{
+	char *why = NULL;
+	const char *sub;
+	va_list ap;
+
+	assert_int_equal(kernel_module_sig_strip(k, cmdline, &why), want);
+	assert_non_null(why);
+	va_start(ap, want);
+	while ((sub = va_arg(ap, const char *)))
+		if (!strstr(why, sub))
+			fail_msg("reason '%s' lacks '%s'", why, sub);
+	va_end(ap);
+	free(why);
+}
+
 /* runner/kernel_img.h kernel_module_sig_strip(): strip only when the
  * kernel's config is found and checks signatures without forcing them,
  * and the variant's command line does not ask for them. */
 static void test_module_sig_policy(void **state)
 {
-	char *base = kb_xasprintf("%s/sigpolicy", tmpdir), *why = NULL;
+	char *base = kb_xasprintf("%s/sigpolicy", tmpdir);
 	char *boot = kb_path_join(base, "boot");
 	char *img = kb_path_join(boot, "vmlinuz-" RELEASE);
 	char *tree = kb_path_join(base, "tree");
@@ -803,80 +822,49 @@ static void test_module_sig_policy(void **state)
 	k.release = (char *)RELEASE;
 
 	/* no config anywhere: kept, and said */
-	assert_int_equal(kernel_module_sig_strip(&k, NULL, &why), 0);
-	assert_non_null(strstr(why, "config was not found"));
-	free(why);
+	expect_sig(&k, NULL, 0, "config was not found", NULL);
 
 	write_blob(boot, "config-" RELEASE, sig, strlen(sig));
-	assert_int_equal(kernel_module_sig_strip(&k, NULL, &why), 1);
-	assert_non_null(strstr(why, "config-" RELEASE));
-	assert_non_null(strstr(why, "taints itself 'E'"));
-	free(why);
+	expect_sig(&k, NULL, 1, "config-" RELEASE, "taints itself 'E'", NULL);
 	/* the command line asks for signatures: kept */
-	assert_int_equal(kernel_module_sig_strip(&k, "quiet "
-		"module.sig_enforce=1", &why), 0);
-	assert_non_null(strstr(why, "module.sig_enforce"));
-	free(why);
-	assert_int_equal(kernel_module_sig_strip(&k, "lockdown=integrity",
-						 &why), 0);
-	free(why);
+	expect_sig(&k, "quiet module.sig_enforce=1", 0, "module.sig_enforce",
+		   NULL);
+	expect_sig(&k, "lockdown=integrity", 0, NULL);
 	/* a word that only contains the name is not it */
-	assert_int_equal(kernel_module_sig_strip(&k, "xmodule.sig_enforce=1 "
-		"nolockdown=1 module.sig_enforcex", &why), 1);
-	free(why);
+	expect_sig(&k, "xmodule.sig_enforce=1 nolockdown=1 "
+		   "module.sig_enforcex", 1, NULL);
 	/* '-' and '_' alike, as the kernel compares parameter names; a
 	 * false value does not ask; IMA appraisal keeps them */
-	assert_int_equal(kernel_module_sig_strip(&k, "module.sig-enforce=1",
-						 &why), 0);
-	free(why);
-	assert_int_equal(kernel_module_sig_strip(&k, "module.sig_enforce=0 "
-		"module.sig_enforce=off module.sig_enforce=", &why), 1);
-	free(why);
-	assert_int_equal(kernel_module_sig_strip(&k, "module.sig_enforce=on",
-						 &why), 0);
-	free(why);
-	assert_int_equal(kernel_module_sig_strip(&k, "ima_policy=secure_boot",
-						 &why), 0);
-	assert_non_null(strstr(why, "IMA"));
-	free(why);
+	expect_sig(&k, "module.sig-enforce=1", 0, NULL);
+	expect_sig(&k, "module.sig_enforce=0 module.sig_enforce=off "
+		   "module.sig_enforce=", 1, NULL);
+	expect_sig(&k, "module.sig_enforce=on", 0, NULL);
+	expect_sig(&k, "ima_policy=secure_boot", 0, "IMA", NULL);
 
 	write_blob(boot, "config-" RELEASE, force, strlen(force));
-	assert_int_equal(kernel_module_sig_strip(&k, NULL, &why), 0);
-	assert_non_null(strstr(why, "CONFIG_MODULE_SIG_FORCE=y"));
-	free(why);
+	expect_sig(&k, NULL, 0, "CONFIG_MODULE_SIG_FORCE=y", NULL);
 	/* locked down from boot by the config, or by its built-in cmdline */
 	write_blob(boot, "config-" RELEASE, lockdown, strlen(lockdown));
-	assert_int_equal(kernel_module_sig_strip(&k, NULL, &why), 0);
-	assert_non_null(strstr(why, "CONFIG_LOCK_DOWN_KERNEL_FORCE"));
-	free(why);
+	expect_sig(&k, NULL, 0, "CONFIG_LOCK_DOWN_KERNEL_FORCE", NULL);
 	write_blob(boot, "config-" RELEASE, builtin, strlen(builtin));
-	assert_int_equal(kernel_module_sig_strip(&k, NULL, &why), 0);
-	assert_non_null(strstr(why, "built-in CONFIG_CMDLINE has "
-				    "module.sig_enforce"));
-	free(why);
+	expect_sig(&k, NULL, 0, "built-in CONFIG_CMDLINE has "
+		   "module.sig_enforce", NULL);
 	/* CONFIG_MODULE_SIG_ALL=y is not CONFIG_MODULE_SIG=y */
 	write_blob(boot, "config-" RELEASE, unsig, strlen(unsig));
-	assert_int_equal(kernel_module_sig_strip(&k, NULL, &why), 0);
-	assert_non_null(strstr(why, "checks no signature"));
-	free(why);
+	expect_sig(&k, NULL, 0, "checks no signature", NULL);
 
 	/* a kernel tree's .config, three levels above its bzImage */
 	write_blob(tree, "arch/x86/boot/bzImage", "bz", 2);
 	write_blob(tree, ".config", force, strlen(force));
 	k.image = treeimg;
-	assert_int_equal(kernel_module_sig_strip(&k, NULL, &why), 0);
-	assert_non_null(strstr(why, "/.config: CONFIG_MODULE_SIG_FORCE"));
-	free(why);
+	expect_sig(&k, NULL, 0, "/.config: CONFIG_MODULE_SIG_FORCE", NULL);
 	write_blob(tree, ".config", sig, strlen(sig));
-	assert_int_equal(kernel_module_sig_strip(&k, NULL, &why), 1);
-	free(why);
+	expect_sig(&k, NULL, 1, NULL);
 	/* MODULES/build/.config (the image somewhere else) */
 	k.image = (char *)"vmlinuz";
 	k.moddir = md;
 	write_blob(md, "build/.config", sig, strlen(sig));
-	assert_int_equal(kernel_module_sig_strip(&k, NULL, &why), 1);
-	assert_non_null(strstr(why, "build/.config"));
-	free(why);
+	expect_sig(&k, NULL, 1, "build/.config", NULL);
 
 	free(base);
 	free(boot);
