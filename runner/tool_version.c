@@ -30,15 +30,24 @@ static char *binary_key(const char *tool)
 char *kb_tool_version(const char *tool)
 {
 	char *argv[] = { (char *)tool, "--version", NULL }, *out = NULL;
-	char *key = binary_key(tool);
-	int prev = kb_quiet, rc;
+	char *key = binary_key(tool), *found;
+	int prev = kb_silent, rc;
 
 	if (key && records_tool_version_get(key, &out)) {
 		free(key);
 		return out;
 	}
+	/* an optional tool (perf) that is not installed is n/a in the
+	 * environment, not an error: the campaign that needs it says so */
+	found = kb_which(tool);
+	if (!found) {
+		free(key);
+		return NULL;
+	}
+	free(found);
+	kb_silent = 1;
 	rc = kb_capture(argv, &out);
-	kb_quiet = prev;
+	kb_silent = prev;
 	if (rc != 0 || !out || !*out) {
 		free(out);
 		free(key);

@@ -20,7 +20,9 @@
 /* The first line of `tool --version` (tool: a name looked up in $PATH,
  * run from an argv array), from the cache when the key above matches;
  * malloc'd, or NULL when the tool is missing, fails or prints nothing
- * (nothing cached then). */
+ * (nothing cached then).  Prints nothing either way: a tool that is not
+ * installed is n/a in campaign.json, and the part of kbench that needs
+ * it (profile =) says why it cannot run. */
 char *kb_tool_version(const char *tool);
 
 #endif
