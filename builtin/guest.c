@@ -48,6 +48,9 @@ static void usage(FILE *f)
 "      --dir DIR       the campaign directory (the host's path)\n"
 "      --variant NAME  the variant this boot is\n"
 "      --runs FILE     the run keys of this boot\n"
+"      --path PATH     the PATH after the chroot of --mount-9p: the host's\n"
+"                      (its fio and perf), default the usual sbin and bin\n"
+"                      directories\n"
 "\n"
 "SETUP (what the initramfs /init asks for first, in this order; each step\n"
 "on its own timestamped console line):\n"
@@ -115,6 +118,7 @@ const struct option kb_guest_options[] = {
 	{ "runs", required_argument, NULL, 'r' },
 	{ "load-module", required_argument, NULL, 'm' },
 	{ "mount-9p", required_argument, NULL, '9' },
+	{ "path", required_argument, NULL, 'p' },
 	{ "setup-only", no_argument, NULL, 's' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -131,7 +135,7 @@ const struct kb_arg_spec kb_guest_args[] = {
 int cmd_guest(int argc, char **argv)
 {
 	const char *dir = NULL, *variant = NULL, *runs = NULL;
-	const char *root9p = NULL;
+	const char *root9p = NULL, *path = NULL;
 	const char **mods = NULL;
 	size_t nmods = 0, m;
 	int setup_only = 0;
@@ -163,6 +167,9 @@ int cmd_guest(int argc, char **argv)
 			break;
 		case '9':
 			root9p = optarg;
+			break;
+		case 'p':
+			path = optarg;
 			break;
 		case 's':
 			setup_only = 1;
@@ -200,7 +207,7 @@ int cmd_guest(int argc, char **argv)
 	if (root9p) {
 		guest_say("mounting the host's root (9p) at %s", root9p);
 		if (kb_guest_mount_9p(root9p, dir) ||
-		    (!setup_only && kb_guest_enter_root(root9p))) {
+		    (!setup_only && kb_guest_enter_root(root9p, path))) {
 			guest_say("error: cannot mount the host's root and the "
 				  "campaign directory (see above)");
 			return 1;

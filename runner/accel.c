@@ -94,7 +94,8 @@ int accel_kvm_probe(const char *image, unsigned timeout_s, char **why)
 			"panic=-1 loglevel=4", "-serial", a_serial, NULL };
 		struct kb_qemu_watch w = { .console = console,
 			.needle = BANNER, .needle_by_s = timeout_s,
-			.total_s = timeout_s + 5.0, .stop_at_needle = 1 };
+			.total_s = timeout_s + 5.0, .stop_at_needle = 1,
+			.log_stop = KB_QEMU_KVM_ERROR };
 
 		ret = kb_qemu_run(argv, qlog, &w, &qr);
 	}
@@ -110,6 +111,16 @@ int accel_kvm_probe(const char *image, unsigned timeout_s, char **why)
 		ret = 1;
 		*why = kb_xasprintf("the kernel's banner appeared after %.1f s "
 				    "with KVM", qr.needle_s);
+	} else if (qr.log_stopped) {
+		char *l = kb_qemu_log_line(qlog, KB_QEMU_KVM_ERROR, 120);
+		char *f = kb_qemu_log_line(qlog, "emulation failure", 60);
+
+		*why = kb_xasprintf("QEMU stopped the guest after %.1f s, "
+				    "before the kernel's banner: \"%s\"%s%s%s",
+				    qr.wall_s, l ? l : KB_QEMU_KVM_ERROR,
+				    f ? " (" : "", f ? f : "", f ? ")" : "");
+		free(l);
+		free(f);
 	} else if (qr.exited && qr.exit_status == 127) {
 		ret = -ENOENT;
 		*why = kb_xasprintf("%s is not installed (apt-get install "

@@ -10,7 +10,13 @@
  * (printed by start_kernel(), after the decompressor and the switch to
  * long mode, so firmware and real-mode setup output do not count) appears
  * within kvm_probe_timeout seconds (default 20; a working KVM prints it
- * in well under a second, TCG in about 5 s on these machines).
+ * in well under a second, TCG in about 5 s on these machines).  It also
+ * ends at once when QEMU reports a "KVM internal error" (runner/qemu.h
+ * KB_QEMU_KVM_ERROR): on a 16-CPU Firecracker guest (2026-12-04) a
+ * real-mode guest ran through the KVM API, yet the kernel's decompressor
+ * stopped at "emulation failure" and QEMU sat paused, so the probe waited
+ * out its 20 s and said "firmware output only"; now it stops at QEMU's
+ * line and quotes it.
  *
  * The answer is remembered
  *   - for the campaign: campaign.json environment.vm.kvm_probe

@@ -8,8 +8,9 @@
  *    virtio/9p modules (and null_blk, virtio_blk or loop for the target)
  *    and an /init that mounts the host's root read-only over virtio-9p,
  *    the campaign directory read-write at the same path, chroots and runs
- *    `kbench guest --dir DIR --variant V --runs boots/NNN-V/runs.txt`,
- *    which runs the batch exactly as the local driver would and writes
+ *    `kbench guest --dir DIR --variant V --runs boots/NNN-V/runs.txt
+ *    --path PATH` (PATH: the host's, so the guest runs the fio the host
+ *    found), which runs the batch exactly as the local driver would and writes
  *    runs/KEY/metrics.json for each run (builtin/guest.c);
  *  - a kernel without 9p (no module or built-in 9p/9pnet_virtio in its
  *    modules directory, or guest_root = initramfs) gets a self-contained
@@ -48,6 +49,7 @@
 #include "results/run_metrics.h"
 #include "runner/campaign.h"
 #include "runner/guest_binary.h"
+#include "runner/guest_setup.h"
 #include "runner/initramfs.h"
 #include "runner/kernel_img.h"
 #include "runner/results_disk.h"
@@ -464,6 +466,7 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 	size_t i, klen = 0, nwant;
 	FILE *kf;
 	int ret, kvm = 0, boot_to = 0, total_to = 0, qstatus = -1, selfc;
+	int kvm_error = 0;
 	int dry = kb_driver_dry_run, strip_sig = 0;
 	struct kb_accel_choice accel = { 0 };
 	struct kb_guest_kbench gk = { 0 };
@@ -673,9 +676,13 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 		}
 	}
 	{
+		/* the 9p guest looks fio and perf up in the host's $PATH
+		 * (runner/guest_setup.h kb_guest_path()); the self-contained
+		 * one has its fio at /usr/bin/fio */
+		char *gpath = selfc ? NULL : kb_guest_path(getenv("PATH"));
 		const char *gargv[] = { "/usr/bin/kbench",
 			"guest", "--dir", adir, "--variant", v->name, "--runs",
-			keys, NULL };
+			keys, gpath ? "--path" : NULL, gpath, NULL };
 		struct kb_initramfs_opts io = {
 			.kbench = gk.path,
 			.libs = &libs,
@@ -693,8 +700,10 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 		if (!dry && initramfs_build(initrd, &io)) {
 			reason = kb_xstrdup("vm: cannot build the initramfs; "
 					    "see the messages above");
+			free(gpath);
 			goto record;
 		}
+		free(gpath);
 	}
 
 	append = kb_qemu_guest_cmdline(v->name, v->cmdline, kvm);
@@ -801,12 +810,14 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 				.needle = GUEST_STARTED,
 				.mark = GUEST_FIRST_RUN,
 				.needle_by_s = v->boot_timeout_s,
-				.total_s = total_s };
+				.total_s = total_s,
+				.log_stop = kvm ? KB_QEMU_KVM_ERROR : NULL };
 			struct kb_qemu_result qr;
 
 			ret = kb_qemu_run(argv, qlog, &qw, &qr);
 			if (ret)
 				goto out;	/* -EINTR: nothing recorded */
+			kvm_error = qr.log_stopped;
 			boot_to = qr.killed_needle;
 			total_to = qr.killed_total;
 			qstatus = qr.exited ? qr.exit_status : -1;
@@ -824,8 +835,18 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 		goto record;
 	}
 	reason = console_reason(console, boot_to, total_to, v->boot_timeout_s);
-	if (!kb_file_contains(console, GUEST_STARTED) && !strstr(reason, "panic") &&
-	    kb_file_size(console) <= 0) {
+	if (kvm_error) {
+		/* QEMU paused the guest: the console stops wherever it was */
+		char *l = kb_qemu_log_line(qlog, KB_QEMU_KVM_ERROR, 120);
+
+		free(reason);
+		reason = kb_xasprintf("vm: QEMU stopped the guest: \"%s\" "
+				      "(KVM; its register dump is in %s; accel "
+				      "= tcg boots without KVM)",
+				      l ? l : KB_QEMU_KVM_ERROR, qlog);
+		free(l);
+	} else if (!kb_file_contains(console, GUEST_STARTED) &&
+		   !strstr(reason, "panic") && kb_file_size(console) <= 0) {
 		char *said = kb_qemu_last_line(qlog, 300);
 
 		free(reason);

@@ -113,7 +113,57 @@ int kb_guest_mount_9p(const char *root, const char *results_dir)
 	return ret;
 }
 
-int kb_guest_enter_root(const char *root)
+/* 1 when the ':'-separated list has the entry dir (len bytes) */
+static int path_has(const char *list, const char *dir, size_t len)
+{
+	const char *p = list;
+
+	while (*p) {
+		size_t n = strcspn(p, ":");
+
+		if (n == len && !strncmp(p, dir, len))
+			return 1;
+		p += n;
+		if (*p == ':')
+			p++;
+	}
+	return 0;
+}
+
+/* append the absolute entries of list that out lacks */
+static void path_add(char **out, size_t *len, const char *list)
+{
+	const char *p = list;
+
+	while (*p) {
+		size_t n = strcspn(p, ":");
+
+		if (n && p[0] == '/' && !path_has(*out, p, n)) {
+			*out = kb_xrealloc(*out, *len + n + 2);
+			if (*len)
+				(*out)[(*len)++] = ':';
+			memcpy(*out + *len, p, n);
+			*len += n;
+			(*out)[*len] = '\0';
+		}
+		p += n;
+		if (*p == ':')
+			p++;
+	}
+}
+
+char *kb_guest_path(const char *host_path)
+{
+	char *out = kb_xstrdup("");
+	size_t len = 0;
+
+	if (host_path)
+		path_add(&out, &len, host_path);
+	path_add(&out, &len, KB_GUEST_STD_PATH);
+	return out;
+}
+
+int kb_guest_enter_root(const char *root, const char *path)
 {
 	if (chroot(root) < 0 || chdir("/") < 0) {
 		int e = errno;
@@ -121,8 +171,7 @@ int kb_guest_enter_root(const char *root)
 		kb_error("cannot enter %s (chroot): %s", root, strerror(e));
 		return -e;
 	}
-	if (clearenv() || setenv("PATH", "/usr/local/sbin:/usr/local/bin:"
-				 "/usr/sbin:/usr/bin:/sbin:/bin", 1) ||
+	if (clearenv() || setenv("PATH", path ? path : KB_GUEST_STD_PATH, 1) ||
 	    setenv("HOME", "/root", 1) || setenv("TERM", "dumb", 1)) {
 		kb_error("cannot set the guest's environment");
 		return -ENOMEM;

@@ -40,9 +40,25 @@ int kb_guest_load_module(const char *spec);
  * message naming the mount point. */
 int kb_guest_mount_9p(const char *root, const char *results_dir);
 
-/* chroot(2) into root and chdir("/"); the environment becomes PATH (the
- * usual sbin and bin directories), HOME=/root and TERM=dumb only, as the
- * runs on the host get a clean one.  0, or -errno with a message. */
-int kb_guest_enter_root(const char *root);
+/* The usual sbin and bin directories: the guest's PATH when the host
+ * passed none. */
+#define KB_GUEST_STD_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+/* The 9p guest's PATH from the host's $PATH (host_path, may be NULL): its
+ * absolute directories in their order, then those of KB_GUEST_STD_PATH
+ * it lacks; empty, relative and repeated entries are dropped (the
+ * guest's working directory is not the host's).  The guest chroots into
+ * the host's root, so it finds the fio (and perf) the host found: a fio
+ * built from git in /opt/fio/bin or ~/bin, first in the user's $PATH,
+ * was "not installed" in the guest before 2026-12-04 (the guest's PATH
+ * was KB_GUEST_STD_PATH alone) while the host's campaign.json recorded
+ * its version.  Malloc'd, never NULL. */
+char *kb_guest_path(const char *host_path);
+
+/* chroot(2) into root and chdir("/"); the environment becomes PATH
+ * (path, or KB_GUEST_STD_PATH when NULL), HOME=/root and TERM=dumb only,
+ * as the runs on the host get a clean one.  0, or -errno with a
+ * message. */
+int kb_guest_enter_root(const char *root, const char *path);
 
 #endif

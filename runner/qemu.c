@@ -18,7 +18,7 @@
 int kb_qemu_run(char *const argv[], const char *logpath,
 		const struct kb_qemu_watch *w, struct kb_qemu_result *res)
 {
-	double t0 = kb_mono_s(), now, next_check = 0;
+	double t0 = kb_mono_s(), now, next_check = 0, next_log = 0;
 	int status = 0, fd, killed = 0, interrupted = 0, waiting = 1;
 	pid_t pid, got;
 
@@ -80,6 +80,14 @@ int kb_qemu_run(char *const argv[], const char *logpath,
 			    kb_file_contains(w->console, w->mark))
 				res->mark_s = now;
 		}
+		if (!killed && w->log_stop && now >= next_log) {
+			next_log = now + 0.1;
+			if (kb_file_contains(logpath, w->log_stop)) {
+				res->log_stopped = 1;
+				kill(pid, SIGKILL);
+				killed = 1;
+			}
+		}
 		if (!killed && kb_spawn_forward_signal) {
 			kill(pid, SIGTERM);
 			killed = interrupted = 1;
@@ -111,6 +119,22 @@ int kb_qemu_run(char *const argv[], const char *logpath,
 		res->exit_status = WEXITSTATUS(status);
 	}
 	return interrupted ? -EINTR : 0;
+}
+
+char *kb_qemu_log_line(const char *logpath, const char *text, size_t max)
+{
+	char *t = NULL, *hit, *b, *r;
+
+	if (kb_read_file(logpath, &t, NULL, 1) || !(hit = strstr(t, text))) {
+		free(t);
+		return NULL;
+	}
+	for (b = hit; b > t && b[-1] != '\n'; b--)
+		;
+	b[strcspn(b, "\r\n")] = '\0';
+	r = kb_xstrndup_printable(b, max);
+	free(t);
+	return r;
 }
 
 char *kb_qemu_last_line(const char *logpath, size_t max)

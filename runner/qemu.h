@@ -16,7 +16,18 @@ struct kb_qemu_watch {
 	int stop_at_needle;	/* 1: kill QEMU as soon as it is seen */
 	const char *mark;	/* NULL, or text whose first appearance is
 				 * timed too (e.g. the guest's first run) */
+	const char *log_stop;	/* NULL, or text in QEMU's own output (the
+				 * log) that ends the wait at once, QEMU
+				 * killed: KB_QEMU_KVM_ERROR */
 };
+
+/* What QEMU prints on stderr when KVM cannot go on with a guest ("KVM
+ * internal error. Suberror: 1 ... emulation failure" and a register
+ * dump); QEMU then sits with the guest paused, printing nothing more, so
+ * waiting for the console is waiting for the timeout (seen 2026-12-04
+ * under a nested hypervisor: the kernel's decompressor, at a BMI2
+ * instruction KVM's emulator does not know; tests/data/qemu). */
+#define KB_QEMU_KVM_ERROR "KVM internal error"
 
 struct kb_qemu_result {
 	int needle_seen;	/* 1 when the needle appeared */
@@ -25,6 +36,7 @@ struct kb_qemu_result {
 	double wall_s;		/* seconds QEMU ran */
 	int killed_needle;	/* killed: no needle by needle_by_s */
 	int killed_total;	/* killed: past total_s */
+	int log_stopped;	/* killed: log_stop appeared in its output */
 	int exited;		/* 1 when QEMU exited by itself */
 	int exit_status;	/* its status then (127: could not exec) */
 };
@@ -44,6 +56,10 @@ struct kb_qemu_result {
  * -errno when it could not be started (message printed). */
 int kb_qemu_run(char *const argv[], const char *logpath,
 		const struct kb_qemu_watch *w, struct kb_qemu_result *res);
+
+/* The first line of QEMU's own output in logpath that contains text,
+ * control characters as '?', at most max bytes; malloc'd, or NULL. */
+char *kb_qemu_log_line(const char *logpath, const char *text, size_t max);
 
 /* The last line of QEMU's own output in logpath (its error, if any),
  * trailing blanks cut, control characters as '?', at most max bytes;

@@ -42,6 +42,7 @@ static const char fake_qemu[] =
 	"hangs) printf 'SeaBIOS (version 1.16)\\r\\nProbing EDD\\r\\n' > \"$serial\"; sleep 30;;\n"
 	"silent) sleep 30;;\n"
 	"dies) echo 'qemu-system-x86_64: failed to initialize kvm: Permission denied' >&2; exit 1;;\n"
+	"internal) cat tests/data/qemu/kvm-internal-error.console > \"$serial\"; sleep 1; cat tests/data/qemu/kvm-internal-error.stderr >&2; sleep 30;;\n"
 	"esac\n";
 
 static int setup(void **state)
@@ -131,6 +132,25 @@ static void test_probe_qemu_fails(void **state)
 	free(why);
 }
 
+/* QEMU's "KVM internal error" (recorded: tests/data/qemu) ends the probe
+ * at once with QEMU's words: QEMU stays up, paused, and the stand-in
+ * sleeps 30 s after it, so a probe that waited for the banner would
+ * return after its 10 s. */
+static void test_probe_kvm_internal_error(void **state)
+{
+	char *why = NULL;
+	double t0 = now_s();
+
+	(void)state;
+	setenv("FAKE_QEMU", "internal", 1);
+	assert_int_equal(accel_kvm_probe("/nonexistent/bzImage", 10, &why), 0);
+	assert_true(now_s() - t0 < 8);
+	assert_non_null(strstr(why, "QEMU stopped the guest after "));
+	assert_non_null(strstr(why, "\"KVM internal error. Suberror: 1\""));
+	assert_non_null(strstr(why, "(emulation failure)"));
+	free(why);
+}
+
 static void test_request_order(void **state)
 {
 	struct kb_config cfg;
@@ -209,6 +229,7 @@ int main(void)
 		cmocka_unit_test(test_probe_banner),
 		cmocka_unit_test(test_probe_hang_after_firmware),
 		cmocka_unit_test(test_probe_qemu_fails),
+		cmocka_unit_test(test_probe_kvm_internal_error),
 		cmocka_unit_test(test_request_order),
 		cmocka_unit_test(test_conf_errors),
 		cmocka_unit_test(test_boot_estimate),

@@ -122,11 +122,12 @@ static void test_enter_root(void **state)
 		const char *h;
 		int bad = 0;
 
-		if (kb_guest_enter_root(root))
+		if (kb_guest_enter_root(root, "/opt/fio/bin:/usr/bin"))
 			_exit(10);
 		h = getenv("HOME");
 		bad |= !h || strcmp(h, "/root");
-		bad |= !getenv("PATH") || !strstr(getenv("PATH"), "/usr/bin");
+		bad |= !getenv("PATH") ||
+		       strcmp(getenv("PATH"), "/opt/fio/bin:/usr/bin");
 		bad |= getenv("KBENCH_TEST_LEAK") != NULL;
 		bad |= !getcwd(cwd, sizeof(cwd)) || strcmp(cwd, "/");
 		/* the empty directory is the root now */
@@ -140,6 +141,34 @@ static void test_enter_root(void **state)
 	free(root);
 }
 
+/* The guest's PATH from the host's: absolute entries kept in order,
+ * relative, empty and repeated ones dropped, the usual directories
+ * appended where missing. */
+static void test_guest_path(void **state)
+{
+	static const struct { const char *host, *want; } cases[] = {
+		{ NULL, KB_GUEST_STD_PATH },
+		{ "", KB_GUEST_STD_PATH },
+		{ "/opt/fio/bin:/usr/bin:/bin", "/opt/fio/bin:/usr/bin:/bin:"
+		  "/usr/local/sbin:/usr/local/bin:/usr/sbin:/sbin" },
+		{ ".:bin::/root/bin:/root/bin:/usr/local/bin/", "/root/bin:"
+		  "/usr/local/bin/:/usr/local/sbin:/usr/local/bin:/usr/sbin:"
+		  "/usr/bin:/sbin:/bin" },
+		{ KB_GUEST_STD_PATH, KB_GUEST_STD_PATH },
+		{ "/usr/bin:/usr/bin2", "/usr/bin:/usr/bin2:/usr/local/sbin:"
+		  "/usr/local/bin:/usr/sbin:/sbin:/bin" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *p = kb_guest_path(cases[i].host);
+
+		assert_string_equal(p, cases[i].want);
+		free(p);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -147,6 +176,7 @@ int main(void)
 		cmocka_unit_test(test_module_refused),
 		cmocka_unit_test(test_mount_relative),
 		cmocka_unit_test(test_enter_root),
+		cmocka_unit_test(test_guest_path),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
