@@ -374,3 +374,61 @@ void procfs_record_kernel(json_t *rec)
 			(json_int_t)strtoull(m + 9, NULL, 10)));
 	free(mem);
 }
+
+int procfs_read_taint(unsigned long long *mask)
+{
+	char *t = NULL, *end;
+	unsigned long long v;
+	int ret = kb_read_file("/proc/sys/kernel/tainted", &t, NULL, 1);
+
+	if (ret) {
+		free(t);
+		return ret;
+	}
+	errno = 0;
+	v = strtoull(t, &end, 10);
+	if (end == t || errno || (*end && *end != '\n')) {
+		free(t);
+		return -EINVAL;
+	}
+	free(t);
+	*mask = v;
+	return 0;
+}
+
+/* tainted-kernels.rst, "Table for decoding tainted state" */
+static const char taint_letters[] = "PFSRMBUDAWCIOELKXTNJ";
+
+void procfs_taint_letters(unsigned long long mask, char *buf, size_t len)
+{
+	size_t n = 0, bit;
+
+	if (!len)
+		return;
+	for (bit = 0; bit < 64 && n + 1 < len; bit++)
+		if (mask & (1ULL << bit))
+			buf[n++] = bit < sizeof(taint_letters) - 1 ?
+				   taint_letters[bit] : '?';
+	buf[n] = '\0';
+}
+
+const char *procfs_taint_meaning(char letter)
+{
+	switch (letter) {
+	case 'W': return "a kernel warning (WARN)";
+	case 'D': return "an oops";
+	case 'L': return "a soft lockup";
+	case 'B': return "a bad page";
+	case 'M': return "a machine check";
+	case 'A': return "an ACPI table overridden";
+	case 'E': return "an unsigned module loaded";
+	case 'O': return "an out-of-tree module loaded";
+	case 'P': return "a proprietary module loaded";
+	case 'F': return "a module force-loaded";
+	case 'R': return "a module force-unloaded";
+	case 'C': return "a staging driver loaded";
+	case 'K': return "a live patch applied";
+	case 'U': return "taint set from user space";
+	default: return NULL;
+	}
+}

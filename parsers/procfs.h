@@ -120,4 +120,21 @@ int procfs_notes_build_id(const unsigned char *buf, size_t len, char *hex,
  * read is left out. */
 void procfs_record_kernel(json_t *rec);
 
+/* The kernel's taint mask: /proc/sys/kernel/tainted, a decimal number
+ * (Documentation/admin-guide/tainted-kernels.rst).  0 and *mask, or
+ * -errno (unreadable: not there in a container without /proc/sys, say)
+ * or -EINVAL (not a number). */
+int procfs_read_taint(unsigned long long *mask);
+
+/* The letters of the set bits of mask, lowest bit first, as the kernel's
+ * "Tainted:" line prints them (tainted-kernels.rst's table: P F S R M B
+ * U D A W C I O E L K X T N J for bits 0-19; bit 0's letter is P, the
+ * kernel's G for it unset is not printed here); a bit past the table as
+ * "?".  "" for 0.  buf gets at most len - 1 letters. */
+void procfs_taint_letters(unsigned long long mask, char *buf, size_t len);
+
+/* What a taint letter says, for a message ("a kernel warning (WARN)");
+ * NULL for letters without a line here. */
+const char *procfs_taint_meaning(char letter);
+
 #endif

@@ -176,6 +176,39 @@ static json_t *kernel_identity(const json_t *run)
 	return k;
 }
 
+/* A taint bit the kernel set while fio ran (run.json kernel_taint_before
+ * and _after, runner/run_exec.c): a flag, "the kernel tainted itself
+ * while fio ran: W (a kernel warning (WARN)); see dmesg".  A WARN's
+ * backtrace, an oops or a soft lockup costs the run time the job's
+ * numbers do not say, and the kernel is the thing measured. */
+static void taint_flag(const json_t *run, json_t *flags)
+{
+	json_t *b = json_object_get(run, "kernel_taint_before");
+	json_t *a = json_object_get(run, "kernel_taint_after");
+	unsigned long long added;
+	char letters[24], what[256] = "", msg[384];
+	size_t i, l;
+
+	if (!json_is_integer(b) || !json_is_integer(a))
+		return;
+	added = (unsigned long long)json_integer_value(a) &
+		~(unsigned long long)json_integer_value(b);
+	if (!added)
+		return;
+	procfs_taint_letters(added, letters, sizeof(letters));
+	for (i = 0; letters[i]; i++) {
+		const char *m = procfs_taint_meaning(letters[i]);
+
+		l = strlen(what);
+		snprintf(what + l, sizeof(what) - l, "%s%c%s%s%s",
+			 i ? ", " : "", letters[i], m ? " (" : "", m ? m : "",
+			 m ? ")" : "");
+	}
+	snprintf(msg, sizeof(msg), "the kernel tainted itself while fio "
+		 "ran: %s; see dmesg", what);
+	json_array_append_new(flags, json_string(msg));
+}
+
 /* The last lines of DIR/fio.stderr (at most 3 non-blank ones, at most
  * 400 bytes: the end is kept), joined with " | ", control characters as
  * '?'; "" when there is none. */
@@ -344,6 +377,7 @@ json_t *run_dir_parse(const char *dir)
 	rusage_metrics(run, metrics);
 	proc_metrics(dir, run, metrics, unavail, warnings);
 	run_dir_perf(dir, run, metrics, warnings, flags);
+	taint_flag(run, flags);
 
 	/* what fio_json.h's page-cache check needs beyond fio.json */
 	if (num(run, "mem_total_kib", 0) > 0)

@@ -20,6 +20,9 @@
  *   kbench_cpu_during_run_s  kbench's own CPU while fio ran (s)
  *   cache_drop_cpu_s, cache_drop_wall_s  sync() and the cache drop
  *                  before the run: CPU and wall (s)
+ *   kernel_taint_before, kernel_taint_after  /proc/sys/kernel/tainted
+ *                  read right before fio started and right after it
+ *                  ended (absent: unreadable)
  *   kernel_release, proc_version, kernel_build_id, mem_total_kib
  *                  the running kernel (parsers/procfs.h,
  *                  procfs_record_kernel())
@@ -63,6 +66,8 @@ struct results_run_json {
 	const char *tunables_changed;	/* NULL: none changed */
 	double kbench_cpu_during_run_s;
 	double cache_drop_cpu_s, cache_drop_wall_s;
+	int taint_known;	/* 1: the two masks below were read */
+	unsigned long long taint_before, taint_after;
 };
 
 /* Write r to path atomically (parsers/json_file.h), with the running

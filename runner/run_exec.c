@@ -4,6 +4,7 @@
  * Shared by `kbench run` (builtin/run.c) and `kbench guest`
  * (builtin/guest.c). */
 #include "runner/run_exec.h"
+#include "parsers/procfs.h"
 #include "parsers/fio_jobfile.h"
 #include "runner/collect.h"
 #include "results/run_json.h"
@@ -365,10 +366,24 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 	so_opts.env = env;
 	so_opts.timeout_s = cfg->runtime_s + cfg->timeout_grace_s;
 	so_opts.own_group = 1;	/* fio's job processes die with it */
+	/* the kernel's taint around fio: a bit that appears while fio ran
+	 * (a WARN, an oops, a soft lockup) is a reason to doubt the run
+	 * (parsers/run_dir.c flags it) */
+	rj.taint_known = procfs_read_taint(&rj.taint_before) == 0;
 	clock_gettime(CLOCK_REALTIME, &start);
 	getrusage(RUSAGE_SELF, &self0);
 	ret = kb_spawn(argv.v, &so_opts, &res);
 	getrusage(RUSAGE_SELF, &self1);
+	if (rj.taint_known)
+		rj.taint_known = procfs_read_taint(&rj.taint_after) == 0;
+	if (rj.taint_known && (rj.taint_after & ~rj.taint_before)) {
+		char l[24];
+
+		procfs_taint_letters(rj.taint_after & ~rj.taint_before, l,
+				     sizeof(l));
+		kb_warn("run %s: the kernel tainted itself while fio ran "
+			"(%s; see dmesg): the run is flagged", r->key, l);
+	}
 	/* a tunable something else wrote while fio ran: not the
 	 * configuration measured */
 	if (!ret)

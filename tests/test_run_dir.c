@@ -368,6 +368,80 @@ static void test_tunable_changed_fails_run(void **state)
 	rm_run(dir);
 }
 
+/* A taint bit that appeared while fio ran (run.json kernel_taint_before
+ * and _after, runner/run_exec.c): the run stays ok and counted, flagged
+ * with the new letters and what they mean; a taint already there before
+ * (E: the vm guest's unsigned modules) flags nothing. */
+static void test_taint_flag(void **state)
+{
+	static const char *const runs[] = {
+		/* E before, E and W after: W is new */
+		"{\"exit_status\": 0, \"signal\": 0, \"timed_out\": false, "
+		"\"elapsed_s\": 302.0, \"runtime_s\": 300, "
+		"\"kernel_taint_before\": 8192, \"kernel_taint_after\": 8704}",
+		/* E on both sides */
+		"{\"exit_status\": 0, \"signal\": 0, \"timed_out\": false, "
+		"\"elapsed_s\": 302.0, \"runtime_s\": 300, "
+		"\"kernel_taint_before\": 8192, \"kernel_taint_after\": 8192}",
+		/* D and L (an oops, a soft lockup) from nothing */
+		"{\"exit_status\": 0, \"signal\": 0, \"timed_out\": false, "
+		"\"elapsed_s\": 302.0, \"runtime_s\": 300, "
+		"\"kernel_taint_before\": 0, \"kernel_taint_after\": 16512}",
+	};
+	static const char *const want[] = {
+		"the kernel tainted itself while fio ran: W (a kernel warning "
+		"(WARN)); see dmesg",
+		NULL,
+		"the kernel tainted itself while fio ran: D (an oops), L (a "
+		"soft lockup); see dmesg",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		char *dir = make_run("tests/data/fio/B05.json", NULL, runs[i]);
+		json_t *r = run_dir_parse(dir), *flags;
+
+		assert_non_null(r);
+		assert_string_equal(status(r), "ok");
+		flags = json_object_get(r, "flags");
+		if (want[i]) {
+			assert_int_equal(json_array_size(flags), 1);
+			assert_string_equal(json_string_value(
+				json_array_get(flags, 0)), want[i]);
+		} else {
+			assert_int_equal(json_array_size(flags), 0);
+		}
+		json_decref(r);
+		rm_run(dir);
+	}
+}
+
+/* The letters in the kernel's order, a bit past its table as '?', and
+ * the mask of this machine read (a number, whatever it holds). */
+static void test_taint_letters(void **state)
+{
+	char b[24];
+	unsigned long long m = ~0ULL;
+
+	(void)state;
+	procfs_taint_letters(0, b, sizeof(b));
+	assert_string_equal(b, "");
+	procfs_taint_letters((1ULL << 13) | (1ULL << 9) | 1, b, sizeof(b));
+	assert_string_equal(b, "PWE");
+	procfs_taint_letters((1ULL << 19) | (1ULL << 20), b, sizeof(b));
+	assert_string_equal(b, "J?");
+	procfs_taint_letters(0xfffffULL, b, 4);
+	assert_string_equal(b, "PFS");
+	assert_string_equal(procfs_taint_meaning('W'), "a kernel warning "
+			    "(WARN)");
+	assert_null(procfs_taint_meaning('Z'));
+	if (kb_exists("/proc/sys/kernel/tainted")) {
+		assert_int_equal(procfs_read_taint(&m), 0);
+		assert_true(m < (1ULL << 32));
+	}
+}
+
 /* ../shared/cases/B02: the report parses, but the job failed. */
 static void test_B02_failed_job(void **state)
 {
@@ -680,6 +754,8 @@ int main(void)
 		cmocka_unit_test(test_diskstats_layouts),
 		cmocka_unit_test(test_ok_run),
 		cmocka_unit_test(test_tunable_changed_fails_run),
+		cmocka_unit_test(test_taint_flag),
+		cmocka_unit_test(test_taint_letters),
 		cmocka_unit_test(test_B02_failed_job),
 		cmocka_unit_test(test_failures),
 		cmocka_unit_test(test_failure_reasons),

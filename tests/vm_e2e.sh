@@ -22,7 +22,8 @@
 # pressure), run with a relative -o: the disturbed round boots a and b
 # again, its two runs kept as superseded (skipped when no guest run was
 # disturbed); then, with KBENCH_STATIC (the release build), a and bad
-# once with the static guest binary as /init.  About 9-11
+# once with the static guest binary as /init.  The first campaign runs
+# with a wrapper fio first in $PATH, which the 9p guests must run.  About 9-11
 # minutes on TCG, plus the first download (about 180 MB).  Needs root and the Debian mirror.
 # Closing line: "vm e2e: N passed, N failed".
 set -u
@@ -74,9 +75,17 @@ cmdline = init=/nonexistent
 boot_timeout = 90
 EOF
 d="$tmp/camp"
+# the 9p guest runs the fio the host's $PATH finds (--path): a wrapper
+# first in PATH, outside /tmp (the guest's /tmp is its own tmpfs), that
+# notes the kernel it ran on in the campaign directory
+pathdir=$(mktemp -d /var/tmp/kbench-vm-e2e-path.XXXXXX)
+printf '#!/bin/sh\n[ -d %s ] && uname -r >> %s/fio-kernels.log 2>/dev/null\nexec %s "$@"\n' \
+	"'$d'" "'$d'" "'$(command -v fio)'" > "$pathdir/fio"
+chmod 755 "$pathdir/fio"
 start=$(date +%s)
-"$KBENCH" run -c "$tmp/vm.conf" -o "$d" > "$tmp/out" 2> "$tmp/err"
+PATH="$pathdir:$PATH" "$KBENCH" run -c "$tmp/vm.conf" -o "$d" > "$tmp/out" 2> "$tmp/err"
 rc=$?
+rm -rf "$pathdir"
 secs=$(( $(date +%s) - start ))
 echo "# campaign took ${secs}s (exit $rc)"
 check "kbench run exits 4: completed, with the bad kernel's runs failed" '[ "$rc" -eq 4 ]'
@@ -107,6 +116,8 @@ check "bad: 2 runs failed with the kernel panic as reason" \
 	'[ "$(jq "[.runs[] | select(.configuration == \"bad\" and .status == \"failed\" and (.reason | test(\"kernel panic\")))] | length" "$R")" = 2 ]'
 check "bad: the console log is kept in the run directory" \
 	'grep -q "Kernel panic" "$d/runs/bad/write-4k-io_uring-32x32/000/console.log"'
+check "the guests ran the fio first in the host's PATH (6.1 and 6.12 in its log)" \
+	'grep -q "^6\.1\.0-" "$d/fio-kernels.log" && grep -q "^6\.12\." "$d/fio-kernels.log"'
 check "guest runs ran on the guest kernel" \
 	'jq -e ".guest_kernel | test(\"^6\\\\.\")" "$d/runs/a/write-4k-io_uring-32x32/001/metrics.json" >/dev/null'
 check "a ran 6.1, b ran 6.12 (as the guests saw them)" \
@@ -131,6 +142,8 @@ check "a and b booted through PVH: boot = pvh, -kernel the cached ELF" \
 # them, so the modules went in unsigned (the runs above loaded them)
 check "a's modules went in unsigned: module_signatures = stripped, with the config named" \
 	'[ "$(jq -r .environment.vm.variants.a.module_signatures "$d/campaign.json")" = stripped ] && jq -r .environment.vm.variants.a.module_signatures_reason "$d/campaign.json" | grep -q "/config-[^ ]*: CONFIG_MODULE_SIG=y without CONFIG_MODULE_SIG_FORCE"'
+check "a's runs record the guest kernel's taint around fio, E (unsigned modules) in it, and no flag for it" \
+	'jq -e "(.kernel_taint_before / 8192 | floor) % 2 == 1 and .kernel_taint_after == .kernel_taint_before" "$d/runs/a/write-4k-io_uring-32x32/000/run.json" >/dev/null && ! grep -q tainted "$d/runs/a/write-4k-io_uring-32x32/000/metrics.json"'
 if [ "$acc" = tcg ]; then
 	check "TCG: the report says the timings are not representative" \
 		'grep -q "emulated (TCG): timings are not representative" "$d/report.txt" && grep -q "emulated (TCG)" "$d/report.md"'
