@@ -516,7 +516,7 @@ static void print_pair(FILE *out, const struct kb_rmodel *m,
 			kb_table_set(t, row, 3, "n/a");
 		v = num(e->change_ci95_lo_pct, &ok);
 		w = num(e->change_ci95_hi_pct, &ok2);
-		if (ok && ok2)
+		if (ok && ok2 && kb_verdict_shows_ci(e->verdict))
 			kb_table_set(t, row, 4, "[%+.2f%%, %+.2f%%]", v, w);
 		else
 			kb_table_set(t, row, 4, "n/a");

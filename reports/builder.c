@@ -989,7 +989,8 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 			if (base)
 				kb_table_set(t, row, col + 2, "%s", "");
 			else if (cmp && isfinite(cmp->change_ci95_lo_pct) &&
-				 isfinite(cmp->change_ci95_hi_pct)) {
+				 isfinite(cmp->change_ci95_hi_pct) &&
+				 kb_verdict_shows_ci(cmp->verdict)) {
 				char lo[16], hi[16];
 
 				kb_table_set(t, row, col + 2, "%s..%s",
@@ -1015,7 +1016,8 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 			  "change's 95%% CI in %%, of this comparison alone "
 			  "(not adjusted over the report's comparisons as "
 			  "significance is; empty for the baseline and a load "
-			  "host's row, n/a where it cannot be estimated); "
+			  "host's row, n/a where it cannot be estimated or the "
+			  "comparison is inconclusive); "
 			  "±: half-width of "
 			  "the 95%% CI of the mean (Student t); CV%%: "
 			  "coefficient of variation; n: timed runs that "

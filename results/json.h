@@ -113,6 +113,18 @@ static inline int kb_verdict_significant(const char *verdict)
 			   !strcmp(verdict, "significant difference"));
 }
 
+/* 1 when a comparison's change CI may be printed: not for an
+ * "inconclusive" verdict (stats/compare.c set_verdict(): two performance
+ * modes, whose mean describes neither; a baseline drifting more than the
+ * change; boots under different QEMU accelerators), whose CI stays in
+ * results.json but is not one the analysis stands behind (B44: a
+ * bimodal sample's "-15.5..-0.7" read as a clear slowdown beside
+ * "inconclusive"); tables print n/a. */
+static inline int kb_verdict_shows_ci(const char *verdict)
+{
+	return !verdict || strcmp(verdict, "inconclusive");
+}
+
 /* The comparison (docs/results-format.md "comparisons", filled by
  * stats_fill_comparisons_in()) of cfg against baseline for (job, metric) in
  * results, or NULL when it was not compared. */

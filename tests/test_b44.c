@@ -100,6 +100,9 @@ static void check_report(const char *out, int excluded)
 	/* the row's change is not marked significant: "(-8.40%)", the
 	 * ratio of geometric means, not "* -8.40%*" */
 	assert_non_null(strstr(flat, "running 2 379750.00 (-8.40%)"));
+	/* an inconclusive comparison's change has no CI in the table: the
+	 * mean's change describes neither mode (it printed -15.5..-0.7) */
+	assert_non_null(strstr(flat, "running 2 379750.00 (-8.40%) n/a "));
 	/* n stays 10 on both sides: "mean of 10 iterations" */
 	assert_non_null(strstr(flat, "mean of 10 iterations"));
 	if (excluded)
@@ -200,6 +203,9 @@ static void test_b44_compare_exit_125(void **state)
 		fail_msg("bimodal: exit %d, expected 125:\n%s", rc, out);
 	assert_non_null(strstr(out, "inconclusive"));
 	assert_non_null(strstr(out, "is bimodal"));
+	/* no CI beside "inconclusive" (it printed one excluding 0) */
+	assert_null(strstr(out, "%, +"));
+	assert_null(strstr(out, "%, -"));
 	/* one campaign, interleaved: paired by round */
 	assert_non_null(strstr(out, "analysis: paired by round"));
 	free(out);
