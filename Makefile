@@ -216,8 +216,9 @@ check-cluster: deps-check
 # with the right sign and a 95% CI covering its size measured on the
 # quiet rounds.  Needs root.  Cost on 2 cores: about 5 minutes (5.5 on
 # the shared 2-vCPU VM under other builds: 140-160 runs of 1 s, 1.5-2 s
-# each; about a minute more when the slowdown campaign runs again because
-# the machine slowed between the steps); built without the sanitizers (they slow kbench, not fio, and the
+# each; about a minute more for each time the slowdown campaign runs
+# again, at most twice: the machine slowed between the steps, or compare
+# could not decide); built without the sanitizers (they slow kbench, not fio, and the
 # figures are about fio's runs).
 check-truth: deps-check
 	$(MAKE) --no-print-directory $(BUILD)/kbench

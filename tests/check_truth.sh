@@ -25,8 +25,10 @@
 #     rounds of base and capped, disturbed
 #     rounds retried once.  When the true size comes out under half the
 #     slowdown meant (the machine slowed between the steps and the cap
-#     hardly bit), once more with the cap under that campaign's own
-#     uncapped runs; the checks judge the last campaign.  The true size: the ratio of geometric means
+#     hardly bit), or kbench compare cannot decide (exit 125: a cap the
+#     machine met on some runs only made two modes), once more with the
+#     cap under the lowest of that campaign's own uncapped runs, at most
+#     3 campaigns; the checks judge the last.  The true size: the ratio of geometric means
 #     over the rounds where neither run was disturbed, computed here with
 #     jq from the runs' read.iops (not by kbench's statistics code); on a
 #     machine busy throughout (fewer than 3 quiet rounds, as on the
@@ -41,7 +43,7 @@
 # of the machine measured in step 1 (CV up to 40% on this 2-vCPU VM
 # under other engineers' builds).
 # Cost on 2 cores: about 5 minutes, 5.5 on a busy 2-vCPU VM, a minute
-# more when the slowdown campaign runs again (step 1: 120
+# more for each time the slowdown campaign runs again (step 1: 120
 # runs of 1 s, 1.5-2 s each; step 2: 22-44 runs).  Closing line: "truth:
 # N passed, N failed".
 set -u
@@ -162,31 +164,48 @@ CONF
 		truth_from="every counted round (fewer than 3 quiet ones: a busy machine)"
 	fi
 }
-slowdown "$cap" slow
-# the cap bites only while the machine runs the job faster than it: a
-# machine that slowed down between step 1 and this campaign (a CI run
-# here: step 1's 10th percentile 67k IOPS, a cap of 52k meant -23%, the
-# true size came out -3.2% and kbench rightly said undecidable) left
-# less than half the slowdown meant; then once more with the cap under
-# this campaign's own uncapped runs (their 10th percentile), and the
-# checks below judge that one
+# the attempts: at most 3 campaigns, each judged by kbench compare; the
+# checks below judge the last.  Once more, with the cap under that
+# campaign's own uncapped runs (their lowest: a cap every run meets), when
+#  - the cap bit little: the true size came out under half the slowdown
+#    meant (the machine slowed between the steps: a CI run here, step
+#    1's 10th percentile 67k IOPS, a cap of 52k meant -23%, came out
+#    -3.2% and kbench rightly said undecidable), or
+#  - kbench compare could not decide (exit 125): a CI run here (cap 39.7k,
+#    true size -28.5%) came out inconclusive, which issue 13 prescribes
+#    for two performance modes: a cap that the machine meets on some runs
+#    and not on others piles the capped runs at the cap and leaves the
+#    rest where the machine put them, two modes made by the test, not by
+#    what it measures; a cap under every uncapped run of that campaign
+#    leaves one.
+# An attempt that is not a regression prints compare's output.
 meant=$(awk -v x="$cap" -v r="$rate" 'BEGIN { printf "%.3f", (x / r - 1) * 100 }')
-if awk -v t="$truth" -v m="$meant" 'BEGIN { exit !(t == "none" || t == "" || t + 0 > m / 2) }'; then
+attempt=1
+while :; do
+	slow=slow$attempt
+	slowdown "$cap" "$slow"
+	"$KBENCH" compare --metric read.iops "$tmp/$slow:running,rate=0" \
+		"$tmp/$slow:running,rate=$cap" >"$tmp/$slow.out" 2>&1
+	rc=$?
+	echo "truth: attempt $attempt: cap $cap, true size $truth%, compare exit $rc"
+	# anything but a regression: compare's whole output (its notes name
+	# the modes, the drift or the power that kept it from deciding)
+	[ $rc -eq 1 ] || sed 's/^/truth:   /' "$tmp/$slow.out"
+	why=""
+	if awk -v t="$truth" -v m="$meant" 'BEGIN { exit !(t == "none" || t == "" || t + 0 > m / 2) }'; then
+		why="the cap bit little (true size $truth% of $meant% meant)"
+	elif [ $rc -eq 125 ]; then
+		why="kbench compare could not decide (exit 125)"
+	fi
+	[ -n "$why" ] && [ $attempt -lt 3 ] || break
 	rate=$(jq --arg s "running,rate=$cap" '[.runs[] | select(.status == "ok"
 		and (.warmup | not) and .configuration != $s)
-		| .metrics["read.iops"]] | sort
-		| if length > 0 then .[length / 10 | floor] else 0 end' "$tmp/slow/results.json")
-	cap=$(awk -v r="$rate" -v c="$cap" -v m="$meant" 'BEGIN {
-		printf "%d", r * (1 + m / 100) }')
-	echo "truth: the cap bit little (true size $truth% of $meant% meant: the machine slowed between the steps); again with cap $cap under the uncapped runs' 10th percentile $rate"
-	slowdown "$cap" slow2
-	slow=slow2
-else
-	slow=slow
-fi
-"$KBENCH" compare --metric read.iops "$tmp/$slow:running,rate=0" \
-	"$tmp/$slow:running,rate=$cap" >"$tmp/slow.out" 2>&1
-rc=$?
+		| .metrics["read.iops"]] | min // 0' "$tmp/$slow/results.json")
+	cap=$(awk -v r="$rate" -v m="$meant" 'BEGIN { printf "%d", r * (1 + m / 100) }')
+	echo "truth: $why; again with cap $cap under the uncapped runs' lowest $rate"
+	attempt=$((attempt + 1))
+done
+cp "$tmp/$slow.out" "$tmp/slow.out"
 row=$(awk '$1 == "read.iops" && /\[/ { print; exit }' "$tmp/slow.out")
 read -r change lo hi < <(sed 's/.*[(*] *\([-+0-9.]*\)%.*\[\([-+0-9.]*\)%, \([-+0-9.]*\)%\].*/\1 \2 \3/' <<<"$row")
 echo "truth: injected slowdown: cap $cap IOPS; true size over $truth_from $truth%; kbench: $change% [$lo%, $hi%], exit $rc"
