@@ -392,6 +392,8 @@ int procfs_read_taint(unsigned long long *mask)
 		return -EINVAL;
 	}
 	free(t);
+	if (v > (unsigned long long)INT64_MAX)
+		return -ERANGE;
 	*mask = v;
 	return 0;
 }
@@ -415,20 +417,49 @@ void procfs_taint_letters(unsigned long long mask, char *buf, size_t len)
 const char *procfs_taint_meaning(char letter)
 {
 	switch (letter) {
-	case 'W': return "a kernel warning (WARN)";
-	case 'D': return "an oops";
-	case 'L': return "a soft lockup";
-	case 'B': return "a bad page";
-	case 'M': return "a machine check";
-	case 'A': return "an ACPI table overridden";
-	case 'E': return "an unsigned module loaded";
-	case 'O': return "an out-of-tree module loaded";
 	case 'P': return "a proprietary module loaded";
 	case 'F': return "a module force-loaded";
+	case 'S': return "a system out of its specification";
 	case 'R': return "a module force-unloaded";
-	case 'C': return "a staging driver loaded";
-	case 'K': return "a live patch applied";
+	case 'M': return "a machine check";
+	case 'B': return "a bad page";
 	case 'U': return "taint set from user space";
+	case 'D': return "an oops or BUG";
+	case 'A': return "an ACPI table overridden";
+	case 'W': return "a kernel warning";
+	case 'C': return "a staging driver loaded";
+	case 'I': return "a firmware bug worked around";
+	case 'O': return "an out-of-tree module loaded";
+	case 'E': return "an unsigned module loaded";
+	case 'L': return "a soft lockup";
+	case 'K': return "a live patch applied";
+	case 'X': return "an auxiliary (distribution) taint";
+	case 'T': return "a struct-randomized build";
+	case 'N': return "an in-kernel test run";
+	case 'J': return "a mutating debug operation by fwctl";
 	default: return NULL;
 	}
+}
+
+char *procfs_taint_describe(unsigned long long mask)
+{
+	char *out = kb_xstrdup(""), *next;
+	unsigned bit;
+
+	for (bit = 0; bit < 64; bit++) {
+		if (!(mask & (1ULL << bit)))
+			continue;
+		if (bit < sizeof(taint_letters) - 1)
+			next = kb_xasprintf("%s%s%c (%s)", out, *out ? ", " :
+					    "", taint_letters[bit],
+					    procfs_taint_meaning(
+						    taint_letters[bit]));
+		else
+			next = kb_xasprintf("%s%sbit %u (not in "
+					    "tainted-kernels.rst)", out,
+					    *out ? ", " : "", bit);
+		free(out);
+		out = next;
+	}
+	return out;
 }

@@ -122,8 +122,9 @@ void procfs_record_kernel(json_t *rec);
 
 /* The kernel's taint mask: /proc/sys/kernel/tainted, a decimal number
  * (Documentation/admin-guide/tainted-kernels.rst).  0 and *mask, or
- * -errno (unreadable: not there in a container without /proc/sys, say)
- * or -EINVAL (not a number). */
+ * -errno (unreadable: not there in a container without /proc/sys, say),
+ * -EINVAL (not a number) or -ERANGE (above 2^63 - 1: no kernel sets bits
+ * that high, and run.json's integers are signed 64-bit). */
 int procfs_read_taint(unsigned long long *mask);
 
 /* The letters of the set bits of mask, lowest bit first, as the kernel's
@@ -133,8 +134,14 @@ int procfs_read_taint(unsigned long long *mask);
  * "?".  "" for 0.  buf gets at most len - 1 letters. */
 void procfs_taint_letters(unsigned long long mask, char *buf, size_t len);
 
-/* What a taint letter says, for a message ("a kernel warning (WARN)");
- * NULL for letters without a line here. */
+/* What a taint letter says, for a message ("a kernel warning"), after
+ * tainted-kernels.rst's table; NULL for a letter not in it. */
 const char *procfs_taint_meaning(char letter);
+
+/* The set bits of mask as a message names them, lowest bit first:
+ * "W (a kernel warning), L (a soft lockup)"; a bit past the table as
+ * "bit 25 (not in tainted-kernels.rst)".  Malloc'd, "" for 0; every
+ * bit is named (no truncation). */
+char *procfs_taint_describe(unsigned long long mask);
 
 #endif

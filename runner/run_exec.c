@@ -377,12 +377,12 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 	if (rj.taint_known)
 		rj.taint_known = procfs_read_taint(&rj.taint_after) == 0;
 	if (rj.taint_known && (rj.taint_after & ~rj.taint_before)) {
-		char l[24];
+		char *what = procfs_taint_describe(rj.taint_after &
+						   ~rj.taint_before);
 
-		procfs_taint_letters(rj.taint_after & ~rj.taint_before, l,
-				     sizeof(l));
 		kb_warn("run %s: the kernel tainted itself while fio ran "
-			"(%s; see dmesg): the run is flagged", r->key, l);
+			"(%s; see dmesg): the run is flagged", r->key, what);
+		free(what);
 	}
 	/* a tunable something else wrote while fio ran: not the
 	 * configuration measured */
