@@ -106,6 +106,10 @@ const struct kb_metric_def kb_metrics[] = {
 	  "/proc/diskstats merges on the target (reads+writes+discards)" },
 	{ "disk.io_ticks_ms", "ms", KB_NEUTRAL, "busy ms",
 	  "/proc/diskstats time the target had I/O in flight (io_ticks)" },
+	{ "disk.util_pct", "%", KB_NEUTRAL, "util%",
+	  "device utilisation fio measured, percent of the run the device "
+	  "was busy (fio's disk_util, terse disk_util: the first device, an "
+	  "md device's aggregate over its members; mean over hosts)" },
 
 	{ "rusage.user_s", "s", KB_LOWER_BETTER, "user",
 	  "fio's user CPU seconds (wait4 rusage, children included)" },

@@ -1962,12 +1962,106 @@ struct docs {
 /* The result of d's last document (see fio_parse_buf()), with c's
  * warnings and flags; src is the text the page-cache check searches.
  * The job entries of d->doc are released as they are parsed. */
+/* The device utilisation fio measured into metrics as "disk.util_pct",
+ * or the reason it is not into unavail.  fio's JSON "disk_util" is an
+ * array of one entry per device it saw (fio's stat.c, show_disk_util();
+ * HOWTO "Interpreting the output": util is the percentage of the run the
+ * device was busy): the device the job ran against first, then, for an
+ * md or dm device, its members; an md device's own util is 0 and its
+ * aggr_util is its members' mean.  With fio --client each host's entries
+ * carry "hostname".  Per host the first entry counts (aggr_util when
+ * there is one), the metric is their mean.  fio leaves the key out where
+ * it had no block device statistics (a file on tmpfs, a container without
+ * /sys/block, the null engine): then null, never 0 (../shared/cases/B05).
+ */
+static void disk_util_metric(struct ctx *c, const json_t *doc,
+			     json_t *metrics, json_t *unavail)
+{
+	const json_t *du = json_object_get(doc, "disk_util"), *e;
+	const char **seen, *why = NULL;
+	size_t i, k, nseen = 0, nused = 0;
+	double sum = 0;
+
+	if (!du) {
+		json_object_set_new(unavail, "disk.util_pct", json_string(
+			"disk_util not reported by fio"));
+		return;
+	}
+	if (!json_is_array(du) || !json_array_size(du)) {
+		why = json_is_array(du) ? "disk_util is empty" :
+		      "disk_util is not an array";
+		warnf(c, "%s: device utilisation not read", why);
+		json_object_set_new(unavail, "disk.util_pct",
+				    json_string(why));
+		return;
+	}
+	seen = kb_xcalloc(json_array_size(du) + 1, sizeof(*seen));
+	json_array_foreach(du, i, e) {
+		const json_t *h = json_object_get(e, "hostname");
+		const json_t *u = json_object_get(e, "aggr_util");
+		const char *host = json_string_value(h), *key = "aggr_util";
+		double v;
+
+		if (!json_is_object(e)) {
+			warnf(c, "disk_util[%zu] is not an object: not read", i);
+			continue;
+		}
+		if (h && !host) {
+			warnf(c, "disk_util[%zu].hostname is not a string: "
+			      "entry not read", i);
+			continue;
+		}
+		host = host ? host : "";
+		for (k = 0; k < nseen; k++)
+			if (!strcmp(seen[k], host))
+				break;
+		if (k < nseen)
+			continue;	/* that host's first device counted */
+		/* the host's first device decides, usable or not: a member
+		 * disk never stands in for its md device */
+		seen[nseen++] = host;
+		if (!u) {
+			u = json_object_get(e, "util");
+			key = "util";
+		}
+		if (!u) {
+			warnf(c, "disk_util[%zu] has no util: device "
+			      "utilisation not read from it", i);
+			continue;
+		}
+		if (!json_is_number(u)) {
+			warnf(c, "disk_util[%zu].%s is not a number: device "
+			      "utilisation not read from it", i, key);
+			continue;
+		}
+		v = json_number_value(u);
+		if (!(v >= 0 && v <= 100.0001)) {
+			warnf(c, "disk_util[%zu].%s = %.10g is not a "
+			      "percentage: device utilisation not read from "
+			      "it", i, key, v);
+			continue;
+		}
+		sum += v;
+		nused++;
+	}
+	free(seen);
+	if (nused && nused < nseen)
+		warnf(c, "disk_util: device utilisation is the mean over %zu "
+		      "of %zu hosts (the others' are unusable)", nused, nseen);
+	if (nused)
+		json_object_set_new(metrics, "disk.util_pct",
+				    json_real(sum / (double)nused));
+	else
+		json_object_set_new(unavail, "disk.util_pct", json_string(
+			"disk_util has no usable util"));
+}
+
 static json_t *build_result(struct ctx *c, struct docs *d,
 			    const struct text_src *src,
 			    const struct fio_parse_opts *o)
 {
 	struct ctx pc = { 0 };	/* the page-cache check's warnings, flags */
-	json_t *pc_res, *res, *jobs, *metrics;
+	json_t *pc_res, *res, *jobs, *metrics, *unavail;
 	const char *work;
 	const json_t *entries, *gopts, *e;
 	struct job_stat *js;
@@ -2034,6 +2128,8 @@ static json_t *build_result(struct ctx *c, struct docs *d,
 	metrics = json_object();
 	aggregate(c, js, njs, metrics);
 	per_host_metrics(c, entries, jobs, js, njs, metrics);
+	unavail = json_object();
+	disk_util_metric(c, d->doc, metrics, unavail);
 
 	res = json_object();
 	json_object_set_new(res, "file", json_string(c->name));
@@ -2044,6 +2140,7 @@ static json_t *build_result(struct ctx *c, struct docs *d,
 			    json_null());
 	json_object_set_new(res, "jobs", jobs);
 	json_object_set_new(res, "metrics", metrics);
+	json_object_set_new(res, "unavailable", unavail);
 	json_object_update(res, pc_res);
 	json_array_extend(c->warnings, pc.warnings);
 	json_array_foreach(pc.flags, i, e)

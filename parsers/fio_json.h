@@ -79,8 +79,14 @@
  *   "metrics": { lib/metrics.h names: "read.iops", "write.bw_kib",
  *                "read.clat_mean_ns", "read.clat_p99_ns",
  *                "read.lat_mean_ns", ..., "fio.usr_cpu_pct",
- *                "fio.sys_cpu_pct"; with unified_rw_reporting also
- *                "mixed.*" (not in the metric table) },
+ *                "fio.sys_cpu_pct", "disk.util_pct" (fio's
+ *                disk_util: see fio_json.c disk_util_metric()); with
+ *                unified_rw_reporting also "mixed.*" (not in the metric
+ *                table) },
+ *   "unavailable": { metric: why it is not in "metrics" }: today
+ *                "disk.util_pct": "disk_util not reported by fio" when
+ *                the document has none (B05: null, not 0%, not an
+ *                error),
  *   "warnings": [ "non-JSON preamble line 1: 'fio: ...'", ... ],
  *   "flags": [ reasons to doubt the run, e.g. "clat_ns.min = 0",
  *              "steady state not attained: job 'x' (...)" ],

@@ -147,7 +147,9 @@ static void metrics_of(json_t *metrics, const char *dname, const json_t *d)
 
 /* disk.* metrics (lib/metrics.h): summed over the disk records; when an
  * md/dm device is among them (it has "slaves"), over the md/dm devices
- * only, as their members are listed too and would count twice. */
+ * only, as their members are listed too and would count twice.
+ * disk.util_pct: the first record's utilisation, its members' aggregate
+ * for an md/dm device (as parsers/fio_json.c reads fio's JSON). */
 static void disk_metrics(json_t *metrics, const json_t *disks)
 {
 	static const char *keys[][2] = {
@@ -169,6 +171,12 @@ static void disk_metrics(json_t *metrics, const json_t *disks)
 		for (k = 0; k < 4; k++)
 			sum[k] += json_number_value(json_object_get(d, keys[k][0]));
 	}
+	d = json_array_get(disks, 0);
+	if (d && json_object_get(d, "slaves"))
+		d = json_object_get(d, "slaves");
+	if (d && json_is_number(json_object_get(d, "util_pct")))
+		json_object_set(metrics, "disk.util_pct",
+				json_object_get(d, "util_pct"));
 	if (!used)
 		return;
 	for (k = 0; k < 4; k++)

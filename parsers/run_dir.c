@@ -178,7 +178,7 @@ static json_t *kernel_identity(const json_t *run)
 
 /* A taint bit the kernel set while fio ran (run.json kernel_taint_before
  * and _after, runner/run_exec.c): a flag, "the kernel tainted itself
- * while fio ran: W (a kernel warning (WARN)); see dmesg".  A WARN's
+ * while fio ran: W (a kernel warning); see dmesg".  A WARN's
  * backtrace, an oops or a soft lockup costs the run time the job's
  * numbers do not say, and the kernel is the thing measured. */
 static void taint_flag(const json_t *run, json_t *flags)
@@ -186,8 +186,7 @@ static void taint_flag(const json_t *run, json_t *flags)
 	json_t *b = json_object_get(run, "kernel_taint_before");
 	json_t *a = json_object_get(run, "kernel_taint_after");
 	unsigned long long added;
-	char letters[24], what[256] = "", msg[384];
-	size_t i, l;
+	char *what;
 
 	if (!json_is_integer(b) || !json_is_integer(a))
 		return;
@@ -195,18 +194,10 @@ static void taint_flag(const json_t *run, json_t *flags)
 		~(unsigned long long)json_integer_value(b);
 	if (!added)
 		return;
-	procfs_taint_letters(added, letters, sizeof(letters));
-	for (i = 0; letters[i]; i++) {
-		const char *m = procfs_taint_meaning(letters[i]);
-
-		l = strlen(what);
-		snprintf(what + l, sizeof(what) - l, "%s%c%s%s%s",
-			 i ? ", " : "", letters[i], m ? " (" : "", m ? m : "",
-			 m ? ")" : "");
-	}
-	snprintf(msg, sizeof(msg), "the kernel tainted itself while fio "
-		 "ran: %s; see dmesg", what);
-	json_array_append_new(flags, json_string(msg));
+	what = procfs_taint_describe(added);
+	json_array_append_new(flags, json_sprintf("the kernel tainted itself "
+		"while fio ran: %s; see dmesg", what));
+	free(what);
 }
 
 /* The last lines of DIR/fio.stderr (at most 3 non-blank ones, at most
@@ -392,6 +383,8 @@ json_t *run_dir_parse(const char *dir)
 		size_t i;
 
 		json_object_update(metrics, fm);
+		json_object_update(unavail, json_object_get(fio,
+							  "unavailable"));
 		json_array_foreach(json_object_get(fio, "warnings"), i, w)
 			json_array_append(warnings, w);
 		json_array_foreach(json_object_get(fio, "flags"), i, w)

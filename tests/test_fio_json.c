@@ -767,6 +767,117 @@ static void test_B05_no_io_direction(void **state)
 	assert_null(json_object_get(job(r, 0), "write"));
 	assert_null(json_object_get(job(r, 0), "trim"));
 	assert_int_equal(json_array_size(json_object_get(r, "warnings")), 0);
+	/* no disk_util: utilisation null with its note, not 0%, no error */
+	check_no_metric(r, "disk.util_pct");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(
+		r, "unavailable"), "disk.util_pct")),
+		"disk_util not reported by fio");
+	json_decref(r);
+}
+
+/* fio's disk_util: the device's util; an md device's aggr_util (its own
+ * util is 0); with fio --client the mean of each host's first device. */
+static void test_disk_util(void **state)
+{
+	static const struct { const char *file; double want; } cases[] = {
+		{ DATA "lkp-3.38-libaio-seqread.json", 99.869402 },
+		{ DATA "fioplot-3.1-randrw-grouprep.json", 99.877105 },
+		{ DATA "kbench-3.33-client2-jsonplus.json",
+		  (74.297189 + 73.921971) / 2 },
+	};
+	size_t i;
+	json_t *r;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		r = parse_ok(cases[i].file);
+		check_metric(r, "disk.util_pct", cases[i].want);
+		assert_null(json_object_get(json_object_get(r, "unavailable"),
+					    "disk.util_pct"));
+		json_decref(r);
+	}
+	/* hostile disk_util: each case's metric (-1: unavailable) and the
+	 * words its warning or note must hold */
+	{
+		static const struct { const char *du; double want;
+				      const char *says; } bad[] = {
+			{ "{\"name\": \"sda\", \"util\": 50}", -1,
+			  "disk_util is not an array" },
+			{ "[]", -1, "disk_util is empty" },
+			{ "[{\"name\": \"sda\", \"util\": \"99.5\"}]", -1,
+			  "disk_util[0].util is not a number" },
+			{ "[{\"util\": 99.87, \"aggr_util\": -5}]", -1,
+			  "disk_util[0].aggr_util = -5 is not a percentage" },
+			{ "[{\"util\": 100.0002}]", -1,
+			  "disk_util[0].util = 100.0002 is not" },
+			/* a bad md device: its member does not stand in */
+			{ "[{\"name\": \"md0\", \"util\": \"x\"}, "
+			  "{\"name\": \"sda\", \"util\": 77}]", -1,
+			  "disk_util[0].util is not a number" },
+			{ "[{\"util\": 10, \"hostname\": 1}, "
+			  "{\"util\": 90, \"hostname\": \"b\"}]", 90,
+			  "disk_util[0].hostname is not a string" },
+			{ "[{\"util\": 10, \"hostname\": \"a\"}, "
+			  "{\"util\": \"x\", \"hostname\": \"b\"}]", 10,
+			  "mean over 1 of 2 hosts" },
+		};
+		char *doc, *all;
+		size_t b, h, n;
+
+		for (b = 0; b < sizeof(bad) / sizeof(bad[0]); b++) {
+			doc = kb_xasprintf("{\"fio version\": \"fio-3.33\", "
+				"\"jobs\": [{\"jobname\": \"j\", \"groupid\": "
+				"0, \"error\": 0, \"read\": {\"io_bytes\": 4096, "
+				"\"bw\": 4, \"iops\": 1, \"runtime\": 1000, "
+				"\"total_ios\": 1}}], \"disk_util\": %s}",
+				bad[b].du);
+			r = parse_str_ok(doc);
+			if (bad[b].want < 0)
+				check_no_metric(r, "disk.util_pct");
+			else
+				check_metric(r, "disk.util_pct", bad[b].want);
+			all = json_dumps(r, JSON_COMPACT);
+			if (!strstr(all, bad[b].says))
+				fail_msg("disk_util %s: no \"%s\" in %s",
+					 bad[b].du, bad[b].says, all);
+			free(all);
+			json_decref(r);
+			free(doc);
+		}
+		/* 70 hosts: every one counts (10 each for 64, 90 for 6) */
+		all = kb_xstrdup("");
+		for (h = 0; h < 70; h++) {
+			doc = kb_xasprintf("%s%s{\"util\": %d, \"hostname\": "
+					   "\"h%zu\"}", all, h ? ", " : "",
+					   h < 64 ? 10 : 90, h);
+			free(all);
+			all = doc;
+		}
+		doc = kb_xasprintf("{\"fio version\": \"fio-3.33\", \"jobs\": "
+			"[{\"jobname\": \"j\", \"groupid\": 0, \"error\": 0, "
+			"\"read\": {\"io_bytes\": 4096, \"bw\": 4, \"iops\": "
+			"1, \"runtime\": 1000, \"total_ios\": 1}}], "
+			"\"disk_util\": [%s]}", all);
+		r = parse_str_ok(doc);
+		n = 70;
+		check_metric(r, "disk.util_pct", (64 * 10.0 + 6 * 90.0) / n);
+		json_decref(r);
+		free(doc);
+		free(all);
+	}
+	/* a util that is no percentage is not read, and said */
+	r = parse_str_ok("{\"fio version\": \"fio-3.33\", \"jobs\": [{"
+		"\"jobname\": \"j\", \"groupid\": 0, \"error\": 0, "
+		"\"read\": {\"io_bytes\": 4096, \"bw\": 4, \"iops\": 1, "
+		"\"runtime\": 1000, \"total_ios\": 1}}], \"disk_util\": "
+		"[{\"name\": \"sda\", \"util\": -3}]}");
+	check_no_metric(r, "disk.util_pct");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(
+		r, "unavailable"), "disk.util_pct")),
+		"disk_util has no usable util");
+	assert_non_null(strstr(json_string_value(json_array_get(
+		json_object_get(r, "warnings"), 0)), "disk_util[0].util = -3 "
+		"is not a percentage"));
 	json_decref(r);
 }
 
@@ -1484,6 +1595,7 @@ int main(void)
 		cmocka_unit_test(test_B04_status_interval),
 		cmocka_unit_test(test_B04_truncated_last),
 		cmocka_unit_test(test_B05_no_io_direction),
+		cmocka_unit_test(test_disk_util),
 		cmocka_unit_test(test_B08_io_bytes_kib),
 		cmocka_unit_test(test_B09_usec_and_index_bins),
 		cmocka_unit_test(test_B09_bins_merged),

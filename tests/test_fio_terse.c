@@ -170,6 +170,8 @@ static void test_B11_terse_v3_fields_and_disks(void **state)
 	check_num(r, "disks/1/read_ios", 3276190);
 	check_num(metrics(r), "disk.read_ios", 3276210 + 3276190);
 	check_num(metrics(r), "disk.write_ios", 0);
+	/* utilisation: the first device's, as from fio's JSON */
+	check_num(metrics(r), "disk.util_pct", 97.53);
 	assert_null(json_object_get(r, "description"));
 	assert_null(json_object_get(r, "total_errors"));
 	json_decref(r);
@@ -228,6 +230,8 @@ static void test_B11_kind_coe_description_md_and_bad_count(void **state)
 	assert_string_equal(str(r, "disks/1/name"), "sda");
 	check_num(r, "disks/1/read_ios", 45);
 	check_num(metrics(r), "disk.read_ios", 100);	/* md0 only */
+	/* md0's own 50% is not its members' busy time: their aggregate */
+	check_num(metrics(r), "disk.util_pct", 99.5);
 	check_num(metrics(r), "disk.ios", 300);
 	check_num(r, "total_errors", 3);
 	check_num(r, "first_error", 5);

@@ -389,11 +389,11 @@ static void test_taint_flag(void **state)
 		"\"kernel_taint_before\": 0, \"kernel_taint_after\": 16512}",
 	};
 	static const char *const want[] = {
-		"the kernel tainted itself while fio ran: W (a kernel warning "
-		"(WARN)); see dmesg",
+		"the kernel tainted itself while fio ran: W (a kernel "
+		"warning); see dmesg",
 		NULL,
-		"the kernel tainted itself while fio ran: D (an oops), L (a "
-		"soft lockup); see dmesg",
+		"the kernel tainted itself while fio ran: D (an oops or "
+		"BUG), L (a soft lockup); see dmesg",
 	};
 	size_t i;
 
@@ -417,11 +417,34 @@ static void test_taint_flag(void **state)
 	}
 }
 
+/* ../shared/cases/B05 through a run directory (what kbench run, report
+ * and parse read): no disk_util in fio's JSON, so the run's device
+ * utilisation is unavailable with fio's reason, not 0%, and the run is
+ * ok. */
+static void test_B05_disk_util(void **state)
+{
+	char *dir = make_run("tests/data/fio/B05.json", NULL,
+		"{\"exit_status\": 0, \"signal\": 0, \"timed_out\": false, "
+		"\"elapsed_s\": 30.0, \"runtime_s\": 30}");
+	json_t *r = run_dir_parse(dir);
+
+	(void)state;
+	assert_non_null(r);
+	assert_string_equal(status(r), "ok");
+	assert_null(json_object_get(json_object_get(r, "metrics"),
+				    "disk.util_pct"));
+	assert_string_equal(json_string_value(json_object_get(json_object_get(
+		r, "unavailable"), "disk.util_pct")),
+		"disk_util not reported by fio");
+	json_decref(r);
+	rm_run(dir);
+}
+
 /* The letters in the kernel's order, a bit past its table as '?', and
  * the mask of this machine read (a number, whatever it holds). */
 static void test_taint_letters(void **state)
 {
-	char b[24];
+	char b[24], *d;
 	unsigned long long m = ~0ULL;
 
 	(void)state;
@@ -433,9 +456,28 @@ static void test_taint_letters(void **state)
 	assert_string_equal(b, "J?");
 	procfs_taint_letters(0xfffffULL, b, 4);
 	assert_string_equal(b, "PFS");
-	assert_string_equal(procfs_taint_meaning('W'), "a kernel warning "
-			    "(WARN)");
+	assert_string_equal(procfs_taint_meaning('W'), "a kernel warning");
 	assert_null(procfs_taint_meaning('Z'));
+	/* every letter of the table has its words, every bit is named, none
+	 * cut off however many are set */
+	for (m = 1; m < (1ULL << 20); m <<= 1) {
+		procfs_taint_letters(m, b, sizeof(b));
+		assert_non_null(procfs_taint_meaning(b[0]));
+	}
+	d = procfs_taint_describe((1ULL << 9) | (1ULL << 25));
+	assert_string_equal(d, "W (a kernel warning), bit 25 (not in "
+			    "tainted-kernels.rst)");
+	free(d);
+	d = procfs_taint_describe(~0ULL);
+	assert_non_null(strstr(d, "P (a proprietary module loaded), "));
+	assert_non_null(strstr(d, ", J (a mutating debug operation by fwctl), "
+			       "bit 20 "));
+	assert_non_null(strstr(d, "bit 63 (not in tainted-kernels.rst)"));
+	free(d);
+	d = procfs_taint_describe(0);
+	assert_string_equal(d, "");
+	free(d);
+	m = ~0ULL;
 	if (kb_exists("/proc/sys/kernel/tainted")) {
 		assert_int_equal(procfs_read_taint(&m), 0);
 		assert_true(m < (1ULL << 32));
@@ -755,6 +797,7 @@ int main(void)
 		cmocka_unit_test(test_ok_run),
 		cmocka_unit_test(test_tunable_changed_fails_run),
 		cmocka_unit_test(test_taint_flag),
+		cmocka_unit_test(test_B05_disk_util),
 		cmocka_unit_test(test_taint_letters),
 		cmocka_unit_test(test_B02_failed_job),
 		cmocka_unit_test(test_failures),
