@@ -680,22 +680,33 @@ int kb_capture(char *const argv[], char **out)
 	return ret;
 }
 
-char *kb_which(const char *prog)
+char *kb_path_which(const char *path, const char *prog)
 {
-	const char *path = getenv("PATH");
-	char *copy, *dir, *save = NULL, *full = NULL;
+	const char *p;
+	char *full;
 
 	if (strchr(prog, '/'))
 		return access(prog, X_OK) == 0 ? kb_xstrdup(prog) : NULL;
-	copy = kb_xstrdup(path && *path ? path : "/usr/bin:/bin");
-	for (dir = strtok_r(copy, ":", &save); dir;
-	     dir = strtok_r(NULL, ":", &save)) {
-		full = kb_path_join(*dir ? dir : ".", prog);
+	if (!path || !*path)
+		path = "/usr/bin:/bin";
+	for (p = path;; p++) {
+		size_t n = strcspn(p, ":");
+		/* an empty entry is the working directory, as for execvp */
+		char *dir = n ? kb_xasprintf("%.*s", (int)n, p) :
+			    kb_xstrdup(".");
+
+		full = kb_path_join(dir, prog);
+		free(dir);
 		if (access(full, X_OK) == 0)
-			break;
+			return full;
 		free(full);
-		full = NULL;
+		p += n;
+		if (!*p)
+			return NULL;
 	}
-	free(copy);
-	return full;
+}
+
+char *kb_which(const char *prog)
+{
+	return kb_path_which(getenv("PATH"), prog);
 }

@@ -98,6 +98,11 @@ double kb_mono_s(void);
  * malloc'd, or NULL when there is none. */
 char *kb_which(const char *prog);
 
+/* The same lookup in the colon-separated list path instead of $PATH
+ * (NULL or empty: /usr/bin:/bin; an empty entry is the working
+ * directory, as for execvp): what a child given PATH=path runs. */
+char *kb_path_which(const char *path, const char *prog);
+
 /* Run argv and capture its stdout (at most 64 KiB, NUL-terminated,
  * malloc'd into *out).  Returns the exit status (>= 0), or -errno when it
  * could not be run.  stderr goes to /dev/null. */

@@ -428,10 +428,59 @@ static int selfc_collect(struct kb_campaign *c, const size_t *runs, size_t n,
 	return ret;
 }
 
+/* NULL when the 9p guest, given PATH gpath (kb_guest_path()), runs the
+ * fio this host runs (kb_which: the one whose version campaign.json
+ * records), or neither has one (the runs then fail as they do on the
+ * host: "fio is not installed"); else the variant's failure reason
+ * (malloc'd).  The guest sees the host's root but its own tmpfs on /tmp
+ * and /run, no relative PATH entry and at most KB_GUEST_PATH_MAX bytes
+ * of the host's: a host fio found there, behind such an entry or past
+ * that, is not the guest's, which ran whatever fio came next in PATH;
+ * and a host without fio in PATH records no fio version, while the
+ * guest's usual directories may hold one (found by helpers' trials,
+ * 2026-12-04). */
+static char *guest_fio_differs(const char *gpath)
+{
+	char *hf = kb_which("fio"), *gf = kb_path_which(gpath, "fio");
+	char *hr = hf ? realpath(hf, NULL) : NULL;
+	char *gr = gf ? realpath(gf, NULL) : NULL, *why = NULL;
+
+	if (!hf && gf)
+		why = kb_xasprintf("vm: fio is not in this host's PATH (the "
+			"campaign records no fio version), but the guest would "
+			"run %s: install fio, or put its directory (absolute) "
+			"in PATH", gf);
+	else if (hf && (!gr || !hr || strcmp(hr, gr) ||
+			kb_guest_tmpfs_path(gr))) {
+		char *runs = !gf ? kb_xstrdup("the guest would find no fio in "
+					      "its PATH") :
+			     gr && kb_guest_tmpfs_path(gr) ?
+			     kb_xasprintf("the guest's PATH finds %s, which "
+					  "leads into /tmp or /run, not there "
+					  "in the guest", gf) :
+			     kb_xasprintf("the guest would run %s", gf);
+
+		why = kb_xasprintf("vm: %s, not this host's fio %s (the one "
+			"whose version the campaign records): the guest mounts "
+			"its own tmpfs on /tmp and /run, ignores relative PATH "
+			"entries and gets the first %d bytes of PATH; install "
+			"fio outside /tmp and /run, or put its directory "
+			"(absolute) first in PATH", runs, hr ? hr : hf,
+			KB_GUEST_PATH_MAX);
+		free(runs);
+	}
+	free(hf);
+	free(gf);
+	free(hr);
+	free(gr);
+	return why;
+}
+
 /* What vm_run_batch() says once per variant of the process (a campaign
  * boots each variant once per round): 1 the first time said_first(vi,
  * what) is asked, 0 after. */
-enum { SAID_MEMORY = 1, SAID_NO_9P = 2, SAID_GUEST_KBENCH = 4 };
+enum { SAID_MEMORY = 1, SAID_NO_9P = 2, SAID_GUEST_KBENCH = 4,
+       SAID_GUEST_FIO = 8 };
 
 static int said_first(size_t vi, unsigned what)
 {
@@ -680,6 +729,7 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 		 * (runner/guest_setup.h kb_guest_path()); the self-contained
 		 * one has its fio at /usr/bin/fio */
 		char *gpath = selfc ? NULL : kb_guest_path(getenv("PATH"));
+		char *why_fio = gpath ? guest_fio_differs(gpath) : NULL;
 		const char *gargv[] = { "/usr/bin/kbench",
 			"guest", "--dir", adir, "--variant", v->name, "--runs",
 			keys, gpath ? "--path" : NULL, gpath, NULL };
@@ -697,6 +747,20 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 			.strip_module_sig = strip_sig,
 		};
 
+		if (why_fio) {
+			reason = why_fio;
+			free(gpath);
+			goto record;
+		}
+		if (gpath && said_first(vi, SAID_GUEST_FIO)) {
+			char *gf = kb_path_which(gpath, "fio");
+
+			if (gf)
+				kb_info("vm: %s: the guest runs %s (the host's "
+					"fio, through the host's root)", v->name,
+					gf);
+			free(gf);
+		}
 		if (!dry && initramfs_build(initrd, &io)) {
 			reason = kb_xstrdup("vm: cannot build the initramfs; "
 					    "see the messages above");

@@ -130,15 +130,54 @@ static int path_has(const char *list, const char *dir, size_t len)
 	return 0;
 }
 
-/* append the absolute entries of list that out lacks */
-static void path_add(char **out, size_t *len, const char *list)
+/* 1 when the entry dir (len bytes) is /tmp or /run or under one: the
+ * guest mounts a tmpfs there (kb_guest_mount_9p), so the host's files
+ * under it are not the guest's */
+static int guest_tmpfs(const char *dir, size_t len)
+{
+	static const char *const tmpfs[] = { "/tmp", "/run" };
+	size_t i, t;
+
+	for (i = 0; i < 2; i++) {
+		t = strlen(tmpfs[i]);
+		if (len >= t && !strncmp(dir, tmpfs[i], t) &&
+		    (len == t || dir[t] == '/'))
+			return 1;
+	}
+	return 0;
+}
+
+int kb_guest_tmpfs_path(const char *path)
+{
+	char *real = realpath(path, NULL);
+	int in = guest_tmpfs(path, strlen(path)) ||
+		 (real && guest_tmpfs(real, strlen(real)));
+
+	free(real);
+	return in;
+}
+
+/* append the absolute entries of list that out lacks and the guest
+ * sees as the host does; at most max bytes in all (an entry that would
+ * pass it ends the list) */
+static void path_add(char **out, size_t *len, const char *list,
+		     size_t max)
 {
 	const char *p = list;
 
 	while (*p) {
 		size_t n = strcspn(p, ":");
+		char *dir = n && p[0] == '/' ? kb_xasprintf("%.*s", (int)n, p) :
+			    NULL;
 
-		if (n && p[0] == '/' && !path_has(*out, p, n)) {
+		/* a symlink, "//tmp", "/usr/../tmp" or /var/run that leads
+		 * into /tmp or /run does on the guest too */
+		if (dir && !kb_guest_tmpfs_path(dir) &&
+		    !path_has(*out, p, n)) {
+			if (*len + n + 1 > max) {
+				free(dir);
+				return;
+			}
 			*out = kb_xrealloc(*out, *len + n + 2);
 			if (*len)
 				(*out)[(*len)++] = ':';
@@ -146,6 +185,7 @@ static void path_add(char **out, size_t *len, const char *list)
 			*len += n;
 			(*out)[*len] = '\0';
 		}
+		free(dir);
 		p += n;
 		if (*p == ':')
 			p++;
@@ -158,8 +198,8 @@ char *kb_guest_path(const char *host_path)
 	size_t len = 0;
 
 	if (host_path)
-		path_add(&out, &len, host_path);
-	path_add(&out, &len, KB_GUEST_STD_PATH);
+		path_add(&out, &len, host_path, KB_GUEST_PATH_MAX);
+	path_add(&out, &len, KB_GUEST_STD_PATH, (size_t)-1);
 	return out;
 }
 

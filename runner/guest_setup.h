@@ -44,16 +44,34 @@ int kb_guest_mount_9p(const char *root, const char *results_dir);
  * passed none. */
 #define KB_GUEST_STD_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
+/* The most bytes of the host's entries in the guest's PATH: the whole
+ * variable must stay under execve(2)'s 128 KiB for one string
+ * (MAX_ARG_STRLEN), or every exec in the guest fails with E2BIG (a host
+ * PATH of 128 KiB made fio "Argument list too long" there). */
+#define KB_GUEST_PATH_MAX 16384
+
 /* The 9p guest's PATH from the host's $PATH (host_path, may be NULL): its
  * absolute directories in their order, then those of KB_GUEST_STD_PATH
  * it lacks; empty, relative and repeated entries are dropped (the
- * guest's working directory is not the host's).  The guest chroots into
+ * guest's working directory is not the host's), and so are /tmp, /run
+ * and the directories under them, as written or resolved on this host
+ * (kb_guest_tmpfs_path(): the guest mounts a tmpfs on each, the host's
+ * files there are not in the guest); the host's entries stop
+ * before KB_GUEST_PATH_MAX bytes.  driver_vm looks fio up in it
+ * (kb_path_which) and refuses a variant whose guest would run another
+ * fio than the host's.  The guest chroots into
  * the host's root, so it finds the fio (and perf) the host found: a fio
  * built from git in /opt/fio/bin or ~/bin, first in the user's $PATH,
  * was "not installed" in the guest before 2026-12-04 (the guest's PATH
  * was KB_GUEST_STD_PATH alone) while the host's campaign.json recorded
  * its version.  Malloc'd, never NULL. */
 char *kb_guest_path(const char *host_path);
+
+/* 1 when path is /tmp or /run or under one, as written or resolved
+ * (realpath(3), where it resolves on this host: a symlink, "//tmp", a
+ * "..", /var/run): the 9p guest's own tmpfs hides what the host has
+ * there; else 0. */
+int kb_guest_tmpfs_path(const char *path);
 
 /* chroot(2) into root and chdir("/"); the environment becomes PATH
  * (path, or KB_GUEST_STD_PATH when NULL), HOME=/root and TERM=dumb only,

@@ -13,6 +13,7 @@
 #include "tests/capture.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -157,16 +158,58 @@ static void test_guest_path(void **state)
 		{ KB_GUEST_STD_PATH, KB_GUEST_STD_PATH },
 		{ "/usr/bin:/usr/bin2", "/usr/bin:/usr/bin2:/usr/local/sbin:"
 		  "/usr/local/bin:/usr/sbin:/sbin:/bin" },
+		/* the guest's /tmp and /run are its own tmpfs */
+		{ "/tmp/fio:/run/x/bin:/tmp:/run:/tmpfoo:/runner/bin:/usr/bin",
+		  "/tmpfoo:/runner/bin:/usr/bin:/usr/local/sbin:"
+		  "/usr/local/bin:/usr/sbin:/sbin:/bin" },
 	};
-	size_t i;
+	size_t i, n = 0;
+	char *big, *p;
 
 	(void)state;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char *p = kb_guest_path(cases[i].host);
-
+		p = kb_guest_path(cases[i].host);
 		assert_string_equal(p, cases[i].want);
 		free(p);
 	}
+	/* entries that lead into /tmp or /run (a symlink, "//", "..") are
+	 * dropped as the plain ones are, where they resolve */
+	{
+		char dir[] = "/var/tmp/kbench-test-gp.XXXXXX", *link, *host;
+
+		assert_non_null(mkdtemp(dir));
+		link = kb_xasprintf("%s/l", dir);
+		assert_int_equal(symlink("/tmp", link), 0);
+		host = kb_xasprintf("%s:%s:/usr/../tmp://run:%s", link, dir,
+				    "/usr/bin");
+		p = kb_guest_path(host);
+		big = kb_xasprintf("%s:/usr/bin:/usr/local/sbin:/usr/local/bin:"
+				   "/usr/sbin:/sbin:/bin", dir);
+		assert_string_equal(p, big);
+		assert_true(kb_guest_tmpfs_path(link));
+		assert_true(kb_guest_tmpfs_path("/run/x"));
+		assert_false(kb_guest_tmpfs_path(dir));
+		free(big);
+		free(p);
+		free(host);
+		unlink(link);
+		rmdir(dir);
+		free(link);
+	}
+	/* a host PATH of 160 KiB (20000 distinct entries): the guest's stays
+	 * under KB_GUEST_PATH_MAX plus the usual directories, which are
+	 * all there */
+	big = kb_xcalloc(20000, 9);
+	for (i = 0; i < 20000; i++)
+		n += (size_t)sprintf(big + n, "%s/d%05zu", i ? ":" : "", i);
+	p = kb_guest_path(big);
+	assert_true(strlen(p) <= KB_GUEST_PATH_MAX + sizeof(KB_GUEST_STD_PATH));
+	assert_true(strlen(p) > KB_GUEST_PATH_MAX - 10);
+	assert_non_null(strstr(p, "/d00000:/d00001:"));
+	assert_non_null(strstr(p, ":/usr/local/sbin:/usr/local/bin:/usr/sbin:"
+			       "/usr/bin:/sbin:/bin"));
+	free(p);
+	free(big);
 }
 
 int main(void)

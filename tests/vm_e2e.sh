@@ -159,6 +159,15 @@ check "resume: nothing left to run, still exit 4 (failed runs stay failed)" \
 	'"$KBENCH" run -o "$d" > /dev/null 2>&1; [ $? -eq 4 ]'
 check "KBENCH_ACCEL=tcg: no probe, TCG in the dry run, nothing written" \
 	'KBENCH_ACCEL=tcg "$KBENCH" run --dry-run -c "$tmp/vm.conf" -o "$tmp/dry" > "$tmp/dry.out" 2>&1 && grep -q "tcg,thread=single" "$tmp/dry.out" && ! grep -q probing "$tmp/dry.out" && [ ! -e "$tmp/dry" ]'
+# a host fio under /tmp (the guest's own tmpfs there): the guest would
+# run another one; the dry run says so and names both, and the normal
+# dry run names the fio the guest runs
+tmpfio=$(mktemp -d /tmp/kbench-vm-e2e-fio.XXXXXX)
+printf '#!/bin/sh\nexec %s "$@"\n' "'$(command -v fio)'" > "$tmpfio/fio"
+chmod 755 "$tmpfio/fio"
+check "a host fio under /tmp: the dry run says the guest would run another" \
+	'PATH="$tmpfio:$PATH" KBENCH_ACCEL=tcg "$KBENCH" run --dry-run -c "$tmp/vm.conf" -o "$tmp/dry3" > "$tmp/dry3.out" 2>&1; grep -q "its runs would fail: vm: the guest would run $(command -v fio), not this host.s fio $tmpfio/fio" "$tmp/dry3.out" && grep -q "vm: a: the guest runs $(command -v fio)" "$tmp/dry.out"'
+rm -rf "$tmpfio"
 # a guest smaller than fio needs: said before it boots (a dry run)
 sed 's/^kernel = deb:linux-image-amd64$/&\nmemory = 160M/' "$tmp/vm.conf" > "$tmp/small.conf"
 check "memory = 160M: a warning that fio did not load in less than 256M" \
