@@ -469,8 +469,8 @@ static void print_pair(FILE *out, const struct kb_rmodel *m,
 	const struct kb_comparison_settings *set = &a->settings;
 	const struct kb_comparison_row *e;
 	struct kb_table *t;
-	char *title;
-	size_t i, row;
+	char *title, *p_adj;
+	size_t i, row, nunsure = 0;
 	int ok, ok2;
 	double v, w;
 	char *mt;
@@ -510,6 +510,8 @@ static void print_pair(FILE *out, const struct kb_rmodel *m,
 		v = num(e->change_pct, &ok);
 		if (ok && kb_verdict_significant(vd))
 			kb_table_set(t, row, 3, "* %+.2f%%*", v);
+		else if (ok && !kb_verdict_shows_ci(e->verdict) && ++nunsure)
+			kb_table_set(t, row, 3, "(%+.2f%%)?", v);
 		else if (ok)
 			kb_table_set(t, row, 3, "(%+.2f%%)", v);
 		else
@@ -537,14 +539,24 @@ static void print_pair(FILE *out, const struct kb_rmodel *m,
 			kb_table_set(t, row, 8, "n/a");
 		kb_table_set(t, row, 9, "%s", vd);
 	}
+	if (set->family_size)
+		p_adj = kb_xasprintf("that test's p after Benjamini-Hochberg "
+			"over the %lld comparison(s) with a p (false discovery "
+			"rate %g)", (long long)set->family_size,
+			num(set->alpha, &ok));
+	else
+		p_adj = kb_xstrdup("none: no comparison had a p to adjust");
+	/* the "?" mark is explained where a row has it */
 	kb_table_add_note(t, "change: vs base as the analysis below "
 		"estimates it, \"* -0.42%%*\" significant, \"(+0.03%%)\" "
-		"not; p adj: that test's p after Benjamini-Hochberg over the "
-		"%lld comparisons made (false discovery rate %g)%s; rank p: "
-		"Wilcoxon signed-rank (paired) or Mann-Whitney U (unpaired), "
-		"two-sided, not used for the verdict; n and CV%%: base/new",
-		(long long)set->family_size, num(set->alpha, &ok),
-		set->family_size ? "" : ": none had the runs for a p");
+		"not%s; p adj: %s; rank p: Wilcoxon signed-rank (paired) or "
+		"Mann-Whitney U (unpaired), two-sided, not used for the "
+		"verdict; n and CV%%: base/new; n/a: no value (too few runs%s)",
+		nunsure ? ", \"(-8.40%)?\" inconclusive (the change of the "
+		"samples, which the verdict does not stand behind: see its "
+		"note)" : "", p_adj, nunsure ? ", or an inconclusive "
+		"comparison's CI" : "");
+	free(p_adj);
 	{
 		/* the analyses of this table, each once */
 		char *seen = NULL, *tmp;

@@ -915,7 +915,7 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 	char *phrase, *title, *list = NULL, *tmp, *head, *few;
 	size_t i, m, col, row, nkey = 1 + c->labels.n, niops = 0, nfew;
 	int ok, sig, base;
-	size_t nsig = 0;
+	size_t nsig = 0, nunsure = 0;
 	double diff;
 	const struct kb_summary_row *s;
 	const struct kb_comparison_row *cmp;
@@ -979,6 +979,11 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 			else if (ok && sig)
 				kb_table_set(t, row, col + 1, "* %+.2f%%*",
 					     diff);
+			else if (ok && cmp &&
+				 !kb_verdict_shows_ci(cmp->verdict) &&
+				 ++nunsure)
+				kb_table_set(t, row, col + 1, "(%+.2f%%)?",
+					     fabs(diff) < 0.005 ? 0.0 : diff);
 			else if (ok)
 				kb_table_set(t, row, col + 1, "(%+.2f%%)",
 					     fabs(diff) < 0.005 ? 0.0 : diff);
@@ -1012,7 +1017,7 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 
 	kb_table_add_note(t, "vs base: change vs %s%s as the "
 			  "analysis below estimates it, \"* -0.42%%*\" "
-			  "significant, \"(+0.03%%)\" not; change CI: that "
+			  "significant, \"(+0.03%%)\" not%s; change CI: that "
 			  "change's 95%% CI in %%, of this comparison alone "
 			  "(not adjusted over the report's comparisons as "
 			  "significance is; empty for the baseline and a load "
@@ -1021,10 +1026,12 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 			  "±: half-width of "
 			  "the 95%% CI of the mean (Student t); CV%%: "
 			  "coefficient of variation; n: timed runs that "
-			  "succeeded; n/a: not measured", vs_what,
+			  "succeeded; n/a elsewhere: not measured", vs_what,
 			  kb_rcampaign__swept(c->camp) ?
 			  " at the same value of each swept job "
-			  "parameter" : "");
+			  "parameter" : "",
+			  nunsure ? ", \"(-8.40%)?\" inconclusive (see its "
+			  "note)" : "");
 	free(vs_what);
 	if (hosts.n)
 		kb_table_add_note(t, "@HOST: load host HOST alone (hosts =, its "

@@ -97,12 +97,15 @@ static void check_report(const char *out, int excluded)
 	assert_null(strstr(flat, "outlier(s) (MAD"));
 	assert_null(strstr(flat, "3, 5, 7, 10"));
 	assert_null(strstr(flat, "(-0.02%)"));
-	/* the row's change is not marked significant: "(-8.40%)", the
-	 * ratio of geometric means, not "* -8.40%*" */
-	assert_non_null(strstr(flat, "running 2 379750.00 (-8.40%)"));
+	/* the row's change is not marked significant, and is marked
+	 * inconclusive: "(-8.40%)?", the ratio of geometric means, not
+	 * "* -8.40%*" nor a plain "(-8.40%)" (a non-significant change) */
+	assert_null(strstr(flat, "(-8.40%) "));
 	/* an inconclusive comparison's change has no CI in the table: the
 	 * mean's change describes neither mode (it printed -15.5..-0.7) */
-	assert_non_null(strstr(flat, "running 2 379750.00 (-8.40%) n/a "));
+	assert_non_null(strstr(flat, "running 2 379750.00 (-8.40%)? n/a "));
+	/* the legend says what the mark means */
+	assert_non_null(strstr(flat, "\"(-8.40%)?\" inconclusive"));
 	/* n stays 10 on both sides: "mean of 10 iterations" */
 	assert_non_null(strstr(flat, "mean of 10 iterations"));
 	if (excluded)
@@ -206,6 +209,10 @@ static void test_b44_compare_exit_125(void **state)
 	/* no CI beside "inconclusive" (it printed one excluding 0) */
 	assert_null(strstr(out, "%, +"));
 	assert_null(strstr(out, "%, -"));
+	/* the change cell is marked inconclusive, and the legend says so */
+	assert_non_null(strstr(out, "%)?  "));
+	assert_non_null(strstr(out, "inconclusive (the change of the "
+			       "samples"));
 	/* one campaign, interleaved: paired by round */
 	assert_non_null(strstr(out, "analysis: paired by round"));
 	free(out);
