@@ -38,13 +38,14 @@ char *kb_tool_version(const char *tool)
 		return out;
 	}
 	/* an optional tool (perf) that is not installed is n/a in the
-	 * environment, not an error: the campaign that needs it says so */
-	found = kb_which(tool);
-	if (!found) {
-		free(key);
-		return NULL;
+	 * environment, not an error: the campaign that needs it says so
+	 * (a key means binary_key() found it: PATH is walked once) */
+	if (!key) {
+		found = kb_which(tool);
+		if (!found)
+			return NULL;
+		free(found);
 	}
-	free(found);
 	kb_silent = 1;
 	rc = kb_capture(argv, &out);
 	kb_silent = prev;
