@@ -109,7 +109,7 @@ const struct kb_metric_def kb_metrics[] = {
 	{ "disk.util_pct", "%", KB_NEUTRAL, "util%",
 	  "device utilisation fio measured, percent of the run the device "
 	  "was busy (fio's disk_util, terse disk_util: the first device, an "
-	  "md device's aggregate over its members; mean over hosts)" },
+	  "md device's busiest member; mean over hosts)" },
 
 	{ "rusage.user_s", "s", KB_LOWER_BETTER, "user",
 	  "fio's user CPU seconds (wait4 rusage, children included)" },

@@ -687,7 +687,7 @@ char *kb_path_which(const char *path, const char *prog)
 
 	if (strchr(prog, '/'))
 		return access(prog, X_OK) == 0 ? kb_xstrdup(prog) : NULL;
-	if (!path || !*path)
+	if (!path)	/* PATH unset: glibc's default; "" is one empty entry */
 		path = "/usr/bin:/bin";
 	for (p = path;; p++) {
 		size_t n = strcspn(p, ":");

@@ -99,8 +99,9 @@ double kb_mono_s(void);
 char *kb_which(const char *prog);
 
 /* The same lookup in the colon-separated list path instead of $PATH
- * (NULL or empty: /usr/bin:/bin; an empty entry is the working
- * directory, as for execvp): what a child given PATH=path runs. */
+ * (NULL: /usr/bin:/bin; an empty entry, and so "", is the working
+ * directory, as for glibc's execvp): what a child given PATH=path
+ * runs. */
 char *kb_path_which(const char *path, const char *prog);
 
 /* Run argv and capture its stdout (at most 64 KiB, NUL-terminated,

@@ -1959,16 +1959,13 @@ struct docs {
 	int doc_line;			/* the line where doc starts */
 };
 
-/* The result of d's last document (see fio_parse_buf()), with c's
- * warnings and flags; src is the text the page-cache check searches.
- * The job entries of d->doc are released as they are parsed. */
 /* The device utilisation fio measured into metrics as "disk.util_pct",
  * or the reason it is not into unavail.  fio's JSON "disk_util" is an
  * array of one entry per device it saw (fio's stat.c, show_disk_util();
  * HOWTO "Interpreting the output": util is the percentage of the run the
  * device was busy): the device the job ran against first, then, for an
  * md or dm device, its members; an md device's own util is 0 and its
- * aggr_util is its members' mean.  With fio --client each host's entries
+ * aggr_util is its busiest member's (stat.c: agg->max_util).  With fio --client each host's entries
  * carry "hostname".  Per host the first entry counts (aggr_util when
  * there is one), the metric is their mean.  fio leaves the key out where
  * it had no block device statistics (a file on tmpfs, a container without
@@ -2003,6 +2000,12 @@ static void disk_util_metric(struct ctx *c, const json_t *doc,
 		double v;
 
 		if (!json_is_object(e)) {
+			/* no hostname to tell: the local host's first
+			 * device, unusable */
+			for (k = 0; k < nseen && strcmp(seen[k], ""); k++)
+				;
+			if (k == nseen)
+				seen[nseen++] = "";
 			warnf(c, "disk_util[%zu] is not an object: not read", i);
 			continue;
 		}
@@ -2056,6 +2059,9 @@ static void disk_util_metric(struct ctx *c, const json_t *doc,
 			"disk_util has no usable util"));
 }
 
+/* The result of d's last document (see fio_parse_buf()), with c's
+ * warnings and flags; src is the text the page-cache check searches.
+ * The job entries of d->doc are released as they are parsed. */
 static json_t *build_result(struct ctx *c, struct docs *d,
 			    const struct text_src *src,
 			    const struct fio_parse_opts *o)

@@ -148,8 +148,9 @@ static void metrics_of(json_t *metrics, const char *dname, const json_t *d)
 /* disk.* metrics (lib/metrics.h): summed over the disk records; when an
  * md/dm device is among them (it has "slaves"), over the md/dm devices
  * only, as their members are listed too and would count twice.
- * disk.util_pct: the first record's utilisation, its members' aggregate
- * for an md/dm device (as parsers/fio_json.c reads fio's JSON). */
+ * disk.util_pct: the first record's utilisation, for an md/dm device its
+ * members' aggregate record's (fio's busiest member), as parsers/
+ * fio_json.c reads fio's JSON. */
 static void disk_metrics(json_t *metrics, const json_t *disks)
 {
 	static const char *keys[][2] = {

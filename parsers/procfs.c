@@ -375,27 +375,31 @@ void procfs_record_kernel(json_t *rec)
 	free(mem);
 }
 
-int procfs_read_taint(unsigned long long *mask)
+int procfs_parse_taint(const char *text, unsigned long long *mask)
 {
-	char *t = NULL, *end;
+	char *end;
 	unsigned long long v;
-	int ret = kb_read_file("/proc/sys/kernel/tainted", &t, NULL, 1);
 
-	if (ret) {
-		free(t);
-		return ret;
-	}
 	errno = 0;
-	v = strtoull(t, &end, 10);
-	if (end == t || errno || (*end && *end != '\n')) {
-		free(t);
+	v = strtoull(text, &end, 10);
+	if (end == text || errno == EINVAL || text[strspn(text, " ")] == '-' ||
+	    (*end && *end != '\n'))
 		return -EINVAL;
-	}
-	free(t);
-	if (v > (unsigned long long)INT64_MAX)
+	if (errno == ERANGE || v > (unsigned long long)INT64_MAX)
 		return -ERANGE;
 	*mask = v;
 	return 0;
+}
+
+int procfs_read_taint(unsigned long long *mask)
+{
+	char *t = NULL;
+	int ret = kb_read_file("/proc/sys/kernel/tainted", &t, NULL, 1);
+
+	if (!ret)
+		ret = procfs_parse_taint(t, mask);
+	free(t);
+	return ret;
 }
 
 /* tainted-kernels.rst, "Table for decoding tainted state" */

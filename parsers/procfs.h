@@ -127,6 +127,11 @@ void procfs_record_kernel(json_t *rec);
  * that high, and run.json's integers are signed 64-bit). */
 int procfs_read_taint(unsigned long long *mask);
 
+/* The taint mask in text (what /proc/sys/kernel/tainted holds: decimal,
+ * an optional newline): 0 and *mask, -EINVAL (not such a number, or
+ * negative) or -ERANGE (above 2^63 - 1). */
+int procfs_parse_taint(const char *text, unsigned long long *mask);
+
 /* The letters of the set bits of mask, lowest bit first, as the kernel's
  * "Tainted:" line prints them (tainted-kernels.rst's table: P F S R M B
  * U D A W C I O E L K X T N J for bits 0-19; bit 0's letter is P, the

@@ -186,7 +186,7 @@ static void taint_flag(const json_t *run, json_t *flags)
 	json_t *b = json_object_get(run, "kernel_taint_before");
 	json_t *a = json_object_get(run, "kernel_taint_after");
 	unsigned long long added;
-	char *what;
+	char *what, *msg;
 
 	if (!json_is_integer(b) || !json_is_integer(a))
 		return;
@@ -195,9 +195,11 @@ static void taint_flag(const json_t *run, json_t *flags)
 	if (!added)
 		return;
 	what = procfs_taint_describe(added);
-	json_array_append_new(flags, json_sprintf("the kernel tainted itself "
-		"while fio ran: %s; see dmesg", what));
+	msg = kb_xasprintf("the kernel tainted itself while fio ran: %s; see "
+			   "dmesg", what);
+	json_array_append_new(flags, json_string(msg));
 	free(what);
+	free(msg);
 }
 
 /* The last lines of DIR/fio.stderr (at most 3 non-blank ones, at most

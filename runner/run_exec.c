@@ -380,8 +380,8 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 		char *what = procfs_taint_describe(rj.taint_after &
 						   ~rj.taint_before);
 
-		kb_warn("run %s: the kernel tainted itself while fio ran "
-			"(%s; see dmesg): the run is flagged", r->key, what);
+		kb_warn("run %s: the kernel tainted itself while fio ran: "
+			"%s; see dmesg; the run is flagged", r->key, what);
 		free(what);
 	}
 	/* a tunable something else wrote while fio ran: not the

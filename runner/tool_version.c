@@ -11,11 +11,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* "PATH:INO:SIZE:SEC.NSEC" of the binary tool names now, or NULL */
-static char *binary_key(const char *tool)
+/* "PATH:INO:SIZE:SEC.NSEC" of the binary tool names now, or NULL;
+ * *found: 1 when PATH has the tool at all */
+static char *binary_key(const char *tool, int *found_out)
 {
 	char *found = kb_which(tool), real[PATH_MAX], *key = NULL;
 	struct stat st;
+
+	*found_out = found != NULL;
 
 	if (found && realpath(found, real) && stat(real, &st) == 0)
 		key = kb_xasprintf("%s:%llu:%lld:%lld.%09ld", real,
@@ -30,8 +33,8 @@ static char *binary_key(const char *tool)
 char *kb_tool_version(const char *tool)
 {
 	char *argv[] = { (char *)tool, "--version", NULL }, *out = NULL;
-	char *key = binary_key(tool), *found;
-	int prev = kb_silent, rc;
+	int prev = kb_silent, rc, found;
+	char *key = binary_key(tool, &found);
 
 	if (key && records_tool_version_get(key, &out)) {
 		free(key);
@@ -39,12 +42,10 @@ char *kb_tool_version(const char *tool)
 	}
 	/* an optional tool (perf) that is not installed is n/a in the
 	 * environment, not an error: the campaign that needs it says so
-	 * (a key means binary_key() found it: PATH is walked once) */
-	if (!key) {
-		found = kb_which(tool);
-		if (!found)
-			return NULL;
-		free(found);
+	 * (PATH is walked once, by binary_key()) */
+	if (!found) {
+		free(key);
+		return NULL;
 	}
 	kb_silent = 1;
 	rc = kb_capture(argv, &out);

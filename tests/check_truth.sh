@@ -121,7 +121,9 @@ sd=$(jq '[.runs[] | select(.status == "ok")] as $r
 cap=$(awk -v r="$rate" -v sd="$sd" 'BEGIN { x = 3 * 0.995 * sd;
 	if (x < 0.0513) x = 0.0513; if (x > 0.916) x = 0.916;
 	printf "%d", r * exp(-x) }')
-check "a measured rate to cap under (10th percentile of read.iops $rate, A/A sd of log ratios $sd)" "[ $cap -gt 0 ]"
+check "a measured rate to cap under (10th percentile of read.iops $rate, A/A sd of log ratios $sd)" "[ \"\${cap:-0}\" -gt 0 ]"
+# no rate, no slowdown to inject (step 1 failed, said above)
+[ "${cap:-0}" -gt 0 ] || finish
 # one slowdown campaign with cap $1 in $tmp/$2; sets rc, truth,
 # truth_from
 slowdown() {
@@ -198,10 +200,15 @@ while :; do
 		why="kbench compare could not decide (exit 125)"
 	fi
 	[ -n "$why" ] && [ $attempt -lt 3 ] || break
+	# the undisturbed uncapped runs' lowest (a disturbed one would set
+	# the cap far under what is meant); none: no cap to set, stop here
 	rate=$(jq --arg s "running,rate=$cap" '[.runs[] | select(.status == "ok"
-		and (.warmup | not) and .configuration != $s)
-		| .metrics["read.iops"]] | min // 0' "$tmp/$slow/results.json")
-	cap=$(awk -v r="$rate" -v m="$meant" 'BEGIN { printf "%d", r * (1 + m / 100) }')
+		and (.warmup | not) and .configuration != $s
+		and (((.disturbed // []) | length) == 0))
+		| .metrics["read.iops"] | numbers] | min // 0' \
+		"$tmp/$slow/results.json" 2>/dev/null)
+	cap=$(awk -v r="${rate:-0}" -v m="$meant" 'BEGIN { printf "%d", r * (1 + m / 100) }')
+	[ "${cap:-0}" -gt 0 ] || break
 	echo "truth: $why; again with cap $cap under the uncapped runs' lowest $rate"
 	attempt=$((attempt + 1))
 done

@@ -180,7 +180,7 @@ static void test_guest_path(void **state)
 		assert_non_null(mkdtemp(dir));
 		link = kb_xasprintf("%s/l", dir);
 		assert_int_equal(symlink("/tmp", link), 0);
-		host = kb_xasprintf("%s:%s:/usr/../tmp://run:%s", link, dir,
+		host = kb_xasprintf("%s:%s:/usr/../tmp:%s", link, dir,
 				    "/usr/bin");
 		p = kb_guest_path(host);
 		big = kb_xasprintf("%s:/usr/bin:/usr/local/sbin:/usr/local/bin:"

@@ -477,6 +477,21 @@ static void test_taint_letters(void **state)
 	d = procfs_taint_describe(0);
 	assert_string_equal(d, "");
 	free(d);
+	/* what /proc/sys/kernel/tainted may hold, and what it may not */
+	assert_int_equal(procfs_parse_taint("8704\n", &m), 0);
+	assert_int_equal(m, 8704);
+	assert_int_equal(procfs_parse_taint("0", &m), 0);
+	assert_int_equal(m, 0);
+	assert_int_equal(procfs_parse_taint("9223372036854775807\n", &m), 0);
+	assert_int_equal(procfs_parse_taint("9223372036854775808\n", &m),
+			 -ERANGE);
+	assert_int_equal(procfs_parse_taint("18446744073709551615", &m),
+			 -ERANGE);
+	assert_int_equal(procfs_parse_taint("99999999999999999999", &m),
+			 -ERANGE);
+	assert_int_equal(procfs_parse_taint("-1", &m), -EINVAL);
+	assert_int_equal(procfs_parse_taint("", &m), -EINVAL);
+	assert_int_equal(procfs_parse_taint("12 x", &m), -EINVAL);
 	m = ~0ULL;
 	if (kb_exists("/proc/sys/kernel/tainted")) {
 		assert_int_equal(procfs_read_taint(&m), 0);
