@@ -53,7 +53,8 @@ static void usage(FILE *f)
 "                      with iterations = auto or --shard\n"
 "      --dry-run       print the commands each vm or kexec boot would run\n"
 "                      (qemu, kexec) and run nothing; writes nothing (no\n"
-"                      campaign files; downloads go to the kernel cache)\n"
+"                      campaign files; downloads go to the kernel cache);\n"
+"                      exit 4 when a variant's runs would fail\n"
 "  -q, --quiet         no progress lines\n"
 "      --help-keys     list every kernels.conf key with its value, from\n"
 "                      the parser's own table (man kbench(1), KERNELS.CONF)\n"
@@ -64,7 +65,8 @@ static void usage(FILE *f)
 "exit status: 0 every planned run succeeded; 1 an error, or every run\n"
 "failed; 3 runs left for variants that are not running now (boot them\n"
 "and run again); 4 the campaign completed with failed runs (a kernel\n"
-"that never booted, a fio that crashed: see the report); 130\n"
+"that never booted, a fio that crashed: see the report; with\n"
+"--dry-run, a variant's runs would fail); 130\n"
 "interrupted (run again to resume).  When several apply: 1, then 4,\n"
 "then 3.  A push never changes the status.\n");
 }

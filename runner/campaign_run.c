@@ -438,7 +438,13 @@ again:
 			       "so there is no boot command to show; the "
 			       "runs to do are fio on this kernel (kbench plan "
 			       "lists them)\n");
-		ret = 0;
+		/* a plan that would fail some runs is not a clean one */
+		ret = kb_driver_dry_failures ? 4 : 0;
+		if (ret)
+			kb_warn("--dry-run: the runs of %d variant boot(s) "
+				"would fail (the lines starting '# ... its runs "
+				"would fail' say why): exit status 4",
+				kb_driver_dry_failures);
 		goto out;
 	}
 	/* iterations = auto: another interleaved round while a compared

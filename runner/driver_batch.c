@@ -9,6 +9,7 @@
 #include <string.h>
 
 int kb_driver_dry_run;
+int kb_driver_dry_failures;
 const char *kb_guest_variant;
 
 const struct kb_driver *driver_batch(const struct kb_config *cfg, size_t v)

@@ -480,9 +480,11 @@ int kexec_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 			free(untrusted);
 			ret = kb_driver_dry_run ? 0 :
 			      fail_batch(c, runs, n, reason, nfailed);
-			if (kb_driver_dry_run)
+			if (kb_driver_dry_run) {
 				printf("# %s: its runs would fail: %s\n",
 				       v->name, reason);
+				kb_driver_dry_failures++;
+			}
 			free(reason);
 			goto out;
 		}

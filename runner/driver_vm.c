@@ -935,9 +935,11 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 	}
 record:
 	if (dry) {	/* nothing is recorded by a dry run */
-		if (reason)
+		if (reason) {
 			printf("# %s: its runs would fail: %s\n", v->name,
 			       reason);
+			kb_driver_dry_failures++;
+		}
 		ret = 0;
 		goto out;
 	}

@@ -45,6 +45,11 @@ struct kb_driver {
  * run and records nothing. */
 extern int kb_driver_dry_run;
 
+/* Under --dry-run: the variants whose runs a real run would fail (each
+ * printed "# NAME: its runs would fail: REASON"); kbench run --dry-run
+ * then exits 4, as the campaign would complete with failed runs. */
+extern int kb_driver_dry_failures;
+
 /* The driver of variant v when its runs go to run_batch (vm; kexec when v
  * is not the running kernel), NULL when they run in this process. */
 const struct kb_driver *driver_batch(const struct kb_config *cfg, size_t v);

@@ -165,8 +165,8 @@ check "KBENCH_ACCEL=tcg: no probe, TCG in the dry run, nothing written" \
 tmpfio=$(mktemp -d /tmp/kbench-vm-e2e-fio.XXXXXX)
 printf '#!/bin/sh\nexec %s "$@"\n' "'$(command -v fio)'" > "$tmpfio/fio"
 chmod 755 "$tmpfio/fio"
-check "a host fio under /tmp: the dry run says the guest would run another" \
-	'PATH="$tmpfio:$PATH" KBENCH_ACCEL=tcg "$KBENCH" run --dry-run -c "$tmp/vm.conf" -o "$tmp/dry3" > "$tmp/dry3.out" 2>&1; grep -q "its runs would fail: vm: the guest would run $(command -v fio), not this host.s fio $tmpfio/fio" "$tmp/dry3.out" && grep -q "vm: a: the guest runs $(command -v fio)" "$tmp/dry.out"'
+check "a host fio under /tmp: the dry run says the guest would run another, exit 4" \
+	'PATH="$tmpfio:$PATH" KBENCH_ACCEL=tcg "$KBENCH" run --dry-run -c "$tmp/vm.conf" -o "$tmp/dry3" > "$tmp/dry3.out" 2>&1; [ $? -eq 4 ] && grep -q "its runs would fail: vm: the guest would run $(command -v fio), not this host.s fio $tmpfio/fio" "$tmp/dry3.out" && grep -q "vm: a: the guest runs $(command -v fio)" "$tmp/dry.out"'
 rm -rf "$tmpfio"
 # a guest smaller than fio needs: said before it boots (a dry run)
 sed 's/^kernel = deb:linux-image-amd64$/&\nmemory = 160M/' "$tmp/vm.conf" > "$tmp/small.conf"
