@@ -1959,14 +1959,27 @@ struct docs {
 	int doc_line;			/* the line where doc starts */
 };
 
+/* 1 when host is in seen[0..*n), else 0 after adding it (seen has room
+ * for every entry of disk_util) */
+static int host_seen(const char **seen, size_t *n, const char *host)
+{
+	size_t k;
+
+	for (k = 0; k < *n; k++)
+		if (!strcmp(seen[k], host))
+			return 1;
+	seen[(*n)++] = host;
+	return 0;
+}
+
 /* The device utilisation fio measured into metrics as "disk.util_pct",
  * or the reason it is not into unavail.  fio's JSON "disk_util" is an
  * array of one entry per device it saw (fio's stat.c, show_disk_util();
  * HOWTO "Interpreting the output": util is the percentage of the run the
  * device was busy): the device the job ran against first, then, for an
  * md or dm device, its members; an md device's own util is 0 and its
- * aggr_util is its busiest member's (stat.c: agg->max_util).  With fio --client each host's entries
- * carry "hostname".  Per host the first entry counts (aggr_util when
+ * aggr_util is its busiest member's (stat.c: agg->max_util).  With fio
+ * --client each host's entries carry "hostname".  Per host the first entry counts (aggr_util when
  * there is one), the metric is their mean.  fio leaves the key out where
  * it had no block device statistics (a file on tmpfs, a container without
  * /sys/block, the null engine): then null, never 0 (../shared/cases/B05).
@@ -1976,7 +1989,7 @@ static void disk_util_metric(struct ctx *c, const json_t *doc,
 {
 	const json_t *du = json_object_get(doc, "disk_util"), *e;
 	const char **seen, *why = NULL;
-	size_t i, k, nseen = 0, nused = 0;
+	size_t i, nseen = 0, nused = 0;
 	double sum = 0;
 
 	if (!du) {
@@ -2002,10 +2015,7 @@ static void disk_util_metric(struct ctx *c, const json_t *doc,
 		if (!json_is_object(e)) {
 			/* no hostname to tell: the local host's first
 			 * device, unusable */
-			for (k = 0; k < nseen && strcmp(seen[k], ""); k++)
-				;
-			if (k == nseen)
-				seen[nseen++] = "";
+			host_seen(seen, &nseen, "");
 			warnf(c, "disk_util[%zu] is not an object: not read", i);
 			continue;
 		}
@@ -2014,15 +2024,10 @@ static void disk_util_metric(struct ctx *c, const json_t *doc,
 			      "entry not read", i);
 			continue;
 		}
-		host = host ? host : "";
-		for (k = 0; k < nseen; k++)
-			if (!strcmp(seen[k], host))
-				break;
-		if (k < nseen)
-			continue;	/* that host's first device counted */
 		/* the host's first device decides, usable or not: a member
 		 * disk never stands in for its md device */
-		seen[nseen++] = host;
+		if (host_seen(seen, &nseen, host ? host : ""))
+			continue;	/* that host's first device counted */
 		if (!u) {
 			u = json_object_get(e, "util");
 			key = "util";

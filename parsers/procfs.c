@@ -405,19 +405,6 @@ int procfs_read_taint(unsigned long long *mask)
 /* tainted-kernels.rst, "Table for decoding tainted state" */
 static const char taint_letters[] = "PFSRMBUDAWCIOELKXTNJ";
 
-void procfs_taint_letters(unsigned long long mask, char *buf, size_t len)
-{
-	size_t n = 0, bit;
-
-	if (!len)
-		return;
-	for (bit = 0; bit < 64 && n + 1 < len; bit++)
-		if (mask & (1ULL << bit))
-			buf[n++] = bit < sizeof(taint_letters) - 1 ?
-				   taint_letters[bit] : '?';
-	buf[n] = '\0';
-}
-
 const char *procfs_taint_meaning(char letter)
 {
 	switch (letter) {

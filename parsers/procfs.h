@@ -132,18 +132,13 @@ int procfs_read_taint(unsigned long long *mask);
  * negative) or -ERANGE (above 2^63 - 1). */
 int procfs_parse_taint(const char *text, unsigned long long *mask);
 
-/* The letters of the set bits of mask, lowest bit first, as the kernel's
- * "Tainted:" line prints them (tainted-kernels.rst's table: P F S R M B
- * U D A W C I O E L K X T N J for bits 0-19; bit 0's letter is P, the
- * kernel's G for it unset is not printed here); a bit past the table as
- * "?".  "" for 0.  buf gets at most len - 1 letters. */
-void procfs_taint_letters(unsigned long long mask, char *buf, size_t len);
-
 /* What a taint letter says, for a message ("a kernel warning"), after
  * tainted-kernels.rst's table; NULL for a letter not in it. */
 const char *procfs_taint_meaning(char letter);
 
-/* The set bits of mask as a message names them, lowest bit first:
+/* The set bits of mask as a message names them, lowest bit first, by
+ * the letters the kernel's "Tainted:" line prints (tainted-kernels.rst's
+ * table: P F S R M B U D A W C I O E L K X T N J for bits 0-19):
  * "W (a kernel warning), L (a soft lockup)"; a bit past the table as
  * "bit 25 (not in tainted-kernels.rst)".  Malloc'd, "" for 0; every
  * bit is named (no truncation). */

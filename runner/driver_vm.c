@@ -438,26 +438,26 @@ static int selfc_collect(struct kb_campaign *c, const size_t *runs, size_t n,
  * that, is not the guest's, which ran whatever fio came next in PATH;
  * and a host without fio in PATH records no fio version, while the
  * guest's usual directories may hold one (found by helpers' trials,
- * 2026-12-04). */
-static char *guest_fio_differs(const char *gpath)
+ * 2026-12-04).  *guest_fio: the fio the guest's PATH finds (malloc'd),
+ * or NULL. */
+static char *guest_fio_differs(const char *gpath, char **guest_fio)
 {
 	char *hf = kb_which("fio"), *gf = kb_path_which(gpath, "fio");
 	char *hr = hf ? realpath(hf, NULL) : NULL;
 	char *gr = gf ? realpath(gf, NULL) : NULL, *why = NULL;
+	int gtmp = gr && kb_guest_tmpfs_path(gr);
 
 	if (!hf && gf)
 		why = kb_xasprintf("vm: fio is not in this host's PATH (the "
 			"campaign records no fio version), but the guest would "
 			"run %s: install fio, or put its directory (absolute) "
 			"in PATH", gf);
-	else if (hf && (!gr || !hr || strcmp(hr, gr) ||
-			kb_guest_tmpfs_path(gr))) {
+	else if (hf && (!gr || !hr || strcmp(hr, gr) || gtmp)) {
 		char *runs = !gf ? kb_xstrdup("the guest would find no fio in "
 					      "its PATH") :
-			     gr && kb_guest_tmpfs_path(gr) ?
-			     kb_xasprintf("the guest's PATH finds %s, which "
-					  "leads into /tmp or /run, not there "
-					  "in the guest", gf) :
+			     gtmp ? kb_xasprintf("the guest's PATH finds %s, "
+					"which leads into /tmp or /run, not "
+					"there in the guest", gf) :
 			     kb_xasprintf("the guest would run %s", gf);
 
 		why = kb_xasprintf("vm: %s, not this host's fio %s (the one "
@@ -470,9 +470,9 @@ static char *guest_fio_differs(const char *gpath)
 		free(runs);
 	}
 	free(hf);
-	free(gf);
 	free(hr);
 	free(gr);
+	*guest_fio = gf;
 	return why;
 }
 
@@ -729,7 +729,8 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 		 * (runner/guest_setup.h kb_guest_path()); the self-contained
 		 * one has its fio at /usr/bin/fio */
 		char *gpath = selfc ? NULL : kb_guest_path(getenv("PATH"));
-		char *why_fio = gpath ? guest_fio_differs(gpath) : NULL;
+		char *gfio = NULL;
+		char *why_fio = gpath ? guest_fio_differs(gpath, &gfio) : NULL;
 		const char *gargv[] = { "/usr/bin/kbench",
 			"guest", "--dir", adir, "--variant", v->name, "--runs",
 			keys, gpath ? "--path" : NULL, gpath, NULL };
@@ -749,18 +750,14 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 
 		if (why_fio) {
 			reason = why_fio;
+			free(gfio);
 			free(gpath);
 			goto record;
 		}
-		if (gpath && said_first(vi, SAID_GUEST_FIO)) {
-			char *gf = kb_path_which(gpath, "fio");
-
-			if (gf)
-				kb_info("vm: %s: the guest runs %s (the host's "
-					"fio, through the host's root)", v->name,
-					gf);
-			free(gf);
-		}
+		if (gfio && said_first(vi, SAID_GUEST_FIO))
+			kb_info("vm: %s: the guest runs %s (the host's fio, "
+				"through the host's root)", v->name, gfio);
+		free(gfio);
 		if (!dry && initramfs_build(initrd, &io)) {
 			reason = kb_xstrdup("vm: cannot build the initramfs; "
 					    "see the messages above");

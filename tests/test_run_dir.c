@@ -440,30 +440,31 @@ static void test_B05_disk_util(void **state)
 	rm_run(dir);
 }
 
-/* The letters in the kernel's order, a bit past its table as '?', and
- * the mask of this machine read (a number, whatever it holds). */
+/* The letters in the kernel's order, a bit past its table by number,
+ * and the mask of this machine read (a number, whatever it holds). */
 static void test_taint_letters(void **state)
 {
-	char b[24], *d;
+	static const char letters[] = "PFSRMBUDAWCIOELKXTNJ";
+	char *d, want[4];
 	unsigned long long m = ~0ULL;
 
 	(void)state;
-	procfs_taint_letters(0, b, sizeof(b));
-	assert_string_equal(b, "");
-	procfs_taint_letters((1ULL << 13) | (1ULL << 9) | 1, b, sizeof(b));
-	assert_string_equal(b, "PWE");
-	procfs_taint_letters((1ULL << 19) | (1ULL << 20), b, sizeof(b));
-	assert_string_equal(b, "J?");
-	procfs_taint_letters(0xfffffULL, b, 4);
-	assert_string_equal(b, "PFS");
+	d = procfs_taint_describe((1ULL << 13) | (1ULL << 9) | 1);
+	assert_string_equal(d, "P (a proprietary module loaded), W (a kernel "
+			    "warning), E (an unsigned module loaded)");
+	free(d);
 	assert_string_equal(procfs_taint_meaning('W'), "a kernel warning");
 	assert_null(procfs_taint_meaning('Z'));
-	/* every letter of the table has its words, every bit is named, none
-	 * cut off however many are set */
-	for (m = 1; m < (1ULL << 20); m <<= 1) {
-		procfs_taint_letters(m, b, sizeof(b));
-		assert_non_null(procfs_taint_meaning(b[0]));
+	/* every bit of the table is its letter, with words */
+	for (m = 0; m < 20; m++) {
+		d = procfs_taint_describe(1ULL << m);
+		snprintf(want, sizeof(want), "%c (", letters[m]);
+		assert_true(!strncmp(d, want, 3));
+		assert_non_null(procfs_taint_meaning(letters[m]));
+		assert_null(strstr(d, "(null)"));
+		free(d);
 	}
+	/* every bit is named, none cut off however many are set */
 	d = procfs_taint_describe((1ULL << 9) | (1ULL << 25));
 	assert_string_equal(d, "W (a kernel warning), bit 25 (not in "
 			    "tainted-kernels.rst)");
