@@ -179,6 +179,45 @@ static int is_pct(const char *tok, size_t len, double *v)
 	return end == tok + len - 1;
 }
 
+/* perf report's "IPC   [IPC Coverage]" columns after the symbol (perf
+ * 5.1+, util/sort.c sort_sym_ipc: "%-5.2f" or "-", then "[%5.1f%%]" or
+ * "-"): the symbol column is padded to its width, so these are the line's
+ * last words.  Cuts them off sym (in place). */
+static void cut_ipc_columns(char *sym)
+{
+	char *end = sym + strlen(sym), *w;
+	int col;
+
+	for (col = 0; col < 2; col++) {
+		while (end > sym && isspace((unsigned char)end[-1]))
+			end--;
+		*end = '\0';
+		if (col == 0 && end > sym && end[-1] == ']') {
+			/* "[ 45.2%]": the coverage, blanks inside */
+			const char *c;
+
+			w = strrchr(sym, '[');
+			if (!w || w == sym)
+				return;
+			c = w + 1 + strspn(w + 1, " ");
+			c += strspn(c, "0123456789.");
+			if (strcmp(c, "%]"))
+				return;
+		} else {
+			w = end;
+			while (w > sym && !isspace((unsigned char)w[-1]))
+				w--;
+			if (w == sym || (strcmp(w, "-") &&
+					 strspn(w, "0123456789.") != strlen(w)))
+				return;
+		}
+		end = w;
+	}
+	while (end > sym && isspace((unsigned char)end[-1]))
+		end--;
+	*end = '\0';
+}
+
 static int is_hex_addr(const char *s)
 {
 	if (strncmp(s, "0x", 2) || !s[2])
@@ -194,7 +233,7 @@ int perf_report_parse(const char *name, const char *text,
 {
 	char *copy = kb_xstrdup(text ? text : ""), *line, *next, *q;
 	struct kb_prof_event *e = NULL;
-	int children = 0, samples_col = 0, ndata = 0, sep = 0;
+	int children = 0, samples_col = 0, ndata = 0, sep = 0, ipc_cols = 0;
 
 	memset(p, 0, sizeof(*p));
 	p->lost_samples = -1;
@@ -228,6 +267,7 @@ int perf_report_parse(const char *name, const char *text,
 				samples_col = strstr(line, "Samples") != NULL;
 				sep = strstr(line, "Overhead|") ||
 				      strstr(line, "Children|") ? '|' : 0;
+				ipc_cols = strstr(line, "[IPC Coverage]") != NULL;
 			}
 			continue;
 		}
@@ -247,6 +287,8 @@ int perf_report_parse(const char *name, const char *text,
 			continue;
 		*mark = '\0';
 		sym = kb_trim(mark + 3);
+		if (ipc_cols)
+			cut_ipc_columns(sym);
 		/* leading fields: percentages, then maybe a sample count */
 		for (q = strtok(line, " \t"); q && ntok < 8; q = strtok(NULL, " \t"))
 			tok[ntok++] = q;

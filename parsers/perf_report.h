@@ -5,7 +5,8 @@
  * Input: `perf report --stdio` text (perf-report(1)), in any of these
  * shapes: the default columns (Overhead Command Shared Object Symbol),
  * --children (Children Self ...: the Self column is used, as Self sums to
- * 100%), folded call-chain lines under entries (skipped), -F with a
+ * 100%), perf 5.1+'s "IPC   [IPC Coverage]" columns after the symbol
+ * (cut off it), folded call-chain lines under entries (skipped), -F with a
  * Samples column, and -t SEP (field separator, e.g. '|').  "# Samples: N
  * of event 'E'" starts the section of event E ("# Samples: 0 of event
  * 'dummy:HG'" sections are empty); "# Total Lost Samples: N" gives the

@@ -30,17 +30,23 @@ static int is_number(const char *s, double *v)
 	return 1;
 }
 
+/* -x SEP: TAB, ';' or ',' (the most frequent), else a blank (perf stat
+ * -x ' ', as LKP's fixture ../shared/corpus/perf/lkp-perf-stat-interval-
+ * spaces.txt has it: an empty unit is two blanks in a row). */
 static char pick_sep(const char *line)
 {
-	size_t c = 0, s = 0, t = 0;
+	size_t c = 0, s = 0, t = 0, b = 0;
 
 	for (; *line && *line != '\n'; line++) {
 		c += *line == ',';
 		s += *line == ';';
 		t += *line == '\t';
+		b += *line == ' ';
 	}
 	if (t >= c && t >= s && t)
 		return '\t';
+	if (!c && !s && b)
+		return ' ';
 	return s > c ? ';' : ',';
 }
 
@@ -121,7 +127,7 @@ static int prefix_ok(char **f, size_t k)
 /* Fields from the value on: value, unit, event, then run time and
  * pct_running (both numbers), then optional variance and metric value and
  * unit: 5 to 9, or 3 (perf before run time was printed). */
-static int rest_ok(char **f, size_t k, size_t nf)
+static int rest_ok(char **f, size_t k, size_t nf, char sep)
 {
 	size_t m = nf - k;
 
@@ -129,8 +135,11 @@ static int rest_ok(char **f, size_t k, size_t nf)
 		return 0;	/* the unit column holds a number: shifted */
 	if (m == 3)
 		return 1;
-	return m >= 5 && m <= 9 && is_number(f[k + 3], NULL) &&
-	       is_number(f[k + 4], NULL);
+	if (sep == ' ' && m == 3)
+		return 0;	/* "60.04 seconds user": perf's own text */
+	/* with -x ' ' the metric's unit ("of all cache refs") is words */
+	return m >= 5 && (m <= 9 || sep == ' ') &&
+	       is_number(f[k + 3], NULL) && is_number(f[k + 4], NULL);
 }
 
 /* The events a malformed record is about (into out, at most max): a
@@ -148,6 +157,9 @@ int perf_stat_parse(const char *name, const char *text,
 	char *copy = kb_xstrdup(text ? text : ""), *line, *next, *f[MAX_FIELDS];
 	char sep = 0;
 	int lineno = 0, bad = 0, ret = 0, cut_end;
+	/* perf stat without -x: aligned columns, never blank-separated
+	 * records (../shared/corpus/perf: hardik, ysay, grahamking ...) */
+	int plain = text && strstr(text, "Performance counter stats for");
 	size_t nf, k;
 	double v, rt, pct;
 
@@ -155,6 +167,18 @@ int perf_stat_parse(const char *name, const char *text,
 	cut_end = text && *text && text[strlen(text) - 1] != '\n';
 	memset(s, 0, sizeof(*s));
 	paranoid_error(s, copy);
+	if (plain && !s->error[0]) {
+		/* its columns are aligned with blanks and its numbers carry
+		 * the locale's separators ("1.101,01 msec" in de_DE): no
+		 * field of it is read as a record */
+		kb_error("%s: this is perf stat's human-readable output "
+			 "(\"Performance counter stats for\"), which kbench "
+			 "does not read; expected perf stat -x SEP output "
+			 "(value,unit,event,run_time,pct lines as perf-stat(1) "
+			 "CSV FORMAT describes)", name);
+		free(copy);
+		return -EINVAL;
+	}
 	for (line = copy; line; line = next) {
 		struct kb_perf_count *c;
 		char *p;
@@ -170,12 +194,15 @@ int perf_stat_parse(const char *name, const char *text,
 		}
 		if (!*p || *p == '#')
 			continue;
-		if (!sep)
+		/* until the first record: a command line above it may hold
+		 * other separators (LKP's files start with perf's argv) */
+		if (!s->layout_line)
 			sep = pick_sep(p);
 		nf = 0;
 		f[nf++] = p;
 		for (; *p && nf < MAX_FIELDS; p++)
-			if (*p == sep) {
+			if (*p == sep && !(sep == ' ' && p - f[nf - 1] == 4 &&
+					   !strncmp(f[nf - 1], "<not", 4))) {
 				*p = '\0';
 				f[nf++] = p + 1;
 			}
@@ -189,7 +216,7 @@ int perf_stat_parse(const char *name, const char *text,
 				continue;
 			if (!*f[k + 2] || is_number(f[k + 2], NULL))
 				continue;
-			if (!prefix_ok(f, k) || !rest_ok(f, k, nf))
+			if (!prefix_ok(f, k) || !rest_ok(f, k, nf, sep))
 				continue;
 			if (s->layout_line &&
 			    ((int)k != s->value_col ||
@@ -200,8 +227,10 @@ int perf_stat_parse(const char *name, const char *text,
 		}
 		if (k + 2 >= nf || k > 3) {
 			struct kb_perf_count *mal[8];
-			size_t nmal = malformed_events(s, f, nf, !next &&
-				cut_end, mal, 8), mi;
+			/* blank-separated: words of text split as well as
+			 * fields, so no record is called malformed */
+			size_t nmal = sep == ' ' ? 0 : malformed_events(s, f,
+				nf, !next && cut_end, mal, 8), mi;
 
 			for (mi = 0; mi < nmal; mi++) {
 				c = mal[mi];

@@ -6,7 +6,10 @@
  * where value is already scaled by perf (count * enabled / running) and
  * may be "<not supported>" or "<not counted>"; pct_running is
  * 100 * running / enabled.  The separator (',' ';' or TAB) is the most
- * frequent of the three on the first record; leading "# ..." lines and
+ * frequent of the three on the first record, a blank when it has none of
+ * them (-x ' ': an empty unit is two blanks, the metric's unit may be
+ * words); lines before the first record (LKP writes perf's command line
+ * there) do not choose it; leading "# ..." lines and
  * blank lines are skipped, fields are trimmed, and the value column is
  * found as the first position whose value is a number (or "<not ...>")
  * and whose event column is not a number (so "1.0010;CPU0;1825312;;cycles"

@@ -623,6 +623,33 @@ static void test_normal_text_rejected(void **state)
 			  "--output-format=json");
 }
 
+/* The corpus's other normal-text files (fio 2.1.11 to 3.41: a job file
+ * ahead of the output, --description, Ctrl-C, several invocations,
+ * group_reporting, B/s units): the same clear error, never a number */
+static void test_normal_text_corpus(void **state)
+{
+	static const char *const files[] = {
+		"corsair-3.12-normal-description-2runs.txt",
+		"rafm-3.41-normal-randrw-jobfile-prefix.txt",
+		"ceph-2.16-rw-6groups-grouprep.txt",
+		"nfs-smb-3.36-normal-multi-invocations.txt",
+		"ceph-2.2.10-rw-Bps-mixed-units.txt",
+		"pve-3.25-normal-8groups-crystaldisk.txt",
+		"satish-3.19-normal-sigint-nolat.txt",
+		"vtech-2.1.11-normal-no-clat-bogus-lat-12groups.txt",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char path[256];
+
+		snprintf(path, sizeof(path), DATA "%s", files[i]);
+		check_parse_fails(path, "looks like fio's normal "
+				  "(human-readable) text output");
+	}
+}
+
 static void test_terse_rejected(void **state)
 {
 	(void)state;
@@ -1592,6 +1619,7 @@ int main(void)
 		cmocka_unit_test(test_fioplot_3_34_sigint),
 		cmocka_unit_test(test_lkp_3_38),
 		cmocka_unit_test(test_normal_text_rejected),
+		cmocka_unit_test(test_normal_text_corpus),
 		cmocka_unit_test(test_terse_rejected),
 		cmocka_unit_test(test_no_json_errors),
 		cmocka_unit_test(test_B01_preamble_notice),

@@ -488,6 +488,179 @@ static void test_report_children(void **state)
 	symgroups_free(&gs);
 }
 
+/* ../shared/corpus/perf (tests/data/perf, SOURCES): real perf stat -x
+ * outputs.  Each expected value is the file's records summed with awk
+ * (intervals and CPUs: perf_stat_parse() sums every record of an event),
+ * e.g. awk -F, '$4=="cpu-cycles"{s+=$2} END{printf "%.0f", s}'. */
+static void test_corpus_stat_csv(void **state)
+{
+	static const struct {
+		const char *file;	/* tests/data/perf/ */
+		double cycles, instructions, cpu_clock_ms;
+	} want[] = {
+		/* LKP, old perf: its command line on line 1 */
+		{ "lkp-perf-stat-interval-csv-old.txt", 44442888069.0,
+		  33002464905.0, 16689.57 },
+		/* 5.13: padded timestamps, cpu-clock in msec */
+		{ "lkp-perf-stat-interval-csv-5.13.txt", 13297686805.0,
+		  7337763276.0, 289760.67 },
+		/* 6.17 hybrid: cpu_atom + cpu_core summed; cpu-clock in ns
+		 * with an empty unit (66333083004 ns) */
+		{ "lkp-perf-stat-interval-csv-6.17-hybrid.txt", 37093992959.0,
+		  51719642457.0, 66333.083004 },
+		/* -x ' ': an empty unit is two blanks, metric units are
+		 * words ("100.000 of all cache refs"); line 1 has commas */
+		{ "lkp-perf-stat-interval-spaces.txt", 39970365027.0,
+		  32248859936.0, 16167.76 },
+		/* -A -x, on 160 CPUs, 5 intervals */
+		{ "hperf-perf-stat-A-x-comma-interval-multiplex.csv",
+		  23267802083.0, 1768424483.0, 801589.76 },
+		/* -A -x TAB, uncore events whose names hold commas */
+		{ "hperf-perf-stat-A-x-tab-interval-uncore.tsv", 48416815706.0,
+		  62807577205.0, 641055.70 },
+	};
+	struct kb_perf_stat *st = malloc(sizeof(*st));
+	struct kb_perf_count c;
+	size_t i;
+	json_t *w, *m;
+
+	(void)state;
+	kb_quiet = 1;
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		char *path = kb_xasprintf("tests/data/perf/%s", want[i].file);
+
+		m = stat_metrics(path, &w, st);
+		assert_float_equal(metric(m, "perf.cycles"), want[i].cycles,
+				   0.5);
+		assert_float_equal(metric(m, "perf.instructions"),
+				   want[i].instructions, 0.5);
+		assert_float_equal(metric(m, "perf.ipc"), want[i].instructions /
+				   want[i].cycles, 1e-12);
+		assert_float_equal(metric(m, "perf.cpu_clock_ms"),
+				   want[i].cpu_clock_ms, 1e-4);
+		switch (i) {
+		case 0:	/* groups at 16.7% */
+			assert_float_equal(metric(m, "perf.cycles_coverage_pct"),
+					   16.68, 0.01);
+			assert_true(warned(w, "multiplexed"));
+			break;
+		case 3:
+			assert_int_equal(st->layout_line, 2);
+			assert_float_equal(metric(m, "perf.cache_misses"),
+					   187890613.0, 0.5);
+			break;
+		case 4:	/* 800 records an event; duration_time on CPU0 */
+			assert_int_equal(perf_stat_find(st, "cycles", &c), 1);
+			assert_int_equal(c.nrecords, 800);
+			assert_float_equal(metric(m, "perf.instructions_"
+						  "coverage_pct"), 50.016761,
+					   1e-5);
+			assert_string_equal(st->ev[1].event, "duration_time");
+			assert_int_equal(st->ev[1].nrecords, 5);
+			break;
+		case 5:
+			assert_string_equal(st->ev[4].event,
+					    "cha/event=0x34,umask=0x1fe001/");
+			assert_int_equal(st->ev[4].nrecords, 20);
+			assert_float_equal(st->ev[4].value, 98455694.0, 0.5);
+			break;
+		}
+		json_decref(m);
+		json_decref(w);
+		free(path);
+	}
+	free(st);
+}
+
+/* perf stat without -x (aligned, locale separators: "1.101,01 msec" in
+ * de_DE): an error saying so, no field misread as a record */
+static void test_corpus_stat_plain(void **state)
+{
+	static const char *const files[] = {
+		"hardik-perf-stat-notsupported-repeat-runs.txt",
+		"kargjonas-perf-stat-de-locale-hybrid-multiplex.txt",
+		"ayuram-perf-stat-multiplex-nocomment.txt",
+		"ayuram-perf-stat-stalled-continuation.txt",
+		"ysay-perf-stat-no-big-num.txt",
+		"grahamking-perf-stat-3runs-topdown.txt",
+	};
+	struct kb_perf_stat *st = malloc(sizeof(*st));
+	size_t i;
+
+	(void)state;
+	kb_quiet = 1;
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char *path = kb_xasprintf("tests/data/perf/%s", files[i]);
+		char *text = slurp(path);
+
+		assert_int_equal(perf_stat_parse(path, text, st), -EINVAL);
+		assert_int_equal(st->nev, 0);
+		free(text);
+		free(path);
+	}
+	free(st);
+}
+
+/* Real perf report --stdio files: --children (4.6), the IPC columns
+ * after the symbol (5.1), seven event sections */
+static void test_corpus_report(void **state)
+{
+	struct kb_sym_groups gs;
+	struct kb_profile p;
+	char *text;
+	size_t e, i;
+
+	(void)state;
+	text = slurp("tests/data/perf/lkp-perf-report-children-4.6.txt");
+	assert_int_equal(perf_report_parse("4.6", text, "x", &p), 0);
+	assert_int_equal(p.nev, 1);
+	assert_string_equal(p.ev[0].event, "cycles:pp");
+	assert_string_equal(p.ev[0].syms[0].sym, "cpu_startup_entry");
+	assert_float_equal(p.ev[0].syms[0].weight, 0.42, 1e-9);	/* Self */
+	perf_report_free(&p);
+	free(text);
+
+	text = slurp("tests/data/perf/lkp-perf-report-children-5.1.txt");
+	assert_int_equal(perf_report_parse("5.1", text, "x", &p), 0);
+	assert_int_equal(p.nev, 2);
+	assert_string_equal(p.ev[0].syms[0].sym,
+			    "entry_SYSCALL_64_after_hwframe");
+	for (i = 0; i < p.ev[0].nsyms; i++) {
+		const char *s = p.ev[0].syms[i].sym;
+
+		assert_null(strstr(s, "  "));
+		assert_false(s[strlen(s) - 1] == '-');
+	}
+	assert_string_equal(p.ev[1].event, "dummy:HG");
+	assert_int_equal(p.ev[1].nsyms, 0);
+	/* a group matches the symbol itself: 0.20 + 0.28 (Self) */
+	assert_int_equal(symgroups_parse("t", "[sys]\nentry_SYSCALL_64_after_"
+					 "hwframe\ndo_syscall_64\n", &gs), 0);
+	assert_float_equal(perf_report_group_weight(&p.ev[0], &gs, 0), 0.48,
+			   1e-9);
+	symgroups_free(&gs);
+	perf_report_free(&p);
+	free(text);
+
+	text = slurp("tests/data/perf/akashmaji-perf-report-multi-event.txt");
+	assert_int_equal(perf_report_parse("multi", text, "x", &p), 0);
+	assert_int_equal(p.nev, 7);
+	{
+		static const char *const ev[] = { "L1-dcache-loads",
+			"L1-dcache-load-misses", "L1-dcache-stores", "LLC-loads",
+			"LLC-load-misses", "LLC-stores", "LLC-store-misses" };
+
+		for (e = 0; e < 7; e++)
+			assert_string_equal(p.ev[e].event, ev[e]);
+	}
+	assert_string_equal(p.ev[0].syms[0].sym, "work_run");
+	assert_int_equal(p.ev[0].syms[0].kernel, 0);	/* [.] */
+	assert_float_equal(p.ev[0].syms[0].weight, 99.59, 1e-9);
+	assert_float_equal(p.ev[3].syms[0].weight, 80.49, 1e-9);
+	perf_report_free(&p);
+	free(text);
+}
+
 static void test_symgroups_errors(void **state)
 {
 	struct kb_sym_groups gs;
@@ -583,6 +756,9 @@ int main(void)
 		cmocka_unit_test(test_report_lost_share),
 		cmocka_unit_test(test_report_kptr),
 		cmocka_unit_test(test_report_children),
+		cmocka_unit_test(test_corpus_stat_csv),
+		cmocka_unit_test(test_corpus_stat_plain),
+		cmocka_unit_test(test_corpus_report),
 		cmocka_unit_test(test_symgroups_errors),
 		cmocka_unit_test(test_tasks),
 		cmocka_unit_test(test_kconf_keys),
