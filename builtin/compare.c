@@ -459,11 +459,17 @@ static void excluded_note(struct kb_table *t, const struct kb_rmodel *m,
 	free(list);
 }
 
+/* What the tables printed so far explained (the legend once, under the
+ * first table; the "?" mark under the first table that has one). */
+struct legend_said {
+	int legend, unsure;
+};
+
 /* One table per pair and job; nothing when they have no comparison.
  * accept_under: --accept-underpowered (its notes do not advise it). */
 static void print_pair(FILE *out, const struct kb_rmodel *m,
 		       const struct kb_compare_pair *pr, const char *job,
-		       int accept_under)
+		       int accept_under, struct legend_said *said)
 {
 	const struct kb_analysis *a = &m->analysis;
 	const struct kb_comparison_settings *set = &a->settings;
@@ -546,16 +552,25 @@ static void print_pair(FILE *out, const struct kb_rmodel *m,
 			num(set->alpha, &ok));
 	else
 		p_adj = kb_xstrdup("none: no comparison had a p to adjust");
-	/* the "?" mark is explained where a row has it */
-	kb_table_add_note(t, "change: vs base as the analysis below "
-		"estimates it, \"* -0.42%%*\" significant, \"(+0.03%%)\" "
-		"not%s; p adj: %s; rank p: Wilcoxon signed-rank (paired) or "
-		"Mann-Whitney U (unpaired), two-sided, not used for the "
-		"verdict; n and CV%%: base/new; n/a: no value (too few runs%s)",
-		nunsure ? ", \"(-8.40%)?\" inconclusive (the change of the "
-		"samples, which the verdict does not stand behind: see its "
-		"note)" : "", p_adj, nunsure ? ", or an inconclusive "
-		"comparison's CI" : "");
+	/* the legend under the first table (it is the same for every
+	 * table); the "?" mark where a row has it first */
+	if (!said->legend)
+		kb_table_add_note(t, "change: vs base as the analysis below "
+			"estimates it, \"* -0.42%%*\" significant, "
+			"\"(+0.03%%)\" not%s; p adj: %s; rank p: Wilcoxon "
+			"signed-rank (paired) or Mann-Whitney U (unpaired), "
+			"two-sided, not used for the verdict; n and CV%%: "
+			"base/new; n/a: no value (too few runs%s)",
+			nunsure ? ", \"(-8.40%)?\" inconclusive (the change of "
+			"the samples, which the verdict does not stand behind: "
+			"see its note)" : "", p_adj, nunsure ? ", or an "
+			"inconclusive comparison's CI" : "");
+	else if (nunsure && !said->unsure)
+		kb_table_add_note(t, "change \"(-8.40%%)?\": inconclusive (the "
+			"change of the samples, which the verdict does not "
+			"stand behind: see its note); its CI is n/a");
+	said->legend = 1;
+	said->unsure |= nunsure > 0;
 	free(p_adj);
 	{
 		/* the analyses of this table, each once */
@@ -708,6 +723,7 @@ int cmd_compare(int argc, char **argv)
 	struct side b = { 0 }, n = { 0 };
 	struct kb_compare_opts copts;
 	struct pairs pairs = { 0 };
+	struct legend_said said = { 0, 0 };
 	const char **metrics = NULL;
 	char **keep = NULL;
 	size_t nmetrics = 0, nkeep = 0, i, nreg = 0, nweak = 0;
@@ -867,7 +883,8 @@ int cmd_compare(int argc, char **argv)
 		for (k = 0; k < rm->campaign.jobs.n; k++)
 			if (rm->campaign.jobs.v[k])
 				print_pair(stdout, rm, &pairs.v[i],
-					   rm->campaign.jobs.v[k], accept_under);
+					   rm->campaign.jobs.v[k], accept_under,
+					   &said);
 	}
 verdict:
 	for (i = 0; i < rm->analysis.ncomparisons; i++) {

@@ -215,6 +215,15 @@ static void test_compare_self_and_underpowered(void **state)
 			}
 			assert_int_equal(nchg, 4);
 		}
+		{
+			/* two tables, the legend under the first only */
+			const char *q = strstr(out, "rank p: Wilcoxon");
+
+			assert_non_null(q);
+			assert_null(strstr(q + 1, "rank p: Wilcoxon"));
+			assert_true(q > strstr(out, ":stock (again) vs"));
+			assert_true(q < strstr(out, ":patched (again) vs"));
+		}
 		free(out);
 		/* one configuration of it (by the other path) against its
 		 * baseline: two configurations of one campaign, not a
@@ -222,6 +231,29 @@ static void test_compare_self_and_underpowered(void **state)
 		rc = compare(&out, t, patched, NULL, NULL);
 		assert_int_equal(rc, 1);
 		says(out, NULL, one_lacks);
+		free(out);
+		/* the second table has an inconclusive row (two modes)
+		 * and the first none: its "?" explained under it */
+		{
+			const double bi[][8] = {
+				{ 1000, 1010, 995, 1005, 990, 1002, 998, 1001 },
+				{ 1000, 1002, 998, 1001, 600, 601, 599, 602 } };
+			const size_t n88[] = { 8, 8 };
+			char *b2 = campaign("bimodal", ids2, 2, bi, n88);
+			const char *q;
+
+			rc = compare(&out, b2, b2, NULL, NULL);
+			assert_int_equal(rc, 125);
+			flatten(out);
+			/* not in the legend under the first table */
+			assert_null(strstr(out, "\"(-8.40%)?\" inconclusive"));
+			q = strstr(out, ":patched (again) vs");
+			assert_non_null(q);
+			assert_non_null(strstr(q, "change \"(-8.40%)?\": "
+					       "inconclusive"));
+			assert_non_null(strstr(q, "(+0.00%)?"));
+			free(b2);
+		}
 		free(t);
 		free(t2);
 		free(patched);
