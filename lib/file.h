@@ -15,7 +15,9 @@
  * syncfs(2) of the run directory's file system (the files and the
  * renames, metadata included), then state.json by kb_write_atomic()
  * with its fsyncs.  A crash before state.json leaves the run unrecorded
- * (resume redoes it); after, every file it names is on disk.  Files
+ * (resume redoes it); after, every file it names is on disk.  The vm
+ * driver does the same for the ten or so campaign.json updates before a
+ * boot: one syncfs before QEMU starts (runner/driver_vm.c).  Files
  * derivable from runs/ (results.json, report.txt, report.md, plots/)
  * are written with KB_WRITE_NOSYNC: atomic by rename, never half
  * written, but possibly the older version after a power cut, which the

@@ -597,6 +597,11 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 				"fail so", v->name, v->memory_mib,
 				KB_VM_MEMORY_WORKS_MIB);
 	}
+	/* campaign.json is rewritten once per key recorded before the
+	 * boot (about ten): without a sync each, then one syncfs before
+	 * QEMU starts or the runs are recorded (lib/file.h) */
+	if (!dry)
+		kb_sync_defer_begin();
 	ret = dry ? 0 : record_environment(c, v, &k, &accel);
 	if (ret)
 		goto out;
@@ -865,6 +870,7 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 					       pvh_why);
 		total_s = v->boot_timeout_s + (unsigned)n *
 			  (cfg->runtime_s + cfg->timeout_grace_s + 30);
+		kb_sync_defer_end(c->dir);
 		t_start = kb_mono_s();
 		{
 			struct kb_qemu_watch qw = { .console = console,
@@ -931,6 +937,7 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 				      qlog);
 	}
 record:
+	kb_sync_defer_end(c->dir);	/* before the runs are recorded */
 	if (dry) {	/* nothing is recorded by a dry run */
 		if (reason) {
 			printf("# %s: its runs would fail: %s\n", v->name,
@@ -945,6 +952,7 @@ record:
 	if (!ret)
 		record_guest_view(c, v->name, runs, n);
 out:
+	kb_sync_defer_end(c->dir);	/* a goto out before the boot */
 	if (initrd && !dry)
 		unlink(initrd);
 	if (img && !dry && !refused)
