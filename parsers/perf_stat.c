@@ -126,7 +126,10 @@ static int prefix_ok(char **f, size_t k)
 
 /* Fields from the value on: value, unit, event, then run time and
  * pct_running (both numbers), then optional variance and metric value and
- * unit: 5 to 9, or 3 (perf before run time was printed). */
+ * unit: 5 to 9, or 3 (perf before run time was printed).  Blank-separated
+ * (-x ' '): at least 5, never 3 ("60.04 seconds user" is perf's own
+ * text), and any number after them (the metric's unit is words: "of all
+ * cache refs"). */
 static int rest_ok(char **f, size_t k, size_t nf, char sep)
 {
 	size_t m = nf - k;
@@ -134,10 +137,7 @@ static int rest_ok(char **f, size_t k, size_t nf, char sep)
 	if (is_number(f[k + 1], NULL))
 		return 0;	/* the unit column holds a number: shifted */
 	if (m == 3)
-		return 1;
-	if (sep == ' ' && m == 3)
-		return 0;	/* "60.04 seconds user": perf's own text */
-	/* with -x ' ' the metric's unit ("of all cache refs") is words */
+		return sep != ' ';
 	return m >= 5 && (m <= 9 || sep == ' ') &&
 	       is_number(f[k + 3], NULL) && is_number(f[k + 4], NULL);
 }
@@ -151,37 +151,120 @@ static size_t malformed_events(struct kb_perf_stat *s, char **f, size_t nf,
 			       int cut, struct kb_perf_count **out,
 			       size_t max);
 
+/* Split p in place at each byte of seps into trimmed fields (at most
+ * MAX_FIELDS); a blank after "<not" does not split ("<not supported>").
+ * Returns their number. */
+static size_t split_fields(char *p, const char *seps, char **f)
+{
+	size_t nf = 0, k;
+
+	f[nf++] = p;
+	for (; *p && nf < MAX_FIELDS; p++)
+		if (strchr(seps, *p) && !(*p == ' ' && p - f[nf - 1] == 4 &&
+					  !strncmp(f[nf - 1], "<not", 4))) {
+			*p = '\0';
+			f[nf++] = p + 1;
+		}
+	for (k = 0; k < nf; k++)
+		f[k] = kb_trim(f[k]);
+	return nf;
+}
+
+/* The value's column of a record of the file's layout (fixed by its
+ * first record), trying prefixes of 0..3 columns; -1 when the fields
+ * make none. */
+static int record_col(const struct kb_perf_stat *s, char **f, size_t nf,
+		      char sep)
+{
+	size_t k;
+
+	for (k = 0; k + 2 < nf && k <= 3; k++) {
+		if (!is_value(f[k]))
+			continue;
+		if (!*f[k + 2] || is_number(f[k + 2], NULL))
+			continue;
+		if (!prefix_ok(f, k) || !rest_ok(f, k, nf, sep))
+			continue;
+		if (s->layout_line &&
+		    ((int)k != s->value_col ||
+		     (nf - k >= 5) != (s->layout_fields -
+				       s->value_col >= 5)))
+			continue;
+		return (int)k;
+	}
+	return -1;
+}
+
+/* Before the first record: the separator with which line p is one (the
+ * most frequent of ',' ';' TAB, then a blank: a blank-separated record
+ * may hold a comma in an event's name); else pick_sep()'s. */
+static char choose_sep(const struct kb_perf_stat *s, const char *p)
+{
+	char cand[2] = { pick_sep(p), ' ' }, *f[MAX_FIELDS], one[2] = "";
+	size_t i, nf;
+
+	for (i = 0; i < 2; i++) {
+		char *tmp = kb_xstrdup(p);
+		int k;
+
+		one[0] = cand[i];
+		nf = split_fields(tmp, one, f);
+		k = record_col(s, f, nf, cand[i]);
+		free(tmp);
+		if (k >= 0)
+			return cand[i];
+	}
+	return cand[0];
+}
+
+/* perf stat without -x: a line starting "Performance counter stats
+ * for" (perf prints it with leading blanks; never in -x output). */
+static int human_readable(const char *text)
+{
+	const char *line;
+
+	for (line = text; line; line = strchr(line, '\n')) {
+		line += *line == '\n';
+		line += strspn(line, " \t");
+		if (!strncmp(line, "Performance counter stats for", 29))
+			return 1;
+	}
+	return 0;
+}
+
 int perf_stat_parse(const char *name, const char *text,
 		    struct kb_perf_stat *s)
 {
 	char *copy = kb_xstrdup(text ? text : ""), *line, *next, *f[MAX_FIELDS];
-	char sep = 0;
-	int lineno = 0, bad = 0, ret = 0, cut_end;
-	/* perf stat without -x: aligned columns, never blank-separated
-	 * records (../shared/corpus/perf: hardik, ysay, grahamking ...) */
-	int plain = text && strstr(text, "Performance counter stats for");
-	size_t nf, k;
+	char sep = 0, seps[2] = "", shown[64];
+	int lineno = 0, bad = 0, ret = 0, cut_end, k;
+	size_t nf;
 	double v, rt, pct;
 
 	/* the file's last line has no newline: perf was stopped mid-line */
 	cut_end = text && *text && text[strlen(text) - 1] != '\n';
 	memset(s, 0, sizeof(*s));
 	paranoid_error(s, copy);
-	if (plain && !s->error[0]) {
+	if (human_readable(copy)) {
 		/* its columns are aligned with blanks and its numbers carry
 		 * the locale's separators ("1.101,01 msec" in de_DE): no
-		 * field of it is read as a record */
-		kb_error("%s: this is perf stat's human-readable output "
-			 "(\"Performance counter stats for\"), which kbench "
-			 "does not read; expected perf stat -x SEP output "
-			 "(value,unit,event,run_time,pct lines as perf-stat(1) "
-			 "CSV FORMAT describes)", name);
+		 * field of it is read as a record (a perf_event_paranoid
+		 * message in it is the error, as for -x output) */
+		if (!s->error[0]) {
+			kb_error("%s: this is perf stat's human-readable "
+				 "output (\"Performance counter stats for\"), "
+				 "which kbench does not read; expected perf "
+				 "stat -x SEP output (value,unit,event,run_time,"
+				 "pct lines as perf-stat(1) CSV FORMAT "
+				 "describes)", name);
+			ret = -EINVAL;
+		}
 		free(copy);
-		return -EINVAL;
+		return ret;
 	}
 	for (line = copy; line; line = next) {
 		struct kb_perf_count *c;
-		char *p;
+		char *p, *orig = NULL;
 
 		next = strchr(line, '\n');
 		if (next)
@@ -194,44 +277,32 @@ int perf_stat_parse(const char *name, const char *text,
 		}
 		if (!*p || *p == '#')
 			continue;
+		snprintf(shown, sizeof(shown), "%s", p);
 		/* until the first record: a command line above it may hold
 		 * other separators (LKP's files start with perf's argv) */
 		if (!s->layout_line)
-			sep = pick_sep(p);
-		nf = 0;
-		f[nf++] = p;
-		for (; *p && nf < MAX_FIELDS; p++)
-			if (*p == sep && !(sep == ' ' && p - f[nf - 1] == 4 &&
-					   !strncmp(f[nf - 1], "<not", 4))) {
-				*p = '\0';
-				f[nf++] = p + 1;
-			}
-		for (k = 0; k < nf; k++)
-			f[k] = kb_trim(f[k]);
-		/* value, unit, event need 3 fields; try prefixes of 0..3:
-		 * the first whose columns make a record of the file's
-		 * layout (fixed by its first record) */
-		for (k = 0; k + 2 < nf && k <= 3; k++) {
-			if (!is_value(f[k]))
-				continue;
-			if (!*f[k + 2] || is_number(f[k + 2], NULL))
-				continue;
-			if (!prefix_ok(f, k) || !rest_ok(f, k, nf, sep))
-				continue;
-			if (s->layout_line &&
-			    ((int)k != s->value_col ||
-			     (nf - k >= 5) != (s->layout_fields -
-					       s->value_col >= 5)))
-				continue;
-			break;
-		}
-		if (k + 2 >= nf || k > 3) {
+			sep = choose_sep(s, p);
+		if (sep == ' ' && s->layout_line)
+			orig = kb_xstrdup(p);
+		seps[0] = sep;
+		nf = split_fields(p, seps, f);
+		k = record_col(s, f, nf, sep);
+		if (k < 0) {
 			struct kb_perf_count *mal[8];
-			/* blank-separated: words of text split as well as
-			 * fields, so no record is called malformed */
-			size_t nmal = sep == ' ' ? 0 : malformed_events(s, f,
-				nf, !next && cut_end, mal, 8), mi;
+			size_t nmal = 0, mi, mnf = nf;
 
+			/* before the first record a blank-separated line is
+			 * words of text, not a malformed record; after it, a
+			 * record with other separators is one too */
+			if (sep != ' ' || s->layout_line)
+				nmal = malformed_events(s, f, nf, !next &&
+							cut_end, mal, 8);
+			if (!nmal && orig) {
+				mnf = split_fields(orig, " ,;\t", f);
+				nmal = malformed_events(s, f, mnf, !next &&
+							cut_end, mal, 8);
+			}
+			free(orig);
 			for (mi = 0; mi < nmal; mi++) {
 				c = mal[mi];
 				if (!c->malformed++) {
@@ -257,13 +328,14 @@ int perf_stat_parse(const char *name, const char *text,
 				continue;
 			if (!bad && !s->error[0])
 				kb_warn("%s:%d: not a perf stat -x record, "
-					"skipped: '%s'", name, lineno, f[0]);
+					"skipped: '%s'", name, lineno, shown);
 			bad++;
 			continue;
 		}
+		free(orig);
 		if (!s->layout_line) {
 			s->layout_line = lineno;
-			s->value_col = (int)k;
+			s->value_col = k;
 			s->layout_fields = (int)nf;
 		}
 		c = find_or_add(s, f[k + 2]);
@@ -282,8 +354,9 @@ int perf_stat_parse(const char *name, const char *text,
 		c->state = KB_COUNT_OK;
 		c->value += v;
 		rt = pct = -1;
-		if (k + 3 < nf && is_number(f[k + 3], &rt) && k + 4 < nf &&
-		    is_number(f[k + 4], &pct) && pct > 0 && rt >= 0) {
+		if ((size_t)k + 3 < nf && is_number(f[k + 3], &rt) &&
+		    (size_t)k + 4 < nf && is_number(f[k + 4], &pct) &&
+		    pct > 0 && rt >= 0) {
 			c->running_ns += rt;
 			c->enabled_ns += rt * 100.0 / pct;
 		}

@@ -5,27 +5,38 @@
  *   event SEP run_time_ns SEP pct_running [SEP metric SEP metric_unit]
  * where value is already scaled by perf (count * enabled / running) and
  * may be "<not supported>" or "<not counted>"; pct_running is
- * 100 * running / enabled.  The separator (',' ';' or TAB) is the most
- * frequent of the three on the first record, a blank when it has none of
- * them (-x ' ': an empty unit is two blanks, the metric's unit may be
- * words); lines before the first record (LKP writes perf's command line
- * there) do not choose it; leading "# ..." lines and
- * blank lines are skipped, fields are trimmed, and the value column is
- * found as the first position whose value is a number (or "<not ...>")
- * and whose event column is not a number (so "1.0010;CPU0;1825312;;cycles"
- * reads 1825312, ../shared/cases/B17).  Every record of one event (over
- * CPUs and intervals) is summed.
+ * 100 * running / enabled.  The separator is fixed by the file's first
+ * record: the first of ',' ';' TAB (the most frequent on that line) and
+ * a blank with which the line is a record (-x ' ', LKP's
+ * ../shared/corpus/perf/lkp-perf-stat-interval-spaces.txt: an empty unit
+ * is two blanks, the metric's unit may be words, "<not supported>" is
+ * one field, and an event's name may hold a comma).  A blank-separated
+ * record has run time and pct_running (never the 3-field form: "60.04
+ * seconds user" is perf's own text), and lines before the first record
+ * (LKP writes perf's command line there) are skipped with a warning.
+ * Leading "# ..." lines and blank lines are skipped, fields are trimmed,
+ * and the value column is found as the first position whose value is a
+ * number (or "<not ...>") and whose event column is not a number (so
+ * "1.0010;CPU0;1825312;;cycles" reads 1825312, ../shared/cases/B17).
+ * Every record of one event (over CPUs and intervals) is summed.
+ *
+ * perf stat's human-readable output (no -x: a line starting "Performance
+ * counter stats for", aligned columns, the locale's digit separators)
+ * is not read: -EINVAL with a message saying so, no field of it taken
+ * as a record (with a perf_event_paranoid message in it: that error,
+ * return 0, no record).
  *
  * Wrong number of fields: the first record fixes the layout (the value's
  * column, and whether run time and pct_running follow); a record whose
  * value is in another column, whose leading columns are not
  * [time] [CPUn | S0 | S0-D0-C0 COUNT | comm-pid], whose run time or
  * pct_running is not a number, or that has 4 fields or more than 9 from
- * the value on is malformed (a value with thousands separators, an event
- * name holding the separator, a line cut short).  Its event, when one of
- * its fields names an event, is then left out altogether (absent, with a
- * warning), never summed from its other records or guessed from shifted
- * columns.
+ * the value on (any number after pct_running when blank-separated) is
+ * malformed (a value with thousands separators, an event name holding
+ * the separator, a line cut short, another separator than the first
+ * record's).  Its event, when one of its fields names an event, is then
+ * left out altogether (absent, with a warning), never summed from its
+ * other records or guessed from shifted columns.
  *
  * kbench's own counting collector (runner/collect_perf.c) writes this form
  * (as `perf stat -a -A -x,` would), plus "# error: TEXT" and
@@ -72,7 +83,8 @@ struct kb_perf_stat {
 
 /* Parse text (name is used in messages).  Returns 0 (also when the text
  * only carries an error: see s->error), -EINVAL with a message naming
- * name:line when a record is malformed and nothing could be read. */
+ * name:line when a record is malformed and nothing could be read, or
+ * naming name when the text is perf stat's human-readable output. */
 int perf_stat_parse(const char *name, const char *text,
 		    struct kb_perf_stat *s);
 

@@ -572,6 +572,80 @@ static void test_corpus_stat_csv(void **state)
 	free(st);
 }
 
+/* Blank-separated records and the text around them (a helper's review):
+ * each input as printf writes it, the events read or left out */
+static void test_stat_blank_separator(void **state)
+{
+	static const struct {
+		const char *text;
+		int rc;
+		const char *event;	/* then its value, NULL: none read */
+		double value;
+		int malformed;		/* records of it left out */
+	} in[] = {
+		/* perf's own text is no record */
+		{ "60.04 seconds user\n", -EINVAL, NULL, 0, 0 },
+		/* a line of words before comma records: skipped */
+		{ "Running 4 worker threads\n1234,,cycles,100,100.00,,\n",
+		  0, "cycles", 1234, 0 },
+		{ "   60.04 seconds user\n1234,,cycles,100,100.00,,\n", 0,
+		  "cycles", 1234, 0 },
+		/* other separators after a blank-separated first record */
+		{ "1.0 100  cycles 1000 100.00\n2.0 200,,cycles,1000,100.00,,\n",
+		  0, "cycles", 100, 1 },
+		/* cut short, a thousands separator, no unit */
+		{ "1.0 100  cycles 1000 100.00\n2.0 200  cycl", 0, "cycles",
+		  100, 1 },
+		{ "1.0 100  cycles 1000 100.00\n2.0 1,234  cycles 1000 100.00\n",
+		  0, "cycles", 100, 1 },
+		{ "1.0 100  cycles 1000 100.00\n2.0 200 cycles 1000 100.00\n",
+		  0, "cycles", 100, 1 },
+		/* a comma in a blank-separated event's name */
+		{ "1.0 5  uncore/a=1,b=2/ 100 100.00\n1.0 7  cycles 100 100.00\n"
+		  "2.0 6  uncore/a=1,b=2/ 100 100.00\n", 0, "uncore/a=1,b=2/",
+		  11, 0 },
+		/* "<not supported>" is one field */
+		{ "1.0 <not supported>  cycles 0 100.00\n", 0, "cycles", 0, 0 },
+		/* the phrase in a comment or a program's line is not perf's
+		 * human-readable header */
+		{ "# Performance counter stats for fio, -x form\n"
+		  "1234,,cycles,100,100.00,,\n", 0, "cycles", 1234, 0 },
+		{ "1234,,cycles,100,100.00,,\nfio: Performance counter stats "
+		  "for job 1 follow\n", 0, "cycles", 1234, 0 },
+		/* human-readable with perf_event_paranoid's message: its
+		 * error, no record */
+		{ " Performance counter stats for system wide:\n\n      "
+		  "60.040000000 seconds user\n Error:\nAccess to performance "
+		  "monitoring and observability operations is limited.\n", 0,
+		  NULL, 0, 0 },
+	};
+	struct kb_perf_stat *st = malloc(sizeof(*st));
+	size_t i;
+
+	(void)state;
+	kb_quiet = 1;
+	for (i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		int rc = perf_stat_parse("t", in[i].text, st);
+
+		if (rc != in[i].rc)
+			fail_msg("input %zu: rc %d, expected %d", i, rc,
+				 in[i].rc);
+		if (!in[i].event) {
+			assert_int_equal(st->nev, 0);
+			continue;
+		}
+		assert_int_equal(st->nev, 1 + (i == 7));
+		assert_string_equal(st->ev[0].event, in[i].event);
+		assert_float_equal(st->ev[0].value, in[i].value, 1e-9);
+		assert_int_equal(st->ev[0].malformed, in[i].malformed);
+		if (i == 8)
+			assert_int_equal(st->ev[0].state, KB_COUNT_UNSUPPORTED);
+	}
+	assert_true(perf_stat_parse("t", in[11].text, st) == 0 &&
+		    strstr(st->error, "perf_event_paranoid"));
+	free(st);
+}
+
 /* perf stat without -x (aligned, locale separators: "1.101,01 msec" in
  * de_DE): an error saying so, no field misread as a record */
 static void test_corpus_stat_plain(void **state)
@@ -757,6 +831,7 @@ int main(void)
 		cmocka_unit_test(test_report_kptr),
 		cmocka_unit_test(test_report_children),
 		cmocka_unit_test(test_corpus_stat_csv),
+		cmocka_unit_test(test_stat_blank_separator),
 		cmocka_unit_test(test_corpus_stat_plain),
 		cmocka_unit_test(test_corpus_report),
 		cmocka_unit_test(test_symgroups_errors),
