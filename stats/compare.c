@@ -762,22 +762,31 @@ static size_t config_campaign(const struct kb_rmodel *model, const char *id)
 	return (size_t)-1;
 }
 
-/* 1 when configurations base and cfg are different variants and one
- * is method = local: a local variant runs in the kernel kbench was
- * started in, another variant in another boot (a reboot and a resume),
- * so their "rounds" were never run together.  vm variants boot within
- * each round (one boot per variant per round), and runs without a
- * recorded method are left as they were. */
+/* 1 when configurations base and cfg are different variants that ran in
+ * different boots: one is method = local and the other is not (a local
+ * variant runs in the kernel kbench was started in, a kexec one in
+ * another boot: a reboot and a resume), or both are local and pinned to
+ * different kernels (release =; one pinned and one not counts as
+ * different).  Two local variants of the same kernel (neither pinned, or
+ * both to the same release) ran in the same boot, each in every round.
+ * vm variants boot within each round (one boot per variant per round),
+ * and runs without a recorded method are left as they were. */
 static int local_kernels_differ(const struct kb_rcampaign *camp,
 				const char *base, const char *cfg)
 {
 	const struct kb_rconfig *x = kb_rcampaign__config(camp, base);
 	const struct kb_rconfig *y = kb_rcampaign__config(camp, cfg);
+	int lx, ly;
 
 	if (!x || !y || !x->variant || !y->variant ||
 	    !strcmp(x->variant, y->variant) || !x->method || !y->method)
 		return 0;
-	return !strcmp(x->method, "local") || !strcmp(y->method, "local");
+	lx = !strcmp(x->method, "local");
+	ly = !strcmp(y->method, "local");
+	if (lx && ly)
+		return !x->release != !y->release ||
+		       (x->release && strcmp(x->release, y->release));
+	return lx || ly;
 }
 
 /* The analysis of one comparison (stats/compare.h, "Analysis"), and why;
@@ -820,10 +829,11 @@ static const char *choose_analysis(const struct kb_rmodel *model,
 	}
 	if (rounds && same_source(a, b) &&
 	    local_kernels_differ(camp, base, cfg)) {
-		*why = kb_xstrdup("two variants of method = local: each ran "
-				  "its rounds in its own boot, one kernel "
-				  "after the other, so no round holds both: "
-				  "unpaired");
+		*why = kb_xstrdup("two variants that ran in different boots "
+				  "(method = local and another method, or "
+				  "local variants of different kernels: "
+				  "release =), one kernel after the other, so "
+				  "no round holds both: unpaired");
 		return "welch-log";
 	}
 	if (rounds && same_source(a, b) && calibrated &&

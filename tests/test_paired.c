@@ -539,25 +539,51 @@ static void add_config(json_t *res, const char *id, const char *variant,
 					variant, "method", method));
 }
 
-/* Two local variants of one interleaved campaign ran in two boots, one
- * after the other (a reboot between): no round holds both, so they are
- * compared unpaired; two vm variants (a boot of each per round) and two
- * configurations of one local variant are paired (new-user trial). */
+/* configuration id of variant (method) pinned to release (NULL: none) */
+static void add_config_rel(json_t *res, const char *id, const char *variant,
+			   const char *method, const char *release)
+{
+	add_config(res, id, variant, method);
+	if (release)
+		json_object_set_new(json_array_get(json_object_get(res,
+			"configurations"), json_array_size(json_object_get(res,
+			"configurations")) - 1), "release",
+			json_string(release));
+}
+
+/* Two local variants pinned to different kernels (release =) ran in two
+ * boots, one after the other (a reboot between): no round holds both, so
+ * they are compared unpaired; so are a local and a kexec variant, and a
+ * pinned and an unpinned local one.  Two local variants of one kernel
+ * (unpinned, or the same release: every round of one boot holds both),
+ * two vm variants (a boot of each per round) and two configurations of
+ * one variant are paired (new-user trials). */
 static void test_model_local_variants_unpaired(void **state)
 {
 	const double b[] = { 1000, 1020, 990, 1010, 1005, 995 };
-	const char *methods[] = { "local", "vm" };
-	const char *want[] = { "welch-log", "paired" };
+	static const struct {
+		const char *method[2], *release[2], *want;
+	} k_[] = {
+		{ { "local", "local" }, { "6.1.0-1", "6.12.0-1" }, "welch-log" },
+		{ { "local", "kexec" }, { NULL, "6.12.0-1" }, "welch-log" },
+		{ { "local", "local" }, { "6.1.0-1", NULL }, "welch-log" },
+		{ { "local", "local" }, { NULL, NULL }, "paired" },
+		{ { "local", "local" }, { "6.1.0-1", "6.1.0-1" }, "paired" },
+		{ { "vm", "vm" }, { NULL, NULL }, "paired" },
+	};
 	json_t *res, *e;
 	size_t k;
 	int r;
 
 	(void)state;
-	for (k = 0; k < 2; k++) {
+	for (k = 0; k < sizeof(k_) / sizeof(k_[0]); k++) {
 		res = model("interleave");
-		add_config(res, "B", "stock", methods[k]);
-		add_config(res, "C", "patched", methods[k]);
-		add_config(res, "D", "stock", methods[k]);
+		add_config_rel(res, "B", "stock", k_[k].method[0],
+			       k_[k].release[0]);
+		add_config_rel(res, "C", "patched", k_[k].method[1],
+			       k_[k].release[1]);
+		add_config_rel(res, "D", "stock", k_[k].method[0],
+			       k_[k].release[0]);
 		for (r = 1; r <= 6; r++) {
 			add_run(res, "B", r, b[r - 1], 1, NULL);
 			add_run(res, "C", r, b[(r + 2) % 6] * 1.01, 1, NULL);
@@ -565,11 +591,13 @@ static void test_model_local_variants_unpaired(void **state)
 		}
 		analyse(res);
 		e = cmp_of(res, "C");
-		assert_string_equal(str(e, "analysis"), want[k]);
-		if (k == 0)
+		if (strcmp(str(e, "analysis"), k_[k].want))
+			fail_msg("case %zu: %s, expected %s (%s)", k,
+				 str(e, "analysis"), k_[k].want,
+				 str(e, "analysis_reason"));
+		if (!strcmp(k_[k].want, "welch-log"))
 			assert_non_null(strstr(str(e, "analysis_reason"),
-					       "each ran its rounds in its own "
-					       "boot"));
+					       "ran in different boots"));
 		/* the same variant: its rounds were run together */
 		assert_string_equal(str(cmp_of(res, "D"), "analysis"),
 				    "paired");
