@@ -574,21 +574,46 @@ static void comparison_notes(struct ctx *c, struct kb_table *t,
 		return;
 	base_done = kb_xcalloc(nm + 1, 1);
 	{
-		/* the analyses of this table's comparisons, each once */
+		/* the analyses of this table's comparisons, each once; with
+		 * more than one, the configurations of each (a merged report
+		 * of two campaigns has paired rows and unpaired ones) */
 		struct kb_strlist an = { 0 };
 		const char *a;
+		size_t k;
 
 		for (m = 0; m < nm; m++)
 			for (i = 0; i < c->ncfgs; i++) {
 				e = find_comparison(c, c->cfgs[i].id, job,
 						    metrics[m]);
 				a = e ? e->analysis : NULL;
-				if (a && !kb_strlist_has(&an, a)) {
+				if (a && !kb_strlist_has(&an, a))
 					kb_strlist_add(&an, a);
-					kb_table_add_note(t, "analysis: %s",
-						kb_analysis_text(a));
-				}
 			}
+		for (k = 0; k < an.n; k++) {
+			struct kb_strlist who = { 0 };
+			char *list = NULL;
+			size_t len = 0, w;
+			FILE *f;
+
+			for (m = 0; an.n > 1 && m < nm; m++)
+				for (i = 0; i < c->ncfgs; i++) {
+					e = find_comparison(c, c->cfgs[i].id,
+							    job, metrics[m]);
+					if (e && e->analysis &&
+					    !strcmp(e->analysis, an.v[k]) &&
+					    !kb_strlist_has(&who, c->cfgs[i].id))
+						kb_strlist_add(&who,
+							       c->cfgs[i].id);
+				}
+			f = kb_xmemstream(&list, &len);
+			for (w = 0; w < who.n; w++)
+				fprintf(f, "%s%s", w ? ", " : " of ", who.v[w]);
+			fclose(f);
+			kb_table_add_note(t, "analysis%s: %s", list,
+					  kb_analysis_text(an.v[k]));
+			free(list);
+			free(who.v);
+		}
 		free(an.v);
 	}
 	/* the family: every tested comparison of the report (all its
@@ -597,7 +622,9 @@ static void comparison_notes(struct ctx *c, struct kb_table *t,
 	if (set->family_size > 0)
 		kb_table_add_note(t, "significant: that test's p < %g after "
 			"Benjamini-Hochberg adjustment over the %lld tested "
-			"comparisons of this report (false discovery rate %g), "
+			"comparisons of this report (every compared metric of "
+			"every job, shown here or not: results.json; false "
+			"discovery rate %g), "
 			"and |change| >= the minimum effect; %zu cell(s) "
 			"marked%s", or0(set->alpha),
 			(long long)set->family_size, or0(set->alpha), nsig,

@@ -1450,11 +1450,13 @@ const char *kb_analysis_text(const char *analysis)
 		return "paired by round (rounds are blocks): Student's t-test "
 		       "on the per-round log ratios ln(C/B); change: ratio of "
 		       "geometric means - 1, 95% CI from t on the log ratios; "
-		       "Wilcoxon signed-rank p beside it";
+		       "Wilcoxon signed-rank p beside it (kbench compare, "
+		       "results.json)";
 	if (!strcmp(analysis, "welch-log"))
 		return "unpaired: Welch's t-test on ln values; change: ratio "
 		       "of geometric means - 1, 95% CI Welch-Satterthwaite; "
-		       "Mann-Whitney U p beside it";
+		       "Mann-Whitney U p beside it (kbench compare, "
+		       "results.json)";
 	if (!strcmp(analysis, "welch"))
 		return "unpaired: Welch's t-test on the values (a value <= 0 "
 		       "has no log); change of the mean, 95% CI "

@@ -23,6 +23,7 @@
 #include "results/paths.h"
 
 #define TEST_TMPDIR "/tmp/kbench-test-compare-XXXXXX"
+#include "tests/flatten.h"
 #include "tests/tmpdir.h"
 
 /* A campaign in tmpdir/name: configurations ids[0..ncfg), job "randread-
@@ -115,18 +116,6 @@ static void set_env(const char *dir, json_t *env)
 	assert_int_equal(kb_json_write_atomic(path, cj), 0);
 	json_decref(cj);
 	free(path);
-}
-
-/* Runs of white space in s as one blank, in place: notes under a
- * table are wrapped at 80 columns. */
-static void flatten(char *s)
-{
-	char *p, *q;
-
-	for (p = q = s; *p; p++)
-		if (!(isspace((unsigned char)*p) && q > s && q[-1] == ' '))
-			*q++ = isspace((unsigned char)*p) ? ' ' : *p;
-	*q = '\0';
 }
 
 /* out contains every string of has and none of lacks (NULL-terminated
@@ -581,6 +570,7 @@ static void test_exit_codes(void **state)
 		}
 		rc = compare(&out, y, x, NULL, NULL);
 		assert_int_equal(rc, 125);
+		flatten(out);	/* the analysis note wraps */
 		says(out, (const char *const[]){ "failed: 5 of 5 counted "
 			"run(s) failed, left out of the comparison (the first: "
 			"fio exited with status 1;", "come from different "

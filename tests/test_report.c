@@ -29,6 +29,7 @@
 #include "results/model.h"
 #include "stats/summary.h"
 #include "stats/compare.h"
+#include "tests/flatten.h"
 #include "tests/report_fixture.h"
 
 /* Render into a malloc'd string; *ret gets report_render()'s result. */
@@ -448,7 +449,13 @@ static json_t *merged_fixture_set(const struct results_map *map,
 	json_object_set_new(json_object_get(json_object_get(m[1], "campaign"),
 			    "environment"), "uname",
 			    json_string("Linux bench1 6.6.0 x86_64"));
-	if (new_setup) {
+	if (new_setup == 2) {
+		/* both interleaved: old's own comparisons are paired, new's
+		 * against old's unpaired (two campaigns) */
+		for (i = 0; i < 2; i++)
+			json_object_set_new(json_object_get(m[i], "campaign"),
+					    "order", json_string("interleave"));
+	} else if (new_setup) {
 		json_t *c1 = json_object_get(m[1], "campaign");
 
 		json_object_set_new(c1, "runtime_s", json_integer(10));
@@ -521,6 +528,27 @@ static void test_merged(void **state)
 	free(out);
 	json_decref(res);
 	results_map_free(&map);
+}
+
+/* A merged report whose table holds paired and unpaired comparisons:
+ * each analysis names its configurations (a new-user trial read two
+ * "analysis:" lines without knowing which rows each was for) */
+static void test_merged_two_analyses(void **state)
+{
+	json_t *res = merged_fixture_set(NULL, 2);
+	char *out = render_text(res, NULL), *p, *u;
+
+	(void)state;
+	flatten(out);
+	p = strstr(out, "analysis of old:running,NM=1, old:running,NM=2: "
+		   "paired by round");
+	u = strstr(out, "analysis of new:running,NM=0, new:running,NM=1, "
+		   "new:running,NM=2: unpaired");
+	if (!p || !u)
+		fail_msg("no analysis per configuration in:\n%s", out);
+	assert_null(strstr(out, "analysis: "));
+	free(out);
+	json_decref(res);
 }
 
 /* Merged campaigns that ran with different settings: the header gives
@@ -919,6 +947,7 @@ int main(void)
 		cmocka_unit_test(test_load_export),
 		cmocka_unit_test(test_export_write),
 		cmocka_unit_test(test_merged),
+		cmocka_unit_test(test_merged_two_analyses),
 		cmocka_unit_test(test_merged_settings),
 		cmocka_unit_test(test_reproducer_size),
 		cmocka_unit_test(test_markdown_vm_reproducer),
