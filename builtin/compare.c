@@ -194,10 +194,15 @@ static int side_open(struct side *s, const char *arg)
 	if (is_dir(arg)) {
 		s->dir = kb_xstrdup(arg);
 	} else {
+		struct stat st;
+
 		colon = strrchr(arg, ':');
 		if (!colon || colon == arg || !colon[1]) {
-			kb_error("%s: not a campaign directory (give DIR or "
-				 "DIR:CONFIGURATION)", arg);
+			int e = stat(arg, &st) < 0 ? errno : 0;
+
+			kb_error("%s: not a campaign directory (%s; give DIR "
+				 "or DIR:CONFIGURATION)", arg, e ? strerror(e) :
+				 "not a directory");
 			return -ENOENT;
 		}
 		s->dir = kb_xasprintf("%.*s", (int)(colon - arg), arg);
@@ -786,8 +791,8 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (argc - optind != 2) {
 		kb_error("compare needs two arguments, BASE and NEW (campaign "
-			 "directories or DIR:CONFIGURATION); see 'kbench "
-			 "compare --help'");
+			 "directories or DIR:CONFIGURATION), %d given; see "
+			 "'kbench compare --help'", argc - optind);
 		goto out;
 	}
 	copts.metrics = metrics;

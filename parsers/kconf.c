@@ -1905,6 +1905,19 @@ static void unknown_key(struct parser *p, const char *key)
 		     hint);
 		return;
 	}
+	if (strchr(key, ' ')) {
+		/* a named key misspelt: "tunabel NM" -> "tunable NM" */
+		size_t w = strcspn(key, " ");
+		char *word = kb_xasprintf("%.*s", (int)w, key);
+
+		hint = closest(word, names, n, NULL);
+		free(word);
+		if (hint) {
+			perr(p, p->line, "unknown key '%s' (did you mean "
+			     "'%s%s'?)", key, hint, key + w);
+			return;
+		}
+	}
 	list[0] = '\0';
 	for (i = 0; i < n; i++) {
 		size_t j;

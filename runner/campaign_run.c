@@ -101,6 +101,7 @@ int campaign_run(const char *dir, const char *conf, int conf_explicit,
 	int drop_warned = 0, have_target = 0;
 	size_t i, todo = 0, done = 0, failed = 0, skipped_variant = 0;
 	size_t todo_local = 0;	/* runs in this kernel (not vm/kexec boots) */
+	size_t todo_first = 0;	/* the runs to do when it started */
 	struct kb_campaign c;
 	struct kb_target t;
 	struct kb_tunables tu;
@@ -306,6 +307,7 @@ count:
 		" (loop, direct I/O)" : " (loop, buffered)") : "",
 		plan_fmt_duration(plan_estimate_total_s(&c.cfg, &c.plan,
 			todo_mask, dir), eb, sizeof(eb)));
+	todo_first = todo;
 	t0 = (double)time(NULL);
 again:
 	for (i = 0; i < c.plan.nruns && !stop_signal; i++) {
@@ -421,9 +423,20 @@ again:
 	}
 
 	if (stop_signal) {
-		kb_info("interrupted by signal %d after %zu of %zu runs; run "
-			"the same command again to resume", (int)stop_signal,
-			done, todo);
+		/* what a resume will find: the runs without a record (a
+		 * round run again after a disturbed run is to do again, its
+		 * earlier runs kept as superseded) */
+		size_t left = 0;
+
+		for (i = 0; i < c.plan.nruns; i++)
+			left += campaign_run_todo(&c, c.plan.runs[i].key,
+						  retry_failed) &&
+				driver_variant_ready(&c.cfg, c.plan.configs[
+					c.plan.runs[i].config].variant);
+		kb_info("interrupted by signal %d: %zu of the %zu runs to do "
+			"are left (%zu run(s) ran); run the same command "
+			"again to resume", (int)stop_signal, left, todo_first,
+			done);
 		ret = 130;
 		goto out;
 	}

@@ -192,6 +192,9 @@ void retry_wait_quiet(const struct kb_campaign *c,
 	if (isnan(l->busy_cpu_pct) && isnan(l->steal_pct) &&
 	    isnan(l->psi_cpu_pct))
 		return;		/* every rule off: nothing to wait for */
+	/* said before: the wait is silent, up to retry_quiet_wait */
+	kb_info("waiting up to %.0f s for a quiet second before the round "
+		"runs again (retry_quiet_wait)", max_s);
 	q = kb_wait_quiet(l, max_s, stop, &waited, why, sizeof(why));
 	if (q < 0)
 		kb_warn("cannot sample the machine (/proc/stat: %s): retrying "

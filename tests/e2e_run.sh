@@ -90,7 +90,7 @@ echo 0 >/sys/block/$bdev/queue/nomerges
 sed -e "s|^target = .*|target = $dev|" -e 's|^iterations = 2|iterations = 3|' \
     -e 's|^runtime = 1|runtime = 2|' -e 's|: 0 1$|: 1 2|' "$tmp/e2e.conf" >"$tmp/int.conf"
 c2="$tmp/c2"
-"$KBENCH" run -q -c "$tmp/int.conf" -o "$c2" >"$tmp/run3.out" 2>"$tmp/run3.err" &
+"$KBENCH" run -c "$tmp/int.conf" -o "$c2" >"$tmp/run3.out" 2>"$tmp/run3.err" &
 pid=$!
 # wait for 2 recorded runs: up to 2 minutes (a loaded machine; they
 # take about 6 s alone), so that the check below is about the interrupt
@@ -112,6 +112,8 @@ check "nomerges restored to 0 after SIGINT ($(cat /sys/block/$bdev/queue/nomerge
 check "no tunables left to restore" "[ ! -e $c2/tunables.saved.json ]"
 partial=$(jq '.runs | length' "$c2/state.json")
 check "interrupted campaign kept its completed runs ($partial)" "[ $partial -ge 2 ] && [ $partial -lt 6 ]"
+check "the interruption says what a resume will find: $((6 - partial)) of the 6 runs left" \
+	"grep -q 'interrupted by signal 2: $((6 - partial)) of the 6 runs to do are left ([0-9]* run(s) ran); run the same command again to resume' $tmp/run3.err"
 # kbench plan -o DIR: what is done and left of it, DIR unchanged
 sum0=$(find "$c2" -type f -exec sha256sum {} + | sort | sha256sum)
 "$KBENCH" plan -o "$c2" --runs >"$tmp/plan-o.out" 2>"$tmp/plan-o.err"
@@ -488,8 +490,9 @@ if [ -r /proc/pressure/cpu ]; then
 	# sampled, and the log says whether it was quiet or why not (CPU
 	# pressure above 0% is busy here)
 	nw=$(grep -c -e 'the machine was quiet for 1 s after' -e 'the machine stayed busy for 1 s (.*; retry_quiet_wait)' "$tmp/c14.err")
-	check "... retry_quiet_wait: each retried round waited for a quiet window, the log says how it went ($nw)" \
-		"[ \"\$(jq '.superseded | length' $tmp/c14/state.json)\" = \$((2 * $nw)) ] && [ $nw -ge 1 ]"
+	nws=$(grep -c 'waiting up to 1 s for a quiet second before the round runs again (retry_quiet_wait)' "$tmp/c14.err")
+	check "... retry_quiet_wait: each retried round waited for a quiet window, the log says so before ($nws) and how it went ($nw)" \
+		"[ \"\$(jq '.superseded | length' $tmp/c14/state.json)\" = \$((2 * $nw)) ] && [ $nw -ge 1 ] && [ $nws = $nw ]"
 	nsup=$(jq '.superseded | length' "$tmp/c14/state.json" 2>/dev/null)
 	check "retry_disturbed: superseded runs recorded in state.json ($nsup)" \
 		"[ \"\${nsup:-0}\" -ge 2 ]"

@@ -742,9 +742,16 @@ static void test_exit_codes(void **state)
 	free(arg);
 	rc = compare(&out, a, "/nonexistent/dir", NULL, NULL);
 	assert_int_equal(rc, 2);
+	assert_non_null(strstr(out, "/nonexistent/dir: not a campaign "
+			       "directory (No such file or directory;"));
 	free(out);
 	rc = compare(&out, a, NULL, NULL, NULL);
 	assert_int_equal(rc, 2);
+	assert_non_null(strstr(out, "1 given"));
+	free(out);
+	rc = compare(&out, a, a, a, NULL);
+	assert_int_equal(rc, 2);
+	assert_non_null(strstr(out, "3 given"));
 	free(out);
 	rc = compare(&out, "--alpha=2", a, s, NULL);
 	assert_int_equal(rc, 2);

@@ -836,6 +836,10 @@ static void test_err_unknown_key(void **state)
 		     "bad.conf:3: unknown key 'frobnicate' in [global]");
 	expect_error(GLOBAL_OK VARIANT_OK "relase = 6.1\n",
 		     "bad.conf:4: unknown key 'relase' (did you mean 'release'?)");
+	/* a named key: its word is what is misspelt */
+	expect_error(GLOBAL_OK "tunabel NM = queue/nomerges: 0 1\n" VARIANT_OK,
+		     "bad.conf:3: unknown key 'tunabel NM' (did you mean "
+		     "'tunable NM'?)");
 	expect_error(GLOBAL_OK "method = local\n" VARIANT_OK,
 		     "bad.conf:3: 'method' belongs in a variant section");
 	expect_error(GLOBAL_OK VARIANT_OK "runtime = 5\n",
