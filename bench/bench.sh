@@ -169,7 +169,7 @@ finish() {
 
 # --- 1. measurement overhead ----------------------------------------------
 if want 1; then
-def overhead.iops_ratio ratio '>=' 0.995 "IOPS of randread-4k, one-run kbench campaign / bare fio, same loop device"
+def overhead.iops_ratio ratio ci 0 "IOPS of randread-4k, one-run kbench campaign / bare fio, same loop device (issue 16: the IOPS ratios are printed with their CIs, not judged)"
 def overhead.kbench_cpu_pct '%' - 0 "not judged (the goal is kbench_cpu_ms; per_run_cpu_pct is the one judged against 0.1%): CPU of kbench and its non-fio children without its cache drop, percent of the campaign's wall time (wait4 rusage minus run.json's fio and cache drop)"
 def overhead.kbench_cpu_ms ms '<=' 30 "the same in milliseconds per one-run campaign (issue 16)"
 def overhead.kbench_self_cpu_ms ms - 0 "kbench process alone, cache drop included (/proc/PID/stat utime+stime, 10 ms ticks): cross-check"
