@@ -465,6 +465,10 @@ static void excluded_note(struct kb_table *t, const struct kb_rmodel *m,
 	free(list);
 }
 
+/* What "(-8.40%)?" means, in the legend or, after it, on its own. */
+static const char unsure_text[] = "inconclusive (the change of the "
+	"samples, which the verdict does not stand behind: see its note)";
+
 /* What the tables printed so far explained (the legend once, under the
  * first table; the "?" mark under the first table that has one). */
 struct legend_said {
@@ -563,18 +567,16 @@ static void print_pair(FILE *out, const struct kb_rmodel *m,
 	if (!said->legend)
 		kb_table_add_note(t, "change: vs base as the analysis below "
 			"estimates it, \"* -0.42%%*\" significant, "
-			"\"(+0.03%%)\" not%s; p adj: %s; rank p: Wilcoxon "
+			"\"(+0.03%%)\" not%s%s; p adj: %s; rank p: Wilcoxon "
 			"signed-rank (paired) or Mann-Whitney U (unpaired), "
 			"two-sided, not used for the verdict; n and CV%%: "
 			"base/new; n/a: no value (too few runs%s)",
-			nunsure ? ", \"(-8.40%)?\" inconclusive (the change of "
-			"the samples, which the verdict does not stand behind: "
-			"see its note)" : "", p_adj, nunsure ? ", or an "
+			nunsure ? ", \"(-8.40%)?\" " : "",
+			nunsure ? unsure_text : "", p_adj, nunsure ? ", or an "
 			"inconclusive comparison's CI" : "");
 	else if (nunsure && !said->unsure)
-		kb_table_add_note(t, "change \"(-8.40%%)?\": inconclusive (the "
-			"change of the samples, which the verdict does not "
-			"stand behind: see its note); its CI is n/a");
+		kb_table_add_note(t, "change \"(-8.40%%)?\": %s; its CI is n/a",
+				  unsure_text);
 	said->legend = 1;
 	said->unsure |= nunsure > 0;
 	free(p_adj);

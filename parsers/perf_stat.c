@@ -201,9 +201,9 @@ static int record_col(const struct kb_perf_stat *s, char **f, size_t nf,
 static char choose_sep(const struct kb_perf_stat *s, const char *p)
 {
 	char cand[2] = { pick_sep(p), ' ' }, *f[MAX_FIELDS], one[2] = "";
-	size_t i, nf;
+	size_t i, nf, ncand = cand[0] == ' ' ? 1 : 2;
 
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < ncand; i++) {
 		char *tmp = kb_xstrdup(p);
 		int k;
 
