@@ -809,6 +809,30 @@ int cmd_compare(int argc, char **argv)
 	if (results_map_check(&map, &n.res, (const char *const *)&n.dir, 1,
 			      b.res, b.dir))
 		goto out;
+	/* each campaign's runs against its own quiet level; the marks
+	 * travel with the runs into the merged model */
+	{
+		struct kb_rmodel *m[2];
+		int bad = 0;
+
+		for (i = 0; i < 2; i++) {
+			m[i] = kb_rmodel__new(i ? n.res : b.res);
+			if (m[i])	/* NULL: no runs, none disturbed */
+				stats_mark_disturbed_in(m[i], NULL,
+							exclude_disturbed);
+		}
+		/* a --metric neither campaign has: said before the
+		 * warnings of the pairing (unmapped configurations) */
+		for (i = 0; metrics && metrics[i] && m[0] && !bad; i++)
+			if (!kb_rmodel__metric_asked_ok(m[0], metrics[i]) &&
+			    !(m[1] && kb_rmodel__metric_asked_ok(m[1],
+								 metrics[i])))
+				bad = kb_rmodel__no_metric(m[0], metrics[i]);
+		kb_rmodel__delete(m[0]);
+		kb_rmodel__delete(m[1]);
+		if (bad)
+			goto out;
+	}
 	if (strcmp(b.dir, n.dir)) {	/* not one campaign with itself */
 		results_env_diff_warn(b.dir, &b.camp, n.dir, &n.camp);
 		results_setup_diff_warn(b.dir, &b.camp, n.dir, &n.camp);
@@ -816,15 +840,6 @@ int cmd_compare(int argc, char **argv)
 	progress_warn(&b);
 	if (strcmp(b.dir, n.dir))
 		progress_warn(&n);
-	/* each campaign's runs against its own quiet level; the marks
-	 * travel with the runs into the merged model */
-	for (i = 0; i < 2; i++) {
-		struct kb_rmodel *m = kb_rmodel__new(i ? n.res : b.res);
-
-		if (m)	/* NULL: no runs, none disturbed */
-			stats_mark_disturbed_in(m, NULL, exclude_disturbed);
-		kb_rmodel__delete(m);
-	}
 	if (!jobs_in_common(&b.camp, &n.camp)) {
 		kb_error("%s and %s ran no job in common (compare campaigns of "
 			 "the same fio jobs)", b.arg, n.arg);

@@ -438,18 +438,24 @@ static json_t *load_core(int dirfd, const char *rel,
 		f->at_open = 1;
 		return NULL;
 	}
+	if (fstat(fd, &st) < 0) {
+		f->errnum = errno;
+		close(fd);
+		return NULL;
+	}
 	/* a device (/dev/urandom, /dev/zero) never ends: not read */
-	if (fstat(fd, &st) == 0 && (S_ISCHR(st.st_mode) ||
-				    S_ISBLK(st.st_mode))) {
+	if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) {
 		f->errnum = ENODEV;
 		close(fd);
 		return NULL;
 	}
 	/* a /proc file is regular with size 0: read until EOF */
-	regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-		  st.st_size > 0;
+	regular = S_ISREG(st.st_mode) && st.st_size > 0;
 	fifo = S_ISFIFO(st.st_mode);
-	if (!fifo)
+	/* O_NONBLOCK "has no effect for regular files" (open(2)): cleared
+	 * for the rest only, two system calls fewer a file (a 100k-run
+	 * report reads 100k files) */
+	if (!fifo && !S_ISREG(st.st_mode))
 		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	if (regular && (unsigned long long)st.st_size > KB_JSON_MAX_BYTES) {
 		f->errnum = EFBIG;

@@ -1809,7 +1809,11 @@ static void start_section(struct parser *p, char *s)
 	if (!end || end[1]) {
 		perr(p, p->line, "bad section header '%s' (expected [NAME])",
 		     s);
-		return;
+		/* read on as the section it was meant to be, so what
+		 * follows is not also called wrong ("no variants" after
+		 * "[running") */
+		if (!end)
+			end = s + strlen(s);
 	}
 	*end = '\0';
 	name = s + 1;

@@ -755,6 +755,67 @@ static void list_configs(const char *name, json_t *res)
 	fputc('\n', stderr);
 }
 
+/* res has a configuration named name, or a variant (the part of an id
+ * before its first ',') */
+static int has_config_or_variant(json_t *res, const char *name)
+{
+	json_t *c;
+	size_t i, l = strlen(name);
+
+	json_array_foreach(json_object_get(res, "configurations"), i, c) {
+		const char *id = kb_jstr(c, "id") ?: "";
+
+		if (!strcmp(id, name) || (!strncmp(id, name, l) && id[l] == ','))
+			return 1;
+	}
+	return 0;
+}
+
+/* Why --map arg names nothing, side by side: arg is split at each '='
+ * in turn (configuration ids hold '=' too: "patched,NM=1=stock,NM=1").
+ * Says which side names nothing, or that the two are the other way
+ * round. */
+static void map_say_wrong(const char *arg, json_t *const *newer,
+			  const char *const *newer_names, size_t nnewer,
+			  json_t *base, const char *base_name)
+{
+	const char *eq, *nname = nnewer ? newer_names[0] : "?";
+	const char *later = nnewer > 1 ? " or a later campaign" : "";
+	char *swapped = NULL;
+	int new_ok = 0, old_ok = 0;
+	size_t k;
+
+	for (eq = strchr(arg, '='); eq; eq = strchr(eq + 1, '=')) {
+		char *left = kb_xasprintf("%.*s", (int)(eq - arg), arg);
+		int l_new = 0, r_new = 0;
+
+		for (k = 0; k < nnewer; k++) {
+			l_new |= has_config_or_variant(newer[k], left);
+			r_new |= has_config_or_variant(newer[k], eq + 1);
+		}
+		new_ok |= l_new;
+		old_ok |= has_config_or_variant(base, eq + 1);
+		if (!swapped && r_new && has_config_or_variant(base, left))
+			swapped = kb_xasprintf("%s=%s", eq + 1, left);
+		free(left);
+	}
+	if (swapped && !new_ok)
+		kb_error("--map %s: the other way round? give --map %s "
+			 "(NEW=OLD: NEW of %s%s, OLD of %s, the campaign given "
+			 "first)", arg, swapped, nname, later, base_name);
+	else if (new_ok)
+		kb_error("--map %s: OLD (after '=') is no configuration or "
+			 "variant of %s", arg, base_name);
+	else if (old_ok)
+		kb_error("--map %s: NEW (before '=') is no configuration or "
+			 "variant of %s%s", arg, nname, later);
+	else
+		kb_error("--map %s: neither side names anything: expected "
+			 "NEW=OLD with NEW a configuration or variant of %s%s "
+			 "and OLD one of %s", arg, nname, later, base_name);
+	free(swapped);
+}
+
 int results_map_check(const struct results_map *m, json_t *const *newer,
 		      const char *const *newer_names, size_t nnewer,
 		      json_t *base, const char *base_name)
@@ -784,11 +845,8 @@ int results_map_check(const struct results_map *m, json_t *const *newer,
 			kb_error("--map %s: %s has no configuration '%s'",
 				 m->v[i], base_name, some_old);
 		else
-			kb_error("--map %s: expected NEW=OLD with NEW a "
-				 "configuration of %s%s and OLD one of %s",
-				 m->v[i], nnewer ? newer_names[0] : "?",
-				 nnewer > 1 ? " or a later campaign" : "",
-				 base_name);
+			map_say_wrong(m->v[i], newer, newer_names, nnewer,
+				      base, base_name);
 		for (k = 0; k < nnewer; k++)
 			list_configs(newer_names[k], newer[k]);
 		list_configs(base_name, base);

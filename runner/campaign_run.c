@@ -90,6 +90,22 @@ static int reports_interrupted(const char *dir)
 	return 130;
 }
 
+/* What a resume of c will find to do here: the runs without a record
+ * (a round run again after a disturbed run is to do again, its earlier
+ * runs kept as superseded) of the variants this kernel runs.  The
+ * interrupt's and the full disk's messages count with it. */
+static size_t runs_left(const struct kb_campaign *c, int retry_failed)
+{
+	size_t i, left = 0;
+
+	for (i = 0; i < c->plan.nruns; i++)
+		left += campaign_run_todo(c, c->plan.runs[i].key,
+					  retry_failed) &&
+			driver_variant_ready(&c->cfg, c->plan.configs[
+				c->plan.runs[i].config].variant);
+	return left;
+}
+
 unsigned kb_run_add_rounds;
 
 int campaign_run(const char *dir, const char *conf, int conf_explicit,
@@ -423,20 +439,10 @@ again:
 	}
 
 	if (stop_signal) {
-		/* what a resume will find: the runs without a record (a
-		 * round run again after a disturbed run is to do again, its
-		 * earlier runs kept as superseded) */
-		size_t left = 0;
-
-		for (i = 0; i < c.plan.nruns; i++)
-			left += campaign_run_todo(&c, c.plan.runs[i].key,
-						  retry_failed) &&
-				driver_variant_ready(&c.cfg, c.plan.configs[
-					c.plan.runs[i].config].variant);
 		kb_info("interrupted by signal %d: %zu of the %zu runs to do "
 			"are left (%zu run(s) ran); run the same command "
-			"again to resume", (int)stop_signal, left, todo_first,
-			done);
+			"again to resume", (int)stop_signal,
+			runs_left(&c, retry_failed), todo_first, done);
 		ret = 130;
 		goto out;
 	}
@@ -514,11 +520,13 @@ out:
 		if (!statvfs(dir, &sv) &&
 		    (unsigned long long)sv.f_bavail * sv.f_frsize < 4ULL << 20)
 			kb_error("%s: its file system is full (%llu KiB free): "
-				 "stopped after %zu of %zu runs, each done run "
-				 "recorded; free space (or move the directory) "
-				 "and run the same command again to resume",
+				 "stopped with %zu of the %zu runs to do left "
+				 "(%zu run(s) ran), each done run recorded; "
+				 "free space (or move the directory) and run "
+				 "the same command again to resume",
 				 dir, (unsigned long long)sv.f_bavail *
-				 sv.f_frsize >> 10, done, todo);
+				 sv.f_frsize >> 10, runs_left(&c, retry_failed),
+				 todo_first, done);
 	}
 	if (have_target)
 		target_close(&t);

@@ -285,26 +285,42 @@ char *tunable_read(const char *path, int quiet)
 /* One write(2) of the value, as `echo -n VALUE > FILE` does: sysfs and
  * /proc/sys take the whole value from one write and never truncate; what
  * the kernel made of it is read back by the caller. */
-static int write_value(const char *path, const char *value)
+/* Write value to path.  0 or -errno; the reason goes to why[] (after
+ * the path: "does not exist", "write: Invalid argument") when why is
+ * not NULL, else it is printed. */
+static int write_value_why(const char *path, const char *value, char *why,
+			   size_t whylen)
 {
 	size_t len = strlen(value);
-	char why[512] = "";
-	int fd = tunable_open(path, O_WRONLY, why, sizeof(why)), ret = 0;
+	char buf[512] = "";
+	int fd = tunable_open(path, O_WRONLY, buf, sizeof(buf)), ret = 0;
 	ssize_t n;
 
 	if (fd < 0) {
-		kb_error("cannot write tunable: %s %s", path, why);
+		if (why)
+			snprintf(why, whylen, "%s", buf);
+		else
+			kb_error("cannot write tunable: %s %s", path, buf);
 		return fd;
 	}
 	n = write(fd, value, len);
 	if (n != (ssize_t)len) {
 		/* a short write sets no errno */
 		ret = n < 0 ? -errno : -EIO;
-		kb_error("cannot write '%s' to %s: %s", value, path,
-			 n < 0 ? strerror(-ret) : "short write");
+		if (why)
+			snprintf(why, whylen, "write: %s",
+				 n < 0 ? strerror(-ret) : "short write");
+		else
+			kb_error("cannot write '%s' to %s: %s", value, path,
+				 n < 0 ? strerror(-ret) : "short write");
 	}
 	close(fd);
 	return ret;
+}
+
+static int write_value(const char *path, const char *value)
+{
+	return write_value_why(path, value, NULL, 0);
 }
 
 /* The machine-wide record of the tunables kbench has changed, so that a
@@ -823,7 +839,11 @@ out:
 	return ret;
 }
 
-int tunables_set(struct kb_tunables *tu, size_t i, const char *value)
+/* tunables_set(), the reason a value failed in why[] ("it reads back
+ * '1'", "write: Invalid argument") instead of printed; errors that are
+ * not the value's (saving the originals) are printed as before */
+static int tunables_set_why(struct kb_tunables *tu, size_t i,
+			    const char *value, char *why, size_t whylen)
 {
 	char *back;
 	int ret;
@@ -835,19 +855,31 @@ int tunables_set(struct kb_tunables *tu, size_t i, const char *value)
 		if (ret)
 			return ret;
 	}
-	ret = write_value(tu->paths[i], value);
+	ret = write_value_why(tu->paths[i], value, why, whylen);
 	if (ret)
 		return ret;
 	back = tunable_read(tu->paths[i], 0);
-	if (!back)
+	if (!back) {
+		snprintf(why, whylen, "it cannot be read back");
 		return -EIO;
+	}
 	if (strcmp(back, value)) {
-		kb_error("tunable %s: wrote '%s' to %s but it reads back '%s' "
-			 "(value not supported by this kernel or device?)",
-			 tu->labels[i], value, tu->paths[i], back);
+		snprintf(why, whylen, "it reads back '%s'", back);
 		ret = -EIO;
 	}
 	free(back);
+	return ret;
+}
+
+int tunables_set(struct kb_tunables *tu, size_t i, const char *value)
+{
+	char why[600] = "";
+	int ret = tunables_set_why(tu, i, value, why, sizeof(why));
+
+	if (ret && why[0])
+		kb_error("tunable %s: value '%s' not taken by %s: %s "
+			 "(not supported by this kernel or device?)",
+			 tu->labels[i], value, tu->paths[i], why);
 	return ret;
 }
 
@@ -869,6 +901,7 @@ int tunables_probe(struct kb_tunables *tu, const struct kb_config *cfg)
 {
 	size_t i, v;
 	int ret = 0, r, quiet = kb_quiet;
+	char why[600];
 
 	/* a failure to save the originals (read-only campaign directory)
 	 * is not the values' fault: say only that */
@@ -881,14 +914,18 @@ int tunables_probe(struct kb_tunables *tu, const struct kb_config *cfg)
 		if (!tu->paths[i])
 			continue;
 		for (v = 0; v < cfg->tunables[i].nvalues; v++) {
-			r = tunables_set(tu, i, cfg->tunables[i].values[v]);
+			why[0] = 0;
+			r = tunables_set_why(tu, i, cfg->tunables[i].values[v],
+					     why, sizeof(why));
 			if (r == 0)
 				continue;
+			if (!why[0])	/* not the value's fault: printed */
+				return r;
 			kb_error("%s:%d: tunable %s: value '%s' is not accepted "
-				 "by %s on this kernel and device; remove it "
-				 "from the list (nothing was run)", cfg->path,
+				 "by %s on this kernel and device (%s); remove "
+				 "it from the list (nothing was run)", cfg->path,
 				 cfg->tunables[i].line, cfg->tunables[i].label,
-				 cfg->tunables[i].values[v], tu->paths[i]);
+				 cfg->tunables[i].values[v], tu->paths[i], why);
 			if (!ret)
 				ret = r;
 		}

@@ -153,6 +153,17 @@ rc=$?
 check "no machine record possible: exit 1 (got $rc), said so, nomerges not changed" \
 	"[ $rc -eq 1 ] && grep -q 'cannot record the original value of .*/queue/nomerges in /dev/null/x/tunables/.*: not changed' $tmp/norec.err && [ \"\$(cat /sys/block/$bdev/queue/nomerges)\" = 0 ]"
 
+# a value the kernel does not take (nomerges has 0-2): one error, with
+# the conf's line and what the file read back, nothing run, restored
+echo 0 >/sys/block/$bdev/queue/nomerges
+conf "$tmp/bad7.conf" "$dev" "tunable NM = queue/nomerges: 1 7"
+"$KBENCH" run -q -c "$tmp/bad7.conf" -o "$tmp/cbad7" >/dev/null 2>"$tmp/bad7.err"
+rc=$?
+check "a value the kernel refuses (nomerges 7): exit 1 (got $rc), one error line, FILE:LINE and what it read back" \
+	"[ $rc -eq 1 ] && [ \$(grep -c 'error' $tmp/bad7.err) -eq 1 ] && grep -q \"bad7.conf:8: tunable NM: value '7' is not accepted by /sys/devices/.*/$bdev/queue/nomerges on this kernel and device (it reads back '1'); remove it from the list (nothing was run)\" $tmp/bad7.err"
+check "... nomerges restored (0), nothing run" \
+	"[ \"\$(cat /sys/block/$bdev/queue/nomerges)\" = 0 ] && [ ! -e $tmp/cbad7/runs/*/randread-4k/000/fio.json ]"
+
 # the reader of kbench's output gone (`kbench run | head`): SIGPIPE
 # stops the campaign like Ctrl-C, the tunables restored, not a kill
 echo 0 >/sys/block/$bdev/queue/nomerges

@@ -344,11 +344,33 @@ static void test_compare_by_name(void **state)
 	assert_int_equal(rc, 2);
 	assert_non_null(strstr(out, "no configuration 'nosuch'"));
 	free(out);
+	/* which side names nothing, or that they are swapped */
 	rc = compare(&out, "--map=nosuch=stock", x, r, NULL);
 	assert_int_equal(rc, 2);
+	says(out, (const char *const[]){ "--map nosuch=stock: NEW (before "
+		"'=') is no configuration or variant of", "renamed has:", NULL },
+		NULL);
+	free(out);
+	rc = compare(&out, "--map=patched=fixed", x, r, NULL);
+	assert_int_equal(rc, 2);
+	says(out, (const char *const[]){ "--map patched=fixed: the other way "
+		"round? give --map fixed=patched", NULL }, NULL);
+	free(out);
+	rc = compare(&out, "--map=nosuch=nothing", x, r, NULL);
+	assert_int_equal(rc, 2);
+	says(out, (const char *const[]){ "--map nosuch=nothing: neither side "
+		"names anything", NULL }, NULL);
 	free(out);
 	rc = compare(&out, "--map=fixed", x, r, NULL);
 	assert_int_equal(rc, 2);
+	free(out);
+	/* a --metric neither has: the error alone, before the pairing's
+	 * warnings (fixed unmapped) */
+	rc = compare(&out, "--metric=read.iopz", x, r, NULL);
+	assert_int_equal(rc, 2);
+	says(out, (const char *const[]){ "--metric read.iopz: no such "
+		"metric in these results; did you mean 'read.iops'?", NULL },
+		(const char *const[]){ "no configuration 'fixed'", NULL });
 	free(out);
 	/* a renamed variant: one --map VARIANT=OLD for all its tunable
 	 * values (fixed,NM=1 against stock,NM=1, not the baseline) */

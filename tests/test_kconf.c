@@ -875,6 +875,14 @@ static void test_err_sections(void **state)
 		     "bad.conf:3: bad variant name [a,b]");
 	expect_error(GLOBAL_OK "[oops\n" VARIANT_OK,
 		     "bad.conf:3: bad section header '[oops'");
+	/* read on as the section meant: one error, not also "no
+	 * variants" or "no jobs" (a helper's trial) */
+	expect_error(GLOBAL_OK "[running\nmethod = local\n",
+		     "bad.conf:3: bad section header '[running'");
+	expect_error("[global\njobs = randread-4k\n" VARIANT_OK,
+		     "bad.conf:1: bad section header '[global'");
+	expect_error(GLOBAL_OK "[running] x\nmethod = local\n",
+		     "bad.conf:3: bad section header '[running] x'");
 	expect_error(GLOBAL_OK VARIANT_OK "[global]\n",
 		     "bad.conf:4: duplicate section [global] (first at line 1)");
 	expect_error(GLOBAL_OK VARIANT_OK "just words\n",
