@@ -236,6 +236,11 @@ void kb_sync_defer_begin(void)
 	sync_deferred = 1;
 }
 
+void kb_sync_defer_drop(void)
+{
+	sync_deferred = 0;
+}
+
 int kb_sync_defer_end(const char *path)
 {
 	int fd, ret = 0;

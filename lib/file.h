@@ -17,7 +17,13 @@
  * with its fsyncs.  A crash before state.json leaves the run unrecorded
  * (resume redoes it); after, every file it names is on disk.  The vm
  * driver does the same for the ten or so campaign.json updates before a
- * boot: one syncfs before QEMU starts (runner/driver_vm.c).  Files
+ * boot: one syncfs before QEMU starts (runner/driver_vm.c).  The vm
+ * guest (builtin/guest.c) syncs nothing: its runs' files reach the
+ * host's file system through 9p without a cache (runner/guest_setup.c:
+ * each write is a write(2) of QEMU's on the host), and the host's
+ * syncfs after the boot (driver_vm.c, "record:") comes before
+ * state.json records them; a guest fsync was a round trip through QEMU
+ * and a host fsync each, a dozen a run.  Files
  * derivable from runs/ (results.json, report.txt, report.md, plots/)
  * are written with KB_WRITE_NOSYNC: atomic by rename, never half
  * written, but possibly the older version after a power cut, which the
@@ -62,6 +68,11 @@ int kb_write_atomic_opt(const char *path, const void *buf, size_t len,
  * message naming path. */
 void kb_sync_defer_begin(void);
 int kb_sync_defer_end(const char *path);
+
+/* End a deferral without a sync: for a writer whose files another
+ * process syncs before anything relies on them (the vm guest, see
+ * above). */
+void kb_sync_defer_drop(void);
 
 /* Create a new file at tmp (a temporary name) for writing, mode 0644:
  * O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC; a file or symlink already
