@@ -217,8 +217,9 @@ static int drop_duplicates(struct kb_rmodel *m)
 		char lb[KB_ITER_LABEL_MAX];
 
 		kb_warn("%zu run(s) appear twice in the results (first: %s %s "
-			"iteration %s, runs[%zu]): each copy is left out of the "
-			"statistics (a results file edited or concatenated?)",
+			"iteration %s, runs[%zu]): the first of each is kept, every "
+			"later copy left out of the statistics (a results file "
+			"edited or concatenated?)",
 			ndup, m->configs.v[x->config], m->jobs.v[x->job],
 			kb_iteration_label(x->iteration, m->campaign.warmup > 0 ?
 					   m->campaign.warmup : 0, lb), first);

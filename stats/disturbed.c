@@ -1,6 +1,7 @@
 /* stats/disturbed.c - disturbed runs (stats/disturbed.h). */
 #include "stats/disturbed.h"
 #include "results/rmodel.h"
+#include "lib/file.h"
 
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
@@ -74,8 +75,8 @@ static double quantile_select(double *x, size_t n, double p)
 
 /* Quantile p of metric over the counted runs (GSL's interpolated
  * quantile: quantile_select); NAN when none has it. */
-static double runs_quantile(const struct kb_rmodel *m, const char *metric,
-			    double p)
+static double runs_quantile_job(const struct kb_rmodel *m,
+				const char *metric, double p, size_t job)
 {
 	size_t k = kb_rmodel__metric(m, metric), r, n = 0;
 	double *x = calloc(m->nruns + 1, sizeof(*x)), q = NAN;
@@ -83,12 +84,41 @@ static double runs_quantile(const struct kb_rmodel *m, const char *metric,
 	if (!x)
 		return NAN;
 	for (r = 0; r < m->nruns; r++)
-		if (counted_ok(&m->runs[r]) && isfinite(value_of(m, r, k)))
+		if (counted_ok(&m->runs[r]) && isfinite(value_of(m, r, k)) &&
+		    (job == KB_RMODEL_NONE || m->runs[r].job == job))
 			x[n++] = value_of(m, r, k);
 	if (n)
 		q = quantile_select(x, n, p);
 	free(x);
 	return q;
+}
+
+/* runs_quantile_job() over every job's runs */
+static double runs_quantile(const struct kb_rmodel *m, const char *metric,
+			    double p)
+{
+	return runs_quantile_job(m, metric, p, KB_RMODEL_NONE);
+}
+
+/* The limits of task.other.cpu_pct and cpu.idle_pct from the quartiles
+ * of the runs of job (KB_RMODEL_NONE: of every job) */
+static void job_limits(const struct kb_rmodel *m,
+		       const struct kb_disturbed_rules *r, size_t job,
+		       double *other_q1, double *idle_q3, double *other_lim,
+		       double *idle_lim)
+{
+	*other_q1 = runs_quantile_job(m, "task.other.cpu_pct", 0.25, job);
+	*idle_q3 = runs_quantile_job(m, "cpu.idle_pct", 0.75, job);
+	*other_lim = *idle_lim = NAN;
+	if (isfinite(r->other_cpu_pct)) {
+		*other_lim = r->other_cpu_pct;
+		if (isfinite(*other_q1) && isfinite(r->other_factor) &&
+		    r->other_factor * *other_q1 > *other_lim)
+			*other_lim = r->other_factor * *other_q1;
+	}
+	if (isfinite(r->idle_fraction) && isfinite(*idle_q3) &&
+	    *idle_q3 >= KB_DISTURBED_IDLE_MIN_REF)
+		*idle_lim = r->idle_fraction * *idle_q3;
 }
 
 double stats_runs_median_in(const struct kb_rmodel *m, const char *metric)
@@ -154,47 +184,52 @@ int stats_mark_disturbed_in(struct kb_rmodel *m,
 {
 	struct kb_disturbed_rules own;
 	struct kb_rdisturbed_settings set = { 0 };
-	double other_q1 = runs_quantile(m, "task.other.cpu_pct", 0.25);
-	double idle_q3 = runs_quantile(m, "cpu.idle_pct", 0.75);
-	double other_lim = NAN, idle_lim = NAN;
+	double other_q1, idle_q3, other_lim, idle_lim;
 	size_t k_other = kb_rmodel__metric(m, "task.other.cpu_pct");
 	size_t k_steal = kb_rmodel__metric(m, "cpu.steal_pct");
 	size_t k_psi = kb_rmodel__metric(m, "psi.cpu_some_pct");
 	size_t k_idle = kb_rmodel__metric(m, "cpu.idle_pct");
+	size_t nj = m->jobs.n, i;
+	double (*lim)[2] = kb_xmalloc((nj + 1) * sizeof(*lim));
 	int ndist = 0;
-	size_t i;
 
 	if (!r) {
 		kb_disturbed_rules_of(&m->campaign, &own);
 		r = &own;
 	}
-	if (isfinite(r->other_cpu_pct)) {
-		other_lim = r->other_cpu_pct;
-		if (isfinite(other_q1) && isfinite(r->other_factor) &&
-		    r->other_factor * other_q1 > other_lim)
-			other_lim = r->other_factor * other_q1;
+	/* each job against its own quiet level: a job that keeps the CPU
+	 * busy has less idle than a light one on the same quiet machine
+	 * (a helper's trial: randread-4k at 35% idle judged by seqwrite's
+	 * 70%); the campaign's levels are recorded (one job: the same) */
+	for (i = 0; i < nj; i++) {
+		double q1, q3;
+
+		job_limits(m, r, i, &q1, &q3, &lim[i][0], &lim[i][1]);
 	}
-	if (isfinite(r->idle_fraction) && isfinite(idle_q3) &&
-	    idle_q3 >= KB_DISTURBED_IDLE_MIN_REF)
-		idle_lim = r->idle_fraction * idle_q3;
+	job_limits(m, r, KB_RMODEL_NONE, &other_q1, &idle_q3, &other_lim,
+		   &idle_lim);
+	lim[nj][0] = other_lim;
+	lim[nj][1] = idle_lim;
 
 	for (i = 0; i < m->nruns; i++) {
 		struct reasons why = { .n = 0 };
+		size_t j = m->runs[i].job < nj ? m->runs[i].job : nj;
 
 		if (m->runs[i].ok) {
 			add_reason(&why, "task.other.cpu_pct",
-				   value_of(m, i, k_other), ">", other_lim);
+				   value_of(m, i, k_other), ">", lim[j][0]);
 			add_reason(&why, "cpu.steal_pct",
 				   value_of(m, i, k_steal), ">", r->steal_pct);
 			add_reason(&why, "psi.cpu_some_pct",
 				   value_of(m, i, k_psi), ">", r->psi_pct);
 			add_reason(&why, "cpu.idle_pct",
-				   value_of(m, i, k_idle), "<", idle_lim);
+				   value_of(m, i, k_idle), "<", lim[j][1]);
 		}
 		kb_rmodel__set_disturbed(m, i, why.v, why.n, exclude);
 		if (why.n && !m->runs[i].warmup)
 			ndist++;
 	}
+	free(lim);
 	set.other_cpu_pct = r->other_cpu_pct;
 	set.other_factor = r->other_factor;
 	set.other_cpu_q1 = other_q1;

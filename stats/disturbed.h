@@ -5,12 +5,19 @@
  * (kernels.conf [global], campaign.json "campaign"."disturbed"):
  *
  *   task.other.cpu_pct > max(disturbed_other_cpu_pct, 1.5 x the
- *       campaign's lower quartile of task.other.cpu_pct)   default 40
+ *       job's lower quartile of task.other.cpu_pct)        default 40
  *   cpu.steal_pct      > disturbed_steal_pct                default 5
  *   psi.cpu_some_pct   > disturbed_psi_pct                  default 40
- *   cpu.idle_pct       < disturbed_idle_fraction x the campaign's upper
+ *   cpu.idle_pct       < disturbed_idle_fraction x the job's upper
  *       quartile of cpu.idle_pct (only when that quartile is >= 2%: a
  *       workload that leaves no idle has none to lose)     default 0.5
+ *
+ * The quartiles are each job's, over its counted runs in every
+ * configuration: a job that keeps the CPU busy leaves less idle (and
+ * wakes other kworkers) than a light one on the same quiet machine.
+ * campaign.json's "disturbed" records the quartiles and limits over
+ * every job's runs (with one job, the same); retry_quiet_wait holds the
+ * idle machine to that task.other limit.
  *
  * The campaign's quiet level is a quartile, not the median: under a load
  * that comes and goes, half or more of the runs can be disturbed and the

@@ -78,6 +78,39 @@ static void test_quiet_not_flagged(void **state)
 	json_decref(res);
 }
 
+/* Each job against its own quiet level: the quiet series as a heavy
+ * job, and again as a light job with twice the idle CPU (a helper's
+ * trial: randread-4k at 35% idle, seqwrite at 70%, on a quiet
+ * machine).  Judged by the campaign's upper quartile (the light job's),
+ * the heavy job's runs were under half of it and disturbed. */
+static void test_quartiles_per_job(void **state)
+{
+	json_t *res = load_csv("tests/data/stats/aa-quiet.csv");
+	json_t *runs = json_object_get(res, "runs"), *run, *light;
+	size_t i, n0 = json_array_size(runs), d, n;
+	int nd;
+
+	(void)state;
+	for (i = 0; i < n0; i++) {
+		run = json_array_get(runs, i);
+		light = json_deep_copy(run);
+		json_object_set_new(light, "job", json_string("seqwrite"));
+		json_object_set_new(json_object_get(light, "metrics"),
+			"cpu.idle_pct", json_real(2 * num(run, "cpu.idle_pct")));
+		json_array_append_new(runs, light);
+	}
+	json_object_set_new(json_object_get(res, "campaign"), "jobs",
+			    json_pack("[s, s]", "randread-4k", "seqwrite"));
+	nd = tree_mark_disturbed(res, NULL, 0);
+	tree_disturbed_count(res, NULL, NULL, &d, &n);
+	assert_int_equal(n, 2 * n0);
+	assert_int_equal((size_t)nd, d);
+	/* as few as the quiet series alone gives (fewer than 5%) */
+	if (d * 20 >= n)
+		fail_msg("%zu of %zu quiet runs of two jobs disturbed", d, n);
+	json_decref(res);
+}
+
 static void test_load_flagged(void **state)
 {
 	json_t *res = load_csv("tests/data/stats/aa-switching-load.csv");
@@ -500,6 +533,7 @@ int main(void)
 		cmocka_unit_test(test_report_notes),
 		cmocka_unit_test(test_report_notes_capped),
 		cmocka_unit_test(test_busy_one_rule),
+		cmocka_unit_test(test_quartiles_per_job),
 		cmocka_unit_test(test_quantiles_as_sorted),
 		cmocka_unit_test(test_typed_model),
 	};

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "capture.h"
 #include "lib/err.h"
 #include "parsers/json_file.h"
 #include "results/model.h"
@@ -201,10 +202,22 @@ static void test_duplicate_runs(void **state)
 	struct kb_rmodel *m;
 	size_t n;
 
+	struct capture c;
+	char *msg;
+
 	(void)state;
 	if (!res)
 		fail_msg("%s", err.text);
+	cap_begin(&c);
 	m = kb_rmodel__new(res);
+	msg = cap_end(&c);
+	/* says which copy counts (a helper read "each copy is left out"
+	 * as both) */
+	if (!strstr(msg, "1 run(s) appear twice in the results (first: a rr "
+		    "iteration ") || !strstr(msg, ", runs[3]): the first of "
+		    "each is kept, every later copy left out of the statistics"))
+		fail_msg("the duplicate's warning:\n%s", msg);
+	free(msg);
 	assert_non_null(m);
 	assert_true(m->runs[0].counts && m->runs[1].counts &&
 		    m->runs[2].counts);
