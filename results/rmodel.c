@@ -235,7 +235,7 @@ static struct kb_rmodel *build(json_t *results, json_t *runs,
 	json_t *c, *run, *v;
 	struct kb_rmodel *m;
 	const char *name;
-	size_t i, r, cap = 0, capbad = 0;
+	size_t i, r, cap = 0, capbad = 0, nodd = 0, odd_first = 0;
 
 	m = kb_xcalloc(1, sizeof(*m));
 	m->results = results;
@@ -259,6 +259,7 @@ static struct kb_rmodel *build(json_t *results, json_t *runs,
 	}
 	json_array_foreach(runs, r, run) {
 		struct kb_rrun *x = &m->runs[r];
+		json_t *it = json_object_get(run, "iteration");
 		const char *cfg = kb_jstr(run, "configuration");
 		const char *job = kb_jstr(run, "job");
 		const char *status = kb_jstr(run, "status");
@@ -272,8 +273,19 @@ static struct kb_rmodel *build(json_t *results, json_t *runs,
 		x->config = cfg ? kb_strlist_index(&m->configs, cfg) :
 			    KB_RMODEL_NONE;
 		x->job = job ? kb_strlist_index(&m->jobs, job) : KB_RMODEL_NONE;
-		x->iteration = (long)json_integer_value(json_object_get(run,
-							"iteration"));
+		x->iteration = (long)json_integer_value(it);
+		/* a damaged file: said, not read as round 0 in silence (a
+		 * helper's trial: "abc" paired the run with round 0) */
+		if ((it && (!json_is_integer(it) || json_integer_value(it) < 0)) ||
+		    !cfg || !job) {
+			if (!nodd++)
+				odd_first = r;
+			if (it && (!json_is_integer(it) ||
+				   json_integer_value(it) < 0))
+				json_object_set_new(run, "excluded", json_string(
+					"damaged: \"iteration\" is not a whole "
+					"number >= 0"));
+		}
 		x->order = json_is_number(ord) ? json_number_value(ord) :
 			   (double)r;
 		x->campaign = kb_strlist_index(&m->campaigns,
@@ -297,6 +309,13 @@ static struct kb_rmodel *build(json_t *results, json_t *runs,
 			hint = k + 1;
 		}
 	}
+	if (nodd)
+		kb_warn("%zu run(s) of the results have no \"configuration\" or "
+			"\"job\" string, or an \"iteration\" that is not a "
+			"whole number >= 0 (first: runs[%zu]; "
+			"docs/results-format.md): each is left out of the "
+			"statistics",
+			nodd, odd_first);
 	check_ranges(m, &capbad);
 	kb_rcampaign__fill(&m->campaign, results);
 	build_groups(m);

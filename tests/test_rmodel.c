@@ -183,6 +183,57 @@ static void test_value_ranges(void **state)
 /* A run twice in the results (an edited or concatenated file): the copy
  * is left out ("excluded": "duplicate"), not a second sample; the same
  * iteration of another configuration or campaign is no copy. */
+/* A damaged "iteration" (a string, a fraction, negative) or a run
+ * without a configuration: said, and left out, not read as round 0 (a
+ * helper's trial: "abc" paired the run with round 0 in silence). */
+static void test_damaged_runs(void **state)
+{
+	json_error_t err;
+	json_t *res = json_loads(
+		"{\"campaign\": {\"jobs\": [\"rr\"]},"
+		" \"configurations\": [{\"id\": \"a\"}],"
+		" \"runs\": ["
+		"  {\"configuration\": \"a\", \"job\": \"rr\", \"iteration\": 0,"
+		"   \"status\": \"ok\", \"metrics\": {\"read.iops\": 10}},"
+		"  {\"configuration\": \"a\", \"job\": \"rr\", \"iteration\": \"abc\","
+		"   \"status\": \"ok\", \"metrics\": {\"read.iops\": 11}},"
+		"  {\"configuration\": \"a\", \"job\": \"rr\", \"iteration\": 1.5,"
+		"   \"status\": \"ok\", \"metrics\": {\"read.iops\": 12}},"
+		"  {\"configuration\": \"a\", \"job\": \"rr\", \"iteration\": -1,"
+		"   \"status\": \"ok\", \"metrics\": {\"read.iops\": 13}},"
+		"  {\"configuration\": 5, \"job\": \"rr\", \"iteration\": 2,"
+		"   \"status\": \"ok\", \"metrics\": {\"read.iops\": 14}},"
+		"  {\"configuration\": \"a\", \"job\": \"rr\", \"iteration\": 3,"
+		"   \"status\": \"ok\", \"metrics\": {\"read.iops\": 15}}"
+		"]}", 0, &err);
+	struct kb_rmodel *m;
+	struct capture c;
+	char *msg;
+	size_t n;
+
+	(void)state;
+	if (!res)
+		fail_msg("%s", err.text);
+	cap_begin(&c);
+	m = kb_rmodel__new(res);
+	msg = cap_end(&c);
+	if (!strstr(msg, "4 run(s) of the results have no \"configuration\" "
+		    "or \"job\" string, or an \"iteration\" that is not a whole "
+		    "number >= 0 (first: runs[1];") ||
+	    !strstr(msg, "each is left out of the statistics"))
+		fail_msg("the damaged runs' warning:\n%s", msg);
+	free(msg);
+	assert_non_null(m);
+	assert_true(m->runs[0].counts && m->runs[5].counts);
+	assert_false(m->runs[1].counts || m->runs[2].counts ||
+		     m->runs[3].counts);
+	kb_rmodel__group(m, kb_rmodel__config(m, "a"), kb_rmodel__job(m, "rr"),
+			 &n);
+	assert_int_equal(n, 2);
+	kb_rmodel__delete(m);
+	json_decref(res);
+}
+
 static void test_duplicate_runs(void **state)
 {
 	json_error_t err;
@@ -1026,6 +1077,7 @@ int main(void)
 		cmocka_unit_test(test_names_and_values),
 		cmocka_unit_test(test_value_ranges),
 		cmocka_unit_test(test_duplicate_runs),
+		cmocka_unit_test(test_damaged_runs),
 		cmocka_unit_test(test_runs_and_groups),
 		cmocka_unit_test(test_no_runs),
 		cmocka_unit_test(test_campaign_info),
