@@ -525,34 +525,44 @@ static json_t *load_core(int dirfd, const char *rel,
 
 /* load_core() with jansson's wording for a failure, except a missing
  * file when missing is given (*missing = 1, nothing printed). */
-static json_t *load_whole(int dirfd, const char *rel, const char *path,
-			  int *missing, const struct kb_json_sink *sink,
-			  int *sunk)
+static json_t *load_whole_as(int dirfd, const char *rel, const char *path,
+			     int *missing, const struct kb_json_sink *sink,
+			     int *sunk, unsigned flags)
 {
 	struct load_failure f;
 	json_t *j = load_core(dirfd, rel, sink, sunk, &f);
+	/* an error, or a warning for a caller that goes on without it */
+	void (*say)(const char *, ...) = (flags & KB_JSON_WARN) ? kb_warn :
+					 kb_error;
 
 	if (j)
 		return j;
 	if (f.at_open && missing && f.errnum == ENOENT)
 		*missing = 1;
 	else if (f.at_open)	/* no line or column to name: none read */
-		kb_error("%s: cannot open: %s", path, strerror(f.errnum));
+		say("%s: cannot open: %s", path, strerror(f.errnum));
 	else if (f.errnum == ENODEV)
-		kb_error("%s: a device, not a file: not read", path);
+		say("%s: a device, not a file: not read", path);
 	else if (f.errnum == EFBIG)
-		kb_error("%s: larger than %llu MiB, far more than any kbench or "
-			 "fio JSON file: not read", path,
-			 KB_JSON_MAX_BYTES >> 20);
+		say("%s: larger than %llu MiB, far more than any kbench or "
+		    "fio JSON file: not read", path,
+		    KB_JSON_MAX_BYTES >> 20);
 	else if (f.errnum == EILSEQ)
-		kb_error("%s: a NUL byte at offset %zu: not JSON (zeros left "
-			 "by a crash or a truncate?)", path, f.nul_at);
+		say("%s: a NUL byte at offset %zu: not JSON (zeros left "
+		    "by a crash or a truncate?)", path, f.nul_at);
 	else if (f.errnum)
-		kb_error("%s: read error: %s", path, strerror(f.errnum));
+		say("%s: read error: %s", path, strerror(f.errnum));
 	else
-		kb_error("%s:%d:%d: %s", path, f.err.line, f.err.column,
-			 f.err.text);
+		say("%s:%d:%d: %s", path, f.err.line, f.err.column,
+		    f.err.text);
 	return NULL;
+}
+
+static json_t *load_whole(int dirfd, const char *rel, const char *path,
+			  int *missing, const struct kb_json_sink *sink,
+			  int *sunk)
+{
+	return load_whole_as(dirfd, rel, path, missing, sink, sunk, 0);
 }
 
 json_t *kb_json_load_why(const char *path, const struct kb_json_sink *sink,
@@ -601,9 +611,9 @@ json_t *kb_json_load_existing_sink(const char *path, int *missing,
 json_t *kb_json_load_existing_sink_at(int dirfd, const char *rel,
 				      const char *path, int *missing,
 				      const struct kb_json_sink *sink,
-				      int *sunk)
+				      int *sunk, unsigned flags)
 {
 	*missing = 0;
 	*sunk = 0;
-	return load_whole(dirfd, rel, path, missing, sink, sunk);
+	return load_whole_as(dirfd, rel, path, missing, sink, sunk, flags);
 }

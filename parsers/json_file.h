@@ -94,10 +94,13 @@ json_t *kb_json_load_existing_sink(const char *path, int *missing,
  * directory open at dirfd (openat(2); AT_FDCWD: the working directory),
  * which is path: the name every message gives.  A loop over many files
  * of one directory walks two path components per file instead of the
- * whole path (issue 16: the 10k metrics.json of a report). */
+ * whole path (issue 16: the 10k metrics.json of a report).  flags:
+ * KB_JSON_WARN prints a failure as a warning (a caller that goes on
+ * without the file: a damaged run counted as failed), else 0. */
+#define KB_JSON_WARN 1u
 json_t *kb_json_load_existing_sink_at(int dirfd, const char *rel,
 				      const char *path, int *missing,
 				      const struct kb_json_sink *sink,
-				      int *sunk);
+				      int *sunk, unsigned flags);
 
 #endif

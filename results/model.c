@@ -509,17 +509,20 @@ static json_t *load_campaign(const char *dir, int reparse,
 
 				m = kb_json_load_existing_sink_at(fd,
 					rel ? rel : mpath, mpath, &missing,
-					&sink, &sunk);
+					&sink, &sunk, KB_JSON_WARN);
 				free(rel);
 				if (!sunk)	/* part of it at most */
 					kb_run_values__abort_row(vals);
 			} else {
-				m = kb_json_load_existing(mpath, &missing);
+				m = kb_json_load_existing_sink_at(AT_FDCWD,
+					mpath, mpath, &missing, NULL, &sunk,
+					KB_JSON_WARN);
 			}
+			/* warnings: the run counts as failed, nothing stops */
 			if (m && (!json_is_string(json_object_get(m, "status")) ||
 				  !json_is_object(json_object_get(m, "metrics")))) {
-				kb_error("%s: not a run's metrics (no \"status\" "
-					 "string or \"metrics\" object)", mpath);
+				kb_warn("%s: not a run's metrics (no \"status\" "
+					"string or \"metrics\" object)", mpath);
 				json_decref(m);
 				m = NULL;
 				if (sunk)

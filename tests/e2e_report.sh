@@ -91,6 +91,18 @@ if [ -n "$campaign" ]; then
 	rc5=$?
 	check "a metric name one edit off: exit 2 ($rc4 $rc5), did you mean the one these results have" \
 		"[ $rc4 -eq 2 ] && [ $rc5 -eq 2 ] && grep -q \"read.iopz: no such metric in these results; did you mean 'read.iops'?\" '$tmp/near1.err' && grep -q \"did you mean 'read.clat_p99_ns'?\" '$tmp/near2.err'"
+	# a run's metrics.json damaged: the run counts as failed and the
+	# report is written (exit 0), so the lines are warnings, with the
+	# file's line and column (a helper's trial: "error:" and exit 0)
+	cp -a "$campaign" "$tmp/dmg"
+	# a recorded run's (not a superseded copy's, NNN.superseded-K)
+	m1=$(jq -r '.runs[0] | "\(.configuration)/\(.job)/\(.iteration)"' "$campaign/results.json")
+	m1=$tmp/dmg/runs/${m1%/*}/$(printf %03d "${m1##*/}")/metrics.json
+	truncate -s 100 "$m1"
+	"$KBENCH" report "$tmp/dmg" >/dev/null 2>"$tmp/dmg.err"
+	rc6=$?
+	check "a damaged metrics.json: report exits 0 (got $rc6), warnings naming FILE:LINE:COL and the run, no error" \
+		"[ $rc6 -eq 0 ] && grep -q 'warning: .*/metrics.json:[0-9]*:[0-9]*: ' '$tmp/dmg.err' && grep -q 'counted as failed here' '$tmp/dmg.err' && ! grep -q 'error:' '$tmp/dmg.err'"
 	check "--from-json state.json / campaign.json / a missing file: exit 2, each named for what it is (got $rc1 $rc2 $rc3)" \
 		"[ $rc1 -eq 2 ] && [ $rc2 -eq 2 ] && [ $rc3 -eq 2 ] && grep -q \"state.json: not a kbench results.json (a campaign's state.json\" '$tmp/fj1.err' && grep -q \"campaign.json: not a kbench results.json (a campaign's campaign.json\" '$tmp/fj2.err' && grep -q 'nosuch.json: cannot open: No such file' '$tmp/fj3.err' && ! grep -q -- '-1:-1\\|damaged' '$tmp/fj1.err' '$tmp/fj2.err' '$tmp/fj3.err'"
 fi
