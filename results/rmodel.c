@@ -563,12 +563,14 @@ static char *metrics_like(const struct kb_rmodel *m, const char *name,
 	return list;
 }
 
-int kb_rmodel__no_metric(const struct kb_rmodel *m, const char *name)
+int kb_rmodel__no_metric(const struct kb_rmodel *m, const char *asked)
 {
-	const char *near = kb_rmodel__metric_near(m, name);
-	int known = kb_metric_find(name) != NULL;
+	/* the name as typed, printed: control bytes as '?', cut at 80 */
+	char *name = kb_xstrndup_printable(asked, 80);
+	const char *near = kb_rmodel__metric_near(m, asked);
+	int known = kb_metric_find(asked) != NULL;
 	size_t nlike = 0;
-	char *like = near ? NULL : metrics_like(m, name, &nlike);
+	char *like = near ? NULL : metrics_like(m, asked, &nlike);
 	const char *what = known ? "no run in these results has a value for "
 				   "it" : "no such metric in these results";
 
@@ -583,6 +585,7 @@ int kb_rmodel__no_metric(const struct kb_rmodel *m, const char *name)
 		kb_error("--metric %s: %s (names look like read.iops, "
 			 "read.clat_p99_ns, cpu.iowait_pct)", name, what);
 	free(like);
+	free(name);
 	return -EINVAL;
 }
 

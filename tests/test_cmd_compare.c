@@ -372,6 +372,12 @@ static void test_compare_by_name(void **state)
 		"metric in these results; did you mean 'read.iops'?", NULL },
 		(const char *const[]){ "no configuration 'fixed'", NULL });
 	free(out);
+	/* a control byte in the name is shown as '?', not echoed raw */
+	rc = compare(&out, "--metric=read\x1b[2J.iops", x, r, NULL);
+	assert_int_equal(rc, 2);
+	says(out, (const char *const[]){ "--metric read?[2J.iops: no such "
+		"metric", NULL }, (const char *const[]){ "\x1b", NULL });
+	free(out);
 	/* a renamed variant: one --map VARIANT=OLD for all its tunable
 	 * values (fixed,NM=1 against stock,NM=1, not the baseline) */
 	{
