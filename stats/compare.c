@@ -1201,6 +1201,24 @@ static void comparison_row(struct kb_analysis *an,
  * campaign (order = block: the configuration's runs after the
  * baseline's) a drift moves one block against the other, shared or
  * not. */
+/* The MDE as printed: on the log scale (paired, welch-log) an effect of
+ * d is exp(d) - 1 up and exp(-d) - 1 down, "+13.35%/-11.78%" (a
+ * helper's trial: "+-13.35%" claimed a symmetric -13.35%); Welch on the
+ * values "+-X%". */
+static const char *mde_str(const struct kb_comparison_row *e, char *buf,
+			   size_t len)
+{
+	const char *a = e->analysis ?: "";
+	double up = e->mde_pct;
+
+	if (!strcmp(a, "paired") || !strcmp(a, "welch-log"))
+		snprintf(buf, len, "+%.2f%%/%.2f%%", up,
+			 100.0 * (1.0 / (1.0 + up / 100.0) - 1.0));
+	else
+		snprintf(buf, len, "+-%.2f%%", up);
+	return buf;
+}
+
 static int drift_shared(const struct kb_comparison_row *e)
 {
 	double db = e->drift_baseline.change_pct;
@@ -1283,12 +1301,14 @@ static void set_verdict(struct kb_comparison_row *e, double q,
 				      ">= %.3g%%", q, alpha, change, me);
 	} else if (isfinite(e->mde_pct) && e->mde_pct > e->max_mde_pct) {
 		verdict = "underpowered";
+		char mb[64];
+
 		reason = kb_xasprintf("no significant difference, but the "
-			"minimum detectable effect +-%.2f%% is larger than "
+			"minimum detectable effect %s is larger than "
 			"max_mde %.3g%%: a change of that size could go unseen; "
 			"add rounds (kbench run -o DIR --add-rounds N) or quiet "
 			"the machine, or accept it (--accept-underpowered)",
-			e->mde_pct, e->max_mde_pct);
+			mde_str(e, mb, sizeof(mb)), e->max_mde_pct);
 	} else {
 		verdict = "no significant difference";
 		if (!(isfinite(q) && q < alpha))
@@ -1476,27 +1496,28 @@ static const char *cv_str(double v, char *buf, size_t len)
 
 char *kb_mde_text(const struct kb_comparison_row *e)
 {
-	char cb[32], cn[32];
+	char cb[32], cn[32], mb[64];
 	const char *a = e->analysis ?: "";
 	double mde = e->mde_pct, alpha = e->alpha;
 	long long n = (long long)e->n, nb = (long long)e->n_baseline;
 
 	if (!isfinite(mde))
 		return NULL;
+	mde_str(e, mb, sizeof(mb));
 	if (!strcmp(a, "paired"))
-		return kb_xasprintf("minimum detectable effect +-%.2f%% (80%% "
+		return kb_xasprintf("minimum detectable effect %s (80%% "
 			"power, two-sided alpha %g, paired, n=%lld rounds, sd "
-			"of the per-round log ratios %.2f%%)", mde, alpha,
+			"of the per-round log ratios %.2f%%)", mb, alpha,
 			(long long)e->n_pairs, e->sd_log_ratio_pct);
 	if (!strcmp(a, "welch-log"))
-		return kb_xasprintf("minimum detectable effect +-%.2f%% (80%% "
+		return kb_xasprintf("minimum detectable effect %s (80%% "
 			"power, two-sided alpha %g, Welch on ln values, n=%lld "
 			"baseline and %lld, sd of ln values %.2f%% and "
-			"%.2f%%)", mde, alpha, nb, n, e->sd_log_baseline_pct,
+			"%.2f%%)", mb, alpha, nb, n, e->sd_log_baseline_pct,
 			e->sd_log_pct);
-	return kb_xasprintf("minimum detectable effect +-%.2f%% (80%% power, "
+	return kb_xasprintf("minimum detectable effect %s (80%% power, "
 		"two-sided alpha %g, Welch, n=%lld baseline and %lld, CV "
-		"%s and %s)", mde, alpha, nb, n,
+		"%s and %s)", mb, alpha, nb, n,
 		cv_str(e->cv_baseline_pct, cb, sizeof(cb)),
 		cv_str(e->cv_pct, cn, sizeof(cn)));
 }

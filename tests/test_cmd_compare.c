@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -273,6 +274,18 @@ static void test_compare_self_and_underpowered(void **state)
 		fail_msg("noisy A A: exit %d, expected 125:\n%s", rc, out);
 	assert_non_null(strstr(out, "underpowered"));
 	assert_non_null(strstr(out, "minimum detectable effect"));
+	{
+		/* on the log scale: +U% up is 1/(1+U) - 1 down, not -U% */
+		const char *at = strstr(out, "minimum detectable effect +");
+		double up = NAN, down = NAN;
+
+		assert_non_null(at);
+		assert_int_equal(sscanf(at, "minimum detectable effect +%lf%%/"
+					"%lf%%", &up, &down), 2);
+		assert_true(up > 5.0);
+		assert_true(fabs(down - 100.0 * (1.0 / (1.0 + up / 100.0) -
+						 1.0)) < 0.01);
+	}
 	flatten(out);	/* the advice to accept it, when not accepted */
 	says(out, (const char *const[]){ "or quiet the machine, or accept "
 		"it (--accept-underpowered)", NULL }, NULL);
