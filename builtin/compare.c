@@ -565,8 +565,10 @@ static void print_pair(FILE *out, const struct kb_rmodel *m,
 	/* the legend under the first table (it is the same for every
 	 * table); the "?" mark where a row has it first */
 	if (!said->legend)
-		kb_table_add_note(t, "change: vs base as the analysis below "
-			"estimates it, \"* -0.42%%*\" significant, "
+		kb_table_add_note(t, "base, new: arithmetic means of the "
+			"timed runs; change: vs base as the analysis below "
+			"estimates it (not the ratio of those means), "
+			"\"* -0.42%%*\" significant, "
 			"\"(+0.03%%)\" not%s%s; p adj: %s; rank p: Wilcoxon "
 			"signed-rank (paired) or Mann-Whitney U (unpaired), "
 			"two-sided, not used for the verdict; n and CV%%: "

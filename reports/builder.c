@@ -1042,7 +1042,10 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 		host_rows(c, t, i, job, metrics, nm, &hosts);
 	}
 
-	kb_table_add_note(t, "vs base: change vs %s%s as the "
+	kb_table_add_note(t, "values: arithmetic means of the timed runs "
+			  "(vs base can differ from their ratio: it is the "
+			  "analysis's estimate, on ln values or per round); "
+			  "vs base: change vs %s%s as the "
 			  "analysis below estimates it, \"* -0.42%%*\" "
 			  "significant, \"(+0.03%%)\" not%s; change CI: that "
 			  "change's 95%% CI in %%, of this comparison alone "
