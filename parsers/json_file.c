@@ -402,6 +402,7 @@ struct load_failure {
 	int errnum;
 	int at_open;		/* errnum is open(2)'s */
 	size_t nul_at;		/* errnum EILSEQ: the first NUL byte */
+	int fifo;		/* errnum ENODATA: read from a pipe */
 	json_error_t err;
 };
 
@@ -452,6 +453,7 @@ static json_t *load_core(int dirfd, const char *rel,
 	/* a /proc file is regular with size 0: read until EOF */
 	regular = S_ISREG(st.st_mode) && st.st_size > 0;
 	fifo = S_ISFIFO(st.st_mode);
+	f->fifo = fifo;
 	/* O_NONBLOCK "has no effect for regular files" (open(2)): cleared
 	 * for the rest only, two system calls fewer a file (a 100k-run
 	 * report reads 100k files) */
@@ -503,6 +505,11 @@ static json_t *load_core(int dirfd, const char *rel,
 			break;
 	}
 	close(fd);
+	if (!n) {	/* "empty", not jansson's "'[' or '{' expected" */
+		f->errnum = ENODATA;
+		free(buf);
+		return NULL;
+	}
 	{
 		/* zeros (a file cut short by a crash, a truncate -s): said
 		 * so, not jansson's "'[' or '{' expected near end of
@@ -547,6 +554,9 @@ static json_t *load_whole_as(int dirfd, const char *rel, const char *path,
 		say("%s: larger than %llu MiB, far more than any kbench or "
 		    "fio JSON file: not read", path,
 		    KB_JSON_MAX_BYTES >> 20);
+	else if (f.errnum == ENODATA)
+		say("%s: empty (0 bytes%s): no JSON in it", path,
+		    f.fifo ? " from a pipe or FIFO" : "");
 	else if (f.errnum == EILSEQ)
 		say("%s: a NUL byte at offset %zu: not JSON (zeros left "
 		    "by a crash or a truncate?)", path, f.nul_at);
@@ -579,6 +589,8 @@ json_t *kb_json_load_why(const char *path, const struct kb_json_sink *sink,
 	else if (f.errnum == EILSEQ)
 		*why = kb_xasprintf("a NUL byte at offset %zu (zeros left by "
 				    "a crash?)", f.nul_at);
+	else if (f.errnum == ENODATA)
+		*why = kb_xstrdup("empty (0 bytes)");
 	else if (f.errnum == EFBIG)
 		*why = kb_xasprintf("larger than %llu MiB",
 				    KB_JSON_MAX_BYTES >> 20);

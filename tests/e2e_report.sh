@@ -91,6 +91,12 @@ if [ -n "$campaign" ]; then
 	rc5=$?
 	check "a metric name one edit off: exit 2 ($rc4 $rc5), did you mean the one these results have" \
 		"[ $rc4 -eq 2 ] && [ $rc5 -eq 2 ] && grep -q \"read.iopz: no such metric in these results; did you mean 'read.iops'?\" '$tmp/near1.err' && grep -q \"did you mean 'read.clat_p99_ns'?\" '$tmp/near2.err'"
+	# a FIFO with no writer: said empty, not jansson's "'[' expected"
+	mkfifo "$tmp/ff.json"
+	timeout 20 "$KBENCH" report --from-json "$tmp/ff.json" >/dev/null 2>"$tmp/ff.err"
+	rc7=$?
+	check "--from-json a FIFO with no writer: exit 2 (got $rc7), said empty, from a pipe" \
+		"[ $rc7 -eq 2 ] && grep -q 'ff.json: empty (0 bytes from a pipe or FIFO): no JSON in it' '$tmp/ff.err'"
 	# a run's metrics.json damaged: the run counts as failed and the
 	# report is written (exit 0), so the lines are warnings, with the
 	# file's line and column (a helper's trial: "error:" and exit 0)

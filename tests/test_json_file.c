@@ -69,7 +69,10 @@ static void check_same(const char *path, int must_be_fast)
 	if (fast)
 		assert_same_tree(fast, want);
 	json_decref(fast);
-	if (!want)
+	if (!want && !len)	/* said as empty, not "'[' or '{' expected" */
+		want_msg = kb_xasprintf("kbench: error: %s: empty (0 bytes): "
+					"no JSON in it\n", path);
+	else if (!want)
 		want_msg = kb_xasprintf("kbench: error: %s:%d:%d: %s\n", path,
 					err.line, err.column, err.text);
 	cap_begin(&c);
