@@ -260,6 +260,7 @@ static struct kb_rmodel *build(json_t *results, json_t *runs,
 	json_array_foreach(runs, r, run) {
 		struct kb_rrun *x = &m->runs[r];
 		json_t *it = json_object_get(run, "iteration");
+		int bad_it;
 		const char *cfg = kb_jstr(run, "configuration");
 		const char *job = kb_jstr(run, "job");
 		const char *status = kb_jstr(run, "status");
@@ -276,12 +277,12 @@ static struct kb_rmodel *build(json_t *results, json_t *runs,
 		x->iteration = (long)json_integer_value(it);
 		/* a damaged file: said, not read as round 0 in silence (a
 		 * helper's trial: "abc" paired the run with round 0) */
-		if ((it && (!json_is_integer(it) || json_integer_value(it) < 0)) ||
-		    !cfg || !job) {
+		bad_it = it && (!json_is_integer(it) ||
+				json_integer_value(it) < 0);
+		if (bad_it || !cfg || !job) {
 			if (!nodd++)
 				odd_first = r;
-			if (it && (!json_is_integer(it) ||
-				   json_integer_value(it) < 0))
+			if (bad_it)
 				json_object_set_new(run, "excluded", json_string(
 					"damaged: \"iteration\" is not a whole "
 					"number >= 0"));

@@ -284,10 +284,9 @@ char *tunable_read(const char *path, int quiet)
 
 /* One write(2) of the value, as `echo -n VALUE > FILE` does: sysfs and
  * /proc/sys take the whole value from one write and never truncate; what
- * the kernel made of it is read back by the caller. */
-/* Write value to path.  0 or -errno; the reason goes to why[] (after
- * the path: "does not exist", "write: Invalid argument") when why is
- * not NULL, else it is printed. */
+ * the kernel made of it is read back by the caller.  0 or -errno; the
+ * reason goes to why[] (after the path: "does not exist", "write:
+ * Invalid argument") when why is not NULL, else it is printed. */
 static int write_value_why(const char *path, const char *value, char *why,
 			   size_t whylen)
 {

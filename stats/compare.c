@@ -1191,16 +1191,6 @@ static void comparison_row(struct kb_analysis *an,
 	free(fb);
 }
 
-/* Two campaigns (kbench compare A B) whose samples drifted alike over
- * their own run orders (kbench compare A A, or the same drift in both):
- * each mean is taken over the same kind of span.  With linear drifts of
- * db and dc percent over the two spans, the means differ by about
- * (dc - db) / 2 from what the drift-free campaigns would give; below the
- * minimum effect that bias cannot make a change significant, so the
- * baseline's drift does not make the comparison undecidable.  Within one
- * campaign (order = block: the configuration's runs after the
- * baseline's) a drift moves one block against the other, shared or
- * not. */
 /* The MDE as printed: on the log scale (paired, welch-log) an effect of
  * d is exp(d) - 1 up and exp(-d) - 1 down, "+13.35%/-11.78%" (a
  * helper's trial: "+-13.35%" claimed a symmetric -13.35%); Welch on the
@@ -1219,6 +1209,16 @@ static const char *mde_str(const struct kb_comparison_row *e, char *buf,
 	return buf;
 }
 
+/* Two campaigns (kbench compare A B) whose samples drifted alike over
+ * their own run orders (kbench compare A A, or the same drift in both):
+ * each mean is taken over the same kind of span.  With linear drifts of
+ * db and dc percent over the two spans, the means differ by about
+ * (dc - db) / 2 from what the drift-free campaigns would give; below the
+ * minimum effect that bias cannot make a change significant, so the
+ * baseline's drift does not make the comparison undecidable.  Within one
+ * campaign (order = block: the configuration's runs after the
+ * baseline's) a drift moves one block against the other, shared or
+ * not. */
 static int drift_shared(const struct kb_comparison_row *e)
 {
 	double db = e->drift_baseline.change_pct;
@@ -1300,9 +1300,9 @@ static void set_verdict(struct kb_comparison_row *e, double q,
 		reason = kb_xasprintf("adjusted p = %.3g < %.3g and |%+.2f%%| "
 				      ">= %.3g%%", q, alpha, change, me);
 	} else if (isfinite(e->mde_pct) && e->mde_pct > e->max_mde_pct) {
-		verdict = "underpowered";
 		char mb[64];
 
+		verdict = "underpowered";
 		reason = kb_xasprintf("no significant difference, but the "
 			"minimum detectable effect %s is larger than "
 			"max_mde %.3g%%: a change of that size could go unseen; "

@@ -183,6 +183,18 @@ static void test_value_ranges(void **state)
 /* A run twice in the results (an edited or concatenated file): the copy
  * is left out ("excluded": "duplicate"), not a second sample; the same
  * iteration of another configuration or campaign is no copy. */
+/* kb_rmodel__new(res) with what it printed in *msg (malloc'd). */
+static struct kb_rmodel *model_said(json_t *res, char **msg)
+{
+	struct capture c;
+	struct kb_rmodel *m;
+
+	cap_begin(&c);
+	m = kb_rmodel__new(res);
+	*msg = cap_end(&c);
+	return m;
+}
+
 /* A damaged "iteration" (a string, a fraction, negative) or a run
  * without a configuration: said, and left out, not read as round 0 (a
  * helper's trial: "abc" paired the run with round 0 in silence). */
@@ -207,16 +219,13 @@ static void test_damaged_runs(void **state)
 		"   \"status\": \"ok\", \"metrics\": {\"read.iops\": 15}}"
 		"]}", 0, &err);
 	struct kb_rmodel *m;
-	struct capture c;
 	char *msg;
 	size_t n;
 
 	(void)state;
 	if (!res)
 		fail_msg("%s", err.text);
-	cap_begin(&c);
-	m = kb_rmodel__new(res);
-	msg = cap_end(&c);
+	m = model_said(res, &msg);
 	if (!strstr(msg, "4 run(s) of the results have no \"configuration\" "
 		    "or \"job\" string, or an \"iteration\" that is not a whole "
 		    "number >= 0 (first: runs[1];") ||
@@ -251,17 +260,13 @@ static void test_duplicate_runs(void **state)
 		"   \"status\": \"ok\", \"metrics\": {\"read.iops\": 10}}"
 		"]}", 0, &err);
 	struct kb_rmodel *m;
-	size_t n;
-
-	struct capture c;
 	char *msg;
+	size_t n;
 
 	(void)state;
 	if (!res)
 		fail_msg("%s", err.text);
-	cap_begin(&c);
-	m = kb_rmodel__new(res);
-	msg = cap_end(&c);
+	m = model_said(res, &msg);
 	/* says which copy counts (a helper read "each copy is left out"
 	 * as both) */
 	if (!strstr(msg, "1 run(s) appear twice in the results (first: a rr "
