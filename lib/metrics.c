@@ -7,7 +7,7 @@
 	  D " I/Os per second, summed over the jobs (fio JSON " d ".iops)" }, \
 	{ d ".bw_kib", "KiB/s", KB_HIGHER_BETTER, D " KiB/s", \
 	  D " bandwidth in KiB/s, summed over the jobs (fio JSON " d ".bw)" }, \
-	{ d ".clat_mean_ns", "ns", KB_LOWER_BETTER, D " clat", \
+	{ d ".clat_mean_ns", "ns", KB_LOWER_BETTER, D " clat mean", \
 	  D " mean completion latency, weighted by I/O count over jobs" }, \
 	{ d ".clat_p50_ns", "ns", KB_LOWER_BETTER, D " clat p50", \
 	  D " median completion latency" }, \
@@ -15,7 +15,7 @@
 	  D " 99th percentile completion latency" }, \
 	{ d ".clat_p999_ns", "ns", KB_LOWER_BETTER, D " clat p99.9", \
 	  D " 99.9th percentile completion latency" }, \
-	{ d ".lat_mean_ns", "ns", KB_LOWER_BETTER, D " lat", \
+	{ d ".lat_mean_ns", "ns", KB_LOWER_BETTER, D " lat mean", \
 	  D " mean total latency (submission + completion)" }, \
 	{ d ".lat_p50_ns", "ns", KB_LOWER_BETTER, D " lat p50", \
 	  D " median total latency (fio lat_percentiles=1)" }, \

@@ -552,6 +552,35 @@ static void hidden_significant_note(struct ctx *c, struct kb_table *t,
 	free(list);
 }
 
+
+/* Why the comparisons of the table's metrics that analysis (not
+ * "paired", the default of a campaign of rounds) covers are unpaired:
+ * their one analysis_reason (stats/compare.c choose_analysis(): no run
+ * order recorded, order = block, different campaigns, ...), as kbench
+ * compare prints it; NULL when paired or when they give different
+ * reasons. */
+static const char *unpaired_why(struct ctx *c, const char *job,
+				const char **metrics, size_t nm,
+				const char *analysis)
+{
+	const struct kb_comparison_row *e;
+	const char *why = NULL;
+	size_t m, i;
+
+	if (!strcmp(analysis, "paired"))
+		return NULL;
+	for (m = 0; m < nm; m++)
+		for (i = 0; i < c->ncfgs; i++) {
+			e = find_comparison(c, c->cfgs[i].id, job, metrics[m]);
+			if (!e || !e->analysis || strcmp(e->analysis, analysis))
+				continue;
+			if (!e->analysis_reason ||
+			    (why && strcmp(why, e->analysis_reason)))
+				return NULL;
+			why = e->analysis_reason;
+		}
+	return why;
+}
 /* Under the comparison table: how significance was decided, the
  * minimum detectable effect, outliers, drift, warm-up and samples too
  * small to test (stats/compare.h). */
@@ -578,7 +607,7 @@ static void comparison_notes(struct ctx *c, struct kb_table *t,
 		 * more than one, the configurations of each (a merged report
 		 * of two campaigns has paired rows and unpaired ones) */
 		struct kb_strlist an = { 0 };
-		const char *a;
+		const char *a, *why;
 		size_t k;
 
 		for (m = 0; m < nm; m++)
@@ -609,8 +638,10 @@ static void comparison_notes(struct ctx *c, struct kb_table *t,
 			for (w = 0; w < who.n; w++)
 				fprintf(f, "%s%s", w ? ", " : " of ", who.v[w]);
 			fclose(f);
-			kb_table_add_note(t, "analysis%s: %s", list,
-					  kb_analysis_text(an.v[k]));
+			why = unpaired_why(c, job, metrics, nm, an.v[k]);
+			kb_table_add_note(t, "analysis%s: %s%s%s", list,
+					  kb_analysis_text(an.v[k]),
+					  why ? "; why: " : "", why ?: "");
 			free(list);
 			free(who.v);
 		}
@@ -844,9 +875,11 @@ static void set_summary_cells(struct kb_table *t, size_t row, size_t col,
 		kb_table_set(t, row, col, "%.*f", dec, s->mean);
 	else
 		kb_table_set(t, row, col, "n/a");
-	if (s && isfinite(s->ci95_lo) && isfinite(s->ci95_hi))
+	if (s && isfinite(kb_ci95_half(s->mean, s->ci95_lo, s->ci95_hi,
+					s->harmonic)))
 		kb_table_set(t, row, col + 3, "%.*f", dec,
-			     (s->ci95_hi - s->ci95_lo) / 2);
+			     kb_ci95_half(s->mean, s->ci95_lo, s->ci95_hi,
+					  s->harmonic));
 	else
 		kb_table_set(t, row, col + 3, "n/a");
 	if (s && isfinite(s->cv_pct))
@@ -1423,6 +1456,22 @@ static char *per_campaign(const struct kb_rcampaign *camp, const double *num,
 	return out;
 }
 
+/* The kernel release every campaign of a merged report ran on (their
+ * environments'), NULL when they differ or one has none: a local
+ * variant's release in the Kernels header (a helper read "running" in a
+ * merged report of one machine's campaigns as a loss). */
+static const char *same_release(const struct kb_rcampaign *camp)
+{
+	const char *r = camp->envs[0].kernel_release;
+	size_t i;
+
+	for (i = 1; r && i < camp->nenvs; i++)
+		if (!camp->envs[i].kernel_release ||
+		    strcmp(camp->envs[i].kernel_release, r))
+			return NULL;
+	return r;
+}
+
 /* Merged campaigns whose environments name different fio versions:
  * "fio: fio-3.33 (A), fio-3.35 (B)" and 1; 0 when they agree (the
  * first's, fio_header(), is the header's).  campaign.environments is
@@ -1480,9 +1529,9 @@ static void build_header(struct ctx *c, struct kb_report *r)
 		/* a local variant without release =: the kernel the campaign
 		 * ran on (one campaign's environment; a merged report's
 		 * campaigns may have run on several) */
-		if (!release && (!e->method || !strcmp(e->method, "local")) &&
-		    camp->nenvs <= 1)
-			release = env->kernel_release;
+		if (!release && (!e->method || !strcmp(e->method, "local")))
+			release = camp->nenvs <= 1 ? env->kernel_release :
+				  same_release(camp);
 		accel = e->accel;
 		if (release && !strcmp(release, variant))
 			release = NULL;

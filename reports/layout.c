@@ -514,9 +514,14 @@ static struct kb_table *scaling(const struct lctx *c, const struct dim *sw)
 				kb_table_set(t, row, q + 1, "n/a");
 		}
 	}
-	kb_table_add_note(t, "mean of the timed runs per cell; %% change: vs "
-			  "%s at the same %s; n/a: no run", rv.n ?
-			  rv.v[base] : "the baseline", sw->name);
+	/* one row (one variant): no change rows, none explained */
+	if (rv.n > 1)
+		kb_table_add_note(t, "mean of the timed runs per cell; %% "
+				  "change: vs %s at the same %s; n/a: no run",
+				  rv.v[base], sw->name);
+	else
+		kb_table_add_note(t, "mean of the timed runs per cell; n/a: "
+				  "no run");
 	free(bid);
 	free(means);
 	free(have);

@@ -2,6 +2,7 @@
 #include "reports/profile.h"
 #include "results/rmodel.h"
 #include "lib/file.h"
+#include "stats/summary.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -97,9 +98,11 @@ static void mean_cell(struct pctx *c, struct kb_table *t, size_t row,
 	if (!with_ci)
 		return;
 	/* the CI is written (null otherwise) only with an sd */
-	if (s && s->has_sd && isfinite(s->ci95_lo) && isfinite(s->ci95_hi))
+	if (s && s->has_sd && isfinite(kb_ci95_half(s->mean, s->ci95_lo,
+						     s->ci95_hi, s->harmonic)))
 		kb_table_set(t, row, col + 1, "%.*f", dec,
-			     (s->ci95_hi - s->ci95_lo) / 2);
+			     kb_ci95_half(s->mean, s->ci95_lo, s->ci95_hi,
+					  s->harmonic));
 	else
 		kb_table_set(t, row, col + 1, "n/a");
 }

@@ -29,7 +29,9 @@ void results_cis_of(json_t *results, struct results_cis *out)
 		out->summaries[out->nsummaries++] = (struct results_summary_ci){
 			kb_jstr(e, "configuration"), kb_jstr(e, "job"),
 			kb_jstr(e, "metric"), num(e, "mean"),
-			num(e, "ci95_lo"), num(e, "ci95_hi") };
+			num(e, "ci95_lo"), num(e, "ci95_hi"),
+			kb_jstr(e, "mean_kind") &&
+			!strcmp(kb_jstr(e, "mean_kind"), "harmonic") };
 	out->comparisons = kb_xcalloc(json_array_size(cmps) + 1,
 				      sizeof(*out->comparisons));
 	json_array_foreach(cmps, i, e)

@@ -15,10 +15,13 @@
 struct json_t;	/* jansson's, for the results model (results/model.h) */
 
 /* One summary: the mean of a metric of (configuration, job) and the 95%
- * CI of that mean (Student t), in the metric's unit. */
+ * CI of that mean (Student t, its lower end cut at 0 for values never
+ * below 0: stats/summary.h), in the metric's unit; harmonic 1 for the
+ * mean of a fixed-work rate ("mean_kind": "harmonic"). */
 struct results_summary_ci {
 	const char *configuration, *job, *metric;
 	double mean, ci95_lo, ci95_hi;
+	int harmonic;
 };
 
 /* One comparison of configuration with baseline: its analysis ("paired",

@@ -4,6 +4,7 @@
 #include "results/campaign_json.h"
 #include "results/model.h"
 #include "stats/compare.h"
+#include "stats/summary.h"
 #include "results/rmodel.h"
 #include "lib/err.h"
 #include "lib/file.h"
@@ -65,13 +66,16 @@ int adaptive_add_rounds(struct kb_campaign *c, unsigned n)
 	return write_plan(c, timed);
 }
 
-/* CI half-width in % of the mean; INFINITY without a CI. */
+/* CI half-width (the "+-" of the tables: kb_ci95_half()) in % of the
+ * mean; INFINITY without a CI. */
 static double half_pct(const struct results_summary_ci *s)
 {
-	if (isnan(s->ci95_lo) || isnan(s->ci95_hi) || isnan(s->mean) ||
-	    s->mean == 0.0)
+	double h = kb_ci95_half(s->mean, s->ci95_lo, s->ci95_hi,
+				s->harmonic);
+
+	if (isnan(h) || s->mean == 0.0)
 		return INFINITY;
-	return (s->ci95_hi - s->ci95_lo) / 2.0 / fabs(s->mean) * 100.0;
+	return h / fabs(s->mean) * 100.0;
 }
 
 /* The analysis of a comparison as a reader names it */

@@ -852,8 +852,12 @@ static const char *choose_analysis(const struct kb_rmodel *model,
 	if (rounds)
 		*why = kb_xstrdup("the configurations come from different "
 				  "campaigns: unpaired");
-	else if (order)
+	else if (order && !strcmp(order, "block"))
 		*why = kb_xasprintf("order = %s: no rounds to pair; unpaired",
+				    order);
+	else if (order)	/* results.json from elsewhere, or edited */
+		*why = kb_xasprintf("order = %s is none of interleave, random "
+				    "and block: no rounds to pair; unpaired",
 				    order);
 	else
 		*why = kb_xstrdup("the campaign does not record its run order "

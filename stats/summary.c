@@ -62,6 +62,12 @@ int kb_summarize(const double *x, size_t n, struct kb_summary *s)
 	half = t * s->sd / sqrt((double)n);
 	s->ci95_lo = s->mean - half;
 	s->ci95_hi = s->mean + half;
+	/* a mean of values never below 0 cannot be below 0: the interval is
+	 * cut there (intersected with the parameter's range, still a 95%
+	 * set: the mean is never below 0, so no interval that covered it
+	 * loses it), as compare cuts a change's CI at -100% */
+	if (s->ci95_lo < 0.0 && s->min >= 0.0)
+		s->ci95_lo = 0.0;
 out:
 	free(work);
 	return ret;
@@ -93,6 +99,13 @@ int kb_summarize_fixed_work(const double *x, size_t n, struct kb_summary *s)
 	}
 	free(y);
 	return 0;
+}
+
+double kb_ci95_half(double mean, double lo, double hi, int harmonic)
+{
+	if (!isfinite(mean) || !isfinite(lo) || !isfinite(hi))
+		return NAN;
+	return harmonic ? (hi - lo) / 2.0 : hi - mean;
 }
 
 int kb_metric_is_rate(const char *metric)

@@ -15,7 +15,11 @@
  *   mean     = sum(x) / n
  *   sd       = sqrt(sum((x - mean)^2) / (n - 1))     sample sd, n - 1
  *   cv_pct   = sd / |mean| * 100
- *   ci95     = mean -+ t(0.975, n - 1) * sd / sqrt(n)   Student t
+ *   ci95     = mean -+ t(0.975, n - 1) * sd / sqrt(n)   Student t,
+ *              the lower end cut at 0 when no value is below 0 (a mean
+ *              latency's interval at n = 2 reaches below 0 as soon as
+ *              its CV passes 11%: t(0.975, 1) = 12.7); the half-width
+ *              printed as "+-" stays t * sd / sqrt(n): kb_ci95_half()
  *   median   = middle of the sorted values (mean of the two middle ones
  *              when n is even), found by selection (GSL's
  *              gsl_stats_median, quickselect: O(n), no sort)
@@ -54,6 +58,13 @@ int kb_summarize(const double *x, size_t n, struct kb_summary *s);
  * rates; min, median and max too.  s->harmonic = 1.  Returns as
  * kb_summarize(); -EDOM when a value is <= 0. */
 int kb_summarize_fixed_work(const double *x, size_t n, struct kb_summary *s);
+
+/* The "+-" of a summary with mean and 95% CI [lo, hi]: hi - mean, the
+ * half-width of the t interval even when its lower end was cut at 0
+ * (kb_summarize()); for a fixed-work rate (harmonic != 0: the inverted
+ * CI is not symmetric) half the width, (hi - lo) / 2.  NAN when an end
+ * is not finite. */
+double kb_ci95_half(double mean, double lo, double hi, int harmonic);
 
 /* 1 when metric is a rate a fixed-work job is summarised by its harmonic
  * mean (NAME.iops, NAME.bw_kib), else 0. */

@@ -498,6 +498,38 @@ static void test_merged(void **state)
 	/* old's own NM=1 vs old's baseline */
 	assert_line_has(out, "old:running   1", "+0.65%");
 	free(out);
+	{
+		/* local variants without release =: the kernel of the
+		 * campaigns' environments when they all ran on one (a merged
+		 * report printed bare names), none when they differ */
+		json_t *res2 = merged_fixture(NULL);
+		json_t *envs = json_object_get(json_object_get(res2,
+						"campaign"), "environments");
+		json_t *e;
+		const char *k;
+		size_t i;
+
+		json_array_foreach(json_object_get(res2, "configurations"),
+				   i, e)
+			json_object_del(e, "release");
+		assert_int_equal(json_object_size(envs), 2);
+		json_object_foreach(envs, k, e)
+			json_object_set_new(e, "kernel_release",
+					    json_string("6.1.0-42-amd64"));
+		out = render_text(res2, NULL);
+		assert_line_has(out, "Kernels:", "old:running (6.1.0-42-amd64), "
+				"new:running (6.1.0-42-amd64)");
+		free(out);
+		json_object_foreach(envs, k, e)
+			if (!strcmp(k, "new"))
+				json_object_set_new(e, "kernel_release",
+						    json_string("6.6.0"));
+		out = render_text(res2, NULL);
+		assert_line_has(out, "Kernels:", "old:running, new:running");
+		assert_null(strstr(out, "6.1.0-42-amd64"));
+		free(out);
+		json_decref(res2);
+	}
 
 	out = render(res, "markdown", NULL, &ret);
 	assert_int_equal(ret, 0);

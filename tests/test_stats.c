@@ -130,6 +130,35 @@ static void test_summarize_errors(void **state)
 	assert_true(isnan(s.cv_pct));
 }
 
+/* A mean of values never below 0 has a CI never below 0 (a mean
+ * latency at n = 2 with a CV over 11%: t(0.975, 1) = 12.71); the "+-" of
+ * the tables stays the t interval's half-width.  Values below 0 keep the
+ * plain interval. */
+static void test_ci_cut_at_zero(void **state)
+{
+	double lat_ns[2] = { 1000.0, 1300.0 }, signed_v[2] = { -100.0, 200.0 };
+	double half = 12.7062047 * 212.132034 / sqrt(2.0);
+	struct kb_summary s;
+
+	(void)state;
+	assert_int_equal(kb_summarize(lat_ns, 2, &s), 0);
+	assert_near(s.mean, 1150.0, 1e-9);
+	assert_near(s.ci95_lo, 0.0, 0.0);
+	assert_near(s.ci95_hi, 1150.0 + half, 0.01);
+	assert_near(kb_ci95_half(s.mean, s.ci95_lo, s.ci95_hi, 0), half, 0.01);
+	/* a narrow interval is not touched */
+	lat_ns[1] = 1010.0;
+	assert_int_equal(kb_summarize(lat_ns, 2, &s), 0);
+	assert_true(s.ci95_lo > 900.0);
+	assert_near(kb_ci95_half(s.mean, s.ci95_lo, s.ci95_hi, 0),
+		    (s.ci95_hi - s.ci95_lo) / 2, 1e-6);
+	assert_int_equal(kb_summarize(signed_v, 2, &s), 0);
+	assert_true(s.ci95_lo < -1000.0);
+	/* the fixed-work (inverted, asymmetric) interval: half its width */
+	assert_near(kb_ci95_half(10.0, 4.0, 20.0, 1), 8.0, 1e-12);
+	assert_true(isnan(kb_ci95_half(10.0, 4.0, NAN, 1)));
+}
+
 /* A small campaign: baseline "b,NM=0" (3 ok runs, a warm-up and a failed
  * run with wild values), "n,NM=0" (1 ok run), "x,NM=0" (2 ok runs, no
  * read.iops at all but a null one and an unknown metric). */
@@ -300,6 +329,7 @@ int main(void)
 		cmocka_unit_test(test_b24),
 		cmocka_unit_test(test_b29),
 		cmocka_unit_test(test_summarize_errors),
+		cmocka_unit_test(test_ci_cut_at_zero),
 		cmocka_unit_test(test_fill_summaries),
 		cmocka_unit_test(test_default_baseline),
 	};
