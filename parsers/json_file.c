@@ -76,6 +76,7 @@ static int at_sink_member(const struct fast_state *s)
 static int fast_add(struct fast_state *s, json_t *v)
 {
 	json_t *top;
+	size_t n;
 
 	if (!v)
 		return 0;
@@ -102,8 +103,13 @@ static int fast_add(struct fast_state *s, json_t *v)
 		json_decref(v);
 		return 0;
 	}
-	/* checked: a key with invalid UTF-8 or a NUL is refused */
-	return !json_object_setn_new(top, s->key, s->keylen, v);
+	/* checked: a key with invalid UTF-8 or a NUL is refused; a key
+	 * the object has already (jansson would replace its value in place)
+	 * leaves the size as it was: stop, json_loadb() with
+	 * JSON_REJECT_DUPLICATES says where */
+	n = json_object_size(top);
+	return !json_object_setn_new(top, s->key, s->keylen, v) &&
+	       json_object_size(top) > n;
 }
 
 static int fast_null(void *ctx)
@@ -525,7 +531,7 @@ static json_t *load_core(int dirfd, const char *rel,
 	}
 	j = kb_json_decode_sink(buf, n, sink, sunk);
 	if (!j)
-		j = json_loadb(buf, n, 0, &f->err);	/* the tree whole */
+		j = json_loadb(buf, n, JSON_REJECT_DUPLICATES, &f->err);
 	free(buf);
 	return j;
 }

@@ -23,7 +23,8 @@ int kb_json_write_atomic_opt(const char *path, const json_t *j,
 int kb_json_text_write_atomic(const char *path, char *text, unsigned flags);
 
 /* Load a JSON file (read whole, then kb_json_decode_fast(), else
- * json_loadb); on error prints jansson's "FILE:LINE:COL: what" and
+ * json_loadb with JSON_REJECT_DUPLICATES: a key repeated in one object
+ * is an error); on error prints jansson's "FILE:LINE:COL: what" and
  * returns NULL. */
 json_t *kb_json_load(const char *path);
 
@@ -35,15 +36,19 @@ json_t *kb_json_load_existing(const char *path, int *missing);
 
 /* buf[0..len) decoded by yajl (its lexer over the whole buffer, about
  * half of json_loadb's CPU: issue 16) into exactly the tree json_loadb(buf,
- * len, 0) gives: keys in file order, a repeated key's value replaced in
- * place, integers as json_integer and numbers with '.', 'e' or 'E' as
+ * len, 0) gives: keys in file order, integers as json_integer and
+ * numbers with '.', 'e' or 'E' as
  * json_real (strtod's double bit for bit; up to 19 significant digits
  * and exponents within +-27 without strtod: json_file.c's fast_real).
  * NULL, with nothing printed, for every input it does not
  * take as jansson does, so that the caller decodes it with json_loadb()
  * for jansson's own result or message: invalid JSON, a top level that is
  * not an object or array, any "\u" escape, a number outside RFC 8259's
- * grammar or out of strtoll/strtod's range, a string or key that
+ * grammar or out of strtoll/strtod's range, a key repeated in one
+ * object (kb_json_load() then refuses the file with jansson's
+ * JSON_REJECT_DUPLICATES message and its position: kbench's files never
+ * repeat one, so a repeat is damage or a hand edit, not "the last value
+ * wins" without a word), a string or key that
  * jansson's constructors refuse (invalid UTF-8), nesting deeper than
  * 2048 (jansson's limit).  New reference. */
 json_t *kb_json_decode_fast(const char *buf, size_t len);

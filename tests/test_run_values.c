@@ -4,8 +4,8 @@
  * typed model built that way is the one built from the whole tree (the
  * same metrics in the same order, the same values bit for bit, the same
  * bad values named), whatever the runs' files hold: nulls, strings,
- * integers, a repeated key (the fast decode gives up: the row is read
- * from jansson's tree), a damaged file, a metric only some runs have.
+ * integers, a repeated key (refused both ways: parsers/json_file.h), a
+ * damaged file, a metric only some runs have.
  * On copies of tests/data/push/demo (a real 12-run campaign). */
 #include <stdarg.h>
 #include <stddef.h>
@@ -117,8 +117,8 @@ static void test_demo_same(void **state)
 }
 
 /* a null, a string (a bad value, named), an integer, a metric of one run
- * only, a repeated key (the fast decode refuses: jansson's tree, the
- * later value), a damaged file (counted as failed) */
+ * only, a repeated key (the file refused, its run counted as failed, as
+ * by the tree's load), a damaged file (counted as failed) */
 static void test_odd_files_same(void **state)
 {
 	char *dir = demo_copy(TMPL);
