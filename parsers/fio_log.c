@@ -11,7 +11,8 @@
 
 struct sample {
 	long window;
-	double value;
+	double value;		/* the sum of the window's samples */
+	unsigned count;		/* how many */
 	unsigned dirs;		/* the data directions summed here: bit d
 				 * for direction d (0 read, 1 write, 2
 				 * trim), bit 3 for a line without one */
@@ -21,6 +22,17 @@ struct segment {
 	char *name;
 	struct sample *s;	/* one per window, sorted by window */
 	size_t n, cap;
+	/* the time of the last sample of each direction (index as the
+	 * bits of sample.dirs); has_prev: there was one */
+	double prev_t[4];
+	int has_prev[4];
+	/* the first line, not the segment's last (fio's partial window at
+	 * the job's end), whose sample came less than 3/4 of a window
+	 * after the one before it of its direction, or shared a window
+	 * with it (0: none), and the two times */
+	int close_line;
+	double close_t0, close_t1;
+	int all_one;		/* every value is 1: a log of every I/O */
 };
 
 static void set_num(json_t *o, const char *key, double v)
@@ -163,11 +175,9 @@ static int header_next(const char *p, const char *end)
 }
 
 /* Sample v of direction dir (-1: none) into window w of g: the
- * samples of a window are summed (read + write of one file; the samples
- * of a log of every I/O).  0, -1 out of memory, 1 when the window had a
- * sample of that direction already (summed all the same: the caller
- * says so unless it is the segment's last, fio's partial window at the
- * job's end). */
+ * samples of a window are summed and counted (read + write of one file;
+ * the samples of a log of every I/O).  0, -1 out of memory, 1 when the
+ * window had a sample of that direction already. */
 static int add_sample(struct segment *g, long w, double v, int dir)
 {
 	unsigned bit = 1u << (dir < 0 ? 3 : dir);
@@ -178,6 +188,7 @@ static int add_sample(struct segment *g, long w, double v, int dir)
 		if (g->s[i - 1].window == w) {
 			again = !!(g->s[i - 1].dirs & bit);
 			g->s[i - 1].value += v;
+			g->s[i - 1].count++;
 			g->s[i - 1].dirs |= bit;
 			return again;
 		}
@@ -193,6 +204,7 @@ static int add_sample(struct segment *g, long w, double v, int dir)
 	memmove(g->s + i + 1, g->s + i, (g->n - i) * sizeof(*g->s));
 	g->s[i].window = w;
 	g->s[i].value = v;
+	g->s[i].count = 1;
 	g->s[i].dirs = bit;
 	g->n++;
 	return 0;
@@ -224,8 +236,7 @@ json_t *fio_log_parse(const struct fio_log_input *in, size_t n,
 	struct segment *seg = NULL;
 	size_t nseg = 0, capseg = 0, i, j, nw = 0;
 	long *wins = NULL;
-	char kind[16] = "", k[16], cut[512] = "", dense_name[256] = "";
-	int ndense = 0, dense_first = 0;
+	char kind[16] = "", k[16], cut[512] = "";
 	json_t *res = NULL, *files, *windows, *warnings;
 	double sum = 0;
 	int mean_combine;
@@ -234,7 +245,7 @@ json_t *fio_log_parse(const struct fio_log_input *in, size_t n,
 		avg_msec = 1000;
 	for (i = 0; i < n; i++) {
 		const char *p = in[i].buf, *end = in[i].buf + in[i].len;
-		int lineno = 0, prev_cols = 0, dense_pending = 0, last;
+		int lineno = 0, prev_cols = 0, last, di;
 		struct segment *cur = NULL;
 
 		while (p < end) {
@@ -261,7 +272,7 @@ json_t *fio_log_parse(const struct fio_log_input *in, size_t n,
 				}
 				cur = &seg[nseg++];
 				memset(cur, 0, sizeof(*cur));
-				dense_pending = 0;	/* the last of its segment */
+				cur->all_one = 1;
 				cur->name = hname ? hname : strdup(in[i].name);
 				if (hname) {
 					p = e + 1;
@@ -315,24 +326,25 @@ json_t *fio_log_parse(const struct fio_log_input *in, size_t n,
 				continue;
 			}
 			prev_cols = ncols;
-			/* a window of two samples of one direction before
-			 * this line: not the segment's last, so counted */
-			if (dense_pending) {
-				if (!ndense++)
-					dense_first = dense_pending;
-				dense_pending = 0;
-				snprintf(dense_name, sizeof(dense_name), "%s",
-					 in[i].name);
-			}
+			di = dir < 0 ? 3 : dir;
 			r = add_sample(cur, lround(t / avg_msec), v, dir);
-			if (r == 1) {
-				dense_pending = lineno;
-				r = 0;
-			}
-			if (r) {
+			if (r < 0) {
 				snprintf(err, errlen, "out of memory");
 				goto fail;
 			}
+			/* samples closer together than the window, or two of
+			 * one direction in one window; the segment's last
+			 * line may be fio's partial window at the job's end */
+			if (!last && !cur->close_line && cur->has_prev[di] &&
+			    (r == 1 || t - cur->prev_t[di] < 0.75 * avg_msec)) {
+				cur->close_line = lineno;
+				cur->close_t0 = cur->prev_t[di];
+				cur->close_t1 = t;
+			}
+			cur->prev_t[di] = t;
+			cur->has_prev[di] = 1;
+			if (v != 1.0)
+				cur->all_one = 0;
 			p = e + 1;
 		}
 	}
@@ -362,6 +374,41 @@ json_t *fio_log_parse(const struct fio_log_input *in, size_t n,
 		}
 	}
 	mean_combine = strstr(kind, "lat") != NULL;
+	for (i = 0; i < nseg; i++) {
+		struct segment *g = &seg[i];
+
+		if (mean_combine) {
+			/* a latency log: a window of several samples (a log
+			 * of every I/O) holds their mean */
+			for (j = 0; j < g->n; j++)
+				g->s[j].value /= g->s[j].count;
+			continue;
+		}
+		if (!g->close_line)
+			continue;
+		if (g->all_one && strcmp(kind, "bw")) {
+			/* an IOPS log of every I/O (fio without
+			 * log_avg_msec: one line of value 1 per I/O): the
+			 * window's count over its width is its IOPS */
+			for (j = 0; j < g->n; j++)
+				g->s[j].value *= 1000.0 / avg_msec;
+			continue;
+		}
+		snprintf(err, errlen, "%s: line %d: a sample at %.0f ms, %.0f "
+			 "ms after the one before it of its direction, closer "
+			 "than the window of %u ms (--log-avg-msec): an "
+			 "averaged log's rates would be added up; give "
+			 "--log-avg-msec the log_avg_msec fio ran with (these "
+			 "samples are about %.0f ms apart)%s",
+			 g->name ? g->name : "?", g->close_line, g->close_t1,
+			 g->close_t1 - g->close_t0, avg_msec,
+			 g->close_t1 - g->close_t0,
+			 !strcmp(kind, "bw") ? "; a bandwidth log of every "
+			 "I/O (fio without log_avg_msec) holds each I/O's "
+			 "own rate and has no window total: run fio with "
+			 "log_avg_msec" : "");
+		goto fail;
+	}
 
 	for (i = 0; i < nseg; i++)
 		nw += seg[i].n;
@@ -386,14 +433,6 @@ json_t *fio_log_parse(const struct fio_log_input *in, size_t n,
 	warnings = json_array();
 	if (*cut)
 		json_array_append_new(warnings, json_string(cut));
-	if (ndense) {
-		char msg[700];
-
-		snprintf(msg, sizeof(msg), "%d window(s) of %u ms hold two or more samples of one direction (first at line %d%s%s), summed: the log's samples are closer together than --log-avg-msec %u; if the job ran with log_avg_msec=X, give --log-avg-msec X (a log of every I/O, without log_avg_msec, is summed per window as meant)",
-			 ndense, avg_msec, dense_first, n > 1 ? " of " : "",
-			 n > 1 ? dense_name : "", avg_msec);
-		json_array_append_new(warnings, json_string(msg));
-	}
 	for (i = 0; i < nseg; i++)
 		json_array_append_new(files, json_string(seg[i].name ? seg[i].name : ""));
 	for (i = 0; i < nw; i++) {

@@ -12,8 +12,17 @@
  * samples at 1000 ms and 1003 ms fall into the same window (timestamps
  * need not be identical across files).  iops and bw: the window's total
  * is the sum over the files (and over the directions of one file);
- * lat/clat/slat: the mean over the files.  A window missing from some
+ * lat/clat/slat: the mean over the files of each file's mean in the
+ * window (a log of every I/O has many).  A window missing from some
  * files is totalled from the files present, with a warning.
+ *
+ * An iops or bw log (or one of no known kind) with a sample of one
+ * direction less than 3/4 of a window after the one before it, or in
+ * the same window, is refused (an averaged log read with a wider window:
+ * its rates would be added up), the segment's last line excepted (fio's
+ * partial window at the job's end); but an IOPS log whose values are all
+ * 1 is a log of every I/O (fio without log_avg_msec: one line per I/O),
+ * and its window totals are counts x 1000 / avg_msec, I/Os per second.
  *
  * Input may also be `tail -n +1 FILE...` output: "==> NAME <==" header
  * lines start a new file. */
@@ -47,7 +56,9 @@ int fio_log_detect(const char *path, const char *buf, size_t len);
  *   "mean": mean of the window totals, "warnings": [ ... ] }
  *
  * NULL with a message in err when a line is not a log sample, the kinds
- * differ, or there is no sample. */
+ * differ, samples are closer together than the window (above; the
+ * message names the file, the line and the spacing), or there is no
+ * sample. */
 json_t *fio_log_parse(const struct fio_log_input *in, size_t n,
 		      unsigned avg_msec, char *err, size_t errlen);
 

@@ -506,9 +506,9 @@ static void test_B13_kind_three_jobs_missing_window(void **state)
 		free(out);
 		free(err);
 	}
-	/* samples every 200 ms read with 1000-ms windows: said (they are
-	 * summed, five rates into one, as a log of every I/O is meant to
-	 * be); fio's partial window at the job's end is no such case */
+	/* samples every 200 ms read with 1000-ms windows: refused (five
+	 * rates would be added into one), naming the line and the spacing;
+	 * fio's partial window at the job's end is no such case */
 	{
 		char *a5[] = { "parse", "--logs", p1, NULL };
 		char *a6[] = { "parse", "--logs", "--log-avg-msec", "200", p1, NULL };
@@ -516,8 +516,12 @@ static void test_B13_kind_three_jobs_missing_window(void **state)
 		snprintf(p1, sizeof(p1), "%s", write_file(dir, "job_iops.1.log",
 			 "200, 100, 0, 4096, 0\n200, 50, 1, 4096, 0\n"
 			 "400, 110, 0, 4096, 0\n600, 90, 0, 4096, 0\n"));
-		assert_int_equal(run_kbench(a5, &out, &err), 0);
-		if (!strstr(err, "job_iops.1.log: 1 window(s) of 1000 ms hold two or more samples of one direction (first at line 3), summed"))
+		assert_int_equal(run_kbench(a5, &out, &err), 1);
+		if (!strstr(err, "job_iops.1.log: line 3: a sample at 400 ms, "
+			    "200 ms after the one before it of its direction, "
+			    "closer than the window of 1000 ms") ||
+		    !strstr(err, "give --log-avg-msec the log_avg_msec fio "
+			    "ran with (these samples are about 200 ms apart)"))
 			fail_msg("stderr: %s", err);
 		free(out);
 		free(err);
@@ -528,21 +532,93 @@ static void test_B13_kind_three_jobs_missing_window(void **state)
 		assert_non_null(r);
 		check_num(r, "windows/0/total", 150);
 		check_num(r, "windows/1/total", 110);
-		if (strstr(err, "hold two or more"))
-			fail_msg("stderr: %s", err);
+		assert_int_equal(json_array_size(json_object_get(r,
+					"warnings")), 0);
 		json_decref(r);
 		free(out);
 		free(err);
 		/* a 1000-ms log with fio's last, partial sample 3 ms after
-		 * the last full one: nothing said */
+		 * the last full one: taken, nothing said */
 		snprintf(p1, sizeof(p1), "%s", write_file(dir, "job_iops.1.log",
 			 "1000, 100, 0, 4096, 0\n2000, 110, 0, 4096, 0\n"
 			 "2003, 20, 0, 4096, 0\n"));
 		assert_int_equal(run_kbench(a5, &out, &err), 0);
-		if (strstr(err, "hold two or more"))
+		assert_string_equal(err, "");
+		free(out);
+		free(err);
+		/* a helper's trial: a 250-ms log of 3 samples read with the
+		 * default window; the crowded window is at the last line,
+		 * the spacing before it tells (it was 10.97M "IOPS") */
+		snprintf(p1, sizeof(p1), "%s", write_file(dir, "job_iops.1.log",
+			 "254, 1000, 0, 4096, 0\n505, 1000, 0, 4096, 0\n"
+			 "755, 1000, 0, 4096, 0\n"));
+		assert_int_equal(run_kbench(a5, &out, &err), 1);
+		if (!strstr(err, "job_iops.1.log: line 2: a sample at 505 ms, "
+			    "251 ms after"))
 			fail_msg("stderr: %s", err);
 		free(out);
 		free(err);
+		/* a bandwidth log so: its own hint */
+		snprintf(p1, sizeof(p1), "%s", write_file(dir, "job_bw.1.log",
+			 "10, 4000, 0, 4096, 0\n20, 4100, 0, 4096, 0\n"
+			 "30, 3900, 0, 4096, 0\n"));
+		assert_int_equal(run_kbench(a5, &out, &err), 1);
+		if (!strstr(err, "job_bw.1.log: line 2:") ||
+		    !strstr(err, "a bandwidth log of every I/O"))
+			fail_msg("stderr: %s", err);
+		free(out);
+		free(err);
+		unlink(p1);
+		snprintf(p1, sizeof(p1), "%s/job_iops.1.log", dir);
+	}
+	/* logs of every I/O (fio without log_avg_msec): an IOPS log's
+	 * lines of value 1 are counted per window and made a rate (count x
+	 * 1000 / window ms); a latency log's window is the mean of its
+	 * I/Os, not their sum */
+	{
+		char *a8[] = { "parse", "--logs", p1, NULL };
+		char *a9[] = { "parse", "--logs", "--log-avg-msec", "500", p1,
+			       NULL };
+
+		snprintf(p1, sizeof(p1), "%s", write_file(dir, "job_iops.1.log",
+			 "100, 1, 0, 4096, 0\n200, 1, 0, 4096, 0\n"
+			 "300, 1, 0, 4096, 0\n400, 1, 0, 4096, 0\n"
+			 "1100, 1, 0, 4096, 0\n1200, 1, 0, 4096, 0\n"));
+		assert_int_equal(run_kbench(a8, &out, &err), 0);
+		r = json_loads(out, 0, NULL);
+		assert_non_null(r);
+		check_num(r, "windows/0/total", 4);
+		check_num(r, "windows/1/total", 2);
+		check_num(r, "mean", 3);
+		json_decref(r);
+		free(out);
+		free(err);
+		/* 500-ms windows: 2 I/Os in each is 4 I/Os per second */
+		assert_int_equal(run_kbench(a9, &out, &err), 0);
+		r = json_loads(out, 0, NULL);
+		assert_non_null(r);
+		assert_int_equal(json_array_size(json_object_get(r,
+					"windows")), 3);
+		check_num(r, "windows/0/total", 4);
+		check_num(r, "mean", 4);
+		json_decref(r);
+		free(out);
+		free(err);
+		unlink(p1);
+		snprintf(p1, sizeof(p1), "%s", write_file(dir, "job_clat.1.log",
+			 "1000, 100, 0, 4096, 0\n1010, 200, 0, 4096, 0\n"
+			 "1020, 300, 0, 4096, 0\n2000, 50, 0, 4096, 0\n"));
+		assert_int_equal(run_kbench(a8, &out, &err), 0);
+		r = json_loads(out, 0, NULL);
+		assert_non_null(r);
+		assert_string_equal(str(r, "combine"), "mean");
+		check_num(r, "windows/0/total", 200);
+		check_num(r, "windows/1/total", 50);
+		json_decref(r);
+		free(out);
+		free(err);
+		unlink(p1);
+		snprintf(p1, sizeof(p1), "%s/job_iops.1.log", dir);
 	}
 	{
 		char kind[16];
