@@ -9,6 +9,7 @@
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/proc.h"
+#include "runner/campaign.h"
 #include "runner/kexec.h"
 
 #include <errno.h>
@@ -211,6 +212,15 @@ int cmd_install_resume(int argc, char **argv)
 		trust = kb_xasprintf("Environment=KBENCH_TRUST_UID=%ld\n",
 				     kb_env_uid("SUDO_UID"));
 		setenv("KBENCH_TRUST_UID", getenv("SUDO_UID"), 1);
+	}
+	/* a directory that holds files and no campaign: the hook's
+	 * `kbench run -o DIR` refuses it (a helper's trial installed one
+	 * for a source tree) */
+	if (campaign_dir_foreign(dir)) {
+		kb_error("%s: the boot hook (kbench run -o DIR) would refuse "
+			 "it, as said above; install-resume takes the "
+			 "directory of a kexec campaign", dir);
+		goto out;
 	}
 	{
 		char *why = NULL;

@@ -396,6 +396,34 @@ const char *kb_machine_dir(void)
 	return base && *base ? base : "/run/kbench";
 }
 
+int kb_machine_dir_check(void)
+{
+	const char *dir = kb_machine_dir();
+	char *at = kb_xstrdup(dir), *why = NULL, *slash;
+	int ret, made = 0;
+
+	/* the nearest directory that exists: the one things are made in */
+	while (!kb_exists(at) && (slash = strrchr(at, '/')) && slash != at) {
+		*slash = '\0';
+		made = 1;
+	}
+	if (!kb_exists(at))	/* "/x" with no "/x": judged from "/" */
+		snprintf(at, strlen(at) + 1, "/");
+	ret = made || !kb_exists(dir) ? kb_dir_trusted_above(at, &why) :
+					kb_path_trusted(at, &why);
+	if (ret)
+		kb_error("%s%s: %s; kbench keeps root's records there (the "
+			 "tunables to restore after a crash, the targets' "
+			 "locks), so it must be changeable only by root and "
+			 "the trusted users: set KBENCH_RUN_DIR to such a "
+			 "directory, or leave it unset for /run/kbench",
+			 getenv("KBENCH_RUN_DIR") && *getenv("KBENCH_RUN_DIR") ?
+			 "KBENCH_RUN_DIR " : "", dir, why ? why : "?");
+	free(why);
+	free(at);
+	return ret;
+}
+
 size_t kb_remove_stale_tmp(const char *dir, int depth)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);

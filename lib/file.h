@@ -91,6 +91,15 @@ size_t kb_remove_stale_tmp(const char *dir, int depth);
  * /run/kbench (emptied at boot). */
 const char *kb_machine_dir(void);
 
+/* Whether kbench may keep its machine-wide records in kb_machine_dir()
+ * (root's: the tunables to restore after a crash, the targets' locks):
+ * the directory, or where it does not exist yet the nearest directory
+ * above it that does, passes kb_path_trusted() (kb_dir_trusted_above()
+ * for the one it would be made in).  Checked before a campaign makes
+ * anything, so a refused KBENCH_RUN_DIR leaves nothing behind.  0, or
+ * -EPERM / -errno with a message naming KBENCH_RUN_DIR and the path. */
+int kb_machine_dir_check(void);
+
 /* 1 when the file at path holds the text needle (read whole, quietly:
  * a missing file holds nothing). */
 int kb_file_contains(const char *path, const char *needle);

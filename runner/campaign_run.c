@@ -172,6 +172,11 @@ int campaign_run(const char *dir, const char *conf, int conf_explicit,
 	 * removed in it (the lock, a dead kbench's temporary files) */
 	if (campaign_dir_check(dir))
 		goto out;
+	/* and a machine directory kbench may not use (KBENCH_RUN_DIR),
+	 * before the campaign or a record is made (a break-it trial found
+	 * targets/, tunables/ and the campaign left behind) */
+	if (kb_machine_dir_check())
+		goto out;
 	if (kb_run_add_rounds) {
 		char *cj = kb_path_join(dir, "campaign.json");
 		int exists = kb_exists(cj);

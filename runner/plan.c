@@ -426,7 +426,7 @@ static int expect_tcg(const struct kb_config *cfg)
 	int usable;
 	size_t i;
 
-	if (e && *e)
+	if (e && *e && strcmp(e, "auto"))	/* "auto": as below */
 		return !strcmp(e, "tcg");
 	for (i = 0; i < cfg->nvariants; i++) {
 		const struct kb_driver *d = driver_of(&cfg->variants[i]);

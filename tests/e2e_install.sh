@@ -79,6 +79,16 @@ check "install-resume DIR with ' ', '%', '\$': one quoted ExecStart word (exit $
 rc=$?
 check "install-resume FILE: refused, not a directory (exit $rc)" \
 	"[ $rc -eq 1 ] && grep -q 'kernels.conf: not a directory' '$tmp/ir2.err'"
+# a directory of files that is no campaign: `kbench run -o` refuses it,
+# so the boot hook would (a helper's trial installed one for results/ of
+# the source tree); an empty one is a campaign to be
+mkdir -p "$tmp/notcamp" && echo x >"$tmp/notcamp/x.c"
+rm -f "$tmp/units/kbench-resume.service"
+"$usr/bin/kbench" install-resume --unit-dir "$tmp/units" "$tmp/notcamp" \
+	>/dev/null 2>"$tmp/ir3.err"
+rc=$?
+check "install-resume DIR holding files and no campaign: refused as run -o refuses it, no unit (exit $rc)" \
+	"[ $rc -eq 1 ] && grep -q 'notcamp exists and is not a kbench campaign' '$tmp/ir3.err' && grep -q 'the boot hook (kbench run -o DIR) would refuse it' '$tmp/ir3.err' && [ ! -e '$tmp/units/kbench-resume.service' ]"
 
 env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s -C "$repo" uninstall \
 	PREFIX="$usr" DESTDIR= BUILD="$tmp/build" >/dev/null 2>&1

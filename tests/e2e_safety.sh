@@ -85,6 +85,13 @@ rc=$?
 check "kbench plan: the same refusal, exit 1 (got $rc)" \
 	"[ $rc -eq 1 ] && grep -q \"root.conf:$line: tunable X: /proc/self/root$victim resolves to $victim, outside /sys and /proc/sys: refused\" $tmp/1p.err && unchanged"
 
+# KBENCH_ACCEL that run refuses, plan refuses (it estimated KVM boots
+# for KBENCH_ACCEL=bogus, a helper's trial)
+KBENCH_ACCEL=bogus "$KBENCH" plan -c "$repo/examples/kernels-vm.conf" >/dev/null 2>"$tmp/accel.err"
+rc=$?
+check "KBENCH_ACCEL=bogus: kbench plan exit 1 (got $rc), as run" \
+	"[ $rc -eq 1 ] && grep -q \"KBENCH_ACCEL='bogus': expected auto, kvm or tcg\" $tmp/accel.err"
+
 # --- 2. an edited tunables.saved.json ---
 img="$tmp/dev.img"
 truncate -s 32M "$img"
@@ -148,10 +155,20 @@ losetup -d "$dev2" && dev2=
 # (after a crash nothing could restore it)
 echo 0 >/sys/block/$bdev/queue/nomerges
 conf "$tmp/norec.conf" "$dev" "tunable NM = queue/nomerges: 1"
-KBENCH_RUN_DIR=/dev/null/x "$KBENCH" run -q -c "$tmp/norec.conf" -o "$tmp/cnorec" >/dev/null 2>"$tmp/norec.err"
+# (/proc/kbench-x: under a directory root owns, where nothing can be made)
+KBENCH_RUN_DIR=/proc/kbench-x "$KBENCH" run -q -c "$tmp/norec.conf" -o "$tmp/cnorec" >/dev/null 2>"$tmp/norec.err"
 rc=$?
 check "no machine record possible: exit 1 (got $rc), said so, nomerges not changed" \
-	"[ $rc -eq 1 ] && grep -q 'cannot record the original value of .*/queue/nomerges in /dev/null/x/tunables/.*: not changed' $tmp/norec.err && [ \"\$(cat /sys/block/$bdev/queue/nomerges)\" = 0 ]"
+	"[ $rc -eq 1 ] && grep -q 'cannot record the original value of .*/queue/nomerges in /proc/kbench-x/tunables/.*: not changed' $tmp/norec.err && [ \"\$(cat /sys/block/$bdev/queue/nomerges)\" = 0 ]"
+# a KBENCH_RUN_DIR to be made in a directory others can write (not
+# sticky): refused before anything is made, there or in -o (a helper's
+# trial found targets/, tunables/, tool-versions.json and the campaign
+# left behind)
+mkdir -p "$tmp/ww" && chmod 777 "$tmp/ww"
+KBENCH_RUN_DIR="$tmp/ww/run" "$KBENCH" run -q -c "$tmp/norec.conf" -o "$tmp/cww" >/dev/null 2>"$tmp/ww.err"
+rc=$?
+check "KBENCH_RUN_DIR under a directory writable by all: exit 1 (got $rc), named, nothing made there nor in -o" \
+	"[ $rc -eq 1 ] && grep -q \"KBENCH_RUN_DIR $tmp/ww/run: $tmp/ww: writable by all\" $tmp/ww.err && [ ! -e $tmp/ww/run ] && [ ! -e $tmp/cww ] && [ \"\$(cat /sys/block/$bdev/queue/nomerges)\" = 0 ]"
 
 # a value the kernel does not take (nomerges has 0-2): one error, with
 # the conf's line and what the file read back, nothing run, restored
@@ -543,7 +560,7 @@ conf "$tmp/rdww.conf" loop:32M "tunable NM = queue/nomerges: 1"
 KBENCH_RUN_DIR="$tmp/rdww" "$KBENCH" run -q -c "$tmp/rdww.conf" -o "$tmp/crdww" >/dev/null 2>"$tmp/7c.err"
 rc=$?
 check "KBENCH_RUN_DIR writable by all, a record planted: exit 1 (got $rc), not used, named, no run" \
-	"[ $rc -eq 1 ] && grep -q \"the tunables' records $tmp/rdww/tunables are not used: $tmp/rdww: writable by all\" $tmp/7c.err && ! grep -q restor $tmp/7c.err && [ ! -d $tmp/crdww/runs ]"
+	"[ $rc -eq 1 ] && grep -q \"KBENCH_RUN_DIR $tmp/rdww: $tmp/rdww: writable by all\" $tmp/7c.err && ! grep -q 'restored /' $tmp/7c.err && [ ! -e $tmp/crdww ]"
 # report --reparse through a run directory linked elsewhere
 cp -a "$tmp/cbq" "$tmp/crep"
 rd=$(find "$tmp/crep/runs" -path "*/[0-9][0-9][0-9]" -type d | sort | head -1)
