@@ -6,6 +6,8 @@
 #include "lib/file.h"
 #include "lib/str.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
 #include <stdlib.h>
@@ -247,6 +249,81 @@ int results_state_adopt(const char *dir, struct kb_state *s,
 	return done;
 }
 
+static int cmp_ulong(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a;
+	unsigned long y = *(const unsigned long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The superseded copies of key's run on disk (DIR/runs/KEY.superseded-K,
+ * retry.c's names) into s, in the order of K, each with the reason its
+ * metrics.json gives ("failed: R"; an ok run's reason for being run
+ * again was only in the lost state.json), and retry_disturbed's count of
+ * its unit ("ITERATION", or with order = block the key) raised to the
+ * largest K: never more retries after a rebuild than before it. */
+static void rebuild_superseded(const char *dir, struct kb_state *s,
+			       const char *key, int block)
+{
+	char *rd = kb_run_dir(dir, key), *base = strrchr(rd, '/'), *unit;
+	const char *nnn = strrchr(key, '/');
+	size_t blen, i, n = 0;
+	unsigned long *ks = NULL, k, it;
+	struct dirent *e;
+	char *end;
+	DIR *d;
+
+	*base++ = '\0';
+	blen = strlen(base);
+	d = opendir(rd);
+	while (d && (e = readdir(d))) {
+		if (strncmp(e->d_name, base, blen) ||
+		    strncmp(e->d_name + blen, ".superseded-", 12) ||
+		    !isdigit((unsigned char)e->d_name[blen + 12]))
+			continue;
+		errno = 0;
+		k = strtoul(e->d_name + blen + 12, &end, 10);
+		if (*end || errno || !k || k > 100000)
+			continue;
+		ks = kb_xrealloc(ks, (n + 1) * sizeof(*ks));
+		ks[n++] = k;
+	}
+	if (d)
+		closedir(d);
+	qsort(ks, n, sizeof(*ks), cmp_ulong);
+	for (i = 0; i < n; i++) {
+		char *sk = kb_xasprintf("%s.superseded-%lu", key, ks[i]);
+		char *rel = kb_xasprintf("%s/%s", KB_RUNS_DIR, sk);
+		char *mp = kb_run_file(dir, sk, "metrics.json"), *why;
+		int missing;
+		json_t *rec = kb_json_load_existing(mp, &missing);
+		const char *st = jstr(rec, "status");
+
+		why = st && !strcmp(st, "failed") ?
+		      kb_xasprintf("failed: %s", jstr(rec, "reason") ?:
+				   "(no reason recorded)") :
+		      kb_xstrdup("run again (state.json was rebuilt from the "
+				 "runs on disk: why is not known)");
+		results_state_add_superseded(s, key, rel, (unsigned)ks[i],
+					     why);
+		free(why);
+		json_decref(rec);
+		free(mp);
+		free(rel);
+		free(sk);
+	}
+	if (n && nnn && isdigit((unsigned char)nnn[1])) {
+		it = strtoul(nnn + 1, NULL, 10);
+		unit = block ? kb_xstrdup(key) : kb_xasprintf("%lu", it);
+		if (results_state_retries(s, unit) < ks[n - 1])
+			results_state_set_retries(s, unit, (unsigned)ks[n - 1]);
+		free(unit);
+	}
+	free(ks);
+	free(rd);
+}
+
 size_t results_state_rebuild(const char *dir, struct kb_state *s,
 			     size_t *planned)
 {
@@ -254,7 +331,7 @@ size_t results_state_rebuild(const char *dir, struct kb_state *s,
 	json_t *cj, *e;
 	const char **keys;
 	size_t i, n = 0, nkeys = 0;
-	int missing;
+	int missing, block;
 
 	results_state_free(s);
 	results_state_init(s);
@@ -268,8 +345,11 @@ size_t results_state_rebuild(const char *dir, struct kb_state *s,
 		if (json_is_string(e))
 			keys[nkeys++] = json_string_value(e);
 	*planned = nkeys;
-	for (i = 0; i < nkeys; i++)
+	block = jstr(cj, "order") && !strcmp(jstr(cj, "order"), "block");
+	for (i = 0; i < nkeys; i++) {
 		n += (size_t)results_state_adopt(dir, s, keys[i]);
+		rebuild_superseded(dir, s, keys[i], block);
+	}
 	free(keys);
 	json_decref(cj);
 	free(cjpath);

@@ -70,9 +70,13 @@ int results_state_load(const char *path, struct kb_state *s);
  * metrics.json with a "status" of "ok" or "failed" is recorded with its
  * "reason" and the file's mtime as "finished" (the runner writes a run's
  * metrics.json before it records the run done: runner/campaign.h); a key
- * without one stays to do.  s is reset first; superseded runs, retries
- * and the adaptive record are not rebuilt.  Returns the number of runs
- * recorded; *planned: the keys of the plan. */
+ * without one stays to do.  s is reset first.  The superseded runs are
+ * rebuilt from their directories (DIR/runs/KEY.superseded-K: key, dir,
+ * attempt K, and as reason "failed: R" from their metrics.json, else
+ * that why they were run again is not known), and retry_disturbed's
+ * count of each unit with one from its largest K; the adaptive record
+ * is not rebuilt.  Returns the number of runs recorded; *planned: the
+ * keys of the plan. */
 size_t results_state_rebuild(const char *dir, struct kb_state *s,
 			     size_t *planned);
 

@@ -502,6 +502,16 @@ if [ -r /proc/pressure/cpu ]; then
 		"[ \"\$(jq '[.disturbed_retries[] | select(. > 1)] | length' $tmp/c14/state.json)\" = 0 ]"
 	check "... the planned runs all done, the report marks disturbed runs" \
 		"[ \"\$(jq '.runs | length' $tmp/c14/results.json)\" = 4 ] && grep -q '^Machine: ' $tmp/c14/report.txt"
+	# state.json lost: the superseded runs and the retry counts rebuilt
+	# from the NNN.superseded-K directories (a helper's trial found the
+	# list, and the report's Retried line, gone after a rebuild)
+	cp -a "$tmp/c14" "$tmp/c14x" && rm "$tmp/c14x/state.json"
+	"$KBENCH" run -q -o "$tmp/c14x" >/dev/null 2>"$tmp/c14x.err"
+	rc=$?
+	sup='[.superseded[] | {key, dir, attempt}] | sort_by(.dir)'
+	check "... state.json lost: rebuilt with the same superseded runs and retry counts (rc $rc)" \
+		"[ $rc -eq 0 ] && [ \"\$(jq -cS '$sup' $tmp/c14x/state.json)\" = \"\$(jq -cS '$sup' $tmp/c14/state.json)\" ] && [ \"\$(jq -cS .disturbed_retries $tmp/c14x/state.json)\" = \"\$(jq -cS .disturbed_retries $tmp/c14/state.json)\" ] && jq -e '.superseded | length > 0' $tmp/c14x/state.json >/dev/null"
+	rm -rf "$tmp/c14x"
 	check "... metrics.json has PSI and says why cpufreq is missing, if it is" \
 		"jq -e '.metrics[\"psi.cpu_some_pct\"] != null' $tmp/c14/runs/running,NM=0/randread-4k/000/metrics.json >/dev/null && { [ -r /sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq ] || jq -e '.unavailable[\"cpu.freq_mhz\"]' $tmp/c14/runs/running,NM=0/randread-4k/000/metrics.json >/dev/null; }"
 	# order = random: a round is still a block; its end is found in the
