@@ -1591,7 +1591,9 @@ static const struct kconf_opt kconf_opts[] = {
 	G_FUNC("keep", set_keep,
 	       "artefacts kept beyond the compressed perf report: perf.data"),
 	G_FUNC("push", set_push,
-	       "http(s) URL of a results store (InfluxDB line protocol)"),
+	       "http(s) URL of a results store, each run pushed when done "
+	       "(InfluxDB line protocol for .../write?db= or "
+	       ".../api/v2/write, else the results.json export)"),
 	{ "alpha", SEC_GLOBAL, KT_REAL, G_OFF(alpha), 0.0, 0.5, 0, NULL, NULL,
 	  "significance level (default 0.05)" },
 	{ "min_effect", SEC_GLOBAL, KT_REAL, G_OFF(min_effect_pct), 0.0, 1000.0,
