@@ -22,6 +22,8 @@ struct segment {
 	char *name;
 	struct sample *s;	/* one per window, sorted by window */
 	size_t n, cap;
+	struct sample *fs;	/* the same by floor(t / W) + 1: add_sample() */
+	size_t fn, fcap;
 	/* the time of the last sample of each direction (index as the
 	 * bits of sample.dirs); has_prev: there was one */
 	double prev_t[4];
@@ -33,6 +35,7 @@ struct segment {
 	int close_line;
 	double close_t0, close_t1;
 	int all_one;		/* every value is 1: a log of every I/O */
+	double last_t;		/* the latest time of a sample, ms */
 };
 
 static void set_num(json_t *o, const char *key, double v)
@@ -174,40 +177,60 @@ static int header_next(const char *p, const char *end)
 	return h;
 }
 
-/* Sample v of direction dir (-1: none) into window w of g: the
+/* Sample v of direction dir (-1: none) into window w of the list *ps
+ * (*pn windows, room for *pcap, sorted by window): the
  * samples of a window are summed and counted (read + write of one file;
  * the samples of a log of every I/O).  0, -1 out of memory, 1 when the
  * window had a sample of that direction already. */
-static int add_sample(struct segment *g, long w, double v, int dir)
+static int add_to(struct sample **ps, size_t *pn, size_t *pcap, long w,
+		  double v, int dir)
 {
 	unsigned bit = 1u << (dir < 0 ? 3 : dir);
-	size_t i;
+	struct sample *s = *ps;
+	size_t i, n = *pn;
 	int again;
 
-	for (i = g->n; i > 0 && g->s[i - 1].window >= w; i--)
-		if (g->s[i - 1].window == w) {
-			again = !!(g->s[i - 1].dirs & bit);
-			g->s[i - 1].value += v;
-			g->s[i - 1].count++;
-			g->s[i - 1].dirs |= bit;
+	for (i = n; i > 0 && s[i - 1].window >= w; i--)
+		if (s[i - 1].window == w) {
+			again = !!(s[i - 1].dirs & bit);
+			s[i - 1].value += v;
+			s[i - 1].count++;
+			s[i - 1].dirs |= bit;
 			return again;
 		}
-	if (g->n == g->cap) {
-		size_t cap = g->cap ? g->cap * 2 : 64;
-		struct sample *s = realloc(g->s, cap * sizeof(*s));
+	if (n == *pcap) {
+		size_t cap = *pcap ? *pcap * 2 : 64;
 
+		s = realloc(s, cap * sizeof(*s));
 		if (!s)
 			return -1;
-		g->s = s;
-		g->cap = cap;
+		*ps = s;
+		*pcap = cap;
 	}
-	memmove(g->s + i + 1, g->s + i, (g->n - i) * sizeof(*g->s));
-	g->s[i].window = w;
-	g->s[i].value = v;
-	g->s[i].count = 1;
-	g->s[i].dirs = bit;
-	g->n++;
+	memmove(s + i + 1, s + i, (n - i) * sizeof(*s));
+	s[i].window = w;
+	s[i].value = v;
+	s[i].count = 1;
+	s[i].dirs = bit;
+	*pn = n + 1;
 	return 0;
+}
+
+/* Sample v at t ms into g's windows: round(t / avg_msec), the window
+ * whose end an averaged sample stamps (fio writes the average of
+ * ((k-1)W, kW] at about kW), and beside them floor(t / avg_msec) + 1, the
+ * same interval for a log of every I/O, whose lines fall anywhere in it
+ * (taken instead when the log turns out to be one).  As add_to(): 1 when
+ * the round window had a sample of that direction already. */
+static int add_sample(struct segment *g, double t, unsigned avg_msec,
+		      double v, int dir)
+{
+	int r = add_to(&g->s, &g->n, &g->cap, lround(t / avg_msec), v, dir);
+
+	if (r >= 0 && add_to(&g->fs, &g->fn, &g->fcap,
+			     (long)floor(t / avg_msec) + 1, v, dir) < 0)
+		return -1;
+	return r;
 }
 
 static double seg_value(const struct segment *g, long w, int *found)
@@ -236,7 +259,7 @@ json_t *fio_log_parse(const struct fio_log_input *in, size_t n,
 	struct segment *seg = NULL;
 	size_t nseg = 0, capseg = 0, i, j, nw = 0;
 	long *wins = NULL;
-	char kind[16] = "", k[16], cut[512] = "";
+	char kind[16] = "", k[16], cut[512] = "", partial[700] = "";
 	json_t *res = NULL, *files, *windows, *warnings;
 	double sum = 0;
 	int mean_combine;
@@ -327,7 +350,7 @@ json_t *fio_log_parse(const struct fio_log_input *in, size_t n,
 			}
 			prev_cols = ncols;
 			di = dir < 0 ? 3 : dir;
-			r = add_sample(cur, lround(t / avg_msec), v, dir);
+			r = add_sample(cur, t, avg_msec, v, dir);
 			if (r < 0) {
 				snprintf(err, errlen, "out of memory");
 				goto fail;
@@ -343,6 +366,8 @@ json_t *fio_log_parse(const struct fio_log_input *in, size_t n,
 			}
 			cur->prev_t[di] = t;
 			cur->has_prev[di] = 1;
+			if (t > cur->last_t)
+				cur->last_t = t;
 			if (v != 1.0)
 				cur->all_one = 0;
 			p = e + 1;
@@ -355,6 +380,7 @@ json_t *fio_log_parse(const struct fio_log_input *in, size_t n,
 		else {
 			free(seg[i].name);
 			free(seg[i].s);
+			free(seg[i].fs);
 		}
 	}
 	nseg = j;
@@ -376,24 +402,53 @@ json_t *fio_log_parse(const struct fio_log_input *in, size_t n,
 	mean_combine = strstr(kind, "lat") != NULL;
 	for (i = 0; i < nseg; i++) {
 		struct segment *g = &seg[i];
+		/* a log of every I/O (fio without log_avg_msec): a latency
+		 * log whose lines come closer than the window, an IOPS log
+		 * so whose values are all 1 (one line per I/O) */
+		int per_io = g->close_line && (mean_combine ||
+				(g->all_one && strcmp(kind, "bw")));
 
-		if (mean_combine) {
-			/* a latency log: a window of several samples (a log
-			 * of every I/O) holds their mean */
-			for (j = 0; j < g->n; j++)
-				g->s[j].value /= g->s[j].count;
-			continue;
+		if (per_io) {
+			/* its windows are those of its lines' times,
+			 * ((k-1)W, kW] (add_sample()); the last one ends
+			 * with the job, whose last I/O came early in it (a
+			 * 1-s job's I/O at 1008 ms made a window of one
+			 * I/O, "1 IOPS"): left out, said */
+			struct sample *sw = g->s;
+			double end;
+
+			g->s = g->fs;
+			g->fs = sw;
+			g->n = g->fn;
+			end = (double)g->s[g->n - 1].window * avg_msec;
+			if (g->n > 1 && g->last_t < end - 0.05 * avg_msec) {
+				if (!*partial)
+					snprintf(partial, sizeof(partial),
+						 "%s%sa log of every I/O (fio "
+						 "without log_avg_msec), read "
+						 "per window of %u ms%s; its "
+						 "last window, from %.0f ms, "
+						 "ends with the job (last I/O "
+						 "at %.0f ms): partial, left "
+						 "out",
+						 n > 1 && g->name ? g->name : "",
+						 n > 1 && g->name ? ": " : "",
+						 avg_msec, mean_combine ?
+						 " (the mean of its I/Os)" :
+						 " (its I/Os per second)",
+						 end - avg_msec, g->last_t);
+				g->n--;
+			}
 		}
-		if (!g->close_line)
+		/* a latency log: a window of several samples holds their
+		 * mean; an IOPS log of every I/O: its I/Os over the
+		 * window's width */
+		for (j = 0; mean_combine && j < g->n; j++)
+			g->s[j].value /= g->s[j].count;
+		for (j = 0; per_io && !mean_combine && j < g->n; j++)
+			g->s[j].value *= 1000.0 / avg_msec;
+		if (per_io || mean_combine || !g->close_line)
 			continue;
-		if (g->all_one && strcmp(kind, "bw")) {
-			/* an IOPS log of every I/O (fio without
-			 * log_avg_msec: one line of value 1 per I/O): the
-			 * window's count over its width is its IOPS */
-			for (j = 0; j < g->n; j++)
-				g->s[j].value *= 1000.0 / avg_msec;
-			continue;
-		}
 		snprintf(err, errlen, "%s: line %d: a sample at %.0f ms, %.0f "
 			 "ms after the one before it of its direction, closer "
 			 "than the window of %u ms (--log-avg-msec): an "
@@ -433,6 +488,8 @@ json_t *fio_log_parse(const struct fio_log_input *in, size_t n,
 	warnings = json_array();
 	if (*cut)
 		json_array_append_new(warnings, json_string(cut));
+	if (*partial)
+		json_array_append_new(warnings, json_string(partial));
 	for (i = 0; i < nseg; i++)
 		json_array_append_new(files, json_string(seg[i].name ? seg[i].name : ""));
 	for (i = 0; i < nw; i++) {
@@ -476,6 +533,7 @@ fail:
 	for (i = 0; i < nseg; i++) {
 		free(seg[i].name);
 		free(seg[i].s);
+		free(seg[i].fs);
 	}
 	free(seg);
 	free(wins);

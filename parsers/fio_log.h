@@ -23,6 +23,12 @@
  * partial window at the job's end); but an IOPS log whose values are all
  * 1 is a log of every I/O (fio without log_avg_msec: one line per I/O),
  * and its window totals are counts x 1000 / avg_msec, I/Os per second.
+ * A log of every I/O (that one, or a latency log whose lines come that
+ * close) is windowed by its lines' times, window k = ((k-1)W, kW]
+ * (floor(time_ms / avg_msec) + 1), and its last window, which ends with
+ * the job, is left out with a warning when its last line is more than
+ * 5% of a window before its end (a 1-s job's last I/O at 1008 ms made a
+ * window of one I/O).
  *
  * Input may also be `tail -n +1 FILE...` output: "==> NAME <==" header
  * lines start a new file. */

@@ -572,48 +572,68 @@ static void test_B13_kind_three_jobs_missing_window(void **state)
 		snprintf(p1, sizeof(p1), "%s/job_iops.1.log", dir);
 	}
 	/* logs of every I/O (fio without log_avg_msec): an IOPS log's
-	 * lines of value 1 are counted per window and made a rate (count x
-	 * 1000 / window ms); a latency log's window is the mean of its
-	 * I/Os, not their sum */
+	 * lines of value 1 are counted per window ((k-1)W, kW] of their
+	 * times and made a rate (count x 1000 / window ms); a latency log's
+	 * window is the mean of its I/Os, not their sum; the last window,
+	 * which ends with the job (a 1-s fio job's last I/O at 1008 ms made
+	 * "1 IOPS" of it), is left out and said */
 	{
 		char *a8[] = { "parse", "--logs", p1, NULL };
 		char *a9[] = { "parse", "--logs", "--log-avg-msec", "500", p1,
 			       NULL };
 
 		snprintf(p1, sizeof(p1), "%s", write_file(dir, "job_iops.1.log",
-			 "100, 1, 0, 4096, 0\n200, 1, 0, 4096, 0\n"
-			 "300, 1, 0, 4096, 0\n400, 1, 0, 4096, 0\n"
-			 "1100, 1, 0, 4096, 0\n1200, 1, 0, 4096, 0\n"));
+			 "100, 1, 0, 4096, 0\n300, 1, 0, 4096, 0\n"
+			 "500, 1, 0, 4096, 0\n700, 1, 0, 4096, 0\n"
+			 "900, 1, 0, 4096, 0\n1100, 1, 0, 4096, 0\n"
+			 "1300, 1, 0, 4096, 0\n1500, 1, 0, 4096, 0\n"
+			 "1700, 1, 0, 4096, 0\n1900, 1, 0, 4096, 0\n"
+			 "2000, 1, 0, 4096, 0\n"));
 		assert_int_equal(run_kbench(a8, &out, &err), 0);
 		r = json_loads(out, 0, NULL);
 		assert_non_null(r);
-		check_num(r, "windows/0/total", 4);
-		check_num(r, "windows/1/total", 2);
-		check_num(r, "mean", 3);
+		assert_int_equal(json_array_size(json_object_get(r,
+					"windows")), 2);
+		check_num(r, "windows/0/window", 1);
+		check_num(r, "windows/0/total", 5);
+		check_num(r, "windows/1/total", 5);
+		check_num(r, "mean", 5);
+		if (!strstr(err, "a log of every I/O (fio without "
+			    "log_avg_msec), read per window of 1000 ms (its "
+			    "I/Os per second); its last window, from 2000 ms, "
+			    "ends with the job (last I/O at 2000 ms): partial, "
+			    "left out"))
+			fail_msg("stderr: %s", err);
 		json_decref(r);
 		free(out);
 		free(err);
-		/* 500-ms windows: 2 I/Os in each is 4 I/Os per second */
+		/* 500-ms windows: 2 and 3 I/Os in turn, 4 and 6 per second */
 		assert_int_equal(run_kbench(a9, &out, &err), 0);
 		r = json_loads(out, 0, NULL);
 		assert_non_null(r);
 		assert_int_equal(json_array_size(json_object_get(r,
-					"windows")), 3);
+					"windows")), 4);
 		check_num(r, "windows/0/total", 4);
-		check_num(r, "mean", 4);
+		check_num(r, "windows/1/total", 6);
+		check_num(r, "mean", 5);
 		json_decref(r);
 		free(out);
 		free(err);
 		unlink(p1);
 		snprintf(p1, sizeof(p1), "%s", write_file(dir, "job_clat.1.log",
 			 "1000, 100, 0, 4096, 0\n1010, 200, 0, 4096, 0\n"
-			 "1020, 300, 0, 4096, 0\n2000, 50, 0, 4096, 0\n"));
+			 "1020, 300, 0, 4096, 0\n1990, 50, 0, 4096, 0\n"
+			 "2010, 5000, 0, 4096, 0\n"));
 		assert_int_equal(run_kbench(a8, &out, &err), 0);
 		r = json_loads(out, 0, NULL);
 		assert_non_null(r);
 		assert_string_equal(str(r, "combine"), "mean");
-		check_num(r, "windows/0/total", 200);
-		check_num(r, "windows/1/total", 50);
+		assert_int_equal(json_array_size(json_object_get(r,
+					"windows")), 1);
+		check_num(r, "windows/0/window", 2);
+		check_num(r, "windows/0/total", 162.5);
+		if (!strstr(err, "(the mean of its I/Os); its last window"))
+			fail_msg("stderr: %s", err);
 		json_decref(r);
 		free(out);
 		free(err);
