@@ -249,53 +249,92 @@ int results_state_adopt(const char *dir, struct kb_state *s,
 	return done;
 }
 
-static int cmp_ulong(const void *a, const void *b)
-{
-	unsigned long x = *(const unsigned long *)a;
-	unsigned long y = *(const unsigned long *)b;
+/* A superseded copy found on disk: the run key it was, its K. */
+struct found_superseded {
+	char *key;
+	unsigned long k;
+};
 
-	return (x > y) - (x < y);
+static int cmp_found(const void *a, const void *b)
+{
+	const struct found_superseded *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	return c ? c : (x->k > y->k) - (x->k < y->k);
 }
 
-/* The superseded copies of key's run on disk (DIR/runs/KEY.superseded-K,
- * retry.c's names) into s, in the order of K, each with the reason its
- * metrics.json gives ("failed: R"; an ok run's reason for being run
- * again was only in the lost state.json), and retry_disturbed's count of
- * its unit ("ITERATION", or with order = block the key) raised to the
- * largest K: never more retries after a rebuild than before it. */
-static void rebuild_superseded(const char *dir, struct kb_state *s,
-			       const char *key, int block)
+static int cmp_str(const void *a, const void *b)
 {
-	char *rd = kb_run_dir(dir, key), *base = strrchr(rd, '/'), *unit;
-	const char *nnn = strrchr(key, '/');
-	size_t blen, i, n = 0;
-	unsigned long *ks = NULL, k, it;
-	struct dirent *e;
-	char *end;
-	DIR *d;
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
 
-	*base++ = '\0';
-	blen = strlen(base);
-	d = opendir(rd);
-	while (d && (e = readdir(d))) {
-		if (strncmp(e->d_name, base, blen) ||
-		    strncmp(e->d_name + blen, ".superseded-", 12) ||
-		    !isdigit((unsigned char)e->d_name[blen + 12]))
+/* The superseded copies of the plan's runs on disk (DIR/runs/KEY.
+ * superseded-K, retry.c's names) into s, by key and K, each with the
+ * reason its metrics.json gives ("failed: R"; an ok run's reason for
+ * being run again was only in the lost state.json), and retry_disturbed's
+ * count of its unit ("ITERATION", or with order = block the key) raised
+ * to its largest K: never more retries after a rebuild than before it.
+ * Each job directory is read once (keys: the plan's, sorted here). */
+static void rebuild_superseded(const char *dir, struct kb_state *s,
+			       const char **keys, size_t nkeys, int block)
+{
+	struct found_superseded *f = NULL;
+	size_t nf = 0, i, j;
+	const char *prev = NULL;
+
+	qsort(keys, nkeys, sizeof(*keys), cmp_str);
+	for (i = 0; i < nkeys; i++) {
+		const char *sl = strrchr(keys[i], '/');
+		size_t plen = sl ? (size_t)(sl - keys[i]) : 0;
+		char *parent, *pd;
+		struct dirent *e;
+		DIR *d;
+
+		/* keys of one job directory are neighbours once sorted */
+		if (!sl || (prev && !strncmp(prev, keys[i], plen) &&
+			    prev[plen] == '/' && !strchr(prev + plen + 1, '/')))
 			continue;
-		errno = 0;
-		k = strtoul(e->d_name + blen + 12, &end, 10);
-		if (*end || errno || !k || k > 100000)
-			continue;
-		ks = kb_xrealloc(ks, (n + 1) * sizeof(*ks));
-		ks[n++] = k;
+		prev = keys[i];
+		parent = kb_xasprintf("%.*s", (int)plen, keys[i]);
+		pd = kb_run_dir(dir, parent);
+		d = opendir(pd);
+		while (d && (e = readdir(d))) {
+			const char *m = strstr(e->d_name, ".superseded-");
+			char *end, *key;
+			const char *kp;
+			unsigned long k;
+
+			if (!m || m == e->d_name ||
+			    !isdigit((unsigned char)m[12]))
+				continue;
+			errno = 0;
+			k = strtoul(m + 12, &end, 10);
+			if (*end || errno || !k || k > 100000)
+				continue;
+			key = kb_xasprintf("%s/%.*s", parent,
+					   (int)(m - e->d_name), e->d_name);
+			kp = key;
+			if (!bsearch(&kp, keys, nkeys, sizeof(*keys),
+				     cmp_str)) {	/* no run of the plan */
+				free(key);
+				continue;
+			}
+			f = kb_xrealloc(f, (nf + 1) * sizeof(*f));
+			f[nf].key = key;
+			f[nf++].k = k;
+		}
+		if (d)
+			closedir(d);
+		free(pd);
+		free(parent);
 	}
-	if (d)
-		closedir(d);
-	qsort(ks, n, sizeof(*ks), cmp_ulong);
-	for (i = 0; i < n; i++) {
-		char *sk = kb_xasprintf("%s.superseded-%lu", key, ks[i]);
+	if (nf)
+		qsort(f, nf, sizeof(*f), cmp_found);
+	for (i = 0; i < nf; i++) {
+		char *sk = kb_xasprintf("%s.superseded-%lu", f[i].key, f[i].k);
 		char *rel = kb_xasprintf("%s/%s", KB_RUNS_DIR, sk);
-		char *mp = kb_run_file(dir, sk, "metrics.json"), *why;
+		char *mp = kb_run_file(dir, sk, "metrics.json"), *why, *unit;
+		const char *nnn = strrchr(f[i].key, '/');
 		int missing;
 		json_t *rec = kb_json_load_existing(mp, &missing);
 		const char *st = jstr(rec, "status");
@@ -305,23 +344,25 @@ static void rebuild_superseded(const char *dir, struct kb_state *s,
 				   "(no reason recorded)") :
 		      kb_xstrdup("run again (state.json was rebuilt from the "
 				 "runs on disk: why is not known)");
-		results_state_add_superseded(s, key, rel, (unsigned)ks[i],
-					     why);
+		results_state_add_superseded(s, f[i].key, rel,
+					     (unsigned)f[i].k, why);
+		if (nnn && isdigit((unsigned char)nnn[1])) {
+			unit = block ? kb_xstrdup(f[i].key) :
+			       kb_xasprintf("%lu", strtoul(nnn + 1, NULL, 10));
+			if (results_state_retries(s, unit) < f[i].k)
+				results_state_set_retries(s, unit,
+							  (unsigned)f[i].k);
+			free(unit);
+		}
 		free(why);
 		json_decref(rec);
 		free(mp);
 		free(rel);
 		free(sk);
 	}
-	if (n && nnn && isdigit((unsigned char)nnn[1])) {
-		it = strtoul(nnn + 1, NULL, 10);
-		unit = block ? kb_xstrdup(key) : kb_xasprintf("%lu", it);
-		if (results_state_retries(s, unit) < ks[n - 1])
-			results_state_set_retries(s, unit, (unsigned)ks[n - 1]);
-		free(unit);
-	}
-	free(ks);
-	free(rd);
+	for (j = 0; j < nf; j++)
+		free(f[j].key);
+	free(f);
 }
 
 size_t results_state_rebuild(const char *dir, struct kb_state *s,
@@ -346,10 +387,9 @@ size_t results_state_rebuild(const char *dir, struct kb_state *s,
 			keys[nkeys++] = json_string_value(e);
 	*planned = nkeys;
 	block = jstr(cj, "order") && !strcmp(jstr(cj, "order"), "block");
-	for (i = 0; i < nkeys; i++) {
+	for (i = 0; i < nkeys; i++)
 		n += (size_t)results_state_adopt(dir, s, keys[i]);
-		rebuild_superseded(dir, s, keys[i], block);
-	}
+	rebuild_superseded(dir, s, keys, nkeys, block);
 	free(keys);
 	json_decref(cj);
 	free(cjpath);
