@@ -34,9 +34,41 @@ struct segment {
 	 * with it (0: none), and the two times */
 	int close_line;
 	double close_t0, close_t1;
+	/* the last sample of each direction, when it came that close: it
+	 * counts once another of its direction follows it (a direction's
+	 * last sample may be fio's partial window at the job's end) */
+	int pend_line[4];
+	double pend_t0[4], pend_t1[4];
 	int all_one;		/* every value is 1: a log of every I/O */
 	double last_t;		/* the latest time of a sample, ms */
 };
+
+/* A new segment named name (taken over) at the end of *seg: NULL when
+ * out of memory (name freed). */
+static struct segment *new_segment(struct segment **seg, size_t *nseg,
+				   size_t *capseg, char *name)
+{
+	struct segment *g;
+
+	if (!name)
+		return NULL;
+	if (*nseg == *capseg) {
+		size_t c = *capseg ? *capseg * 2 : 8;
+		struct segment *ns = realloc(*seg, c * sizeof(*ns));
+
+		if (!ns) {
+			free(name);
+			return NULL;
+		}
+		*seg = ns;
+		*capseg = c;
+	}
+	g = &(*seg)[(*nseg)++];
+	memset(g, 0, sizeof(*g));
+	g->all_one = 1;
+	g->name = name;
+	return g;
+}
 
 static void set_num(json_t *o, const char *key, double v)
 {
@@ -233,6 +265,34 @@ static int add_sample(struct segment *g, double t, unsigned avg_msec,
 	return r;
 }
 
+/* Windows of g (sorted) with none between its first and last added as
+ * empty ones (value 0, count 0): a log of every I/O's windows without an
+ * I/O.  0, or -1 out of memory. */
+static int fill_gaps(struct segment *g)
+{
+	long span;
+	size_t i, k = 0;
+	struct sample *s;
+
+	if (g->n < 2)
+		return 0;
+	span = g->s[g->n - 1].window - g->s[0].window + 1;
+	if ((size_t)span == g->n)
+		return 0;
+	s = calloc((size_t)span, sizeof(*s));
+	if (!s)
+		return -1;
+	for (i = 0; i < (size_t)span; i++) {
+		s[i].window = g->s[0].window + (long)i;
+		if (k < g->n && g->s[k].window == s[i].window)
+			s[i] = g->s[k++];
+	}
+	free(g->s);
+	g->s = s;
+	g->n = g->cap = (size_t)span;
+	return 0;
+}
+
 static double seg_value(const struct segment *g, long w, int *found)
 {
 	size_t i;
@@ -260,6 +320,7 @@ json_t *fio_log_parse(const struct fio_log_input *in, size_t n,
 	size_t nseg = 0, capseg = 0, i, j, nw = 0;
 	long *wins = NULL;
 	char kind[16] = "", k[16], cut[512] = "", partial[700] = "";
+	char restart[600] = "", gap[600] = "", mixed[600] = "";
 	json_t *res = NULL, *files, *windows, *warnings;
 	double sum = 0;
 	int mean_combine;
@@ -281,22 +342,12 @@ json_t *fio_log_parse(const struct fio_log_input *in, size_t n,
 				e = end;
 			lineno++;
 			if (header_line(p, e, &hname) || !cur) {
-				if (nseg == capseg) {
-					size_t c = capseg ? capseg * 2 : 8;
-					struct segment *ns = realloc(seg, c * sizeof(*ns));
-
-					if (!ns) {
-						free(hname);
-						snprintf(err, errlen, "out of memory");
-						goto fail;
-					}
-					seg = ns;
-					capseg = c;
+				cur = new_segment(&seg, &nseg, &capseg, hname ?
+						  hname : strdup(in[i].name));
+				if (!cur) {
+					snprintf(err, errlen, "out of memory");
+					goto fail;
 				}
-				cur = &seg[nseg++];
-				memset(cur, 0, sizeof(*cur));
-				cur->all_one = 1;
-				cur->name = hname ? hname : strdup(in[i].name);
 				if (hname) {
 					p = e + 1;
 					continue;
@@ -350,19 +401,51 @@ json_t *fio_log_parse(const struct fio_log_input *in, size_t n,
 			}
 			prev_cols = ncols;
 			di = dir < 0 ? 3 : dir;
+			/* times starting again: another job's log in the
+			 * same file (fio's per_job_logs=0 writes one file
+			 * for all jobs, each job's lines after the last's):
+			 * read as a log of its own, said */
+			if (cur->n && t < cur->last_t - avg_msec / 2.0) {
+				char *nm = strdup(cur->name);
+
+				if (!*restart)
+					snprintf(restart, sizeof(restart),
+						 "%s%sline %d: times start "
+						 "again (%.0f ms after %.0f "
+						 "ms): another job's log in "
+						 "the same file (fio's "
+						 "per_job_logs=0), summed "
+						 "with the ones before as "
+						 "the log of another job",
+						 n > 1 ? in[i].name : "",
+						 n > 1 ? ": " : "", lineno, t,
+						 cur->last_t);
+				cur = new_segment(&seg, &nseg, &capseg, nm);
+				if (!cur) {
+					snprintf(err, errlen, "out of memory");
+					goto fail;
+				}
+			}
 			r = add_sample(cur, t, avg_msec, v, dir);
 			if (r < 0) {
 				snprintf(err, errlen, "out of memory");
 				goto fail;
 			}
 			/* samples closer together than the window, or two of
-			 * one direction in one window; the segment's last
-			 * line may be fio's partial window at the job's end */
-			if (!last && !cur->close_line && cur->has_prev[di] &&
+			 * one direction in one window; a direction's last
+			 * sample may be fio's partial window at the job's
+			 * end, so one counts once a later one follows it */
+			if (cur->pend_line[di] && !cur->close_line) {
+				cur->close_line = cur->pend_line[di];
+				cur->close_t0 = cur->pend_t0[di];
+				cur->close_t1 = cur->pend_t1[di];
+			}
+			cur->pend_line[di] = 0;
+			if (cur->has_prev[di] &&
 			    (r == 1 || t - cur->prev_t[di] < 0.75 * avg_msec)) {
-				cur->close_line = lineno;
-				cur->close_t0 = cur->prev_t[di];
-				cur->close_t1 = t;
+				cur->pend_line[di] = lineno;
+				cur->pend_t0[di] = cur->prev_t[di];
+				cur->pend_t1[di] = t;
 			}
 			cur->prev_t[di] = t;
 			cur->has_prev[di] = 1;
@@ -420,6 +503,15 @@ json_t *fio_log_parse(const struct fio_log_input *in, size_t n,
 			g->s = g->fs;
 			g->fs = sw;
 			g->n = g->fn;
+			/* windows missing inside its span: in an IOPS log a
+			 * window without I/O, 0 (left out, they raised the
+			 * mean 2.5 times for a job that paused); in an
+			 * averaged log a window fio logged nothing for, said
+			 * below when no file has it */
+			if (!mean_combine && fill_gaps(g)) {
+				snprintf(err, errlen, "out of memory");
+				goto fail;
+			}
 			end = (double)g->s[g->n - 1].window * avg_msec;
 			if (g->n > 1 && g->last_t < end - 0.05 * avg_msec) {
 				if (!*partial)
@@ -439,6 +531,26 @@ json_t *fio_log_parse(const struct fio_log_input *in, size_t n,
 						 end - avg_msec, g->last_t);
 				g->n--;
 			}
+		}
+		/* an averaged latency log of reads and writes: fio averaged
+		 * each direction apart and wrote no I/O counts, so a
+		 * window's value is the mean of the directions' means */
+		if (mean_combine && !per_io && !*mixed) {
+			unsigned d = 0;
+
+			for (j = 0; j < g->n; j++)
+				d |= g->s[j].dirs & 7u;
+			if (d & (d - 1))
+				snprintf(mixed, sizeof(mixed), "%s%sreads and "
+					 "writes in one averaged latency log: "
+					 "fio averaged each direction apart "
+					 "and wrote no I/O counts, so each "
+					 "window holds the mean of the "
+					 "directions' means, not of the I/Os "
+					 "(fio's JSON gives each direction's "
+					 "mean)",
+					 n > 1 && g->name ? g->name : "",
+					 n > 1 && g->name ? ": " : "");
 		}
 		/* a latency log: a window of several samples holds their
 		 * mean; an IOPS log of every I/O: its I/Os over the
@@ -481,6 +593,17 @@ json_t *fio_log_parse(const struct fio_log_input *in, size_t n,
 		if (!j || wins[j - 1] != wins[i])
 			wins[j++] = wins[i];
 	nw = j;
+	/* a window no file has, between two that some have: fio logged
+	 * nothing for it (its logging held up: a one-file log's mean was
+	 * 107 for 100 IOPS without a word); left out of the mean, said */
+	for (i = 1; i < nw && !*gap; i++)
+		if (wins[i] - wins[i - 1] > 1)
+			snprintf(gap, sizeof(gap), "window %ld (%ld ms)%s: no "
+				 "sample in any file, fio logged nothing for "
+				 "it (its logging held up?): the mean is of the "
+				 "windows that have one", wins[i - 1] + 1,
+				 (wins[i - 1] + 1) * (long)avg_msec,
+				 wins[i] - wins[i - 1] > 2 ? " and after" : "");
 
 	res = json_object();
 	files = json_array();
@@ -490,6 +613,12 @@ json_t *fio_log_parse(const struct fio_log_input *in, size_t n,
 		json_array_append_new(warnings, json_string(cut));
 	if (*partial)
 		json_array_append_new(warnings, json_string(partial));
+	if (*restart)
+		json_array_append_new(warnings, json_string(restart));
+	if (*gap)
+		json_array_append_new(warnings, json_string(gap));
+	if (*mixed)
+		json_array_append_new(warnings, json_string(mixed));
 	for (i = 0; i < nseg; i++)
 		json_array_append_new(files, json_string(seg[i].name ? seg[i].name : ""));
 	for (i = 0; i < nw; i++) {

@@ -19,8 +19,8 @@
  * An iops or bw log (or one of no known kind) with a sample of one
  * direction less than 3/4 of a window after the one before it, or in
  * the same window, is refused (an averaged log read with a wider window:
- * its rates would be added up), the segment's last line excepted (fio's
- * partial window at the job's end); but an IOPS log whose values are all
+ * its rates would be added up), each direction's last sample excepted
+ * (fio's partial window at the job's end); but an IOPS log whose values are all
  * 1 is a log of every I/O (fio without log_avg_msec: one line per I/O),
  * and its window totals are counts x 1000 / avg_msec, I/Os per second.
  * A log of every I/O (that one, or a latency log whose lines come that
@@ -28,7 +28,13 @@
  * (floor(time_ms / avg_msec) + 1), and its last window, which ends with
  * the job, is left out with a warning when its last line is more than
  * 5% of a window before its end (a 1-s job's last I/O at 1008 ms made a
- * window of one I/O).
+ * window of one I/O); the windows without I/O inside its span are 0.
+ * Times that start again within one file (fio's per_job_logs=0 writes
+ * the jobs' logs one after the other in one file) begin a segment of
+ * their own, summed with the others as another job's.  A window no
+ * file has between two that some have is left out of the mean, said; an
+ * averaged latency log of reads and writes is said to hold the mean of
+ * the directions' means (fio writes no I/O counts).
  *
  * Input may also be `tail -n +1 FILE...` output: "==> NAME <==" header
  * lines start a new file. */

@@ -640,6 +640,85 @@ static void test_B13_kind_three_jobs_missing_window(void **state)
 		unlink(p1);
 		snprintf(p1, sizeof(p1), "%s/job_iops.1.log", dir);
 	}
+	/* a helper's trial, each: fio's last, partial samples in both
+	 * directions (taken); an IOPS log of every I/O with seconds
+	 * without I/O (windows of 0, not left out: the mean was 2.5 times
+	 * fio's); per_job_logs=0, two jobs' logs one after the other in
+	 * one file (times start again: summed as two jobs); a window no
+	 * file has (said); an averaged latency log of reads and writes
+	 * (said: the mean of the directions' means) */
+	{
+		char *a10[] = { "parse", "--logs", p1, NULL };
+
+		unlink(p1);
+		snprintf(p1, sizeof(p1), "%s", write_file(dir, "job_iops.1.log",
+			 "1000, 100, 0, 4096, 0\n1000, 50, 1, 4096, 0\n"
+			 "2000, 110, 0, 4096, 0\n2000, 60, 1, 4096, 0\n"
+			 "2500, 100, 0, 4096, 0\n2500, 50, 1, 4096, 0\n"));
+		assert_int_equal(run_kbench(a10, &out, &err), 0);
+		r = json_loads(out, 0, NULL);
+		assert_non_null(r);
+		check_num(r, "windows/0/total", 150);
+		check_num(r, "windows/1/total", 170);
+		json_decref(r);
+		free(out);
+		free(err);
+		snprintf(p1, sizeof(p1), "%s", write_file(dir, "job_iops.1.log",
+			 "100, 1, 0, 4096, 0\n200, 1, 0, 4096, 0\n"
+			 "3100, 1, 0, 4096, 0\n3200, 1, 0, 4096, 0\n"
+			 "3999, 1, 0, 4096, 0\n4000, 1, 0, 4096, 0\n"));
+		assert_int_equal(run_kbench(a10, &out, &err), 0);
+		r = json_loads(out, 0, NULL);
+		assert_non_null(r);
+		assert_int_equal(json_array_size(json_object_get(r,
+					"windows")), 4);
+		check_num(r, "windows/1/total", 0);
+		check_num(r, "windows/2/total", 0);
+		check_num(r, "windows/3/total", 3);
+		check_num(r, "mean", 5.0 / 4);
+		json_decref(r);
+		free(out);
+		free(err);
+		snprintf(p1, sizeof(p1), "%s", write_file(dir, "job_iops.log",
+			 "1000, 101, 0, 0, 0\n2001, 99, 0, 0, 0\n"
+			 "1000, 100, 0, 0, 0\n1999, 98, 0, 0, 0\n"));
+		assert_int_equal(run_kbench(a10, &out, &err), 0);
+		r = json_loads(out, 0, NULL);
+		assert_non_null(r);
+		check_num(r, "windows/0/total", 201);
+		check_num(r, "windows/1/total", 197);
+		if (!strstr(err, "line 3: times start again (1000 ms after "
+			    "2001 ms): another job's log in the same file"))
+			fail_msg("stderr: %s", err);
+		json_decref(r);
+		free(out);
+		free(err);
+		unlink(p1);
+		snprintf(p1, sizeof(p1), "%s", write_file(dir, "job_iops.1.log",
+			 "1000, 100, 0, 4096, 0\n2000, 110, 0, 4096, 0\n"
+			 "4000, 90, 0, 4096, 0\n5000, 100, 0, 4096, 0\n"));
+		assert_int_equal(run_kbench(a10, &out, &err), 0);
+		r = json_loads(out, 0, NULL);
+		assert_non_null(r);
+		check_num(r, "mean", 100);
+		if (!strstr(err, "window 3 (3000 ms): no sample in any file"))
+			fail_msg("stderr: %s", err);
+		json_decref(r);
+		free(out);
+		free(err);
+		unlink(p1);
+		snprintf(p1, sizeof(p1), "%s", write_file(dir, "job_clat.1.log",
+			 "1000, 100, 0, 4096, 0\n1000, 20, 1, 4096, 0\n"
+			 "2000, 110, 0, 4096, 0\n2000, 30, 1, 4096, 0\n"));
+		assert_int_equal(run_kbench(a10, &out, &err), 0);
+		if (!strstr(err, "reads and writes in one averaged latency "
+			    "log"))
+			fail_msg("stderr: %s", err);
+		free(out);
+		free(err);
+		unlink(p1);
+		snprintf(p1, sizeof(p1), "%s/job_iops.1.log", dir);
+	}
 	{
 		char kind[16];
 
