@@ -1,7 +1,7 @@
 /* builtin/plan.c - `kbench plan`: the run order, count and ETA. */
 #include "builtin/builtin.h"
 #include "lib/err.h"
-#include "parsers/kconf.h"
+#include "runner/accel.h"
 #include "runner/drivers.h"
 #include "runner/campaign.h"
 #include "runner/plan.h"
@@ -248,14 +248,10 @@ int cmd_plan(int argc, char **argv)
 	}
 	if (kb_no_operands(argc, argv, "plan"))
 		return 1;
-	/* what kbench run refuses, plan refuses (it estimated boots under
-	 * KVM for a KBENCH_ACCEL=bogus) */
-	if (getenv("KBENCH_ACCEL") && *getenv("KBENCH_ACCEL") &&
-	    kb_accel_from_name(getenv("KBENCH_ACCEL")) == KB_ACCEL_UNSET) {
-		kb_error("KBENCH_ACCEL='%.40s': expected auto, kvm or tcg",
-			 getenv("KBENCH_ACCEL"));
+	/* as kbench run (plan estimated boots under KVM for a
+	 * KBENCH_ACCEL=bogus) */
+	if (accel_env_check())
 		return 1;
-	}
 	if (outdir)
 		return plan_campaign(outdir, conf_given ? conf : NULL, list,
 				     shard_k, shard_n);

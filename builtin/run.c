@@ -1,6 +1,7 @@
 /* builtin/run.c - `kbench run`: its options, then campaign_run()
  * (runner/campaign_run.h: the run loop) on the campaign directory. */
 #include "builtin/builtin.h"
+#include "runner/accel.h"
 #include "runner/campaign_run.h"
 #include "lib/err.h"
 #include "lib/file.h"
@@ -153,7 +154,7 @@ int cmd_run(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (kb_no_operands(argc, argv, "run")) {
+	if (kb_no_operands(argc, argv, "run") || accel_env_check()) {
 		free(dir);
 		return 1;
 	}

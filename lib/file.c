@@ -399,15 +399,31 @@ const char *kb_machine_dir(void)
 int kb_machine_dir_check(void)
 {
 	const char *dir = kb_machine_dir();
-	char *at = kb_xstrdup(dir), *why = NULL, *slash;
+	char *at, *why = NULL, *slash;
 	int ret, made = 0;
+
+	/* machine-wide: one place whatever the current directory (a
+	 * relative name was judged from "/" while made in the current
+	 * directory, one others could write: a helper's trial) */
+	if (dir[0] != '/') {
+		kb_error("KBENCH_RUN_DIR %s: expected an absolute path (the "
+			 "machine's records, one place for every kbench)",
+			 dir);
+		return -EINVAL;
+	}
+	if (kb_exists(dir) && !kb_is_dir(dir)) {
+		kb_error("KBENCH_RUN_DIR %s: not a directory (the machine's "
+			 "records are files in it)", dir);
+		return -ENOTDIR;
+	}
+	at = kb_xstrdup(dir);
 
 	/* the nearest directory that exists: the one things are made in */
 	while (!kb_exists(at) && (slash = strrchr(at, '/')) && slash != at) {
 		*slash = '\0';
 		made = 1;
 	}
-	if (!kb_exists(at))	/* "/x" with no "/x": judged from "/" */
+	if (!kb_exists(at))	/* "/x" with no "/x": made in "/" */
 		snprintf(at, strlen(at) + 1, "/");
 	ret = made || !kb_exists(dir) ? kb_dir_trusted_above(at, &why) :
 					kb_path_trusted(at, &why);

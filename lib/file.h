@@ -96,8 +96,10 @@ const char *kb_machine_dir(void);
  * the directory, or where it does not exist yet the nearest directory
  * above it that does, passes kb_path_trusted() (kb_dir_trusted_above()
  * for the one it would be made in).  Checked before a campaign makes
- * anything, so a refused KBENCH_RUN_DIR leaves nothing behind.  0, or
- * -EPERM / -errno with a message naming KBENCH_RUN_DIR and the path. */
+ * anything, so a refused KBENCH_RUN_DIR leaves nothing behind; it must
+ * be an absolute path, and a directory where it exists.  0, or -EPERM /
+ * -EINVAL / -ENOTDIR / -errno with a message naming KBENCH_RUN_DIR and
+ * the path. */
 int kb_machine_dir_check(void);
 
 /* 1 when the file at path holds the text needle (read whole, quietly:

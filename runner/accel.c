@@ -25,6 +25,17 @@
 #define BANNER "Linux version "
 #define CAMPAIGN_PROBE "this campaign's earlier probe"
 
+int accel_env_check(void)
+{
+	const char *e = getenv("KBENCH_ACCEL");
+
+	if (e && *e && kb_accel_from_name(e) == KB_ACCEL_UNSET) {
+		kb_error("KBENCH_ACCEL='%.40s': expected auto, kvm or tcg", e);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int accel_requested(const struct kb_variant *v, enum kb_accel *out,
 		    const char **source)
 {

@@ -49,6 +49,12 @@ struct kb_accel_choice {
 	char *reason;		/* why this accelerator (malloc'd) */
 };
 
+/* KBENCH_ACCEL, when set, is auto, kvm or tcg: 0, else -EINVAL with a
+ * message.  kbench run and plan check it before anything, whatever the
+ * variants' methods (a value run ignored for a local campaign and plan
+ * refused: a helper's trial). */
+int accel_env_check(void);
+
 /* The request for variant v: KBENCH_ACCEL (checked: -EINVAL with a
  * message when it is not auto, kvm or tcg), v->accel, [global], auto. */
 int accel_requested(const struct kb_variant *v, enum kb_accel *out,

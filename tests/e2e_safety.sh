@@ -89,8 +89,10 @@ check "kbench plan: the same refusal, exit 1 (got $rc)" \
 # for KBENCH_ACCEL=bogus, a helper's trial)
 KBENCH_ACCEL=bogus "$KBENCH" plan -c "$repo/examples/kernels-vm.conf" >/dev/null 2>"$tmp/accel.err"
 rc=$?
-check "KBENCH_ACCEL=bogus: kbench plan exit 1 (got $rc), as run" \
-	"[ $rc -eq 1 ] && grep -q \"KBENCH_ACCEL='bogus': expected auto, kvm or tcg\" $tmp/accel.err"
+KBENCH_ACCEL=bogus "$KBENCH" run -q -c "$tmp/root.conf" -o "$tmp/caccel" >/dev/null 2>"$tmp/accel2.err"
+rc2=$?
+check "KBENCH_ACCEL=bogus: kbench plan and run (of a local campaign too) exit 1 (got $rc, $rc2), nothing made" \
+	"[ $rc -eq 1 ] && [ $rc2 -eq 1 ] && grep -q \"KBENCH_ACCEL='bogus': expected auto, kvm or tcg\" $tmp/accel.err && grep -q \"KBENCH_ACCEL='bogus'\" $tmp/accel2.err && [ ! -e $tmp/caccel ]"
 
 # --- 2. an edited tunables.saved.json ---
 img="$tmp/dev.img"
@@ -169,6 +171,15 @@ KBENCH_RUN_DIR="$tmp/ww/run" "$KBENCH" run -q -c "$tmp/norec.conf" -o "$tmp/cww"
 rc=$?
 check "KBENCH_RUN_DIR under a directory writable by all: exit 1 (got $rc), named, nothing made there nor in -o" \
 	"[ $rc -eq 1 ] && grep -q \"KBENCH_RUN_DIR $tmp/ww/run: $tmp/ww: writable by all\" $tmp/ww.err && [ ! -e $tmp/ww/run ] && [ ! -e $tmp/cww ] && [ \"\$(cat /sys/block/$bdev/queue/nomerges)\" = 0 ]"
+# a relative KBENCH_RUN_DIR (judged from "/", made in that directory)
+# and one that is a file: refused the same way
+(cd "$tmp/ww" && KBENCH_RUN_DIR=relrun "$KBENCH" run -q -c "$tmp/norec.conf" -o "$tmp/cww" >/dev/null 2>"$tmp/ww2.err")
+rc=$?
+: >"$tmp/rdfile"
+KBENCH_RUN_DIR="$tmp/rdfile" "$KBENCH" run -q -c "$tmp/norec.conf" -o "$tmp/cww" >/dev/null 2>"$tmp/ww3.err"
+rc2=$?
+check "KBENCH_RUN_DIR relative, or a file: exit 1 (got $rc, $rc2), said, nothing made" \
+	"[ $rc -eq 1 ] && [ $rc2 -eq 1 ] && grep -q 'KBENCH_RUN_DIR relrun: expected an absolute path' $tmp/ww2.err && grep -q \"KBENCH_RUN_DIR $tmp/rdfile: not a directory\" $tmp/ww3.err && [ ! -e $tmp/ww/relrun ] && [ ! -e $tmp/cww ]"
 
 # a value the kernel does not take (nomerges has 0-2): one error, with
 # the conf's line and what the file read back, nothing run, restored
