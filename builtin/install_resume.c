@@ -9,6 +9,7 @@
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/proc.h"
+#include "results/campaign_json.h"
 #include "runner/campaign.h"
 #include "runner/kexec.h"
 
@@ -44,7 +45,8 @@ static void usage(FILE *f)
 "  -h, --help         this text\n"
 "\n"
 "exit status: 0 installed (or removed, or printed with --dry-run); 1 an\n"
-"error (a bad option, no DIR, the unit cannot be written, systemctl\n"
+"error (a bad option, no DIR, a DIR the hook would refuse or whose\n"
+"campaign has no kexec variant, the unit cannot be written, systemctl\n"
 "failed).\n");
 }
 
@@ -221,6 +223,26 @@ int cmd_install_resume(int argc, char **argv)
 			 "it, as said above; install-resume takes the "
 			 "directory of a kexec campaign", dir);
 		goto out;
+	}
+	/* a campaign that is there: readable, and one the hook has boots
+	 * to resume (a local campaign, a campaign.json of {} or a
+	 * directory of that name were installed: a helper's trial) */
+	{
+		char *cj = kb_path_join(dir, "campaign.json");
+		int has = kb_exists(cj) ?
+			  results_campaign_has_method(cj, "kexec") : 1;
+
+		if (has <= 0)
+			kb_error("%s: %s; install-resume takes the directory "
+				 "of a kexec campaign (a new or empty one, or "
+				 "one with a method = kexec variant)", dir,
+				 has < 0 ? "the boot hook (kbench run -o DIR) "
+				 "could not resume it, as said above" :
+				 "its campaign has no method = kexec variant, "
+				 "so no boot resumes it");
+		free(cj);
+		if (has <= 0)
+			goto out;
 	}
 	{
 		char *why = NULL;

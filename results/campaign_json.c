@@ -309,6 +309,23 @@ int results_campaign_json_write(const char *path,
 	return ret;
 }
 
+int results_campaign_has_method(const char *path, const char *method)
+{
+	json_t *cj = results_campaign_json_load(path), *c;
+	const char *m;
+	size_t i;
+	int has = 0;
+
+	if (!cj)
+		return -EINVAL;
+	json_array_foreach(json_object_get(cj, "configurations"), i, c) {
+		m = json_string_value(json_object_get(c, "method"));
+		has |= m && !strcmp(m, method);
+	}
+	json_decref(cj);
+	return has;
+}
+
 json_t *results_campaign_json_load(const char *path)
 {
 	json_t *cj = kb_json_load(path);

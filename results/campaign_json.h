@@ -117,6 +117,11 @@ int results_campaign_json_write(const char *path,
  * DIR/results.json, when there, reads with report --from-json. */
 json_t *results_campaign_json_load(const char *path);
 
+/* Whether a configuration of DIR/campaign.json (path) runs its variant
+ * with method ("kexec", "vm", "local"): 1 or 0; -EINVAL when the file
+ * cannot be read (results_campaign_json_load()'s message). */
+int results_campaign_has_method(const char *path, const char *method);
+
 /* The snapshot DIR/campaign.json (path) records (struct
  * results_snapshot_file): *files (the caller frees it with
  * results_snapshot_free()) and *n; none (0, *files NULL) for a campaign

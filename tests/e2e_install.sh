@@ -89,6 +89,23 @@ rm -f "$tmp/units/kbench-resume.service"
 rc=$?
 check "install-resume DIR holding files and no campaign: refused as run -o refuses it, no unit (exit $rc)" \
 	"[ $rc -eq 1 ] && grep -q 'notcamp exists and is not a kbench campaign' '$tmp/ir3.err' && grep -q 'the boot hook (kbench run -o DIR) would refuse it' '$tmp/ir3.err' && [ ! -e '$tmp/units/kbench-resume.service' ]"
+# a campaign the hook has nothing to resume, or cannot read: a local
+# one, campaign.json {} or a directory of that name; a kexec one is taken
+mkdir -p "$tmp/loccamp" "$tmp/objcamp" "$tmp/dircamp/campaign.json" "$tmp/kxcamp"
+echo '{"configurations": [{"id": "a", "variant": "a", "method": "local"}]}' >"$tmp/loccamp/campaign.json"
+echo '{}' >"$tmp/objcamp/campaign.json"
+echo '{"configurations": [{"id": "k", "variant": "k", "method": "kexec"}]}' >"$tmp/kxcamp/campaign.json"
+bad=0
+for d in loccamp objcamp dircamp; do
+	"$usr/bin/kbench" install-resume --unit-dir "$tmp/units" "$tmp/$d" \
+		>/dev/null 2>"$tmp/ir-$d.err" && bad=1
+	[ -e "$tmp/units/kbench-resume.service" ] && bad=1
+done
+"$usr/bin/kbench" install-resume --unit-dir "$tmp/units" "$tmp/kxcamp" \
+	>/dev/null 2>"$tmp/ir-kx.err"
+rc=$?
+check "install-resume: a local campaign, campaign.json {} or a directory of that name refused, no unit; a kexec campaign installed (exit $rc)" \
+	"[ $bad = 0 ] && grep -q 'its campaign has no method = kexec variant' '$tmp/ir-loccamp.err' && grep -q 'its campaign has no method = kexec variant' '$tmp/ir-objcamp.err' && grep -q 'could not resume it' '$tmp/ir-dircamp.err' && [ $rc -eq 0 ] && grep -qF 'run -o \"$tmp/kxcamp\"' '$tmp/units/kbench-resume.service'"
 
 env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s -C "$repo" uninstall \
 	PREFIX="$usr" DESTDIR= BUILD="$tmp/build" >/dev/null 2>&1
