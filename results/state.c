@@ -179,15 +179,31 @@ static const char *jstr(json_t *o, const char *k)
 
 int results_state_load(const char *path, struct kb_state *s)
 {
-	json_t *j = kb_json_load(path), *runs, *e, *ad;
+	char *why = NULL;
+	int ret = results_state_load_why(path, s, &why);
+
+	if (ret)
+		kb_error("%s", why);
+	free(why);
+	return ret;
+}
+
+int results_state_load_why(const char *path, struct kb_state *s,
+			   char **why)
+{
+	char *jwhy = NULL;
+	json_t *j = kb_json_load_why(path, NULL, &jwhy), *runs, *e, *ad;
 	const char *key;
 	size_t i;
 
+	*why = NULL;
 	results_state_init(s);
 	runs = json_object_get(j, "runs");
 	if (!j || !json_is_object(runs)) {
-		kb_error("%s: not a kbench state file (no \"runs\" object)",
-			 path);
+		*why = j ? kb_xasprintf("%s: not a kbench state file (no "
+					"\"runs\" object)", path) :
+			   kb_xasprintf("%s: %s", path, jwhy ?: "unreadable");
+		free(jwhy);
 		json_decref(j);
 		return -EINVAL;
 	}
@@ -196,8 +212,9 @@ int results_state_load(const char *path, struct kb_state *s)
 							"schema_version"));
 	json_object_foreach(runs, key, e) {
 		if (!jstr(e, "status")) {
-			kb_error("%s: runs.\"%s\".status: expected \"ok\" or "
-				 "\"failed\"", path, key);
+			*why = kb_xasprintf("%s: runs.\"%s\".status: "
+					    "expected \"ok\" or \"failed\"",
+					    path, key);
 			json_decref(j);
 			results_state_free(s);
 			return -EINVAL;
@@ -273,13 +290,17 @@ static int cmp_str(const void *a, const void *b)
  * reason its metrics.json gives ("failed: R"; an ok run's reason for
  * being run again was only in the lost state.json), and retry_disturbed's
  * count of its unit ("ITERATION", or with order = block the key) raised
- * to its largest K: never more retries after a rebuild than before it.
+ * to the largest number of ok copies of one of its runs (each retry keeps
+ * a copy of every run of the round, the disturbed one ok; --retry-failed
+ * keeps failed ones, which count nothing).
+ * A directory without a finished run's metrics.json is no kept run.
  * Each job directory is read once (keys: the plan's, sorted here). */
 static void rebuild_superseded(const char *dir, struct kb_state *s,
 			       const char **keys, size_t nkeys, int block)
 {
 	struct found_superseded *f = NULL;
 	size_t nf = 0, i, j;
+	unsigned nok = 0;
 	const char *prev = NULL;
 
 	qsort(keys, nkeys, sizeof(*keys), cmp_str);
@@ -309,7 +330,10 @@ static void rebuild_superseded(const char *dir, struct kb_state *s,
 				continue;
 			errno = 0;
 			k = strtoul(m + 12, &end, 10);
-			if (*end || errno || !k || k > 100000)
+			/* retry.c's names only: no "-01" (its dir would be
+			 * recorded as "-1", which does not exist) */
+			if (*end || errno || !k || k > 100000 ||
+			    m[12] == '0')
 				continue;
 			key = kb_xasprintf("%s/%.*s", parent,
 					   (int)(m - e->d_name), e->d_name);
@@ -339,19 +363,36 @@ static void rebuild_superseded(const char *dir, struct kb_state *s,
 		json_t *rec = kb_json_load_existing(mp, &missing);
 		const char *st = jstr(rec, "status");
 
-		why = st && !strcmp(st, "failed") ?
+		/* no finished run in it (an empty directory, a damaged
+		 * metrics.json): no run kbench kept aside */
+		if (!st || (strcmp(st, "ok") && strcmp(st, "failed"))) {
+			json_decref(rec);
+			free(mp);
+			free(rel);
+			free(sk);
+			continue;
+		}
+		why = !strcmp(st, "failed") ?
 		      kb_xasprintf("failed: %s", jstr(rec, "reason") ?:
 				   "(no reason recorded)") :
 		      kb_xstrdup("run again (state.json was rebuilt from the "
 				 "runs on disk: why is not known)");
 		results_state_add_superseded(s, f[i].key, rel,
 					     (unsigned)f[i].k, why);
-		if (nnn && isdigit((unsigned char)nnn[1])) {
+		/* each retry of a disturbed round keeps a copy of every
+		 * run of it, the disturbed one ok; --retry-failed keeps
+		 * failed ones only: the ok copies of a run (f is sorted by
+		 * key) count its round's retries, their largest number over
+		 * the round's runs is retry_disturbed's count (not K: a
+		 * failed run's copy takes -1, the retry's then -2) */
+		if (i && strcmp(f[i].key, f[i - 1].key))
+			nok = 0;
+		if (!strcmp(st, "ok") && nnn && isdigit((unsigned char)nnn[1])) {
+			nok++;
 			unit = block ? kb_xstrdup(f[i].key) :
 			       kb_xasprintf("%lu", strtoul(nnn + 1, NULL, 10));
-			if (results_state_retries(s, unit) < f[i].k)
-				results_state_set_retries(s, unit,
-							  (unsigned)f[i].k);
+			if (results_state_retries(s, unit) < nok)
+				results_state_set_retries(s, unit, nok);
 			free(unit);
 		}
 		free(why);

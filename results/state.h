@@ -64,6 +64,13 @@ void results_state_init(struct kb_state *s);
  * file aside and rebuilds the state: results_state_rebuild()). */
 int results_state_load(const char *path, struct kb_state *s);
 
+/* results_state_load() without a message: on -EINVAL *why (malloc'd)
+ * says what, naming the file ("FILE: line L: TEXT" for damaged JSON),
+ * for a caller that goes on (a resumed campaign rebuilds the state: a
+ * warning, not an error before an exit status 0); *why NULL otherwise. */
+int results_state_load_why(const char *path, struct kb_state *s,
+			   char **why);
+
 /* The state of a campaign whose state.json is missing or unreadable,
  * rebuilt from its runs on disk: for each run key of DIR/campaign.json's
  * "plan" (the rounds iterations = auto added included), DIR/runs/KEY/
@@ -74,8 +81,9 @@ int results_state_load(const char *path, struct kb_state *s);
  * rebuilt from their directories (DIR/runs/KEY.superseded-K: key, dir,
  * attempt K, and as reason "failed: R" from their metrics.json, else
  * that why they were run again is not known), and retry_disturbed's
- * count of each unit with one from its largest K; the adaptive record
- * is not rebuilt.  Returns the number of runs recorded; *planned: the
+ * count of each unit from the ok copies of its runs (a failed run may
+ * have been run again by --retry-failed, which counts none); the
+ * adaptive record is not rebuilt.  Returns the number of runs recorded; *planned: the
  * keys of the plan. */
 size_t results_state_rebuild(const char *dir, struct kb_state *s,
 			     size_t *planned);

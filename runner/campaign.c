@@ -1260,7 +1260,17 @@ int campaign_open_shard(struct kb_campaign *c, const char *dir,
 	if (unusable) {
 		ret = rebuild_state(c, statepath, 1);
 	} else if (kb_exists(statepath)) {
-		ret = results_state_load(statepath, &c->state);
+		char *why = NULL;
+
+		/* damaged: said as what it is, a warning when the campaign
+		 * goes on with the state rebuilt (an error line, then exit
+		 * status 0, read as a failure: a helper's trial) */
+		ret = results_state_load_why(statepath, &c->state, &why);
+		if (ret == -EINVAL && c->resumed)
+			kb_warn("%s", why);
+		else if (ret)
+			kb_error("%s", why);
+		free(why);
 		if (ret == -EINVAL && c->resumed)
 			ret = rebuild_state(c, statepath, 1);
 	} else if (c->resumed) {

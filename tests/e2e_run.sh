@@ -506,6 +506,11 @@ if [ -r /proc/pressure/cpu ]; then
 	# from the NNN.superseded-K directories (a helper's trial found the
 	# list, and the report's Retried line, gone after a rebuild)
 	cp -a "$tmp/c14" "$tmp/c14x" && rm "$tmp/c14x/state.json"
+	# ... and what is no run kbench kept aside is not taken for one: a
+	# "-01" name, an empty directory (it set disturbed_retries to 7)
+	r0=$(ls -d "$tmp/c14x"/runs/*/*/000 | head -1)
+	cp -a "$r0" "$r0.superseded-01"
+	mkdir "$r0.superseded-7"
 	"$KBENCH" run -q -o "$tmp/c14x" >/dev/null 2>"$tmp/c14x.err"
 	rc=$?
 	sup='[.superseded[] | {key, dir, attempt}] | sort_by(.dir)'
@@ -586,6 +591,14 @@ check "... listed as superseded, 'failed: ...', and said so in the report" \
 	"[ \"\$(jq '[.superseded[] | select(.reason | startswith(\"failed: fio exited with status 1\"))] | length' $tmp/c17/results.json)\" = 2 ] && grep -q '2 failed run(s) run again (--retry-failed' $tmp/c17/report.txt"
 check "... the disturbed round run again after it kept as NNN.superseded-2" \
 	"[ -d '$r17.superseded-2' ] && [ \"\$(jq '[.superseded[] | select(.dir | endswith(\"superseded-2\"))] | length' $tmp/c17/results.json)\" = 2 ]"
+# state.json lost: the --retry-failed copies count no disturbed retry,
+# the disturbed round's one (kept as -2) counts one, as recorded
+cp -a "$tmp/c17" "$tmp/c17x" && rm "$tmp/c17x/state.json"
+"$KBENCH" run -q -o "$tmp/c17x" >/dev/null 2>"$tmp/c17x.err"
+rc=$?
+check "... state.json lost: rebuilt with the same retry counts (rc $rc: $(jq -c .disturbed_retries "$tmp/c17x/state.json" 2>&1), recorded $(jq -c .disturbed_retries "$tmp/c17/state.json" 2>&1)) and superseded runs" \
+	"[ $rc -eq 0 ] && [ \"\$(jq -cS .disturbed_retries $tmp/c17x/state.json)\" = \"\$(jq -cS .disturbed_retries $tmp/c17/state.json)\" ] && [ \"\$(jq '.superseded | length' $tmp/c17x/state.json)\" = \"\$(jq '.superseded | length' $tmp/c17/state.json)\" ]"
+rm -rf "$tmp/c17x"
 
 # --- Ctrl-C while the reports are written (a gnuplot that takes its
 #     time): exit 130, said so; the next kbench run writes them ---
