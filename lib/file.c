@@ -400,7 +400,7 @@ int kb_machine_dir_check(void)
 {
 	const char *dir = kb_machine_dir();
 	char *at, *why = NULL, *slash;
-	int ret, made = 0;
+	int ret;
 
 	/* machine-wide: one place whatever the current directory (a
 	 * relative name was judged from "/" while made in the current
@@ -419,14 +419,12 @@ int kb_machine_dir_check(void)
 	at = kb_xstrdup(dir);
 
 	/* the nearest directory that exists: the one things are made in */
-	while (!kb_exists(at) && (slash = strrchr(at, '/')) && slash != at) {
+	while (!kb_exists(at) && (slash = strrchr(at, '/')) && slash != at)
 		*slash = '\0';
-		made = 1;
-	}
 	if (!kb_exists(at))	/* "/x" with no "/x": made in "/" */
 		snprintf(at, strlen(at) + 1, "/");
-	ret = made || !kb_exists(dir) ? kb_dir_trusted_above(at, &why) :
-					kb_path_trusted(at, &why);
+	ret = kb_exists(dir) ? kb_path_trusted(at, &why) :
+			       kb_dir_trusted_above(at, &why);
 	if (ret)
 		kb_error("%s%s: %s; kbench keeps root's records there (the "
 			 "tunables to restore after a crash, the targets' "

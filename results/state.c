@@ -365,13 +365,8 @@ static void rebuild_superseded(const char *dir, struct kb_state *s,
 
 		/* no finished run in it (an empty directory, a damaged
 		 * metrics.json): no run kbench kept aside */
-		if (!st || (strcmp(st, "ok") && strcmp(st, "failed"))) {
-			json_decref(rec);
-			free(mp);
-			free(rel);
-			free(sk);
-			continue;
-		}
+		if (!st || (strcmp(st, "ok") && strcmp(st, "failed")))
+			goto next;
 		why = !strcmp(st, "failed") ?
 		      kb_xasprintf("failed: %s", jstr(rec, "reason") ?:
 				   "(no reason recorded)") :
@@ -396,6 +391,7 @@ static void rebuild_superseded(const char *dir, struct kb_state *s,
 			free(unit);
 		}
 		free(why);
+next:
 		json_decref(rec);
 		free(mp);
 		free(rel);
