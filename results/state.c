@@ -301,7 +301,7 @@ static void rebuild_superseded(const char *dir, struct kb_state *s,
 	struct found_superseded *f = NULL;
 	size_t nf = 0, i, j;
 	unsigned nok = 0;
-	const char *prev = NULL;
+	const char *prev = NULL, *cur = NULL;
 
 	qsort(keys, nkeys, sizeof(*keys), cmp_str);
 	for (i = 0; i < nkeys; i++) {
@@ -363,6 +363,12 @@ static void rebuild_superseded(const char *dir, struct kb_state *s,
 		json_t *rec = kb_json_load_existing(mp, &missing);
 		const char *st = jstr(rec, "status");
 
+		/* the ok copies of one run key are counted together (f is
+		 * sorted by key); a new key starts at 0 even when the copy
+		 * that opens it is skipped below */
+		if (!cur || strcmp(f[i].key, cur))
+			nok = 0;
+		cur = f[i].key;
 		/* no finished run in it (an empty directory, a damaged
 		 * metrics.json): no run kbench kept aside */
 		if (!st || (strcmp(st, "ok") && strcmp(st, "failed")))
@@ -380,8 +386,6 @@ static void rebuild_superseded(const char *dir, struct kb_state *s,
 		 * key) count its round's retries, their largest number over
 		 * the round's runs is retry_disturbed's count (not K: a
 		 * failed run's copy takes -1, the retry's then -2) */
-		if (i && strcmp(f[i].key, f[i - 1].key))
-			nok = 0;
 		if (!strcmp(st, "ok") && nnn && isdigit((unsigned char)nnn[1])) {
 			nok++;
 			unit = block ? kb_xstrdup(f[i].key) :

@@ -517,6 +517,18 @@ if [ -r /proc/pressure/cpu ]; then
 	check "... state.json lost: rebuilt with the same superseded runs and retry counts (rc $rc)" \
 		"[ $rc -eq 0 ] && [ \"\$(jq -cS '$sup' $tmp/c14x/state.json)\" = \"\$(jq -cS '$sup' $tmp/c14/state.json)\" ] && [ \"\$(jq -cS .disturbed_retries $tmp/c14x/state.json)\" = \"\$(jq -cS .disturbed_retries $tmp/c14/state.json)\" ] && jq -e '.superseded | length > 0' $tmp/c14x/state.json >/dev/null"
 	rm -rf "$tmp/c14x"
+	# ... and a run's first copy that is no kept run (an empty
+	# superseded-1 before its real copy, now superseded-2) counts from 0:
+	# the round's other run's copies were carried into its count (2)
+	cp -a "$tmp/c14" "$tmp/c14y" && rm "$tmp/c14y/state.json"
+	r1=$(jq -r '.superseded[].dir' "$tmp/c14/state.json" | grep '/running,NM=1/' | while read -r d; do
+		[ -d "$tmp/c14/${d/NM=1/NM=0}" ] && { echo "$tmp/c14y/$d"; break; }; done)
+	[ -n "$r1" ] && mv "$r1" "${r1%-1}-2" && mkdir "$r1"
+	"$KBENCH" run -q -o "$tmp/c14y" >/dev/null 2>"$tmp/c14y.err"
+	rc=$?
+	check "... a run whose first copy is an empty directory: its round's retry count not raised by another run's copies (rc $rc, $(jq -cS .disturbed_retries $tmp/c14y/state.json 2>/dev/null))" \
+		"[ $rc -eq 0 ] && [ -n '$r1' ] && [ \"\$(jq -cS .disturbed_retries $tmp/c14y/state.json)\" = \"\$(jq -cS .disturbed_retries $tmp/c14/state.json)\" ]"
+	rm -rf "$tmp/c14y"
 	check "... metrics.json has PSI and says why cpufreq is missing, if it is" \
 		"jq -e '.metrics[\"psi.cpu_some_pct\"] != null' $tmp/c14/runs/running,NM=0/randread-4k/000/metrics.json >/dev/null && { [ -r /sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq ] || jq -e '.unavailable[\"cpu.freq_mhz\"]' $tmp/c14/runs/running,NM=0/randread-4k/000/metrics.json >/dev/null; }"
 	# order = random: a round is still a block; its end is found in the
