@@ -707,6 +707,19 @@ static int all_positive(const struct sample *s)
 	return 1;
 }
 
+/* 1 when every run of s records its round ("iteration"); results.json
+ * from elsewhere may leave it out, and such runs have no round to be
+ * matched by (they were read as round 0, all paired with one another) */
+static int all_have_rounds(const struct sample *s)
+{
+	size_t k;
+
+	for (k = 0; k < s->n; k++)
+		if (!s->run[k]->info.has_iteration)
+			return 0;
+	return 1;
+}
+
 /* The run order the comparison of a and b may pair by: the campaign's;
  * in a merged report whose campaigns' orders differ (campaign.order
  * absent), that of the one campaign both samples come from.  NULL when
@@ -826,6 +839,14 @@ static const char *choose_analysis(const struct kb_rmodel *model,
 					  "different campaigns: unpaired");
 			return "welch-log";
 		}
+	}
+	if (rounds && (!all_have_rounds(a) || !all_have_rounds(b))) {
+		*why = kb_xasprintf("order = %s, but runs of %s do not say "
+				    "which round they ran in (no "
+				    "\"iteration\" in results.json): "
+				    "unpaired", order,
+				    all_have_rounds(a) ? cfg : base);
+		return "welch-log";
 	}
 	if (rounds && same_source(a, b) &&
 	    local_kernels_differ(camp, base, cfg)) {

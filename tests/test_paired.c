@@ -629,6 +629,41 @@ static void test_model_no_runs_yet(void **state)
 	json_decref(res);
 }
 
+/* runs that do not say which round they ran in (results.json from
+ * elsewhere, "iteration" left out) are not paired, even with order =
+ * interleave: they were all read as round 0 and paired with one another
+ * (-2.1..+3.8 for a Welch CI of +0.1..+1.2) */
+static void test_model_no_iteration_unpaired(void **state)
+{
+	const double b[] = { 1000, 1020, 990, 1010, 1005, 995 };
+	json_t *res, *e, *run;
+	size_t i;
+	int r, drop;
+
+	(void)state;
+	for (drop = 0; drop < 2; drop++) {
+		res = model("interleave");
+		add_config(res, "B", "stock", "local");
+		add_config(res, "C", "stock", "local");
+		for (r = 1; r <= 6; r++) {
+			add_run(res, "B", r, b[r - 1], 1, NULL);
+			add_run(res, "C", r, b[(r + 2) % 6] * 1.01, 1, NULL);
+		}
+		/* drop 0: C's runs lose their round; 1: one run of B */
+		json_array_foreach(json_object_get(res, "runs"), i, run)
+			if (drop ? i == 4 :
+			    !strcmp(str(run, "configuration"), "C"))
+				json_object_del(run, "iteration");
+		analyse(res);
+		e = cmp_of(res, "C");
+		assert_string_equal(str(e, "analysis"), "welch-log");
+		assert_non_null(strstr(str(e, "analysis_reason"), drop ?
+			"runs of B do not say which round" :
+			"runs of C do not say which round"));
+		json_decref(res);
+	}
+}
+
 static void test_model_analysis_choice(void **state)
 {
 	const double b[] = { 1000, 1020, 990, 1010, 1005, 995 };
@@ -1026,6 +1061,7 @@ int main(void)
 		cmocka_unit_test(test_model_analysis_choice),
 		cmocka_unit_test(test_model_local_variants_unpaired),
 		cmocka_unit_test(test_model_no_runs_yet),
+		cmocka_unit_test(test_model_no_iteration_unpaired),
 		cmocka_unit_test(test_model_paired_drift),
 		cmocka_unit_test(test_model_b44),
 		cmocka_unit_test(test_model_merged),
