@@ -15,6 +15,9 @@
 	  D " 99th percentile completion latency" }, \
 	{ d ".clat_p999_ns", "ns", KB_LOWER_BETTER, D " clat p99.9", \
 	  D " 99.9th percentile completion latency" }, \
+	{ d ".slat_mean_ns", "ns", KB_LOWER_BETTER, D " slat mean", \
+	  D " mean submission latency, weighted by I/O count over jobs " \
+	  "(async engines only: libaio, io_uring)" }, \
 	{ d ".lat_mean_ns", "ns", KB_LOWER_BETTER, D " lat mean", \
 	  D " mean total latency (submission + completion)" }, \
 	{ d ".lat_p50_ns", "ns", KB_LOWER_BETTER, D " lat p50", \

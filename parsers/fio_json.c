@@ -66,6 +66,10 @@ struct dir_stat {
 	int bad_lat_mean;
 	double lat_mean_ns;
 	double lat_n;
+	int has_slat;
+	int bad_slat_mean;
+	double slat_mean_ns;
+	double slat_n;
 	struct lat_dist dist[NR_LK];
 };
 
@@ -574,10 +578,17 @@ static json_t *parse_dir(struct ctx *c, const char *dname, const json_t *d,
 			if (s->dist[k].has_pct[i])
 				set_num(o, pct_names[k][i], s->dist[k].pct_ns[i]);
 	}
+	/* slat: measured by async engines only (libaio, io_uring; fio's
+	 * HOWTO, "slat"); a sync engine's block has N = 0 */
 	slat = lat_block(d, "slat", &mult);
-	if (block_measured(slat, &n) && num(slat, "mean", &mean) &&
-	    !drop_if_impossible(c, dname, "slat_mean_ns", mean * mult))
-		set_num(o, "slat_mean_ns", mean * mult);
+	if (block_measured(slat, &s->slat_n) && num(slat, "mean", &mean)) {
+		s->has_slat = 1;
+		s->slat_mean_ns = mean * mult;
+		s->bad_slat_mean = drop_if_impossible(c, dname, "slat_mean_ns",
+						      s->slat_mean_ns);
+		if (!s->bad_slat_mean)
+			set_num(o, "slat_mean_ns", s->slat_mean_ns);
+	}
 	return o;
 }
 
@@ -955,9 +966,10 @@ static void aggregate(struct ctx *c, struct job_stat *js, size_t njobs,
 	for (d = 0; d < NR_DIRS; d++) {
 		const char *dn = dir_names[d];
 		double iops = 0, bw = 0, cw = 0, cwm = 0, csum = 0;
-		double lw = 0, lwm = 0, lsum = 0;
-		size_t nio = 0, nclat = 0, nlat = 0;
+		double lw = 0, lwm = 0, lsum = 0, sw = 0, swm = 0, ssum = 0;
+		size_t nio = 0, nclat = 0, nlat = 0, nslat = 0;
 		int bad_iops = 0, bad_bw = 0, bad_clat = 0, bad_lat = 0;
+		int bad_slat = 0;
 
 		for (j = 0; j < njobs; j++) {
 			struct dir_stat *s = &js[j].dir[d];
@@ -986,6 +998,14 @@ static void aggregate(struct ctx *c, struct job_stat *js, size_t njobs,
 				lsum += s->lat_mean_ns;
 				bad_lat |= s->bad_lat_mean;
 			}
+			if (s->has_slat) {
+				w = s->slat_n > 0 ? s->slat_n : s->weight;
+				nslat++;
+				sw += w;
+				swm += w * s->slat_mean_ns;
+				ssum += s->slat_mean_ns;
+				bad_slat |= s->bad_slat_mean;
+			}
 		}
 		if (!nio)
 			continue;
@@ -1001,6 +1021,9 @@ static void aggregate(struct ctx *c, struct job_stat *js, size_t njobs,
 		if (nlat && !bad_lat)
 			set_metric(m, dn, "lat_mean_ns",
 				   lw > 0 ? lwm / lw : lsum / nlat);
+		if (nslat && !bad_slat)
+			set_metric(m, dn, "slat_mean_ns",
+				   sw > 0 ? swm / sw : ssum / nslat);
 		aggregate_percentiles(c, js, njobs, d, m);
 		if (d == DIR_MIXED)
 			warnf(c, "unified_rw_reporting: fio reported a 'mixed' direction; its metrics are mixed.* (not in kbench's metric table)");

@@ -78,7 +78,8 @@
  *                 when fio did not measure it } ... ],
  *   "metrics": { lib/metrics.h names: "read.iops", "write.bw_kib",
  *                "read.clat_mean_ns", "read.clat_p99_ns",
- *                "read.lat_mean_ns", ..., "fio.usr_cpu_pct",
+ *                "read.lat_mean_ns", "read.slat_mean_ns" (async
+ *                engines only), ..., "fio.usr_cpu_pct",
  *                "fio.sys_cpu_pct", "disk.util_pct" (fio's
  *                disk_util: see fio_json.c disk_util_metric()); with
  *                unified_rw_reporting also "mixed.*" (not in the metric

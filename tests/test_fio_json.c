@@ -608,6 +608,8 @@ static void test_lkp_3_38(void **state)
 	check_metric(r, "read.clat_p99_ns", 5144576);
 	/* lkp calls it read_slat_mean_us, but it is fio's slat_ns mean */
 	check_close("slat", jdir(r, 0, "read", "slat_mean_ns"), 26479.533411);
+	/* and a campaign metric, as clat's mean (one job: its own) */
+	check_metric(r, "read.slat_mean_ns", 26479.533411);
 	check_no_metric(r, "write.iops");
 	json_decref(r);
 }
