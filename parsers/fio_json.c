@@ -51,6 +51,19 @@ struct lat_dist {
 	int bad;		/* impossible values: dropped, with a warning */
 };
 
+/* A mean latency of one job's direction: fio's clat, lat or slat block's
+ * "mean" (in ns) and "N" (-1 when the file has none). */
+enum { LM_CLAT, LM_LAT, LM_SLAT, NR_LM };
+static const char *const lm_names[NR_LM] = { "clat_mean_ns", "lat_mean_ns",
+					     "slat_mean_ns" };
+
+struct lat_mean {
+	int has;		/* the block measured something */
+	int bad;		/* impossible mean: dropped, with a warning */
+	double mean_ns;
+	double n;
+};
+
 struct dir_stat {
 	int has_io;
 	double iops;
@@ -58,18 +71,7 @@ struct dir_stat {
 	int bad_iops;		/* impossible value: the metric is dropped */
 	int bad_bw;
 	double weight;		/* I/O count estimate, for weighted means */
-	int has_clat;
-	int bad_clat_mean;
-	double clat_mean_ns;
-	double clat_n;		/* clat "N", or -1 when the file has none */
-	int has_lat;
-	int bad_lat_mean;
-	double lat_mean_ns;
-	double lat_n;
-	int has_slat;
-	int bad_slat_mean;
-	double slat_mean_ns;
-	double slat_n;
+	struct lat_mean mean[NR_LM];	/* by LM_* */
 	struct lat_dist dist[NR_LK];
 };
 
@@ -498,12 +500,31 @@ static int num_or_warn(struct ctx *c, const char *dname, const json_t *d,
 	return 0;
 }
 
+/* Mean latency k of block blk (fio's "mean" times mult, in ns) into
+ * s->mean[k] and, unless impossible, o's lm_names[k].  Returns 1 when the
+ * block measured something (its percentiles are then read too). */
+static int read_mean(struct ctx *c, const char *dname, const json_t *blk,
+		     double mult, int k, struct dir_stat *s, json_t *o)
+{
+	struct lat_mean *lm = &s->mean[k];
+	double mean;
+
+	if (!block_measured(blk, &lm->n) || !num(blk, "mean", &mean))
+		return 0;
+	lm->has = 1;
+	lm->mean_ns = mean * mult;
+	lm->bad = drop_if_impossible(c, dname, lm_names[k], lm->mean_ns);
+	if (!lm->bad)
+		set_num(o, lm_names[k], lm->mean_ns);
+	return 1;
+}
+
 /* One direction of one job.  Returns its metric object (new reference),
  * or NULL when the direction did no I/O. */
 static json_t *parse_dir(struct ctx *c, const char *dname, const json_t *d,
 			 struct dir_stat *s)
 {
-	double total = 0, io = 0, runtime = 0, mult = 1, n, mean;
+	double total = 0, io = 0, runtime = 0, mult = 1, n;
 	const json_t *clat, *lat, *slat;
 	int have_total, i, k;
 	json_int_t iv;
@@ -551,24 +572,12 @@ static json_t *parse_dir(struct ctx *c, const char *dname, const json_t *d,
 	if (impossible(s->weight))
 		s->weight = 0;
 
-	if (block_measured(clat, &s->clat_n) && num(clat, "mean", &mean)) {
-		s->has_clat = 1;
-		s->clat_mean_ns = mean * mult;
-		s->bad_clat_mean = drop_if_impossible(c, dname, "clat_mean_ns",
-						      s->clat_mean_ns);
-		if (!s->bad_clat_mean)
-			set_num(o, "clat_mean_ns", s->clat_mean_ns);
+	if (read_mean(c, dname, clat, mult, LM_CLAT, s, o)) {
 		read_percentiles(clat, mult, &s->dist[LK_CLAT]);
 		read_bins(c, dname, clat, mult, &s->dist[LK_CLAT]);
 	}
 	lat = lat_block(d, "lat", &mult);
-	if (block_measured(lat, &s->lat_n) && num(lat, "mean", &mean)) {
-		s->has_lat = 1;
-		s->lat_mean_ns = mean * mult;
-		s->bad_lat_mean = drop_if_impossible(c, dname, "lat_mean_ns",
-						     s->lat_mean_ns);
-		if (!s->bad_lat_mean)
-			set_num(o, "lat_mean_ns", s->lat_mean_ns);
+	if (read_mean(c, dname, lat, mult, LM_LAT, s, o)) {
 		read_percentiles(lat, mult, &s->dist[LK_LAT]);
 		read_bins(c, dname, lat, mult, &s->dist[LK_LAT]);
 	}
@@ -581,14 +590,7 @@ static json_t *parse_dir(struct ctx *c, const char *dname, const json_t *d,
 	/* slat: measured by async engines only (libaio, io_uring; fio's
 	 * HOWTO, "slat"); a sync engine's block has N = 0 */
 	slat = lat_block(d, "slat", &mult);
-	if (block_measured(slat, &s->slat_n) && num(slat, "mean", &mean)) {
-		s->has_slat = 1;
-		s->slat_mean_ns = mean * mult;
-		s->bad_slat_mean = drop_if_impossible(c, dname, "slat_mean_ns",
-						      s->slat_mean_ns);
-		if (!s->bad_slat_mean)
-			set_num(o, "slat_mean_ns", s->slat_mean_ns);
-	}
+	read_mean(c, dname, slat, mult, LM_SLAT, s, o);
 	return o;
 }
 
@@ -797,7 +799,7 @@ static json_t *parse_job(struct ctx *c, const json_t *job,
 /* Does job direction s contribute latency kind k (its block measured)? */
 static int has_kind(const struct dir_stat *s, int k)
 {
-	return k == LK_CLAT ? s->has_clat : s->has_lat;
+	return s->mean[k == LK_CLAT ? LM_CLAT : LM_LAT].has;
 }
 
 /* A job's bins in a k-way merge: the next one is b[i]. */
@@ -965,15 +967,14 @@ static void aggregate(struct ctx *c, struct job_stat *js, size_t njobs,
 
 	for (d = 0; d < NR_DIRS; d++) {
 		const char *dn = dir_names[d];
-		double iops = 0, bw = 0, cw = 0, cwm = 0, csum = 0;
-		double lw = 0, lwm = 0, lsum = 0, sw = 0, swm = 0, ssum = 0;
-		size_t nio = 0, nclat = 0, nlat = 0, nslat = 0;
-		int bad_iops = 0, bad_bw = 0, bad_clat = 0, bad_lat = 0;
-		int bad_slat = 0;
+		double iops = 0, bw = 0;
+		double lw[NR_LM] = { 0 }, lwm[NR_LM] = { 0 };
+		double lsum[NR_LM] = { 0 };
+		size_t nio = 0, nlm[NR_LM] = { 0 };
+		int bad_iops = 0, bad_bw = 0, bad_lm[NR_LM] = { 0 }, k;
 
 		for (j = 0; j < njobs; j++) {
 			struct dir_stat *s = &js[j].dir[d];
-			double w;
 
 			if (!s->has_io)
 				continue;
@@ -982,29 +983,17 @@ static void aggregate(struct ctx *c, struct job_stat *js, size_t njobs,
 			bw += s->bw_kib;
 			bad_iops |= s->bad_iops;
 			bad_bw |= s->bad_bw;
-			if (s->has_clat) {
-				w = s->clat_n > 0 ? s->clat_n : s->weight;
-				nclat++;
-				cw += w;
-				cwm += w * s->clat_mean_ns;
-				csum += s->clat_mean_ns;
-				bad_clat |= s->bad_clat_mean;
-			}
-			if (s->has_lat) {
-				w = s->lat_n > 0 ? s->lat_n : s->weight;
-				nlat++;
-				lw += w;
-				lwm += w * s->lat_mean_ns;
-				lsum += s->lat_mean_ns;
-				bad_lat |= s->bad_lat_mean;
-			}
-			if (s->has_slat) {
-				w = s->slat_n > 0 ? s->slat_n : s->weight;
-				nslat++;
-				sw += w;
-				swm += w * s->slat_mean_ns;
-				ssum += s->slat_mean_ns;
-				bad_slat |= s->bad_slat_mean;
+			for (k = 0; k < NR_LM; k++) {
+				const struct lat_mean *lm = &s->mean[k];
+				double w = lm->n > 0 ? lm->n : s->weight;
+
+				if (!lm->has)
+					continue;
+				nlm[k]++;
+				lw[k] += w;
+				lwm[k] += w * lm->mean_ns;
+				lsum[k] += lm->mean_ns;
+				bad_lm[k] |= lm->bad;
 			}
 		}
 		if (!nio)
@@ -1015,15 +1004,10 @@ static void aggregate(struct ctx *c, struct job_stat *js, size_t njobs,
 			set_metric(m, dn, "iops", iops);
 		if (!bad_bw)
 			set_metric(m, dn, "bw_kib", bw);
-		if (nclat && !bad_clat)
-			set_metric(m, dn, "clat_mean_ns",
-				   cw > 0 ? cwm / cw : csum / nclat);
-		if (nlat && !bad_lat)
-			set_metric(m, dn, "lat_mean_ns",
-				   lw > 0 ? lwm / lw : lsum / nlat);
-		if (nslat && !bad_slat)
-			set_metric(m, dn, "slat_mean_ns",
-				   sw > 0 ? swm / sw : ssum / nslat);
+		for (k = 0; k < NR_LM; k++)
+			if (nlm[k] && !bad_lm[k])
+				set_metric(m, dn, lm_names[k], lw[k] > 0 ?
+					   lwm[k] / lw[k] : lsum[k] / nlm[k]);
 		aggregate_percentiles(c, js, njobs, d, m);
 		if (d == DIR_MIXED)
 			warnf(c, "unified_rw_reporting: fio reported a 'mixed' direction; its metrics are mixed.* (not in kbench's metric table)");
