@@ -14,7 +14,8 @@
  * is the sum over the files (and over the directions of one file);
  * lat/clat/slat: the mean over the files of each file's mean in the
  * window (a log of every I/O has many).  A window missing from some
- * files is totalled from the files present, with a warning.
+ * files is totalled from the files present, with a warning (the first
+ * 5 windows of each file one by one, then their count).
  *
  * An iops or bw log (or one of no known kind) with a sample of one
  * direction less than 3/4 of a window after the one before it, or in
@@ -24,11 +25,13 @@
  * 1 is a log of every I/O (fio without log_avg_msec: one line per I/O),
  * and its window totals are counts x 1000 / avg_msec, I/Os per second.
  * A log of every I/O (that one, or a latency log whose lines come that
- * close) is windowed by its lines' times, window k = ((k-1)W, kW]
+ * close) is windowed by its lines' times, window k = [(k-1)W, kW)
  * (floor(time_ms / avg_msec) + 1), and its last window, which ends with
  * the job, is left out with a warning when its last line is more than
  * 5% of a window before its end (a 1-s job's last I/O at 1008 ms made a
- * window of one I/O); the windows without I/O inside its span are 0.
+ * window of one I/O); the windows without I/O inside its span are 0;
+ * a span of more than 1,000,000 windows is refused (a wider window is
+ * asked for).
  * Times that start again within one file (fio's per_job_logs=0 writes
  * the jobs' logs one after the other in one file) begin a segment of
  * their own, summed with the others as another job's.  A window no

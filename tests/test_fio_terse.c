@@ -435,6 +435,84 @@ static void test_B13_kind_three_jobs_missing_window(void **state)
 		free(out);
 		free(err);
 	}
+	/* a file missing many windows: the first 5 said one by one, the
+	 * rest counted (a day's log printed a line per window), each
+	 * window still totalled from the files that have it */
+	{
+		char *a8[] = { "parse", "--logs", p1, p2, NULL };
+		char *t1 = NULL, *t2 = NULL, line[64];
+		size_t len1 = 0, len2 = 0;
+		FILE *f1 = open_memstream(&t1, &len1);
+		FILE *f2 = open_memstream(&t2, &len2);
+		int w;
+
+		assert_non_null(f1);
+		assert_non_null(f2);
+		for (w = 1; w <= 40; w++) {
+			fprintf(f1, "%d, 100, 0, 4096, 0\n", w * 1000);
+			if (w % 4)	/* 10 windows missing */
+				fprintf(f2, "%d, 50, 0, 4096, 0\n", w * 1000 + 2);
+		}
+		fclose(f1);
+		fclose(f2);
+		snprintf(p1, sizeof(p1), "%s", write_file(dir, "job_iops.1.log", t1));
+		snprintf(p2, sizeof(p2), "%s", write_file(dir, "job_iops.2.log", t2));
+		free(t1);
+		free(t2);
+		if (run_kbench(a8, &out, &err) != 0)
+			fail_msg("kbench parse failed:\n%s", err);
+		r = json_loads(out, 0, NULL);
+		assert_non_null(r);
+		check_num(r, "windows/3/total", 100);
+		check_num(r, "windows/3/files", 1);
+		check_num(r, "windows/4/total", 150);
+		check_num(r, "mean", (40 * 100 + 30 * 50) / 40.0);
+		assert_int_equal(json_array_size(json_object_get(r, "warnings")), 6);
+		snprintf(msg, sizeof(msg), "window 20 (20000 ms): no sample in %s; total from 1 of 2 files", p2);
+		assert_string_equal(str(r, "warnings/4"), msg);
+		snprintf(msg, sizeof(msg), "5 more windows without a sample in %s (10 in all), each totalled from the other files", p2);
+		assert_string_equal(str(r, "warnings/5"), msg);
+		snprintf(line, sizeof(line), "window 24 (24000 ms)");
+		assert_null(strstr(err, line));
+		json_decref(r);
+		free(out);
+		free(err);
+	}
+	/* a log of every I/O whose span is more than a million windows
+	 * (one line 2,000 s after the others, read per 2 ms): refused,
+	 * not 1e6 windows of 0 (2 GiB under ASan; fuzz_fio_log) */
+	{
+		char *a9[] = { "parse", "--logs", "--log-avg-msec", "2", p1,
+			       NULL };
+		char text[4096];
+		size_t o = 0;
+		int l;
+
+		for (l = 1; l <= 50; l++)
+			o += (size_t)snprintf(text + o, sizeof(text) - o,
+					      "%d, 1, 0, 4096, 0\n", l);
+		snprintf(text + o, sizeof(text) - o, "2000051, 1, 0, 4096, 0\n");
+		snprintf(p1, sizeof(p1), "%s", write_file(dir, "job_iops.1.log", text));
+		assert_int_equal(run_kbench(a9, &out, &err), 1);
+		if (!strstr(err, "job_iops.1.log: a log of every I/O (values of 1) from 0 to 2000051 ms: more than 1000000 windows of 2 ms; give a wider window (--log-avg-msec)"))
+			fail_msg("stderr: %s", err);
+		free(out);
+		free(err);
+		/* per 40 ms, 50,000 windows: read, the empty ones 0 */
+		text[o] = '\0';
+		snprintf(text + o, sizeof(text) - o, "2000000, 1, 0, 4096, 0\n");
+		snprintf(p1, sizeof(p1), "%s", write_file(dir, "job_iops.1.log", text));
+		a9[3] = "40";
+		assert_int_equal(run_kbench(a9, &out, &err), 0);
+		r = json_loads(out, 0, NULL);
+		assert_non_null(r);
+		check_num(r, "windows/0/total", 39 * 1000 / 40.0);
+		check_num(r, "windows/1/total", 11 * 1000 / 40.0);
+		check_num(r, "windows/2/total", 0);
+		json_decref(r);
+		free(out);
+		free(err);
+	}
 	/* not a log sample */
 	{
 		char *a3[] = { "parse", "--logs", p1, p2, NULL };
@@ -572,7 +650,7 @@ static void test_B13_kind_three_jobs_missing_window(void **state)
 		snprintf(p1, sizeof(p1), "%s/job_iops.1.log", dir);
 	}
 	/* logs of every I/O (fio without log_avg_msec): an IOPS log's
-	 * lines of value 1 are counted per window ((k-1)W, kW] of their
+	 * lines of value 1 are counted per window [(k-1)W, kW) of their
 	 * times and made a rate (count x 1000 / window ms); a latency log's
 	 * window is the mean of its I/Os, not their sum; the last window,
 	 * which ends with the job (a 1-s fio job's last I/O at 1008 ms made
