@@ -214,7 +214,7 @@ static size_t tunables_after(const struct kb_tunables *tu,
 void run_exec_fio_argv(struct kb_argv *a, char *const *hosts,
 		       const unsigned *ports, size_t nhosts,
 		       char *const *host_jobs, const char *out,
-		       const char *jobfile, int readonly)
+		       const char *aux, const char *jobfile, int readonly)
 {
 	size_t i;
 
@@ -229,6 +229,7 @@ void run_exec_fio_argv(struct kb_argv *a, char *const *hosts,
 	}
 	kb_argv_push(a, "--output-format=json+");
 	kb_argv_pushf(a, "--output=%s", out);
+	kb_argv_pushf(a, "--aux-path=%s", aux);
 	if (readonly)
 		kb_argv_push(a, "--readonly");
 	if (!host_jobs)
@@ -341,7 +342,7 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 	if (ret)
 		goto out;
 	run_exec_fio_argv(&argv, hnames, hports, nhosts,
-			  hj.n ? hj.jobfile : NULL, out, jobcopy,
+			  hj.n ? hj.jobfile : NULL, out, rdir, jobcopy,
 			  readonly && !nhosts);
 	/* methodology, not kbench's overhead: make bench drops the same
 	 * before bare fio, and prints it apart (run.json

@@ -35,14 +35,17 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
  * --client=HOST,PORT (ip6:ADDR,PORT, kconf_host_client_arg(): fio reads
  * the job file here, expanding ${KBENCH_*} from its environment, and
  * sends it to the servers), followed by that host's own job file when
- * host_jobs is not NULL (target@HOST); then --output-format=json+ and
- * --output=OUT; with readonly (a local run of a job file that only
+ * host_jobs is not NULL (target@HOST); then --output-format=json+,
+ * --output=OUT and --aux-path=AUX (the run directory: the files fio
+ * makes for itself, such as verify's local-JOB-N-verify.state, written
+ * there, not in kbench's working directory, where a symlink of that name
+ * made fio overwrite its target as root); with readonly (a local run of a job file that only
  * reads: parsers/fio_jobfile.h) --readonly, fio's own guard (fio(1):
  * no write, trim or file extension; a job that would is refused); then
  * jobfile when host_jobs is NULL. */
 void run_exec_fio_argv(struct kb_argv *a, char *const *hosts,
 		       const unsigned *ports, size_t nhosts,
 		       char *const *host_jobs, const char *out,
-		       const char *jobfile, int readonly);
+		       const char *aux, const char *jobfile, int readonly);
 
 #endif

@@ -234,6 +234,19 @@ rc2=$?
 check "exec_prerun= and ioscheduler= in a job file: run exits 1 ($rc, $rc2), nothing run, each said with its line" \
 	"[ $rc -eq 1 ] && [ $rc2 -eq 1 ] && [ ! -e $tmp/pwned ] && grep -q 'line 6: exec_prerun=touch $tmp/pwned (runs a shell command): refused, as fio would do that as root' $tmp/ownx.err && grep -q 'line 6: ioscheduler=none (switches the device.s I/O scheduler and does not switch it back).*tunable SCHED = queue/scheduler' $tmp/owns.err"
 
+# verify= (fio's verify_state_save is on by default): fio saves its
+# verify state as local-JOB-N-verify.state in its aux path, the run's
+# directory, not kbench's working directory, where a link of that name
+# made fio (root) overwrite the link's target (a break-it trial)
+printf '[global]\nfilename=${KBENCH_TARGET}\nioengine=psync\nruntime=${KBENCH_RUNTIME}\ntime_based=1\nsize=1m\n[own]\nrw=randwrite\nverify=crc32c\n' >"$tmp/ownprof/own.fio"
+mkdir -p "$tmp/vcwd"
+echo ORIGINAL >"$tmp/precious"
+ln -s "$tmp/precious" "$tmp/vcwd/local-own-0-verify.state"
+(cd "$tmp/vcwd" && "$KBENCH" run -q -c "$tmp/own.conf" -o "$tmp/cver" >/dev/null 2>"$tmp/ver.err")
+rc=$?
+check "verify= in a job file: fio's verify state in the run's directory (rc $rc), a link of its name in the working directory not followed" \
+	"[ $rc -eq 0 ] && [ \"\$(cat $tmp/precious)\" = ORIGINAL ] && [ -L $tmp/vcwd/local-own-0-verify.state ] && [ \$(ls $tmp/vcwd | wc -l) = 1 ] && ls $tmp/cver/runs/*/own/000/local-own-0-verify.state >/dev/null"
+
 # a read job on the user's file that fio would extend (offset= past its
 # size: fio lays the file out again): fio runs with --readonly, which
 # refuses that, and the file keeps its data

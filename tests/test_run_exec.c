@@ -36,7 +36,7 @@ static void check(char *const *hosts, const unsigned *ports, size_t n,
 	struct kb_argv a = KB_ARGV_INIT;
 	char *got;
 
-	run_exec_fio_argv(&a, hosts, ports, n, host_jobs, "R/fio.json",
+	run_exec_fio_argv(&a, hosts, ports, n, host_jobs, "R/fio.json", "R",
 			  "R/job.fio", 0);
 	got = joined(&a);
 	assert_string_equal(got, want);
@@ -48,7 +48,7 @@ static void test_local(void **state)
 {
 	(void)state;
 	check(NULL, NULL, 0, NULL, "fio --output-format=json+ "
-	      "--output=R/fio.json R/job.fio");
+	      "--output=R/fio.json --aux-path=R R/job.fio");
 }
 
 static void test_hosts(void **state)
@@ -59,7 +59,7 @@ static void test_hosts(void **state)
 	(void)state;
 	check(hosts, ports, 2, NULL, "fio --client=10.0.0.2,8765 "
 	      "--client=ip6:fd00::3,8766 --output-format=json+ "
-	      "--output=R/fio.json R/job.fio");
+	      "--output=R/fio.json --aux-path=R R/job.fio");
 }
 
 static void test_host_jobs(void **state)
@@ -71,7 +71,7 @@ static void test_host_jobs(void **state)
 	(void)state;
 	check(hosts, ports, 2, jobs, "fio --client=a,8765 R/job.a.fio "
 	      "--client=b,8765 R/job.b.fio --output-format=json+ "
-	      "--output=R/fio.json");
+	      "--output=R/fio.json --aux-path=R");
 }
 
 int main(void)
