@@ -41,6 +41,10 @@ void tunables_saved_free(struct kb_tunables_saved *s);
 struct kb_tunable_record {
 	char *path;		/* the tunable */
 	char *original;		/* its value before any kbench changed it */
+	char *partner_original;	/* a coupled sysctl's (runner/tunables.c
+				 * coupled_partner()) whose original is 0:
+				 * its partner's value then, written back
+				 * instead (NULL: none) */
 	char *campaign;		/* the campaign directory that changed it */
 	long pid;		/* that kbench's pid */
 	unsigned long long pid_start;	/* and its start time (lib/proc.h

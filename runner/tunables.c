@@ -380,12 +380,47 @@ static int registry_trusted(const char *regdir)
 	return ret;
 }
 
+/* The sysctls the kernel keeps one of (mm/page-writeback.c,
+ * Documentation/admin-guide/sysctl/vm.rst: "only one of them may be
+ * specified at a time"; writing one sets the other to 0, and
+ * dirty_bytes takes no 0): path's partner, or NULL.  An original of 0
+ * means the partner held the setting, so it is restored by writing the
+ * partner's value then (a break-it trial: writing dirty_bytes' 0 back
+ * failed, dirty_ratio stayed 0 and the record failed every later
+ * campaign). */
+static const char *coupled_partner(const char *path)
+{
+	static const char *const pairs[][2] = {
+		{ "/proc/sys/vm/dirty_bytes", "/proc/sys/vm/dirty_ratio" },
+		{ "/proc/sys/vm/dirty_background_bytes",
+		  "/proc/sys/vm/dirty_background_ratio" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		if (!strcmp(path, pairs[i][0]))
+			return pairs[i][1];
+		if (!strcmp(path, pairs[i][1]))
+			return pairs[i][0];
+	}
+	return NULL;
+}
+
+/* Coupled path's partner value to keep with an original of 0
+ * (coupled_partner()): the partner's value now, else NULL. */
+static char *partner_value(const char *path, const char *original)
+{
+	const char *p = coupled_partner(path);
+
+	return p && !strcmp(original, "0") ? tunable_read(p, 1) : NULL;
+}
+
 /* The original value of tpath (resolved and checked: tunables.h): the
  * registry's when a dead kbench left it changed, else current.  Records
  * this campaign in the registry.  NULL (message printed) when another
  * running kbench owns the tunable. */
 static char *registry_claim(const char *tpath, char *current,
-			    const char *campaign)
+			    const char *campaign, char **partner)
 {
 	char *rp = registry_path(tpath), *dir = kb_xstrdup(rp), *orig = current;
 	struct kb_tunable_record rec = { 0 }, old = { 0 };
@@ -429,6 +464,10 @@ static char *registry_claim(const char *tpath, char *current,
 				owner ? owner : "?", (long)pid, o);
 		free(current);
 		orig = kb_xstrdup(o);
+		*partner = old.partner_original ?
+			   kb_xstrdup(old.partner_original) : NULL;
+	} else {
+		*partner = partner_value(tpath, orig);
 	}
 	{
 		/* campaign is DIR/tunables.saved.json: record DIR,
@@ -446,6 +485,8 @@ static char *registry_claim(const char *tpath, char *current,
 		}
 		rec.path = kb_xstrdup(tpath);
 		rec.original = kb_xstrdup(orig);
+		rec.partner_original = *partner ? kb_xstrdup(*partner) :
+				       NULL;
 		rec.campaign = cdir;
 		rec.pid = (long)getpid();
 		rec.pid_start = kb_pid_start_ticks(0);
@@ -459,6 +500,8 @@ unrecorded:
 refused:
 	free(orig);
 	orig = NULL;
+	free(*partner);
+	*partner = NULL;
 out:
 	tunable_record_free(&rec);
 	tunable_record_free(&old);
@@ -475,20 +518,37 @@ static void registry_release(const char *tpath)
 	free(rp);
 }
 
-/* Write value to the checked path and read it back. */
-static int restore_one(const char *path, const char *value)
+/* Write value to the checked path and read it back; a tunable that
+ * reads value already is not written (one never changed, read-only or
+ * refusing that value as a write, left a record behind that failed
+ * every later campaign: a break-it trial). */
+static int restore_one(const char *path, const char *value,
+		       const char *partner)
 {
-	char *back;
-	int ret = write_value(path, value);
+	char *back = tunable_read(path, 1);
+	const char *pp = coupled_partner(path);
+	/* a coupled sysctl's 0: its partner's value back, which sets it
+	 * to 0 (coupled_partner()) */
+	int via = pp && partner && !strcmp(value, "0");
+	int ret;
 
+	if (back && !strcmp(back, value)) {
+		free(back);
+		return 0;
+	}
+	free(back);
+	ret = via ? write_value(pp, partner) : write_value(path, value);
 	if (ret)
 		return ret;
 	back = tunable_read(path, 0);
 	if (!back)
 		return -EIO;
 	if (strcmp(back, value))
-		kb_warn("restored %s = '%s' but it reads back '%s'", path,
-			value, back);
+		kb_warn("restored %s = '%s' but %s reads back '%s'",
+			via ? pp : path, via ? partner : value,
+			via ? path : "it", back);
+	else if (via)
+		kb_info("restored %s = %s (%s = 0 with it)", pp, partner, path);
 	else
 		kb_info("restored %s = %s", path, value);
 	free(back);
@@ -525,7 +585,7 @@ static int restore_record(const char *rp, const struct kb_tunable_record *r)
 		free(real);
 		return 0;
 	}
-	ret = restore_one(real, r->original);
+	ret = restore_one(real, r->original, r->partner_original);
 	free(real);
 	if (ret < 0)
 		return -EIO;
@@ -716,9 +776,17 @@ int tunables_check_absolute(const struct kb_config *cfg)
  * dead campaign's own list then finds nothing left to do.  0 or -EIO. */
 static int pick_orphan(const struct kb_tunable_record *r, const void *ctx)
 {
+	char *cur;
+
 	(void)ctx;
 	if (!r->path || !r->original || rec_mine(r) || rec_alive(r))
 		return 0;
+	cur = tunable_read(r->path, 1);
+	if (cur && !strcmp(cur, r->original)) {
+		free(cur);
+		return 1;	/* unchanged: the record goes, unsaid */
+	}
+	free(cur);
 	kb_warn("campaign %s (kbench pid %ld, no longer running) left %s "
 		"changed; restoring its original value '%s' before this "
 		"campaign", r->campaign ? r->campaign : "?", r->pid, r->path,
@@ -740,9 +808,18 @@ int tunables_init(struct kb_tunables *tu, const struct kb_config *cfg,
 		if (tunables_restore_file(tu->saved_path, cfg) < 0)
 			return -EIO;
 	}
+	/* a dead campaign's tunable that cannot be written back (said
+	 * above, its record kept for the next try) is no reason to refuse
+	 * a campaign that does not touch it: said again, as a warning (it
+	 * failed every later campaign on the machine) */
 	ret = restore_registry(pick_orphan, NULL, &left);
-	if (ret < 0)
-		return ret == -EIO ? -EIO : -EPERM;
+	if (ret == -EIO)
+		kb_warn("a tunable that a kbench no longer running left "
+			"changed could not be restored (above); its record "
+			"in %s/tunables is kept: this campaign measures with "
+			"it changed", kb_machine_dir());
+	else if (ret < 0)
+		return -EPERM;
 	for (i = 0; i < cfg->ntunables; i++) {
 		char why[512], *raw;
 		int fd;
@@ -798,13 +875,14 @@ static int save_originals(struct kb_tunables *tu)
 	int ret = 0;
 
 	for (i = 0; i < tu->n; i++) {
-		char *v;
+		char *v, *partner = NULL;
 
 		if (!tu->paths[i])
 			continue;
 		v = tunable_read(tu->paths[i], 0);
 		if (v)
-			v = registry_claim(tu->paths[i], v, tu->saved_path);
+			v = registry_claim(tu->paths[i], v, tu->saved_path,
+					   &partner);
 		if (!v) {
 			ret = -EIO;
 			goto out;
@@ -812,6 +890,8 @@ static int save_originals(struct kb_tunables *tu)
 		tunables_saved_add(&saved, tu->paths[i], v);
 		free(tu->orig[i]);
 		tu->orig[i] = v;
+		free(tu->partner_orig[i]);
+		tu->partner_orig[i] = partner;
 	}
 	ret = tunables_saved_save(tu->saved_path, &saved);
 	if (ret == 0)
@@ -832,6 +912,8 @@ out:
 			free(cur);
 			free(tu->orig[i]);
 			tu->orig[i] = NULL;
+			free(tu->partner_orig[i]);
+			tu->partner_orig[i] = NULL;
 		}
 	}
 	tunables_saved_free(&saved);
@@ -947,13 +1029,16 @@ int tunables_restore(struct kb_tunables *tu)
 	for (i = 0; i < tu->n; i++) {
 		if (!tu->orig[i] || !tu->paths[i])
 			continue;
-		if (restore_one(tu->paths[i], tu->orig[i]) < 0) {
+		if (restore_one(tu->paths[i], tu->orig[i],
+				tu->partner_orig[i]) < 0) {
 			ret = -EIO;
 			continue;
 		}
 		registry_release(tu->paths[i]);
 		free(tu->orig[i]);
 		tu->orig[i] = NULL;
+		free(tu->partner_orig[i]);
+		tu->partner_orig[i] = NULL;
 	}
 	if (ret == 0) {
 		unlink(tu->saved_path);
@@ -998,6 +1083,7 @@ void tunables_free(struct kb_tunables *tu)
 		free(tu->paths[i]);
 		free(tu->labels[i]);
 		free(tu->orig[i]);
+		free(tu->partner_orig[i]);
 	}
 	free(tu->saved_path);
 	memset(tu, 0, sizeof(*tu));

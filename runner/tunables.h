@@ -43,6 +43,9 @@ struct kb_tunables {
 	char *paths[KB_MAX_TUNABLES];	/* resolved absolute paths */
 	char *labels[KB_MAX_TUNABLES];
 	char *orig[KB_MAX_TUNABLES];	/* the originals, once saved */
+	char *partner_orig[KB_MAX_TUNABLES];	/* with an original of 0 of
+						 * a coupled sysctl: its
+						 * partner's (tunables.c) */
 	size_t n;
 	int saved;		/* originals saved and not yet restored */
 };

@@ -162,6 +162,61 @@ KBENCH_RUN_DIR=/proc/kbench-x "$KBENCH" run -q -c "$tmp/norec.conf" -o "$tmp/cno
 rc=$?
 check "no machine record possible: exit 1 (got $rc), said so, nomerges not changed" \
 	"[ $rc -eq 1 ] && grep -q 'cannot record the original value of .*/queue/nomerges in /proc/kbench-x/tunables/.*: not changed' $tmp/norec.err && [ \"\$(cat /sys/block/$bdev/queue/nomerges)\" = 0 ]"
+# plain DIR [-q]: a campaign without tunables on $dev into $tmp/DIR, its
+# log in $tmp/DIR.err, its exit status in rc
+plain() {
+	conf "$tmp/plain.conf" "$dev" ""
+	"$KBENCH" run ${2:-} -c "$tmp/plain.conf" -o "$tmp/$1" >/dev/null 2>"$tmp/$1.err"
+	rc=$?
+}
+
+# a read-only tunable: refused with its line, and no record of it left
+# behind (one failed every later campaign on the machine: a break-it
+# trial)
+mp=/sys/module/loop/parameters/max_part
+mprec="$KBENCH_RUN_DIR/tunables/$(echo "$mp" | tr / '!')"
+if [ -e $mp ] && [ "$(stat -c %a $mp)" = 444 ]; then
+	conf "$tmp/ro.conf" "$dev" "tunable X = $mp: $(cat $mp)"
+	"$KBENCH" run -q -c "$tmp/ro.conf" -o "$tmp/cro" >/dev/null 2>"$tmp/ro.err"
+	rcro=$?
+	plain cplain -q
+	check "a read-only tunable: exit 1 (got $rcro) with its line, no record of it left, the next campaign runs (got $rc)" \
+		"[ $rcro -eq 1 ] && grep -q 'ro.conf:8: tunable X: .*read-only' $tmp/ro.err && [ ! -e '$mprec' ] && [ $rc -eq 0 ]"
+	# a dead kbench's record of a tunable that cannot be written back:
+	# a campaign that does not touch it runs, warned; the record kept
+	printf '{"campaign": "/nonexistent", "original": "99", "path": "%s", "pid": 999999, "pid_start": 1}' "$mp" >"$mprec"
+	plain cplain2 -q
+	check "... a dead kbench's record it cannot write back: the campaign runs (got $rc), said, the record kept" \
+		"[ $rc -eq 0 ] && grep -q 'left $mp changed; restoring' $tmp/cplain2.err && grep -q 'could not be restored (above); its record in .* is kept: this campaign measures with it changed' $tmp/cplain2.err && [ -e '$mprec' ]"
+	rm -f "$mprec"
+fi
+
+# vm/dirty_bytes: writing it sets vm/dirty_ratio to 0, and its own 0
+# cannot be written back: restored by writing dirty_ratio's value, at
+# the campaign's end and after a kill -9 (a break-it trial: dirty_ratio
+# stayed 0, and the record failed every later campaign)
+db0=$(cat /proc/sys/vm/dirty_bytes) dr0=$(cat /proc/sys/vm/dirty_ratio)
+if [ "$db0" = 0 ]; then
+	conf "$tmp/db.conf" "$dev" "tunable DB = /proc/sys/vm/dirty_bytes: 200000000 400000000"
+	"$KBENCH" run -q -c "$tmp/db.conf" -o "$tmp/cdb" >/dev/null 2>"$tmp/db.err"
+	rc=$?
+	check "tunable vm/dirty_bytes: the campaign runs (got $rc), dirty_bytes 0 and dirty_ratio $dr0 again" \
+		"[ $rc -eq 0 ] && [ \$(cat /proc/sys/vm/dirty_bytes) = 0 ] && [ \$(cat /proc/sys/vm/dirty_ratio) = $dr0 ]"
+	sed -i 's/^iterations = 1$/iterations = 20/' "$tmp/db.conf"
+	"$KBENCH" run -q -c "$tmp/db.conf" -o "$tmp/cdb9" >/dev/null 2>&1 &
+	pid=$!
+	for _ in $(seq 1 200); do
+		[ "$(cat /proc/sys/vm/dirty_bytes)" != 0 ] && break
+		sleep 0.1
+	done
+	kill -9 $pid; wait $pid 2>/dev/null
+	dbk=$(cat /proc/sys/vm/dirty_ratio)
+	plain cdbp	# not -q: the "restored" line
+	check "... killed with -9 (dirty_ratio $dbk then): the next campaign restores dirty_ratio $dr0 (got $rc)" \
+		"[ $rc -eq 0 ] && [ $dbk = 0 ] && [ \$(cat /proc/sys/vm/dirty_bytes) = 0 ] && [ \$(cat /proc/sys/vm/dirty_ratio) = $dr0 ] && grep -q 'restored /proc/sys/vm/dirty_ratio = $dr0 (/proc/sys/vm/dirty_bytes = 0 with it)' $tmp/cdbp.err"
+	echo "$dr0" >/proc/sys/vm/dirty_ratio
+fi
+
 # a KBENCH_RUN_DIR to be made in a directory others can write (not
 # sticky): refused before anything is made, there or in -o (a helper's
 # trial found targets/, tunables/, tool-versions.json and the campaign
