@@ -74,6 +74,7 @@ int tunable_record_load(const char *path, struct kb_tunable_record *r)
 	r->path = kb_jstrdup(j, "path");
 	r->original = kb_jstrdup(j, "original");
 	r->partner_original = kb_jstrdup(j, "partner_original");
+	r->diskseq = kb_jstrdup(j, "diskseq");
 	r->campaign = kb_jstrdup(j, "campaign");
 	r->pid = (long)json_integer_value(json_object_get(j, "pid"));
 	r->pid_start = (unsigned long long)json_integer_value(
@@ -95,6 +96,8 @@ int tunable_record_save(const char *path, const struct kb_tunable_record *r)
 	if (r->partner_original)
 		json_object_set_new(j, "partner_original",
 				    json_string(r->partner_original));
+	if (r->diskseq)
+		json_object_set_new(j, "diskseq", json_string(r->diskseq));
 	ret = kb_json_write_atomic(path, j);
 	json_decref(j);
 	return ret;
@@ -105,6 +108,7 @@ void tunable_record_free(struct kb_tunable_record *r)
 	free(r->path);
 	free(r->original);
 	free(r->partner_original);
+	free(r->diskseq);
 	free(r->campaign);
 	memset(r, 0, sizeof(*r));
 }

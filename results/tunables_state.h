@@ -45,6 +45,10 @@ struct kb_tunable_record {
 				 * coupled_partner()) whose original is 0:
 				 * its partner's value then, written back
 				 * instead (NULL: none) */
+	char *diskseq;		/* a block device's tunable: the device's
+				 * /sys/block/DEV/diskseq then (a device
+				 * attached again under the name, a loop
+				 * device, has another); NULL: none */
 	char *campaign;		/* the campaign directory that changed it */
 	long pid;		/* that kbench's pid */
 	unsigned long long pid_start;	/* and its start time (lib/proc.h

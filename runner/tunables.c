@@ -415,6 +415,44 @@ static char *partner_value(const char *path, const char *original)
 	return p && !strcmp(original, "0") ? tunable_read(p, 1) : NULL;
 }
 
+/* The diskseq of the block device whose tunable tpath (a resolved sysfs
+ * path, .../block/DEV/...: the whole disk's, also for a partition's
+ * file) is, from DEV/diskseq (Documentation/ABI/stable/sysfs-block:
+ * "monotonically increasing", new for each device attached under the
+ * name, a loop device's new backing file included); NULL for a tunable
+ * of no block device, or a kernel without it (before 5.15). */
+static char *device_diskseq(const char *tpath)
+{
+	const char *b = strstr(tpath, "/block/"), *e;
+	char *p, *v;
+
+	if (strncmp(tpath, "/sys/", 5) || !b)
+		return NULL;
+	e = strchr(b + 7, '/');
+	if (!e)
+		return NULL;
+	p = kb_xasprintf("%.*s/diskseq", (int)(e - tpath), tpath);
+	v = tunable_read(p, 1);
+	free(p);
+	return v;
+}
+
+/* Record r is of a device that is gone: another device has its name
+ * now (its diskseq differs from the record's; a break-it trial: a
+ * killed campaign's loop0 record was written to the user's loop0). */
+static int rec_device_gone(const struct kb_tunable_record *r)
+{
+	char *now;
+	int gone;
+
+	if (!r->diskseq || !r->path)
+		return 0;
+	now = device_diskseq(r->path);
+	gone = !now || strcmp(now, r->diskseq);
+	free(now);
+	return gone;
+}
+
 /* The original value of tpath (resolved and checked: tunables.h): the
  * registry's when a dead kbench left it changed, else current.  Records
  * this campaign in the registry.  NULL (message printed) when another
@@ -445,6 +483,15 @@ static char *registry_claim(const char *tpath, char *current,
 		/* the name says one tunable, the record another: not ours */
 		kb_warn("%s records tunable %s, not %s: ignored", rp, old.path,
 			tpath);
+		e = 0;
+		o = owner = NULL;
+		pid = 0;
+	}
+	if (e && !rec_mine(&old) && rec_device_gone(&old)) {
+		/* a device gone with its kbench: not what is there now */
+		kb_warn("%s: the record of %s is of a device gone since "
+			"(diskseq %s): dropped, the value now is the original",
+			rp, tpath, old.diskseq);
 		e = 0;
 		o = owner = NULL;
 		pid = 0;
@@ -487,6 +534,7 @@ static char *registry_claim(const char *tpath, char *current,
 		rec.original = kb_xstrdup(orig);
 		rec.partner_original = *partner ? kb_xstrdup(*partner) :
 				       NULL;
+		rec.diskseq = device_diskseq(tpath);
 		rec.campaign = cdir;
 		rec.pid = (long)getpid();
 		rec.pid_start = kb_pid_start_ticks(0);
@@ -571,6 +619,15 @@ static int restore_record(const char *rp, const struct kb_tunable_record *r)
 			"campaign %s): left to it", r->path, r->pid,
 			r->campaign ? r->campaign : "?");
 		return 0;
+	}
+	if (rec_device_gone(r)) {
+		kb_warn("cannot restore %s = %s: its device is gone, %s "
+			"(diskseq %s then): not written, the record removed",
+			r->path, r->original, kb_exists(r->path) ?
+			"another device has its name now" : "removed",
+			r->diskseq);
+		unlink(rp);
+		return 1;
 	}
 	real = tunable_resolve(r->path, why, sizeof(why));
 	if (!real && errno == ENOENT) {
@@ -781,6 +838,8 @@ static int pick_orphan(const struct kb_tunable_record *r, const void *ctx)
 	(void)ctx;
 	if (!r->path || !r->original || rec_mine(r) || rec_alive(r))
 		return 0;
+	if (rec_device_gone(r))
+		return 1;	/* said, not written: restore_record() */
 	cur = tunable_read(r->path, 1);
 	if (cur && !strcmp(cur, r->original)) {
 		free(cur);

@@ -191,6 +191,21 @@ if [ -e $mp ] && [ "$(stat -c %a $mp)" = 444 ]; then
 	rm -f "$mprec"
 fi
 
+# a dead kbench's record of a device gone since (its loop device, the
+# name attached again by the user: another diskseq): not written to the
+# device that has the name now (a break-it trial), the record removed
+nmp=$(readlink -f /sys/block/$bdev/queue/nomerges)
+nmrec="$KBENCH_RUN_DIR/tunables/$(echo "$nmp" | tr / '!')"
+if [ -r /sys/block/$bdev/diskseq ]; then
+	echo 1 >/sys/block/$bdev/queue/nomerges
+	printf '{"campaign": "/nonexistent", "original": "0", "path": "%s", "diskseq": "%s", "pid": 999999, "pid_start": 1}' \
+		"$nmp" "$(( $(cat /sys/block/$bdev/diskseq) - 1 ))" >"$nmrec"
+	plain cgone
+	check "a dead kbench's record of a device gone since: the device now with its name keeps its value (got $rc), said, the record removed" \
+		"[ $rc -eq 0 ] && [ \$(cat /sys/block/$bdev/queue/nomerges) = 1 ] && grep -q 'cannot restore $nmp = 0: its device is gone, another device has its name now' $tmp/cgone.err && [ ! -e '$nmrec' ]"
+	echo 0 >/sys/block/$bdev/queue/nomerges
+fi
+
 # vm/dirty_bytes: writing it sets vm/dirty_ratio to 0, and its own 0
 # cannot be written back: restored by writing dirty_ratio's value, at
 # the campaign's end and after a kill -9 (a break-it trial: dirty_ratio
