@@ -56,6 +56,7 @@ struct lat_dist {
 enum { LM_CLAT, LM_LAT, LM_SLAT, NR_LM };
 static const char *const lm_names[NR_LM] = { "clat_mean_ns", "lat_mean_ns",
 					     "slat_mean_ns" };
+static const char *const lm_blocks[NR_LM] = { "clat", "lat", "slat" };
 
 struct lat_mean {
 	int has;		/* the block measured something */
@@ -507,8 +508,13 @@ static int read_mean(struct ctx *c, const char *dname, const json_t *blk,
 		     double mult, int k, struct dir_stat *s, json_t *o)
 {
 	struct lat_mean *lm = &s->mean[k];
-	double mean;
+	double mean, n;
 
+	if (blk && num(blk, "N", &n) && impossible(n)) {
+		warnf(c, "job '%s': %s.%s.N = %.17g is impossible (negative or a wrapped counter): its mean and percentiles dropped",
+		      c->jobname, dname, lm_blocks[k], n);
+		return 0;
+	}
 	if (!block_measured(blk, &lm->n) || !num(blk, "mean", &mean))
 		return 0;
 	lm->has = 1;
@@ -531,11 +537,18 @@ static json_t *parse_dir(struct ctx *c, const char *dname, const json_t *d,
 	json_t *o;
 
 	have_total = num(d, "total_ios", &total);
+	if (have_total && impossible(total)) {
+		/* said, and judged as without it (it dropped the direction,
+		 * IOPS included, without a word: a break-it trial) */
+		warnf(c, "job '%s': %s.total_ios = %.17g is impossible (negative or a wrapped counter): ignored",
+		      c->jobname, dname, total);
+		have_total = 0;
+	}
 	clat = lat_block(d, "clat", &mult);
 	num(d, "io_bytes", &io);
 	if (have_total)
 		s->has_io = total > 0;
-	else if (clat && num(clat, "N", &n))
+	else if (clat && num(clat, "N", &n) && !impossible(n))
 		s->has_io = n > 0;
 	else
 		s->has_io = io > 0;
@@ -1213,14 +1226,21 @@ static int looks_like_normal(const char *buf, size_t len)
 	return 0;
 }
 
-/* The message for a buffer with no fio JSON document in it. */
 /* 1 when buf[0..len) is one JSON array (not a fio job file's
- * "[global]"). */
-static int is_json_array(const char *buf, size_t len)
+ * "[global]"), also one too deep for jansson to read (its message in
+ * why, else why is ""). */
+static int is_json_array(const char *buf, size_t len, char *why,
+			 size_t whylen)
 {
-	json_t *j = json_loadb(buf, len, 0, NULL);
+	json_error_t e;
+	json_t *j = json_loadb(buf, len, 0, &e);
 	int a = json_is_array(j);
 
+	why[0] = '\0';
+	if (!j && strstr(e.text, "depth")) {
+		kb_fmt(why, whylen, " (%s at column %d)", e.text, e.column);
+		a = 1;
+	}
 	json_decref(j);
 	return a;
 }
@@ -1236,10 +1256,13 @@ static char first_nonblank(const char *buf, size_t len)
 	return 0;
 }
 
+/* The message for a buffer with no fio JSON document in it. */
 static void no_doc_error(const char *name, const char *buf, size_t len,
 			 const char *bad, int bad_line, int truncated,
 			 int nondoc_line, char *err, size_t errlen)
 {
+	char why[200];
+
 	if (is_blank(buf, len))
 		kb_fmt(err, errlen, "%s: %s: no JSON document found (is this fio --output-format=json output?)",
 		       name, len ? "only blank text" : "empty file");
@@ -1258,9 +1281,10 @@ static void no_doc_error(const char *name, const char *buf, size_t len,
 	else if (nondoc_line)
 		kb_fmt(err, errlen, "%s:%d: JSON document has no \"jobs\" (or \"client_stats\") array: not fio --output-format=json output",
 		       name, nondoc_line);
-	else if (first_nonblank(buf, len) == '[' && is_json_array(buf, len))
-		kb_fmt(err, errlen, "%s: a JSON array, not a fio report (fio --output-format=json writes an object with a \"jobs\" array)",
-		       name);
+	else if (first_nonblank(buf, len) == '[' &&
+		 is_json_array(buf, len, why, sizeof(why)))
+		kb_fmt(err, errlen, "%s: a JSON array%s, not a fio report (fio --output-format=json writes an object with a \"jobs\" array)",
+		       name, why);
 	else
 		kb_fmt(err, errlen, "%s: no JSON document found (is this fio --output-format=json output?)",
 		       name);

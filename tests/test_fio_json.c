@@ -690,6 +690,23 @@ static void test_no_json_errors(void **state)
 	r = fio_parse_buf("arr.json", "[1, 2, 3]\n", 10, err, sizeof(err));
 	assert_null(r);
 	assert_non_null(strstr(err, "arr.json: a JSON array, not a fio report"));
+	/* ... also one nested too deep to read (a break-it trial: "no
+	 * JSON document found") */
+	{
+		size_t n = 100000, i;
+		char *deep = malloc(2 * n + 1);
+
+		assert_non_null(deep);
+		for (i = 0; i < n; i++) {
+			deep[i] = '[';
+			deep[n + i] = ']';
+		}
+		deep[2 * n] = '\0';
+		r = fio_parse_buf("deep.json", deep, 2 * n, err, sizeof(err));
+		free(deep);
+		assert_null(r);
+		assert_non_null(strstr(err, "deep.json: a JSON array (maximum parsing depth reached"));
+	}
 }
 
 /* ---- shared/cases ----------------------------------------------------- */
@@ -1344,6 +1361,19 @@ static void test_impossible_values(void **state)
 	assert_null(json_object_get(json_object_get(job(r, 0), "read"), "iops"));
 	assert_null(json_object_get(json_object_get(job(r, 0), "read"), "clat_p99_ns"));
 	check_close("b iops", jdir(r, 1, "read", "iops"), 7);
+	json_decref(r);
+	/* total_ios < 0: said and ignored (the I/O judged from the rest),
+	 * not the direction dropped in silence, IOPS included; clat N < 0:
+	 * said, the mean and percentiles dropped (a break-it trial) */
+	r = parse_str_ok("{ \"fio version\" : \"fio-3.36\", \"jobs\" : ["
+		"{ \"jobname\" : \"a\", \"read\" : { \"iops\" : 5, \"bw\" : 20, \"io_bytes\" : 40960, \"total_ios\" : -5, \"runtime\" : 2000,"
+		"  \"clat_ns\" : { \"min\" : 1, \"max\" : 9, \"mean\" : 5, \"N\" : -1,"
+		"    \"percentile\" : { \"50.000000\" : 5, \"99.000000\" : 9, \"99.900000\" : 9 } } } } ] }");
+	check_metric(r, "read.iops", 5);
+	check_no_metric(r, "read.clat_mean_ns");
+	check_no_metric(r, "read.clat_p99_ns");
+	assert_true(has_warning(r, "job 'a': read.total_ios = -5 is impossible (negative or a wrapped counter): ignored"));
+	assert_true(has_warning(r, "job 'a': read.clat.N = -1 is impossible (negative or a wrapped counter): its mean and percentiles dropped"));
 	json_decref(r);
 }
 
