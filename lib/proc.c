@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 volatile int kb_spawn_forward_signal;
+volatile sig_atomic_t kb_continued;
 
 double kb_mono_s(void)
 {

@@ -25,6 +25,7 @@
 #ifndef KB_PROC_H
 #define KB_PROC_H
 
+#include <signal.h>
 #include <sys/resource.h>
 #include <stddef.h>
 
@@ -113,6 +114,12 @@ int kb_capture(char *const argv[], char **out);
  * forward it to the running child once (SIGTERM from `kill`, which unlike
  * a terminal's SIGINT does not reach the child by itself). */
 extern volatile int kb_spawn_forward_signal;
+
+/* Counted (from kbench run's SIGCONT handler) each time kbench went on
+ * after a stop (Ctrl-Z's SIGTSTP, or a SIGSTOP, which no handler sees):
+ * a run during which it changed had its snapshots taken late, fio going
+ * on in its own process group meanwhile. */
+extern volatile sig_atomic_t kb_continued;
 
 /* The processes of child root's tree still running (zombies not
  * counted), from /proc/PID/stat: those of process group root, root's

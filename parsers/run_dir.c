@@ -176,6 +176,39 @@ static json_t *kernel_identity(const json_t *run)
 	return k;
 }
 
+/* kbench was stopped while fio ran (run.json kbench_stopped: Ctrl-Z's
+ * SIGTSTP or a SIGSTOP; fio, in its own process group, went on): the
+ * "after" snapshots were taken when it went on, so the shares of the
+ * machine's CPU, the tasks', PSI, the disk's counts and fio's %CPU over
+ * kbench's wall clock cover more than the run (a break-it trial: idle
+ * 89.6% for about 40, fio 12% for 70, elapsed 4.83 s for 1.4, nothing
+ * said).  Those metrics are n/a with the reason, the run flagged; fio's
+ * own numbers stand. */
+static void kbench_stopped(const json_t *run, json_t *m, json_t *unavail,
+			   json_t *flags)
+{
+	static const char *const prefixes[] = { "cpu.", "task.", "psi.",
+						"disk.", "rusage.", "mem." };
+	static const char why[] = "kbench was stopped (Ctrl-Z or SIGSTOP) "
+		"while fio ran: its snapshots cover more than the run";
+	const char *k;
+	json_t *v;
+	void *tmp;
+	size_t i;
+
+	if (!json_is_true(json_object_get(run, "kbench_stopped")))
+		return;
+	json_object_foreach_safe(m, tmp, k, v)
+		for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+			if (!strncmp(k, prefixes[i], strlen(prefixes[i]))) {
+				json_object_set_new(unavail, k,
+						    json_string(why));
+				json_object_del(m, k);
+				break;
+			}
+	json_array_append_new(flags, json_string(why));
+}
+
 /* A taint bit the kernel set while fio ran (run.json kernel_taint_before
  * and _after, runner/run_exec.c): a flag, "the kernel tainted itself
  * while fio ran: W (a kernel warning); see dmesg".  A WARN's
@@ -485,6 +518,7 @@ json_t *run_dir_parse(const char *dir)
 				 "; fio's output: %s", tail);
 	}
 
+	kbench_stopped(run, metrics, unavail, flags);
 	fv = fio ? json_object_get(fio, "fio_version") : NULL;
 	/* a metric measured after all (another source) is not unavailable */
 	{

@@ -66,6 +66,8 @@ int results_run_json_write(const char *path, const struct results_run_json *r)
 	if (r->tunables_changed)
 		json_object_set_new(rj, "tunables_changed",
 				    json_string(r->tunables_changed));
+	if (r->kbench_stopped)
+		json_object_set_new(rj, "kbench_stopped", json_true());
 	if (r->taint_known) {
 		json_object_set_new(rj, "kernel_taint_before",
 				    json_integer((json_int_t)r->taint_before));

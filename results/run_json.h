@@ -58,6 +58,8 @@ struct results_run_json {
 	int warmup, perf_record;		/* 0 / 1 */
 	const char *extra;		/* "profiling", "unsampled"; NULL */
 	int64_t start_unix_ns;
+	int kbench_stopped;	/* kbench was stopped while fio ran
+				 * (lib/proc.h kb_continued) */
 	int record_hosts;		/* 1: write "hosts" (hosts = given) */
 	const struct results_run_host *hosts;
 	size_t nhosts;

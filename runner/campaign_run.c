@@ -44,6 +44,12 @@ static void on_signal(int sig)
 	kb_spawn_forward_signal = SIGTERM;
 }
 
+static void on_continue(int sig)
+{
+	(void)sig;
+	kb_continued++;
+}
+
 /* Write the run's metrics.json record to mpath (results/run_metrics.h),
  * stamped with id and the kernel it ran on: "kernel_release" (uname
  * -r), "proc_version" (/proc/version: the build, as two builds can share
@@ -148,6 +154,12 @@ int campaign_run(const char *dir, const char *conf, int conf_explicit,
 	 * reaches it too) must not kill kbench before it restores the
 	 * tunables; writes fail with EPIPE from here on */
 	sigaction(SIGPIPE, &sa, NULL);
+	/* Ctrl-Z stops kbench, not fio (its own process group): the run
+	 * it happened in is known by the SIGCONT that goes on after it
+	 * (runner/run_exec.c, parsers/run_dir.c) */
+	sa.sa_handler = on_continue;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGCONT, &sa, NULL);
 
 	/* kbench's own variables for fio, never the caller's: a
 	 * KBENCH_TARGET_1 in kbench's environment named a local job's

@@ -315,6 +315,7 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 	struct timespec start;	/* run.json start_unix_ns (push/influx.h) */
 	char *buf = NULL;
 	int err, readonly = 0;
+	sig_atomic_t cont0;
 	struct results_run_json rj = { 0 };
 	struct results_tunable_read reads[KB_MAX_TUNABLES];
 	char *after[KB_MAX_TUNABLES] = { NULL };
@@ -353,6 +354,7 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 	drop_caches(cfg->drop_caches, drop_warned);
 	clock_gettime(CLOCK_MONOTONIC, &drop_t1);
 	getrusage(RUSAGE_SELF, &drop1);
+	cont0 = kb_continued;
 	ret = collectors_start(&ctx, &cst);
 	if (ret)
 		goto out;
@@ -391,6 +393,7 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 		rj.ntunables_after = tunables_after(tu, cfg,
 			&c->plan.configs[r->config], after, reads, &tchanged);
 	err = collectors_stop(&ctx, &cst);
+	rj.kbench_stopped = kb_continued != cont0;
 	if (ret) {
 		if (ret == -ENOENT)
 			kb_error("fio is not installed (apt-get install fio, "

@@ -273,6 +273,27 @@ check "kbench run | head -n 1: stopped as interrupted, exit 130 (got $rc)" "[ $r
 check "... its tunable restored (nomerges 0), nothing left to restore" \
 	"[ \"\$(cat /sys/block/$bdev/queue/nomerges)\" = 0 ] && [ ! -e $tmp/cpipe/tunables.saved.json ]"
 
+# Ctrl-Z (SIGTSTP) during a run: kbench stops, fio (its own process
+# group) goes on; the run's snapshots, taken when kbench goes on, cover
+# more than the run: its CPU, task, PSI, disk and rusage metrics n/a
+# with the reason, the run flagged (a break-it trial: idle 89.6% for
+# about 40, nothing said), fio's IOPS kept
+conf "$tmp/tstp.conf" "$dev" "" "retry_disturbed = 0"
+sed -i 's/^iterations = 1$/iterations = 2/; s/^runtime = 1$/runtime = 3/' "$tmp/tstp.conf"
+"$KBENCH" run -c "$tmp/tstp.conf" -o "$tmp/ctstp" >"$tmp/tstp.log" 2>&1 &
+pid=$!
+for _ in $(seq 1 300); do
+	grep -q '\[2/2\]' "$tmp/tstp.log" && break
+	sleep 0.05
+done
+sleep 1
+kill -TSTP $pid; sleep 4; kill -CONT $pid
+wait $pid
+rc=$?
+r2="$tmp/ctstp/runs/running/randread-4k/001/metrics.json"
+check "Ctrl-Z during a run: the campaign completes (got $rc), that run's CPU and rusage metrics n/a with the reason, the run flagged, its IOPS kept, the run before untouched" \
+	"[ $rc -eq 0 ] && jq -e '(.metrics[\"cpu.idle_pct\"] == null) and (.metrics[\"rusage.elapsed_s\"] == null) and (.unavailable[\"cpu.idle_pct\"] | test(\"kbench was stopped\")) and (.flags | any(test(\"kbench was stopped\"))) and (.metrics[\"read.iops\"] > 0)' $r2 >/dev/null && jq -e '.metrics[\"cpu.idle_pct\"] != null and (.flags | length == 0)' $tmp/ctstp/runs/running/randread-4k/000/metrics.json >/dev/null"
+
 # a job file that names its own file: kbench's target checks miss it,
 # said before the campaign
 mkdir -p "$tmp/ownprof"
