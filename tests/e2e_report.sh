@@ -252,6 +252,19 @@ done
 rc=$?
 check "--rows nosuch: exit 2 and names the choices" \
 	"[ $rc -eq 2 ] && grep -q 'rows nosuch: no such dimension.*tunable label (NM)' '$tmp/e.err'"
+# a named layout with --rows/--cols: refused, each layout (lkp crashed
+# on --rows job; mmtests and rounds averaged two jobs' IOPS together: a
+# new user's trial); scaling takes --cols alone
+for l in lkp mmtests rounds variants time profile scaling; do
+	"$KBENCH" report --from-json "$fixture" --layout $l --rows job \
+		--cols NM >/dev/null 2>"$tmp/lr.err"
+	rc=$?
+	check "--layout $l --rows job --cols NM: exit 2 (got $rc), said" \
+		"[ $rc -eq 2 ] && grep -q 'layout $l with --rows job: a layout is a table of its own' '$tmp/lr.err'"
+done
+"$KBENCH" report --from-json "$fixture" --layout scaling --cols NM >/dev/null 2>&1
+rc=$?
+check "--layout scaling --cols NM: still taken (got $rc)" "[ $rc -eq 0 ]"
 # a device never ends: refused, not read into memory
 timeout 20 "$KBENCH" report --from-json /dev/urandom >/dev/null 2>"$tmp/dev.err"
 rc=$?
