@@ -1026,10 +1026,13 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 			/* the change, mailing-list style: "(+0.03%)" plain,
 			 * "* -0.42%*" significant (stats/compare.h): the
 			 * change its analysis estimated and tested, else
-			 * (no comparison) the change of the mean */
+			 * (no comparison) the change of the mean; a
+			 * comparison without an estimate (insufficient
+			 * samples) is n/a, not the means' ratio, which the
+			 * legend does not promise (a new user's trial) */
 			diff = cmp ? cmp->change_pct : NAN;
 			ok = isfinite(diff);
-			if (!ok) {
+			if (!ok && !cmp) {
 				diff = s ? s->diff_pct : NAN;
 				ok = isfinite(diff);
 			}
