@@ -115,6 +115,22 @@ static int job_has_metric(struct ctx *c, const char *job, const char *metric)
 	return 0;
 }
 
+/* 1 when a successful run of job measured something (any metric with
+ * n > 0): a table of it without values is of metrics it does not
+ * have (a read-only job's write.iops), not of failed runs. */
+static int job_has_values(struct ctx *c, const char *job)
+{
+	size_t i;
+
+	for (i = 0; i < c->an->nsummaries; i++) {
+		const struct kb_summary_row *e = &c->an->summaries[i];
+
+		if (e->job && !strcmp(e->job, job) && e->n > 0)
+			return 1;
+	}
+	return 0;
+}
+
 static int results_have_metric(struct ctx *c, const char *metric)
 {
 	size_t i;
@@ -993,6 +1009,9 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 	if (phrase)
 		title = kb_xasprintf("%s: %s, mean of %s, 95%% CI", job, list,
 				     phrase);
+	else if (job_has_values(c, job))
+		title = kb_xasprintf("%s: %s: not measured by this job", job,
+				     list);
 	else
 		title = kb_xasprintf("%s: %s: no successful runs", job, list);
 	t = kb_table_new(title);

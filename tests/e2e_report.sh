@@ -265,6 +265,15 @@ done
 "$KBENCH" report --from-json "$fixture" --layout scaling --cols NM >/dev/null 2>&1
 rc=$?
 check "--layout scaling --cols NM: still taken (got $rc)" "[ $rc -eq 0 ]"
+# --metric write.iops with a read-only job beside a job that writes: its
+# table says it is not measured by that job, not "no successful runs"
+# (a new user's trial)
+jq '.runs += [.runs[] | .job = "randrw-4k" | .metrics["write.iops"] = 1000]' \
+	"$fixture" >"$tmp/wonly.json"
+"$KBENCH" report --from-json "$tmp/wonly.json" --metric write.iops >"$tmp/wonly.txt" 2>&1
+rc=$?
+check "--metric write.iops, a read-only job beside: exit 0 (got $rc), 'not measured by this job', not 'no successful runs'" \
+	"[ $rc -eq 0 ] && grep -q '^randread-4k: write.iops: not measured by this job' '$tmp/wonly.txt' && ! grep -q 'no successful runs' '$tmp/wonly.txt' && grep -q '^randrw-4k: write.iops, mean of' '$tmp/wonly.txt'"
 # a device never ends: refused, not read into memory
 timeout 20 "$KBENCH" report --from-json /dev/urandom >/dev/null 2>"$tmp/dev.err"
 rc=$?
