@@ -292,7 +292,9 @@ for _ in $(seq 1 300); do
 	sleep 0.05
 done
 sleep 0.5
-kill -TSTP $pid; sleep 4; kill -CONT $pid
+# SIGSTOP, as Ctrl-Z's SIGTSTP is dropped for a process group without
+# a terminal's parent (orphaned: CI), as a default action
+kill -STOP $pid; sleep 4; kill -CONT $pid
 wait $pid
 rc=$?
 r2="$tmp/ctstp/runs/running/randread-4k/001/metrics.json"
