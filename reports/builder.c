@@ -1867,8 +1867,9 @@ struct kb_layout {
 /* Every layout, in the order --help lists them (reports/layout.h
  * describes each table). */
 static const struct kb_layout layouts[] = {
-	{ "variants", "a row per configuration: the comparison table, then "
-	  "CPU, profile and time tables (seed 000)", lay_variants },
+	{ "variants", "a row per configuration: the comparison tables "
+	  "(seed 000; the default report adds the CPU, time and profile "
+	  "tables)", lay_variants },
 	{ "profile", "oprofile-style CPU and DCM shares by symbol group "
 	  "(seed 000)", lay_profile },
 	{ "time", "fio's time, then the CPU of each task group (seed 001; two tables)",

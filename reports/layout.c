@@ -832,10 +832,11 @@ int layout_check(const struct kb_rmodel *m, const struct report_opts *opts)
 	 * taken and the other half-read (lkp crashed on --rows job, the
 	 * others pooled different jobs' values: a new user's trial) */
 	if (opts->layout && (opts->rows || opts->cols) &&
+	    strcmp(opts->layout, "pivot") &&
 	    (strcmp(opts->layout, "scaling") || opts->rows)) {
 		kb_error("--layout %s with --%s %s: a layout is a table of its "
 			 "own; give --layout, or --rows and --cols (--layout "
-			 "scaling takes --cols alone)", opts->layout,
+			 "scaling takes --cols alone, pivot both)", opts->layout,
 			 opts->rows ? "rows" : "cols",
 			 opts->rows ? opts->rows : opts->cols);
 		return -EINVAL;

@@ -264,7 +264,9 @@ for l in lkp mmtests rounds variants time profile scaling; do
 done
 "$KBENCH" report --from-json "$fixture" --layout scaling --cols NM >/dev/null 2>&1
 rc=$?
-check "--layout scaling --cols NM: still taken (got $rc)" "[ $rc -eq 0 ]"
+"$KBENCH" report --from-json "$fixture" --layout pivot --rows NM --cols job >/dev/null 2>&1
+rc2=$?
+check "--layout scaling --cols NM, --layout pivot --rows NM --cols job: still taken (got $rc, $rc2)" "[ $rc -eq 0 ] && [ $rc2 -eq 0 ]"
 # --metric write.iops with a read-only job beside a job that writes: its
 # table says it is not measured by that job, not "no successful runs"
 # (a new user's trial)
