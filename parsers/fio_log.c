@@ -296,10 +296,9 @@ static int fill_gaps(struct segment *g)
 	return 0;
 }
 
-/* g's value in window w (g->s is sorted by window: a binary search; a
- * scan was quadratic: 3.3 s for two files of a day's 86,400 windows),
- * *found 1; 0 and
- * *found 0 when g has no sample there. */
+/* g's value in window w with *found 1, or 0 with *found 0 when g has no
+ * sample there.  g->s is sorted by window: a binary search (a scan was
+ * quadratic: 3.3 s for two files of a day's 86,400 windows). */
 static double seg_value(const struct segment *g, long w, int *found)
 {
 	size_t lo = 0, hi = g->n, mid;
