@@ -62,8 +62,10 @@ const struct kb_arg_spec kb_calibrate_args[] = {
 	{ NULL, KB_ARG_NONE, NULL },
 };
 
-static void print_calibration(const struct kb_calibration *cal,
-			      const char *dir)
+/* cfg: the kernels.conf calibrated, for its target_metrics (NULL: not
+ * read); cal's totals are narrowed to them after the file is written */
+static void print_calibration(struct kb_calibration *cal,
+			      const struct kb_config *cfg, const char *dir)
 {
 	char a[32], b[32];
 	size_t i;
@@ -95,6 +97,13 @@ static void print_calibration(const struct kb_calibration *cal,
 	printf("analysis: %s; rounds needed: %s (max_mde), %s (min_effect)\n",
 	       cal->analysis, calibrate_rounds_str(cal->rounds_max_mde, a, sizeof(a)),
 	       calibrate_rounds_str(cal->rounds_min_effect, b, sizeof(b)));
+	if (cfg && cfg->target_metrics && calibrate_target(cfg, cal))
+		printf("target_metrics = %s: rounds needed %s (max_mde), %s "
+		       "(min_effect); iterations = auto starts from these\n",
+		       cfg->target_metrics,
+		       calibrate_rounds_str(cal->rounds_max_mde, a, sizeof(a)),
+		       calibrate_rounds_str(cal->rounds_min_effect, b,
+					    sizeof(b)));
 	printf("written: %s/calibration.json (kernels.conf: calibration = "
 	       "%s/calibration.json)\n", dir, dir);
 }
@@ -138,8 +147,14 @@ int cmd_calibrate(int argc, char **argv)
 	if (!dir)
 		dir = defdir = kb_conf_results_dir(conf, "-calibration");
 	ret = calibrate_run(conf, dir, (unsigned)rounds, &cal);
-	if (!ret)
-		print_calibration(&cal, dir);
+	if (!ret) {
+		struct kb_config cfg;
+		int loaded = !kconf_load(conf, &cfg);
+
+		print_calibration(&cal, loaded ? &cfg : NULL, dir);
+		if (loaded)
+			kconf_free(&cfg);
+	}
 	results_calibration_free(&cal);
 	free(defdir);
 	return ret;

@@ -64,10 +64,11 @@ static void print_calibration_use(const struct kb_config *cfg,
 	char a[32], b[32];
 
 	printf("calibration %s (A/A of %s, %u rounds): analysis %s; rounds "
-	       "needed: %s for an MDE <= max_mde, %s for an MDE <= "
+	       "needed%s%s%s: %s for an MDE <= max_mde, %s for an MDE <= "
 	       "min_effect\n", cfg->calibration, cal->baseline, cal->rounds,
-	       cal->analysis, calibrate_rounds_str(cal->rounds_max_mde, a,
-						   sizeof(a)),
+	       cal->analysis, cfg->target_metrics ? " (target_metrics = " : "",
+	       cfg->target_metrics ?: "", cfg->target_metrics ? ")" : "",
+	       calibrate_rounds_str(cal->rounds_max_mde, a, sizeof(a)),
 	       calibrate_rounds_str(cal->rounds_min_effect, b, sizeof(b)));
 	if (cfg->iterations_auto && (!cal->rounds_max_mde ||
 				     cal->rounds_max_mde > cfg->max_iterations))

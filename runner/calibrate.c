@@ -212,6 +212,29 @@ out:
 	return ret;
 }
 
+static int targeted(const char *metric, const void *cfg)
+{
+	return kconf_target_metric(cfg, metric);
+}
+
+size_t calibrate_target(const struct kb_config *cfg,
+			struct kb_calibration *cal)
+{
+	size_t n;
+
+	if (!cfg->target_metrics)
+		return cal->nm;
+	n = kb_calibrate_totals(cal, targeted, cfg);
+	if (!n) {
+		kb_warn("%s: target_metrics = %s names no metric of the "
+			"calibration %s: its rounds are the most over all of "
+			"them", cfg->path, cfg->target_metrics,
+			cal->campaign ? cal->campaign : "");
+		kb_calibrate_totals(cal, NULL, NULL);
+	}
+	return n;
+}
+
 int calibrate_apply(struct kb_config *cfg, struct kb_calibration *cal)
 {
 	int ret;
@@ -225,6 +248,7 @@ int calibrate_apply(struct kb_config *cfg, struct kb_calibration *cal)
 			 cfg->path, cfg->calibration_line, cfg->calibration);
 		return ret;
 	}
+	calibrate_target(cfg, cal);
 	if (cfg->iterations_auto && cal->rounds_max_mde)
 		cfg->iterations = cal->rounds_max_mde < cfg->min_iterations ?
 			cfg->min_iterations :

@@ -41,10 +41,21 @@ char *calibrate_conf_text(const struct kb_config *cfg,
 int calibrate_run(const char *conf, const char *dir, unsigned rounds,
 		  struct kb_calibration *cal);
 
+/* With kernels.conf target_metrics, only the metrics it names decide
+ * when iterations = auto stops (runner/adaptive.h), so only they decide
+ * the rounds a calibration asks for: cal->analysis, rounds_max_mde and
+ * rounds_min_effect become the most over those metrics
+ * (kb_calibrate_totals(), stats/calibrate.h).  Returns the number of
+ * metrics they cover (cal->nm without target_metrics); 0, with a warning,
+ * leaves the most over every metric. */
+size_t calibrate_target(const struct kb_config *cfg,
+			struct kb_calibration *cal);
+
 /* When cfg has calibration = FILE: read it into *cal (zeroed first)
  * and, for iterations = auto, start at its rounds for an MDE within
- * max_mde (rounds_max_mde, kept within min_iterations ..
- * max_iterations): cfg->iterations is set to that.  Returns 1 when a
+ * max_mde (rounds_max_mde over the targeted metrics,
+ * calibrate_target(), kept within min_iterations .. max_iterations):
+ * cfg->iterations is set to that.  Returns 1 when a
  * calibration was read, 0 when cfg has none, -errno with a message
  * naming kernels.conf's line when the file cannot be used. */
 int calibrate_apply(struct kb_config *cfg, struct kb_calibration *cal);

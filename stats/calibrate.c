@@ -96,23 +96,38 @@ static unsigned most_rounds(unsigned a, unsigned b, size_t first)
 	return !a || !b ? 0 : a > b ? a : b;
 }
 
-size_t kb_calibrate(struct kb_calibration *cal)
+size_t kb_calibrate_totals(struct kb_calibration *cal,
+			   int (*keep)(const char *metric, const void *arg),
+			   const void *arg)
 {
-	size_t i, bad = 0;
+	size_t i, kept = 0;
 
 	cal->analysis = "paired";
 	cal->rounds_max_mde = cal->rounds_min_effect = 0;
 	for (i = 0; i < cal->nm; i++) {
-		struct kb_calib_metric *m = &cal->m[i];
+		const struct kb_calib_metric *m = &cal->m[i];
 
-		if (kb_calibrate_metric(m, cal->alpha))
-			bad++;
+		if (keep && !keep(m->metric, arg))
+			continue;
 		if (!strcmp(m->analysis, "welch-log"))
 			cal->analysis = "welch-log";
 		cal->rounds_max_mde = most_rounds(cal->rounds_max_mde,
-						  m->rounds_max_mde, !i);
+						  m->rounds_max_mde, !kept);
 		cal->rounds_min_effect = most_rounds(cal->rounds_min_effect,
-						     m->rounds_min_effect, !i);
+						     m->rounds_min_effect,
+						     !kept);
+		kept++;
 	}
+	return kept;
+}
+
+size_t kb_calibrate(struct kb_calibration *cal)
+{
+	size_t i, bad = 0;
+
+	for (i = 0; i < cal->nm; i++)
+		if (kb_calibrate_metric(&cal->m[i], cal->alpha))
+			bad++;
+	kb_calibrate_totals(cal, NULL, NULL);
 	return bad;
 }

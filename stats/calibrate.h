@@ -43,6 +43,15 @@ int kb_calibrate_metric(struct kb_calib_metric *m, double alpha);
  * not be calibrated (-EDOM above). */
 size_t kb_calibrate(struct kb_calibration *cal);
 
+/* cal->analysis and the rounds (as kb_calibrate() sets them) over the
+ * metrics keep(metric, arg) is true for (every metric when keep is
+ * NULL): kernels.conf target_metrics narrows them to the metrics that
+ * decide when iterations = auto stops.  Returns the number of metrics
+ * kept; 0 leaves analysis "paired" and the rounds 0. */
+size_t kb_calibrate_totals(struct kb_calibration *cal,
+			   int (*keep)(const char *metric, const void *arg),
+			   const void *arg);
+
 /* The least n in 2..KB_CALIB_MAX_ROUNDS whose MDE (paired: sd_log is
  * the sd of the log ratios; else the pooled sd of ln values, both as
  * fractions) is <= target_pct; 0 when none or an input is not finite. */

@@ -282,6 +282,70 @@ static void test_file_round_trip(void **state)
 	free(dir);
 }
 
+/* kernels.conf target_metrics: only the metrics it names decide when
+ * iterations = auto stops, so only they set where it starts.  A quiet
+ * read.iops and a p99 too noisy for max_mde within the cap: the whole
+ * calibration asks for more than the cap; with target_metrics =
+ * read.iops, iterations = auto starts at read.iops's rounds. */
+static void test_target_metrics_rounds(void **state)
+{
+	const double a[6] = { 100, 102, 98, 101, 99, 100 },
+		     b[6] = { 99, 103, 97, 102, 100, 101 },
+		     pa[6] = { 100, 300, 90, 500, 120, 800 },
+		     pb[6] = { 400, 95, 700, 110, 600, 100 };
+	struct kb_calibration cal, used;
+	struct kb_config cfg;
+	char *dir = tmpdir(), *path = kb_path_join(dir, "calibration.json");
+	char *conf = kb_path_join(dir, "k.conf"), *text;
+	unsigned iops_rounds;
+	int target;
+
+	(void)state;
+	memset(&cal, 0, sizeof(cal));
+	cal.alpha = 0.05;
+	cal.nm = 2;
+	cal.m = kb_xcalloc(2, sizeof(*cal.m));
+	cal.m[0] = metric_of(a, b, 6);
+	cal.m[1] = metric_of(pa, pb, 6);
+	free(cal.m[1].metric);
+	cal.m[1].metric = kb_xstrdup("read.clat_p99_ns");
+	assert_int_equal(kb_calibrate(&cal), 0);
+	iops_rounds = cal.m[0].rounds_max_mde;
+	assert_true(iops_rounds >= 2 && iops_rounds < 20);
+	assert_int_equal(cal.m[1].rounds_max_mde, 0);	/* > the cap */
+	assert_int_equal(cal.rounds_max_mde, 0);
+	cal.conf = kb_xstrdup("kernels.conf");
+	cal.baseline = kb_xstrdup("running,NM=0");
+	cal.campaign = kb_xstrdup("cal/aa");
+	cal.rounds = 6;
+	cal.runtime_s = 1;
+	assert_int_equal(results_calibration_write(path, &cal), 0);
+
+	for (target = 0; target < 2; target++) {
+		text = kb_xasprintf(
+			"[global]\njobs = randread-4k\niterations = auto\n"
+			"min_iterations = 2\nmax_iterations = 40\n%s"
+			"target = loop:64M\ncalibration = calibration.json\n"
+			"[running]\nmethod = local\n",
+			target ? "target_metrics = read.iops\n" : "");
+		assert_int_equal(kb_write_atomic(conf, text, strlen(text)), 0);
+		free(text);
+		assert_int_equal(kconf_load(conf, &cfg), 0);
+		assert_int_equal(calibrate_apply(&cfg, &used), 1);
+		assert_int_equal(cfg.iterations, target ? iops_rounds : 40);
+		assert_int_equal(used.rounds_max_mde, target ? iops_rounds : 0);
+		results_calibration_free(&used);
+		kconf_free(&cfg);
+	}
+	results_calibration_free(&cal);
+	unlink(conf);
+	unlink(path);
+	rmdir(dir);
+	free(conf);
+	free(path);
+	free(dir);
+}
+
 /* calibration = FILE measured on another setup: a warning naming
  * kernels.conf's line and each difference (jobs, target, baseline,
  * runtime); refused when it calibrated none of the campaign's jobs;
@@ -506,6 +570,7 @@ int main(void)
 		cmocka_unit_test(test_rounds_by_hand),
 		cmocka_unit_test(test_file_round_trip),
 		cmocka_unit_test(test_calibration_misfit),
+		cmocka_unit_test(test_target_metrics_rounds),
 		cmocka_unit_test(test_plan_auto_range),
 		cmocka_unit_test(test_aa_conf_text),
 	};
