@@ -1112,6 +1112,73 @@ static void per_host_metrics(struct ctx *c, const json_t *entries,
 	json_decref(done);
 }
 
+/* Candidates known to fail.  When the candidate '{' at lo failed to
+ * parse (jansson stopped at hi), every '{' or '[' in (lo, hi) whose value
+ * does not close before hi starts the same tokens up to hi and fails
+ * there too: its parse is skipped, so deep nesting (a '{' per few bytes,
+ * each read again to jansson's depth limit) costs one scan, not one parse
+ * per brace.  One that closes before hi is a complete value and is still
+ * tried.  The only inputs read differently: a document starting more
+ * than about 2000 levels deep inside one that failed at jansson's depth
+ * limit (from that document's own start the depth is smaller). */
+struct fail_zone {
+	size_t lo, hi;		/* the failed candidate's [lo, hi) */
+	size_t *open;		/* the openers that stay open at hi, sorted */
+	size_t n, cap;
+};
+
+/* buf[lo..hi) was read by jansson without error: strings and brackets are
+ * well formed there, so a plain scan finds the openers left open. */
+static void zone_build(struct fail_zone *z, const char *buf, size_t lo,
+		       size_t hi)
+{
+	size_t i;
+	int in_str = 0;
+
+	z->lo = lo;
+	z->hi = hi;
+	z->n = 0;
+	for (i = lo; i < hi; i++) {
+		char ch = buf[i];
+
+		if (in_str) {
+			if (ch == '\\')
+				i++;
+			else if (ch == '"')
+				in_str = 0;
+		} else if (ch == '"') {
+			in_str = 1;
+		} else if (ch == '{' || ch == '[') {
+			if (z->n == z->cap) {
+				z->cap = z->cap ? 2 * z->cap : 64;
+				z->open = kb_xrealloc(z->open, z->cap *
+						      sizeof(*z->open));
+			}
+			z->open[z->n++] = i;
+		} else if ((ch == '}' || ch == ']') && z->n) {
+			z->n--;
+		}
+	}
+}
+
+/* Is the candidate at off one that fails as the zone's did? */
+static int zone_has(const struct fail_zone *z, size_t off)
+{
+	size_t a = 0, b = z->n;
+
+	if (off <= z->lo || off >= z->hi)
+		return 0;
+	while (a < b) {
+		size_t m = a + (b - a) / 2;
+
+		if (z->open[m] < off)
+			a = m + 1;
+		else
+			b = m;
+	}
+	return a < z->n && z->open[a] == off;
+}
+
 /* Does the '{' at off open what looks like a JSON object ('{' then blanks
  * then '"', '}' or the end)?  Braces in prose ("{foo}") do not. */
 static int object_start(const char *buf, size_t off, size_t len)
@@ -2229,6 +2296,7 @@ json_t *fio_parse_buf_opts(const char *name, const char *buf, size_t len,
 	char bad[200] = "", bad_after[200] = "";
 	/* the json+ bins of the candidate being read */
 	struct fio_bin_table cand = { 0 };
+	struct fail_zone zone = { 0 };
 	int stream;
 
 	if (!buf)
@@ -2245,17 +2313,25 @@ json_t *fio_parse_buf_opts(const char *name, const char *buf, size_t len,
 		int lenient = 0;
 		json_error_t je;
 		json_t *j;
+		int known_bad;
 
 		if (!q)
 			break;
 		off = (size_t)(q - buf);
 		line += count_lines(buf, p, off);
+		/* inside a failed candidate, failing as it did: not parsed
+		 * again, unless its error is still to be reported (below) */
+		known_bad = zone_has(&zone, off) &&
+			    !(object_start(buf, off, len) &&
+			      (!bad[0] || (d.ndocs && !bad_after[0])));
+		memset(&je, 0, sizeof(je));
 		/* the streaming pass first (fio_json_stream.h); jansson's
 		 * json_loadb() when it fails, for the same tree or jansson's
 		 * error, then the lenient reading */
-		j = stream ? fio_stream_load(buf + off, len - off, &used,
-					     &cand) : NULL;
-		if (!j) {
+		j = stream && !known_bad ?
+			fio_stream_load(buf + off, len - off, &used, &cand) :
+			NULL;
+		if (!j && !known_bad) {
 			j = json_loadb(buf + off, len - off,
 				       JSON_DISABLE_EOF_CHECK, &je);
 			if (j && je.position > 0)
@@ -2296,7 +2372,13 @@ json_t *fio_parse_buf_opts(const char *name, const char *buf, size_t len,
 			line += count_lines(buf, off, p);
 			continue;
 		}
+		if (!known_bad && je.position > 0 && off >= zone.hi)
+			zone_build(&zone, buf, off, off + (size_t)je.position);
 		if (!object_start(buf, off, len)) {
+			p = off + 1;
+			continue;
+		}
+		if (known_bad) {
 			p = off + 1;
 			continue;
 		}
@@ -2335,6 +2417,7 @@ json_t *fio_parse_buf_opts(const char *name, const char *buf, size_t len,
 	res = build_result(&c, &d, &src, o);
 out:
 	free(lz);
+	free(zone.open);
 	docs_free(&d);
 	json_decref(c.warnings);
 	json_decref(c.flags);

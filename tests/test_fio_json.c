@@ -1121,6 +1121,41 @@ static void test_B36_kind_control_and_latin1(void **state)
 }
 
 /* B38: lat_percentiles=1, clat_percentiles=0: the map is under lat_ns. */
+/* Braces nested past jansson's depth limit, a '{' every 5 bytes: read
+ * once, not once per brace to the limit (a break-it trial: 49 s for 300
+ * KB), with jansson's depth message.  A fio document inside a wrapper
+ * that fails is still found, and what follows it and fails is named. */
+static void test_deep_nesting(void **state)
+{
+	const size_t n = 30000;
+	const char *doc = DOC_HEAD "  \"jobs\" : [\n" JOB_READ("x", "")
+			  "\n  ]\n}";
+	char err[512], *deep = malloc(6 * n + 2), *w;
+	size_t i;
+	json_t *r;
+
+	(void)state;
+	assert_non_null(deep);
+	for (i = 0; i < n; i++)
+		memcpy(deep + 5 * i, "{\"a\":", 5);
+	deep[5 * n] = '1';
+	memset(deep + 5 * n + 1, '}', n);
+	deep[6 * n + 1] = '\0';
+	r = fio_parse_buf("deep.json", deep, 6 * n + 1, err, sizeof(err));
+	free(deep);
+	assert_null(r);
+	assert_non_null(strstr(err, "deep.json:1: invalid JSON document: maximum parsing depth reached"));
+	assert_non_null(strstr(err, "the document starts at line 1)"));
+
+	w = kb_xasprintf("{\"x\": [%s, {\"y\": {\"z\": nope\n", doc);
+	r = fio_parse_buf("wrap.json", w, strlen(w), err, sizeof(err));
+	free(w);
+	assert_non_null(r);
+	check_metric(r, "read.iops", 1000.5);
+	assert_true(has_warning(r, "invalid JSON after document 1"));
+	json_decref(r);
+}
+
 static void test_B38_lat_percentiles(void **state)
 {
 	char *args[] = { "parse", DATA "B38.json", NULL }, *err = NULL;
@@ -1658,6 +1693,7 @@ int main(void)
 		cmocka_unit_test(test_B02_io_error),
 		cmocka_unit_test(test_B04_status_interval),
 		cmocka_unit_test(test_B04_truncated_last),
+		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_B05_no_io_direction),
 		cmocka_unit_test(test_disk_util),
 		cmocka_unit_test(test_B08_io_bytes_kib),
