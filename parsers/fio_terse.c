@@ -45,6 +45,30 @@ static void set_num(json_t *o, const char *key, double v)
 		json_object_set_new(o, key, json_real(v));
 }
 
+/* A value fio cannot mean: negative, or the wrap-around of an unsigned
+ * 64-bit counter (fio prints its terse fields from uint64_t counters and
+ * non-negative means; the JSON parser's rule, parsers/fio_json.c). */
+static int impossible(double v)
+{
+	return v < 0 || v >= 9.2e18;
+}
+
+/* d.key = raw x scale, or, when raw is impossible, a warning naming the
+ * field and nothing set (the metric is n/a, as in the JSON parser). */
+static void put(json_t *d, const char *dname, const char *key, int field,
+		double raw, double scale, json_t *warnings)
+{
+	char w[256];
+
+	if (!impossible(raw)) {
+		set_num(d, key, raw * scale);
+		return;
+	}
+	snprintf(w, sizeof(w), "%s.%s (field %d) = %.17g is impossible (negative or a wrapped counter): dropped",
+		 dname, key, field, raw);
+	json_array_append_new(warnings, json_string(w));
+}
+
 /* One direction's block starting at field base (1-based); NULL when the
  * direction did no I/O.  Numbers that are not numbers -> -1 + err. */
 static json_t *direction(char **f, int base, const char *dname,
@@ -59,19 +83,22 @@ static json_t *direction(char **f, int base, const char *dname,
 		*bad = base;
 		return NULL;
 	}
-	if (io_kb <= 0 && iops <= 0)
+	if (io_kb == 0 && iops == 0)
 		return NULL;
 	d = json_object();
-	set_num(d, "iops", iops);
-	set_num(d, "bw_kib", bw);
-	set_num(d, "io_bytes", io_kb * 1024);
-	set_num(d, "runtime_ms", rt);
+	put(d, dname, "iops", base + D_IOPS, iops, 1, warnings);
+	put(d, dname, "bw_kib", base + D_BW, bw, 1, warnings);
+	put(d, dname, "io_bytes", base + D_IO_KB, io_kb, 1024, warnings);
+	put(d, dname, "runtime_ms", base + D_RUNTIME, rt, 1, warnings);
 	if (!num(f[base + D_CLAT_MEAN], &v))
-		set_num(d, "clat_mean_ns", v * 1000);
+		put(d, dname, "clat_mean_ns", base + D_CLAT_MEAN, v, 1000,
+		    warnings);
 	if (!num(f[base + D_LAT_MEAN], &v))
-		set_num(d, "lat_mean_ns", v * 1000);
-	if (!num(f[base + D_SLAT_MEAN], &v) && v > 0)
-		set_num(d, "slat_mean_ns", v * 1000);
+		put(d, dname, "lat_mean_ns", base + D_LAT_MEAN, v, 1000,
+		    warnings);
+	if (!num(f[base + D_SLAT_MEAN], &v) && v != 0)
+		put(d, dname, "slat_mean_ns", base + D_SLAT_MEAN, v, 1000,
+		    warnings);
 	for (i = 0; i < D_NPCT; i++) {
 		const char *s = f[base + D_CLAT_PCT + i];
 		const char *eq = strstr(s, "%=");
@@ -99,7 +126,8 @@ static json_t *direction(char **f, int base, const char *dname,
 		else if (fabs(p - 99.9) < 1e-9)
 			key = "clat_p999_ns";
 		if (key)
-			set_num(d, key, pv * 1000);
+			put(d, dname, key, base + D_CLAT_PCT + i, pv, 1000,
+			    warnings);
 	}
 	return d;
 }

@@ -345,6 +345,69 @@ static void test_terse_line_with_nul_byte_refused(void **state)
 	free(fixed);
 }
 
+/* Values fio cannot mean (negative, a wrapped counter, 1e308), as the
+ * JSON parser treats them: each named with its field in a warning and
+ * left out, the line's other numbers kept (a break-it trial: they passed
+ * silently, an infinite clat mean became a missing key). */
+static void test_terse_impossible_values(void **state)
+{
+	char *fixed = b11_fixed_fields(), *line = NULL, *f[130], *p, *q;
+	char *args[] = { "parse", NULL, NULL };
+	char *out = NULL, *err = NULL;
+	char dir[] = "/tmp/kbench-test-terse.XXXXXX";
+	size_t n = 0, len = 0, i;
+	FILE *m;
+	json_t *r, *w;
+	int k;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	for (p = fixed; (q = strsep(&p, ";")) && n < 130; )
+		f[++n - 1] = q;
+	assert_int_equal(n, 121);
+	m = open_memstream(&line, &len);
+	assert_non_null(m);
+	for (i = 0; i < n; i++) {
+		const char *v = f[i];
+
+		if (i + 1 == 8)		/* read iops */
+			v = "-5";
+		else if (i + 1 == 7)	/* read bw (KiB/s) */
+			v = "1e308";
+		else if (i + 1 == 16)	/* read clat mean (usec) */
+			v = "18446744073709551615";
+		else if (!strncmp(v, "99.000000%=", 11))
+			v = "99.000000%=-1";
+		fprintf(m, "%s%s", i ? ";" : "", v);
+	}
+	fputc('\n', m);
+	assert_int_equal(fclose(m), 0);
+	args[1] = (char *)write_file(dir, "bad.terse", line);
+	if (run_kbench(args, &out, &err) != 0)
+		fail_msg("kbench parse bad.terse failed:\n%s", err);
+	r = json_line(out, 1);
+	assert_null(json_object_get(metrics(r), "read.iops"));
+	assert_null(json_object_get(metrics(r), "read.bw_kib"));
+	assert_null(json_object_get(metrics(r), "read.clat_mean_ns"));
+	assert_null(json_object_get(metrics(r), "read.clat_p99_ns"));
+	assert_true(num(metrics(r), "read.clat_p50_ns") > 0);
+	w = json_object_get(r, "warnings");
+	assert_int_equal(json_array_size(w), 4);
+	for (k = 0; k < 4; k++)
+		assert_non_null(strstr(json_string_value(json_array_get(w, k)),
+				       "is impossible (negative or a wrapped counter): dropped"));
+	assert_non_null(strstr(json_string_value(json_array_get(w, 0)),
+			       "read.iops (field 8) = -5 is impossible"));
+	assert_non_null(strstr(err, "read.bw_kib (field 7) = 1e+308 is impossible"));
+	json_decref(r);
+	unlink(args[1]);
+	rmdir(dir);
+	free(out);
+	free(err);
+	free(line);
+	free(fixed);
+}
+
 /* ---- B13: per-job logs ------------------------------------------------- */
 
 /* B13.expected: the two jobs' IOPS logs summed per window, windows
@@ -818,6 +881,7 @@ int main(void)
 		cmocka_unit_test(test_B11_terse_v3_fields_and_disks),
 		cmocka_unit_test(test_B11_kind_coe_description_md_and_bad_count),
 		cmocka_unit_test(test_terse_line_with_nul_byte_refused),
+		cmocka_unit_test(test_terse_impossible_values),
 		cmocka_unit_test(test_B13_iops_logs_summed_per_window),
 		cmocka_unit_test(test_B13_kind_three_jobs_missing_window),
 	};
