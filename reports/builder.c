@@ -1334,7 +1334,9 @@ static char *disturbed_by(struct ctx *c)
 }
 
 /* "Machine: busy: other tasks used 64% of a CPU during the runs
- * (median), 3 of 20 runs disturbed": how busy the machine was, so that a
+ * (median), 3 of 20 runs disturbed" (or "quiet", or "steady load": a
+ * load there all along, above the floor of the limit but not of the
+ * campaign's own level): how busy the machine was, so that a
  * reader of a noisy table knows why, by the rule that marks the runs
  * (stats_machine_busy_in(), stats/disturbed.h). */
 static void machine_header(struct ctx *c, struct kb_report *r)
@@ -1351,7 +1353,14 @@ static void machine_header(struct ctx *c, struct kb_report *r)
 		return;
 	nsup = c->camp->nsuperseded;
 	by = disturbed_by(c);
-	if (isfinite(other))
+	if (isfinite(other) && busy == 2)
+		add_header(r, "Machine", kb_xasprintf("steady load: other "
+			   "tasks used %.0f%% of a CPU during the runs "
+			   "(median), %zu of %zu runs disturbed%s (a load "
+			   "present all along: the runs are judged against "
+			   "it, and are not a quiet machine's numbers)",
+			   other, d, n, by));
+	else if (isfinite(other))
 		add_header(r, "Machine", kb_xasprintf("%s: other tasks used "
 			   "%.0f%% of a CPU during the runs (median), %zu of "
 			   "%zu runs disturbed%s", busy ? "busy" : "quiet",

@@ -138,9 +138,13 @@ int stats_machine_busy_in(const struct kb_rmodel *m, double *other_median,
 	stats_disturbed_counts_in(m, &all, 1, NULL, disturbed, total);
 	if (!set->present || !*total)
 		return -1;
-	return (double)*disturbed > KB_BUSY_DISTURBED_SHARE * (double)*total ||
-	       (isfinite(other) && !isnan(set->other_cpu_limit) &&
-		other > set->other_cpu_limit);
+	if ((double)*disturbed > KB_BUSY_DISTURBED_SHARE * (double)*total ||
+	    (isfinite(other) && !isnan(set->other_cpu_limit) &&
+	     other > set->other_cpu_limit))
+		return 1;
+	/* above the floor the limit starts from, all along */
+	return isfinite(other) && !isnan(set->other_cpu_pct) &&
+	       other > set->other_cpu_pct ? 2 : 0;
 }
 
 /* "131%" / "7.3%": whole percents from 10 up */

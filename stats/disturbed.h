@@ -102,9 +102,12 @@ double stats_runs_median_in(const struct kb_rmodel *m, const char *metric);
  * limit the marks used (results["disturbed_settings"]["other_cpu_limit"]:
  * max(disturbed_other_cpu_pct, 1.5 x the lower quartile), not the raw
  * key).  A load present all along raises the quartile with it: that is
- * the campaign's own level, judged quiet as its runs are, and the header
- * prints the level.  Returns 1 busy, 0 quiet, -1 when stats_mark_
- * disturbed_in() has not run on m or it has no counted run.
+ * the campaign's own level, against which its runs are not disturbed,
+ * but not a quiet machine: 2, "a steady load", when neither holds and
+ * the median is above disturbed_other_cpu_pct itself (the floor of the
+ * limit, 40% of a CPU by default).  Returns 1 busy, 2 steady load, 0
+ * quiet, -1 when stats_mark_disturbed_in() has not run on m or it has no
+ * counted run.
  * *other_median (may be NULL): the median task.other.cpu_pct or NAN;
  * *disturbed, *total: as stats_disturbed_counts_in() for all
  * configurations and jobs. */
