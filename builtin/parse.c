@@ -39,8 +39,9 @@ static void usage(FILE *f)
 "fio terse v3 output (--output-format=terse; lines starting with \"3;\") is\n"
 "recognised: one object per terse line, printed on one line, with the same\n"
 "metrics and the line's disk records (\"disks\", an md/dm device's members in\n"
-"\"slaves\").  fio's normal (human-readable) output is not read: it is said\n"
-"so; run fio again with --output-format=json.\n"
+"\"slaves\"); with --output-format=terse,json the JSON document after the\n"
+"terse lines is read.  fio's normal (human-readable) output is not read: it\n"
+"is said so; run fio again with --output-format=json.\n"
 "\n"
 "fio's per-job logs (write_iops_log, write_bw_log, write_lat_log: one file\n"
 "per job, NAME_iops.N.log, even with group_reporting) are combined: the\n"
@@ -220,6 +221,24 @@ static void bad_option(const char *arg, int missing)
 			 "parse --help)", arg);
 }
 
+/* Does a line of buf[0..len) start (after blanks) with '{'? */
+static int has_json_line(const char *buf, size_t len)
+{
+	size_t p = 0;
+
+	while (p < len) {
+		const char *nl = memchr(buf + p, '\n', len - p);
+		size_t e = nl ? (size_t)(nl - buf) : len;
+
+		while (p < e && (buf[p] == ' ' || buf[p] == '\t'))
+			p++;
+		if (p < e && buf[p] == '{')
+			return 1;
+		p = e + 1;
+	}
+	return 0;
+}
+
 int cmd_parse(int argc, char **argv)
 {
 	struct fio_parse_opts po = { 0 };
@@ -295,12 +314,23 @@ int cmd_parse(int argc, char **argv)
 				continue;
 			}
 			if (fio_terse_detect(head, len)) {
-				if (kb_read_file(argv[i], &buf, &len, 0) ||
+				int json_after;
+
+				if (kb_read_file(argv[i], &buf, &len, 0)) {
+					failed = 1;
+					continue;
+				}
+				/* --output-format=terse,json: terse lines, then
+				 * the JSON document, which says more: read it
+				 * (the JSON parser warns about the lines) */
+				json_after = has_json_line(buf, len);
+				if (!json_after &&
 				    fio_terse_print_buf(stdout, argv[i], buf,
 							len, quiet))
 					failed = 1;
 				free(buf);
-				continue;
+				if (!json_after)
+					continue;
 			}
 		}
 		if (parse_one(argv[i], compact, quiet, &po))

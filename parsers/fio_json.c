@@ -1,6 +1,7 @@
 /* parsers/fio_json.c - fio JSON / JSON+ output -> kbench metrics.
  * See fio_json.h for the formats, the returned shape and the units. */
 #include "parsers/fio_json.h"
+#include "parsers/fio_terse.h"
 #include "lib/err.h"
 #include "lib/file.h"
 #include "parsers/fio_json_stream.h"
@@ -1204,13 +1205,19 @@ static void warn_preamble(struct ctx *c, const char *buf, size_t from,
 {
 	char q[MAX_QUOTE + 8];
 	int line = first_line, shown = 0, more = 0;
+	int terse = 0, terse_first = 0, terse_last = 0;
 	size_t p = from;
 
 	while (p < to) {
 		const char *nl = memchr(buf + p, '\n', to - p);
 		size_t e = nl ? (size_t)(nl - buf) : to;
 
-		if (!is_blank(buf + p, e - p)) {
+		if (fio_terse_detect(buf + p, e - p)) {
+			/* --output-format=terse,json: one warning for all */
+			if (!terse++)
+				terse_first = line;
+			terse_last = line;
+		} else if (!is_blank(buf + p, e - p)) {
 			if (shown < MAX_PREAMBLE_WARNINGS) {
 				quote(q, sizeof(q), buf + p, e - p);
 				warnf(c, "non-JSON preamble line %d: '%s'",
@@ -1225,6 +1232,12 @@ static void warn_preamble(struct ctx *c, const char *buf, size_t from,
 	}
 	if (more)
 		warnf(c, "... and %d more non-JSON preamble lines", more);
+	if (terse == 1)
+		warnf(c, "line %d is fio terse output (--output-format=terse,json?): not read, the JSON document is",
+		      terse_first);
+	else if (terse)
+		warnf(c, "%d lines from line %d to %d are fio terse output (--output-format=terse,json?): not read, the JSON document is",
+		      terse, terse_first, terse_last);
 }
 
 /* One warning for the text between/after documents. */
