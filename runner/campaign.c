@@ -238,6 +238,25 @@ int campaign_lock(const char *dir)
 	return campaign_lock_try(dir, 0);
 }
 
+/* The PID a running kbench wrote into the .lock open at fd, when that
+ * process exists; 0 when none can be told (an older kbench wrote none,
+ * or it is gone). */
+static long lock_holder(int fd)
+{
+	char b[32], *end;
+	ssize_t n = pread(fd, b, sizeof(b) - 1, 0);
+	long pid;
+
+	if (n <= 0)
+		return 0;
+	b[n] = '\0';
+	pid = strtol(b, &end, 10);
+	if (end == b || (*end && *end != '\n') || pid <= 0 || pid > INT_MAX ||
+	    (kill((pid_t)pid, 0) && errno != EPERM))
+		return 0;
+	return pid;
+}
+
 static int campaign_lock_try(const char *dir, int tries)
 {
 	char *path;
@@ -257,12 +276,21 @@ static int campaign_lock_try(const char *dir, int tries)
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		ret = errno == EWOULDBLOCK ? -EBUSY : -errno;
-		if (ret == -EBUSY)
-			kb_error("%s: another kbench is running this campaign "
-				 "(it holds %s); wait for it, or stop it with "
-				 "Ctrl-C / kill PID (it restores its tunables)",
-				 dir, path);
-		else
+		if (ret == -EBUSY) {
+			long pid = lock_holder(fd);
+
+			if (pid > 0)
+				kb_error("%s: another kbench (PID %ld) is "
+					 "running this campaign (it holds %s); "
+					 "wait for it, or stop it with Ctrl-C "
+					 "or kill %ld (it restores its "
+					 "tunables)", dir, pid, path, pid);
+			else
+				kb_error("%s: another kbench is running this "
+					 "campaign (it holds %s); wait for it, "
+					 "or stop it with Ctrl-C or kill (it "
+					 "restores its tunables)", dir, path);
+		} else
 			kb_error("cannot lock %s: %s", path, strerror(-ret));
 		close(fd);
 		free(path);
@@ -283,6 +311,15 @@ static int campaign_lock_try(const char *dir, int tries)
 		return -EAGAIN;
 	}
 	free(path);
+	/* who holds it, for the message above (a break-it trial: "kill
+	 * PID" with no PID named); the lock works without it */
+	{
+		char b[32];
+		int n = snprintf(b, sizeof(b), "%ld\n", (long)getpid());
+
+		if (ftruncate(fd, 0) || pwrite(fd, b, (size_t)n, 0) != n)
+			n = 0;	/* the message then names no PID */
+	}
 	/* the lock is ours: temporary files that a killed kbench left here
 	 * and in the machine-wide records are nobody's any more */
 	kb_remove_stale_tmp(dir, 5);
