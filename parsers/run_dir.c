@@ -470,6 +470,15 @@ json_t *run_dir_parse(const char *dir)
 	} else if (fio && fio_result_error(fio, err, sizeof(err))) {
 		snprintf(reason, sizeof(reason), "%s; exit status %d%s", err,
 			 exit_status, ran);
+	} else if (exit_status == 128) {
+		/* fio's own status when SIGINT or SIGTERM stops it (its
+		 * signal handler, fio.h/backend.c exit_value = 128): sent by
+		 * someone else, kbench's own stop records no run */
+		snprintf(reason, sizeof(reason), "fio exited with status 128: "
+			 "stopped by SIGINT or SIGTERM from outside kbench "
+			 "(fio's status for those)%s%s%s", ran,
+			 tail[0] ? ": " : "", tail);
+		tail_said = 1;
 	} else if (exit_status != 0) {
 		snprintf(reason, sizeof(reason), "fio exited with status %d%s%s",
 			 exit_status, tail[0] ? ": " : "", tail);

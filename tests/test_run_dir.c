@@ -547,6 +547,19 @@ static void test_failures(void **state)
 	json_decref(r);
 	rm_run(dir);
 
+	/* fio stopped by a SIGINT or SIGTERM that kbench did not send: its
+	 * status 128, named (a break-it trial: a bare "exited with status
+	 * 128"); its JSON, written on the way out, holds the partial run */
+	dir = make_run("tests/data/fio/B05.json", NULL,
+		"{\"exit_status\": 128, \"signal\": 0, \"timed_out\": false, "
+		"\"elapsed_s\": 1.2, \"runtime_s\": 5}");
+	r = run_dir_parse(dir);
+	assert_string_equal(status(r), "failed");
+	assert_non_null(strstr(reason(r), "fio exited with status 128: stopped by SIGINT or SIGTERM from outside kbench (fio's status for those); ran "));
+	assert_non_null(strstr(reason(r), " of 5 s"));
+	json_decref(r);
+	rm_run(dir);
+
 	dir = make_run(NULL, "garbage, no JSON here\n",
 		"{\"exit_status\": 0, \"signal\": 0, \"timed_out\": false, "
 		"\"elapsed_s\": 5.1, \"runtime_s\": 5}");
