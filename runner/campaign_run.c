@@ -324,8 +324,19 @@ count:
 	free(snap);
 	if (ret_safety ||
 	    (todo_local && !kb_driver_dry_run &&
-	     target_open(&c.cfg, dir, &t)))
+	     target_open(&c.cfg, dir, &t))) {
+		/* Ctrl-C while a loop target's file was filled: target_fill()
+		 * stops at once (a break-it trial: 7 s for 2 GiB) */
+		if (stop_signal) {
+			kb_info("interrupted by signal %d while the target was "
+				"made ready, before any run; run the same "
+				"command again to resume (a loop target's file "
+				"is filled on from where it stopped)",
+				(int)stop_signal);
+			ret = 130;
+		}
 		goto out;
+	}
 	have_target = todo_local > 0 && !kb_driver_dry_run;
 	if (have_target && (tunables_init(&tu, &c.cfg, &t, dir) ||
 			    tunables_probe(&tu, &c.cfg)))

@@ -3,6 +3,7 @@
 #include "parsers/fio_jobfile.h"
 #include "lib/err.h"
 #include "lib/file.h"
+#include "lib/proc.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -363,7 +364,7 @@ int target_fill(int fd, unsigned long long size_bytes, const char *path)
 {
 	enum { CHUNK = 1 << 20 };
 	unsigned char *buf;
-	unsigned long long off = 0, x = 0x9e3779b97f4a7c15ULL;
+	unsigned long long off, x = 0x9e3779b97f4a7c15ULL;
 	off_t hole = lseek(fd, 0, SEEK_HOLE);
 	size_t i;
 	ssize_t n;
@@ -373,6 +374,8 @@ int target_fill(int fd, unsigned long long size_bytes, const char *path)
 	 * system is taken as written */
 	if (hole < 0 || (unsigned long long)hole >= size_bytes)
 		return 0;
+	/* written sequentially: all before the first hole is data */
+	off = (unsigned long long)hole / CHUNK * CHUNK;
 	buf = kb_xmalloc(CHUNK);
 	/* xorshift64: data no file system stores as a hole, dedups or
 	 * compresses away, as fio's own buffers */
@@ -386,6 +389,13 @@ int target_fill(int fd, unsigned long long size_bytes, const char *path)
 		size_t len = size_bytes - off < CHUNK ?
 			(size_t)(size_bytes - off) : CHUNK;
 
+		/* kbench run's SIGINT/SIGTERM handler (lib/proc.h): stop
+		 * now, the caller says so; the next start fills on from the
+		 * first hole */
+		if (kb_spawn_forward_signal) {
+			free(buf);
+			return -EINTR;
+		}
 		buf[0] = (unsigned char)(off >> 20);	/* no two chunks alike */
 		n = pwrite(fd, buf, len, (off_t)off);
 		if (n <= 0) {

@@ -276,6 +276,26 @@ check "kbench run | head -n 1: stopped as interrupted, exit 130 (got $rc)" "[ $r
 check "... its tunable restored (nomerges 0), nothing left to restore" \
 	"[ \"\$(cat /sys/block/$bdev/queue/nomerges)\" = 0 ] && [ ! -e $tmp/cpipe/tunables.saved.json ]"
 
+# Ctrl-C while a loop target's file is filled (before any run): kbench
+# stops within a chunk, not after the whole file (a break-it trial: 7 s
+# for 2 GiB), exit 130, no loop device left on the file
+conf "$tmp/fill.conf" loop:4G ""
+"$KBENCH" run -c "$tmp/fill.conf" -o "$tmp/cfill" >"$tmp/fill.log" 2>&1 &
+pid=$!
+for _ in $(seq 1 400); do
+	[ "$(du -k "$tmp/cfill/target.img" 2>/dev/null | cut -f1)" -gt 65536 ] 2>/dev/null && break
+	sleep 0.02
+done
+filled0=$(du -k "$tmp/cfill/target.img" 2>/dev/null | cut -f1)
+t0=$(date +%s%N)
+kill -INT $pid
+wait $pid
+rc=$?
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+check "Ctrl-C during the loop target's fill (${filled0:-0} KiB of 4 GiB written): exit 130 (got $rc) in ${ms} ms, said, no loop device on the file, no run" \
+	"[ $rc -eq 130 ] && [ $ms -lt 3000 ] && grep -q 'while the target was made ready, before any run' $tmp/fill.log && [ -z \"\$(losetup -j $tmp/cfill/target.img)\" ] && [ ! -e $tmp/cfill/runs/running/randread-4k/000/metrics.json ]"
+rm -rf "$tmp/cfill"
+
 # Ctrl-Z (SIGTSTP) during a run: kbench stops, fio (its own process
 # group) goes on; the run's snapshots, taken when kbench goes on, cover
 # more than the run: its CPU, task, PSI, disk and rusage metrics n/a
