@@ -549,8 +549,13 @@ static void print_pair(FILE *out, const struct kb_rmodel *m,
 			     (long long)e->n_baseline, (long long)e->n);
 		v = num(e->cv_baseline_pct, &ok);
 		w = num(e->cv_pct, &ok2);
+		/* each side its own: one with n < 2 has no CV, the other
+		 * does (a new user's trial: "n/a" for both at n = 3/1) */
 		if (ok && ok2)
 			kb_table_set(t, row, 8, "%.2f/%.2f", v, w);
+		else if (ok || ok2)
+			kb_table_set(t, row, 8, ok ? "%.2f/n/a" : "n/a/%.2f",
+				     ok ? v : w);
 		else
 			kb_table_set(t, row, 8, "n/a");
 		kb_table_set(t, row, 9, "%s", vd);

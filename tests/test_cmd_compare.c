@@ -572,6 +572,9 @@ static void test_exit_codes(void **state)
 	if (rc != 125)
 		fail_msg("n=1: exit %d, expected 125:\n%s", rc, out);
 	assert_non_null(strstr(out, "insufficient samples"));
+	/* the side with n = 5 keeps its CV beside the n/a of n = 1 */
+	assert_non_null(strstr(out, " 1/5 "));
+	assert_non_null(strstr(out, "n/a/"));
 	says(out, (const char *const[]){ "verdict: undecidable:\n    2 "
 		"comparison(s) with insufficient samples (n < 2 on a side);",
 		NULL }, (const char *const[]){ "inconclusive", NULL });
