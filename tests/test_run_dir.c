@@ -522,6 +522,23 @@ static void test_B02_failed_job(void **state)
 	rm_run(dir);
 }
 
+/* A run made of (fio's JSON file or text, run.json) that run_dir_parse()
+ * calls failed, its reason holding want and, when not NULL, want2. */
+static void failed_with(const char *fio_src, const char *fio_text,
+			const char *run_json, const char *want,
+			const char *want2)
+{
+	char *dir = make_run(fio_src, fio_text, run_json);
+	json_t *r = run_dir_parse(dir);
+
+	assert_string_equal(status(r), "failed");
+	if (!strstr(reason(r), want) || (want2 && !strstr(reason(r), want2)))
+		fail_msg("reason '%s' lacks '%s'%s%s", reason(r), want,
+			 want2 ? " or " : "", want2 ? want2 : "");
+	json_decref(r);
+	rm_run(dir);
+}
+
 static void test_failures(void **state)
 {
 	char *dir;
@@ -529,54 +546,28 @@ static void test_failures(void **state)
 
 	(void)state;
 	kb_quiet = 1;
-	dir = make_run("tests/data/fio/B05.json", NULL,
+	failed_with("tests/data/fio/B05.json", NULL,
 		"{\"exit_status\": null, \"signal\": 15, \"timed_out\": true, "
-		"\"elapsed_s\": 340.0, \"runtime_s\": 300}");
-	r = run_dir_parse(dir);
-	assert_string_equal(status(r), "failed");
-	assert_non_null(strstr(reason(r), "timed out"));
-	json_decref(r);
-	rm_run(dir);
-
-	dir = make_run(NULL, "fio: engine libaio not loadable\n",
+		"\"elapsed_s\": 340.0, \"runtime_s\": 300}", "timed out", NULL);
+	failed_with(NULL, "fio: engine libaio not loadable\n",
 		"{\"exit_status\": 1, \"signal\": 0, \"timed_out\": false, "
-		"\"elapsed_s\": 0.1, \"runtime_s\": 5}");
-	r = run_dir_parse(dir);
-	assert_string_equal(status(r), "failed");
-	assert_non_null(strstr(reason(r), "exited with status 1"));
-	json_decref(r);
-	rm_run(dir);
-
+		"\"elapsed_s\": 0.1, \"runtime_s\": 5}", "exited with status 1",
+		NULL);
 	/* fio stopped by a SIGINT or SIGTERM that kbench did not send: its
 	 * status 128, named (a break-it trial: a bare "exited with status
 	 * 128"); its JSON, written on the way out, holds the partial run */
-	dir = make_run("tests/data/fio/B05.json", NULL,
+	failed_with("tests/data/fio/B05.json", NULL,
 		"{\"exit_status\": 128, \"signal\": 0, \"timed_out\": false, "
-		"\"elapsed_s\": 1.2, \"runtime_s\": 5}");
-	r = run_dir_parse(dir);
-	assert_string_equal(status(r), "failed");
-	assert_non_null(strstr(reason(r), "fio exited with status 128: stopped by SIGINT or SIGTERM from outside kbench (fio's status for those); ran "));
-	assert_non_null(strstr(reason(r), " of 5 s"));
-	json_decref(r);
-	rm_run(dir);
-
-	dir = make_run(NULL, "garbage, no JSON here\n",
+		"\"elapsed_s\": 1.2, \"runtime_s\": 5}",
+		"fio exited with status 128: stopped by SIGINT or SIGTERM from "
+		"outside kbench (fio's status for those); ran ", " of 5 s");
+	failed_with(NULL, "garbage, no JSON here\n",
 		"{\"exit_status\": 0, \"signal\": 0, \"timed_out\": false, "
-		"\"elapsed_s\": 5.1, \"runtime_s\": 5}");
-	r = run_dir_parse(dir);
-	assert_string_equal(status(r), "failed");
-	assert_non_null(strstr(reason(r), "unparsable fio output"));
-	json_decref(r);
-	rm_run(dir);
-
-	dir = make_run("tests/data/fio/B05.json", NULL,
+		"\"elapsed_s\": 5.1, \"runtime_s\": 5}", "unparsable fio output",
+		NULL);
+	failed_with("tests/data/fio/B05.json", NULL,
 		"{\"exit_status\": null, \"signal\": 9, \"timed_out\": false, "
-		"\"elapsed_s\": 1.0, \"runtime_s\": 5}");
-	r = run_dir_parse(dir);
-	assert_string_equal(status(r), "failed");
-	assert_non_null(strstr(reason(r), "signal 9"));
-	json_decref(r);
-	rm_run(dir);
+		"\"elapsed_s\": 1.0, \"runtime_s\": 5}", "signal 9", NULL);
 
 	/* a report with no I/O in any direction is not a measurement */
 	dir = make_run(NULL, "{\"fio version\": \"fio-3.33\", \"jobs\": [{"
