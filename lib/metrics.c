@@ -1,6 +1,8 @@
 #include "lib/metrics.h"
+#include "lib/str.h"
 
 #include <string.h>
+#include <strings.h>
 
 #define FIO_DIR(d, D) \
 	{ d ".iops", "IOPS", KB_HIGHER_BETTER, D " IOPS", \
@@ -194,6 +196,21 @@ const struct kb_metric_def *kb_metric_find(const char *name)
 		if (!strcmp(m->name, name))
 			return m;
 	return NULL;
+}
+
+const char *kb_metric_near(const char *name)
+{
+	const struct kb_metric_def *m;
+	const char *best = NULL;
+	size_t bestd = (size_t)-1;
+
+	for (m = kb_metrics; name && m->name; m++)	/* READ.IOPS */
+		if (!strcasecmp(m->name, name))
+			return m->name;
+	for (m = kb_metrics; name && m->name; m++)
+		if (kb_nearer(name, m->name, &bestd))
+			best = m->name;
+	return best;
 }
 
 size_t kb_metric_host_split(const char *key)

@@ -32,6 +32,10 @@ extern const struct kb_metric_def kb_metrics[];
 /* Look a metric up by exact name; NULL when unknown. */
 const struct kb_metric_def *kb_metric_find(const char *name);
 
+/* For "did you mean": the table's name equal to name but for case, else
+ * the nearest within 2 edits (kb_nearer(), lib/str.h); NULL when none. */
+const char *kb_metric_near(const char *name);
+
 /* A per-load-host metric (hosts =, fio --client; parsers/fio_json.c):
  * "host.NAME.METRIC" is METRIC (a name of the table) measured on load host
  * NAME alone, NAME being fio's "hostname" (the address or name given to

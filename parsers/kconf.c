@@ -457,6 +457,20 @@ static void set_threshold(struct parser *p, const char *key,
 	set_real(p, key, val, 0.0, hi, 1, out);
 }
 
+/* "KEY NAME: no such metric", with the name meant when one is near */
+static void bad_metric(struct parser *p, int line, const char *key,
+		       const char *name)
+{
+	const char *near = kb_metric_near(name);
+
+	if (near)
+		perr(p, line, "%s %s: no such metric (did you mean '%s'?)",
+		     key, name, near);
+	else
+		perr(p, line, "%s %s: no such metric (names look like read.iops, write.clat_p99_ns; see lib/metrics.c)",
+		     key, name);
+}
+
 /* "min_effect METRIC = PCT" (mde 0) or "max_mde METRIC = PCT" (mde 1):
  * the threshold of one metric. */
 static void add_metric_pct(struct parser *p, const char *metric,
@@ -470,9 +484,7 @@ static void add_metric_pct(struct parser *p, const char *metric,
 	size_t i;
 
 	if (!kb_metric_find(metric)) {
-		perr(p, p->line,
-		     "%s %s: no such metric (names look like read.iops, write.clat_p99_ns; see lib/metrics.c)",
-		     key, metric);
+		bad_metric(p, p->line, key, metric);
 		return;
 	}
 	for (i = 0; i < *n; i++) {
@@ -2216,9 +2228,8 @@ static void finish(struct parser *p)
 			char *name = kb_xasprintf("%.*s", (int)n, w);
 
 			if (!kb_metric_find(name))
-				perr(p, global_line(p, "target_metrics"),
-				     "target_metrics: %s: no such metric (names look like read.iops, write.clat_p99_ns; see lib/metrics.c)",
-				     name);
+				bad_metric(p, global_line(p, "target_metrics"),
+					   "target_metrics:", name);
 			free(name);
 		}
 		if (!nw)

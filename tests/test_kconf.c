@@ -1121,6 +1121,18 @@ static void test_err_too_many(void **state)
 	expect_error("[global]\njobs = a\nmin_effect read.iops = nan\n[v]\n",
 		     "bad.conf:3: min_effect read.iops = 'nan': expected a "
 		     "number");
+	/* a metric name near one kbench has: the one meant, as report
+	 * and compare say (a new user's trial) */
+	expect_error("[global]\njobs = a\nmax_mde read.iopz = 3\n[v]\n",
+		     "bad.conf:3: max_mde read.iopz: no such metric (did you "
+		     "mean 'read.iops'?)");
+	expect_error("[global]\njobs = a\niterations = auto\n"
+		     "target_metrics = read.iops READ.CLAT_P99_NS\n[v]\n",
+		     "bad.conf:4: target_metrics: READ.CLAT_P99_NS: no such "
+		     "metric (did you mean 'read.clat_p99_ns'?)");
+	expect_error("[global]\njobs = a\nmin_effect frobs = 3\n[v]\n",
+		     "bad.conf:3: min_effect frobs: no such metric (names look "
+		     "like read.iops");
 	expect_error("[global]\njobs = a\ntarget_ci_pct = 2\n[v]\n",
 		     "bad.conf:3: min_iterations, max_iterations, target_ci_pct "
 		     "and target_metrics apply to iterations = auto (add "
