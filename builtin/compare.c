@@ -757,8 +757,9 @@ int cmd_compare(int argc, char **argv)
 		case 'm':
 			if (!kb_list_add_split(&metrics, &nmetrics, &keep,
 					       &nkeep, optarg)) {
-				kb_error("--metric '%s': no metric named (e.g. "
-					 "read.iops, read.clat_p99_ns)", optarg);
+				kb_error("--metric '%s': an empty name (expected "
+					 "NAME[,NAME...], e.g. read.iops,"
+					 "read.clat_p99_ns)", optarg);
 				goto out;
 			}
 			break;

@@ -409,16 +409,18 @@ int cmd_report(int argc, char **argv)
 		case 'f':
 			if (!kb_list_add_split(&formats, &nformats, &keep,
 					       &nkeep, optarg)) {
-				kb_error("--format '%s': empty list (choose "
-					 "text, markdown, csv or json)", optarg);
+				kb_error("--format '%s': an empty name (expected "
+					 "FMT[,FMT...] of text, markdown, csv and "
+					 "json)", optarg);
 				goto out;
 			}
 			break;
 		case 'm':
 			if (!kb_list_add_split(&metrics, &nmetrics, &keep,
 					       &nkeep, optarg)) {
-				kb_error("--metric '%s': no metric named (e.g. "
-					 "read.iops, read.clat_p99_ns)", optarg);
+				kb_error("--metric '%s': an empty name (expected "
+					 "NAME[,NAME...], e.g. read.iops,"
+					 "read.clat_p99_ns)", optarg);
 				goto out;
 			}
 			break;

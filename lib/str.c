@@ -127,9 +127,13 @@ char *kb_text_diff(const char *what, const char *a, const char *name_a,
 size_t kb_list_add_split(const char ***list, size_t *n, char ***keep,
 			 size_t *nkeep, const char *arg)
 {
-	char *copy = kb_xstrdup(arg), *save = NULL, *tok;
-	size_t i, items = 0;
+	char *copy, *save = NULL, *tok;
+	size_t i, items = 0, len = strlen(arg);
 
+	/* "text," or "a,,b": a name left out, not a list to guess at */
+	if (!len || arg[0] == ',' || arg[len - 1] == ',' || strstr(arg, ",,"))
+		return 0;
+	copy = kb_xstrdup(arg);
 	*keep = kb_xrealloc(*keep, (*nkeep + 1) * sizeof(**keep));
 	(*keep)[(*nkeep)++] = copy;
 	for (tok = strtok_r(copy, ",", &save); tok;

@@ -17,8 +17,9 @@ char *kb_xstrndup_printable(const char *s, size_t max);
  * the table twice): the items point into a copy of arg kept in *keep
  * (*nkeep copies, freed by the caller).  For options given as LIST or
  * repeated (-m, -f).  Returns how many items arg names, duplicates
- * included: 0 for "" or ",", which the caller refuses (`--metric ''`
- * silently meant the default metrics). */
+ * included: 0, adding nothing, for "" or an empty item ("a,", ",a",
+ * "a,,b"), which the caller refuses (`--metric ''` silently meant the
+ * default metrics, `-f text,` passed as text). */
 size_t kb_list_add_split(const char ***list, size_t *n, char ***keep,
 		       size_t *nkeep, const char *arg);
 

@@ -338,6 +338,10 @@ check "--layout mmtests with --map: each column against the first, the mapped ba
 rc=$?
 check "-f text,csv -o FILE: exit 2, no file of two formats" \
 	"[ $rc -eq 2 ] && grep -q -- '-o $tmp/two.txt: one file takes one format, 2 given' '$tmp/m.err' && [ ! -e '$tmp/two.txt' ]"
+"$KBENCH" report -f text, "$repo/tests/data/push/demo" >"$tmp/tc.txt" 2>"$tmp/tc.err"
+rc=$?
+check "-f text, (a name left out): exit 2, said, nothing printed (it passed as text)" \
+	"[ $rc -eq 2 ] && grep -q -- \"--format 'text,': an empty name (expected FMT\[,FMT...\]\" '$tmp/tc.err' && [ ! -s '$tmp/tc.txt' ]"
 "$KBENCH" report -f text "$repo/tests/data/push/demo" "$repo/tests/data/push/demo/." >"$tmp/dup.txt" 2>"$tmp/m.err"
 rc=$?
 "$KBENCH" report -f text "$repo/tests/data/push/demo" >"$tmp/one.txt" 2>/dev/null

@@ -702,7 +702,11 @@ static void test_exit_codes(void **state)
 			{ "--metric=write.iops", "--metric write.iops: no run "
 			  "in these results has a value for it; did you mean "
 			  "'read.iops'?" },
-			{ "--metric=", "--metric '': no metric named" },
+			{ "--metric=", "--metric '': an empty name" },
+			/* a name left out of a list (a new user's trial:
+			 * `-f text,` passed) */
+			{ "--metric=read.iops,", "--metric 'read.iops,': an "
+			  "empty name (expected NAME[,NAME...]" },
 			{ "--metrc=read.iops", "did you mean '--metric'? see "
 			  "'kbench compare --help'" },
 		};
