@@ -9,6 +9,7 @@
  * any file could not be parsed, 2 on a usage error. */
 #include "builtin/builtin.h"
 #include "lib/err.h"
+#include "lib/str.h"
 #include "lib/file.h"
 #include "parsers/fio_json.h"
 #include "parsers/fio_log.h"
@@ -208,9 +209,27 @@ static void bad_option(const char *arg, int missing)
 	for (o = kb_parse_options; o->name; o++)
 		if (strlen(o->name) >= n && !strncmp(o->name, arg + 2, n))
 			break;
-	if (!o->name)
-		kb_error("parse: unknown option '%.*s' (see kbench parse "
-			 "--help)", (int)n + 2, arg);
+	if (!o->name) {
+		/* the option meant, as every command's kb_bad_option() */
+		const char *best = NULL;
+		size_t bestd = (size_t)-1;
+		char name[64];
+
+		if (n < sizeof(name)) {
+			memcpy(name, arg + 2, n);
+			name[n] = '\0';
+			for (o = kb_parse_options; o->name; o++)
+				if (kb_nearer(name, o->name, &bestd))
+					best = o->name;
+		}
+		if (best)
+			kb_error("parse: unknown option '%.*s'; did you mean "
+				 "'--%s'? (see kbench parse --help)", (int)n + 2,
+				 arg, best);
+		else
+			kb_error("parse: unknown option '%.*s' (see kbench "
+				 "parse --help)", (int)n + 2, arg);
+	}
 	else if (missing)
 		kb_error("parse: --%s needs a value (see kbench parse --help)",
 			 o->name);

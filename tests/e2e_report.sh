@@ -295,8 +295,9 @@ check "README's csv example record is kbench's own output" \
 "$KBENCH" parse --ram >/dev/null 2>"$tmp/po1.err"; rc1=$?
 "$KBENCH" parse --compact=1 x >/dev/null 2>"$tmp/po2.err"; rc2=$?
 "$KBENCH" parse --bogus x >/dev/null 2>"$tmp/po3.err"; rc3=$?
-check "parse --ram / --compact=1 / --bogus: exit 2, each named as written ($rc1 $rc2 $rc3)" \
-	"[ $rc1 -eq 2 ] && [ $rc2 -eq 2 ] && [ $rc3 -eq 2 ] && grep -q 'parse: --ram needs a value' '$tmp/po1.err' && grep -q 'parse: --compact takes no value' '$tmp/po2.err' && grep -q \"parse: unknown option '--bogus'\" '$tmp/po3.err'"
+"$KBENCH" parse --comapct x >/dev/null 2>"$tmp/po4.err"; rc4=$?
+check "parse --ram / --compact=1 / --bogus / --comapct: exit 2, each named as written, the option meant suggested ($rc1 $rc2 $rc3 $rc4)" \
+	"[ $rc1 -eq 2 ] && [ $rc2 -eq 2 ] && [ $rc3 -eq 2 ] && [ $rc4 -eq 2 ] && grep -q 'parse: --ram needs a value' '$tmp/po1.err' && grep -q 'parse: --compact takes no value' '$tmp/po2.err' && grep -q \"parse: unknown option '--bogus'\" '$tmp/po3.err' && grep -q \"parse: unknown option '--comapct'; did you mean '--compact'?\" '$tmp/po4.err'"
 "$KBENCH" report --from-json "$fixture" --map 'running,NM=1=running,NM=0' \
 	>"$tmp/m.out" 2>"$tmp/m.err"
 rc=$?
