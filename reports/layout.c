@@ -424,6 +424,15 @@ static struct kb_table *pivot(const struct lctx *c, const struct dim *r,
 				  "and failed runs left out: n/a); average: "
 				  "arithmetic mean; stddev: sample standard "
 				  "deviation (n-1)");
+		/* a merged report (results_merge()): a row holds each
+		 * campaign's k-th iteration, not one round of one machine
+		 * state (a new user's trial) */
+		if (c->m->campaigns.n > 2)	/* [0]: "" (none) */
+			kb_table_add_note(t, "%zu campaigns: a row holds each "
+					  "campaign's iteration of that number, "
+					  "run at other times: rows pair only "
+					  "the columns of one campaign",
+					  c->m->campaigns.n - 1);
 	} else if (nmax > 1 && nmin == nmax) {
 		kb_table_add_note(t, "each cell: the mean of the %zu timed "
 				  "runs with that %s and %s; n/a: no run",

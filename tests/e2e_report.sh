@@ -343,6 +343,11 @@ check "-f text,csv -o FILE: exit 2, no file of two formats" \
 rc=$?
 check "-f text, (a name left out): exit 2, said, nothing printed (it passed as text)" \
 	"[ $rc -eq 2 ] && grep -q -- \"--format 'text,': an empty name (expected FMT\[,FMT...\]\" '$tmp/tc.err' && [ ! -s '$tmp/tc.txt' ]"
+cp -r "$repo/tests/data/push/demo" "$tmp/demo2"
+"$KBENCH" report --layout rounds "$repo/tests/data/push/demo" "$tmp/demo2" >"$tmp/mr.txt" 2>/dev/null
+"$KBENCH" report --layout rounds "$repo/tests/data/push/demo" >"$tmp/mr1.txt" 2>/dev/null
+check "--layout rounds of two campaigns says a row pairs only one campaign's columns; of one, not" \
+	"grep -q '2 campaigns: a row holds each campaign.s iteration of that number' '$tmp/mr.txt' && ! grep -q 'campaigns: a row holds' '$tmp/mr1.txt'"
 "$KBENCH" report -f text "$repo/tests/data/push/demo" "$repo/tests/data/push/demo/." >"$tmp/dup.txt" 2>"$tmp/m.err"
 rc=$?
 "$KBENCH" report -f text "$repo/tests/data/push/demo" >"$tmp/one.txt" 2>/dev/null
