@@ -58,7 +58,9 @@ static void usage(FILE *f)
 "directories: each configuration of NEW against the configuration of\n"
 "BASE with the same name (--map NEW=OLD when names differ; one with\n"
 "no match against BASE's baseline, with a warning).  BASE given as\n"
-"DIR:CONFIGURATION: every configuration of NEW against it.  NEW given\n"
+"DIR:CONFIGURATION: every configuration of NEW against it (of the\n"
+"same campaign: itself left out, with a warning, as is any\n"
+"configuration paired with itself beside others).  NEW given\n"
 "as DIR:CONFIGURATION: against BASE's configuration of that name, as\n"
 "for two directories (of the same campaign: against its baseline,\n"
 "kbench compare A A:running,NM=1).  The same\n"
@@ -252,7 +254,8 @@ struct pairs {
 	struct kb_compare_pair *v;
 	char **labels;		/* owned */
 	size_t n, nlabels;
-	size_t nself;		/* pairs of a configuration with itself */
+	size_t nself;		/* pairs of a configuration with itself:
+				 * 0 or all (build_pairs()) */
 };
 
 /* The merged model's name of configuration id of side s; again != 0:
@@ -296,8 +299,22 @@ static void add_pair(struct pairs *p, json_t *merged, const struct side *b,
 	p->v[p->n++].configuration = nl;
 }
 
-static void build_pairs(struct pairs *p, json_t *merged, struct side *b,
-			struct side *n, const struct results_map *map)
+/* The pairs of configuration ids (BASE's, NEW's) to compare, before
+ * they are labelled (add_pair()). */
+struct wanted {
+	struct kb_compare_pair *v;
+	size_t n;
+};
+
+static void want(struct wanted *w, const char *bid, const char *nid)
+{
+	w->v = kb_xrealloc(w->v, (w->n + 1) * sizeof(*w->v));
+	w->v[w->n].baseline = bid;
+	w->v[w->n++].configuration = nid;
+}
+
+static void want_pairs(struct wanted *w, struct side *b, struct side *n,
+		       const struct results_map *map)
 {
 	const char *bid = b->config ? b->config : baseline_of(&b->camp), *id;
 	const char *old;
@@ -320,7 +337,7 @@ static void build_pairs(struct pairs *p, json_t *merged, struct side *b,
 				"compared with its baseline %s", b->dir,
 				n->config, n->config,
 				results_map_hint(n->config), bid);
-		add_pair(p, merged, b, old ? old : bid, n, n->config);
+		want(w, old ? old : bid, n->config);
 		return;
 	}
 	for (i = 0; i < n->camp.nconfigs; i++) {
@@ -328,7 +345,7 @@ static void build_pairs(struct pairs *p, json_t *merged, struct side *b,
 		if (!id)
 			continue;
 		if (b->config) {
-			add_pair(p, merged, b, bid, n, id);
+			want(w, bid, id);
 			continue;
 		}
 		/* one rule with kbench report A B (results_merge) */
@@ -338,8 +355,39 @@ static void build_pairs(struct pairs *p, json_t *merged, struct side *b,
 				"%s=OLD to name the one to compare with%s): "
 				"compared with its baseline %s", b->dir, id,
 				id, results_map_hint(id), bid);
-		add_pair(p, merged, b, old ? old : bid, n, id);
+		want(w, old ? old : bid, id);
 	}
+}
+
+/* The pairs to compare, labelled in merged.  A configuration with
+ * itself (one campaign, one configuration) beside comparisons of other
+ * configurations is left out, said once (kbench compare A:X A, or a
+ * --map of A A): its 0.00% would join the Benjamini-Hochberg family and
+ * the verdict's counts.  Every pair such: kbench compare A A. */
+static void build_pairs(struct pairs *p, json_t *merged, struct side *b,
+			struct side *n, const struct results_map *map)
+{
+	struct wanted w = { NULL, 0 };
+	const struct kb_compare_pair *pr;
+	size_t i, nself = 0;
+	int one = !strcmp(b->dir, n->dir);
+
+	want_pairs(&w, b, n, map);
+	for (i = 0; i < w.n; i++)
+		nself += one && !strcmp(w.v[i].baseline, w.v[i].configuration);
+	for (i = 0; i < w.n; i++) {
+		pr = &w.v[i];
+		if (nself < w.n && one &&
+		    !strcmp(pr->baseline, pr->configuration)) {
+			kb_warn("%s:%s: compared with itself, left out (kbench "
+				"compare %s %s compares each configuration "
+				"with itself)", n->dir, pr->configuration,
+				n->dir, n->dir);
+			continue;
+		}
+		add_pair(p, merged, b, pr->baseline, n, pr->configuration);
+	}
+	free(w.v);
 }
 
 /* kbench compare A A: the comparisons of a configuration with its own
@@ -904,10 +952,9 @@ int cmd_compare(int argc, char **argv)
 		goto verdict;
 	printf("kbench compare: %s (base) vs %s\n", b.arg, n.arg);
 	if (pairs.nself)
-		printf("%s compares the campaign %s with itself: each "
+		printf("this compares the campaign %s with itself: each "
 		       "configuration against a\n    copy of its own runs, "
-		       "so every change is 0.00%%\n", pairs.nself == pairs.n ?
-		       "this" : "part of this", b.dir);
+		       "so every change is 0.00%%\n", b.dir);
 	for (i = 0; i < pairs.n; i++) {
 		size_t k;
 

@@ -820,12 +820,54 @@ static void test_exit_codes(void **state)
 	free(t);
 }
 
+/* The recorded demo campaign (running x NM = 0 1 2, 3 timed runs). */
+#define DEMO "tests/data/push/demo"
+
+/* kbench compare DEMO:running,NM=1 DEMO: NM=1 paired with itself beside
+ * NM=0 and NM=2 against it is left out, said once; its 0.00% neither
+ * joins the Benjamini-Hochberg family (4 comparisons, not 6: p adj
+ * 0.439, not 0.659) nor the underpowered count (a new user's trial).
+ * Every pair with itself (DEMO:X DEMO:X) is still compare A A. */
+static void test_compare_self_left_out(void **state)
+{
+	const char *left = DEMO ":running,NM=1: compared with itself, "
+			   "left out";
+	char *out;
+	const char *q;
+	int rc;
+
+	(void)state;
+	rc = compare(&out, DEMO ":running,NM=1", DEMO, NULL, NULL);
+	if (rc != 125)
+		fail_msg("compare A:X A: exit %d, expected 125:\n%s", rc, out);
+	q = strstr(out, left);
+	if (!q || strstr(q + 1, left))
+		fail_msg("\"%s\" not said once:\n%s", left, out);
+	says(out, (const char *const[]){ ":running,NM=0 vs",
+		":running,NM=2 vs", NULL }, (const char *const[]){
+		"(again)", "with itself: each", NULL });
+	flatten(out);
+	says(out, (const char *const[]){ "Benjamini-Hochberg over the 4 "
+		"comparison(s)", "verdict: undecidable: 4 comparison(s) "
+		"underpowered", "read.iops 0.439 ", NULL },
+		(const char *const[]){ "0.659", NULL });
+	free(out);
+
+	rc = compare(&out, DEMO ":running,NM=1", DEMO ":running,NM=1", NULL,
+		     NULL);
+	assert_true(rc == 0 || rc == 125);
+	says(out, (const char *const[]){ "(+0.00%)", "with itself: each",
+		NULL }, (const char *const[]){ "left out", NULL });
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exit_codes),
 		cmocka_unit_test(test_compare_self_and_underpowered),
 		cmocka_unit_test(test_compare_by_name),
+		cmocka_unit_test(test_compare_self_left_out),
 	};
 
 	return cmocka_run_group_tests(tests, tmpdir_setup,
