@@ -66,7 +66,8 @@ static void usage(FILE *f)
 "kbench compare A A:running,NM=1).  The same\n"
 "directory twice (kbench compare A A, or two paths to it) compares each\n"
 "configuration with itself as two campaigns would be, and says so:\n"
-"every change 0.00%%.  When the two\n"
+"every change 0.00%%; with --map, the configurations it pairs, as two\n"
+"of one campaign (said too).  When the two\n"
 "campaigns' environments differ where it matters (CPU governor, model,\n"
 "memory, fio version, kernel command line, turbo/boost/EPP/SMT when\n"
 "recorded) a warning lists the differences; so it does when they\n"
@@ -955,6 +956,11 @@ int cmd_compare(int argc, char **argv)
 		printf("this compares the campaign %s with itself: each "
 		       "configuration against a\n    copy of its own runs, "
 		       "so every change is 0.00%%\n", b.dir);
+	else if (!b.config && !n.config && !strcmp(b.dir, n.dir))
+		/* --map of compare A A: still one campaign with itself */
+		printf("this compares the campaign %s with itself: the "
+		       "configurations --map\n    pairs with others of it, as "
+		       "two configurations of one campaign\n", b.dir);
 	for (i = 0; i < pairs.n; i++) {
 		size_t k;
 
