@@ -1616,6 +1616,10 @@ static void build_header(struct ctx *c, struct kb_report *r)
 			   camp->progress_planned, camp->progress_planned -
 			   camp->progress_done));
 	shard_header(c, r);
+	/* merged campaigns whose job files differ (results_merge()) */
+	for (i = 0; i < camp->merged_job_file_diffs.n; i++)
+		add_header(r, "Warning", kb_xasprintf("%s: a difference may "
+			   "come from it", camp->merged_job_file_diffs.v[i]));
 	if (camp->merged_from.n > 1)
 		add_header(r, "Baseline", kb_xasprintf("%s; a configuration of "
 			   "a later campaign: the one of the same name in %.*s",

@@ -368,6 +368,8 @@ void kb_rcampaign__fill(struct kb_rcampaign *c, json_t *results)
 	strs_of(&c->merged_from, json_object_get(camp, "merged_from"));
 	strs_of(&c->merged_names, json_object_get(camp, "merged_names"));
 	strs_of(&c->merged_orders, json_object_get(camp, "merged_orders"));
+	strs_of(&c->merged_job_file_diffs, json_object_get(camp,
+		"merged_job_file_diffs"));
 	merged_settings_of(&c->merged_settings,
 			   json_object_get(camp, "merged_settings"),
 			   c->merged_names.n);
@@ -460,6 +462,7 @@ void kb_rcampaign__clear(struct kb_rcampaign *c)
 	free(c->merged_from.v);
 	free(c->merged_names.v);
 	free(c->merged_orders.v);
+	free(c->merged_job_file_diffs.v);
 	free(c->merged_settings.runtime_s);
 	free(c->merged_settings.iterations);
 	free(c->merged_settings.warmup);

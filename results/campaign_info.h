@@ -186,6 +186,10 @@ struct kb_rcampaign {
 	 * where it recorded none); order above is NULL when they differ,
 	 * and a comparison within one campaign uses that campaign's */
 	struct kb_rstrs merged_orders;
+	/* merged reports: campaign.merged_job_file_diffs, "job J: the fio
+	 * job file differs from line N: ..." for each later campaign whose
+	 * job file of J is not the first's (none: n = 0) */
+	struct kb_rstrs merged_job_file_diffs;
 	/* merged reports: campaign.merged_settings, the settings in which
 	 * the campaigns differ, each one's value at the index of its
 	 * merged_names entry (NAN or -1 where it recorded none); n = 0

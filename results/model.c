@@ -900,6 +900,41 @@ static char *prefixed(const char *name, const char *s)
 	return kb_xasprintf("%s:%s", name, s);
 }
 
+/* The same job name run from different job files measures something
+ * else: camp.merged_job_file_diffs, for each later campaign and job the
+ * first line where its job file differs from the first campaign's
+ * (names: the campaigns' names), for the report's header; absent when
+ * they agree.  The warning on standard error is report's
+ * (results_setup_diff_warn()), as compare's. */
+static void job_file_diffs(json_t *camp, json_t *const *models,
+			   char *const *names, size_t n)
+{
+	json_t *f0 = json_object_get(json_object_get(models[0], "campaign"),
+				     "job_files");
+	json_t *diffs = json_array(), *fm, *t0;
+	const char *job;
+	char *what, *d;
+	size_t m;
+
+	for (m = 1; m < n; m++) {
+		fm = json_object_get(json_object_get(models[m], "campaign"),
+				     "job_files");
+		json_object_foreach(f0, job, t0) {
+			what = kb_xasprintf("job %s: the fio job file", job);
+			d = kb_text_diff(what, json_string_value(t0), names[0],
+					 kb_jstr(fm, job), names[m]);
+			if (d)
+				json_array_append_new(diffs, json_string(d));
+			free(d);
+			free(what);
+		}
+	}
+	if (json_array_size(diffs))
+		json_object_set_new(camp, "merged_job_file_diffs", diffs);
+	else
+		json_decref(diffs);
+}
+
 json_t *results_merge(json_t *const *models, const char *const *names,
 		      size_t n, const struct results_map *map)
 {
@@ -943,30 +978,6 @@ json_t *results_merge(json_t *const *models, const char *const *names,
 				names[m], kb_results_warmup(models[m]),
 				names[0], kb_results_warmup(models[0]),
 				names[0]);
-	/* the same job name run from different job files measures
-	 * something else: said, as kbench compare does */
-	for (m = 1; m < n; m++) {
-		json_t *f0 = json_object_get(json_object_get(models[0],
-					     "campaign"), "job_files");
-		json_t *fm = json_object_get(json_object_get(models[m],
-					     "campaign"), "job_files");
-		const char *job;
-		json_t *t0;
-
-		json_object_foreach(f0, job, t0) {
-			char *what = kb_xasprintf("job %s: the fio job file",
-						  job);
-			char *d = kb_text_diff(what, json_string_value(t0),
-					       names[0], kb_jstr(fm, job),
-					       names[m]);
-
-			if (d)
-				kb_warn("%s: a difference may come from it",
-					d);
-			free(d);
-			free(what);
-		}
-	}
 	/* each campaign's name, unique: "NAME(2)" for a name given again */
 	for (m = 0; m < n; m++) {
 		const char *nm = kb_jstr(json_object_get(models[m],
@@ -1091,6 +1102,7 @@ json_t *results_merge(json_t *const *models, const char *const *names,
 		json_object_set_new(camp, "merged_orders", nm);
 	}
 	json_object_set_new(camp, "environments", envs);
+	job_file_diffs(camp, models, cname, n);
 	{
 		/* the settings in which the campaigns differ, each one's
 		 * value in merged_names' order (null where it recorded

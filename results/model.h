@@ -132,7 +132,10 @@ int results_has_config(json_t *res, const char *id);
  * within one campaign (stats/compare.h).  campaign.merged_from lists
  * the names given (the directories), campaign.merged_names the name
  * each one's runs and ids carry (NAME, in the same order),
- * campaign.environments each one's environment by that name.
+ * campaign.environments each one's environment by that name,
+ * campaign.merged_job_file_diffs the first line where a later one's fio
+ * job file of a job differs from the first's (for the report's header;
+ * no message: the caller warns, results_setup_diff_warn()).
  * Summaries and comparisons are left for stats_analyse().  New
  * reference. */
 json_t *results_merge(json_t *const *models, const char *const *names,

@@ -353,6 +353,22 @@ rc=$?
 "$KBENCH" report -f text "$repo/tests/data/push/demo" >"$tmp/one.txt" 2>/dev/null
 check "report A A/.: one campaign, said, the same report as report A (rc $rc)" \
 	"[ $rc -eq 0 ] && grep -q 'demo/. is .*demo again: reported once' '$tmp/m.err' && cmp -s '$tmp/dup.txt' '$tmp/one.txt'"
+# two campaigns whose job files differ: warned once on standard error,
+# and the report says it in its header (it was warned twice, and in
+# neither report: a new user's trial)
+mkdir -p "$tmp/jfa"
+cp -r "$repo/tests/data/push/demo/." "$tmp/jfa"
+mkdir "$tmp/jfa/profiles"
+cp "$repo/profiles/randread-4k.fio" "$tmp/jfa/profiles/"
+cp -r "$tmp/jfa" "$tmp/jfc"
+echo 'rate_iops=1000' >>"$tmp/jfc/profiles/randread-4k.fio"
+jfw="job randread-4k: the fio job file differs from line [0-9]*: '(end of file)' in jfa, 'rate_iops=1000' in jfc: a difference may come from it"
+"$KBENCH" report -f text "$tmp/jfa" "$tmp/jfc" >"$tmp/jf.txt" 2>"$tmp/jf.err"
+rc=$?
+"$KBENCH" report -f markdown "$tmp/jfa" "$tmp/jfc" >"$tmp/jf.md" 2>/dev/null
+n=$(grep -c 'fio job file differs' "$tmp/jf.err")
+check "report A C of different job files: exit 0 ($rc), warned once ($n), in the text and markdown headers" \
+	"[ $rc -eq 0 ] && [ $n -eq 1 ] && tr -s ' \n' ' ' <'$tmp/jf.txt' | grep -q \"Warning: $jfw\" && grep -q '^- Warning: job randread-4k: the fio job file differs from line [0-9]*: .*in jfc: a difference may come from it' '$tmp/jf.md'"
 "$KBENCH" report -m read.iops -m read.iops,read.iops -f text,text "$repo/tests/data/push/demo" >"$tmp/mm.txt" 2>/dev/null
 "$KBENCH" report -m read.iops "$repo/tests/data/push/demo" >"$tmp/m1.txt" 2>/dev/null
 check "a metric or format given twice is one table (it printed the table twice)" \
@@ -437,9 +453,9 @@ if [ -n "$campaign" ]; then
 	cp -r "$campaign" "$tmp/edited"
 	echo 'rate_iops=1000' >>"$tmp/edited/profiles/randread-4k.fio"
 	"$KBENCH" compare "$campaign" "$tmp/edited" >/dev/null 2>"$tmp/edited-cmp.err"
-	"$KBENCH" report -f text "$campaign" "$tmp/edited" >/dev/null 2>"$tmp/edited-rep.err"
+	"$KBENCH" report -f text "$campaign" "$tmp/edited" >"$tmp/edited-rep.out" 2>"$tmp/edited-rep.err"
 	check "an edited job file: compare and the merged report name the job and the line" \
-		"grep -q \"job randread-4k: its fio job file differs from line [0-9]*: '(end of file)' in $campaign, 'rate_iops=1000' in $tmp/edited\" '$tmp/edited-cmp.err' && grep -q 'job randread-4k: the fio job file differs from line [0-9]*: .* a difference may come from it' '$tmp/edited-rep.err'"
+		"grep -q \"job randread-4k: its fio job file differs from line [0-9]*: '(end of file)' in $campaign, 'rate_iops=1000' in $tmp/edited\" '$tmp/edited-cmp.err' && grep -q 'job randread-4k: its fio job file differs from line [0-9]*: ' '$tmp/edited-rep.err' && tr -s ' \n' ' ' <'$tmp/edited-rep.out' | grep -q 'Warning: job randread-4k: the fio job file differs from line [0-9]*: .* a difference may come from it'"
 	# state.json lost or damaged: rebuilt from the runs' metrics.json,
 	# no run redone (a missing state.json had every run run again over
 	# its files), the damaged one kept aside
