@@ -935,6 +935,42 @@ static void job_file_diffs(json_t *camp, json_t *const *models,
 		json_decref(diffs);
 }
 
+/* Each campaign's "superseded" runs (retry_disturbed, --retry-failed)
+ * in the merged model's, the key prefixed with its campaign's name as its
+ * configuration is ("NAME:CFG/JOB/NNN") and "campaign": NAME (its "dir"
+ * is in that campaign's directory): the merged report's "Retried:" line
+ * and its JSON keep them (a new user's trial: each campaign's own report
+ * had them, the merged one none). */
+static void merge_superseded(json_t *out, json_t *const *models,
+			     char *const *cname, size_t n)
+{
+	json_t *all = json_array(), *e, *c;
+	size_t m, i;
+
+	for (m = 0; m < n; m++)
+		json_array_foreach(json_object_get(models[m], "superseded"),
+				   i, e) {
+			const char *key = kb_jstr(e, "key");
+
+			if (!json_is_object(e))
+				continue;
+			c = json_deep_copy(e);
+			if (key) {
+				char *nk = prefixed(cname[m], key);
+
+				json_object_set_new(c, "key", json_string(nk));
+				free(nk);
+			}
+			json_object_set_new(c, "campaign",
+					    json_string(cname[m]));
+			json_array_append_new(all, c);
+		}
+	if (json_array_size(all))
+		json_object_set_new(out, "superseded", all);
+	else
+		json_decref(all);
+}
+
 json_t *results_merge(json_t *const *models, const char *const *names,
 		      size_t n, const struct results_map *map)
 {
@@ -1142,6 +1178,7 @@ json_t *results_merge(json_t *const *models, const char *const *names,
 			"schema_version", KB_SCHEMA_VERSION, "kbench_version", KBENCH_VERSION,
 			"campaign", camp, "configurations", cfgs, "runs", runs,
 			"summaries");
+	merge_superseded(out, models, cname, n);
 	for (m = 0; m < n; m++)
 		free(cname[m]);
 	free(cname);

@@ -135,7 +135,9 @@ int results_has_config(json_t *res, const char *id);
  * campaign.environments each one's environment by that name,
  * campaign.merged_job_file_diffs the first line where a later one's fio
  * job file of a job differs from the first's (for the report's header;
- * no message: the caller warns, results_setup_diff_warn()).
+ * no message: the caller warns, results_setup_diff_warn()), and
+ * "superseded" every model's superseded runs, each with "campaign": NAME
+ * and its key "NAME:CFG/JOB/NNN".
  * Summaries and comparisons are left for stats_analyse().  New
  * reference. */
 json_t *results_merge(json_t *const *models, const char *const *names,

@@ -348,6 +348,17 @@ cp -r "$repo/tests/data/push/demo" "$tmp/demo2"
 "$KBENCH" report --layout rounds "$repo/tests/data/push/demo" >"$tmp/mr1.txt" 2>/dev/null
 check "--layout rounds of two campaigns says a row pairs only one campaign's columns; of one, not" \
 	"grep -q '2 campaigns: a row holds each campaign.s iteration of that number' '$tmp/mr.txt' && ! grep -q 'campaigns: a row holds' '$tmp/mr1.txt'"
+# a merged report keeps each campaign's superseded runs (it had none)
+cp -r "$repo/tests/data/push/demo" "$tmp/sup1"
+cp -r "$repo/tests/data/push/demo" "$tmp/sup2"
+for d in sup1 sup2; do
+	jq -c '.superseded = [{"key": "running,NM=1/randread-4k/002", "dir": "runs/running,NM=1/randread-4k/002.superseded-1", "attempt": 1, "reason": "disturbed: task.other.cpu_pct 131% > 41%"}]' \
+		"$tmp/$d/state.json" >"$tmp/$d/s.json" && mv "$tmp/$d/s.json" "$tmp/$d/state.json"
+done
+"$KBENCH" report "$tmp/sup1" "$tmp/sup2" >"$tmp/sup.txt" 2>/dev/null
+"$KBENCH" report -f json "$tmp/sup1" "$tmp/sup2" >"$tmp/sup.json" 2>/dev/null
+check "a merged report: 'Retried: 2 run(s) superseded', and its JSON lists both, each with its campaign" \
+	"grep -q 'Retried:     2 run(s) superseded' '$tmp/sup.txt' && [ \"\$(jq -r '[.superseded[] | .campaign + \" \" + .key] | join(\",\")' '$tmp/sup.json')\" = 'sup1 sup1:running,NM=1/randread-4k/002,sup2 sup2:running,NM=1/randread-4k/002' ]"
 "$KBENCH" report -f text "$repo/tests/data/push/demo" "$repo/tests/data/push/demo/." >"$tmp/dup.txt" 2>"$tmp/m.err"
 rc=$?
 "$KBENCH" report -f text "$repo/tests/data/push/demo" >"$tmp/one.txt" 2>/dev/null
