@@ -2,14 +2,82 @@
  * results_load_export() loads one written by kbench for `kbench report
  * --from-json`, results_export_dumps() serializes a model (results/model.h). */
 #include "results/model.h"
+#include "results/json.h"
 #include "results/paths.h"
 #include "lib/err.h"
 #include "lib/file.h"
+#include "lib/str.h"
 #include "parsers/json_file.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* "CONFIGURATION JOB iteration N" of run, printable ("?" for what it
+ * lacks; malloc'd): which run a message means. */
+static char *run_name(json_t *run, long long warmup)
+{
+	json_t *it = json_object_get(run, "iteration");
+	char *c = kb_xstrndup_printable(kb_jstr(run, "configuration") ?: "?",
+					80);
+	char *j = kb_xstrndup_printable(kb_jstr(run, "job") ?: "?", 80);
+	char lb[KB_ITER_LABEL_MAX], *ret;
+
+	ret = kb_xasprintf("%s %s iteration %s", c, j, json_is_integer(it) ?
+			   kb_iteration_label(json_integer_value(it), warmup,
+					      lb) : "?");
+	free(j);
+	free(c);
+	return ret;
+}
+
+/* A warning naming path, results[member][first] and its key, what the
+ * value is (v, as JSON) and what was expected, and how many runs of
+ * member have the same problem (n). */
+static void say_run(const char *path, json_t *results, const char *member,
+		    size_t first, size_t n, const char *key, const char *what)
+{
+	json_t *run = json_array_get(json_object_get(results, member), first);
+	json_t *v = json_object_get(run, key);
+	char *dump = v ? json_dumps(v, JSON_ENCODE_ANY) : NULL;
+	char *pv = kb_xstrndup_printable(dump ? dump : "absent", 40);
+	char *name = run_name(run, kb_results_warmup(results));
+
+	if (n > 1)
+		kb_warn("%s: %s[%zu].%s %s (%s) %s (%zu more run(s) "
+			"likewise)", path, member, first, key, pv, name, what,
+			n - 1);
+	else
+		kb_warn("%s: %s[%zu].%s %s (%s) %s", path, member, first, key,
+			pv, name, what);
+	free(name);
+	free(pv);
+	free(dump);
+}
+
+/* The runs of results[member] ("runs", "profiling_runs") whose "status"
+ * is none kbench writes: said (say_run()), each read as failed (results/
+ * json.h kb_run_counts()). */
+static void check_runs(const char *path, json_t *results, const char *member)
+{
+	json_t *run;
+	size_t i, nstatus = 0, status_first = 0;
+	const char *s;
+
+	json_array_foreach(json_object_get(results, member), i, run) {
+		s = kb_jstr(run, "status");
+		if ((!s || (strcmp(s, "ok") && strcmp(s, "failed"))) &&
+		    !nstatus++)
+			status_first = i;
+	}
+	/* a break-it trial: "status": "OK" only made the table say "no
+	 * successful runs" */
+	if (nstatus)
+		say_run(path, results, member, status_first, nstatus, "status",
+			"is not a status kbench writes; expected \"ok\" or "
+			"\"failed\": the run is read as failed");
+}
 
 json_t *results_load_export(const char *path)
 {
@@ -60,6 +128,8 @@ json_t *results_load_export(const char *path)
 			 "is damaged (see docs/results-format.md)", path);
 		goto fail;
 	}
+	check_runs(path, res, "runs");
+	check_runs(path, res, "profiling_runs");
 	return res;
 fail:
 	json_decref(res);

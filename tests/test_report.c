@@ -31,6 +31,7 @@
 #include "stats/compare.h"
 #include "tests/flatten.h"
 #include "tests/report_fixture.h"
+#include "tests/run_kbench.h"
 
 /* Render into a malloc'd string; *ret gets report_render()'s result. */
 static char *render(json_t *res, const char *format,
@@ -931,6 +932,72 @@ static void test_load_export(void **state)
 	unlink(path);
 }
 
+/* The fixture with runs[run].key set to v (a new reference, taken),
+ * written to a temporary file: its path (malloc'd). */
+static char *fixture_with(size_t run, const char *key, json_t *v)
+{
+	char path[] = "/tmp/kbench-test-report-XXXXXX";
+	json_t *res = results_load_export(REPORT_FIXTURE);
+	int fd;
+
+	assert_non_null(res);
+	json_object_set_new(json_array_get(json_object_get(res, "runs"), run),
+			    key, v);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(results_export_write(path, res, KB_WRITE_NOSYNC), 0);
+	json_decref(res);
+	return kb_xstrdup(path);
+}
+
+/* `kbench report --from-json FILE` of path: the exit status, stdout and
+ * stderr (malloc'd); path removed. */
+static int report_from_json(char *path, char **out, char **err)
+{
+	char *args[] = { "report", "--from-json", path, NULL };
+	int rc = run_kbench(args, out, err);
+
+	unlink(path);
+	free(path);
+	return rc;
+}
+
+/* A run whose "status" is none kbench writes ("OK"): said, naming the
+ * file, the run and what is expected, and read as failed (a break-it
+ * trial: the table only said "no successful runs", or n went down in
+ * silence). */
+static void test_export_bad_status(void **state)
+{
+	char *out, *err, *path = fixture_with(1, "status", json_string("OK"));
+	char *want = kb_xasprintf("%s: runs[1].status \"OK\" (running,NM=0 "
+		"randread-4k iteration 1) is not a status kbench writes; "
+		"expected \"ok\" or \"failed\": the run is read as failed\n",
+		path);
+
+	(void)state;
+	assert_int_equal(report_from_json(path, &out, &err), 0);
+	if (!strstr(err, want))
+		fail_msg("no warning '%s' in:\n%s", want, err);
+	/* read as failed: listed so, NM=0 has n=2 */
+	assert_non_null(strstr(out, "running,NM=0 randread-4k iteration 1: "
+				    "no reason recorded"));
+	free(want);
+	free(out);
+	free(err);
+
+	/* not a string: said the same way, with the value as JSON */
+	path = fixture_with(1, "status", json_integer(1));
+	want = kb_xasprintf("%s: runs[1].status 1 (running,NM=0 randread-4k "
+			    "iteration 1) is not a status", path);
+	assert_int_equal(report_from_json(path, &out, &err), 0);
+	if (!strstr(err, want))
+		fail_msg("no warning '%s' in:\n%s", want, err);
+	free(want);
+	free(out);
+	free(err);
+}
+
 /* results.json as a campaign writes it (results_export_write): the
  * serializer's bytes and a newline, the same bytes as `report --format
  * json` prints, read back equal to the model. */
@@ -979,6 +1046,7 @@ int main(void)
 		cmocka_unit_test(test_wild_change_ci),
 		cmocka_unit_test(test_host_rows),
 		cmocka_unit_test(test_load_export),
+		cmocka_unit_test(test_export_bad_status),
 		cmocka_unit_test(test_export_write),
 		cmocka_unit_test(test_merged),
 		cmocka_unit_test(test_merged_two_analyses),
