@@ -15,8 +15,9 @@
 #include <string.h>
 
 /* "CONFIGURATION JOB iteration N" of run, printable ("?" for what it
- * lacks; malloc'd): which run a message means. */
-static char *run_name(json_t *run, long long warmup)
+ * lacks; malloc'd): which run a message means; without the iteration
+ * when the message is about it (iter 0). */
+static char *run_name(json_t *run, long long warmup, int iter)
 {
 	json_t *it = json_object_get(run, "iteration");
 	char *c = kb_xstrndup_printable(kb_jstr(run, "configuration") ?: "?",
@@ -24,7 +25,8 @@ static char *run_name(json_t *run, long long warmup)
 	char *j = kb_xstrndup_printable(kb_jstr(run, "job") ?: "?", 80);
 	char lb[KB_ITER_LABEL_MAX], *ret;
 
-	ret = kb_xasprintf("%s %s iteration %s", c, j, json_is_integer(it) ?
+	ret = kb_xasprintf("%s %s%s%s", c, j, iter ? " iteration " : "",
+			   !iter ? "" : json_is_integer(it) ?
 			   kb_iteration_label(json_integer_value(it), warmup,
 					      lb) : "?");
 	free(j);
@@ -32,9 +34,9 @@ static char *run_name(json_t *run, long long warmup)
 	return ret;
 }
 
-/* A warning naming path, results[member][first] and its key, what the
- * value is (v, as JSON) and what was expected, and how many runs of
- * member have the same problem (n). */
+/* A warning naming path, results[member][first] and its key, the value
+ * there (as JSON), what is wrong with it and what was expected (what),
+ * and how many runs of member have the same problem (n). */
 static void say_run(const char *path, json_t *results, const char *member,
 		    size_t first, size_t n, const char *key, const char *what)
 {
@@ -42,7 +44,8 @@ static void say_run(const char *path, json_t *results, const char *member,
 	json_t *v = json_object_get(run, key);
 	char *dump = v ? json_dumps(v, JSON_ENCODE_ANY) : NULL;
 	char *pv = kb_xstrndup_printable(dump ? dump : "absent", 40);
-	char *name = run_name(run, kb_results_warmup(results));
+	char *name = run_name(run, kb_results_warmup(results),
+			      strcmp(key, "iteration"));
 
 	if (n > 1)
 		kb_warn("%s: %s[%zu].%s %s (%s) %s (%zu more run(s) "
@@ -57,20 +60,47 @@ static void say_run(const char *path, json_t *results, const char *member,
 }
 
 /* The runs of results[member] ("runs", "profiling_runs") whose "status"
- * is none kbench writes: said (say_run()), each read as failed (results/
- * json.h kb_run_counts()). */
+ * is none kbench writes, and those whose "iteration" is a whole number
+ * above KB_ROUND_MAX: said (say_run()); the first read as failed
+ * (results/json.h kb_run_counts()), the others left out of the
+ * statistics ("excluded", as results/rmodel.c leaves out an "iteration"
+ * that is no whole number >= 0). */
 static void check_runs(const char *path, json_t *results, const char *member)
 {
-	json_t *run;
-	size_t i, nstatus = 0, status_first = 0;
+	json_t *run, *it;
+	size_t i, nstatus = 0, status_first = 0, niter = 0, iter_first = 0;
 	const char *s;
+	char *why = NULL;
 
 	json_array_foreach(json_object_get(results, member), i, run) {
 		s = kb_jstr(run, "status");
 		if ((!s || (strcmp(s, "ok") && strcmp(s, "failed"))) &&
 		    !nstatus++)
 			status_first = i;
+		/* a break-it trial: 2^62 paired with no other round, every
+		 * "vs base" n/a in silence */
+		it = json_object_get(run, "iteration");
+		if (json_is_integer(it) &&
+		    json_integer_value(it) > KB_ROUND_MAX) {
+			if (!niter++)
+				iter_first = i;
+			if (!why)
+				why = kb_xasprintf("damaged: \"iteration\" is "
+						   "above %d", KB_ROUND_MAX);
+			json_object_set_new(run, "excluded",
+					    json_string(why));
+		}
 	}
+	if (niter) {
+		char *what = kb_xasprintf("is out of range; expected the "
+			"run's round, a whole number from 0 to %d: the run is "
+			"left out of the statistics", KB_ROUND_MAX);
+
+		say_run(path, results, member, iter_first, niter, "iteration",
+			what);
+		free(what);
+	}
+	free(why);
 	/* a break-it trial: "status": "OK" only made the table say "no
 	 * successful runs" */
 	if (nstatus)

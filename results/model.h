@@ -37,7 +37,10 @@ json_t *results_load_campaign_runs(const char *dir, const char *const *keys,
 				   size_t nkeys);
 
 /* Load a results.json export (kbench report --from-json); checks
- * schema_version.  New reference or NULL with a message. */
+ * schema_version.  New reference or NULL with a message.  A run with a
+ * "status" other than "ok" and "failed" (read as failed), or with an
+ * "iteration" above KB_ROUND_MAX (results/paths.h; made "excluded"), is
+ * said in a warning naming path, the run and the key. */
 json_t *results_load_export(const char *path);
 
 /* The results.json document of results as text: JSON_INDENT(2),

@@ -15,11 +15,17 @@
 #ifndef KB_RESULTS_PATHS_H
 #define KB_RESULTS_PATHS_H
 
+#include <limits.h>
 #include <stddef.h>
 
 /* schema_version of campaign.json, state.json, results.json, the push
  * queue and the machine-wide records; readers refuse other versions. */
 #define KB_SCHEMA_VERSION 1
+
+/* The largest round index (a run's stored "iteration") a campaign can
+ * have: campaign.json records iterations and warmup as int
+ * (results/campaign_json.c).  A larger one is a damaged file. */
+#define KB_ROUND_MAX INT_MAX
 
 /* "CONFIGURATION/JOB/NNN" */
 char *kb_run_key(const char *configuration, const char *job,

@@ -998,6 +998,38 @@ static void test_export_bad_status(void **state)
 	free(err);
 }
 
+/* A run whose "iteration" (its round) is above any a campaign has
+ * (2^62): said, naming the file, the run, the key and the range, and
+ * left out of the statistics (a break-it trial: it paired with no round
+ * of the other configurations, "vs base" n/a in silence). */
+static void test_export_bad_iteration(void **state)
+{
+	char *out, *err, *path = fixture_with(3, "iteration",
+					      json_integer(1LL << 62));
+	char *want = kb_xasprintf("%s: runs[3].iteration 4611686018427387904 "
+		"(running,NM=0 randread-4k) is out of range; expected the "
+		"run's round, a whole number from 0 to 2147483647: the run is "
+		"left out of the statistics\n", path);
+
+	(void)state;
+	assert_int_equal(report_from_json(path, &out, &err), 0);
+	if (!strstr(err, want))
+		fail_msg("no warning '%s' in:\n%s", want, err);
+	assert_non_null(strstr(out, "1 run(s) left out of the statistics:\n"
+		"  running,NM=0 randread-4k iteration 4611686018427387904: "
+		"damaged: \"iteration\""));
+	free(want);
+	free(out);
+	free(err);
+
+	/* the largest round index is no damage */
+	path = fixture_with(3, "iteration", json_integer(2147483647));
+	assert_int_equal(report_from_json(path, &out, &err), 0);
+	assert_null(strstr(err, "out of range"));
+	free(out);
+	free(err);
+}
+
 /* results.json as a campaign writes it (results_export_write): the
  * serializer's bytes and a newline, the same bytes as `report --format
  * json` prints, read back equal to the model. */
@@ -1047,6 +1079,7 @@ int main(void)
 		cmocka_unit_test(test_host_rows),
 		cmocka_unit_test(test_load_export),
 		cmocka_unit_test(test_export_bad_status),
+		cmocka_unit_test(test_export_bad_iteration),
 		cmocka_unit_test(test_export_write),
 		cmocka_unit_test(test_merged),
 		cmocka_unit_test(test_merged_two_analyses),
