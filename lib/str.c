@@ -35,6 +35,38 @@ char *kb_xstrndup_printable(const char *s, size_t max)
 	return o;
 }
 
+size_t kb_control_len(const char *s)
+{
+	unsigned char c = (unsigned char)s[0];
+
+	if (!c)
+		return 0;
+	if (c < 0x20 || c == 0x7f)
+		return 1;
+	if (c == 0xc2 && (unsigned char)s[1] >= 0x80 &&
+	    (unsigned char)s[1] <= 0x9f)
+		return 2;
+	return 0;
+}
+
+char *kb_xstr_shown(const char *s, const char *keep)
+{
+	char *o = kb_xmalloc(strlen(s) + 1), *q = o;
+	size_t k;
+
+	while (*s) {
+		k = kb_control_len(s);
+		if (!k || (k == 1 && strchr(keep, *s))) {
+			*q++ = *s++;
+			continue;
+		}
+		*q++ = '?';
+		s += k;
+	}
+	*q = '\0';
+	return o;
+}
+
 size_t kb_strlist_index(const struct kb_strlist *l, const char *s)
 {
 	size_t i;

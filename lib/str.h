@@ -12,6 +12,20 @@ char *kb_trim(char *s);
  * (and bytes >= 0x7f) shown as '?', "..." appended when cut (malloc'd). */
 char *kb_xstrndup_printable(const char *s, size_t max);
 
+/* The bytes of the control character s starts with: 1 for C0 (below
+ * 0x20) or DEL (0x7f), 2 for a C1 control in UTF-8 (U+0080..U+009F:
+ * 0xc2 0x80..0x9f); 0 for any other character and at the end of s.
+ * What a terminal acts on instead of showing (ESC opens its escape
+ * sequences, BEL rings). */
+size_t kb_control_len(const char *s);
+
+/* A copy of s to print: each control character (kb_control_len()) shown
+ * as '?', but the bytes of keep (say "\n" for a block of lines) kept as
+ * they are; every other character, UTF-8 included, as it is (malloc'd).
+ * For text from a results file that a report shows (a job name holding
+ * ESC [ 3 1 m turned the rest of the terminal red). */
+char *kb_xstr_shown(const char *s, const char *keep);
+
 /* The comma-separated items of arg appended to the NULL-terminated
  * *list (*n items), each item once (`-m read.iops -m read.iops` printed
  * the table twice): the items point into a copy of arg kept in *keep

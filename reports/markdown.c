@@ -10,23 +10,42 @@
 #include "reports/plots.h"
 #include "results/rmodel.h"
 #include "lib/file.h"
+#include "lib/str.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Write s with the characters markdown would interpret escaped. */
+/* Write s with the characters markdown would interpret escaped, a tab
+ * or line break as a blank and any other control character (lib/str.h
+ * kb_control_len(): ESC in a name from a results file) as '?'. */
 static void md_put(FILE *out, const char *s)
 {
+	size_t k;
+
 	for (; *s; s++) {
+		if ((k = kb_control_len(s))) {
+			fputc(strchr("\t\n\r", *s) ? ' ' : '?', out);
+			s += k - 1;
+			continue;
+		}
 		if (strchr("\\`*_[]<>|#", *s))
 			fputc('\\', out);
-		if ((unsigned char)*s < 0x20)
-			fputc(' ', out);
-		else
-			fputc(*s, out);
+		fputc(*s, out);
 	}
+}
+
+/* Write s as it is (code: a command line, a job file), but a control
+ * character other than a line break shown as '?' (kb_xstr_shown());
+ * s is freed. */
+static void md_code(FILE *out, char *s)
+{
+	char *c = kb_xstr_shown(s, "\n");
+
+	fputs(c, out);
+	free(c);
+	free(s);
 }
 
 static void md_table(FILE *out, const struct kb_table *t)
@@ -164,14 +183,18 @@ int report_markdown(FILE *out, const struct kb_report *r,
  * when it holds a character the shell would interpret. */
 static void sh_word(FILE *out, const char *w)
 {
-	if (*w && !strpbrk(w, " \t\"'$\\;&|<>*?()")) {
-		fputs(w, out);
+	char *c = kb_xstr_shown(w, ""), *p;	/* '?' for ESC: quoted */
+
+	if (*c && !strpbrk(c, " \t\"'$\\;&|<>*?()")) {
+		fputs(c, out);
+		free(c);
 		return;
 	}
 	fputc('\'', out);
-	for (; *w; w++)
-		fputs(*w == '\'' ? "'\\''" : (char[2]){ *w, 0 }, out);
+	for (p = c; *p; p++)
+		fputs(*p == '\'' ? "'\\''" : (char[2]){ *p, 0 }, out);
 	fputc('\'', out);
+	free(c);
 }
 
 /* vm variants: each kernel as the guest saw it, how it was booted, and
@@ -354,17 +377,17 @@ static void md_reproducers(FILE *out, const struct kb_rmodel *m)
 		fputs("\n\n```sh\n", out);
 		/* runtime_s: whole seconds (campaign.json writes an
 		 * integer) */
-		fprintf(out, "KBENCH_TARGET=%s%s%s KBENCH_SIZE=%s "
+		md_code(out, kb_xasprintf("KBENCH_TARGET=%s%s%s KBENCH_SIZE=%s "
 			"KBENCH_RUNTIME=%lld \\\n  fio --output-format=json+ "
 			"--output=fio.json %s.fio\n```\n", target &&
 			target[0] == '/' ? "" : "<device of ", target ? target
 			: "the target", target && target[0] == '/' ? "" : ">",
 			size, isfinite(c->runtime_s) ?
-			(long long)c->runtime_s : 0LL, job);
+			(long long)c->runtime_s : 0LL, job));
 		text = kb_rcampaign__job_file(c, job);
 		if (text) {
 			fputs("\n```ini\n", out);
-			fputs(text, out);
+			md_code(out, kb_xstrdup(text));
 			if (*text && text[strlen(text) - 1] != '\n')
 				fputc('\n', out);
 			fputs("```\n", out);
@@ -381,29 +404,27 @@ static void md_reproducers(FILE *out, const struct kb_rmodel *m)
 		cfg = &c->configs[i];
 		if (!cfg->id)
 			continue;
-		fputs("\n`", out);
-		fputs(cfg->id, out);
-		fputs("`", out);
-		fprintf(out, " (method %s, kernel %s)\n\n```sh\n",
-			cfg->method ? cfg->method : "local",
-			cfg->release ? cfg->release : "as running");
+		md_code(out, kb_xasprintf("\n`%s` (method %s, kernel %s)\n\n"
+			"```sh\n", cfg->id, cfg->method ? cfg->method : "local",
+			cfg->release ? cfg->release : "as running"));
 		if (cfg->cmdline)
-			fprintf(out, "# kernel command line: %s\n",
-				cfg->cmdline);
+			md_code(out, kb_xasprintf("# kernel command line: "
+						  "%s\n", cfg->cmdline));
 		else if (!cfg->method || !strcmp(cfg->method, "local"))
-			fprintf(out, "# kernel command line (running): %s\n",
-				c->env.cmdline ?: "n/a");
+			md_code(out, kb_xasprintf("# kernel command line "
+				"(running): %s\n", c->env.cmdline ?: "n/a"));
 		for (k = 0; k < c->ntunables; k++) {
 			t = &c->tunables[k];
 			v = kb_rconfig__tunable(cfg, t->label ? t->label : "");
 			if (!v || !t->path)
 				continue;
 			if (t->path[0] == '/')
-				fprintf(out, "echo %s > %s\n", v, t->path);
+				md_code(out, kb_xasprintf("echo %s > %s\n", v,
+							  t->path));
 			else
-				fprintf(out, "echo %s > /sys/block/"
+				md_code(out, kb_xasprintf("echo %s > /sys/block/"
 					"$(basename $KBENCH_TARGET)/%s\n",
-					v, t->path);
+					v, t->path));
 		}
 		fputs("```\n", out);
 	}

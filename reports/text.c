@@ -9,6 +9,7 @@
 #include "reports/table.h"
 #include "lib/err.h"
 #include "lib/file.h"
+#include "lib/str.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -17,10 +18,12 @@
 #define GAP 2		/* spaces between columns */
 #define MIN_KEY 6	/* narrowest first column ("Kernel") */
 
-/* s with every "±" written as "+-" (malloc'd). */
+/* s with every "±" written as "+-" and every control character
+ * (lib/str.h kb_control_len(): a name from a results file holding ESC)
+ * as '?' (malloc'd). */
 static char *ascii(const char *s)
 {
-	size_t n = 0;
+	size_t n = 0, k;
 	const char *p;
 	char *d, *q;
 
@@ -32,6 +35,9 @@ static char *ascii(const char *s)
 			*q++ = '+';
 			*q++ = '-';
 			p++;
+		} else if ((k = kb_control_len(p))) {
+			*q++ = '?';
+			p += k - 1;
 		} else {
 			*q++ = *p;
 		}
@@ -486,7 +492,7 @@ int report_text(FILE *out, const struct kb_report *r, int width)
 {
 	const struct kb_report_job *j;
 	size_t i, k, keyw = 0;
-	char *prefix;
+	char *prefix, *name;
 
 	kb_text_wrap(out, "", r->title, 4, width);
 	for (i = 0; i < r->nheader; i++)
@@ -520,20 +526,22 @@ int report_text(FILE *out, const struct kb_report *r, int width)
 				kb_text_wrap(out, "  ", j->failures[f], 4,
 					     width);
 		}
+		name = ascii(j->name);
 		if (!j->ntables && (j->nfailures || j->nexcluded ||
 				    j->nflagged)) {
 			fputc('\n', out);
 			if (j->nexcluded || j->nflagged)
-				fprintf(out, "%s:\n", j->name);
+				fprintf(out, "%s:\n", name);
 			text_run_notes(out, j, width);
 		}
 		if (!j->ntables && j->nfailures) {
-			fprintf(out, "%s: %zu run(s) failed:\n", j->name,
+			fprintf(out, "%s: %zu run(s) failed:\n", name,
 				j->nfailures);
 			for (k = 0; k < j->nfailures; k++)
 				kb_text_wrap(out, "  ", j->failures[k], 4,
 					     width);
 		}
+		free(name);
 	}
 	return ferror(out) ? -EIO : 0;
 }

@@ -25,6 +25,7 @@
 #include "stats/summary.h"
 #include "stats/compare.h"
 #include "tests/report_fixture.h"
+#include "tests/run_kbench.h"
 
 static char *render(json_t *res, const char *format,
 		    const struct report_opts *opts, int *ret)
@@ -284,6 +285,65 @@ static char *replace_all(const char *s, const char *from, const char *to)
 	tmp = kb_xasprintf("%s%s", out, s);
 	free(out);
 	return tmp;
+}
+
+/* 1 when s holds a byte a terminal acts on: a control character other
+ * than a line break, or a C1 control in UTF-8 (0xc2 0x80..0x9f). */
+static int has_control(const char *s)
+{
+	for (; *s; s++)
+		if (((unsigned char)*s < 0x20 && *s != '\n') || *s == 0x7f ||
+		    ((unsigned char)s[0] == 0xc2 && (unsigned char)s[1] >= 0x80
+		     && (unsigned char)s[1] <= 0x9f))
+			return 1;
+	return 0;
+}
+
+/* Control characters in a job name and a configuration id of a
+ * results.json (ESC ] 0 ; ... BEL sets the terminal's title, CSI 3 1 m
+ * turns it red) are shown as '?' by the text and markdown reports, in
+ * every layout, never written to the terminal (a break-it trial). */
+static void test_control_chars_shown(void **state)
+{
+	static const char *const args[][4] = {
+		{ "-f", "text" }, { "-f", "markdown" },
+		{ "--layout", "rounds" }, { "--layout", "lkp" },
+		{ "--layout", "mmtests" },
+	};
+	json_t *fx = results_load_export(REPORT_FIXTURE);
+	char *text = json_dumps(fx, 0), *t1, *t2, *out, *err;
+	char path[] = "/tmp/kbench-test-layout-XXXXXX";
+	size_t i;
+	int fd;
+
+	(void)state;
+	t1 = replace_all(text, "randread-4k", "rand\\u001b]0;x\\u0007read");
+	t2 = replace_all(t1, "running,NM=1", "running\\u001b[31m\\u009b0m,NM=1");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(kb_write_atomic(path, t2, strlen(t2)), 0);
+	for (i = 0; i < sizeof(args) / sizeof(args[0]); i++) {
+		char *argv[] = { "report", "--from-json", path,
+				 (char *)args[i][0], (char *)args[i][1], NULL };
+
+		assert_int_equal(run_kbench(argv, &out, &err), 0);
+		if (has_control(out))
+			fail_msg("report %s %s wrote a control character:\n%s",
+				 args[i][0], args[i][1], out);
+		if (!strstr(out, "rand?]0;x?read") ||
+		    !strstr(out, "31m?0m,NM=1"))
+			fail_msg("report %s %s: no job rand?]0;x?read or "
+				 "configuration running?[31m?0m,NM=1:\n%s",
+				 args[i][0], args[i][1], out);
+		free(out);
+		free(err);
+	}
+	unlink(path);
+	free(t2);
+	free(t1);
+	free(text);
+	json_decref(fx);
 }
 
 /* Every layout fits 80 columns with long names: a 48-character variant
@@ -557,6 +617,7 @@ int main(void)
 		cmocka_unit_test(test_csv_flags_modes),
 		cmocka_unit_test(test_long_names_fit),
 		cmocka_unit_test(test_pivot_errors),
+		cmocka_unit_test(test_control_chars_shown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
