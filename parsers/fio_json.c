@@ -228,6 +228,14 @@ static int inum(const json_t *o, const char *key, json_int_t *v)
 	return 1;
 }
 
+/* What JSON value x is, for a message: "a string", "null", ... */
+static const char *json_kind(const json_t *x)
+{
+	return json_is_string(x) ? "a string" : json_is_null(x) ? "null" :
+	       json_is_boolean(x) ? "a boolean" : json_is_number(x) ?
+	       "a number" : json_is_array(x) ? "an array" : "an object";
+}
+
 static void set_num(json_t *o, const char *key, double v)
 {
 	json_object_set_new(o, key, json_real(v));
@@ -403,27 +411,44 @@ static void read_bins(struct ctx *c, const char *dname, const json_t *clat,
 	s->has_bins = 1;
 }
 
-static void read_percentiles(const json_t *clat, double mult,
+/* The percentiles kbench keeps of latency kind k of direction dname from
+ * its block blk (fio's "clat_ns", or "clat" in usec when mult is 1000)
+ * into s.  A map or a kept percentile that is not a number is said and
+ * left out (a string was skipped in silence: a break-it trial); the
+ * others are kept. */
+static void read_percentiles(struct ctx *c, const char *dname, int k,
+			     const json_t *blk, double mult,
 			     struct lat_dist *s)
 {
-	const json_t *map = json_object_get(clat, "percentile");
-	const char *key;
+	const json_t *map = json_object_get(blk, "percentile");
+	const char *key, *unit = mult == 1.0 ? "_ns" : "";
 	json_t *v;
 	int i;
 
+	if (map && !json_is_object(map))
+		warnf(c, "job '%s': %s.%s%s.percentile is %s, not an object of percentiles: %s.%s_p50/p99/p999 left out",
+		      c->jobname, dname, lk_names[k], unit, json_kind(map),
+		      dname, lk_names[k]);
 	if (!json_is_object(map))
 		return;
 	json_object_foreach((json_t *)map, key, v) {
 		char *end;
 		double p = strtod(key, &end);
 
-		if (end == key || *end || !json_is_number(v))
+		if (end == key || *end)
 			continue;
 		for (i = 0; i < NR_PCT; i++) {
-			if (fabs(p - pct_points[i]) < 1e-6) {
-				s->pct_ns[i] = json_number_value(v) * mult;
-				s->has_pct[i] = 1;
+			if (fabs(p - pct_points[i]) >= 1e-6)
+				continue;
+			if (!json_is_number(v)) {
+				warnf(c, "job '%s': %s.%s%s.percentile[\"%s\"] is %s, not a number: %s.%s left out",
+				      c->jobname, dname, lk_names[k], unit,
+				      key, json_kind(v), dname,
+				      pct_names[k][i]);
+				continue;
 			}
+			s->pct_ns[i] = json_number_value(v) * mult;
+			s->has_pct[i] = 1;
 		}
 	}
 }
@@ -496,9 +521,7 @@ static int num_or_warn(struct ctx *c, const char *dname, const json_t *d,
 		return 1;
 	if (x)
 		warnf(c, "job '%s': %s.%s is %s, not a number: left out",
-		      c->jobname, dname, key, json_is_string(x) ? "a string" :
-		      json_is_null(x) ? "null" : json_is_boolean(x) ?
-		      "a boolean" : "not a number");
+		      c->jobname, dname, key, json_kind(x));
 	return 0;
 }
 
@@ -578,21 +601,27 @@ static json_t *parse_dir(struct ctx *c, const char *dname, const json_t *d,
 	}
 	if (inum(d, "total_ios", &iv))
 		json_object_set_new(o, "total_ios", json_integer(iv));
-	if (inum(d, "runtime", &iv)) {
+	/* < 0 or not a number: said, left out (runtime_ms -1000 was kept
+	 * in silence: a break-it trial) */
+	if (num_or_warn(c, dname, d, "runtime", &runtime) &&
+	    !drop_if_impossible(c, dname, "runtime", runtime) &&
+	    inum(d, "runtime", &iv))
 		json_object_set_new(o, "runtime_ms", json_integer(iv));
-		runtime = (double)iv;
-	}
+	else
+		runtime = 0;
 	s->weight = have_total ? total : s->iops * runtime / 1000.0;
 	if (impossible(s->weight))
 		s->weight = 0;
 
 	if (read_mean(c, dname, clat, mult, LM_CLAT, s, o)) {
-		read_percentiles(clat, mult, &s->dist[LK_CLAT]);
+		read_percentiles(c, dname, LK_CLAT, clat, mult,
+				 &s->dist[LK_CLAT]);
 		read_bins(c, dname, clat, mult, &s->dist[LK_CLAT]);
 	}
 	lat = lat_block(d, "lat", &mult);
 	if (read_mean(c, dname, lat, mult, LM_LAT, s, o)) {
-		read_percentiles(lat, mult, &s->dist[LK_LAT]);
+		read_percentiles(c, dname, LK_LAT, lat, mult,
+				 &s->dist[LK_LAT]);
 		read_bins(c, dname, lat, mult, &s->dist[LK_LAT]);
 	}
 	for (k = 0; k < NR_LK; k++) {
@@ -744,6 +773,58 @@ static void want_bins(struct ctx *c, const struct fio_parse_opts *o)
 		}
 }
 
+/* 1 when fio's rw (the job's or the global "rw" option: "randread",
+ * "rw", "randrw:8", ...) does I/O of direction d (DIR_READ, DIR_WRITE,
+ * DIR_TRIM). */
+static int rw_does(const char *rw, int d)
+{
+	static const char *const does[][8] = {
+		[DIR_READ] = { "read", "randread", "rw", "readwrite", "randrw",
+			       NULL },
+		[DIR_WRITE] = { "write", "randwrite", "rw", "readwrite",
+				"randrw", "trimwrite", "randtrimwrite", NULL },
+		[DIR_TRIM] = { "trim", "randtrim", "trimwrite",
+			       "randtrimwrite", NULL },
+	};
+	size_t n = strcspn(rw, ":"), i;
+
+	for (i = 0; does[d][i]; i++)
+		if (strlen(does[d][i]) == n && !strncmp(does[d][i], rw, n))
+			return 1;
+	return 0;
+}
+
+/* A job with none of fio's direction blocks ("read", "write", "trim",
+ * "mixed"), or without the block of a direction its rw option (rw, NULL
+ * when not given) does: said (a "read" block taken out left read.* out
+ * in silence: a break-it trial).  fio writes read, write and trim (fio
+ * 3.x also sync) for every job, or mixed alone with
+ * unified_rw_reporting. */
+static void check_dir_blocks(struct ctx *c, const json_t *job, const char *rw)
+{
+	int d;
+
+	for (d = 0; d < NR_DIRS; d++)
+		if (json_object_get(job, dir_names[d]))
+			break;
+	if (d == NR_DIRS) {
+		warnf(c, "job '%s': no \"read\", \"write\", \"trim\" or \"mixed\" block (fio writes one per direction): no I/O metrics",
+		      c->jobname);
+		return;
+	}
+	if (!rw || json_object_get(job, dir_names[DIR_MIXED]))
+		return;
+	for (d = 0; d < DIR_MIXED; d++) {
+		char q[MAX_QUOTE + 8];
+
+		if (!rw_does(rw, d) || json_object_get(job, dir_names[d]))
+			continue;
+		quote(q, sizeof(q), rw, strlen(rw));
+		warnf(c, "job '%s': no \"%s\" block, though rw=%s does %s I/O: %s.* not measured",
+		      c->jobname, dir_names[d], q, dir_names[d], dir_names[d]);
+	}
+}
+
 static json_t *parse_job(struct ctx *c, const json_t *job,
 			 const json_t *gopts, struct job_stat *js)
 {
@@ -781,12 +862,17 @@ static json_t *parse_job(struct ctx *c, const json_t *job,
 		const json_t *dj = json_object_get(job, dir_names[d]);
 		json_t *dm;
 
+		if (dj && !json_is_object(dj))
+			warnf(c, "job '%s': \"%s\" is %s, not an object (fio's block of the direction): %s.* left out",
+			      c->jobname, dir_names[d], json_kind(dj),
+			      dir_names[d]);
 		if (!json_is_object(dj))
 			continue;
 		dm = parse_dir(c, dir_names[d], dj, &js->dir[d]);
 		if (dm)
 			json_object_set_new(o, dir_names[d], dm);
 	}
+	check_dir_blocks(c, job, json_string_value(rw));
 	if (num(job, "usr_cpu", &js->usr_cpu) &&
 	    num(job, "sys_cpu", &js->sys_cpu)) {
 		js->has_cpu = 1;

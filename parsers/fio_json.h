@@ -44,9 +44,13 @@
  *
  * What fio reports is checked (never silently): an impossible value
  * (negative, or a wrapped unsigned counter) drops its metric with a
- * warning naming it, as do percentiles that decrease with p; latency
- * bucket shares (latency_ns/us/ms) that do not sum to 100% +- 1, and a
- * steady-state job ("steadystate" with "attained": 0), are flagged.
+ * warning naming it, as do percentiles that decrease with p, and a
+ * value of the wrong type ("read": 5, a percentile "4000"), the warning
+ * naming the job and the key; a job without the block of a direction
+ * its rw option does ("randrw" and no "read"), or with no direction
+ * block, is said the same way.  Latency bucket shares (latency_ns/us/ms)
+ * that do not sum to 100% +- 1, and a steady-state job ("steadystate"
+ * with "attained": 0), are flagged.
  */
 #ifndef KB_FIO_JSON_H
 #define KB_FIO_JSON_H

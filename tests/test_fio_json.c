@@ -1430,6 +1430,85 @@ static void test_not_a_number(void **state)
 	json_decref(r);
 }
 
+/* `kbench parse` of the fio document doc (written to a temporary file):
+ * its JSON object (new reference) and stderr in *errout. */
+static json_t *cmd_parse_doc(const char *doc, char **errout)
+{
+	char path[] = "/tmp/kbench-test-fio-XXXXXX";
+	char *args[] = { "parse", path, NULL };
+	int fd = mkstemp(path);
+	json_t *r;
+
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(kb_write_atomic(path, doc, strlen(doc)), 0);
+	r = cmd_parse_ok(args, errout);
+	unlink(path);
+	return r;
+}
+
+/* A direction block of the wrong type or missing, a percentile that is a
+ * string, a negative runtime: each said, naming the job and the key, and
+ * the numbers that are fine kept (a break-it trial: all were silent). */
+static void test_damaged_blocks(void **state)
+{
+	static const struct {
+		const char *doc;
+		const char *said[4];	/* warnings, NULL-terminated */
+		const char *kept[4];	/* metrics there, NULL-terminated */
+		const char *dropped;	/* a metric left out, or NULL */
+	} cases[] = {
+		/* "read": 5, a string p50, runtime -1000 */
+		{ "{ \"fio version\" : \"fio-3.36\", \"jobs\" : ["
+		  "{ \"jobname\" : \"a\", \"read\" : 5, \"write\" : { \"iops\" : 10, \"bw\" : 40, \"total_ios\" : 10, \"runtime\" : -1000,"
+		  "  \"clat_ns\" : { \"min\" : 1, \"max\" : 9, \"mean\" : 5, \"N\" : 10,"
+		  "    \"percentile\" : { \"50.000000\" : \"4\", \"99.000000\" : 8, \"99.900000\" : 9 } } } } ] }",
+		  { "job 'a': \"read\" is a number, not an object (fio's block of the direction): read.* left out",
+		    "job 'a': write.clat_ns.percentile[\"50.000000\"] is a string, not a number: write.clat_p50_ns left out",
+		    "job 'a': write.runtime = -1000 is impossible (negative or a wrapped counter): write.runtime dropped",
+		    NULL },
+		  { "write.iops", "write.clat_mean_ns", "write.clat_p99_ns",
+		    "write.clat_p999_ns" }, "write.clat_p50_ns" },
+		/* "read": "x"; a randrw job without its "read" block; a job
+		 * with no block at all; a percentile map not an object */
+		{ "{ \"fio version\" : \"fio-3.36\", \"jobs\" : ["
+		  "{ \"jobname\" : \"a\", \"read\" : \"x\", \"write\" : { \"iops\" : 10, \"bw\" : 40, \"total_ios\" : 10, \"runtime\" : 1000 } },"
+		  "{ \"jobname\" : \"b\", \"job options\" : { \"rw\" : \"randrw\" }, \"write\" : { \"iops\" : 20, \"bw\" : 80, \"total_ios\" : 20, \"runtime\" : 1000,"
+		  "  \"clat_ns\" : { \"min\" : 1, \"max\" : 9, \"mean\" : 5, \"N\" : 20, \"percentile\" : [ 1 ] } } },"
+		  "{ \"jobname\" : \"c\" } ] }",
+		  { "job 'a': \"read\" is a string, not an object",
+		    "job 'b': no \"read\" block, though rw=randrw does read I/O: read.* not measured",
+		    "job 'b': write.clat_ns.percentile is an array, not an object of percentiles: write.clat_p50/p99/p999 left out",
+		    "job 'c': no \"read\", \"write\", \"trim\" or \"mixed\" block (fio writes one per direction): no I/O metrics" },
+		  { "write.iops", "write.clat_mean_ns", NULL }, "write.clat_p99_ns" },
+	};
+	size_t i, k;
+	json_t *r;
+	char *err;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		r = cmd_parse_doc(cases[i].doc, &err);
+		for (k = 0; k < 4 && cases[i].said[k]; k++)
+			if (!has_warning(r, cases[i].said[k]) ||
+			    !strstr(err, cases[i].said[k]))
+				fail_msg("case %zu: not said: %s\n%s", i,
+					 cases[i].said[k], err);
+		for (k = 0; k < 4 && cases[i].kept[k]; k++)
+			metric(r, cases[i].kept[k]);
+		check_no_metric(r, cases[i].dropped);
+		json_decref(r);
+		free(err);
+	}
+	/* runtime_ms of the job dropped, its IOPS kept */
+	r = cmd_parse_doc(cases[0].doc, &err);
+	check_metric(r, "write.iops", 10);
+	assert_null(json_object_get(json_object_get(job(r, 0), "write"),
+				    "runtime_ms"));
+	json_decref(r);
+	free(err);
+}
+
 /* ---- aggregation (in-test documents) ---------------------------------- */
 
 #define JOB3(name, extra, n, mean, clatextra)				\
@@ -1709,6 +1788,7 @@ int main(void)
 		cmocka_unit_test(test_steadystate_not_attained),
 		cmocka_unit_test(test_impossible_values),
 		cmocka_unit_test(test_not_a_number),
+		cmocka_unit_test(test_damaged_blocks),
 		cmocka_unit_test(test_jsonplus_merge_two_jobs),
 		cmocka_unit_test(test_multijob_without_bins),
 		cmocka_unit_test(test_dup_keys_last_wins),
