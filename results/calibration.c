@@ -14,64 +14,92 @@
 #include <string.h>
 #include <time.h>
 
-/* The value of metric in the counted run of (config, job, iteration) of
- * the model's runs, or NAN. */
-static double run_value(json_t *runs, const char *config, const char *job,
-			json_int_t it, const char *metric)
-{
-	json_t *r, *v;
-	size_t i;
+/* A counted run's round and value. */
+struct round_value {
+	json_int_t it;
+	size_t at;		/* its index in runs */
+	double v;		/* NAN: no value */
+};
 
+static int by_round(const void *a, const void *b)
+{
+	const struct round_value *x = a, *y = b;
+
+	if (x->it != y->it)
+		return x->it < y->it ? -1 : 1;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* The counted runs of (config, job) and their value of metric (NAN when
+ * none), by round (*n of them, malloc'd); the first in runs of a round
+ * kept, should the model have two. */
+static struct round_value *round_values(json_t *runs, const char *config,
+					const char *job, const char *metric,
+					size_t *n)
+{
+	struct round_value *rv = kb_xcalloc(json_array_size(runs) + 1,
+					    sizeof(*rv));
+	json_t *r, *v;
+	size_t i, k;
+
+	*n = 0;
 	json_array_foreach(runs, i, r) {
 		if (!kb_run_counts(r) ||
 		    strcmp(kb_jstr(r, "configuration") ?: "", config) ||
 		    strcmp(kb_jstr(r, "job") ?: "", job) ||
-		    json_integer_value(json_object_get(r, "iteration")) != it)
+		    !json_is_integer(json_object_get(r, "iteration")) ||
+		    json_integer_value(json_object_get(r, "iteration")) < 0)
 			continue;
 		v = json_object_get(json_object_get(r, "metrics"), metric);
-		return json_is_number(v) ? json_number_value(v) : NAN;
+		rv[*n].it = json_integer_value(json_object_get(r,
+							       "iteration"));
+		rv[*n].at = i;
+		rv[(*n)++].v = json_is_number(v) ? json_number_value(v) : NAN;
 	}
-	return NAN;
+	qsort(rv, *n, sizeof(*rv), by_round);
+	for (i = k = 0; i < *n; i++)
+		if (!k || rv[k - 1].it != rv[i].it)
+			rv[k++] = rv[i];
+	*n = k;
+	return rv;
 }
 
-/* The rounds (iterations) of the model's timed runs: the largest + 1. */
-static json_int_t last_round(json_t *runs)
-{
-	json_int_t most = -1, it;
-	json_t *r;
-	size_t i;
-
-	json_array_foreach(runs, i, r) {
-		it = json_integer_value(json_object_get(r, "iteration"));
-		if (it > most)
-			most = it;
-	}
-	return most + 1;
-}
-
+/* The rounds where both copies have a value, matched by round id (a
+ * hole, a failed or excluded run, is skipped), in round order: one
+ * sort, sized by the runs (an "iteration" of 2^62 in results.json sized
+ * two arrays by it, and every round was a scan of every run). */
 static void add_samples(struct kb_calibration *cal, json_t *runs,
 			json_t *cmp, const char *copy1, const char *copy2)
 {
 	struct kb_calib_metric *m;
-	json_int_t rounds = last_round(runs), it;
 	const char *job = kb_jstr(cmp, "job"), *metric = kb_jstr(cmp, "metric");
-	double a, b;
+	struct round_value *a, *b;
+	size_t na, nb, i = 0, j = 0;
 
 	cal->m = kb_xrealloc(cal->m, (cal->nm + 1) * sizeof(*cal->m));
 	m = &cal->m[cal->nm++];
 	memset(m, 0, sizeof(*m));
 	m->job = kb_xstrdup(job);
 	m->metric = kb_xstrdup(metric);
-	m->copy1 = kb_xcalloc((size_t)rounds + 1, sizeof(double));
-	m->copy2 = kb_xcalloc((size_t)rounds + 1, sizeof(double));
-	for (it = 0; it < rounds; it++) {
-		a = run_value(runs, copy1, job, it, metric);
-		b = run_value(runs, copy2, job, it, metric);
-		if (!isfinite(a) || !isfinite(b))
-			continue;	/* a hole: matched by round id */
-		m->copy1[m->n] = a;
-		m->copy2[m->n++] = b;
+	a = round_values(runs, copy1, job ?: "", metric ?: "", &na);
+	b = round_values(runs, copy2, job ?: "", metric ?: "", &nb);
+	m->copy1 = kb_xcalloc((na < nb ? na : nb) + 1, sizeof(double));
+	m->copy2 = kb_xcalloc((na < nb ? na : nb) + 1, sizeof(double));
+	while (i < na && j < nb) {
+		if (a[i].it < b[j].it) {
+			i++;
+		} else if (a[i].it > b[j].it) {
+			j++;
+		} else if (!isfinite(a[i].v) || !isfinite(b[j].v)) {
+			i++;	/* a hole */
+			j++;
+		} else {
+			m->copy1[m->n] = a[i++].v;
+			m->copy2[m->n++] = b[j++].v;
+		}
 	}
+	free(a);
+	free(b);
 	m->min_effect_pct = json_number_value(json_object_get(cmp,
 							"min_effect_pct"));
 	m->max_mde_pct = json_number_value(json_object_get(cmp, "max_mde_pct"));

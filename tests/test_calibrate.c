@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "tests/capture.h"
+#include <jansson.h>
 #include "tests/run_kbench.h"
 #include "lib/file.h"
 #include "parsers/kconf.h"
@@ -279,6 +280,61 @@ static void test_file_round_trip(void **state)
 	rmdir(dir);
 	free(path);
 	free(bad);
+	free(dir);
+}
+
+/* The A/A samples from a results.json: the rounds where both copies
+ * counted, matched by round id (a failed run, a run without the value,
+ * a round only one copy ran: holes), in round order whatever the runs'
+ * order; a run whose "iteration" is 2^62 is one round more, not 2^62
+ * rounds of memory (a break-it trial's hostile results.json sized two
+ * arrays by it). */
+static void test_samples_by_round(void **state)
+{
+	char *dir = tmpdir(), *path = kb_path_join(dir, "results.json");
+	struct kb_calibration cal;
+	json_t *runs = json_array(), *res;
+	/* (copy, iteration, value; 0: failed, -1: no value) */
+	static const struct { int copy; long long it; double v; } rr[] = {
+		{ 2, 3, 103 }, { 1, 3, 100 }, { 1, 0, 90 }, { 2, 0, 91 },
+		{ 1, 1, 95 }, { 2, 1, 0 }, { 1, 2, -1 }, { 2, 2, 97 },
+		{ 1, 5, 80 }, { 1, 4611686018427387904LL, 70 },
+		{ 2, 4611686018427387904LL, 71 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(rr) / sizeof(rr[0]); i++) {
+		json_t *r = json_pack("{s:s, s:s, s:I, s:s, s:o}",
+			"configuration", rr[i].copy == 1 ? "copy1" : "copy2",
+			"job", "randread-4k", "iteration",
+			(json_int_t)rr[i].it, "status",
+			rr[i].v == 0 ? "failed" : "ok", "metrics",
+			rr[i].v > 0 ? json_pack("{s:f}", "read.iops", rr[i].v) :
+			json_object());
+
+		json_array_append_new(runs, r);
+	}
+	res = json_pack("{s:o, s:[{s:s, s:s, s:s, s:s, s:f, s:f, s:f}]}",
+			"runs", runs, "comparisons", "baseline", "copy1",
+			"configuration", "copy2", "job", "randread-4k",
+			"metric", "read.iops", "alpha", 0.05,
+			"min_effect_pct", 1.0, "max_mde_pct", 5.0);
+	assert_int_equal(json_dump_file(res, path, 0), 0);
+	json_decref(res);
+	memset(&cal, 0, sizeof(cal));
+	assert_int_equal(results_calibration_samples(dir, "copy1", "copy2",
+						     &cal), 0);
+	assert_int_equal(cal.nm, 1);
+	assert_int_equal(cal.m[0].n, 3);	/* rounds 0, 3 and 2^62 */
+	assert_true(cal.m[0].copy1[0] == 90 && cal.m[0].copy2[0] == 91);
+	assert_true(cal.m[0].copy1[1] == 100 && cal.m[0].copy2[1] == 103);
+	assert_true(cal.m[0].copy1[2] == 70 && cal.m[0].copy2[2] == 71);
+	assert_int_equal(cal.runs, 10);	/* all but the failed one */
+	results_calibration_free(&cal);
+	unlink(path);
+	rmdir(dir);
+	free(path);
 	free(dir);
 }
 
@@ -571,6 +627,7 @@ int main(void)
 		cmocka_unit_test(test_file_round_trip),
 		cmocka_unit_test(test_calibration_misfit),
 		cmocka_unit_test(test_target_metrics_rounds),
+		cmocka_unit_test(test_samples_by_round),
 		cmocka_unit_test(test_plan_auto_range),
 		cmocka_unit_test(test_aa_conf_text),
 	};
