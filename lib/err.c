@@ -1,17 +1,41 @@
 #include "lib/err.h"
+#include "lib/str.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 int kb_quiet;
 int kb_silent;
 
+/* The message with every control character but a line break and a tab
+ * written as '?' (kb_control_len()): a name read from a file (a job name
+ * with ESC [ 31 m in results.json or a fio report) never drives the
+ * terminal (a break-it trial: the renderers were fixed, the warnings
+ * naming it were not). */
 static void vmsg(const char *prefix, const char *fmt, va_list ap)
 {
+	char *msg, *p, *q;
+	size_t k;
+
 	if (kb_silent)
 		return;
-	fprintf(stderr, "kbench: %s", prefix);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	if (vasprintf(&msg, fmt, ap) < 0) {
+		fprintf(stderr, "kbench: %s(out of memory for the message "
+			"'%s')\n", prefix, fmt);
+		return;
+	}
+	for (p = q = msg; *p; ) {	/* in place: no allocation */
+		k = kb_control_len(p);
+		if (!k || *p == '\n' || *p == '\t') {
+			*q++ = *p++;
+			continue;
+		}
+		*q++ = '?';
+		p += k;
+	}
+	*q = '\0';
+	fprintf(stderr, "kbench: %s%s\n", prefix, msg);
+	free(msg);
 }
 
 void kb_error(const char *fmt, ...)
