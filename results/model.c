@@ -519,6 +519,21 @@ static json_t *load_campaign(const char *dir, int reparse,
 					KB_JSON_WARN);
 			}
 			/* warnings: the run counts as failed, nothing stops */
+			if (m && json_is_string(json_object_get(m, "status")) &&
+			    strcmp(kb_jstr(m, "status"), "ok") &&
+			    strcmp(kb_jstr(m, "status"), "failed")) {
+				/* "OK", "done": read as failed, said (a
+				 * helper's note; --from-json says the same) */
+				kb_warn("%s: \"status\": '%s' is not one kbench "
+					"writes (\"ok\" or \"failed\"): the run "
+					"counts as failed", mpath,
+					kb_jstr(m, "status"));
+				json_object_set_new(m, "status",
+						    json_string("failed"));
+				json_object_set_new(m, "reason", json_string(
+					"metrics.json has a status kbench does "
+					"not write"));
+			}
 			if (m && (!json_is_string(json_object_get(m, "status")) ||
 				  !json_is_object(json_object_get(m, "metrics")))) {
 				kb_warn("%s: not a run's metrics (no \"status\" "

@@ -359,6 +359,13 @@ done
 "$KBENCH" report -f json "$tmp/sup1" "$tmp/sup2" >"$tmp/sup.json" 2>/dev/null
 check "a merged report: 'Retried: 2 run(s) superseded', and its JSON lists both, each with its campaign" \
 	"grep -q 'Retried:     2 run(s) superseded' '$tmp/sup.txt' && [ \"\$(jq -r '[.superseded[] | .campaign + \" \" + .key] | join(\",\")' '$tmp/sup.json')\" = 'sup1 sup1:running,NM=1/randread-4k/002,sup2 sup2:running,NM=1/randread-4k/002' ]"
+# a metrics.json whose status kbench never writes: said, counted failed
+cp -r "$repo/tests/data/push/demo" "$tmp/st"
+f="$tmp/st/runs/running,NM=0/randread-4k/001/metrics.json"
+jq -c '.status = "OK"' "$f" >"$f.n" && mv "$f.n" "$f"
+"$KBENCH" report "$tmp/st" >"$tmp/st.txt" 2>"$tmp/st.err"
+check "a metrics.json with status 'OK': a warning naming the file, the run failed with the reason" \
+	"grep -q \"metrics.json: \\\"status\\\": 'OK' is not one kbench writes\" '$tmp/st.err' && grep -q 'iteration 1: metrics.json has a status' '$tmp/st.txt'"
 "$KBENCH" report -f text "$repo/tests/data/push/demo" "$repo/tests/data/push/demo/." >"$tmp/dup.txt" 2>"$tmp/m.err"
 rc=$?
 "$KBENCH" report -f text "$repo/tests/data/push/demo" >"$tmp/one.txt" 2>/dev/null
