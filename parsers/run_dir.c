@@ -8,9 +8,11 @@
 #include "parsers/json_file.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static double num(const json_t *o, const char *k, double def)
 {
@@ -377,6 +379,32 @@ static const char *run_work(const char *dir, const json_t *fio)
 	return work;
 }
 
+/* fio's "fio: terminating on signal N" (its signal handler, fio's
+ * backend.c) in the head of its output or in its stderr: a signal from
+ * outside kbench stopped it, to whichever of its processes it went (a
+ * SIGTERM to the job process: fio exits 0 with the part it ran, a
+ * break-it trial: recorded ok and counted); N, or 0. */
+static int fio_terminated(const char *fiopath, const char *se_text)
+{
+	static const char tag[] = "fio: terminating on signal ";
+	char head[65537];
+	const char *p = NULL;
+	ssize_t n = -1;
+	int fd = open(fiopath, O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		n = read(fd, head, sizeof(head) - 1);
+		close(fd);
+	}
+	if (n > 0) {
+		head[n] = '\0';
+		p = strstr(head, tag);
+	}
+	if (!p && se_text)
+		p = strstr(se_text, tag);
+	return p ? atoi(p + sizeof(tag) - 1) : 0;
+}
+
 json_t *run_dir_parse(const char *dir)
 {
 	char *runpath = kb_path_join(dir, "run.json");
@@ -390,7 +418,7 @@ json_t *run_dir_parse(const char *dir)
 	int nmiss;
 	struct fio_parse_opts fo = { .side_name = "fio.stderr" };
 	double runtime, elapsed;
-	int exit_status, group_left, tail_said = 0;
+	int exit_status, group_left, tail_said = 0, tsig;
 
 	if (!run)
 		goto out;
@@ -479,6 +507,11 @@ json_t *run_dir_parse(const char *dir)
 			 "(fio's status for those)%s%s%s", ran,
 			 tail[0] ? ": " : "", tail);
 		tail_said = 1;
+	} else if ((tsig = fio_terminated(fiopath, fio_stderr)) > 0) {
+		snprintf(reason, sizeof(reason), "fio stopped by signal %d from "
+			 "outside kbench ('fio: terminating on signal %d'), "
+			 "exit status %d%s: what it measured is cut short",
+			 tsig, tsig, exit_status, ran);
 	} else if (exit_status != 0) {
 		snprintf(reason, sizeof(reason), "fio exited with status %d%s%s",
 			 exit_status, tail[0] ? ": " : "", tail);

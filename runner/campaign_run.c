@@ -330,9 +330,7 @@ count:
 		if (stop_signal) {
 			kb_info("interrupted by signal %d while the target was "
 				"made ready, before any run; run the same "
-				"command again to resume (a loop target's file "
-				"is filled on from where it stopped)",
-				(int)stop_signal);
+				"command again to resume", (int)stop_signal);
 			ret = 130;
 		}
 		goto out;

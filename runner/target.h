@@ -52,8 +52,9 @@ int target_open(const struct kb_config *cfg, const char *dir,
  * measures).  Pseudo-random bytes (no file system keeps them as a hole,
  * dedups or compresses them).  A file without holes below size_bytes
  * (SEEK_HOLE, lseek(2)) is left alone; otherwise the writing starts at
- * the 1 MiB chunk of the first hole (a fill cut short goes on from
- * there).  0 or -errno (said; ENOSPC names the full file system);
+ * the 1 MiB chunk of the first hole (a file: target's fill cut short
+ * goes on from there; a loop target's file goes with the device,
+ * target_close()).  0 or -errno (said; ENOSPC names the full file system);
  * -EINTR, not said, when kbench run's signal handler has run
  * (kb_spawn_forward_signal, lib/proc.h), checked before each chunk. */
 int target_fill(int fd, unsigned long long size_bytes, const char *path);

@@ -561,6 +561,23 @@ static void test_failures(void **state)
 		"\"elapsed_s\": 1.2, \"runtime_s\": 5}",
 		"fio exited with status 128: stopped by SIGINT or SIGTERM from "
 		"outside kbench (fio's status for those); ran ", " of 5 s");
+	/* a SIGTERM to fio's job process: fio says so before its report and
+	 * exits 0 with what it ran (a break-it trial: recorded ok) */
+	{
+		char *b05 = NULL, *text;
+
+		assert_int_equal(kb_read_file("tests/data/fio/B05.json", &b05,
+					      NULL, 0), 0);
+		text = kb_xasprintf("fio: terminating on signal 15\n%s", b05);
+		failed_with(NULL, text,
+			"{\"exit_status\": 0, \"signal\": 0, \"timed_out\": "
+			"false, \"elapsed_s\": 1.3, \"runtime_s\": 5}",
+			"fio stopped by signal 15 from outside kbench ('fio: "
+			"terminating on signal 15'), exit status 0; ran ",
+			"cut short");
+		free(text);
+		free(b05);
+	}
 	failed_with(NULL, "garbage, no JSON here\n",
 		"{\"exit_status\": 0, \"signal\": 0, \"timed_out\": false, "
 		"\"elapsed_s\": 5.1, \"runtime_s\": 5}", "unparsable fio output",
