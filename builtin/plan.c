@@ -66,8 +66,9 @@ static void print_calibration_use(const struct kb_config *cfg,
 	printf("calibration %s (A/A of %s, %u rounds): analysis %s; rounds "
 	       "needed%s%s%s: %s for an MDE <= max_mde, %s for an MDE <= "
 	       "min_effect\n", cfg->calibration, cal->baseline, cal->rounds,
-	       cal->analysis, cfg->target_metrics ? " (target_metrics = " : "",
-	       cfg->target_metrics ?: "", cfg->target_metrics ? ")" : "",
+	       cal->analysis, cal->totals_targeted ? " (target_metrics = " : "",
+	       cal->totals_targeted ? cfg->target_metrics : "",
+	       cal->totals_targeted ? ")" : "",
 	       calibrate_rounds_str(cal->rounds_max_mde, a, sizeof(a)),
 	       calibrate_rounds_str(cal->rounds_min_effect, b, sizeof(b)));
 	if (cfg->iterations_auto && (!cal->rounds_max_mde ||

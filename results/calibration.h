@@ -66,6 +66,10 @@ struct kb_calibration {
 	const char *analysis;		/* "welch-log" when any metric's is */
 	unsigned rounds_max_mde, rounds_min_effect;	/* the most over the
 					 * metrics; 0: more than the cap */
+	int totals_targeted;		/* not in the file: 1 when the two
+					 * above are over a campaign's
+					 * target_metrics (runner/calibrate.h
+					 * calibrate_target()) */
 };
 
 /* From the A/A campaign in dir (its results.json, written by the run):

@@ -41,13 +41,15 @@ char *calibrate_conf_text(const struct kb_config *cfg,
 int calibrate_run(const char *conf, const char *dir, unsigned rounds,
 		  struct kb_calibration *cal);
 
-/* With kernels.conf target_metrics, only the metrics it names decide
- * when iterations = auto stops (runner/adaptive.h), so only they decide
- * the rounds a calibration asks for: cal->analysis, rounds_max_mde and
- * rounds_min_effect become the most over those metrics
- * (kb_calibrate_totals(), stats/calibrate.h).  Returns the number of
- * metrics they cover (cal->nm without target_metrics); 0, with a warning,
- * leaves the most over every metric. */
+/* Only the campaign's own jobs, and with kernels.conf target_metrics
+ * only the metrics it names, decide when iterations = auto stops
+ * (runner/adaptive.h), so only they decide the rounds a calibration
+ * asks for: cal->analysis, rounds_max_mde and rounds_min_effect become
+ * the most over those (job, metric)s (kb_calibrate_totals(), stats/
+ * calibrate.h), and cal->totals_targeted 1 when target_metrics named
+ * some.  Returns how many target_metrics covered: 0 without it, or, with
+ * a warning, when it names none of the calibration's for these jobs
+ * (then the most over the jobs' every metric). */
 size_t calibrate_target(const struct kb_config *cfg,
 			struct kb_calibration *cal);
 

@@ -97,7 +97,8 @@ static unsigned most_rounds(unsigned a, unsigned b, size_t first)
 }
 
 size_t kb_calibrate_totals(struct kb_calibration *cal,
-			   int (*keep)(const char *metric, const void *arg),
+			   int (*keep)(const struct kb_calib_metric *m,
+				       const void *arg),
 			   const void *arg)
 {
 	size_t i, kept = 0;
@@ -107,7 +108,7 @@ size_t kb_calibrate_totals(struct kb_calibration *cal,
 	for (i = 0; i < cal->nm; i++) {
 		const struct kb_calib_metric *m = &cal->m[i];
 
-		if (keep && !keep(m->metric, arg))
+		if (keep && !keep(m, arg))
 			continue;
 		if (!strcmp(m->analysis, "welch-log"))
 			cal->analysis = "welch-log";

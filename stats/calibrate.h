@@ -44,12 +44,13 @@ int kb_calibrate_metric(struct kb_calib_metric *m, double alpha);
 size_t kb_calibrate(struct kb_calibration *cal);
 
 /* cal->analysis and the rounds (as kb_calibrate() sets them) over the
- * metrics keep(metric, arg) is true for (every metric when keep is
- * NULL): kernels.conf target_metrics narrows them to the metrics that
- * decide when iterations = auto stops.  Returns the number of metrics
- * kept; 0 leaves analysis "paired" and the rounds 0. */
+ * (job, metric)s keep(m, arg) is true for (every one when keep is
+ * NULL): a campaign narrows them to its own jobs and the metrics its
+ * target_metrics names, those that decide when iterations = auto stops.
+ * Returns the number kept; 0 leaves analysis "paired" and the rounds 0. */
 size_t kb_calibrate_totals(struct kb_calibration *cal,
-			   int (*keep)(const char *metric, const void *arg),
+			   int (*keep)(const struct kb_calib_metric *m,
+				       const void *arg),
 			   const void *arg);
 
 /* The least n in 2..KB_CALIB_MAX_ROUNDS whose MDE (paired: sd_log is

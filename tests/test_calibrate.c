@@ -359,12 +359,17 @@ static void test_target_metrics_rounds(void **state)
 	(void)state;
 	memset(&cal, 0, sizeof(cal));
 	cal.alpha = 0.05;
-	cal.nm = 2;
-	cal.m = kb_xcalloc(2, sizeof(*cal.m));
+	cal.nm = 3;
+	cal.m = kb_xcalloc(3, sizeof(*cal.m));
 	cal.m[0] = metric_of(a, b, 6);
 	cal.m[1] = metric_of(pa, pb, 6);
 	free(cal.m[1].metric);
 	cal.m[1].metric = kb_xstrdup("read.clat_p99_ns");
+	/* a job the campaign does not run: its noisy read.iops asks for no
+	 * rounds of it (a break-it trial) */
+	cal.m[2] = metric_of(pa, pb, 6);
+	free(cal.m[2].job);
+	cal.m[2].job = kb_xstrdup("other-job");
 	assert_int_equal(kb_calibrate(&cal), 0);
 	iops_rounds = cal.m[0].rounds_max_mde;
 	assert_true(iops_rounds >= 2 && iops_rounds < 20);
@@ -377,19 +382,34 @@ static void test_target_metrics_rounds(void **state)
 	cal.runtime_s = 1;
 	assert_int_equal(results_calibration_write(path, &cal), 0);
 
-	for (target = 0; target < 2; target++) {
+	for (target = 0; target < 3; target++) {
+		struct capture cap;
+		char *msg;
+
 		text = kb_xasprintf(
 			"[global]\njobs = randread-4k\niterations = auto\n"
 			"min_iterations = 2\nmax_iterations = 40\n%s"
 			"target = loop:64M\ncalibration = calibration.json\n"
 			"[running]\nmethod = local\n",
-			target ? "target_metrics = read.iops\n" : "");
+			target == 1 ? "target_metrics = read.iops\n" :
+			target == 2 ? "target_metrics = write.iops\n" : "");
 		assert_int_equal(kb_write_atomic(conf, text, strlen(text)), 0);
 		free(text);
 		assert_int_equal(kconf_load(conf, &cfg), 0);
+		cap_begin(&cap);
 		assert_int_equal(calibrate_apply(&cfg, &used), 1);
-		assert_int_equal(cfg.iterations, target ? iops_rounds : 40);
-		assert_int_equal(used.rounds_max_mde, target ? iops_rounds : 0);
+		msg = cap_end(&cap);
+		assert_int_equal(cfg.iterations, target == 1 ? iops_rounds : 40);
+		assert_int_equal(used.rounds_max_mde,
+				 target == 1 ? iops_rounds : 0);
+		assert_int_equal(used.totals_targeted, target == 1);
+		/* a target_metrics naming none: said, and the rounds not
+		 * labelled as its (plan prints the label by the flag) */
+		if (target == 2)
+			assert_non_null(strstr(msg, "target_metrics = write.iops names no metric of the calibration"));
+		else
+			assert_string_equal(msg, "");
+		free(msg);
 		results_calibration_free(&used);
 		kconf_free(&cfg);
 	}
