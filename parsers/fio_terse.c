@@ -29,6 +29,9 @@ static int num(const char *s, double *v)
 	char *end;
 
 	errno = 0;
+	/* decimal only: fio prints none in hex ("0x10" was read as 16) */
+	if (strpbrk(s, "xXnN"))
+		return -1;
 	*v = strtod(s, &end);
 	if (end == s || errno || !isfinite(*v))
 		return -1;
@@ -67,6 +70,34 @@ static void put(json_t *d, const char *dname, const char *key, int field,
 	snprintf(w, sizeof(w), "%s.%s (field %d) = %.17g is impossible (negative or a wrapped counter): dropped",
 		 dname, key, field, raw);
 	json_array_append_new(warnings, json_string(w));
+}
+
+/* p50 <= p99 <= p99.9, as the JSON parser checks (parsers/fio_json.c):
+ * else all three dropped, with a warning. */
+static void pct_monotonic(json_t *d, const char *dname, json_t *warnings)
+{
+	static const char *const k[] = { "clat_p50_ns", "clat_p99_ns",
+					  "clat_p999_ns" };
+	double prev = -1, v;
+	const char *pk = NULL;
+	char w[256];
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		if (!json_is_number(json_object_get(d, k[i])))
+			continue;
+		v = json_number_value(json_object_get(d, k[i]));
+		if (pk && v < prev) {
+			snprintf(w, sizeof(w), "%s clat percentiles are not monotonic (%s = %.17g > %s = %.17g): %s.clat_p50/p99/p999 dropped",
+				 dname, pk, prev, k[i], v, dname);
+			json_array_append_new(warnings, json_string(w));
+			for (i = 0; i < 3; i++)
+				json_object_del(d, k[i]);
+			return;
+		}
+		prev = v;
+		pk = k[i];
+	}
 }
 
 /* One direction's block starting at field base (1-based); NULL when the
@@ -129,6 +160,7 @@ static json_t *direction(char **f, int base, const char *dname,
 			put(d, dname, key, base + D_CLAT_PCT + i, pv, 1000,
 			    warnings);
 	}
+	pct_monotonic(d, dname, warnings);
 	return d;
 }
 
@@ -282,9 +314,9 @@ json_t *fio_terse_parse_line(const char *line, size_t len, const char *name,
 	set_num(job, "groupid", gid);
 	set_num(job, "error", jerr);
 	if (!num(f[T_USR_CPU], &v))
-		set_num(job, "usr_cpu_pct", v);
+		put(job, "job", "usr_cpu_pct", T_USR_CPU, v, 1, warnings);
 	if (!num(f[T_SYS_CPU], &v))
-		set_num(job, "sys_cpu_pct", v);
+		put(job, "job", "sys_cpu_pct", T_SYS_CPU, v, 1, warnings);
 	rd = direction(f, T_READ, "read", warnings, &bad);
 	wr = bad ? NULL : direction(f, T_WRITE, "write", warnings, &bad);
 	if (bad) {
@@ -306,10 +338,12 @@ json_t *fio_terse_parse_line(const char *line, size_t len, const char *name,
 	metrics = json_object();
 	metrics_of(metrics, "read", rd);
 	metrics_of(metrics, "write", wr);
-	if (!num(f[T_USR_CPU], &v))
-		set_num(metrics, "fio.usr_cpu_pct", v);
-	if (!num(f[T_SYS_CPU], &v))
-		set_num(metrics, "fio.sys_cpu_pct", v);
+	if (json_object_get(job, "usr_cpu_pct"))
+		json_object_set(metrics, "fio.usr_cpu_pct",
+				json_object_get(job, "usr_cpu_pct"));
+	if (json_object_get(job, "sys_cpu_pct"))
+		json_object_set(metrics, "fio.sys_cpu_pct",
+				json_object_get(job, "sys_cpu_pct"));
 
 	disks = json_array();
 	for (i = 0; i < ndisks; i++) {
