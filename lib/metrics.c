@@ -210,6 +210,18 @@ const char *kb_metric_near(const char *name)
 	for (m = kb_metrics; name && m->name; m++)
 		if (kb_nearer(name, m->name, &bestd))
 			best = m->name;
+	if (best || !name || !*name)
+		return best;
+	/* "read.clat_p99": the one name that is it and a unit ("_ns"),
+	 * not read.clat_p999_ns */
+	for (m = kb_metrics; m->name; m++)
+		if (!strncmp(m->name, name, strlen(name)) &&
+		    m->name[strlen(name)] == '_' &&
+		    !strchr(m->name + strlen(name) + 1, '_')) {
+			if (best)
+				return NULL;	/* more than one */
+			best = m->name;
+		}
 	return best;
 }
 

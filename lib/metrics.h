@@ -33,7 +33,9 @@ extern const struct kb_metric_def kb_metrics[];
 const struct kb_metric_def *kb_metric_find(const char *name);
 
 /* For "did you mean": the table's name equal to name but for case, else
- * the nearest within 2 edits (kb_nearer(), lib/str.h); NULL when none. */
+ * the nearest within 2 edits (kb_nearer(), lib/str.h), else the one
+ * name that is name and a unit ("read.clat_p99" + "_ns"); NULL when
+ * none. */
 const char *kb_metric_near(const char *name);
 
 /* A per-load-host metric (hosts =, fio --client; parsers/fio_json.c):

@@ -350,8 +350,15 @@ int kb_compare_parse_opt(struct kb_compare_opts *o, int opt, const char *arg)
 	}
 	metric = kb_xasprintf("%.*s", (int)(eq - arg), arg);
 	if (!kb_metric_find(metric)) {
-		kb_error("%s %s: no metric '%s' (names look like "
-			 "read.iops, write.clat_p99_ns)", name, arg, metric);
+		const char *near = kb_metric_near(metric);
+
+		if (near)	/* as kernels.conf says it */
+			kb_error("%s %s: no metric '%s' (did you mean '%s'?)",
+				 name, arg, metric, near);
+		else
+			kb_error("%s %s: no metric '%s' (names look like "
+				 "read.iops, write.clat_p99_ns)", name, arg,
+				 metric);
 		free(metric);
 		return -EINVAL;
 	}

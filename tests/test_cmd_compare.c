@@ -703,6 +703,11 @@ static void test_exit_codes(void **state)
 			  "in these results has a value for it; did you mean "
 			  "'read.iops'?" },
 			{ "--metric=", "--metric '': an empty name" },
+			/* kernels.conf's "did you mean" on the command
+			 * line too (a break-it trial) */
+			{ "--min-effect=READ.IOPS=3", "--min-effect "
+			  "READ.IOPS=3: no metric 'READ.IOPS' (did you mean "
+			  "'read.iops'?)" },
 			/* a name left out of a list (a new user's trial:
 			 * `-f text,` passed) */
 			{ "--metric=read.iops,", "--metric 'read.iops,': an "

@@ -1130,6 +1130,9 @@ static void test_err_too_many(void **state)
 		     "target_metrics = read.iops READ.CLAT_P99_NS\n[v]\n",
 		     "bad.conf:4: target_metrics: READ.CLAT_P99_NS: no such "
 		     "metric (did you mean 'read.clat_p99_ns'?)");
+	expect_error("[global]\njobs = a\nmin_effect read.clat_p99 = 3\n"
+		     "[v]\n", "bad.conf:3: min_effect read.clat_p99: no such "
+		     "metric (did you mean 'read.clat_p99_ns'?)");
 	expect_error("[global]\njobs = a\nmin_effect frobs = 3\n[v]\n",
 		     "bad.conf:3: min_effect frobs: no such metric (names look "
 		     "like read.iops");
