@@ -1353,7 +1353,35 @@ static void machine_header(struct ctx *c, struct kb_report *r)
 		return;
 	nsup = c->camp->nsuperseded;
 	by = disturbed_by(c);
-	if (isfinite(other) && busy == 2)
+	if (c->rm->campaigns.n > 2 && isfinite(other)) {
+		/* merged: each campaign's median, and the share (each run
+		 * judged against its own campaign's level) */
+		char *meds = NULL;
+		size_t k;
+		int steady = 0;
+		double floor_pct = c->rm->campaign.disturbed.other_cpu_pct;
+
+		for (k = 1; k < c->rm->campaigns.n; k++) {
+			double mk = stats_runs_median_campaign_in(c->rm,
+					"task.other.cpu_pct", k);
+
+			/* a campaign under a load all along: not quiet */
+			steady |= isfinite(mk) && isfinite(floor_pct) &&
+				  mk > floor_pct;
+			if (isfinite(mk))
+				kb_str_append(&meds, ", ", "%.0f%% (%s)", mk,
+					      c->rm->campaigns.v[k]);
+			else
+				kb_str_append(&meds, ", ", "n/a (%s)",
+					      c->rm->campaigns.v[k]);
+		}
+		add_header(r, "Machine", kb_xasprintf("%s: other tasks used "
+			   "%s of a CPU during the runs (medians), %zu of %zu "
+			   "runs disturbed, each against its own campaign's "
+			   "level%s", busy ? "busy" : steady ? "steady load" :
+			   "quiet", meds ? meds : "", d, n, by));
+		free(meds);
+	} else if (isfinite(other) && busy == 2)
 		add_header(r, "Machine", kb_xasprintf("steady load: other "
 			   "tasks used %.0f%% of a CPU during the runs "
 			   "(median), %zu of %zu runs disturbed%s (a load "

@@ -126,6 +126,24 @@ double stats_runs_median_in(const struct kb_rmodel *m, const char *metric)
 	return runs_quantile(m, metric, 0.5);
 }
 
+double stats_runs_median_campaign_in(const struct kb_rmodel *m,
+				     const char *metric, size_t campaign)
+{
+	size_t k = kb_rmodel__metric(m, metric), r, n = 0;
+	double *x = kb_xcalloc(m->nruns + 1, sizeof(*x)), q = NAN;
+
+	if (k != KB_RMODEL_NONE)
+		for (r = 0; r < m->nruns; r++)
+			if (m->runs[r].campaign == campaign &&
+			    counted_ok(&m->runs[r]) &&
+			    isfinite(value_of(m, r, k)))
+				x[n++] = value_of(m, r, k);
+	if (n)
+		q = quantile_select(x, n, 0.5);
+	free(x);
+	return q;
+}
+
 int stats_machine_busy_in(const struct kb_rmodel *m, double *other_median,
 			  size_t *disturbed, size_t *total)
 {
@@ -138,6 +156,13 @@ int stats_machine_busy_in(const struct kb_rmodel *m, double *other_median,
 	stats_disturbed_counts_in(m, &all, 1, NULL, disturbed, total);
 	if (!set->present || !*total)
 		return -1;
+	/* merged campaigns (results_merge()): each run was judged against
+	 * its own campaign's level, which the merged model does not keep
+	 * (its limit is one campaign's: the verdict changed with the order
+	 * of the arguments, a break-it trial); the share alone decides */
+	if (m->campaigns.n > 2)
+		return (double)*disturbed > KB_BUSY_DISTURBED_SHARE *
+		       (double)*total;
 	if ((double)*disturbed > KB_BUSY_DISTURBED_SHARE * (double)*total ||
 	    (isfinite(other) && !isnan(set->other_cpu_limit) &&
 	     other > set->other_cpu_limit))

@@ -92,6 +92,10 @@ void stats_disturbed_counts_in(const struct kb_rmodel *m,
 			       const char *job, size_t *disturbed,
 			       size_t *total);
 double stats_runs_median_in(const struct kb_rmodel *m, const char *metric);
+/* The same over the counted runs of campaign index campaign of a merged
+ * model (kb_rrun.campaign, results/rmodel.h). */
+double stats_runs_median_campaign_in(const struct kb_rmodel *m,
+				     const char *metric, size_t campaign);
 
 #define KB_BUSY_DISTURBED_SHARE 0.05	/* of the counted runs */
 
@@ -105,9 +109,11 @@ double stats_runs_median_in(const struct kb_rmodel *m, const char *metric);
  * the campaign's own level, against which its runs are not disturbed,
  * but not a quiet machine: 2, "a steady load", when neither holds and
  * the median is above disturbed_other_cpu_pct itself (the floor of the
- * limit, 40% of a CPU by default).  Returns 1 busy, 2 steady load, 0
- * quiet, -1 when stats_mark_disturbed_in() has not run on m or it has no
- * counted run.
+ * limit, 40% of a CPU by default).  A merged model (several campaigns,
+ * each run judged against its own campaign's level, which it does not
+ * keep): the share of disturbed runs alone.  Returns 1 busy, 2 steady
+ * load, 0 quiet, -1 when stats_mark_disturbed_in() has not run on m or
+ * it has no counted run.
  * *other_median (may be NULL): the median task.other.cpu_pct or NAN;
  * *disturbed, *total: as stats_disturbed_counts_in() for all
  * configurations and jobs. */

@@ -359,6 +359,16 @@ done
 "$KBENCH" report -f json "$tmp/sup1" "$tmp/sup2" >"$tmp/sup.json" 2>/dev/null
 check "a merged report: 'Retried: 2 run(s) superseded', and its JSON lists both, each with its campaign" \
 	"grep -q 'Retried:     2 run(s) superseded' '$tmp/sup.txt' && [ \"\$(jq -r '[.superseded[] | .campaign + \" \" + .key] | join(\",\")' '$tmp/sup.json')\" = 'sup1 sup1:running,NM=1/randread-4k/002,sup2 sup2:running,NM=1/randread-4k/002' ]"
+# a merged report's Machine line: each campaign's median, judged the same
+# whatever the order (a break-it trial: "busy" one way, "steady load" the
+# other, from the first campaign's limit and the pooled median)
+"$KBENCH" report -f json "$repo/tests/data/push/demo" >"$tmp/mq.json" 2>/dev/null
+jq '.runs |= map(.metrics["task.other.cpu_pct"] = 5)' "$tmp/mq.json" >"$tmp/q.json"
+jq '.runs |= map(.metrics["task.other.cpu_pct"] = 98)' "$tmp/mq.json" >"$tmp/s.json"
+"$KBENCH" report --from-json "$tmp/q.json" --from-json "$tmp/s.json" 2>/dev/null | grep -A2 '^Machine' | tr -s ' \n' ' ' >"$tmp/qs.txt"
+"$KBENCH" report --from-json "$tmp/s.json" --from-json "$tmp/q.json" 2>/dev/null | grep -A2 '^Machine' | tr -s ' \n' ' ' >"$tmp/sq.txt"
+check "merged Machine line: steady load either order, each campaign's median named" \
+	"grep -q 'Machine: steady load: other tasks used 5% (demo), 98% (demo(2)) of a CPU' '$tmp/qs.txt' && grep -q 'Machine: steady load: other tasks used 98% (demo), 5% (demo(2))' '$tmp/sq.txt'"
 # a metrics.json whose status kbench never writes: said, counted failed
 cp -r "$repo/tests/data/push/demo" "$tmp/st"
 f="$tmp/st/runs/running,NM=0/randread-4k/001/metrics.json"
