@@ -1319,10 +1319,10 @@ static void warn_preamble(struct ctx *c, const char *buf, size_t from,
 	if (more)
 		warnf(c, "... and %d more non-JSON preamble lines", more);
 	if (terse == 1)
-		warnf(c, "line %d is fio terse output (--output-format=terse,json?): not read, the JSON document is",
+		warnf(c, "line %d is fio terse output (--output-format=terse,json?): not read; the JSON document after it is",
 		      terse_first);
 	else if (terse)
-		warnf(c, "%d lines from line %d to %d are fio terse output (--output-format=terse,json?): not read, the JSON document is",
+		warnf(c, "%d lines from line %d to %d are fio terse output (--output-format=terse,json?): not read; the JSON document after them is",
 		      terse, terse_first, terse_last);
 }
 

@@ -472,7 +472,7 @@ static void test_terse_then_json(void **state)
 	if (run_kbench(args, &out, &err) != 0)
 		fail_msg("kbench parse of terse,json output failed:\n%s", err);
 	assert_int_equal(count_lines(out), 1);
-	assert_non_null(strstr(err, "2 lines from line 1 to 2 are fio terse output (--output-format=terse,json?): not read, the JSON document is"));
+	assert_non_null(strstr(err, "2 lines from line 1 to 2 are fio terse output (--output-format=terse,json?): not read; the JSON document after them is"));
 	assert_null(strstr(err, "preamble line"));
 	args[2] = DATA "B05.json";
 	assert_int_equal(run_kbench(args, &out1, &err1), 0);
