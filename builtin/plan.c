@@ -105,6 +105,7 @@ static int plan_campaign(const char *dir, const char *conf, int list,
 	size_t i, nok = 0, nfailed = 0, nleft = 0, nother = 0;
 	char eb[32], lb[KB_ITER_LABEL_MAX];
 	int is_campaign = kb_exists(cj);
+	long running;
 
 	free(cj);
 	if (!is_campaign) {
@@ -168,6 +169,8 @@ static int plan_campaign(const char *dir, const char *conf, int list,
 	if (!nleft)
 		printf("nothing left to run: kbench report %s renders the "
 		       "tables\n", dir);
+	else if ((running = campaign_running_pid(dir)) > 0)
+		printf("a kbench (PID %ld) is running it now\n", running);
 	else
 		printf("kbench run -o %s resumes it\n", dir);
 	if (c.cfg.iterations_auto)

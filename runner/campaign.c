@@ -257,6 +257,32 @@ static long lock_holder(int fd)
 	return pid;
 }
 
+long campaign_running_pid(const char *dir)
+{
+	char *path = kb_path_join(dir, ".lock"), comm[32] = "", *cp;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	long pid;
+	FILE *f;
+
+	free(path);
+	if (fd < 0)
+		return 0;
+	pid = lock_holder(fd);
+	close(fd);
+	if (pid <= 0)
+		return 0;
+	/* the PID of a kbench that ended may be another program's now */
+	cp = kb_xasprintf("/proc/%ld/comm", pid);
+	f = fopen(cp, "re");
+	free(cp);
+	if (!f)
+		return 0;
+	if (!fgets(comm, sizeof(comm), f))
+		comm[0] = '\0';
+	fclose(f);
+	return strncmp(comm, "kbench", 6) ? 0 : pid;
+}
+
 static int campaign_lock_try(const char *dir, int tries)
 {
 	char *path;

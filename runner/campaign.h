@@ -64,6 +64,11 @@ int campaign_open_guest(struct kb_campaign *c, const char *dir);
  * another kbench holds it, or -errno. */
 int campaign_lock(const char *dir);
 
+/* The PID of the kbench running the campaign in dir (written into
+ * DIR/.lock by campaign_lock()), when that process exists and is a
+ * kbench; 0 otherwise.  Takes no lock (kbench plan -o DIR). */
+long campaign_running_pid(const char *dir);
+
 /* -EEXIST with a message when dir exists, holds files and is not a
  * campaign (no campaign.json): kbench run refuses it before it makes or
  * removes anything there.  0 otherwise (missing, empty, or a campaign). */

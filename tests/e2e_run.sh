@@ -100,8 +100,11 @@ sleep 0.7        # now in the middle of the third run
 nm_during=$(cat /sys/block/$bdev/queue/nomerges)
 "$KBENCH" run -q -o "$c2" >/dev/null 2>"$tmp/lock.err"
 lrc=$?
+"$KBENCH" plan -o "$c2" >"$tmp/plan-live.out" 2>/dev/null
 check "a second kbench on a running campaign is refused (exit $lrc), naming the first's PID ($pid), which goes on" \
 	"[ $lrc -eq 1 ] && grep -q 'another kbench (PID $pid) is running this campaign' $tmp/lock.err && grep -q 'or kill $pid ' $tmp/lock.err && kill -0 $pid && [ -e $c2/tunables.saved.json ]"
+check "... plan -o DIR meanwhile names it running (PID $pid), not 'resumes it'" \
+	"grep -q 'a kbench (PID $pid) is running it now' '$tmp/plan-live.out' && ! grep -q 'resumes it' '$tmp/plan-live.out'"
 kill -INT $pid
 wait $pid
 rc=$?
