@@ -9,7 +9,6 @@
  * any file could not be parsed, 2 on a usage error. */
 #include "builtin/builtin.h"
 #include "lib/err.h"
-#include "lib/str.h"
 #include "lib/file.h"
 #include "parsers/fio_json.h"
 #include "parsers/fio_log.h"
@@ -211,17 +210,8 @@ static void bad_option(const char *arg, int missing)
 			break;
 	if (!o->name) {
 		/* the option meant, as every command's kb_bad_option() */
-		const char *best = NULL;
-		size_t bestd = (size_t)-1;
-		char name[64];
+		const char *best = kb_option_near(kb_parse_options, arg);
 
-		if (n < sizeof(name)) {
-			memcpy(name, arg + 2, n);
-			name[n] = '\0';
-			for (o = kb_parse_options; o->name; o++)
-				if (kb_nearer(name, o->name, &bestd))
-					best = o->name;
-		}
 		if (best)
 			kb_error("parse: unknown option '%.*s'; did you mean "
 				 "'--%s'? (see kbench parse --help)", (int)n + 2,

@@ -14,8 +14,7 @@ int kb_silent;
  * naming it were not). */
 static void vmsg(const char *prefix, const char *fmt, va_list ap)
 {
-	char *msg, *p, *q;
-	size_t k;
+	char *msg;
 
 	if (kb_silent)
 		return;
@@ -24,16 +23,7 @@ static void vmsg(const char *prefix, const char *fmt, va_list ap)
 			"'%s')\n", prefix, fmt);
 		return;
 	}
-	for (p = q = msg; *p; ) {	/* in place: no allocation */
-		k = kb_control_len(p);
-		if (!k || *p == '\n' || *p == '\t') {
-			*q++ = *p++;
-			continue;
-		}
-		*q++ = '?';
-		p += k;
-	}
-	*q = '\0';
+	kb_str_show(msg, "\n\t");
 	fprintf(stderr, "kbench: %s%s\n", prefix, msg);
 	free(msg);
 }

@@ -49,9 +49,9 @@ size_t kb_control_len(const char *s)
 	return 0;
 }
 
-char *kb_xstr_shown(const char *s, const char *keep)
+void kb_str_show(char *s, const char *keep)
 {
-	char *o = kb_xmalloc(strlen(s) + 1), *q = o;
+	char *q = s;
 	size_t k;
 
 	while (*s) {
@@ -64,6 +64,13 @@ char *kb_xstr_shown(const char *s, const char *keep)
 		s += k;
 	}
 	*q = '\0';
+}
+
+char *kb_xstr_shown(const char *s, const char *keep)
+{
+	char *o = kb_xstrdup(s);
+
+	kb_str_show(o, keep);
 	return o;
 }
 

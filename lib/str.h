@@ -26,6 +26,10 @@ size_t kb_control_len(const char *s);
  * ESC [ 3 1 m turned the rest of the terminal red). */
 char *kb_xstr_shown(const char *s, const char *keep);
 
+/* kb_xstr_shown() in place (s only shrinks): for a caller that must not
+ * allocate (lib/err.c, whose messages say "out of memory"). */
+void kb_str_show(char *s, const char *keep);
+
 /* The comma-separated items of arg appended to the NULL-terminated
  * *list (*n items), each item once (`-m read.iops -m read.iops` printed
  * the table twice): the items point into a copy of arg kept in *keep

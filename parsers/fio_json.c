@@ -150,12 +150,11 @@ static void flagf(struct ctx *c, const char *fmt, ...)
 	json_array_append_new(c->flags, json_string(buf));
 }
 
-/* A value fio cannot mean: negative, or the wrap-around of an unsigned
- * 64-bit counter (fio's fields are uint64_t; 2^63 ns is 292 years). */
-static int impossible(double v)
+int fio_value_impossible(double v)
 {
 	return v < 0 || v >= 9.2e18;
 }
+
 
 /* Copy at most MAX_QUOTE bytes of [s, s+n) into out for quoting, trimmed
  * of trailing blanks and CR, control characters shown as '?'. */
@@ -475,7 +474,7 @@ static void check_percentiles(struct ctx *c, const char *dname, int k,
 	for (i = 0; i < NR_PCT; i++) {
 		if (!s->has_pct[i])
 			continue;
-		if (impossible(s->pct_ns[i])) {
+		if (fio_value_impossible(s->pct_ns[i])) {
 			warnf(c, "job '%s': %s.%s = %.17g is impossible: %s.%s_p50/p99/p999 dropped",
 			      c->jobname, dname, pct_names[k][i], s->pct_ns[i],
 			      dname, lk_names[k]);
@@ -501,7 +500,7 @@ static void check_percentiles(struct ctx *c, const char *dname, int k,
 static int drop_if_impossible(struct ctx *c, const char *dname,
 			      const char *what, double v)
 {
-	if (!impossible(v))
+	if (!fio_value_impossible(v))
 		return 0;
 	warnf(c, "job '%s': %s.%s = %.17g is impossible (negative or a wrapped counter): %s.%s dropped",
 	      c->jobname, dname, what, v, dname, what);
@@ -534,7 +533,7 @@ static int read_mean(struct ctx *c, const char *dname, const json_t *blk,
 	struct lat_mean *lm = &s->mean[k];
 	double mean, n;
 
-	if (blk && num(blk, "N", &n) && impossible(n)) {
+	if (blk && num(blk, "N", &n) && fio_value_impossible(n)) {
 		warnf(c, "job '%s': %s.%s.N = %.17g is impossible (negative or a wrapped counter): its mean and percentiles dropped",
 		      c->jobname, dname, lm_blocks[k], n);
 		return 0;
@@ -561,7 +560,7 @@ static json_t *parse_dir(struct ctx *c, const char *dname, const json_t *d,
 	json_t *o;
 
 	have_total = num(d, "total_ios", &total);
-	if (have_total && impossible(total)) {
+	if (have_total && fio_value_impossible(total)) {
 		/* said, and judged as without it (it dropped the direction,
 		 * IOPS included, without a word: a break-it trial) */
 		warnf(c, "job '%s': %s.total_ios = %.17g is impossible (negative or a wrapped counter): ignored",
@@ -572,7 +571,7 @@ static json_t *parse_dir(struct ctx *c, const char *dname, const json_t *d,
 	num(d, "io_bytes", &io);
 	if (have_total)
 		s->has_io = total > 0;
-	else if (clat && num(clat, "N", &n) && !impossible(n))
+	else if (clat && num(clat, "N", &n) && !fio_value_impossible(n))
 		s->has_io = n > 0;
 	else
 		s->has_io = io > 0;
@@ -610,7 +609,7 @@ static json_t *parse_dir(struct ctx *c, const char *dname, const json_t *d,
 	else
 		runtime = 0;
 	s->weight = have_total ? total : s->iops * runtime / 1000.0;
-	if (impossible(s->weight))
+	if (fio_value_impossible(s->weight))
 		s->weight = 0;
 
 	if (read_mean(c, dname, clat, mult, LM_CLAT, s, o)) {
@@ -2473,11 +2472,7 @@ json_t *fio_parse_buf_opts(const char *name, const char *buf, size_t len,
 		}
 		if (!known_bad && je.position > 0 && off >= zone.hi)
 			zone_build(&zone, buf, off, off + (size_t)je.position);
-		if (!object_start(buf, off, len)) {
-			p = off + 1;
-			continue;
-		}
-		if (known_bad) {
+		if (known_bad || !object_start(buf, off, len)) {
 			p = off + 1;
 			continue;
 		}

@@ -192,4 +192,9 @@ json_t *fio_parse_file_opts(const char *path, const struct fio_parse_opts *o,
  * (plus "; N more jobs failed" when several did).  msg may be NULL. */
 int fio_result_error(const json_t *parsed, char *msg, size_t msglen);
 
+/* A value fio cannot mean: negative, or the wrap-around of an unsigned
+ * 64-bit counter (fio's fields are uint64_t; 2^63 ns is 292 years).  The
+ * one rule of both parsers: JSON here, terse (parsers/fio_terse.c). */
+int fio_value_impossible(double v);
+
 #endif

@@ -1,6 +1,7 @@
 /* parsers/fio_terse.c - fio terse v3 output (see fio_terse.h and fio's
  * HOWTO "Terse output" for the field layout). */
 #include "parsers/fio_terse.h"
+#include "parsers/fio_json.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -48,14 +49,6 @@ static void set_num(json_t *o, const char *key, double v)
 		json_object_set_new(o, key, json_real(v));
 }
 
-/* A value fio cannot mean: negative, or the wrap-around of an unsigned
- * 64-bit counter (fio prints its terse fields from uint64_t counters and
- * non-negative means; the JSON parser's rule, parsers/fio_json.c). */
-static int impossible(double v)
-{
-	return v < 0 || v >= 9.2e18;
-}
-
 /* d.key = raw x scale, or, when raw is impossible, a warning naming the
  * field and nothing set (the metric is n/a, as in the JSON parser). */
 static void put(json_t *d, const char *dname, const char *key, int field,
@@ -63,7 +56,7 @@ static void put(json_t *d, const char *dname, const char *key, int field,
 {
 	char w[256];
 
-	if (!impossible(raw)) {
+	if (!fio_value_impossible(raw)) {	/* fio_json.h */
 		set_num(d, key, raw * scale);
 		return;
 	}
