@@ -483,9 +483,7 @@ static char *registry_claim(const char *tpath, char *current,
 		/* the name says one tunable, the record another: not ours */
 		kb_warn("%s records tunable %s, not %s: ignored", rp, old.path,
 			tpath);
-		e = 0;
-		o = owner = NULL;
-		pid = 0;
+		e = 0;	/* o, owner and pid are read only with e */
 	}
 	if (e && !rec_mine(&old) && rec_device_gone(&old)) {
 		/* a device gone with its kbench: not what is there now */
@@ -493,8 +491,6 @@ static char *registry_claim(const char *tpath, char *current,
 			"(diskseq %s): dropped, the value now is the original",
 			rp, tpath, old.diskseq);
 		e = 0;
-		o = owner = NULL;
-		pid = 0;
 	}
 	if (e && !rec_mine(&old) && rec_alive(&old)) {
 		kb_error("%s is being changed by another kbench (pid %ld, "
