@@ -1211,6 +1211,8 @@ struct fail_zone {
 	size_t lo, hi;		/* the failed candidate's [lo, hi) */
 	size_t *open;		/* the openers that stay open at hi, sorted */
 	size_t n, cap;
+	int lenient;		/* its error is one the lenient reading
+				 * may fix (lenient_may_fix()) */
 };
 
 /* buf[lo..hi) was read by jansson without error: strings and brackets are
@@ -1263,6 +1265,39 @@ static int zone_has(const struct fail_zone *z, size_t off)
 			b = m;
 	}
 	return a < z->n && z->open[a] == off;
+}
+
+/* May the lenient reading (below) read what jansson failed on with je,
+ * s being the candidate's text?  Its copy changes only strings holding a
+ * control character or bytes that are not UTF-8, and parses with
+ * JSON_ALLOW_NUL: where jansson stopped for another reason, outside a
+ * string, the copy is the same text up to there and fails there too.
+ * Not trying it keeps a '{' per few bytes (a '{' in each string, every
+ * candidate failing early) from costing a lenient scan of up to
+ * LENIENT_MAX_DEPTH levels each: 14 s for 3.2 MB. */
+static int lenient_may_fix(const char *s, const json_error_t *je)
+{
+	size_t i;
+	int in_str = 0;
+
+	switch (json_error_code(je)) {
+	case json_error_invalid_utf8:
+	case json_error_null_character:
+		return 1;
+	case json_error_invalid_syntax:
+		break;
+	default:
+		return 0;
+	}
+	/* jansson read s[0 .. position) as valid tokens: a plain scan says
+	 * whether it stopped inside a string (a control character) */
+	for (i = 0; i < (size_t)je->position; i++) {
+		if (in_str && s[i] == '\\')
+			i++;
+		else if (s[i] == '"')
+			in_str = !in_str;
+	}
+	return in_str;
 }
 
 /* Does the '{' at off open what looks like a JSON object ('{' then blanks
@@ -1584,7 +1619,8 @@ static void describe(const struct lz_level *st, int top, int is_key,
 /* The JSON object at s[0] == '{' (n bytes available) with its strings
  * repaired as described above.  Returns the repaired copy (malloc'd,
  * *outlen bytes) and in *used the bytes of s the object spans; NULL when
- * the object does not close within n bytes or nothing needed repairing. */
+ * the object does not close within n bytes or nothing needed repairing,
+ * *used then the bytes gone through. */
 static char *lenient_copy(const char *s, size_t n, size_t *used,
 			  size_t *outlen, struct lenient *lz)
 {
@@ -1727,20 +1763,26 @@ static char *lenient_copy(const char *s, size_t n, size_t *used,
 		}
 	}
 fail:
+	*used = i;
 	free(o.p);
 	return NULL;
 }
 
 /* Parse the document at s leniently (see lenient_copy()).  A new
- * reference, with *used set, or NULL. */
+ * reference, with *used set, or NULL.  The reading is added to work
+ * (NULL: not counted). */
 static json_t *lenient_load(const char *s, size_t n, size_t *used,
-			    struct lenient *lz)
+			    struct lenient *lz, struct fio_parse_work *work)
 {
 	size_t outlen = 0;
 	char *fixed = lenient_copy(s, n, used, &outlen, lz);
 	json_error_t je;
 	json_t *j;
 
+	if (work) {
+		work->lenient_reads++;
+		work->bytes += *used;
+	}
 	if (!fixed)
 		return NULL;
 	j = json_loadb(fixed, outlen, JSON_ALLOW_NUL, &je);
@@ -2411,7 +2453,7 @@ json_t *fio_parse_buf_opts(const char *name, const char *buf, size_t len,
 		int lenient = 0;
 		json_error_t je;
 		json_t *j;
-		int known_bad;
+		int known_bad, may_fix;
 
 		if (!q)
 			break;
@@ -2434,10 +2476,21 @@ json_t *fio_parse_buf_opts(const char *name, const char *buf, size_t len,
 				       JSON_DISABLE_EOF_CHECK, &je);
 			if (j && je.position > 0)
 				used = (size_t)je.position;
+			if (o && o->work) {
+				o->work->strict_reads++;
+				o->work->bytes += j ? used :
+						  (size_t)je.position;
+			}
+		} else if (j && o && o->work) {
+			o->work->strict_reads++;
+			o->work->bytes += used;
 		}
-		if (!j && object_start(buf, off, len)) {
-			/* only after the strict parse failed */
-			j = lenient_load(buf + off, len - off, &used, lz);
+		may_fix = !j && (known_bad ? zone.lenient :
+				 lenient_may_fix(buf + off, &je));
+		/* only after the strict parse failed, where it may help */
+		if (may_fix && object_start(buf, off, len)) {
+			j = lenient_load(buf + off, len - off, &used, lz,
+					 o ? o->work : NULL);
 			lenient = j != NULL;
 		}
 		if (j && is_fio_doc(j) && used > 0) {
@@ -2470,8 +2523,10 @@ json_t *fio_parse_buf_opts(const char *name, const char *buf, size_t len,
 			line += count_lines(buf, off, p);
 			continue;
 		}
-		if (!known_bad && je.position > 0 && off >= zone.hi)
+		if (!known_bad && je.position > 0 && off >= zone.hi) {
 			zone_build(&zone, buf, off, off + (size_t)je.position);
+			zone.lenient = may_fix;
+		}
 		if (known_bad || !object_start(buf, off, len)) {
 			p = off + 1;
 			continue;

@@ -36,7 +36,8 @@
  * fio escapes only '\\' and '"' in its strings (json.c strdup_escape()),
  * so a job option holding a TAB or bytes that are not UTF-8 makes the
  * document invalid JSON (../shared/cases/B36).  Only when the strict parse
- * of a document fails, it is read again leniently: raw control characters
+ * of a document fails inside a string (or on bytes that are not UTF-8, or
+ * on \u0000), it is read again leniently: raw control characters
  * (0x00-0x1F) inside strings escaped, bytes that are not UTF-8 replaced
  * by U+FFFD, with one warning per string naming the characters, the line
  * and the key ("fio wrote an unescaped control character (TAB) in a
@@ -118,6 +119,17 @@
 json_t *fio_parse_buf(const char *name, const char *buf, size_t len,
 		      char *err, size_t errlen);
 
+/* The reading's work, counted for tests that check it stays linear in
+ * the input (a '{' every few bytes, each a candidate document start). */
+struct fio_parse_work {
+	unsigned long long strict_reads;	/* candidates read by the
+						 * streaming pass or jansson */
+	unsigned long long lenient_reads;	/* candidates read leniently
+						 * (after a strict failure
+						 * the lenient copy may fix) */
+	unsigned long long bytes;	/* bytes those reads went through */
+};
+
 /* What fio_parse_*_opts() knows beyond the file. */
 struct fio_parse_opts {
 	unsigned long long ram_bytes;	/* RAM of the machine fio ran on
@@ -137,6 +149,9 @@ struct fio_parse_opts {
 	struct kb_lat_bins *bins_out;
 	const char *bins_direction;
 	enum kb_lat_kind bins_kind;
+	/* When not NULL, fio_parse_buf_opts() adds its work to *work (not
+	 * the chunked reading of fio_parse_file_opts()). */
+	struct fio_parse_work *work;
 	/* fio_parse_file_opts() only: */
 	size_t read_chunk_bytes;	/* bytes per read() of a regular file
 					 * read in chunks; 0: FIO_READ_CHUNK_BYTES
