@@ -10,6 +10,7 @@
 #include "builtin/builtin.h"
 #include "lib/err.h"
 #include "lib/file.h"
+#include "lib/str.h"
 #include "parsers/fio_json.h"
 #include "parsers/fio_log.h"
 #include "parsers/fio_print.h"
@@ -181,8 +182,9 @@ const struct kb_arg_spec kb_parse_args[] = {
  * parse does not have). */
 static void bad_option(const char *arg, int missing)
 {
-	const struct option *o;
-	size_t n;
+	const struct option *o, *meant = NULL;
+	size_t n, nmeant = 0, k = 0;
+	char *list = NULL;
 
 	/* a long option: optopt is 0 (unknown) or its val, and getopt has
 	 * moved past it; a short one (-x, or inside -qx, where arg is the
@@ -204,11 +206,21 @@ static void bad_option(const char *arg, int missing)
 				 "parse --help)", optopt);
 		return;
 	}
+	/* the options the name before '=' abbreviates; an exact name is
+	 * the one (getopt_long takes it before any longer one) */
 	n = strcspn(arg + 2, "=");
-	for (o = kb_parse_options; o->name; o++)
-		if (strlen(o->name) >= n && !strncmp(o->name, arg + 2, n))
+	for (o = kb_parse_options; o->name && n; o++) {
+		if (strncmp(o->name, arg + 2, n))
+			continue;
+		if (!o->name[n]) {
+			meant = o;
+			nmeant = 1;
 			break;
-	if (!o->name) {
+		}
+		if (!nmeant++)
+			meant = o;
+	}
+	if (!meant) {
 		/* the option meant, as every command's kb_bad_option() */
 		const char *best = kb_option_near(kb_parse_options, arg);
 
@@ -219,15 +231,25 @@ static void bad_option(const char *arg, int missing)
 		else
 			kb_error("parse: unknown option '%.*s' (see kbench "
 				 "parse --help)", (int)n + 2, arg);
-	}
-	else if (missing)
+	} else if (nmeant > 1) {
+		/* '--lo': "--logs or --log-avg-msec" */
+		for (o = kb_parse_options; o->name; o++)
+			if (!strncmp(o->name, arg + 2, n))
+				kb_str_append(&list, ++k < nmeant ? ", " :
+					      " or ", "--%s", o->name);
+		kb_error("parse: option '%.*s' is ambiguous: %s (see kbench "
+			 "parse --help)", (int)n + 2, arg, list);
+		free(list);
+	} else if (missing) {
 		kb_error("parse: --%s needs a value (see kbench parse --help)",
-			 o->name);
-	else if (arg[2 + n] == '=' && o->has_arg == no_argument)
-		kb_error("parse: --%s takes no value ('%s')", o->name, arg);
-	else
-		kb_error("parse: '%s': ambiguous or bad option (see kbench "
-			 "parse --help)", arg);
+			 meant->name);
+	} else if (arg[2 + n] == '=' && meant->has_arg == no_argument) {
+		kb_error("parse: --%s takes no value ('%s')", meant->name,
+			 arg);
+	} else {
+		kb_error("parse: '%s': bad option (see kbench parse --help)",
+			 arg);
+	}
 }
 
 /* Does a line of buf[0..len) start (after blanks) with '{'? */

@@ -298,6 +298,11 @@ check "README's csv example record is kbench's own output" \
 "$KBENCH" parse --comapct x >/dev/null 2>"$tmp/po4.err"; rc4=$?
 check "parse --ram / --compact=1 / --bogus / --comapct: exit 2, each named as written, the option meant suggested ($rc1 $rc2 $rc3 $rc4)" \
 	"[ $rc1 -eq 2 ] && [ $rc2 -eq 2 ] && [ $rc3 -eq 2 ] && [ $rc4 -eq 2 ] && grep -q 'parse: --ram needs a value' '$tmp/po1.err' && grep -q 'parse: --compact takes no value' '$tmp/po2.err' && grep -q \"parse: unknown option '--bogus'\" '$tmp/po3.err' && grep -q \"parse: unknown option '--comapct'; did you mean '--compact'?\" '$tmp/po4.err'"
+# an abbreviation of several options names them (getopt_long's 'ambiguous')
+"$KBENCH" parse --lo x >/dev/null 2>"$tmp/po5.err"; rc5=$?
+"$KBENCH" parse --log=5 x >/dev/null 2>"$tmp/po6.err"; rc6=$?
+check "parse --lo / --log=5: exit 2, ambiguous, naming --logs and --log-avg-msec ($rc5 $rc6)" \
+	"[ $rc5 -eq 2 ] && [ $rc6 -eq 2 ] && grep -q \"parse: option '--lo' is ambiguous: --logs or --log-avg-msec (see kbench parse --help)\" '$tmp/po5.err' && grep -q \"parse: option '--log' is ambiguous: --logs or --log-avg-msec\" '$tmp/po6.err'"
 "$KBENCH" report --from-json "$fixture" --map 'running,NM=1=running,NM=0' \
 	>"$tmp/m.out" 2>"$tmp/m.err"
 rc=$?
