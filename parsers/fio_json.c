@@ -2595,6 +2595,9 @@ struct chunked {
 	size_t chunk;		/* bytes per read */
 	int eof;
 	struct fio_safe_state safe;
+	char *head;		/* the file's first head_n bytes read, of
+				 * head_max wanted (fio_parse_opts head) */
+	size_t head_n, head_max;
 };
 
 /* Append up to one chunk to the window: 1 bytes read, 0 end of file, -1
@@ -2614,6 +2617,14 @@ static int chunk_read(struct chunked *r)
 	if (got <= 0) {
 		r->eof = 1;
 		return got < 0 ? -1 : 0;
+	}
+	if (r->head_n < r->head_max) {
+		size_t k = r->head_max - r->head_n;
+
+		if (k > (size_t)got)
+			k = (size_t)got;
+		memcpy(r->head + r->head_n, r->w + r->n, k);
+		r->head_n += k;
 	}
 	if (!fio_stream_safe_piece(&r->safe, r->w + r->n, (size_t)got))
 		return -1;
@@ -2667,6 +2678,10 @@ static json_t *parse_chunked(const char *path, size_t chunk,
 	r.fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (r.fd < 0)
 		return NULL;
+	if (o && o->head) {
+		r.head_max = o->head_max;
+		r.head = kb_xmalloc(r.head_max + 1);
+	}
 	want_bins(&c, o);
 	c.warnings = json_array();
 	c.flags = json_array();
@@ -2730,9 +2745,15 @@ static json_t *parse_chunked(const char *path, size_t chunk,
 	r.w = NULL;
 	*whole = 0;
 	res = build_result(&c, &d, &src, o);
+	if (r.head) {
+		r.head[r.head_n] = '\0';
+		*o->head = r.head;
+		r.head = NULL;
+	}
 out:
 	if (r.fd >= 0)
 		close(r.fd);
+	free(r.head);
 	free(r.w);
 	docs_free(&d);
 	json_decref(c.warnings);
@@ -2754,6 +2775,8 @@ json_t *fio_parse_file_opts(const char *path, const struct fio_parse_opts *o,
 	json_t *res;
 	int rc, whole = 1, reg = stat(path, &st) == 0 && S_ISREG(st.st_mode);
 
+	if (o && o->head)
+		*o->head = NULL;
 	/* fio's largest outputs (json+ of many jobs) are tens of MB; a
 	 * disk image or a core file given by mistake is not read whole */
 	if (reg && st.st_size > FIO_MAX_OUTPUT_BYTES) {
@@ -2787,6 +2810,13 @@ json_t *fio_parse_file_opts(const char *path, const struct fio_parse_opts *o,
 			kb_fmt(err, errlen, "%s: cannot read: %s", path,
 			       strerror(-rc));
 		return NULL;
+	}
+	if (o && o->head) {
+		size_t hl = len < o->head_max ? len : o->head_max;
+
+		*o->head = kb_xmalloc(hl + 1);
+		memcpy(*o->head, buf, hl);
+		(*o->head)[hl] = '\0';
 	}
 	res = fio_parse_buf_opts(path, buf, len, o, err, errlen);
 	free(buf);

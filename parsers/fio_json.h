@@ -161,6 +161,15 @@ struct fio_parse_opts {
 				 * in chunks, 1: read whole (dom_only, not a
 				 * regular file, or the chunked reading gave
 				 * way to fio_parse_buf_opts()) */
+	/* When head is not NULL, *head is set to the file's first bytes as
+	 * read, at most head_max (fewer for a shorter file), NUL-terminated
+	 * (a NUL byte in them ends the text), malloc'd: the caller frees
+	 * it; NULL when the file was not read (cannot be opened or read,
+	 * larger than FIO_MAX_OUTPUT_BYTES).  For what fio writes before
+	 * its report ("fio: terminating on signal N", parsers/run_dir.c)
+	 * without reading the file again. */
+	char **head;
+	size_t head_max;
 };
 
 /* The message of a run flagged "suspect": "page_cache" (../shared/cases/

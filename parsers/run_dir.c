@@ -8,11 +8,9 @@
 #include "parsers/json_file.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static double num(const json_t *o, const char *k, double def)
 {
@@ -379,27 +377,20 @@ static const char *run_work(const char *dir, const json_t *fio)
 	return work;
 }
 
+/* The bytes of fio.json's head searched for fio's messages. */
+#define FIO_HEAD_BYTES 65536
+
 /* fio's "fio: terminating on signal N" (its signal handler, fio's
- * backend.c) in the head of its output or in its stderr: a signal from
- * outside kbench stopped it, to whichever of its processes it went (a
- * SIGTERM to the job process: fio exits 0 with the part it ran, a
+ * backend.c) in head, the head of its output (FIO_HEAD_BYTES, as the
+ * parser read it: the file is not read again), or in its stderr: a signal
+ * from outside kbench stopped it, to whichever of its processes it went
+ * (a SIGTERM to the job process: fio exits 0 with the part it ran, a
  * break-it trial: recorded ok and counted); N, or 0. */
-static int fio_terminated(const char *fiopath, const char *se_text)
+static int fio_terminated(const char *head, const char *se_text)
 {
 	static const char tag[] = "fio: terminating on signal ";
-	char head[65537];
-	const char *p = NULL;
-	ssize_t n = -1;
-	int fd = open(fiopath, O_RDONLY | O_CLOEXEC);
+	const char *p = head ? strstr(head, tag) : NULL;
 
-	if (fd >= 0) {
-		n = read(fd, head, sizeof(head) - 1);
-		close(fd);
-	}
-	if (n > 0) {
-		head[n] = '\0';
-		p = strstr(head, tag);
-	}
 	if (!p && se_text)
 		p = strstr(se_text, tag);
 	return p ? atoi(p + sizeof(tag) - 1) : 0;
@@ -416,7 +407,10 @@ json_t *run_dir_parse(const char *dir)
 	char reason[2048] = "", err[1024] = "", ran[128] = "", tail[512];
 	char miss[1024];
 	int nmiss;
-	struct fio_parse_opts fo = { .side_name = "fio.stderr" };
+	char *fio_head = NULL;
+	struct fio_parse_opts fo = { .side_name = "fio.stderr",
+				     .head = &fio_head,
+				     .head_max = FIO_HEAD_BYTES };
 	double runtime, elapsed;
 	int exit_status, group_left, tail_said = 0, tsig;
 
@@ -507,7 +501,7 @@ json_t *run_dir_parse(const char *dir)
 			 "(fio's status for those)%s%s%s", ran,
 			 tail[0] ? ": " : "", tail);
 		tail_said = 1;
-	} else if ((tsig = fio_terminated(fiopath, fio_stderr)) > 0) {
+	} else if ((tsig = fio_terminated(fio_head, fio_stderr)) > 0) {
 		snprintf(reason, sizeof(reason), "fio stopped by signal %d from "
 			 "outside kbench ('fio: terminating on signal %d'), "
 			 "exit status %d%s: what it measured is cut short",
@@ -601,6 +595,7 @@ out:
 	json_decref(fio);
 	json_decref(run);
 	free(fio_stderr);
+	free(fio_head);
 	free(runpath);
 	free(fiopath);
 	free(sepath);

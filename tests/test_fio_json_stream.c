@@ -185,18 +185,35 @@ static void test_corpus_same_results(void **state)
 
 /* The result of path read in chunks of chunk bytes against the whole
  * file read by jansson (dom); *whole says whether the chunked reading
- * gave way. */
+ * gave way.  Either way the head handed back is the file's first 30
+ * bytes (to a NUL byte). */
 static void check_chunked(const char *path, size_t chunk, int *whole)
 {
 	int w = -1;
+	char *h1 = NULL, *h2 = NULL, *text = NULL;
+	size_t len = 0, hl;
 	struct fio_parse_opts ck = { .ram_bytes = 1ULL << 30,
 				     .read_chunk_bytes = chunk,
-				     .read_whole = &w };
+				     .read_whole = &w, .head = &h1,
+				     .head_max = 30 };
 	struct fio_parse_opts dom = { .ram_bytes = 1ULL << 30,
-				      .dom_only = 1 };
+				      .dom_only = 1, .head = &h2,
+				      .head_max = 30 };
 	char e1[1024] = "", e2[1024] = "";
 	json_t *a = fio_parse_file_opts(path, &ck, e1, sizeof(e1));
 	json_t *b = fio_parse_file_opts(path, &dom, e2, sizeof(e2));
+
+	assert_int_equal(kb_read_file(path, &text, &len, 0), 0);
+	hl = len < 30 ? len : 30;
+	assert_non_null(h1);
+	assert_non_null(h2);
+	assert_string_equal(h1, h2);
+	if (memcmp(h1, text, strlen(h1)) ||
+	    (strlen(h1) != hl && !memchr(text, 0, hl)))
+		fail_msg("%s, chunks of %zu: head '%s'", path, chunk, h1);
+	free(h1);
+	free(h2);
+	free(text);
 
 	if (((a || b) && !json_equal(a, b)) || strcmp(e1, e2)) {
 		char *sa = a ? json_dumps(a, JSON_COMPACT) : NULL;

@@ -578,6 +578,11 @@ static void test_failures(void **state)
 		free(text);
 		free(b05);
 	}
+	/* the same line before text that is not a report (read whole) */
+	failed_with(NULL, "fio: terminating on signal 2\ngarbage\n",
+		"{\"exit_status\": 0, \"signal\": 0, \"timed_out\": false, "
+		"\"elapsed_s\": 0.2, \"runtime_s\": 5}",
+		"fio stopped by signal 2 from outside kbench", NULL);
 	failed_with(NULL, "garbage, no JSON here\n",
 		"{\"exit_status\": 0, \"signal\": 0, \"timed_out\": false, "
 		"\"elapsed_s\": 5.1, \"runtime_s\": 5}", "unparsable fio output",
