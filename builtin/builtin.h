@@ -58,7 +58,8 @@ void kb_bad_option(const char *cmd, const struct option *options,
 
 /* The long option of options that word ("--metrc", "--metrc=x") is
  * within two edits of, for "did you mean"; NULL when word is no long
- * option, names one of options exactly, or none is near. */
+ * option, names one of options or abbreviates one (getopt_long's own
+ * message named what it meant), or none is near. */
 const char *kb_option_near(const struct option *options, const char *word);
 
 /* report --format (reports/report.h renders each) */

@@ -22,8 +22,11 @@ const char *kb_option_near(const struct option *options, const char *word)
 	memcpy(name, word + 2, len);
 	name[len] = '\0';
 	for (o = options; o && o->name; o++) {
-		if (!strcmp(o->name, name))
-			return NULL;	/* known: a value was missing */
+		/* known, or an abbreviation getopt_long resolved (its
+		 * error is then the value's) or called ambiguous, naming
+		 * the options: nothing nearer to say */
+		if (!strncmp(o->name, name, len))
+			return NULL;
 		if (kb_nearer(name, o->name, &bestd))
 			best = o->name;
 	}

@@ -724,6 +724,14 @@ static void test_exit_codes(void **state)
 			     NULL);
 			free(out);
 		}
+		/* an abbreviation getopt_long resolved, its value missing:
+		 * getopt's message, no "did you mean" the same option */
+		rc = compare(&out, a, r, "--metr", NULL);
+		assert_int_equal(rc, 2);
+		says(out, (const char *const[]){ "requires an argument",
+			"see 'kbench compare --help'", NULL },
+		     (const char *const[]){ "did you mean", NULL });
+		free(out);
 	}
 	free(arg);
 
