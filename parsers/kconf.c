@@ -63,6 +63,13 @@ static const char *next_target_metric(const char **t, size_t *len)
 	return *len ? w : NULL;
 }
 
+/* The keys whose value is a list: names separated by commas and/or
+ * blanks (baseline: a configuration id, VARIANT,LABEL=VALUE...). */
+static const char *const kconf_list_keys[] = {
+	"jobs", "profile", "keep", "hosts", "layouts", "target_metrics",
+	"baseline", NULL
+};
+
 /* kernels.conf's keys are the rows of kconf_opts[] below (fio's
  * fio_options[] is the model): name, section, how the value is read, where
  * it goes, its range and a line of help.  The parser, the "unknown key"
@@ -378,11 +385,10 @@ static void set_jobs(struct parser *p, const char *val)
 {
 	struct kb_config *cfg = p->cfg;
 	char *copy = kb_xstrdup(val), *save = NULL, *tok;
-	size_t i, len, ntok = 0;
+	size_t i, len;
 
 	for (tok = strtok_r(copy, " \t,", &save); tok;
 	     tok = strtok_r(NULL, " \t,", &save)) {
-		ntok++;
 		len = strlen(tok);
 		if (len > 4 && !strcmp(tok + len - 4, ".fio"))
 			tok[len - 4] = '\0';
@@ -406,9 +412,6 @@ static void set_jobs(struct parser *p, const char *val)
 		}
 		cfg->jobs[cfg->njobs++] = kb_xstrdup(tok);
 	}
-	if (!ntok)
-		perr(p, p->line,
-		     "jobs: no job names (expected e.g. jobs = randread-4k)");
 	free(copy);
 }
 
@@ -993,6 +996,9 @@ static void start_job_section(struct parser *p, const char *name)
 	p->jh->line = p->line;
 }
 
+static int list_empty_item(struct parser *p, const char *key,
+			   const char *val);
+
 /* A key of a [job NAME] section: hosts = only. */
 static void job_key(struct parser *p, const char *key, char *raw)
 {
@@ -1012,7 +1018,7 @@ static void job_key(struct parser *p, const char *key, char *raw)
 	}
 	p->jh->hosts_line = p->line;
 	val = expand(p, raw);
-	if (val)
+	if (val && !list_empty_item(p, key, val))
 		set_host_list(p, val, p->jh->hosts, p->jh->host_ports,
 			      &p->jh->nhosts);
 	free(val);
@@ -1585,7 +1591,7 @@ static const struct kconf_opt kconf_opts[] = {
 	G_FUNC("target", set_target,
 	       "/dev/DEVICE, loop:SIZE (default loop:256M), file:PATH or null_blk[: PARAMS]"),
 	{ "baseline", SEC_GLOBAL, KT_STRING, G_OFF(baseline), 0, 0, 0, NULL,
-	  NULL, "the configuration compared against (default: the first)" },
+	  NULL, "the configuration compared against: VARIANT[,LABEL=VALUE...] (default: the first)" },
 	{ "timeout_grace", SEC_GLOBAL, KT_DURATION, G_OFF(timeout_grace_s), 0,
 	  0, 0, NULL, NULL,
 	  "seconds a run may last beyond runtime before it is killed (default 30)" },
@@ -1758,6 +1764,48 @@ static int find_opt(const char *key, enum section sec)
 		    !strcmp(kconf_opts[i].name, key))
 			return (int)i;
 	return -1;
+}
+
+/* 1 (said, FILE:LINE, with what the key expects) when the list val of
+ * key names nothing ("jobs = , ,") or has an empty item: a comma first
+ * or last, or two commas with only blanks between ("jobs = a,"), which
+ * strtok_r() would pass over; refused as the command line's lists
+ * (kb_list_add_split()) refuse them.  0 when every item has a name, for
+ * "" (the caller's "has no value") and when key is no list key. */
+static int list_empty_item(struct parser *p, const char *key,
+			   const char *val)
+{
+	const char *c = val, *end;
+	const char *where = NULL;
+	size_t i;
+	int k;
+
+	for (i = 0; kconf_list_keys[i] && strcmp(kconf_list_keys[i], key); i++)
+		;
+	if (!kconf_list_keys[i] || !*val)
+		return 0;
+	for (;; c = end + 1) {
+		end = c + strcspn(c, ",");
+		if (c + strspn(c, " \t") == end)
+			where = c == val ? "before the first comma" :
+				!*end ? "after the last comma" :
+				"between two commas";
+		if (where || !*end)
+			break;
+	}
+	if (!val[strspn(val, " \t,")])
+		where = NULL;	/* said as no items at all */
+	else if (!where)
+		return 0;
+	k = find_opt(key, SEC_GLOBAL);
+	perr(p, p->line,
+	     "%s = '%s': %s%s (expected %s%s)", key, val,
+	     where ? "an empty item " : "no items, only commas and blanks",
+	     where ? where : "",
+	     k >= 0 ? kconf_opts[k].help : key,
+	     strcmp(key, "baseline") ? ", the items separated by commas or blanks" :
+	     "");
+	return 1;
 }
 
 /* The line where the [global] key was set, 0 when it was not. */
@@ -2043,7 +2091,7 @@ static void handle_key(struct parser *p, char *key, char *raw)
 		perr(p, p->line, "'%s' has no value", key);
 	else if (o->type == KT_NAMED)
 		o->set_named(p, name, val);
-	else
+	else if (!list_empty_item(p, key, val))
 		set_opt(p, o, val);
 	free(val);
 }
@@ -2222,9 +2270,9 @@ static void finish(struct parser *p)
 	if (cfg->target_metrics) {
 		const char *t = cfg->target_metrics, *w;
 		size_t n;
-		int nw = 0;
 
-		for (; (w = next_target_metric(&t, &n)); nw++) {
+		/* list_empty_item() refused one without a name */
+		while ((w = next_target_metric(&t, &n))) {
 			char *name = kb_xasprintf("%.*s", (int)n, w);
 
 			if (!kb_metric_find(name))
@@ -2232,9 +2280,6 @@ static void finish(struct parser *p)
 					   "target_metrics:", name);
 			free(name);
 		}
-		if (!nw)
-			perr(p, global_line(p, "target_metrics"),
-			     "target_metrics: expected metric names (e.g. read.iops)");
 	}
 	for (i = 0; i < cfg->nvariants; i++) {
 		struct kb_variant *v = &cfg->variants[i];

@@ -73,6 +73,11 @@
  * or /proc/; runner/tunables.h has the rule for what is written (which
  * under /proc is /proc/sys only, after resolving links).
  *
+ * A list value (jobs, profile, keep, hosts, layouts, target_metrics)
+ * is names separated by commas and/or blanks; an empty item (a comma
+ * first, last or after another with only blanks between) is an error,
+ * in baseline's VARIANT,LABEL=VALUE... too.
+ *
  * Errors name "FILE:LINE: " and the offending key/value.
  */
 #ifndef KB_KCONF_H

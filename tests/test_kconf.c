@@ -669,6 +669,74 @@ static void test_job_hosts(void)
 #undef J
 }
 
+/* Every list key takes names separated by commas and/or blanks and
+ * refuses an empty item, as the command line's lists do: a trailing
+ * comma in target_metrics = was passed over (a break-it trial) */
+static void test_err_list_empty_item(void **state)
+{
+	struct kb_config cfg;
+	char *msg;
+
+	(void)state;
+	assert_int_equal(parse_text("[global]\njobs = a, b\tc,d\n"
+				    "profile = cycles, dcm\n"
+				    "iterations = auto\n"
+				    "target_metrics = read.iops ,read.bw_kib\n"
+				    "baseline = running, \n[running]\n", &cfg, &msg),
+			 -EINVAL);
+	assert_non_null(strstr(msg, "bad.conf:6: baseline = 'running,': an "
+			       "empty item after the last comma (expected the "
+			       "configuration compared against: "
+			       "VARIANT[,LABEL=VALUE...]"));
+	assert_int_equal(count_lines(msg), 1);
+	free(msg);
+	kconf_free(&cfg);
+	assert_int_equal(parse_text("[global]\njobs = a, b\tc,d\n"
+				    "profile = cycles, dcm\n"
+				    "iterations = auto\n"
+				    "target_metrics = read.iops ,read.bw_kib\n"
+				    "[running]\n", &cfg, &msg), 0);
+	assert_string_equal(msg, "");
+	assert_int_equal(cfg.njobs, 4);
+	assert_int_equal(cfg.nprofile, 2);
+	assert_true(kconf_target_metric(&cfg, "read.bw_kib"));
+	free(msg);
+	kconf_free(&cfg);
+	expect_error("[global]\njobs = a\niterations = auto\n"
+		     "target_metrics = read.iops,\n[v]\n",
+		     "bad.conf:4: target_metrics = 'read.iops,': an empty item "
+		     "after the last comma (expected iterations = auto: the "
+		     "metrics whose CIs decide (e.g. read.iops; default: every "
+		     "compared metric), the items separated by commas or "
+		     "blanks)");
+	/* no name at all: said once, not also "no metric" */
+	expect_error("[global]\njobs = a\niterations = auto\n"
+		     "target_metrics = ,\n[v]\n",
+		     "bad.conf:4: target_metrics = ',': no items, only commas "
+		     "and blanks (expected iterations = auto");
+	expect_error(GLOBAL_OK "profile = , \n" VARIANT_OK,
+		     "bad.conf:3: profile = ',': no items");
+	expect_error("[global]\njobs = a,\n[v]\n",
+		     "bad.conf:2: jobs = 'a,': an empty item after the last "
+		     "comma (expected job files to run: NAME ...");
+	expect_error("[global]\njobs = ,a\n[v]\n",
+		     "bad.conf:2: jobs = ',a': an empty item before the first "
+		     "comma");
+	expect_error(GLOBAL_OK "profile = cycles, ,dcm\n" VARIANT_OK,
+		     "bad.conf:3: profile = 'cycles, ,dcm': an empty item "
+		     "between two commas");
+	expect_error(GLOBAL_OK "keep = perf.data,\n" VARIANT_OK,
+		     "bad.conf:3: keep = 'perf.data,': an empty item");
+	expect_error(GLOBAL_OK "layouts = rounds,,time\n" VARIANT_OK,
+		     "bad.conf:3: layouts = 'rounds,,time': an empty item");
+	expect_error(GLOBAL_OK "target = /dev/sdz\nhosts = a,\n" VARIANT_OK,
+		     "bad.conf:4: hosts = 'a,': an empty item");
+	expect_error("[global]\njobs = a b\ntarget = /dev/sdz\nhosts = h\n"
+		     "[job b]\nhosts = h1,,h2\n" VARIANT_OK,
+		     "bad.conf:6: hosts = 'h1,,h2': an empty item between two "
+		     "commas");
+}
+
 /* target@HOST = in [global]: load host HOST's own target */
 static void test_host_targets(void **state)
 {
@@ -905,7 +973,8 @@ static void test_err_missing(void **state)
 	expect_error(GLOBAL_OK "jobs = , ,\n" VARIANT_OK,
 		     "bad.conf:3: duplicate key 'jobs'");
 	expect_error("[global]\njobs = , ,\n" VARIANT_OK,
-		     "bad.conf:2: jobs: no job names");
+		     "bad.conf:2: jobs = ', ,': no items, only commas and "
+		     "blanks (expected job files to run: NAME ...");
 	expect_error("[global]\njobs =\n" VARIANT_OK,
 		     "bad.conf:2: 'jobs' has no value");
 	expect_error(GLOBAL_OK VARIANT_OK "release =   ; any\n",
@@ -1468,6 +1537,7 @@ int main(void)
 		cmocka_unit_test(test_err_all_reported),
 		cmocka_unit_test(test_disturbed_keys),
 		cmocka_unit_test(test_err_field_inputs),
+		cmocka_unit_test(test_err_list_empty_item),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
