@@ -166,17 +166,28 @@ char *kb_text_diff(const char *what, const char *a, const char *name_a,
 size_t kb_list_add_split(const char ***list, size_t *n, char ***keep,
 			 size_t *nkeep, const char *arg)
 {
-	char *copy, *save = NULL, *tok;
-	size_t i, items = 0, len = strlen(arg);
+	char *copy, *tok, *next;
+	const char *c;
+	size_t i, items = 0;
 
-	/* "text," or "a,,b": a name left out, not a list to guess at */
-	if (!len || arg[0] == ',' || arg[len - 1] == ',' || strstr(arg, ",,"))
-		return 0;
+	/* "text," or "a, ,b": a name left out, not a list to guess at */
+	for (c = arg;; c++) {
+		while (isspace((unsigned char)*c))	/* as kb_trim() */
+			c++;
+		if (!*c || *c == ',')
+			return 0;
+		c += strcspn(c, ",");
+		if (!*c)
+			break;
+	}
 	copy = kb_xstrdup(arg);
 	*keep = kb_xrealloc(*keep, (*nkeep + 1) * sizeof(**keep));
 	(*keep)[(*nkeep)++] = copy;
-	for (tok = strtok_r(copy, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
+	for (tok = copy; tok; tok = next) {
+		next = strchr(tok, ',');
+		if (next)
+			*next++ = '\0';
+		tok = kb_trim(tok);	/* "-m 'a, b'": b, not " b" */
 		items++;
 		for (i = 0; i < *n && strcmp((*list)[i], tok); i++)
 			;

@@ -32,12 +32,13 @@ void kb_str_show(char *s, const char *keep);
 
 /* The comma-separated items of arg appended to the NULL-terminated
  * *list (*n items), each item once (`-m read.iops -m read.iops` printed
- * the table twice): the items point into a copy of arg kept in *keep
- * (*nkeep copies, freed by the caller).  For options given as LIST or
- * repeated (-m, -f).  Returns how many items arg names, duplicates
- * included: 0, adding nothing, for "" or an empty item ("a,", ",a",
- * "a,,b"), which the caller refuses (`--metric ''` silently meant the
- * default metrics, `-f text,` passed as text). */
+ * the table twice) and without the blanks around it (`-m 'a, b'` is a
+ * and b, as kernels.conf's lists read): the items point into a copy of
+ * arg kept in *keep (*nkeep copies, freed by the caller).  For options
+ * given as LIST or repeated (-m, -f).  Returns how many items arg names,
+ * duplicates included: 0, adding nothing, for "" or an empty item ("a,",
+ * ",a", "a,,b", "a, ,b"), which the caller refuses (`--metric ''`
+ * silently meant the default metrics, `-f text,` passed as text). */
 size_t kb_list_add_split(const char ***list, size_t *n, char ***keep,
 		       size_t *nkeep, const char *arg);
 

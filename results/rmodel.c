@@ -576,14 +576,14 @@ int kb_rmodel__no_metric(const struct kb_rmodel *m, const char *asked)
 				   "it" : "no such metric in these results";
 
 	if (near)
-		kb_error("--metric %s: %s; did you mean '%s'?", name, what,
+		kb_error("--metric '%s': %s; did you mean '%s'?", name, what,
 			 near);
 	else if (like)
-		kb_error("--metric %s: %s; did you mean %s%s%s?", name, what,
+		kb_error("--metric '%s': %s; did you mean %s%s%s?", name, what,
 			 nlike > 1 ? "one of " : "'", like,
 			 nlike > 1 ? "" : "'");
 	else
-		kb_error("--metric %s: %s (names look like read.iops, "
+		kb_error("--metric '%s': %s (names look like read.iops, "
 			 "read.clat_p99_ns, cpu.iowait_pct)", name, what);
 	free(like);
 	free(name);

@@ -90,7 +90,7 @@ if [ -n "$campaign" ]; then
 	"$KBENCH" report --metric read.clat_p99_nz "$campaign" >/dev/null 2>"$tmp/near2.err"
 	rc5=$?
 	check "a metric name one edit off: exit 2 ($rc4 $rc5), did you mean the one these results have" \
-		"[ $rc4 -eq 2 ] && [ $rc5 -eq 2 ] && grep -q \"read.iopz: no such metric in these results; did you mean 'read.iops'?\" '$tmp/near1.err' && grep -q \"did you mean 'read.clat_p99_ns'?\" '$tmp/near2.err'"
+		"[ $rc4 -eq 2 ] && [ $rc5 -eq 2 ] && grep -q \"'read.iopz': no such metric in these results; did you mean 'read.iops'?\" '$tmp/near1.err' && grep -q \"did you mean 'read.clat_p99_ns'?\" '$tmp/near2.err'"
 	# a FIFO with no writer: said empty, not jansson's "'[' expected"
 	mkfifo "$tmp/ff.json"
 	timeout 20 "$KBENCH" report --from-json "$tmp/ff.json" >/dev/null 2>"$tmp/ff.err"
@@ -348,6 +348,16 @@ check "-f text,csv -o FILE: exit 2, no file of two formats" \
 rc=$?
 check "-f text, (a name left out): exit 2, said, nothing printed (it passed as text)" \
 	"[ $rc -eq 2 ] && grep -q -- \"--format 'text,': an empty name (expected FMT\[,FMT...\]\" '$tmp/tc.err' && [ ! -s '$tmp/tc.txt' ]"
+# blanks around a list's items are not part of them (a break-it trial:
+# ' read.clat_p99_ns' was no metric); an item of blanks is an empty name
+"$KBENCH" report -f 'text, csv' -m 'read.iops, read.clat_p99_ns' \
+	"$repo/tests/data/push/demo" >"$tmp/tb.txt" 2>"$tmp/tb.err"
+rc=$?
+"$KBENCH" report -m 'read.iops, ' "$repo/tests/data/push/demo" \
+	>/dev/null 2>"$tmp/tb2.err"
+rc2=$?
+check "-f 'text, csv' -m 'read.iops, read.clat_p99_ns': blanks trimmed; -m 'read.iops, ': an empty name" \
+	"[ $rc -eq 0 ] && [ ! -s '$tmp/tb.err' ] && grep -q 'read.iops, read.clat_p99_ns' '$tmp/tb.txt' && grep -q '^configuration,' '$tmp/tb.txt' && [ $rc2 -eq 2 ] && grep -q -- \"--metric 'read.iops, ': an empty name\" '$tmp/tb2.err'"
 cp -r "$repo/tests/data/push/demo" "$tmp/demo2"
 "$KBENCH" report --layout rounds "$repo/tests/data/push/demo" "$tmp/demo2" >"$tmp/mr.txt" 2>/dev/null
 "$KBENCH" report --layout rounds "$repo/tests/data/push/demo" >"$tmp/mr1.txt" 2>/dev/null

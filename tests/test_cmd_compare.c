@@ -381,14 +381,14 @@ static void test_compare_by_name(void **state)
 	 * warnings (fixed unmapped) */
 	rc = compare(&out, "--metric=read.iopz", x, r, NULL);
 	assert_int_equal(rc, 2);
-	says(out, (const char *const[]){ "--metric read.iopz: no such "
+	says(out, (const char *const[]){ "--metric 'read.iopz': no such "
 		"metric in these results; did you mean 'read.iops'?", NULL },
 		(const char *const[]){ "no configuration 'fixed'", NULL });
 	free(out);
 	/* a control byte in the name is shown as '?', not echoed raw */
 	rc = compare(&out, "--metric=read\x1b[2J.iops", x, r, NULL);
 	assert_int_equal(rc, 2);
-	says(out, (const char *const[]){ "--metric read?[2J.iops: no such "
+	says(out, (const char *const[]){ "--metric 'read?[2J.iops': no such "
 		"metric", NULL }, (const char *const[]){ "\x1b", NULL });
 	free(out);
 	/* a renamed variant: one --map VARIANT=OLD for all its tunable
@@ -694,12 +694,12 @@ static void test_exit_codes(void **state)
 		static const struct {
 			const char *opt, *says;
 		} bad[] = {
-			{ "--metric=READ.IOPS", "--metric READ.IOPS: no such "
+			{ "--metric=READ.IOPS", "--metric 'READ.IOPS': no such "
 			  "metric in these results; did you mean 'read.iops'?" },
 			/* a part of one name */
-			{ "--metric=iops", "--metric iops: no such metric in "
+			{ "--metric=iops", "--metric 'iops': no such metric in "
 			  "these results; did you mean 'read.iops'?" },
-			{ "--metric=write.iops", "--metric write.iops: no run "
+			{ "--metric=write.iops", "--metric 'write.iops': no run "
 			  "in these results has a value for it; did you mean "
 			  "'read.iops'?" },
 			{ "--metric=", "--metric '': an empty name" },
@@ -712,6 +712,14 @@ static void test_exit_codes(void **state)
 			 * `-f text,` passed) */
 			{ "--metric=read.iops,", "--metric 'read.iops,': an "
 			  "empty name (expected NAME[,NAME...]" },
+			/* blanks around an item are not part of it (a
+			 * break-it trial: ' iops' named unquoted), one of
+			 * blanks only is an empty name */
+			{ "--metric=read.iops, iops ", "--metric 'iops': no "
+			  "such metric in these results; did you mean "
+			  "'read.iops'?" },
+			{ "--metric=read.iops, ,read.iops", "--metric "
+			  "'read.iops, ,read.iops': an empty name" },
 			{ "--metrc=read.iops", "did you mean '--metric'? see "
 			  "'kbench compare --help'" },
 		};
@@ -733,6 +741,13 @@ static void test_exit_codes(void **state)
 		     (const char *const[]){ "did you mean", NULL });
 		free(out);
 	}
+	/* blanks around an item trimmed: " read.iops " is read.iops,
+	 * given twice, compared once */
+	rc = compare(&out, "--metric= read.iops ,read.iops", a, r, NULL);
+	assert_int_not_equal(rc, 2);
+	assert_non_null(strstr(out, "read.iops"));
+	assert_null(strstr(out, "error"));
+	free(out);
 	free(arg);
 
 	/* a job only one side ran: said and left out, not rows of
