@@ -42,6 +42,56 @@ int kb_json_text_write_atomic(const char *path, char *text, unsigned flags)
 	return ret;
 }
 
+/* kb_json_dumpf_shown()'s output: jansson's text with DEL and each C1
+ * control escaped (outside a string jansson writes only ASCII); c2: a
+ * 0xc2 lead byte held until the next byte says whether it starts a C1
+ * control (that byte may come in the next chunk). */
+struct dump_shown {
+	FILE *out;
+	int c2;
+};
+
+static int dump_shown_chunk(const char *buf, size_t size, void *data)
+{
+	struct dump_shown *d = data;
+	size_t i, from = 0;	/* buf[from..i) is still to write */
+
+	for (i = 0; i < size; i++) {
+		unsigned char b = (unsigned char)buf[i];
+
+		if (d->c2) {	/* from == i: the byte after a 0xc2 */
+			d->c2 = 0;
+			if (b >= 0x80 && b <= 0x9f) {
+				fprintf(d->out, "\\u%04X", b);
+				from = i + 1;
+				continue;
+			}
+			fputc(0xc2, d->out);
+		}
+		if (b == 0x7f || b == 0xc2) {
+			fwrite(buf + from, 1, i - from, d->out);
+			from = i + 1;
+			if (b == 0x7f)
+				fputs("\\u007F", d->out);
+			else
+				d->c2 = 1;
+		}
+	}
+	fwrite(buf + from, 1, size - from, d->out);
+	return ferror(d->out) ? -1 : 0;
+}
+
+int kb_json_dumpf_shown(const json_t *j, FILE *out, size_t flags)
+{
+	struct dump_shown d = { out, 0 };
+
+	if (json_dump_callback(j, dump_shown_chunk, &d, flags))
+		return -EIO;
+	if (d.c2)
+		fputc(0xc2, out);
+	return ferror(out) ? -EIO : 0;
+}
+
 /* kb_json_decode_fast() (json_file.h): yajl's events build the tree
  * through jansson's checked constructors (json_stringn,
  * json_object_setn_new: they refuse invalid UTF-8 as json_loadb does),

@@ -6,6 +6,7 @@
 #define KB_JSON_FILE_H
 
 #include <jansson.h>
+#include <stdio.h>
 
 /* json_dumps(j, JSON_INDENT(2)|JSON_SORT_KEYS) + newline, written with
  * kb_write_atomic().  0 or -errno. */
@@ -21,6 +22,13 @@ int kb_json_write_atomic_opt(const char *path, const json_t *j,
  * final newline to path with kb_write_atomic_opt()'s flags.  0 or
  * -errno. */
 int kb_json_text_write_atomic(const char *path, char *text, unsigned flags);
+
+/* json_dumpf(j, out, flags) for a reader's terminal: the control
+ * characters jansson leaves raw in a string, DEL and the C1 controls
+ * U+0080..U+009F (lib/str.h kb_control_len(): U+009B is CSI), written
+ * as \u007F .. \u009F escapes as it writes ESC as \u001B; the document
+ * is the same.  0, or -EIO when jansson or out failed. */
+int kb_json_dumpf_shown(const json_t *j, FILE *out, size_t flags);
 
 /* Load a JSON file (read whole, then kb_json_decode_fast(), else
  * json_loadb with JSON_REJECT_DUPLICATES: a key repeated in one object

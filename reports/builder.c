@@ -1666,14 +1666,17 @@ static void build_header(struct ctx *c, struct kb_report *r)
 	machine_header(c, r);
 }
 
-/* Reasons are free text from the runner: keep them on one line. */
+/* Reasons are free text from the runner: kept on one line (a tab or
+ * line break as a blank), any other control character shown as '?'
+ * (kb_str_show(): ESC from a fio message), as every report shows one. */
 static char *one_line(const char *s)
 {
 	char *d = kb_xstrdup(s), *p;
 
 	for (p = d; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+		if (strchr("\t\n\r", *p))
 			*p = ' ';
+	kb_str_show(d, "");
 	return d;
 }
 

@@ -9,8 +9,12 @@
  * fields.  Numbers are plain ("%.15g", '.' as the decimal point, no
  * unit, no sign or percent decoration); a value that was not measured or
  * cannot be computed is an empty field, never 0 or "n/a"; 0/1 for
- * yes/no.  A field is quoted only when it holds a comma, a quote, CR or
- * LF (inner quotes doubled): configuration ids ("stock,NM=0") are.
+ * yes/no.  A field is quoted only when it holds a comma or a quote
+ * (inner quotes doubled): configuration ids ("stock,NM=0") are.  A
+ * control character in a name from the results (ESC in a job name; tab,
+ * CR and LF too: lib/str.h kb_control_len()) is written as '?', as the
+ * text report shows it: RFC 4180's TEXTDATA has none, a terminal that
+ * shows the file would obey it, and a record stays one line.
  *
  * The columns (docs/results-format.md names the model's members):
  *   configuration, variant, one per tunable label (campaign.tunables,
@@ -66,23 +70,29 @@ static void csv_sep(FILE *out, int *first)
 	*first = 0;
 }
 
-/* A text field; quoted when it must be (RFC 4180 2.6, 2.7). */
-static void csv_str(FILE *out, int *first, const char *s)
+/* A text field, control characters as '?' (kb_xstr_shown()); quoted
+ * when it must be (RFC 4180 2.6, 2.7). */
+static void csv_str(FILE *out, int *first, const char *text)
 {
+	char *shown, *s;
+
 	csv_sep(out, first);
-	if (!s)
+	if (!text)
 		return;
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, out);
+	shown = kb_xstr_shown(text, "");
+	if (!strpbrk(shown, ",\"")) {
+		fputs(shown, out);
+		free(shown);
 		return;
 	}
 	fputc('"', out);
-	for (; *s; s++) {
+	for (s = shown; *s; s++) {
 		if (*s == '"')
 			fputc('"', out);
 		fputc(*s, out);
 	}
 	fputc('"', out);
+	free(shown);
 }
 
 /* A number of the typed analysis (results/analysis.h); empty when not

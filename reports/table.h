@@ -69,8 +69,10 @@ int report_markdown_full(FILE *out, const struct kb_report *r,
 
 /* reports/csv.c: the results (summaries and comparisons filled), as
  * the typed model m (results/rmodel.h) of them, as RFC 4180 CSV data,
- * one record per (configuration, job, metric).  (The tables as JSON:
- * results/report_tables.h, results_report_tables_json().) */
+ * one record per (configuration, job, metric), CRLF line ends, a
+ * control character in a name written as '?'.  (The tables as JSON:
+ * results/report_tables.h, results_report_tables_json().)  0, or -EIO
+ * when writing fails. */
 struct kb_rmodel;
 int report_csv(FILE *out, const struct kb_rmodel *m);
 

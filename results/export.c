@@ -174,7 +174,7 @@ char *results_export_dumps(const json_t *results)
 
 int results_dumpf(FILE *out, const json_t *doc)
 {
-	if (json_dumpf(doc, out, JSON_INDENT(2) | JSON_SORT_KEYS) ||
+	if (kb_json_dumpf_shown(doc, out, JSON_INDENT(2) | JSON_SORT_KEYS) ||
 	    fputc('\n', out) == EOF)
 		return -EIO;
 	return 0;

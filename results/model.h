@@ -60,8 +60,9 @@ int results_export_write(const char *path, const json_t *results,
 
 /* `kbench report --format json`: doc (a results model, or an array of
  * them for several campaigns) to out, JSON_INDENT(2) | JSON_SORT_KEYS
- * (jansson's default real precision), and a newline.  0, or -EIO when
- * writing fails. */
+ * (jansson's default real precision), and a newline; DEL and C1
+ * controls in a string escaped as ESC is (kb_json_dumpf_shown()).  0,
+ * or -EIO when writing fails. */
 int results_dumpf(FILE *out, const json_t *doc);
 
 /* The number of runs in results["runs"]: 0 when none. */

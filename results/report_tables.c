@@ -1,6 +1,7 @@
 /* results/report_tables.c - the tables a report holds: their memory and
  * their JSON (see report_tables.h). */
 #include "results/report_tables.h"
+#include "parsers/json_file.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -132,7 +133,8 @@ int results_report_tables_json(FILE *out, const struct kb_report *r)
 	}
 	json_object_set_new(doc, "header", hdr);
 	json_object_set_new(doc, "jobs", jobs);
-	if (json_dumpf(doc, out, JSON_INDENT(2)) || fputc('\n', out) == EOF)
+	if (kb_json_dumpf_shown(doc, out, JSON_INDENT(2)) ||
+	    fputc('\n', out) == EOF)
 		ret = -EIO;
 	json_decref(doc);
 	return ret;

@@ -75,6 +75,7 @@ void kb_report_free(struct kb_report *r);
  *   [{"cells": [...], "significant": [INDEX...]}], "notes": [...]}],
  *   "failures": [...], "excluded": [...] (runs left out of the
  *   statistics), "flagged": [...] (counted runs with flags)}]}
+ * with DEL and C1 controls escaped as ESC is (kb_json_dumpf_shown()).
  * Returns 0, or -EIO when writing fails. */
 int results_report_tables_json(FILE *out, const struct kb_report *r);
 

@@ -384,6 +384,40 @@ static void test_load_why(void **state)
 	free(ok);
 }
 
+/* kb_json_dumpf_shown(): ESC (jansson's \u001B), DEL and the C1
+ * controls U+0080 and U+009B (CSI) escaped, U+00A0 (0xc2 0xa0: the lead
+ * byte of a C1 control) and U+00E9 kept as UTF-8, the same document read
+ * back; a failed stream is -EIO */
+static void test_dumpf_shown(void **state)
+{
+	static const char s[] = "a\x1b[1m\x7f\xc2\x80\xc2\x9b"
+				"\xc2\xa0\xc3\xa9";
+	char *buf = NULL;
+	size_t len = 0;
+	json_t *j, *back;
+	FILE *f;
+
+	(void)state;
+	j = json_pack("{s:s}", "k\x7f", s);
+	assert_non_null(j);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(kb_json_dumpf_shown(j, f, JSON_COMPACT), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_string_equal(buf, "{\"k\\u007F\":\"a\\u001B[1m\\u007F\\u0080"
+			    "\\u009B\xc2\xa0\xc3\xa9\"}");
+	back = json_loads(buf, 0, NULL);
+	assert_true(json_equal(back, j));
+	json_decref(back);
+	free(buf);
+	f = fopen("/dev/full", "w");
+	assert_non_null(f);
+	setvbuf(f, NULL, _IONBF, 0);
+	assert_int_equal(kb_json_dumpf_shown(j, f, 0), -EIO);
+	fclose(f);
+	json_decref(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -394,6 +428,7 @@ int main(void)
 		cmocka_unit_test(test_reals_as_strtod),
 		cmocka_unit_test(test_missing),
 		cmocka_unit_test(test_load_why),
+		cmocka_unit_test(test_dumpf_shown),
 	};
 
 	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);

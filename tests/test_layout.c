@@ -24,6 +24,7 @@
 #include "results/paths.h"
 #include "stats/summary.h"
 #include "stats/compare.h"
+#include "tests/replace_all.h"
 #include "tests/report_fixture.h"
 #include "tests/run_kbench.h"
 
@@ -270,23 +271,6 @@ static void test_csv_data(void **state)
 
 /* Measured disturbances and two modes fill their columns; a tunable
  * named like a column gets a prefix; a text with a quote is quoted. */
-/* s with every "from" replaced by "to" (malloc'd). */
-static char *replace_all(const char *s, const char *from, const char *to)
-{
-	char *out = kb_xstrdup(""), *tmp;
-	const char *p;
-
-	while ((p = strstr(s, from))) {
-		tmp = kb_xasprintf("%s%.*s%s", out, (int)(p - s), s, to);
-		free(out);
-		out = tmp;
-		s = p + strlen(from);
-	}
-	tmp = kb_xasprintf("%s%s", out, s);
-	free(out);
-	return tmp;
-}
-
 /* 1 when s holds a byte a terminal acts on: a control character other
  * than a line break, or a C1 control in UTF-8 (0xc2 0x80..0x9f). */
 static int has_control(const char *s)

@@ -30,6 +30,7 @@
 #include "stats/summary.h"
 #include "stats/compare.h"
 #include "tests/flatten.h"
+#include "tests/replace_all.h"
 #include "tests/report_fixture.h"
 #include "tests/run_kbench.h"
 
@@ -173,6 +174,110 @@ static void test_text_golden(void **state)
 	assert_non_null(strstr(out, "minimum detectable effect"));
 	free(out);
 	json_decref(res);
+}
+
+/* 1 when out holds a control character (kb_control_len(): C0, DEL or
+ * C1) other than its format's line end eol ("\n"; CSV: "\r\n", a lone
+ * CR or LF counted) */
+static int has_control(const char *out, const char *eol)
+{
+	size_t n = strlen(eol);
+
+	while (*out) {
+		if (!strncmp(out, eol, n)) {
+			out += n;
+			continue;
+		}
+		if (kb_control_len(out))
+			return 1;
+		out++;
+	}
+	return 0;
+}
+
+/* ESC, DEL and CSI (U+009B) in a job name, an OSC title sequence (ESC
+ * ] ... BEL) and CR LF in a variant's name, a tab in a tunable's label
+ * and ESC, tab and LF in a failed run's reason (fio's message): CSV
+ * shows each as '?' as the text report does, every record one line,
+ * JSON escapes them (\u001B, \u007F, \u009B: the data kept), markdown
+ * shows ESC as '?', and the failed-run reason of markdown and text ESC
+ * as '?', a tab or line break as a blank; the CSV and the JSON wrote
+ * them raw, the reason ESC as a blank (a break-it trial) */
+static void test_control_chars(void **state)
+{
+	char path[] = "/tmp/kbench-test-ctl-XXXXXX";
+	/* each format (json with a layout: its tables,
+	 * results_report_tables_json()) and what it shows */
+	static const struct {
+		const char *format, *eol;
+		int layout;
+		const char *has[2];
+	} want[] = {
+		{ "csv", "\r\n", 0, { "configuration,variant,N?M,job,",
+		  "\r\n\"run?]0;x???ning,N?M=1\",run?]0;x???ning,1,"
+		  "rand?[31mread??,read.iops," } },
+		{ "json", "\n", 0, { "\"rand\\u001B[31mread\\u007F\\u009B\"",
+		  "\"run\\u001B]0;x\\u0007\\r\\nning\"" } },
+		{ "json", "\n", 1, { "rand\\u001B[31mread\\u007F\\u009B" } },
+		{ "markdown", "\n", 0, { "\n## rand?\\[31mread??\n",
+		  "iteration 2: fio exited with status 1: "
+		  "?\\[31mfio: io\\_u error on file" } },
+		{ "text", "\n", 0,
+		  { "status 1: ?[31mfio: io_u error on file" } },
+	};
+	struct report_opts opts;
+	char *text = NULL, *t[5], *out;
+	json_t *res, *back;
+	json_error_t jerr;
+	size_t w, k;
+	int fd, i, ret;
+
+	(void)state;
+	assert_int_equal(kb_read_file(REPORT_FIXTURE, &text, NULL, 0), 0);
+	t[0] = replace_all(text, "randread-4k",
+			   "rand\\u001b[31mread\\u007f\\u009b");
+	t[1] = replace_all(t[0], "fio: io_u error",
+			   "\\u001b[31mfio:\\tio_u\\nerror");
+	t[2] = replace_all(t[1], "running",
+			   "run\\u001b]0;x\\u0007\\r\\nning");
+	t[3] = replace_all(t[2], "NM", "N\\tM");
+	t[4] = NULL;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(kb_write_atomic(path, t[3], strlen(t[3])), 0);
+	res = results_load_export(path);
+	assert_non_null(res);
+	assert_int_equal(tree_analyse(res, NULL), 0);
+
+	report_opts_init(&opts);
+	opts.layout = "rounds";
+	for (w = 0; w < sizeof(want) / sizeof(want[0]); w++) {
+		out = render(res, want[w].format,
+			     want[w].layout ? &opts : NULL, &ret);
+		assert_int_equal(ret, 0);
+		if (has_control(out, want[w].eol))
+			fail_msg("%s: a control character", want[w].format);
+		if (!strcmp(want[w].format, "text"))
+			flatten(out);
+		for (k = 0; k < 2 && want[w].has[k]; k++)
+			if (!strstr(out, want[w].has[k]))
+				fail_msg("%s: no '%s'", want[w].format,
+					 want[w].has[k]);
+		if (!strcmp(want[w].format, "json") && !want[w].layout) {
+			back = json_loads(out, 0, &jerr);	/* data kept */
+			assert_non_null(back);
+			assert_true(json_equal(back, res));
+			json_decref(back);
+		}
+		free(out);
+	}
+
+	json_decref(res);
+	unlink(path);
+	for (i = 0; t[i]; i++)
+		free(t[i]);
+	free(text);
 }
 
 /* a local variant without release =: the header names the kernel the
@@ -1087,6 +1192,7 @@ int main(void)
 		cmocka_unit_test(test_reproducer_size),
 		cmocka_unit_test(test_markdown_vm_reproducer),
 		cmocka_unit_test(test_time_task_tables),
+		cmocka_unit_test(test_control_chars),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
