@@ -1333,6 +1333,31 @@ static char *disturbed_by(struct ctx *c)
 	return buf;
 }
 
+/* A merged report's " (2 in a, 1 in b)": which campaign each of the runs
+ * run again belongs to, the failed ones (--retry-failed) or, failed 0,
+ * the others (retry_disturbed), campaigns with none left out; "" for
+ * one campaign (malloc'd).  A break-it trial: "Retried: 2 run(s)
+ * superseded" of two campaigns named neither. */
+static char *retried_in(const struct kb_rcampaign *camp, int failed)
+{
+	char *list = NULL, *s;
+	size_t k, n;
+
+	if (camp->merged_names.n < 2 || !camp->merged_superseded)
+		return kb_xstrdup("");
+	for (k = 0; k < camp->merged_names.n; k++) {
+		n = camp->merged_superseded_failed[k];
+		if (!failed)
+			n = camp->merged_superseded[k] - n;
+		if (n)
+			kb_str_append(&list, ", ", "%zu in %s", n,
+				      camp->merged_names.v[k] ?: "?");
+	}
+	s = list ? kb_xasprintf(" (%s)", list) : kb_xstrdup("");
+	free(list);
+	return s;
+}
+
 /* "Machine: busy: other tasks used 64% of a CPU during the runs
  * (median), 3 of 20 runs disturbed" (or "quiet", or "steady load": a
  * load there all along, above the floor of the limit but not of the
@@ -1343,7 +1368,7 @@ static void machine_header(struct ctx *c, struct kb_report *r)
 {
 	double other;
 	size_t d, n, nsup, nfail;
-	char *by;
+	char *by, *in;
 	int busy;
 
 	/* judged only where stats_mark_disturbed_in() ran (kbench run,
@@ -1399,20 +1424,26 @@ static void machine_header(struct ctx *c, struct kb_report *r)
 			   busy ? "busy: " : "", d, n, by));
 	free(by);
 	nfail = c->camp->nsuperseded_failed;
-	if (nsup > nfail)
-		add_header(r, "Retried", kb_xasprintf("%zu run(s) superseded: "
-			   "%s (retry_disturbed; kept as runs/.../"
+	if (nsup > nfail) {
+		in = retried_in(c->camp, 0);
+		add_header(r, "Retried", kb_xasprintf("%zu run(s) superseded%s:"
+			   " %s (retry_disturbed; kept as runs/.../"
 			   "NNN.superseded-K, listed in results.json)",
-			   nsup - nfail,
+			   nsup - nfail, in,
 			   !strcmp(c->camp->order ?: "", "block") ?
 			   "each was disturbed and run again alone (order = "
 			   "block has no rounds)" : "their rounds had a "
 			   "disturbed run and were run again"));
-	if (nfail)
-		add_header(r, "Retried", kb_xasprintf("%zu failed run(s) run "
+		free(in);
+	}
+	if (nfail) {
+		in = retried_in(c->camp, 1);
+		add_header(r, "Retried", kb_xasprintf("%zu failed run(s)%s run "
 			   "again (--retry-failed; each kept with its files "
 			   "as runs/.../NNN.superseded-K, listed in "
-			   "results.json)", nfail));
+			   "results.json)", nfail, in));
+		free(in);
+	}
 }
 
 /* "fio: fio-3.33", and with hosts = each load host's fio as it said

@@ -335,6 +335,37 @@ static void merged_settings_of(struct kb_rmerged_settings *ms, json_t *o,
 		ms->n = 0;
 }
 
+/* results["superseded"] (sup) into c's counts: all of them, the failed
+ * runs run again (reason "failed: ..."), and in a merge each campaign's
+ * (c->merged_names filled) */
+static void superseded_fill(struct kb_rcampaign *c, json_t *sup)
+{
+	const char *name;
+	json_t *e;
+	size_t i, k;
+	int failed;
+
+	c->nsuperseded = json_array_size(sup);
+	if (c->merged_names.n) {
+		c->merged_superseded = kb_xcalloc(c->merged_names.n,
+						  sizeof(size_t));
+		c->merged_superseded_failed = kb_xcalloc(c->merged_names.n,
+							 sizeof(size_t));
+	}
+	json_array_foreach(sup, i, e) {
+		failed = !strncmp(kb_jstr(e, "reason") ?: "", "failed: ", 8);
+		c->nsuperseded_failed += failed;
+		name = kb_jstr(e, "campaign");
+		for (k = 0; name && k < c->merged_names.n; k++)
+			if (c->merged_names.v[k] &&
+			    !strcmp(c->merged_names.v[k], name)) {
+				c->merged_superseded[k]++;
+				c->merged_superseded_failed[k] += failed;
+				break;
+			}
+	}
+}
+
 void kb_rcampaign__fill(struct kb_rcampaign *c, json_t *results)
 {
 	json_t *camp = json_object_get(results, "campaign");
@@ -433,18 +464,7 @@ void kb_rcampaign__fill(struct kb_rcampaign *c, json_t *results)
 	rules_fill(&c->disturbed_rules, json_object_get(camp, "disturbed"));
 	shards_fill(c, camp);
 	strs_of(&c->layouts, json_object_get(camp, "layouts"));
-	c->nsuperseded = json_array_size(json_object_get(results,
-							 "superseded"));
-	{
-		json_t *e2;
-		size_t k;
-
-		c->nsuperseded_failed = 0;
-		json_array_foreach(json_object_get(results, "superseded"), k,
-				   e2)
-			c->nsuperseded_failed += !strncmp(kb_jstr(e2, "reason") ?:
-							  "", "failed: ", 8);
-	}
+	superseded_fill(c, json_object_get(results, "superseded"));
 	c->exclude_disturbed = json_is_true(json_object_get(json_object_get(
 		results, "analysis_options"), "exclude_disturbed"));
 }
@@ -466,6 +486,8 @@ void kb_rcampaign__clear(struct kb_rcampaign *c)
 	free(c->merged_settings.runtime_s);
 	free(c->merged_settings.iterations);
 	free(c->merged_settings.warmup);
+	free(c->merged_superseded);
+	free(c->merged_superseded_failed);
 	env_clear(&c->env);
 	for (i = 0; i < c->nenvs; i++)
 		env_clear(&c->envs[i]);

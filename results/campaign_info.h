@@ -245,6 +245,12 @@ struct kb_rcampaign {
 	size_t nsuperseded_failed;	/* of those, the failed runs that
 					 * --retry-failed ran again (reason
 					 * "failed: ...") */
+	/* merged reports (merged_names.n > 0): of nsuperseded and
+	 * nsuperseded_failed, each campaign's (the entry's "campaign",
+	 * results_merge()) at the index of its merged_names entry; an
+	 * entry of no campaign named counts in neither.  NULL when not
+	 * merged. */
+	size_t *merged_superseded, *merged_superseded_failed;
 	int exclude_disturbed;		/* analysis_options.exclude_disturbed
 					 * is true (stats/disturbed.h) */
 };

@@ -372,8 +372,17 @@ for d in sup1 sup2; do
 done
 "$KBENCH" report "$tmp/sup1" "$tmp/sup2" >"$tmp/sup.txt" 2>/dev/null
 "$KBENCH" report -f json "$tmp/sup1" "$tmp/sup2" >"$tmp/sup.json" 2>/dev/null
-check "a merged report: 'Retried: 2 run(s) superseded', and its JSON lists both, each with its campaign" \
-	"grep -q 'Retried:     2 run(s) superseded' '$tmp/sup.txt' && [ \"\$(jq -r '[.superseded[] | .campaign + \" \" + .key] | join(\",\")' '$tmp/sup.json')\" = 'sup1 sup1:running,NM=1/randread-4k/002,sup2 sup2:running,NM=1/randread-4k/002' ]"
+check "a merged report: 'Retried: 2 run(s) superseded (1 in sup1, 1 in sup2)', and its JSON lists both, each with its campaign" \
+	"grep -q 'Retried:     2 run(s) superseded (1 in sup1, 1 in sup2): ' '$tmp/sup.txt' && [ \"\$(jq -r '[.superseded[] | .campaign + \" \" + .key] | join(\",\")' '$tmp/sup.json')\" = 'sup1 sup1:running,NM=1/randread-4k/002,sup2 sup2:running,NM=1/randread-4k/002' ]"
+# and which campaign each run run again belongs to, the failed ones too
+# (a break-it trial: "Retried: 2 run(s) superseded" named neither)
+cp -r "$repo/tests/data/push/demo" "$tmp/sup3"
+jq -c '.superseded = [{"key": "running,NM=0/randread-4k/001", "dir": "runs/running,NM=0/randread-4k/001.superseded-1", "attempt": 1, "reason": "failed: fio exited with status 1"}]' \
+	"$tmp/sup3/state.json" >"$tmp/sup3/s.json" && mv "$tmp/sup3/s.json" "$tmp/sup3/state.json"
+"$KBENCH" report "$tmp/sup1" "$tmp/sup3" 2>/dev/null | tr -s ' \n' ' ' >"$tmp/sup13.txt"
+"$KBENCH" report -f markdown "$tmp/sup3" "$tmp/sup1" 2>/dev/null | tr -s ' \n' ' ' >"$tmp/sup31.md"
+check "a merged report's Retried lines name each run's campaign: '1 run(s) superseded (1 in sup1)', '1 failed run(s) (1 in sup3) run again'" \
+	"grep -q 'Retried: 1 run(s) superseded (1 in sup1): their rounds' '$tmp/sup13.txt' && grep -q 'Retried: 1 failed run(s) (1 in sup3) run again (--retry-failed;' '$tmp/sup13.txt' && grep -q -- '- Retried: 1 run(s) superseded (1 in sup1): ' '$tmp/sup31.md' && grep -q -- '- Retried: 1 failed run(s) (1 in sup3) run again' '$tmp/sup31.md'"
 # a merged report's Machine line: each campaign's median, judged the same
 # whatever the order (a break-it trial: "busy" one way, "steady load" the
 # other, from the first campaign's limit and the pooled median)
