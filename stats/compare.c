@@ -272,7 +272,9 @@ int kb_drift_check(const double *order, const double *y, size_t n,
 }
 
 /* (t(1 - alpha/2; df) + t(0.80; df)) se: the MDE on the analysis's
- * scale; 0 when se = 0 */
+ * scale; 0 when se = 0.  t(1 - alpha/2) is the upper-tail quantile of
+ * alpha/2 (Qinv): 1 - alpha/2 rounds to 1 below alpha = 1e-16, whose
+ * quantile is infinite (--alpha 1e-20 lost every MDE). */
 static double mde_welch_scaled(double va, size_t na, double vb, size_t nb,
 			       double alpha)
 {
@@ -284,7 +286,7 @@ static double mde_welch_scaled(double va, size_t na, double vb, size_t nb,
 	se = kb_welch_se(va, na, vb, nb, &df);
 	if (!(se > 0.0))
 		return 0.0;
-	return (gsl_cdf_tdist_Pinv(1.0 - alpha / 2.0, df) +
+	return (gsl_cdf_tdist_Qinv(alpha / 2.0, df) +
 		gsl_cdf_tdist_Pinv(KB_MDE_POWER, df)) * se;
 }
 
@@ -1226,14 +1228,16 @@ static void comparison_row(struct kb_analysis *an,
 /* The MDE as printed: on the log scale (paired, welch-log) an effect of
  * d is exp(d) - 1 up and exp(-d) - 1 down, "+13.35%/-11.78%" (a
  * helper's trial: "+-13.35%" claimed a symmetric -13.35%); Welch on the
- * values "+-X%". */
+ * values "+-X%"; "infinite" past any double. */
 static const char *mde_str(const struct kb_comparison_row *e, char *buf,
 			   size_t len)
 {
 	const char *a = e->analysis ?: "";
 	double up = e->mde_pct;
 
-	if (!strcmp(a, "paired") || !strcmp(a, "welch-log"))
+	if (isinf(up))
+		snprintf(buf, len, "infinite");
+	else if (!strcmp(a, "paired") || !strcmp(a, "welch-log"))
 		snprintf(buf, len, "+%.2f%%/%.2f%%", up,
 			 100.0 * (1.0 / (1.0 + up / 100.0) - 1.0));
 	else
@@ -1331,7 +1335,9 @@ static void set_verdict(struct kb_comparison_row *e, double q,
 			verdict = "significant difference";
 		reason = kb_xasprintf("adjusted p = %.3g < %.3g and |%+.2f%%| "
 				      ">= %.3g%%", q, alpha, change, me);
-	} else if (isfinite(e->mde_pct) && e->mde_pct > e->max_mde_pct) {
+	} else if (!isnan(e->mde_pct) && e->mde_pct > e->max_mde_pct) {
+		/* an infinite MDE too (t(1 - alpha/2) past any double: a
+		 * tiny alpha at few runs), which nothing could have shown */
 		char mb[64];
 
 		verdict = "underpowered";
@@ -1533,7 +1539,7 @@ char *kb_mde_text(const struct kb_comparison_row *e)
 	double mde = e->mde_pct, alpha = e->alpha;
 	long long n = (long long)e->n, nb = (long long)e->n_baseline;
 
-	if (!isfinite(mde))
+	if (isnan(mde))
 		return NULL;
 	mde_str(e, mb, sizeof(mb));
 	if (!strcmp(a, "paired"))

@@ -218,7 +218,7 @@ double kb_mde_paired_pct(size_t n, double sd_log, double alpha)
 	if (n < 2 || !isfinite(sd_log) || !(alpha > 0.0 && alpha < 1.0))
 		return NAN;
 	df = (double)n - 1.0;
-	return expm1((gsl_cdf_tdist_Pinv(1.0 - alpha / 2.0, df) +
+	return expm1((gsl_cdf_tdist_Qinv(alpha / 2.0, df) +
 		      gsl_cdf_tdist_Pinv(KB_MDE_POWER, df)) *
 		     sd_log / sqrt((double)n)) * 100.0;
 }

@@ -567,6 +567,26 @@ static void test_exit_codes(void **state)
 	assert_non_null(strstr(out, "improvement"));
 	free(out);
 
+	/* an alpha no p of 5 runs reaches: its "no difference" could not
+	 * have seen the -10%, so underpowered, not "good" (a break-it
+	 * trial: 1 - alpha/2 rounded to 1, the MDE was lost and the
+	 * verdict exit 0); past any double the MDE is said infinite */
+	rc = compare(&out, "--alpha", "1e-20", a, r);
+	if (rc != 125)
+		fail_msg("--alpha 1e-20, 10%% slower: exit %d, expected "
+			 "125:\n%s", rc, out);
+	flatten(out);
+	says(out, (const char *const[]){ "underpowered: no significant "
+		"difference, but the minimum detectable effect +", NULL },
+		(const char *const[]){ "no regression (exit 0)", NULL });
+	free(out);
+	rc = compare(&out, "--alpha", "1e-300", a, r);
+	assert_int_equal(rc, 125);
+	flatten(out);
+	says(out, (const char *const[]){ "minimum detectable effect "
+		"infinite (80% power", NULL }, NULL);
+	free(out);
+
 	/* n = 1: cannot decide (git bisect skip) */
 	rc = compare(&out, u, s, NULL, NULL);
 	if (rc != 125)
