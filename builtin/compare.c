@@ -419,8 +419,9 @@ static void self_reasons(struct kb_analysis *a)
 
 /* A campaign with runs still to do (kbench run stopped, or waiting for
  * another kernel): its comparisons use the runs it has, and that is
- * said, as report's Progress header does. */
-static void progress_warn(const struct side *s)
+ * said, as report's Progress header does (with progress; without it,
+ * only the failed runs, for a side of a campaign already said). */
+static void progress_warn(const struct side *s, int progress)
 {
 	const struct kb_rcampaign *c = &s->camp;
 	const char *st, *reason = NULL, *cfg;
@@ -451,7 +452,8 @@ static void progress_warn(const struct side *s)
 			"again)", s->arg, nfailed, ncounted, reason ? reason :
 			"no reason recorded", s->dir, s->dir);
 
-	if (c->progress_planned > 0 && c->progress_done < c->progress_planned)
+	if (progress && c->progress_planned > 0 &&
+	    c->progress_done < c->progress_planned)
 		kb_warn("%s is unfinished: %lld of %lld runs done (kbench run "
 			"-o %s resumes it; kbench plan -o %s lists what is "
 			"left); its comparisons use the runs it has",
@@ -894,9 +896,14 @@ int cmd_compare(int argc, char **argv)
 		results_env_diff_warn(b.dir, &b.camp, n.dir, &n.camp);
 		results_setup_diff_warn(b.dir, &b.camp, n.dir, &n.camp);
 	}
-	progress_warn(&b);
+	progress_warn(&b, 1);
 	if (strcmp(b.dir, n.dir))
-		progress_warn(&n);
+		progress_warn(&n, 1);
+	else if (b.config && (!n.config || strcmp(b.config, n.config)))
+		/* one campaign, BASE one configuration of it: NEW's failed
+		 * runs are its own (compare A:stock A:patched said nothing
+		 * of patched's) */
+		progress_warn(&n, 0);
 	if (!jobs_in_common(&b.camp, &n.camp)) {
 		kb_error("%s and %s ran no job in common (compare campaigns of "
 			 "the same fio jobs)", b.arg, n.arg);

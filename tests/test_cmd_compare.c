@@ -526,6 +526,26 @@ static void test_compare_by_name(void **state)
 	free(r);
 }
 
+/* The timed runs 1..n of configuration cfg of the campaign dir failed
+ * (metrics.json status "failed", fio's exit status the reason). */
+static void fail_runs(const char *dir, const char *cfg, size_t n)
+{
+	char *p, *key;
+	json_t *m;
+	size_t i;
+
+	for (i = 1; i <= n; i++) {
+		key = kb_run_key(cfg, "randread-4k", (long long)i);
+		p = kb_run_file(dir, key, "metrics.json");
+		m = json_pack("{s:s, s:s, s:{}}", "status", "failed", "reason",
+			      "fio exited with status 1", "metrics");
+		assert_int_equal(kb_json_write_atomic(p, m), 0);
+		json_decref(m);
+		free(p);
+		free(key);
+	}
+}
+
 static void test_exit_codes(void **state)
 {
 	const double base[][8] = { { 1000, 1010, 995, 1005, 990 } };
@@ -604,7 +624,7 @@ static void test_exit_codes(void **state)
 	 * reason; the analysis of two campaigns is unpaired even when a
 	 * side has no value */
 	{
-		char *x = campaign("failed", ids1, 1, same, n5), *p, *key;
+		char *x = campaign("failed", ids1, 1, same, n5), *p;
 		char *y = campaign("interleaved", ids1, 1, base, n5);
 		json_t *m;
 		size_t i;
@@ -621,17 +641,7 @@ static void test_exit_codes(void **state)
 			free(p);
 		}
 
-		for (i = 1; i <= 5; i++) {
-			key = kb_run_key("stock", "randread-4k", (long long)i);
-			p = kb_run_file(x, key, "metrics.json");
-			m = json_pack("{s:s, s:s, s:{}}", "status", "failed",
-				      "reason", "fio exited with status 1",
-				      "metrics");
-			assert_int_equal(kb_json_write_atomic(p, m), 0);
-			json_decref(m);
-			free(p);
-			free(key);
-		}
+		fail_runs(x, "stock", 5);
 		rc = compare(&out, y, x, NULL, NULL);
 		assert_int_equal(rc, 125);
 		flatten(out);	/* the analysis note wraps */
@@ -643,6 +653,26 @@ static void test_exit_codes(void **state)
 		free(out);
 		free(x);
 		free(y);
+	}
+	/* two configurations of one campaign (A:stock A:patched): the
+	 * failed runs of NEW's are said too, not only BASE's (a break-it
+	 * trial: patched's 3 failed runs went unsaid) */
+	{
+		char *x = campaign("failed2", ids2, 2, two, n5);
+		char *bs = kb_xasprintf("%s:stock", x);
+		char *nw = kb_xasprintf("%s:patched", x);
+
+		fail_runs(x, "patched", 3);
+		rc = compare(&out, bs, nw, NULL, NULL);
+		flatten(out);
+		says(out, (const char *const[]){ ":patched: 3 of 5 counted "
+			"run(s) failed, left out of the comparison (the first: "
+			"fio exited with status 1;", NULL },
+			(const char *const[]){ ":stock: 0 of", NULL });
+		free(out);
+		free(bs);
+		free(nw);
+		free(x);
 	}
 
 	/* configurations inside one campaign: DIR:CONFIG */
