@@ -10,6 +10,7 @@
 #include "runner/tunables.h"
 #include "runner/adaptive.h"
 #include "lib/file.h"
+#include "lib/str.h"
 #include "results/paths.h"
 
 #include <getopt.h>
@@ -62,15 +63,19 @@ static void print_calibration_use(const struct kb_config *cfg,
 				  const struct kb_calibration *cal)
 {
 	char a[32], b[32];
+	/* the file's text, a control character as '?' (an ESC in its
+	 * baseline reached the terminal) */
+	char *base = kb_xstr_shown(cal->baseline, "");
 
 	printf("calibration %s (A/A of %s, %u rounds): analysis %s; rounds "
 	       "needed%s%s%s: %s for an MDE <= max_mde, %s for an MDE <= "
-	       "min_effect\n", cfg->calibration, cal->baseline, cal->rounds,
+	       "min_effect\n", cfg->calibration, base, cal->rounds,
 	       cal->analysis, cal->totals_targeted ? " (target_metrics = " : "",
 	       cal->totals_targeted ? cfg->target_metrics : "",
 	       cal->totals_targeted ? ")" : "",
 	       calibrate_rounds_str(cal->rounds_max_mde, a, sizeof(a)),
 	       calibrate_rounds_str(cal->rounds_min_effect, b, sizeof(b)));
+	free(base);
 	if (cfg->iterations_auto && (!cal->rounds_max_mde ||
 				     cal->rounds_max_mde > cfg->max_iterations))
 		printf("iterations = auto starts at %u rounds: max_iterations, "

@@ -8,6 +8,7 @@
 #include "parsers/json_file.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -236,6 +237,16 @@ static long rounds_get(json_t *o, const char *key)
 	return (long)json_integer_value(v);
 }
 
+/* "runtime_s": absent (an older kbench), or seconds an unsigned holds
+ * (-1 read as 4294967295 s, 2^40 as 0: no runtime to check) */
+static int runtime_ok(json_t *o)
+{
+	json_t *v = json_object_get(o, "runtime_s");
+
+	return !v || (json_is_integer(v) && json_integer_value(v) >= 0 &&
+		      json_integer_value(v) <= UINT_MAX);
+}
+
 static const char *analysis_of(const char *s)
 {
 	if (s && !strcmp(s, "paired"))
@@ -326,11 +337,12 @@ int results_calibration_read(const char *path, struct kb_calibration *cal)
 	}
 	if (!json_is_array(ms) || !json_array_size(ms) || rm < 0 || re < 0 ||
 	    !analysis_of(kb_jstr(j, "analysis")) ||
-	    !json_is_integer(json_object_get(j, "rounds"))) {
+	    rounds_get(j, "rounds") < 1 || !runtime_ok(j)) {
 		kb_error("%s: not a calibration: expected \"metrics\" (a "
 			 "non-empty array), \"analysis\" (paired or "
-			 "welch-log), \"rounds\", and \"rounds_max_mde\" and "
-			 "\"rounds_min_effect\" (1..%d or null)", path,
+			 "welch-log), \"rounds\", \"rounds_max_mde\" and "
+			 "\"rounds_min_effect\" (1..%d, the last two or null), "
+			 "\"runtime_s\" (seconds, if any)", path,
 			 KB_CALIB_MAX_ROUNDS);
 		goto out;
 	}

@@ -20,6 +20,7 @@
 #include <jansson.h>
 #include "tests/run_kbench.h"
 #include "lib/file.h"
+#include "parsers/json_file.h"
 #include "parsers/kconf.h"
 #include "results/calibration.h"
 #include "runner/calibrate.h"
@@ -573,6 +574,48 @@ static void test_plan_auto_range(void **state)
 		assert_null(strstr(err, "another setup"));
 		free(out);
 		free(err);
+	}
+	/* a calibration.json not as kbench wrote it (a break-it trial): an
+	 * ESC in its baseline is shown as '?', not sent to the terminal;
+	 * "rounds" -5 (printed 4294967291 rounds) and "runtime_s" -1 or
+	 * 2^40 (4294967295 s, 0 s: not checked) are refused, naming them */
+	{
+		static const char *const bad[][2] = {
+			{ "rounds", "-5" }, { "rounds", "0" },
+			{ "runtime_s", "-1" }, { "runtime_s", "1099511627776" },
+		};
+		json_t *j;
+
+		fixture_calibration(&cal, 2);
+		free(cal.baseline);
+		cal.baseline = kb_xstrdup("running\033[31m");
+		cal.target = kb_xstrdup("loop:256M");
+		assert_int_equal(results_calibration_write(path, &cal), 0);
+		results_calibration_free(&cal);
+		assert_int_equal(run_kbench(args, &out, &err), 0);
+		assert_non_null(strstr(out, "(A/A of running?[31m, 4 rounds)"));
+		assert_null(strchr(out, '\033'));
+		free(out);
+		free(err);
+		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			j = kb_json_load(path);
+			assert_non_null(j);
+			json_object_set_new(j, bad[i][0], json_integer(
+				strtoll(bad[i][1], NULL, 10)));
+			assert_int_equal(kb_json_write_atomic(path, j), 0);
+			json_decref(j);
+			if (run_kbench(args, &out, &err) != 1 ||
+			    !strstr(err, "not a calibration") ||
+			    !strstr(err, bad[i][0]))
+				fail_msg("%s %s: %s%s", bad[i][0], bad[i][1],
+					 out, err);
+			free(out);
+			free(err);
+			fixture_calibration(&cal, 2);
+			assert_int_equal(results_calibration_write(path, &cal),
+					 0);
+			results_calibration_free(&cal);
+		}
 	}
 	remove_tmp(dir, path, conf);
 	free(cwd);
