@@ -585,9 +585,13 @@ static void print_pair(FILE *out, const struct kb_rmodel *m,
 			kb_table_set(t, row, 3, "n/a");
 		v = num(e->change_ci95_lo_pct, &ok);
 		w = num(e->change_ci95_hi_pct, &ok2);
-		if (ok && ok2 && kb_verdict_shows_ci(e->verdict))
-			kb_table_set(t, row, 4, "[%+.2f%%, %+.2f%%]", v, w);
-		else
+		if (ok && ok2 && kb_verdict_shows_ci(e->verdict)) {
+			char lo[16], hi[16];
+
+			kb_table_set(t, row, 4, "[%s%%, %s%%]",
+				     kb_pct_bound(lo, sizeof(lo), v, 2),
+				     kb_pct_bound(hi, sizeof(hi), w, 2));
+		} else
 			kb_table_set(t, row, 4, "n/a");
 		v = num(e->p_adjusted, &ok);
 		kb_table_set(t, row, 5, ok ? "%.3g" : "n/a", v);

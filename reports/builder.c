@@ -256,6 +256,18 @@ int kb_metric_decimals(const char *metric)
 	return 2;
 }
 
+const char *kb_pct_bound(char *buf, size_t len, double v, int dec)
+{
+	if (v > 9999)
+		snprintf(buf, len, ">+9999");
+	else if (v < -9999)
+		snprintf(buf, len, "<-9999");
+	else
+		snprintf(buf, len, "%+.*f", dec,
+			 fabs(v) < 0.5 * pow(10, -dec) ? 0.0 : v);
+	return buf;
+}
+
 static int is_iops(const char *metric)
 {
 	size_t l = strlen(metric);
@@ -866,21 +878,6 @@ static int is_base_row(struct ctx *c, size_t i)
  * columns beside long configuration keys), "±", CV% and n. */
 #define COLS_PER_METRIC 6
 
-/* A bound of a change's CI in %, one decimal ("-0.0" printed "+0.0"),
- * and past +-9999% as ">+9999" / "<-9999" (a ratio's CI has no lower
- * bound below -100%, its upper one can be any size on wild data: the
- * cell stays narrow enough for the table's 80 columns).  Returns buf. */
-static const char *ci_bound(char *buf, size_t len, double v)
-{
-	if (v > 9999)
-		snprintf(buf, len, ">+9999");
-	else if (v < -9999)
-		snprintf(buf, len, "<-9999");
-	else
-		snprintf(buf, len, "%+.1f", fabs(v) < 0.05 ? 0.0 : v);
-	return buf;
-}
-
 /* The cells of summary s from col on: mean (dec decimals), then after
  * the "vs base" cell and the change's CI the half-width of the 95% CI,
  * CV% and n; "n/a" for what was not measured. */
@@ -1081,10 +1078,10 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 				char lo[16], hi[16];
 
 				kb_table_set(t, row, col + 2, "%s..%s",
-					     ci_bound(lo, sizeof(lo),
-						cmp->change_ci95_lo_pct),
-					     ci_bound(hi, sizeof(hi),
-						cmp->change_ci95_hi_pct));
+					     kb_pct_bound(lo, sizeof(lo),
+						cmp->change_ci95_lo_pct, 1),
+					     kb_pct_bound(hi, sizeof(hi),
+						cmp->change_ci95_hi_pct, 1));
 			}
 			else
 				kb_table_set(t, row, col + 2, "n/a");

@@ -29,6 +29,12 @@ void kb_report_job_add(struct kb_report_job *j, struct kb_table *t);
 /* Decimals of a metric's values by unit: 0 for ns, ms, KiB and counts,
  * else 2 (seed 000's "472.39"). */
 int kb_metric_decimals(const char *metric);
+/* A bound of a change's CI in %, dec decimals, a sign always ("-0.0"
+ * printed "+0.0"), and past +-9999% as ">+9999" / "<-9999" (a ratio's CI
+ * has no lower bound below -100%, its upper one can be any size on wild
+ * data: the cell stays narrow in an 80-column table).  Returns buf; len
+ * 16 holds any. */
+const char *kb_pct_bound(char *buf, size_t len, double v, int dec);
 
 /* Build the report model of the typed results model m (results/
  * rmodel.h: its campaign metadata m->campaign, runs m->runs[].info and

@@ -1235,13 +1235,18 @@ static const char *mde_str(const struct kb_comparison_row *e, char *buf,
 	const char *a = e->analysis ?: "";
 	double up = e->mde_pct;
 
+	char u[32];
+
+	/* past a million percent, three digits (1e-308 IOPS on one side
+	 * made it 300 digits, cut at len) */
+	snprintf(u, sizeof(u), up < 1e6 ? "%.2f" : "%.3g", up);
 	if (isinf(up))
 		snprintf(buf, len, "infinite");
 	else if (!strcmp(a, "paired") || !strcmp(a, "welch-log"))
-		snprintf(buf, len, "+%.2f%%/%.2f%%", up,
+		snprintf(buf, len, "+%s%%/%.2f%%", u,
 			 100.0 * (1.0 / (1.0 + up / 100.0) - 1.0));
 	else
-		snprintf(buf, len, "+-%.2f%%", up);
+		snprintf(buf, len, "+-%s%%", u);
 	return buf;
 }
 
@@ -1522,13 +1527,13 @@ const char *kb_analysis_text(const char *analysis)
 	return analysis;
 }
 
-/* "%.2f%%", or "n/a" for a CV that is not a number (a sample of zeros:
- * 0 / 0) */
+/* "%.2f%%" ("%.3g%%" past a million), or "n/a" for a CV that is not a
+ * number (a sample of zeros: 0 / 0) */
 static const char *cv_str(double v, char *buf, size_t len)
 {
 	if (!isfinite(v))
 		return "n/a (mean 0)";
-	snprintf(buf, len, "%.2f%%", v);
+	snprintf(buf, len, v < 1e6 ? "%.2f%%" : "%.3g%%", v);
 	return buf;
 }
 

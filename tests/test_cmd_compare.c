@@ -607,6 +607,22 @@ static void test_exit_codes(void **state)
 		"infinite (80% power", NULL }, NULL);
 	free(out);
 
+	/* wild values (1e-30 IOPS beside 1000): the CI's bounds as the
+	 * report caps them, the MDE and CV in three digits, not hundreds
+	 * of digits cut where the line's buffer ended (a break-it trial) */
+	{
+		const double wild[][8] = { { 1e-30, 1000, 1e-30, 1000,
+					     1e-30 } };
+		char *w = campaign("wild", ids1, 1, wild, n5);
+
+		rc = compare(&out, a, w, NULL, NULL);
+		flatten(out);
+		says(out, (const char *const[]){ ">+9999%]", "e+", NULL },
+		     (const char *const[]){ "00000000000000000000", NULL });
+		free(out);
+		free(w);
+	}
+
 	/* n = 1: cannot decide (git bisect skip) */
 	rc = compare(&out, u, s, NULL, NULL);
 	if (rc != 125)
