@@ -11,9 +11,14 @@
 
 #include <stddef.h>
 
+/* The longest message kept, in bytes (a longer one is cut, "..."). */
+#define STORE_MESSAGE_MAX 1000
+
 /* The message of the len bytes of body: its "error" member when that is
- * a string, else its "message" member, malloc'd; NULL when body is not
- * JSON or holds neither (the caller then shows the body itself). */
+ * a string, else its "message" member, malloc'd, as one line (line
+ * breaks and tabs made blanks) of at most STORE_MESSAGE_MAX bytes; NULL
+ * when body is not JSON or holds neither (the caller then shows the body
+ * itself). */
 char *kb_store_error_message(const char *body, size_t len);
 
 #endif

@@ -150,7 +150,9 @@ static void test_store_error_message(void **state)
 	static const char v1[] = "{\"error\":\"database not found: \\\"x\\\"\"}";
 	static const char v2[] = "{\"code\":\"invalid\",\"message\":\"no org\"}";
 	static const char both[] = "{\"error\":7,\"message\":\"m\"}";
-	char *m;
+	static const char nl[] = "{\"error\":\"bad\\r\\nkbench: pushed\\t12 runs\"}";
+	char text[STORE_MESSAGE_MAX + 100] = "", *body, *m;
+	json_t *big;
 
 	(void)state;
 	m = kb_store_error_message(v1, strlen(v1));
@@ -162,6 +164,23 @@ static void test_store_error_message(void **state)
 	m = kb_store_error_message(both, strlen(both));
 	assert_string_equal(m, "m");
 	free(m);
+	/* one line, however long: a store's "\n" starts no line of
+	 * kbench's (a break-it trial printed "\nkbench: pushed ...") */
+	m = kb_store_error_message(nl, strlen(nl));
+	assert_string_equal(m, "bad  kbench: pushed 12 runs");
+	free(m);
+	/* at most STORE_MESSAGE_MAX bytes, not cutting the 2-byte 'é'
+	 * that straddles the limit */
+	memset(text, 'a', sizeof(text) - 1);
+	memcpy(text + STORE_MESSAGE_MAX - 1, "\xc3\xa9", 2);
+	big = json_pack("{s:s}", "error", text);
+	body = json_dumps(big, 0);
+	m = kb_store_error_message(body, strlen(body));
+	assert_int_equal(strlen(m), STORE_MESSAGE_MAX - 1 + 3);
+	assert_string_equal(m + STORE_MESSAGE_MAX - 1, "...");
+	free(m);
+	free(body);
+	json_decref(big);
 	assert_null(kb_store_error_message("{\"code\":1}", 10));
 	assert_null(kb_store_error_message("<html>502</html>", 16));
 	assert_null(kb_store_error_message("[\"error\"]", 9));
