@@ -46,8 +46,9 @@ static void usage(FILE *f)
 "\n"
 "exit status: 0 installed (or removed, or printed with --dry-run); 1 an\n"
 "error (a bad option, no DIR, a DIR the hook would refuse or whose\n"
-"campaign has no kexec variant, the unit cannot be written, systemctl\n"
-"failed).\n");
+"campaign has no kexec variant, a kbench binary that others than root\n"
+"and the user who ran sudo could replace, the unit cannot be written,\n"
+"systemctl failed).\n");
 }
 
 /* A path the unit file cannot hold: a control character (a newline
@@ -247,6 +248,19 @@ int cmd_install_resume(int argc, char **argv)
 	{
 		char *why = NULL;
 
+		/* the unit runs this binary as root at every boot: whoever
+		 * can replace it (a world-writable directory on its path)
+		 * could run anything as root (a break-it trial) */
+		if (kb_path_trusted(exe, &why)) {
+			kb_error("%s: the unit would run this kbench as root at "
+				 "every boot, but %s, so whoever can write there "
+				 "could run anything as root; install kbench "
+				 "where only root (or the user who ran sudo) can "
+				 "write (make install), or chown, chmod go-w",
+				 exe, why);
+			free(why);
+			goto out;
+		}
 		if (kb_path_trusted(dir, &why)) {
 			kb_error("%s: the boot hook would refuse this campaign "
 				 "directory: %s (root and the user who ran "

@@ -83,10 +83,14 @@ check "install-resume FILE: refused, not a directory (exit $rc)" \
 # so the boot hook would (a helper's trial installed one for results/ of
 # the source tree); an empty one is a campaign to be
 mkdir -p "$tmp/notcamp" && echo x >"$tmp/notcamp/x.c"
-rm -f "$tmp/units/kbench-resume.service"
-"$usr/bin/kbench" install-resume --unit-dir "$tmp/units" "$tmp/notcamp" \
-	>/dev/null 2>"$tmp/ir3.err"
-rc=$?
+# ir_fresh BIN DIR ERR: BIN install-resume DIR into $tmp/units, where no
+# unit is left from before; its standard error in $tmp/ERR, status in rc
+ir_fresh() {
+	rm -f "$tmp/units/kbench-resume.service"
+	"$1" install-resume --unit-dir "$tmp/units" "$2" >/dev/null 2>"$tmp/$3"
+	rc=$?
+}
+ir_fresh "$usr/bin/kbench" "$tmp/notcamp" ir3.err
 check "install-resume DIR holding files and no campaign: refused as run -o refuses it, no unit (exit $rc)" \
 	"[ $rc -eq 1 ] && grep -q 'notcamp exists and is not a kbench campaign' '$tmp/ir3.err' && grep -q 'the boot hook (kbench run -o DIR) would refuse it' '$tmp/ir3.err' && [ ! -e '$tmp/units/kbench-resume.service' ]"
 # a campaign the hook has nothing to resume, or cannot read: a local
@@ -106,6 +110,14 @@ done
 rc=$?
 check "install-resume: a local campaign, campaign.json {} or a directory of that name refused, no unit; a kexec campaign installed (exit $rc)" \
 	"[ $bad = 0 ] && grep -q 'its campaign has no method = kexec variant' '$tmp/ir-loccamp.err' && grep -q 'its campaign has no method = kexec variant' '$tmp/ir-objcamp.err' && grep -q 'could not resume it' '$tmp/ir-dircamp.err' && [ $rc -eq 0 ] && grep -qF 'run -o \"$tmp/kxcamp\"' '$tmp/units/kbench-resume.service'"
+
+# the unit runs the binary as root at every boot: a kbench that others
+# can replace (in a world-writable directory) is refused (a break-it
+# trial installed one)
+mkdir -p "$tmp/wdir" && chmod 0777 "$tmp/wdir" && cp "$usr/bin/kbench" "$tmp/wdir/kbench"
+ir_fresh "$tmp/wdir/kbench" "$tmp/kxcamp" ir-w.err
+check "install-resume run by a kbench in a world-writable directory: refused, no unit (exit $rc)" \
+	"[ $rc -eq 1 ] && grep -qF '$tmp/wdir: writable by all (mode 0777)' '$tmp/ir-w.err' && grep -q 'would run this kbench as root at every boot' '$tmp/ir-w.err' && [ ! -e '$tmp/units/kbench-resume.service' ]"
 
 env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s -C "$repo" uninstall \
 	PREFIX="$usr" DESTDIR= BUILD="$tmp/build" >/dev/null 2>&1
