@@ -6,16 +6,19 @@
 #include "push/http.h"
 #include "lib/err.h"
 #include "lib/file.h"
+#include "parsers/netrc.h"
 #include "parsers/store_reply.h"
 
 #include <ctype.h>
 #include <math.h>
 #include "push/curl_dl.h"
 #include <errno.h>
+#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #define RESPONSE_MAX (64 * 1024)
 #define BACKOFF_MAX_S 60.0
@@ -179,6 +182,99 @@ static char *server_message(const struct response *r)
 		if (!isprint((unsigned char)msg[n]))
 			msg[n] = '?';
 	return msg;
+}
+
+/* The host of url as libcurl matches it against netrc (no IPv6
+ * brackets), malloc'd, or NULL. */
+static char *url_host(const char *url)
+{
+	CURLU *u = curl_url();
+	char *h = NULL, *ret = NULL;
+
+	if (u && curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_HOST, &h, 0) == CURLUE_OK && h) {
+		size_t n = strlen(h);
+
+		ret = h[0] == '[' && n > 1 && h[n - 1] == ']' ?
+		      kb_xasprintf("%.*s", (int)(n - 2), h + 1) :
+		      kb_xstrdup(h);
+	}
+	curl_free(h);
+	curl_url_cleanup(u);
+	return ret;
+}
+
+/* The netrc file push_http_post() reads: o->netrc_file, else .netrc in
+ * $HOME, else in the effective user's home directory (as libcurl looks
+ * for it); malloc'd, NULL when there is none. */
+static char *netrc_path(const struct push_http_opts *o)
+{
+	const char *home = getenv("HOME");
+	struct passwd *pw;
+
+	if (o->netrc_file)
+		return kb_xstrdup(o->netrc_file);
+	if (!home || !*home) {
+		pw = getpwuid(geteuid());
+		home = pw ? pw->pw_dir : NULL;
+	}
+	return home && *home ? kb_path_join(home, ".netrc") : NULL;
+}
+
+/* The netrc entry of url's host onto e (CURLOPT_USERNAME and
+ * CURLOPT_PASSWORD: basic auth), read here rather than by libcurl's
+ * CURLOPT_NETRC so that what is sent is what kbench looked at, whatever
+ * libcurl's version reads; the "default" entry only for a URL trusted
+ * with credentials (a campaign directory's would get its login for any
+ * host it names: a break-it trial).  Nothing when there is no file or no
+ * entry. */
+static void netrc_auth(CURL *e, const char *url,
+		       const struct push_http_opts *o)
+{
+	static int said_default;
+	struct kb_netrc_entry n;
+	char *path = netrc_path(o), *host = url_host(url), *buf = NULL;
+	size_t len = 0;
+	int r;
+
+	if (!path || !host)
+		goto out;
+	r = kb_read_file(path, &buf, &len, 1);
+	if (r) {
+		/* no ~/.netrc is no credentials; a --netrc-file that is
+		 * not there is a mistake */
+		if (r != -ENOENT || o->netrc_file)
+			kb_warn("%s: %s: no credentials from it", path,
+				strerror(-r));
+		goto out;
+	}
+	r = kb_netrc_find(buf, len, host, &n);
+	if (r < 0)
+		kb_warn("%s: a quoted token has no closing '\"': no "
+			"credentials from it", path);
+	if (r <= 0)
+		goto out;
+	if (n.is_default && o->no_env_auth) {
+		if (!said_default++)
+			kb_warn("the push to %s goes without the 'default' "
+				"entry of %s: the URL comes from the campaign "
+				"directory, which is not trusted with "
+				"credentials; a 'machine %s' entry is used",
+				url, path, host);
+	} else {
+		curl_easy_setopt(e, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
+		curl_easy_setopt(e, CURLOPT_USERNAME, n.login ? n.login : "");
+		curl_easy_setopt(e, CURLOPT_PASSWORD,
+				 n.password ? n.password : "");
+	}
+	kb_netrc_entry_clear(&n);
+out:
+	if (buf) {
+		explicit_bzero(buf, len);
+		free(buf);
+	}
+	free(host);
+	free(path);
 }
 
 /* Sleep s seconds; -EINTR when a signal handler ran (kbench run's
@@ -407,9 +503,7 @@ int push_http_post(const char *url, const char *body, size_t len,
 		curl_easy_setopt(e, CURLOPT_USERNAME, user);
 		curl_easy_setopt(e, CURLOPT_PASSWORD, pass ? pass : "");
 	} else {
-		curl_easy_setopt(e, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
-		if (o->netrc_file)
-			curl_easy_setopt(e, CURLOPT_NETRC_FILE, o->netrc_file);
+		netrc_auth(e, url, o);
 	}
 	/* redirects are followed here, not by libcurl (see http.h) */
 	curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);

@@ -7,8 +7,13 @@
  *                              with "user:password" - or "Bearer")
  *   KBENCH_PUSH_USER and       HTTP basic auth (InfluxDB 1.x with
  *   KBENCH_PUSH_PASSWORD       auth-enabled = true)
- *   otherwise ~/.netrc         (or netrc_file) when it has the host:
- *                              libcurl's CURLOPT_NETRC, CURL_NETRC_OPTIONAL
+ *   otherwise ~/.netrc         (or netrc_file): the login and password of
+ *                              its entry for the host, or of its "default"
+ *                              entry but for a URL not trusted with
+ *                              credentials (no_env_auth), as HTTP basic
+ *                              auth; read by kbench (parsers/netrc.h), not
+ *                              by libcurl's CURLOPT_NETRC, so that what is
+ *                              sent is what kbench looked at
  * URLs holding credentials (user:password@host, ?p=, ?password=, ?token=)
  * are refused by push_url_check().
  *
@@ -47,7 +52,8 @@
 struct push_http_opts {
 	const char *content_type;	/* e.g. "text/plain; charset=utf-8" */
 	const char *cacert;		/* PEM CA bundle; NULL = system store */
-	const char *netrc_file;		/* NULL = libcurl's default ~/.netrc */
+	const char *netrc_file;		/* NULL = ~/.netrc ($HOME's, else the
+					 * effective user's home's) */
 	const char *auth_scheme;	/* word before KBENCH_PUSH_TOKEN */
 	unsigned timeout_s;		/* whole request; default 30 */
 	unsigned connect_timeout_s;	/* TCP + TLS handshake; default 10 */
@@ -57,8 +63,9 @@ struct push_http_opts {
 	int no_env_auth;		/* 1: without KBENCH_PUSH_TOKEN and
 					 * KBENCH_PUSH_USER (a URL read from a
 					 * campaign directory's queue, not
-					 * trusted with them); ~/.netrc still
-					 * applies, its entries are per host */
+					 * trusted with them); a ~/.netrc
+					 * "machine HOST" entry still applies,
+					 * its "default" entry does not */
 	unsigned retry_after_max_s;	/* longest Retry-After honoured;
 					 * default 60 */
 };

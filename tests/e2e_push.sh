@@ -122,6 +122,31 @@ else
 	rc=$?
 	check "kbench push DIR: DIR/kernels.conf's push = gets no KBENCH_PUSH_TOKEN either, said so (got $rc)" \
 		"[ $rc -eq 0 ] && [ \"\$(jq -s '[.[] | select(.path == \"/conf2\")] | length' $tmp/posts/*.json)\" = 1 ] && [ \"\$(jq -s '[.[] | select(.path == \"/conf2\") | .headers.Authorization // empty] | length' $tmp/posts/*.json)\" = 0 ] && grep -q 'its URL comes from $tmp/qdemo/kernels.conf' $tmp/jc.err"
+	# nor a ~/.netrc 'default' line, which names no host (a break-it
+	# trial: the queue's URL got its login); a 'machine HOST' line does
+	printf 'default login dflt password DEFAULTSECRET\n' >"$tmp/netrc-default"
+	printf 'machine 127.0.0.1 login mach password MACHSECRET\ndefault login dflt password DEFAULTSECRET\n' >"$tmp/netrc-machine"
+	nd_auth() { jq -s -r "[.[] | select(.path == \"$1\") | .headers.Authorization // \"none\"] | join(\" \")" "$tmp"/posts/*.json; }
+	for nd in nd1:netrc-default nd2:netrc-machine; do
+		rm -f "$tmp/qdemo/push-queue.json"
+		printf '{"schema_version": 1, "pending": [{"url": "%s/%s", "format": "json", "queued": "2026-01-01T00:00:00Z", "attempts": 1}]}\n' \
+			"$hurl" "${nd%%:*}" >"$tmp/qdemo/push-queue.json"
+		"$KBENCH" push --netrc-file "$tmp/${nd#*:}" "$tmp/qdemo" >/dev/null 2>"$tmp/${nd%%:*}.err"
+		echo $? >"$tmp/${nd%%:*}.rc"
+	done
+	check "kbench push DIR: a queued URL gets no ~/.netrc 'default' login, said so (got $(cat $tmp/nd1.rc))" \
+		"[ \"\$(cat $tmp/nd1.rc)\" = 0 ] && [ \"\$(nd_auth /nd1)\" = none ] && grep -q \"goes without the 'default' entry of $tmp/netrc-default\" $tmp/nd1.err"
+	check "... but the 'machine 127.0.0.1' line of its host (got $(cat $tmp/nd2.rc))" \
+		"[ \"\$(cat $tmp/nd2.rc)\" = 0 ] && [ \"\$(nd_auth /nd2)\" = 'Basic $(printf mach:MACHSECRET | base64)' ]"
+	"$KBENCH" push --netrc-file "$tmp/netrc-default" -f json "$hurl/nd3" "$tmp/qdemo" >/dev/null 2>&1
+	rc=$?
+	check "a URL given on the command line gets the 'default' login (got $rc)" \
+		"[ $rc -eq 0 ] && [ \"\$(nd_auth /nd3)\" = 'Basic $(printf dflt:DEFAULTSECRET | base64)' ]"
+	"$KBENCH" push --netrc-file "$tmp/no-netrc" -f json "$hurl/nd4" "$tmp/qdemo" >/dev/null 2>"$tmp/nd4.err"
+	rc=$?
+	check "a --netrc-file that is not there is said, the push goes without credentials (got $rc)" \
+		"[ $rc -eq 0 ] && [ \"\$(nd_auth /nd4)\" = none ] && grep -qF '$tmp/no-netrc: No such file or directory: no credentials from it' $tmp/nd4.err"
+	rm -f "$tmp/qdemo/push-queue.json"
 fi
 
 # ---- 2. InfluxDB 1.x ----

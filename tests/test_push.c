@@ -41,6 +41,7 @@
 #include "lib/str.h"
 #include "parsers/json_file.h"
 #include "parsers/kconf.h"
+#include "parsers/netrc.h"
 #include "parsers/store_reply.h"
 #include "push/http.h"
 #include "push/influx.h"
@@ -380,6 +381,79 @@ static void test_url_check(void **state)
 	/* a parameter merely containing "p" is fine */
 	assert_int_equal(push_url_check("http://h/write?db=a&precision=s",
 					NULL), 0);
+}
+
+/* netrc entry e is login l and password p (NULL: none), from "default"
+ * when d; wiped. */
+static void netrc_is(struct kb_netrc_entry *e, const char *l, const char *p,
+		     int d)
+{
+	if (l)
+		assert_string_equal(e->login, l);
+	else
+		assert_null(e->login);
+	if (p)
+		assert_string_equal(e->password, p);
+	else
+		assert_null(e->password);
+	assert_int_equal(e->is_default, d);
+	kb_netrc_entry_clear(e);
+	assert_null(e->login);
+}
+
+/* The netrc entry for a host, as libcurl 8 reads the file: push reads
+ * it itself and hands a URL from a campaign directory a "machine HOST"
+ * entry, never "default" (a break-it trial: a queued URL to any host
+ * got the default login). */
+static void test_netrc_find(void **state)
+{
+	static const char rc[] =
+		"# a comment: machine comment.example login x password y\n"
+		"machine store.example login a password \"default x\"\n"
+		"macdef init\nmachine evil.example login m password m\n\n"
+		"MACHINE Influx Login b PASSWORD machine account acct\n"
+		"machine nothing.example\n"
+		"machine q.example login \"a b\\\"c\\\\d\\te\"\n"
+		"default login d password p\n"
+		"machine late.example login c password q\n";
+	static const char bad[] = "machine b.example password \"open";
+	struct kb_netrc_entry e;
+
+	(void)state;
+	assert_int_equal(kb_netrc_find(rc, strlen(rc), "store.example", &e), 1);
+	netrc_is(&e, "a", "default x", 0);
+	/* keywords and the host name in any case */
+	assert_int_equal(kb_netrc_find(rc, strlen(rc), "influx", &e), 1);
+	netrc_is(&e, "b", "machine", 0);
+	/* a login alone; a quoted token's escapes */
+	assert_int_equal(kb_netrc_find(rc, strlen(rc), "q.example", &e), 1);
+	netrc_is(&e, "a b\"c\\d\te", NULL, 0);
+	/* a comment, a macro's text, a password and an entry without
+	 * credentials are not entries: "default" applies */
+	assert_int_equal(kb_netrc_find(rc, strlen(rc), "comment.example", &e),
+			 1);
+	netrc_is(&e, "d", "p", 1);
+	assert_int_equal(kb_netrc_find(rc, strlen(rc), "evil.example", &e), 1);
+	netrc_is(&e, "d", "p", 1);
+	assert_int_equal(kb_netrc_find(rc, strlen(rc), "machine", &e), 1);
+	netrc_is(&e, "d", "p", 1);
+	assert_int_equal(kb_netrc_find(rc, strlen(rc), "nothing.example", &e),
+			 1);
+	netrc_is(&e, "d", "p", 1);
+	/* "default" before the host's entry: it is the one (libcurl stops
+	 * there) */
+	assert_int_equal(kb_netrc_find(rc, strlen(rc), "late.example", &e), 1);
+	netrc_is(&e, "d", "p", 1);
+	/* no default: none */
+	assert_int_equal(kb_netrc_find(rc, strlen("# a comment: machine "
+						  "comment.example login x "
+						  "password y\n"),
+				       "comment.example", &e), 0);
+	netrc_is(&e, NULL, NULL, 0);
+	assert_int_equal(kb_netrc_find(bad, strlen(bad), "b.example", &e),
+			 -EBADMSG);
+	netrc_is(&e, NULL, NULL, 0);
+	assert_int_equal(kb_netrc_find("", 0, "b.example", &e), 0);
 }
 
 static void test_kconf_push(void **state)
@@ -1400,6 +1474,7 @@ int main(void)
 		cmocka_unit_test(test_queue),
 		cmocka_unit_test(test_endpoint),
 		cmocka_unit_test(test_url_check),
+		cmocka_unit_test(test_netrc_find),
 		cmocka_unit_test(test_kconf_push),
 		cmocka_unit_test(test_retry_after_parse),
 		cmocka_unit_test(test_same_origin),
