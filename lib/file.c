@@ -581,25 +581,32 @@ static int trusted_gid(gid_t g)
 	return ok && owned;
 }
 
+char *kb_owner_untrusted(const char *path, uid_t uid)
+{
+	char me[48] = "";
+
+	if (trusted_uid(uid))
+		return NULL;
+	if (geteuid())
+		snprintf(me, sizeof(me), ", uid %u", (unsigned)geteuid());
+	return kb_xasprintf("%s: owned by uid %u (trusted: root%s%s%s)", path,
+			    (unsigned)uid, me, kb_env_uid("SUDO_UID") >= 0 ?
+			    ", SUDO_UID" : "",
+			    kb_env_uid("KBENCH_TRUST_UID") >= 0 ?
+			    ", KBENCH_TRUST_UID" : "");
+}
+
 /* One path component p (lstat: a link is judged by who owns it, and
  * where it leads separately): NULL when only the trusted can change it,
  * else why not (malloc'd).  last: the path itself (a sticky directory
  * writable by all is fine only above it). */
 static char *untrusted_why(const char *p, const struct stat *st, int last)
 {
-	char me[48] = "";
+	char *why = kb_owner_untrusted(p, st->st_uid);
 	int grp, acl;
 
-	if (!trusted_uid(st->st_uid)) {
-		if (geteuid())
-			snprintf(me, sizeof(me), ", uid %u",
-				 (unsigned)geteuid());
-		return kb_xasprintf("%s: owned by uid %u (trusted: root%s%s%s)",
-				    p, (unsigned)st->st_uid, me,
-				    kb_env_uid("SUDO_UID") >= 0 ? ", SUDO_UID" :
-				    "", kb_env_uid("KBENCH_TRUST_UID") >= 0 ?
-				    ", KBENCH_TRUST_UID" : "");
-	}
+	if (why)
+		return why;
 	if (S_ISLNK(st->st_mode))
 		return NULL;	/* its mode means nothing */
 	/* with an access ACL the group bits are its mask: someone named in

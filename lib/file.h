@@ -177,6 +177,12 @@ FILE *kb_xmemstream(char **buf, size_t *len);
  * looked at (*why says so too). */
 int kb_path_trusted(const char *path, char **why);
 
+/* NULL when uid is one kb_path_trusted() trusts (root, the effective
+ * user, SUDO_UID and KBENCH_TRUST_UID when kbench runs as root), else
+ * why not, naming path: "PATH: owned by uid 1001 (trusted: root,
+ * SUDO_UID)", malloc'd. */
+char *kb_owner_untrusted(const char *path, uid_t uid);
+
 /* The uid in environment variable name (SUDO_UID, KBENCH_TRUST_UID): a
  * whole decimal number >= 0, or -1 (unset, not a number, or kbench not
  * running as root, whose environment alone is root's to set). */

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -221,21 +222,46 @@ static char *netrc_path(const struct push_http_opts *o)
 	return home && *home ? kb_path_join(home, ".netrc") : NULL;
 }
 
+/* Why the netrc file path (whose stat is st) must not give its password
+ * away, with the fix, malloc'd; NULL when it may: others than its owner
+ * can read or change it, or its owner is not trusted
+ * (kb_owner_untrusted()).  ftp(1) refuses such a file, ssh(1) such a
+ * key. */
+static char *netrc_unsafe(const char *path, const struct stat *st)
+{
+	char *who = kb_owner_untrusted(path, st->st_uid), *why;
+
+	if (who) {
+		why = kb_xasprintf("%s; chown it to the user it is for", who);
+		free(who);
+		return why;
+	}
+	if (!(st->st_mode & 077))
+		return NULL;
+	return kb_xasprintf("%s: %s by others than its owner (mode %04o); "
+			    "chmod 600 %s", path, st->st_mode & 044 ?
+			    "readable" : "writable",
+			    (unsigned)(st->st_mode & 07777), path);
+}
+
 /* The netrc entry of url's host onto e (CURLOPT_USERNAME and
  * CURLOPT_PASSWORD: basic auth), read here rather than by libcurl's
  * CURLOPT_NETRC so that what is sent is what kbench looked at, whatever
  * libcurl's version reads; the "default" entry only for a URL trusted
  * with credentials (a campaign directory's would get its login for any
  * host it names: a break-it trial).  Nothing when there is no file or no
- * entry. */
-static void netrc_auth(CURL *e, const char *url,
-		       const struct push_http_opts *o)
+ * entry.  0, or -EINVAL with a message when the entry holds a password
+ * and the file is not kept from others (netrc_unsafe()). */
+static int netrc_auth(CURL *e, const char *url,
+		      const struct push_http_opts *o)
 {
 	static int said_default;
 	struct kb_netrc_entry n;
+	struct stat st;
 	char *path = netrc_path(o), *host = url_host(url), *buf = NULL;
+	char *why = NULL;
 	size_t len = 0;
-	int r;
+	int r, ret = 0;
 
 	if (!path || !host)
 		goto out;
@@ -261,6 +287,17 @@ static void netrc_auth(CURL *e, const char *url,
 				"directory, which is not trusted with "
 				"credentials; a 'machine %s' entry is used",
 				url, path, host);
+	} else if (n.password &&
+		   (why = stat(path, &st) < 0 ?
+		    kb_xasprintf("%s: %s", path, strerror(errno)) :
+		    netrc_unsafe(path, &st))) {
+		/* a password others could read is not used (the push fails,
+		 * as it would with a wrong one), nor one others could set */
+		kb_error("POST %s: nothing sent: the password of the netrc "
+			 "entry for %s is not used from a file that others "
+			 "than its user can read or change, and %s", url,
+			 n.is_default ? "any host ('default')" : host, why);
+		ret = -EINVAL;
 	} else {
 		curl_easy_setopt(e, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
 		curl_easy_setopt(e, CURLOPT_USERNAME, n.login ? n.login : "");
@@ -273,8 +310,10 @@ out:
 		explicit_bzero(buf, len);
 		free(buf);
 	}
+	free(why);
 	free(host);
 	free(path);
+	return ret;
 }
 
 /* Sleep s seconds; -EINTR when a signal handler ran (kbench run's
@@ -502,8 +541,8 @@ int push_http_post(const char *url, const char *body, size_t len,
 		curl_easy_setopt(e, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
 		curl_easy_setopt(e, CURLOPT_USERNAME, user);
 		curl_easy_setopt(e, CURLOPT_PASSWORD, pass ? pass : "");
-	} else {
-		netrc_auth(e, url, o);
+	} else if ((ret = netrc_auth(e, url, o))) {
+		goto out;
 	}
 	/* redirects are followed here, not by libcurl (see http.h) */
 	curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);

@@ -13,7 +13,12 @@
  *                              credentials (no_env_auth), as HTTP basic
  *                              auth; read by kbench (parsers/netrc.h), not
  *                              by libcurl's CURLOPT_NETRC, so that what is
- *                              sent is what kbench looked at
+ *                              sent is what kbench looked at; a password
+ *                              in a file that others than its owner can
+ *                              read or change (mode & 077), or whose owner
+ *                              is not trusted (lib/file.h
+ *                              kb_owner_untrusted()), is not used: an
+ *                              error, nothing sent
  * URLs holding credentials (user:password@host, ?p=, ?password=, ?token=)
  * are refused by push_url_check().
  *
@@ -112,7 +117,8 @@ void push_http_warn_cleartext(const char *url);
  * explains; *server_msg, when server_msg is not NULL, gets the server's
  * message, malloc'd); -EXDEV for a redirect that is not followed (message
  * printed, naming the Location); -EINVAL for a local problem (bad URL,
- * TLS verification failed, cacert unreadable; message printed); -ENOMEM.
+ * TLS verification failed, cacert unreadable, a netrc password others
+ * could read; message printed); -ENOMEM.
  * Messages name the URL. */
 int push_http_post(const char *url, const char *body, size_t len,
 		   const struct push_http_opts *o, char **server_msg);

@@ -126,6 +126,7 @@ else
 	# trial: the queue's URL got its login); a 'machine HOST' line does
 	printf 'default login dflt password DEFAULTSECRET\n' >"$tmp/netrc-default"
 	printf 'machine 127.0.0.1 login mach password MACHSECRET\ndefault login dflt password DEFAULTSECRET\n' >"$tmp/netrc-machine"
+	chmod 600 "$tmp/netrc-default" "$tmp/netrc-machine"
 	nd_auth() { jq -s -r "[.[] | select(.path == \"$1\") | .headers.Authorization // \"none\"] | join(\" \")" "$tmp"/posts/*.json; }
 	for nd in nd1:netrc-default nd2:netrc-machine; do
 		rm -f "$tmp/qdemo/push-queue.json"
@@ -146,6 +147,21 @@ else
 	rc=$?
 	check "a --netrc-file that is not there is said, the push goes without credentials (got $rc)" \
 		"[ $rc -eq 0 ] && [ \"\$(nd_auth /nd4)\" = none ] && grep -qF '$tmp/no-netrc: No such file or directory: no credentials from it' $tmp/nd4.err"
+	# a password in a netrc that others can read, or that another user
+	# owns, is not used, as ftp(1) refuses it: nothing sent, the file
+	# named with the fix (a break-it trial sent it)
+	cp "$tmp/netrc-machine" "$tmp/netrc-644" && chmod 644 "$tmp/netrc-644"
+	"$KBENCH" push --netrc-file "$tmp/netrc-644" -f json "$hurl/nd5" "$tmp/qdemo" >/dev/null 2>"$tmp/nd5.err"
+	rc=$?
+	check "a netrc password readable by others: not used, nothing sent, exit 1, the file and chmod 600 named (got $rc)" \
+		"[ $rc -eq 1 ] && [ -z \"\$(nd_auth /nd5)\" ] && grep -qF 'the password of the netrc entry for 127.0.0.1 is not used' $tmp/nd5.err && grep -qF '$tmp/netrc-644: readable by others than its owner (mode 0644); chmod 600 $tmp/netrc-644' $tmp/nd5.err"
+	if [ "$(id -u)" -eq 0 ]; then
+		cp "$tmp/netrc-machine" "$tmp/netrc-nobody" && chown 65534 "$tmp/netrc-nobody"
+		"$KBENCH" push --netrc-file "$tmp/netrc-nobody" -f json "$hurl/nd6" "$tmp/qdemo" >/dev/null 2>"$tmp/nd6.err"
+		rc=$?
+		check "... nor one in a netrc another user owns (got $rc)" \
+			"[ $rc -eq 1 ] && [ -z \"\$(nd_auth /nd6)\" ] && grep -qF '$tmp/netrc-nobody: owned by uid 65534 (trusted: root); chown it to the user it is for' $tmp/nd6.err"
+	fi
 	rm -f "$tmp/qdemo/push-queue.json"
 fi
 
