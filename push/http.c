@@ -130,16 +130,22 @@ out:
 	return ret;
 }
 
-const char *push_auth_describe(void)
+const char *push_auth_describe(const struct push_http_opts *o)
 {
 	const char *tok = getenv("KBENCH_PUSH_TOKEN");
 	const char *user = getenv("KBENCH_PUSH_USER");
 
+	if (o->no_env_auth)
+		return "the netrc's entry for the host if it has one (not the "
+		       "environment's credentials nor the netrc's 'default' "
+		       "entry: the URL comes from the campaign directory), "
+		       "else none";
 	if (tok && *tok)
 		return "token from KBENCH_PUSH_TOKEN";
 	if (user && *user)
 		return "basic auth from KBENCH_PUSH_USER/KBENCH_PUSH_PASSWORD";
-	return "~/.netrc if it has the host, else none";
+	return "the netrc's entry for the host, or its 'default' entry, "
+	       "else none";
 }
 
 struct response {

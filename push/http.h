@@ -89,10 +89,12 @@ void push_http_opts_init(struct push_http_opts *o);
  * these too. */
 int push_url_check(const char *url, const char *where);
 
-/* Which credentials push_http_post() would use, for --dry-run and logs:
- * "token from KBENCH_PUSH_TOKEN", "basic auth from KBENCH_PUSH_USER",
- * "~/.netrc if it has the host" (never the secret). */
-const char *push_auth_describe(void);
+/* Which credentials push_http_post() would use with o, for --dry-run and
+ * logs: "token from KBENCH_PUSH_TOKEN", "basic auth from
+ * KBENCH_PUSH_USER/KBENCH_PUSH_PASSWORD", the netrc's entries, and for a
+ * URL not trusted with credentials (o->no_env_auth) only its "machine
+ * HOST" entry (never the secret). */
+const char *push_auth_describe(const struct push_http_opts *o);
 
 /* The wait a Retry-After header value asks for, in whole seconds from
  * now (an HTTP-date in the past: 0).  0, or -EINVAL when value is neither

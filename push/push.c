@@ -236,10 +236,12 @@ static void dry_print(const char *endpoint, const struct push_opts *o,
 		      const char *body, size_t len, size_t npoints,
 		      size_t batch, size_t nbatches)
 {
-	push_http_warn_cleartext(endpoint);
+	/* as push_http_post() sends it */
+	if (!o->http.no_env_auth)
+		push_http_warn_cleartext(endpoint);
 	printf("POST %s\n", endpoint);
 	printf("Content-Type: %s\n", o->http.content_type);
-	printf("Authorization: %s\n", push_auth_describe());
+	printf("Authorization: %s\n", push_auth_describe(&o->http));
 	if (o->format == PUSH_INFLUX)
 		printf("# batch %zu of %zu: %zu points, %zu bytes\n", batch,
 		       nbatches, npoints, len);

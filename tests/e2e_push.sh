@@ -139,6 +139,15 @@ else
 		"[ \"\$(cat $tmp/nd1.rc)\" = 0 ] && [ \"\$(nd_auth /nd1)\" = none ] && grep -q \"goes without the 'default' entry of $tmp/netrc-default\" $tmp/nd1.err"
 	check "... but the 'machine 127.0.0.1' line of its host (got $(cat $tmp/nd2.rc))" \
 		"[ \"\$(cat $tmp/nd2.rc)\" = 0 ] && [ \"\$(nd_auth /nd2)\" = 'Basic $(printf mach:MACHSECRET | base64)' ]"
+	# --dry-run says the same of a queued URL: no token, no warning
+	# that it travels in clear text (a break-it trial: both were said)
+	printf '{"schema_version": 1, "pending": [{"url": "%s/nd0", "format": "json", "queued": "2026-01-01T00:00:00Z", "attempts": 1}]}\n' \
+		"$hurl" >"$tmp/qdemo/push-queue.json"
+	KBENCH_PUSH_TOKEN=s3cr3t-t0ken "$KBENCH" push -n "$tmp/qdemo" >"$tmp/nd0.out" 2>"$tmp/nd0.err"
+	rc=$?
+	check "kbench push -n DIR: a queued URL's Authorization is its netrc 'machine HOST' entry, no token, no clear-text warning (got $rc)" \
+		"[ $rc -eq 0 ] && grep -q \"^Authorization: the netrc's entry for the host if it has one (not the environment's credentials nor the netrc's 'default' entry\" $tmp/nd0.out && ! grep -q 'KBENCH_PUSH_TOKEN' $tmp/nd0.out && ! grep -q 'clear text' $tmp/nd0.err && [ -z \"\$(nd_auth /nd0)\" ]"
+	rm -f "$tmp/qdemo/push-queue.json"
 	"$KBENCH" push --netrc-file "$tmp/netrc-default" -f json "$hurl/nd3" "$tmp/qdemo" >/dev/null 2>&1
 	rc=$?
 	check "a URL given on the command line gets the 'default' login (got $rc)" \
