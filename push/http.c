@@ -211,6 +211,20 @@ static char *url_host(const char *url)
 	return ret;
 }
 
+/* Say, once per process, that what (the credentials, "... travel") go
+ * to url in clear text when it is plain http://. */
+static void warn_cleartext(const char *url, const char *what)
+{
+	static int warned;
+
+	if (warned || !url || strncasecmp(url, "http://", 7))
+		return;
+	warned = 1;
+	kb_warn("%s is plain http://: %s in clear text, readable by anyone "
+		"who can see the traffic; use https:// (--cacert for a "
+		"private CA)", url, what);
+}
+
 /* The netrc file push_http_post() reads: o->netrc_file, else .netrc in
  * $HOME, else in the effective user's home directory (as libcurl looks
  * for it); malloc'd, NULL when there is none. */
@@ -305,6 +319,10 @@ static int netrc_auth(CURL *e, const char *url,
 			 n.is_default ? "any host ('default')" : host, why);
 		ret = -EINVAL;
 	} else {
+		if (n.password)
+			warn_cleartext(url, "the password of the netrc entry "
+				       "(basic auth is not encryption) "
+				       "travels");
 		curl_easy_setopt(e, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
 		curl_easy_setopt(e, CURLOPT_USERNAME, n.login ? n.login : "");
 		curl_easy_setopt(e, CURLOPT_PASSWORD,
@@ -410,25 +428,15 @@ out:
 
 void push_http_warn_cleartext(const char *url)
 {
-	static int warned;
 	const char *tok = getenv("KBENCH_PUSH_TOKEN");
 	const char *user = getenv("KBENCH_PUSH_USER");
-	const char *what;
 
-	if (warned || !url || strncasecmp(url, "http://", 7))
-		return;
 	if (tok && *tok)
-		what = "the token (KBENCH_PUSH_TOKEN) travels";
+		warn_cleartext(url, "the token (KBENCH_PUSH_TOKEN) travels");
 	else if (user && *user)
-		what = "the user name and password (KBENCH_PUSH_USER/"
-		       "KBENCH_PUSH_PASSWORD; basic auth is not encryption) "
-		       "travel";
-	else
-		return;
-	warned = 1;
-	kb_warn("%s is plain http://: %s in clear text, readable by anyone "
-		"who can see the traffic; use https:// (--cacert for a "
-		"private CA)", url, what);
+		warn_cleartext(url, "the user name and password "
+			       "(KBENCH_PUSH_USER/KBENCH_PUSH_PASSWORD; basic "
+			       "auth is not encryption) travel");
 }
 
 static int curl_transient(CURLcode c)

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -1355,8 +1356,10 @@ static void test_token_cleartext(void **state)
 		"KBENCH_PUSH_USER=me", "KBENCH_PUSH_PASSWORD=pw0rd", NULL };
 	static const char *const none[] = { "KBENCH_PUSH_TOKEN=",
 		"KBENCH_PUSH_USER=", NULL };
+	static const char rc_text[] =
+		"machine 127.0.0.1 login me password n3trc\n";
 	struct srv s;
-	char *out, *url;
+	char *out, *url, *netrc;
 	int rc;
 
 	(void)state;
@@ -1386,6 +1389,18 @@ static void test_token_cleartext(void **state)
 	EXPECT_RC(rc, 0, out);
 	assert_null(strstr(out, "clear text"));
 	free(out);
+	/* a netrc's password too (a break-it trial: it went unsaid) */
+	netrc = kb_path_join(s.dir, "netrc");
+	assert_int_equal(kb_write_atomic(netrc, rc_text, strlen(rc_text)), 0);
+	assert_int_equal(chmod(netrc, 0600), 0);
+	rc = run_kbench(&s, none, &out, NULL, "push", "--netrc-file", netrc,
+			url, "DEMO", NULL);
+	EXPECT_RC(rc, 0, out);
+	assert_int_equal(count(out, "in clear text"), 1);
+	assert_non_null(strstr(out, "the password of the netrc entry"));
+	assert_null(strstr(out, "n3trc"));
+	free(out);
+	free(netrc);
 	srv_stop(&s);
 	free(url);
 	srv_done(&s);
