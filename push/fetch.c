@@ -7,6 +7,7 @@
  * kbench start here, issue 16).
  */
 #include "push/fetch.h"
+#include "push/http.h"
 #include "lib/err.h"
 #include "lib/file.h"
 
@@ -305,7 +306,6 @@ int fetch_url(const char *url, const char *cache_dir, const char *sha256_hex,
 	curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 1L);
 	curl_easy_setopt(e, CURLOPT_MAXREDIRS, 10L);
 	curl_easy_setopt(e, CURLOPT_FAILONERROR, 1L);
-	curl_easy_setopt(e, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
 	curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 1L);
 	curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 2L);
 	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT, 30L);
@@ -318,6 +318,13 @@ int fetch_url(const char *url, const char *cache_dir, const char *sha256_hex,
 	curl_easy_setopt(e, CURLOPT_NOPROGRESS, 0L);
 	curl_easy_setopt(e, CURLOPT_XFERINFOFUNCTION, on_progress);
 	curl_easy_setopt(e, CURLOPT_XFERINFODATA, &pr);
+	/* the netrc's entry for the URL's host, sent to that host only
+	 * (push/http.h): never its 'default' entry, which names no host, nor
+	 * a password others can read */
+	ret = push_netrc_auth(e, url, NULL, 0, "GET");
+	if (ret)
+		goto cleanup;
+	ret = -ENOMEM;
 
 	for (attempt = 1; attempt <= FETCH_ATTEMPTS; attempt++) {
 		const char *why;

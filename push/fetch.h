@@ -29,7 +29,10 @@
 /* Fetch url (http://, https:// or file://) into cache_dir (created if
  * missing).  sha256_hex: expected SHA-256 in hex, or NULL to skip the
  * check.  *path_out gets the cached file's path (malloc'd) on success.
- * Returns 0; -EINVAL for a bad URL or sha256 string; -EBADMSG when the
+ * The URL's host gets the ~/.netrc entry naming it (push/http.h
+ * push_netrc_auth(): never the 'default' entry).
+ * Returns 0; -EINVAL for a bad URL or sha256 string, or a netrc password
+ * others than its owner can read; -EBADMSG when the
  * download does not match sha256 (removed); -EREMOTEIO for an HTTP error
  * (404, 403, ...); -EAGAIN when the server stayed unreachable (the .part
  * file is kept for the next try); -errno for local I/O errors.  Messages

@@ -212,8 +212,9 @@ static char *url_host(const char *url)
 }
 
 /* Say, once per process, that what (the credentials, "... travel") go
- * to url in clear text when it is plain http://. */
-static void warn_cleartext(const char *url, const char *what)
+ * to url in clear text when it is plain http://; push: a push's (its
+ * --cacert named), else a download's. */
+static void warn_cleartext(const char *url, const char *what, int push)
 {
 	static int warned;
 
@@ -221,20 +222,20 @@ static void warn_cleartext(const char *url, const char *what)
 		return;
 	warned = 1;
 	kb_warn("%s is plain http://: %s in clear text, readable by anyone "
-		"who can see the traffic; use https:// (--cacert for a "
-		"private CA)", url, what);
+		"who can see the traffic; use https://%s", url, what,
+		push ? " (--cacert for a private CA)" : "");
 }
 
-/* The netrc file push_http_post() reads: o->netrc_file, else .netrc in
- * $HOME, else in the effective user's home directory (as libcurl looks
- * for it); malloc'd, NULL when there is none. */
-static char *netrc_path(const struct push_http_opts *o)
+/* The netrc file: netrc_file, else .netrc in $HOME, else in the
+ * effective user's home directory (as libcurl looks for it); malloc'd,
+ * NULL when there is none. */
+static char *netrc_path(const char *netrc_file)
 {
 	const char *home = getenv("HOME");
 	struct passwd *pw;
 
-	if (o->netrc_file)
-		return kb_xstrdup(o->netrc_file);
+	if (netrc_file)
+		return kb_xstrdup(netrc_file);
 	if (!home || !*home) {
 		pw = getpwuid(geteuid());
 		home = pw ? pw->pw_dir : NULL;
@@ -264,21 +265,15 @@ static char *netrc_unsafe(const char *path, const struct stat *st)
 			    (unsigned)(st->st_mode & 07777), path);
 }
 
-/* The netrc entry of url's host onto e (CURLOPT_USERNAME and
- * CURLOPT_PASSWORD: basic auth), read here rather than by libcurl's
- * CURLOPT_NETRC so that what is sent is what kbench looked at, whatever
- * libcurl's version reads; the "default" entry only for a URL trusted
- * with credentials (a campaign directory's would get its login for any
- * host it names: a break-it trial).  Nothing when there is no file or no
- * entry.  0, or -EINVAL with a message when the entry holds a password
- * and the file is not kept from others (netrc_unsafe()). */
-static int netrc_auth(CURL *e, const char *url,
-		      const struct push_http_opts *o)
+int push_netrc_auth(void *curl, const char *url, const char *netrc_file,
+		    int allow_default, const char *method)
 {
+	CURL *e = curl;
 	static int said_default;
 	struct kb_netrc_entry n;
 	struct stat st;
-	char *path = netrc_path(o), *host = url_host(url), *buf = NULL;
+	char *path = netrc_path(netrc_file), *host = url_host(url);
+	char *buf = NULL;
 	char *why = NULL;
 	size_t len = 0;
 	int r, ret = 0;
@@ -289,7 +284,7 @@ static int netrc_auth(CURL *e, const char *url,
 	if (r) {
 		/* no ~/.netrc is no credentials; a --netrc-file that is
 		 * not there is a mistake */
-		if (r != -ENOENT || o->netrc_file)
+		if (r != -ENOENT || netrc_file)
 			kb_warn("%s: %s: no credentials from it", path,
 				strerror(-r));
 		goto out;
@@ -300,29 +295,31 @@ static int netrc_auth(CURL *e, const char *url,
 			"credentials from it", path);
 	if (r <= 0)
 		goto out;
-	if (n.is_default && o->no_env_auth) {
+	if (n.is_default && !allow_default) {
 		if (!said_default++)
-			kb_warn("the push to %s goes without the 'default' "
-				"entry of %s: the URL comes from the campaign "
-				"directory, which is not trusted with "
-				"credentials; a 'machine %s' entry is used",
-				url, path, host);
+			kb_warn("%s %s goes without the 'default' entry of "
+				"%s: %s; a 'machine %s' entry is used",
+				method, url, path, !strcmp(method, "POST") ?
+				"the URL comes from the campaign directory, "
+				"which is not trusted with credentials" :
+				"a download gets a host's own entry only",
+				host);
 	} else if (n.password &&
 		   (why = stat(path, &st) < 0 ?
 		    kb_xasprintf("%s: %s", path, strerror(errno)) :
 		    netrc_unsafe(path, &st))) {
 		/* a password others could read is not used (the push fails,
 		 * as it would with a wrong one), nor one others could set */
-		kb_error("POST %s: nothing sent: the password of the netrc "
+		kb_error("%s %s: nothing sent: the password of the netrc "
 			 "entry for %s is not used from a file that others "
-			 "than its user can read or change, and %s", url,
+			 "than its user can read or change, and %s", method, url,
 			 n.is_default ? "any host ('default')" : host, why);
 		ret = -EINVAL;
 	} else {
 		if (n.password)
 			warn_cleartext(url, "the password of the netrc entry "
 				       "(basic auth is not encryption) "
-				       "travels");
+				       "travels", !strcmp(method, "POST"));
 		curl_easy_setopt(e, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
 		curl_easy_setopt(e, CURLOPT_USERNAME, n.login ? n.login : "");
 		curl_easy_setopt(e, CURLOPT_PASSWORD,
@@ -432,11 +429,12 @@ void push_http_warn_cleartext(const char *url)
 	const char *user = getenv("KBENCH_PUSH_USER");
 
 	if (tok && *tok)
-		warn_cleartext(url, "the token (KBENCH_PUSH_TOKEN) travels");
+		warn_cleartext(url, "the token (KBENCH_PUSH_TOKEN) travels",
+			       1);
 	else if (user && *user)
 		warn_cleartext(url, "the user name and password "
 			       "(KBENCH_PUSH_USER/KBENCH_PUSH_PASSWORD; basic "
-			       "auth is not encryption) travel");
+			       "auth is not encryption) travel", 1);
 }
 
 static int curl_transient(CURLcode c)
@@ -555,7 +553,8 @@ int push_http_post(const char *url, const char *body, size_t len,
 		curl_easy_setopt(e, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
 		curl_easy_setopt(e, CURLOPT_USERNAME, user);
 		curl_easy_setopt(e, CURLOPT_PASSWORD, pass ? pass : "");
-	} else if ((ret = netrc_auth(e, url, o))) {
+	} else if ((ret = push_netrc_auth(e, url, o->netrc_file,
+					   !o->no_env_auth, "POST"))) {
 		goto out;
 	}
 	/* redirects are followed here, not by libcurl (see http.h) */

@@ -96,6 +96,25 @@ int push_url_check(const char *url, const char *where);
  * HOST" entry (never the secret). */
 const char *push_auth_describe(const struct push_http_opts *o);
 
+/* The netrc entry of url's host onto the libcurl handle curl (a CURL *:
+ * CURLOPT_USERNAME and CURLOPT_PASSWORD, basic auth), read by kbench
+ * (parsers/netrc.h) rather than by libcurl's CURLOPT_NETRC, so that what
+ * is sent is what kbench looked at, whatever libcurl's version reads, and
+ * libcurl sends it to url's host only (not after a redirect to another
+ * host: CURLOPT_UNRESTRICTED_AUTH is left off).  The file: netrc_file,
+ * else ~/.netrc.  The "default" entry, which names no host, only when
+ * allow_default (a URL trusted with credentials; a campaign directory's
+ * or a download's would get that login for any host it names), else
+ * warned about once.  Nothing when there is no file or no entry (a
+ * netrc_file that is not there, or one with an unclosed quote, is
+ * warned about).  method ("POST", "GET") begins the messages.  0, or
+ * -EINVAL with a message when the entry holds a password and the file is
+ * readable or writable by others than its owner, or owned by a user kbench
+ * does not trust (lib/file.h kb_owner_untrusted()), as ftp(1) refuses
+ * such a file. */
+int push_netrc_auth(void *curl, const char *url, const char *netrc_file,
+		    int allow_default, const char *method);
+
 /* The wait a Retry-After header value asks for, in whole seconds from
  * now (an HTTP-date in the past: 0).  0, or -EINVAL when value is neither
  * delay-seconds nor an HTTP-date. */

@@ -43,15 +43,17 @@ static char *url(const char *kind, const char *name)
 	return kb_xasprintf("http://127.0.0.1:%d/%s/%s", port, kind, name);
 }
 
-/* Requests logged for path; *last_range gets the last one's Range. */
-static int requests(const char *path, char *last_range, size_t len)
+/* Requests logged for path; last (NULL: not asked) gets the last one's
+ * field ("range", "authorization_value"), "" when it had none. */
+static int requests_field(const char *path, const char *field, char *last,
+			  size_t len)
 {
 	FILE *f = fopen(reqlog, "r");
 	char line[4096];
 	int n = 0;
 
-	if (last_range)
-		last_range[0] = '\0';
+	if (last)
+		last[0] = '\0';
 	if (!f)
 		return 0;
 	while (fgets(line, sizeof(line), f)) {
@@ -60,17 +62,23 @@ static int requests(const char *path, char *last_range, size_t len)
 
 		if (p && !strcmp(p, path)) {
 			n++;
-			if (last_range) {
+			if (last) {
 				const char *r = json_string_value(
-					json_object_get(j, "range"));
+					json_object_get(j, field));
 
-				snprintf(last_range, len, "%s", r ? r : "");
+				snprintf(last, len, "%s", r ? r : "");
 			}
 		}
 		json_decref(j);
 	}
 	fclose(f);
 	return n;
+}
+
+/* Requests logged for path; *last_range gets the last one's Range. */
+static int requests(const char *path, char *last_range, size_t len)
+{
+	return requests_field(path, "range", last_range, len);
 }
 
 /* The cache file fetch_url() uses (fetch.h: 16 hex of sha256(url)). */
@@ -394,6 +402,77 @@ static void test_fetch_http_error(void **state)
 	free(cache);
 }
 
+/* A download's credentials come from the netrc's entry for its host,
+ * never from its 'default' entry (which names no host: a kernels.conf
+ * copy in a campaign directory could send that login anywhere), and not
+ * from a file others can read (a break-it trial: libcurl's
+ * CURLOPT_NETRC sent both). */
+static void test_fetch_netrc(void **state)
+{
+	static const struct {
+		const char *text;
+		mode_t mode;
+		int ret;
+		const char *auth;
+	} c[] = {
+		{ "default login d password DSECRET\n", 0600, 0, "" },
+		{ "machine 127.0.0.1 login m password MSECRET\n"
+		  "default login d password DSECRET\n", 0600, 0,
+		  "Basic bTpNU0VDUkVU" },
+		{ "machine 127.0.0.1 login m password MSECRET\n", 0644,
+		  -EINVAL, NULL },
+	};
+	const char *oldhome = getenv("HOME");
+	char *home = kb_path_join(tmp, "home"), *netrc, *saved;
+	char auth[256], name[32];
+	size_t i;
+	int n;
+
+	(void)state;
+	need_server();
+	saved = oldhome ? kb_xstrdup(oldhome) : NULL;
+	mkdir(home, 0700);
+	netrc = kb_path_join(home, ".netrc");
+	setenv("HOME", home, 1);
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char *cache, *u, *path = NULL;
+		FILE *f = fopen(netrc, "w");
+
+		assert_non_null(f);
+		fputs(c[i].text, f);
+		assert_int_equal(fclose(f), 0);
+		assert_int_equal(chmod(netrc, c[i].mode), 0);
+		snprintf(name, sizeof(name), "cn%zu", i);
+		cache = kb_path_join(tmp, name);
+		n = requests_field("/files/art.bin", "authorization_value",
+				   auth, sizeof(auth));
+		u = url("files", "art.bin");
+		assert_int_equal(fetch_url(u, cache, NULL, &path), c[i].ret);
+		if (c[i].auth) {
+			assert_non_null(path);
+			assert_true(requests_field("/files/art.bin",
+						    "authorization_value", auth,
+						    sizeof(auth)) > 0);
+			assert_string_equal(auth, c[i].auth);
+		} else {	/* refused: nothing asked */
+			assert_null(path);
+			assert_int_equal(requests_field("/files/art.bin",
+						  "authorization_value", auth,
+						  sizeof(auth)), n);
+		}
+		free(path);
+		free(u);
+		free(cache);
+	}
+	if (saved)
+		setenv("HOME", saved, 1);
+	else
+		unsetenv("HOME");
+	free(saved);
+	free(netrc);
+	free(home);
+}
+
 static void test_fetch_bad_arguments(void **state)
 {
 	char *cache = kb_path_join(tmp, "c8"), *path = NULL;
@@ -421,6 +500,7 @@ int main(void)
 		cmocka_unit_test(test_fetch_resumes_after_cut),
 		cmocka_unit_test(test_fetch_server_without_ranges),
 		cmocka_unit_test(test_fetch_http_error),
+		cmocka_unit_test(test_fetch_netrc),
 		cmocka_unit_test(test_fetch_bad_arguments),
 	};
 
