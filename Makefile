@@ -146,8 +146,8 @@ deps:
 	scripts/install-deps
 
 # The tests build into build/san with AddressSanitizer and UBSan.
-# Cost on 2 cores: about 7 minutes (build 1, unit tests 1, end-to-end
-# campaigns on loop devices 5, of which tests/e2e_calibrate.sh 45 s and
+# Cost on 2 cores: about 10 minutes (build 1, unit tests 1, end-to-end
+# campaigns on loop devices 8, of which tests/e2e_calibrate.sh 45 s and
 # tests/e2e_fixed_work.sh 15 s; the e2e parts need root).
 check: deps-check
 	$(MAKE) --no-print-directory SANITIZE=1 BUILD=build/san test-unit test-e2e
