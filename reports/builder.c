@@ -1355,6 +1355,42 @@ static char *retried_in(const struct kb_rcampaign *camp, int failed)
 	return s;
 }
 
+/* How the superseded runs of camp were run again: their rounds, or
+ * under order = block each run alone; in a merged report of campaigns
+ * of both orders, which were block (their order is then NULL: the
+ * wording was the rounds' for all).  malloc'd. */
+static char *retried_how(const struct kb_rcampaign *camp)
+{
+	static const char rounds[] = "their rounds had a disturbed run and "
+				     "were run again";
+	static const char alone[] = "each was disturbed and run again alone "
+				    "(order = block has no rounds)";
+	char *blocks = NULL, *s;
+	size_t k, nround = 0;
+
+	if (camp->order || camp->merged_orders.n != camp->merged_names.n ||
+	    !camp->merged_superseded)
+		return kb_xstrdup(!strcmp(camp->order ?: "", "block") ?
+				  alone : rounds);
+	for (k = 0; k < camp->merged_names.n; k++) {
+		if (camp->merged_superseded[k] ==
+		    camp->merged_superseded_failed[k])
+			continue;
+		if (!strcmp(camp->merged_orders.v[k] ?: "", "block"))
+			kb_str_append(&blocks, ", ", "%s",
+				      camp->merged_names.v[k] ?: "?");
+		else
+			nround++;
+	}
+	if (!blocks)
+		return kb_xstrdup(rounds);
+	s = nround ? kb_xasprintf("%s, or under order = block (%s) each "
+				  "disturbed run alone", rounds, blocks) :
+		     kb_xstrdup(alone);
+	free(blocks);
+	return s;
+}
+
 /* "Machine: busy: other tasks used 64% of a CPU during the runs
  * (median), 3 of 20 runs disturbed" (or "quiet", or "steady load": a
  * load there all along, above the floor of the limit but not of the
@@ -1365,7 +1401,7 @@ static void machine_header(struct ctx *c, struct kb_report *r)
 {
 	double other;
 	size_t d, n, nsup, nfail;
-	char *by, *in;
+	char *by, *in, *how;
 	int busy;
 
 	/* judged only where stats_mark_disturbed_in() ran (kbench run,
@@ -1426,11 +1462,8 @@ static void machine_header(struct ctx *c, struct kb_report *r)
 		add_header(r, "Retried", kb_xasprintf("%zu run(s) superseded%s:"
 			   " %s (retry_disturbed; kept as runs/.../"
 			   "NNN.superseded-K, listed in results.json)",
-			   nsup - nfail, in,
-			   !strcmp(c->camp->order ?: "", "block") ?
-			   "each was disturbed and run again alone (order = "
-			   "block has no rounds)" : "their rounds had a "
-			   "disturbed run and were run again"));
+			   nsup - nfail, in, how = retried_how(c->camp)));
+		free(how);
 		free(in);
 	}
 	if (nfail) {

@@ -383,6 +383,14 @@ jq -c '.superseded = [{"key": "running,NM=0/randread-4k/001", "dir": "runs/runni
 "$KBENCH" report -f markdown "$tmp/sup3" "$tmp/sup1" 2>/dev/null | tr -s ' \n' ' ' >"$tmp/sup31.md"
 check "a merged report's Retried lines name each run's campaign: '1 run(s) superseded (1 in sup1)', '1 failed run(s) (1 in sup3) run again'" \
 	"grep -q 'Retried: 1 run(s) superseded (1 in sup1): their rounds' '$tmp/sup13.txt' && grep -q 'Retried: 1 failed run(s) (1 in sup3) run again (--retry-failed;' '$tmp/sup13.txt' && grep -q -- '- Retried: 1 run(s) superseded (1 in sup1): ' '$tmp/sup31.md' && grep -q -- '- Retried: 1 failed run(s) (1 in sup3) run again' '$tmp/sup31.md'"
+# campaigns of both orders: the block one's runs were run again alone (a
+# break-it trial's note: the merged order is none, and the line said
+# every run's round was run again)
+cp -r "$tmp/sup2" "$tmp/supb"
+jq '.campaign.order = "block"' "$tmp/supb/campaign.json" >"$tmp/supb/c.json" && mv "$tmp/supb/c.json" "$tmp/supb/campaign.json"
+"$KBENCH" report "$tmp/sup1" "$tmp/supb" 2>/dev/null | tr -s ' \n' ' ' >"$tmp/sup1b.txt"
+check "a merged report of an interleaved and a block campaign says how each one's runs were run again" \
+	"grep -q 'Retried: 2 run(s) superseded (1 in sup1, 1 in supb): their rounds had a disturbed run and were run again, or under order = block (supb) each disturbed run alone' '$tmp/sup1b.txt'"
 # a merged report's Machine line: each campaign's median, judged the same
 # whatever the order (a break-it trial: "busy" one way, "steady load" the
 # other, from the first campaign's limit and the pooled median)
