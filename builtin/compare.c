@@ -189,7 +189,20 @@ static void list_configs(const struct kb_rcampaign *c)
 		fprintf(stderr, "  %s\n", c->configs[i].id ?: "?");
 }
 
-static int side_open(struct side *s, const char *arg)
+/* Are directories a and b the same one (a path each)? */
+static int same_dir(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+/* Open side s of arg (DIR or DIR:CONFIGURATION); prev: the side opened
+ * before (NULL: none), whose results s copies when both name one
+ * directory (compare A:x A:y), so that its files are read, and their
+ * warnings said, once.  0 or -errno, with a message. */
+static int side_open(struct side *s, const char *arg, const struct side *prev)
 {
 	const char *colon;
 
@@ -215,8 +228,12 @@ static int side_open(struct side *s, const char *arg)
 			return -ENOENT;
 		}
 	}
-	s->res = results_load_dir(s->dir, 0);
-	if (!s->res)
+	if (prev && prev->res && same_dir(prev->dir, s->dir)) {
+		/* prev's, its shards already combined */
+		s->res = json_deep_copy(prev->res);
+		if (!s->res)
+			return -ENOMEM;
+	} else if (!(s->res = results_load_dir(s->dir, 0)))
 		return -EINVAL;	/* the message names the directory */
 	if (results_is_shard(s->res)) {
 		/* one shard alone: refused, naming the shards missing */
@@ -861,7 +878,8 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	copts.metrics = metrics;
-	if (side_open(&b, argv[optind]) || side_open(&n, argv[optind + 1]))
+	if (side_open(&b, argv[optind], NULL) ||
+	    side_open(&n, argv[optind + 1], &b))
 		goto out;
 	if (strcmp(b.dir, n.dir) && kb_same_file(b.dir, n.dir)) {
 		/* two paths to one campaign: one name, so that its

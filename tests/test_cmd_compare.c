@@ -678,14 +678,33 @@ static void test_exit_codes(void **state)
 		char *bs = kb_xasprintf("%s:stock", x);
 		char *nw = kb_xasprintf("%s:patched", x);
 
+		char *key = kb_run_key("stock", "randread-4k", 2);
+		char *mj = kb_run_file(x, key, "metrics.json");
+		const char *p;
+		int nsaid = 0;
+		FILE *fm;
+
 		fail_runs(x, "patched", 3);
+		/* a damaged metrics.json: said once, the directory read
+		 * once for both sides (a break-it trial: twice) */
+		fm = fopen(mj, "w");
+		assert_non_null(fm);
+		fputs("{not json", fm);
+		assert_int_equal(fclose(fm), 0);
 		rc = compare(&out, bs, nw, NULL, NULL);
 		flatten(out);
 		says(out, (const char *const[]){ ":patched: 3 of 5 counted "
 			"run(s) failed, left out of the comparison (the first: "
 			"fio exited with status 1;", NULL },
 			(const char *const[]){ ":stock: 0 of", NULL });
+		for (p = out; (p = strstr(p, "expected near 'not'")); p++)
+			nsaid++;
+		if (nsaid != 1)
+			fail_msg("the damaged run named %d times:\n%s", nsaid,
+				 out);
 		free(out);
+		free(mj);
+		free(key);
 		free(bs);
 		free(nw);
 		free(x);
