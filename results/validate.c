@@ -49,10 +49,18 @@ static int check_version(const char *path, json_t *doc, int required)
 
 	if (!v && !required)
 		return 0;
-	if (!json_is_integer(v) || json_integer_value(v) != KB_SCHEMA_VERSION) {
+	if (json_is_integer(v) && json_integer_value(v) != KB_SCHEMA_VERSION) {
+		/* a newer kbench's files, or an older one's */
+		kb_error("%s: schema_version: expected %d (this kbench's), got "
+			 "%lld (%s kbench's)", path, KB_SCHEMA_VERSION,
+			 (long long)json_integer_value(v),
+			 json_integer_value(v) > KB_SCHEMA_VERSION ?
+			 "a newer" : "another");
+		return -EINVAL;
+	}
+	if (!json_is_integer(v)) {
 		kb_error("%s: schema_version: expected %d (this kbench's), got "
 			 "%s", path, KB_SCHEMA_VERSION, !v ? "none" :
-			 json_is_integer(v) ? "another version" :
 			 "a value that is not a whole number");
 		return -EINVAL;
 	}

@@ -391,6 +391,14 @@ jq '.campaign.order = "block"' "$tmp/supb/campaign.json" >"$tmp/supb/c.json" && 
 "$KBENCH" report "$tmp/sup1" "$tmp/supb" 2>/dev/null | tr -s ' \n' ' ' >"$tmp/sup1b.txt"
 check "a merged report of an interleaved and a block campaign says how each one's runs were run again" \
 	"grep -q 'Retried: 2 run(s) superseded (1 in sup1, 1 in supb): their rounds had a disturbed run and were run again, or under order = block (supb) each disturbed run alone' '$tmp/sup1b.txt'"
+# a newer kbench's files: the version found is named (a break-it trial's
+# note: "got another version")
+cp -r "$repo/tests/data/push/demo" "$tmp/sv9"
+jq -c '.schema_version = 9' "$tmp/sv9/state.json" >"$tmp/sv9/s.json" && mv "$tmp/sv9/s.json" "$tmp/sv9/state.json"
+"$KBENCH" report "$tmp/sv9" >/dev/null 2>"$tmp/sv9.err"
+rc=$?
+check "a state.json of schema_version 9: refused, the version found named (got $rc)" \
+	"[ $rc -ne 0 ] && grep -q 'state.json: schema_version: expected 1 (this kbench.s), got 9 (a newer kbench.s)' '$tmp/sv9.err'"
 # a merged report's Machine line: each campaign's median, judged the same
 # whatever the order (a break-it trial: "busy" one way, "steady load" the
 # other, from the first campaign's limit and the pooled median)
