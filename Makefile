@@ -243,21 +243,21 @@ test-e2e: $(BUILD)/kbench
 
 # Fuzzing (fuzz/fuzz_*.c, libFuzzer): each parser of outside text - fio
 # JSON, terse output and logs, fio job files, kernels.conf, perf stat and
-# perf report, /proc -
+# perf report, /proc, a netrc -
 # under clang's -fsanitize=fuzzer,address,undefined.  The library objects
 # (lib/ and parsers/) are built with clang into $(FUZZ_BUILD), apart from
 # the gcc builds; the seed corpora are tests/data's files, copied into
 # $(FUZZ_BUILD)/corpus/NAME at run time (scripts/fuzz-corpus).  Each
 # harness runs FUZZ_SECONDS; the target fails when one crashed (its
 # input: $(FUZZ_BUILD)/crash-NAME-*, its log: $(FUZZ_BUILD)/NAME.log).
-# Cost: 8 harnesses x 60 s = 8 minutes (plus about 30 s of build on
+# Cost: 9 harnesses x 60 s = 9 minutes (plus about 30 s of build on
 # 2 cores).  CI runs it (.ci/run).  Inputs are at most 16 KiB
 # (-max_len): a 100 KiB fio JSON seed takes 60 ms a run under ASan, and
 # its first 16 KiB still drive the lenient path.
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD := build/fuzz
-FUZZ_NAMES := fio_json fio_terse fio_log fio_jobfile kconf perf_stat perf_report procfs
+FUZZ_NAMES := fio_json fio_terse fio_log fio_jobfile kconf perf_stat perf_report procfs netrc
 FUZZ_CFLAGS := -std=gnu11 $(WARN) -I. $(PKG_CFLAGS) -g -O1 \
 	-fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=undefined -DKBENCH_VERSION='"$(VERSION)"' \
