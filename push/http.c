@@ -130,6 +130,14 @@ out:
 	return ret;
 }
 
+int push_env_auth(void)
+{
+	const char *tok = getenv("KBENCH_PUSH_TOKEN");
+	const char *user = getenv("KBENCH_PUSH_USER");
+
+	return (tok && *tok) || (user && *user);
+}
+
 const char *push_auth_describe(const struct push_http_opts *o)
 {
 	const char *tok = getenv("KBENCH_PUSH_TOKEN");
@@ -320,10 +328,14 @@ int push_netrc_auth(void *curl, const char *url, const char *netrc_file,
 			warn_cleartext(url, "the password of the netrc entry "
 				       "(basic auth is not encryption) "
 				       "travels", !strcmp(method, "POST"));
-		curl_easy_setopt(e, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
-		curl_easy_setopt(e, CURLOPT_USERNAME, n.login ? n.login : "");
-		curl_easy_setopt(e, CURLOPT_PASSWORD,
-				 n.password ? n.password : "");
+		if (e) {
+			curl_easy_setopt(e, CURLOPT_HTTPAUTH,
+					 (long)CURLAUTH_BASIC);
+			curl_easy_setopt(e, CURLOPT_USERNAME,
+					 n.login ? n.login : "");
+			curl_easy_setopt(e, CURLOPT_PASSWORD,
+					 n.password ? n.password : "");
+		}
 	}
 	kb_netrc_entry_clear(&n);
 out:

@@ -89,6 +89,10 @@ void push_http_opts_init(struct push_http_opts *o);
  * these too. */
 int push_url_check(const char *url, const char *where);
 
+/* Does the environment hold push credentials (a non-empty
+ * KBENCH_PUSH_TOKEN or KBENCH_PUSH_USER)?  1 or 0. */
+int push_env_auth(void);
+
 /* Which credentials push_http_post() would use with o, for --dry-run and
  * logs: "token from KBENCH_PUSH_TOKEN", "basic auth from
  * KBENCH_PUSH_USER/KBENCH_PUSH_PASSWORD", the netrc's entries, and for a
@@ -111,7 +115,8 @@ const char *push_auth_describe(const struct push_http_opts *o);
  * -EINVAL with a message when the entry holds a password and the file is
  * readable or writable by others than its owner, or owned by a user kbench
  * does not trust (lib/file.h kb_owner_untrusted()), as ftp(1) refuses
- * such a file. */
+ * such a file.  curl NULL: the checks and their messages alone (push
+ * --dry-run). */
 int push_netrc_auth(void *curl, const char *url, const char *netrc_file,
 		    int allow_default, const char *method);
 

@@ -242,6 +242,11 @@ static void dry_print(const char *endpoint, const struct push_opts *o,
 	printf("POST %s\n", endpoint);
 	printf("Content-Type: %s\n", o->http.content_type);
 	printf("Authorization: %s\n", push_auth_describe(&o->http));
+	/* what the push would say of the netrc it would use (a password
+	 * others can read: refused), once */
+	if (batch <= 1 && (o->http.no_env_auth || !push_env_auth()))
+		push_netrc_auth(NULL, endpoint, o->http.netrc_file,
+				!o->http.no_env_auth, "POST");
 	if (o->format == PUSH_INFLUX)
 		printf("# batch %zu of %zu: %zu points, %zu bytes\n", batch,
 		       nbatches, npoints, len);
@@ -573,11 +578,10 @@ int push_no_env_auth(const char *dir, const char *from, const char *url,
 {
 	static int said;
 	const char *tok = getenv("KBENCH_PUSH_TOKEN");
-	const char *user = getenv("KBENCH_PUSH_USER");
 
 	if (trusted && push_same_origin(trusted, url))
 		return 0;
-	if (!said && ((tok && *tok) || (user && *user))) {
+	if (!said && push_env_auth()) {
 		said = 1;
 		kb_warn("the push to %s goes without %s: its URL comes from "
 			"%s/%s, and a campaign directory is not trusted with "

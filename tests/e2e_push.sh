@@ -164,6 +164,10 @@ else
 	rc=$?
 	check "a netrc password readable by others: not used, nothing sent, exit 1, the file and chmod 600 named (got $rc)" \
 		"[ $rc -eq 1 ] && [ -z \"\$(nd_auth /nd5)\" ] && grep -qF 'the password of the netrc entry for 127.0.0.1 is not used' $tmp/nd5.err && grep -qF '$tmp/netrc-644: readable by others than its owner (mode 0644); chmod 600 $tmp/netrc-644' $tmp/nd5.err"
+	# --dry-run says so beforehand (a helper's note: it read no netrc)
+	"$KBENCH" push -n --netrc-file "$tmp/netrc-644" -f json "$hurl/nd7" "$tmp/qdemo" >"$tmp/nd7.out" 2>"$tmp/nd7.err"
+	check "push --dry-run with that netrc: says its password would not be used, sends nothing" \
+		"[ -z \"\$(nd_auth /nd7)\" ] && grep -q '^POST $hurl/nd7' $tmp/nd7.out && grep -qF 'the password of the netrc entry for 127.0.0.1 is not used' $tmp/nd7.err"
 	if [ "$(id -u)" -eq 0 ]; then
 		cp "$tmp/netrc-machine" "$tmp/netrc-nobody" && chown 65534 "$tmp/netrc-nobody"
 		"$KBENCH" push --netrc-file "$tmp/netrc-nobody" -f json "$hurl/nd6" "$tmp/qdemo" >/dev/null 2>"$tmp/nd6.err"
