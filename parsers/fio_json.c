@@ -1,6 +1,7 @@
 /* parsers/fio_json.c - fio JSON / JSON+ output -> kbench metrics.
  * See fio_json.h for the formats, the returned shape and the units. */
 #include "parsers/fio_json.h"
+#include "parsers/json_file.h"
 #include "parsers/fio_terse.h"
 #include "lib/err.h"
 #include "lib/file.h"
@@ -227,14 +228,6 @@ static int inum(const json_t *o, const char *key, json_int_t *v)
 	return 1;
 }
 
-/* What JSON value x is, for a message: "a string", "null", ... */
-static const char *json_kind(const json_t *x)
-{
-	return json_is_string(x) ? "a string" : json_is_null(x) ? "null" :
-	       json_is_boolean(x) ? "a boolean" : json_is_number(x) ?
-	       "a number" : json_is_array(x) ? "an array" : "an object";
-}
-
 static void set_num(json_t *o, const char *key, double v)
 {
 	json_object_set_new(o, key, json_real(v));
@@ -426,7 +419,7 @@ static void read_percentiles(struct ctx *c, const char *dname, int k,
 
 	if (map && !json_is_object(map))
 		warnf(c, "job '%s': %s.%s%s.percentile is %s, not an object of percentiles: %s.%s_p50/p99/p999 left out",
-		      c->jobname, dname, lk_names[k], unit, json_kind(map),
+		      c->jobname, dname, lk_names[k], unit, kb_json_kind(map),
 		      dname, lk_names[k]);
 	if (!json_is_object(map))
 		return;
@@ -442,7 +435,7 @@ static void read_percentiles(struct ctx *c, const char *dname, int k,
 			if (!json_is_number(v)) {
 				warnf(c, "job '%s': %s.%s%s.percentile[\"%s\"] is %s, not a number: %s.%s left out",
 				      c->jobname, dname, lk_names[k], unit,
-				      key, json_kind(v), dname,
+				      key, kb_json_kind(v), dname,
 				      pct_names[k][i]);
 				continue;
 			}
@@ -520,7 +513,7 @@ static int num_or_warn(struct ctx *c, const char *dname, const json_t *d,
 		return 1;
 	if (x)
 		warnf(c, "job '%s': %s.%s is %s, not a number: left out",
-		      c->jobname, dname, key, json_kind(x));
+		      c->jobname, dname, key, kb_json_kind(x));
 	return 0;
 }
 
@@ -863,7 +856,7 @@ static json_t *parse_job(struct ctx *c, const json_t *job,
 
 		if (dj && !json_is_object(dj))
 			warnf(c, "job '%s': \"%s\" is %s, not an object (fio's block of the direction): %s.* left out",
-			      c->jobname, dir_names[d], json_kind(dj),
+			      c->jobname, dir_names[d], kb_json_kind(dj),
 			      dir_names[d]);
 		if (!json_is_object(dj))
 			continue;

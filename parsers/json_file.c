@@ -81,6 +81,14 @@ static int dump_shown_chunk(const char *buf, size_t size, void *data)
 	return ferror(d->out) ? -1 : 0;
 }
 
+const char *kb_json_kind(const json_t *x)
+{
+	return !x ? "nothing" : json_is_string(x) ? "a string" :
+	       json_is_null(x) ? "null" : json_is_boolean(x) ? "a boolean" :
+	       json_is_number(x) ? "a number" : json_is_array(x) ?
+	       "an array" : "an object";
+}
+
 int kb_json_dumpf_shown(const json_t *j, FILE *out, size_t flags)
 {
 	struct dump_shown d = { out, 0 };

@@ -23,6 +23,10 @@ int kb_json_write_atomic_opt(const char *path, const json_t *j,
  * -errno. */
 int kb_json_text_write_atomic(const char *path, char *text, unsigned flags);
 
+/* What JSON value x is, for a message: "a string", "null", "a number",
+ * "a boolean", "an array", "an object"; "nothing" for NULL. */
+const char *kb_json_kind(const json_t *x);
+
 /* json_dumpf(j, out, flags) for a reader's terminal: the control
  * characters jansson leaves raw in a string, DEL and the C1 controls
  * U+0080..U+009F (lib/str.h kb_control_len(): U+009B is CSI), written

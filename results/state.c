@@ -212,9 +212,14 @@ int results_state_load_why(const char *path, struct kb_state *s,
 							"schema_version"));
 	json_object_foreach(runs, key, e) {
 		if (!jstr(e, "status")) {
-			*why = kb_xasprintf("%s: runs.\"%s\".status: "
+			*why = json_is_object(e) ?
+			       kb_xasprintf("%s: runs.\"%s\".status: "
 					    "expected \"ok\" or \"failed\"",
-					    path, key);
+					    path, key) :
+			       kb_xasprintf("%s: runs.\"%s\": expected an "
+					    "object ({\"status\": \"ok\", "
+					    "...}), got %s", path, key,
+					    kb_json_kind(e));
 			json_decref(j);
 			results_state_free(s);
 			return -EINVAL;

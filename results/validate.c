@@ -215,8 +215,11 @@ int results_validate_docs(const char *dir, json_t *cj, json_t *st,
 		if (!json_object_get(inplan, key)) {
 			STATE_PROBLEM("%s: runs.\"%s\": not a run of the plan "
 				      "in campaign.json", spath, pk);
-		} else if (!json_is_object(e) || !s ||
-			   (strcmp(s, "ok") && strcmp(s, "failed"))) {
+		} else if (!json_is_object(e)) {
+			STATE_PROBLEM("%s: runs.\"%s\": expected an object "
+				      "({\"status\": \"ok\", ...}), got %s",
+				      spath, pk, kb_json_kind(e));
+		} else if (!s || (strcmp(s, "ok") && strcmp(s, "failed"))) {
 			STATE_PROBLEM("%s: runs.\"%s\".status: expected "
 				      "\"ok\" or \"failed\"", spath, pk);
 		} else if (why && !json_is_string(why) && !json_is_null(why)) {

@@ -391,14 +391,21 @@ jq '.campaign.order = "block"' "$tmp/supb/campaign.json" >"$tmp/supb/c.json" && 
 "$KBENCH" report "$tmp/sup1" "$tmp/supb" 2>/dev/null | tr -s ' \n' ' ' >"$tmp/sup1b.txt"
 check "a merged report of an interleaved and a block campaign says how each one's runs were run again" \
 	"grep -q 'Retried: 2 run(s) superseded (1 in sup1, 1 in supb): their rounds had a disturbed run and were run again, or under order = block (supb) each disturbed run alone' '$tmp/sup1b.txt'"
-# a newer kbench's files: the version found is named (a break-it trial's
-# note: "got another version")
-cp -r "$repo/tests/data/push/demo" "$tmp/sv9"
-jq -c '.schema_version = 9' "$tmp/sv9/state.json" >"$tmp/sv9/s.json" && mv "$tmp/sv9/s.json" "$tmp/sv9/state.json"
-"$KBENCH" report "$tmp/sv9" >/dev/null 2>"$tmp/sv9.err"
-rc=$?
-check "a state.json of schema_version 9: refused, the version found named (got $rc)" \
-	"[ $rc -ne 0 ] && grep -q 'state.json: schema_version: expected 1 (this kbench.s), got 9 (a newer kbench.s)' '$tmp/sv9.err'"
+# a damaged state.json names what it found (break-it trials' notes: a
+# newer kbench's version was "another version", a run entry that is a
+# number was named as its .status): NAME|jq edit|what the error says
+while IFS='|' read -r name edit says; do
+	cp -r "$repo/tests/data/push/demo" "$tmp/$name"
+	jq -c "$edit" "$tmp/$name/state.json" >"$tmp/$name/s.json" && mv "$tmp/$name/s.json" "$tmp/$name/state.json"
+	"$KBENCH" report "$tmp/$name" >/dev/null 2>"$tmp/$name.err"
+	rc=$?
+	printf '%s\n' "$says" >"$tmp/$name.says"
+	check "state.json, $edit: refused (got $rc), saying: $says" \
+		"[ $rc -ne 0 ] && grep -qFf '$tmp/$name.says' '$tmp/$name.err'"
+done <<'EOS'
+sv9|.schema_version = 9|state.json: schema_version: expected 1 (this kbench's), got 9 (a newer kbench's)
+rn5|.runs["running,NM=0/randread-4k/001"] = 5|state.json: runs."running,NM=0/randread-4k/001": expected an object ({"status": "ok", ...}), got a number
+EOS
 # a merged report's Machine line: each campaign's median, judged the same
 # whatever the order (a break-it trial: "busy" one way, "steady load" the
 # other, from the first campaign's limit and the pooled median)
