@@ -156,7 +156,6 @@ int fio_value_impossible(double v)
 	return v < 0 || v >= 9.2e18;
 }
 
-
 /* Copy at most MAX_QUOTE bytes of [s, s+n) into out for quoting, trimmed
  * of trailing blanks and CR, control characters shown as '?'. */
 static void quote(char *out, size_t outlen, const char *s, size_t n)

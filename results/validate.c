@@ -46,25 +46,21 @@ static void add_repair(struct kb_repairs *r, const char *key, char *why)
 static int check_version(const char *path, json_t *doc, int required)
 {
 	json_t *v = json_object_get(doc, "schema_version");
+	char got[64];
 
 	if (!v && !required)
 		return 0;
-	if (json_is_integer(v) && json_integer_value(v) != KB_SCHEMA_VERSION) {
-		/* a newer kbench's files, or an older one's */
-		kb_error("%s: schema_version: expected %d (this kbench's), got "
-			 "%lld (%s kbench's)", path, KB_SCHEMA_VERSION,
+	if (json_is_integer(v) && json_integer_value(v) == KB_SCHEMA_VERSION)
+		return 0;
+	if (json_is_integer(v))	/* a newer kbench's files, or an older's */
+		snprintf(got, sizeof(got), "%lld (%s kbench's)",
 			 (long long)json_integer_value(v),
 			 json_integer_value(v) > KB_SCHEMA_VERSION ?
 			 "a newer" : "another");
-		return -EINVAL;
-	}
-	if (!json_is_integer(v)) {
-		kb_error("%s: schema_version: expected %d (this kbench's), got "
-			 "%s", path, KB_SCHEMA_VERSION, !v ? "none" :
-			 "a value that is not a whole number");
-		return -EINVAL;
-	}
-	return 0;
+	kb_error("%s: schema_version: expected %d (this kbench's), got %s",
+		 path, KB_SCHEMA_VERSION, json_is_integer(v) ? got : !v ?
+		 "none" : "a value that is not a whole number");
+	return -EINVAL;
 }
 
 /* The metrics' numbers, not looked at: validation asks only that

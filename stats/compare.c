@@ -1234,11 +1234,10 @@ static const char *mde_str(const struct kb_comparison_row *e, char *buf,
 {
 	const char *a = e->analysis ?: "";
 	double up = e->mde_pct;
-
 	char u[32];
 
-	/* past a million percent, three digits (1e-308 IOPS on one side
-	 * made it 300 digits, cut at len) */
+	/* past a million percent, three digits (1e-30 IOPS on one side
+	 * made it tens of digits, cut at len) */
 	snprintf(u, sizeof(u), up < 1e6 ? "%.2f" : "%.3g", up);
 	if (isinf(up))
 		snprintf(buf, len, "infinite");
