@@ -1,6 +1,7 @@
 /* results/state.c - state.json (see state.h). */
 #include "results/state.h"
 #include "results/paths.h"
+#include "results/validate.h"
 #include "parsers/json_file.h"
 #include "lib/err.h"
 #include "lib/file.h"
@@ -211,15 +212,7 @@ int results_state_load_why(const char *path, struct kb_state *s,
 		s->schema_version = json_integer_value(json_object_get(j,
 							"schema_version"));
 	json_object_foreach(runs, key, e) {
-		if (!jstr(e, "status")) {
-			*why = json_is_object(e) ?
-			       kb_xasprintf("%s: runs.\"%s\".status: "
-					    "expected \"ok\" or \"failed\"",
-					    path, key) :
-			       kb_xasprintf("%s: runs.\"%s\": expected an "
-					    "object ({\"status\": \"ok\", "
-					    "...}), got %s", path, key,
-					    kb_json_kind(e));
+		if ((*why = results_state_run_problem(path, key, e))) {
 			json_decref(j);
 			results_state_free(s);
 			return -EINVAL;

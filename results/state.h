@@ -59,8 +59,9 @@ struct kb_state {
 void results_state_init(struct kb_state *s);
 
 /* Read path into s.  0, or -EINVAL with a message naming the file and
- * what was expected (not JSON, no "runs" object, a run without a
- * "status" string); s is then empty (runner/campaign.c then keeps the
+ * what was expected (not JSON, no "runs" object, a run entry
+ * that is not an object or whose "status" is not "ok" or "failed":
+ * results_state_run_problem(), results/validate.h); s is then empty (runner/campaign.c then keeps the
  * file aside and rebuilds the state: results_state_rebuild()). */
 int results_state_load(const char *path, struct kb_state *s);
 

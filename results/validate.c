@@ -205,19 +205,15 @@ int results_validate_docs(const char *dir, json_t *cj, json_t *st,
 	json_object_foreach(runs, key, e) {
 		const char *s = json_string_value(json_object_get(e, "status"));
 		json_t *why = json_object_get(e, "reason");
-		char *pk;
+		char *pk, *problem = NULL;
 
 		pk = kb_xstrndup_printable(key, 120);
 		if (!json_object_get(inplan, key)) {
 			STATE_PROBLEM("%s: runs.\"%s\": not a run of the plan "
 				      "in campaign.json", spath, pk);
-		} else if (!json_is_object(e)) {
-			STATE_PROBLEM("%s: runs.\"%s\": expected an object "
-				      "({\"status\": \"ok\", ...}), got %s",
-				      spath, pk, kb_json_kind(e));
-		} else if (!s || (strcmp(s, "ok") && strcmp(s, "failed"))) {
-			STATE_PROBLEM("%s: runs.\"%s\".status: expected "
-				      "\"ok\" or \"failed\"", spath, pk);
+		} else if ((problem = results_state_run_problem(spath, key,
+								  e))) {
+			STATE_PROBLEM("%s", problem);
 		} else if (why && !json_is_string(why) && !json_is_null(why)) {
 			STATE_PROBLEM("%s: runs.\"%s\".reason: expected a "
 				      "string or null", spath, pk);
@@ -235,6 +231,7 @@ int results_validate_docs(const char *dir, json_t *cj, json_t *st,
 			free(p);
 			free(mp);
 		}
+		free(problem);
 		free(pk);
 	}
 out:
@@ -329,4 +326,24 @@ void results_state_hint(const char *spath, const char *dir)
 {
 	kb_error("%s: `kbench run -o %s` rebuilds it from the runs on disk "
 		 "(keeping this one aside)", spath, dir);
+}
+
+char *results_state_run_problem(const char *path, const char *key,
+				const json_t *e)
+{
+	const char *s = json_string_value(json_object_get(e, "status"));
+	char *pk, *why;
+
+	if (json_is_object(e) && s && (!strcmp(s, "ok") ||
+				       !strcmp(s, "failed")))
+		return NULL;
+	pk = kb_xstrndup_printable(key, 120);
+	why = json_is_object(e) ?
+	      kb_xasprintf("%s: runs.\"%s\".status: expected \"ok\" or "
+			   "\"failed\"", path, pk) :
+	      kb_xasprintf("%s: runs.\"%s\": expected an object "
+			   "({\"status\": \"ok\", ...}), got %s", path, pk,
+			   kb_json_kind(e));
+	free(pk);
+	return why;
 }

@@ -62,4 +62,13 @@ void results_repairs_free(struct kb_repairs *r);
  * error line: `kbench run -o DIR` rebuilds it (runner/campaign.c). */
 void results_state_hint(const char *spath, const char *dir);
 
+/* What is wrong with the entry e of state.json's "runs" under key, path
+ * that file: not an object, or its "status" none kbench writes ("ok" or
+ * "failed").  A malloc'd message naming the file and the key (control
+ * characters '?', at most 120 bytes of it: lib/str.h), or NULL when the
+ * entry is one.  The one wording of both readers of a state.json, its
+ * validation above and results_state_load() (results/state.h). */
+char *results_state_run_problem(const char *path, const char *key,
+				const json_t *e);
+
 #endif

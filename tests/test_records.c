@@ -510,6 +510,31 @@ static void test_state(void **state)
 			 0);
 	assert_int_equal(results_state_load(sj, &back), -EINVAL);
 	assert_int_equal(back.nruns, 0);
+	{
+		/* the one wording of state.json's validation
+		 * (results_state_run_problem()): a status kbench does not
+		 * write is refused, and a key's ESC is '?' in the message,
+		 * not sent to the terminal */
+		char *why = NULL;
+
+		assert_int_equal(write_text(sj, "{\"runs\": {\"a/j/000\": "
+					    "{\"status\": \"OK\"}}}\n"), 0);
+		assert_int_equal(results_state_load_why(sj, &back, &why),
+				 -EINVAL);
+		assert_non_null(strstr(why, "runs.\"a/j/000\".status: "
+				       "expected \"ok\" or \"failed\""));
+		free(why);
+		assert_int_equal(write_text(sj, "{\"runs\": {\"a\\u001b]0;x"
+					    "/j/000\": 7}}\n"), 0);
+		assert_int_equal(results_state_load_why(sj, &back, &why),
+				 -EINVAL);
+		assert_non_null(strstr(why, "runs.\"a?]0;x/j/000\": expected "
+				       "an object ({\"status\": \"ok\", "
+				       "...}), got a number"));
+		assert_null(strchr(why, 0x1b));
+		free(why);
+		assert_int_equal(back.nruns, 0);
+	}
 	free(sj);
 	free(dir);
 }
