@@ -253,7 +253,9 @@ static struct kb_table *role_table(struct pctx *c, const char *role,
 		free(pname);
 		(void)parent;
 	}
-	/* top-level groups: the ones with no ".P_pct" sibling */
+	/* top-level groups: the ones with no ".P_pct" sibling; a column
+	 * each, so that a symbols.conf of many groups splits the table into
+	 * parts of 80 columns instead of overflowing them */
 	for (g = 0; g < ntot; g++) {
 		for (k = 0; k < nchild; k++)
 			if (parent[k] == tot[g])
@@ -262,14 +264,14 @@ static struct kb_table *role_table(struct pctx *c, const char *role,
 			continue;
 		head = kb_xasprintf("%.*s", (int)(strlen(tot[g]) - strlen(pre) -
 				    strlen(".total_pct")), tot[g] + strlen(pre));
-		kb_table_add_col(t, head, 1, (int)(nchild + 1));
+		kb_table_add_col(t, head, 1, (int)(nchild + 1 + g));
 		free(head);
 	}
 	if (!nchild && !ntot) {	/* nothing sampled: the seed's columns */
 		kb_table_add_col(t, "Total", 1, 1);
 		kb_table_add_col(t, "I/O Code", 1, 1);
 	}
-	kb_table_add_col(t, "n", 1, (int)(nchild + 1));
+	kb_table_add_col(t, "n", 1, (int)(nchild + 1 + ntot));
 
 	for (i = 0; i < c->rows->n; i++) {
 		const struct kb_summary_row *s;
@@ -367,8 +369,11 @@ static size_t time_tables(struct pctx *c, struct kb_table **out)
 	t = kb_table_new(title);
 	free(title);
 	nkey = key_cols(c, t);
+	/* a group per column (as the CPU and I/O table's): a table too wide
+	 * for 80 columns (many task groups, a long run's counts) is split
+	 * into parts, not written past them */
 	for (k = 0; k < N_TIME; k++)
-		kb_table_add_col(t, time_cols[k].head, 1, 1);
+		kb_table_add_col(t, time_cols[k].head, 1, (int)k + 1);
 	title = kb_xasprintf("%s: sustained CPU by task, %% of one CPU, mean "
 			     "of the timed runs", c->job);
 	u = kb_table_new(title);
@@ -383,10 +388,10 @@ static size_t time_tables(struct pctx *c, struct kb_table **out)
 		if (!strncmp(g, "total.", 6) || !strncmp(g, "other.", 6))
 			continue;
 		head = kb_xasprintf("%.*s%%", (int)gl, g);
-		kb_table_add_col(u, head, 1, 1);
+		kb_table_add_col(u, head, 1, (int)k + 2);
 		free(head);
 	}
-	kb_table_add_col(u, "other%", 1, 1);
+	kb_table_add_col(u, "other%", 1, (int)nt + 2);
 	for (i = 0; i < c->rows->n; i++) {
 		row = cfg_row(c, t, i);
 		col = nkey;

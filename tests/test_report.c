@@ -872,6 +872,51 @@ static void test_time_task_tables(void **state)
 	json_decref(res);
 }
 
+/* Many task groups (kernels.conf task group lines) and symbol groups
+ * (profiles/symbols.conf), and the large counts of a long run: the time,
+ * task and profile tables are split into parts of at most 80 columns
+ * (a helper's trial: the task table of 12 groups was 146 columns, the
+ * time table of a 100 GiB, 10^10-fault run 95), every value still
+ * there. */
+static void test_time_task_tables_many_columns(void **state)
+{
+	static const char *const groups[] = {
+		"jbd2", "xfsaild", "ksoftirqd", "rcu_sched", "kcompactd",
+		"systemd_journald", "irqbalance", "fs_mark",
+	};
+	json_t *res = profile_fixture(), *run, *m;
+	char name[64], *out;
+	size_t i, k;
+	int ret;
+
+	(void)state;
+	json_array_foreach(json_object_get(res, "runs"), i, run) {
+		m = json_object_get(run, "metrics");
+		for (k = 0; k < sizeof(groups) / sizeof(groups[0]); k++) {
+			snprintf(name, sizeof(name), "task.%s.cpu_pct",
+				 groups[k]);
+			json_object_set_new(m, name, json_real(12.0));
+			snprintf(name, sizeof(name),
+				 "profile.cycles.%s.total_pct", groups[k]);
+			json_object_set_new(m, name, json_real(1.5));
+		}
+		json_object_set_new(m, "rusage.maxrss_kib",
+				    json_real(104857600.0));
+		json_object_set_new(m, "rusage.minor_faults",
+				    json_real(12345678901.0));
+		json_object_set_new(m, "rusage.sys_s", json_real(1234567.25));
+	}
+	assert_int_equal(tree_analyse(res, NULL), 0);
+	out = render(res, "text", NULL, &ret);
+	assert_int_equal(ret, 0);
+	check_text_shape(out);
+	assert_non_null(strstr(out, "systemd_journald%"));
+	assert_non_null(strstr(out, "12345678901"));
+	assert_non_null(strstr(out, "104857600"));
+	free(out);
+	json_decref(res);
+}
+
 /* hosts = (fio --client): tests/data/report/hosts-results.json, a
  * recorded campaign with two load hosts (tests/data/report/README).  Under
  * each configuration's row (all hosts together) one row per load host,
@@ -1192,6 +1237,7 @@ int main(void)
 		cmocka_unit_test(test_reproducer_size),
 		cmocka_unit_test(test_markdown_vm_reproducer),
 		cmocka_unit_test(test_time_task_tables),
+		cmocka_unit_test(test_time_task_tables_many_columns),
 		cmocka_unit_test(test_control_chars),
 	};
 
