@@ -1918,17 +1918,13 @@ static int lay_profile(struct ctx *c, struct kb_report_job *j,
 {
 	(void)opts;
 	(void)nm;
-	if (!job_add_profile_tables(c, j, PROFILE_ROLES)) {
-		/* asked for by name: say why there is none (it printed the
-		 * header alone) */
-		struct kb_table *none = kb_table_new(NULL);
-
-		kb_table_add_note(none, "%s: no CPU or DCM profile: the "
-				  "campaign sampled none (kernels.conf profile "
-				  "= cycles,dcm samples with perf record; see "
-				  "kbench(1))", j->name);
-		kb_report_job_add(j, none);
-	}
+	/* asked for by name: say why there is none (it printed the header
+	 * alone) */
+	if (!job_add_profile_tables(c, j, PROFILE_ROLES))
+		kb_report_job_note(j, "%s: no CPU or DCM profile: the campaign "
+				   "sampled none (kernels.conf profile = "
+				   "cycles,dcm samples with perf record; see "
+				   "kbench(1))", j->name);
 	return 0;
 }
 
@@ -1939,6 +1935,10 @@ static int lay_time(struct ctx *c, struct kb_report_job *j,
 	(void)nm;
 	kb_report_job_add(j, cpu_table(c, j->name));
 	job_add_profile_tables(c, j, PROFILE_TIME);
+	if (!j->ntables)	/* as the profile layout: say why */
+		kb_report_job_note(j, "%s: no time or CPU table: its runs "
+				   "recorded no fio rusage, /proc/stat, "
+				   "/proc/diskstats or task CPU", j->name);
 	return 0;
 }
 

@@ -736,7 +736,7 @@ static void lkp(const struct lctx *c, const struct report_opts *opts,
 	struct vals metrics = { 0 };
 	struct kb_table *t;
 	const struct kb_summary_row *sb, *sn;
-	size_t i, k, row;
+	size_t i, k, row, ntables = 0;
 	char *title;
 	int dec, short_heads;
 
@@ -811,7 +811,13 @@ static void lkp(const struct lctx *c, const struct report_opts *opts,
 				  id, base, c->job));
 		lkp_fit_names(t);
 		kb_report_job_add(j, t);
+		ntables++;
 	}
+	if (!ntables)	/* asked for by name: say why there is none */
+		kb_report_job_note(j, "%s: lkp style: no configuration to "
+				   "compare with its baseline (%s is the only "
+				   "one)", c->job, c->rows->baseline ?
+				   c->rows->baseline : "none");
 	vals_free(&metrics);
 }
 
@@ -962,6 +968,28 @@ static const struct {
 	{ "pivot", lay_pivot },
 };
 
+/* 1 when a timed, successful run of the context's job has a value of
+ * its metric; else 0 and a note saying so is appended to j (as the
+ * variants table's title says it), not a table of no cells. */
+static int metric_measured(const struct lctx *c, struct kb_report_job *j)
+{
+	const char *job;
+	size_t r;
+	double x;
+	int ran = 0;
+
+	for (r = 0; r < c->m->nruns; r++) {
+		if (run_counts(c, r, &x))
+			return 1;
+		job = run_job(c->m, r);
+		ran |= c->m->runs[r].counts && job && !strcmp(job, c->job);
+	}
+	kb_report_job_note(j, "%s: %s: %s", c->job, c->metric ? c->metric :
+			   "(no metric)", ran ? "not measured by this job" :
+			   "no successful runs");
+	return 0;
+}
+
 int layout_job_tables(const struct kb_rmodel *m, const struct kb_analysis *an,
 		      const char *job, const char *metric,
 		      const struct kb_profile_rows *rows,
@@ -980,7 +1008,10 @@ int layout_job_tables(const struct kb_rmodel *m, const struct kb_analysis *an,
 	for (i = 0; i < sizeof(presets) / sizeof(presets[0]); i++)
 		if (!strcmp(presets[i].name, name))
 			break;
-	if (i < sizeof(presets) / sizeof(presets[0]))
+	if (i < sizeof(presets) / sizeof(presets[0]) &&
+	    strcmp(name, "lkp") && job && !metric_measured(&c, j))
+		ret = 0;
+	else if (i < sizeof(presets) / sizeof(presets[0]))
 		ret = presets[i].build(&c, opts, j);
 	else
 		kb_error("--layout %s: not a preset of the table model", name);

@@ -84,7 +84,9 @@ static void md_table(FILE *out, const struct kb_table *t)
 		}
 	}
 	for (i = 0; i < t->nnotes; i++) {
-		fputc('\n', out);
+		if (i || t->title[0] || t->ncols)	/* notes alone: after
+							 * the job's heading */
+			fputc('\n', out);
 		md_put(out, t->notes[i]);
 		fputc('\n', out);
 	}

@@ -73,19 +73,25 @@ void kb_table_set_strong(struct kb_table *t, size_t row, size_t col)
 		t->rows[row].strong[col] = 1;
 }
 
-void kb_table_add_note(struct kb_table *t, const char *fmt, ...)
+static void add_note_v(struct kb_table *t, const char *fmt, va_list ap)
 {
-	va_list ap;
 	char *s;
 
-	va_start(ap, fmt);
 	if (vasprintf(&s, fmt, ap) < 0) {
 		kb_error("out of memory formatting a table note");
 		abort();
 	}
-	va_end(ap);
 	t->notes = kb_xrealloc(t->notes, (t->nnotes + 1) * sizeof(*t->notes));
 	t->notes[t->nnotes++] = s;
+}
+
+void kb_table_add_note(struct kb_table *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	add_note_v(t, fmt, ap);
+	va_end(ap);
 }
 
 void kb_report_job_add(struct kb_report_job *j, struct kb_table *t)
@@ -95,4 +101,15 @@ void kb_report_job_add(struct kb_report_job *j, struct kb_table *t)
 	j->tables = kb_xrealloc(j->tables, (j->ntables + 1) *
 				sizeof(*j->tables));
 	j->tables[j->ntables++] = t;
+}
+
+void kb_report_job_note(struct kb_report_job *j, const char *fmt, ...)
+{
+	struct kb_table *t = kb_table_new(NULL);
+	va_list ap;
+
+	va_start(ap, fmt);
+	add_note_v(t, fmt, ap);
+	va_end(ap);
+	kb_report_job_add(j, t);
 }

@@ -26,6 +26,11 @@ void kb_table_add_note(struct kb_table *t, const char *fmt, ...)
 
 /* Append table t (owned from then on) to job j; t NULL: nothing. */
 void kb_report_job_add(struct kb_report_job *j, struct kb_table *t);
+/* Append to job j a table of one note and nothing else: why a table
+ * asked for by name (--layout) is not there, so that the job does not
+ * print its header alone. */
+void kb_report_job_note(struct kb_report_job *j, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* Decimals of a metric's values by unit: 0 for ns, ms, KiB and counts,
  * else 2 (seed 000's "472.39"). */
 int kb_metric_decimals(const char *metric);

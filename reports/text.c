@@ -462,7 +462,9 @@ int kb_table_write_text(FILE *out, const struct kb_table *t, int width)
 		free(legend);
 	}
 notes:
-	if (t->nnotes)
+	/* a table of notes alone (kb_report_job_note()): the blank line
+	 * before it is the report's */
+	if (t->nnotes && (t->title[0] || t->ncols))
 		fputc('\n', out);
 	for (i = 0; i < t->nnotes; i++)
 		kb_text_wrap(out, "", t->notes[i], 4, width);

@@ -383,6 +383,90 @@ static void test_long_names_fit(void **state)
 	free(t2);
 }
 
+/* A layout asked for by name that has no table for a job says why
+ * under the job, as the profile layout does, never the report's header
+ * alone or a table of no cells (a helper's trial): lkp with one
+ * configuration, time without rusage or task CPU, rounds, mmtests and
+ * pivot for a job that does not measure the metric (a second job, of
+ * writes only, beside the fixture's reads). */
+static void test_layout_nothing_to_show(void **state)
+{
+	static const struct {
+		const char *layout, *rows, *cols, *why;
+	} cases[] = {
+		{ "lkp", NULL, NULL, "randread-4k: lkp style: no configuration "
+		  "to compare with its baseline (running,NM=0 is the only "
+		  "one)" },
+		{ "time", NULL, NULL, "seqwrite: no time or CPU table: its "
+		  "runs recorded no fio rusage, /proc/stat, /proc/diskstats "
+		  "or task CPU" },
+		{ "rounds", NULL, NULL, "seqwrite: read.iops: not measured by "
+		  "this job" },
+		{ "mmtests", NULL, NULL, "seqwrite: read.iops: not measured by "
+		  "this job" },
+		{ NULL, "iteration", "configuration", "seqwrite: read.iops: "
+		  "not measured by this job" },
+	};
+	const char *metric[] = { "read.iops", NULL };
+	json_t *one = results_load_export(REPORT_FIXTURE), *two, *runs, *run;
+	json_t *res;
+	struct report_opts o;
+	size_t i, k;
+	char *out;
+	int ret;
+
+	(void)state;
+	assert_non_null(one);
+	two = json_deep_copy(one);
+	/* one: running,NM=0 alone */
+	runs = json_array();
+	json_array_foreach(json_object_get(one, "runs"), i, run)
+		if (!strcmp(json_string_value(json_object_get(run,
+			    "configuration")), "running,NM=0"))
+			json_array_append(runs, run);
+	json_object_set_new(one, "runs", runs);
+	json_array_remove(json_object_get(one, "configurations"), 2);
+	json_array_remove(json_object_get(one, "configurations"), 1);
+	assert_int_equal(tree_analyse(one, NULL), 0);
+	/* two: a job "seqwrite" of write.iops alone beside randread-4k */
+	runs = json_object_get(two, "runs");
+	for (i = 0, k = json_array_size(runs); i < k; i++) {
+		run = json_deep_copy(json_array_get(runs, i));
+		json_object_set_new(run, "job", json_string("seqwrite"));
+		json_object_set_new(run, "metrics", json_pack("{s:f}",
+				    "write.iops", 5000.0 + (double)i));
+		json_array_append_new(runs, run);
+	}
+	json_array_append_new(json_object_get(json_object_get(two,
+			      "campaign"), "jobs"), json_string("seqwrite"));
+	assert_int_equal(tree_analyse(two, NULL), 0);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		res = i ? two : one;
+		report_opts_init(&o);
+		o.layout = cases[i].layout;
+		o.rows = cases[i].rows;
+		o.cols = cases[i].cols;
+		o.metrics = i > 1 ? metric : NULL;
+		/* markdown: the note on one line */
+		out = render(res, "markdown", &o, &ret);
+		assert_int_equal(ret, 0);
+		if (!strstr(out, cases[i].why))
+			fail_msg("layout %s: no '%s' in:\n%s", cases[i].layout ?
+				 cases[i].layout : "pivot", cases[i].why, out);
+		assert_null(strstr(out, "\n\n\n"));
+		free(out);
+		/* text: no table of no cells, no double blank line */
+		out = render(res, "text", &o, &ret);
+		assert_int_equal(ret, 0);
+		assert_null(strstr(out, "\niteration\n---------\n"));
+		assert_null(strstr(out, "\n--------\nAmean\n"));
+		assert_null(strstr(out, "\n\n\n"));
+		free(out);
+	}
+	json_decref(one);
+	json_decref(two);
+}
+
 static void test_csv_flags_modes(void **state)
 {
 	static char f[40][64];
@@ -601,6 +685,7 @@ int main(void)
 		cmocka_unit_test(test_csv_flags_modes),
 		cmocka_unit_test(test_long_names_fit),
 		cmocka_unit_test(test_pivot_errors),
+		cmocka_unit_test(test_layout_nothing_to_show),
 		cmocka_unit_test(test_control_chars_shown),
 	};
 
