@@ -259,7 +259,7 @@ int cmd_guest(int argc, char **argv)
 	/* the campaign's read (from "started"), the target's open (to the
 	 * first "run"): each step's cost in the boot log (issue 16) */
 	guest_say("opening the target %s", c.cfg.target ? c.cfg.target : "?");
-	if (target_open(&c.cfg, tmpdir, &t))
+	if (tunables_restore_orphans() || target_open(&c.cfg, tmpdir, &t))
 		goto out;
 	have_target = 1;
 	if (tunables_init(&tu, &c.cfg, &t, tmpdir))

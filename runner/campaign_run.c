@@ -324,7 +324,7 @@ count:
 	free(snap);
 	if (ret_safety ||
 	    (todo_local && !kb_driver_dry_run &&
-	     target_open(&c.cfg, dir, &t))) {
+	     (tunables_restore_orphans() || target_open(&c.cfg, dir, &t)))) {
 		/* Ctrl-C while a loop target's file was filled: target_fill()
 		 * stops at once (a break-it trial: 7 s for 2 GiB) */
 		if (stop_signal) {

@@ -415,6 +415,18 @@ static char *partner_value(const char *path, const char *original)
 	return p && !strcmp(original, "0") ? tunable_read(p, 1) : NULL;
 }
 
+/* The block device whose tunable tpath is, .../block/DEV (malloc'd), or
+ * NULL for a tunable of no block device (device_diskseq()). */
+static char *block_device_dir(const char *tpath)
+{
+	const char *b = strstr(tpath, "/block/"), *e;
+
+	if (strncmp(tpath, "/sys/", 5) || !b)
+		return NULL;
+	e = strchr(b + 7, '/');
+	return e ? kb_xasprintf("%.*s", (int)(e - tpath), tpath) : NULL;
+}
+
 /* The diskseq of the block device whose tunable tpath (a resolved sysfs
  * path, .../block/DEV/...: the whole disk's, also for a partition's
  * file) is, from DEV/diskseq (Documentation/ABI/stable/sysfs-block:
@@ -423,23 +435,48 @@ static char *partner_value(const char *path, const char *original)
  * of no block device, or a kernel without it (before 5.15). */
 static char *device_diskseq(const char *tpath)
 {
-	const char *b = strstr(tpath, "/block/"), *e;
-	char *p, *v;
+	char *d = block_device_dir(tpath), *p, *v;
 
-	if (strncmp(tpath, "/sys/", 5) || !b)
+	if (!d)
 		return NULL;
-	e = strchr(b + 7, '/');
-	if (!e)
-		return NULL;
-	p = kb_xasprintf("%.*s/diskseq", (int)(e - tpath), tpath);
+	p = kb_path_join(d, "diskseq");
 	v = tunable_read(p, 1);
 	free(p);
+	free(d);
 	return v;
+}
+
+/* tpath is a tunable of a loop device attached to no file now (DEV/loop/
+ * exists only while one is: drivers/block/loop.c).  Detaching one gives
+ * it a new diskseq but keeps its queue's settings for whoever attaches
+ * it next, so what a dead kbench wrote is still there (a break-it
+ * trial: a campaign's own loop: device, detached by LO_FLAGS_AUTOCLEAR
+ * when kbench was killed with -9, was taken for another device and kept
+ * nomerges 2 and mq-deadline; the next campaign on it recorded them as
+ * the originals). */
+static int loop_detached(const char *tpath)
+{
+	char *d = block_device_dir(tpath), *l;
+	const char *name = d ? strrchr(d, '/') + 1 : "";
+	int free_now;
+
+	if (!d || strncmp(name, "loop", 4) || !name[4] ||
+	    strspn(name + 4, "0123456789") != strlen(name + 4)) {
+		free(d);
+		return 0;
+	}
+	l = kb_path_join(d, "loop");
+	free_now = kb_exists(d) && !kb_exists(l);
+	free(l);
+	free(d);
+	return free_now;
 }
 
 /* Record r is of a device that is gone: another device has its name
  * now (its diskseq differs from the record's; a break-it trial: a
- * killed campaign's loop0 record was written to the user's loop0). */
+ * killed campaign's loop0 record was written to the user's loop0).  A
+ * loop device detached since, attached to nothing, is not gone: it
+ * keeps what was written (loop_detached()). */
 static int rec_device_gone(const struct kb_tunable_record *r)
 {
 	char *now;
@@ -450,7 +487,7 @@ static int rec_device_gone(const struct kb_tunable_record *r)
 	now = device_diskseq(r->path);
 	gone = !now || strcmp(now, r->diskseq);
 	free(now);
-	return gone;
+	return gone && !loop_detached(r->path);
 }
 
 /* The original value of tpath (resolved and checked: tunables.h): the
@@ -849,11 +886,29 @@ static int pick_orphan(const struct kb_tunable_record *r, const void *ctx)
 	return 1;
 }
 
+int tunables_restore_orphans(void)
+{
+	int left = 0, ret = restore_registry(pick_orphan, NULL, &left);
+
+	/* a dead campaign's tunable that cannot be written back (said
+	 * above, its record kept for the next try) is no reason to refuse
+	 * a campaign that does not touch it: said again, as a warning (it
+	 * failed every later campaign on the machine) */
+	if (ret == -EIO)
+		kb_warn("a tunable that a kbench no longer running left "
+			"changed could not be restored (above); its record "
+			"in %s/tunables is kept: this campaign measures with "
+			"it changed", kb_machine_dir());
+	else if (ret < 0)
+		return -EPERM;
+	return 0;
+}
+
 int tunables_init(struct kb_tunables *tu, const struct kb_config *cfg,
 		  const struct kb_target *t, const char *dir)
 {
 	size_t i;
-	int ret, left = 0;
+	int ret;
 
 	memset(tu, 0, sizeof(*tu));
 	tu->saved_path = kb_path_join(dir, "tunables.saved.json");
@@ -863,18 +918,6 @@ int tunables_init(struct kb_tunables *tu, const struct kb_config *cfg,
 		if (tunables_restore_file(tu->saved_path, cfg) < 0)
 			return -EIO;
 	}
-	/* a dead campaign's tunable that cannot be written back (said
-	 * above, its record kept for the next try) is no reason to refuse
-	 * a campaign that does not touch it: said again, as a warning (it
-	 * failed every later campaign on the machine) */
-	ret = restore_registry(pick_orphan, NULL, &left);
-	if (ret == -EIO)
-		kb_warn("a tunable that a kbench no longer running left "
-			"changed could not be restored (above); its record "
-			"in %s/tunables is kept: this campaign measures with "
-			"it changed", kb_machine_dir());
-	else if (ret < 0)
-		return -EPERM;
 	for (i = 0; i < cfg->ntunables; i++) {
 		char why[512], *raw;
 		int fd;

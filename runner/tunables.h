@@ -50,10 +50,18 @@ struct kb_tunables {
 	int saved;		/* originals saved and not yet restored */
 };
 
+/* Restore every tunable the machine's records say a kbench no longer
+ * running left changed (whatever its campaign or device, each said in a
+ * warning; one that cannot be written back is said and its record
+ * kept).  Called before the target is opened: a loop: target takes the
+ * first free loop device, maybe the one a kbench killed with -9 left
+ * changed, and its attach gives the device a new diskseq (see
+ * tunables.c loop_detached()).  0, or -EPERM when the records' directory
+ * is not trusted (said). */
+int tunables_restore_orphans(void);
+
 /* Resolve every tunable of cfg against the target; restore a leftover
- * saved file first, and every tunable the machine's records say a kbench
- * no longer running left changed (whatever its campaign or device, each
- * said in a warning).  0 or -errno (message printed). */
+ * saved file first.  0 or -errno (message printed). */
 int tunables_init(struct kb_tunables *tu, const struct kb_config *cfg,
 		  const struct kb_target *t, const char *dir);
 

@@ -28,6 +28,22 @@ done
 
 repo=$(pwd)
 tmp=$(mktemp -d /tmp/kbench-e2e.XXXXXX)
+# int_when PATTERN LOG ARGS...: kbench ARGS in the background, its
+# stderr in LOG, Ctrl-C once LOG has PATTERN (or after 20 s); its exit
+# status in rc
+int_when() {
+	local pat=$1 log=$2 _
+	shift 2
+	"$KBENCH" "$@" >/dev/null 2>"$log" &
+	pid=$!
+	for _ in $(seq 1 200); do
+		grep -q "$pat" "$log" && break
+		sleep 0.1
+	done
+	kill -INT $pid
+	wait $pid
+	rc=$?
+}
 
 # --- 1. a loop: target campaign, 2 configurations x 2 iterations x 1 s ---
 cat >"$tmp/e2e.conf" <<CONF
@@ -271,6 +287,46 @@ check "a one-run campaign draws no graphs, report.md links none" \
 # leaves it to the next on the device): none left behind
 check "no target lock files left in \$KBENCH_RUN_DIR/targets ($(ls "$KBENCH_RUN_DIR/targets" 2>/dev/null | tr '\n' ' '))" \
 	"[ -z \"\$(ls '$KBENCH_RUN_DIR/targets' 2>/dev/null)\" ]"
+# a kill -9 on a loop: target, kbench's own loop device: the kernel
+# detaches it when kbench is killed (LO_FLAGS_AUTOCLEAR), which gives it
+# a new diskseq but keeps nomerges 2 for whoever attaches it next (a
+# break-it trial: the record was taken for another device's and dropped,
+# and the next campaign on the device recorded 2 as the original;
+# after the lock files' check: a killed campaign leaves its own)
+# k9_loop DIR CONF: a loop: campaign killed with -9 once its loop device
+# has nomerges 2 and fio runs on it, the device detached by the kernel;
+# its name in lbdev ("" when that did not happen)
+k9_loop() {
+	local d=$1 l="" _
+	"$KBENCH" run -q -c "$2" -o "$d" >/dev/null 2>&1 &
+	pid=$!
+	lbdev=
+	for _ in $(seq 1 100); do
+		l=$(losetup -nO NAME -j "$d/target.img" 2>/dev/null | head -1)
+		[ -n "$l" ] && [ "$(cat /sys/block/${l#/dev/}/queue/nomerges)" = 2 ] &&
+			pgrep -f "$d/runs" >/dev/null && break
+		sleep 0.2
+	done
+	kill -9 $pid
+	wait $pid 2>/dev/null
+	for _ in $(seq 1 100); do
+		[ -z "$(losetup -j "$d/target.img" 2>/dev/null)" ] && lbdev=${l#/dev/} && break
+		sleep 0.1
+	done
+}
+sed -e 's|^target = .*|target = loop:32M|' "$tmp/k9.conf" >"$tmp/k9l.conf"
+sed -e 's|^target = .*|target = loop:32M|' "$tmp/notun.conf" >"$tmp/notunl.conf"
+k9_loop "$tmp/c6l" "$tmp/k9l.conf"
+left=$(cat /sys/block/${lbdev:-none}/queue/nomerges 2>/dev/null)
+"$KBENCH" run -c "$tmp/notunl.conf" -o "$tmp/c7l" >/dev/null 2>"$tmp/run9l.err"
+rc=$?
+check "a loop: campaign killed with -9, its loop device ($lbdev) detached with nomerges 2 ($left): the next campaign (got $rc) restores 0 there, said" \
+	"[ -n '$lbdev' ] && [ '$left' = 2 ] && [ $rc -eq 0 ] && [ \"\$(cat /sys/block/$lbdev/queue/nomerges)\" = 0 ] && grep -q \"campaign $tmp/c6l (kbench pid $pid, no longer running) left /sys/.*/$lbdev/queue/nomerges changed; restoring its original value '0'\" $tmp/run9l.err && ! grep -q 'its device is gone' $tmp/run9l.err"
+k9_loop "$tmp/c6m" "$tmp/k9l.conf"
+left=$(cat /sys/block/${lbdev:-none}/queue/nomerges 2>/dev/null)
+int_when 'restored .*/queue/nomerges = 0' "$tmp/run9m.err" run -o "$tmp/c6m"
+check "... and its own resume restores 0 on the device ($lbdev, $left after the kill), said" \
+	"[ -n '$lbdev' ] && [ '$left' = 2 ] && grep -q 'restored /sys/.*/$lbdev/queue/nomerges = 0' $tmp/run9m.err && ! grep -q 'its device is gone' $tmp/run9m.err && [ \"\$(cat /sys/block/$lbdev/queue/nomerges)\" = 0 ]"
 unset KBENCH_RUN_DIR
 
 # --- 6. a swept job parameter (seed 003's scaling table) ---
