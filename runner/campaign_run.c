@@ -123,7 +123,6 @@ int campaign_run(const char *dir, const char *conf, int conf_explicit,
 	int drop_warned = 0, have_target = 0;
 	size_t i, todo = 0, done = 0, failed = 0, skipped_variant = 0;
 	size_t todo_local = 0;	/* runs in this kernel (not vm/kexec boots) */
-	size_t todo_first = 0;	/* the runs to do when it started */
 	struct kb_campaign c;
 	struct kb_target t;
 	struct kb_tunables tu;
@@ -349,7 +348,6 @@ count:
 		" (loop, direct I/O)" : " (loop, buffered)") : "",
 		plan_fmt_duration(plan_estimate_total_s(&c.cfg, &c.plan,
 			todo_mask, dir), eb, sizeof(eb)));
-	todo_first = todo;
 	t0 = (double)time(NULL);
 again:
 	for (i = 0; i < c.plan.nruns && !stop_signal; i++) {
@@ -465,10 +463,13 @@ again:
 	}
 
 	if (stop_signal) {
+		/* todo counts a retried round's runs again, as runs_left()
+		 * does (a break-it trial: "7 of the 2 runs to do are left
+		 * (3 run(s) ran)", from the count at the start) */
 		kb_info("interrupted by signal %d: %zu of the %zu runs to do "
 			"are left (%zu run(s) ran); run the same command "
 			"again to resume", (int)stop_signal,
-			runs_left(&c, retry_failed), todo_first, done);
+			runs_left(&c, retry_failed), todo, done);
 		ret = 130;
 		goto out;
 	}
@@ -552,7 +553,7 @@ out:
 				 "the same command again to resume",
 				 dir, (unsigned long long)sv.f_bavail *
 				 sv.f_frsize >> 10, runs_left(&c, retry_failed),
-				 todo_first, done);
+				 todo, done);
 	}
 	if (have_target)
 		target_close(&t);

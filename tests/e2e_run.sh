@@ -131,8 +131,11 @@ check "nomerges restored to 0 after SIGINT ($(cat /sys/block/$bdev/queue/nomerge
 check "no tunables left to restore" "[ ! -e $c2/tunables.saved.json ]"
 partial=$(jq '.runs | length' "$c2/state.json")
 check "interrupted campaign kept its completed runs ($partial)" "[ $partial -ge 2 ] && [ $partial -lt 6 ]"
-check "the interruption says what a resume will find: $((6 - partial)) of the 6 runs left" \
-	"grep -q 'interrupted by signal 2: $((6 - partial)) of the 6 runs to do are left ([0-9]* run(s) ran); run the same command again to resume' $tmp/run3.err"
+# (a round found disturbed on a busy machine is to do again: its runs
+# count again in the runs to do)
+nsup=$(jq '.superseded | length' "$c2/state.json")
+check "the interruption says what a resume will find: $((6 - partial)) of the $((6 + nsup)) runs left" \
+	"grep -q 'interrupted by signal 2: $((6 - partial)) of the $((6 + nsup)) runs to do are left ([0-9]* run(s) ran); run the same command again to resume' $tmp/run3.err"
 # kbench plan -o DIR: what is done and left of it, DIR unchanged
 sum0=$(find "$c2" -type f -exec sha256sum {} + | sort | sha256sum)
 "$KBENCH" plan -o "$c2" --runs >"$tmp/plan-o.out" 2>"$tmp/plan-o.err"
@@ -591,6 +594,16 @@ if [ -r /proc/pressure/cpu ]; then
 	check "... metrics.json has PSI and says why cpufreq is missing, if it is" \
 		"jq -e '.metrics[\"psi.cpu_some_pct\"] != null' $tmp/c14/runs/running,NM=0/randread-4k/000/metrics.json >/dev/null && { [ -r /sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq ] || jq -e '.unavailable[\"cpu.freq_mhz\"]' $tmp/c14/runs/running,NM=0/randread-4k/000/metrics.json >/dev/null; }"
 	# order = random: a round is still a block; its end is found in the
+	# Ctrl-C after a round was found disturbed: the runs to do count
+	# the round's runs again, as the runs left do (a break-it trial:
+	# "7 of the 2 runs to do are left (3 run(s) ran)")
+	sed -e 's/^retry_quiet_wait = .*/retry_quiet_wait = 60s/' \
+	    "$tmp/c14.conf" >"$tmp/c14i.conf"
+	int_when 'running the round again' "$tmp/c14i.err" run -c "$tmp/c14i.conf" -o "$tmp/c14i"
+	msg=$(grep -o 'interrupted by signal 2: [0-9]* of the [0-9]* runs to do are left ([0-9]* run(s) ran)' "$tmp/c14i.err")
+	sum=$(echo "$msg" | sed -n 's/.*: \([0-9]*\) of the \([0-9]*\) runs .*(\([0-9]*\) run(s) ran)/\1 + \3 - \2/p')
+	check "Ctrl-C after a retried round: exit 130 (got $rc), runs left + runs ran = runs to do ($msg)" \
+		"[ $rc -eq 130 ] && grep -q 'running the round again' $tmp/c14i.err && [ -n '$sum' ] && [ \$(($sum)) -eq 0 ]"
 	# shuffled plan and the whole round (both configurations) is redone
 	retry_campaign c14r random 0
 	check "retry_disturbed, order = random: completes (got $rc), rounds superseded" \
