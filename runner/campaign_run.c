@@ -251,9 +251,17 @@ int campaign_run(const char *dir, const char *conf, int conf_explicit,
 
 	/* --retry-failed: the failed runs' files kept aside, not
 	 * overwritten (their fio.stderr is the failure's evidence) */
-	if (retry_failed && !kb_driver_dry_run &&
-	    retry_failed_supersede(&c) < 0)
-		goto out;
+	if (retry_failed && !kb_driver_dry_run) {
+		if (retry_failed_supersede(&c) < 0)
+			goto out;
+		/* done: the failed runs are out of the state, to do as
+		 * any other; a run that fails again now is recorded as
+		 * failed and stays so (a break-it trial: a disturbed round
+		 * sent the loop back to the start and the run failed minutes
+		 * before ran again, its directory and its failure
+		 * overwritten, "[5/4]") */
+		retry_failed = 0;
+	}
 
 	/* which runs are left, and can the running kernel do them? */
 count:

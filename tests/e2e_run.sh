@@ -683,6 +683,27 @@ rc=$?
 check "... state.json lost: rebuilt with the same retry counts (rc $rc: $(jq -c .disturbed_retries "$tmp/c17x/state.json" 2>&1), recorded $(jq -c .disturbed_retries "$tmp/c17/state.json" 2>&1)) and superseded runs" \
 	"[ $rc -eq 0 ] && [ \"\$(jq -cS .disturbed_retries $tmp/c17x/state.json)\" = \"\$(jq -cS .disturbed_retries $tmp/c17/state.json)\" ] && [ \"\$(jq '.superseded | length' $tmp/c17x/state.json)\" = \"\$(jq '.superseded | length' $tmp/c17/state.json)\" ]"
 rm -rf "$tmp/c17x"
+# --retry-failed runs each failed run once: one that fails again is
+# recorded so, not run yet again when a disturbed run sends the loop
+# back to the start (a break-it trial: its directory and its second
+# failure overwritten, "[5/4]").  order = block: the NM=1 run retried
+# alone after NM=0 failed again.
+realfio=$(command -v fio)
+mkdir -p "$tmp/oncebin"
+printf '#!/bin/sh\ncase "$1" in --version) exec %s --version ;; esac\nn=$(cat %s/rf2.n 2>/dev/null || echo 0); echo $((n + 1)) >%s/rf2.n\n[ "$n" = 0 ] && { echo "fio: second failure" >&2; exit 1; }\nexec %s "$@"\n' \
+	"$realfio" "$tmp" "$tmp" "$realfio" >"$tmp/oncebin/fio"
+chmod +x "$tmp/oncebin/fio"
+sed -e 's|^retry_disturbed = 1|retry_disturbed = 1\
+order = block|' "$tmp/rf.conf" >"$tmp/rf2.conf"
+PATH="$tmp/failbin:$PATH" "$KBENCH" run -q -c "$tmp/rf2.conf" -o "$tmp/c17b" >/dev/null 2>&1
+PATH="$tmp/oncebin:$PATH" "$KBENCH" run --retry-failed -o "$tmp/c17b" \
+	>/dev/null 2>"$tmp/c17b.err"
+rc=$?
+r17b="$tmp/c17b/runs/running,NM=0/randread-4k/000"
+check "--retry-failed, a run failing again: recorded failed with its second failure, run once (rc $rc: $(grep -c 'running,NM=0 randread-4k' "$tmp/c17b.err") starts of it; $(jq -r '.runs["running,NM=0/randread-4k/000"].reason' "$tmp/c17b/state.json" 2>&1))" \
+	"[ \"\$(grep -c 'running,NM=0 randread-4k iteration' $tmp/c17b.err)\" = 1 ] && jq -r '.runs[\"running,NM=0/randread-4k/000\"].reason' $tmp/c17b/state.json | grep -q 'second failure' && grep -q 'second failure' '$r17b/fio.stderr'"
+check "... the progress counter never passes the runs to do ($(grep -o '\[[0-9]*/[0-9]*\]' "$tmp/c17b.err" | tr '\n' ' '))" \
+	"! grep -o '\[[0-9]*/[0-9]*\]' $tmp/c17b.err | tr -d '[]' | awk -F/ '\$1 > \$2 { bad = 1 } END { exit !bad }'"
 
 # --- Ctrl-C while the reports are written (a gnuplot that takes its
 #     time): exit 130, said so; the next kbench run writes them ---
