@@ -530,10 +530,13 @@ static char *registry_claim(const char *tpath, char *current,
 		e = 0;
 	}
 	if (e && !rec_mine(&old) && rec_alive(&old)) {
+		/* a block device's queue, or a setting of the whole
+		 * machine (/proc/sys): said as what is shared */
 		kb_error("%s is being changed by another kbench (pid %ld, "
-			 "campaign %s): two campaigns on one device measure "
-			 "each other; wait for it or stop it", tpath, (long)pid,
-			 owner ? owner : "?");
+			 "campaign %s): two campaigns %s measure each other; "
+			 "wait for it or stop it", tpath, (long)pid,
+			 owner ? owner : "?", strncmp(tpath, "/proc/sys/", 10) ?
+			 "on one device" : "changing one machine-wide setting");
 		goto refused;
 	}
 	if (e && o && !rec_mine(&old)) {

@@ -227,6 +227,14 @@ if [ "$db0" = 0 ]; then
 			[ "$(cat /proc/sys/vm/dirty_bytes)" != 0 ] && break
 		sleep 0.1
 	done
+	# a second campaign, on another target, changing the same
+	# machine-wide setting: refused, worded for a sysctl (it said
+	# 'two campaigns on one device': a break-it trial's note)
+	conf "$tmp/db2.conf" loop:32M "tunable DB = /proc/sys/vm/dirty_bytes: 300000000"
+	"$KBENCH" run -q -c "$tmp/db2.conf" -o "$tmp/cdb2" >/dev/null 2>"$tmp/db2.err"
+	rc=$?
+	check "... a second campaign changing vm/dirty_bytes meanwhile: exit 1 (got $rc), the setting named as machine-wide" \
+		"[ $rc -eq 1 ] && grep -q '/proc/sys/vm/dirty_bytes is being changed by another kbench (pid $pid, campaign .*): two campaigns changing one machine-wide setting measure each other' $tmp/db2.err"
 	kill -9 $pid; wait $pid 2>/dev/null
 	dbk=$(cat /proc/sys/vm/dirty_ratio)
 	plain cdbp	# not -q: the "restored" line
