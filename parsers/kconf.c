@@ -749,12 +749,17 @@ static int host_name_ok(const char *h)
 }
 
 /* One hosts = item: HOST[:PORT], [IPV6]:PORT, [IPV6] or a bare IPv6
- * address (two colons or more; no port then).  *host points into tok
- * (brackets cut off).  Returns 0, or -1 with the error given. */
+ * address (two colons or more; no port then).  *host is the host in one
+ * spelling per host, so that a host given twice is seen (set_host_list())
+ * and target@HOST finds it: an IPv6 address as inet_ntop() writes it
+ * ("fd00::2" for FD00:0::2) into canon, a name in lower case (DNS names
+ * are case-blind) in tok.  fio is given that spelling and names the host
+ * so in its JSON (client_stats "hostname", the host.NAME.* metrics).
+ * Returns 0, or -1 with the error given. */
 static int parse_host(struct parser *p, char *tok, char **host,
-		      unsigned *port)
+		      unsigned *port, char canon[INET6_ADDRSTRLEN])
 {
-	char *colon = NULL, *end, *h = tok;
+	char *colon = NULL, *end, *h = tok, *c;
 	unsigned long v = KB_FIO_SERVER_PORT;
 	struct in6_addr a6;
 
@@ -794,6 +799,11 @@ static int parse_host(struct parser *p, char *tok, char **host,
 		     h);
 		return -1;
 	}
+	if (strchr(h, ':'))
+		h = (char *)inet_ntop(AF_INET6, &a6, canon, INET6_ADDRSTRLEN);
+	else
+		for (c = h; *c; c++)
+			*c = (char)tolower((unsigned char)*c);
 	*host = h;
 	*port = (unsigned)v;
 	return 0;
@@ -804,6 +814,7 @@ static void set_host_list(struct parser *p, const char *val, char **hosts,
 			  unsigned *ports, size_t *n)
 {
 	char *copy = kb_xstrdup(val), *tok, *save = NULL, *host;
+	char canon[INET6_ADDRSTRLEN];
 	unsigned port;
 	size_t i;
 
@@ -812,13 +823,23 @@ static void set_host_list(struct parser *p, const char *val, char **hosts,
 	*n = 0;
 	for (tok = strtok_r(copy, " \t,", &save); tok;
 	     tok = strtok_r(NULL, " \t,", &save)) {
-		if (parse_host(p, tok, &host, &port))
+		if (parse_host(p, tok, &host, &port, canon))
 			continue;
 		for (i = 0; i < *n; i++)
-			if (!strcmp(hosts[i], host) && ports[i] == port)
+			if (!strcmp(hosts[i], host))
 				break;
-		if (i < *n) {
+		if (i < *n && ports[i] == port) {
 			perr(p, p->line, "hosts: '%s' is given twice", host);
+			continue;
+		}
+		/* fio's JSON names a server by its host alone (client_stats
+		 * "hostname", no port): two servers of one host would be
+		 * one host.NAME.*, and one of them that died would go
+		 * unnoticed (parsers/run_dir.c counts a host's results by
+		 * that name) */
+		if (i < *n) {
+			perr(p, p->line, "hosts: '%s' is given twice, with ports %u and %u: fio's output names a load host by its address alone, so two servers on one host cannot be told apart; give it once (more load: numjobs or iodepth in the job file)",
+			     host, ports[i], port);
 			continue;
 		}
 		if (*n == KB_MAX_HOSTS) {
@@ -879,11 +900,12 @@ static void host_target_key(struct parser *p, const char *spec, char *raw)
 {
 	struct kb_config *cfg = p->cfg;
 	char *copy = kb_xstrdup(spec), *val = NULL, *host;
+	char canon[INET6_ADDRSTRLEN];
 	struct kb_host_target *ht;
 	unsigned port;
 	size_t i;
 
-	if (parse_host(p, copy, &host, &port))
+	if (parse_host(p, copy, &host, &port, canon))
 		goto out;
 	for (i = 0; i < cfg->nhost_targets; i++)
 		if (!strcmp(cfg->host_targets[i].host, host)) {

@@ -355,9 +355,11 @@ struct kb_config {
 	enum kb_accel accel;	/* [global] accel = (default: unset = auto) */
 	unsigned kvm_probe_timeout_s;	/* default 20 */
 	/* hosts = HOST[:PORT] ...: fio --server load hosts; none = fio runs
-	 * here.  hosts[i] is the name, IPv4 or IPv6 address as given
-	 * (without an IPv6 address's brackets: it holds ':'), host_ports[i]
-	 * its port (default KB_FIO_SERVER_PORT). */
+	 * here.  hosts[i] is the name (in lower case), IPv4 address or
+	 * IPv6 address (as inet_ntop() writes it: "fd00::2" for [FD00:0::2],
+	 * no brackets: it holds ':'), one host once whatever its port (fio's
+	 * JSON names a host without it), host_ports[i] its port (default
+	 * KB_FIO_SERVER_PORT). */
 	char *hosts[KB_MAX_HOSTS];
 	unsigned host_ports[KB_MAX_HOSTS];
 	size_t nhosts;

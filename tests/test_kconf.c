@@ -747,7 +747,7 @@ static void test_host_targets(void **state)
 	(void)state;
 	assert_int_equal(parse_text(GLOBAL_OK "target = /dev/sdz\n"
 		"hosts = a [fd00::2]:9000 b\ntarget@a = file:/srv/a.img\n"
-		"target@[fd00::2] = /dev/nvme1n1\n" VARIANT_OK, &cfg, &msg), 0);
+		"target@[FD00:0::2] = /dev/nvme1n1\n" VARIANT_OK, &cfg, &msg), 0);
 	assert_string_equal(msg, "");
 	ht = kconf_host_target(&cfg, "a");
 	assert_non_null(ht);
@@ -794,6 +794,12 @@ static void test_hosts(void **state)
 	/* IPv6: bracketed with a port, bracketed, bare; fio's ip6: syntax */
 	check_hosts("[fd00::2]:9000 [fd00::3] fd00::4 ::1", 4, v6, v6_ports,
 		    "[fd00::2]:9000", "--client=ip6:fd00::2,9000");
+	/* one spelling per host: an IPv6 address as inet_ntop() writes it,
+	 * a name in lower case (fio's JSON then names it so) */
+	check_hosts("[FD00:0:0:0:0:0:0:2]:9000 fd00:0::3 FD00::4 0::1", 4, v6,
+		    v6_ports, "[fd00::2]:9000", "--client=ip6:fd00::2,9000");
+	check_hosts("LOAD1 10.0.0.2:9000 A-b.Example.ORG", 3, v4, v4_ports,
+		    "load1:8765", "--client=load1,8765");
 	test_job_hosts();
 #define FILE_T "target = /dev/sdz\n"
 	expect_error(GLOBAL_OK FILE_T "hosts = [fd00::2]:0\n" VARIANT_OK,
@@ -810,6 +816,16 @@ static void test_hosts(void **state)
 		     "is not a host name, IPv4 or IPv6 address");
 	expect_error(GLOBAL_OK FILE_T "hosts = [::1] ::1\n" VARIANT_OK,
 		     "hosts: '::1' is given twice");
+	/* one host in two spellings, or with two ports: fio's JSON would
+	 * name both servers alike */
+	expect_error(GLOBAL_OK FILE_T "hosts = fd00::2 [FD00:0:0::2]:8765\n"
+		     VARIANT_OK, "bad.conf:4: hosts: 'fd00::2' is given twice");
+	expect_error(GLOBAL_OK FILE_T "hosts = Load1 load1\n" VARIANT_OK,
+		     "bad.conf:4: hosts: 'load1' is given twice");
+	expect_error(GLOBAL_OK FILE_T "hosts = 10.0.0.2 10.0.0.2:8766\n"
+		     VARIANT_OK, "bad.conf:4: hosts: '10.0.0.2' is given twice, with ports 8765 and 8766: fio's output names a load host by its address alone");
+	expect_error(GLOBAL_OK FILE_T "hosts = [fd00::2]:9000 fd00:0::2\n"
+		     VARIANT_OK, "hosts: 'fd00::2' is given twice, with ports 9000 and 8765");
 	expect_error(GLOBAL_OK FILE_T "hosts = --output=x\n" VARIANT_OK,
 		     "bad.conf:4: hosts: '--output=x' is not a host name");
 	expect_error(GLOBAL_OK FILE_T "hosts = -h\n" VARIANT_OK,
