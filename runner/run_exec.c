@@ -219,6 +219,11 @@ void run_exec_fio_argv(struct kb_argv *a, char *const *hosts,
 	size_t i;
 
 	kb_argv_push(a, "fio");
+	/* before any --client: fio's client hands the options that follow
+	 * one to that server, which opened (O_TRUNC, as root) the run
+	 * directory's fio.json path on its own machine; --output-format
+	 * must follow (a server not given it sends its results as text) */
+	kb_argv_pushf(a, "--output=%s", out);
 	for (i = 0; i < nhosts; i++) {
 		char *client = kconf_host_client_arg(hosts[i], ports[i]);
 
@@ -228,7 +233,6 @@ void run_exec_fio_argv(struct kb_argv *a, char *const *hosts,
 			kb_argv_push(a, host_jobs[i]);
 	}
 	kb_argv_push(a, "--output-format=json+");
-	kb_argv_pushf(a, "--output=%s", out);
 	kb_argv_pushf(a, "--aux-path=%s", aux);
 	if (readonly)
 		kb_argv_push(a, "--readonly");

@@ -13,7 +13,7 @@
 # refused with FILE:LINE; each host's fio version recorded; a [job NAME]
 # hosts = that overrides [global]'s for one job; target@HOST (a file of
 # the second host's own; a device missing there fails the runs naming it
-# with fio's message); an IPv6 load host (a
+# with fio's message); no server handed --output (a relative -o); an IPv6 load host (a
 # ULA fd00:231:X::/64 on the first pair, a third server on it).
 # Traffic only to addresses inside the test's
 # namespaces and their veth peers; namespaces, links, servers (by the PIDs
@@ -210,6 +210,17 @@ sed "s|^target@$h2 = .*|target@$h2 = /dev/kbench-nosuch-$$|" "$tmp/ht.conf" > "$
 check "target@$h2 = a device missing there: both runs failed naming $h2 and fio's message" \
 	"[ \"\$(jq '[.runs[] | select(.status == \"failed\" and (.reason | test(\"on $h2 failed.*fio.s output: .*you need to specify size=\")))] | length' $tmp/cm/state.json)\" = 2 ]"
 jq -r '.runs[] | .reason // empty' "$tmp/cm/state.json" | head -1 | sed 's/^/# /'
+
+# --- 2d. the servers are not handed --output: fio's client passes the
+# options after a --client to that server, which opened the run
+# directory's fio.json path on its own machine (as root, O_TRUNC).  With
+# a relative -o the path means another place to a server (its working
+# directory is /), which says so in the output when it tries
+( cd "$tmp" && "$KBENCH" run -q -c "$tmp/two.conf" -o rel >"$tmp/rel.out" 2>"$tmp/rel.err" )
+rc=$?
+check "kbench run -o rel (relative) exits 0 (got $rc)" "[ $rc -eq 0 ]"
+check "no server opened the output file (no 'output file open error' in fio.json)" \
+	"[ -n \"\$(find $tmp/rel -name fio.json)\" ] && ! grep -l 'output file open error' \$(find $tmp/rel -name fio.json)"
 
 # --- 2b. an IPv6 load host: a ULA on the first pair (nodad: usable at
 # once), a third fio --server in the first namespace on it
