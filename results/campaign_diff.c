@@ -155,6 +155,51 @@ void results_env_diff_warn(const char *bdir, const struct kb_rcampaign *cb,
 	}
 }
 
+/* The load hosts of job in c (campaign.job_hosts, else campaign.hosts;
+ * none: fio ran on the campaign's machine). */
+static const struct kb_rstrs *job_load_hosts(const struct kb_rcampaign *c,
+					     const char *job)
+{
+	size_t i;
+
+	for (i = 0; i < c->njob_hosts; i++)
+		if (c->job_hosts[i].job && !strcmp(c->job_hosts[i].job, job))
+			return &c->job_hosts[i].hosts;
+	return &c->hosts;
+}
+
+/* 1 when a and b hold the same hosts, in any order (the metrics are
+ * their sum), else 0. */
+static int same_hosts(const struct kb_rstrs *a, const struct kb_rstrs *b)
+{
+	size_t i, j;
+
+	if (a->n != b->n)
+		return 0;
+	for (i = 0; i < a->n; i++) {
+		for (j = 0; j < b->n; j++)
+			if (a->v[i] && b->v[j] && !strcmp(a->v[i], b->v[j]))
+				break;
+		if (j == b->n)
+			return 0;
+	}
+	return 1;
+}
+
+/* "10.0.0.2:8765 10.0.0.3:8765", or "none (fio on its own machine)"
+ * (malloc'd) */
+static char *hosts_text(const struct kb_rstrs *h)
+{
+	char *out = kb_xstrdup("");
+	size_t i;
+
+	for (i = 0; i < h->n; i++)
+		kb_str_append(&out, " ", "%s", h->v[i] ? h->v[i] : "?");
+	if (!h->n)
+		kb_str_append(&out, "", "none (fio on its own machine)");
+	return out;
+}
+
 /* What the two campaigns measured, where it differs: the target, the
  * runtime and, for each job both ran, its fio job file (campaign.json
  * job_files): a warning listing them ("regression -81%" between two
@@ -193,6 +238,32 @@ void results_setup_diff_warn(const char *bdir, const struct kb_rcampaign *cb,
 		SAY_DIFF("  warmup: %lld in %s, %lld in %s\n",
 			 (long long)cb->warmup, bdir, (long long)cn->warmup,
 			 ndir);
+	/* hosts = (fio --client): the metrics are the load hosts' sum, so
+	 * another set of hosts is another load ("improvement +88%" from
+	 * one host to two said nothing of it) */
+	for (i = 0; i <= cn->jobs.n; i++) {
+		const char *job = i ? cn->jobs.v[i - 1] : NULL;
+		const struct kb_rstrs *hb = job ? job_load_hosts(cb, job) :
+					    &cb->hosts;
+		const struct kb_rstrs *hn = job ? job_load_hosts(cn, job) :
+					    &cn->hosts;
+		char *tb, *tn;
+
+		/* a job of [global]'s hosts in both: said once, above */
+		if ((job && hb == &cb->hosts && hn == &cn->hosts) ||
+		    same_hosts(hb, hn))
+			continue;
+		tb = hosts_text(hb);
+		tn = hosts_text(hn);
+		if (job)
+			SAY_DIFF("  load hosts of job %s: %s in %s, %s in %s\n",
+				 job, tb, bdir, tn, ndir);
+		else
+			SAY_DIFF("  load hosts: %s in %s, %s in %s\n", tb,
+				 bdir, tn, ndir);
+		free(tb);
+		free(tn);
+	}
 	for (i = 0; i < cn->njob_files; i++) {
 		const char *job = cn->job_file_names[i];
 		char *what = kb_xasprintf("job %s: its fio job file", job);

@@ -19,9 +19,11 @@ void results_env_diff_warn(const char *bdir, const struct kb_rcampaign *cb,
 			   const char *ndir, const struct kb_rcampaign *cn);
 
 /* What the two measured, where it differs: the target, the runtime,
- * iterations, warmup and, for each job both ran, its fio job file
- * (campaign.json job_files, a unified diff): "the campaigns measured
- * different things" and one line each. */
+ * iterations, warmup, the load hosts (campaign.hosts, and a job's own
+ * campaign.job_hosts for each job of cn; compared as sets, none being
+ * fio on the campaign's own machine) and, for each job both ran, its fio
+ * job file (campaign.json job_files, a unified diff): "the campaigns
+ * measured different things" and one line each. */
 void results_setup_diff_warn(const char *bdir, const struct kb_rcampaign *cb,
 			     const char *ndir, const struct kb_rcampaign *cn);
 

@@ -512,6 +512,22 @@ jq '.campaign.warmup = 0' "$tmp/old/campaign.json" >"$tmp/old0/campaign.json"
 "$KBENCH" report -f text "$tmp/old" "$tmp/old0" >/dev/null 2>"$tmp/merge-w.err"
 check "a merge of campaigns with different warmup says whose numbering it uses" \
 	"grep -q 'old0 has warmup = 0, .*old warmup = 1: the report numbers the iterations of both as' '$tmp/merge-w.err'"
+# hosts = (fio --client): the metrics are the load hosts' sum, so another
+# set of hosts is another load; compare and a merged report say so (one
+# host against two read "improvement +88%" unremarked), a job's own
+# hosts (campaign.job_hosts) by job; the same hosts in another order are
+# the same load
+cp -r "$tmp/old" "$tmp/oldh"
+jq '.campaign.hosts = ["10.0.0.2:8765", "10.0.0.3:8765"]' "$tmp/old/campaign.json" >"$tmp/oldh/campaign.json"
+cp -r "$tmp/old" "$tmp/oldh1"
+jq '.campaign.hosts = ["10.0.0.3:8765", "10.0.0.2:8765"] | .campaign.job_hosts = {"randread-4k": ["10.0.0.2:8765"]}' "$tmp/old/campaign.json" >"$tmp/oldh1/campaign.json"
+cp -r "$tmp/old" "$tmp/oldh2"
+jq '.campaign.hosts = ["10.0.0.3:8765", "10.0.0.2:8765"]' "$tmp/old/campaign.json" >"$tmp/oldh2/campaign.json"
+"$KBENCH" compare "$tmp/old" "$tmp/oldh" >/dev/null 2>"$tmp/hosts-cmp.err"
+"$KBENCH" report -f text "$tmp/oldh" "$tmp/oldh1" >/dev/null 2>"$tmp/hosts-rep.err"
+"$KBENCH" compare "$tmp/oldh" "$tmp/oldh2" >/dev/null 2>"$tmp/hosts-same.err"
+check "compare: other load hosts are named (this machine's fio against two hosts'); a merged report names a job's own hosts; the same hosts in another order are not" \
+	"grep -q 'measured different things' '$tmp/hosts-cmp.err' && grep -qxF '  load hosts: none (fio on its own machine) in $tmp/old, 10.0.0.2:8765 10.0.0.3:8765 in $tmp/oldh' '$tmp/hosts-cmp.err' && grep -qxF '  load hosts of job randread-4k: 10.0.0.2:8765 10.0.0.3:8765 in $tmp/oldh, 10.0.0.2:8765 in $tmp/oldh1' '$tmp/hosts-rep.err' && ! grep -q 'load hosts' '$tmp/hosts-same.err'"
 if [ -n "$campaign" ]; then
 	# made above with warmup = 0: round 0 is iteration 1
 	"$KBENCH" report --layout rounds -f text "$campaign" >"$tmp/w0.txt" 2>&1
