@@ -64,6 +64,8 @@ const char *kb_option_near(const struct option *options, const char *word);
 
 /* report --format (reports/report.h renders each) */
 #define KB_REPORT_FORMATS "text markdown csv json"
+/* report --prefix (reports/report.h report_opts.prefix) */
+#define KB_REPORT_PREFIXES "none auto"
 
 #define KB_BUILTIN(cmd) \
 	int cmd_##cmd(int argc, char **argv); \

@@ -53,6 +53,7 @@ static void usage(FILE *f)
 	fprintf(f,
 "usage: kbench report [--format FMT[,FMT...]] [--metric NAME]... [--no-cpu]\n"
 "                     [--layout NAME | --rows DIM --cols DIM]\n"
+"                     [--prefix auto|none]\n"
 "                     [--plots DIR [--png]]\n"
 "                     [--reparse] [--from-json FILE]... [--separate]\n"
 "                     [--map NEW=OLD]... [--alpha P] [--min-effect PCT]\n"
@@ -107,6 +108,19 @@ static void usage(FILE *f)
 "                      (row, column); DIM is configuration, variant, job,\n"
 "                      iteration, a tunable label (NM) or a swept job\n"
 "                      parameter (numjobs)\n"
+"      --prefix WHAT   the values of the rounds, scaling, mmtests and\n"
+"                      --rows/--cols tables, and the variants table's\n"
+"                      mean and +- columns: none (default): in the\n"
+"                      metric's unit (4310000.00 IOPS, 681574.40 KiB/s);\n"
+"                      auto: one prefix per table (per metric in the\n"
+"                      variants table), the smallest that writes its\n"
+"                      largest value in at most 4 integer\n"
+"                      digits, about 4 significant digits: IOPS and\n"
+"                      counts with k, M, G (x1000) on each cell\n"
+"                      (4310k), KiB/s and KiB as MiB/s, GiB/s (x1024)\n"
+"                      and ns as us, ms, s, named in the title;\n"
+"                      percentages, ratios and %% change as they are;\n"
+"                      csv and json stay plain numbers\n"
 "  -p, --plots DIR     draw graphs with gnuplot into DIR (SVG, with their\n"
 "                      data and scripts): mean per configuration\n"
 "                      with 95%% CI bars, every iteration, scaling (lines\n"
@@ -364,6 +378,7 @@ const struct option kb_report_options[] = {
 	{ "png", no_argument, NULL, 'G' },
 	{ "separate", no_argument, NULL, 'S' },
 	{ "map", required_argument, NULL, 'P' },
+	{ "prefix", required_argument, NULL, 'x' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -381,6 +396,7 @@ const struct kb_arg_spec kb_report_args[] = {
 	{ "cols", KB_ARG_WORD, "configuration variant job iteration" },
 	{ "plots", KB_ARG_DIR, NULL },
 	{ "map", KB_ARG_NONE, NULL },
+	{ "prefix", KB_ARG_WORD, KB_REPORT_PREFIXES },
 	{ NULL, KB_ARG_CAMPAIGN, NULL },
 	{ NULL, KB_ARG_NONE, NULL },
 };
@@ -471,6 +487,19 @@ int cmd_report(int argc, char **argv)
 		case 'P':
 			if (results_map_add(&map, optarg))
 				goto out;
+			break;
+		case 'x':
+			if (!strcmp(optarg, "auto")) {
+				opts.prefix = KB_PREFIX_AUTO;
+			} else if (!strcmp(optarg, "none")) {
+				opts.prefix = KB_PREFIX_NONE;
+			} else {
+				kb_error("--prefix '%s': unknown (choose auto: "
+					 "4310k IOPS, MiB/s, us; or none: the "
+					 "metric's own unit, the default)",
+					 optarg);
+				goto out;
+			}
 			break;
 		case 'h':
 			usage(stdout);

@@ -49,6 +49,8 @@ struct ctx {
 	struct kb_strlist labels;	/* tunable labels */
 	struct kb_strlist jobs;
 	const char *baseline;
+	int prefix;	/* report_opts.prefix: the variants table's mean and
+			 * ± columns scaled (KB_PREFIX_AUTO) */
 };
 
 /* campaign.warmup, 0 when absent (kb_iteration_label()). */
@@ -286,10 +288,12 @@ static int ends_with_word(const char *label, const char *unit)
 /* Column heading of a metric: "I/Os per sec" for the one IOPS metric
  * (seed 000), "read I/Os per sec" when several are shown, else the label
  * of lib/metrics.h with its unit; an unknown metric by its name. */
-static char *metric_head(const char *metric, int several_iops)
+static char *metric_head(const char *metric, int several_iops,
+			 const struct kb_scale *sc)
 {
 	const struct kb_metric_def *d = kb_metric_find(metric);
 	const char *u;
+	char *h;
 
 	if (!d)
 		return kb_xstrdup(metric);
@@ -302,8 +306,19 @@ static char *metric_head(const char *metric, int several_iops)
 	if ((!strcmp(u, "ns") || !strcmp(u, "s") || !strcmp(u, "ms") ||
 	     !strcmp(u, "KiB") || !strcmp(u, "KiB/s")) &&
 	    !ends_with_word(d->label, u))
-		return kb_xasprintf("%s %s", d->label, u);
-	return kb_xstrdup(d->label);
+		h = kb_xasprintf("%s %s", d->label, u);
+	else
+		h = kb_xstrdup(d->label);
+	/* --prefix auto: "read clat p99 us", "read MiB/s" */
+	if (sc->unit && strcmp(sc->unit, u) && ends_with_word(h, u)) {
+		char *scaled = kb_xasprintf("%.*s%s",
+					    (int)(strlen(h) - strlen(u)), h,
+					    sc->unit);
+
+		free(h);
+		h = scaled;
+	}
+	return h;
 }
 
 /* "of 3 iterations" / "of 2-3 iterations" over the samples of job for
@@ -881,18 +896,25 @@ static int is_base_row(struct ctx *c, size_t i)
 /* The cells of summary s from col on: mean (dec decimals), then after
  * the "vs base" cell and the change's CI the half-width of the 95% CI,
  * CV% and n; "n/a" for what was not measured. */
+/* The half-width of s's 95% CI of the mean (NAN: none). */
+static double ci_half(const struct kb_summary_row *s)
+{
+	return s ? kb_ci95_half(s->mean, s->ci95_lo, s->ci95_hi, s->harmonic) :
+	       NAN;
+}
+
+/* Mean, ±, CV% and n of s from column col; the mean and ± under the
+ * metric's scale sc (--prefix), ± with its own decimals pm_dec. */
 static void set_summary_cells(struct kb_table *t, size_t row, size_t col,
-			      const struct kb_summary_row *s, int dec)
+			      const struct kb_summary_row *s,
+			      const struct kb_scale *sc, int pm_dec)
 {
 	if (s && isfinite(s->mean))
-		kb_table_set(t, row, col, "%.*f", dec, s->mean);
+		kb_table_set_scaled(t, row, col, sc, sc->dec, s->mean);
 	else
 		kb_table_set(t, row, col, "n/a");
-	if (s && isfinite(kb_ci95_half(s->mean, s->ci95_lo, s->ci95_hi,
-					s->harmonic)))
-		kb_table_set(t, row, col + 3, "%.*f", dec,
-			     kb_ci95_half(s->mean, s->ci95_lo, s->ci95_hi,
-					  s->harmonic));
+	if (isfinite(ci_half(s)))
+		kb_table_set_scaled(t, row, col + 3, sc, pm_dec, ci_half(s));
 	else
 		kb_table_set(t, row, col + 3, "n/a");
 	if (s && isfinite(s->cv_pct))
@@ -951,7 +973,8 @@ static void host_list_free(struct host_list *l)
  * and n. */
 static void host_rows(struct ctx *c, struct kb_table *t, size_t i,
 		      const char *job, const char **metrics, size_t nm,
-		      const struct host_list *hosts)
+		      const struct host_list *hosts,
+		      const struct kb_scale *sc, const int *pm_dec)
 {
 	size_t h, m, row, col, nkey = 1 + c->labels.n;
 	const struct kb_summary_row *s;
@@ -966,8 +989,7 @@ static void host_rows(struct ctx *c, struct kb_table *t, size_t i,
 					   metrics[m]);
 			s = find_summary(c, c->cfgs[i].id, job, key);
 			free(key);
-			set_summary_cells(t, row, col, s,
-					  kb_metric_decimals(metrics[m]));
+			set_summary_cells(t, row, col, s, &sc[m], pm_dec[m]);
 			if (is_base_row(c, i))
 				kb_table_set(t, row, col + 1, "base");
 			else if (s && isfinite(s->diff_pct))
@@ -990,6 +1012,8 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 	int ok, sig, base;
 	size_t nsig = 0, nunsure = 0;
 	double diff;
+	struct kb_scale *sc;
+	int *pm_dec;
 	const struct kb_summary_row *s;
 	const struct kb_comparison_row *cmp;
 	const char *warning;
@@ -1017,8 +1041,25 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 	free(list);
 
 	add_key_cols(c, t);
+	/* --prefix auto: one scale per metric's column group, by its
+	 * largest mean; ± in it with its own decimals */
+	sc = kb_xcalloc(nm + 1, sizeof(*sc));
+	pm_dec = kb_xcalloc(nm + 1, sizeof(*pm_dec));
 	for (m = 0; m < nm; m++) {
-		head = metric_head(metrics[m], niops > 1);
+		double maxm = 0, maxpm = 0;
+
+		for (i = 0; i < c->ncfgs; i++) {
+			s = find_summary(c, c->cfgs[i].id, job, metrics[m]);
+			if (s && isfinite(s->mean))
+				maxm = fmax(maxm, fabs(s->mean));
+			if (isfinite(ci_half(s)))
+				maxpm = fmax(maxpm, ci_half(s));
+		}
+		kb_scale_pick(&sc[m], metrics[m], c->prefix, maxm);
+		pm_dec[m] = kb_scale_dec(&sc[m], maxpm);
+	}
+	for (m = 0; m < nm; m++) {
+		head = metric_head(metrics[m], niops > 1, &sc[m]);
 		kb_table_add_col(t, head, 1, (int)m + 1);
 		kb_table_add_col(t, "vs base", 1, (int)m + 1);
 		kb_table_add_col(t, "change CI", 1, (int)m + 1);
@@ -1037,8 +1078,7 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 			s = find_summary(c, c->cfgs[i].id, job, metrics[m]);
 			cmp = find_comparison(c, c->cfgs[i].id, job,
 					      metrics[m]);
-			set_summary_cells(t, row, col, s,
-					  kb_metric_decimals(metrics[m]));
+			set_summary_cells(t, row, col, s, &sc[m], pm_dec[m]);
 			/* the change, mailing-list style: "(+0.03%)" plain,
 			 * "* -0.42%*" significant (stats/compare.h): the
 			 * change its analysis estimated and tested, else
@@ -1091,7 +1131,7 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 				kb_table_set_strong(t, row, col + 1);
 			}
 		}
-		host_rows(c, t, i, job, metrics, nm, &hosts);
+		host_rows(c, t, i, job, metrics, nm, &hosts, sc, pm_dec);
 	}
 
 	kb_table_add_note(t, "values: arithmetic means of the timed runs "
@@ -1115,6 +1155,14 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 			  nunsure ? ", \"(-8.40%)?\" inconclusive (see its "
 			  "note)" : "");
 	free(vs_what);
+	for (m = 0; m < nm; m++) {	/* "k = 10^3", once per prefix */
+		for (i = 0; i < m && strcmp(sc[i].cell, sc[m].cell); i++)
+			;
+		if (i == m)
+			kb_scale_note(t, &sc[m]);
+	}
+	free(sc);
+	free(pm_dec);
 	if (hosts.n)
 		kb_table_add_note(t, "@HOST: load host HOST alone (hosts =, its "
 				  "host.HOST.* metrics, its latency percentiles "
@@ -2055,6 +2103,7 @@ int kb_report_build(const struct kb_rmodel *m, const struct report_opts *opts,
 	c.rm = m;
 	c.camp = &m->campaign;
 	c.an = &m->analysis;
+	c.prefix = opts ? opts->prefix : KB_PREFIX_NONE;
 
 	if (opts && opts->metrics) {
 		for (nm = 0; opts->metrics[nm]; nm++) {

@@ -39,6 +39,7 @@ struct lctx {
 	long long warmup;	/* campaign.warmup, 0 when absent */
 	const char *job;	/* NULL: every job */
 	const char *metric;
+	int prefix;		/* report_opts.prefix: KB_PREFIX_AUTO scales */
 };
 
 struct vals {
@@ -344,38 +345,90 @@ static double *sample(const struct lctx *c, const struct dim *a,
 	return xs;
 }
 
-static void set_num(struct kb_table *t, size_t r, size_t col, int dec,
-		    const double *xs, size_t n)
+/* Cell (r, col): v under scale s, or n/a when there is none (have 0). */
+static void set_num(struct kb_table *t, size_t r, size_t col,
+		    const struct kb_scale *s, int dec, int have, double v)
 {
-	if (n)
-		kb_table_set(t, r, col, "%.*f", dec, gsl_stats_mean(xs, 1, n));
+	if (have)
+		kb_table_set_scaled(t, r, col, s, dec, v);
 	else
 		kb_table_set(t, r, col, "n/a");
 }
 
-static char *metric_title(const struct lctx *c, const char *what)
+/* The largest |x| of xs[0..n) where have[i] (have NULL: all), 0 when
+ * none: what --prefix auto scales a table by. */
+static double max_abs(const double *xs, const int *have, size_t n)
 {
-	const struct kb_metric_def *d = kb_metric_find(c->metric);
+	double m = 0;
+	size_t i;
 
-	return kb_xasprintf("%s: %s%s%s%s, %s", c->job ? c->job : "all jobs",
-			    c->metric, d ? " (" : "", d ? d->unit : "",
-			    d ? ")" : "", what);
+	for (i = 0; i < n; i++)
+		if ((!have || have[i]) && isfinite(xs[i]) && fabs(xs[i]) > m)
+			m = fabs(xs[i]);
+	return m;
 }
 
-/* --rows R --cols C (and rounds: R = iteration, C = configuration). */
+/* "JOB: METRIC (UNIT), what", UNIT the one s writes the values in. */
+static char *metric_title(const struct lctx *c, const struct kb_scale *s,
+			  const char *what)
+{
+	return kb_xasprintf("%s: %s%s%s%s, %s", c->job ? c->job : "all jobs",
+			    c->metric, s->unit ? " (" : "", s->unit ?: "",
+			    s->unit ? ")" : "", what);
+}
+
+/* --rows R --cols C (and rounds: R = iteration, C = configuration).
+ * The cells are computed first: --prefix auto scales the table by its
+ * largest value. */
 static struct kb_table *pivot(const struct lctx *c, const struct dim *r,
 			      const struct dim *cl, const char *what)
 {
 	struct vals rv = { 0 }, cv = { 0 };
 	struct kb_table *t;
+	struct kb_scale sc;
 	size_t i, k, n, row, nmin = (size_t)-1, nmax = 0;
-	int dec = kb_metric_decimals(c->metric);
-	double *xs, *col;
+	double *xs, *means, *avg, *sd;
+	int *have, *have_avg, *have_sd;
 	char *title;
 
 	dim_values(c, r, &rv);
 	dim_values(c, cl, &cv);
-	title = metric_title(c, what);
+	means = kb_xcalloc(rv.n * cv.n + 1, sizeof(*means));
+	have = kb_xcalloc(rv.n * cv.n + 1, sizeof(*have));
+	avg = kb_xcalloc(cv.n + 1, sizeof(*avg));
+	sd = kb_xcalloc(cv.n + 1, sizeof(*sd));
+	have_avg = kb_xcalloc(cv.n + 1, sizeof(*have_avg));
+	have_sd = kb_xcalloc(cv.n + 1, sizeof(*have_sd));
+	for (i = 0; i < rv.n; i++) {
+		for (k = 0; k < cv.n; k++) {
+			xs = sample(c, r, rv.v[i], cl, cv.v[k], &n);
+			if (n) {
+				means[i * cv.n + k] = gsl_stats_mean(xs, 1, n);
+				have[i * cv.n + k] = 1;
+			}
+			free(xs);
+			if (n && n < nmin)
+				nmin = n;
+			if (n > nmax)
+				nmax = n;
+		}
+	}
+	for (k = 0; r->kind == D_ITER && rv.n && k < cv.n; k++) {
+		xs = sample(c, cl, cv.v[k], NULL, NULL, &n);
+		if (n) {
+			avg[k] = gsl_stats_mean(xs, 1, n);
+			have_avg[k] = 1;
+		}
+		if (n >= 2) {
+			sd[k] = gsl_stats_sd(xs, 1, n);
+			have_sd[k] = 1;
+		}
+		free(xs);
+	}
+	kb_scale_pick(&sc, c->metric, c->prefix,
+		      fmax(max_abs(means, have, rv.n * cv.n),
+			   max_abs(avg, have_avg, cv.n)));
+	title = metric_title(c, &sc, what);
 	t = kb_table_new(title);
 	free(title);
 	kb_table_add_col(t, r->name, r->kind == D_ITER, 0);
@@ -394,31 +447,24 @@ static struct kb_table *pivot(const struct lctx *c, const struct dim *r,
 			kb_table_set(t, row, 0, "%s=%s", r->name, rv.v[i]);
 		else
 			kb_table_set(t, row, 0, "%s", rv.v[i]);
-		for (k = 0; k < cv.n; k++) {
-			xs = sample(c, r, rv.v[i], cl, cv.v[k], &n);
-			set_num(t, row, k + 1, dec, xs, n);
-			free(xs);
-			if (n && n < nmin)
-				nmin = n;
-			if (n > nmax)
-				nmax = n;
-		}
+		for (k = 0; k < cv.n; k++)
+			set_num(t, row, k + 1, &sc, sc.dec, have[i * cv.n + k],
+				means[i * cv.n + k]);
 	}
 	if (r->kind == D_ITER && rv.n) {
-		size_t avg = kb_table_add_row(t, 1);
-		size_t sd = kb_table_add_row(t, 0);
+		size_t avg_row = kb_table_add_row(t, 1);
+		size_t sd_row = kb_table_add_row(t, 0);
+		/* the stddev row in the column's prefix, its decimals its
+		 * own (a 400 IOPS stddev is 0.400k, not 0k) */
+		int sd_dec = kb_scale_dec(&sc, max_abs(sd, have_sd, cv.n));
 
-		kb_table_set(t, avg, 0, "average");
-		kb_table_set(t, sd, 0, "stddev");
+		kb_table_set(t, avg_row, 0, "average");
+		kb_table_set(t, sd_row, 0, "stddev");
 		for (k = 0; k < cv.n; k++) {
-			col = sample(c, cl, cv.v[k], NULL, NULL, &n);
-			set_num(t, avg, k + 1, dec, col, n);
-			if (n >= 2)
-				kb_table_set(t, sd, k + 1, "%.*f", dec,
-					     gsl_stats_sd(col, 1, n));
-			else
-				kb_table_set(t, sd, k + 1, "n/a");
-			free(col);
+			set_num(t, avg_row, k + 1, &sc, sc.dec, have_avg[k],
+				avg[k]);
+			set_num(t, sd_row, k + 1, &sc, sd_dec, have_sd[k],
+				sd[k]);
 		}
 		kb_table_add_note(t, "one row per timed iteration (warm-ups "
 				  "and failed runs left out: n/a); average: "
@@ -446,6 +492,13 @@ static struct kb_table *pivot(const struct lctx *c, const struct dim *r,
 				  "run with that %s and %s; n/a: no run",
 				  r->name, cl->name);
 	}
+	kb_scale_note(t, &sc);
+	free(means);
+	free(have);
+	free(avg);
+	free(sd);
+	free(have_avg);
+	free(have_sd);
 	vals_free(&rv);
 	vals_free(&cv);
 	return t;
@@ -457,8 +510,8 @@ static struct kb_table *scaling(const struct lctx *c, const struct dim *sw)
 	struct dim rest = { D_REST, sw->name };
 	struct vals rv = { 0 }, cv = { 0 };
 	struct kb_table *t;
+	struct kb_scale sc;
 	size_t i, k, n, row, base = 0;
-	int dec = kb_metric_decimals(c->metric);
 	double *means, *xs;
 	char *title, *what, *bid = NULL;
 	int *have;
@@ -466,18 +519,6 @@ static struct kb_table *scaling(const struct lctx *c, const struct dim *sw)
 
 	dim_values(c, &rest, &rv);
 	dim_values(c, sw, &cv);
-	what = kb_xasprintf("mean by %s", sw->name);
-	title = metric_title(c, what);
-	free(what);
-	t = kb_table_new(title);
-	free(title);
-	kb_table_add_col(t, "Kernel", 0, 0);
-	for (k = 0; k < cv.n; k++) {
-		char *h = kb_xasprintf("%s=%s", sw->name, cv.v[k]);
-
-		kb_table_add_col(t, h, 1, (int)k + 1);
-		free(h);
-	}
 	/* the baseline row: the one holding the baseline configuration */
 	for (i = 0; i < c->m->nruns; i++) {
 		if (!c->rows->baseline || !run_config(c->m, i) ||
@@ -493,17 +534,37 @@ static struct kb_table *scaling(const struct lctx *c, const struct dim *sw)
 	means = kb_xcalloc(rv.n * cv.n + 1, sizeof(*means));
 	have = kb_xcalloc(rv.n * cv.n + 1, sizeof(*have));
 	for (i = 0; i < rv.n; i++) {
-		row = kb_table_add_row(t, 0);
-		kb_table_set(t, row, 0, "%s", rv.v[i]);
 		for (k = 0; k < cv.n; k++) {
 			xs = sample(c, &rest, rv.v[i], sw, cv.v[k], &n);
-			set_num(t, row, k + 1, dec, xs, n);
 			if (n) {
 				means[i * cv.n + k] = gsl_stats_mean(xs, 1, n);
 				have[i * cv.n + k] = 1;
 			}
 			free(xs);
 		}
+	}
+	/* the unit in the title, as seed 003's "(numbers expressed in
+	 * GB/second)": --prefix auto picks it from the largest mean */
+	kb_scale_pick(&sc, c->metric, c->prefix,
+		      max_abs(means, have, rv.n * cv.n));
+	what = kb_xasprintf("mean by %s", sw->name);
+	title = metric_title(c, &sc, what);
+	free(what);
+	t = kb_table_new(title);
+	free(title);
+	kb_table_add_col(t, "Kernel", 0, 0);
+	for (k = 0; k < cv.n; k++) {
+		char *h = kb_xasprintf("%s=%s", sw->name, cv.v[k]);
+
+		kb_table_add_col(t, h, 1, (int)k + 1);
+		free(h);
+	}
+	for (i = 0; i < rv.n; i++) {
+		row = kb_table_add_row(t, 0);
+		kb_table_set(t, row, 0, "%s", rv.v[i]);
+		for (k = 0; k < cv.n; k++)
+			set_num(t, row, k + 1, &sc, sc.dec,
+				have[i * cv.n + k], means[i * cv.n + k]);
 	}
 	for (i = 0, k = 1; i < rv.n; i++) {
 		if (i == base)
@@ -531,6 +592,7 @@ static struct kb_table *scaling(const struct lctx *c, const struct dim *sw)
 	else
 		kb_table_add_note(t, "mean of the timed runs per cell; n/a: "
 				  "no run");
+	kb_scale_note(t, &sc);
 	free(bid);
 	free(means);
 	free(have);
@@ -547,23 +609,17 @@ static struct kb_table *mmtests(const struct lctx *c)
 	struct dim cd = { D_CONFIG, "configuration" };
 	struct vals cv = { 0 };
 	struct kb_table *t;
+	struct kb_scale sc;
 	size_t k, s, n, base = 0;
-	int dec = kb_metric_decimals(c->metric);
-	double (*st)[5];
-	int *ok;
+	double (*st)[5], maxv = 0, maxsd = 0;
+	int *ok, dec[5];
 	double *xs;
 	char *title;
 
 	dim_values(c, &cd, &cv);
-	title = metric_title(c, "mmtests style");
-	t = kb_table_new(title);
-	free(title);
-	kb_table_add_col(t, "", 0, 0);
-	for (k = 0; k < cv.n; k++) {
-		kb_table_add_col(t, cv.v[k], 1, (int)k + 1);
+	for (k = 0; k < cv.n; k++)
 		if (c->rows->baseline && !strcmp(cv.v[k], c->rows->baseline))
 			base = k;
-	}
 	st = kb_xcalloc(cv.n + 1, sizeof(*st));
 	ok = kb_xcalloc((cv.n + 1) * 5, sizeof(*ok));
 	for (k = 0; k < cv.n; k++) {
@@ -583,23 +639,44 @@ static struct kb_table *mmtests(const struct lctx *c)
 			}
 		}
 		free(xs);
+		/* --prefix auto: Amean, Min, Max by the largest of them,
+		 * Stddev in that prefix with its own decimals; CoeffVar is
+		 * a percentage, never scaled */
+		if (ok[k * 5 + 4])
+			maxv = fmax(maxv, fmax(fabs(st[k][3]),
+					       fabs(st[k][4])));
+		if (ok[k * 5 + 1])
+			maxsd = fmax(maxsd, st[k][1]);
 	}
+	kb_scale_pick(&sc, c->metric, c->prefix, maxv);
+	dec[0] = dec[3] = dec[4] = sc.dec;
+	dec[1] = kb_scale_dec(&sc, maxsd);
+	dec[2] = 2;
+	title = metric_title(c, &sc, "mmtests style");
+	t = kb_table_new(title);
+	free(title);
+	kb_table_add_col(t, "", 0, 0);
+	for (k = 0; k < cv.n; k++)
+		kb_table_add_col(t, cv.v[k], 1, (int)k + 1);
 	for (s = 0; s < 5; s++) {
 		size_t row = kb_table_add_row(t, 0);
 
 		kb_table_set(t, row, 0, "%s", names[s]);
 		for (k = 0; k < cv.n; k++) {
 			double b = st[base][s], v = st[k][s];
-			int d = s == 2 ? 2 : dec;
+			/* CoeffVar: a percentage, as it is */
+			double div = s == 2 ? 1 : sc.div;
+			const char *cell = s == 2 ? "" : sc.cell;
 
 			if (!ok[k * 5 + s])
 				kb_table_set(t, row, k + 1, "n/a");
 			else if (ok[base * 5 + s] && b != 0)
-				kb_table_set(t, row, k + 1, "%.*f (%6.2f%%)",
-					     d, v, k == base ? 0.0 :
-					     (v - b) / fabs(b) * 100);
+				kb_table_set(t, row, k + 1, "%.*f%s (%6.2f%%)",
+					     dec[s], v / div, cell, k == base ?
+					     0.0 : (v - b) / fabs(b) * 100);
 			else
-				kb_table_set(t, row, k + 1, "%.*f (n/a)", d, v);
+				kb_table_set(t, row, k + 1, "%.*f%s (n/a)",
+					     dec[s], v / div, cell);
 		}
 	}
 	kb_table_add_note(t, "over the timed runs of each configuration; "
@@ -607,6 +684,7 @@ static struct kb_table *mmtests(const struct lctx *c)
 			  "(x.xx%%): change of the row's value vs %s (plain "
 			  "sign, not mmtests' \"positive = better\")",
 			  cv.n ? cv.v[base] : "the baseline");
+	kb_scale_note(t, &sc);
 	{
 		/* every column against one, as mmtests does: a column
 		 * whose own baseline is another (the same-named
@@ -995,7 +1073,8 @@ int layout_job_tables(const struct kb_rmodel *m, const struct kb_analysis *an,
 		      const struct kb_profile_rows *rows,
 		      const struct report_opts *opts, struct kb_report_job *j)
 {
-	struct lctx c = { m, an, rows, NULL, KB_RMODEL_NONE, 0, job, metric };
+	struct lctx c = { m, an, rows, NULL, KB_RMODEL_NONE, 0, job, metric,
+			  opts->prefix };
 	const char *name = opts->layout ? opts->layout : "pivot";
 	size_t i;
 	int ret = -EINVAL;

@@ -33,10 +33,15 @@
  *             %change, mean, %stddev, metric (lkp-tests' comparison)
  *   pivot     --rows DIM --cols DIM: the mean of --metric per cell
  * The metric of rounds, scaling, mmtests and pivot is the first --metric,
- * else the IOPS of the job's direction.  A job with no table in the
- * layout asked for gets a note saying why instead (kb_report_job_note():
- * "JOB: METRIC: not measured by this job", lkp's "no configuration to
- * compare with its baseline"), never a table of no cells.
+ * else the IOPS of the job's direction.  Their values are in the metric's
+ * unit, or with --prefix auto (report_opts.prefix) scaled one prefix per
+ * table, by its largest value (struct kb_scale, reports/table.h):
+ * "4310k" IOPS, MiB/s or us in the title; mmtests' CoeffVar and the
+ * scaling layout's % change rows are never scaled.  A job with no table
+ * in the layout asked for gets a note saying why instead
+ * (kb_report_job_note(): "JOB: METRIC: not measured by this job", lkp's
+ * "no configuration to compare with its baseline"), never a table of no
+ * cells.
  */
 #ifndef KB_REPORT_LAYOUT_H
 #define KB_REPORT_LAYOUT_H

@@ -63,11 +63,16 @@ static int render_json(FILE *out, const struct kb_rmodel *m,
 		       const struct report_opts *opts)
 {
 	struct kb_report *r;
+	struct report_opts plain;
 	int ret;
 
 	if (opts->layout || opts->rows || opts->cols) {
-		/* a layout asked for: its tables, not the results model */
-		ret = kb_report_build(m, opts, &r);
+		/* a layout asked for: its tables, not the results model;
+		 * numbers as data, in the metric's unit whatever --prefix
+		 * says ("4310000.00", not "4310k") */
+		plain = *opts;
+		plain.prefix = KB_PREFIX_NONE;
+		ret = kb_report_build(m, &plain, &r);
 		if (ret)
 			return ret;
 		ret = results_report_tables_json(out, r);

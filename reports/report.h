@@ -41,6 +41,13 @@ struct report_opts {
 	 * "rounds", "scaling", "mmtests", "lkp", or "pivot" for rows/cols */
 	const char *layout;
 	const char *rows, *cols;	/* dimensions (reports/layout.h) */
+	/* KB_PREFIX_NONE (0, the default): values in the metric's own
+	 * unit; KB_PREFIX_AUTO: the value tables of the rounds, scaling,
+	 * mmtests and pivot layouts, and the variants table's mean and ±
+	 * columns, scaled as kernel developers post them (k/M/G on IOPS
+	 * and counts, MiB/s, us, ...: reports/table.h struct kb_scale);
+	 * csv and json are never scaled */
+	int prefix;
 	/* markdown: plot images to embed (reports/plots.h), as written by
 	 * plots_write() into plots_dir and linked as plots_href/NAME (a
 	 * path relative to the markdown file); NULL = no plots */
@@ -49,6 +56,8 @@ struct report_opts {
 	 * runner's report.md); 0 = tables only */
 	int full_markdown;
 };
+
+enum { KB_PREFIX_NONE = 0, KB_PREFIX_AUTO };
 
 /* Widest line of the text format. */
 #define REPORT_TEXT_WIDTH 80

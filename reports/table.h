@@ -34,6 +34,39 @@ void kb_report_job_note(struct kb_report_job *j, const char *fmt, ...)
 /* Decimals of a metric's values by unit: 0 for ns, ms, KiB and counts,
  * else 2 (seed 000's "472.39"). */
 int kb_metric_decimals(const char *metric);
+/* How a table of one metric's values is written (--prefix,
+ * report_opts.prefix): each value v as v / div with dec decimals and
+ * cell after it.  KB_PREFIX_NONE: div 1, no cell suffix, the metric's
+ * own unit and kb_metric_decimals().  KB_PREFIX_AUTO, one prefix per
+ * table, the smallest that writes the largest |value| of the table in
+ * at most 4 integer digits (seed 002's "4310k"), and decimals for about
+ * 4 significant digits (kb_scale_dec()):
+ *   IOPS and counts: SI prefixes k M G T (x1000) on each cell ("4310k");
+ *   KiB/s, KiB: KiB/s MiB/s GiB/s TiB/s (x1024), the unit in the title;
+ *   ns, ms: ns us ms s (x1000), the unit in the title;
+ *   %, ratios, s, MHz and unknown metrics: as KB_PREFIX_NONE.
+ * A per-host metric ("host.NAME.METRIC") is scaled as METRIC. */
+struct kb_scale {
+	double div;		/* a value is written as value / div */
+	int dec;		/* decimals of the table's values */
+	int metric_dec;		/* the metric's own (kb_metric_decimals()) */
+	int on;			/* scaled: --prefix auto and a unit it scales */
+	const char *cell;	/* after each value: "", "k", "M", "G", "T" */
+	const char *unit;	/* the values' unit for the title ("MiB/s",
+				 * "us", "IOPS"); NULL: an unknown metric */
+};
+void kb_scale_pick(struct kb_scale *s, const char *metric, int prefix,
+		   double maxabs);
+/* Decimals under scale s for values up to maxabs (a stddev row's own,
+ * smaller than the means'): about 4 significant digits, 0 to 3, never
+ * more than the metric's own when nothing is scaled (s->div == 1). */
+int kb_scale_dec(const struct kb_scale *s, double maxabs);
+/* Cell (row, col) of t: v under scale s with dec decimals ("4310k"). */
+void kb_table_set_scaled(struct kb_table *t, size_t row, size_t col,
+			 const struct kb_scale *s, int dec, double v);
+/* Under t, what an SI prefix on its cells means ("k = 10^3"); nothing
+ * when s puts none on them. */
+void kb_scale_note(struct kb_table *t, const struct kb_scale *s);
 /* A bound of a change's CI in %, dec decimals, a sign always ("-0.0"
  * printed "+0.0"), and past +-9999% as ">+9999" / "<-9999" (a ratio's CI
  * has no lower bound below -100%, its upper one can be any size on wild

@@ -45,6 +45,8 @@ r=$(complete_line "kbench report --layout sc")
 check "kbench report --layout sc -> scaling" "[ \"\$r\" = scaling ]"
 r=$(complete_line "kbench report --layout=sc")
 check "kbench report --layout=sc -> scaling" "[ \"\$r\" = scaling ]"
+r=$(complete_line "kbench report --prefix a")
+check "kbench report --prefix a -> auto" "[ \"\$r\" = auto ]"
 r=$(complete_line "kbench ru")
 check "kbench ru -> run" "[ \"\$r\" = run ]"
 r=$(complete_line "kbench ")

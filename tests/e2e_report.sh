@@ -247,6 +247,24 @@ for l in rounds scaling mmtests lkp; do
 	check "--layout $l text: no line over 80 columns" \
 		"awk 'length > 80 { bad = 1 } END { exit bad }' '$tmp/l.txt'"
 done
+# --prefix auto: IOPS cells with an SI prefix ("101.2k"), the same table
+# as json plain numbers (data); an unknown WHAT refused naming the choices
+for l in rounds scaling mmtests; do
+	"$KBENCH" report "${from[@]}" --layout $l --prefix auto >"$tmp/p.txt" \
+		2>"$tmp/p.err"
+	rc=$?
+	check "--layout $l --prefix auto: exit 0, IOPS cells in k (rc $rc)" \
+		"[ $rc -eq 0 ] && grep -Eq '^ *[A-Za-z0-9,=.-]+ +[0-9.]+k( |\$)' '$tmp/p.txt' && grep -q '^k = 10^3' '$tmp/p.txt' && awk 'length > 80 { bad = 1 } END { exit bad }' '$tmp/p.txt'"
+done
+"$KBENCH" report "${from[@]}" --layout rounds --prefix auto -f json \
+	>"$tmp/p.json" 2>/dev/null
+check "--prefix auto -f json: the table's cells stay plain numbers" \
+	"jq -e '[.jobs[].tables[].rows[].cells[1:][] | select(. != \"n/a\")] | length > 0 and all(test(\"^-?[0-9]+([.][0-9]+)?\$\"))' '$tmp/p.json' >/dev/null"
+"$KBENCH" report --from-json "$fixture" --layout rounds --prefix bogus \
+	>"$tmp/p.out" 2>"$tmp/p.err"
+rc=$?
+check "--prefix bogus: exit 2, nothing written, the choices named" \
+	"[ $rc -eq 2 ] && [ ! -s '$tmp/p.out' ] && grep -q \"prefix 'bogus'.*auto.*none\" '$tmp/p.err'"
 "$KBENCH" report --from-json "$fixture" --rows nosuch --cols NM \
 	>/dev/null 2>"$tmp/e.err"
 rc=$?

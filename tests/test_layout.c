@@ -560,6 +560,227 @@ static void test_pivot_errors(void **state)
 	json_decref(res);
 }
 
+/* --prefix: the fixture (running x NM = 0 1 2, rounds 1-3, NM=1's
+ * round 2 failed) with metric set to v[NM][round - 1] in every run (the
+ * warm-up: round 1's), analysed again. */
+static json_t *fixture_values(const char *metric, const double v[3][3])
+{
+	json_t *res = results_load_export(REPORT_FIXTURE), *run;
+	const char *cfg;
+	long long it;
+	size_t i;
+
+	assert_non_null(res);
+	json_array_foreach(json_object_get(res, "runs"), i, run) {
+		cfg = json_string_value(json_object_get(run, "configuration"));
+		it = json_integer_value(json_object_get(run, "iteration"));
+		assert_non_null(cfg);
+		assert_true(strlen(cfg) > 3 && it >= 0 && it <= 3);
+		json_object_set_new(json_object_get(run, "metrics"), metric,
+			json_real(v[cfg[strlen(cfg) - 1] - '0'][it ? it - 1 : 0]));
+	}
+	assert_int_equal(tree_analyse(res, NULL), 0);
+	return res;
+}
+
+/* The blank-separated cells of the line of out whose first cell is
+ * first (the first such line), into cells[0..max); their count. */
+static size_t line_cells(const char *out, const char *first,
+			 char cells[][32], size_t max)
+{
+	const char *p = out, *e;
+	size_t n, len;
+
+	for (; *p; p = *e ? e + 1 : e) {
+		e = strchrnul(p, '\n');
+		for (n = 0; n < max; n++) {
+			p += strspn(p, " ");
+			if (p >= e)
+				break;
+			len = strcspn(p, " \n");
+			if (len > 31)
+				len = 31;
+			memcpy(cells[n], p, len);
+			cells[n][len] = '\0';
+			p += strcspn(p, " \n");
+		}
+		if (n && !strcmp(cells[0], first))
+			return n;
+	}
+	fail_msg("no line starting '%s' in:\n%s", first, out);
+	return 0;
+}
+
+/* format's output with --prefix auto, asserted equal to --prefix
+ * none's (malloc'd): a percentage has nothing to scale, json is data. */
+static char *render_unscaled(json_t *res, struct report_opts *o,
+			     const char *format)
+{
+	char *none, *out;
+	int ret;
+
+	o->prefix = KB_PREFIX_NONE;
+	none = render(res, format, o, &ret);
+	assert_int_equal(ret, 0);
+	o->prefix = KB_PREFIX_AUTO;
+	out = render(res, format, o, &ret);
+	assert_int_equal(ret, 0);
+	assert_string_equal(out, none);
+	free(none);
+	return out;
+}
+
+/* Seed 002's table (IOPS per round, "4310k"): --prefix auto writes the
+ * rounds layout's cells and average with an SI prefix, 4 significant
+ * digits; without it the same table is in IOPS; json stays plain. */
+static void test_prefix_rounds_seed002(void **state)
+{
+	/* seed 002's rounds (with/without the patch) plus a few IOPS the
+	 * post rounded away */
+	static const double v[3][3] = {
+		{ 4310123, 4295456, 4217789 },
+		{ 4265321, 4327654, 4213987 },
+		{ 4355000, 4236499, 4315501 },
+	};
+	struct report_opts o;
+	json_t *res = fixture_values("read.iops", v);
+	char cells[8][32], *out, *want;
+	size_t r, k, n;
+	double avg;
+	int ret;
+
+	(void)state;
+	report_opts_init(&o);
+	o.layout = "rounds";
+	o.prefix = KB_PREFIX_AUTO;
+	out = render(res, "text", &o, &ret);
+	assert_int_equal(ret, 0);
+	assert_non_null(strstr(out, "randread-4k: read.iops (IOPS), per "
+				    "round\n"));
+	assert_non_null(strstr(out, "\nk = 10^3 (--prefix auto"));
+	for (r = 0; r < 3; r++) {
+		char label[4];
+
+		snprintf(label, sizeof(label), "%zu", r + 1);
+		assert_int_equal(line_cells(out, label, cells, 8), 4);
+		for (k = 0; k < 3; k++) {
+			/* NM=1's round 2 failed */
+			want = k == 1 && r == 1 ? kb_xstrdup("n/a") :
+			       kb_xasprintf("%.0fk", v[k][r] / 1000);
+			assert_string_equal(cells[k + 1], want);
+			free(want);
+		}
+	}
+	assert_int_equal(line_cells(out, "average", cells, 8), 4);
+	for (k = 0; k < 3; k++) {
+		for (r = 0, n = 0, avg = 0; r < 3; r++)
+			if (k != 1 || r != 1) {
+				avg += v[k][r];
+				n++;
+			}
+		want = kb_xasprintf("%.0fk", avg / (double)n / 1000);
+		assert_string_equal(cells[k + 1], want);
+		free(want);
+	}
+	free(out);
+	/* the variants table: its mean column in the same prefix (NM=0's
+	 * row first: running, 0, mean, base, ±...), the ± too */
+	o.layout = "variants";
+	out = render(res, "text", &o, &ret);
+	assert_int_equal(ret, 0);
+	assert_true(line_cells(out, "running", cells, 8) >= 5);
+	want = kb_xasprintf("%.0fk", (v[0][0] + v[0][1] + v[0][2]) / 3 / 1000);
+	assert_string_equal(cells[2], want);
+	free(want);
+	assert_string_equal(cells[3], "base");
+	assert_true(cells[4][strlen(cells[4]) - 1] == 'k');
+	free(out);
+	o.layout = "rounds";
+	/* the default: plain IOPS, as before */
+	o.prefix = KB_PREFIX_NONE;
+	out = render(res, "text", &o, &ret);
+	assert_int_equal(ret, 0);
+	assert_int_equal(line_cells(out, "1", cells, 8), 4);
+	assert_string_equal(cells[1], "4310123.00");
+	assert_null(strstr(out, "k = 10^3"));
+	free(out);
+	/* json is data: the same plain numbers whatever --prefix says */
+	out = render_unscaled(res, &o, "json");
+	assert_non_null(strstr(out, "\"4310123.00\""));
+	free(out);
+	json_decref(res);
+}
+
+/* Seed 003's sequential write bandwidth (GB/s: 0.17 0.33 0.50 for 1-3
+ * MSAs) as the scaling layout by NM: in MiB/s, the unit named once in
+ * the title, not on each cell; 100 times that (an NVMe array's) in
+ * GiB/s.  A latency pivot is in us; a percentage is never scaled. */
+static void test_prefix_scaling_seed003(void **state)
+{
+	static const double gib[3] = { 0.17, 0.33, 0.50 };
+	static const struct {
+		double times;
+		const char *unit;
+		double div;
+		int dec;
+	} cases[] = {
+		{ 1, "MiB/s", 1024, 1 },		/* 174.1 .. 512.0 */
+		{ 100, "GiB/s", 1024 * 1024, 2 },	/* 17.00 .. 50.00 */
+	};
+	double v[3][3], mean;
+	struct report_opts o;
+	char cells[8][32], *out, *want;
+	size_t c, k, r;
+	json_t *res;
+	int ret;
+
+	(void)state;
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		for (k = 0; k < 3; k++)
+			for (r = 0; r < 3; r++)	/* KiB/s, +-1% by round */
+				v[k][r] = gib[k] * cases[c].times * 1024 * 1024 *
+					  (1 + 0.01 * ((double)r - 1));
+		res = fixture_values("read.bw_kib", v);
+		report_opts_init(&o);
+		o.layout = "scaling";
+		o.metrics = (const char *[]){ "read.bw_kib", NULL };
+		o.prefix = KB_PREFIX_AUTO;
+		out = render(res, "text", &o, &ret);
+		assert_int_equal(ret, 0);
+		want = kb_xasprintf("randread-4k: read.bw_kib (%s), mean by "
+				    "NM\n", cases[c].unit);
+		assert_non_null(strstr(out, want));
+		free(want);
+		assert_int_equal(line_cells(out, "running", cells, 8), 4);
+		for (k = 0; k < 3; k++) {
+			/* NM=1: rounds 1 and 3 (round 2 failed) */
+			mean = k == 1 ? (v[k][0] + v[k][2]) / 2 :
+			       (v[k][0] + v[k][1] + v[k][2]) / 3;
+			want = kb_xasprintf("%.*f", cases[c].dec,
+					    mean / cases[c].div);
+			assert_string_equal(cells[k + 1], want);
+			free(want);
+		}
+		assert_null(strstr(out, "KiB/s"));
+		assert_null(strstr(out, "k = 10^3"));
+		free(out);
+		json_decref(res);
+	}
+	res = load_fixture();
+	report_opts_init(&o);
+	o.rows = "NM";
+	o.cols = "iteration";
+	o.metrics = (const char *[]){ "read.clat_p99_ns", NULL };
+	o.prefix = KB_PREFIX_AUTO;
+	out = render(res, "text", &o, &ret);
+	assert_int_equal(ret, 0);
+	assert_non_null(strstr(out, "read.clat_p99_ns (us), mean per cell"));
+	free(out);
+	o.metrics = (const char *[]){ "cpu.iowait_pct", NULL };
+	free(render_unscaled(res, &o, "text"));
+	json_decref(res);
+}
+
 /* One table of layouts: kernels.conf's `layouts =` accepts exactly the
  * report's layouts but pivot (which needs --rows/--cols), each has help,
  * and an unknown name is refused naming every choice. */
@@ -681,6 +902,8 @@ int main(void)
 		cmocka_unit_test(test_lkp),
 		cmocka_unit_test(test_lkp_long_names),
 		cmocka_unit_test(test_rounds_average_is_mean),
+		cmocka_unit_test(test_prefix_rounds_seed002),
+		cmocka_unit_test(test_prefix_scaling_seed003),
 		cmocka_unit_test(test_csv_data),
 		cmocka_unit_test(test_csv_flags_modes),
 		cmocka_unit_test(test_long_names_fit),
