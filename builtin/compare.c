@@ -187,7 +187,7 @@ static void list_configs(const struct kb_rcampaign *c)
 	size_t i;
 
 	for (i = 0; i < c->nconfigs; i++)
-		fprintf(stderr, "  %s\n", c->configs[i].id ?: "?");
+		kb_warn_more("  %s\n", c->configs[i].id ?: "?");
 }
 
 /* Are directories a and b the same one (a path each)? */

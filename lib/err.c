@@ -46,6 +46,24 @@ void kb_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
+void kb_warn_more(const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+	int n;
+
+	if (kb_silent)
+		return;
+	va_start(ap, fmt);
+	n = vasprintf(&msg, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	kb_str_show(msg, "\n\t");
+	fputs(msg, stderr);
+	free(msg);
+}
+
 void kb_info(const char *fmt, ...)
 {
 	va_list ap;

@@ -16,6 +16,11 @@
 void kb_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print "kbench: warning: <fmt>\n" to stderr. */
 void kb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A line of a warning or error just printed (a list under it: "  NAME
+ * in A, NAME in B"), as is, without the "kbench: " prefix, with control
+ * characters as '?' as every message (kb_error()); no newline added.
+ * Silenced with kb_silent. */
+void kb_warn_more(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print "kbench: <fmt>\n" to stderr unless kb_quiet is set. */
 void kb_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -125,7 +125,7 @@ void results_env_diff_warn(const char *bdir, const struct kb_rcampaign *cb,
 			 * characters */
 			ox = cmdline_only_in(cx, cy);
 			oy = cmdline_only_in(cy, cx);
-			fprintf(stderr, "  cmdline: only in %s: %s; only in "
+			kb_warn_more("  cmdline: only in %s: %s; only in "
 				"%s: %s\n", bdir, *ox ? ox : "(nothing)",
 				ndir, *oy ? oy : "(nothing)");
 			free(ox);
@@ -147,7 +147,7 @@ void results_env_diff_warn(const char *bdir, const struct kb_rcampaign *cb,
 		     kb_renv__text(eb, keys[i]);
 		sy = json_is_null(json_object_get(en->json, keys[i])) ? NULL :
 		     kb_renv__text(en, keys[i]);
-		fprintf(stderr, "  %s: %s in %s, %s in %s\n", keys[i],
+		kb_warn_more("  %s: %s in %s, %s in %s\n", keys[i],
 			sx ? sx : "not recorded", bdir,
 			sy ? sy : "not recorded", ndir);
 		free(sx);
@@ -216,7 +216,7 @@ void results_setup_diff_warn(const char *bdir, const struct kb_rcampaign *cb,
 			kb_warn("the campaigns measured different things "	\
 				"(a difference may come from them, not "	\
 				"from what is compared):");		\
-		fprintf(stderr, __VA_ARGS__);				\
+		kb_warn_more(__VA_ARGS__);				\
 	} while (0)
 	if (cb->target && cn->target && strcmp(cb->target, cn->target))
 		SAY_DIFF("  target: %s in %s, %s in %s\n", cb->target, bdir,

@@ -767,10 +767,10 @@ static void list_configs(const char *name, json_t *res)
 	json_t *c;
 	size_t i;
 
-	fprintf(stderr, "  %s has:", name);
+	kb_warn_more("  %s has:", name);
 	json_array_foreach(json_object_get(res, "configurations"), i, c)
-		fprintf(stderr, " %s", kb_jstr(c, "id") ?: "?");
-	fputc('\n', stderr);
+		kb_warn_more(" %s", kb_jstr(c, "id") ?: "?");
+	kb_warn_more("\n");
 }
 
 /* res has a configuration named name, or a variant (the part of an id

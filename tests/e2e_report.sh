@@ -321,6 +321,16 @@ check "parse --ram / --compact=1 / --bogus / --comapct: exit 2, each named as wr
 "$KBENCH" parse --log=5 x >/dev/null 2>"$tmp/po6.err"; rc6=$?
 check "parse --lo / --log=5: exit 2, ambiguous, naming --logs and --log-avg-msec ($rc5 $rc6)" \
 	"[ $rc5 -eq 2 ] && [ $rc6 -eq 2 ] && grep -q \"parse: option '--lo' is ambiguous: --logs or --log-avg-msec (see kbench parse --help)\" '$tmp/po5.err' && grep -q \"parse: option '--log' is ambiguous: --logs or --log-avg-msec\" '$tmp/po6.err'"
+# the lines listed under a warning (the campaigns' differences, their
+# configurations) show a control character of a results file as '?',
+# as the warning's own line does (a raw ESC ] 0 ; ... BEL retitled the
+# terminal)
+jq '.campaign.target = "loop:64M\u001b]0;pwned\u0007" | .environment.cpu_model = "x\u001b[31m" | .configurations[0].id = "c\u001b[2J"' \
+	"$fixture" >"$tmp/esc.json"
+"$KBENCH" report --from-json "$fixture" --from-json "$tmp/esc.json" >/dev/null 2>"$tmp/esc.err"
+rc=$?
+check "a merge's differences from a results file with ESC and BEL: listed with '?' (got $rc: $(grep -c 'pwned' "$tmp/esc.err") lines), no control character on stderr" \
+	"grep -q 'loop:64M?]0;pwned? in' '$tmp/esc.err' && ! LC_ALL=C grep -q \"[\$(printf '\\001-\\010\\013-\\037')]\" '$tmp/esc.err'"
 "$KBENCH" report --from-json "$fixture" --map 'running,NM=1=running,NM=0' \
 	>"$tmp/m.out" 2>"$tmp/m.err"
 rc=$?
