@@ -667,16 +667,18 @@ static struct kb_table *mmtests(const struct lctx *c)
 			/* CoeffVar: a percentage, as it is */
 			double div = s == 2 ? 1 : sc.div;
 			const char *cell = s == 2 ? "" : sc.cell;
+			int vdec = s == 2 ? dec[s] :
+				   kb_scale_cell_dec(&sc, dec[s], v);
 
 			if (!ok[k * 5 + s])
 				kb_table_set(t, row, k + 1, "n/a");
 			else if (ok[base * 5 + s] && b != 0)
 				kb_table_set(t, row, k + 1, "%.*f%s (%6.2f%%)",
-					     dec[s], v / div, cell, k == base ?
+					     vdec, v / div, cell, k == base ?
 					     0.0 : (v - b) / fabs(b) * 100);
 			else
 				kb_table_set(t, row, k + 1, "%.*f%s (n/a)",
-					     dec[s], v / div, cell);
+					     vdec, v / div, cell);
 		}
 	}
 	kb_table_add_note(t, "over the timed runs of each configuration; "

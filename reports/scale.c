@@ -90,10 +90,22 @@ void kb_scale_pick(struct kb_scale *s, const char *metric, int prefix,
 	s->dec = kb_scale_dec(s, maxabs);
 }
 
+int kb_scale_cell_dec(const struct kb_scale *s, int dec, double v)
+{
+	double x = fabs(v) / s->div;
+
+	/* a value that is not 0 never prints as one: 400 IOPS in a table
+	 * of 4310k is "0.40k", not "0k" (a table of mixed magnitudes) */
+	if (!s->on || !isfinite(x) || x == 0 || x >= 0.5 * pow(10, -dec))
+		return dec;
+	return (int)ceil(-log10(x)) + 1;	/* its first 2 digits */
+}
+
 void kb_table_set_scaled(struct kb_table *t, size_t row, size_t col,
 			 const struct kb_scale *s, int dec, double v)
 {
-	kb_table_set(t, row, col, "%.*f%s", dec, v / s->div, s->cell);
+	kb_table_set(t, row, col, "%.*f%s", kb_scale_cell_dec(s, dec, v),
+		     v / s->div, s->cell);
 }
 
 void kb_scale_note(struct kb_table *t, const struct kb_scale *s)

@@ -61,7 +61,14 @@ void kb_scale_pick(struct kb_scale *s, const char *metric, int prefix,
  * smaller than the means'): about 4 significant digits, 0 to 3, never
  * more than the metric's own when nothing is scaled (s->div == 1). */
 int kb_scale_dec(const struct kb_scale *s, double maxabs);
-/* Cell (row, col) of t: v under scale s with dec decimals ("4310k"). */
+/* The decimals v is written with under scale s in a table of dec
+ * decimals: dec, or where v is not 0 but would print as 0 (400 IOPS in
+ * a table of 4310k: "0k") as many as show its first 2 significant
+ * digits ("0.40k"). */
+int kb_scale_cell_dec(const struct kb_scale *s, int dec, double v);
+/* Cell (row, col) of t: v under scale s with dec decimals ("4310k"),
+ * more for a value that is not 0 but would print as 0
+ * (kb_scale_cell_dec()). */
 void kb_table_set_scaled(struct kb_table *t, size_t row, size_t col,
 			 const struct kb_scale *s, int dec, double v);
 /* Under t, what an SI prefix on its cells means ("k = 10^3"); nothing

@@ -630,6 +630,21 @@ static char *render_unscaled(json_t *res, struct report_opts *o,
 	return out;
 }
 
+/* The text of layout with --prefix auto (malloc'd), o set up for it. */
+static char *render_auto(json_t *res, struct report_opts *o,
+			 const char *layout)
+{
+	char *out;
+	int ret;
+
+	report_opts_init(o);
+	o->layout = layout;
+	o->prefix = KB_PREFIX_AUTO;
+	out = render(res, "text", o, &ret);
+	assert_int_equal(ret, 0);
+	return out;
+}
+
 /* Seed 002's table (IOPS per round, "4310k"): --prefix auto writes the
  * rounds layout's cells and average with an SI prefix, 4 significant
  * digits; without it the same table is in IOPS; json stays plain. */
@@ -650,11 +665,7 @@ static void test_prefix_rounds_seed002(void **state)
 	int ret;
 
 	(void)state;
-	report_opts_init(&o);
-	o.layout = "rounds";
-	o.prefix = KB_PREFIX_AUTO;
-	out = render(res, "text", &o, &ret);
-	assert_int_equal(ret, 0);
+	out = render_auto(res, &o, "rounds");
 	assert_non_null(strstr(out, "randread-4k: read.iops (IOPS), per "
 				    "round\n"));
 	assert_non_null(strstr(out, "\nk = 10^3 (--prefix auto"));
@@ -781,6 +792,69 @@ static void test_prefix_scaling_seed003(void **state)
 	json_decref(res);
 }
 
+/* Cell c of a --prefix auto table ("0.00040M", "n/a"): true when it is
+ * n/a and want is NAN, or it reads want / div within 5% (0 only for 0):
+ * a value the table's prefix cannot hold in its decimals ("0M" for 400
+ * IOPS) is a lie. */
+static int cell_reads(const char *c, double want, double div)
+{
+	char *end;
+	double got;
+
+	if (isnan(want))
+		return !strcmp(c, "n/a");
+	got = strtod(c, &end);
+	if (end == c || strcmp(end, "M"))
+		return 0;
+	if (want == 0)
+		return got == 0;
+	return fabs(got - want / div) <= 0.05 * fabs(want / div);
+}
+
+/* Mixed magnitudes in one table (1e9 IOPS and 5): the table is in M
+ * (its largest value), and a value that is not 0 keeps its first digits
+ * ("0.00040M", "0.0000050M"), never "0M"; 0 stays "0M". */
+static void test_prefix_mixed_magnitudes(void **state)
+{
+	static const double v[3][3] = {
+		{ 1e9, 400, 2e9 },
+		{ 5, 7, 300 },		/* round 2 failed */
+		{ 0, 1e6, 2.5e8 },
+	};
+	static const char *const rows[] = { "1", "2", "3" };
+	struct report_opts o;
+	char cells[8][32], *out;
+	size_t r, k;
+	json_t *res = fixture_values("read.iops", v);
+	int ret;
+
+	(void)state;
+	out = render_auto(res, &o, "rounds");
+	for (r = 0; r < 3; r++) {
+		assert_int_equal(line_cells(out, rows[r], cells, 8), 4);
+		for (k = 0; k < 3; k++)
+			if (!cell_reads(cells[k + 1], k == 1 && r == 1 ? NAN :
+					v[k][r], 1e6))
+				fail_msg("round %zu NM=%zu: %g IOPS as '%s'",
+					 r + 1, k, v[k][r], cells[k + 1]);
+	}
+	/* the stddev row: NM=1's 208 IOPS, not "0M" */
+	assert_int_equal(line_cells(out, "stddev", cells, 8), 4);
+	assert_true(cell_reads(cells[2], sqrt((295.0 * 295) / 2), 1e6));
+	free(out);
+	/* mmtests: Min (400, 5, 0) and its own format */
+	o.layout = "mmtests";
+	out = render(res, "text", &o, &ret);
+	assert_int_equal(ret, 0);
+	assert_true(line_cells(out, "Min", cells, 8) >= 4);
+	assert_true(cell_reads(cells[1], 400, 1e6));
+	/* "Min 0.00040M ( 0.00%) 0.0000050M (..." */
+	assert_string_equal(cells[3], "0.00%)");
+	assert_true(cell_reads(cells[4], 5, 1e6));
+	free(out);
+	json_decref(res);
+}
+
 /* One table of layouts: kernels.conf's `layouts =` accepts exactly the
  * report's layouts but pivot (which needs --rows/--cols), each has help,
  * and an unknown name is refused naming every choice. */
@@ -904,6 +978,7 @@ int main(void)
 		cmocka_unit_test(test_rounds_average_is_mean),
 		cmocka_unit_test(test_prefix_rounds_seed002),
 		cmocka_unit_test(test_prefix_scaling_seed003),
+		cmocka_unit_test(test_prefix_mixed_magnitudes),
 		cmocka_unit_test(test_csv_data),
 		cmocka_unit_test(test_csv_flags_modes),
 		cmocka_unit_test(test_long_names_fit),
