@@ -291,34 +291,38 @@ static int ends_with_word(const char *label, const char *unit)
 static char *metric_head(const char *metric, int several_iops,
 			 const struct kb_scale *sc)
 {
-	const struct kb_metric_def *d = kb_metric_find(metric);
+	const struct kb_metric_def *d = kb_metric_find(metric), *own;
 	const char *u;
-	char *h;
+	char *h, *scaled;
 
-	if (!d)
-		return kb_xstrdup(metric);
-	if (is_iops(metric))
+	if (d && is_iops(metric))
 		return several_iops ?
 			kb_xasprintf("%.*s I/Os per sec",
 				     (int)(strlen(metric) - 5), metric) :
 			kb_xstrdup("I/Os per sec");
-	u = d->unit;
-	if ((!strcmp(u, "ns") || !strcmp(u, "s") || !strcmp(u, "ms") ||
-	     !strcmp(u, "KiB") || !strcmp(u, "KiB/s")) &&
-	    !ends_with_word(d->label, u))
-		h = kb_xasprintf("%s %s", d->label, u);
+	if (!d)
+		h = kb_xstrdup(metric);
+	else if ((!strcmp(d->unit, "ns") || !strcmp(d->unit, "s") ||
+		  !strcmp(d->unit, "ms") || !strcmp(d->unit, "KiB") ||
+		  !strcmp(d->unit, "KiB/s")) &&
+		 !ends_with_word(d->label, d->unit))
+		h = kb_xasprintf("%s %s", d->label, d->unit);
 	else
 		h = kb_xstrdup(d->label);
-	/* --prefix auto: "read clat p99 us", "read MiB/s" */
-	if (sc->unit && strcmp(sc->unit, u) && ends_with_word(h, u)) {
-		char *scaled = kb_xasprintf("%.*s%s",
-					    (int)(strlen(h) - strlen(u)), h,
-					    sc->unit);
-
-		free(h);
-		h = scaled;
-	}
-	return h;
+	/* --prefix auto: the unit the cells are in, "read clat p99 us",
+	 * "read MiB/s"; a per-host metric, headed by its name
+	 * ("host.a.read.bw_kib (MiB/s)"), gets it after that name */
+	own = kb_metric_find(metric + kb_metric_host_split(metric));
+	u = own ? own->unit : NULL;
+	if (!sc->unit || !u || !strcmp(sc->unit, u))
+		return h;
+	if (ends_with_word(h, u))
+		scaled = kb_xasprintf("%.*s%s", (int)(strlen(h) - strlen(u)),
+				      h, sc->unit);
+	else
+		scaled = kb_xasprintf("%s (%s)", h, sc->unit);
+	free(h);
+	return scaled;
 }
 
 /* "of 3 iterations" / "of 2-3 iterations" over the samples of job for

@@ -1009,6 +1009,21 @@ static void test_host_rows(void **state)
 	assert_non_null(strstr(out, "\n|   @127.0.0.2 | "));
 	free(out);
 
+	/* --prefix auto on a per-host metric asked for by name: its cells
+	 * in MiB/s (2148 for 2199758 KiB/s), and its heading says so, not
+	 * only "host.127.0.0.2.read.bw_kib" */
+	report_opts_init(&opts);
+	opts.metrics = (const char *[]){ "host.127.0.0.2.read.bw_kib", NULL };
+	opts.prefix = KB_PREFIX_AUTO;
+	out = render(res, "markdown", &opts, &ret);
+	assert_int_equal(ret, 0);
+	snprintf(want, sizeof(want), "\n| a | %.0f | base |",
+		 host_mean(res, "a", "host.127.0.0.2.read.bw_kib") / 1024);
+	if (!strstr(out, want))
+		fail_msg("no row '%s' in:\n%s", want, out);
+	assert_non_null(strstr(out, "| host.127.0.0.2.read.bw\\_kib (MiB/s) |"));
+	free(out);
+
 	out = render(res, "csv", NULL, &ret);
 	assert_int_equal(ret, 0);
 	assert_non_null(strstr(out, "configuration,variant,job,host,metric,"));
