@@ -190,15 +190,6 @@ static void list_configs(const struct kb_rcampaign *c)
 		kb_warn_more("  %s\n", c->configs[i].id ?: "?");
 }
 
-/* Are directories a and b the same one (a path each)? */
-static int same_dir(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
-	       sa.st_ino == sb.st_ino;
-}
-
 /* Open side s of arg (DIR or DIR:CONFIGURATION); prev: the side opened
  * before (NULL: none), whose results s copies when both name one
  * directory (compare A:x A:y), so that its files are read, and their
@@ -229,7 +220,7 @@ static int side_open(struct side *s, const char *arg, const struct side *prev)
 			return -ENOENT;
 		}
 	}
-	if (prev && prev->res && same_dir(prev->dir, s->dir)) {
+	if (prev && prev->res && kb_same_file(prev->dir, s->dir)) {
 		/* prev's, its shards already combined */
 		s->res = json_deep_copy(prev->res);
 		if (!s->res)

@@ -291,8 +291,8 @@ static int ends_with_word(const char *label, const char *unit)
 static char *metric_head(const char *metric, int several_iops,
 			 const struct kb_scale *sc)
 {
-	const struct kb_metric_def *d = kb_metric_find(metric), *own;
-	const char *u;
+	const struct kb_metric_def *d = kb_metric_find(metric);
+	const char *u = sc->metric_unit;
 	char *h, *scaled;
 
 	if (d && is_iops(metric))
@@ -312,8 +312,6 @@ static char *metric_head(const char *metric, int several_iops,
 	/* --prefix auto: the unit the cells are in, "read clat p99 us",
 	 * "read MiB/s"; a per-host metric, headed by its name
 	 * ("host.a.read.bw_kib (MiB/s)"), gets it after that name */
-	own = kb_metric_find(metric + kb_metric_host_split(metric));
-	u = own ? own->unit : NULL;
 	if (!sc->unit || !u || !strcmp(sc->unit, u))
 		return h;
 	if (ends_with_word(h, u))
@@ -897,9 +895,6 @@ static int is_base_row(struct ctx *c, size_t i)
  * columns beside long configuration keys), "±", CV% and n. */
 #define COLS_PER_METRIC 6
 
-/* The cells of summary s from col on: mean (dec decimals), then after
- * the "vs base" cell and the change's CI the half-width of the 95% CI,
- * CV% and n; "n/a" for what was not measured. */
 /* The half-width of s's 95% CI of the mean (NAN: none). */
 static double ci_half(const struct kb_summary_row *s)
 {
@@ -907,8 +902,10 @@ static double ci_half(const struct kb_summary_row *s)
 	       NAN;
 }
 
-/* Mean, ±, CV% and n of s from column col; the mean and ± under the
- * metric's scale sc (--prefix), ± with its own decimals pm_dec. */
+/* The cells of summary s from col on: mean, then after the "vs base"
+ * cell and the change's CI the half-width of the 95% CI (±), CV% and n;
+ * "n/a" for what was not measured.  The mean and ± under the metric's
+ * scale sc (--prefix), ± with its own decimals pm_dec. */
 static void set_summary_cells(struct kb_table *t, size_t row, size_t col,
 			      const struct kb_summary_row *s,
 			      const struct kb_scale *sc, int pm_dec)

@@ -68,7 +68,7 @@ void kb_scale_pick(struct kb_scale *s, const char *metric, int prefix,
 	s->metric_dec = metric ? kb_metric_decimals(metric) : 2;
 	s->on = 0;
 	s->cell = "";
-	s->unit = d ? d->unit : NULL;
+	s->unit = s->metric_unit = d ? d->unit : NULL;
 	for (i = 0; d && i < sizeof(ladders) / sizeof(ladders[0]); i++)
 		if (!strcmp(ladders[i].unit, d->unit))
 			l = &ladders[i];

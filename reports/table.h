@@ -54,6 +54,9 @@ struct kb_scale {
 	const char *cell;	/* after each value: "", "k", "M", "G", "T" */
 	const char *unit;	/* the values' unit for the title ("MiB/s",
 				 * "us", "IOPS"); NULL: an unknown metric */
+	const char *metric_unit;	/* the metric's own ("KiB/s"; a
+					 * host.NAME.METRIC's: METRIC's);
+					 * NULL: an unknown metric */
 };
 void kb_scale_pick(struct kb_scale *s, const char *metric, int prefix,
 		   double maxabs);

@@ -39,8 +39,8 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
  * the job file here, expanding ${KBENCH_*} from its environment, and
  * sends it to the servers), followed by that host's own job file when
  * host_jobs is not NULL (target@HOST); then --output-format=json+
- * (the servers need it too) and --aux-path=AUX (the run directory: the files fio
- * makes for itself, such as verify's local-JOB-N-verify.state, written
+ * (the servers need it too) and --aux-path=AUX (the run directory: the
+ * files fio makes for itself, such as verify's local-JOB-N-verify.state, written
  * there, not in kbench's working directory, where a symlink of that name
  * made fio overwrite its target as root); with readonly (a local run of a job file that only
  * reads: parsers/fio_jobfile.h) --readonly, fio's own guard (fio(1):
