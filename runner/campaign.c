@@ -167,17 +167,27 @@ static int source_trusted(const char *path)
 	return ret;
 }
 
+/* How long the load hosts' probes may take, all of them together: a host
+ * that answers does in well under a second; one that drops the packets
+ * leaves fio --client in connect(2) for the kernel's SYN retries (about
+ * 70 s were measured, one host after another, before 2026-12-06). */
+#define LOAD_HOST_PROBE_S 20
+
 /* hosts =: what each load host's fio --server says of itself
  * (parsers/fio_probe.h), asked apart with `fio --client=HOST,PORT
- * --parse-only /dev/null` (connects, runs nothing; kb_capture's 60 s
- * limit), into env->load_hosts; versions other than the local fio's
- * warned. */
+ * --parse-only /dev/null` (connects, runs nothing), all hosts at once
+ * within LOAD_HOST_PROBE_S (kb_capture_all), into env->load_hosts;
+ * versions other than the local fio's warned. */
 static void load_hosts_environment(const struct kb_config *cfg,
 				   struct kb_environment *env)
 {
 	struct kb_fio_host_version hv[KB_MAX_ALL_HOSTS];
 	const char *hosts[KB_MAX_ALL_HOSTS];
 	unsigned ports[KB_MAX_ALL_HOSTS];
+	char *clients[KB_MAX_ALL_HOSTS], *outs[KB_MAX_ALL_HOSTS];
+	char *argvs[KB_MAX_ALL_HOSTS][5];
+	char *const *pargvs[KB_MAX_ALL_HOSTS];
+	int st[KB_MAX_ALL_HOSTS];
 	size_t i, n = results_campaign_load_hosts(cfg, hosts, ports);
 	char *skew;
 
@@ -185,22 +195,29 @@ static void load_hosts_environment(const struct kb_config *cfg,
 	env->load_hosts = kb_xcalloc(n ? n : 1, sizeof(*env->load_hosts));
 	env->nload_hosts = n;
 	for (i = 0; i < n; i++) {
+		clients[i] = kconf_host_client_arg(hosts[i], ports[i]);
+		argvs[i][0] = "fio";
+		argvs[i][1] = clients[i];
+		argvs[i][2] = "--parse-only";
+		argvs[i][3] = "/dev/null";
+		argvs[i][4] = NULL;
+		pargvs[i] = argvs[i];
+	}
+	kb_capture_all(pargvs, n, LOAD_HOST_PROBE_S, outs, st);
+	for (i = 0; i < n; i++) {
 		struct kb_load_host_env *h = &env->load_hosts[i];
-		char *client = kconf_host_client_arg(hosts[i], ports[i]);
-		char *argv[] = { "fio", client, "--parse-only", "/dev/null",
-				 NULL };
-		char *out = NULL;
 
 		h->host = kconf_host_label(hosts[i], ports[i]);
-		if (kb_capture(argv, &out) != 0 || !out ||
-		    kb_fio_probe_parse(out, &h->hostname, &h->fio_version))
+		if (st[i] != 0 || !outs[i] ||
+		    kb_fio_probe_parse(outs[i], &h->hostname, &h->fio_version))
 			kb_warn("load host %s: no answer to fio's probe (fio "
-				"--client ... --parse-only): its fio version "
-				"is unknown; its runs will say why", h->host);
+				"--client ... --parse-only) within %d s: its "
+				"fio version is unknown; its runs will say why",
+				h->host, LOAD_HOST_PROBE_S);
 		hv[i].host = h->host;
 		hv[i].version = h->fio_version;
-		free(out);
-		free(client);
+		free(outs[i]);
+		free(clients[i]);
 	}
 	skew = kb_fio_version_skew(env->fio_version, hv, n);
 	if (skew)

@@ -88,6 +88,43 @@ static void test_capture(void **state)
 	free(out);
 }
 
+/* kb_capture_all runs its commands at once: the first waits for a file
+ * that only the second makes, so run one after the other the first would
+ * wait out the limit (killed: 128 + SIGTERM) and say nothing.  A third
+ * that cannot be run has a status of its own and no output. */
+static void test_capture_all(void **state)
+{
+	char dir[] = "/tmp/kbench-test-capall.XXXXXX", *flag, *wait_cmd, *make_cmd;
+	char *outs[3], *a[4], *b[4], *c[] = { "/nonexistent/kbench-none", NULL };
+	char *const *argvs[3] = { a, b, c };
+	int st[3];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	flag = kb_xasprintf("%s/flag", dir);
+	wait_cmd = kb_xasprintf("while [ ! -e %s ]; do sleep 0.02; done; "
+				"echo first", flag);
+	make_cmd = kb_xasprintf("sleep 0.2; : > %s; echo second", flag);
+	a[0] = "sh"; a[1] = "-c"; a[2] = wait_cmd; a[3] = NULL;
+	b[0] = "sh"; b[1] = "-c"; b[2] = make_cmd; b[3] = NULL;
+	assert_int_equal(kb_capture_all(argvs, 3, 20, outs, st), 0);
+	assert_int_equal(st[0], 0);
+	assert_int_equal(st[1], 0);
+	assert_non_null(outs[0]);
+	assert_non_null(outs[1]);
+	assert_string_equal(outs[0], "first\n");
+	assert_string_equal(outs[1], "second\n");
+	assert_true(st[2] < 0);
+	assert_null(outs[2]);
+	free(outs[0]);
+	free(outs[1]);
+	unlink(flag);
+	rmdir(dir);
+	free(flag);
+	free(wait_cmd);
+	free(make_cmd);
+}
+
 /* Running (not zombie) processes whose command line holds marker:
  * what the tests below leave behind, whatever process group it is in. */
 static int count_marker(const char *marker)
@@ -451,6 +488,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_timeout),
 		cmocka_unit_test(test_forward_signal),
 		cmocka_unit_test(test_capture),
+		cmocka_unit_test(test_capture_all),
 		cmocka_unit_test(test_group_timeout),
 		cmocka_unit_test(test_group_stopped_job),
 		cmocka_unit_test(test_group_leftover),
