@@ -245,10 +245,12 @@ static void collect_labels_jobs(struct ctx *c)
 /* ---- numbers ------------------------------------------------------- */
 
 /* Decimals by unit: rates, percentages and seconds with 2 (472.39, as
- * seed 000), nanoseconds, milliseconds, KiB and counts as integers. */
+ * seed 000), nanoseconds, milliseconds, KiB and counts as integers; a
+ * load host's host.NAME.METRIC as METRIC. */
 int kb_metric_decimals(const char *metric)
 {
-	const struct kb_metric_def *d = kb_metric_find(metric);
+	const struct kb_metric_def *d =
+		kb_metric_find(metric + kb_metric_host_split(metric));
 
 	if (!d)
 		return 2;

@@ -32,7 +32,8 @@ void kb_report_job_add(struct kb_report_job *j, struct kb_table *t);
 void kb_report_job_note(struct kb_report_job *j, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Decimals of a metric's values by unit: 0 for ns, ms, KiB and counts,
- * else 2 (seed 000's "472.39"). */
+ * else 2 (seed 000's "472.39"); a per-host "host.NAME.METRIC"
+ * (lib/metrics.h kb_metric_host_split()) has METRIC's. */
 int kb_metric_decimals(const char *metric);
 /* How a table of one metric's values is written (--prefix,
  * report_opts.prefix): each value v as v / div with dec decimals and

@@ -26,6 +26,7 @@
 #include "lib/metrics.h"
 #include "lib/str.h"
 #include "reports/report.h"
+#include "reports/table.h"
 #include "results/model.h"
 #include "stats/summary.h"
 #include "stats/compare.h"
@@ -1024,6 +1025,19 @@ static void test_host_rows(void **state)
 	assert_non_null(strstr(out, "| host.127.0.0.2.read.bw\\_kib (MiB/s) |"));
 	free(out);
 
+	/* a per-host metric asked for by name has its metric's decimals:
+	 * a p99 in whole ns (210773, not 210773.33), as read.clat_p99_ns */
+	report_opts_init(&opts);
+	opts.metrics = (const char *[]){ "host.127.0.0.2.read.clat_p99_ns",
+					 NULL };
+	out = render(res, "markdown", &opts, &ret);
+	assert_int_equal(ret, 0);
+	snprintf(want, sizeof(want), "\n| a | %.0f | base |",
+		 host_mean(res, "a", "host.127.0.0.2.read.clat_p99_ns"));
+	if (!strstr(out, want))
+		fail_msg("no row '%s' in:\n%s", want, out);
+	free(out);
+
 	out = render(res, "csv", NULL, &ret);
 	assert_int_equal(ret, 0);
 	assert_non_null(strstr(out, "configuration,variant,job,host,metric,"));
@@ -1074,6 +1088,20 @@ static void test_host_rows(void **state)
 	assert_int_equal(kb_metric_host_split("host.a.nosuch"), 0);
 	assert_int_equal(kb_metric_host_split("host..read.iops"), 0);
 	assert_int_equal(kb_metric_host_split("read.iops"), 0);
+	/* reports/table.h: a host's metric has its metric's decimals, the
+	 * host named by an address (dots, colons) or a name */
+	assert_int_equal(kb_metric_decimals("host.10.0.0.2.read.iops"),
+			 kb_metric_decimals("read.iops"));
+	assert_int_equal(kb_metric_decimals("host.10.0.0.2.read.clat_p99_ns"),
+			 0);
+	assert_int_equal(kb_metric_decimals("host.::1.read.clat_p99_ns"), 0);
+	assert_int_equal(kb_metric_decimals("host.[fe80::1]:8765.write."
+					    "clat_p999_ns"), 0);
+	assert_int_equal(kb_metric_decimals("host.load1.read.bw_kib"),
+			 kb_metric_decimals("read.bw_kib"));
+	assert_int_equal(kb_metric_decimals("host.load1.disk.ios"), 0);
+	assert_int_equal(kb_metric_decimals("host.load1.nosuch"), 2);
+	assert_int_equal(kb_metric_decimals("host.read.clat_p99_ns"), 2);
 }
 
 static void test_load_export(void **state)
