@@ -1260,8 +1260,8 @@ static struct kb_table *cpu_table(struct ctx *c, const char *job)
 			s = find_summary(c, c->cfgs[i].id, job, metrics[m]);
 			if (s && isfinite(s->mean))
 				kb_table_set(t, row, nkey + m, "%.*f",
-					     kb_metric_decimals(metrics[m]),
-					     s->mean);
+					     kb_cell_dec(kb_metric_decimals(
+						metrics[m]), s->mean), s->mean);
 			else
 				kb_table_set(t, row, nkey + m, "n/a");
 		}
@@ -1478,7 +1478,8 @@ static void machine_header(struct ctx *c, struct kb_report *r)
 			steady |= isfinite(mk) && isfinite(floor_pct) &&
 				  mk > floor_pct;
 			if (isfinite(mk))
-				kb_str_append(&meds, ", ", "%.0f%% (%s)", mk,
+				kb_str_append(&meds, ", ", "%.*f%% (%s)",
+					      kb_cell_dec(0, mk), mk,
 					      c->rm->campaigns.v[k]);
 			else
 				kb_str_append(&meds, ", ", "n/a (%s)",
@@ -1492,16 +1493,16 @@ static void machine_header(struct ctx *c, struct kb_report *r)
 		free(meds);
 	} else if (isfinite(other) && busy == 2)
 		add_header(r, "Machine", kb_xasprintf("steady load: other "
-			   "tasks used %.0f%% of a CPU during the runs "
+			   "tasks used %.*f%% of a CPU during the runs "
 			   "(median), %zu of %zu runs disturbed%s (a load "
 			   "present all along: the runs are judged against "
 			   "it, and are not a quiet machine's numbers)",
-			   other, d, n, by));
+			   kb_cell_dec(0, other), other, d, n, by));
 	else if (isfinite(other))
 		add_header(r, "Machine", kb_xasprintf("%s: other tasks used "
-			   "%.0f%% of a CPU during the runs (median), %zu of "
+			   "%.*f%% of a CPU during the runs (median), %zu of "
 			   "%zu runs disturbed%s", busy ? "busy" : "quiet",
-			   other, d, n, by));
+			   kb_cell_dec(0, other), other, d, n, by));
 	else
 		add_header(r, "Machine", kb_xasprintf("%sthe CPU of other "
 			   "tasks was not measured; %zu of %zu runs disturbed%s",

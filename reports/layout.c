@@ -866,7 +866,8 @@ static void lkp(const struct lctx *c, const struct report_opts *opts,
 				continue;
 			dec = kb_metric_decimals(m);
 			row = kb_table_add_row(t, 0);
-			kb_table_set(t, row, 0, "%.*f", dec, sb->mean);
+			kb_table_set(t, row, 0, "%.*f",
+				     kb_cell_dec(dec, sb->mean), sb->mean);
 			set_pct_sd(t, row, 1, sb);
 			if (sb->mean != 0)
 				kb_table_set(t, row, 2, "%+.1f%%%s", pct_zero(
@@ -876,7 +877,8 @@ static void lkp(const struct lctx *c, const struct report_opts *opts,
 						    m) ? "*" : "");
 			else
 				kb_table_set(t, row, 2, "n/a");
-			kb_table_set(t, row, 3, "%.*f", dec, sn->mean);
+			kb_table_set(t, row, 3, "%.*f",
+				     kb_cell_dec(dec, sn->mean), sn->mean);
 			set_pct_sd(t, row, 4, sn);
 			kb_table_set(t, row, 5, "%s", m);
 			if (significant(c->an, id, base, c->job, m))

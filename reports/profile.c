@@ -90,19 +90,23 @@ static void mean_cell(struct pctx *c, struct kb_table *t, size_t row,
 		      const char *fmt_suffix, int dec, int with_ci)
 {
 	const struct kb_summary_row *s = summary(c, c->rows->ids[i], metric);
+	double half;
 
+	/* a value that is not 0 is never written as one (a task's 0.5% of
+	 * a CPU: "0.50", not "0"; kb_cell_dec()) */
 	if (s && isfinite(s->mean))
-		kb_table_set(t, row, col, "%.*f%s", dec, s->mean, fmt_suffix);
+		kb_table_set(t, row, col, "%.*f%s", kb_cell_dec(dec, s->mean),
+			     s->mean, fmt_suffix);
 	else
 		kb_table_set(t, row, col, "n/a");
 	if (!with_ci)
 		return;
 	/* the CI is written (null otherwise) only with an sd */
-	if (s && s->has_sd && isfinite(kb_ci95_half(s->mean, s->ci95_lo,
-						     s->ci95_hi, s->harmonic)))
-		kb_table_set(t, row, col + 1, "%.*f", dec,
-			     kb_ci95_half(s->mean, s->ci95_lo, s->ci95_hi,
-					  s->harmonic));
+	half = s ? kb_ci95_half(s->mean, s->ci95_lo, s->ci95_hi, s->harmonic) :
+	       NAN;
+	if (s && s->has_sd && isfinite(half))
+		kb_table_set(t, row, col + 1, "%.*f", kb_cell_dec(dec, half),
+			     half);
 	else
 		kb_table_set(t, row, col + 1, "n/a");
 }

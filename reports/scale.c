@@ -6,6 +6,7 @@
 #include "lib/metrics.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 /* A ladder of units: each step `step` times the one before.  on_cell:
@@ -90,15 +91,28 @@ void kb_scale_pick(struct kb_scale *s, const char *metric, int prefix,
 	s->dec = kb_scale_dec(s, maxabs);
 }
 
-int kb_scale_cell_dec(const struct kb_scale *s, int dec, double v)
+int kb_cell_dec(int dec, double v)
 {
-	double x = fabs(v) / s->div;
+	double x = fabs(v);
+	char buf[64];
+	int keep;
 
 	/* a value that is not 0 never prints as one: 400 IOPS in a table
-	 * of 4310k is "0.40k", not "0k" (a table of mixed magnitudes) */
-	if (!s->on || !isfinite(x) || x == 0 || x >= 0.5 * pow(10, -dec))
+	 * of 4310k is "0.40k", not "0k" (a table of mixed magnitudes), a
+	 * task's 0.5% of a CPU "0.50", not "0" (printf rounds 0.5 to even:
+	 * what it prints decides, not a bound) */
+	if (!isfinite(x) || x == 0 || x >= 1)
 		return dec;
-	return (int)ceil(-log10(x)) + 1;	/* its first 2 digits */
+	snprintf(buf, sizeof(buf), "%.*f", dec, x);
+	if (strpbrk(buf, "123456789"))
+		return dec;
+	keep = (int)ceil(-log10(x)) + 1;	/* its first 2 digits */
+	return keep > dec ? keep : dec;
+}
+
+int kb_scale_cell_dec(const struct kb_scale *s, int dec, double v)
+{
+	return kb_cell_dec(dec, v / s->div);
 }
 
 void kb_table_set_scaled(struct kb_table *t, size_t row, size_t col,

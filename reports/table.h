@@ -65,10 +65,15 @@ void kb_scale_pick(struct kb_scale *s, const char *metric, int prefix,
  * smaller than the means'): about 4 significant digits, 0 to 3, never
  * more than the metric's own when nothing is scaled (s->div == 1). */
 int kb_scale_dec(const struct kb_scale *s, double maxabs);
-/* The decimals v is written with under scale s in a table of dec
- * decimals: dec, or where v is not 0 but would print as 0 (400 IOPS in
- * a table of 4310k: "0k") as many as show its first 2 significant
- * digits ("0.40k"). */
+/* The decimals v is written with in a column of dec decimals: dec, or
+ * where v is not 0 but "%.*f" would print it as 0 (a task's 0.5% of a
+ * CPU at 0 decimals: "0"; -0.3: "-0") as many as show its first 2
+ * significant digits ("0.50", "-0.30", 0.0004: "0.00040").  0, NAN and
+ * infinities: dec. */
+int kb_cell_dec(int dec, double v);
+/* kb_cell_dec() of v as written under scale s (v / s->div): 400 IOPS in
+ * a table of 4310k, "0k" at dec 0, is "0.40k"; without --prefix the
+ * same rule in the metric's unit. */
 int kb_scale_cell_dec(const struct kb_scale *s, int dec, double v);
 /* Cell (row, col) of t: v under scale s with dec decimals ("4310k"),
  * more for a value that is not 0 but would print as 0

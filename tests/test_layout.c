@@ -630,19 +630,26 @@ static char *render_unscaled(json_t *res, struct report_opts *o,
 	return out;
 }
 
-/* The text of layout with --prefix auto (malloc'd), o set up for it. */
-static char *render_auto(json_t *res, struct report_opts *o,
-			 const char *layout)
+/* The text of layout under o (its layout set to it; malloc'd). */
+static char *render_layout(json_t *res, struct report_opts *o,
+			   const char *layout)
 {
 	char *out;
 	int ret;
 
-	report_opts_init(o);
 	o->layout = layout;
-	o->prefix = KB_PREFIX_AUTO;
 	out = render(res, "text", o, &ret);
 	assert_int_equal(ret, 0);
 	return out;
+}
+
+/* The text of layout with --prefix auto (malloc'd), o set up for it. */
+static char *render_auto(json_t *res, struct report_opts *o,
+			 const char *layout)
+{
+	report_opts_init(o);
+	o->prefix = KB_PREFIX_AUTO;
+	return render_layout(res, o, layout);
 }
 
 /* Seed 002's table (IOPS per round, "4310k"): --prefix auto writes the
@@ -855,6 +862,87 @@ static void test_prefix_mixed_magnitudes(void **state)
 	json_decref(res);
 }
 
+/* The cells after the first of out's line whose first cell is first,
+ * joined by one blank, are want. */
+static void assert_row(const char *out, const char *first, const char *want)
+{
+	char cells[16][32], got[16 * 33] = "";
+	size_t n = line_cells(out, first, cells, 16), k;
+
+	for (k = 1; k < n; k++) {
+		if (k > 1)
+			strcat(got, " ");
+		strcat(got, cells[k]);
+	}
+	if (strcmp(got, want))
+		fail_msg("row '%s': '%s', not '%s'", first, got, want);
+}
+
+/* Without --prefix, too: a value that is not 0 but prints as 0 at its
+ * metric's decimals keeps its first 2 digits (kb_cell_dec()), in the
+ * rounds, mmtests and lkp tables: counts (0 decimals) of 0.5 and 0.25
+ * were "0", a percentage of 0.0004 "0.00"; 0 stays "0".  And
+ * --prefix auto's 500 IOPS in a table of 5000k (0 decimals) is 0.5k,
+ * which printf rounds to even: "0k" under the old bound, "0.50k" now. */
+static void test_small_values_not_zero(void **state)
+{
+	static const double merges[3][3] = {
+		{ 0.5, 0.25, 0 },
+		{ 0.0004, 1, 7 },	/* round 2 failed */
+		{ 0, 0, 0 },
+	};
+	static const double pct[3][3] = {
+		{ 0.0004, 0.0004, 0.0004 },
+		{ 50, 1, 50 },
+		{ 0, 0, 0 },
+	};
+	static const double iops[3][3] = {
+		{ 5e6, 500, 5e6 },
+		{ 4e6, 1, 4e6 },
+		{ 0, 0, 0 },
+	};
+	struct report_opts o;
+	char cells[8][32], *out;
+	json_t *res = fixture_values("disk.merges", merges);
+
+	(void)state;
+	report_opts_init(&o);
+	o.metrics = (const char *[]){ "disk.merges", NULL };
+	out = render_layout(res, &o, "rounds");
+	assert_row(out, "1", "0.50 0.00040 0");
+	assert_row(out, "2", "0.25 n/a 0");
+	assert_row(out, "3", "0 7 0");
+	free(out);
+	/* mmtests: NM=0's Amean 0.25, its Min 0, NM=1's 0.0004 */
+	out = render_layout(res, &o, "mmtests");
+	assert_true(line_cells(out, "Amean", cells, 8) >= 2);
+	assert_string_equal(cells[1], "0.25");
+	assert_true(line_cells(out, "Min", cells, 8) >= 5);
+	assert_string_equal(cells[1], "0");
+	assert_string_equal(cells[3], "0.00040");
+	free(out);
+	/* lkp: NM=1 (4.0002) vs NM=0 (0.25, the base) */
+	out = render_layout(res, &o, "lkp");
+	assert_true(line_cells(out, "0.25", cells, 8) >= 5);
+	assert_string_equal(cells[4], "4");
+	free(out);
+	json_decref(res);
+
+	res = fixture_values("task.other.cpu_pct", pct);
+	o.metrics = (const char *[]){ "task.other.cpu_pct", NULL };
+	out = render_layout(res, &o, "rounds");
+	assert_row(out, "1", "0.00040 50.00 0.00");
+	free(out);
+	json_decref(res);
+
+	res = fixture_values("read.iops", iops);
+	out = render_auto(res, &o, "rounds");
+	assert_row(out, "1", "5000k 4000k 0k");
+	assert_row(out, "2", "0.50k n/a 0k");
+	free(out);
+	json_decref(res);
+}
+
 /* One table of layouts: kernels.conf's `layouts =` accepts exactly the
  * report's layouts but pivot (which needs --rows/--cols), each has help,
  * and an unknown name is refused naming every choice. */
@@ -979,6 +1067,7 @@ int main(void)
 		cmocka_unit_test(test_prefix_rounds_seed002),
 		cmocka_unit_test(test_prefix_scaling_seed003),
 		cmocka_unit_test(test_prefix_mixed_magnitudes),
+		cmocka_unit_test(test_small_values_not_zero),
 		cmocka_unit_test(test_csv_data),
 		cmocka_unit_test(test_csv_flags_modes),
 		cmocka_unit_test(test_long_names_fit),

@@ -918,6 +918,95 @@ static void test_time_task_tables_many_columns(void **state)
 	json_decref(res);
 }
 
+/* The line of out after the first "\nafter" that starts with prefix,
+ * its blank-separated cells joined by one blank (malloc'd), NULL when
+ * none. */
+static char *cells_after(const char *out, const char *after,
+			 const char *prefix)
+{
+	const char *p = strstr(out, after);
+	char *l, *w, *r;
+
+	if (!p)
+		return NULL;
+	l = line_starting(p + 1, prefix);
+	if (!l)
+		return NULL;
+	for (r = w = l; *r; r++)
+		if (*r != ' ' || (w > l && w[-1] != ' '))
+			*w++ = *r;
+	if (w > l && w[-1] == ' ')
+		w--;
+	*w = '\0';
+	return l;
+}
+
+/* A task's share of a CPU that is not 0 is never written "0" (the task
+ * table's 0 decimals: kworker's 0.5% was "0", writeback's 0.004% "0",
+ * read as "no CPU at all"): it keeps its first 2 digits ("0.50",
+ * "0.0040"), as --prefix auto's cells do (kb_cell_dec()); 0 stays "0";
+ * so in the time table (%CPU, faults) and the header's "other tasks
+ * used 0.30% of a CPU". */
+static void test_task_cpu_not_zero(void **state)
+{
+	static const struct {
+		const char *metric;
+		double v;
+	} set[] = {
+		{ "task.total.cpu_pct", 95.3 },
+		{ "task.fio.cpu_pct", 90.1 },
+		{ "task.writeback.cpu_pct", 0.004 },
+		{ "task.kworker.cpu_pct", 0.5 },
+		{ "task.kswapd.cpu_pct", 0 },
+		{ "task.other.cpu_pct", 0.3 },
+		{ "rusage.cpu_pct", 0.4 },
+		{ "rusage.major_faults", 0 },
+		{ "rusage.minor_faults", 0.25 },
+	};
+	json_t *res = profile_fixture(), *run;
+	char *out, *l;
+	size_t i, k;
+
+	(void)state;
+	json_array_foreach(json_object_get(res, "runs"), i, run)
+		for (k = 0; k < sizeof(set) / sizeof(set[0]); k++)
+			json_object_set_new(json_object_get(run, "metrics"),
+					    set[k].metric, json_real(set[k].v));
+	/* judged (kbench report does): the header's "Machine:" line */
+	assert_int_equal(tree_mark_disturbed(res, NULL, 0), 0);
+	assert_int_equal(tree_analyse(res, NULL), 0);
+	out = render_text(res, NULL);
+	l = cells_after(out, "\nrandread-4k: sustained CPU by task",
+			"running   0");
+	assert_non_null(l);
+	/* total, fio, writeback, kworker, kswapd, other */
+	assert_string_equal(l, "running 0 95 90 0.0040 0.50 0 0.30");
+	free(l);
+	l = cells_after(out, "\nrandread-4k: fio's time", "running   0");
+	assert_non_null(l);
+	/* %CPU, maxres KiB, major, minor */
+	if (!strstr(l, " 0.40 12"))
+		fail_msg("%%CPU 0.4 not 0.40: '%s'", l);
+	if (!strstr(l, " 0 0.25") || strcmp(l + strlen(l) - 7, " 0 0.25"))
+		fail_msg("faults 0 and 0.25 not '0 0.25': '%s'", l);
+	free(l);
+	assert_line_has(out, "Machine:", "other tasks used 0.30% of a CPU");
+	free(out);
+
+	/* the rule, in what printf writes: 0.5 at 0 decimals is "0" (to
+	 * even), 0.005 at 2 "0.01" (the double is above 0.005) */
+	assert_int_equal(kb_cell_dec(0, 0.5), 2);
+	assert_int_equal(kb_cell_dec(0, -0.3), 2);	/* not "-0" */
+	assert_int_equal(kb_cell_dec(2, 0.0004), 5);	/* "0.00040" */
+	assert_int_equal(kb_cell_dec(2, 0.005), 2);
+	assert_int_equal(kb_cell_dec(0, 0.51), 0);	/* "1" */
+	assert_int_equal(kb_cell_dec(0, 0), 0);
+	assert_int_equal(kb_cell_dec(2, NAN), 2);
+	assert_int_equal(kb_cell_dec(0, -INFINITY), 0);
+	assert_int_equal(kb_cell_dec(0, 1e300), 0);
+	json_decref(res);
+}
+
 /* hosts = (fio --client): tests/data/report/hosts-results.json, a
  * recorded campaign with two load hosts (tests/data/report/README).  Under
  * each configuration's row (all hosts together) one row per load host,
@@ -1281,6 +1370,7 @@ int main(void)
 		cmocka_unit_test(test_markdown_vm_reproducer),
 		cmocka_unit_test(test_time_task_tables),
 		cmocka_unit_test(test_time_task_tables_many_columns),
+		cmocka_unit_test(test_task_cpu_not_zero),
 		cmocka_unit_test(test_control_chars),
 	};
 
