@@ -107,6 +107,8 @@ int kb_cell_dec(int dec, double v)
 	if (strpbrk(buf, "123456789"))
 		return dec;
 	keep = (int)ceil(-log10(x)) + 1;	/* its first 2 digits */
+	if (keep > KB_CELL_DEC_MAX)	/* 1e-300: not a 300-column cell */
+		keep = KB_CELL_DEC_MAX;
 	return keep > dec ? keep : dec;
 }
 

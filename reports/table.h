@@ -68,8 +68,10 @@ int kb_scale_dec(const struct kb_scale *s, double maxabs);
 /* The decimals v is written with in a column of dec decimals: dec, or
  * where v is not 0 but "%.*f" would print it as 0 (a task's 0.5% of a
  * CPU at 0 decimals: "0"; -0.3: "-0") as many as show its first 2
- * significant digits ("0.50", "-0.30", 0.0004: "0.00040").  0, NAN and
- * infinities: dec. */
+ * significant digits ("0.50", "-0.30", 0.0004: "0.00040"), at most
+ * KB_CELL_DEC_MAX (a cell stays narrow: below 5e-13, noise or garbage
+ * in a results.json, still prints as 0).  0, NAN and infinities: dec. */
+#define KB_CELL_DEC_MAX 12
 int kb_cell_dec(int dec, double v);
 /* kb_cell_dec() of v as written under scale s (v / s->div): 400 IOPS in
  * a table of 4310k, "0k" at dec 0, is "0.40k"; without --prefix the

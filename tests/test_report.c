@@ -1004,6 +1004,24 @@ static void test_task_cpu_not_zero(void **state)
 	assert_int_equal(kb_cell_dec(2, NAN), 2);
 	assert_int_equal(kb_cell_dec(0, -INFINITY), 0);
 	assert_int_equal(kb_cell_dec(0, 1e300), 0);
+
+	/* a break-it trial: 1e-300 (a results.json's) wanted 301 decimals,
+	 * a 303-column cell past every line's 80; now at most 12 */
+	assert_int_equal(kb_cell_dec(0, 1e-300), KB_CELL_DEC_MAX);
+	assert_int_equal(kb_cell_dec(2, -4.9e-324), KB_CELL_DEC_MAX);
+	assert_int_equal(kb_cell_dec(0, 4e-10), 11);	/* 0.00000000040 */
+	json_array_foreach(json_object_get(res, "runs"), i, run)
+		json_object_set_new(json_object_get(run, "metrics"),
+				    "task.writeback.cpu_pct",
+				    json_real(1e-300));
+	assert_int_equal(tree_analyse(res, NULL), 0);
+	out = render_text(res, NULL);	/* every line in 80 columns */
+	l = cells_after(out, "\nrandread-4k: sustained CPU by task",
+			"running   0");
+	assert_non_null(l);
+	assert_string_equal(l, "running 0 95 90 0.000000000000 0.50 0 0.30");
+	free(l);
+	free(out);
 	json_decref(res);
 }
 
