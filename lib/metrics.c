@@ -198,6 +198,11 @@ const struct kb_metric_def *kb_metric_find(const char *name)
 	return NULL;
 }
 
+const struct kb_metric_def *kb_metric_find_key(const char *key)
+{
+	return kb_metric_find(key + kb_metric_host_split(key));
+}
+
 const char *kb_metric_near(const char *name)
 {
 	const struct kb_metric_def *m;

@@ -32,6 +32,12 @@ extern const struct kb_metric_def kb_metrics[];
 /* Look a metric up by exact name; NULL when unknown. */
 const struct kb_metric_def *kb_metric_find(const char *name);
 
+/* The definition of a results key: kb_metric_find(key), and for a
+ * per-load-host key "host.NAME.METRIC" (kb_metric_host_split() below)
+ * METRIC's: a load host's IOPS are IOPS, higher better, in the same
+ * unit.  NULL when neither is known. */
+const struct kb_metric_def *kb_metric_find_key(const char *key);
+
 /* For "did you mean": the table's name equal to name but for case, else
  * the nearest within 2 edits (kb_nearer(), lib/str.h), else the one
  * name that is name and a unit ("read.clat_p99" + "_ns"); NULL when

@@ -465,8 +465,13 @@ static void bad_metric(struct parser *p, int line, const char *key,
 		       const char *name)
 {
 	const char *near = kb_metric_near(name);
+	size_t host = kb_metric_host_split(name);
 
-	if (near)
+	if (host)	/* host.NAME.METRIC: stats/compare.c setting_for() */
+		perr(p, line, "%s %s: a load host's metric; the settings name "
+		     "metrics, and host.NAME.%s takes %s's: give %s",
+		     key, name, name + host, name + host, name + host);
+	else if (near)
 		perr(p, line, "%s %s: no such metric (did you mean '%s'?)",
 		     key, name, near);
 	else

@@ -361,7 +361,7 @@ static const char *job_metric(const struct kb_rmodel *m, const char *job,
 
 static char *axis_label(const char *metric)
 {
-	const struct kb_metric_def *d = kb_metric_find(metric);
+	const struct kb_metric_def *d = kb_metric_find_key(metric);
 
 	return d ? kb_xasprintf("%s (%s)", metric, d->unit) :
 		   kb_xstrdup(metric);

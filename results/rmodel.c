@@ -18,7 +18,11 @@
 /* A new column for name: nruns NANs (values grows by doubling). */
 static size_t add_metric(struct kb_rmodel *m, const char *name, size_t *cap)
 {
-	const struct kb_metric_def *def = kb_metric_find(name);
+	/* def: the table's own name alone (stats/summary.c lists those
+	 * first, the others after); a load host's metric has its METRIC's
+	 * unit and direction */
+	const struct kb_metric_def *def = kb_metric_find(name),
+				   *like = kb_metric_find_key(name);
 	size_t k = m->nmetrics, r;
 
 	if (k == *cap) {
@@ -29,8 +33,8 @@ static size_t add_metric(struct kb_rmodel *m, const char *name, size_t *cap)
 	}
 	m->metrics[k].name = kb_xstrdup(name);
 	m->metrics[k].def = def;
-	m->metrics[k].unit = def ? def->unit : "";
-	m->metrics[k].direction = def ? def->direction : KB_NEUTRAL;
+	m->metrics[k].unit = like ? like->unit : "";
+	m->metrics[k].direction = like ? like->direction : KB_NEUTRAL;
 	for (r = 0; r < m->nruns; r++)
 		m->values[k * m->nruns + r] = NAN;
 	json_object_set_new(m->metric_index, name, json_integer((json_int_t)k));

@@ -353,8 +353,13 @@ int kb_compare_parse_opt(struct kb_compare_opts *o, int opt, const char *arg)
 	metric = kb_xasprintf("%.*s", (int)(eq - arg), arg);
 	if (!kb_metric_find(metric)) {
 		const char *near = kb_metric_near(metric);
+		size_t host = kb_metric_host_split(metric);
 
-		if (near)	/* as kernels.conf says it */
+		if (host)	/* host.NAME.METRIC: setting_for() */
+			kb_error("%s %s: a load host's metric takes the "
+				 "setting of its metric; give %s=%s", name,
+				 arg, metric + host, eq + 1);
+		else if (near)	/* as kernels.conf says it */
 			kb_error("%s %s: no metric '%s' (did you mean '%s'?)",
 				 name, arg, metric, near);
 		else
@@ -494,13 +499,17 @@ int stats_mark_outliers_in(struct kb_rmodel *m, int exclude)
  * METRIC=PCT (by), its PCT for every metric (all), the results model's
  * campaign (kernels.conf: its METRIC=PCT camp_by, then its PCT
  * camp_all, NAN when not given: results/campaign_info.h), the default
- * def. */
+ * def.  A load host's metric host.NAME.METRIC takes METRIC's (the
+ * settings name metrics, not hosts: kconf.c and opt_metric_pct() refuse
+ * a host.NAME. name). */
 static double setting_for(const struct kb_metric_pcts *by, double all,
 			  const struct kb_rmetric_pcts *camp_by,
 			  double camp_all, double def, const char *metric)
 {
 	double v;
 	size_t i;
+
+	metric += kb_metric_host_split(metric);
 
 	for (i = 0; i < by->n; i++)
 		if (!strcmp(by->v[i].metric, metric))
@@ -1091,7 +1100,9 @@ static void comparison_row(struct kb_analysis *an,
 			   const char *metric, struct sample *a,
 			   struct sample *b, double *p_out)
 {
-	const struct kb_metric_def *def = kb_metric_find(metric);
+	/* host.NAME.METRIC: METRIC's direction (a load host's IOPS that
+	 * fall are a regression, not a neutral "change") */
+	const struct kb_metric_def *def = kb_metric_find_key(metric);
 	double alpha = alpha_for(o, camp);
 	double me = min_effect_for(o, camp, metric);
 	double ma = mean_of(a, metric);

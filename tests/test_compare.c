@@ -396,6 +396,48 @@ static void test_model_b24(void **state)
 	json_decref(res);
 }
 
+/* A load host's metric (hosts =, host.NAME.METRIC) is its METRIC: the
+ * host's IOPS halved is a regression, higher is better, in IOPS, and
+ * --min-effect read.iops=60 is its threshold too (a 50% change then not
+ * significant).  Before 2026-12-06 it was "neutral": a "change", never
+ * a regression, whatever its size. */
+static void test_host_metric_direction(void **state)
+{
+	double a[5] = { 100, 101, 99, 100, 102 }, b[5] = { 50, 51, 49, 50, 50 };
+	static const char *m[] = { "host.10.0.0.2.read.iops", NULL };
+	struct kb_compare_opts o;
+	json_t *res, *e;
+	int pass;
+
+	(void)state;
+	for (pass = 0; pass < 2; pass++) {
+		kb_compare_opts_init(&o);
+		o.metrics = m;	/* kbench compare --metric */
+		if (pass) {
+			assert_int_equal(kb_compare_parse_opt(&o, 'E',
+				"read.iops=60"), 0);
+			/* the setting names the metric, not the host */
+			assert_int_not_equal(kb_compare_parse_opt(&o, 'E',
+				"host.10.0.0.2.read.iops=2"), 0);
+		}
+		res = model("kernel-A");
+		add_runs(res, "kernel-A", m[0], a, 5);
+		add_runs(res, "kernel-B", m[0], b, 5);
+		assert_int_equal(tree_analyse(res, &o), 0);
+		e = find_cmp(res, "kernel-B", m[0]);
+		assert_string_equal(json_string_value(json_object_get(e,
+				    "direction")), "higher");
+		assert_string_equal(json_string_value(json_object_get(e,
+				    "unit")), "IOPS");
+		if (!pass)
+			assert_string_equal(verdict(e), "regression");
+		else	/* -50% under read.iops's min_effect of 60% */
+			assert_string_not_equal(verdict(e), "regression");
+		json_decref(res);
+		kb_compare_opts_free(&o);
+	}
+}
+
 /* Variants booted with different QEMU accelerators (runner/accel.h) are
  * not compared: a clear 50% difference is "inconclusive", with the
  * reason, and outside the BH family; the same accelerator compares. */
@@ -1037,6 +1079,7 @@ int main(void)
 		cmocka_unit_test(test_bh_in_model),
 		cmocka_unit_test(test_max_mde_underpowered),
 		cmocka_unit_test(test_accel_mismatch),
+		cmocka_unit_test(test_host_metric_direction),
 		cmocka_unit_test(test_typed_analysis),
 		cmocka_unit_test(test_mde_text_cv_of_zeros),
 	};

@@ -1218,6 +1218,13 @@ static void test_err_too_many(void **state)
 	expect_error("[global]\njobs = a\nmin_effect read.clat_p99 = 3\n"
 		     "[v]\n", "bad.conf:3: min_effect read.clat_p99: no such "
 		     "metric (did you mean 'read.clat_p99_ns'?)");
+	/* a load host's metric takes its metric's setting (stats/compare.c
+	 * setting_for()): said, with the name to give */
+	expect_error("[global]\njobs = a\nmin_effect host.10.0.0.2.read.iops "
+		     "= 3\n[v]\n", "bad.conf:3: min_effect "
+		     "host.10.0.0.2.read.iops: a load host's metric; the "
+		     "settings name metrics, and host.NAME.read.iops takes "
+		     "read.iops's: give read.iops");
 	expect_error("[global]\njobs = a\nmin_effect frobs = 3\n[v]\n",
 		     "bad.conf:3: min_effect frobs: no such metric (names look "
 		     "like read.iops");
