@@ -778,12 +778,14 @@ static void disturbed_notes(struct ctx *c, struct kb_table *t,
 	bd = d[nc];
 	bn = n[nc];
 	for (i = 0; i < nc; i++) {
+		double pct = n[i] ? 100.0 * (double)d[i] / (double)n[i] : 0.0;
+
 		anyd += d[i];
-		tmp = kb_xasprintf("%s%s%s %zu of %zu (%.0f%%)", shares ?
+		/* 1 of 300: "(0.33%)", not "(0%)" (kb_cell_dec()) */
+		tmp = kb_xasprintf("%s%s%s %zu of %zu (%.*f%%)", shares ?
 				   shares : "", shares ? ", " : "",
 				   c->cfgs[i].id, d[i], n[i],
-				   n[i] ? 100.0 * (double)d[i] / (double)n[i] :
-				   0.0);
+				   kb_cell_dec(0, pct), pct);
 		free(shares);
 		shares = tmp;
 	}

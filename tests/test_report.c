@@ -843,6 +843,52 @@ static json_t *profile_fixture(void)
 	return res;
 }
 
+/* The disturbed runs' note under a table gives each configuration's
+ * share: 1 disturbed run of 202 was "(0%)", read as none; it is
+ * "(0.50%)" (kb_cell_dec()), 1 of 3 still "(33%)". */
+static void test_disturbed_share_not_zero(void **state)
+{
+	json_t *res = results_load_export(REPORT_FIXTURE), *runs, *run = NULL;
+	json_t *c;
+	size_t i, n;
+	char *out;
+
+	(void)state;
+	assert_non_null(res);
+	runs = json_object_get(res, "runs");
+	n = json_array_size(runs);
+	/* iteration 1 of each configuration stolen from (50% > 5%) */
+	json_array_foreach(runs, i, run)
+		json_object_set_new(json_object_get(run, "metrics"),
+			"cpu.steal_pct", json_real(json_integer_value(
+			json_object_get(run, "iteration")) == 1 ? 50 : 0));
+	for (i = 0; i < n; i++) {
+		run = json_array_get(runs, i);
+		if (!strcmp(json_string_value(json_object_get(run,
+				"configuration")), "running,NM=1") &&
+		    json_integer_value(json_object_get(run, "iteration")) == 3)
+			break;	/* ok and not disturbed (2 failed) */
+	}
+	assert_true(i < n);
+	/* 200 more timed runs of NM=1, none disturbed: 1 of 202 */
+	json_object_set_new(json_object_get(res, "campaign"), "iterations",
+			    json_integer(203));
+	for (i = 0; i < 200; i++) {
+		c = json_deep_copy(run);
+		json_object_set_new(c, "iteration", json_integer(4 + (json_int_t)i));
+		json_array_append_new(runs, c);
+	}
+	assert_int_equal(tree_mark_disturbed(res, NULL, 0), 3);
+	assert_int_equal(tree_analyse(res, NULL), 0);
+	out = render_text(res, NULL);
+	if (!strstr(out, "running,NM=1 1 of 202 (0.50%)") ||
+	    !strstr(out, "running,NM=0 1 of 3\n    (33%)"))
+		fail_msg("no disturbed shares 1 of 202 (0.50%%) and 1 of 3 "
+			 "(33%%):\n%s", out);
+	free(out);
+	json_decref(res);
+}
+
 /* The time/task table (13 columns) fits 100 columns as two tables in
  * markdown and text; the profile legend names its io and idle columns. */
 static void test_time_task_tables(void **state)
@@ -1389,6 +1435,7 @@ int main(void)
 		cmocka_unit_test(test_time_task_tables),
 		cmocka_unit_test(test_time_task_tables_many_columns),
 		cmocka_unit_test(test_task_cpu_not_zero),
+		cmocka_unit_test(test_disturbed_share_not_zero),
 		cmocka_unit_test(test_control_chars),
 	};
 
