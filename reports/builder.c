@@ -1039,7 +1039,8 @@ static struct kb_table *comparison_table(struct ctx *c, const char *job,
 		title = kb_xasprintf("%s: %s: not measured by this job", job,
 				     list);
 	else
-		title = kb_xasprintf("%s: %s: no successful runs", job, list);
+		title = kb_xasprintf("%s: %s: %s", job, list,
+				     kb_rmodel__no_counted_why(c->rm, job));
 	t = kb_table_new(title);
 	free(title);
 	free(phrase);
@@ -1989,7 +1990,10 @@ static int lay_time(struct ctx *c, struct kb_report_job *j,
 	(void)nm;
 	kb_report_job_add(j, cpu_table(c, j->name));
 	job_add_profile_tables(c, j, PROFILE_TIME);
-	if (!j->ntables)	/* as the profile layout: say why */
+	if (!j->ntables && !job_has_values(c, j->name))	/* no run counted */
+		kb_report_job_note(j, "%s: no time or CPU table: %s", j->name,
+				   kb_rmodel__no_counted_why(c->rm, j->name));
+	else if (!j->ntables)	/* as the profile layout: say why */
 		kb_report_job_note(j, "%s: no time or CPU table: its runs "
 				   "recorded no fio rusage, /proc/stat, "
 				   "/proc/diskstats or task CPU", j->name);

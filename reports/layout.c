@@ -818,8 +818,16 @@ static void lkp(const struct lctx *c, const struct report_opts *opts,
 	const struct kb_summary_row *sb, *sn;
 	size_t i, k, row, ntables = 0;
 	char *title;
-	int dec, short_heads;
+	int dec, short_heads, counted = 0;
 
+	for (i = 0; c->job && i < c->m->nruns; i++)
+		counted |= c->m->runs[i].counts && run_job(c->m, i) &&
+			   !strcmp(run_job(c->m, i), c->job);
+	if (c->job && !counted) {	/* not a table of no rows */
+		kb_report_job_note(j, "%s: lkp style: %s", c->job,
+				   kb_rmodel__no_counted_why(c->m, c->job));
+		return;
+	}
 	if (opts->metrics) {
 		for (i = 0; opts->metrics[i]; i++)
 			vals_add(&metrics, opts->metrics[i]);
@@ -1068,7 +1076,7 @@ static int metric_measured(const struct lctx *c, struct kb_report_job *j)
 	}
 	kb_report_job_note(j, "%s: %s: %s", c->job, c->metric ? c->metric :
 			   "(no metric)", ran ? "not measured by this job" :
-			   "no successful runs");
+			   kb_rmodel__no_counted_why(c->m, c->job));
 	return 0;
 }
 

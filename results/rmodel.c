@@ -516,6 +516,23 @@ int kb_rmodel__names_metric(const struct kb_rmodel *m, const char *name)
 	return 0;
 }
 
+const char *kb_rmodel__no_counted_why(const struct kb_rmodel *m,
+				      const char *job)
+{
+	size_t r, j = kb_rmodel__job(m, job);
+	int timed = 0, ok = 0;
+
+	for (r = 0; j != KB_RMODEL_NONE && r < m->nruns; r++) {
+		if (m->runs[r].job != j || m->runs[r].warmup)
+			continue;
+		timed = 1;
+		ok |= m->runs[r].ok;
+	}
+	if (ok)
+		return "no run counted (all left out of the statistics)";
+	return timed || !m->nruns ? "no successful runs" : "no timed run yet";
+}
+
 int kb_rmodel__metric_asked_ok(const struct kb_rmodel *m, const char *name)
 {
 	return kb_rmodel__names_metric(m, name) ||

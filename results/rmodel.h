@@ -217,6 +217,16 @@ void kb_rmodel__drop(struct kb_rmodel *m, size_t r, size_t k);
  * (null too): a metric these results name, measured or not.  O(runs). */
 int kb_rmodel__names_metric(const struct kb_rmodel *m, const char *name);
 
+/* What job's runs were when none of them counts, for the table that
+ * has no value to show: "no timed run yet" (only warm-ups ran, or none:
+ * an unfinished campaign), "no successful runs" (its timed runs failed;
+ * also when m has no runs, an export of summaries), or "no run counted
+ * (all left out of the statistics)" (a successful timed run excluded:
+ * --exclude-disturbed, a suspect page cache, another kernel build).
+ * Both of the first two said "no successful runs" (a break-it trial). */
+const char *kb_rmodel__no_counted_why(const struct kb_rmodel *m,
+				      const char *job);
+
 /* 1 when --metric name can be shown from m: some run names it
  * (kb_rmodel__names_metric()), or m has no runs (an export of
  * summaries) and kbench knows it (lib/metrics.h); else the caller says

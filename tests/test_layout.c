@@ -467,6 +467,72 @@ static void test_layout_nothing_to_show(void **state)
 	json_decref(two);
 }
 
+/* A job none of whose runs counts says why in every layout: "no timed
+ * run yet" for a campaign stopped after its warm-ups, "no run counted
+ * (all left out of the statistics)" when --exclude-disturbed (or a
+ * suspect page cache) left every successful run out, "no successful
+ * runs" only when the timed runs failed (a new user's trial: a campaign
+ * interrupted after its warm-ups, and one whose every run was
+ * disturbed, both said "no successful runs" of runs that had all
+ * succeeded; lkp printed a table of no rows, time blamed the runs for
+ * recording no rusage). */
+static void test_no_counted_run_said(void **state)
+{
+	static const char *const layouts[] = { NULL, "rounds", "mmtests",
+					       "scaling", "lkp", "time" };
+	static const char *const why[] = { "no timed run yet",
+		"no run counted (all left out of the statistics)",
+		"no successful runs" };
+	json_t *res, *runs, *run;
+	struct report_opts o;
+	size_t i, k, l;
+	char *out, *want;
+	int ret;
+
+	(void)state;
+	for (k = 0; k < 3; k++) {
+		res = results_load_export(REPORT_FIXTURE);
+		assert_non_null(res);
+		runs = json_object_get(res, "runs");
+		for (i = json_array_size(runs); i-- > 0;) {
+			run = json_array_get(runs, i);
+			if (json_is_true(json_object_get(run, "warmup")))
+				continue;
+			if (k == 0)		/* stopped after the warm-ups */
+				json_array_remove(runs, i);
+			else if (k == 1)	/* every run disturbed */
+				json_object_set_new(run, "excluded",
+						    json_string("disturbed"));
+			else			/* every timed run failed */
+				json_object_set_new(run, "status",
+						    json_string("failed"));
+		}
+		assert_int_equal(tree_analyse(res, NULL), 0);
+		for (l = 0; l < sizeof(layouts) / sizeof(layouts[0]); l++) {
+			report_opts_init(&o);
+			o.layout = layouts[l];
+			out = render(res, "markdown", &o, &ret);
+			assert_int_equal(ret, 0);
+			want = kb_xasprintf("randread-4k: %s%s",
+				!layouts[l] || strcmp(layouts[l], "lkp") ?
+				(layouts[l] && !strcmp(layouts[l], "time") ?
+				 "no time or CPU table: " : "read.iops: ") :
+				"lkp style: ", why[k]);
+			if (!strstr(out, want))
+				fail_msg("layout %s: no '%s' in:\n%s",
+					 layouts[l] ? layouts[l] : "default",
+					 want, out);
+			if (k < 2)
+				assert_null(strstr(out, "no successful runs"));
+			/* no table of no rows */
+			assert_null(strstr(out, "| metric |"));
+			free(want);
+			free(out);
+		}
+		json_decref(res);
+	}
+}
+
 static void test_csv_flags_modes(void **state)
 {
 	static char f[40][64];
@@ -1073,6 +1139,7 @@ int main(void)
 		cmocka_unit_test(test_long_names_fit),
 		cmocka_unit_test(test_pivot_errors),
 		cmocka_unit_test(test_layout_nothing_to_show),
+		cmocka_unit_test(test_no_counted_run_said),
 		cmocka_unit_test(test_control_chars_shown),
 	};
 
