@@ -3,6 +3,7 @@
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/proc.h"
+#include "lib/str.h"
 #include "results/tunables_state.h"
 
 #include <ctype.h>
@@ -56,6 +57,57 @@ static const char *allowed_prefix(const char *resolved)
 	return NULL;
 }
 
+/* For a sysfs or procfs path that does not exist: its first component
+ * that is missing and the name within two edits of it in the directory
+ * above (lib/str.h kb_nearer()), after "does not exist" in why[]: "
+ * (did you mean 'nomerges'?)", or for a directory on the way " (no
+ * 'queu' in /sys/block/loop0; did you mean 'queue'?)" (a new user's
+ * trial: queue/nomerge was only "does not exist").  Nothing when there
+ * is no such name. */
+static void near_missing(const char *path, char *why, size_t whylen)
+{
+	char *copy, *end, *slash, *best = NULL;
+	size_t bestd = (size_t)-1, used;
+	struct stat st;
+	struct dirent *e;
+	DIR *d;
+
+	if (!allowed_prefix(path))
+		return;
+	copy = kb_xstrdup(path);
+	for (slash = copy;; slash = end) {
+		end = strchr(slash + 1, '/');
+		if (end)
+			*end = '\0';
+		if (stat(copy, &st) < 0)
+			break;		/* copy's last component is missing */
+		if (!end) {		/* it exists: nothing to suggest */
+			free(copy);
+			return;
+		}
+		*end = '/';
+	}
+	*slash = '\0';
+	d = opendir(copy[0] ? copy : "/");
+	while (d && (e = readdir(d)))
+		if (e->d_name[0] != '.' && kb_nearer(slash + 1, e->d_name,
+						     &bestd)) {
+			free(best);
+			best = kb_xstrdup(e->d_name);
+		}
+	if (d)
+		closedir(d);
+	used = strlen(why);
+	if (best && end)
+		kb_fmt(why + used, whylen - used, " (no '%s' in %s; did you "
+		       "mean '%s'?)", slash + 1, copy, best);
+	else if (best)
+		kb_fmt(why + used, whylen - used, " (did you mean '%s'?)",
+		       best);
+	free(best);
+	free(copy);
+}
+
 char *tunable_resolve(const char *path, char *why, size_t whylen)
 {
 	char *real = realpath(path, NULL);
@@ -65,6 +117,8 @@ char *tunable_resolve(const char *path, char *why, size_t whylen)
 		err = errno;
 		kb_fmt(why, whylen, "%s", err == ENOENT ? "does not exist" :
 		       strerror(err));
+		if (err == ENOENT)
+			near_missing(path, why, whylen);
 		errno = err;
 		return NULL;
 	}

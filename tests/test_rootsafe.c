@@ -105,7 +105,7 @@ static pid_t dead_pid(void)
 
 static void test_resolve(void **state)
 {
-	char why[512], *r, *dir = make_tmpdir(), *victim, *via;
+	char why[512], *r, *dir = make_tmpdir(), *victim, *via, *near;
 
 	(void)state;
 	victim = kb_path_join(dir, "victim");
@@ -125,6 +125,28 @@ static void test_resolve(void **state)
 				    sizeof(why)));
 	assert_int_equal(errno, ENOENT);
 	assert_string_equal(why, "does not exist");
+	/* a typo: the name within two edits in its directory, or in the
+	 * directory above the first component missing (a new user's trial:
+	 * "does not exist" alone) */
+	assert_null(tunable_resolve("/proc/sys/vm/dirty_ratoi", why,
+				    sizeof(why)));
+	assert_int_equal(errno, ENOENT);
+	assert_string_equal(why, "does not exist (did you mean "
+			    "'dirty_ratio'?)");
+	assert_null(tunable_resolve("/proc/sys/vmm/dirty_ratio", why,
+				    sizeof(why)));
+	assert_int_equal(errno, ENOENT);
+	assert_string_equal(why, "does not exist (no 'vmm' in /proc/sys; "
+			    "did you mean 'vm'?)");
+	/* nothing near, or outside sysfs and procfs: nothing suggested */
+	assert_null(tunable_resolve("/proc/sys/vm/kbench_xyzzy", why,
+				    sizeof(why)));
+	assert_string_equal(why, "does not exist");
+	near = kb_path_join(dir, "victi");	/* 1 edit from victim */
+	assert_null(tunable_resolve(near, why, sizeof(why)));
+	assert_int_equal(errno, ENOENT);
+	assert_string_equal(why, "does not exist");
+	free(near);
 	/* /proc/sys is allowed, other /proc files are not */
 	r = tunable_resolve("/proc/sys/kernel/ostype", why, sizeof(why));
 	assert_non_null(r);
