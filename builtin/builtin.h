@@ -62,6 +62,15 @@ void kb_bad_option(const char *cmd, const struct option *options,
  * message named what it meant), or none is near. */
 const char *kb_option_near(const struct option *options, const char *word);
 
+/* Before a command reads kernels.conf that -c did not name (given 0):
+ * when conf does not exist, 1 with an error saying it is the default of
+ * -c, where one is described and found, and resume ("-o DIR to resume a
+ * campaign") after ", or " when not NULL; else 0 (it exists, or -c named
+ * it: the loader's own "cannot open" then).  A new user's trial: "cannot open kernels.conf"
+ * outside the checkout said nothing of -c. */
+int kb_default_conf_missing(const char *conf, int given,
+			    const char *resume);
+
 /* report --format (reports/report.h renders each) */
 #define KB_REPORT_FORMATS "text markdown csv json"
 /* report --prefix (reports/report.h report_opts.prefix) */

@@ -114,13 +114,14 @@ int cmd_calibrate(int argc, char **argv)
 	char *end, *defdir = NULL;
 	unsigned long rounds = KB_CALIB_DEFAULT_ROUNDS;
 	struct kb_calibration cal;
-	int o, ret;
+	int o, ret, conf_given = 0;
 
 	optind = 1;
 	while ((o = getopt_long(argc, argv, kb_calibrate_shortopts,
 				kb_calibrate_options, NULL)) != -1) {
 		if (o == 'c') {
 			conf = optarg;
+			conf_given = 1;
 		} else if (o == 'o') {
 			dir = optarg;
 		} else if (o == 'n') {
@@ -142,7 +143,8 @@ int cmd_calibrate(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (kb_no_operands(argc, argv, "calibrate"))
+	if (kb_no_operands(argc, argv, "calibrate") ||
+	    kb_default_conf_missing(conf, conf_given, NULL))
 		return 1;
 	if (!dir)
 		dir = defdir = kb_conf_results_dir(conf, "-calibration");

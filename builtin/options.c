@@ -1,10 +1,13 @@
 /* builtin/options.c - what every command says after getopt_long refused
- * an option (builtin.h). */
+ * an option, or when the default kernels.conf is missing (builtin.h). */
 #include "builtin/builtin.h"
+#include "lib/err.h"
 #include "lib/str.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 const char *kb_option_near(const struct option *options, const char *word)
 {
@@ -41,4 +44,15 @@ void kb_bad_option(const char *cmd, const struct option *options,
 	if (best)
 		fprintf(stderr, "did you mean '--%s'? ", best);
 	fprintf(stderr, "see 'kbench %s --help'\n", cmd);
+}
+
+int kb_default_conf_missing(const char *conf, int given, const char *resume)
+{
+	if (given || access(conf, F_OK) == 0 || errno != ENOENT)
+		return 0;
+	kb_error("no %s in the current directory (the default of -c): give "
+		 "-c FILE (kbench(1) KERNELS.CONF describes it; kbench's "
+		 "source has kernels.conf and examples/*.conf)%s%s", conf,
+		 resume ? ", or " : "", resume ? resume : "");
+	return 1;
 }

@@ -265,7 +265,8 @@ int cmd_plan(int argc, char **argv)
 	if (outdir)
 		return plan_campaign(outdir, conf_given ? conf : NULL, list,
 				     shard_k, shard_n);
-	if (kconf_load(conf, &cfg))
+	if (kb_default_conf_missing(conf, conf_given, NULL) ||
+	    kconf_load(conf, &cfg))
 		return 1;
 	calibrated = calibrate_apply(&cfg, &cal);	/* iterations = auto */
 	/* the target as kbench run would find it, when a variant runs in

@@ -94,7 +94,7 @@ const struct kb_arg_spec kb_run_args[] = {
 int cmd_run(int argc, char **argv)
 {
 	const char *conf = "kernels.conf";
-	char *dir = NULL;
+	char *dir = NULL, *cj;
 	int conf_explicit = 0, retry_failed = 0, o, ret;
 	unsigned shard_k = 0, shard_n = 0;
 
@@ -168,6 +168,15 @@ int cmd_run(int argc, char **argv)
 		}
 	}
 
+	/* a campaign in dir resumes from its own copy of kernels.conf */
+	cj = kb_path_join(dir, "campaign.json");
+	if (!kb_exists(cj) && kb_default_conf_missing(conf, conf_explicit,
+				"-o DIR to resume a campaign")) {
+		free(cj);
+		free(dir);
+		return 1;
+	}
+	free(cj);
 	ret = campaign_run(dir, conf, conf_explicit, retry_failed, shard_k,
 			   shard_n);
 	free(dir);

@@ -496,6 +496,20 @@ check "plan --runs, warmup = 0: key 000 is iteration 1, 001 iteration 2" \
 	"grep -q '/randread-4k/000  (iteration 1)\$' '$tmp/plan-w0' && grep -q '/randread-4k/001  (iteration 2)\$' '$tmp/plan-w0' && ! grep -q '(warm-up w' '$tmp/plan-w0'"
 check "plan --runs, warmup = 2: keys 000 001 are warm-ups w1 w2, 002 is iteration 1" \
 	"grep -q '/randread-4k/000  (warm-up w1)\$' '$tmp/plan-w2' && grep -q '/randread-4k/001  (warm-up w2)\$' '$tmp/plan-w2' && grep -q '/randread-4k/002  (iteration 1)\$' '$tmp/plan-w2'"
+# no -c and no kernels.conf here (a new user's trial outside the
+# checkout: "cannot open kernels.conf" said nothing of -c): run, plan and
+# calibrate name the default and what to give; -o DIR of a campaign needs
+# none, and a -c FILE that is missing keeps the loader's message
+mkdir "$tmp/noconf"
+(cd "$tmp/noconf" && "$KBENCH" run) >/dev/null 2>"$tmp/nc-run.err"; nc1=$?
+(cd "$tmp/noconf" && "$KBENCH" plan) >/dev/null 2>"$tmp/nc-plan.err"; nc2=$?
+(cd "$tmp/noconf" && "$KBENCH" calibrate) >/dev/null 2>"$tmp/nc-cal.err"; nc3=$?
+nc4=0	# the real campaign: plan -o and run -o (nothing left to run)
+[ -n "$campaign" ] && { (cd "$tmp/noconf" && "$KBENCH" plan -o "$campaign" && "$KBENCH" run -q -o "$campaign") >/dev/null 2>&1; nc4=$?; }
+(cd "$tmp/noconf" && "$KBENCH" plan -c nope.conf) >/dev/null 2>"$tmp/nc-c.err"; nc5=$?
+ncmsg="no kernels.conf in the current directory (the default of -c): give -c FILE (kbench(1) KERNELS.CONF describes it; kbench's source has kernels.conf and examples/\*.conf)"
+check "no kernels.conf and no -c: run, plan, calibrate say it is -c's default and what to give (exit 1: $nc1 $nc2 $nc3), run also -o DIR; plan -o DIR and run -o DIR need none ($nc4); -c nope.conf: cannot open ($nc5)" \
+	"[ $nc1 -eq 1 ] && [ $nc2 -eq 1 ] && [ $nc3 -eq 1 ] && [ $nc4 -eq 0 ] && [ $nc5 -eq 1 ] && grep -q \"$ncmsg, or -o DIR to resume a campaign\\$\" '$tmp/nc-run.err' && grep -q \"$ncmsg\\$\" '$tmp/nc-plan.err' && grep -q \"$ncmsg\\$\" '$tmp/nc-cal.err' && grep -q 'cannot open nope.conf: No such file or directory' '$tmp/nc-c.err' && [ -z \"\$(ls -A '$tmp/noconf')\" ]"
 # a campaign directory of an earlier kbench (warmup = 1, runs 000..003)
 cp -r "$repo/tests/data/push/demo" "$tmp/old"
 "$KBENCH" report --layout rounds -f text "$tmp/old" >"$tmp/old.txt" 2>&1
