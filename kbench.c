@@ -38,8 +38,8 @@ static void usage(FILE *f)
 		   "linux-kernel.\n\ncommands:\n");
 	for (c = commands; c->name; c++)
 		fprintf(f, "  %-15s %s\n", c->name, c->summary);
-	fprintf(f, "\n'kbench COMMAND --help' explains a command; "
-		   "man kbench(1) explains them all.\n"
+	fprintf(f, "\n'kbench COMMAND --help' (or 'kbench help COMMAND') "
+		   "explains a command;\nman kbench(1) explains them all.\n"
 		   "kbench --completion bash|zsh prints the shell completion "
 		   "script.\n");
 }
@@ -62,8 +62,20 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
-		usage(stdout);
-		return 0;
+		/* kbench help CMD, as git's: CMD --help (it printed this
+		 * usage, CMD ignored) */
+		char help[] = "--help", *hargv[3] = { argv[2], help, NULL };
+
+		if (argc < 3) {
+			usage(stdout);
+			return 0;
+		}
+		for (c = commands; c->name; c++)
+			if (!strcmp(argv[2], c->name))
+				return c->fn(2, hargv);
+		fprintf(stderr, "kbench: '%s' is not a kbench command; see "
+				"'kbench --help'\n", argv[2]);
+		return 2;
 	}
 	if (!strcmp(argv[1], "--completion"))	/* for make install */
 		return kb_completion(argc - 1, argv + 1, commands);

@@ -319,7 +319,16 @@ static void print_bash_function(FILE *f, const char *name,
 		fprintf(f, "%s%s", first ? "" : " ", c->name);
 		first = 0;
 	}
-	fprintf(f, "' \"$cur\"\n\t\tfi ;;\n");
+	fprintf(f, " help' \"$cur\"\n\t\tfi ;;\n");
+	/* kbench help COMMAND (kbench.c): the commands */
+	fprintf(f, "\thelp)\n\t\t((i == COMP_CWORD - 1)) && _kbench_words '");
+	for (c = cmds, first = 1; c->name; c++) {
+		if (c->internal)
+			continue;
+		fprintf(f, "%s%s", first ? "" : " ", c->name);
+		first = 0;
+	}
+	fprintf(f, "' \"$cur\" ;;\n");
 	for (c = cmds; c->name; c++)
 		if (!c->internal)
 			print_command(f, c);

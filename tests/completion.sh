@@ -52,6 +52,13 @@ check "kbench ru -> run" "[ \"\$r\" = run ]"
 r=$(complete_line "kbench ")
 check "kbench: every command, not the internal guest" \
 	"has \"\$r\" run && has \"\$r\" install-resume && has \"\$r\" compare && ! has \"\$r\" guest"
+r=$(complete_line "kbench he")
+check "kbench he -> help" "[ \"\$r\" = help ]"
+r=$(complete_line "kbench help ")
+check "kbench help: every command, not the internal guest nor help" \
+	"has \"\$r\" run && has \"\$r\" report && ! has \"\$r\" guest && ! has \"\$r\" help"
+r=$(complete_line "kbench help run ")
+check "kbench help run: nothing more" "[ -z \"\$r\" ]"
 r=$(complete_line "kbench run -")
 check "kbench run - lists --config" "has \"\$r\" --config && has \"\$r\" -c && has \"\$r\" --retry-failed"
 r=$(complete_line "kbench run -c ")

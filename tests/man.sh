@@ -119,5 +119,15 @@ for c in $cmds; do
 done
 rm -f "$tmp/badopt.err"
 check "kbench CMD --no-such-option: names it and 'kbench CMD --help' in at most 2 lines, exit non-zero${bad:+ (not:$bad)}" "[ -z '$bad' ]"
+# kbench help CMD, as git's (SYNOPSIS: "kbench help COMMAND"): CMD's
+# --help (a new user's trial: it printed kbench's usage, CMD ignored)
+bad=""
+for c in $cmds; do
+	cmp -s <("$KBENCH" help "$c" 2>&1) <("$KBENCH" "$c" --help 2>&1) || bad="$bad $c"
+done
+"$KBENCH" help no-such-command >/dev/null 2>"$tmp/nohelp.err"
+rc=$?
+check "kbench help CMD prints kbench CMD --help${bad:+ (not:$bad)}; an unknown CMD is exit 2 ($rc), named" \
+	"[ -z '$bad' ] && [ $rc -eq 2 ] && grep -q \"'no-such-command' is not a kbench command\" '$tmp/nohelp.err' && grep -qx '.B kbench help' <<<\"\$(synopsis help)\""
 
 e2e_summary man
