@@ -514,39 +514,51 @@ out:
 	return ret;
 }
 
+/* "FILE:LINE: " of kernels.conf's target = (malloc'd), "FILE: " when
+ * the line is unknown, "" when the file is too. */
+static char *target_where(const struct kb_config *cfg)
+{
+	if (cfg->path && cfg->target_line)
+		return kb_xasprintf("%s:%d: ", cfg->path, cfg->target_line);
+	return cfg->path ? kb_xasprintf("%s: ", cfg->path) : kb_xstrdup("");
+}
+
 /* file:PATH: a regular file, or a new one in an existing directory.
  * 0 or -errno (said). */
 static int check_file(const struct kb_config *cfg, const struct kb_target *t)
 {
 	struct stat st;
-	char *parent, *slash;
+	char *parent, *slash, *where = target_where(cfg);
 	int ret = 0;
 
 	if (stat(t->path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		kb_error("%s: target = file:%s: %s is %s, not a file; %s",
-			 cfg->path, t->path, t->path,
+		kb_error("%starget = file:%s: %s is %s, not a file; %s",
+			 where, t->path, t->path,
 			 S_ISBLK(st.st_mode) ? "a block device" :
 			 S_ISDIR(st.st_mode) ? "a directory" :
 			 "not a regular file", S_ISBLK(st.st_mode) ?
 			 "a device is target = /dev/NAME (checked: not in "
 			 "use, not mounted)" : "name a file, or a new one");
+		free(where);
 		return -EINVAL;
 	}
-	if (stat(t->path, &st) == 0)
+	if (stat(t->path, &st) == 0) {
+		free(where);
 		return 0;
+	}
 	parent = kb_xstrdup(t->path);
 	slash = strrchr(parent, '/');
 	if (slash)
 		slash[slash == parent] = '\0';	/* "/f" -> "/" */
 	if (slash && (stat(parent, &st) < 0 || !S_ISDIR(st.st_mode))) {
-		kb_error("%s: target = file:%s: its directory %s %s; kbench "
+		kb_error("%starget = file:%s: its directory %s %s; kbench "
 			 "creates the file, not the directories above it",
-			 cfg->path ? cfg->path : "kernels.conf", t->path,
-			 parent, stat(parent, &st) < 0 ? "does not exist" :
+			 where, t->path, parent, stat(parent, &st) < 0 ? "does not exist" :
 			 "is not a directory");
 		ret = -ENOENT;
 	}
 	free(parent);
+	free(where);
 	return ret;
 }
 
@@ -614,9 +626,7 @@ int target_file_overwrite_check(const struct kb_config *cfg,
 		free(text);
 		if (!w)
 			continue;
-		char *where = cfg->path && cfg->target_line ?
-			kb_xasprintf("%s:%d: ", cfg->path, cfg->target_line) :
-			kb_xstrdup("");
+		char *where = target_where(cfg);
 
 		kb_error("%starget = file:%s exists (%lld bytes) and "
 			 "kbench did not create it (the files it creates carry "
@@ -793,9 +803,7 @@ int target_open(const struct kb_config *cfg, const char *dir,
 	}
 	switch (t->kind) {
 	case KB_TARGET_DEVICE:
-		where = cfg->path && cfg->target_line ?
-			kb_xasprintf("%s:%d: ", cfg->path, cfg->target_line) :
-			kb_xstrdup("");
+		where = target_where(cfg);
 		t->path = kb_xstrdup(cfg->target);
 		ret = open_device(t, where);
 		free(where);
@@ -835,9 +843,7 @@ int target_check(const struct kb_config *cfg)
 		return 0;
 	t.path = cfg->target;
 	if (cfg->target_kind == KB_TARGET_DEVICE) {
-		where = cfg->path && cfg->target_line ?
-			kb_xasprintf("%s:%d: ", cfg->path, cfg->target_line) :
-			kb_xstrdup("");
+		where = target_where(cfg);
 		ret = check_device(&t, where, &st);
 		free(where);
 	} else if (cfg->target_kind == KB_TARGET_FILE) {

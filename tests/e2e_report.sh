@@ -510,6 +510,15 @@ nc4=0	# the real campaign: plan -o and run -o (nothing left to run)
 ncmsg="no kernels.conf in the current directory (the default of -c): give -c FILE (kbench(1) KERNELS.CONF describes it; kbench's source has kernels.conf and examples/\*.conf)"
 check "no kernels.conf and no -c: run, plan, calibrate say it is -c's default and what to give (exit 1: $nc1 $nc2 $nc3), run also -o DIR; plan -o DIR and run -o DIR need none ($nc4); -c nope.conf: cannot open ($nc5)" \
 	"[ $nc1 -eq 1 ] && [ $nc2 -eq 1 ] && [ $nc3 -eq 1 ] && [ $nc4 -eq 0 ] && [ $nc5 -eq 1 ] && grep -q \"$ncmsg, or -o DIR to resume a campaign\\$\" '$tmp/nc-run.err' && grep -q \"$ncmsg\\$\" '$tmp/nc-plan.err' && grep -q \"$ncmsg\\$\" '$tmp/nc-cal.err' && grep -q 'cannot open nope.conf: No such file or directory' '$tmp/nc-c.err' && [ -z \"\$(ls -A '$tmp/noconf')\" ]"
+# a file: target kbench cannot make or use: the message names
+# kernels.conf's line, as every other target error (a new user's trial:
+# "ft.conf: target = ..." without it)
+printf '[global]\njobs = randread-4k\nprofiles = %s\ntarget = file:%s/no-such-dir/t\n[running]\nmethod = local\n' "$repo/profiles" "$tmp" >"$tmp/ft1.conf"
+printf '[global]\njobs = randread-4k\nprofiles = %s\ntarget = file:%s\n[running]\nmethod = local\n' "$repo/profiles" "$tmp" >"$tmp/ft2.conf"
+"$KBENCH" plan -c "$tmp/ft1.conf" >/dev/null 2>"$tmp/ft1.err"; ft1=$?
+"$KBENCH" plan -c "$tmp/ft2.conf" >/dev/null 2>"$tmp/ft2.err"; ft2=$?
+check "plan, file: target in no directory or a directory: exit 1 ($ft1 $ft2), kernels.conf's line named" \
+	"[ $ft1 -eq 1 ] && [ $ft2 -eq 1 ] && grep -q '^kbench: error: $tmp/ft1.conf:4: target = file:$tmp/no-such-dir/t: its directory $tmp/no-such-dir does not exist' '$tmp/ft1.err' && grep -q '^kbench: error: $tmp/ft2.conf:4: target = file:$tmp: $tmp is a directory, not a file' '$tmp/ft2.err'"
 # a campaign directory of an earlier kbench (warmup = 1, runs 000..003)
 cp -r "$repo/tests/data/push/demo" "$tmp/old"
 "$KBENCH" report --layout rounds -f text "$tmp/old" >"$tmp/old.txt" 2>&1
