@@ -97,6 +97,8 @@ struct parser {
 	/* line where each kconf_opts[] key was set: [global] keys for the
 	 * file, variant keys for the current section */
 	int seen[KCONF_MAX_OPTS];
+	int global_hint;	/* the line of the variant section whose
+				 * name was said to be a misspelt [global] */
 };
 
 static void perr(struct parser *p, int line, const char *fmt, ...)
@@ -1978,6 +1980,28 @@ static int named_in(const char *key, enum section sec)
 	return 0;
 }
 
+/* After "'KEY' belongs in [global], not in a variant section": when the
+ * section's name is [global] misspelt ([globl], [Global]; within two
+ * edits, or another case) and no [global] came before it, " ([globl]
+ * is read as a variant: did you mean [global]?)", once per section; else
+ * "" (a new user's trial: three lines said each key of [globl] belongs
+ * in [global], none why). */
+static const char *global_typo(struct parser *p)
+{
+	static char hint[160];
+	size_t d = (size_t)-1;
+	const char *name = p->var ? p->var->name : NULL;
+
+	if (p->sec != SEC_VARIANT || !name || p->global_line ||
+	    p->global_hint == p->var->line ||
+	    (strcasecmp(name, "global") && !kb_nearer(name, "global", &d)))
+		return "";
+	p->global_hint = p->var->line;
+	kb_fmt(hint, sizeof(hint), " ([%s] is read as a variant: did you mean "
+	       "[global]?)", name);
+	return hint;
+}
+
 static void unknown_key(struct parser *p, const char *key)
 {
 	enum section other = p->sec == SEC_GLOBAL ? SEC_VARIANT : SEC_GLOBAL;
@@ -1988,7 +2012,8 @@ static void unknown_key(struct parser *p, const char *key)
 	if (named_in(key, other)) {
 		perr(p, p->line, other == SEC_VARIANT ?
 		     "'%s' belongs in a variant section such as [running], not [global]" :
-		     "'%s' belongs in [global], not in a variant section", key);
+		     "'%s' belongs in [global], not in a variant section%s", key,
+		     other == SEC_VARIANT ? "" : global_typo(p));
 		return;
 	}
 	n = opt_names(p->sec, names);
@@ -2082,8 +2107,8 @@ static void handle_key(struct parser *p, char *key, char *raw)
 	if (k >= 0) {
 		o = &kconf_opts[k];
 		if (o->sec != p->sec) {
-			perr(p, p->line, "'%s' belongs in [global], not in a variant section",
-			     o->name);
+			perr(p, p->line, "'%s' belongs in [global], not in a "
+			     "variant section%s", o->name, global_typo(p));
 			return;
 		}
 		if (!*name) {

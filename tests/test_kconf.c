@@ -930,6 +930,20 @@ static void test_err_unknown_key(void **state)
 		     "bad.conf:4: 'runtime' belongs in [global]");
 	expect_error(GLOBAL_OK VARIANT_OK "tunable NM = queue/nomerges: 0\n",
 		     "bad.conf:4: 'tunable' belongs in [global]");
+	/* [global] misspelt (a new user's trial: each of its keys said
+	 * to belong in [global], none why): said once, on the first; a
+	 * variant after [global] is not one */
+	expect_errors("[globl]\njobs = randread-4k\ntarget = loop:64M\n"
+		      VARIANT_OK, 3, "bad.conf:2: 'jobs' belongs in [global], "
+		      "not in a variant section ([globl] is read as a variant: "
+		      "did you mean [global]?)\n");
+	expect_errors("[GLOBAL]\niterations = 2\n" VARIANT_OK, 2,
+		      "bad.conf:2: 'iterations' belongs in [global], not in a "
+		      "variant section ([GLOBAL] is read as a variant: did you "
+		      "mean [global]?)\n");
+	expect_error(GLOBAL_OK "[local]\nmethod = local\nruntime = 5\n",
+		     "bad.conf:5: 'runtime' belongs in [global], not in a "
+		     "variant section\n");
 }
 
 static void test_err_duplicate_key(void **state)
