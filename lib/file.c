@@ -278,8 +278,24 @@ int kb_write_atomic_opt(const char *path, const void *buf, size_t len,
 
 	fd = kb_open_new(tmp);
 	if (fd < 0) {
+		/* path, as the user named it, not its temporary name; a
+		 * missing directory said (a new user's trial: "report -o
+		 * out/r.md" said "cannot create out/r.md.tmp.17558: No such
+		 * file or directory") */
+		char *dir = kb_xstrdup(path), *slash = strrchr(dir, '/');
+
 		ret = -errno;
-		kb_error("cannot create %s: %s", tmp, strerror(errno));
+		if (slash)
+			slash[slash == dir] = '\0';
+		if (ret == -ENOENT && slash && !kb_exists(dir))
+			kb_error("cannot create %s: its directory %s does not "
+				 "exist", path, dir);
+		else if (ret == -EEXIST || ret == -ELOOP)	/* planted */
+			kb_error("cannot create %s: its temporary %s: %s",
+				 path, tmp, strerror(-ret));
+		else
+			kb_error("cannot create %s: %s", path, strerror(-ret));
+		free(dir);
 		goto out;
 	}
 	while (len) {
@@ -307,8 +323,12 @@ int kb_write_atomic_opt(const char *path, const void *buf, size_t len,
 	}
 	if (rename(tmp, path) < 0) {
 		ret = -errno;
-		kb_error("cannot rename %s to %s: %s", tmp, path,
-			 strerror(errno));
+		if (ret == -EISDIR || ret == -ENOTDIR)	/* -o DIR, -o F/ */
+			kb_error("cannot write %s: it names a directory; give "
+				 "a file's name", path);
+		else
+			kb_error("cannot rename %s to %s: %s", tmp, path,
+				 strerror(-ret));
 		unlink(tmp);
 		goto out;
 	}

@@ -519,6 +519,15 @@ printf '[global]\njobs = randread-4k\nprofiles = %s\ntarget = file:%s\n[running]
 "$KBENCH" plan -c "$tmp/ft2.conf" >/dev/null 2>"$tmp/ft2.err"; ft2=$?
 check "plan, file: target in no directory or a directory: exit 1 ($ft1 $ft2), kernels.conf's line named" \
 	"[ $ft1 -eq 1 ] && [ $ft2 -eq 1 ] && grep -q '^kbench: error: $tmp/ft1.conf:4: target = file:$tmp/no-such-dir/t: its directory $tmp/no-such-dir does not exist' '$tmp/ft1.err' && grep -q '^kbench: error: $tmp/ft2.conf:4: target = file:$tmp: $tmp is a directory, not a file' '$tmp/ft2.err'"
+# -o where no file can be written: the name given, not its temporary
+# one (a new user's trial: "cannot create out/r.md.tmp.17558: No such
+# file or directory", "cannot rename out.tmp.21902 to out: Is a directory")
+mkdir "$tmp/odir"
+"$KBENCH" report -o "$tmp/no-such-dir/r.md" --from-json "$fixture" 2>"$tmp/o1.err"; o1=$?
+"$KBENCH" report -o "$tmp/odir" --from-json "$fixture" 2>"$tmp/o2.err"; o2=$?
+"$KBENCH" report -o "$tmp/odir/" --from-json "$fixture" 2>"$tmp/o3.err"; o3=$?
+check "report -o in a missing directory, or naming a directory: exit 2 ($o1 $o2 $o3), the name given and why, no temporary left" \
+	"[ $o1 -eq 2 ] && [ $o2 -eq 2 ] && [ $o3 -eq 2 ] && grep -qx 'kbench: error: cannot create $tmp/no-such-dir/r.md: its directory $tmp/no-such-dir does not exist' '$tmp/o1.err' && grep -qx \"kbench: error: cannot write $tmp/odir: it names a directory; give a file's name\" '$tmp/o2.err' && grep -qx \"kbench: error: cannot write $tmp/odir/: it names a directory; give a file's name\" '$tmp/o3.err' && [ -z \"\$(ls -A '$tmp/odir')\" ] && ! ls '$tmp' | grep -q 'odir.tmp'"
 # a campaign directory of an earlier kbench (warmup = 1, runs 000..003)
 cp -r "$repo/tests/data/push/demo" "$tmp/old"
 "$KBENCH" report --layout rounds -f text "$tmp/old" >"$tmp/old.txt" 2>&1
