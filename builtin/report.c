@@ -110,7 +110,8 @@ static void usage(FILE *f)
 "                      parameter (numjobs)\n"
 "      --prefix WHAT   the values of the rounds, scaling, mmtests and\n"
 "                      --rows/--cols tables, and the variants table's\n"
-"                      mean and +- columns: none (default): in the\n"
+"                      mean and +- columns (default: the campaign's\n"
+"                      kernels.conf prefix =, else none): none: in the\n"
 "                      metric's unit (4310000.00 IOPS, 681574.40 KiB/s);\n"
 "                      auto: one prefix per table (per metric in the\n"
 "                      variants table), the smallest that writes its\n"
@@ -489,14 +490,14 @@ int cmd_report(int argc, char **argv)
 				goto out;
 			break;
 		case 'x':
-			if (!strcmp(optarg, "auto")) {
-				opts.prefix = KB_PREFIX_AUTO;
-			} else if (!strcmp(optarg, "none")) {
-				opts.prefix = KB_PREFIX_NONE;
-			} else {
+			/* wins over kernels.conf's prefix = (the
+			 * campaign's, KB_PREFIX_CAMPAIGN) */
+			opts.prefix = report_prefix_word(optarg);
+			if (opts.prefix < 0) {
 				kb_error("--prefix '%s': unknown (choose auto: "
 					 "4310k IOPS, MiB/s, us; or none: the "
-					 "metric's own unit, the default)",
+					 "metric's own unit, the default unless "
+					 "kernels.conf says prefix = auto)",
 					 optarg);
 				goto out;
 			}

@@ -1398,6 +1398,20 @@ static void set_layouts(struct parser *p, const char *val)
 	free(copy);
 }
 
+/* prefix = auto|none: how the report tables write their values
+ * (kbench report --prefix, which wins over it) */
+static void set_prefix(struct parser *p, const char *val)
+{
+	if (!strcmp(val, "auto"))
+		p->cfg->prefix_auto = 1;
+	else if (!strcmp(val, "none"))
+		p->cfg->prefix_auto = 0;
+	else
+		perr(p, p->line,
+		     "prefix = '%s': expected auto (4310k IOPS, MiB/s, us) or none (the metric's own unit, the default)",
+		     val);
+}
+
 /* 1 for the URLs push/fetch.h downloads (http, https, file) */
 static int is_url(const char *s)
 {
@@ -1661,6 +1675,8 @@ static const struct kconf_opt kconf_opts[] = {
 	  "iterations = auto: the metrics whose CIs decide (e.g. read.iops; default: every compared metric)" },
 	G_FUNC("layouts", set_layouts,
 	       "extra tables in the reports: variants, profile, time, rounds, scaling, mmtests, lkp"),
+	G_FUNC("prefix", set_prefix,
+	       "the reports' values: none (default: the metric's unit) or auto (4310k IOPS, MiB/s, us); kbench report --prefix wins"),
 	{ "accel", SEC_GLOBAL, KT_ACCEL, G_OFF(accel), 0, 0, 0, NULL, NULL,
 	  "vm variants: auto (default), kvm or tcg" },
 	{ "kvm_probe_timeout", SEC_GLOBAL, KT_DURATION,

@@ -21,6 +21,8 @@
  *   profiles = profiles     ; directory holding the job files (default:
  *                           ; see kconf_find_profiles)
  *   layouts = rounds        ; more tables in report.txt/.md (seed 002's)
+ *   prefix = auto           ; their values as 4310k IOPS, MiB/s, us
+ *                           ; (kbench report --prefix; default none)
  *   profile = cycles,dcm    ; perf record -a sampling (collect_profile.c)
  *   profile_runs = 1        ; profiling runs per configuration, job, round
  *   profile_during = profiling-runs ; or counted-runs (see below)
@@ -276,6 +278,11 @@ struct kb_config {
 #define KB_MAX_LAYOUTS 8
 	char *layouts[KB_MAX_LAYOUTS];
 	size_t nlayouts;
+	/* prefix = auto|none (default none): 1 for auto, the reports'
+	 * values scaled as `kbench report --prefix auto` does (k/M on IOPS
+	 * and counts, MiB/s, us: reports/table.h struct kb_scale), in
+	 * report.txt/.md and in `kbench report` without --prefix */
+	int prefix_auto;
 	struct kb_tunable tunables[KB_MAX_TUNABLES];
 	size_t ntunables;
 	struct kb_variant variants[KB_MAX_VARIANTS];

@@ -2113,7 +2113,7 @@ int kb_report_build(const struct kb_rmodel *m, const struct report_opts *opts,
 	c.rm = m;
 	c.camp = &m->campaign;
 	c.an = &m->analysis;
-	c.prefix = opts ? opts->prefix : KB_PREFIX_NONE;
+	c.prefix = report_prefix(opts, m);
 
 	if (opts && opts->metrics) {
 		for (nm = 0; opts->metrics[nm]; nm++) {

@@ -1086,7 +1086,7 @@ int layout_job_tables(const struct kb_rmodel *m, const struct kb_analysis *an,
 		      const struct report_opts *opts, struct kb_report_job *j)
 {
 	struct lctx c = { m, an, rows, NULL, KB_RMODEL_NONE, 0, job, metric,
-			  opts->prefix };
+			  report_prefix(opts, m) };
 	const char *name = opts->layout ? opts->layout : "pivot";
 	size_t i;
 	int ret = -EINVAL;

@@ -99,6 +99,25 @@ void report_opts_init(struct report_opts *opts)
 {
 	memset(opts, 0, sizeof(*opts));
 	opts->show_cpu_table = 1;
+	opts->prefix = KB_PREFIX_CAMPAIGN;
+}
+
+int report_prefix_word(const char *word)
+{
+	if (word && !strcmp(word, "auto"))
+		return KB_PREFIX_AUTO;
+	if (word && !strcmp(word, "none"))
+		return KB_PREFIX_NONE;
+	return -1;
+}
+
+int report_prefix(const struct report_opts *opts, const struct kb_rmodel *m)
+{
+	if (opts && opts->prefix != KB_PREFIX_CAMPAIGN)
+		return opts->prefix == KB_PREFIX_AUTO ? KB_PREFIX_AUTO :
+		       KB_PREFIX_NONE;
+	return report_prefix_word(m->campaign.prefix) == KB_PREFIX_AUTO ?
+	       KB_PREFIX_AUTO : KB_PREFIX_NONE;
 }
 
 int report_render(FILE *out, const struct kb_rmodel *m, const char *format,

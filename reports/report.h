@@ -41,12 +41,15 @@ struct report_opts {
 	 * "rounds", "scaling", "mmtests", "lkp", or "pivot" for rows/cols */
 	const char *layout;
 	const char *rows, *cols;	/* dimensions (reports/layout.h) */
-	/* KB_PREFIX_NONE (0, the default): values in the metric's own
-	 * unit; KB_PREFIX_AUTO: the value tables of the rounds, scaling,
+	/* KB_PREFIX_NONE: values in the metric's own unit;
+	 * KB_PREFIX_AUTO: the value tables of the rounds, scaling,
 	 * mmtests and pivot layouts, and the variants table's mean and ±
 	 * columns, scaled as kernel developers post them (k/M/G on IOPS
 	 * and counts, MiB/s, us, ...: reports/table.h struct kb_scale);
-	 * csv and json are never scaled */
+	 * KB_PREFIX_CAMPAIGN (the default, --prefix not given): the
+	 * campaign's kernels.conf prefix = (campaign.prefix), AUTO for
+	 * "auto", else NONE (report_prefix()); csv and json are never
+	 * scaled */
 	int prefix;
 	/* markdown: plot images to embed (reports/plots.h), as written by
 	 * plots_write() into plots_dir and linked as plots_href/NAME (a
@@ -57,12 +60,24 @@ struct report_opts {
 	int full_markdown;
 };
 
-enum { KB_PREFIX_NONE = 0, KB_PREFIX_AUTO };
+enum { KB_PREFIX_NONE = 0, KB_PREFIX_AUTO, KB_PREFIX_CAMPAIGN };
+
+/* --prefix's word: KB_PREFIX_AUTO for "auto", KB_PREFIX_NONE for
+ * "none", -1 for anything else (the caller names it). */
+int report_prefix_word(const char *word);
+
+/* The prefix the tables of m are written with under opts (NULL: the
+ * defaults): opts->prefix, or with KB_PREFIX_CAMPAIGN that of m's
+ * campaign (kernels.conf prefix = auto, results campaign.prefix; for
+ * merged campaigns the first's), KB_PREFIX_NONE when it has none.
+ * KB_PREFIX_NONE or KB_PREFIX_AUTO. */
+int report_prefix(const struct report_opts *opts, const struct kb_rmodel *m);
 
 /* Widest line of the text format. */
 #define REPORT_TEXT_WIDTH 80
 
-/* Set *opts to the defaults (metrics NULL, show_cpu_table 1). */
+/* Set *opts to the defaults (metrics NULL, show_cpu_table 1, prefix
+ * KB_PREFIX_CAMPAIGN). */
 void report_opts_init(struct report_opts *opts);
 
 /* Render the model m to out in format "text", "markdown", "csv" (RFC

@@ -464,6 +464,7 @@ void kb_rcampaign__fill(struct kb_rcampaign *c, json_t *results)
 	rules_fill(&c->disturbed_rules, json_object_get(camp, "disturbed"));
 	shards_fill(c, camp);
 	strs_of(&c->layouts, json_object_get(camp, "layouts"));
+	c->prefix = kb_jstr(camp, "prefix");
 	superseded_fill(c, json_object_get(results, "superseded"));
 	c->exclude_disturbed = json_is_true(json_object_get(json_object_get(
 		results, "analysis_options"), "exclude_disturbed"));

@@ -240,6 +240,10 @@ struct kb_rcampaign {
 	size_t njob_hosts;
 	struct kb_rstrs layouts;	/* campaign.layouts (kernels.conf
 					 * layouts = rounds ...) */
+	/* campaign.prefix (kernels.conf prefix = auto): "auto", the
+	 * reports' values scaled unless --prefix says otherwise
+	 * (reports/report.h KB_PREFIX_CAMPAIGN); NULL: none */
+	const char *prefix;
 	size_t nsuperseded;		/* results["superseded"]: runs run
 					 * again (retry_disturbed) */
 	size_t nsuperseded_failed;	/* of those, the failed runs that

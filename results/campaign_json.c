@@ -235,6 +235,8 @@ static json_t *campaign_section(const struct results_campaign_doc *d)
 			json_array_append_new(l, json_string(cfg->layouts[i]));
 		json_object_set_new(ret, "layouts", l);
 	}
+	if (cfg->prefix_auto)	/* reports/report.h KB_PREFIX_CAMPAIGN */
+		json_object_set_new(ret, "prefix", json_string("auto"));
 	return ret;
 }
 

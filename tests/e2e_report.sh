@@ -77,6 +77,27 @@ if [ -n "$campaign" ]; then
 		-o "$tmp/again.json"
 	check "an export re-exports to the same runs and comparisons" \
 		"[ \"\$(jq -S '.runs, .comparisons' '$tmp/again.json')\" = \"\$(jq -S '.runs, .comparisons' '$campaign/results.json')\" ]"
+	# kernels.conf prefix = auto (one 1 s run a configuration): the
+	# runner's report.txt and `kbench report DIR` scale the variants
+	# table's mean ("45.12k"); --prefix none wins (plain IOPS)
+	sed -e 's/^iterations = 2$/iterations = 1/' \
+	    -e 's/^runtime = 1$/runtime = 1\nprefix = auto/' "$tmp/r.conf" \
+	    >"$tmp/prefix.conf"
+	"$KBENCH" run -q -c "$tmp/prefix.conf" -o "$tmp/cpfx" >/dev/null \
+		2>"$tmp/pfx.err"
+	rc1=$?
+	"$KBENCH" report "$tmp/cpfx" >"$tmp/pfx-auto.txt" 2>>"$tmp/pfx.err"
+	rc2=$?
+	"$KBENCH" report --prefix none "$tmp/cpfx" >"$tmp/pfx-none.txt" \
+		2>>"$tmp/pfx.err"
+	rc3=$?
+	mean_of() {	# FILE: the NM=0 row's mean
+		awk '$1 == "running" && $2 == "0" { print $3; exit }' "$1"
+	}
+	m1=$(mean_of "$tmp/cpfx/report.txt"); m2=$(mean_of "$tmp/pfx-auto.txt")
+	m3=$(mean_of "$tmp/pfx-none.txt"); m4=$(mean_of "$campaign/report.txt")
+	check "prefix = auto: report.txt and kbench report scale the mean ($m1, $m2), --prefix none does not ($m3), nor a campaign without it ($m4) (rc $rc1 $rc2 $rc3)" \
+		"[ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [ $rc3 -eq 0 ] && grep -q '\"prefix\": \"auto\"' '$tmp/cpfx/campaign.json' && [[ '$m1' =~ ^[0-9.]+[kM]\$ ]] && [ '$m1' = '$m2' ] && [[ '$m3' =~ ^[0-9]+\\.[0-9]+\$ ]] && [[ '$m4' =~ ^[0-9]+\\.[0-9]+\$ ]]"
 	# another of the campaign's files given for results.json: said so,
 	# not "damaged"; a missing file without jansson's -1:-1
 	"$KBENCH" report --from-json "$campaign/state.json" >/dev/null 2>"$tmp/fj1.err"

@@ -672,6 +672,44 @@ static void test_job_hosts(void)
 /* Every list key takes names separated by commas and/or blanks and
  * refuses an empty item, as the command line's lists do: a trailing
  * comma in target_metrics = was passed over (a break-it trial) */
+/* prefix = auto|none (the reports' values, kbench report --prefix's
+ * default): none unless given; a bad value or a variant section named
+ * with FILE:LINE */
+static void test_prefix(void **state)
+{
+	static const struct {
+		const char *val;
+		int want;
+	} ok[] = { { NULL, 0 }, { "auto", 1 }, { "none", 0 } };
+	struct kb_config cfg;
+	size_t i;
+	char *msg, *text;
+
+	(void)state;
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		text = kb_xasprintf(GLOBAL_OK "%s%s%s" VARIANT_OK,
+				    ok[i].val ? "prefix = " : "",
+				    ok[i].val ? ok[i].val : "",
+				    ok[i].val ? "\n" : "");
+		assert_int_equal(parse_text(text, &cfg, &msg), 0);
+		assert_string_equal(msg, "");
+		assert_int_equal(cfg.prefix_auto, ok[i].want);
+		free(msg);
+		free(text);
+		kconf_free(&cfg);
+	}
+	expect_error(GLOBAL_OK "prefix = Auto\n" VARIANT_OK,
+		     "bad.conf:3: prefix = 'Auto': expected auto (4310k IOPS, "
+		     "MiB/s, us) or none (the metric's own unit, the default)");
+	expect_error(GLOBAL_OK "prefix = auto none\n" VARIANT_OK,
+		     "bad.conf:3: prefix = 'auto none': expected auto");
+	expect_error(GLOBAL_OK "prefix =\n" VARIANT_OK,
+		     "bad.conf:3: 'prefix' has no value");
+	expect_error(GLOBAL_OK VARIANT_OK "prefix = auto\n",
+		     "bad.conf:4: 'prefix' belongs in [global], not in a "
+		     "variant section");
+}
+
 static void test_err_list_empty_item(void **state)
 {
 	struct kb_config cfg;
@@ -1574,6 +1612,7 @@ int main(void)
 		cmocka_unit_test(test_err_all_reported),
 		cmocka_unit_test(test_disturbed_keys),
 		cmocka_unit_test(test_err_field_inputs),
+		cmocka_unit_test(test_prefix),
 		cmocka_unit_test(test_err_list_empty_item),
 	};
 

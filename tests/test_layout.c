@@ -795,6 +795,62 @@ static void test_prefix_rounds_seed002(void **state)
 	json_decref(res);
 }
 
+/* kernels.conf prefix = auto (campaign.prefix "auto"): the tables are
+ * scaled without --prefix (report_opts_init()'s KB_PREFIX_CAMPAIGN), as
+ * with --prefix auto, and --prefix none wins over it; a campaign
+ * without it, or with "none", stays in the metric's unit. */
+static void test_prefix_from_campaign(void **state)
+{
+	static const double v[3][3] = {
+		{ 4310123, 4295456, 4217789 },
+		{ 4265321, 4327654, 4213987 },
+		{ 4355000, 4236499, 4315501 },
+	};
+	static const char *const layouts[] = { "rounds", "variants", NULL };
+	json_t *res = fixture_values("read.iops", v);
+	json_t *camp = json_object_get(res, "campaign");
+	struct report_opts o;
+	char *dflt, *want, *none, *plain;
+	size_t l;
+	int ret;
+
+	(void)state;
+	for (l = 0; l < sizeof(layouts) / sizeof(layouts[0]); l++) {
+		report_opts_init(&o);
+		o.layout = layouts[l];
+		json_object_del(camp, "prefix");
+		plain = render(res, "text", &o, &ret);	/* no prefix = */
+		assert_int_equal(ret, 0);
+		json_object_set_new(camp, "prefix", json_string("none"));
+		dflt = render(res, "text", &o, &ret);
+		assert_int_equal(ret, 0);
+		assert_string_equal(dflt, plain);
+		free(dflt);
+		json_object_set_new(camp, "prefix", json_string("auto"));
+		dflt = render(res, "text", &o, &ret);
+		assert_int_equal(ret, 0);
+		o.prefix = KB_PREFIX_AUTO;	/* --prefix auto */
+		want = render(res, "text", &o, &ret);
+		assert_int_equal(ret, 0);
+		o.prefix = KB_PREFIX_NONE;	/* --prefix none */
+		none = render(res, "text", &o, &ret);
+		assert_int_equal(ret, 0);
+		assert_string_equal(dflt, want);
+		assert_string_not_equal(dflt, plain);
+		assert_string_equal(none, plain);
+		if (layouts[l] && !strcmp(layouts[l], "rounds")) {
+			assert_non_null(strstr(dflt, " 4310k "));
+			assert_null(strstr(plain, " 4310k "));
+			assert_non_null(strstr(plain, " 4310123.00 "));
+		}
+		free(dflt);
+		free(want);
+		free(none);
+		free(plain);
+	}
+	json_decref(res);
+}
+
 /* Seed 003's sequential write bandwidth (GB/s: 0.17 0.33 0.50 for 1-3
  * MSAs) as the scaling layout by NM: in MiB/s, the unit named once in
  * the title, not on each cell; 100 times that (an NVMe array's) in
@@ -1131,6 +1187,7 @@ int main(void)
 		cmocka_unit_test(test_lkp_long_names),
 		cmocka_unit_test(test_rounds_average_is_mean),
 		cmocka_unit_test(test_prefix_rounds_seed002),
+		cmocka_unit_test(test_prefix_from_campaign),
 		cmocka_unit_test(test_prefix_scaling_seed003),
 		cmocka_unit_test(test_prefix_mixed_magnitudes),
 		cmocka_unit_test(test_small_values_not_zero),
