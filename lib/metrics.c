@@ -62,6 +62,9 @@ const struct kb_metric_def kb_metrics[] = {
 	  "fio's user CPU, percent of one CPU, mean over jobs (usr_cpu)" },
 	{ "fio.sys_cpu_pct", "%", KB_LOWER_BETTER, "fio sys%",
 	  "fio's system CPU, percent of one CPU, mean over jobs (sys_cpu)" },
+	{ "fio.total_ios", "count", KB_NEUTRAL, "fio I/Os",
+	  "I/Os fio issued: reads + writes + trims, summed over the jobs "
+	  "(fio JSON total_ios, \"IO issued rwts: total=\" without syncs)" },
 
 	{ "cpu.user_pct", "%", KB_LOWER_BETTER, "user%",
 	  "/proc/stat user time during the run, percent of the machine" },

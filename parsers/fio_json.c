@@ -68,7 +68,10 @@ struct lat_mean {
 };
 
 struct dir_stat {
+	int seen;		/* the job has the direction's block */
 	int has_io;
+	int has_total;		/* total_ios read (possible: >= 0) */
+	double total_ios;	/* I/Os fio issued (its total_ios) */
 	double iops;
 	double bw_kib;
 	int bad_iops;		/* impossible value: the metric is dropped */
@@ -559,6 +562,9 @@ static json_t *parse_dir(struct ctx *c, const char *dname, const json_t *d,
 		      c->jobname, dname, total);
 		have_total = 0;
 	}
+	s->seen = 1;
+	s->has_total = have_total;
+	s->total_ios = have_total ? total : 0;
 	clat = lat_block(d, "clat", &mult);
 	num(d, "io_bytes", &io);
 	if (have_total)
@@ -1049,6 +1055,42 @@ static int aggregate_percentiles(struct ctx *c, struct job_stat *js,
 	return any;
 }
 
+/* fio.total_ios: the I/Os fio issued over the jobs, reads + writes +
+ * trims (each block's total_ios, fio's "IO issued rwts: total=" without
+ * the syncs), or the "mixed" blocks' when none of those did I/O
+ * (unified_rw_reporting=mixed; =both has both: not counted twice).
+ * Absent when a block that did I/O lacks total_ios (fio 2.x before it
+ * wrote it) or had an impossible one (said by parse_dir()): a sum
+ * without a job's count would be a guess. */
+static void total_ios_metric(const struct job_stat *js, size_t njobs,
+			     json_t *m)
+{
+	double sum[2] = { 0, 0 };	/* [0] read/write/trim, [1] mixed */
+	int any[2] = { 0, 0 }, missing[2] = { 0, 0 }, d, k;
+	size_t j;
+
+	for (j = 0; j < njobs; j++)
+		for (d = 0; d < NR_DIRS; d++) {
+			const struct dir_stat *s = &js[j].dir[d];
+
+			k = d == DIR_MIXED;
+			if (!s->seen)
+				continue;
+			if (!s->has_total) {
+				/* no count: fine only where it did no I/O */
+				missing[k] |= s->has_io;
+				any[k] |= s->has_io;
+				continue;
+			}
+			sum[k] += s->total_ios;
+			any[k] |= s->total_ios > 0;
+		}
+	k = any[0] ? 0 : any[1] ? 1 : -1;
+	if (k >= 0 && !missing[k])	/* a count, as disk.ios */
+		json_object_set_new(m, "fio.total_ios",
+				    json_integer((json_int_t)sum[k]));
+}
+
 static void aggregate(struct ctx *c, struct job_stat *js, size_t njobs,
 		      json_t *m)
 {
@@ -1115,6 +1157,7 @@ static void aggregate(struct ctx *c, struct job_stat *js, size_t njobs,
 		set_num(m, "fio.usr_cpu_pct", usr / ncpu);
 		set_num(m, "fio.sys_cpu_pct", sys / ncpu);
 	}
+	total_ios_metric(js, njobs, m);
 }
 
 /* fio --client: the metrics of each load host (its client_stats

@@ -85,7 +85,9 @@
  *                "read.clat_mean_ns", "read.clat_p99_ns",
  *                "read.lat_mean_ns", "read.slat_mean_ns" (async
  *                engines only), ..., "fio.usr_cpu_pct",
- *                "fio.sys_cpu_pct", "disk.util_pct" (fio's
+ *                "fio.sys_cpu_pct", "fio.total_ios" (the I/Os fio
+ *                issued, reads + writes + trims of every job: see
+ *                fio_json.c total_ios_metric()), "disk.util_pct" (fio's
  *                disk_util: see fio_json.c disk_util_metric()); with
  *                unified_rw_reporting also "mixed.*" (not in the metric
  *                table) },

@@ -2035,7 +2035,7 @@ static const struct kb_layout layouts[] = {
 	  "tables)", lay_variants },
 	{ "profile", "oprofile-style CPU and DCM shares by symbol group "
 	  "(seed 000)", lay_profile },
-	{ "time", "fio's time, then the CPU of each task group (seed 001; two tables)",
+	{ "time", "fio's time and the I/Os it issued, then the CPU of each task group (seed 001; two tables)",
 	  lay_time },
 	{ "rounds", "a row per round, a column per configuration, average "
 	  "and stddev (seed 002)", lay_preset },

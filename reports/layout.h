@@ -18,7 +18,8 @@
  *             built by reports/builder.c)
  *   profile   TAG rows, share columns (seed 000 tables 2-3;
  *             reports/profile.c)
- *   time      rusage, CPU split by task, I/Os issued (seed 001)
+ *   time      rusage, CPU split by task, I/Os issued: the target's
+ *             (/proc/diskstats) and fio's (fio.total_ios) (seed 001)
  *   rounds    one row per iteration, one column per configuration, then
  *             "average" and "stddev" rows (seed 002)
  *   scaling   rows = configurations without the swept dimension, columns

@@ -349,19 +349,36 @@ static const struct {
 	{ "rusage.maxrss_kib", "maxres KiB", 0 },
 	{ "rusage.major_faults", "major", 0 },
 	{ "rusage.minor_faults", "minor", 0 },
+	/* seed 001's "number of IOs issued", beside fio's CPU: what the
+	 * CPU per I/O is read from; left out when no configuration has it
+	 * (runs parsed before kbench read it: kbench report --reparse) */
+	{ "fio.total_ios", "fio I/Os", 0 },
 };
 #define N_TIME (sizeof(time_cols) / sizeof(time_cols[0]))
+#define TIME_IOS (N_TIME - 1)	/* fio.total_ios's column */
+
+/* 1 when some configuration of c's rows has a summary of metric. */
+static int rows_have(struct pctx *c, const char *metric)
+{
+	size_t i;
+
+	for (i = 0; i < c->rows->n; i++)
+		if (summary(c, c->rows->ids[i], metric))
+			return 1;
+	return 0;
+}
 
 /* Seed 001's time and task-CPU table as two tables, so that each fits
  * a page (13 columns in one overflowed 100 columns in text and
- * markdown): fio's time (the 7 rusage columns of /usr/bin/time) and the
+ * markdown): fio's time (the 7 rusage columns of /usr/bin/time, and the
+ * I/Os fio issued, seed 001's "number of IOs issued") and the
  * sustained CPU by task (total, each task group, other).  Each keeps the
  * key columns and its own legend.  Returns the number of tables put in
  * out[0..2): 0 when no run recorded task CPU. */
 static size_t time_tables(struct pctx *c, struct kb_table **out)
 {
 	const char *tasks[32];
-	size_t nt, i, k, nkey, row, col;
+	size_t nt, i, k, nkey, row, col, ntime;
 	struct kb_table *t, *u;
 	char *title, *head;
 
@@ -376,7 +393,8 @@ static size_t time_tables(struct pctx *c, struct kb_table **out)
 	/* a group per column (as the CPU and I/O table's): a table too wide
 	 * for 80 columns (many task groups, a long run's counts) is split
 	 * into parts, not written past them */
-	for (k = 0; k < N_TIME; k++)
+	ntime = rows_have(c, time_cols[TIME_IOS].metric) ? N_TIME : TIME_IOS;
+	for (k = 0; k < ntime; k++)
 		kb_table_add_col(t, time_cols[k].head, 1, (int)k + 1);
 	title = kb_xasprintf("%s: sustained CPU by task, %% of one CPU, mean "
 			     "of the timed runs", c->job);
@@ -399,7 +417,7 @@ static size_t time_tables(struct pctx *c, struct kb_table **out)
 	for (i = 0; i < c->rows->n; i++) {
 		row = cfg_row(c, t, i);
 		col = nkey;
-		for (k = 0; k < N_TIME; k++)
+		for (k = 0; k < ntime; k++)
 			mean_cell(c, t, row, col++, i, time_cols[k].metric, "",
 				  time_cols[k].dec, 0);
 		row = cfg_row(c, u, i);
@@ -417,7 +435,11 @@ static size_t time_tables(struct pctx *c, struct kb_table **out)
 	kb_table_add_note(t, "user, system, elapsed: seconds; %%CPU: "
 			  "(user+system)/elapsed; maxres KiB: peak resident "
 			  "set; major, minor: page faults; all from fio's "
-			  "wait4 rusage; n/a: not measured");
+			  "wait4 rusage%s; n/a: not measured", ntime > TIME_IOS ?
+			  "; fio I/Os: the reads, writes and trims fio "
+			  "issued, a count (fio's total_ios; the CPU and I/O "
+			  "table's I/Os issued are the target's, after merges, "
+			  "from /proc/diskstats)" : "");
 	kb_table_add_note(u, "CPU of every task during the run grouped by "
 			  "comm (/proc/*/task/*/stat; task groups in "
 			  "kernels.conf), 100%% = one CPU busy; total%%: every "

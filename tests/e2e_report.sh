@@ -71,6 +71,8 @@ fi
 if [ -n "$campaign" ]; then
 	check "the reproducer gives the target's real size (64M: KBENCH_SIZE=67108864)" \
 		"grep -q 'KBENCH_SIZE=67108864 ' '$campaign/report.md' && ! grep -q 'KBENCH_SIZE=<' '$campaign/report.md' && [ \"\$(jq '.runs[0].target_size_bytes' '$campaign/results.json')\" = 67108864 ]"
+	check "fio's I/O count: fio.total_ios > 0 in every run, the time table's fio I/Os" \
+		"[ \"\$(jq '[.runs[] | select(.metrics[\"fio.total_ios\"] > 0)] | length' '$campaign/results.json')\" = \"\$(jq '.runs | length' '$campaign/results.json')\" ] && grep -Eq '^Kernel +NM +user +system .* fio I/Os\$' '$campaign/report.txt'"
 	check "results.json carries the job files" \
 		"jq -e '.campaign.job_files[\"randread-4k\"] | test(\"rw=randread\")' '$campaign/results.json' >/dev/null"
 	"$KBENCH" report --from-json "$campaign/results.json" -f json \

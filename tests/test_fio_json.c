@@ -185,6 +185,8 @@ static void test_pkb_2_1_4_multijob(void **state)
 	check_metric(r, "write.bw_kib", 74561);
 	check_metric(r, "fio.usr_cpu_pct", (0.23 + 0.57 + 1.42 + 0.28 + 0.27) / 5);
 	check_metric(r, "fio.sys_cpu_pct", (1.2 + 2.44 + 4.84 + 0.91 + 1.24) / 5);
+	/* fio 2.1.4 writes no total_ios: no count, not a guess */
+	check_no_metric(r, "fio.total_ios");
 	/* several jobs, no json+ bins: no made-up percentile */
 	check_no_metric(r, "read.clat_p99_ns");
 	check_no_metric(r, "write.clat_p50_ns");
@@ -259,6 +261,8 @@ static void test_fioplot_3_1_grouprep(void **state)
 	check_metric(r, "write.clat_mean_ns", 1589192.146235);
 	check_metric(r, "fio.usr_cpu_pct", 3.810342);
 	check_metric(r, "fio.sys_cpu_pct", 8.573452);
+	/* "IO issued rwts: total=4555178,4558579,0,0": reads + writes */
+	check_metric(r, "fio.total_ios", 4555178 + 4558579);
 	json_decref(r);
 }
 
@@ -358,6 +362,10 @@ static void test_client_server_3_33_jsonplus(void **state)
 	check_metric(r, "host.10.231.2.2.read.clat_p99_ns", 264192);
 	/* merged from both hosts' bins, not averaged (282624) */
 	check_metric(r, "read.clat_p99_ns", 276480);
+	/* each host's I/Os, and their sum */
+	check_metric(r, "host.10.231.1.2.fio.total_ios", 12666);
+	check_metric(r, "host.10.231.2.2.fio.total_ios", 12800);
+	check_metric(r, "fio.total_ios", 12666 + 12800);
 	assert_false(has_warning(r, "All clients"));
 	json_decref(r);
 }
@@ -452,6 +460,8 @@ static void test_fioplot_3_16_sync(void **state)
 	check_jdir(r, 0, "write", 321.697752, 1286, 49688714.647841, 204472320, 1);
 	check_cpu(r, 0, 0.712123, 1.51742);
 	check_metric(r, "write.clat_p99_ns", 204472320);
+	/* the writes, not the fsync ("sync": {"total_ios": 1}) */
+	check_metric(r, "fio.total_ios", 19335);
 	json_decref(r);
 }
 
@@ -578,6 +588,8 @@ static void test_samyaple_3_33_16jobs(void **state)
 	check_cpu(r, 15, 5.465, 16.27);
 	check_metric(r, "write.iops", 401027.466208);
 	check_metric(r, "write.bw_kib", 1604102);
+	/* the 16 jobs' write total_ios summed */
+	check_metric(r, "fio.total_ios", 24062049);
 	check_no_metric(r, "write.clat_p99_ns");
 	assert_true(has_warning(r, "write: 16 jobs"));
 	json_decref(r);
@@ -1460,6 +1472,7 @@ static void test_impossible_values(void **state)
 	check_no_metric(r, "read.clat_mean_ns");
 	check_no_metric(r, "read.clat_p99_ns");
 	assert_true(has_warning(r, "job 'a': read.total_ios = -5 is impossible (negative or a wrapped counter): ignored"));
+	check_no_metric(r, "fio.total_ios");
 	assert_true(has_warning(r, "job 'a': read.clat.N = -1 is impossible (negative or a wrapped counter): its mean and percentiles dropped"));
 	json_decref(r);
 }
@@ -1647,6 +1660,51 @@ static void test_text_after_and_no_clat(void **state)
 	json_decref(r);
 }
 
+/* fio.total_ios: the I/Os fio issued, reads + writes + trims of every
+ * job; a direction with no I/O adds 0; a job that did I/O without a
+ * count (total_ios absent) leaves the sum out, as does no I/O at all */
+static void test_total_ios(void **state)
+{
+#define TI_DOC(jobs) "{ \"fio version\" : \"fio-3.36\", \"jobs\" : [ " jobs " ] }"
+#define TI_DIR(d, n) "\"" d "\" : { \"iops\" : 1, \"bw\" : 4, \"io_bytes\" : 4096, \"total_ios\" : " #n ", \"runtime\" : 1000 }"
+	json_t *r;
+
+	(void)state;
+	r = parse_str_ok(TI_DOC(
+		"{ \"jobname\" : \"a\", " TI_DIR("read", 100) ", " TI_DIR("write", 0) ", " TI_DIR("trim", 7) " },"
+		"{ \"jobname\" : \"b\", " TI_DIR("read", 20) ", " TI_DIR("write", 3) ", "
+		"  \"sync\" : { \"total_ios\" : 50 } }"));
+	check_metric(r, "fio.total_ios", 100 + 7 + 20 + 3);
+	assert_true(json_is_integer(json_object_get(json_object_get(r,
+		"metrics"), "fio.total_ios")));
+	json_decref(r);
+	/* job b read 40 KiB without saying how many I/Os (no total_ios) */
+	r = parse_str_ok(TI_DOC(
+		"{ \"jobname\" : \"a\", " TI_DIR("read", 100) " },"
+		"{ \"jobname\" : \"b\", \"read\" : { \"iops\" : 1, \"bw\" : 4, \"io_bytes\" : 40960, \"runtime\" : 1000 } }"));
+	check_metric(r, "read.iops", 2);
+	check_no_metric(r, "fio.total_ios");
+	json_decref(r);
+	/* ... but one with no I/O and no count takes nothing away */
+	r = parse_str_ok(TI_DOC(
+		"{ \"jobname\" : \"a\", " TI_DIR("read", 100) ", "
+		"  \"write\" : { \"iops\" : 0, \"bw\" : 0, \"io_bytes\" : 0, \"runtime\" : 0 } }"));
+	check_metric(r, "fio.total_ios", 100);
+	json_decref(r);
+	/* unified_rw_reporting=both: read, write and mixed, counted once */
+	r = parse_str_ok(TI_DOC(
+		"{ \"jobname\" : \"a\", " TI_DIR("read", 60) ", " TI_DIR("write", 40) ", " TI_DIR("mixed", 100) " }"));
+	check_metric(r, "fio.total_ios", 100);
+	json_decref(r);
+	/* nothing issued: no count (as no IOPS), not 0 */
+	r = parse_str_ok(TI_DOC(
+		"{ \"jobname\" : \"a\", " TI_DIR("read", 0) ", " TI_DIR("write", 0) " }"));
+	check_no_metric(r, "fio.total_ios");
+	json_decref(r);
+#undef TI_DIR
+#undef TI_DOC
+}
+
 static void test_mixed_direction(void **state)
 {
 	json_t *r;
@@ -1656,6 +1714,8 @@ static void test_mixed_direction(void **state)
 			 " \"clat_ns\" : { \"min\" : 1, \"max\" : 9, \"mean\" : 5, \"N\" : 100, \"percentile\" : { \"99.000000\" : 9 } } } } ] }");
 	check_metric(r, "mixed.iops", 10);
 	check_metric(r, "mixed.bw_kib", 40);
+	/* unified_rw_reporting=mixed: the mixed block's count */
+	check_metric(r, "fio.total_ios", 100);
 	check_no_metric(r, "read.iops");
 	check_close("mixed p99", jdir(r, 0, "mixed", "clat_p99_ns"), 9);
 	assert_true(has_warning(r, "mixed"));
@@ -1872,6 +1932,7 @@ int main(void)
 		cmocka_unit_test(test_multijob_without_bins),
 		cmocka_unit_test(test_dup_keys_last_wins),
 		cmocka_unit_test(test_text_after_and_no_clat),
+		cmocka_unit_test(test_total_ios),
 		cmocka_unit_test(test_mixed_direction),
 		cmocka_unit_test(test_no_error),
 		cmocka_unit_test(test_too_large),

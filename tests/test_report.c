@@ -919,6 +919,72 @@ static void test_time_task_tables(void **state)
 	json_decref(res);
 }
 
+/* fio.total_ios (the I/Os fio issued, seed 001's "number of IOs
+ * issued") is the time table's last column, "fio I/Os", the mean of the
+ * counted runs beside fio's CPU, under 80 columns with 7-digit faults;
+ * runs without it (parsed before kbench read it) keep the table as it
+ * was, no column of n/a. */
+static void test_time_table_fio_ios(void **state)
+{
+	static const double ios[3] = { 3037240, 3057035, 3074551 };
+	json_t *res = profile_fixture(), *run, *m;
+	const char *cfg, *t;
+	char *out, *row, *want;
+	size_t i, k;
+	int ret;
+
+	(void)state;
+	out = render_text(res, "time");
+	assert_non_null(strstr(out, "fio's time (as /usr/bin/time)"));
+	assert_null(strstr(out, "fio I/Os"));
+	free(out);
+	json_array_foreach(json_object_get(res, "runs"), i, run) {
+		cfg = json_string_value(json_object_get(run, "configuration"));
+		m = json_object_get(run, "metrics");
+		/* seed 001's shape: a 30 s run's time and faults */
+		json_object_set_new(m, "rusage.user_s", json_real(2.91));
+		json_object_set_new(m, "rusage.sys_s", json_real(11.17));
+		json_object_set_new(m, "rusage.elapsed_s", json_real(30.05));
+		json_object_set_new(m, "rusage.cpu_pct", json_real(46.88));
+		json_object_set_new(m, "rusage.maxrss_kib", json_real(82560));
+		json_object_set_new(m, "rusage.major_faults", json_real(403));
+		json_object_set_new(m, "rusage.minor_faults",
+				    json_real(2599763));
+		/* NM=1's failed run (iteration 2) must not count */
+		json_object_set_new(m, "fio.total_ios", json_integer(
+			strcmp(json_string_value(json_object_get(run,
+				"status")), "ok") ? 1 :
+			(json_int_t)ios[cfg[strlen(cfg) - 1] - '0']));
+	}
+	assert_int_equal(tree_analyse(res, NULL), 0);
+	out = render_text(res, "time");
+	check_text_shape(out);
+	t = strstr(out, "fio's time (as /usr/bin/time)");
+	assert_non_null(t);
+	assert_non_null(strstr(t, "  minor  fio I/Os\n"));
+	for (k = 0; k < 3; k++) {
+		want = kb_xasprintf("running   %zu", k);
+		row = line_starting(t, want);
+		free(want);
+		assert_non_null(row);
+		want = kb_xasprintf("  2599763   %.0f", ios[k]);
+		if (!strstr(row, want) ||
+		    strcmp(row + strlen(row) - strlen(want), want))
+			fail_msg("row '%s' does not end in '%s'", row, want);
+		free(want);
+		free(row);
+	}
+	free(out);
+	out = render(res, "markdown", NULL, &ret);
+	assert_int_equal(ret, 0);
+	assert_non_null(strstr(out, "| minor | fio I/Os |"));
+	assert_non_null(strstr(out, "| 2599763 | 3057035 |"));
+	assert_non_null(strstr(out, "; fio I/Os: the reads, writes and trims "
+			       "fio issued, a count (fio's total\\_ios; "));
+	free(out);
+	json_decref(res);
+}
+
 /* Many task groups (kernels.conf task group lines) and symbol groups
  * (profiles/symbols.conf), and the large counts of a long run: the time,
  * task and profile tables are split into parts of at most 80 columns
@@ -1433,6 +1499,7 @@ int main(void)
 		cmocka_unit_test(test_reproducer_size),
 		cmocka_unit_test(test_markdown_vm_reproducer),
 		cmocka_unit_test(test_time_task_tables),
+		cmocka_unit_test(test_time_table_fio_ios),
 		cmocka_unit_test(test_time_task_tables_many_columns),
 		cmocka_unit_test(test_task_cpu_not_zero),
 		cmocka_unit_test(test_disturbed_share_not_zero),
