@@ -137,5 +137,6 @@ void kb_scale_note(struct kb_table *t, const struct kb_scale *s)
 		d /= 1000;
 		k++;
 	}
-	kb_table_add_note(t, "%s (--prefix auto; not 2^10)", powers[k]);
+	/* --prefix auto, or kernels.conf's prefix = auto */
+	kb_table_add_note(t, "%s (prefix auto; not 2^10)", powers[k]);
 }

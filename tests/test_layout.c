@@ -741,7 +741,7 @@ static void test_prefix_rounds_seed002(void **state)
 	out = render_auto(res, &o, "rounds");
 	assert_non_null(strstr(out, "randread-4k: read.iops (IOPS), per "
 				    "round\n"));
-	assert_non_null(strstr(out, "\nk = 10^3 (--prefix auto"));
+	assert_non_null(strstr(out, "\nk = 10^3 (prefix auto; not 2^10)"));
 	for (r = 0; r < 3; r++) {
 		char label[4];
 
