@@ -224,6 +224,12 @@ void run_exec_fio_argv(struct kb_argv *a, char *const *hosts,
 	 * directory's fio.json path on its own machine; --output-format
 	 * must follow (a server not given it sends its results as text) */
 	kb_argv_pushf(a, "--output=%s", out);
+	/* also before any --client: fio 3.33 keeps --aux-path to itself
+	 * wherever it is (init.c: no FIO_CLIENT_FLAG; a server under
+	 * strace never saw it, 2026-12-06), and ahead of the servers'
+	 * options no fio that passed it on would make a server write
+	 * under this run directory's path on its own machine */
+	kb_argv_pushf(a, "--aux-path=%s", aux);
 	for (i = 0; i < nhosts; i++) {
 		char *client = kconf_host_client_arg(hosts[i], ports[i]);
 
@@ -233,7 +239,6 @@ void run_exec_fio_argv(struct kb_argv *a, char *const *hosts,
 			kb_argv_push(a, host_jobs[i]);
 	}
 	kb_argv_push(a, "--output-format=json+");
-	kb_argv_pushf(a, "--aux-path=%s", aux);
 	if (readonly)
 		kb_argv_push(a, "--readonly");
 	if (!host_jobs)

@@ -31,18 +31,21 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 	   const char *rdir, struct json_t **result, int *drop_warned);
 
 /* Append fio's command line for one run to a (fio(1)): "fio",
- * --output=OUT (ahead of the --client options: fio's client passes the
- * options after one to that server, and a server given --output opens
- * that path on its own machine); for each
+ * --output=OUT and --aux-path=AUX (the run directory: the files fio makes
+ * for itself, such as verify's local-JOB-N-verify.state, written there,
+ * not in kbench's working directory, where a symlink of that name made
+ * fio overwrite its target as root), both ahead of the --client options:
+ * fio's client passes the options after one to that server, and a
+ * server given --output opened that path on its own machine (fio 3.33
+ * keeps --aux-path to itself; a load host's own files, its verify
+ * state in its working directory, are the business of its fio
+ * --server); for each
  * load host (kernels.conf hosts =; nhosts 0: none) its
  * --client=HOST,PORT (ip6:ADDR,PORT, kconf_host_client_arg(): fio reads
  * the job file here, expanding ${KBENCH_*} from its environment, and
  * sends it to the servers), followed by that host's own job file when
  * host_jobs is not NULL (target@HOST); then --output-format=json+
- * (the servers need it too) and --aux-path=AUX (the run directory: the
- * files fio makes for itself, such as verify's local-JOB-N-verify.state, written
- * there, not in kbench's working directory, where a symlink of that name
- * made fio overwrite its target as root); with readonly (a local run of a job file that only
+ * (the servers need it too); with readonly (a local run of a job file that only
  * reads: parsers/fio_jobfile.h) --readonly, fio's own guard (fio(1):
  * no write, trim or file extension; a job that would is refused); then
  * jobfile when host_jobs is NULL. */

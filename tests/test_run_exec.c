@@ -47,8 +47,8 @@ static void check(char *const *hosts, const unsigned *ports, size_t n,
 static void test_local(void **state)
 {
 	(void)state;
-	check(NULL, NULL, 0, NULL, "fio --output=R/fio.json "
-	      "--output-format=json+ --aux-path=R R/job.fio");
+	check(NULL, NULL, 0, NULL, "fio --output=R/fio.json --aux-path=R "
+	      "--output-format=json+ R/job.fio");
 }
 
 static void test_hosts(void **state)
@@ -57,12 +57,12 @@ static void test_hosts(void **state)
 	const unsigned ports[] = { 8765, 8766 };
 
 	(void)state;
-	/* --output ahead of the first --client: a server given it opens
-	 * that path on its machine (fio's client passes the options after
-	 * a --client to that server) */
-	check(hosts, ports, 2, NULL, "fio --output=R/fio.json "
+	/* --output and --aux-path ahead of the first --client: a server
+	 * given them opens (writes) that path on its machine (fio's client
+	 * passes the options after a --client to that server) */
+	check(hosts, ports, 2, NULL, "fio --output=R/fio.json --aux-path=R "
 	      "--client=10.0.0.2,8765 --client=ip6:fd00::3,8766 "
-	      "--output-format=json+ --aux-path=R R/job.fio");
+	      "--output-format=json+ R/job.fio");
 }
 
 static void test_host_jobs(void **state)
@@ -72,9 +72,9 @@ static void test_host_jobs(void **state)
 	char *const jobs[] = { "R/job.a.fio", "R/job.b.fio" };
 
 	(void)state;
-	check(hosts, ports, 2, jobs, "fio --output=R/fio.json --client=a,8765 "
-	      "R/job.a.fio --client=b,8765 R/job.b.fio "
-	      "--output-format=json+ --aux-path=R");
+	check(hosts, ports, 2, jobs, "fio --output=R/fio.json --aux-path=R "
+	      "--client=a,8765 R/job.a.fio --client=b,8765 R/job.b.fio "
+	      "--output-format=json+");
 }
 
 int main(void)
