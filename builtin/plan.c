@@ -113,6 +113,14 @@ static int plan_campaign(const char *dir, const char *conf, int list,
 	long running;
 
 	free(cj);
+	if (!is_campaign && !kb_is_dir(dir)) {
+		kb_error("%s%s; kbench plan -o takes a campaign's directory "
+			 "(kbench run -o DIR makes one), and kbench plan -c "
+			 "kernels.conf shows what a new one would do", dir,
+			 kb_exists(dir) ? " is not a directory" :
+			 ": no such directory");
+		return 1;
+	}
 	if (!is_campaign) {
 		kb_error("%s is not a kbench campaign (no campaign.json); "
 			 "kbench plan -c kernels.conf shows what a new one "

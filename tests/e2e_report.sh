@@ -533,6 +533,12 @@ nc4=0	# the real campaign: plan -o and run -o (nothing left to run)
 ncmsg="no kernels.conf in the current directory (the default of -c): give -c FILE (kbench(1) KERNELS.CONF describes it; kbench's source has kernels.conf and examples/\*.conf)"
 check "no kernels.conf and no -c: run, plan, calibrate say it is -c's default and what to give (exit 1: $nc1 $nc2 $nc3), run also -o DIR; plan -o DIR and run -o DIR need none ($nc4); -c nope.conf: cannot open ($nc5)" \
 	"[ $nc1 -eq 1 ] && [ $nc2 -eq 1 ] && [ $nc3 -eq 1 ] && [ $nc4 -eq 0 ] && [ $nc5 -eq 1 ] && grep -q \"$ncmsg, or -o DIR to resume a campaign\\$\" '$tmp/nc-run.err' && grep -q \"$ncmsg\\$\" '$tmp/nc-plan.err' && grep -q \"$ncmsg\\$\" '$tmp/nc-cal.err' && grep -q 'cannot open nope.conf: No such file or directory' '$tmp/nc-c.err' && [ -z \"\$(ls -A '$tmp/noconf')\" ]"
+# plan -o of a directory that does not exist, or of a file: said so, not
+# "not a kbench campaign (no campaign.json)" (a new user's trial)
+"$KBENCH" plan -o "$tmp/noconf/nodir" >/dev/null 2>"$tmp/po1.err"; po1=$?
+"$KBENCH" plan -o "$tmp/nc-run.err" >/dev/null 2>"$tmp/po2.err"; po2=$?
+check "plan -o NODIR: no such directory, plan -o FILE: not a directory (exit 1: $po1 $po2)" \
+	"[ $po1 -eq 1 ] && [ $po2 -eq 1 ] && grep -q 'nodir: no such directory; kbench plan -o takes a campaign' '$tmp/po1.err' && grep -q 'nc-run.err is not a directory; kbench plan -o takes' '$tmp/po2.err' && [ ! -e '$tmp/noconf/nodir' ]"
 # a file: target kbench cannot make or use: the message names
 # kernels.conf's line, as every other target error (a new user's trial:
 # "ft.conf: target = ..." without it)
