@@ -321,12 +321,24 @@ static struct kb_table *role_table(struct pctx *c, const char *role,
 		free(tops);
 		tops = more;
 	}
-	kb_table_add_note(t, "Total: the group's share of all %s samples; "
-			  "I/O Code: its share of the [io] group's samples%s%s%s"
-			  " (groups: profiles/symbols.conf); ±: half-width "
-			  "of the 95%% CI; n: the runs averaged; n/a: not measured",
-			  tag, tops ? "; " : "", tops ? tops : "", tops ?
-			  ": the share of all samples in that group" : "");
+	/* the columns this table has: Total and I/O Code (with their ±)
+	 * for groups with parts, or the seed's two when nothing was
+	 * sampled; a top-level group's own (no ±) */
+	if (nchild || !ntot)
+		kb_table_add_note(t, "Total: the group's share of all %s "
+				  "samples; I/O Code: its share of the [io] "
+				  "group's samples%s%s%s (groups: "
+				  "profiles/symbols.conf)%s; n: the runs "
+				  "averaged; n/a: not measured", tag,
+				  tops ? "; " : "", tops ? tops : "", tops ?
+				  ": the share of all samples in that group" :
+				  "", nchild ? "; ±: half-width of the 95% CI" :
+				  "");
+	else
+		kb_table_add_note(t, "%s: the share of all %s samples in "
+				  "that group (groups: profiles/symbols.conf); "
+				  "n: the runs averaged; n/a: not measured",
+				  tops, tag);
 	free(tops);
 	if (!strcmp(c->source, "profiling runs"))
 		kb_table_add_note(t, "profiling runs: extra runs that sample "

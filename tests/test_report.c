@@ -1030,6 +1030,49 @@ static void test_time_task_tables_many_columns(void **state)
 	json_decref(res);
 }
 
+/* A profile of top-level groups only (no group with parts: no Total,
+ * I/O Code or ± column): its legend names those groups and no column
+ * it lacks (it described "Total", "I/O Code" and "±": a new user's
+ * trial); one with parts keeps the full legend. */
+static void test_profile_legend_columns(void **state)
+{
+	static const char *const drop[] = {
+		"profile.cycles.io.total_pct", "profile.cycles.merge.total_pct",
+		"profile.cycles.merge.io_pct",
+	};
+	json_t *res = profile_fixture(), *run;
+	char *out;
+	const char *p, *end;
+	size_t i, k;
+
+	(void)state;
+	out = render_text(res, NULL);
+	p = strstr(out, "CPU profile (perf record -a)");
+	assert_non_null(p);
+	end = strstr(p, "\nrandread-4k: ");	/* the next table */
+	assert_non_null(end);
+	assert_non_null(strstr(p, "Total: the group's share of all CPU"));
+	assert_true(strstr(p, "+-: half-width of the 95%") < end);
+	free(out);
+	json_array_foreach(json_object_get(res, "runs"), i, run)
+		for (k = 0; k < sizeof(drop) / sizeof(drop[0]); k++)
+			json_object_del(json_object_get(run, "metrics"),
+					drop[k]);
+	assert_int_equal(tree_analyse(res, NULL), 0);
+	out = render_text(res, NULL);
+	p = strstr(out, "CPU profile (perf record -a)");
+	assert_non_null(p);
+	end = strstr(p, "\nrandread-4k: ");
+	assert_non_null(end);
+	if (!strstr(p, "idle: the share of all CPU samples in that group") ||
+	    (strstr(p, "+-") && strstr(p, "+-") < end) ||
+	    (strstr(p, "I/O Code") && strstr(p, "I/O Code") < end))
+		fail_msg("legend of a profile of top-level groups:\n%.*s",
+			 (int)(end - p), p);
+	free(out);
+	json_decref(res);
+}
+
 /* The line of out after the first "\nafter" that starts with prefix,
  * its blank-separated cells joined by one blank (malloc'd), NULL when
  * none. */
@@ -1503,6 +1546,7 @@ int main(void)
 		cmocka_unit_test(test_time_task_tables_many_columns),
 		cmocka_unit_test(test_task_cpu_not_zero),
 		cmocka_unit_test(test_disturbed_share_not_zero),
+		cmocka_unit_test(test_profile_legend_columns),
 		cmocka_unit_test(test_control_chars),
 	};
 
