@@ -1445,24 +1445,30 @@ static char *retried_how(const struct kb_rcampaign *camp)
 	return s;
 }
 
-/* "Machine: busy: other tasks used 64% of a CPU during the runs
- * (median), 3 of 20 runs disturbed" (or "quiet", or "steady load": a
+/* "Machine: busy: 3 of 20 runs disturbed (by ...); other tasks used 64%
+ * of a CPU during the runs (median)" (or "quiet", or "steady load": a
  * load there all along, above the floor of the limit but not of the
  * campaign's own level): how busy the machine was, so that a
  * reader of a noisy table knows why, by the rule that marks the runs
- * (stats_machine_busy_in(), stats/disturbed.h). */
+ * (stats_machine_busy_in(), stats/disturbed.h).  A busy verdict starts
+ * with the fact that made it: the share of disturbed runs when it is
+ * above KB_BUSY_DISTURBED_SHARE, else the median above the marks' limit
+ * ("busy: other tasks used 4% of a CPU ..., 1 of 6 runs disturbed" read
+ * as a contradiction, a helper's note). */
 static void machine_header(struct ctx *c, struct kb_report *r)
 {
-	double other;
+	double other, lim = c->rm->campaign.disturbed.other_cpu_limit;
 	size_t d, n, nsup, nfail;
 	char *by, *in, *how;
-	int busy;
+	int busy, by_share;
 
 	/* judged only where stats_mark_disturbed_in() ran (kbench run,
 	 * report, compare) */
 	busy = stats_machine_busy_in(c->rm, &other, &d, &n);
 	if (busy < 0)
 		return;
+	by_share = busy == 1 &&
+		   (double)d > KB_BUSY_DISTURBED_SHARE * (double)n;
 	nsup = c->camp->nsuperseded;
 	by = disturbed_by(c);
 	if (c->rm->campaigns.n > 2 && isfinite(other)) {
@@ -1488,11 +1494,19 @@ static void machine_header(struct ctx *c, struct kb_report *r)
 				kb_str_append(&meds, ", ", "n/a (%s)",
 					      c->rm->campaigns.v[k]);
 		}
-		add_header(r, "Machine", kb_xasprintf("%s: other tasks used "
-			   "%s of a CPU during the runs (medians), %zu of %zu "
-			   "runs disturbed, each against its own campaign's "
-			   "level%s", busy ? "busy" : steady ? "steady load" :
-			   "quiet", meds ? meds : "", d, n, by));
+		if (busy)	/* the share alone decides (merged) */
+			add_header(r, "Machine", kb_xasprintf("busy: %zu of "
+				   "%zu runs disturbed, each against its own "
+				   "campaign's level%s; other tasks used %s of "
+				   "a CPU during the runs (medians)", d, n, by,
+				   meds ? meds : ""));
+		else
+			add_header(r, "Machine", kb_xasprintf("%s: other "
+				   "tasks used %s of a CPU during the runs "
+				   "(medians), %zu of %zu runs disturbed, each "
+				   "against its own campaign's level%s",
+				   steady ? "steady load" : "quiet",
+				   meds ? meds : "", d, n, by));
 		free(meds);
 	} else if (isfinite(other) && busy == 2)
 		add_header(r, "Machine", kb_xasprintf("steady load: other "
@@ -1501,15 +1515,32 @@ static void machine_header(struct ctx *c, struct kb_report *r)
 			   "present all along: the runs are judged against "
 			   "it, and are not a quiet machine's numbers)",
 			   kb_cell_dec(0, other), other, d, n, by));
+	else if (by_share)
+		add_header(r, "Machine", isfinite(other) ?
+			   kb_xasprintf("busy: %zu of %zu runs disturbed%s; "
+			   "other tasks used %.*f%% of a CPU during the runs "
+			   "(median)", d, n, by, kb_cell_dec(0, other),
+			   other) :
+			   kb_xasprintf("busy: %zu of %zu runs disturbed%s; "
+			   "the CPU of other tasks was not measured", d, n,
+			   by));
+	else if (isfinite(other) && busy)
+		/* the median above the marks' limit */
+		add_header(r, "Machine", kb_xasprintf("busy: other tasks "
+			   "used %.*f%% of a CPU during the runs (median), "
+			   "above the limit of %.*f%% the runs are judged "
+			   "by; %zu of %zu runs disturbed%s",
+			   kb_cell_dec(0, other), other, kb_cell_dec(0, lim),
+			   lim, d, n, by));
 	else if (isfinite(other))
-		add_header(r, "Machine", kb_xasprintf("%s: other tasks used "
-			   "%.*f%% of a CPU during the runs (median), %zu of "
-			   "%zu runs disturbed%s", busy ? "busy" : "quiet",
-			   kb_cell_dec(0, other), other, d, n, by));
+		add_header(r, "Machine", kb_xasprintf("quiet: other tasks "
+			   "used %.*f%% of a CPU during the runs (median), %zu "
+			   "of %zu runs disturbed%s", kb_cell_dec(0, other),
+			   other, d, n, by));
 	else
-		add_header(r, "Machine", kb_xasprintf("%sthe CPU of other "
+		add_header(r, "Machine", kb_xasprintf("the CPU of other "
 			   "tasks was not measured; %zu of %zu runs disturbed%s",
-			   busy ? "busy: " : "", d, n, by));
+			   d, n, by));
 	free(by);
 	nfail = c->camp->nsuperseded_failed;
 	if (nsup > nfail) {

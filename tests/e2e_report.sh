@@ -467,6 +467,14 @@ jq '.runs |= map(.metrics["task.other.cpu_pct"] = 98)' "$tmp/mq.json" >"$tmp/s.j
 "$KBENCH" report --from-json "$tmp/s.json" --from-json "$tmp/q.json" 2>/dev/null | grep -A2 '^Machine' | tr -s ' \n' ' ' >"$tmp/sq.txt"
 check "merged Machine line: steady load either order, each campaign's median named" \
 	"grep -q 'Machine: steady load: other tasks used 5% (demo), 98% (demo(2)) of a CPU' '$tmp/qs.txt' && grep -q 'Machine: steady load: other tasks used 98% (demo), 5% (demo(2))' '$tmp/sq.txt'"
+# busy for the share of disturbed runs (1 of 18, over 5%) while the
+# medians are 5%: the header says the share first, so that the verdict
+# follows from it ("busy: other tasks used 5% ..., 1 of 18 runs
+# disturbed" read as a contradiction, a helper's note)
+jq '.runs |= (map(.metrics["task.other.cpu_pct"] = 5) | .[3].metrics["task.other.cpu_pct"] = 150 | .[3].disturbed = ["task.other.cpu_pct 150% > 40%"])' "$tmp/mq.json" >"$tmp/b.json"
+"$KBENCH" report --from-json "$tmp/b.json" --from-json "$tmp/q.json" 2>/dev/null | grep -A2 '^Machine' | tr -s ' \n' ' ' >"$tmp/bq.txt"
+check "merged Machine line: busy says the disturbed share first, then the medians" \
+	"grep -q 'Machine: busy: 1 of 18 runs disturbed, each against its own campaign.s level (by task.other.cpu_pct 1); other tasks used 5% (demo), 5% (demo(2)) of a CPU during the runs (medians)' '$tmp/bq.txt'"
 # a metrics.json whose status kbench never writes: said, counted failed
 cp -r "$repo/tests/data/push/demo" "$tmp/st"
 f="$tmp/st/runs/running,NM=0/randread-4k/001/metrics.json"
