@@ -1,5 +1,6 @@
 /* runner/adaptive.c - iterations = auto; see runner/adaptive.h. */
 #include "runner/adaptive.h"
+#include "runner/drivers.h"
 #include "results/calibration.h"
 #include "results/campaign_json.h"
 #include "results/model.h"
@@ -34,6 +35,12 @@ int adaptive_sync_plan(struct kb_campaign *c)
 	/* rounds beyond the conf's: iterations = auto's, or kbench run
 	 * --add-rounds on a resumed campaign */
 	if (!c->cfg.iterations_auto && !c->resumed)
+		return 0;
+	/* a new campaign's --dry-run wrote no campaign.json: the plan's
+	 * rounds are all there are (kbench run --dry-run of any
+	 * iterations = auto conf failed, "campaign.json: cannot open", a
+	 * break-it trial) */
+	if (!c->resumed && kb_driver_dry_run)
 		return 0;
 	if (results_campaign_plan_rounds(c->dir, &want))
 		return -EINVAL;
