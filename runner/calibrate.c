@@ -94,6 +94,18 @@ char *calibrate_conf_text(const struct kb_config *cfg,
 	return out;
 }
 
+/* text past its first line when that is calibrate_conf_text()'s comment,
+ * which names kernels.conf by the path -c gave: the same kernels.conf by
+ * another path (-c ./k.conf, or from another directory) is the same
+ * A/A (it was refused as "made from another kernels.conf", a break-it
+ * trial) */
+static const char *past_comment(const char *text)
+{
+	const char *nl = strchr(text, '\n');
+
+	return *text == ';' && nl ? nl + 1 : text;
+}
+
 /* The A/A conf in dir/aa.conf and its two configuration ids. */
 static int write_aa_conf(const char *conf, const char *dir, unsigned rounds,
 			 char **aa_conf, char **copy1, char **copy2,
@@ -120,10 +132,17 @@ static int write_aa_conf(const char *conf, const char *dir, unsigned rounds,
 		 * a file and a -c the user never gave) */
 		char *cj = kb_path_join(dir, "aa/campaign.json");
 		char *old = NULL;
-		int other = kb_exists(cj) &&
-			    !kb_read_file(*aa_conf, &old, NULL, 1) &&
-			    strcmp(old, text);
+		int other = 0;
 
+		if (kb_exists(cj) && !kb_read_file(*aa_conf, &old, NULL, 1)) {
+			other = !!strcmp(past_comment(old), past_comment(text));
+			if (!other) {	/* kept byte for byte: the campaign
+					 * compares it with its copy */
+				free(text);
+				text = old;
+				old = NULL;
+			}
+		}
 		free(old);
 		free(cj);
 		if (other) {

@@ -76,6 +76,15 @@ check "results.json: the comparison's analysis is the calibration's" \
 rc=$?
 check "calibrate again resumes: exit 0, nothing run ($rc)" \
 	"[ $rc -eq 0 ] && grep -q 'nothing to run' $tmp/cal2.err && grep -q 'rounds needed' $tmp/cal2.out"
+# the same kernels.conf by another path, from another directory: the same
+# A/A, resumed (refused "made from another kernels.conf": aa.conf's
+# comment names -c's path, a break-it trial), aa.conf kept byte for byte
+cp "$tmp/cal/aa.conf" "$tmp/aa.conf.first"
+(cd "$(dirname "$tmp")" && "$KBENCH" calibrate -c "./$(basename "$tmp")/k.conf" \
+	-o "$(basename "$tmp")/cal" --rounds 4 >"$tmp/cal2b.out" 2>"$tmp/cal2b.err")
+rc=$?
+check "calibrate again, kernels.conf by another path from another directory: resumed ($rc)" \
+	"[ $rc -eq 0 ] && grep -q 'nothing to run' $tmp/cal2b.err && cmp -s $tmp/cal/aa.conf $tmp/aa.conf.first"
 cp "$tmp/cal/aa.conf" "$tmp/aa.conf.before"
 "$KBENCH" calibrate -c "$tmp/k.conf" -o "$tmp/cal" --rounds 5 \
 	>/dev/null 2>"$tmp/cal3.err"
