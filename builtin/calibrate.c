@@ -62,11 +62,43 @@ const struct kb_arg_spec kb_calibrate_args[] = {
 	{ NULL, KB_ARG_NONE, NULL },
 };
 
+/* DIR/calibration.json as kernels.conf's calibration = reads it: relative
+ * to the conf's directory (the hint printed -o's path, relative to the
+ * working directory: `-c conf/k.conf -o results/cal` advised
+ * "calibration = results/cal/calibration.json", which kbench then looked
+ * for in conf/results/cal, a break-it trial).  DIR's path under the
+ * conf's directory, else its absolute path; malloc'd. */
+static char *conf_ref(const char *conf, const char *dir)
+{
+	char *cd = kb_xstrdup(conf), *slash = strrchr(cd, '/');
+	char *rc, *rd, *out;
+	size_t l;
+
+	if (slash)
+		*(slash == cd ? slash + 1 : slash) = '\0';
+	rc = realpath(slash ? cd : ".", NULL);
+	rd = realpath(dir, NULL);
+	free(cd);
+	if (!rc || !rd)		/* as given */
+		out = kb_xasprintf("%s/calibration.json", dir);
+	else if (l = strlen(rc), !strncmp(rd, rc, l) &&
+		 (rd[l] == '/' || (l == 1 && rd[1])))
+		out = kb_xasprintf("%s/calibration.json",
+				   rd + l + (rd[l] == '/'));
+	else
+		out = kb_xasprintf("%s/calibration.json", rd);
+	free(rc);
+	free(rd);
+	return out;
+}
+
 /* cfg: the kernels.conf calibrated, for its target_metrics (NULL: not
  * read); cal's totals are narrowed to them after the file is written */
 static void print_calibration(struct kb_calibration *cal,
-			      const struct kb_config *cfg, const char *dir)
+			      const struct kb_config *cfg, const char *conf,
+			      const char *dir)
 {
+	char *ref;
 	char a[32], b[32];
 	size_t i;
 
@@ -104,8 +136,10 @@ static void print_calibration(struct kb_calibration *cal,
 		       calibrate_rounds_str(cal->rounds_max_mde, a, sizeof(a)),
 		       calibrate_rounds_str(cal->rounds_min_effect, b,
 					    sizeof(b)));
+	ref = conf_ref(conf, dir);
 	printf("written: %s/calibration.json (kernels.conf: calibration = "
-	       "%s/calibration.json)\n", dir, dir);
+	       "%s)\n", dir, ref);
+	free(ref);
 }
 
 int cmd_calibrate(int argc, char **argv)
@@ -153,7 +187,7 @@ int cmd_calibrate(int argc, char **argv)
 		struct kb_config cfg;
 		int loaded = !kconf_load(conf, &cfg);
 
-		print_calibration(&cal, loaded ? &cfg : NULL, dir);
+		print_calibration(&cal, loaded ? &cfg : NULL, conf, dir);
 		if (loaded)
 			kconf_free(&cfg);
 	}

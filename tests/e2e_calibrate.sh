@@ -85,6 +85,11 @@ cp "$tmp/cal/aa.conf" "$tmp/aa.conf.first"
 rc=$?
 check "calibrate again, kernels.conf by another path from another directory: resumed ($rc)" \
 	"[ $rc -eq 0 ] && grep -q 'nothing to run' $tmp/cal2b.err && cmp -s $tmp/cal/aa.conf $tmp/aa.conf.first"
+# ... and the calibration = it advises is relative to kernels.conf's
+# directory, as kernels.conf reads it (it printed -o's path, relative to
+# the working directory, a break-it trial)
+check "calibrate's advice: calibration = cal/calibration.json, relative to kernels.conf's directory" \
+	"grep -q '(kernels.conf: calibration = cal/calibration.json)\$' $tmp/cal2b.out"
 cp "$tmp/cal/aa.conf" "$tmp/aa.conf.before"
 "$KBENCH" calibrate -c "$tmp/k.conf" -o "$tmp/cal" --rounds 5 \
 	>/dev/null 2>"$tmp/cal3.err"
