@@ -1047,14 +1047,22 @@ verdict:
 	if (nreg) {
 		printf("\nverdict: %zu regression(s) (exit 1)\n", nreg);
 	} else if (ninsufficient || ninconclusive) {
+		/* every undecided kind counted, the underpowered ones
+		 * too: more rounds for the n < 2 could still leave those
+		 * (a break-it trial: they went unsaid here) */
 		printf("\nverdict: undecidable:\n    ");
 		if (ninsufficient)
 			printf("%zu comparison(s) with insufficient "
 			       "samples (n < 2 on a side)%s", ninsufficient,
-			       ninconclusive ? ",\n    " : "");
+			       ninconclusive || nunder ? ",\n    " : "");
 		if (ninconclusive)
 			printf("%zu inconclusive (drift or two performance "
-			       "modes: see their notes)", ninconclusive);
+			       "modes: see their notes)%s", ninconclusive,
+			       nunder ? ",\n    " : "");
+		if (nunder)
+			printf("%zu underpowered (minimum detectable effect "
+			       "above max_mde%s)", nunder, accept_under ?
+			       "; accepted" : "");
 		printf(";\n    no regression (exit 125)\n");
 	} else if (nunder && !accept_under) {
 		printf("\nverdict: undecidable: %zu comparison(s) underpowered "

@@ -636,6 +636,35 @@ static void test_exit_codes(void **state)
 		NULL }, (const char *const[]){ "inconclusive", NULL });
 	free(out);
 
+	/* n = 1 in one configuration, an underpowered "no difference" in
+	 * the other: the verdict counts both (a break-it trial: the
+	 * underpowered one went unsaid beside the insufficient one) */
+	{
+		const double mixed[][8] = { { 1000 },
+					    { 1002, 998, 1007, 993, 1001 } };
+		const size_t n15[] = { 1, 5 };
+		char *x = campaign("mixed", ids2, 2, mixed, n15);
+
+		rc = compare(&out, "--max-mde", "0.1", a, x);
+		assert_int_equal(rc, 125);
+		flatten(out);
+		says(out, (const char *const[]){ "verdict: undecidable: 2 "
+			"comparison(s) with insufficient samples (n < 2 on a "
+			"side), 2 underpowered (minimum detectable effect "
+			"above max_mde); no regression (exit 125)", NULL },
+			NULL);
+		free(out);
+		rc = compare(&out, "--accept-underpowered", "--max-mde=0.1",
+			     a, x);
+		assert_int_equal(rc, 125);
+		flatten(out);
+		says(out, (const char *const[]){ "2 underpowered (minimum "
+			"detectable effect above max_mde; accepted); no "
+			"regression (exit 125)", NULL }, NULL);
+		free(out);
+		free(x);
+	}
+
 	/* every counted run of a campaign failed: said with the first
 	 * reason; the analysis of two campaigns is unpaired even when a
 	 * side has no value */
