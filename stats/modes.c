@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -191,12 +192,39 @@ static double scale_of(double v, const char **suffix)
 	return 1.0;
 }
 
+/* An sd in units of the scale, rounded up (never understating): to one
+ * decimal from 0.1 up ("0.7" for 0.635), below that to one significant
+ * digit ("0.002" for 0.0012: one decimal made an sd of 1 IOPS "0.1k",
+ * a hundred times itself, beside modes 0.2k apart). */
+static void sd_text(char *buf, size_t len, double sd)
+{
+	double e;
+
+	if (!(sd > 0.0) || sd >= 0.1 - 1e-12 || !isfinite(sd)) {
+		snprintf(buf, len, "%.1f", sd > 0.0 ?
+			 ceil(sd * 10.0 - 1e-9) / 10.0 : sd);
+		return;
+	}
+	e = pow(10.0, floor(log10(sd)));
+	snprintf(buf, len, "%.1g", ceil(sd / e - 1e-9) * e);
+}
+
+/* The gap between the mode means in units of the scale: whole units from
+ * 10 up ("81"), two significant digits below ("0.2", "0.005"; whole
+ * units printed modes 199 IOPS apart as "gap 0k >> within-mode
+ * spread", a break-it trial). */
+static void gap_text(char *buf, size_t len, double gap)
+{
+	snprintf(buf, len, gap >= 9.5 || gap == 0.0 ? "%.0f" : "%.2g", gap);
+}
+
 char *kb_modes_warning(const char *config, const char *metric,
 		       const struct kb_modes *m, double mean)
 {
 	const struct kb_mode *a, *b;
 	const char *u;
-	double sc, sda, sdb;
+	double sc;
+	char sda[32], sdb[32], gap[32];
 	int major;
 
 	if (!m->bimodal)
@@ -205,13 +233,14 @@ char *kb_modes_warning(const char *config, const char *metric,
 	a = &m->side[major];
 	b = &m->side[!major];
 	sc = scale_of(mean, &u);
-	/* sd rounded up to one decimal of the unit (1e-9: a value that is
-	 * exactly on a decimal stays there) */
-	sda = ceil(a->sd / sc * 10.0 - 1e-9) / 10.0;
-	sdb = ceil(b->sd / sc * 10.0 - 1e-9) / 10.0;
-	return kb_xasprintf("%s %s is bimodal: %zu runs ~%.2f%s (sd %.1f%s) "
-		"and %zu runs ~%.2f%s (sd %.1f%s); gap %.0f%s >> within-mode "
+	/* sd rounded up (1e-9: a value that is exactly on a decimal stays
+	 * there) */
+	sd_text(sda, sizeof(sda), a->sd / sc);
+	sd_text(sdb, sizeof(sdb), b->sd / sc);
+	gap_text(gap, sizeof(gap), fabs(a->mean - b->mean) / sc);
+	return kb_xasprintf("%s %s is bimodal: %zu runs ~%.2f%s (sd %s%s) "
+		"and %zu runs ~%.2f%s (sd %s%s); gap %s%s >> within-mode "
 		"spread; the mean %.2f%s describes neither mode", config,
 		metric, a->n, a->mean / sc, u, sda, u, b->n, b->mean / sc, u,
-		sdb, u, fabs(a->mean - b->mean) / sc, u, mean / sc, u);
+		sdb, u, gap, u, mean / sc, u);
 }

@@ -76,10 +76,11 @@ int kb_find_modes(const double *x, size_t n, struct kb_modes *m);
  * 379.75k describes neither mode" (../shared/cases/B44.expected): the
  * mode with more runs first (the lower one on a tie); "gap" is the
  * distance between the two modes' means; numbers in k, M or G by the
- * size of the mean, means with 2 decimals, the distance with none, and
- * each sd rounded *up* to one decimal, so the printed spread never
- * understates the measured one.  mean is the whole sample's mean.  NULL
- * when m is not bimodal. */
+ * size of the mean, means with 2 decimals, the distance with none from
+ * 10 units up and 2 significant digits below ("gap 0.2k"), and each sd
+ * rounded *up* to one decimal (below 0.1 unit to one significant digit,
+ * "sd 0.001k"), so the printed spread never understates the measured
+ * one.  mean is the whole sample's mean.  NULL when m is not bimodal. */
 char *kb_modes_warning(const char *config, const char *metric,
 		       const struct kb_modes *m, double mean);
 

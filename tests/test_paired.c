@@ -360,6 +360,21 @@ static void test_modes(void **state)
 		"~412.15k (sd 0.6k) and 4 runs ~331.15k (sd 0.7k); gap 81k >> "
 		"within-mode spread; the mean 379.75k describes neither mode");
 	free(w);
+	/* modes 200 IOPS apart with an sd of 1 each: "gap 0.2k" and "sd
+	 * 0.001k", not "gap 0k >> within-mode spread" beside "sd 0.1k" (a
+	 * break-it trial) */
+	{
+		const double near[] = { 1000, 1001, 999, 1200, 1201, 1199 };
+
+		assert_int_equal(kb_find_modes(near, 6, &m), 0);
+		assert_true(m.bimodal);
+		w = kb_modes_warning("running", "read.iops", &m, 1100.0);
+		assert_string_equal(w, "running read.iops is bimodal: 3 runs "
+			"~1.00k (sd 0.001k) and 3 runs ~1.20k (sd 0.001k); gap "
+			"0.2k >> within-mode spread; the mean 1.10k describes "
+			"neither mode");
+		free(w);
+	}
 	assert_int_equal(kb_find_modes(nm0, 10, &m), 0);
 	assert_false(m.bimodal);
 	assert_null(kb_modes_warning("x", "y", &m, 1.0));
