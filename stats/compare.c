@@ -1253,8 +1253,10 @@ static const char *mde_str(const struct kb_comparison_row *e, char *buf,
 	if (isinf(up))
 		snprintf(buf, len, "infinite");
 	else if (!strcmp(a, "paired") || !strcmp(a, "welch-log"))
-		snprintf(buf, len, "+%s%%/%.2f%%", u,
-			 100.0 * (1.0 / (1.0 + up / 100.0) - 1.0));
+		/* the down side always signed: an MDE of 0 (constant
+		 * samples) printed "+0.00%/0.00%" (a break-it trial) */
+		snprintf(buf, len, "+%s%%/-%.2f%%", u,
+			 100.0 * (1.0 - 1.0 / (1.0 + up / 100.0)));
 	else
 		snprintf(buf, len, "+-%s%%", u);
 	return buf;

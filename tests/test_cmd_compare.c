@@ -623,6 +623,23 @@ static void test_exit_codes(void **state)
 		free(w);
 	}
 
+	/* constant samples: an MDE of 0 says its down side signed as the
+	 * rest do, "+0.00%/-0.00%", not "+0.00%/0.00%" (a break-it trial) */
+	{
+		const double flat[][8] = { { 1000, 1000, 1000, 1000, 1000 } };
+		char *x = campaign("flat1", ids1, 1, flat, n5);
+		char *y = campaign("flat2", ids1, 1, flat, n5);
+
+		rc = compare(&out, "-m", "read.iops", x, y);
+		assert_int_equal(rc, 0);
+		flatten(out);
+		says(out, (const char *const[]){ "minimum detectable effect "
+			"+0.00%/-0.00% (80% power", NULL }, NULL);
+		free(out);
+		free(x);
+		free(y);
+	}
+
 	/* n = 1: cannot decide (git bisect skip) */
 	rc = compare(&out, u, s, NULL, NULL);
 	if (rc != 125)
