@@ -108,7 +108,8 @@ static void usage(FILE *f)
 "                      comparisons are underpowered\n"
 "      --map NEW=OLD   compare NEW's configuration NEW with BASE's OLD\n"
 "                      (repeat for several); variants too: patched=stock\n"
-"                      maps each patched,NM=V to stock,NM=V\n"
+"                      maps each patched,NM=V to stock,NM=V; an error\n"
+"                      with BASE given as DIR:CONFIGURATION\n"
 "      --exclude-outliers  leave outlier runs out of the tests (they are\n"
 "                      listed either way)\n"
 "      --exclude-disturbed  leave disturbed runs (stats/disturbed.h: other\n"
@@ -878,6 +879,16 @@ int cmd_compare(int argc, char **argv)
 		 * configurations are recognised as themselves */
 		free(n.dir);
 		n.dir = kb_xstrdup(b.dir);
+	}
+	if (map.n && b.config) {
+		/* nothing would read it: every configuration of NEW is
+		 * compared with BASE's one (a break-it trial: --map was
+		 * accepted here and ignored) */
+		kb_error("--map %s: BASE %s is one configuration, which every "
+			 "configuration of NEW is compared with; --map pairs "
+			 "configurations of two whole directories (give BASE "
+			 "as %s)", map.v[0], b.arg, b.dir);
+		goto out;
 	}
 	if (results_map_check(&map, &n.res, (const char *const *)&n.dir, 1,
 			      b.res, b.dir))

@@ -623,6 +623,20 @@ static void test_exit_codes(void **state)
 		free(w);
 	}
 
+	/* --map beside BASE DIR:CONFIGURATION: nothing would read it, an
+	 * error, not ignored (a break-it trial: patched went on against
+	 * stock whatever the map said) */
+	arg = kb_xasprintf("%s:stock", a);
+	rc = compare(&out, "--map", "patched=stock", arg, t);
+	assert_int_equal(rc, 2);
+	flatten(out);
+	says(out, (const char *const[]){ "--map patched=stock: BASE ",
+		":stock is one configuration, which every configuration of "
+		"NEW is compared with", NULL },
+		(const char *const[]){ "verdict", NULL });
+	free(out);
+	free(arg);
+
 	/* constant samples: an MDE of 0 says its down side signed as the
 	 * rest do, "+0.00%/-0.00%", not "+0.00%/0.00%" (a break-it trial) */
 	{
