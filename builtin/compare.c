@@ -120,11 +120,12 @@ static void usage(FILE *f)
 "                      counts (warnings stay on standard error)\n"
 "  -h, --help          this text\n"
 "\n"
-"exit status: 0 no metric regressed, 1 at least one regressed, 2 error,\n"
-"125 the data cannot decide (too few runs, drift, two modes, an\n"
-"underpowered \"no difference\" without --accept-underpowered, or nothing\n"
-"measured in common) and nothing regressed: `git bisect run` skips that\n"
-"commit.\n");
+"exit status: 0 no metric regressed, 1 at least one regressed, 2 error\n"
+"(a bad option, a missing campaign or configuration, no fio job in\n"
+"common), 125 the data cannot decide (too few runs, drift, two modes, an\n"
+"underpowered \"no difference\" without --accept-underpowered, or a job\n"
+"in common with no value of a metric on both sides) and nothing\n"
+"regressed: `git bisect run` skips that commit.\n");
 }
 
 /* 1 when the two campaigns list a job in common */
