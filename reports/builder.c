@@ -249,8 +249,7 @@ static void collect_labels_jobs(struct ctx *c)
  * load host's host.NAME.METRIC as METRIC. */
 int kb_metric_decimals(const char *metric)
 {
-	const struct kb_metric_def *d =
-		kb_metric_find(metric + kb_metric_host_split(metric));
+	const struct kb_metric_def *d = kb_metric_find_key(metric);
 
 	if (!d)
 		return 2;

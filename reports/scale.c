@@ -34,9 +34,7 @@ static const struct ladder ladders[] = {
 
 static const struct kb_metric_def *metric_def(const char *metric)
 {
-	size_t off = metric ? kb_metric_host_split(metric) : 0;
-
-	return metric ? kb_metric_find(metric + off) : NULL;
+	return metric ? kb_metric_find_key(metric) : NULL;
 }
 
 int kb_scale_dec(const struct kb_scale *s, double maxabs)

@@ -258,8 +258,7 @@ static void summary_row(struct kb_analysis *a, const char *cfg,
 			struct kb_modes_row *modes)
 {
 	/* a load host's "host.NAME.METRIC": METRIC's unit and direction */
-	const struct kb_metric_def *def = kb_metric_find(metric +
-		kb_metric_host_split(metric));
+	const struct kb_metric_def *def = kb_metric_find_key(metric);
 	struct kb_summary_row *e = kb_analysis__add_summary(a);
 
 	e->diff_pct = NAN;
