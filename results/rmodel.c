@@ -192,7 +192,12 @@ static int drop_duplicates(struct kb_rmodel *m)
 		if (n < 2)
 			continue;
 		memcpy(idx, m->group_runs + m->group_off[g], n * sizeof(*idx));
-		qsort(idx, n, sizeof(*idx), cmp_dup);
+		/* a campaign's runs come in order: sorted only when not
+		 * (qsort was 0.8% of a 100k-run report, issue 16) */
+		for (i = 1; i < n && cmp_dup(&idx[i - 1], &idx[i]) < 0; i++)
+			;
+		if (i < n)
+			qsort(idx, n, sizeof(*idx), cmp_dup);
 		for (i = 1; i < n; i++) {
 			struct kb_rrun *a = &m->runs[idx[i - 1]];
 			struct kb_rrun *b = &m->runs[idx[i]];

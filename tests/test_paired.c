@@ -494,20 +494,22 @@ static void analyse(json_t *res)
 
 /* Rounds are matched by iteration, never by position: a failed run
  * leaves a hole in its round only, and the runs may be stored in any
- * order. */
-static void test_model_rounds(void **state)
+ * order: the baseline's in round order (not sorted again) or not
+ * (b_reversed: sorted; a hole in the matching when it was not). */
+static void check_model_rounds(int b_reversed)
 {
 	const double base[] = { 1000, 1020, 990, 1010, 1005, 995 };
 	const double d[] = { 0.01, 0.03, 0.5, 0.02, 0.05, 0.04 };
 	json_t *res = model("interleave"), *e, *wx;
-	int r;
+	int r, k;
 
-	(void)state;
 	/* C first, last round first; C's round 3 and B's round 5 failed */
 	for (r = 6; r >= 1; r--)
 		add_run(res, "C", r, base[r - 1] * exp(d[r - 1]), r != 3, NULL);
-	for (r = 1; r <= 6; r++)
+	for (k = 1; k <= 6; k++) {
+		r = b_reversed ? 7 - k : k;
 		add_run(res, "B", r, base[r - 1], r != 5, NULL);
+	}
 	analyse(res);
 	e = cmp_of(res, "C");
 	assert_string_equal(str(e, "analysis"), "paired");
@@ -543,6 +545,13 @@ static void test_model_rounds(void **state)
 	assert_true(json_is_null(json_object_get(e, "mw_p")));
 	assert_round_trip(res);
 	json_decref(res);
+}
+
+static void test_model_rounds(void **state)
+{
+	(void)state;
+	check_model_rounds(0);
+	check_model_rounds(1);
 }
 
 /* Which analysis, and why, recorded in the comparison. */
