@@ -84,8 +84,16 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	for (c = commands; c->name; c++)
-		if (!strcmp(argv[1], c->name))
+		if (!strcmp(argv[1], c->name)) {
+			/* getopt_long's own messages name argv[0]: "kbench
+			 * compare: unrecognized option '--x'", not "compare:
+			 * ..." (a break-it trial) */
+			static char prog[64];
+
+			snprintf(prog, sizeof(prog), "kbench %s", c->name);
+			argv[1] = prog;
 			return c->fn(argc - 1, argv + 1);
+		}
 	fprintf(stderr, "kbench: '%s' is not a kbench command; see "
 			"'kbench --help'\n", argv[1]);
 	return 2;

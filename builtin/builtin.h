@@ -1,7 +1,8 @@
 /* builtin/builtin.h - the subcommands (one file each, git builtin/ style).
  *
- * Each takes argc/argv with argv[0] = the subcommand name, parses its own
- * options with getopt_long, and returns the process exit status.  Each
+ * Each takes argc/argv with argv[0] = "kbench NAME" (getopt_long's
+ * messages name it), parses its own options with getopt_long, and
+ * returns the process exit status.  Each
  * exports its getopt_long table and short options (kb_CMD_options,
  * kb_CMD_shortopts) and what their arguments are (kb_CMD_args), which
  * kbench.c's command table hands to the completion generator
