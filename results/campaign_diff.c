@@ -52,6 +52,14 @@ static char *cmdline_only_in(const char *x, const char *y)
 	return out;
 }
 
+/* A command line c (normalised) as a warning shows it: quoted, or "not
+ * recorded" when its member is absent or null (malloc'd). */
+static char *cmdline_text(enum kb_renv_has h, const char *c)
+{
+	return h == KB_RENV_SET ? kb_xasprintf("\"%s\"", c) :
+	       kb_xstrdup("not recorded");
+}
+
 /* memory_total ("24682100 kB", /proc/meminfo's MemTotal): two kernels
  * on one machine differ by a few MB (their own size, what they
  * reserve), which is no difference of the machine; within 1% is the
@@ -122,12 +130,28 @@ void results_env_diff_warn(const char *bdir, const struct kb_rcampaign *cb,
 					"from them, not from what is "
 					"compared):");
 			/* the words that differ, not two lines of 700
-			 * characters */
+			 * characters; a side with none, or none recorded,
+			 * is not "only in A: (nothing)" (a break-it trial) */
 			ox = cmdline_only_in(cx, cy);
 			oy = cmdline_only_in(cy, cx);
-			kb_warn_more("  cmdline: only in %s: %s; only in "
-				"%s: %s\n", bdir, *ox ? ox : "(nothing)",
-				ndir, *oy ? oy : "(nothing)");
+			if (x != KB_RENV_SET || y != KB_RENV_SET) {
+				/* as the other keys: "not recorded" */
+				sx = cmdline_text(x, cx);
+				sy = cmdline_text(y, cy);
+				kb_warn_more("  cmdline: %s in %s, %s in %s\n",
+					sx, bdir, sy, ndir);
+				free(sx);
+				free(sy);
+			} else if (*ox && *oy)
+				kb_warn_more("  cmdline: only in %s: %s; only "
+					"in %s: %s\n", bdir, ox, ndir, oy);
+			else if (*ox || *oy)
+				kb_warn_more("  cmdline: only in %s: %s\n",
+					*ox ? bdir : ndir, *ox ? ox : oy);
+			else	/* the last of a word given twice wins */
+				kb_warn_more("  cmdline: the same words, in "
+					"another order or repeated: \"%s\" in "
+					"%s, \"%s\" in %s\n", cx, bdir, cy, ndir);
 			free(ox);
 			free(oy);
 			free(cx);

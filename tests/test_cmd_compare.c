@@ -469,11 +469,48 @@ static void test_compare_by_name(void **state)
 	rc = compare(&out, x, y, NULL, NULL);
 	assert_non_null(strstr(out, "cmdline:"));
 	assert_null(strstr(out, "governor:"));
-	/* the words that differ, not both lines */
-	says(out, (const char *const[]){ "cmdline: only in", "ab: (nothing); "
-		"only in", "ba: mitigations=off\n", NULL },
-		(const char *const[]){ "root=/dev/vda", NULL });
+	/* the words that differ, not both lines; none on one side is not
+	 * "only in A: (nothing)" (a break-it trial) */
+	says(out, (const char *const[]){ "cmdline: only in", "ba: "
+		"mitigations=off\n", NULL }, (const char *const[]){
+		"root=/dev/vda", "(nothing)", "; only in", NULL });
 	free(out);
+	/* words on both sides; the same words reordered (the last of a
+	 * word given twice wins); none recorded on one side, as the other
+	 * keys say it */
+	{
+		static const struct {
+			const char *cmdline;	/* NULL: none recorded */
+			const char *has, *lacks;
+		} cl[] = {
+			{ "root=/dev/vda mitigations=off",
+			  "cmdline: only in %s: quiet; only in %s: "
+			  "mitigations=off\n", "(nothing)" },
+			{ "quiet root=/dev/vda", "cmdline: the same words, in "
+			  "another order or repeated: \"root=/dev/vda quiet\" "
+			  "in %s, \"quiet root=/dev/vda\" in %s\n",
+			  "(nothing)" },
+			{ NULL, "cmdline: \"root=/dev/vda quiet\" in %s, not "
+			  "recorded in %s\n", "only in" },
+		};
+		size_t k;
+
+		for (k = 0; k < sizeof(cl) / sizeof(cl[0]); k++) {
+			char *want = kb_xasprintf(cl[k].has, x, y);
+
+			set_env(y, json_pack("{s:s, s:s, s:s, s:s, s:s?}",
+				"governor", "performance", "cpu_model", "Xeon",
+				"memory_total", "MemTotal: 100 kB",
+				"fio_version", "fio-3.36", "cmdline",
+				cl[k].cmdline));
+			rc = compare(&out, x, y, NULL, NULL);
+			assert_int_equal(rc, 0);
+			says(out, (const char *const[]){ want, NULL },
+			     (const char *const[]){ cl[k].lacks, NULL });
+			free(out);
+			free(want);
+		}
+	}
 	/* memory within 1% is the same machine (two kernels reserve a
 	 * little differently); 2% is not; a null governor is "not
 	 * recorded" */
