@@ -109,7 +109,8 @@ static void usage(FILE *f)
 "      --map NEW=OLD   compare NEW's configuration NEW with BASE's OLD\n"
 "                      (repeat for several); variants too: patched=stock\n"
 "                      maps each patched,NM=V to stock,NM=V; an error\n"
-"                      with BASE given as DIR:CONFIGURATION\n"
+"                      with BASE given as DIR:CONFIGURATION, and one of\n"
+"                      another configuration than NEW DIR:CONFIGURATION's\n"
 "      --exclude-outliers  leave outlier runs out of the tests (they are\n"
 "                      listed either way)\n"
 "      --exclude-disturbed  leave disturbed runs (stats/disturbed.h: other\n"
@@ -341,8 +342,13 @@ static void want_pairs(struct wanted *w, struct side *b, struct side *n,
 		 * compared with running,NM=0 in silence) */
 		int same = !strcmp(b->dir, n->dir);
 
-		old = b->config ? NULL : results_match_config(same ? NULL :
-							b->res, n->config, map);
+		/* of one campaign: the --map's (cmd_compare() checked that
+		 * each maps n->config), a variant's too (VARIANT=OLD was
+		 * read without BASE, so never found) */
+		if (b->config || (same && !map->n))
+			old = NULL;
+		else
+			old = results_match_config(b->res, n->config, map);
 		if (!b->config && !same && !old)
 			kb_warn("%s has no configuration '%s' (give --map "
 				"%s=OLD to name the one to compare with%s): "
@@ -894,6 +900,18 @@ int cmd_compare(int argc, char **argv)
 	if (results_map_check(&map, &n.res, (const char *const *)&n.dir, 1,
 			      b.res, b.dir))
 		goto out;
+	for (i = 0; n.config && i < map.n; i++) {
+		/* NEW one configuration: a --map of another of its
+		 * campaign's would pair nothing (a break-it trial: it was
+		 * accepted and ignored, as with BASE DIR:CONFIGURATION) */
+		if (results_map_maps(map.v[i], b.res, n.config))
+			continue;
+		kb_error("--map %s: NEW %s is one configuration, which this "
+			 "--map does not map (only %s is compared; give NEW as "
+			 "%s to compare each of its configurations)", map.v[i],
+			 n.arg, n.config, n.dir);
+		goto out;
+	}
 	/* each campaign's runs against its own quiet level; the marks
 	 * travel with the runs into the merged model */
 	{

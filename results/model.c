@@ -762,6 +762,14 @@ const char *results_match_config(json_t *base, const char *id,
 	return config_id(base, id);
 }
 
+int results_map_maps(const char *arg, json_t *base, const char *id)
+{
+	const char *old = map_old_of(arg, id);
+
+	return (old && results_has_config(base, old)) ||
+	       map_variant_old(base, arg, id) != NULL;
+}
+
 static void list_configs(const char *name, json_t *res)
 {
 	json_t *c;

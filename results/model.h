@@ -108,6 +108,12 @@ int results_map_check(const struct results_map *m, json_t *const *newer,
 const char *results_match_config(json_t *base, const char *id,
 				 const struct results_map *map);
 
+/* 1 when the one --map argument arg maps configuration id of a newer
+ * campaign to a configuration of base (arg "id=OLD" with base holding
+ * OLD, or "VARIANT=OLDVARIANT" of id's variant with base holding
+ * OLDVARIANT's configuration of id's values), else 0. */
+int results_map_maps(const char *arg, json_t *base, const char *id);
+
 /* What to add to "give --map ID=OLD" for a configuration id with
  * tunable values ("running,NM=1"): that --map VARIANT=OLD maps all of
  * a renamed variant's at once; "" for a plain variant id. */

@@ -436,8 +436,47 @@ static void test_compare_by_name(void **state)
 			fail_msg("%s: expected the baseline with a warning:"
 				 "\n%s", rf, out);
 		free(out);
+		/* a --map of NEW's configuration: read */
+		rc = compare(&out, "--map=fixed=patched", x, rf, NULL);
+		if (rc != 0 || !strstr(out, "ab:patched (base)"))
+			fail_msg("--map fixed=patched %s: exit %d, expected 0 "
+				 "against ab:patched:\n%s", rf, rc, out);
+		free(out);
+		/* a --map of another configuration of NEW's campaign:
+		 * nothing would read it, an error (a break-it trial: it
+		 * was accepted and ignored) */
+		rc = compare(&out, "--map=stock=patched", x, rf, NULL);
+		assert_int_equal(rc, 2);
+		flatten(out);
+		says(out, (const char *const[]){ "--map stock=patched: NEW ",
+			":fixed is one configuration, which this --map does "
+			"not map (only fixed is compared; give NEW as ", NULL },
+			(const char *const[]){ "verdict", NULL });
+		free(out);
 		free(yp);
 		free(rf);
+	}
+	/* one campaign, NEW one configuration of it: a VARIANT=OLD --map
+	 * pairs patched,NM=1 with stock,NM=1, not with the baseline (it
+	 * was read without BASE's configurations, so never found) */
+	{
+		const char *v3[] = { "stock,NM=0", "stock,NM=1",
+				     "patched,NM=1" };
+		const double i3[][8] = { { 1000, 1010, 995, 1005, 990 },
+					 { 900, 905, 895, 910, 890 },
+					 { 902, 904, 897, 908, 891 } };
+		const size_t n3[] = { 5, 5, 5 };
+		char *v = campaign("v3", v3, 3, i3, n3);
+		char *vp = kb_xasprintf("%s:patched,NM=1", v);
+
+		rc = compare(&out, "--map=patched=stock", v, vp, NULL);
+		if (rc != 0 || !strstr(out, "v3:stock,NM=1 (base)"))
+			fail_msg("--map patched=stock V V:patched,NM=1: exit "
+				 "%d, expected 0 against stock,NM=1:\n%s", rc,
+				 out);
+		free(out);
+		free(vp);
+		free(v);
 	}
 
 	/* environments */
