@@ -109,8 +109,9 @@ static void usage(FILE *f)
 "      --map NEW=OLD   compare NEW's configuration NEW with BASE's OLD\n"
 "                      (repeat for several); variants too: patched=stock\n"
 "                      maps each patched,NM=V to stock,NM=V; an error\n"
-"                      with BASE given as DIR:CONFIGURATION, and one of\n"
-"                      another configuration than NEW DIR:CONFIGURATION's\n"
+"                      with BASE given as DIR:CONFIGURATION, one of\n"
+"                      another configuration than NEW DIR:CONFIGURATION's,\n"
+"                      and two that pair X and Y of one campaign both ways\n"
 "      --exclude-outliers  leave outlier runs out of the tests (they are\n"
 "                      listed either way)\n"
 "      --exclude-disturbed  leave disturbed runs (stats/disturbed.h: other\n"
@@ -377,20 +378,60 @@ static void want_pairs(struct wanted *w, struct side *b, struct side *n,
 	}
 }
 
+/* The --map argument that maps configuration id of NEW (its first) */
+static const char *map_of(const struct results_map *map, json_t *base,
+			  const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < map->n; i++)
+		if (results_map_maps(map->v[i], base, id))
+			return map->v[i];
+	return "?";
+}
+
 /* The pairs to compare, labelled in merged.  A configuration with
  * itself (one campaign, one configuration) beside comparisons of other
  * configurations is left out, said once (kbench compare A:X A, or a
  * --map of A A): its 0.00% would join the Benjamini-Hochberg family and
- * the verdict's counts.  Every pair such: kbench compare A A. */
-static void build_pairs(struct pairs *p, json_t *merged, struct side *b,
-			struct side *n, const struct results_map *map)
+ * the verdict's counts.  Every pair such: kbench compare A A.  Two
+ * configurations of one campaign paired both ways (compare A A --map
+ * X=Y --map Y=X): an error, -EINVAL; 0 otherwise. */
+static int build_pairs(struct pairs *p, json_t *merged, struct side *b,
+		       struct side *n, const struct results_map *map)
 {
 	struct wanted w = { NULL, 0 };
 	const struct kb_compare_pair *pr;
-	size_t i, nself = 0;
+	size_t i, j, nself = 0;
 	int one = !strcmp(b->dir, n->dir);
 
 	want_pairs(&w, b, n, map);
+	/* X against Y and Y against X: one comparison, its p twice in the
+	 * Benjamini-Hochberg family, and a regression one way is an
+	 * improvement the other, so the verdict would depend on which of
+	 * the two is taken as the base: refused, not guessed (a break-it
+	 * trial) */
+	for (i = 0; one && i < w.n; i++)
+		for (j = i + 1; j < w.n; j++) {
+			const struct kb_compare_pair *x = &w.v[i], *y = &w.v[j];
+
+			if (strcmp(x->baseline, x->configuration) &&
+			    !strcmp(x->baseline, y->configuration) &&
+			    !strcmp(x->configuration, y->baseline)) {
+				kb_error("--map %s and --map %s pair %s and %s "
+					 "of %s both ways (each against the "
+					 "other): one comparison, counted "
+					 "twice, whose verdict depends on which "
+					 "is the base; give one of the two "
+					 "(NEW=OLD, OLD the base)",
+					 map_of(map, b->res, x->configuration),
+					 map_of(map, b->res, y->configuration),
+					 x->configuration, y->configuration,
+					 n->dir);
+				free(w.v);
+				return -EINVAL;
+			}
+		}
 	for (i = 0; i < w.n; i++)
 		nself += one && !strcmp(w.v[i].baseline, w.v[i].configuration);
 	for (i = 0; i < w.n; i++) {
@@ -406,6 +447,7 @@ static void build_pairs(struct pairs *p, json_t *merged, struct side *b,
 		add_pair(p, merged, b, pr->baseline, n, pr->configuration);
 	}
 	free(w.v);
+	return 0;
 }
 
 /* kbench compare A A: the comparisons of a configuration with its own
@@ -965,7 +1007,8 @@ int cmd_compare(int argc, char **argv)
 	}
 	/* the merged model: BASE's statistics settings (its kernels.conf) */
 	merged = results_pair_new(b.res);
-	build_pairs(&pairs, merged, &b, &n, &map);
+	if (build_pairs(&pairs, merged, &b, &n, &map))
+		goto out;
 	if (!pairs.n) {
 		kb_error("%s has no configuration: nothing to compare", n.arg);
 		goto out;

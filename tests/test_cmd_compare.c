@@ -478,6 +478,23 @@ static void test_compare_by_name(void **state)
 		free(vp);
 		free(v);
 	}
+	/* two --map of one campaign pairing two configurations both ways:
+	 * one comparison twice in the Benjamini-Hochberg family, its
+	 * direction (so the verdict) unknown: an error (a break-it trial);
+	 * between two campaigns the same two --map are a swap */
+	rc = compare(&out, "--map=patched=stock", "--map=stock=patched", x, x);
+	assert_int_equal(rc, 2);
+	flatten(out);
+	says(out, (const char *const[]){ "--map stock=patched and --map "
+		"patched=stock pair stock and patched of ", "both ways (each "
+		"against the other): one comparison, counted twice", NULL },
+		(const char *const[]){ "verdict:", "Benjamini", NULL });
+	free(out);
+	rc = compare(&out, "--map=patched=stock", "--map=stock=patched", x, y);
+	assert_int_equal(rc, 1);	/* ba:patched 902 against ab:stock */
+	says(out, (const char *const[]){ "ba:patched vs", "ab:stock (base)",
+		NULL }, (const char *const[]){ "both ways", NULL });
+	free(out);
 
 	/* environments */
 	set_env(x, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:n}",
