@@ -879,14 +879,30 @@ int results_map_check(const struct results_map *m, json_t *const *newer,
 		return -EINVAL;
 	}
 	/* one OLD per NEW: a second --map of the same configuration was
-	 * ignored without a word */
+	 * ignored without a word; so was a second of the same variant
+	 * (patched=stock and patched=old: the first found won; a break-it
+	 * trial) */
 	for (k = 0; m && k < nnewer; k++)
 		json_array_foreach(json_object_get(newer[k], "configurations"),
 				   j, c) {
 			const char *id = kb_jstr(c, "id") ?: "";
-			const char *first = NULL;
+			const char *first = NULL, *vfirst = NULL;
+			size_t vi = 0;
 
 			for (i = 0; i < m->n; i++) {
+				old = map_variant_old(base, m->v[i], id);
+				if (old && vfirst && strcmp(vfirst, old)) {
+					kb_error("--map %s and --map %s: %s is "
+						 "mapped twice, to %s and to "
+						 "%s; give one --map per "
+						 "variant", m->v[vi], m->v[i],
+						 id, vfirst, old);
+					return -EINVAL;
+				}
+				if (old && !vfirst) {
+					vfirst = old;
+					vi = i;
+				}
 				old = map_old_of(m->v[i], id);
 				if (!old || !results_has_config(base, old))
 					continue;

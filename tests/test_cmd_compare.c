@@ -415,6 +415,31 @@ static void test_compare_by_name(void **state)
 			NULL }, (const char *const[]){ "no configuration",
 			NULL });
 		free(out);
+		/* two --map of one variant: an error, as two of one
+		 * configuration are (the first was taken, the second
+		 * ignored in silence: a break-it trial) */
+		{
+			const char *s2[] = { "stock,NM=0", "stock,NM=1",
+					     "old,NM=0", "old,NM=1" };
+			const double i4[][8] = {
+				{ 1000, 1010, 995, 1005, 990 },
+				{ 900, 905, 895, 910, 890 },
+				{ 1000, 1010, 995, 1005, 990 },
+				{ 900, 905, 895, 910, 890 } };
+			const size_t n4[] = { 5, 5, 5, 5 };
+			char *two = campaign("vtwo", s2, 4, i4, n4);
+
+			rc = compare(&out, "--map=fixed=stock", "--map=fixed=old",
+				     two, vf);
+			assert_int_equal(rc, 2);
+			says(out, (const char *const[]){ "--map fixed=stock "
+				"and --map fixed=old: fixed,NM=0 is mapped "
+				"twice, to stock,NM=0 and to old,NM=0; give one "
+				"--map per variant", NULL }, (const char *const[]){
+				"verdict:", NULL });
+			free(out);
+			free(two);
+		}
 		free(vs);
 		free(vf);
 	}
