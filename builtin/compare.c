@@ -194,6 +194,27 @@ static void list_configs(const struct kb_rcampaign *c)
 		kb_warn_more("  %s\n", c->configs[i].id ?: "?");
 }
 
+/* The ':' of arg (DIR:CONFIGURATION) that ends DIR: the last one after
+ * which arg's start is a directory, else the last one (NULL: none).  A
+ * configuration id may hold ':' itself (a tunable value a:b, in
+ * running,RW=a:b: DIR:running,RW=a:b was cut at its last ':', a break-it
+ * trial), and so may a directory's name. */
+static const char *dir_colon(const char *arg)
+{
+	const char *last = strrchr(arg, ':'), *c;
+	char *d;
+	int found;
+
+	for (c = last; c && c > arg; c = memrchr(arg, ':', (size_t)(c - arg))) {
+		d = kb_xasprintf("%.*s", (int)(c - arg), arg);
+		found = is_dir(d);
+		free(d);
+		if (found)
+			return c;
+	}
+	return last;
+}
+
 /* Open side s of arg (DIR or DIR:CONFIGURATION); prev: the side opened
  * before (NULL: none), whose results s copies when both name one
  * directory (compare A:x A:y), so that its files are read, and their
@@ -208,7 +229,7 @@ static int side_open(struct side *s, const char *arg, const struct side *prev)
 	} else {
 		struct stat st;
 
-		colon = strrchr(arg, ':');
+		colon = dir_colon(arg);
 		if (!colon || colon == arg || !colon[1]) {
 			int e = stat(arg, &st) < 0 ? errno : 0;
 

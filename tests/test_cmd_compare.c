@@ -481,6 +481,24 @@ static void test_compare_by_name(void **state)
 		free(yp);
 		free(rf);
 	}
+	/* a configuration id holding ':' (a tunable value a:b): DIR is
+	 * cut before the ':' that ends a directory, not the last one (a
+	 * break-it trial: "no campaign directory DIR:stock,RW=a") */
+	{
+		const char *colon_ids[] = { "stock,RW=c", "stock,RW=a:b" };
+		char *k = campaign("colon", colon_ids, 2, ab, n5);
+		char *kb = kb_xasprintf("%s:stock,RW=c", k);
+		char *kn = kb_xasprintf("%s:stock,RW=a:b", k);
+
+		rc = compare(&out, kb, kn, NULL, NULL);
+		if (rc != 1 || !strstr(out, "colon:stock,RW=a:b vs"))
+			fail_msg("%s %s: exit %d, expected 1:\n%s", kb, kn,
+				 rc, out);
+		free(out);
+		free(kn);
+		free(kb);
+		free(k);
+	}
 	/* one campaign, NEW one configuration of it: a VARIANT=OLD --map
 	 * pairs patched,NM=1 with stock,NM=1, not with the baseline (it
 	 * was read without BASE's configurations, so never found) */
