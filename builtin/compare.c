@@ -967,8 +967,19 @@ int cmd_compare(int argc, char **argv)
 		/* NEW one configuration: a --map of another of its
 		 * campaign's would pair nothing (a break-it trial: it was
 		 * accepted and ignored, as with BASE DIR:CONFIGURATION) */
+		size_t vl = strcspn(n.config, ",");
+
 		if (results_map_maps(map.v[i], b.res, n.config))
 			continue;
+		if (n.config[vl] && !strncmp(map.v[i], n.config, vl) &&
+		    map.v[i][vl] == '=') {
+			/* its variant's, without OLD of its values */
+			kb_error("--map %s: %s has no configuration '%s%s' to "
+				 "compare NEW %s with (give --map %s=OLD to "
+				 "name one)", map.v[i], b.dir, map.v[i] + vl + 1,
+				 n.config + vl, n.arg, n.config);
+			goto out;
+		}
 		kb_error("--map %s: NEW %s is one configuration, which this "
 			 "--map does not map (only %s is compared; give NEW as "
 			 "%s to compare each of its configurations)", map.v[i],

@@ -504,12 +504,13 @@ static void test_compare_by_name(void **state)
 	 * was read without BASE's configurations, so never found) */
 	{
 		const char *v3[] = { "stock,NM=0", "stock,NM=1",
-				     "patched,NM=1" };
+				     "patched,NM=1", "patched,NM=2" };
 		const double i3[][8] = { { 1000, 1010, 995, 1005, 990 },
 					 { 900, 905, 895, 910, 890 },
+					 { 902, 904, 897, 908, 891 },
 					 { 902, 904, 897, 908, 891 } };
-		const size_t n3[] = { 5, 5, 5 };
-		char *v = campaign("v3", v3, 3, i3, n3);
+		const size_t n3[] = { 5, 5, 5, 5 };
+		char *v = campaign("v3", v3, 4, i3, n3);
 		char *vp = kb_xasprintf("%s:patched,NM=1", v);
 
 		rc = compare(&out, "--map=patched=stock", v, vp, NULL);
@@ -517,6 +518,18 @@ static void test_compare_by_name(void **state)
 			fail_msg("--map patched=stock V V:patched,NM=1: exit "
 				 "%d, expected 0 against stock,NM=1:\n%s", rc,
 				 out);
+		free(out);
+		free(vp);
+		/* NEW's variant mapped, but BASE without OLD of its values:
+		 * said so, not "a --map of another configuration" */
+		vp = kb_xasprintf("%s:patched,NM=2", v);
+		rc = compare(&out, "--map=patched=stock", v, vp, NULL);
+		assert_int_equal(rc, 2);
+		flatten(out);
+		says(out, (const char *const[]){ "--map patched=stock: ",
+			"v3 has no configuration 'stock,NM=2' to compare NEW ",
+			"(give --map patched,NM=2=OLD to name one)", NULL },
+			(const char *const[]){ "does not map", NULL });
 		free(out);
 		free(vp);
 		free(v);
