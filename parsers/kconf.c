@@ -439,6 +439,13 @@ static void set_real(struct parser *p, const char *key, const char *val,
 
 	errno = 0;
 	v = strtod(val, &end);
+	/* a percentage, but alpha is a probability: "alpha = 0.5%" read
+	 * as 0.5 was 100 times the alpha meant (a break-it trial) */
+	if (end != val && *end == '%' && !strcmp(key, "alpha")) {
+		perr(p, p->line, "%s = '%s': a probability, not a percentage "
+		     "(e.g. 0.05 for 5%%)", key, val);
+		return;
+	}
 	if (end != val && *end == '%')
 		end++;
 	if (end == val || *end || errno || !isfinite(v) || v > hi ||
@@ -1656,7 +1663,8 @@ static const struct kconf_opt kconf_opts[] = {
 	       "(InfluxDB line protocol for .../write?db= or "
 	       ".../api/v2/write, else the results.json export)"),
 	{ "alpha", SEC_GLOBAL, KT_REAL, G_OFF(alpha), 0.0, 0.5, 0, NULL, NULL,
-	  "significance level (default 0.05)" },
+	  "significance level, a probability, not a percentage (default "
+	  "0.05)" },
 	{ "min_effect", SEC_GLOBAL, KT_REAL, G_OFF(min_effect_pct), 0.0, 1000.0,
 	  1, NULL, NULL,
 	  "smallest change called significant, % (default 1)" },

@@ -327,6 +327,13 @@ int kb_compare_parse_opt(struct kb_compare_opts *o, int opt, const char *arg)
 	double v;
 
 	if (opt == 'A') {
+		/* a probability: "0.5%" read as 0.5 was 100 times the
+		 * alpha meant (a break-it trial) */
+		if (strchr(arg, '%')) {
+			kb_error("--alpha %s: a probability, not a percentage "
+				 "(e.g. 0.05 for 5%%)", arg);
+			return -EINVAL;
+		}
 		if (parse_num(arg, &v) || !(v > 0.0 && v <= 0.5)) {
 			kb_error("--alpha %s: expected a number > 0 and <= 0.5 "
 				 "(e.g. 0.05)", arg);

@@ -1016,6 +1016,10 @@ static void test_exit_codes(void **state)
 			  "'read.iops, ,read.iops': an empty name" },
 			{ "--metrc=read.iops", "did you mean '--metric'? see "
 			  "'kbench compare --help'" },
+			/* a probability: 0.5% was read as 0.5 (a break-it
+			 * trial) */
+			{ "--alpha=0.5%", "--alpha 0.5%: a probability, not a "
+			  "percentage (e.g. 0.05 for 5%)" },
 		};
 		size_t i;
 

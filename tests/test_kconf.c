@@ -1258,6 +1258,11 @@ static void test_err_too_many(void **state)
 	expect_error("[global]\njobs = a\nmin_effect read.iops = nan\n[v]\n",
 		     "bad.conf:3: min_effect read.iops = 'nan': expected a "
 		     "number");
+	/* alpha is a probability: 0.5% was read as 0.5 (a break-it
+	 * trial); min_effect's % is a percentage */
+	expect_error("[global]\njobs = a\nalpha = 0.5%\n[v]\n",
+		     "bad.conf:3: alpha = '0.5%': a probability, not a "
+		     "percentage (e.g. 0.05 for 5%)");
 	/* a metric name near one kbench has: the one meant, as report
 	 * and compare say (a new user's trial) */
 	expect_error("[global]\njobs = a\nmax_mde read.iopz = 3\n[v]\n",
