@@ -224,6 +224,11 @@ static int side_open(struct side *s, const char *arg, const struct side *prev)
 	const char *colon;
 
 	s->arg = arg;
+	if (!*arg) {	/* "kbench compare '' DIR": an unset variable */
+		kb_error("an empty argument where a campaign was expected "
+			 "(give DIR or DIR:CONFIGURATION)");
+		return -ENOENT;
+	}
 	if (is_dir(arg)) {
 		s->dir = kb_xstrdup(arg);
 	} else {

@@ -1119,6 +1119,13 @@ static void test_exit_codes(void **state)
 	assert_non_null(strstr(out, "/nonexistent/dir: not a campaign "
 			       "directory (No such file or directory;"));
 	free(out);
+	/* an unset variable: said so (it read "error: : not a campaign
+	 * directory") */
+	rc = compare(&out, a, "", NULL, NULL);
+	assert_int_equal(rc, 2);
+	assert_non_null(strstr(out, "an empty argument where a campaign was "
+			       "expected"));
+	free(out);
 	rc = compare(&out, a, NULL, NULL, NULL);
 	assert_int_equal(rc, 2);
 	assert_non_null(strstr(out, "1 given"));
