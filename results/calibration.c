@@ -4,11 +4,13 @@
 #include "results/paths.h"
 #include "lib/err.h"
 #include "lib/file.h"
+#include "lib/metrics.h"
 #include "lib/str.h"
 #include "parsers/json_file.h"
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -274,7 +276,65 @@ static int values_get(json_t *o, const char *key, size_t n, double **out)
 	return 0;
 }
 
-static int metric_read(json_t *e, struct kb_calib_metric *m)
+/* A spread of metrics[i] (key, or element idx of the array key when idx
+ * >= 0) into *out: null or absent is NAN (not computed: the writer's
+ * NAN, a metric of fewer than 3 rounds), else a finite number >= 0.  -1
+ * (said, naming the file and the key path) for anything else: a negative
+ * sd or CV, a string such as "inf". */
+static int spread_get(const char *path, size_t i, json_t *e, const char *key,
+		      int idx, double *out)
+{
+	json_t *v = json_object_get(e, key);
+	char at[8] = "";
+
+	if (idx >= 0) {
+		v = json_array_get(v, (size_t)idx);
+		snprintf(at, sizeof(at), "[%d]", idx);
+	}
+	*out = NAN;
+	if (!v || json_is_null(v))
+		return 0;
+	if (json_is_number(v) && isfinite(json_number_value(v)) &&
+	    json_number_value(v) >= 0.0) {
+		*out = json_number_value(v);
+		return 0;
+	}
+	if (json_is_number(v))
+		kb_error("%s: metrics[%zu].%s%s: expected a finite number >= 0 "
+			 "(a spread, %%) or null, got %.17g", path, i, key, at,
+			 json_number_value(v));
+	else
+		kb_error("%s: metrics[%zu].%s%s: expected a finite number >= 0 "
+			 "(a spread, %%) or null, got %s", path, i, key, at,
+			 kb_json_kind(v));
+	return -1;
+}
+
+/* metrics[i]'s name: one of lib/metrics.h's, or a load host's
+ * host.NAME.METRIC of one (what a comparison compares); refused as
+ * kernels.conf refuses a name it does not know, with the name meant
+ * when one is near. */
+static int metric_name_ok(const char *path, size_t i, const char *name)
+{
+	const char *near;
+
+	if (kb_metric_find_key(name))
+		return 0;
+	near = kb_metric_near(name);
+	if (near)
+		kb_error("%s: metrics[%zu].metric: no such metric '%s' (did "
+			 "you mean '%s'?)", path, i, name, near);
+	else
+		kb_error("%s: metrics[%zu].metric: no such metric '%s' "
+			 "(expected a name of lib/metrics.c such as read.iops, "
+			 "write.clat_p99_ns)", path, i, name);
+	return -1;
+}
+
+/* metrics[i] into m: -1 said (naming the file and metrics[i]) when it is
+ * not one. */
+static int metric_read(const char *path, size_t i, json_t *e,
+		       struct kb_calib_metric *m)
 {
 	long rm = rounds_get(e, "rounds_max_mde");
 	long re = rounds_get(e, "rounds_min_effect");
@@ -283,30 +343,44 @@ static int metric_read(json_t *e, struct kb_calib_metric *m)
 	if (!kb_jstr(e, "job") || !kb_jstr(e, "metric") ||
 	    !json_is_integer(json_object_get(e, "n")) || rm < 0 || re < 0 ||
 	    !analysis_of(kb_jstr(e, "analysis")))
-		return -1;
+		goto bad;
 	m->job = kb_xstrdup(kb_jstr(e, "job"));
 	m->metric = kb_xstrdup(kb_jstr(e, "metric"));
 	m->n = (size_t)json_integer_value(json_object_get(e, "n"));
 	m->analysis = analysis_of(kb_jstr(e, "analysis"));
 	m->rounds_max_mde = (unsigned)rm;
 	m->rounds_min_effect = (unsigned)re;
+	if (metric_name_ok(path, i, m->metric))
+		return -1;
 #define NUM(key) (json_is_number(json_object_get(e, key)) ? \
 		  json_number_value(json_object_get(e, key)) : NAN)
-	m->sd_log_pct = NUM("sd_log_pct");
-	m->sd_log_ratio_pct = NUM("sd_log_ratio_pct");
 	m->corr = NUM("corr");
 	m->corr_p = NUM("corr_p");
 	m->min_effect_pct = NUM("min_effect_pct");
 	m->max_mde_pct = NUM("max_mde_pct");
 #undef NUM
-	m->cv_pct[0] = json_is_number(json_array_get(cv, 0)) ?
-		       json_number_value(json_array_get(cv, 0)) : NAN;
-	m->cv_pct[1] = json_is_number(json_array_get(cv, 1)) ?
-		       json_number_value(json_array_get(cv, 1)) : NAN;
+	if (cv && !json_is_null(cv) &&
+	    (!json_is_array(cv) || json_array_size(cv) != 2)) {
+		kb_error("%s: metrics[%zu].cv_pct: expected [CV of copy1, CV "
+			 "of copy2] (%%, each a number >= 0 or null), got %s",
+			 path, i, kb_json_kind(cv));
+		return -1;
+	}
+	if (spread_get(path, i, e, "sd_log_pct", -1, &m->sd_log_pct) ||
+	    spread_get(path, i, e, "sd_log_ratio_pct", -1,
+		       &m->sd_log_ratio_pct) ||
+	    spread_get(path, i, e, "cv_pct", 0, &m->cv_pct[0]) ||
+	    spread_get(path, i, e, "cv_pct", 1, &m->cv_pct[1]))
+		return -1;
 	if (values_get(e, "copy1", m->n, &m->copy1) ||
 	    values_get(e, "copy2", m->n, &m->copy2))
-		return -1;
+		goto bad;
 	return 0;
+bad:
+	kb_error("%s: metrics[%zu]: expected job, metric, n, copy1 and copy2 "
+		 "(n numbers each), analysis and rounds_max_mde, "
+		 "rounds_min_effect", path, i);
+	return -1;
 }
 
 int results_calibration_read(const char *path, struct kb_calibration *cal)
@@ -365,12 +439,22 @@ int results_calibration_read(const char *path, struct kb_calibration *cal)
 	cal->rounds_min_effect = (unsigned)re;
 	cal->m = kb_xcalloc(json_array_size(ms), sizeof(*cal->m));
 	json_array_foreach(ms, i, e) {
+		size_t k;
+
 		cal->nm++;
-		if (metric_read(e, &cal->m[i])) {
-			kb_error("%s: metrics[%zu]: expected job, metric, n, "
-				 "copy1 and copy2 (n numbers each), analysis "
-				 "and rounds_max_mde, rounds_min_effect", path,
-				 i);
+		if (metric_read(path, i, e, &cal->m[i]))
+			goto out;
+		/* one entry a (job, metric): a second would be counted twice
+		 * in the rounds, or silently win in a lookup */
+		for (k = 0; k < i; k++)
+			if (!strcmp(cal->m[k].job, cal->m[i].job) &&
+			    !strcmp(cal->m[k].metric, cal->m[i].metric))
+				break;
+		if (k < i) {
+			kb_error("%s: metrics[%zu]: job %s, metric %s again "
+				 "(first at metrics[%zu]): expected one entry "
+				 "a job and metric", path, i, cal->m[i].job,
+				 cal->m[i].metric, k);
 			goto out;
 		}
 	}

@@ -87,8 +87,12 @@ int results_calibration_write(const char *path,
 			      const struct kb_calibration *cal);
 
 /* Read path into *cal (zeroed first; the samples are read back too).  0,
- * or -EINVAL / -errno with a message naming the file and what is wrong
- * or missing. */
+ * or -EINVAL / -errno with a message naming the file, the key
+ * ("metrics[2].cv_pct[1]") and what is wrong or missing: among others a
+ * metric name lib/metrics.h does not know (nor a load host's
+ * host.NAME.METRIC of one), a (job, metric) listed twice, an sd or CV
+ * (sd_log_pct, sd_log_ratio_pct, cv_pct) that is negative or not a
+ * number (null is: not computed). */
 int results_calibration_read(const char *path, struct kb_calibration *cal);
 
 void results_calibration_free(struct kb_calibration *cal);

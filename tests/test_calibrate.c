@@ -284,6 +284,110 @@ static void test_file_round_trip(void **state)
 	free(dir);
 }
 
+/* calibration.json read back: a negative or non-numeric sd or CV, a
+ * (job, metric) listed twice and a metric name kbench does not know are
+ * refused, the message naming the file, the key path and what was
+ * expected (they were all read silently: a negative sd_log_pct as is, a
+ * string "inf" as not computed, the second entry counted twice); null
+ * (not computed) and a load host's host.NAME.METRIC are read. */
+static void test_file_read_refuses(void **state)
+{
+	static const struct {
+		const char *key;	/* set in metrics[0]; NULL: metrics[1]
+					 * = metrics[0] with metric = val */
+		const char *val;	/* JSON */
+		const char *want;	/* in the message; NULL: read */
+	} cases[] = {
+		{ "sd_log_pct", "-1.5", "metrics[0].sd_log_pct: expected a "
+		  "finite number >= 0 (a spread, %) or null, got -1.5" },
+		{ "sd_log_ratio_pct", "-0.25", "metrics[0].sd_log_ratio_pct: "
+		  "expected a finite number >= 0 (a spread, %) or null, got "
+		  "-0.25" },
+		{ "sd_log_ratio_pct", "\"inf\"", "metrics[0].sd_log_ratio_pct: "
+		  "expected a finite number >= 0 (a spread, %) or null, got a "
+		  "string" },
+		{ "cv_pct", "[1.0, -2]", "metrics[0].cv_pct[1]: expected a "
+		  "finite number >= 0 (a spread, %) or null, got -2" },
+		{ "cv_pct", "[\"NaN\", 1.0]", "metrics[0].cv_pct[0]: expected "
+		  "a finite number >= 0 (a spread, %) or null, got a string" },
+		{ "cv_pct", "[1.0]", "metrics[0].cv_pct: expected [CV of "
+		  "copy1, CV of copy2]" },
+		{ "metric", "\"read.iop\"", "metrics[0].metric: no such metric "
+		  "'read.iop' (did you mean 'read.iops'?)" },
+		{ "metric", "\"bogus.thing\"", "metrics[0].metric: no such "
+		  "metric 'bogus.thing' (expected a name of lib/metrics.c" },
+		{ NULL, "read.iops", "metrics[1]: job randread-4k, metric "
+		  "read.iops again (first at metrics[0]): expected one entry "
+		  "a job and metric" },
+		/* read: not computed, a load host's metric, another metric
+		 * of the same job */
+		{ "sd_log_pct", "null", NULL },
+		{ "cv_pct", "[null, 0]", NULL },
+		{ "metric", "\"host.10.0.0.2.read.iops\"", NULL },
+		{ NULL, "read.clat_p99_ns", NULL },
+	};
+	struct kb_calibration cal, back;
+	struct capture cap;
+	char *dir = tmpdir(), *path = kb_path_join(dir, "calibration.json");
+	char *msg, *want;
+	size_t i;
+
+	(void)state;
+	fixture_calibration(&cal, 1);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		json_t *j, *m0;
+		int ret;
+
+		assert_int_equal(results_calibration_write(path, &cal), 0);
+		j = kb_json_load(path);
+		assert_non_null(j);
+		m0 = json_array_get(json_object_get(j, "metrics"), 0);
+		if (cases[i].key) {
+			json_t *v = json_loads(cases[i].val, JSON_DECODE_ANY,
+					       NULL);
+
+			assert_non_null(v);
+			json_object_set_new(m0, cases[i].key, v);
+		} else {
+			json_t *m1 = json_deep_copy(m0);
+
+			json_object_set_new(m1, "metric",
+					    json_string(cases[i].val));
+			json_array_append_new(json_object_get(j, "metrics"),
+					      m1);
+		}
+		assert_int_equal(json_dump_file(j, path, 0), 0);
+		json_decref(j);
+		cap_begin(&cap);
+		ret = results_calibration_read(path, &back);
+		msg = cap_end(&cap);
+		if (!cases[i].want) {
+			if (ret)
+				print_error("case %zu: %s", i, msg);
+			assert_int_equal(ret, 0);
+			assert_string_equal(msg, "");
+			assert_int_equal(back.nm, cases[i].key ? 1 : 2);
+			results_calibration_free(&back);
+			free(msg);
+			continue;
+		}
+		want = kb_xasprintf("%s: %s", path, cases[i].want);
+		if (!strstr(msg, want))
+			print_error("case %zu: wanted \"%s\", got:\n%s", i, want,
+				    msg);
+		assert_int_equal(ret, -EINVAL);
+		assert_non_null(strstr(msg, want));
+		assert_int_equal(back.nm, 0);	/* nothing left behind */
+		free(want);
+		free(msg);
+	}
+	results_calibration_free(&cal);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+	free(dir);
+}
+
 /* The A/A samples from a results.json: the rounds where both copies
  * counted, matched by round id (a failed run, a run without the value,
  * a round only one copy ran: holes), in round order whatever the runs'
@@ -688,6 +792,7 @@ int main(void)
 		cmocka_unit_test(test_anticorrelated_welch),
 		cmocka_unit_test(test_rounds_by_hand),
 		cmocka_unit_test(test_file_round_trip),
+		cmocka_unit_test(test_file_read_refuses),
 		cmocka_unit_test(test_calibration_misfit),
 		cmocka_unit_test(test_target_metrics_rounds),
 		cmocka_unit_test(test_samples_by_round),
