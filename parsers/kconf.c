@@ -547,17 +547,198 @@ static void set_duration(struct parser *p, const char *key, const char *val,
 	*out = v;
 }
 
-/* accel = auto | kvm | tcg (runner/accel.h) */
-static void set_accel(struct parser *p, const char *val, enum kb_accel *out)
-{
-	enum kb_accel a = kb_accel_from_name(val);
+/* One word an enum-valued key takes: every such key (order, prefix,
+ * accel, boot, ...) has a static table of them, ended by a NULL word,
+ * and is read by kconf_word(), so that each says a value it does not
+ * take the same way. */
+struct kconf_word {
+	const char *word;	/* "interleave" */
+	int value;		/* what it stands for: KB_ORDER_INTERLEAVE */
+	const char *hint;	/* said after the word in a message: "the
+				 * default: ..."; NULL: nothing */
+};
 
-	if (a == KB_ACCEL_UNSET)
-		perr(p, p->line,
-		     "accel = '%s': expected auto, kvm or tcg", val);
-	else
-		*out = a;
+/* The value of tok in w; -1 when it is none of its words. */
+static int word_value(const struct kconf_word *w, const char *tok)
+{
+	for (; w->word; w++)
+		if (!strcmp(w->word, tok))
+			return w->value;
+	return -1;
 }
+
+/* The word of w meant by tok when it is one but for case or within 2
+ * edits of a word twice as long ("interleaved", "Block", "kvn"); NULL
+ * when none (a short "vm" is not "9p" misspelt). */
+static const char *word_meant(const struct kconf_word *w, const char *tok)
+{
+	const struct kconf_word *k;
+	const char *best = NULL;
+	size_t bestd = (size_t)-1, d;
+
+	for (k = w; k->word; k++)
+		if (!strcasecmp(k->word, tok))
+			return k->word;
+	for (k = w; k->word; k++) {
+		d = kb_edit_distance(tok, k->word);
+		if (d <= 2 && 2 * d < strlen(k->word) && d < bestd) {
+			bestd = d;
+			best = k->word;
+		}
+	}
+	return best;
+}
+
+/* val's value for key among the words of w.  When it is none: -1, said
+ * at FILE:LINE as "KEY = 'VAL': expected A (hint), B or C", with
+ * " (did you mean 'B'?)" when it is B misspelt.  For an item tok of a
+ * list key (profile = cycles,dcm) what names the item: "KEY = 'VAL':
+ * unknown WHAT 'TOK' (expected A or B)". */
+static int kconf_word(struct parser *p, const char *key, const char *val,
+		      const char *tok, const char *what,
+		      const struct kconf_word *w)
+{
+	const char *meant;
+	char list[768];
+	size_t n = 0, i, len = 0;
+	int v = word_value(w, tok ? tok : val);
+
+	if (v >= 0)
+		return v;
+	while (w[n].word)
+		n++;
+	list[0] = '\0';
+	for (i = 0; i < n && len < sizeof(list); i++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len,
+					"%s%s%s%s%s",
+					!i ? "" : i + 1 < n ? ", " : " or ",
+					w[i].word, w[i].hint ? " (" : "",
+					w[i].hint ? w[i].hint : "",
+					w[i].hint ? ")" : "");
+	meant = word_meant(w, tok ? tok : val);
+	if (tok)
+		perr(p, p->line, "%s = '%s': unknown %s '%s' (expected %s%s%s%s)",
+		     key, val, what, tok, list, meant ? "; did you mean '" : "",
+		     meant ? meant : "", meant ? "'?" : "");
+	else
+		perr(p, p->line, "%s = '%s': expected %s%s%s%s", key, val, list,
+		     meant ? " (did you mean '" : "", meant ? meant : "",
+		     meant ? "'?)" : "");
+	return -1;
+}
+
+/* The words of the enum-valued keys (kconf_word()) */
+static const struct kconf_word order_words[] = {
+	{ "interleave", KB_ORDER_INTERLEAVE, NULL },
+	{ "block", KB_ORDER_BLOCK, NULL },
+	{ "random", KB_ORDER_RANDOM, NULL },
+	{ NULL, 0, NULL },
+};
+
+static const struct kconf_word drop_caches_words[] = {
+	{ "pagecache", KB_DROP_PAGECACHE, NULL },
+	{ "all", KB_DROP_ALL, NULL },
+	{ NULL, 0, NULL },
+};
+
+static const struct kconf_word profile_event_words[] = {
+	{ "cycles", 0, NULL },
+	{ "dcm", 1, NULL },
+	{ NULL, 0, NULL },
+};
+
+/* profile_during = profiling-runs | counted-runs (kconf.h) */
+static const struct kconf_word profile_during_words[] = {
+	{ "profiling-runs", 0, "the default: perf samples only in extra runs "
+	  "that are not counted" },
+	{ "counted-runs", 1, "samples during the counted runs, overhead "
+	  "measured by unsampled extra runs" },
+	{ NULL, 0, NULL },
+};
+
+static const struct kconf_word keep_words[] = {
+	{ "perf.data", KB_KEEP_PERF_DATA, NULL },
+	{ NULL, 0, NULL },
+};
+
+/* prefix = auto|none: how the report tables write their values
+ * (kbench report --prefix, which wins over it) */
+static const struct kconf_word prefix_words[] = {
+	{ "auto", 1, "4310k IOPS, MiB/s, us" },
+	{ "none", 0, "the metric's own unit, the default" },
+	{ NULL, 0, NULL },
+};
+
+/* accel = auto | kvm | tcg (runner/accel.h); kb_accel_from_name() */
+static const struct kconf_word accel_words[] = {
+	{ "auto", KB_ACCEL_AUTO, NULL },
+	{ "kvm", KB_ACCEL_KVM, NULL },
+	{ "tcg", KB_ACCEL_TCG, NULL },
+	{ NULL, 0, NULL },
+};
+
+/* method = local | vm | kexec: kept as the word (struct kb_variant) */
+static const struct kconf_word method_words[] = {
+	{ "local", 0, NULL },
+	{ "vm", 1, NULL },
+	{ "kexec", 2, NULL },
+	{ NULL, 0, NULL },
+};
+
+static const struct kconf_word guest_root_words[] = {
+	{ "9p", KB_GUEST_ROOT_9P, "the host's root over virtio-9p" },
+	{ "initramfs", KB_GUEST_ROOT_INITRAMFS, "a self-contained guest" },
+	{ NULL, 0, NULL },
+};
+
+static const struct kconf_word boot_words[] = {
+	{ "auto", KB_VM_BOOT_AUTO, "the kernel's PVH entry when it has one" },
+	{ "pvh", KB_VM_BOOT_PVH, NULL },
+	{ "bzimage", KB_VM_BOOT_BZIMAGE, NULL },
+	{ NULL, 0, NULL },
+};
+
+static const struct kconf_word module_signatures_words[] = {
+	{ "auto", KB_VM_MODSIG_AUTO, "stripped when the kernel loads "
+	  "unsigned modules" },
+	{ "keep", KB_VM_MODSIG_KEEP, NULL },
+	{ NULL, 0, NULL },
+};
+
+/* The words of each KT_ENUM key of kconf_opts[] (accel: of [global] and
+ * of a variant section) */
+static const struct {
+	const char *key;
+	const struct kconf_word *words;
+} kconf_enums[] = {
+	{ "order", order_words },
+	{ "drop_caches", drop_caches_words },
+	{ "profile_during", profile_during_words },
+	{ "prefix", prefix_words },
+	{ "accel", accel_words },
+	{ "guest_root", guest_root_words },
+	{ "boot", boot_words },
+	{ "module_signatures", module_signatures_words },
+};
+
+static const struct kconf_word *enum_words(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(kconf_enums) / sizeof(kconf_enums[0]); i++)
+		if (!strcmp(kconf_enums[i].key, key))
+			return kconf_enums[i].words;
+	abort();	/* a KT_ENUM key missing from kconf_enums[] */
+}
+
+/* set_opt() stores a KT_ENUM key's value as an int */
+_Static_assert(sizeof(enum kb_order) == sizeof(int) &&
+	       sizeof(enum kb_drop_caches) == sizeof(int) &&
+	       sizeof(enum kb_accel) == sizeof(int) &&
+	       sizeof(enum kb_guest_root) == sizeof(int) &&
+	       sizeof(enum kb_vm_boot) == sizeof(int) &&
+	       sizeof(enum kb_vm_modsig) == sizeof(int),
+	       "a KT_ENUM field is not an int");
 
 static void set_target(struct parser *p, const char *val)
 {
@@ -643,30 +824,6 @@ static void set_target(struct parser *p, const char *val)
 	}
 }
 
-static void set_order(struct parser *p, const char *val)
-{
-	if (!strcmp(val, "interleave"))
-		p->cfg->order = KB_ORDER_INTERLEAVE;
-	else if (!strcmp(val, "block"))
-		p->cfg->order = KB_ORDER_BLOCK;
-	else if (!strcmp(val, "random"))
-		p->cfg->order = KB_ORDER_RANDOM;
-	else
-		perr(p, p->line,
-		     "order = '%s': expected interleave, block or random", val);
-}
-
-static void set_drop_caches(struct parser *p, const char *val)
-{
-	if (!strcmp(val, "pagecache"))
-		p->cfg->drop_caches = KB_DROP_PAGECACHE;
-	else if (!strcmp(val, "all"))
-		p->cfg->drop_caches = KB_DROP_ALL;
-	else
-		perr(p, p->line,
-		     "drop_caches = '%s': expected pagecache or all", val);
-}
-
 /* "profile = cycles,dcm": the events runner/collect_profile.c samples. */
 static void set_profile(struct parser *p, const char *val)
 {
@@ -674,27 +831,13 @@ static void set_profile(struct parser *p, const char *val)
 
 	for (tok = strtok_r(copy, " \t,", &save); tok;
 	     tok = strtok_r(NULL, " \t,", &save)) {
-		if (strcmp(tok, "cycles") && strcmp(tok, "dcm"))
-			perr(p, p->line,
-			     "profile = '%s': unknown event '%s' (expected cycles and/or dcm, e.g. profile = cycles,dcm)",
-			     val, tok);
-		else if (p->cfg->nprofile < KB_MAX_PROFILE_EVENTS)
+		if (kconf_word(p, "profile", val, tok, "event",
+			       profile_event_words) < 0)
+			continue;
+		if (p->cfg->nprofile < KB_MAX_PROFILE_EVENTS)
 			p->cfg->profile[p->cfg->nprofile++] = kb_xstrdup(tok);
 	}
 	free(copy);
-}
-
-/* "profile_during = profiling-runs | counted-runs" (kconf.h). */
-static void set_profile_during(struct parser *p, const char *val)
-{
-	if (!strcmp(val, "profiling-runs"))
-		p->cfg->profile_during_counted = 0;
-	else if (!strcmp(val, "counted-runs"))
-		p->cfg->profile_during_counted = 1;
-	else
-		perr(p, p->line,
-		     "profile_during = '%s': expected profiling-runs (the default: perf samples only in extra runs that are not counted) or counted-runs (samples during the counted runs, overhead measured by unsampled extra runs)",
-		     val);
 }
 
 /* "keep = perf.data": artefacts kept beside the compressed reports. */
@@ -704,12 +847,11 @@ static void set_keep(struct parser *p, const char *val)
 
 	for (tok = strtok_r(copy, " \t,", &save); tok;
 	     tok = strtok_r(NULL, " \t,", &save)) {
-		if (!strcmp(tok, "perf.data"))
-			p->cfg->keep |= KB_KEEP_PERF_DATA;
-		else
-			perr(p, p->line,
-			     "keep = '%s': unknown artefact '%s' (expected perf.data)",
-			     val, tok);
+		int k = kconf_word(p, "keep", val, tok, "artefact",
+				   keep_words);
+
+		if (k >= 0)
+			p->cfg->keep |= (unsigned)k;
 	}
 	free(copy);
 }
@@ -1385,38 +1527,29 @@ static void set_push(struct parser *p, const char *val)
 static void set_layouts(struct parser *p, const char *val)
 {
 	struct kb_config *cfg = p->cfg;
-	const char *const *known = kconf_layout_names;
+	/* kconf_layout_names (shared with reports/: tests/test_layout.c)
+	 * as kconf_word() reads them */
+	struct kconf_word known[16];
 	char *copy = kb_xstrdup(val), *tok, *save = NULL;
 	size_t li;
 
+	for (li = 0; kconf_layout_names[li]; li++) {
+		if (li + 1 == sizeof(known) / sizeof(known[0]))
+			abort();	/* raise known[]'s size */
+		known[li] = (struct kconf_word){ kconf_layout_names[li],
+						 (int)li, NULL };
+	}
+	known[li].word = NULL;
 	for (tok = strtok_r(copy, " \t,", &save); tok;
 	     tok = strtok_r(NULL, " \t,", &save)) {
-		for (li = 0; known[li] && strcmp(known[li], tok); li++)
-			;
-		if (!known[li])
-			perr(p, p->line,
-			     "layouts: unknown layout '%s' (expected variants, profile, time, rounds, scaling, mmtests or lkp)",
-			     tok);
-		else if (cfg->nlayouts == KB_MAX_LAYOUTS)
+		if (kconf_word(p, "layouts", val, tok, "layout", known) < 0)
+			continue;
+		if (cfg->nlayouts == KB_MAX_LAYOUTS)
 			perr(p, p->line, "layouts: at most %d", KB_MAX_LAYOUTS);
 		else
 			cfg->layouts[cfg->nlayouts++] = kb_xstrdup(tok);
 	}
 	free(copy);
-}
-
-/* prefix = auto|none: how the report tables write their values
- * (kbench report --prefix, which wins over it) */
-static void set_prefix(struct parser *p, const char *val)
-{
-	if (!strcmp(val, "auto"))
-		p->cfg->prefix_auto = 1;
-	else if (!strcmp(val, "none"))
-		p->cfg->prefix_auto = 0;
-	else
-		perr(p, p->line,
-		     "prefix = '%s': expected auto (4310k IOPS, MiB/s, us) or none (the metric's own unit, the default)",
-		     val);
 }
 
 /* 1 for the URLs push/fetch.h downloads (http, https, file) */
@@ -1443,14 +1576,10 @@ static int bad_url(struct parser *p, const char *key, const char *val)
 
 static void set_method(struct parser *p, const char *val)
 {
-	if (!strcmp(val, "local") || !strcmp(val, "vm") ||
-	    !strcmp(val, "kexec")) {
-		free(p->var->method);
-		p->var->method = kb_xstrdup(val);
-	} else {
-		perr(p, p->line,
-		     "unknown method '%s' (expected local, vm or kexec)", val);
-	}
+	if (kconf_word(p, "method", val, NULL, NULL, method_words) < 0)
+		return;
+	free(p->var->method);
+	p->var->method = kb_xstrdup(val);
 }
 
 static void set_release(struct parser *p, const char *val)
@@ -1531,44 +1660,6 @@ static void set_memory(struct parser *p, const char *val)
 	p->var->memory_mib = (unsigned)(b >> 20);
 }
 
-static void set_guest_root(struct parser *p, const char *val)
-{
-	if (!strcmp(val, "9p"))
-		p->var->guest_root = KB_GUEST_ROOT_9P;
-	else if (!strcmp(val, "initramfs"))
-		p->var->guest_root = KB_GUEST_ROOT_INITRAMFS;
-	else
-		perr(p, p->line,
-		     "guest_root = '%s': expected 9p (the host's root over virtio-9p) or initramfs (a self-contained guest)",
-		     val);
-}
-
-static void set_vm_boot(struct parser *p, const char *val)
-{
-	if (!strcmp(val, "auto"))
-		p->var->boot = KB_VM_BOOT_AUTO;
-	else if (!strcmp(val, "pvh"))
-		p->var->boot = KB_VM_BOOT_PVH;
-	else if (!strcmp(val, "bzimage"))
-		p->var->boot = KB_VM_BOOT_BZIMAGE;
-	else
-		perr(p, p->line,
-		     "boot = '%s': expected auto (the kernel's PVH entry when it has one), pvh or bzimage",
-		     val);
-}
-
-static void set_vm_modsig(struct parser *p, const char *val)
-{
-	if (!strcmp(val, "auto"))
-		p->var->module_signatures = KB_VM_MODSIG_AUTO;
-	else if (!strcmp(val, "keep"))
-		p->var->module_signatures = KB_VM_MODSIG_KEEP;
-	else
-		perr(p, p->line,
-		     "module_signatures = '%s': expected auto (stripped when the kernel loads unsigned modules) or keep",
-		     val);
-}
-
 /* The keys with a name after them ("tunable NM = ..."): name is that
  * text, trimmed and not empty. */
 static void set_tunable(struct parser *p, const char *name, const char *val)
@@ -1602,7 +1693,7 @@ enum kopt_type {
 	KT_DURATION,	/* seconds >= min: 60, 30s, 2m: unsigned at offset */
 	KT_BOOL,	/* yes/no, true/false, 1/0: int at offset */
 	KT_STRING,	/* the text: char * at offset */
-	KT_ACCEL,	/* auto, kvm or tcg: enum kb_accel at offset */
+	KT_ENUM,	/* one of words (kconf_word()): an enum at offset */
 	KT_FUNC,	/* set() reads it */
 	KT_NAMED,	/* "KEY NAME = value": set_named() reads it */
 };
@@ -1624,6 +1715,10 @@ struct kconf_opt {
 #define V_OFF(f) offsetof(struct kb_variant, f)
 #define G_FUNC(n, fn, h) { n, SEC_GLOBAL, KT_FUNC, 0, 0, 0, 0, fn, NULL, h }
 #define V_FUNC(n, fn, h) { n, SEC_VARIANT, KT_FUNC, 0, 0, 0, 0, fn, NULL, h }
+#define G_ENUM(n, f, h) { n, SEC_GLOBAL, KT_ENUM, G_OFF(f), 0, 0, 0, NULL, \
+			  NULL, h }
+#define V_ENUM(n, f, h) { n, SEC_VARIANT, KT_ENUM, V_OFF(f), 0, 0, 0, NULL, \
+			  NULL, h }
 
 static const struct kconf_opt kconf_opts[] = {
 	/* [global] */
@@ -1635,7 +1730,7 @@ static const struct kconf_opt kconf_opts[] = {
 	  "untimed runs before the timed ones (default 1)" },
 	{ "runtime", SEC_GLOBAL, KT_DURATION, G_OFF(runtime_s), 1, 0, 0, NULL,
 	  NULL, "seconds per run, ${KBENCH_RUNTIME} in job files (default 60)" },
-	G_FUNC("order", set_order,
+	G_ENUM("order", order,
 	       "interleave (default), block or random"),
 	G_FUNC("seed", set_seed, "seed of order = random (default 1)"),
 	G_FUNC("target", set_target,
@@ -1654,7 +1749,7 @@ static const struct kconf_opt kconf_opts[] = {
 	{ "profile_runs", SEC_GLOBAL, KT_UINT, G_OFF(profile_runs), 0, 0, 0,
 	  NULL, NULL,
 	  "profile =: extra runs per configuration, job and round, never counted (default 1)" },
-	G_FUNC("profile_during", set_profile_during,
+	G_ENUM("profile_during", profile_during_counted,
 	       "profile =: profiling-runs (default: only the extra runs sample) or counted-runs"),
 	G_FUNC("keep", set_keep,
 	       "artefacts kept beyond the compressed perf report: perf.data"),
@@ -1683,10 +1778,10 @@ static const struct kconf_opt kconf_opts[] = {
 	  "iterations = auto: the metrics whose CIs decide (e.g. read.iops; default: every compared metric)" },
 	G_FUNC("layouts", set_layouts,
 	       "extra tables in the reports: variants, profile, time, rounds, scaling, mmtests, lkp"),
-	G_FUNC("prefix", set_prefix,
+	G_ENUM("prefix", prefix_auto,
 	       "the reports' values: none (default: the metric's unit) or auto (4310k IOPS, MiB/s, us); kbench report --prefix wins"),
-	{ "accel", SEC_GLOBAL, KT_ACCEL, G_OFF(accel), 0, 0, 0, NULL, NULL,
-	  "vm variants: auto (default), kvm or tcg" },
+	G_ENUM("accel", accel,
+	       "vm variants: auto (default), kvm or tcg"),
 	{ "kvm_probe_timeout", SEC_GLOBAL, KT_DURATION,
 	  G_OFF(kvm_probe_timeout_s), 1, 0, 0, NULL, NULL,
 	  "seconds a KVM probe boot may take to print the kernel banner (default 20)" },
@@ -1694,7 +1789,7 @@ static const struct kconf_opt kconf_opts[] = {
 	  0, NULL, NULL, "yes: count runs flagged as measuring the page cache (buffered reads without direct=1...; default no: they are left out of the comparisons)" },
 	{ "plot_png", SEC_GLOBAL, KT_BOOL, G_OFF(plot_png), 0, 0, 0, NULL, NULL,
 	  "yes: DIR/plots gets a PNG beside each SVG graph (default no)" },
-	G_FUNC("drop_caches", set_drop_caches,
+	G_ENUM("drop_caches", drop_caches,
 	       "before each run: pagecache (default) or all (also dentries and inodes)"),
 	{ "disturbed_other_cpu_pct", SEC_GLOBAL, KT_THRESHOLD,
 	  G_OFF(disturbed_other_cpu_pct), 0, 1000000.0, 1, NULL, NULL,
@@ -1745,13 +1840,13 @@ static const struct kconf_opt kconf_opts[] = {
 	V_FUNC("disk", set_disk, "vm: a host file or block device for the guest's target"),
 	{ "boot_timeout", SEC_VARIANT, KT_DURATION, V_OFF(boot_timeout_s), 1, 0,
 	  0, NULL, NULL, "vm: seconds from QEMU start to the guest's first run (default 120)" },
-	{ "accel", SEC_VARIANT, KT_ACCEL, V_OFF(accel), 0, 0, 0, NULL, NULL,
-	  "vm: auto, kvm or tcg (default: [global]'s)" },
-	V_FUNC("guest_root", set_guest_root,
+	V_ENUM("accel", accel,
+	       "vm: auto, kvm or tcg (default: [global]'s)"),
+	V_ENUM("guest_root", guest_root,
 	       "vm: 9p or initramfs (default: 9p when the kernel has it)"),
-	V_FUNC("boot", set_vm_boot,
+	V_ENUM("boot", boot,
 	       "vm: auto, pvh or bzimage (default auto: the kernel's PVH entry when it has one)"),
-	V_FUNC("module_signatures", set_vm_modsig,
+	V_ENUM("module_signatures", module_signatures,
 	       "vm: auto or keep (default auto: the guest's modules unsigned when its kernel allows it)"),
 };
 
@@ -1794,9 +1889,14 @@ static void set_opt(struct parser *p, const struct kconf_opt *o,
 		free(*(char **)field);
 		*(char **)field = kb_xstrdup(val);
 		break;
-	case KT_ACCEL:
-		set_accel(p, val, field);
+	case KT_ENUM: {
+		int v = kconf_word(p, o->name, val, NULL, NULL,
+				   enum_words(o->name));
+
+		if (v >= 0)
+			*(int *)field = v;
 		break;
+	}
 	case KT_FUNC:
 		o->set(p, val);
 		break;
@@ -2840,23 +2940,19 @@ void kconf_free(struct kb_config *cfg)
 const char *const kconf_layout_names[] = { "variants", "profile", "time",
 	"rounds", "scaling", "mmtests", "lkp", NULL };
 
-static const char *const accel_names[] = {
-	[KB_ACCEL_UNSET] = NULL, [KB_ACCEL_AUTO] = "auto",
-	[KB_ACCEL_KVM] = "kvm", [KB_ACCEL_TCG] = "tcg",
-};
-
 enum kb_accel kb_accel_from_name(const char *s)
 {
-	int i;
+	int v = s ? word_value(accel_words, s) : -1;
 
-	for (i = KB_ACCEL_AUTO; i <= KB_ACCEL_TCG; i++)
-		if (s && !strcmp(s, accel_names[i]))
-			return (enum kb_accel)i;
-	return KB_ACCEL_UNSET;
+	return v < 0 ? KB_ACCEL_UNSET : (enum kb_accel)v;
 }
 
 const char *kb_accel_name(enum kb_accel a)
 {
-	return a >= KB_ACCEL_AUTO && a <= KB_ACCEL_TCG ? accel_names[a] :
-	       "auto";
+	const struct kconf_word *w;
+
+	for (w = accel_words; w->word; w++)
+		if (w->value == (int)a)
+			return w->word;
+	return "auto";
 }

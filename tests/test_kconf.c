@@ -675,6 +675,172 @@ static void test_job_hosts(void)
 /* prefix = auto|none (the reports' values, kbench report --prefix's
  * default): none unless given; a bad value or a variant section named
  * with FILE:LINE */
+/* The value an enum-valued key left in cfg (method: its index in local,
+ * vm, kexec). */
+static int enum_field(const struct kb_config *cfg, const char *key, int var)
+{
+	const struct kb_variant *v = &cfg->variants[0];
+
+	if (!strcmp(key, "order"))
+		return (int)cfg->order;
+	if (!strcmp(key, "drop_caches"))
+		return cfg->drop_caches;
+	if (!strcmp(key, "profile_during"))
+		return cfg->profile_during_counted;
+	if (!strcmp(key, "prefix"))
+		return cfg->prefix_auto;
+	if (!strcmp(key, "accel"))
+		return (int)(var ? v->accel : cfg->accel);
+	if (!strcmp(key, "method"))
+		return !strcmp(v->method, "local") ? 0 :
+		       !strcmp(v->method, "vm") ? 1 :
+		       !strcmp(v->method, "kexec") ? 2 : -1;
+	if (!strcmp(key, "guest_root"))
+		return (int)v->guest_root;
+	if (!strcmp(key, "boot"))
+		return (int)v->boot;
+	if (!strcmp(key, "module_signatures"))
+		return (int)v->module_signatures;
+	if (!strcmp(key, "profile"))
+		return (int)cfg->nprofile;
+	if (!strcmp(key, "keep"))
+		return (int)cfg->keep;
+	if (!strcmp(key, "layouts"))
+		return (int)cfg->nlayouts;
+	fail_msg("no field for %s", key);
+	return -1;
+}
+
+/* Every enum-valued key (a word of a fixed set: parsers/kconf.c's
+ * kconf_word()) says a value it does not take the same way: FILE:LINE,
+ * the key, the value given and every word it takes ("method" said
+ * "unknown method 'qemu'", without the key); a word but for case, or
+ * misspelt, gets "did you mean"; and each of its words still gives
+ * its value.  A list key (profile = cycles,dcm) names the item. */
+static void test_enum_keys(void **state)
+{
+#define VM_VARIANT VARIANT_OK "method = vm\nkernel = /k\n"
+	static const struct {
+		const char *key;
+		int var;		/* in a variant section (method = vm) */
+		const char *words[8];	/* the words it takes, */
+		int values[8];		/* and their values */
+		const char *expected;	/* the message's list */
+		const char *item;	/* a list key's item: "event" */
+		const char *typo, *meant;	/* a misspelt word */
+		const char *pre;	/* [global] lines it needs first */
+	} keys[] = {
+		{ "order", 0, { "interleave", "block", "random" },
+		  { KB_ORDER_INTERLEAVE, KB_ORDER_BLOCK, KB_ORDER_RANDOM },
+		  "interleave, block or random", NULL, "interleaved",
+		  "interleave", NULL },
+		{ "drop_caches", 0, { "pagecache", "all" },
+		  { KB_DROP_PAGECACHE, KB_DROP_ALL }, "pagecache or all", NULL,
+		  "PageCache", "pagecache", NULL },
+		{ "profile_during", 0, { "profiling-runs", "counted-runs" },
+		  { 0, 1 }, "profiling-runs (the default: perf samples only in "
+		  "extra runs that are not counted) or counted-runs (samples "
+		  "during the counted runs, overhead measured by unsampled "
+		  "extra runs)", NULL, "counted_runs", "counted-runs",
+		  "profile = cycles\n" },
+		{ "prefix", 0, { "auto", "none" }, { 1, 0 },
+		  "auto (4310k IOPS, MiB/s, us) or none (the metric's own "
+		  "unit, the default)", NULL, "Auto", "auto", NULL },
+		{ "accel", 0, { "auto", "kvm", "tcg" },
+		  { KB_ACCEL_AUTO, KB_ACCEL_KVM, KB_ACCEL_TCG },
+		  "auto, kvm or tcg", NULL, "KVM", "kvm", NULL },
+		{ "method", 1, { "local", "vm", "kexec" }, { 0, 1, 2 },
+		  "local, vm or kexec", NULL, "kexek", "kexec", NULL },
+		{ "accel", 1, { "auto", "kvm", "tcg" },
+		  { KB_ACCEL_AUTO, KB_ACCEL_KVM, KB_ACCEL_TCG },
+		  "auto, kvm or tcg", NULL, "tcgg", "tcg", NULL },
+		{ "guest_root", 1, { "9p", "initramfs" },
+		  { KB_GUEST_ROOT_9P, KB_GUEST_ROOT_INITRAMFS },
+		  "9p (the host's root over virtio-9p) or initramfs (a "
+		  "self-contained guest)", NULL, "9P", "9p", NULL },
+		{ "boot", 1, { "auto", "pvh", "bzimage" },
+		  { KB_VM_BOOT_AUTO, KB_VM_BOOT_PVH, KB_VM_BOOT_BZIMAGE },
+		  "auto (the kernel's PVH entry when it has one), pvh or "
+		  "bzimage", NULL, "bzImage", "bzimage", NULL },
+		{ "module_signatures", 1, { "auto", "keep" },
+		  { KB_VM_MODSIG_AUTO, KB_VM_MODSIG_KEEP },
+		  "auto (stripped when the kernel loads unsigned modules) or "
+		  "keep", NULL, "keeep", "keep", NULL },
+		/* list keys: one word each here (the count or bits) */
+		{ "profile", 0, { "cycles", "dcm" }, { 1, 1 },
+		  "cycles or dcm", "event", "cycle", "cycles", NULL },
+		{ "keep", 0, { "perf.data" }, { KB_KEEP_PERF_DATA },
+		  "perf.data", "artefact", "perf-data", "perf.data", NULL },
+		{ "layouts", 0, { "variants", "profile", "time", "rounds",
+				  "scaling", "mmtests", "lkp" },
+		  { 1, 1, 1, 1, 1, 1, 1 }, "variants, profile, time, rounds, "
+		  "scaling, mmtests or lkp", "layout", "rounds2", "rounds", NULL },
+	};
+	size_t i, w;
+
+	(void)state;
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const char *key = keys[i].key;
+		const char *pre = keys[i].pre ? keys[i].pre : "";
+		/* the key's line: 3 in [global] (after pre), 4 for method,
+		 * else 6 */
+		int line = !keys[i].var ? 3 + count_lines(pre) :
+			   !strcmp(key, "method") ? 4 : 6;
+		const char *bad[2] = { "bogus", keys[i].typo };
+		char *text, *want;
+
+		/* method = vm or kexec needs a kernel = */
+#define KEY_TEXT(v) (!keys[i].var ? \
+	kb_xasprintf(GLOBAL_OK "%s%s = %s\n" VARIANT_OK, pre, key, v) : \
+	!strcmp(key, "method") ? \
+	kb_xasprintf(GLOBAL_OK VARIANT_OK "method = %s\n%s", v, \
+		     !strcmp(v, "vm") || !strcmp(v, "kexec") ? \
+		     "kernel = /k\n" : "") : \
+	kb_xasprintf(GLOBAL_OK VM_VARIANT "%s = %s\n", key, v))
+		for (w = 0; keys[i].words[w]; w++) {
+			struct kb_config cfg;
+			char *msg;
+
+			text = KEY_TEXT(keys[i].words[w]);
+			if (parse_text(text, &cfg, &msg))
+				print_error("%s = %s: %s", key,
+					    keys[i].words[w], msg);
+			assert_string_equal(msg, "");
+			assert_int_equal(enum_field(&cfg, key, keys[i].var),
+					 keys[i].values[w]);
+			free(msg);
+			free(text);
+			kconf_free(&cfg);
+		}
+		for (w = 0; w < 2; w++) {
+			char *head = kb_xasprintf("bad.conf:%d: %s = '%s': ",
+						  line, key, bad[w]);
+
+			text = KEY_TEXT(bad[w]);
+			if (keys[i].item)
+				want = kb_xasprintf("%sunknown %s '%s' (expected "
+						    "%s%s%s%s)", head,
+						    keys[i].item, bad[w],
+						    keys[i].expected,
+						    w ? "; did you mean '" : "",
+						    w ? keys[i].meant : "",
+						    w ? "'?" : "");
+			else
+				want = kb_xasprintf("%sexpected %s%s%s%s", head,
+						    keys[i].expected,
+						    w ? " (did you mean '" : "",
+						    w ? keys[i].meant : "",
+						    w ? "'?)" : "");
+			expect_error(text, want);
+			free(head);
+			free(want);
+			free(text);
+		}
+#undef KEY_TEXT
+	}
+#undef VM_VARIANT
+}
+
 static void test_prefix(void **state)
 {
 	static const struct {
@@ -1027,7 +1193,7 @@ static void test_err_sections(void **state)
 		     "bad.conf:4: missing key before '='");
 	/* keys in a rejected section are still checked */
 	expect_errors(GLOBAL_OK VARIANT_OK "[running]\nmethod = qemu\n", 2,
-		      "bad.conf:5: unknown method 'qemu'");
+		      "bad.conf:5: method = 'qemu': expected local, vm or kexec");
 }
 
 static void test_err_missing(void **state)
@@ -1418,7 +1584,7 @@ static void test_err_method(void **state)
 	expect_error(GLOBAL_OK VARIANT_OK "method = kexec\nkernel = /k\nmodule_signatures = keep\n",
 		     "bad.conf:3: [running]: module_signatures is for method = vm (the guest's modules), not kexec");
 	expect_error(GLOBAL_OK VARIANT_OK "method = qemu\n",
-		     "bad.conf:4: unknown method 'qemu' (expected local, vm or kexec)");
+		     "bad.conf:4: method = 'qemu': expected local, vm or kexec");
 }
 
 static void test_err_env(void **state)
@@ -1618,6 +1784,7 @@ int main(void)
 		cmocka_unit_test(test_disturbed_keys),
 		cmocka_unit_test(test_err_field_inputs),
 		cmocka_unit_test(test_prefix),
+		cmocka_unit_test(test_enum_keys),
 		cmocka_unit_test(test_err_list_empty_item),
 	};
 
