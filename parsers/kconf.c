@@ -593,7 +593,8 @@ static const char *word_meant(const struct kconf_word *w, const char *tok)
  * at FILE:LINE as "KEY = 'VAL': expected A (hint), B or C", with
  * " (did you mean 'B'?)" when it is B misspelt.  For an item tok of a
  * list key (profile = cycles,dcm) what names the item: "KEY = 'VAL':
- * unknown WHAT 'TOK' (expected A or B)". */
+ * unknown WHAT 'TOK' (expected A or B, e.g. KEY = A,B)" (no e.g. for
+ * a list of one word). */
 static int kconf_word(struct parser *p, const char *key, const char *val,
 		      const char *tok, const char *what,
 		      const struct kconf_word *w)
@@ -616,7 +617,12 @@ static int kconf_word(struct parser *p, const char *key, const char *val,
 					w[i].hint ? w[i].hint : "",
 					w[i].hint ? ")" : "");
 	meant = word_meant(w, tok ? tok : val);
-	if (tok)
+	if (tok && n > 1)	/* and how a list is written */
+		perr(p, p->line, "%s = '%s': unknown %s '%s' (expected %s, "
+		     "e.g. %s = %s,%s%s%s%s)", key, val, what, tok, list, key,
+		     w[0].word, w[1].word, meant ? "; did you mean '" : "",
+		     meant ? meant : "", meant ? "'?" : "");
+	else if (tok)
 		perr(p, p->line, "%s = '%s': unknown %s '%s' (expected %s%s%s%s)",
 		     key, val, what, tok, list, meant ? "; did you mean '" : "",
 		     meant ? meant : "", meant ? "'?" : "");

@@ -817,20 +817,30 @@ static void test_enum_keys(void **state)
 						  line, key, bad[w]);
 
 			text = KEY_TEXT(bad[w]);
-			if (keys[i].item)
+			if (keys[i].item) {
+				/* how a list of two words or more is
+				 * written: the first two */
+				char *eg = keys[i].words[1] ?
+					kb_xasprintf(", e.g. %s = %s,%s", key,
+						     keys[i].words[0],
+						     keys[i].words[1]) :
+					kb_xstrdup("");
+
 				want = kb_xasprintf("%sunknown %s '%s' (expected "
-						    "%s%s%s%s)", head,
+						    "%s%s%s%s%s)", head,
 						    keys[i].item, bad[w],
-						    keys[i].expected,
+						    keys[i].expected, eg,
 						    w ? "; did you mean '" : "",
 						    w ? keys[i].meant : "",
 						    w ? "'?" : "");
-			else
+				free(eg);
+			} else {
 				want = kb_xasprintf("%sexpected %s%s%s%s", head,
 						    keys[i].expected,
 						    w ? " (did you mean '" : "",
 						    w ? keys[i].meant : "",
 						    w ? "'?)" : "");
+			}
 			expect_error(text, want);
 			free(head);
 			free(want);
