@@ -1410,6 +1410,17 @@ static void test_latency_buckets_sum(void **state)
 	assert_true(has_flag(r, "latency bucket latency_us[\"2\"] = 140% (job 'lb')"));
 	json_decref(r);
 
+	/* a job that did I/O with gtod_reduce=1 (seed 002's job, profiles/
+	 * write-4k-io_uring-32x32.fio) measures no latency: every bucket is
+	 * 0, and that is no inconsistency */
+	r = parse_str_ok("{ \"jobs\" : [ { \"jobname\" : \"gr\", \"write\" : { \"iops\" : 5, \"bw\" : 20, \"total_ios\" : 50,"
+			 " \"clat_ns\" : { \"min\" : 0, \"max\" : 0, \"mean\" : 0.0, \"N\" : 0 } },"
+			 " \"latency_ns\" : { \"2\" : 0.0, \"1000\" : 0.0 }, \"latency_us\" : { \"2\" : 0.0 },"
+			 " \"latency_ms\" : { \"2\" : 0.0, \">=2000\" : 0.0 } } ] }");
+	assert_int_equal(json_array_size(json_object_get(r, "flags")), 0);
+	assert_false(has_warning(r, "latency bucket"));
+	json_decref(r);
+
 	/* a job without I/O has all-zero buckets: nothing to say */
 	r = parse_ok(DATA "fioplot-3.33-error-warnings.json");
 	assert_false(has_warning(r, "latency bucket"));
