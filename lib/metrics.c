@@ -128,7 +128,8 @@ const struct kb_metric_def kb_metrics[] = {
 	{ "rusage.cpu_pct", "%", KB_LOWER_BETTER, "%CPU",
 	  "(user+system)/elapsed, percent of one CPU, as /usr/bin/time" },
 	{ "rusage.maxrss_kib", "KiB", KB_LOWER_BETTER, "maxres",
-	  "fio's peak resident set, KiB (ru_maxrss)" },
+	  "fio's peak resident set, KiB (ru_maxrss; n/a when not above "
+	  "kbench's own at the fork, which Linux counts in it)" },
 	{ "rusage.major_faults", "count", KB_LOWER_BETTER, "major",
 	  "fio's major page faults (ru_majflt)" },
 	{ "rusage.minor_faults", "count", KB_LOWER_BETTER, "minor",

@@ -465,6 +465,12 @@ int kb_spawn_start(char *const argv[], const struct kb_spawn_opts *opts,
 	if (o->own_group)
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
 	c->start_s = kb_mono_s();
+	{
+		struct rusage self;
+
+		if (getrusage(RUSAGE_SELF, &self) == 0)
+			c->parent_maxrss_kib = self.ru_maxrss;
+	}
 	pid = fork();
 	if (pid < 0) {
 		err = -errno;
@@ -556,6 +562,7 @@ int kb_spawn_wait(struct kb_child *c, struct kb_spawn_result *res)
 
 	memset(res, 0, sizeof(*res));
 	res->pid = pid;
+	res->parent_maxrss_kib = c->parent_maxrss_kib;
 	if (c->stdin_fd >= 0)	/* end of input: the child may finish */
 		close(c->stdin_fd);
 	c->stdin_fd = -1;

@@ -49,6 +49,11 @@ struct kb_spawn_result {
 				 * running when the child had ended */
 	int group_signal;	/* the signal they needed at last: SIGTERM or
 				 * SIGKILL (0: none was left) */
+	long parent_maxrss_kib;	/* kbench's own peak resident set at the
+				 * fork (getrusage RUSAGE_SELF): Linux
+				 * carries the parent's peak across fork
+				 * and exec into the child's ru_maxrss, so
+				 * one not above it may be kbench's */
 };
 
 /* Run argv[0] (PATH searched) with argv and wait for it.  Returns 0 when
@@ -69,6 +74,7 @@ struct kb_child {
 	char *tree_cmd;		/* own_group: its /proc/PID/cmdline after
 				 * the exec (malloc'd; freed by the wait) */
 	size_t tree_cmdlen;
+	long parent_maxrss_kib;	/* kb_spawn_result's, taken at the fork */
 };
 
 /* kb_spawn() in two steps, for a child started early and given its work

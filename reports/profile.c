@@ -452,6 +452,18 @@ static size_t time_tables(struct pctx *c, struct kb_table **out)
 			  "issued, a count (fio's total_ios; the CPU and I/O "
 			  "table's I/Os issued are the target's, after merges, "
 			  "from /proc/diskstats)" : "");
+	/* rusage_metrics() (parsers/run_dir.c): a maxres not above kbench's
+	 * own peak at the fork is n/a, since it may be kbench's */
+	for (i = 0; i < c->rows->n; i++)
+		if (summary(c, c->rows->ids[i], time_cols[0].metric) &&
+		    !summary(c, c->rows->ids[i], "rusage.maxrss_kib"))
+			break;
+	if (i < c->rows->n)
+		kb_table_add_note(t, "maxres KiB n/a: fio's ru_maxrss was not "
+				  "above kbench's own peak resident set at the "
+				  "fork, which Linux counts in the child's, so "
+				  "fio's own peak is not known (results.json: "
+				  "the runs' unavailable)");
 	kb_table_add_note(u, "CPU of every task during the run grouped by "
 			  "comm (/proc/*/task/*/stat; task groups in "
 			  "kernels.conf), 100%% = one CPU busy; total%%: every "

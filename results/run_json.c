@@ -54,6 +54,11 @@ int results_run_json_write(const char *path, const struct results_run_json *r)
 		}
 		json_object_set_new(rj, "hosts", hosts);
 	}
+	/* rusage_metrics() (parsers/run_dir.c): a maxrss_kib not above it
+	 * may be kbench's own, not fio's */
+	if (f->parent_maxrss_kib > 0)
+		json_object_set_new(rj, "kbench_maxrss_kib", json_integer(
+				    (json_int_t)f->parent_maxrss_kib));
 	json_object_set_new(rj, "group_left", json_integer(f->group_left));
 	json_object_set_new(rj, "group_signal", json_integer(f->group_signal));
 	after = json_object();

@@ -10,6 +10,9 @@
  *   signal, timed_out, elapsed_s (wall clock, s), user_s, sys_s (s),
  *   maxrss_kib, major_faults, minor_faults   from fio's kb_spawn_result
  *   group_left, group_signal                  (lib/proc.h)
+ *   kbench_maxrss_kib  kbench's own peak resident set at the fork
+ *                  (parent_maxrss_kib; absent when unknown): a
+ *                  maxrss_kib not above it may be kbench's
  *   runtime_s, timeout_s       the job's runtime and kbench's timeout (s)
  *   diskstats_name, target, target_size_bytes, warmup, perf_record
  *   extra          "profiling" / "unsampled" (absent: a counted run)

@@ -246,6 +246,7 @@ static void test_run_json(void **state)
 	fio.ru.ru_utime.tv_sec = 1;
 	fio.ru.ru_utime.tv_usec = 500000;
 	fio.ru.ru_maxrss = 4096;
+	fio.parent_maxrss_kib = 8192;
 	assert_int_equal(results_run_json_write(path, &r), 0);
 	j = kb_json_load(path);
 	assert_non_null(j);
@@ -256,6 +257,8 @@ static void test_run_json(void **state)
 	assert_true(json_real_value(json_object_get(j, "user_s")) == 1.5);
 	assert_int_equal(json_integer_value(json_object_get(j, "maxrss_kib")),
 			 4096);
+	assert_int_equal(json_integer_value(json_object_get(j,
+			 "kbench_maxrss_kib")), 8192);
 	assert_int_equal(json_integer_value(json_object_get(j, "timeout_s")),
 			 31);
 	assert_string_equal(json_string_value(json_object_get(j, "extra")),

@@ -981,6 +981,18 @@ static void test_time_table_fio_ios(void **state)
 	assert_non_null(strstr(out, "| 2599763 | 3057035 |"));
 	assert_non_null(strstr(out, "; fio I/Os: the reads, writes and trims "
 			       "fio issued, a count (fio's total\\_ios; "));
+	assert_null(strstr(out, "maxres KiB n/a"));
+	free(out);
+	/* a maxres not above kbench's own peak at the fork is n/a
+	 * (parsers/run_dir.c): the table says why, not only "not
+	 * measured" */
+	json_array_foreach(json_object_get(res, "runs"), i, run)
+		json_object_del(json_object_get(run, "metrics"),
+				"rusage.maxrss_kib");
+	assert_int_equal(tree_analyse(res, NULL), 0);
+	out = render_text(res, "time");
+	assert_non_null(strstr(out, "\nmaxres KiB n/a: fio's ru_maxrss was not "
+			       "above kbench's own peak"));
 	free(out);
 	json_decref(res);
 }
