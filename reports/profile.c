@@ -324,17 +324,46 @@ static struct kb_table *role_table(struct pctx *c, const char *role,
 	/* the columns this table has: Total and I/O Code (with their ±)
 	 * for groups with parts, or the seed's two when nothing was
 	 * sampled; a top-level group's own (no ±) */
-	if (nchild || !ntot)
-		kb_table_add_note(t, "Total: the group's share of all %s "
-				  "samples; I/O Code: its share of the [io] "
-				  "group's samples%s%s%s (groups: "
+	if (nchild || !ntot) {
+		/* which groups: the legend said "the group's share" and
+		 * never which (a new user's trial: Total is the share of
+		 * [merge], seed 000's merge code) */
+		char *which;
+
+		if (nchild == 1) {
+			const char *rest = child[0] + strlen(pre);
+			size_t gl = strcspn(rest, "."), pl;
+			const char *pn = rest + gl + 1;
+
+			pl = strlen(pn) - strlen("_pct");
+			which = kb_xasprintf("Total: the [%.*s] group's share "
+					     "of all %s samples; %s%.*s: its "
+					     "share of the [%.*s] group's "
+					     "samples", (int)gl, rest, tag,
+					     pl == 2 && !strncmp(pn, "io", 2) ?
+					     "I/O Code" : "in ", pl == 2 &&
+					     !strncmp(pn, "io", 2) ? 0 :
+					     (int)pl, pn, (int)pl, pn);
+		} else if (nchild) {
+			which = kb_xasprintf("GROUP Total: that group's share "
+					     "of all %s samples; in I/O Code, "
+					     "in PARENT: its share of its "
+					     "parent group's samples", tag);
+		} else {	/* nothing sampled: the seed's columns */
+			which = kb_xasprintf("Total: the group's share of "
+					     "all %s samples; I/O Code: its "
+					     "share of the [io] group's "
+					     "samples", tag);
+		}
+		kb_table_add_note(t, "%s%s%s%s (groups: "
 				  "profiles/symbols.conf)%s; n: the runs "
-				  "averaged; n/a: not measured", tag,
+				  "averaged; n/a: not measured", which,
 				  tops ? "; " : "", tops ? tops : "", tops ?
 				  ": the share of all samples in that group" :
 				  "", nchild ? "; ±: half-width of the 95% CI" :
 				  "");
-	else
+		free(which);
+	} else
 		kb_table_add_note(t, "%s: the share of all %s samples in "
 				  "that group (groups: profiles/symbols.conf); "
 				  "n: the runs averaged; n/a: not measured",

@@ -1063,7 +1063,7 @@ static void test_profile_legend_columns(void **state)
 	assert_non_null(p);
 	end = strstr(p, "\nrandread-4k: ");	/* the next table */
 	assert_non_null(end);
-	assert_non_null(strstr(p, "Total: the group's share of all CPU"));
+	assert_non_null(strstr(p, "Total: the [merge] group's share of all"));
 	assert_true(strstr(p, "+-: half-width of the 95%") < end);
 	free(out);
 	json_array_foreach(json_object_get(res, "runs"), i, run)
