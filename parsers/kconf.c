@@ -1783,7 +1783,7 @@ static const struct kconf_opt kconf_opts[] = {
 	  0, NULL, NULL,
 	  "iterations = auto: the metrics whose CIs decide (e.g. read.iops; default: every compared metric)" },
 	G_FUNC("layouts", set_layouts,
-	       "extra tables in the reports: variants, profile, time, rounds, scaling, mmtests, lkp"),
+	       "extra tables in report.txt/.md: rounds, scaling, mmtests, lkp (variants, profile, time: in them already)"),
 	G_ENUM("prefix", prefix_auto,
 	       "the reports' values: none (default: the metric's unit) or auto (4310k IOPS, MiB/s, us); kbench report --prefix wins"),
 	G_ENUM("accel", accel,

@@ -2055,6 +2055,7 @@ struct kb_layout {
 	const char *help;
 	int (*build)(struct ctx *c, struct kb_report_job *j,
 		     const struct report_opts *opts, size_t nm);
+	int in_default;	/* its tables are in the default report */
 };
 
 /* Every layout, in the order --help lists them (reports/layout.h
@@ -2062,21 +2063,23 @@ struct kb_layout {
 static const struct kb_layout layouts[] = {
 	{ "variants", "a row per configuration: the comparison tables "
 	  "(seed 000; the default report adds the CPU, time and profile "
-	  "tables)", lay_variants },
+	  "tables)", lay_variants, 1 },
 	{ "profile", "oprofile-style CPU and DCM shares by symbol group "
-	  "(seed 000)", lay_profile },
-	{ "time", "fio's time and the I/Os it issued, then the CPU of each task group (seed 001; two tables)",
-	  lay_time },
+	  "(seed 000)", lay_profile, 1 },
+	{ "time", "the CPU and I/O table, then fio's time and the I/Os it "
+	  "issued, and the CPU of each task group (seed 001, as two tables)",
+	  lay_time, 1 },
 	{ "rounds", "a row per round, a column per configuration, average "
-	  "and stddev (seed 002)", lay_preset },
+	  "and stddev (seed 002)", lay_preset, 0 },
 	{ "scaling", "the swept dimension as columns, % change rows "
-	  "(seed 003)", lay_preset },
+	  "(seed 003)", lay_preset, 0 },
 	{ "mmtests", "Amean/Stddev/CoeffVar/Min/Max rows (mmtests "
-	  "compare-kernels)", lay_preset },
+	  "compare-kernels)", lay_preset, 0 },
 	{ "lkp", "base, %stddev, %change, new, metric (lkp-tests; names "
 	  "cut to 80 columns, ~N, in a legend)",
-	  lay_preset },
-	{ "pivot", "--rows DIM --cols DIM: the mean per cell", lay_preset },
+	  lay_preset, 0 },
+	{ "pivot", "--rows DIM --cols DIM: the mean per cell", lay_preset,
+	  0 },
 };
 
 #define NLAYOUTS (sizeof(layouts) / sizeof(layouts[0]))
@@ -2088,6 +2091,16 @@ int kb_layout_find(const char *name)
 	for (i = 0; name && i < NLAYOUTS; i++)
 		if (!strcmp(layouts[i].name, name))
 			return 1;
+	return 0;
+}
+
+int kb_layout_in_default(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < NLAYOUTS; i++)
+		if (!strcmp(layouts[i].name, name))
+			return layouts[i].in_default;
 	return 0;
 }
 

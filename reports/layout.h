@@ -54,6 +54,11 @@
 /* The layouts (the table in reports/builder.c): 1 when name is one. */
 int kb_layout_find(const char *name);
 
+/* 1 when the default report (no layout) already holds the tables of
+ * layout name (variants, profile, time): kernels.conf's layouts = adds
+ * only the others to report.txt and report.md. */
+int kb_layout_in_default(const char *name);
+
 /* The i-th layout's name and one-line help (*help may be NULL), or NULL
  * past the last: for --help, completion and the man page. */
 const char *kb_layout_name(size_t i, const char **help);

@@ -3,6 +3,7 @@
  * (campaign_reports.h). */
 #include "runner/campaign_reports.h"
 #include "reports/report.h"
+#include "reports/layout.h"
 #include "results/model.h"
 #include "results/rmodel.h"
 #include "stats/compare.h"
@@ -58,12 +59,17 @@ int campaign_write_reports(const char *dir, int print,
 		FILE *m = open_memstream(&text, &len);
 
 		ret = report_render(m, rm, fmts[i], i ? &mdopts : NULL);
-		/* kernels.conf layouts = rounds ...: more tables after them */
+		/* kernels.conf layouts = rounds ...: more tables after them;
+		 * not those the default report has already (layouts = time
+		 * printed the report's time tables twice, header and all: a
+		 * new user's trial) */
 		for (li = 0; li < rm->campaign.layouts.n; li++) {
 			struct report_opts lo;
 
 			if (ret || !rm->campaign.layouts.v[li])
 				break;
+			if (kb_layout_in_default(rm->campaign.layouts.v[li]))
+				continue;
 			report_opts_init(&lo);
 			lo.layout = rm->campaign.layouts.v[li];
 			fputc('\n', m);

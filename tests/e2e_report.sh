@@ -81,9 +81,11 @@ if [ -n "$campaign" ]; then
 		"[ \"\$(jq -S '.runs, .comparisons' '$tmp/again.json')\" = \"\$(jq -S '.runs, .comparisons' '$campaign/results.json')\" ]"
 	# kernels.conf prefix = auto (one 1 s run a configuration): the
 	# runner's report.txt and `kbench report DIR` scale the variants
-	# table's mean ("45.12k"); --prefix none wins (plain IOPS)
+	# table's mean ("45.12k"); --prefix none wins (plain IOPS).  Its
+	# layouts = time rounds adds the rounds table, not the time tables
+	# the default report has already (they were printed twice)
 	sed -e 's/^iterations = 2$/iterations = 1/' \
-	    -e 's/^runtime = 1$/runtime = 1\nprefix = auto/' "$tmp/r.conf" \
+	    -e 's/^runtime = 1$/runtime = 1\nprefix = auto\nlayouts = time rounds/' "$tmp/r.conf" \
 	    >"$tmp/prefix.conf"
 	"$KBENCH" run -q -c "$tmp/prefix.conf" -o "$tmp/cpfx" >/dev/null \
 		2>"$tmp/pfx.err"
@@ -98,6 +100,8 @@ if [ -n "$campaign" ]; then
 	}
 	m1=$(mean_of "$tmp/cpfx/report.txt"); m2=$(mean_of "$tmp/pfx-auto.txt")
 	m3=$(mean_of "$tmp/pfx-none.txt"); m4=$(mean_of "$campaign/report.txt")
+	check "layouts = time rounds: report.txt has the time table once ($(grep -c 'fio.s time (as /usr/bin/time)' "$tmp/cpfx/report.txt")), the rounds table after it once ($(grep -c ', per round$' "$tmp/cpfx/report.txt"))" \
+		"[ \$(grep -c 'fio.s time (as /usr/bin/time)' '$tmp/cpfx/report.txt') -eq 1 ] && [ \$(grep -c ', per round\$' '$tmp/cpfx/report.txt') -eq 1 ] && [ \$(grep -c 'fio.s time (as /usr/bin/time)' '$tmp/cpfx/report.md') -eq 1 ]"
 	check "prefix = auto: report.txt and kbench report scale the mean ($m1, $m2), --prefix none does not ($m3), nor a campaign without it ($m4) (rc $rc1 $rc2 $rc3)" \
 		"[ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [ $rc3 -eq 0 ] && grep -q '\"prefix\": \"auto\"' '$tmp/cpfx/campaign.json' && [[ '$m1' =~ ^[0-9.]+[kM]\$ ]] && [ '$m1' = '$m2' ] && [[ '$m3' =~ ^[0-9]+\\.[0-9]+\$ ]] && [[ '$m4' =~ ^[0-9]+\\.[0-9]+\$ ]]"
 	# another of the campaign's files given for results.json: said so,

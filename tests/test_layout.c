@@ -1077,6 +1077,16 @@ static void test_layout_table(void **state)
 	for (i = 0; (name = kb_layout_name(i, &help)); i++) {
 		assert_true(kb_layout_find(name));
 		assert_true(strlen(help) > 10);
+		/* --help says what the layout prints: time's first table is
+		 * the CPU and I/O table (it said "two tables" of its three) */
+		if (!strcmp(name, "time"))
+			assert_non_null(strstr(help, "the CPU and I/O table"));
+		/* the default report's own: kernels.conf's layouts = does
+		 * not add them to report.txt again */
+		assert_int_equal(kb_layout_in_default(name),
+				 !strcmp(name, "variants") ||
+				 !strcmp(name, "profile") ||
+				 !strcmp(name, "time"));
 		if (!strcmp(name, "pivot"))
 			continue;
 		for (j = 0; kconf_layout_names[j] &&
