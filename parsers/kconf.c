@@ -363,12 +363,21 @@ static int parse_duration(const char *s, unsigned *secs)
 /* A path relative to the conf file's directory (absolute ones kept). */
 static char *conf_relative(struct parser *p, const char *path)
 {
+	char *r;
+
 	if (path[0] == '/')
 		return kb_xstrdup(path);
-	if (!p->dir)	/* never a word that a program takes for an option */
-		return path[0] == '-' ? kb_xasprintf("./%s", path) :
-		       kb_xstrdup(path);
-	return kb_path_join(p->dir, path);
+	r = p->dir ? kb_path_join(p->dir, path) : kb_xstrdup(path);
+	if (r[0] == '-') {
+		/* never a word that a program takes for an option: the
+		 * path, or the conf's directory (-c -d/kernels.conf made
+		 * `kexec -l -d/bzImage`, kexec's --debug) */
+		char *t = kb_xasprintf("./%s", r);
+
+		free(r);
+		r = t;
+	}
+	return r;
 }
 
 static int has_dotdot(const char *path)

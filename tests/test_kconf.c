@@ -1371,6 +1371,14 @@ static void test_err_option_like(void **state)
 				     "method = kexec\nkernel = --help\n", &cfg), 0);
 	assert_string_equal(cfg.variants[0].kernel, "./--help");
 	kconf_free(&cfg);
+	/* nor relative to a conf whose directory starts with '-' (`kbench
+	 * run -c -d/k.conf`: kexec -l -d/bzImage was kexec's -d) */
+	assert_int_equal(kconf_parse("-d/k.conf", "[global]\njobs = j\n[v]\n"
+				     "method = kexec\nkernel = bzImage\n"
+				     "initrd = initrd.img\n", &cfg), 0);
+	assert_string_equal(cfg.variants[0].kernel, "./-d/bzImage");
+	assert_string_equal(cfg.variants[0].initrd, "./-d/initrd.img");
+	kconf_free(&cfg);
 }
 
 static void test_err_too_many(void **state)
