@@ -74,6 +74,27 @@ char *kb_xstr_shown(const char *s, const char *keep)
 	return o;
 }
 
+void kb_sh_word(FILE *out, const char *w)
+{
+	char *c = kb_xstr_shown(w, ""), *p;
+
+	if (*c && strspn(c, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		   "0123456789@%+=:,./_-") == strlen(c)) {
+		fputs(c, out);
+		free(c);
+		return;
+	}
+	fputc('\'', out);
+	for (p = c; *p; p++) {
+		if (*p == '\'')
+			fputs("'\\''", out);
+		else
+			fputc(*p, out);
+	}
+	fputc('\'', out);
+	free(c);
+}
+
 size_t kb_strlist_index(const struct kb_strlist *l, const char *s)
 {
 	size_t i;

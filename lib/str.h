@@ -7,6 +7,7 @@
 char *kb_trim(char *s);
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* A copy of at most max bytes of s for a message: control characters
  * (and bytes >= 0x7f) shown as '?', "..." appended when cut (malloc'd). */
@@ -25,6 +26,14 @@ size_t kb_control_len(const char *s);
  * For text from a results file that a report shows (a job name holding
  * ESC [ 3 1 m turned the rest of the terminal red). */
 char *kb_xstr_shown(const char *s, const char *keep);
+
+/* w printed to out as one sh word, for a command line a user pastes (a
+ * dry run's, a report's reproducer): as it is when it is not empty and
+ * every byte is a letter, a digit or one of @%+=:,./_- ; else in single
+ * quotes (' as '\''), control characters shown as '?' (kb_xstr_shown()).
+ * Anything else may be the shell's: ` $ ; & | < > ( ) { } [ ] * ? ~ # !
+ * and blanks (a kernels.conf cmdline = a`id` printed as it was ran id). */
+void kb_sh_word(FILE *out, const char *w);
 
 /* kb_xstr_shown() in place (s only shrinks): for a caller that must not
  * allocate (lib/err.c, whose messages say "out of memory"). */

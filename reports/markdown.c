@@ -181,24 +181,6 @@ int report_markdown(FILE *out, const struct kb_report *r,
 
 /* ---- the full report.md: environment, tables, plots, reproducers ---- */
 
-/* w as one sh word: as is, or in single quotes (' as '\'') when empty or
- * when it holds a character the shell would interpret. */
-static void sh_word(FILE *out, const char *w)
-{
-	char *c = kb_xstr_shown(w, ""), *p;	/* '?' for ESC: quoted */
-
-	if (*c && !strpbrk(c, " \t\"'$\\;&|<>*?()")) {
-		fputs(c, out);
-		free(c);
-		return;
-	}
-	fputc('\'', out);
-	for (p = c; *p; p++)
-		fputs(*p == '\'' ? "'\\''" : (char[2]){ *p, 0 }, out);
-	fputc('\'', out);
-	free(c);
-}
-
 /* vm variants: each kernel as the guest saw it, how it was booted, and
  * the QEMU command line that reproduces the boot (runner/driver_vm.c). */
 static void md_vm_kernels(FILE *out, const struct kb_renv *env)
@@ -246,7 +228,7 @@ static void md_vm_kernels(FILE *out, const struct kb_renv *env)
 			fputs("\n```sh\n", out);
 			for (i = 0; i < vr->qemu_argv.n; i++) {
 				fputs(i ? " " : "", out);
-				sh_word(out, vr->qemu_argv.v[i] ?: "");
+				kb_sh_word(out, vr->qemu_argv.v[i] ?: "");
 			}
 			fputs("\n```\n", out);
 		}

@@ -21,6 +21,7 @@
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/proc.h"
+#include "lib/str.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -357,29 +358,15 @@ int kexec_ready(const struct kb_variant *v, char *why, size_t len)
 	return found;
 }
 
+/* argv as a command line to paste (lib/str.h kb_sh_word()). */
 static void print_argv(char *const argv[])
 {
 	size_t i;
 
 	for (i = 0; argv[i]; i++) {
-		const char *a = argv[i];
-
-		if (strpbrk(a, " \t'\"$\\;&|<>*?()"))  {
-			const char *c;
-
-			if (i)
-				putchar(' ');
-			putchar('\'');
-			for (c = a; *c; c++) {
-				if (*c == '\'')
-					fputs("'\\''", stdout);
-				else
-					putchar(*c);
-			}
-			putchar('\'');
-		} else {
-			printf("%s%s", i ? " " : "", a);
-		}
+		if (i)
+			putchar(' ');
+		kb_sh_word(stdout, argv[i]);
 	}
 	putchar('\n');
 }

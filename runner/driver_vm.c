@@ -854,9 +854,13 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 
 		if (dry) {
 			printf("# %s: %s\n", v->name, accel.reason);
-			for (i = 0; i < ac; i++)
-				printf("%s%s", i ? " " : "", argv[i]);
-			printf("\n");
+			/* to paste: cmdline = a`id` is no command */
+			for (i = 0; i < ac; i++) {
+				if (i)
+					putchar(' ');
+				kb_sh_word(stdout, argv[i]);
+			}
+			putchar('\n');
 			ret = 0;
 			goto out;
 		}

@@ -24,6 +24,10 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "run_kbench.h"
+#define TEST_TMPDIR "/tmp/kbench-test-kexec-dry.XXXXXX"
+#include "tmpdir.h"
+
 #define DATA "tests/data/kexec/"
 
 int kexec_is_running(const struct kb_variant *v);
@@ -153,6 +157,22 @@ static void write_bzimage(const char *path, const char *ver)
 	fclose(f);
 }
 
+/* dir/k.conf (its path, malloc'd): a kexec variant [name] of kernel img,
+ * with the lines extra, on a file: target in dir; cwd: the repository. */
+static char *write_conf(const char *dir, const char *cwd, int iterations,
+			const char *name, const char *img, const char *extra)
+{
+	char *text = kb_xasprintf("[global]\njobs = randread-4k\n"
+		"iterations = %d\nwarmup = 0\nruntime = 1\n"
+		"target = file:%s/t.img\nprofiles = %s/profiles\n[%s]\n"
+		"method = kexec\nkernel = %s\n%s", iterations, dir, cwd, name,
+		img, extra);
+
+	write_text(dir, "k.conf", text);
+	free(text);
+	return kb_path_join(dir, "k.conf");
+}
+
 /* "booted" root: release, cmdline, /proc/version */
 static char *make_root(const char *name, const char *rel, const char *cmdline,
 		       const char *version)
@@ -196,13 +216,8 @@ static void test_state_machine(void **state)
 	setenv("KBENCH_PROC_ROOT", root, 1);
 	free(root);
 
-	conf = kb_xasprintf("%s/k.conf", tmp);
-	cmd = kb_xasprintf("[global]\njobs = randread-4k\niterations = 2\n"
-		"warmup = 0\nruntime = 1\ntarget = file:%s/t.img\n"
-		"profiles = %s/profiles\n[bench]\nmethod = kexec\n"
-		"kernel = %s\ncmdline = mitigations=off\n", tmp, cwd, img);
-	write_text(tmp, "k.conf", cmd);
-	free(cmd);
+	conf = write_conf(tmp, cwd, 2, "bench", img,
+			  "cmdline = mitigations=off\n");
 	cmd = kb_path_join(tmp, "camp");
 	kb_quiet = 1;
 	assert_int_equal(campaign_open(&c, cmd, conf, 1), 0);
@@ -363,6 +378,48 @@ static void test_run_info_record(void **state)
 	json_decref(run);
 }
 
+/* kbench run --dry-run prints the kexec commands to paste: a word the
+ * shell would read (an initrd path with a backquote) single-quoted
+ * (lib/str.h kb_sh_word()); it was printed as it was, and ran id. */
+static void test_dry_run_quoted(void **state)
+{
+	const char *dir = tmpdir;
+	char cwd[4096];
+	char *img, *conf, *out = NULL, *err = NULL, *want, *root;
+	char *args[] = { "run", "--dry-run", "-q", "-c", NULL, "-o", NULL,
+			 NULL };
+
+	(void)state;
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	img = kb_path_join(dir, "bzImage");
+	write_bzimage(img, "6.9.0-rc3-bench+ (dev@box) #1 SMP");
+	write_text(dir, "in`id`rd", "initrd");
+	root = kb_path_join(dir, "root");
+	write_text(root, "proc/cmdline", "root=/dev/vda ro\n");
+	setenv("KBENCH_PROC_ROOT", root, 1);
+	setenv("KBENCH_STATE_DIR", dir, 1);
+	conf = write_conf(dir, cwd, 1, "k", img, "initrd = in`id`rd\n");
+	args[4] = conf;
+	args[6] = kb_path_join(dir, "camp");
+	run_kbench(args, &out, &err);
+	want = kb_xasprintf("kexec -l %s '--command-line=root=/dev/vda ro "
+			    "kbench.campaign=", img);
+	assert_non_null(strstr(out, want));
+	free(want);
+	want = kb_xasprintf(" '--initrd=%s/in`id`rd'\n", dir);
+	if (!strstr(out, want))
+		fail_msg("no %s in:\n%s\n%s", want, out, err);
+	free(want);
+	unsetenv("KBENCH_PROC_ROOT");
+	unsetenv("KBENCH_STATE_DIR");
+	free(args[6]);
+	free(conf);
+	free(root);
+	free(img);
+	free(out);
+	free(err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -372,7 +429,8 @@ int main(void)
 		cmocka_unit_test(test_cmdline),
 		cmocka_unit_test(test_state_machine),
 		cmocka_unit_test(test_run_info_record),
+		cmocka_unit_test(test_dry_run_quoted),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

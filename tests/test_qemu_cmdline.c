@@ -1,17 +1,25 @@
 /* tests/test_qemu_cmdline.c - kb_qemu_guest_cmdline() (runner/qemu.h):
  * the guest's -append under TCG and KVM, with and without the variant's
  * own words, and the variant's acpi= / pci= choice kept over kbench's
- * acpi=noirq. */
+ * acpi=noirq; and `kbench run --dry-run`'s QEMU command, quoted for the
+ * shell. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "lib/file.h"
 #include "runner/qemu.h"
+#include "run_kbench.h"
+#define TEST_TMPDIR "/tmp/kbench-test-qemu-dry.XXXXXX"
+#include "tmpdir.h"
 
 static void check(const char *name, const char *cmdline, int kvm,
 		  const char *want)
@@ -54,13 +62,77 @@ static void test_variant_choice_wins(void **state)
 	      "foo.acpi=1 nopci=1");
 }
 
+/* A file with a bzImage setup header whose kernel_version is ver. */
+static void write_bzimage(const char *path, const char *ver)
+{
+	unsigned char img[0x400] = { 0 };
+
+	img[0x1F1] = 1;		/* setup_sects: 2 * 512 bytes, the whole file */
+	memcpy(img + 0x202, "HdrS", 4);
+	img[0x20F] = 0x01;	/* version at 0x100 + 0x200 */
+	memcpy(img + 0x300, ver, strlen(ver) + 1);
+	assert_int_equal(kb_write_atomic(path, (char *)img, sizeof(img)), 0);
+}
+
+/* The dry run prints QEMU's command to paste: -append's value one
+ * single-quoted word, a cmdline = a`id`b no command (the words were
+ * printed as they were, the command line's blanks splitting -append). */
+static void test_dry_run_quoted(void **state)
+{
+	const char *dir = tmpdir;
+	char cwd[4096];
+	char *img, *conf, *text, *out = NULL, *err = NULL, *bin, *q, *path;
+	char *args[] = { "run", "--dry-run", "-q", "-c", NULL, "-o", NULL,
+			 NULL };
+	const char *old = getenv("PATH");
+
+	(void)state;
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	img = kb_path_join(dir, "bzImage");
+	write_bzimage(img, "6.9.0-test (dev@box) #1 SMP");
+	/* vm variants need QEMU on PATH; the dry run does not start it */
+	bin = kb_path_join(dir, "bin");
+	assert_int_equal(mkdir(bin, 0755), 0);
+	q = kb_path_join(bin, "qemu-system-x86_64");
+	assert_int_equal(kb_write_atomic(q, "#!/bin/sh\nexit 1\n", 18), 0);
+	assert_int_equal(chmod(q, 0755), 0);
+	path = kb_xasprintf("%s:%s", bin, old ? old : "/usr/bin:/bin");
+	setenv("PATH", path, 1);
+	setenv("KBENCH_CACHE", dir, 1);
+	text = kb_xasprintf("[global]\njobs = randread-4k\niterations = 1\n"
+		"warmup = 0\nruntime = 1\ntarget = null_blk: queue_mode=2\n"
+		"profiles = %s/profiles\naccel = tcg\n[v]\nmethod = vm\n"
+		"kernel = %s\ncmdline = a`id`b -m 1\n", cwd, img);
+	conf = kb_path_join(dir, "k.conf");
+	assert_int_equal(kb_write_atomic(conf, text, strlen(text)), 0);
+	free(text);
+	args[4] = conf;
+	args[6] = kb_path_join(dir, "camp");
+	run_kbench(args, &out, &err);
+	if (!strstr(out, " -append 'console=ttyS0 panic=-1 loglevel=5 "
+		    "printk.time=1 acpi=noirq kbench.variant=v a`id`b -m 1' "
+		    "-serial "))
+		fail_msg("-append not one quoted word in:\n%s\n%s", out, err);
+	setenv("PATH", old ? old : "/usr/bin:/bin", 1);
+	unsetenv("KBENCH_CACHE");
+	free(args[6]);
+	free(conf);
+	free(img);
+	free(bin);
+	free(q);
+	free(path);
+	free(out);
+	free(err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tcg_adds_noirq),
 		cmocka_unit_test(test_kvm_untouched),
 		cmocka_unit_test(test_variant_choice_wins),
+		cmocka_unit_test(test_dry_run_quoted),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

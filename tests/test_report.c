@@ -780,7 +780,8 @@ static void test_markdown_vm_reproducer(void **state)
 			   " \"accel_reason\": \"KVM hangs\", \"cpus\": 2,"
 			   " \"memory_mib\": 1024, \"nullblk_params\": \"\","
 			   " \"qemu_argv\": [\"qemu-system-x86_64\", \"-append\","
-			   " \"console=ttyS0 quiet\", \"it's\", \"\"]}}}",
+			   " \"console=ttyS0 quiet\", \"it's\", \"\","
+			   " \"a`id`b\", \"x{y,z}\", \"#c\", \"-m\"]}}}",
 			   0, &err));
 	json_object_set_new(camp, "job_files", json_pack("{s:s}",
 		"randread-4k", "[randread-4k]\nrw=randread"));
@@ -803,7 +804,8 @@ static void test_markdown_vm_reproducer(void **state)
 		"hangs)\n- Guest: 2 vCPUs, 1024 MiB\n- null\\_blk parameters: "
 		"(defaults)\n- QEMU: QEMU 7.2\n"));
 	assert_non_null(strstr(out, "\n```sh\nqemu-system-x86_64 -append "
-		"'console=ttyS0 quiet' 'it'\\''s' ''\n```\n"));
+		"'console=ttyS0 quiet' 'it'\\''s' '' 'a`id`b' 'x{y,z}' '#c' -m\n"
+		"```\n"));
 	/* the job file, its last line ended */
 	assert_non_null(strstr(out, "KBENCH_RUNTIME=30 \\\n  fio "
 		"--output-format=json+ --output=fio.json randread-4k.fio\n```\n"
