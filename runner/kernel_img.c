@@ -417,10 +417,54 @@ out:
 	return ret;
 }
 
+/* 1 for a release that is one path component: printable ASCII, no
+ * blank, no '/', not "." nor "..". */
+static int release_ok(const char *r)
+{
+	const char *c;
+
+	if (!*r || !strcmp(r, ".") || !strcmp(r, ".."))
+		return 0;
+	for (c = r; *c; c++)
+		if (!isgraph((unsigned char)*c) || *c == '/')
+			return 0;
+	return 1;
+}
+
 int kernel_is_url(const char *s)
 {
 	return s && (!strncmp(s, "http://", 7) || !strncmp(s, "https://", 8) ||
 		     !strncmp(s, "file://", 7));
+}
+
+/* 0 when base/rel, and every directory of rel on the way, is a
+ * directory itself, not a symbolic link (lstat(2)); -ENOENT when one is
+ * missing; -ELOOP when one is a link or not a directory.  A downloaded
+ * tarball's lib/modules/RELEASE that is a link out of the cache made
+ * depmod -b write there. */
+static int real_dirs(const char *base, const char *rel)
+{
+	char *p = kb_path_join(base, rel), *s = p + strlen(base);
+	struct stat st;
+	int ret = 0;
+
+	for (;;) {
+		char c;
+
+		s += strspn(s, "/");
+		s += strcspn(s, "/");
+		c = *s;
+		*s = '\0';
+		if (lstat(p, &st) < 0)
+			ret = errno == ENOENT ? -ENOENT : -errno;
+		else if (!S_ISDIR(st.st_mode))
+			ret = -ELOOP;
+		*s = c;
+		if (ret || !c)
+			break;
+	}
+	free(p);
+	return ret;
 }
 
 /* modules = URL: a tarball of lib/modules/<release> (as `make
@@ -439,10 +483,26 @@ static int modules_tarball(const struct kb_variant *v, struct kb_kernel *k)
 	ret = fetch_url(v->modules, urls, NULL, &tarball);
 	if (ret)
 		goto out;
+	/* what the tarball holds is unpacked as root: the unpacked trees
+	 * are root's alone (a device node in it, readable by all, would
+	 * be a way to the disk), and no file keeps the owner or the
+	 * setuid bit the archive says */
+	dest = kb_path_join(cache, "unpacked");
+	ret = kb_mkdir_p(dest);
+	if (!ret && chmod(dest, 0700) < 0) {
+		ret = -errno;
+		kb_error("chmod 0700 %s: %s", dest, strerror(errno));
+	}
+	free(dest);
+	dest = NULL;
+	if (ret)
+		goto out;
 	dest = kb_xasprintf("%s/unpacked/%s", cache, strrchr(tarball, '/') + 1);
 	if (!kb_exists(dest)) {
 		char *tmp = kb_xasprintf("%s.tmp", dest);
-		char *argv[] = { "tar", "-xf", tarball, "-C", tmp, NULL };
+		char *argv[] = { "tar", "--no-same-owner",
+				 "--no-same-permissions", "-xf", tarball, "-C",
+				 tmp, NULL };
 
 		ret = kb_mkdir_p(tmp);
 		if (!ret)
@@ -460,17 +520,33 @@ static int modules_tarball(const struct kb_variant *v, struct kb_kernel *k)
 		if (ret)
 			goto out;
 	}
-	cand = kb_xasprintf("%s/lib/modules/%s", dest, k->release);
-	if (!kb_exists(cand)) {
+	cand = kb_xasprintf("lib/modules/%s", k->release);
+	ret = real_dirs(dest, cand);
+	if (ret == -ENOENT) {
 		free(cand);
-		cand = kb_xasprintf("%s/%s", dest, k->release);
+		cand = kb_xstrdup(k->release);
+		ret = real_dirs(dest, cand);
 	}
-	if (!kb_exists(cand)) {
+	if (ret == -ENOENT) {
 		kb_error("variant '%s': modules = %s holds neither "
 			 "lib/modules/%s nor %s/ (the kernel's release)",
 			 v->name, v->modules, k->release, k->release);
-		ret = -ENOENT;
 		goto out;
+	}
+	if (ret) {
+		kb_error("variant '%s': modules = %s: %s/%s: %s; refused (depmod "
+			 "would write where a link leads)", v->name, v->modules,
+			 dest, cand, ret == -ELOOP ? "a symbolic link or a file "
+			 "where the tarball should have a directory" :
+			 strerror(-ret));
+		ret = -EINVAL;
+		goto out;
+	}
+	{
+		char *t = kb_path_join(dest, cand);
+
+		free(cand);
+		cand = t;
 	}
 	dep = kb_path_join(cand, "modules.dep");
 	if (!kb_exists(dep)) {
@@ -548,6 +624,18 @@ int kernel_resolve_pinned(const struct kb_variant *v, const char *pinned,
 			 "header); use arch/x86/boot/bzImage of the build",
 			 v->name, k->image);
 		ret = -ENOEXEC;
+		goto out;
+	}
+	if (!release_ok(k->release)) {
+		/* it goes into paths: /lib/modules/RELEASE, depmod -b */
+		char *shown = kb_xstrndup_printable(k->release, 80);
+
+		kb_error("variant '%s': %s: kernel release '%s' (its version "
+			 "string's first word) is not a `uname -r` (expected "
+			 "printable characters, no '/', not . or ..)", v->name,
+			 k->image, shown);
+		free(shown);
+		ret = -EINVAL;
 		goto out;
 	}
 	if (!bzimage_sizes(k->image, &need, &have) && have < need) {

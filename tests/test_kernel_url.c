@@ -21,17 +21,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 static char tmpdir[] = "/tmp/kbench-test-kurl.XXXXXX";
 
 #define RELEASE "6.1.0-kbtest"
 
-static char *fake_bzimage(void)
+static char *fake_bzimage_of(const char *name, const char *ver)
 {
-	char *path = kb_path_join(tmpdir, "bzImage");
+	char *path = kb_path_join(tmpdir, name);
 	unsigned char img[0x400] = { 0 };
-	const char *ver = RELEASE " (kb@test) #1 SMP PREEMPT_DYNAMIC";
 
 	img[0x1F1] = 1;		/* setup_sects: 2 * 512 bytes, the whole file */
 	memcpy(img + 0x202, "HdrS", 4);
@@ -40,6 +40,12 @@ static char *fake_bzimage(void)
 	memcpy(img + 0x300, ver, strlen(ver) + 1);
 	assert_int_equal(kb_write_atomic(path, img, sizeof(img)), 0);
 	return path;
+}
+
+static char *fake_bzimage(void)
+{
+	return fake_bzimage_of("bzImage", RELEASE " (kb@test) #1 SMP "
+			       "PREEMPT_DYNAMIC");
 }
 
 static int setup(void **state)
@@ -141,6 +147,115 @@ static void test_modules_tarball(void **state)
 	free(murl);
 }
 
+/* root's lib/ as tmpdir/name, a .tar.gz; its file:// URL (malloc'd). */
+static char *tar_url(const char *name, const char *root)
+{
+	char *tgz = kb_path_join(tmpdir, name), *u;
+	char *tar[] = { "tar", "-czf", tgz, "-C", (char *)root, "lib", NULL };
+	struct kb_spawn_result r;
+
+	assert_int_equal(kb_spawn(tar, NULL, &r), 0);
+	assert_true(r.exited && r.exit_status == 0);
+	u = kb_xasprintf("file://%s", tgz);
+	free(tgz);
+	return u;
+}
+
+/* A downloaded modules tarball is someone else's content, unpacked as
+ * root: its lib/modules/RELEASE a symlink out of the cache made depmod -b
+ * write modules.dep (and 11 more) wherever it pointed; its setuid-root
+ * file stayed setuid and its device node was reachable by every user. */
+static void test_modules_tarball_hostile(void **state)
+{
+	char *img = fake_bzimage(), *url = kb_xasprintf("file://%s", img);
+	char *root = kb_path_join(tmpdir, "evilroot");
+	char *lm = kb_path_join(root, "lib/modules");
+	char *out = kb_path_join(tmpdir, "outside");
+	char *outdep = kb_path_join(out, "modules.dep");
+	char *link = kb_path_join(lm, RELEASE);
+	char *sroot = kb_path_join(tmpdir, "suidroot"), *murl, *surl;
+	char *md = kb_xasprintf("%s/lib/modules/" RELEASE, sroot);
+	char *suid = kb_path_join(md, "suid"), *dev = kb_path_join(md, "null");
+	struct kb_variant v = { 0 };
+	struct kb_kernel k;
+	struct stat st;
+
+	(void)state;
+	assert_int_equal(kb_mkdir_p(lm), 0);
+	assert_int_equal(kb_mkdir_p(out), 0);
+	assert_int_equal(symlink(out, link), 0);
+	murl = tar_url("evil.tar.gz", root);
+	v.name = "evil";
+	v.kernel = url;
+	v.modules = murl;
+	assert_int_equal(kernel_resolve(&v, &k), -EINVAL);
+	assert_null(k.moddir);
+	assert_false(kb_exists(outdep));	/* depmod wrote nothing there */
+
+	/* setuid and a device node: not as the archive says, and the
+	 * unpacked trees are root's alone */
+	assert_int_equal(kb_mkdir_p(md), 0);
+	assert_int_equal(kb_write_atomic(suid, "#!/bin/sh\n", 10), 0);
+	assert_int_equal(chmod(suid, 04755), 0);
+	assert_int_equal(mknod(dev, S_IFCHR | 0666, makedev(1, 3)), 0);
+	assert_int_equal(chmod(dev, 0666), 0);
+	surl = tar_url("suid.tar.gz", sroot);
+	v.modules = surl;
+	assert_int_equal(kernel_resolve(&v, &k), 0);
+	{
+		char *f = kb_path_join(k.moddir, "suid");
+		char *u = kb_path_join(tmpdir, "unpacked");
+
+		assert_int_equal(lstat(f, &st), 0);
+		assert_int_equal(st.st_mode & 07000, 0);
+		free(f);
+		f = kb_path_join(k.moddir, "null");
+		assert_int_equal(lstat(f, &st), 0);
+		assert_int_equal(st.st_mode & 0077 & ~0055, 0);	/* not 0666 */
+		free(f);
+		assert_int_equal(stat(u, &st), 0);
+		assert_int_equal(st.st_mode & 0777, 0700);
+		free(u);
+	}
+	kernel_free(&k);
+	free(img);
+	free(url);
+	free(root);
+	free(lm);
+	free(out);
+	free(outdep);
+	free(link);
+	free(murl);
+	free(sroot);
+	free(md);
+	free(suid);
+	free(dev);
+	free(surl);
+}
+
+/* The release in a bzImage's version string (a downloaded one, say) goes
+ * into paths (/lib/modules/RELEASE, depmod -b DIR RELEASE): one with a
+ * '/' or a "..", or a blank, is refused. */
+static void test_release_not_a_path(void **state)
+{
+	const char *bad[] = { "../../../../etc (a@b) #1", "a/b (a@b) #1",
+			      ".. (a@b) #1", "6.1\x1b[31m (a@b) #1" };
+	struct kb_variant v = { 0 };
+	struct kb_kernel k;
+	size_t i;
+
+	(void)state;
+	v.name = "rel";
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *img = fake_bzimage_of("badrel", bad[i]);
+
+		v.kernel = img;
+		assert_int_equal(kernel_resolve(&v, &k), -EINVAL);
+		assert_null(k.image);
+		free(img);
+	}
+}
+
 static void test_kconf_url_keys(void **state)
 {
 	struct kb_config cfg;
@@ -194,6 +309,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kernel_url_sha256),
 		cmocka_unit_test(test_modules_tarball),
+		cmocka_unit_test(test_modules_tarball_hostile),
+		cmocka_unit_test(test_release_not_a_path),
 		cmocka_unit_test(test_kconf_url_keys),
 		cmocka_unit_test(test_deb_concrete),
 	};
