@@ -1658,7 +1658,18 @@ static void set_modules(struct parser *p, const char *val)
 
 static void set_disk(struct parser *p, const char *val)
 {
-	p->var->disk = conf_relative(p, val);
+	char *d = conf_relative(p, val);
+
+	/* QEMU's -drive file= reads "PROTOCOL:" before a path's first '/'
+	 * as a block driver (json:{...} its options, nbd:HOST:PORT a
+	 * network disk): a relative path is ./PATH */
+	if (d[0] != '/' && strncmp(d, "./", 2)) {
+		char *t = kb_xasprintf("./%s", d);
+
+		free(d);
+		d = t;
+	}
+	p->var->disk = d;
 }
 
 static void set_memory(struct parser *p, const char *val)

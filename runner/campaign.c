@@ -567,6 +567,10 @@ int campaign_check_job_safety(const struct kb_config *cfg, const char *dir,
 		ret = target_file_overwrite_check(cfg,
 			(const char *const *)paths,
 			(const char *const *)cfg->jobs, n);
+	if (!ret)	/* the vm guests' disk = (a break-it trial: disk =
+			 * /etc/shadow with a write job went to QEMU) */
+		ret = target_vm_disk_check(cfg, (const char *const *)paths,
+					   (const char *const *)cfg->jobs, n);
 	for (j = 0; j < n; j++)
 		free(paths[j]);
 	free(paths);

@@ -131,7 +131,8 @@ int campaign_record_result(struct kb_campaign *c, const char *key,
  * job that may write and does its I/O anywhere but ${KBENCH_TARGET}
  * (its own filename=, directory=...: kbench's target checks miss it),
  * and with local_target (a variant runs in this kernel) runner/target.h
- * target_file_overwrite_check().  The job files are the campaign's
+ * target_file_overwrite_check(); the vm variants' disk = always
+ * (target_vm_disk_check()).  The job files are the campaign's
  * snapshots DIR/profiles/JOB.fio (what fio runs), or with dir NULL the
  * profiles directory's (kbench plan).  0, -EPERM (said: kernels.conf's
  * jobs line, the job file and its line, what to do instead), or the

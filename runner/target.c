@@ -603,29 +603,116 @@ static int open_file(const struct kb_config *cfg, struct kb_target *t)
 	return ret;
 }
 
+/* 1 when path is a regular file that holds data and that kbench did not
+ * create (no KB_TARGET_MARK): someone's, *st its stat; else 0. */
+static int someones_file(const char *path, struct stat *st)
+{
+	char mark[8];
+
+	return stat(path, st) == 0 && S_ISREG(st->st_mode) &&
+	       st->st_size > 0 &&
+	       getxattr(path, KB_TARGET_MARK, mark, sizeof(mark)) < 0;
+}
+
+/* The first of the njobs job files that may write (*j, *why malloc'd):
+ * 1; 0 when none; -EIO when one cannot be read (said). */
+static int job_that_writes(const char *const *job_paths, size_t njobs,
+			   size_t *j, char **why)
+{
+	char *text;
+	int w;
+
+	for (*j = 0; *j < njobs; (*j)++) {
+		if (kb_read_file(job_paths[*j], &text, NULL, 1))
+			return -EIO;
+		w = fio_jobfile_writes(text, why);
+		free(text);
+		if (w)
+			return 1;
+	}
+	return 0;
+}
+
+int target_vm_disk_check(const struct kb_config *cfg,
+			 const char *const *job_paths,
+			 const char *const *job_names, size_t njobs)
+{
+	size_t i, j;
+	int ret = 0;
+
+	for (i = 0; i < cfg->nvariants && !ret; i++) {
+		const struct kb_variant *v = &cfg->variants[i];
+		char *why = NULL, link[64], *node;
+		struct stat st;
+		int w;
+
+		if (!v->disk || !v->method || strcmp(v->method, "vm"))
+			continue;
+		if (stat(v->disk, &st) == 0 && S_ISBLK(st.st_mode)) {
+			snprintf(link, sizeof(link), "/sys/dev/block/%u:%u",
+				 major(st.st_rdev), minor(st.st_rdev));
+			node = realpath(link, NULL);
+			w = target_in_use(st.st_rdev, node ? node : link,
+					  "/proc/self/mountinfo", "/proc/swaps",
+					  &why);
+			free(node);
+			if (w) {
+				kb_error("%s:%d: [%s] disk = %s is in use: %s.  "
+					 "The guest's fio does its I/O on it "
+					 "as root, through QEMU: a device that "
+					 "is mounted, active swap or held by "
+					 "LVM, MD or device-mapper is refused, "
+					 "as a local target is; unmount it or "
+					 "choose another device", cfg->path ?
+					 cfg->path : "kernels.conf", v->line,
+					 v->name,
+					 v->disk, why);
+				ret = -EBUSY;
+			}
+			free(why);
+			continue;
+		}
+		if (!someones_file(v->disk, &st))
+			continue;
+		w = job_that_writes(job_paths, njobs, &j, &why);
+		if (w < 0)
+			ret = w;
+		else if (w) {
+			kb_error("%s:%d: [%s] disk = %s exists (%lld bytes), "
+				 "kbench did not create it (no extended "
+				 "attribute %s) and job %s may write to it: "
+				 "%s, %s; the guest's fio would overwrite its "
+				 "data through QEMU.  If its data is "
+				 "expendable, mark it as a target (as root: "
+				 "setfattr -n %s -v 1 %s)", cfg->path ?
+				 cfg->path : "kernels.conf", v->line, v->name,
+				 v->disk,
+				 (long long)st.st_size, KB_TARGET_MARK,
+				 job_names[j], job_paths[j], why,
+				 KB_TARGET_MARK, v->disk);
+			ret = -EEXIST;
+		}
+		free(why);
+	}
+	return ret;
+}
+
 int target_file_overwrite_check(const struct kb_config *cfg,
 				const char *const *job_paths,
 				const char *const *job_names, size_t njobs)
 {
 	struct stat st;
-	char *text, *why = NULL, mark[8];
+	char *why = NULL;
 	size_t j;
 	int ret = 0, w;
 
 	if (cfg->target_kind != KB_TARGET_FILE || cfg->nhosts ||
-	    stat(cfg->target, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    st.st_size == 0 ||
-	    getxattr(cfg->target, KB_TARGET_MARK, mark, sizeof(mark)) >= 0)
+	    !someones_file(cfg->target, &st))
 		return 0;	/* new, empty or kbench's: nothing to lose */
-	for (j = 0; j < njobs && !ret; j++) {
-		if (kb_read_file(job_paths[j], &text, NULL, 1)) {
-			ret = -EIO;	/* said */
-			break;
-		}
-		w = fio_jobfile_writes(text, &why);
-		free(text);
-		if (!w)
-			continue;
+	w = job_that_writes(job_paths, njobs, &j, &why);
+	if (w < 0)
+		ret = w;
+	else if (w) {
 		char *where = target_where(cfg);
 
 		kb_error("%starget = file:%s exists (%lld bytes) and "

@@ -84,6 +84,17 @@ int target_file_overwrite_check(const struct kb_config *cfg,
 				const char *const *job_paths,
 				const char *const *job_names, size_t njobs);
 
+/* The disk = of each vm variant, which the guest's fio does its I/O on
+ * as root through QEMU, checked as a local target is: a block device in
+ * use (target_in_use()) is refused with -EBUSY; a regular file that holds
+ * data without KB_TARGET_MARK, with a job that may write (as
+ * target_file_overwrite_check()), with -EEXIST (the message says how to
+ * mark an expendable one).  Messages name kernels.conf's variant and
+ * line.  0, those, or -EIO (a job file unreadable, said). */
+int target_vm_disk_check(const struct kb_config *cfg,
+			 const char *const *job_paths,
+			 const char *const *job_names, size_t njobs);
+
 /* 1 when the block device rdev, whose sysfs directory is sysnode
  * (/sys/dev/block/MAJ:MIN resolved), is in use: it or one of its
  * partitions (the subdirectories of sysnode with a "partition" file) is

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -297,22 +298,32 @@ static void put(const char *path, const char *text)
 	assert_int_equal(fclose(f), 0);
 }
 
-static int check_target(struct fixture *fx, const char *job, char **err)
+/* fn(cfg, {job}, {"job1"}, 1), its messages in *err (malloc'd) */
+static int run_check(const struct kb_config *cfg,
+		     int (*fn)(const struct kb_config *,
+				  const char *const *, const char *const *,
+				  size_t), const char *job, char **err)
 {
-	struct kb_config cfg;
 	struct capture cap;
 	const char *paths[1] = { job }, *names[1] = { "job1" };
 	int ret;
+
+	cap_begin(&cap);
+	ret = fn(cfg, paths, names, 1);
+	*err = cap_end(&cap);
+	return ret;
+}
+
+static int check_target(struct fixture *fx, const char *job, char **err)
+{
+	struct kb_config cfg;
 
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.path = (char *)"k.conf";
 	cfg.target_line = 7;
 	cfg.target = fx->target;
 	cfg.target_kind = KB_TARGET_FILE;
-	cap_begin(&cap);
-	ret = target_file_overwrite_check(&cfg, paths, names, 1);
-	*err = cap_end(&cap);
-	return ret;
+	return run_check(&cfg, target_file_overwrite_check, job, err);
 }
 
 static void test_overwrite_check(void **state)
@@ -369,6 +380,74 @@ static void test_overwrite_check(void **state)
 	free(fx.target);
 	free(fx.wjob);
 	free(fx.rjob);
+}
+
+/* target_vm_disk_check() of one vm variant [v] (line 9) of disk = disk */
+static int check_vm_disk(const char *disk, const char *job, char **err)
+{
+	struct kb_variant v = { .name = (char *)"v", .method = (char *)"vm",
+				.disk = (char *)disk, .line = 9 };
+	struct kb_config cfg;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.path = (char *)"k.conf";
+	cfg.variants[0] = v;
+	cfg.nvariants = 1;
+	return run_check(&cfg, target_vm_disk_check, job, err);
+}
+
+/* A vm variant's disk = is the guest's target, written by its fio as
+ * root through QEMU: disk = /etc/shadow with a write job, or the host's
+ * mounted root device, went to QEMU unchecked. */
+static void test_vm_disk_check(void **state)
+{
+	char dir[] = "/tmp/kbench-test-vmdisk.XXXXXX", *f, *w, *r, *err;
+	char blk[64];
+	struct stat st;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	f = kb_xasprintf("%s/user.img", dir);
+	w = kb_xasprintf("%s/w.fio", dir);
+	r = kb_xasprintf("%s/r.fio", dir);
+	put(w, "[j]\nrw=randwrite\n");
+	put(r, "[j]\nrw=randread\n");
+	put(f, "the user's data\n");
+	assert_int_equal(check_vm_disk(f, r, &err), 0);	/* read: yes */
+	free(err);
+	assert_int_equal(check_vm_disk(f, w, &err), -EEXIST);
+	assert_non_null(strstr(err, "k.conf:9: [v] disk = "));
+	assert_non_null(strstr(err, "exists (16 bytes), kbench did not "
+				    "create it"));
+	assert_non_null(strstr(err, "job job1 may write to it"));
+	assert_non_null(strstr(err, "setfattr -n " KB_TARGET_MARK));
+	free(err);
+	if (setxattr(f, KB_TARGET_MARK, "1", 1, 0) == 0) {
+		assert_int_equal(check_vm_disk(f, w, &err), 0);
+		free(err);
+	}
+	/* the device of the mounted root file system (a node of it made
+	 * here: root only) */
+	assert_int_equal(stat("/", &st), 0);
+	snprintf(blk, sizeof(blk), "%s/root-dev", dir);
+	if (major(st.st_dev) &&
+	    mknod(blk, S_IFBLK | 0600, st.st_dev) == 0) {
+		assert_int_equal(check_vm_disk(blk, r, &err), -EBUSY);
+		assert_non_null(strstr(err, "is in use: "));
+		assert_non_null(strstr(err, "is mounted on /"));
+		free(err);
+		unlink(blk);
+	} else {
+		print_message("(not root, or / on no block device: the "
+			      "device case is not tried)\n");
+	}
+	unlink(f);
+	unlink(w);
+	unlink(r);
+	assert_int_equal(rmdir(dir), 0);
+	free(f);
+	free(w);
+	free(r);
 }
 
 /* want with its "DIR" replaced by dir (malloc'd) */
@@ -564,6 +643,7 @@ int main(void)
 		cmocka_unit_test(test_job_safety),
 		cmocka_unit_test(test_job_runtime),
 		cmocka_unit_test(test_overwrite_check),
+		cmocka_unit_test(test_vm_disk_check),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1330,6 +1330,26 @@ static void test_err_tunable(void **state)
 
 /* Values that become other programs' arguments: nothing that looks
  * like an option reaches them (issue 14), each refused with FILE:LINE. */
+/* The paths of variant [v] (body: its lines) in a conf named name; a
+ * NULL want is not checked. */
+static void expect_paths(const char *name, const char *body,
+			 const char *kernel, const char *initrd,
+			 const char *disk)
+{
+	struct kb_config cfg;
+	char *text = kb_xasprintf("[global]\njobs = j\n[v]\n%s", body);
+
+	assert_int_equal(kconf_parse(name, text, &cfg), 0);
+	if (kernel)
+		assert_string_equal(cfg.variants[0].kernel, kernel);
+	if (initrd)
+		assert_string_equal(cfg.variants[0].initrd, initrd);
+	if (disk)
+		assert_string_equal(cfg.variants[0].disk, disk);
+	kconf_free(&cfg);
+	free(text);
+}
+
 static void test_err_option_like(void **state)
 {
 	struct kb_config cfg;
@@ -1367,18 +1387,21 @@ static void test_err_option_like(void **state)
 	kconf_free(&cfg);
 	/* a path relative to a conf named without a directory never
 	 * starts with '-' (kexec -l, qemu -kernel take it) */
-	assert_int_equal(kconf_parse("k.conf", "[global]\njobs = j\n[v]\n"
-				     "method = kexec\nkernel = --help\n", &cfg), 0);
-	assert_string_equal(cfg.variants[0].kernel, "./--help");
-	kconf_free(&cfg);
+	expect_paths("k.conf", "method = kexec\nkernel = --help\n",
+		     "./--help", NULL, NULL);
 	/* nor relative to a conf whose directory starts with '-' (`kbench
 	 * run -c -d/k.conf`: kexec -l -d/bzImage was kexec's -d) */
-	assert_int_equal(kconf_parse("-d/k.conf", "[global]\njobs = j\n[v]\n"
-				     "method = kexec\nkernel = bzImage\n"
-				     "initrd = initrd.img\n", &cfg), 0);
-	assert_string_equal(cfg.variants[0].kernel, "./-d/bzImage");
-	assert_string_equal(cfg.variants[0].initrd, "./-d/initrd.img");
-	kconf_free(&cfg);
+	expect_paths("-d/k.conf", "method = kexec\nkernel = bzImage\n"
+		     "initrd = initrd.img\n", "./-d/bzImage", "./-d/initrd.img",
+		     NULL);
+	/* a disk = that QEMU's -drive file= would read as a block driver
+	 * before its first '/' (json:{...}, nbd:HOST:PORT) is a path */
+	expect_paths("k.conf", "method = vm\nkernel = /k\n"
+		     "disk = nbd:127.0.0.1:9\n", "/k", NULL, "./nbd:127.0.0.1:9");
+	expect_paths("c:d/k.conf", "method = vm\nkernel = /k\n"
+		     "disk = json:{}\n", "/k", NULL, "./c:d/json:{}");
+	expect_paths("k.conf", "method = vm\nkernel = /k\n"
+		     "disk = /dev/sdb\n", "/k", NULL, "/dev/sdb");
 }
 
 static void test_err_too_many(void **state)
