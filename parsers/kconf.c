@@ -2493,6 +2493,13 @@ static void finish(struct parser *p)
 			     "[%s]: method = %s needs kernel = PATH (a bzImage) or kernel = deb:PACKAGE",
 			     v->name, v->method);
 		method_keys(p, v);
+		/* checked only for a download: with a path or deb: kernel it
+		 * would do nothing, and was silently ignored */
+		if (v->sha256 && (!v->kernel || !is_url(v->kernel)))
+			perr(p, v->line,
+			     "[%s]: sha256 is for a kernel = URL (http://, https:// or file://), which kbench downloads and checks; %s%s",
+			     v->name, v->kernel ? "kernel = " : "this variant has none",
+			     v->kernel ? v->kernel : "");
 		if (v->accel == KB_ACCEL_UNSET)
 			v->accel = cfg->accel;
 		if (!v->memory_mib)

@@ -1580,6 +1580,8 @@ static void test_vm_variant(void **state)
 	kconf_free(&cfg);
 }
 
+#define SHA_A "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+
 static void test_err_method(void **state)
 {
 	(void)state;
@@ -1626,6 +1628,15 @@ static void test_err_method(void **state)
 		     "bad.conf:3: [running]: module_signatures is for method = vm (the guest's modules), not kexec");
 	expect_error(GLOBAL_OK VARIANT_OK "method = qemu\n",
 		     "bad.conf:4: method = 'qemu': expected local, vm or kexec");
+	/* sha256 = checks a download only: beside a path it did nothing */
+	expect_error(GLOBAL_OK VARIANT_OK "method = kexec\nkernel = /k\n"
+		     "sha256 = " SHA_A "\n",
+		     "bad.conf:3: [running]: sha256 is for a kernel = URL (http://, https:// or file://), which kbench downloads and checks; kernel = /k");
+	expect_error(GLOBAL_OK VARIANT_OK "method = vm\n"
+		     "kernel = deb:linux-image-amd64\nsha256 = " SHA_A "\n",
+		     "bad.conf:3: [running]: sha256 is for a kernel = URL");
+	expect_error(GLOBAL_OK VARIANT_OK "sha256 = " SHA_A "\n",
+		     "bad.conf:3: [running]: sha256 is for a kernel = URL (http://, https:// or file://), which kbench downloads and checks; this variant has none");
 }
 
 static void test_err_env(void **state)
