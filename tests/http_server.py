@@ -7,6 +7,7 @@
                         half of it and closes (an interrupted download);
                         later: as /files/NAME
   GET  /norange/NAME    always 200 with the whole file (ignores Range)
+  GET  /redirect/CODE/...?to=URL   CODE with "Location: URL", as POST's
   POST /status/CODE     answers CODE with {"error": "simulated CODE"}
   POST /limit/N/...     413 with {"error": "request body exceeds N bytes"}
                         when the body is longer than N bytes, else as below
@@ -83,6 +84,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
         self.t = time.time()
         self._log()
+        m = re.match(r"^/redirect/(\d{3})[^?]*\?(.*)$", self.path)
+        if m:
+            to = urllib.parse.parse_qs(m.group(2)).get("to", [""])[0]
+            return self._send(int(m.group(1)), b"", extra={"Location": to})
         m = re.match(r"^/(files|cut|norange)/([A-Za-z0-9._-]+)$", self.path)
         if not m:
             return self._send(404, b'{"error": "no such path"}')

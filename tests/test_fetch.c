@@ -13,6 +13,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <nettle/sha2.h>
 #include <signal.h>
@@ -402,6 +403,52 @@ static void test_fetch_http_error(void **state)
 	free(cache);
 }
 
+/* The server's redirect (302) named name to URL to (malloc'd). */
+static char *redirect_to(const char *name, const char *to)
+{
+	char *q = kb_xmalloc(3 * strlen(to) + 1), *p = q, *u;
+	const char *s;
+
+	for (s = to; *s; s++)	/* %-encoded but letters and digits */
+		p += isalnum((unsigned char)*s) ? sprintf(p, "%c", *s) :
+		     sprintf(p, "%%%02X", (unsigned char)*s);
+	*p = '\0';
+	u = kb_xasprintf("http://127.0.0.1:%d/redirect/302/%s?to=%s", port,
+			 name, q);
+	free(q);
+	return u;
+}
+
+/* A redirect is followed to http(s) only: a server (or whoever answers
+ * for a http:// URL) cannot make kbench copy a local file such as
+ * /etc/shadow into the cache, where a vm or kexec boot would use it. */
+static void test_fetch_redirect_not_to_file(void **state)
+{
+	char *u, *cache, *path = NULL, *secret, *to;
+
+	(void)state;
+	need_server();
+	cache = kb_path_join(tmp, "c9");
+	secret = kb_path_join(tmp, "secret");
+	assert_int_equal(kb_write_atomic(secret, "root:x\n", 7), 0);
+	to = kb_xasprintf("file://%s", secret);
+	u = redirect_to("k", to);
+	assert_int_not_equal(fetch_url(u, cache, NULL, &path), 0);
+	assert_null(path);
+	free(u);
+	free(to);
+	/* a redirect to http is followed */
+	to = url("files", "art.bin");
+	u = redirect_to("k2", to);
+	free(to);
+	assert_int_equal(fetch_url(u, cache, NULL, &path), 0);
+	assert_true(same_as_art(path) && strstr(path, "/c9/"));
+	free(secret);
+	free(path);
+	free(cache);
+	free(u);
+}
+
 /* A download's credentials come from the netrc's entry for its host,
  * never from its 'default' entry (which names no host: a kernels.conf
  * copy in a campaign directory could send that login anywhere), and not
@@ -500,6 +547,7 @@ int main(void)
 		cmocka_unit_test(test_fetch_resumes_after_cut),
 		cmocka_unit_test(test_fetch_server_without_ranges),
 		cmocka_unit_test(test_fetch_http_error),
+		cmocka_unit_test(test_fetch_redirect_not_to_file),
 		cmocka_unit_test(test_fetch_netrc),
 		cmocka_unit_test(test_fetch_bad_arguments),
 	};
