@@ -192,26 +192,53 @@ static void record_guest_view(struct kb_campaign *c, const char *variant,
 	}
 }
 
-/* The next DIR/boots/NNN-VARIANT (created): NNN counts the boots of the
- * campaign, so the listing shows the boot order (A B A B ...). */
-static char *new_boot_dir(const char *dir, const char *variant)
+/* The next DIR/boots/NNN-VARIANT, made here (malloc'd; NULL, said):
+ * NNN counts the boots of the campaign, so the listing shows the boot
+ * order (A B A B ...).  The 9p guest can write DIR: a name it made
+ * (boots/003-b a link to /etc, or a directory holding qemu.log -> a
+ * file of the host's) is never taken for the next boot's, which kbench
+ * and QEMU write as root, and a boots that is not a directory of its
+ * own (a link) is refused.  No guest runs while this runs. */
+char *vm_new_boot_dir(const char *dir, const char *variant)
 {
-	char *bdir = kb_path_join(dir, "boots"), *p;
+	char *bdir = kb_path_join(dir, "boots"), *p = NULL;
 	unsigned i = 1;
-	DIR *d = opendir(bdir);
 	struct dirent *e;
+	struct stat st;
+	DIR *d;
 
+	if (mkdir(bdir, 0755) < 0 && errno != EEXIST) {
+		kb_error("cannot create directory %s: %s", bdir,
+			 strerror(errno));
+		goto out;
+	}
+	if (lstat(bdir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		kb_error("vm: %s is not a directory (a symbolic link?): the "
+			 "guests write the campaign directory, and no boot "
+			 "goes where one of them points; remove it", bdir);
+		goto out;
+	}
+	d = opendir(bdir);
 	while (d && (e = readdir(d)))
 		if (e->d_name[0] != '.')
 			i++;
 	if (d)
 		closedir(d);
-	free(bdir);
-	p = kb_xasprintf("%s/boots/%03u-%s", dir, i, variant);
-	if (kb_mkdir_p(p)) {
-		free(p);
-		return NULL;
+	for (;; i++) {
+		p = kb_xasprintf("%s/%03u-%s", bdir, i, variant);
+		if (mkdir(p, 0755) == 0)
+			break;
+		if (errno != EEXIST) {
+			kb_error("cannot create directory %s: %s", p,
+				 strerror(errno));
+			free(p);
+			p = NULL;
+			break;
+		}
+		free(p);	/* there already: the next number */
 	}
+out:
+	free(bdir);
 	return p;
 }
 
@@ -542,7 +569,7 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 	}
 	/* --dry-run writes nothing: the boot directory is only named */
 	boot = dry ? kb_xasprintf("%s/boots/NNN-%s", adir, v->name) :
-		     new_boot_dir(adir, v->name);
+		     vm_new_boot_dir(adir, v->name);
 	if (!boot) {
 		free(adir);
 		return -EIO;

@@ -71,6 +71,8 @@ extern const struct kb_driver kb_drivers[];	/* NULL-name terminated */
 int vm_ready(const struct kb_variant *v, char *why, size_t len);
 int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 		 size_t *nfailed);
+/* The next boot's directory of a vm variant (runner/driver_vm.c). */
+char *vm_new_boot_dir(const char *dir, const char *variant);
 int kexec_ready(const struct kb_variant *v, char *why, size_t len);
 int kexec_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 		    size_t *nfailed);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "lib/file.h"
+#include "runner/drivers.h"
 #include "runner/qemu.h"
 #include "run_kbench.h"
 #define TEST_TMPDIR "/tmp/kbench-test-qemu-dry.XXXXXX"
@@ -125,6 +126,49 @@ static void test_dry_run_quoted(void **state)
 	free(err);
 }
 
+/* The 9p guest writes the campaign directory: a name it made there in
+ * advance (boots/002-v a link out of it) was taken as the next boot's
+ * directory, where kbench and QEMU write as root (runs.txt, the
+ * initramfs, qemu.log opened with O_TRUNC). */
+static void test_boot_dir_not_the_guests(void **state)
+{
+	char *camp = kb_path_join(tmpdir, "bootcamp");
+	char *out = kb_path_join(tmpdir, "outside");
+	char *boots = kb_path_join(camp, "boots");
+	char *planted = kb_path_join(boots, "002-v"), *p, *want;
+	struct stat st;
+
+	(void)state;
+	assert_int_equal(kb_mkdir_p(boots), 0);
+	assert_int_equal(kb_mkdir_p(out), 0);
+	assert_int_equal(symlink(out, planted), 0);
+	/* one entry: the next boot is number 2, taken: 3 */
+	p = vm_new_boot_dir(camp, "v");
+	want = kb_path_join(boots, "003-v");
+	assert_non_null(p);
+	assert_string_equal(p, want);
+	assert_int_equal(lstat(p, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	free(p);
+	free(want);
+	/* boots itself a link (to out): no boot, nothing made there */
+	{
+		char *moved = kb_path_join(tmpdir, "boots-moved");
+		char *made = kb_path_join(out, "001-v");
+
+		assert_int_equal(rename(boots, moved), 0);
+		assert_int_equal(symlink(out, boots), 0);
+		assert_null(vm_new_boot_dir(camp, "v"));
+		assert_false(kb_exists(made));
+		free(made);
+		free(moved);
+	}
+	free(camp);
+	free(out);
+	free(boots);
+	free(planted);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -132,6 +176,7 @@ int main(void)
 		cmocka_unit_test(test_kvm_untouched),
 		cmocka_unit_test(test_variant_choice_wins),
 		cmocka_unit_test(test_dry_run_quoted),
+		cmocka_unit_test(test_boot_dir_not_the_guests),
 	};
 
 	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
