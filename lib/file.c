@@ -510,6 +510,31 @@ int kb_mkdir_p(const char *path)
 	return ret;
 }
 
+int kb_real_dirs(const char *base, const char *rel)
+{
+	char *p = kb_path_join(base, rel), *s = p + strlen(base);
+	struct stat st;
+	int ret = 0;
+
+	for (;;) {
+		char c;
+
+		s += strspn(s, "/");
+		s += strcspn(s, "/");
+		c = *s;
+		*s = '\0';
+		if (lstat(p, &st) < 0)
+			ret = -errno;
+		else if (!S_ISDIR(st.st_mode))
+			ret = -ELOOP;
+		*s = c;
+		if (ret || !c)
+			break;
+	}
+	free(p);
+	return ret;
+}
+
 int kb_file_contains(const char *path, const char *needle)
 {
 	char *t = NULL;

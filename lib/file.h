@@ -115,6 +115,15 @@ int kb_fsync_path(const char *path);
 /* mkdir -p with mode 0755.  0 or -errno (message printed). */
 int kb_mkdir_p(const char *path);
 
+/* 0 when base/rel, and every directory of rel on the way, is a
+ * directory itself, not a symbolic link (lstat(2)); -ENOENT when one is
+ * missing (those before it are directories); -ELOOP when one is a link
+ * or not a directory; -errno else.  No message.  For paths below a
+ * directory someone else writes: a downloaded tarball's tree, the
+ * campaign directory a 9p guest wrote (a link it left there would take
+ * root's next write elsewhere). */
+int kb_real_dirs(const char *base, const char *rel);
+
 /* 1 if path exists (any type), else 0. */
 int kb_exists(const char *path);
 

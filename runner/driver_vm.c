@@ -310,12 +310,25 @@ static int record_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 			.configuration = c->plan.configs[r->config].id,
 			.job = c->cfg.jobs[r->job],
 			.iteration = r->iteration, .warmup = r->warmup };
-		char *status = NULL, *why = NULL;
+		char *status = NULL, *why = NULL, *rel = kb_xasprintf(
+			KB_RUNS_DIR "/%s", r->key);
+		int linked = kb_real_dirs(c->dir, rel) == -ELOOP;
 
-		if (kb_mkdir_p(rdir) == 0 && ctext)
-			kb_write_atomic(cpath, ctext, clen);
-		ret = results_metrics_outcome(mpath, &id, reason, &status,
-					      &why);
+		/* the 9p guest wrote the campaign directory: a link it left
+		 * on the run's path is not followed by root's writes */
+		free(rel);
+		if (linked) {
+			why = kb_xasprintf("vm: the guest left a symbolic link "
+				"(or a file) on the path of %s; nothing written "
+				"there, the run not counted", rdir);
+			status = kb_xstrdup("failed");
+			kb_warn("%s", why);
+		} else {
+			if (kb_mkdir_p(rdir) == 0 && ctext)
+				kb_write_atomic(cpath, ctext, clen);
+			ret = results_metrics_outcome(mpath, &id, reason,
+						      &status, &why);
+		}
 		if (!ret)
 			ret = campaign_record_result(c, r->key, status, why,
 						     nfailed);
@@ -921,6 +934,19 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 			qstatus = qr.exited ? qr.exit_status : -1;
 			started_s = qr.needle_s;
 			first_run_s = qr.mark_s;
+		}
+		/* the 9p guest could write the campaign directory: its boot
+		 * directory still the one made for it, or nothing more is
+		 * written or removed there */
+		if (kb_real_dirs(adir, boot + strlen(adir))) {
+			reason = kb_xasprintf("vm: %s is no longer the directory "
+				"kbench made for this boot (the guest replaced "
+				"it, with a symbolic link say); nothing written "
+				"there", boot);
+			kb_warn("%s", reason);
+			free(initrd);
+			initrd = NULL;	/* not unlinked through it */
+			goto record;
 		}
 		/* for the ETA of later boots (runner/plan.h) */
 		records_boot_timing_save(boot, kvm ? "kvm" : "tcg",

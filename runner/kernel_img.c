@@ -437,36 +437,6 @@ int kernel_is_url(const char *s)
 		     !strncmp(s, "file://", 7));
 }
 
-/* 0 when base/rel, and every directory of rel on the way, is a
- * directory itself, not a symbolic link (lstat(2)); -ENOENT when one is
- * missing; -ELOOP when one is a link or not a directory.  A downloaded
- * tarball's lib/modules/RELEASE that is a link out of the cache made
- * depmod -b write there. */
-static int real_dirs(const char *base, const char *rel)
-{
-	char *p = kb_path_join(base, rel), *s = p + strlen(base);
-	struct stat st;
-	int ret = 0;
-
-	for (;;) {
-		char c;
-
-		s += strspn(s, "/");
-		s += strcspn(s, "/");
-		c = *s;
-		*s = '\0';
-		if (lstat(p, &st) < 0)
-			ret = errno == ENOENT ? -ENOENT : -errno;
-		else if (!S_ISDIR(st.st_mode))
-			ret = -ELOOP;
-		*s = c;
-		if (ret || !c)
-			break;
-	}
-	free(p);
-	return ret;
-}
-
 /* modules = URL: a tarball of lib/modules/<release> (as `make
  * modules_install INSTALL_MOD_PATH=D` lays it out under D, packed from
  * D), fetched into CACHE/urls, unpacked once with tar(1) into
@@ -521,11 +491,11 @@ static int modules_tarball(const struct kb_variant *v, struct kb_kernel *k)
 			goto out;
 	}
 	cand = kb_xasprintf("lib/modules/%s", k->release);
-	ret = real_dirs(dest, cand);
+	ret = kb_real_dirs(dest, cand);
 	if (ret == -ENOENT) {
 		free(cand);
 		cand = kb_xstrdup(k->release);
-		ret = real_dirs(dest, cand);
+		ret = kb_real_dirs(dest, cand);
 	}
 	if (ret == -ENOENT) {
 		kb_error("variant '%s': modules = %s holds neither "

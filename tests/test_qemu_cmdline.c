@@ -9,6 +9,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,53 +76,74 @@ static void write_bzimage(const char *path, const char *ver)
 	assert_int_equal(kb_write_atomic(path, (char *)img, sizeof(img)), 0);
 }
 
+/* tmpdir/sub/ with a bzImage, a qemu-system-x86_64 of script first on
+ * PATH (the old PATH in *old_path, malloc'd), KBENCH_CACHE tmpdir, and
+ * k.conf: one vm variant [v] of that kernel with the lines extra; its
+ * path (malloc'd). */
+static char *vm_setup(const char *sub, const char *script, const char *extra,
+		      char **old_path)
+{
+	char cwd[4096], *dir = kb_path_join(tmpdir, sub), *img, *bin, *q;
+	char *path, *text, *conf;
+	const char *old = getenv("PATH");
+
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	*old_path = kb_xstrdup(old ? old : "/usr/bin:/bin");
+	bin = kb_path_join(dir, "bin");
+	assert_int_equal(kb_mkdir_p(bin), 0);
+	img = kb_path_join(dir, "bzImage");
+	write_bzimage(img, "6.9.0-test (dev@box) #1 SMP");
+	q = kb_path_join(bin, "qemu-system-x86_64");
+	assert_int_equal(kb_write_atomic(q, script, strlen(script)), 0);
+	assert_int_equal(chmod(q, 0755), 0);
+	path = kb_xasprintf("%s:%s", bin, *old_path);
+	setenv("PATH", path, 1);
+	setenv("KBENCH_CACHE", tmpdir, 1);
+	text = kb_xasprintf("[global]\njobs = randread-4k\niterations = 1\n"
+		"warmup = 0\nruntime = 1\ntarget = null_blk: queue_mode=2\n"
+		"profiles = %s/profiles\naccel = tcg\n[v]\nmethod = vm\n"
+		"kernel = %s\n%s", cwd, img, extra);
+	conf = kb_path_join(dir, "k.conf");
+	assert_int_equal(kb_write_atomic(conf, text, strlen(text)), 0);
+	free(text);
+	free(path);
+	free(q);
+	free(img);
+	free(bin);
+	free(dir);
+	return conf;
+}
+
+/* PATH and KBENCH_CACHE as before vm_setup() (old freed). */
+static void vm_unset(char *old)
+{
+	setenv("PATH", old, 1);
+	unsetenv("KBENCH_CACHE");
+	free(old);
+}
+
 /* The dry run prints QEMU's command to paste: -append's value one
  * single-quoted word, a cmdline = a`id`b no command (the words were
  * printed as they were, the command line's blanks splitting -append). */
 static void test_dry_run_quoted(void **state)
 {
-	const char *dir = tmpdir;
-	char cwd[4096];
-	char *img, *conf, *text, *out = NULL, *err = NULL, *bin, *q, *path;
+	char *out = NULL, *err = NULL, *old;
 	char *args[] = { "run", "--dry-run", "-q", "-c", NULL, "-o", NULL,
 			 NULL };
-	const char *old = getenv("PATH");
 
 	(void)state;
-	assert_non_null(getcwd(cwd, sizeof(cwd)));
-	img = kb_path_join(dir, "bzImage");
-	write_bzimage(img, "6.9.0-test (dev@box) #1 SMP");
 	/* vm variants need QEMU on PATH; the dry run does not start it */
-	bin = kb_path_join(dir, "bin");
-	assert_int_equal(mkdir(bin, 0755), 0);
-	q = kb_path_join(bin, "qemu-system-x86_64");
-	assert_int_equal(kb_write_atomic(q, "#!/bin/sh\nexit 1\n", 18), 0);
-	assert_int_equal(chmod(q, 0755), 0);
-	path = kb_xasprintf("%s:%s", bin, old ? old : "/usr/bin:/bin");
-	setenv("PATH", path, 1);
-	setenv("KBENCH_CACHE", dir, 1);
-	text = kb_xasprintf("[global]\njobs = randread-4k\niterations = 1\n"
-		"warmup = 0\nruntime = 1\ntarget = null_blk: queue_mode=2\n"
-		"profiles = %s/profiles\naccel = tcg\n[v]\nmethod = vm\n"
-		"kernel = %s\ncmdline = a`id`b -m 1\n", cwd, img);
-	conf = kb_path_join(dir, "k.conf");
-	assert_int_equal(kb_write_atomic(conf, text, strlen(text)), 0);
-	free(text);
-	args[4] = conf;
-	args[6] = kb_path_join(dir, "camp");
+	args[4] = vm_setup("dry", "#!/bin/sh\nexit 1\n",
+			   "cmdline = a`id`b -m 1\n", &old);
+	args[6] = kb_path_join(tmpdir, "camp");
 	run_kbench(args, &out, &err);
 	if (!strstr(out, " -append 'console=ttyS0 panic=-1 loglevel=5 "
 		    "printk.time=1 acpi=noirq kbench.variant=v a`id`b -m 1' "
 		    "-serial "))
 		fail_msg("-append not one quoted word in:\n%s\n%s", out, err);
-	setenv("PATH", old ? old : "/usr/bin:/bin", 1);
-	unsetenv("KBENCH_CACHE");
+	vm_unset(old);
+	free(args[4]);
 	free(args[6]);
-	free(conf);
-	free(img);
-	free(bin);
-	free(q);
-	free(path);
 	free(out);
 	free(err);
 }
@@ -169,6 +191,64 @@ static void test_boot_dir_not_the_guests(void **state)
 	free(planted);
 }
 
+/* A fake QEMU that plays a 9p guest leaving links in the campaign
+ * directory (KB_FAKE_MODE run: runs/v/randread-4k -> KB_FAKE_OUTSIDE;
+ * boot: its boot directory replaced by a link there), then exits. */
+static const char fake_guest_qemu[] =
+	"#!/bin/sh\n"
+	"[ \"$1\" = --version ] && { echo 'QEMU emulator version 7.2.0'; "
+	"exit 0; }\n"
+	"for a in \"$@\"; do case \"$a\" in file:*) con=\"${a#file:}\";; "
+	"esac; done\n"
+	"echo 'kbench guest: started' > \"$con\"\n"
+	"bd=$(dirname \"$con\"); camp=$(dirname \"$(dirname \"$bd\")\")\n"
+	"if [ \"$KB_FAKE_MODE\" = run ]; then mkdir -p \"$camp/runs/v\"; "
+	"ln -s \"$KB_FAKE_OUTSIDE\" \"$camp/runs/v/randread-4k\"; "
+	"else mv \"$bd\" \"$bd.moved\"; ln -s \"$KB_FAKE_OUTSIDE\" \"$bd\"; fi\n";
+
+/* After a 9p boot kbench writes the runs' console.log and failure
+ * records, the boot's timing.json, and removes its initramfs: through a
+ * link the guest left there, as root, wherever it led. */
+static void test_guest_links_not_followed(void **state)
+{
+	static const char *const modes[] = { "boot", "run" };
+	char *out, *err, *old;
+	char *args[] = { "run", "-c", NULL, "-o", NULL, NULL };
+	size_t m;
+
+	(void)state;
+	args[2] = vm_setup("guest", fake_guest_qemu, "", &old);
+	for (m = 0; m < 2; m++) {
+		char *outside = kb_xasprintf("%s/outside-%s", tmpdir, modes[m]);
+		char *camp = kb_xasprintf("%s/gcamp-%s", tmpdir, modes[m]);
+		int rc;
+
+		assert_int_equal(kb_mkdir_p(outside), 0);
+		setenv("KB_FAKE_OUTSIDE", outside, 1);
+		setenv("KB_FAKE_MODE", modes[m], 1);
+		args[4] = camp;
+		rc = run_kbench(args, &out, &err);
+		/* the run failed (every run: exit 1), nothing was written or
+		 * removed outside */
+		if (rmdir(outside))	/* still empty */
+			fail_msg("%s: %s: %s", modes[m], outside,
+				 strerror(errno));
+		if (rc != 1)
+			fail_msg("%s: exit %d:\n%s", modes[m], rc, err);
+		if (!strstr(err, "the guest left a symbolic link") &&
+		    !strstr(err, "is no longer the directory kbench made"))
+			fail_msg("%s: no refusal in:\n%s", modes[m], err);
+		free(out);
+		free(err);
+		free(outside);
+		free(camp);
+	}
+	vm_unset(old);
+	unsetenv("KB_FAKE_OUTSIDE");
+	unsetenv("KB_FAKE_MODE");
+	free(args[2]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -177,6 +257,7 @@ int main(void)
 		cmocka_unit_test(test_variant_choice_wins),
 		cmocka_unit_test(test_dry_run_quoted),
 		cmocka_unit_test(test_boot_dir_not_the_guests),
+		cmocka_unit_test(test_guest_links_not_followed),
 	};
 
 	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
