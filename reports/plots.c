@@ -18,6 +18,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 
 char *plots_file_name(const char *job, const char *kind, const char *ext)
@@ -326,6 +327,18 @@ static int batch_draw(struct kb_gnuplot *gp)
 	if (!batch.n) {
 		kb_gnuplot_discard(gp);
 		return 0;
+	}
+	/* gnuplot's set output follows a link, and truncates a file
+	 * linked elsewhere: a campaign directory a vm guest wrote (its
+	 * links are root's, so a trusted directory's) could hold
+	 * plots/JOB-bar.svg -> /etc/passwd; such a name is removed first
+	 * and drawn anew */
+	for (i = 0; i < 2 * batch.n; i++) {
+		struct stat st;
+
+		if (batch.out[i] && lstat(batch.out[i], &st) == 0 &&
+		    (!S_ISREG(st.st_mode) || st.st_nlink > 1))
+			unlink(batch.out[i]);
 	}
 	if (gp && gp->started)
 		return batch_check(batch_feed(gp, &res), &res);

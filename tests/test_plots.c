@@ -26,6 +26,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "lib/err.h"
 #include "lib/file.h"
@@ -179,6 +181,43 @@ static void count_line(const char *line, void *arg)
 /* NM = 0 1 2 is a tunable, not a scale: clustered bars, one per value,
  * never a line; the y range holds the highest whisker of bar and
  * scaling graphs. */
+/* A graph's name that is a link (a vm guest can leave one in the
+ * campaign directory, owned by root) or a hard link: gnuplot, as root,
+ * wrote the SVG through it over the file it names. */
+static void test_graph_name_not_followed(void **state)
+{
+	json_t *res = load_fixture();
+	char *dir = kb_path_join(tmpdir, "linked"), *svg, *name, *victim;
+	char *text = NULL;
+	struct stat st;
+
+	(void)state;
+	assert_int_equal(kb_mkdir_p(dir), 0);
+	victim = kb_path_join(tmpdir, "victim");
+	assert_int_equal(kb_write_atomic(victim, "keep\n", 5), 0);
+	name = plots_file_name(JOB, "bar", "svg");
+	svg = kb_path_join(dir, name);
+	assert_int_equal(symlink(victim, svg), 0);
+	free(draw(res, "linked", NULL, 3));
+	if (lstat(svg, &st) == 0 && S_ISREG(st.st_mode)) {	/* drawn */
+		assert_int_equal(kb_read_file(victim, &text, NULL, 0), 0);
+		assert_string_equal(text, "keep\n");
+		free(text);
+	}
+	/* a hard link: the same */
+	unlink(svg);
+	assert_int_equal(link(victim, svg), 0);
+	free(draw(res, "linked", NULL, 3));
+	assert_int_equal(kb_read_file(victim, &text, NULL, 0), 0);
+	assert_string_equal(text, "keep\n");
+	free(text);
+	free(name);
+	free(svg);
+	free(victim);
+	free(dir);
+	json_decref(res);
+}
+
 static void test_categorical_bars_and_yrange(void **state)
 {
 	json_t *res = load_fixture();
@@ -683,6 +722,7 @@ int main(void)
 		cmocka_unit_test(test_png_only_on_request),
 		cmocka_unit_test(test_golden_scripts_and_data),
 		cmocka_unit_test(test_gnuplot_started_ahead),
+		cmocka_unit_test(test_graph_name_not_followed),
 	};
 
 	return cmocka_run_group_tests(tests, tmpdir_setup,
