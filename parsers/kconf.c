@@ -426,14 +426,19 @@ static void set_jobs(struct parser *p, const char *val)
 	free(copy);
 }
 
+/* A whole number >= min, and <= max when max is not 0. */
 static void set_uint(struct parser *p, const char *key, const char *val,
-		     unsigned min, unsigned *out)
+		     unsigned min, unsigned max, unsigned *out)
 {
 	unsigned long long v;
 
-	if (parse_ull(val, UINT_MAX, &v, NULL) || v < min) {
-		perr(p, p->line, "%s = '%s': expected a whole number >= %u",
-		     key, val, min);
+	if (parse_ull(val, UINT_MAX, &v, NULL) || v < min || (max && v > max)) {
+		if (max)
+			perr(p, p->line, "%s = '%s': expected a whole number "
+			     "from %u to %u", key, val, min, max);
+		else
+			perr(p, p->line, "%s = '%s': expected a whole number "
+			     ">= %u", key, val, min);
 		return;
 	}
 	*out = (unsigned)v;
@@ -1641,6 +1646,40 @@ static void set_sha256(struct parser *p, const char *val)
 		p->var->sha256 = kb_xstrdup(val);
 }
 
+/* The kernel's own parser (Documentation/admin-guide/kernel-parameters.rst,
+ * lib/cmdline.c next_arg()): a '"' opens a value to the next '"' and a
+ * lone "--" ends the kernel's parameters (the rest goes to init).
+ * kbench appends its own parameters after cmdline = (the kexec
+ * campaign's marker, the guest's kbench.*): an odd '"' would put them
+ * inside the last value, a "--" would hand them to init, and the
+ * kernel would see neither. */
+static void set_cmdline(struct parser *p, const char *val)
+{
+	const char *t, *dashes = NULL;
+	int quoted = 0;
+
+	for (t = val; *t; t++) {
+		if (*t == '"')
+			quoted = !quoted;
+		else if (!quoted && !dashes && !strncmp(t, "--", 2) &&
+			 (t == val || t[-1] == ' ' || t[-1] == '\t') &&
+			 (!t[2] || t[2] == ' ' || t[2] == '\t'))
+			dashes = t;
+	}
+	if (quoted)
+		perr(p, p->line, "cmdline = '%s': an unclosed '\"' (the "
+		     "kernel would read the parameters kbench appends as "
+		     "part of its value)", val);
+	else if (dashes)
+		perr(p, p->line, "cmdline = '%s': a lone '--' (the words after "
+		     "it go to init, and so would the parameters kbench "
+		     "appends: cmdline = holds kernel parameters only)", val);
+	else {
+		free(p->var->cmdline);
+		p->var->cmdline = kb_xstrdup(val);
+	}
+}
+
 static void set_initrd(struct parser *p, const char *val)
 {
 	if (bad_url(p, "initrd", val))
@@ -1712,7 +1751,8 @@ static void set_max_mde_of(struct parser *p, const char *name,
 
 /* How a key's value is read (struct kconf_opt's type). */
 enum kopt_type {
-	KT_UINT,	/* a whole number >= min: unsigned at offset */
+	KT_UINT,	/* a whole number >= min (<= max when not 0):
+			 * unsigned at offset */
 	KT_REAL,	/* a number, an optional '%', <= max and > min (>= min
 			 * with min_ok): double at offset */
 	KT_THRESHOLD,	/* KT_REAL from 0 to max, or "off" (NAN) */
@@ -1858,11 +1898,13 @@ static const struct kconf_opt kconf_opts[] = {
 	V_FUNC("modules", set_modules,
 	       "vm: a lib/modules/RELEASE directory or URL"),
 	V_FUNC("sha256", set_sha256, "the kernel URL's SHA-256"),
-	{ "cmdline", SEC_VARIANT, KT_STRING, V_OFF(cmdline), 0, 0, 0, NULL,
-	  NULL, "extra kernel command line" },
+	V_FUNC("cmdline", set_cmdline,
+	       "vm/kexec: extra kernel command line (no lone '--', quotes closed)"),
 	V_FUNC("memory", set_memory, "vm: guest memory, 128M to 1T (default 1G)"),
-	{ "cpus", SEC_VARIANT, KT_UINT, V_OFF(cpus), 1, 0, 0, NULL, NULL,
-	  "vm: vCPUs (default 2)" },
+	/* 255: QEMU's pc machine, which the guest boots on, takes no more
+	 * ("Invalid SMP CPUs 256", QEMU 7.2): refused here, not at boot */
+	{ "cpus", SEC_VARIANT, KT_UINT, V_OFF(cpus), 1, 255, 0, NULL, NULL,
+	  "vm: vCPUs, 1 to 255 (default 2)" },
 	V_FUNC("disk", set_disk, "vm: a host file or block device for the guest's target"),
 	{ "boot_timeout", SEC_VARIANT, KT_DURATION, V_OFF(boot_timeout_s), 1, 0,
 	  0, NULL, NULL, "vm: seconds from QEMU start to the guest's first run (default 120)" },
@@ -1889,7 +1931,8 @@ static void set_opt(struct parser *p, const struct kconf_opt *o,
 
 	switch (o->type) {
 	case KT_UINT:
-		set_uint(p, o->name, val, (unsigned)o->min, field);
+		set_uint(p, o->name, val, (unsigned)o->min, (unsigned)o->max,
+			 field);
 		break;
 	case KT_REAL:
 		set_real(p, o->name, val, o->min, o->max, o->min_ok, field);

@@ -1609,7 +1609,34 @@ static void test_err_method(void **state)
 	expect_error(GLOBAL_OK VARIANT_OK "method = vm\nkernel = /k\nmemory = 1M\n",
 		     "bad.conf:6: memory = '1M': expected a size from 128M to 1T");
 	expect_error(GLOBAL_OK VARIANT_OK "method = vm\nkernel = /k\ncpus = 0\n",
-		     "bad.conf:6: cpus = '0': expected a whole number >= 1");
+		     "bad.conf:6: cpus = '0': expected a whole number from 1 to 255");
+	/* QEMU's pc machine refused it at boot (a break-it trial) */
+	expect_error(GLOBAL_OK VARIANT_OK "method = vm\nkernel = /k\ncpus = 100000\n",
+		     "bad.conf:6: cpus = '100000': expected a whole number from 1 to 255");
+	/* kbench's own parameters go after cmdline =: an odd quote put the
+	 * kexec marker inside a value, a "--" handed it to init (a
+	 * break-it trial); "--" inside quotes is a value */
+	expect_error(GLOBAL_OK VARIANT_OK "method = kexec\nkernel = /k\n"
+		     "cmdline = quiet -- single\n",
+		     "bad.conf:6: cmdline = 'quiet -- single': a lone '--' (the words after it go to init");
+	expect_error(GLOBAL_OK VARIANT_OK "method = vm\nkernel = /k\n"
+		     "cmdline = dyndbg=\"file x.c +p\n",
+		     "bad.conf:6: cmdline = 'dyndbg=\"file x.c +p': an unclosed '\"'");
+	{
+		struct kb_config cfg;
+		char *msg;
+
+		assert_int_equal(parse_text(GLOBAL_OK VARIANT_OK
+			"method = vm\nkernel = /k\ncpus = 255\n"
+			"cmdline = dyndbg=\"file a -- b +p\" --x\n",
+			&cfg, &msg), 0);
+		assert_string_equal(msg, "");
+		assert_string_equal(cfg.variants[0].cmdline,
+				    "dyndbg=\"file a -- b +p\" --x");
+		assert_int_equal(cfg.variants[0].cpus, 255);
+		kconf_free(&cfg);
+		free(msg);
+	}
 	expect_error(GLOBAL_OK VARIANT_OK "method = vm\nkernel = /k\ninitrd = /i\n",
 		     "bad.conf:3: [running]: initrd is for method = kexec");
 	expect_error(GLOBAL_OK VARIANT_OK "method = vm\nkernel = /k\nboot_timeout = soon\n",
