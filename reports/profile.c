@@ -20,6 +20,9 @@ struct pctx {
 	const struct kb_analysis *an;	/* its profile_overhead rows */
 	const char *source;	/* whose samples: "profiling runs" or
 				 * "timed runs" */
+	int overhead_said;	/* perf record's cost is under a table
+				 * already: once per job, the ratios are
+				 * a configuration's, not a role's */
 };
 
 static const struct kb_summary_row *summary(struct pctx *c, const char *cfg,
@@ -149,7 +152,7 @@ static void overhead_notes(struct pctx *c, struct kb_table *t)
 	size_t i;
 	int first = 1;
 
-	for (i = 0; i < c->an->nprofile_overhead; i++) {
+	for (i = 0; !c->overhead_said && i < c->an->nprofile_overhead; i++) {
 		const struct kb_profile_overhead_row *e =
 			&c->an->profile_overhead[i];
 		const char *cfg = e->configuration;
@@ -177,6 +180,8 @@ static void overhead_notes(struct pctx *c, struct kb_table *t)
 			kb_table_add_note(t, "  %s: %.3f (n=%.0f: no CI)", cfg,
 					  e->ratio, n);
 	}
+	if (!first)
+		c->overhead_said = 1;
 }
 
 static int role_mentioned(struct pctx *c, const char *role)
@@ -509,7 +514,7 @@ size_t profile_tables_which(const struct kb_rmodel *m, const char *job,
 {
 	const struct kb_analysis *an = &m->analysis;
 	struct pctx c = { an->summaries, an->nsummaries, m, &m->campaign, job,
-			  rows, an, "timed runs" };
+			  rows, an, "timed runs", 0 };
 	/* the profile tables: the profiling runs' samples when the campaign
 	 * has them (stats/profiling.h), else the timed runs' */
 	struct pctx pc = c;

@@ -440,9 +440,9 @@ static void test_profile_typed_rows(void **state)
 static void test_report_profiling_runs(void **state)
 {
 	json_t *res = results_load_export("tests/data/report/results.json");
-	json_t *pruns = json_array();
+	json_t *pruns = json_array(), *e;
 	char *buf = NULL, *flat, *p, *q;
-	size_t len = 0;
+	size_t len = 0, i;
 	FILE *f;
 	int it;
 
@@ -454,6 +454,11 @@ static void test_report_profiling_runs(void **state)
 		json_array_append_new(pruns, run("running,NM=1", it, "profiling",
 						 1000 + it, 6 + it));
 	}
+	/* a DCM table too */
+	json_array_foreach(pruns, i, e)
+		json_object_set_new(json_object_get(e, "metrics"),
+				    "profile.dcm.io.total_pct",
+				    json_real(2.0 + (double)i));
 	json_array_append_new(pruns, json_pack("{s:s, s:s, s:i, s:b, s:s, "
 		"s:s, s:s, s:{}}", "configuration", "running,NM=2", "job",
 		"randread-4k", "iteration", 2, "warmup", 0, "status",
@@ -477,7 +482,12 @@ static void test_report_profiling_runs(void **state)
 	*q = '\0';
 	assert_non_null(strstr(flat, "CPU profile (perf record -a), share of "
 			       "samples, mean of the profiling runs"));
-	assert_non_null(strstr(flat, "perf record's cost"));
+	assert_non_null(p = strstr(flat, "perf record's cost"));
+	/* once, under the first profile table: the DCM table repeated it
+	 * (the same ratios: a configuration's, not a role's; a helper's
+	 * trial) */
+	assert_non_null(strstr(flat, "DCM profile"));
+	assert_null(strstr(p + 1, "perf record's cost"));
 	assert_non_null(strstr(flat, "running,NM=2 randread-4k iteration 2 "
 			       "(profiling run, not counted): perf record "
 			       "died"));
