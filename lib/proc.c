@@ -601,7 +601,8 @@ int kb_spawn_wait(struct kb_child *c, struct kb_spawn_result *res)
 		if (deadline && !res->timed_out && kb_mono_s() > deadline) {
 			res->timed_out = 1;
 			signal_child(pid, t, SIGTERM);
-			killat = kb_mono_s() + 10;
+			killat = kb_mono_s() + (o->kill_after_s ?
+						o->kill_after_s : 10);
 		}
 		if (killat && kb_mono_s() > killat) {
 			signal_child(pid, t, SIGKILL);
@@ -662,7 +663,7 @@ done:
 }
 
 int kb_capture_all(char *const *const argvs[], size_t n, unsigned timeout_s,
-		   char **outs, int *statuses)
+		   unsigned kill_after_s, char **outs, int *statuses)
 {
 	struct kb_child *c = kb_xcalloc(n ? n : 1, sizeof(*c));
 	char (*tmpl)[32] = kb_xcalloc(n ? n : 1, sizeof(*tmpl));
@@ -685,6 +686,7 @@ int kb_capture_all(char *const *const argvs[], size_t n, unsigned timeout_s,
 		close(fd);
 		o.stdout_path = tmpl[i];
 		o.stderr_path = "/dev/null";
+		o.kill_after_s = kill_after_s;
 		statuses[i] = kb_spawn_start(argvs[i], &o, 0, &c[i]);
 		started[i] = !statuses[i];
 	}
@@ -696,7 +698,7 @@ int kb_capture_all(char *const *const argvs[], size_t n, unsigned timeout_s,
 			/* the limit is one for all: counted from the start,
 			 * not from each wait (kb_spawn_wait's); a child still
 			 * running when an earlier one's wait has gone past it
-			 * (SIGTERM's 10 s of grace included) had that grace
+			 * (SIGTERM's grace included) had that grace
 			 * too: killed at once */
 			if (left < 1)
 				kill((pid_t)c[i].pid, SIGKILL);
@@ -726,7 +728,7 @@ int kb_capture(char *const argv[], char **out)
 	char *const *const argvs[1] = { argv };
 	int st;
 
-	kb_capture_all(argvs, 1, 60, out, &st);
+	kb_capture_all(argvs, 1, 60, 0, out, &st);
 	return st;
 }
 

@@ -34,6 +34,8 @@ struct kb_spawn_opts {
 	const char *stderr_path;	/* NULL: inherit */
 	const char *const *env;		/* "NAME=value" additions, NULL-ended */
 	unsigned timeout_s;		/* 0: none */
+	unsigned kill_after_s;		/* SIGKILL this long after the
+					 * timeout's SIGTERM; 0: 10 s */
 	int own_group;			/* see above */
 };
 
@@ -119,13 +121,14 @@ int kb_capture(char *const argv[], char **out);
 /* kb_capture() of n commands at once: all started, then each waited for,
  * so n children that hang cost timeout_s in all, not n times it
  * (timeout_s counts from the first start, for every child; the first
- * child over it gets SIGTERM and 10 s later SIGKILL as in kb_spawn(),
- * and those still running after that SIGKILL at once).  outs[i] and
+ * child over it gets SIGTERM and kill_after_s later (0: 10 s) SIGKILL as
+ * in kb_spawn(), and those still running after that SIGKILL at once: a
+ * fio --client waiting for a server ignores SIGTERM).  outs[i] and
  * statuses[i] as kb_capture()'s *out and return value for argvs[i]
  * (outs[i] NULL when it could not be run or its output not read).
  * Returns 0. */
 int kb_capture_all(char *const *const argvs[], size_t n, unsigned timeout_s,
-		   char **outs, int *statuses);
+		   unsigned kill_after_s, char **outs, int *statuses);
 
 /* Set (from a signal handler) to a signal number to have kb_spawn
  * forward it to the running child once (SIGTERM from `kill`, which unlike

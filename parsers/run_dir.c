@@ -331,12 +331,14 @@ static void preamble_tail(const json_t *fio, char *out, size_t size)
  * the load hosts with no client_stats entry in fio's output ("HOST:PORT,
  * ..." into out), e.g. down or no fio --server there (fio says "failed to
  * connect" on stderr, goes on with the others and exits 0) or a server
- * that died during the run (fio 3.33 says nothing and exits 0).  Returns how
- * many. */
-static int missing_hosts(const json_t *run, const json_t *fio, char *out,
-			 size_t size)
+ * that died during the run (fio 3.33 says nothing and exits 0); fio NULL:
+ * all of them.  probe: only those whose answered_probe (a timed-out
+ * run's, runner/run_exec.c) is false (-1) or true (1); 0: any.  Returns
+ * how many. */
+static int missing_hosts(const json_t *run, const json_t *fio, int probe,
+			 char *out, size_t size)
 {
-	const json_t *h, *job;
+	const json_t *h, *job, *ap;
 	size_t i, j, l;
 	int n = 0;
 
@@ -346,6 +348,10 @@ static int missing_hosts(const json_t *run, const json_t *fio, char *out,
 		int found = 0;
 
 		if (!name)
+			continue;
+		ap = json_object_get(h, "answered_probe");
+		if (probe && (!json_is_boolean(ap) ||
+			      json_is_true(ap) != (probe > 0)))
 			continue;
 		json_array_foreach(json_object_get(fio, "jobs"), j, job) {
 			const char *jh = json_string_value(
@@ -364,6 +370,35 @@ static int missing_hosts(const json_t *run, const json_t *fio, char *out,
 		n++;
 	}
 	return n;
+}
+
+/* A timed-out fio --client's hosts told apart by the probe after it
+ * (run.json hosts[].answered_probe), appended to reason: "; HOST did not
+ * answer fio's probe after the timeout ...; HOST did", whether or not
+ * fio wrote their results (a client that had them all may still wait
+ * for a server that stopped answering); nmiss: how many hosts' results
+ * fio's output lacks.  Nothing when no host was probed. */
+static void silent_hosts(const json_t *run, int nmiss, char *reason,
+			 size_t size)
+{
+	char silent[512], answered[512];
+	int ns = missing_hosts(run, NULL, -1, silent, sizeof(silent));
+	int na = missing_hosts(run, NULL, 1, answered, sizeof(answered));
+	size_t l = strlen(reason);
+
+	if (ns)
+		snprintf(reason + l, size - l, "; %s did not answer fio's "
+			 "probe after the timeout (down, hung or cut off: it "
+			 "kept fio waiting)%s%s%s", silent, na ? "; " : "",
+			 na ? answered : "", na ? " did" : "");
+	else if (na)
+		snprintf(reason + l, size - l, "; every load host answered "
+			 "fio's probe after the timeout");
+	l = strlen(reason);
+	if (na && nmiss)
+		snprintf(reason + l, size - l, " (the results of a host that "
+			 "answered were lost with the killed fio client, which "
+			 "writes every host's at its end)");
 }
 
 /* What the run's work was (issue 13, fixed-size jobs): "time" when its
@@ -482,7 +517,7 @@ json_t *run_dir_parse(const char *dir)
 	if (json_is_true(json_object_get(run, "timed_out"))) {
 		/* fio --client waiting for a load host that died: which
 		 * hosts' results never came (all, when fio wrote nothing) */
-		nmiss = missing_hosts(run, fio, miss, sizeof(miss));
+		nmiss = missing_hosts(run, fio, 0, miss, sizeof(miss));
 		double limit = num(run, "timeout_s", 0);
 		char lim[96] = "";
 
@@ -501,10 +536,14 @@ json_t *run_dir_parse(const char *dir)
 			 "killed with its job processes" : "killed",
 			 elapsed, lim, nmiss ? "; no results from load host" :
 			 "", nmiss > 1 ? "s " : nmiss ? " " : "", nmiss ? miss : "");
+		/* fio's client writes every host's results at its end: the
+		 * hosts that kept it waiting are those that did not answer
+		 * a probe after it (runner/run_exec.c) */
+		silent_hosts(run, nmiss, reason, sizeof(reason));
 	} else if (num(run, "signal", 0) > 0) {
 		snprintf(reason, sizeof(reason), "fio killed by signal %d%s",
 			 (int)num(run, "signal", 0), ran);
-	} else if ((nmiss = missing_hosts(run, fio, miss, sizeof(miss)))) {
+	} else if ((nmiss = missing_hosts(run, fio, 0, miss, sizeof(miss)))) {
 		snprintf(reason, sizeof(reason), "load host%s %s gave no results (down, no fio --server listening, refused, or its server died during the run)",
 			 nmiss > 1 ? "s" : "", miss);
 	} else if (fio && fio_result_error(fio, err, sizeof(err))) {

@@ -50,6 +50,9 @@ int results_run_json_write(const char *path, const struct results_run_json *r)
 			if (r->hosts[i].target)
 				json_object_set_new(h, "target", json_string(
 						    r->hosts[i].target));
+			if (r->hosts[i].probe)
+				json_object_set_new(h, "answered_probe",
+					json_boolean(r->hosts[i].probe > 0));
 			json_array_append_new(hosts, h);
 		}
 		json_object_set_new(rj, "hosts", hosts);

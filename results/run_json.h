@@ -44,6 +44,9 @@ struct results_run_host {
 	unsigned port;
 	const char *target;	/* the target it ran on (target@HOST, else
 				 * the campaign's); NULL: not recorded */
+	int probe;		/* after fio timed out: 1 the host answered
+				 * fio's probe, -1 it did not; 0 not asked
+				 * (run.json "answered_probe") */
 };
 
 /* A tunable read back right after fio. */

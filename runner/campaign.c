@@ -7,6 +7,7 @@
 #include "runner/drivers.h"
 #include "runner/tool_version.h"
 #include "runner/target.h"
+#include "runner/run_exec.h"
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/proc.h"
@@ -184,9 +185,7 @@ static void load_hosts_environment(const struct kb_config *cfg,
 	struct kb_fio_host_version hv[KB_MAX_ALL_HOSTS];
 	const char *hosts[KB_MAX_ALL_HOSTS];
 	unsigned ports[KB_MAX_ALL_HOSTS];
-	char *clients[KB_MAX_ALL_HOSTS], *outs[KB_MAX_ALL_HOSTS];
-	char *argvs[KB_MAX_ALL_HOSTS][5];
-	char *const *pargvs[KB_MAX_ALL_HOSTS];
+	char *outs[KB_MAX_ALL_HOSTS];
 	int st[KB_MAX_ALL_HOSTS];
 	size_t i, n = results_campaign_load_hosts(cfg, hosts, ports);
 	char *skew;
@@ -194,16 +193,7 @@ static void load_hosts_environment(const struct kb_config *cfg,
 	env->has_load_hosts = 1;
 	env->load_hosts = kb_xcalloc(n ? n : 1, sizeof(*env->load_hosts));
 	env->nload_hosts = n;
-	for (i = 0; i < n; i++) {
-		clients[i] = kconf_host_client_arg(hosts[i], ports[i]);
-		argvs[i][0] = "fio";
-		argvs[i][1] = clients[i];
-		argvs[i][2] = "--parse-only";
-		argvs[i][3] = "/dev/null";
-		argvs[i][4] = NULL;
-		pargvs[i] = argvs[i];
-	}
-	kb_capture_all(pargvs, n, LOAD_HOST_PROBE_S, outs, st);
+	run_exec_probe_hosts(hosts, ports, n, LOAD_HOST_PROBE_S, 0, outs, st);
 	for (i = 0; i < n; i++) {
 		struct kb_load_host_env *h = &env->load_hosts[i];
 
@@ -217,7 +207,6 @@ static void load_hosts_environment(const struct kb_config *cfg,
 		hv[i].host = h->host;
 		hv[i].version = h->fio_version;
 		free(outs[i]);
-		free(clients[i]);
 	}
 	skew = kb_fio_version_skew(env->fio_version, hv, n);
 	if (skew)

@@ -9,6 +9,8 @@
 #include "runner/collect.h"
 #include "results/run_json.h"
 #include "parsers/run_dir.h"
+#include "parsers/fio_probe.h"
+#include "results/campaign_json.h"
 #include "lib/argv.h"
 #include "lib/err.h"
 #include "lib/file.h"
@@ -211,6 +213,63 @@ static size_t tunables_after(const struct kb_tunables *tu,
 	return n;
 }
 
+void run_exec_probe_hosts(const char *const *hosts, const unsigned *ports,
+			  size_t n, unsigned timeout_s, unsigned kill_after_s,
+			  char **outs, int *statuses)
+{
+	char *clients[KB_MAX_ALL_HOSTS];
+	char *argvs[KB_MAX_ALL_HOSTS][5];
+	char *const *pargvs[KB_MAX_ALL_HOSTS] = { NULL };
+	size_t i;
+
+	if (n > KB_MAX_ALL_HOSTS)
+		n = KB_MAX_ALL_HOSTS;
+	for (i = 0; i < n; i++) {
+		clients[i] = kconf_host_client_arg(hosts[i], ports[i]);
+		argvs[i][0] = "fio";
+		argvs[i][1] = clients[i];
+		argvs[i][2] = "--parse-only";
+		argvs[i][3] = "/dev/null";
+		argvs[i][4] = NULL;
+		pargvs[i] = argvs[i];
+	}
+	kb_capture_all(pargvs, n, timeout_s, kill_after_s, outs, statuses);
+	for (i = 0; i < n; i++)
+		free(clients[i]);
+}
+
+/* How long the load hosts of a timed-out run may take to answer fio's
+ * probe, all together (one that answers does in about a second), and
+ * the SIGKILL after it */
+#define TIMEOUT_PROBE_S 5
+#define TIMEOUT_PROBE_KILL_S 1
+
+/* fio --client timed out: it writes every host's results at its end, so
+ * the killed client leaves none, of the hosts that answered too.  Which
+ * host kept it waiting (down, hung, cut off) is asked of each apart
+ * (run_exec_probe_hosts()) into hosts[].probe, for run_dir.c's
+ * reason. */
+static void probe_after_timeout(char *const *names, const unsigned *ports,
+				size_t n, struct results_run_host *hosts)
+{
+	char *outs[KB_MAX_HOSTS];
+	int st[KB_MAX_HOSTS];
+	char *hn, *ver;
+	size_t i;
+
+	run_exec_probe_hosts((const char *const *)names, ports, n,
+			     TIMEOUT_PROBE_S, TIMEOUT_PROBE_KILL_S, outs, st);
+	for (i = 0; i < n; i++) {
+		hn = ver = NULL;
+		hosts[i].probe = st[i] == 0 && outs[i] &&
+				 !kb_fio_probe_parse(outs[i], &hn, &ver) ? 1 :
+				 -1;
+		free(hn);
+		free(ver);
+		free(outs[i]);
+	}
+}
+
 void run_exec_fio_argv(struct kb_argv *a, char *const *hosts,
 		       const unsigned *ports, size_t nhosts,
 		       char *const *host_jobs, const char *out,
@@ -337,7 +396,7 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 	nhosts = kconf_job_hosts(cfg, cfg->jobs[r->job], &hnames, &hports);
 	for (hi = 0; hi < nhosts; hi++)
 		hosts[hi] = (struct results_run_host){ hnames[hi],
-						       hports[hi], NULL };
+						       hports[hi], NULL, 0 };
 	unlink(out);
 	sweep_env(cfg, &c->plan.configs[r->config], env + 3, e_sweep);
 	ret = kb_read_file(job, &buf, &len, 0);
@@ -412,6 +471,9 @@ int do_run(struct kb_campaign *c, const struct kb_run *r,
 	ret = err;
 	if (ret)
 		goto out;
+	/* after the collectors and the tunables' read-back: not the run */
+	if (res.timed_out && nhosts && !kb_spawn_forward_signal)
+		probe_after_timeout(hnames, hports, nhosts, hosts);
 	rj.fio = &res;
 	rj.runtime_s = cfg->runtime_s;
 	rj.timeout_s = so_opts.timeout_s;

@@ -54,4 +54,14 @@ void run_exec_fio_argv(struct kb_argv *a, char *const *hosts,
 		       char *const *host_jobs, const char *out,
 		       const char *aux, const char *jobfile, int readonly);
 
+/* What each load host's fio --server says of itself: `fio
+ * --client=HOST,PORT --parse-only /dev/null` (connects, runs nothing;
+ * its reply parsers/fio_probe.h reads) for the n hosts at once, within
+ * timeout_s in all, SIGKILL kill_after_s after the timeout's SIGTERM
+ * (0: 10 s; fio's client ignores SIGTERM while a server keeps it
+ * waiting): outs[i] and statuses[i] as kb_capture_all()'s. */
+void run_exec_probe_hosts(const char *const *hosts, const unsigned *ports,
+			  size_t n, unsigned timeout_s, unsigned kill_after_s,
+			  char **outs, int *statuses);
+
 #endif

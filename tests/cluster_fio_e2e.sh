@@ -8,7 +8,9 @@
 # "hosts").  Checks: the runs are ok, the aggregate read.iops is the sum of
 # the per-host host.<addr>.read.iops, results.json has the per-host
 # values; a host with no server (the host side of the first veth) fails
-# every run naming it while the campaign goes on; a server killed in the
+# every run naming it while the campaign goes on; a server stopped
+# (SIGSTOP) in the middle of a run times it out, the probe after it
+# naming that host; a server killed in the
 # middle of a run fails that run naming it; a loop: target with hosts = is
 # refused with FILE:LINE; each host's fio version recorded; a [job NAME]
 # hosts = that overrides [global]'s for one job; target@HOST (a file of
@@ -37,6 +39,8 @@ stop_server() {
 	[ -s "$f" ] || return 0
 	pid=$(cat "$f")
 	[ "$(cat /proc/"$pid"/comm 2>/dev/null)" = fio ] || return 0
+	# (3b stops one's process group: a stopped process acts on nothing)
+	kill -CONT -- "-$pid" 2>/dev/null
 	if [ "$sig" = KILL ] && [ "$(ps -o sid= -p "$pid" | tr -d ' ')" = "$pid" ]; then
 		pkill -KILL -s "$pid"
 		# and its forks in sessions of their own (a connection's
@@ -251,6 +255,28 @@ check "kbench run with a host that has no server ends (status $rc) with both run
 check "both runs failed naming $dead:8765 and fio's message" \
 	"[ \"\$(jq '[.runs[] | select(.status == \"failed\" and (.reason | test(\"load host $dead:8765 gave no results.*fio stderr: .*connect\")))] | length' $tmp/c2/state.json)\" = 2 ]"
 jq -r '.runs[] | .reason // empty' "$tmp/c2/state.json" | head -1 | sed 's/^/# /'
+
+# --- 3b. a server that stops answering (SIGSTOP) in the middle of a run:
+# fio's client waits for it until the timeout, and writes no host's
+# results; the probe after it names the host that kept it waiting
+conf "$tmp/stop.conf" "$h1 $h2" 2
+sed -i -e 's/^iterations = 2$/iterations = 1/' -e '/^hosts = /a timeout_grace = 2' \
+	-e '/^hosts = /a retry_disturbed = 0' "$tmp/stop.conf"
+( for i in $(seq 1 300); do	# the run's fio started, then 0.8 s
+	[ -n "$(find "$tmp/cs" -name job.fio 2>/dev/null)" ] && break
+	sleep 0.1
+  done
+  # its process group (fio --daemonize: a session of its own): the
+  # server, its connection's process and the job's (the server alone
+  # stopped, the job may still finish and report)
+  sleep 0.8; kill -STOP -- "-$(cat "$tmp/fio2.pid")" ) &
+stopper=$!
+"$KBENCH" run -q -c "$tmp/stop.conf" -o "$tmp/cs" >"$tmp/cs.out" 2>"$tmp/cs.err"
+wait $stopper
+kill -CONT -- "-$(cat "$tmp/fio2.pid")"
+check "a timed-out run names $h2 (stopped) as the host that did not answer, $h1 as one that did" \
+	"jq -e '[.runs[] | select(.status == \"failed\" and (.reason | test(\"fio timed out.*; $h2:8765 did not answer fio.s probe after the timeout.*; $h1:8765 did \")))] | length == 1' $tmp/cs/state.json >/dev/null"
+jq -r '.runs[] | .reason // empty' "$tmp/cs/state.json" | head -1 | sed 's/^/# /'
 
 # --- 4. a server killed (SIGKILL) in the middle of a run ------------------
 # (SIGTERM lets fio --server finish the job and report it: a good run)

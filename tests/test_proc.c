@@ -132,7 +132,7 @@ static void test_capture_all(void **state)
 	make_cmd = kb_xasprintf("sleep 0.2; : > %s; echo second", flag);
 	a[0] = "sh"; a[1] = "-c"; a[2] = wait_cmd; a[3] = NULL;
 	b[0] = "sh"; b[1] = "-c"; b[2] = make_cmd; b[3] = NULL;
-	assert_int_equal(kb_capture_all(argvs, 3, 20, outs, st), 0);
+	assert_int_equal(kb_capture_all(argvs, 3, 20, 0, outs, st), 0);
 	assert_int_equal(st[0], 0);
 	assert_int_equal(st[1], 0);
 	assert_non_null(outs[0]);
@@ -148,6 +148,27 @@ static void test_capture_all(void **state)
 	free(flag);
 	free(wait_cmd);
 	free(make_cmd);
+}
+
+/* kb_capture_all's kill_after_s: a child that ignores SIGTERM (a fio
+ * --client waiting for a server that does not answer, a break-it trial)
+ * gets SIGKILL that long after the timeout's SIGTERM, not 10 s later:
+ * runner/run_exec.c probes the load hosts of a timed-out run with it. */
+static void test_capture_all_kill_after(void **state)
+{
+	char *a[] = { "sh", "-c", "trap '' TERM; exec sleep 30", NULL };
+	char *const *argvs[1] = { a };
+	char *out = NULL;
+	int st = 0;
+	double t0 = kb_mono_s(), took;
+
+	(void)state;
+	assert_int_equal(kb_capture_all(argvs, 1, 3, 1, &out, &st), 0);
+	took = kb_mono_s() - t0;
+	free(out);
+	assert_int_equal(st, 128 + SIGKILL);
+	assert_true(took >= 2);	/* the timeout's SIGTERM, ignored */
+	assert_true(took < 7);	/* 12 s and more without kill_after_s */
 }
 
 /* Running (not zombie) processes whose command line holds marker:
@@ -515,6 +536,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_forward_signal),
 		cmocka_unit_test(test_capture),
 		cmocka_unit_test(test_capture_all),
+		cmocka_unit_test(test_capture_all_kill_after),
 		cmocka_unit_test(test_group_timeout),
 		cmocka_unit_test(test_group_stopped_job),
 		cmocka_unit_test(test_group_leftover),

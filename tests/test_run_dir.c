@@ -281,6 +281,20 @@ static char *make_run(const char *fio_src, const char *fio_text,
 	return dir;
 }
 
+/* A run fio --client ran until kbench killed it at the timeout (44 s of
+ * runtime 4 s), with fio's output from fio_src (NULL: none) and run.json
+ * "hosts": [hosts]; its directory (malloc'd). */
+static char *timed_out_run(const char *fio_src, const char *hosts)
+{
+	char *rj = kb_xasprintf("{\"exit_status\": -1, \"signal\": 0, "
+		"\"timed_out\": true, \"elapsed_s\": 44.0, \"runtime_s\": 4, "
+		"\"hosts\": [%s]}", hosts);
+	char *dir = make_run(fio_src, fio_src ? NULL : "", rj);
+
+	free(rj);
+	return dir;
+}
+
 static void rm_run(char *dir)
 {
 	static const char *const files[] = { "fio.json", "run.json",
@@ -844,11 +858,8 @@ static void test_missing_host(void **state)
 	free(rj);
 	/* fio --client killed at the timeout (waiting for a host whose
 	 * server died), nothing written: the hosts without results named */
-	rj = kb_xasprintf("{\"exit_status\": -1, \"signal\": 0, "
-		"\"timed_out\": true, \"elapsed_s\": 44.0, \"runtime_s\": 4, "
-		"\"hosts\": [{\"host\": \"10.231.1.2\", \"port\": 8765}, "
-		"{\"host\": \"10.231.2.2\", \"port\": 8765}]}");
-	dir = make_run(NULL, "", rj);
+	dir = timed_out_run(NULL, "{\"host\": \"10.231.1.2\", \"port\": "
+			    "8765}, {\"host\": \"10.231.2.2\", \"port\": 8765}");
 	r = run_dir_parse(dir);
 	assert_string_equal(status(r), "failed");
 	assert_non_null(strstr(reason(r), "fio timed out: killed after 44 s"));
@@ -856,7 +867,51 @@ static void test_missing_host(void **state)
 			       "10.231.1.2:8765, 10.231.2.2:8765"));
 	json_decref(r);
 	rm_run(dir);
-	free(rj);
+	/* ... and the probe after the timeout (runner/run_exec.c) tells
+	 * the host that kept fio waiting from the one that answered (a
+	 * break-it trial: a SIGSTOPped server) */
+	dir = timed_out_run(NULL, "{\"host\": \"10.231.1.2\", \"port\": "
+			    "8765, \"answered_probe\": true}, {\"host\": "
+			    "\"fd00::2\", \"port\": 8766, \"answered_probe\": "
+			    "false}");
+	r = run_dir_parse(dir);
+	assert_string_equal(status(r), "failed");
+	assert_non_null(strstr(reason(r), "; no results from load hosts "
+			       "10.231.1.2:8765, [fd00::2]:8766; [fd00::2]:8766 "
+			       "did not answer fio's probe after the timeout "
+			       "(down, hung or cut off: it kept fio waiting); "
+			       "10.231.1.2:8765 did (the results of a host that "
+			       "answered were lost"));
+	json_decref(r);
+	rm_run(dir);
+	/* fio had both hosts' results and still waited (a server's main
+	 * process stopped): the one that did not answer named, no result
+	 * said lost */
+	dir = timed_out_run("tests/data/fio/kbench-3.33-client2-jsonplus.json",
+			    "{\"host\": \"10.231.1.2\", \"port\": 8765, "
+			    "\"answered_probe\": true}, {\"host\": "
+			    "\"10.231.2.2\", \"port\": 8765, "
+			    "\"answered_probe\": false}");
+	r = run_dir_parse(dir);
+	assert_string_equal(status(r), "failed");
+	assert_non_null(strstr(reason(r), "fio timed out: "));
+	assert_non_null(strstr(reason(r), "; 10.231.2.2:8765 did not answer "
+			       "fio's probe after the timeout (down, hung or "
+			       "cut off: it kept fio waiting); 10.231.1.2:8765 "
+			       "did"));
+	assert_null(strstr(reason(r), "no results"));
+	assert_null(strstr(reason(r), "were lost"));
+	json_decref(r);
+	rm_run(dir);
+	/* every host answered: none is blamed */
+	dir = timed_out_run(NULL, "{\"host\": \"10.231.1.2\", \"port\": "
+			    "8765, \"answered_probe\": true}");
+	r = run_dir_parse(dir);
+	assert_non_null(strstr(reason(r), "; every load host answered fio's "
+			       "probe after the timeout"));
+	assert_null(strstr(reason(r), "did not answer"));
+	json_decref(r);
+	rm_run(dir);
 	/* ... and a run without hosts says nothing of them */
 	dir = make_run(NULL, "", "{\"exit_status\": -1, \"signal\": 0, "
 		       "\"timed_out\": true, \"elapsed_s\": 44.0, "
