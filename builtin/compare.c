@@ -538,12 +538,22 @@ static void progress_warn(const struct side *s, int progress)
 			"no reason recorded", s->dir, s->dir);
 
 	if (progress && c->progress_planned > 0 &&
-	    c->progress_done < c->progress_planned)
-		kb_warn("%s is unfinished: %lld of %lld runs done (kbench run "
-			"-o %s resumes it; kbench plan -o %s lists what is "
-			"left); its comparisons use the runs it has",
-			s->dir, c->progress_done, c->progress_planned, s->dir,
-			s->dir);
+	    c->progress_done < c->progress_planned) {
+		/* merged shards: each unfinished shard's own directory */
+		char *todo = kb_rcampaign__unfinished_shards(c);
+
+		if (todo)
+			kb_warn("%s is unfinished: %lld of %lld runs done (%s); "
+				"its comparisons use the runs it has", s->dir,
+				c->progress_done, c->progress_planned, todo);
+		else
+			kb_warn("%s is unfinished: %lld of %lld runs done "
+				"(kbench run -o %s resumes it; kbench plan -o "
+				"%s lists what is left); its comparisons use "
+				"the runs it has", s->dir, c->progress_done,
+				c->progress_planned, s->dir, s->dir);
+		free(todo);
+	}
 }
 
 static const char *verdict_word(const struct kb_comparison_row *e)

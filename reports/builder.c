@@ -1781,14 +1781,19 @@ static void build_header(struct ctx *c, struct kb_report *r)
 	free(it);
 	free(wu);
 	/* an interrupted campaign: its tables hold fewer runs than the
-	 * plan (kbench run -o DIR resumes it) */
+	 * plan (kbench run -o DIR resumes it; merged shards: each
+	 * unfinished shard's directory) */
 	if (camp->progress_planned > 0 &&
-	    camp->progress_done < camp->progress_planned)
+	    camp->progress_done < camp->progress_planned) {
+		char *todo = kb_rcampaign__unfinished_shards(camp);
+
 		add_header(r, "Progress", kb_xasprintf("%lld of %lld runs done, "
-			   "%lld to do: the campaign is unfinished (kbench run "
-			   "-o DIR resumes it)", camp->progress_done,
-			   camp->progress_planned, camp->progress_planned -
-			   camp->progress_done));
+			   "%lld to do: the campaign is unfinished (%s)",
+			   camp->progress_done, camp->progress_planned,
+			   camp->progress_planned - camp->progress_done,
+			   todo ? todo : "kbench run -o DIR resumes it"));
+		free(todo);
+	}
 	shard_header(c, r);
 	/* merged campaigns whose job files differ (results_merge()) */
 	for (i = 0; i < camp->merged_job_file_diffs.n; i++)

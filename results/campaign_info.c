@@ -239,8 +239,18 @@ static void shards_fill(struct kb_rcampaign *c, json_t *camp)
 	c->shards_from = kb_xcalloc(c->nshards_from + 1,
 				    sizeof(*c->shards_from));
 	json_array_foreach(json_object_get(all, "from"), i, e) {
+		json_t *pg = json_object_get(e, "progress");
+
 		c->shards_from[i].dir = kb_jstr(e, "dir");
-		c->shards_from[i].k = c->shards_from[i].n = -1;
+		c->shards_from[i].k = json_is_integer(json_object_get(e, "k")) ?
+			json_integer_value(json_object_get(e, "k")) : -1;
+		c->shards_from[i].n = c->nshards_merged;
+		c->shards_from[i].planned = json_is_integer(json_object_get(pg,
+			"planned")) ? json_integer_value(json_object_get(pg,
+			"planned")) : -1;
+		c->shards_from[i].done = json_is_integer(json_object_get(pg,
+			"done")) ? json_integer_value(json_object_get(pg,
+			"done")) : -1;
 		iters_of(&c->shards_from[i].iterations,
 			 json_object_get(e, "iterations"));
 	}
@@ -672,4 +682,31 @@ char *kb_renv__text(const struct kb_renv *e, const char *key)
 	json_t *v = json_object_get(e->json, key);
 
 	return v ? json_dumps(v, JSON_ENCODE_ANY) : NULL;
+}
+
+/* Merged shards (kbench report DIR/shard-*): "shard 2/2 has 1 to do:
+ * kbench run -o DIR/shard-2 resumes it; ...", each shard whose own
+ * progress is short of its plan; NULL when not merged shards or none
+ * says so (malloc'd). */
+char *kb_rcampaign__unfinished_shards(const struct kb_rcampaign *camp)
+{
+	const struct kb_rshard *sh;
+	char *s = NULL, *t;
+	size_t i;
+
+	if (!camp->has_shards)
+		return NULL;
+	for (i = 0; i < camp->nshards_from; i++) {
+		sh = &camp->shards_from[i];
+		if (sh->planned < 0 || sh->done < 0 || sh->done >= sh->planned)
+			continue;
+		t = kb_xasprintf("%s%sshard %lld/%lld has %lld to do: kbench "
+				 "run -o %s resumes it", s ? s : "",
+				 s ? "; " : "", sh->k, sh->n,
+				 sh->planned - sh->done,
+				 sh->dir ? sh->dir : "SHARD-DIR");
+		free(s);
+		s = t;
+	}
+	return s;
 }

@@ -115,6 +115,7 @@ struct kb_rshard {
 	const char *dir;		/* shards.from[].dir; NULL: absent */
 	long long k, n;			/* -1: absent */
 	struct kb_iters iterations;	/* owned */
+	long long planned, done;	/* shards.from[].progress; -1: absent */
 };
 
 /* campaign.job_hosts: [job NAME] hosts = ... (the load hosts of one
@@ -356,5 +357,11 @@ void kb_rrun_info__clear(struct kb_rrun_info *i);
 /* The value of swept parameter name in the run, or NULL. */
 const char *kb_rrun_info__param(const struct kb_rrun_info *i,
 				const char *name);
+
+/* Merged shards (kbench report DIR/shard-*): "shard 2/2 has 1 to do:
+ * kbench run -o DIR/shard-2 resumes it; ...", each shard whose own
+ * progress (shards.from[].progress) is short of its plan; NULL when c is
+ * not merged shards or none is (malloc'd). */
+char *kb_rcampaign__unfinished_shards(const struct kb_rcampaign *c);
 
 #endif

@@ -249,9 +249,16 @@ json_t *results_merge_shards(json_t *const *models, const char *const *names,
 	for (k = 0; k < nshards; k++) {
 		json_t *sh = shard_of(by_k[k]);
 
-		json_array_append_new(from, json_pack("{s:i, s:s, s:O}",
-			"k", (int)k + 1, "dir", nm[k], "iterations",
-			json_object_get(sh, "iterations")));
+		json_t *e = json_pack("{s:i, s:s, s:O}", "k", (int)k + 1,
+			"dir", nm[k], "iterations",
+			json_object_get(sh, "iterations"));
+		json_t *pg = json_object_get(json_object_get(by_k[k],
+					     "campaign"), "progress");
+
+		/* each shard's own (the report names one unfinished) */
+		if (json_is_object(pg))
+			json_object_set(e, "progress", pg);
+		json_array_append_new(from, e);
 		json_object_set(envs, nm[k], json_object_get(json_object_get(
 			by_k[k], "campaign"), "environment"));
 	}

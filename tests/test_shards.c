@@ -19,6 +19,7 @@
 #include "lib/file.h"
 #include "parsers/json_file.h"
 #include "parsers/kconf.h"
+#include "results/campaign_info.h"
 #include "results/model.h"
 #include "runner/campaign.h"
 #include "runner/plan.h"
@@ -352,6 +353,49 @@ static void test_merge(void **state)
 		json_decref(m[i]);
 }
 
+/* A shard interrupted (a break-it trial): the merged campaign's progress
+ * is the shards' sum, and its report and compare name the unfinished
+ * shard's own directory to resume (kbench run -o on the directory holding
+ * the shards starts no shard) */
+static void test_merge_unfinished(void **state)
+{
+	static const int i1[] = { 1, 3 }, i2[] = { 2 };
+	const char *names[2] = { "c/shard-1", "c/shard-2" };
+	struct kb_rcampaign rc;
+	json_t *m[2], *merged, *from;
+	char *todo;
+
+	(void)state;
+	m[0] = shard_model(1, 2, "aa", "cpu", "J", i1, 2);
+	m[1] = shard_model(2, 2, "aa", "cpu", "J", i2, 1);
+	json_object_set_new(json_object_get(m[0], "campaign"), "progress",
+			    json_pack("{s:i, s:i}", "planned", 3, "done", 3));
+	json_object_set_new(json_object_get(m[1], "campaign"), "progress",
+			    json_pack("{s:i, s:i}", "planned", 3, "done", 2));
+	merged = results_merge_shards(m, names, 2);
+	assert_non_null(merged);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(
+		json_object_get(merged, "campaign"), "progress"), "done")), 5);
+	from = json_object_get(json_object_get(json_object_get(merged,
+		"campaign"), "shards"), "from");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(
+		json_array_get(from, 1), "progress"), "done")), 2);
+	kb_rcampaign__fill(&rc, merged);
+	todo = kb_rcampaign__unfinished_shards(&rc);
+	assert_non_null(todo);
+	assert_string_equal(todo, "shard 2/2 has 1 to do: kbench run -o "
+			    "c/shard-2 resumes it");
+	free(todo);
+	kb_rcampaign__clear(&rc);
+	json_decref(merged);
+	/* a shard alone is no merged campaign */
+	kb_rcampaign__fill(&rc, m[1]);
+	assert_null(kb_rcampaign__unfinished_shards(&rc));
+	kb_rcampaign__clear(&rc);
+	json_decref(m[0]);
+	json_decref(m[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -360,6 +404,7 @@ int main(void)
 		cmocka_unit_test(test_plan_refused),
 		cmocka_unit_test(test_campaign),
 		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_merge_unfinished),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
