@@ -597,6 +597,13 @@ int kb_spawn_wait(struct kb_child *c, struct kb_spawn_result *res)
 		if (kb_spawn_forward_signal && !termsent) {
 			signal_child(pid, t, kb_spawn_forward_signal);
 			termsent = 1;
+			/* and SIGKILL if it ignores it: a fio --client
+			 * waiting for a load host that stopped answering
+			 * does, until the timeout (a break-it trial: Ctrl-C
+			 * took that long) */
+			if (!killat)
+				killat = kb_mono_s() + (o->kill_after_s ?
+							o->kill_after_s : 10);
 		}
 		if (deadline && !res->timed_out && kb_mono_s() > deadline) {
 			res->timed_out = 1;

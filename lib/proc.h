@@ -35,7 +35,8 @@ struct kb_spawn_opts {
 	const char *const *env;		/* "NAME=value" additions, NULL-ended */
 	unsigned timeout_s;		/* 0: none */
 	unsigned kill_after_s;		/* SIGKILL this long after the
-					 * timeout's SIGTERM; 0: 10 s */
+					 * timeout's SIGTERM or a forwarded
+					 * signal; 0: 10 s */
 	int own_group;			/* see above */
 };
 
@@ -132,7 +133,8 @@ int kb_capture_all(char *const *const argvs[], size_t n, unsigned timeout_s,
 
 /* Set (from a signal handler) to a signal number to have kb_spawn
  * forward it to the running child once (SIGTERM from `kill`, which unlike
- * a terminal's SIGINT does not reach the child by itself). */
+ * a terminal's SIGINT does not reach the child by itself); a child still
+ * running kill_after_s (0: 10 s) later gets SIGKILL. */
 extern volatile int kb_spawn_forward_signal;
 
 /* Counted (from kbench run's SIGCONT handler) each time kbench went on

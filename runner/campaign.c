@@ -193,13 +193,17 @@ static void load_hosts_environment(const struct kb_config *cfg,
 	env->has_load_hosts = 1;
 	env->load_hosts = kb_xcalloc(n ? n : 1, sizeof(*env->load_hosts));
 	env->nload_hosts = n;
-	run_exec_probe_hosts(hosts, ports, n, LOAD_HOST_PROBE_S, 0, outs, st);
+	/* SIGKILL a second after SIGTERM (the limit's, or Ctrl-C's): fio's
+	 * client ignores it while a server keeps it waiting */
+	run_exec_probe_hosts(hosts, ports, n, LOAD_HOST_PROBE_S, 1, outs, st);
 	for (i = 0; i < n; i++) {
 		struct kb_load_host_env *h = &env->load_hosts[i];
 
 		h->host = kconf_host_label(hosts[i], ports[i]);
-		if (st[i] != 0 || !outs[i] ||
-		    kb_fio_probe_parse(outs[i], &h->hostname, &h->fio_version))
+		if ((st[i] != 0 || !outs[i] ||
+		     kb_fio_probe_parse(outs[i], &h->hostname,
+					&h->fio_version)) &&
+		    !kb_spawn_forward_signal)	/* not when stopped */
 			kb_warn("load host %s: no answer to fio's probe (fio "
 				"--client ... --parse-only) within %d s: its "
 				"fio version is unknown; its runs will say why",

@@ -102,6 +102,35 @@ static void test_forward_signal(void **state)
 	assert_true(r.elapsed_s < 10);
 }
 
+/* kbench run's handler, a second after the start: the child below has
+ * set its trap by then */
+static void forward_on_alarm(int sig)
+{
+	(void)sig;
+	kb_spawn_forward_signal = SIGTERM;
+}
+
+/* A child that ignores the forwarded signal (fio --client waiting for a
+ * load host that stopped answering: Ctrl-C waited out the run's timeout,
+ * a break-it trial) gets SIGKILL kill_after_s after it. */
+static void test_forward_signal_ignored(void **state)
+{
+	char *argv[] = { "sh", "-c", "trap '' TERM; exec sleep 30", NULL };
+	struct kb_spawn_opts o = { .timeout_s = 60, .kill_after_s = 1 };
+	struct kb_spawn_result r;
+
+	(void)state;
+	signal(SIGALRM, forward_on_alarm);
+	alarm(1);
+	assert_int_equal(kb_spawn(argv, &o, &r), 0);
+	kb_spawn_forward_signal = 0;
+	signal(SIGALRM, SIG_DFL);
+	assert_int_equal(r.signal, SIGKILL);
+	assert_false(r.timed_out);
+	/* the alarm's second, then kill_after_s (30 s without it) */
+	assert_true(r.elapsed_s >= 1.9 && r.elapsed_s < 7);
+}
+
 static void test_capture(void **state)
 {
 	char *argv[] = { "echo", "kbench capture", NULL }, *out = NULL;
@@ -534,6 +563,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_not_found),
 		cmocka_unit_test(test_timeout),
 		cmocka_unit_test(test_forward_signal),
+		cmocka_unit_test(test_forward_signal_ignored),
 		cmocka_unit_test(test_capture),
 		cmocka_unit_test(test_capture_all),
 		cmocka_unit_test(test_capture_all_kill_after),
