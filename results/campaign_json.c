@@ -474,6 +474,52 @@ int results_campaign_plan_rounds(const char *dir, unsigned *rounds)
 	return 0;
 }
 
+size_t results_campaign_unknown_load_hosts(const char *dir, char **labels,
+					   size_t max)
+{
+	char *path = kb_path_join(dir, "campaign.json");
+	json_t *cj = kb_json_load(path), *h;
+	size_t i, n = 0;
+
+	json_array_foreach(json_object_get(json_object_get(cj, "environment"),
+					   "load_hosts"), i, h) {
+		const char *label = json_string_value(json_object_get(h,
+								      "host"));
+
+		if (label && n < max &&
+		    !json_is_string(json_object_get(h, "fio_version")))
+			labels[n++] = kb_xstrdup(label);
+	}
+	json_decref(cj);
+	free(path);
+	return n;
+}
+
+int results_campaign_load_host_set(const char *dir, const char *label,
+				   const char *hostname, const char *version)
+{
+	char *path = kb_path_join(dir, "campaign.json");
+	json_t *cj = kb_json_load(path), *h;
+	size_t i;
+	int ret = cj ? -ENOENT : -EINVAL;
+
+	json_array_foreach(json_object_get(json_object_get(cj, "environment"),
+					   "load_hosts"), i, h) {
+		if (!json_is_string(json_object_get(h, "host")) ||
+		    strcmp(json_string_value(json_object_get(h, "host")), label))
+			continue;
+		json_object_set_new(h, "hostname", hostname ?
+				    json_string(hostname) : json_null());
+		json_object_set_new(h, "fio_version", version ?
+				    json_string(version) : json_null());
+		ret = kb_json_write_atomic(path, cj);
+		break;
+	}
+	json_decref(cj);
+	free(path);
+	return ret;
+}
+
 int results_campaign_plan_save(const char *dir, const char *const *keys,
 			       size_t n, unsigned iterations)
 {

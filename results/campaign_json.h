@@ -30,6 +30,19 @@ size_t results_campaign_load_hosts(const struct kb_config *cfg,
 				   const char *hosts[KB_MAX_ALL_HOSTS],
 				   unsigned ports[KB_MAX_ALL_HOSTS]);
 
+/* On resume: the load hosts of DIR/campaign.json's
+ * environment.load_hosts whose fio version is null (no answer to the
+ * probe when the campaign began), their "HOST:PORT" (malloc'd) into
+ * labels, at most max; how many. */
+size_t results_campaign_unknown_load_hosts(const char *dir, char **labels,
+					   size_t max);
+
+/* ... and one of them that answered now: its entry's hostname and
+ * fio_version set, campaign.json rewritten.  0, -ENOENT (no such
+ * entry) or -errno. */
+int results_campaign_load_host_set(const char *dir, const char *label,
+				   const char *hostname, const char *version);
+
 /* What a load host's fio --server said of itself (parsers/fio_probe.h):
  * campaign.json environment.load_hosts[]. */
 struct kb_load_host_env {

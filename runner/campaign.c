@@ -219,6 +219,70 @@ static void load_hosts_environment(const struct kb_config *cfg,
 	free(skew);
 }
 
+/* A resume: the load hosts that did not answer fio's probe when the
+ * campaign began (campaign.json's environment.load_hosts, fio version
+ * null) are asked again, and those that answer now recorded there (the
+ * report's fio: line and version warning read it), their version checked
+ * against the local fio's. */
+static void load_hosts_resume(const struct kb_campaign *c)
+{
+	const char *hosts[KB_MAX_ALL_HOSTS], *ask[KB_MAX_ALL_HOSTS];
+	unsigned ports[KB_MAX_ALL_HOSTS], aports[KB_MAX_ALL_HOSTS];
+	char *labels[KB_MAX_ALL_HOSTS], *outs[KB_MAX_ALL_HOSTS];
+	struct kb_fio_host_version hv[KB_MAX_ALL_HOSTS];
+	char *hn[KB_MAX_ALL_HOSTS] = { NULL }, *ver[KB_MAX_ALL_HOSTS] = { NULL };
+	char *al[KB_MAX_ALL_HOSTS] = { NULL }, *local = NULL, *skew;
+	int st[KB_MAX_ALL_HOSTS];
+	size_t nl = results_campaign_unknown_load_hosts(c->dir, labels,
+							KB_MAX_ALL_HOSTS);
+	size_t n = results_campaign_load_hosts(&c->cfg, hosts, ports);
+	size_t i, j, na = 0, nv = 0;
+
+	for (i = 0; i < n; i++) {
+		char *l = kconf_host_label(hosts[i], ports[i]);
+
+		for (j = 0; j < nl; j++)
+			if (!strcmp(labels[j], l)) {
+				ask[na] = hosts[i];
+				aports[na++] = ports[i];
+			}
+		free(l);
+	}
+	if (!na)
+		goto out;
+	run_exec_probe_hosts(ask, aports, na, LOAD_HOST_PROBE_S, 1, outs, st);
+	for (i = 0; i < na; i++) {
+		al[i] = kconf_host_label(ask[i], aports[i]);
+		if (st[i] == 0 && outs[i] &&
+		    !kb_fio_probe_parse(outs[i], &hn[i], &ver[i]) &&
+		    !results_campaign_load_host_set(c->dir, al[i], hn[i],
+						    ver[i])) {
+			kb_info("load host %s answered fio's probe now (not "
+				"when the campaign began): %s, recorded in "
+				"campaign.json", al[i], ver[i]);
+			hv[nv].host = al[i];
+			hv[nv++].version = ver[i];
+		}
+		free(outs[i]);
+	}
+	if (nv)
+		local = kb_tool_version("fio");
+	skew = local ? kb_fio_version_skew(local, hv, nv) : NULL;
+	if (skew)
+		kb_warn("%s: fio's defaults and statistics may differ between "
+			"versions; run one fio version on every host", skew);
+	free(skew);
+	free(local);
+	for (i = 0; i < na; i++) {
+		free(al[i]);
+		free(hn[i]);
+		free(ver[i]);
+	}
+out:
+	for (j = 0; j < nl; j++)
+		free(labels[j]);
+}
+
 static int copy_file(const char *from, const char *to)
 {
 	char *buf;
@@ -1355,6 +1419,8 @@ int campaign_open_shard(struct kb_campaign *c, const char *dir,
 	}
 	if (!ret && c->resumed)
 		ret = adopt_unrecorded(c, statepath);
+	if (!ret && c->resumed && !kb_driver_dry_run && c->cfg.nhosts)
+		load_hosts_resume(c);
 out:
 	free(cjpath);
 	free(statepath);

@@ -8,7 +8,9 @@
 # "hosts").  Checks: the runs are ok, the aggregate read.iops is the sum of
 # the per-host host.<addr>.read.iops, results.json has the per-host
 # values; a host with no server (the host side of the first veth) fails
-# every run naming it while the campaign goes on; a server stopped
+# every run naming it while the campaign goes on, and once a server is
+# started there, --retry-failed asks it again and records its fio
+# version; a server stopped
 # (SIGSTOP) in the middle of a run times it out, the probe after it
 # naming that host; a server killed in the
 # middle of a run fails that run naming it; a loop: target with hosts = is
@@ -62,6 +64,7 @@ finish() {
 		stop_server "$tmp/fio1.pid"
 		stop_server "$tmp/fio2.pid"
 		stop_server "$tmp/fio3.pid"
+		stop_server "$tmp/fio4.pid"
 		# whatever of the servers is left (their forks share the
 		# command line, not the pid files)
 		pkill -KILL -f -- "--daemonize=$tmp/fio" 2>/dev/null
@@ -255,6 +258,28 @@ check "kbench run with a host that has no server ends (status $rc) with both run
 check "both runs failed naming $dead:8765 and fio's message" \
 	"[ \"\$(jq '[.runs[] | select(.status == \"failed\" and (.reason | test(\"load host $dead:8765 gave no results.*fio stderr: .*connect\")))] | length' $tmp/c2/state.json)\" = 2 ]"
 jq -r '.runs[] | .reason // empty' "$tmp/c2/state.json" | head -1 | sed 's/^/# /'
+
+# --- 3a. that host's server started afterwards: --retry-failed resumes
+# the campaign, asks the host that did not answer at its start again and
+# records its fio version (the report's fio: line said "unknown" before)
+check "campaign.json: $dead:8765's fio version unknown (no answer at the start)" \
+	"jq -e '.environment.load_hosts[] | select(.host == \"$dead:8765\") | .fio_version == null' $tmp/c2/campaign.json >/dev/null"
+if fio --server="ip:$dead,8765" --daemonize="$tmp/fio4.pid" 2>>"$tmp/setup.err"; then
+	for i in $(seq 1 50); do [ -s "$tmp/fio4.pid" ] && break; sleep 0.1; done
+	sleep 0.5
+	"$KBENCH" run --retry-failed -o "$tmp/c2" >"$tmp/c2r.out" 2>"$tmp/c2r.err"
+	rc=$?
+	check "kbench run --retry-failed with $dead's server up exits 0 (got $rc), both runs ok" \
+		"[ $rc -eq 0 ] && [ \"\$(jq '[.runs[] | select(.status == \"ok\")] | length' $tmp/c2/state.json)\" = 2 ]"
+	check "the resume recorded $dead:8765's fio version ($fiov) in campaign.json and said so" \
+		"jq -e '.environment.load_hosts[] | select(.host == \"$dead:8765\") | .fio_version == \"$fiov\"' $tmp/c2/campaign.json >/dev/null && grep -q 'load host $dead:8765 answered fio.s probe now' $tmp/c2r.err"
+	check "report.txt's fio: line has $dead:8765's version" \
+		"tr -s ' \n' ' ' < $tmp/c2/report.txt | grep -q '$dead:8765 $fiov'"
+	stop_server "$tmp/fio4.pid"
+else
+	check "a fio --server on $dead" false
+	sed 's/^/# /' "$tmp/setup.err"
+fi
 
 # --- 3b. a server that stops answering (SIGSTOP) in the middle of a run:
 # fio's client waits for it until the timeout, and writes no host's

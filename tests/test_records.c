@@ -226,7 +226,8 @@ static void test_run_json(void **state)
 		.timed_out = 1, .elapsed_s = 31.5, .group_left = 2,
 		.group_signal = 9 };
 	const struct results_run_host hosts[] = {
-		{ "10.0.0.2", 8765, "/dev/nvme0n1" }, { "10.0.0.3", 8766, NULL },
+		{ "10.0.0.2", 8765, "/dev/nvme0n1", 1 },
+		{ "10.0.0.3", 8766, NULL, -1 },
 	};
 	const struct results_tunable_read reads[] = {
 		{ "/sys/block/loop0/queue/nomerges", "2" },
@@ -274,6 +275,11 @@ static void test_run_json(void **state)
 	assert_string_equal(json_string_value(json_object_get(
 			    json_array_get(h, 0), "target")), "/dev/nvme0n1");
 	assert_null(json_object_get(json_array_get(h, 1), "target"));
+	/* the probe after the timeout: answered, did not */
+	assert_true(json_is_true(json_object_get(json_array_get(h, 0),
+						 "answered_probe")));
+	assert_true(json_is_false(json_object_get(json_array_get(h, 1),
+						  "answered_probe")));
 	assert_int_equal(json_integer_value(json_object_get(
 			 json_array_get(h, 1), "port")), 8766);
 	h = json_object_get(j, "tunables_after");
@@ -347,6 +353,49 @@ static void test_campaign_plan(void **state)
 			    "campaign"), "name")), "c");
 	json_decref(j);
 
+	free(cj);
+	free(dir);
+}
+
+/* A load host that did not answer fio's probe when the campaign began
+ * (fio_version null) is listed on resume, and its answer then written
+ * into campaign.json (a break-it trial: the report said "unknown" for a
+ * host every run had used) */
+static void test_campaign_load_hosts(void **state)
+{
+	char *dir = kb_path_join(tmp, "lh"), *cj, *labels[4];
+	json_t *j, *h;
+
+	(void)state;
+	assert_int_equal(kb_mkdir_p(dir), 0);
+	assert_int_equal(results_campaign_unknown_load_hosts(dir, labels, 4),
+			 0);
+	cj = kb_path_join(dir, "campaign.json");
+	assert_int_equal(write_text(cj, "{\"schema_version\": 1, "
+		"\"environment\": {\"load_hosts\": [{\"host\": "
+		"\"10.0.0.2:8765\", \"hostname\": \"l2\", \"fio_version\": "
+		"\"fio-3.33\"}, {\"host\": \"[fd00::3]:8765\", \"hostname\": "
+		"null, \"fio_version\": null}]}}\n"), 0);
+	assert_int_equal(results_campaign_unknown_load_hosts(dir, labels, 4),
+			 1);
+	assert_string_equal(labels[0], "[fd00::3]:8765");
+	free(labels[0]);
+	assert_int_equal(results_campaign_load_host_set(dir, "10.0.0.9:8765",
+							"x", "fio-3.35"),
+			 -ENOENT);
+	assert_int_equal(results_campaign_load_host_set(dir, "[fd00::3]:8765",
+							"l3", "fio-3.35"), 0);
+	assert_int_equal(results_campaign_unknown_load_hosts(dir, labels, 4),
+			 0);
+	j = kb_json_load(cj);
+	assert_non_null(j);
+	h = json_array_get(json_object_get(json_object_get(j, "environment"),
+					   "load_hosts"), 1);
+	assert_string_equal(json_string_value(json_object_get(h,
+			    "fio_version")), "fio-3.35");
+	assert_string_equal(json_string_value(json_object_get(h, "hostname")),
+			    "l3");
+	json_decref(j);
 	free(cj);
 	free(dir);
 }
@@ -553,6 +602,7 @@ int main(void)
 		cmocka_unit_test(test_which),
 		cmocka_unit_test(test_run_json),
 		cmocka_unit_test(test_campaign_plan),
+		cmocka_unit_test(test_campaign_load_hosts),
 		cmocka_unit_test(test_campaign_snapshot),
 		cmocka_unit_test(test_state),
 	};
