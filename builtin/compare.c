@@ -511,6 +511,8 @@ static void progress_warn(const struct side *s, int progress)
 	const struct kb_rcampaign *c = &s->camp;
 	const char *st, *reason = NULL, *cfg;
 	size_t i, nfailed = 0, ncounted = 0;
+	long long *shard_k = NULL;
+	char *retry;
 	json_t *r;
 
 	/* failed counted runs (of the configuration given, if one): how
@@ -526,16 +528,26 @@ static void progress_warn(const struct side *s, int progress)
 		st = json_string_value(json_object_get(r, "status"));
 		if (st && !strcmp(st, "ok"))
 			continue;
+		/* merged shards: the shard each came from, whose own
+		 * directory --retry-failed runs in (a helper's trial) */
+		shard_k = kb_xrealloc(shard_k, (nfailed + 1) *
+				      sizeof(*shard_k));
+		shard_k[nfailed] = json_integer_value(json_object_get(r,
+								"shard"));
 		if (!nfailed++)
 			reason = json_string_value(json_object_get(r,
 								   "reason"));
 	}
-	if (nfailed)
+	if (nfailed) {
+		retry = kb_rcampaign__retry_failed_hint(c, s->dir, shard_k,
+							nfailed);
 		kb_warn("%s: %zu of %zu counted run(s) failed, left out of "
 			"the comparison (the first: %s; kbench report %s "
-			"lists them, kbench run -o %s --retry-failed runs them "
-			"again)", s->arg, nfailed, ncounted, reason ? reason :
-			"no reason recorded", s->dir, s->dir);
+			"lists them, %s)", s->arg, nfailed, ncounted, reason ?
+			reason : "no reason recorded", s->dir, retry);
+		free(retry);
+	}
+	free(shard_k);
 
 	if (progress && c->progress_planned > 0 &&
 	    c->progress_done < c->progress_planned) {

@@ -710,3 +710,31 @@ char *kb_rcampaign__unfinished_shards(const struct kb_rcampaign *camp)
 	}
 	return s;
 }
+
+char *kb_rcampaign__retry_failed_hint(const struct kb_rcampaign *c,
+				      const char *dir,
+				      const long long *shard_k, size_t nk)
+{
+	char *s = NULL, *t;
+	size_t i, j, n = 0;
+
+	for (i = 0; c->has_shards && i < c->nshards_from; i++) {
+		const struct kb_rshard *sh = &c->shards_from[i];
+
+		for (j = 0; j < nk && shard_k[j] != sh->k; j++)
+			;
+		if (j == nk || !sh->dir)
+			continue;
+		t = kb_xasprintf("%s%skbench run -o %s --retry-failed",
+				 s ? s : "", s ? "; " : "", sh->dir);
+		free(s);
+		s = t;
+		n++;
+	}
+	if (!n)
+		return kb_xasprintf("kbench run -o %s --retry-failed runs them "
+				    "again", dir);
+	t = kb_xasprintf("%s %s them again", s, n > 1 ? "run" : "runs");
+	free(s);
+	return t;
+}

@@ -364,4 +364,14 @@ const char *kb_rrun_info__param(const struct kb_rrun_info *i,
  * not merged shards or none is (malloc'd). */
 char *kb_rcampaign__unfinished_shards(const struct kb_rcampaign *c);
 
+/* What runs failed runs again: "kbench run -o DIR --retry-failed runs
+ * them again"; for merged shards (c->has_shards) each shard among
+ * shard_k[0..nk) (the runs' "shard" numbers, repeats allowed) by its
+ * own directory, "kbench run -o DIR/shard-1 --retry-failed; kbench run
+ * -o DIR/shard-2 --retry-failed run them again" (kbench run -o on the
+ * directory holding the shards starts no shard).  malloc'd. */
+char *kb_rcampaign__retry_failed_hint(const struct kb_rcampaign *c,
+				      const char *dir,
+				      const long long *shard_k, size_t nk);
+
 #endif

@@ -386,11 +386,30 @@ static void test_merge_unfinished(void **state)
 	assert_string_equal(todo, "shard 2/2 has 1 to do: kbench run -o "
 			    "c/shard-2 resumes it");
 	free(todo);
+	/* failed runs: each one's shard, by its own directory (kbench
+	 * compare named the directory holding the shards) */
+	{
+		static const long long k2[] = { 2, 2 }, k12[] = { 2, 1, 2 };
+
+		todo = kb_rcampaign__retry_failed_hint(&rc, "c", k2, 2);
+		assert_string_equal(todo, "kbench run -o c/shard-2 "
+				    "--retry-failed runs them again");
+		free(todo);
+		todo = kb_rcampaign__retry_failed_hint(&rc, "c", k12, 3);
+		assert_string_equal(todo, "kbench run -o c/shard-1 "
+				    "--retry-failed; kbench run -o c/shard-2 "
+				    "--retry-failed run them again");
+		free(todo);
+	}
 	kb_rcampaign__clear(&rc);
 	json_decref(merged);
 	/* a shard alone is no merged campaign */
 	kb_rcampaign__fill(&rc, m[1]);
 	assert_null(kb_rcampaign__unfinished_shards(&rc));
+	todo = kb_rcampaign__retry_failed_hint(&rc, "c/shard-2", NULL, 0);
+	assert_string_equal(todo, "kbench run -o c/shard-2 --retry-failed "
+			    "runs them again");
+	free(todo);
 	kb_rcampaign__clear(&rc);
 	json_decref(m[0]);
 	json_decref(m[1]);
