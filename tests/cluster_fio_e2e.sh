@@ -22,7 +22,7 @@
 # Traffic only to addresses inside the test's
 # namespaces and their veth peers; namespaces, links, servers (by the PIDs
 # in their pid files) and files removed on exit (trap).  Needs root, fio,
-# ip, jq.  `make check-cluster` runs it (about 20 s on 2 cores).
+# ip, jq.  `make check-cluster` runs it (about 2 minutes on 2 cores).
 # Closing line: "cluster-fio: N passed, N failed".
 set -u
 . "$(dirname "$0")/e2e_lib.sh"
