@@ -204,6 +204,8 @@ static const char fake_guest_qemu[] =
 	"bd=$(dirname \"$con\"); camp=$(dirname \"$(dirname \"$bd\")\")\n"
 	"if [ \"$KB_FAKE_MODE\" = run ]; then mkdir -p \"$camp/runs/v\"; "
 	"ln -s \"$KB_FAKE_OUTSIDE\" \"$camp/runs/v/randread-4k\"; "
+	"elif [ \"$KB_FAKE_MODE\" = local ]; then mkdir -p \"$camp/runs/l\"; "
+	"ln -s \"$KB_FAKE_OUTSIDE\" \"$camp/runs/l/randread-4k\"; "
 	"else mv \"$bd\" \"$bd.moved\"; ln -s \"$KB_FAKE_OUTSIDE\" \"$bd\"; fi\n";
 
 /* After a 9p boot kbench writes the runs' console.log and failure
@@ -249,6 +251,54 @@ static void test_guest_links_not_followed(void **state)
 	free(args[2]);
 }
 
+/* A local variant's run in a campaign with a vm variant: kbench wrote
+ * its fio files and metrics.json into runs/l/randread-4k as root, a link
+ * the 9p guest (which writes the campaign directory) left there before
+ * it, to wherever it led.  Now the run fails with the reason, nothing
+ * written through it. */
+static void test_guest_link_local_run(void **state)
+{
+	char *out, *err, *old;
+	char *args[] = { "run", "-c", NULL, "-o", NULL, NULL };
+	char *outside = kb_path_join(tmpdir, "outside-local");
+	int rc;
+
+	(void)state;
+	/* the vm variant first in the plan: its boot plants the link */
+	args[2] = vm_setup("glocal", fake_guest_qemu, "[l]\n", &old);
+	{
+		/* a target the host has for the local run (no null_blk) */
+		char *t = NULL, *p;
+
+		assert_int_equal(kb_read_file(args[2], &t, NULL, 0), 0);
+		p = strstr(t, "null_blk: queue_mode=2\n");
+		assert_non_null(p);
+		memcpy(p, "loop:64M", 8);
+		memmove(p + 8, p + 22, strlen(p + 22) + 1);
+		assert_int_equal(kb_write_atomic(args[2], t, strlen(t)), 0);
+		free(t);
+	}
+	args[4] = kb_path_join(tmpdir, "gcamp-local");
+	assert_int_equal(kb_mkdir_p(outside), 0);
+	setenv("KB_FAKE_OUTSIDE", outside, 1);
+	setenv("KB_FAKE_MODE", "local", 1);
+	rc = run_kbench(args, &out, &err);
+	if (rmdir(outside))	/* still empty */
+		fail_msg("%s: %s\n%s", outside, strerror(errno), err);
+	if (!strstr(err, "run l/randread-4k/000 failed: a symbolic link (or "
+		    "a file) is on the path of"))
+		fail_msg("no refusal (exit %d) in:\n%s", rc, err +
+			 (strlen(err) > 2000 ? strlen(err) - 2000 : 0));
+	vm_unset(old);
+	unsetenv("KB_FAKE_OUTSIDE");
+	unsetenv("KB_FAKE_MODE");
+	free(outside);
+	free(out);
+	free(err);
+	free(args[2]);
+	free(args[4]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -258,6 +308,7 @@ int main(void)
 		cmocka_unit_test(test_dry_run_quoted),
 		cmocka_unit_test(test_boot_dir_not_the_guests),
 		cmocka_unit_test(test_guest_links_not_followed),
+		cmocka_unit_test(test_guest_link_local_run),
 	};
 
 	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
