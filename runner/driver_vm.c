@@ -342,6 +342,26 @@ static int record_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 	return ret;
 }
 
+/* NULL when only root and the trusted users can change path (lib/file.h
+ * kb_path_trusted(), the rule of a kexec variant's kernel and initrd),
+ * else the runs' failure reason (malloc'd): the 9p guest runs as root
+ * with the host's root file system, so the kernel that boots it and the
+ * modules it loads are as much root's as a kexec's.  what: "kernel",
+ * "module". */
+static char *vm_untrusted(const char *what, const char *path)
+{
+	char *untrusted = NULL, *r;
+
+	if (!kb_path_trusted(path, &untrusted))
+		return NULL;
+	r = kb_xasprintf("vm: %s %s is not loaded: %s (only root and the "
+			 "trusted users may be able to change what a vm guest "
+			 "boots: it runs as root with the host's root file "
+			 "system)", what, path, untrusted);
+	free(untrusted);
+	return r;
+}
+
 /* The modules this boot needs (names), by target: 9p over virtio, or
  * virtio_blk for the results disk of a self-contained guest. */
 static size_t wanted_modules(const struct kb_config *cfg,
@@ -615,6 +635,10 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 				      "above", v->name, v->kernel);
 		goto record;
 	}
+	/* a local image (one downloaded lives in kbench's cache) */
+	if (strncmp(v->kernel, "deb:", 4) && !kernel_is_url(v->kernel) &&
+	    (reason = vm_untrusted("kernel", k.image)))
+		goto record;
 	ret = accel_choose(c, v, k.image, dry, &accel);
 	if (ret)
 		goto out;
@@ -697,6 +721,14 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 			ret = 0;
 			goto record;
 		}
+		/* local modules: modules = DIR, /lib/modules (those of a
+		 * deb: package or a modules = URL are in kbench's cache) */
+		if (v->modules ? !kernel_is_url(v->modules) :
+		    !strncmp(k.moddir, "/lib/modules/", 13))
+			for (i = 0; i < mods.n && !reason; i++)
+				reason = vm_untrusted("module", mods.path[i]);
+		if (reason)
+			goto record;
 		/* unsigned when the kernel allows it: its check of each
 		 * signature cost a third of the modules' load under TCG */
 		if (mods.n) {

@@ -299,6 +299,74 @@ static void test_guest_link_local_run(void **state)
 	free(args[4]);
 }
 
+/* The 9p guest runs as root with the host's root file system, yet a vm
+ * variant's kernel and the modules its initramfs loads were booted
+ * whoever could change them (a kexec variant's are refused so): now, as
+ * a kexec's, their runs fail naming the file and why. */
+static void put(const char *dir, const char *rel, const char *text)
+{
+	char *p = kb_path_join(dir, rel), *d = kb_xstrdup(p);
+
+	*strrchr(d, '/') = '\0';
+	assert_int_equal(kb_mkdir_p(d), 0);
+	assert_int_equal(kb_write_atomic(p, text, strlen(text)), 0);
+	free(d);
+	free(p);
+}
+
+static void test_vm_kernel_untrusted(void **state)
+{
+	char *out = NULL, *err = NULL, *old, *extra, *img, *ko, *want;
+	char *dir = kb_path_join(tmpdir, "untrusted");
+	char *mods = kb_path_join(dir, "mods");
+	char *args[] = { "run", "--dry-run", "-q", "-c", NULL, "-o", NULL,
+			 NULL };
+	int i;
+
+	(void)state;
+	extra = kb_xasprintf("modules = %s\n", mods);
+	args[4] = vm_setup("untrusted", "#!/bin/sh\nexit 1\n", extra, &old);
+	args[6] = kb_path_join(tmpdir, "ucamp");
+	img = kb_path_join(dir, "bzImage");
+	ko = kb_path_join(mods, "kernel/null_blk.ko");
+	put(mods, "modules.dep", "kernel/null_blk.ko:\n");
+	put(mods, "modules.builtin", "kernel/virtio_pci.ko\n"
+	    "kernel/9pnet_virtio.ko\nkernel/9p.ko\n");
+	put(mods, "kernel/null_blk.ko", "x");
+	/* the kernel, then (the kernel root's again) a module: writable
+	 * by all */
+	for (i = 0; i < 2; i++) {
+		const char *bad = i ? ko : img;
+
+		assert_int_equal(chmod(img, i ? 0644 : 0666), 0);
+		assert_int_equal(chmod(ko, i ? 0666 : 0644), 0);
+		run_kbench(args, &out, &err);
+		want = kb_xasprintf("# v: its runs would fail: vm: %s %s is not "
+				    "loaded: %s: writable by all (mode 0666)",
+				    i ? "module" : "kernel", bad, bad);
+		if (!strstr(out, want))
+			fail_msg("no \"%s\" in:\n%s\n%s", want, out, err);
+		free(want);
+		free(out);
+		free(err);
+	}
+	/* both root's: the boot would go on */
+	assert_int_equal(chmod(ko, 0644), 0);
+	run_kbench(args, &out, &err);
+	if (strstr(out, "is not loaded"))
+		fail_msg("refused:\n%s\n%s", out, err);
+	free(out);
+	free(err);
+	vm_unset(old);
+	free(extra);
+	free(img);
+	free(ko);
+	free(mods);
+	free(dir);
+	free(args[4]);
+	free(args[6]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -309,6 +377,7 @@ int main(void)
 		cmocka_unit_test(test_boot_dir_not_the_guests),
 		cmocka_unit_test(test_guest_links_not_followed),
 		cmocka_unit_test(test_guest_link_local_run),
+		cmocka_unit_test(test_vm_kernel_untrusted),
 	};
 
 	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
