@@ -120,7 +120,7 @@ int campaign_run(const char *dir, const char *conf, int conf_explicit,
 	int ret = 1, err;
 	int lock_fd = -1, dir_made = 0, lock_made = 0;
 	char *made_top = NULL;
-	int drop_warned = 0, have_target = 0;
+	int drop_warned = 0, have_target = 0, guests = 0;
 	size_t i, todo = 0, done = 0, failed = 0, skipped_variant = 0;
 	size_t todo_local = 0;	/* runs in this kernel (not vm/kexec boots) */
 	struct kb_campaign c;
@@ -357,6 +357,12 @@ count:
 		plan_fmt_duration(plan_estimate_total_s(&c.cfg, &c.plan,
 			todo_mask, dir), eb, sizeof(eb)));
 	t0 = (double)time(NULL);
+	/* a vm variant's 9p guest writes the campaign directory */
+	for (i = 0; i < c.cfg.nvariants && !guests; i++) {
+		const struct kb_driver *d = driver_of(&c.cfg.variants[i]);
+
+		guests = d && (d->flags & KB_DRIVER_ACCEL);
+	}
 again:
 	for (i = 0; i < c.plan.nruns && !stop_signal; i++) {
 		const struct kb_run *r = &c.plan.runs[i];
@@ -421,7 +427,7 @@ again:
 			" (profiling run, not counted)" : r->extra ?
 			" (unsampled run, not counted)" : "",
 			plan_fmt_duration(eta, eb, sizeof(eb)));
-		{
+		if (guests) {
 			/* a 9p guest of a vm variant could write the campaign
 			 * directory: a link it left on this run's path is not
 			 * followed by root's writes (as driver_vm.c's) */
