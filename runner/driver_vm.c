@@ -347,7 +347,7 @@ static int record_batch(struct kb_campaign *c, const size_t *runs, size_t n,
  * else the runs' failure reason (malloc'd): the 9p guest runs as root
  * with the host's root file system, so the kernel that boots it and the
  * modules it loads are as much root's as a kexec's.  what: "kernel",
- * "module". */
+ * "module", "module index". */
 static char *vm_untrusted(const char *what, const char *path)
 {
 	char *untrusted = NULL, *r;
@@ -724,9 +724,23 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 		/* local modules: modules = DIR, /lib/modules (those of a
 		 * deb: package or a modules = URL are in kbench's cache) */
 		if (v->modules ? !kernel_is_url(v->modules) :
-		    !strncmp(k.moddir, "/lib/modules/", 13))
+		    !strncmp(k.moddir, "/lib/modules/", 13)) {
+			/* and the indexes that name them: a modules.dep
+			 * anyone can write loads another file */
+			static const char *const idx[] = { "modules.dep",
+				"modules.builtin" };
+
+			for (i = 0; i < 2 && !reason; i++) {
+				char *f = kb_path_join(k.moddir, idx[i]);
+
+				if (kb_exists(f))
+					reason = vm_untrusted("module index",
+							      f);
+				free(f);
+			}
 			for (i = 0; i < mods.n && !reason; i++)
 				reason = vm_untrusted("module", mods.path[i]);
+		}
 		if (reason)
 			goto record;
 		/* unsigned when the kernel allows it: its check of each

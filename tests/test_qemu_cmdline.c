@@ -319,6 +319,8 @@ static void test_vm_kernel_untrusted(void **state)
 	char *out = NULL, *err = NULL, *old, *extra, *img, *ko, *want;
 	char *dir = kb_path_join(tmpdir, "untrusted");
 	char *mods = kb_path_join(dir, "mods");
+	char *dep = kb_path_join(mods, "modules.dep");
+	char *builtin = kb_path_join(mods, "modules.builtin");
 	char *args[] = { "run", "--dry-run", "-q", "-c", NULL, "-o", NULL,
 			 NULL };
 	int i;
@@ -333,25 +335,31 @@ static void test_vm_kernel_untrusted(void **state)
 	put(mods, "modules.builtin", "kernel/virtio_pci.ko\n"
 	    "kernel/9pnet_virtio.ko\nkernel/9p.ko\n");
 	put(mods, "kernel/null_blk.ko", "x");
-	/* the kernel, then (the kernel root's again) a module: writable
-	 * by all */
-	for (i = 0; i < 2; i++) {
-		const char *bad = i ? ko : img;
+	/* the kernel, then (the kernel root's again) a module, then the
+	 * index that says which file a module is (modules.dep: another
+	 * root-owned module could be loaded in its place; modules.builtin:
+	 * one left out): writable by all */
+	for (i = 0; i < 4; i++) {
+		const char *files[] = { img, ko, dep, builtin };
+		const char *whats[] = { "kernel", "module", "module index",
+					"module index" };
+		int k;
 
-		assert_int_equal(chmod(img, i ? 0644 : 0666), 0);
-		assert_int_equal(chmod(ko, i ? 0666 : 0644), 0);
+		for (k = 0; k < 4; k++)
+			assert_int_equal(chmod(files[k], k == i ? 0666 : 0644),
+					 0);
 		run_kbench(args, &out, &err);
 		want = kb_xasprintf("# v: its runs would fail: vm: %s %s is not "
 				    "loaded: %s: writable by all (mode 0666)",
-				    i ? "module" : "kernel", bad, bad);
+				    whats[i], files[i], files[i]);
 		if (!strstr(out, want))
 			fail_msg("no \"%s\" in:\n%s\n%s", want, out, err);
 		free(want);
 		free(out);
 		free(err);
 	}
-	/* both root's: the boot would go on */
-	assert_int_equal(chmod(ko, 0644), 0);
+	/* all root's: the boot would go on */
+	assert_int_equal(chmod(builtin, 0644), 0);
 	run_kbench(args, &out, &err);
 	if (strstr(out, "is not loaded"))
 		fail_msg("refused:\n%s\n%s", out, err);
@@ -361,6 +369,8 @@ static void test_vm_kernel_untrusted(void **state)
 	free(extra);
 	free(img);
 	free(ko);
+	free(dep);
+	free(builtin);
 	free(mods);
 	free(dir);
 	free(args[4]);
