@@ -185,8 +185,7 @@ static void load_hosts_environment(const struct kb_config *cfg,
 	struct kb_fio_host_version hv[KB_MAX_ALL_HOSTS];
 	const char *hosts[KB_MAX_ALL_HOSTS];
 	unsigned ports[KB_MAX_ALL_HOSTS];
-	char *outs[KB_MAX_ALL_HOSTS];
-	int st[KB_MAX_ALL_HOSTS];
+	char *hn[KB_MAX_ALL_HOSTS], *ver[KB_MAX_ALL_HOSTS];
 	size_t i, n = results_campaign_load_hosts(cfg, hosts, ports);
 	char *skew;
 
@@ -195,22 +194,20 @@ static void load_hosts_environment(const struct kb_config *cfg,
 	env->nload_hosts = n;
 	/* SIGKILL a second after SIGTERM (the limit's, or Ctrl-C's): fio's
 	 * client ignores it while a server keeps it waiting */
-	run_exec_probe_hosts(hosts, ports, n, LOAD_HOST_PROBE_S, 1, outs, st);
+	run_exec_probe_hosts(hosts, ports, n, LOAD_HOST_PROBE_S, 1, hn, ver);
 	for (i = 0; i < n; i++) {
 		struct kb_load_host_env *h = &env->load_hosts[i];
 
 		h->host = kconf_host_label(hosts[i], ports[i]);
-		if ((st[i] != 0 || !outs[i] ||
-		     kb_fio_probe_parse(outs[i], &h->hostname,
-					&h->fio_version)) &&
-		    !kb_spawn_forward_signal)	/* not when stopped */
+		h->hostname = hn[i];
+		h->fio_version = ver[i];
+		if (!ver[i] && !kb_spawn_forward_signal) /* not when stopped */
 			kb_warn("load host %s: no answer to fio's probe (fio "
 				"--client ... --parse-only) within %d s: its "
 				"fio version is unknown; its runs will say why",
 				h->host, LOAD_HOST_PROBE_S);
 		hv[i].host = h->host;
 		hv[i].version = h->fio_version;
-		free(outs[i]);
 	}
 	skew = kb_fio_version_skew(env->fio_version, hv, n);
 	if (skew)
@@ -228,11 +225,10 @@ static void load_hosts_resume(const struct kb_campaign *c)
 {
 	const char *hosts[KB_MAX_ALL_HOSTS], *ask[KB_MAX_ALL_HOSTS];
 	unsigned ports[KB_MAX_ALL_HOSTS], aports[KB_MAX_ALL_HOSTS];
-	char *labels[KB_MAX_ALL_HOSTS], *outs[KB_MAX_ALL_HOSTS];
+	char *labels[KB_MAX_ALL_HOSTS];
 	struct kb_fio_host_version hv[KB_MAX_ALL_HOSTS];
 	char *hn[KB_MAX_ALL_HOSTS] = { NULL }, *ver[KB_MAX_ALL_HOSTS] = { NULL };
 	char *al[KB_MAX_ALL_HOSTS] = { NULL }, *local = NULL, *skew;
-	int st[KB_MAX_ALL_HOSTS];
 	size_t nl = results_campaign_unknown_load_hosts(c->dir, labels,
 							KB_MAX_ALL_HOSTS);
 	size_t n = results_campaign_load_hosts(&c->cfg, hosts, ports);
@@ -250,20 +246,17 @@ static void load_hosts_resume(const struct kb_campaign *c)
 	}
 	if (!na)
 		goto out;
-	run_exec_probe_hosts(ask, aports, na, LOAD_HOST_PROBE_S, 1, outs, st);
+	run_exec_probe_hosts(ask, aports, na, LOAD_HOST_PROBE_S, 1, hn, ver);
 	for (i = 0; i < na; i++) {
 		al[i] = kconf_host_label(ask[i], aports[i]);
-		if (st[i] == 0 && outs[i] &&
-		    !kb_fio_probe_parse(outs[i], &hn[i], &ver[i]) &&
-		    !results_campaign_load_host_set(c->dir, al[i], hn[i],
-						    ver[i])) {
+		if (ver[i] && !results_campaign_load_host_set(c->dir, al[i],
+							      hn[i], ver[i])) {
 			kb_info("load host %s answered fio's probe now (not "
 				"when the campaign began): %s, recorded in "
 				"campaign.json", al[i], ver[i]);
 			hv[nv].host = al[i];
 			hv[nv++].version = ver[i];
 		}
-		free(outs[i]);
 	}
 	if (nv)
 		local = kb_tool_version("fio");

@@ -215,9 +215,10 @@ static size_t tunables_after(const struct kb_tunables *tu,
 
 void run_exec_probe_hosts(const char *const *hosts, const unsigned *ports,
 			  size_t n, unsigned timeout_s, unsigned kill_after_s,
-			  char **outs, int *statuses)
+			  char **hostnames, char **versions)
 {
-	char *clients[KB_MAX_ALL_HOSTS];
+	char *clients[KB_MAX_ALL_HOSTS], *outs[KB_MAX_ALL_HOSTS];
+	int st[KB_MAX_ALL_HOSTS];
 	char *argvs[KB_MAX_ALL_HOSTS][5];
 	char *const *pargvs[KB_MAX_ALL_HOSTS] = { NULL };
 	size_t i;
@@ -233,9 +234,15 @@ void run_exec_probe_hosts(const char *const *hosts, const unsigned *ports,
 		argvs[i][4] = NULL;
 		pargvs[i] = argvs[i];
 	}
-	kb_capture_all(pargvs, n, timeout_s, kill_after_s, outs, statuses);
-	for (i = 0; i < n; i++)
+	kb_capture_all(pargvs, n, timeout_s, kill_after_s, outs, st);
+	for (i = 0; i < n; i++) {
+		hostnames[i] = versions[i] = NULL;
+		if (st[i] == 0 && outs[i])
+			kb_fio_probe_parse(outs[i], &hostnames[i],
+					   &versions[i]);
+		free(outs[i]);
 		free(clients[i]);
+	}
 }
 
 /* How long the load hosts of a timed-out run may take to answer fio's
@@ -252,21 +259,15 @@ void run_exec_probe_hosts(const char *const *hosts, const unsigned *ports,
 static void probe_after_timeout(char *const *names, const unsigned *ports,
 				size_t n, struct results_run_host *hosts)
 {
-	char *outs[KB_MAX_HOSTS];
-	int st[KB_MAX_HOSTS];
-	char *hn, *ver;
+	char *hn[KB_MAX_HOSTS], *ver[KB_MAX_HOSTS];
 	size_t i;
 
 	run_exec_probe_hosts((const char *const *)names, ports, n,
-			     TIMEOUT_PROBE_S, TIMEOUT_PROBE_KILL_S, outs, st);
+			     TIMEOUT_PROBE_S, TIMEOUT_PROBE_KILL_S, hn, ver);
 	for (i = 0; i < n; i++) {
-		hn = ver = NULL;
-		hosts[i].probe = st[i] == 0 && outs[i] &&
-				 !kb_fio_probe_parse(outs[i], &hn, &ver) ? 1 :
-				 -1;
-		free(hn);
-		free(ver);
-		free(outs[i]);
+		hosts[i].probe = ver[i] ? 1 : -1;
+		free(hn[i]);
+		free(ver[i]);
 	}
 }
 

@@ -59,9 +59,11 @@ void run_exec_fio_argv(struct kb_argv *a, char *const *hosts,
  * its reply parsers/fio_probe.h reads) for the n hosts at once, within
  * timeout_s in all, SIGKILL kill_after_s after the timeout's SIGTERM
  * (0: 10 s; fio's client ignores SIGTERM while a server keeps it
- * waiting): outs[i] and statuses[i] as kb_capture_all()'s. */
+ * waiting): hostnames[i] and versions[i] kb_fio_probe_parse()'s of a
+ * probe that exited 0 (malloc'd), both NULL for a host that did not
+ * answer so. */
 void run_exec_probe_hosts(const char *const *hosts, const unsigned *ports,
 			  size_t n, unsigned timeout_s, unsigned kill_after_s,
-			  char **outs, int *statuses);
+			  char **hostnames, char **versions);
 
 #endif
