@@ -2,6 +2,7 @@
 #include "results/paths.h"
 #include "lib/file.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,15 @@ const char *kb_run_key_extra(const char *last, size_t *len)
 char *kb_run_dir(const char *dir, const char *key)
 {
 	return kb_xasprintf("%s/" KB_RUNS_DIR "/%s", dir, key);
+}
+
+int kb_run_dir_linked(const char *dir, const char *key)
+{
+	char *rel = kb_xasprintf(KB_RUNS_DIR "/%s", key);
+	int linked = kb_real_dirs(dir, rel) == -ELOOP;
+
+	free(rel);
+	return linked;
 }
 
 char *kb_run_file(const char *dir, const char *key, const char *name)

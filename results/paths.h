@@ -67,6 +67,12 @@ const char *kb_run_key_extra(const char *last, size_t *len);
 /* "DIR/runs/KEY" */
 char *kb_run_dir(const char *dir, const char *key);
 
+/* 1 when a symbolic link or a file stands on the path of DIR/runs/KEY
+ * (lib/file.h kb_real_dirs(): what a vm variant's 9p guest, which writes
+ * the campaign directory, could leave there for root's next write to
+ * follow), else 0 (a part not made yet included). */
+int kb_run_dir_linked(const char *dir, const char *key);
+
 /* "DIR/runs/KEY/NAME" (metrics.json, fio.json, run.json, console.log) */
 char *kb_run_file(const char *dir, const char *key, const char *name);
 

@@ -431,11 +431,7 @@ again:
 			/* a 9p guest of a vm variant could write the campaign
 			 * directory: a link it left on this run's path is not
 			 * followed by root's writes (as driver_vm.c's) */
-			char *rel = kb_xasprintf(KB_RUNS_DIR "/%s", r->key);
-			int linked = kb_real_dirs(dir, rel) == -ELOOP;
-
-			free(rel);
-			if (linked) {
+			if (kb_run_dir_linked(dir, r->key)) {
 				char *why = kb_xasprintf("a symbolic link (or a "
 					"file) is on the path of %s/" KB_RUNS_DIR
 					"/%s (a vm variant's guest can write the "

@@ -310,14 +310,11 @@ static int record_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 			.configuration = c->plan.configs[r->config].id,
 			.job = c->cfg.jobs[r->job],
 			.iteration = r->iteration, .warmup = r->warmup };
-		char *status = NULL, *why = NULL, *rel = kb_xasprintf(
-			KB_RUNS_DIR "/%s", r->key);
-		int linked = kb_real_dirs(c->dir, rel) == -ELOOP;
+		char *status = NULL, *why = NULL;
 
 		/* the 9p guest wrote the campaign directory: a link it left
 		 * on the run's path is not followed by root's writes */
-		free(rel);
-		if (linked) {
+		if (kb_run_dir_linked(c->dir, r->key)) {
 			why = kb_xasprintf("vm: the guest left a symbolic link "
 				"(or a file) on the path of %s; nothing written "
 				"there, the run not counted", rdir);
@@ -941,12 +938,7 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 		if (dry) {
 			printf("# %s: %s\n", v->name, accel.reason);
 			/* to paste: cmdline = a`id` is no command */
-			for (i = 0; i < ac; i++) {
-				if (i)
-					putchar(' ');
-				kb_sh_word(stdout, argv[i]);
-			}
-			putchar('\n');
+			kb_sh_line(stdout, argv);
 			ret = 0;
 			goto out;
 		}
