@@ -95,6 +95,18 @@ void kb_sh_word(FILE *out, const char *w)
 	free(c);
 }
 
+void kb_sh_line(FILE *out, char *const argv[])
+{
+	size_t i;
+
+	for (i = 0; argv[i]; i++) {
+		if (i)
+			fputc(' ', out);
+		kb_sh_word(out, argv[i]);
+	}
+	fputc('\n', out);
+}
+
 size_t kb_strlist_index(const struct kb_strlist *l, const char *s)
 {
 	size_t i;

@@ -35,6 +35,10 @@ char *kb_xstr_shown(const char *s, const char *keep);
  * and blanks (a kernels.conf cmdline = a`id` printed as it was ran id). */
 void kb_sh_word(FILE *out, const char *w);
 
+/* The NULL-terminated argv as one command line to paste: each word
+ * kb_sh_word(), blanks between, then a newline. */
+void kb_sh_line(FILE *out, char *const argv[]);
+
 /* kb_xstr_shown() in place (s only shrinks): for a caller that must not
  * allocate (lib/err.c, whose messages say "out of memory"). */
 void kb_str_show(char *s, const char *keep);

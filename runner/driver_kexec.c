@@ -358,19 +358,6 @@ int kexec_ready(const struct kb_variant *v, char *why, size_t len)
 	return found;
 }
 
-/* argv as a command line to paste (lib/str.h kb_sh_word()). */
-static void print_argv(char *const argv[])
-{
-	size_t i;
-
-	for (i = 0; argv[i]; i++) {
-		if (i)
-			putchar(' ');
-		kb_sh_word(stdout, argv[i]);
-	}
-	putchar('\n');
-}
-
 /* The state file as it was before this batch (prev, len bytes; NULL:
  * there was none): a kexec that did not happen leaves the machine on
  * the kernel that state describes. */
@@ -547,9 +534,9 @@ int kexec_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 		if (kb_driver_dry_run) {
 			printf("# kexec: variant %s, %zu run(s); state %s\n",
 			       v->name, n, spath);
-			print_argv(load.v);
+			kb_sh_line(stdout, load.v);
 			kb_argv_clear(&load);
-			print_argv(go);
+			kb_sh_line(stdout, go);
 			ret = 0;
 			goto out;
 		}
