@@ -594,8 +594,8 @@ static const char *word_meant(const struct kconf_word *w, const char *tok)
 		if (!strcasecmp(k->word, tok))
 			return k->word;
 	for (k = w; k->word; k++) {
-		d = kb_edit_distance(tok, k->word);
-		if (d <= 2 && 2 * d < strlen(k->word) && d < bestd) {
+		d = bestd;
+		if (kb_nearer(tok, k->word, &d) && 2 * d < strlen(k->word)) {
 			bestd = d;
 			best = k->word;
 		}
