@@ -14,6 +14,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "put_file.h"
 
 #include "lib/err.h"
 #include "lib/file.h"
@@ -496,17 +497,6 @@ static void assert_entry(const char *a, size_t alen, const char *name,
 	}
 }
 
-static void put(const char *rel, const char *text)
-{
-	char *p = kb_path_join(tmpdir, rel), *d = kb_xstrdup(p);
-
-	*strrchr(d, '/') = '\0';
-	assert_int_equal(kb_mkdir_p(d), 0);
-	assert_int_equal(kb_write_atomic(p, text, strlen(text)), 0);
-	free(d);
-	free(p);
-}
-
 /* fio, kbench, a library reached through two symbolic links and the
  * campaign files go in; /init mounts no 9p and writes the results to the
  * disk with serial kbresults. */
@@ -525,18 +515,18 @@ static void test_build_selfcontained(void **state)
 	const char *d;
 
 	(void)state;
-	put("bin/busybox", "#!/bin/sh\necho busybox stand-in\n");
-	put("bin/fio", "fio stand-in");
-	put("bin/kbench", "kbench stand-in");
-	put("realdir/libx.so.1.2", "library bytes");
+	put_file(tmpdir, "bin/busybox", "#!/bin/sh\necho busybox stand-in\n");
+	put_file(tmpdir, "bin/fio", "fio stand-in");
+	put_file(tmpdir, "bin/kbench", "kbench stand-in");
+	put_file(tmpdir, "realdir/libx.so.1.2", "library bytes");
 	linkp = kb_path_join(tmpdir, "link");
 	assert_int_equal(symlink("realdir", linkp), 0);
 	realp = kb_path_join(tmpdir, "realdir/libx.so.1");
 	assert_int_equal(symlink("libx.so.1.2", realp), 0);
-	put("camp/campaign.json", "{\"schema_version\": 1}\n");
-	put("camp/kernels.conf", "[global]\njobs = randread-4k\n");
-	put("camp/profiles/randread-4k.fio", "[randread-4k]\nrw=randread\n");
-	put("camp/boots/001-cloud/runs.txt", "cloud/randread-4k/000\n");
+	put_file(tmpdir, "camp/campaign.json", "{\"schema_version\": 1}\n");
+	put_file(tmpdir, "camp/kernels.conf", "[global]\njobs = randread-4k\n");
+	put_file(tmpdir, "camp/profiles/randread-4k.fio", "[randread-4k]\nrw=randread\n");
+	put_file(tmpdir, "camp/boots/001-cloud/runs.txt", "cloud/randread-4k/000\n");
 	pathlist_add(&libs, lib);
 	pathlist_add(&files, "campaign.json");
 	pathlist_add(&files, "kernels.conf");

@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include "put_file.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -228,17 +229,6 @@ static void rm_tmp(void)
 	kb_spawn(argv, &o, &r);
 }
 
-static void put(const char *rel, const char *text)
-{
-	char *p = kb_path_join(tmp, rel), *d = kb_xstrdup(p);
-
-	*strrchr(d, '/') = '\0';
-	assert_int_equal(kb_mkdir_p(d), 0);
-	assert_int_equal(kb_write_atomic(p, text, strlen(text)), 0);
-	free(d);
-	free(p);
-}
-
 static void test_run_times(void **state)
 {
 	json_t *t;
@@ -246,16 +236,16 @@ static void test_run_times(void **state)
 	(void)state;
 	snprintf(tmp, sizeof(tmp), "/tmp/kbench-push.XXXXXX");
 	assert_non_null(mkdtemp(tmp));
-	put("state.json", "{\"runs\": {"
+	put_file(tmp, "state.json", "{\"runs\": {"
 	    "\"a,NM=0/j/001\": {\"finished\": \"2026-11-30T00:58:34Z\", \"status\": \"ok\"},"
 	    "\"a,NM=0/j/002\": {\"finished\": \"2026-11-30T00:58:50Z\", \"status\": \"ok\"},"
 	    "\"a,NM=0/j/003\": {\"finished\": \"2026-11-30T00:59:10Z\", \"status\": \"ok\"},"
 	    "\"a,NM=0/j/004\": {\"status\": \"ok\"}}}");
 	/* start_unix_ns wins */
-	put("runs/a,NM=0/j/001/run.json",
+	put_file(tmp, "runs/a,NM=0/j/001/run.json",
 	    "{\"start_unix_ns\": 1796000309123456789, \"elapsed_s\": 5.4}");
 	/* older run.json: finished - elapsed_s, whole seconds */
-	put("runs/a,NM=0/j/002/run.json", "{\"elapsed_s\": 5.6}");
+	put_file(tmp, "runs/a,NM=0/j/002/run.json", "{\"elapsed_s\": 5.6}");
 	/* no run.json at all: finished */
 	/* 004: no time at all: left out (warned) */
 	t = results_run_start_times(tmp, NULL);
@@ -302,7 +292,7 @@ static void test_queue(void **state)
 			 0);
 	assert_false(kb_exists(qpath));
 	/* a damaged queue is reported, not silently emptied */
-	put("push-queue.json", "{\"pending\": 3}");
+	put_file(tmp, "push-queue.json", "{\"pending\": 3}");
 	assert_int_equal(records_push_queue_load(tmp, &q, &n), -EINVAL);
 	assert_int_equal(n, 0);
 	free(qpath);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include "put_file.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -303,17 +304,6 @@ static void test_guest_link_local_run(void **state)
  * variant's kernel and the modules its initramfs loads were booted
  * whoever could change them (a kexec variant's are refused so): now, as
  * a kexec's, their runs fail naming the file and why. */
-static void put(const char *dir, const char *rel, const char *text)
-{
-	char *p = kb_path_join(dir, rel), *d = kb_xstrdup(p);
-
-	*strrchr(d, '/') = '\0';
-	assert_int_equal(kb_mkdir_p(d), 0);
-	assert_int_equal(kb_write_atomic(p, text, strlen(text)), 0);
-	free(d);
-	free(p);
-}
-
 static void test_vm_kernel_untrusted(void **state)
 {
 	char *out = NULL, *err = NULL, *old, *extra, *img, *ko, *want;
@@ -331,10 +321,10 @@ static void test_vm_kernel_untrusted(void **state)
 	args[6] = kb_path_join(tmpdir, "ucamp");
 	img = kb_path_join(dir, "bzImage");
 	ko = kb_path_join(mods, "kernel/null_blk.ko");
-	put(mods, "modules.dep", "kernel/null_blk.ko:\n");
-	put(mods, "modules.builtin", "kernel/virtio_pci.ko\n"
+	put_file(mods, "modules.dep", "kernel/null_blk.ko:\n");
+	put_file(mods, "modules.builtin", "kernel/virtio_pci.ko\n"
 	    "kernel/9pnet_virtio.ko\nkernel/9p.ko\n");
-	put(mods, "kernel/null_blk.ko", "x");
+	put_file(mods, "kernel/null_blk.ko", "x");
 	/* the kernel, then (the kernel root's again) a module, then the
 	 * index that says which file a module is (modules.dep: another
 	 * root-owned module could be loaded in its place; modules.builtin:
