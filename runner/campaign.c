@@ -1450,11 +1450,33 @@ int campaign_save_state(const struct kb_campaign *c)
 int campaign_record(struct kb_campaign *c, const char *key,
 		    const char *status, const char *reason)
 {
-	char ts[32];
+	const struct kb_run_record *was = results_state_run(&c->state, key);
+	char ts[32], *old[3] = { NULL, NULL, NULL };
+	int ret;
 
+	if (was) {
+		old[0] = kb_xstrdup(was->status);
+		old[1] = was->reason ? kb_xstrdup(was->reason) : NULL;
+		old[2] = was->finished ? kb_xstrdup(was->finished) : NULL;
+	}
 	results_state_set_run(&c->state, key, status, reason,
 			      iso_now(ts, sizeof(ts)));
-	return campaign_save_state(c);
+	ret = campaign_save_state(c);
+	if (ret) {
+		/* state.json not written (a full disk): the run is not
+		 * recorded, in memory either, so that what the stop says is
+		 * left is what a resume will find to do (a break-it trial:
+		 * "5 of the 8 runs to do left (2 run(s) ran)") */
+		if (was)
+			results_state_set_run(&c->state, key, old[0], old[1],
+					      old[2]);
+		else
+			results_state_del_run(&c->state, key);
+	}
+	free(old[0]);
+	free(old[1]);
+	free(old[2]);
+	return ret;
 }
 
 int campaign_record_result(struct kb_campaign *c, const char *key,

@@ -113,7 +113,8 @@ int campaign_run_todo(const struct kb_campaign *c, const char *key,
 int campaign_save_state(const struct kb_campaign *c);
 
 /* Record a completed run (status "ok" or "failed") and write state.json
- * atomically.  0 or -errno. */
+ * atomically.  0 or -errno; on an error the record in memory is what it
+ * was (none, or the earlier one), as on disk. */
 int campaign_record(struct kb_campaign *c, const char *key,
 		    const char *status, const char *reason);
 

@@ -175,12 +175,66 @@ static void test_block(void **state)
 	check("block", "b/randread-4k/002", "{\"b/randread-4k/002\":1}");
 }
 
+/* state.json that cannot be written (a full disk; here a directory in
+ * its place): the run is not recorded in memory either, and a run
+ * recorded before keeps its record, so that the stop's "N of the M runs
+ * to do left" is what a resume finds (a break-it trial: a run neither
+ * left nor ran) */
+static void test_record_unsaved(void **state)
+{
+	char tmpl[] = "/tmp/kbench-test-retry.XXXXXX", cwd[4096];
+	char *dir, *conf, *text, *spath, *cmd, *blocker;
+	const struct kb_run_record *rec;
+	struct kb_campaign c;
+	size_t nfailed = 0;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmpl));
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	dir = kb_path_join(tmpl, "c");
+	conf = kb_path_join(tmpl, "k.conf");
+	text = kb_xasprintf("[global]\njobs = randread-4k\niterations = 2\n"
+		"target = file:%s/t\nprofiles = %s/profiles\n"
+		"[a]\nmethod = local\n", tmpl, cwd);
+	assert_int_equal(kb_write_atomic(conf, text, strlen(text)), 0);
+	assert_int_equal(campaign_open(&c, dir, conf, 1), 0);
+	assert_true(c.plan.nruns >= 2);
+	assert_int_equal(campaign_record(&c, c.plan.runs[0].key, "ok",
+					 NULL), 0);
+	spath = kb_path_join(dir, "state.json");
+	blocker = kb_path_join(spath, "x");
+	assert_int_equal(unlink(spath), 0);
+	assert_int_equal(kb_mkdir_p(blocker), 0);
+
+	assert_true(campaign_record_result(&c, c.plan.runs[1].key, "ok",
+					   NULL, &nfailed) < 0);
+	assert_null(campaign_run_state(&c, c.plan.runs[1].key));
+	assert_true(campaign_record(&c, c.plan.runs[0].key, "failed",
+				    "again") < 0);
+	rec = campaign_run_state(&c, c.plan.runs[0].key);
+	assert_non_null(rec);
+	assert_string_equal(rec->status, "ok");
+	assert_null(rec->reason);
+	assert_non_null(rec->finished);
+
+	campaign_close(&c);
+	cmd = kb_xasprintf("rm -rf '%s'", tmpl);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	free(blocker);
+	free(spath);
+	free(text);
+	free(conf);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_interleave),
 		cmocka_unit_test(test_random),
 		cmocka_unit_test(test_block),
+		cmocka_unit_test(test_record_unsaved),
 	};
 
 	kb_quiet = 1;
