@@ -276,16 +276,18 @@ static int values_get(json_t *o, const char *key, size_t n, double **out)
 	return 0;
 }
 
-/* A spread of metrics[i] (key, or element idx of the array key when idx
+/* A number of metrics[i] (key, or element idx of the array key when idx
  * >= 0) into *out: null or absent is NAN (not computed: the writer's
- * NAN, a metric of fewer than 3 rounds), else a finite number >= 0.  -1
- * (said, naming the file and the key path) for anything else: a negative
- * sd or CV, a string such as "inf". */
-static int spread_get(const char *path, size_t i, json_t *e, const char *key,
-		      int idx, double *out)
+ * NAN, a metric of fewer than 3 rounds), else a finite number in [lo,
+ * hi] (what, e.g. "(a spread, %)", says what it is).  -1 (said, naming
+ * the file and the key path) for anything else: a negative sd or CV, a
+ * correlation of 1.5, a p of -0.1, a string such as "inf". */
+static int num_get(const char *path, size_t i, json_t *e, const char *key,
+		   int idx, double lo, double hi, const char *what,
+		   double *out)
 {
 	json_t *v = json_object_get(e, key);
-	char at[8] = "";
+	char at[8] = "", range[64];
 
 	if (idx >= 0) {
 		v = json_array_get(v, (size_t)idx);
@@ -295,19 +297,31 @@ static int spread_get(const char *path, size_t i, json_t *e, const char *key,
 	if (!v || json_is_null(v))
 		return 0;
 	if (json_is_number(v) && isfinite(json_number_value(v)) &&
-	    json_number_value(v) >= 0.0) {
+	    json_number_value(v) >= lo && json_number_value(v) <= hi) {
 		*out = json_number_value(v);
 		return 0;
 	}
+	if (isinf(hi))
+		snprintf(range, sizeof(range), ">= %g", lo);
+	else
+		snprintf(range, sizeof(range), "from %g to %g", lo, hi);
 	if (json_is_number(v))
-		kb_error("%s: metrics[%zu].%s%s: expected a finite number >= 0 "
-			 "(a spread, %%) or null, got %.17g", path, i, key, at,
+		kb_error("%s: metrics[%zu].%s%s: expected a finite number %s "
+			 "%s or null, got %.17g", path, i, key, at, range, what,
 			 json_number_value(v));
 	else
-		kb_error("%s: metrics[%zu].%s%s: expected a finite number >= 0 "
-			 "(a spread, %%) or null, got %s", path, i, key, at,
+		kb_error("%s: metrics[%zu].%s%s: expected a finite number %s "
+			 "%s or null, got %s", path, i, key, at, range, what,
 			 kb_json_kind(v));
 	return -1;
+}
+
+/* A spread (an sd or a CV, %) of metrics[i]: num_get() >= 0. */
+static int spread_get(const char *path, size_t i, json_t *e, const char *key,
+		      int idx, double *out)
+{
+	return num_get(path, i, e, key, idx, 0.0, INFINITY, "(a spread, %)",
+		       out);
 }
 
 /* metrics[i]'s name: one of lib/metrics.h's, or a load host's
@@ -352,13 +366,17 @@ static int metric_read(const char *path, size_t i, json_t *e,
 	m->rounds_min_effect = (unsigned)re;
 	if (metric_name_ok(path, i, m->metric))
 		return -1;
-#define NUM(key) (json_is_number(json_object_get(e, key)) ? \
-		  json_number_value(json_object_get(e, key)) : NAN)
-	m->corr = NUM("corr");
-	m->corr_p = NUM("corr_p");
-	m->min_effect_pct = NUM("min_effect_pct");
-	m->max_mde_pct = NUM("max_mde_pct");
-#undef NUM
+	/* each in its range (a break-it trial: corr 1.5, corr_p -0.1 and
+	 * min_effect_pct -1 were read as they were) */
+	if (num_get(path, i, e, "corr", -1, -1.0, 1.0,
+		    "(a correlation)", &m->corr) ||
+	    num_get(path, i, e, "corr_p", -1, 0.0, 1.0, "(a p-value)",
+		    &m->corr_p) ||
+	    num_get(path, i, e, "min_effect_pct", -1, 0.0, INFINITY,
+		    "(a percentage)", &m->min_effect_pct) ||
+	    num_get(path, i, e, "max_mde_pct", -1, 0.0, INFINITY,
+		    "(a percentage)", &m->max_mde_pct))
+		return -1;
 	if (cv && !json_is_null(cv) &&
 	    (!json_is_array(cv) || json_array_size(cv) != 2)) {
 		kb_error("%s: metrics[%zu].cv_pct: expected [CV of copy1, CV "

@@ -319,6 +319,27 @@ static void test_file_read_refuses(void **state)
 		{ NULL, "read.iops", "metrics[1]: job randread-4k, metric "
 		  "read.iops again (first at metrics[0]): expected one entry "
 		  "a job and metric" },
+		/* out of range (a break-it trial: read as they were) */
+		{ "corr", "1.5", "metrics[0].corr: expected a finite number "
+		  "from -1 to 1 (a correlation) or null, got 1.5" },
+		{ "corr", "-1.25", "metrics[0].corr: expected a finite "
+		  "number from -1 to 1 (a correlation) or null, got -1.25" },
+		{ "corr_p", "-0.1", "metrics[0].corr_p: expected a finite "
+		  "number from 0 to 1 (a p-value) or null, got -0.1" },
+		{ "corr_p", "2", "metrics[0].corr_p: expected a finite "
+		  "number from 0 to 1 (a p-value) or null, got 2" },
+		{ "min_effect_pct", "-1", "metrics[0].min_effect_pct: "
+		  "expected a finite number >= 0 (a percentage) or null, got "
+		  "-1" },
+		{ "max_mde_pct", "-5", "metrics[0].max_mde_pct: expected a "
+		  "finite number >= 0 (a percentage) or null, got -5" },
+		{ "corr", "\"0.5\"", "metrics[0].corr: expected a finite "
+		  "number from -1 to 1 (a correlation) or null, got a "
+		  "string" },
+		/* read: the ends of the ranges */
+		{ "corr", "-1", NULL },
+		{ "corr_p", "1", NULL },
+		{ "min_effect_pct", "0", NULL },
 		/* read: not computed, a load host's metric, another metric
 		 * of the same job */
 		{ "sd_log_pct", "null", NULL },
