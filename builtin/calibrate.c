@@ -4,6 +4,7 @@
 #include "runner/calibrate.h"
 #include "lib/err.h"
 #include "lib/file.h"
+#include "lib/str.h"
 #include "results/paths.h"
 
 #include <getopt.h>
@@ -145,8 +146,8 @@ static void print_calibration(struct kb_calibration *cal,
 int cmd_calibrate(int argc, char **argv)
 {
 	const char *conf = "kernels.conf", *dir = NULL;
-	char *end, *defdir = NULL;
-	unsigned long rounds = KB_CALIB_DEFAULT_ROUNDS;
+	char *defdir = NULL;
+	unsigned long long rounds = KB_CALIB_DEFAULT_ROUNDS;
 	struct kb_calibration cal;
 	int o, ret, conf_given = 0;
 
@@ -159,9 +160,8 @@ int cmd_calibrate(int argc, char **argv)
 		} else if (o == 'o') {
 			dir = optarg;
 		} else if (o == 'n') {
-			rounds = strtoul(optarg, &end, 10);
-			if (*end || !*optarg || rounds < 3 ||
-			    rounds > KB_CALIB_MAX_ROUNDS) {
+			if (kb_parse_ull(optarg, KB_CALIB_MAX_ROUNDS, &rounds,
+					 NULL) || rounds < 3) {
 				kb_error("--rounds '%s': expected a whole number "
 					 "from 3 to %d", optarg,
 					 KB_CALIB_MAX_ROUNDS);

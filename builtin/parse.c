@@ -274,8 +274,8 @@ int cmd_parse(int argc, char **argv)
 {
 	struct fio_parse_opts po = { 0 };
 	int compact = 0, quiet = 0, failed = 0, logs = 0, nlogs = 0, c, i;
-	unsigned long avg_msec = 1000;
-	char **logfiles, *end, so[sizeof(kb_parse_shortopts) + 1];
+	unsigned long long avg_msec = 1000;
+	char **logfiles, so[sizeof(kb_parse_shortopts) + 1];
 
 	optind = 1;
 	opterr = 0;	/* messages here, exit 2 (a leading ':': ':' for a
@@ -302,10 +302,8 @@ int cmd_parse(int argc, char **argv)
 			logs = 1;
 			break;
 		case 'a':
-			errno = 0;
-			avg_msec = strtoul(optarg, &end, 10);
-			if (errno || end == optarg || *end || !avg_msec ||
-			    avg_msec > 86400000 || *optarg == '-') {
+			if (kb_parse_ull(optarg, 86400000, &avg_msec, NULL) ||
+			    !avg_msec) {
 				kb_error("parse: --log-avg-msec '%s': expected milliseconds, e.g. 1000",
 					 optarg);
 				return 2;

@@ -6,6 +6,7 @@
 #include "builtin/builtin.h"
 #include "lib/err.h"
 #include "lib/file.h"
+#include "lib/str.h"
 #include "parsers/kconf.h"
 #include "push/push.h"
 #include "results/records.h"
@@ -94,13 +95,9 @@ static void usage(FILE *f)
 static int parse_uint(const char *opt, const char *s, unsigned min,
 		      unsigned *out)
 {
-	char *end;
-	unsigned long v;
+	unsigned long long v;
 
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || s[0] == '-' || v < min ||
-	    v > UINT_MAX) {
+	if (kb_parse_ull(s, UINT_MAX, &v, NULL) || v < min) {
 		kb_error("--%s '%s': expected a whole number >= %u", opt, s,
 			 min);
 		return -EINVAL;
@@ -240,7 +237,7 @@ int cmd_push(int argc, char **argv)
 {
 	const char *format = NULL, *db = NULL, *bucket = NULL, *org = NULL;
 	const char *url, *dir;
-	char *endpoint = NULL, *end;
+	char *endpoint = NULL;
 	struct push_opts o;
 	unsigned u;
 	int c, ret = 1;
@@ -289,10 +286,7 @@ int cmd_push(int argc, char **argv)
 				return 1;
 			break;
 		case O_BACKOFF:
-			errno = 0;
-			o.http.backoff_s = strtod(optarg, &end);
-			if (errno || end == optarg || *end ||
-			    !isfinite(o.http.backoff_s) ||
+			if (kb_parse_real(optarg, NULL, &o.http.backoff_s) ||
 			    o.http.backoff_s < 0 || o.http.backoff_s > 3600) {
 				kb_error("--backoff '%s': expected seconds "
 					 "between 0 and 3600", optarg);

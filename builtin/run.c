@@ -5,6 +5,7 @@
 #include "runner/campaign_run.h"
 #include "lib/err.h"
 #include "lib/file.h"
+#include "lib/str.h"
 #include "runner/drivers.h"
 #include "runner/plan.h"
 #include "parsers/kconf.h"
@@ -119,13 +120,9 @@ int cmd_run(int argc, char **argv)
 			}
 			break;
 		case 'A': {	/* runner/adaptive.h adaptive_add_rounds() */
-			char *end;
-			unsigned long n;
+			unsigned long long n;
 
-			errno = 0;
-			n = strtoul(optarg, &end, 10);
-			if (!isdigit((unsigned char)*optarg) || *end || errno ||
-			    n < 1 || n > 10000) {
+			if (kb_parse_ull(optarg, 10000, &n, NULL) || n < 1) {
 				kb_error("--add-rounds %s: expected a number of "
 					 "rounds from 1 to 10000", optarg);
 				free(dir);

@@ -7,6 +7,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <errno.h>
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -316,5 +318,79 @@ int kb_cmdline_has(const char *cmdline, const char *name,
 			return 1;
 		p += wl;
 	}
+	return 0;
+}
+
+/* digits at s: how many */
+static size_t digits_at(const char *s)
+{
+	size_t n = 0;
+
+	while (isdigit((unsigned char)s[n]))
+		n++;
+	return n;
+}
+
+int kb_parse_real(const char *s, const char **rest, double *v)
+{
+	const char *c = s;
+	char *end;
+	size_t nd;
+	double r;
+
+	if (!s)
+		return -EINVAL;
+	if (*c == '+' || *c == '-')
+		c++;
+	nd = digits_at(c);
+	c += nd;
+	if (*c == '.') {
+		nd += digits_at(c + 1);
+		c += 1 + digits_at(c + 1);
+	}
+	if (!nd)
+		return -EINVAL;
+	if (*c == 'e' || *c == 'E') {
+		const char *x = c + 1;
+
+		if (*x == '+' || *x == '-')
+			x++;
+		if (digits_at(x))
+			c = x + digits_at(x);
+	}
+	if (!rest && *c)
+		return -EINVAL;
+	errno = 0;
+	r = strtod(s, &end);
+	if (end != c)	/* a locale's other decimal point */
+		return -EINVAL;
+	if (errno == ERANGE || !isfinite(r) || (r != 0.0 && fabs(r) < DBL_MIN))
+		return -ERANGE;
+	if (rest)
+		*rest = c;
+	*v = r;
+	return 0;
+}
+
+int kb_parse_ull(const char *s, unsigned long long max,
+		 unsigned long long *v, const char **rest)
+{
+	unsigned long long r = 0;
+	const char *c = s;
+
+	if (!s || !isdigit((unsigned char)*c))
+		return -EINVAL;
+	for (; isdigit((unsigned char)*c); c++) {
+		unsigned d = (unsigned)(*c - '0');
+
+		if (r > (max - d) / 10)
+			return -ERANGE;
+		r = r * 10 + d;
+	}
+	if (rest)
+		*rest = c;
+	else if (*c)
+		return -EINVAL;
+	*v = r;
 	return 0;
 }

@@ -106,6 +106,26 @@ int kb_parse_utc(const char *iso, int64_t *secs);
 #include <time.h>
 char *kb_format_utc(time_t t, char *buf, size_t len);
 
+/* A number as a user writes one in an option or a kernels.conf value,
+ * into *v: decimal only, [+-]DIGITS[.DIGITS][(e|E)[+-]DIGITS] or
+ * [+-].DIGITS[...], nothing before it.  rest NULL: nothing may follow;
+ * else *rest is set past the number (a unit such as '%', which the
+ * caller checks).  0; -EINVAL for anything else (blanks, "", hex such
+ * as 0x1p-3, inf, nan, "1.2.3": all but the first three of which
+ * strtod(3) takes); -ERANGE for a value a double does not hold: one
+ * that overflows (1e400) or underflows to a subnormal or to 0 (1e-320,
+ * 1e-400; glibc's ERANGE), 0 itself (0, 0.0e5) read.  One parser for
+ * every option and key that takes a real number (a break-it trial:
+ * --min-effect 0x1p-3 was taken as 0.125). */
+int kb_parse_real(const char *s, const char **rest, double *v);
+
+/* An unsigned whole number, decimal digits only (no sign, blank or 0x),
+ * at most max, into *v; rest as kb_parse_real().  0, -EINVAL (no digit
+ * first, or text after the digits when rest is NULL) or -ERANGE (more
+ * than max). */
+int kb_parse_ull(const char *s, unsigned long long max,
+		 unsigned long long *v, const char **rest);
+
 /* The Levenshtein distance of a and b (insertions, deletions and
  * substitutions of one byte each; V. I. Levenshtein, Soviet Physics
  * Doklady 10 (1966) 707), for "did you mean"; (size_t)-1 when either is

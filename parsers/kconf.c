@@ -276,37 +276,13 @@ append:
 	return out;
 }
 
-/* Strict unsigned decimal: digits only, no sign, no overflow past max. */
-static int parse_ull(const char *s, unsigned long long max,
-		     unsigned long long *out, const char **rest)
-{
-	unsigned long long v = 0;
-	const char *c = s;
-
-	if (!isdigit((unsigned char)*c))
-		return -EINVAL;
-	for (; isdigit((unsigned char)*c); c++) {
-		unsigned d = *c - '0';
-
-		if (v > (max - d) / 10)
-			return -ERANGE;
-		v = v * 10 + d;
-	}
-	if (rest)
-		*rest = c;
-	else if (*c)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
 int kconf_parse_size(const char *s, unsigned long long *bytes)
 {
 	static const char units[] = "kmgtp";
 	unsigned long long v, mult = 1;
 	const char *rest, *u;
 
-	if (!s || parse_ull(s, ULLONG_MAX, &v, &rest))
+	if (!s || kb_parse_ull(s, ULLONG_MAX, &v, &rest))
 		return -EINVAL;
 	if (*rest && (u = strchr(units, tolower((unsigned char)*rest)))) {
 		int shift = 10 * (int)(u - units + 1);
@@ -335,7 +311,7 @@ static int parse_duration(const char *s, unsigned *secs)
 	unsigned long long v, mult = 1;
 	const char *rest;
 
-	if (parse_ull(s, UINT_MAX, &v, &rest))
+	if (kb_parse_ull(s, UINT_MAX, &v, &rest))
 		return -EINVAL;
 	switch (tolower((unsigned char)*rest)) {
 	case '\0':
@@ -432,7 +408,7 @@ static void set_uint(struct parser *p, const char *key, const char *val,
 {
 	unsigned long long v;
 
-	if (parse_ull(val, UINT_MAX, &v, NULL) || v < min || (max && v > max)) {
+	if (kb_parse_ull(val, UINT_MAX, &v, NULL) || v < min || (max && v > max)) {
 		if (max)
 			perr(p, p->line, "%s = '%s': expected a whole number "
 			     "from %u to %u", key, val, min, max);
@@ -448,22 +424,20 @@ static void set_uint(struct parser *p, const char *key, const char *val,
 static void set_real(struct parser *p, const char *key, const char *val,
 		     double lo, double hi, int lo_ok, double *out)
 {
-	char *end;
-	double v;
+	const char *end = val;
+	double v = NAN;
+	int bad = kb_parse_real(val, &end, &v);
 
-	errno = 0;
-	v = strtod(val, &end);
 	/* a percentage, but alpha is a probability: "alpha = 0.5%" read
 	 * as 0.5 was 100 times the alpha meant (a break-it trial) */
-	if (end != val && *end == '%' && !strcmp(key, "alpha")) {
+	if (!bad && *end == '%' && !strcmp(key, "alpha")) {
 		perr(p, p->line, "%s = '%s': a probability, not a percentage "
 		     "(e.g. 0.05 for 5%%)", key, val);
 		return;
 	}
-	if (end != val && *end == '%')
+	if (!bad && *end == '%')
 		end++;
-	if (end == val || *end || errno || !isfinite(v) || v > hi ||
-	    v < lo || (v == lo && !lo_ok)) {
+	if (bad || *end || v > hi || v < lo || (v == lo && !lo_ok)) {
 		perr(p, p->line, "%s = '%s': expected a number %s %g and <= %g",
 		     key, val, lo_ok ? ">=" : ">", lo, hi);
 		return;
@@ -936,7 +910,7 @@ static int parse_host(struct parser *p, char *tok, char **host,
 		      unsigned *port, char canon[INET6_ADDRSTRLEN])
 {
 	char *colon = NULL, *end, *h = tok, *c;
-	unsigned long v = KB_FIO_SERVER_PORT;
+	unsigned long long v = KB_FIO_SERVER_PORT;
 	struct in6_addr a6;
 
 	if (tok[0] == '[') {		/* [ADDR] or [ADDR]:PORT */
@@ -955,10 +929,7 @@ static int parse_host(struct parser *p, char *tok, char **host,
 			*colon = '\0';
 	}
 	if (colon) {
-		errno = 0;
-		v = strtoul(colon + 1, &end, 10);
-		if (!isdigit((unsigned char)colon[1]) || *end || errno ||
-		    v < 1 || v > 65535) {
+		if (kb_parse_ull(colon + 1, 65535, &v, NULL) || v < 1) {
 			if (h != tok)
 				perr(p, p->line, "hosts: '[%s]:%s': the port must be 1..65535",
 				     h, colon + 1);
@@ -1455,7 +1426,7 @@ static void set_iterations(struct parser *p, const char *val)
 
 	if (!strcmp(val, "auto"))
 		p->cfg->iterations_auto = 1;
-	else if (parse_ull(val, UINT_MAX, &v, NULL) || v < 1)
+	else if (kb_parse_ull(val, UINT_MAX, &v, NULL) || v < 1)
 		perr(p, p->line, "iterations = '%s': expected a whole number "
 		     ">= 1 or auto", val);
 	else
@@ -1466,7 +1437,7 @@ static void set_seed(struct parser *p, const char *val)
 {
 	unsigned long long v;
 
-	if (parse_ull(val, ULONG_MAX, &v, NULL))
+	if (kb_parse_ull(val, ULONG_MAX, &v, NULL))
 		perr(p, p->line, "seed = '%s': expected a whole number >= 0",
 		     val);
 	else
@@ -1494,9 +1465,8 @@ static void set_profiles(struct parser *p, const char *val)
 static const char *url_authority_problem(const char *a)
 {
 	size_t n = strcspn(a, "/?#");
-	const char *end = a + n, *port;
-	char *e;
-	long v;
+	const char *end = a + n, *port, *e;
+	unsigned long long v;
 
 	if (!n)
 		return "no host";
@@ -1521,8 +1491,7 @@ static const char *url_authority_problem(const char *a)
 		return NULL;
 	if (port + 1 == end)
 		return NULL;	/* "host:": the scheme's port (RFC 3986 3.2.3) */
-	v = strtol(port + 1, &e, 10);
-	if (e != end || !isdigit((unsigned char)port[1]) || v < 1 || v > 65535)
+	if (kb_parse_ull(port + 1, 65535, &v, &e) || e != end || v < 1)
 		return "the port is not a number from 1 to 65535";
 	return NULL;
 }

@@ -5,8 +5,10 @@
 #include "results/records.h"
 #include "lib/err.h"
 #include "lib/file.h"
+#include "lib/str.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <stdio.h>
@@ -291,17 +293,11 @@ int plan_build(const struct kb_config *cfg, struct kb_plan *p)
 
 int plan_parse_shard(const char *arg, unsigned *k, unsigned *n)
 {
-	unsigned long kk, nn;
-	char *end;
+	unsigned long long kk, nn;
+	const char *end;
 
-	if (!arg || *arg < '0' || *arg > '9')
-		goto syntax;
-	errno = 0;
-	kk = strtoul(arg, &end, 10);
-	if (errno || *end != '/' || end[1] < '0' || end[1] > '9')
-		goto syntax;
-	nn = strtoul(end + 1, &end, 10);
-	if (errno || *end)
+	if (kb_parse_ull(arg, ULONG_MAX, &kk, &end) || *end != '/' ||
+	    kb_parse_ull(end + 1, ULONG_MAX, &nn, NULL))
 		goto syntax;
 	if (nn < 1 || nn > KB_MAX_SHARDS) {
 		kb_error("--shard %s: N, the number of shards, must be 1 to %d",
@@ -309,7 +305,7 @@ int plan_parse_shard(const char *arg, unsigned *k, unsigned *n)
 		return -EINVAL;
 	}
 	if (kk < 1 || kk > nn) {
-		kb_error("--shard %s: K, this shard, must be 1 to N (%lu)", arg,
+		kb_error("--shard %s: K, this shard, must be 1 to N (%llu)", arg,
 			 nn);
 		return -EINVAL;
 	}

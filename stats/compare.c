@@ -309,13 +309,13 @@ void kb_compare_opts_init(struct kb_compare_opts *o)
 
 static int parse_num(const char *s, double *v)
 {
-	char *end;
+	const char *end;
 
-	errno = 0;
-	*v = strtod(s, &end);
-	if (end != s && *end == '%')
+	if (kb_parse_real(s, &end, v))
+		return -EINVAL;
+	if (*end == '%')
 		end++;
-	return end == s || *end || errno || !isfinite(*v) ? -EINVAL : 0;
+	return *end ? -EINVAL : 0;
 }
 
 int kb_compare_parse_opt(struct kb_compare_opts *o, int opt, const char *arg)

@@ -1020,6 +1020,16 @@ static void test_exit_codes(void **state)
 			 * trial) */
 			{ "--alpha=0.5%", "--alpha 0.5%: a probability, not a "
 			  "percentage (e.g. 0.05 for 5%)" },
+			/* decimal numbers only (lib/str.h kb_parse_real()):
+			 * a hex float was read (a break-it trial) */
+			{ "--min-effect=0x1p-3", "--min-effect 0x1p-3: "
+			  "expected PCT or METRIC=PCT" },
+			{ "--max-mde=read.iops=0x10", "--max-mde "
+			  "read.iops=0x10: expected PCT or METRIC=PCT" },
+			{ "--alpha=0x1p-5", "--alpha 0x1p-5: expected a "
+			  "number" },
+			{ "--min-effect=1e-320", "--min-effect 1e-320: "
+			  "expected PCT or METRIC=PCT" },
 		};
 		size_t i;
 

@@ -1465,6 +1465,30 @@ static void test_err_too_many(void **state)
 	expect_error("[global]\njobs = a\nmin_effect read.iops = nan\n[v]\n",
 		     "bad.conf:3: min_effect read.iops = 'nan': expected a "
 		     "number");
+	/* decimal numbers only, one parser (lib/str.h kb_parse_real()):
+	 * a hex float, inf, a subnormal were taken (a break-it trial) */
+	expect_error("[global]\njobs = a\nmin_effect = 0x1p-3\n[v]\n",
+		     "bad.conf:3: min_effect = '0x1p-3': expected a number");
+	expect_error("[global]\njobs = a\nmax_mde = 1e-320\n[v]\n",
+		     "bad.conf:3: max_mde = '1e-320': expected a number");
+	expect_error("[global]\njobs = a\nmin_effect read.iops = inf%\n"
+		     "[v]\n", "bad.conf:3: min_effect read.iops = 'inf%': "
+		     "expected a number");
+	expect_error("[global]\njobs = a\nalpha = 0x0.1p0\n[v]\n",
+		     "bad.conf:3: alpha = '0x0.1p0': expected a number");
+	{
+		struct kb_config cfg;
+		char *msg;
+
+		assert_int_equal(parse_text("[global]\njobs = a\n"
+					    "min_effect = .5e1%\nalpha = 5e-2\n"
+					    "[v]\n", &cfg, &msg), 0);
+		assert_string_equal(msg, "");
+		assert_true(cfg.min_effect_pct == 5.0);
+		assert_true(cfg.alpha == 0.05);
+		free(msg);
+		kconf_free(&cfg);
+	}
 	/* alpha is a probability: 0.5% was read as 0.5 (a break-it
 	 * trial); min_effect's % is a percentage */
 	expect_error("[global]\njobs = a\nalpha = 0.5%\n[v]\n",
