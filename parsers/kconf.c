@@ -898,6 +898,30 @@ static int host_name_ok(const char *h)
 	return 1;
 }
 
+/* 1 when h, an IPv6 address without brackets, reads as well as an
+ * address and a port: its last group is decimal (a port 1..65535) and
+ * what comes before it is an IPv6 address too (fd00::2:8765: the
+ * address fd00::2:8765, or fd00::2 port 8765?).  fd00::2, ::1 and
+ * 2001:db8:0:0:0:0:0:1 are not (a break-it trial read fd00::2:8765 as
+ * the address, the port meant lost without a word). */
+static int v6_port_ambiguous(const char *h)
+{
+	const char *last = strrchr(h, ':');
+	unsigned long long port;
+	struct in6_addr a6;
+	char *before;
+	int r;
+
+	if (!last || last == strchr(h, ':') ||
+	    kb_parse_ull(last + 1, 65535, &port, NULL) || !port)
+		return 0;
+	before = kb_xasprintf("%.*s", (int)(last - h), h);
+	r = inet_pton(AF_INET6, before, &a6) == 1 &&
+	    inet_pton(AF_INET6, h, &a6) == 1;
+	free(before);
+	return r;
+}
+
 /* One hosts = item: HOST[:PORT], [IPV6]:PORT, [IPV6] or a bare IPv6
  * address (two colons or more; no port then).  *host is the host in one
  * spelling per host, so that a host given twice is seen (set_host_list())
@@ -938,6 +962,15 @@ static int parse_host(struct parser *p, char *tok, char **host,
 				     tok, colon + 1);
 			return -1;
 		}
+	}
+	if (h == tok && v6_port_ambiguous(h)) {
+		const char *last = strrchr(h, ':');
+
+		perr(p, p->line, "hosts: '%s': an IPv6 address, or %.*s with "
+		     "port %s? give [%s] for the address, [%.*s]:%s for the "
+		     "port", h, (int)(last - h), h, last + 1, h,
+		     (int)(last - h), h, last + 1);
+		return -1;
 	}
 	if (strchr(h, ':') ? inet_pton(AF_INET6, h, &a6) != 1 :
 	    (h != tok || !host_name_ok(h))) {

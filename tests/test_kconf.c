@@ -1022,6 +1022,30 @@ static void test_hosts(void **state)
 		     "bad.conf:4: hosts: '[fd00::2': expected [IPV6-ADDRESS] or [IPV6-ADDRESS]:PORT");
 	expect_error(GLOBAL_OK FILE_T "hosts = [fd00::2]x\n" VARIANT_OK,
 		     "expected [IPV6-ADDRESS] or [IPV6-ADDRESS]:PORT");
+	/* an address that reads as ADDRESS:PORT too: which is meant is
+	 * asked, not guessed (a break-it trial: fd00::2:8765 was the
+	 * address, port 8765 lost) */
+	expect_error(GLOBAL_OK FILE_T "hosts = fd00::2:8765\n" VARIANT_OK,
+		     "bad.conf:4: hosts: 'fd00::2:8765': an IPv6 address, or "
+		     "fd00::2 with port 8765? give [fd00::2:8765] for the "
+		     "address, [fd00::2]:8765 for the port");
+	expect_error(GLOBAL_OK FILE_T "hosts = 2001:db8::1:1\n" VARIANT_OK,
+		     "bad.conf:4: hosts: '2001:db8::1:1': an IPv6 address, or "
+		     "2001:db8::1 with port 1?");
+	{
+		static const char *const v6b[] = { "fd00::2:8765",
+						   "2001:db8::1:1", "fd00::1:a",
+						   "2001:db8::1" };
+		static const unsigned v6b_ports[] = { 8765, 9000, 8765,
+						      8765 };
+
+		/* bracketed, or a last group no port (hex, or a prefix
+		 * no address): read */
+		check_hosts("[fd00::2:8765] [2001:db8::1:1]:9000 fd00::1:a "
+			    "2001:db8:0:0:0:0:0:1", 4, v6b, v6b_ports,
+			    "[fd00::2:8765]:8765",
+			    "--client=ip6:fd00::2:8765,8765");
+	}
 	expect_error(GLOBAL_OK FILE_T "hosts = fd00::zz\n" VARIANT_OK,
 		     "bad.conf:4: hosts: 'fd00::zz' is not a host name, IPv4 or IPv6 address");
 	expect_error(GLOBAL_OK FILE_T "hosts = [load1]:8765\n" VARIANT_OK,
