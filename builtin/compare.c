@@ -416,6 +416,18 @@ static const char *map_of(const struct results_map *map, json_t *base,
 	return "?";
 }
 
+/* 1 when id is the base of a pair of w with another configuration */
+static int is_base(const struct wanted *w, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < w->n; i++)
+		if (!strcmp(w->v[i].baseline, id) &&
+		    strcmp(w->v[i].configuration, id))
+			return 1;
+	return 0;
+}
+
 /* The pairs to compare, labelled in merged.  A configuration with
  * itself (one campaign, one configuration) beside comparisons of other
  * configurations is left out, said once (kbench compare A:X A, or a
@@ -464,10 +476,25 @@ static int build_pairs(struct pairs *p, json_t *merged, struct side *b,
 		pr = &w.v[i];
 		if (nself < w.n && one &&
 		    !strcmp(pr->baseline, pr->configuration)) {
-			kb_warn("%s:%s: compared with itself, left out (kbench "
-				"compare %s %s compares each configuration "
-				"with itself)", n->dir, pr->configuration,
-				n->dir, n->dir);
+			/* a --map of compare A A: the configurations it
+			 * does not name have no other to go against (a
+			 * break-it trial: "compares each configuration with
+			 * itself" read as if they had been compared) */
+			if (map->n && !b->config && !n->config &&
+			    is_base(&w, pr->configuration))
+				;	/* in the table as another's (base) */
+			else if (map->n && !b->config && !n->config)
+				kb_warn("%s:%s: compared with itself, left out: "
+					"no --map pairs it with another "
+					"configuration of %s (give --map "
+					"%s=OLD to compare it)", n->dir,
+					pr->configuration, n->dir,
+					pr->configuration);
+			else
+				kb_warn("%s:%s: compared with itself, left out "
+					"(kbench compare %s %s compares each "
+					"configuration with itself)", n->dir,
+					pr->configuration, n->dir, n->dir);
 			continue;
 		}
 		add_pair(p, merged, b, pr->baseline, n, pr->configuration);

@@ -1213,8 +1213,11 @@ static void test_compare_self_left_out(void **state)
 	says(out, (const char *const[]){ "this compares the campaign "
 		DEMO " with itself: the configurations --map pairs with "
 		"others of it", ":running,NM=1 vs " DEMO ":running,NM=0 (base)",
-		DEMO ":running,NM=2: compared with itself, left out", NULL },
-		(const char *const[]){ "(again)", NULL });
+		DEMO ":running,NM=2: compared with itself, left out: no --map "
+		"pairs it with another configuration of " DEMO " (give --map "
+		"running,NM=2=OLD to compare it)", NULL },
+		(const char *const[]){ "(again)", "compares each configuration "
+		"with itself)", ":running,NM=0: compared with itself", NULL });
 	free(out);
 }
 
