@@ -873,8 +873,10 @@ int results_map_check(const struct results_map *m, json_t *const *newer,
 		else
 			map_say_wrong(m->v[i], newer, newer_names, nnewer,
 				      base, base_name);
+		/* each campaign's once: compare A A listed A's twice */
 		for (k = 0; k < nnewer; k++)
-			list_configs(newer_names[k], newer[k]);
+			if (strcmp(newer_names[k], base_name))
+				list_configs(newer_names[k], newer[k]);
 		list_configs(base_name, base);
 		return -EINVAL;
 	}

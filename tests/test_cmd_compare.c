@@ -1204,6 +1204,15 @@ static void test_compare_self_left_out(void **state)
 		NULL }, (const char *const[]){ "left out", NULL });
 	free(out);
 
+	/* a --map that names nothing of compare A A: A's configurations
+	 * listed once (they were twice) */
+	rc = compare(&out, "--map=running,NM=1=nosuch", DEMO, DEMO, NULL);
+	assert_int_equal(rc, 2);
+	q = strstr(out, DEMO " has: running,NM=0 running,NM=1 running,NM=2");
+	if (!q || strstr(q + 1, DEMO " has:"))
+		fail_msg("the configurations not listed once:\n%s", out);
+	free(out);
+
 	/* --map of compare A A: still said to be the campaign with itself
 	 * (the line was lost), the unmapped NM=0 and NM=2 left out */
 	rc = compare(&out, "--map=running,NM=1=running,NM=0", DEMO, DEMO,
