@@ -785,6 +785,34 @@ static char *lock_key(const struct kb_target *t, const struct stat *st)
 	return kb_xasprintf("blk-%u:%u", major(disk), minor(disk));
 }
 
+void target_lock_sweep(const char *ldir)
+{
+	DIR *d = opendir(ldir);
+	struct dirent *e;
+	struct stat st, now;
+	int fd;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		fd = openat(dirfd(d), e->d_name, O_RDWR | O_NOFOLLOW |
+			    O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		/* free: its holder is dead (flock(2) goes with it); the
+		 * name still this file (not one a holder made anew) */
+		if (!fstat(fd, &st) && S_ISREG(st.st_mode) &&
+		    !flock(fd, LOCK_EX | LOCK_NB) &&
+		    !fstatat(dirfd(d), e->d_name, &now, AT_SYMLINK_NOFOLLOW) &&
+		    now.st_ino == st.st_ino && now.st_dev == st.st_dev)
+			unlinkat(dirfd(d), e->d_name, 0);
+		close(fd);
+	}
+	closedir(d);
+}
+
 /* Lock the opened target machine-wide (target.h, target_open()); a
  * break-it trial ran two campaigns on one device that way, each
  * measuring the other.  0 (also when the lock cannot be taken: said)
@@ -794,7 +822,7 @@ static int target_lock(struct kb_target *t, const char *dir)
 	struct stat st;
 	char *ldir, *lp, *key, held[512], *abs;
 	ssize_t n;
-	int fd, ret = 0, tries = 0;
+	int fd, ret = 0, tries = 0, busy = 0;
 
 	if (stat(t->path, &st) < 0) {
 		kb_error("cannot stat the target %s: %s", t->path,
@@ -808,6 +836,8 @@ static int target_lock(struct kb_target *t, const char *dir)
 	/* a lock that cannot be taken only loses that refusal: said, and
 	 * the campaign goes on (the tunables' record, which a crash needs,
 	 * is checked on its own) */
+	if (!kb_mkdir_p(ldir))
+		target_lock_sweep(ldir);
 again:
 	fd = kb_mkdir_p(ldir) ? -1 :
 		open(lp, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -824,6 +854,13 @@ again:
 				t->path);
 			close(fd);
 			goto out;
+		}
+		/* a sweep of another kbench (target_lock_sweep()) holds
+		 * a free file for an instant: asked again before refused */
+		if (++busy < 5) {
+			close(fd);
+			usleep(20000);
+			goto again;
 		}
 		ret = -EBUSY;
 		n = pread(fd, held, sizeof(held) - 1, 0);

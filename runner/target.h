@@ -44,6 +44,17 @@ struct kb_target {
 int target_open(const struct kb_config *cfg, const char *dir,
 		struct kb_target *t);
 
+/* Remove the lock files in ldir ($KBENCH_RUN_DIR/targets) that no
+ * process holds: those a killed kbench left (target_close() removes a
+ * campaign's own as it ends).  Harmless while there, as the lock went
+ * with the process, but a loop: target's key (its backing file's device
+ * and inode) is new each campaign, so they piled up until the next boot
+ * emptied /run.  A held one, a link and anything not a regular file are
+ * left; a holder that opened a file before it is removed here locks a
+ * removed file, which target_open() sees and opens anew.  target_open()
+ * calls it before it locks; errors are ignored (the next one tries). */
+void target_lock_sweep(const char *ldir);
+
 /* Write data over the holes of the file fd (path: for messages) up to
  * size_bytes, then fdatasync it: a loop: target's backing file and a new
  * file: target, so that reads do I/O (a read of a hole does none: what a

@@ -299,7 +299,8 @@ check "no target lock files left in \$KBENCH_RUN_DIR/targets ($(ls "$KBENCH_RUN_
 # a new diskseq but keeps nomerges 2 for whoever attaches it next (a
 # break-it trial: the record was taken for another device's and dropped,
 # and the next campaign on the device recorded 2 as the original;
-# after the lock files' check: a killed campaign leaves its own)
+# after the lock files' check: a killed campaign leaves its own, until
+# the next campaign's sweep)
 # k9_loop DIR CONF: a loop: campaign killed with -9 once its loop device
 # has nomerges 2 and fio runs on it, the device detached by the kernel;
 # its name in lbdev ("" when that did not happen)
@@ -329,6 +330,12 @@ left=$(cat /sys/block/${lbdev:-none}/queue/nomerges 2>/dev/null)
 rc=$?
 check "a loop: campaign killed with -9, its loop device ($lbdev) detached with nomerges 2 ($left): the next campaign (got $rc) restores 0 there, said" \
 	"[ -n '$lbdev' ] && [ '$left' = 2 ] && [ $rc -eq 0 ] && [ \"\$(cat /sys/block/$lbdev/queue/nomerges)\" = 0 ] && grep -q \"campaign $tmp/c6l (kbench pid $pid, no longer running) left /sys/.*/$lbdev/queue/nomerges changed; restoring its original value '0'\" $tmp/run9l.err && ! grep -q 'its device is gone' $tmp/run9l.err"
+# the killed campaign's lock file (its backing file's key, which no later
+# campaign has) removed by the next one's sweep (target_lock_sweep()),
+# which removes its own as it ends: none left (a break-it trial: one a
+# kill -9 piled up until the next boot)
+check "the killed loop: campaign's target lock removed by the next campaign ($(ls "$KBENCH_RUN_DIR/targets" 2>/dev/null | tr '\n' ' '))" \
+	"[ -z \"\$(ls '$KBENCH_RUN_DIR/targets' 2>/dev/null)\" ]"
 k9_loop "$tmp/c6m" "$tmp/k9l.conf"
 left=$(cat /sys/block/${lbdev:-none}/queue/nomerges 2>/dev/null)
 int_when 'restored .*/queue/nomerges = 0' "$tmp/run9m.err" run -o "$tmp/c6m"
