@@ -1363,6 +1363,9 @@ int campaign_open_shard(struct kb_campaign *c, const char *dir,
 	ret = plan_build(&c->cfg, &c->plan);
 	if (!ret && c->shard_n)
 		ret = plan_shard(&c->cfg, &c->plan, c->shard_k, c->shard_n);
+	/* before campaign.json and the load hosts' probes */
+	if (!ret && c->cfg.nhosts)
+		ret = target_hosts_distinct(&c->cfg);
 	if (ret)
 		goto out;
 	if (!c->resumed && kb_driver_dry_run) {

@@ -5,6 +5,7 @@
 #include "lib/file.h"
 #include "lib/proc.h"
 
+#include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +13,8 @@
 #include <limits.h>
 #include <linux/fs.h>
 #include <linux/loop.h>
+#include <netdb.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -905,6 +908,75 @@ again:
 out:
 	free(lp);
 	free(ldir);
+	return ret;
+}
+
+/* The address fio's client connects to for a load host, into buf: an
+ * IPv6 address as it is (kconf wrote it as inet_ntop() does), else the
+ * first IPv4 address of the name (fio's client.c: inet_pton(), else
+ * gethostbyname()'s first).  0, or -1 when it does not resolve (fio's
+ * probe says so). */
+static int host_addr(const char *host, char buf[INET6_ADDRSTRLEN])
+{
+	struct addrinfo hints = { .ai_family = AF_INET,
+				  .ai_socktype = SOCK_STREAM }, *ai = NULL;
+	int ok;
+
+	if (strchr(host, ':')) {
+		snprintf(buf, INET6_ADDRSTRLEN, "%s", host);
+		return 0;
+	}
+	if (getaddrinfo(host, NULL, &hints, &ai) || !ai)
+		return -1;
+	ok = inet_ntop(AF_INET, &((struct sockaddr_in *)ai->ai_addr)->sin_addr,
+		       buf, INET6_ADDRSTRLEN) != NULL;
+	freeaddrinfo(ai);
+	return ok ? 0 : -1;
+}
+
+/* one list of hosts (what one run's fio is a client of): -EINVAL (said)
+ * when two of it are one server */
+static int hosts_distinct(char *const *hosts, const unsigned *ports,
+			  size_t n, const char *what)
+{
+	char (*addr)[INET6_ADDRSTRLEN] = kb_xcalloc(n + 1, sizeof(*addr));
+	size_t i, j;
+	int ret = 0;
+
+	for (i = 0; i < n; i++)
+		if (host_addr(hosts[i], addr[i]))
+			addr[i][0] = '\0';
+	for (i = 0; i < n && !ret; i++)
+		for (j = i + 1; j < n && !ret; j++)
+			if (addr[i][0] && ports[i] == ports[j] &&
+			    !strcmp(addr[i], addr[j])) {
+				kb_error("%s: '%s' and '%s' are one fio server "
+					 "(%s, port %u): each run would be "
+					 "sent to it twice, its results summed "
+					 "as two hosts'; give it once", what,
+					 hosts[i], hosts[j], addr[i], ports[i]);
+				ret = -EINVAL;
+			}
+	free(addr);
+	return ret;
+}
+
+int target_hosts_distinct(const struct kb_config *cfg)
+{
+	char *what;
+	size_t j;
+	int ret = hosts_distinct(cfg->hosts, cfg->host_ports, cfg->nhosts,
+				 "hosts");
+
+	for (j = 0; !ret && j < cfg->njob_hosts; j++) {
+		what = kb_xasprintf("[job %s] hosts (line %d)",
+				    cfg->job_hosts[j].job,
+				    cfg->job_hosts[j].hosts_line);
+		ret = hosts_distinct(cfg->job_hosts[j].hosts,
+				     cfg->job_hosts[j].host_ports,
+				     cfg->job_hosts[j].nhosts, what);
+		free(what);
+	}
 	return ret;
 }
 

@@ -44,6 +44,16 @@ struct kb_target {
 int target_open(const struct kb_config *cfg, const char *dir,
 		struct kb_target *t);
 
+/* hosts = (kernels.conf, [global]'s and each [job NAME]'s): -EINVAL
+ * (said, naming both and the address) when two of one list are one fio
+ * server, the same port at the same address (localhost and 127.0.0.1:
+ * kconf sees two hosts, fio would run each job twice on one server and
+ * the results be summed as two hosts'); 0 otherwise.  A name is
+ * resolved as fio's client does (its first IPv4 address); one that
+ * does not resolve is left to fio's probe.  A campaign's start and
+ * resume call it (runner/campaign.h), before the probes. */
+int target_hosts_distinct(const struct kb_config *cfg);
+
 /* Remove the lock files in ldir ($KBENCH_RUN_DIR/targets) that no
  * process holds: those a killed kbench left (target_close() removes a
  * campaign's own as it ends).  Harmless while there, as the lock went
