@@ -18,6 +18,28 @@
 #include <unistd.h>
 
 volatile int kb_spawn_forward_signal;
+
+void kb_stop_signals(sigset_t *set)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1,
+		SIGUSR2, SIGALRM, SIGPIPE, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF,
+		SIGIO,
+#ifdef SIGPWR
+		SIGPWR,
+#endif
+#ifdef SIGSTKFLT
+		SIGSTKFLT,
+#endif
+	};
+	size_t i;
+	int s;
+
+	sigemptyset(set);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(set, sigs[i]);
+	for (s = SIGRTMIN; s <= SIGRTMAX; s++)
+		sigaddset(set, s);
+}
 volatile sig_atomic_t kb_continued;
 
 double kb_mono_s(void)
@@ -635,11 +657,7 @@ int kb_spawn_wait(struct kb_child *c, struct kb_spawn_result *res)
 			 * flag until ppoll unblocks them atomically, so one
 			 * that arrives in between still interrupts the wait
 			 * (EINTR) and is forwarded at the top of the loop */
-			sigemptyset(&block);
-			sigaddset(&block, SIGINT);
-			sigaddset(&block, SIGTERM);
-			sigaddset(&block, SIGHUP);
-			sigaddset(&block, SIGPIPE);
+			kb_stop_signals(&block);
 			sigprocmask(SIG_BLOCK, &block, &old);
 			if (!(kb_spawn_forward_signal && !termsent))
 				ppoll(&p, 1, tsp, &old);

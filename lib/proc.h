@@ -137,6 +137,14 @@ int kb_capture_all(char *const *const argvs[], size_t n, unsigned timeout_s,
  * running kill_after_s (0: 10 s) later gets SIGKILL. */
 extern volatile int kb_spawn_forward_signal;
 
+/* *set = kbench run's stop signals: every signal whose default action
+ * ends the process and that a handler can catch (INT, TERM, HUP, QUIT,
+ * USR1/2, ALRM, PIPE, XCPU, XFSZ, VTALRM, PROF, IO, PWR, STKFLT and the
+ * real-time signals SIGRTMIN..SIGRTMAX), not those of a fault (SEGV,
+ * BUS, ILL, FPE, TRAP, SYS, ABRT).  kbench run stops on each after
+ * restoring its tunables; kb_spawn() blocks them around its wait. */
+void kb_stop_signals(sigset_t *set);
+
 /* Counted (from kbench run's SIGCONT handler) each time kbench went on
  * after a stop (Ctrl-Z's SIGTSTP, or a SIGSTOP, which no handler sees):
  * a run during which it changed had its snapshots taken late, fio going

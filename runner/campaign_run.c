@@ -6,8 +6,9 @@
  * (runner/drivers.h: a vm boot, a kexec); record it in state.json; push
  * it when kernels.conf says push =; add rounds while iterations = auto
  * asks (runner/adaptive.h); then write the reports
- * (runner/campaign_reports.h).  SIGINT/SIGTERM (HUP, QUIT, USR1/2, ALRM
- * and PIPE too) stop after the current run (fio is told to stop and
+ * (runner/campaign_reports.h).  SIGINT/SIGTERM (and every other signal
+ * whose default ends the process: lib/proc.h kb_stop_signals()) stop
+ * after the current run (fio is told to stop and
  * writes its report; the run is not counted and is redone on resume);
  * every tunable is restored on every exit path.
  */
@@ -140,19 +141,22 @@ int campaign_run(const char *dir, const char *conf, int conf_explicit,
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	/* and the other signals whose default is to end the process
-	 * (kill -USR1 left nomerges set, as kill -9 does) */
-	sigaction(SIGQUIT, &sa, NULL);
-	sigaction(SIGUSR1, &sa, NULL);
-	sigaction(SIGUSR2, &sa, NULL);
-	sigaction(SIGALRM, &sa, NULL);
-	/* `kbench run | tee log` or `| head`: the reader gone (a Ctrl-C
-	 * reaches it too) must not kill kbench before it restores the
-	 * tunables; writes fail with EPIPE from here on */
-	sigaction(SIGPIPE, &sa, NULL);
+	/* and every other signal whose default is to end the process
+	 * (lib/proc.h kb_stop_signals(): kill -USR1 left nomerges set, as
+	 * kill -9 does; so did SIGXCPU of `ulimit -t`, SIGPWR and kill
+	 * -RTMIN, a break-it trial); `kbench run | tee log` or `| head`:
+	 * the reader gone (a Ctrl-C reaches it too) must not kill kbench
+	 * before it restores the tunables (SIGPIPE; writes fail with EPIPE
+	 * from here on) */
+	{
+		sigset_t stops;
+		int s;
+
+		kb_stop_signals(&stops);
+		for (s = 1; s < NSIG; s++)
+			if (sigismember(&stops, s) == 1)
+				sigaction(s, &sa, NULL);
+	}
 	/* Ctrl-Z stops kbench, not fio (its own process group): the run
 	 * it happened in is known by the SIGCONT that goes on after it
 	 * (runner/run_exec.c, parsers/run_dir.c) */

@@ -147,19 +147,26 @@ rc=$?
 sum1=$(find "$c2" -type f -exec sha256sum {} + | sort | sha256sum)
 check "plan -o on the interrupted campaign: exit 0 (got $rc), $partial of 6 done, $((6 - partial)) left with an ETA, each run's state, nothing in DIR changed" \
 	"[ $rc -eq 0 ] && grep -q '6 runs planned: $partial done ($partial ok, 0 failed), $((6 - partial)) left, about ' $tmp/plan-o.out && grep -q 'kbench run -o $c2 resumes it' $tmp/plan-o.out && [ \"\$(grep -c '^ *[0-9]*  ok  ' $tmp/plan-o.out)\" = $partial ] && [ \"\$(grep -c '^ *[0-9]*  to do ' $tmp/plan-o.out)\" = $((6 - partial)) ] && [ '$sum0' = '$sum1' ]"
-# SIGUSR1 (any signal whose default ends the process) stops it as
-# SIGINT does: exit 130, nomerges restored
-if [ $partial -lt 5 ]; then
-	"$KBENCH" run -q -o "$c2" >/dev/null 2>"$tmp/usr1.err" &
+# SIGUSR1 (any signal whose default ends the process and that can be
+# caught) stops it as SIGINT does: exit 130, nomerges restored; so do
+# SIGXCPU (ulimit -t), SIGPWR and a real-time signal (they left nomerges
+# changed, as kill -9 does: a break-it trial).  Each is sent while fio
+# runs with nomerges changed; the run it cut is not counted
+for sig in USR1 XCPU PWR RTMIN+3; do
+	"$KBENCH" run -o "$c2" >/dev/null 2>"$tmp/sig.err" &
 	pid=$!
-	e2e_wait_runs "$c2" $((partial + 1))
-	sleep 0.7
-	kill -USR1 $pid
+	nm_sig=
+	for _ in $(seq 1 300); do
+		pgrep -f "$c2/runs" >/dev/null && nm_sig=$(cat /sys/block/$bdev/queue/nomerges) && break
+		sleep 0.1
+	done
+	sleep 0.3
+	kill -$sig $pid
 	wait $pid
 	rc=$?
-	check "SIGUSR1: exit 130 (got $rc), nomerges restored ($(cat /sys/block/$bdev/queue/nomerges))" \
-		"[ $rc -eq 130 ] && [ \"\$(cat /sys/block/$bdev/queue/nomerges)\" = 0 ] && [ ! -e $c2/tunables.saved.json ]"
-fi
+	check "SIG$sig while fio ran (nomerges $nm_sig): exit 130 (got $rc), nomerges restored ($(cat /sys/block/$bdev/queue/nomerges)), said" \
+		"[ '$nm_sig' != 0 ] && [ $rc -eq 130 ] && [ \"\$(cat /sys/block/$bdev/queue/nomerges)\" = 0 ] && [ ! -e $c2/tunables.saved.json ] && grep -q 'interrupted by signal [0-9]*: ' $tmp/sig.err"
+done
 "$KBENCH" plan -o "$tmp" >/dev/null 2>"$tmp/plan-o2.err"
 rc=$?
 check "plan -o on a directory that is no campaign: exit 1 (got $rc), said" \
