@@ -1,4 +1,5 @@
 #include "runner/campaign.h"
+#include "runner/retry.h"
 #include "runner/calibrate.h"
 #include "results/validate.h"
 #include "results/records.h"
@@ -1376,6 +1377,24 @@ int campaign_open_shard(struct kb_campaign *c, const char *dir,
 		ret = create(c, conf_path);
 		if (ret)
 			goto out;
+	}
+	if (c->resumed && !kb_driver_dry_run && kb_exists(statepath)) {
+		/* a kbench stopped between a supersede's renames and the
+		 * state's save: finished first (runner/retry.h), or the
+		 * validation below took the renamed runs for deleted ones
+		 * and ran them alone, their copies unlisted (a break-it
+		 * trial); a state.json that does not load is rebuilt below,
+		 * its superseded copies with it */
+		char *why = NULL;
+
+		if (!results_state_load_why(statepath, &c->state, &why))
+			ret = retry_resume_superseding(c);
+		free(why);
+		results_state_free(&c->state);
+		results_state_init(&c->state);
+		if (ret < 0)
+			goto out;
+		ret = 0;
 	}
 	if (c->resumed) {
 		/* one validation of the campaign files (results/validate.h);

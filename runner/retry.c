@@ -46,6 +46,126 @@ static char *superseded_name(const char *from, unsigned first,
 	return to;
 }
 
+/* retry_disturbed's unit of plan run r: "ITERATION", or with order =
+ * block "CFG/JOB/NNN" (malloc'd) */
+static char *unit_key(const struct kb_campaign *c, const struct kb_run *r)
+{
+	return c->cfg.order == KB_ORDER_BLOCK ?
+	       kb_xasprintf("%s/%s/%03u", c->plan.configs[r->config].id,
+			    c->cfg.jobs[r->job], r->iteration) :
+	       kb_xasprintf("%u", r->iteration);
+}
+
+/* The copy of run key that a supersede renamed but that no record of
+ * the state names (kbench stopped between the renames and the state's
+ * save): "runs/KEY.superseded-K" (malloc'd, relative to the campaign),
+ * the largest such K in *k; NULL when there is none. */
+static char *unrecorded_copy(const struct kb_campaign *c, const char *key,
+			     unsigned *k)
+{
+	char *best = NULL;
+	unsigned i;
+	size_t j;
+
+	for (i = 1; i <= 1000; i++) {
+		char *rel = kb_xasprintf("%s/%s.superseded-%u", KB_RUNS_DIR,
+					 key, i);
+		char *abs = kb_path_join(c->dir, rel);
+		int named = 0;
+
+		for (j = 0; j < c->state.nsuperseded && !named; j++)
+			named = !strcmp(c->state.superseded[j].dir, rel);
+		if (kb_exists(abs) && !named) {
+			free(best);
+			best = rel;
+			rel = NULL;
+			*k = i;
+		}
+		free(rel);
+		free(abs);
+	}
+	return best;
+}
+
+int retry_resume_superseding(struct kb_campaign *c)
+{
+	size_t i, j, n = 0;
+	int ret = 0;
+
+	for (i = 0; i < c->plan.nruns && !ret; i++) {
+		const struct kb_run *r = &c->plan.runs[i];
+		const struct kb_run_record *st = campaign_run_state(c, r->key);
+		char *from, *rel, *unit, *why;
+		unsigned k = 0, attempt;
+
+		if (!st)
+			continue;
+		from = kb_run_dir(c->dir, r->key);
+		rel = kb_exists(from) ? NULL : unrecorded_copy(c, r->key, &k);
+		free(from);
+		if (!rel)
+			continue;
+		if (!strcmp(st->status, "failed")) {
+			/* --retry-failed's: the run alone */
+			why = kb_xasprintf("failed: %s", st->reason ?
+					   st->reason : "(no reason recorded)");
+			results_state_add_superseded(&c->state, r->key, rel,
+						     k, why);
+			results_state_del_run(&c->state, r->key);
+			free(why);
+			free(rel);
+			n++;
+			continue;
+		}
+		free(rel);
+		/* retry_disturbed's: its whole unit, as one more attempt */
+		unit = unit_key(c, r);
+		attempt = results_state_retries(&c->state, unit) + 1;
+		results_state_set_retries(&c->state, unit, attempt);
+		free(unit);
+		for (j = 0; j < c->plan.nruns && !ret; j++) {
+			const char *key = c->plan.runs[j].key;
+			char *to;
+
+			if (!same_unit(&c->cfg, &c->plan.runs[j], r) ||
+			    !campaign_run_state(c, key))
+				continue;
+			from = kb_run_dir(c->dir, key);
+			to = NULL;
+			if (!kb_exists(from)) {
+				rel = unrecorded_copy(c, key, &k);
+				to = rel ? kb_path_join(c->dir, rel) : NULL;
+				free(rel);
+			}
+			if (!to)
+				to = superseded_name(from, attempt, NULL);
+			if (kb_exists(from) && rename(from, to)) {
+				ret = -errno;
+				kb_error("cannot keep the superseded run %s as "
+					 "%s: %s", from, to, strerror(errno));
+			} else {
+				results_state_add_superseded(&c->state, key,
+					to + strlen(c->dir) + 1, attempt,
+					"its round had a disturbed run (kbench "
+					"stopped before state.json said which)");
+				results_state_del_run(&c->state, key);
+				n++;
+			}
+			free(from);
+			free(to);
+		}
+	}
+	if (ret)
+		return ret;
+	if (!n)
+		return 0;
+	kb_warn("%s: kbench stopped while it set %zu run(s) aside to run "
+		"them again (runs/KEY.superseded-K, not yet in state.json): "
+		"recorded now, and run again", c->dir, n);
+	ret = campaign_save_state(c);
+	return ret ? ret : (int)n;
+}
+
 int retry_disturbed_round(struct kb_campaign *c, size_t i)
 {
 	const struct kb_run *r = &c->plan.runs[i];
@@ -70,9 +190,7 @@ int retry_disturbed_round(struct kb_campaign *c, size_t i)
 		if (same_unit(cfg, &c->plan.runs[j], r) &&
 		    !campaign_run_state(c, c->plan.runs[j].key))
 			return 0;
-	/* "ITERATION", or with order = block "CFG/JOB/NNN" */
-	ukey = block ? kb_xasprintf("%s/%s/%03u", cfg_id, job, r->iteration) :
-		       kb_xasprintf("%u", r->iteration);
+	ukey = unit_key(c, r);
 	attempt = results_state_retries(&c->state, ukey);
 	if (attempt >= cfg->retry_disturbed) {
 		free(ukey);

@@ -51,6 +51,20 @@ int retry_disturbed_round(struct kb_campaign *c, size_t i);
  * runs again.  The state is saved.  The number kept aside, or -errno. */
 int retry_failed_supersede(struct kb_campaign *c);
 
+/* A resumed campaign: the runs a kbench killed between the renames of
+ * retry_disturbed_round() or retry_failed_supersede() and the state's
+ * save left recorded done while their directory is runs/KEY.superseded-K
+ * (named by no record) are superseded now as that stop would have: a
+ * failed run alone ("failed: REASON"), an ok run with the rest of its
+ * unit (renamed now, one more attempt counted).  Without it a resume
+ * took such a run for a deleted one and ran it alone (the rest of its
+ * round kept, its copy unlisted, the attempt not counted), and
+ * --retry-failed recorded a copy that is not there.  campaign_open()
+ * calls it on a resume, before the campaign's validation.  Said (a
+ * warning) and the state saved when anything changed.  The number of
+ * runs superseded, or -errno. */
+int retry_resume_superseding(struct kb_campaign *c);
+
 /* Before the runs retry_disturbed_round() returned are done again: wait
  * for a quiet 1-s window, at most retry_quiet_wait seconds (0: return at
  * once; --dry-run too), with the limits that judged the runs

@@ -56,26 +56,48 @@ static void record(struct kb_campaign *c, size_t i, double psi_pct)
  * rounds, in order `order`: run it through, iteration 2's run of b (and
  * the warm-ups) disturbed; return in *sup the keys superseded (sorted, space
  * separated) and check the retries stop after one attempt. */
+/* The campaign of configurations a and b, one job, warm-up 1 and 3
+ * timed rounds, in order `order`, opened in a new directory tmpl/c
+ * (tmpl: a mkdtemp() template, filled in); *conf its kernels.conf. */
+static char *open_campaign(char *tmpl, const char *order,
+			   struct kb_campaign *c, char **conf)
+{
+	char cwd[4096], *dir, *text;
+
+	assert_non_null(mkdtemp(tmpl));
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	dir = kb_path_join(tmpl, "c");
+	*conf = kb_path_join(tmpl, "k.conf");
+	text = kb_xasprintf("[global]\njobs = randread-4k\nwarmup = 1\n"
+		"iterations = 3\norder = %s\nseed = 7\nretry_disturbed = 1\n"
+		"target = file:%s/t\nprofiles = %s/profiles\n"
+		"[a]\nmethod = local\n[b]\nmethod = local\n", order, tmpl, cwd);
+	assert_int_equal(kb_write_atomic(*conf, text, strlen(text)), 0);
+	free(text);
+	assert_int_equal(campaign_open(c, dir, *conf, 1), 0);
+	assert_int_equal(c->plan.nruns, 8);
+	return dir;
+}
+
+/* rm -rf tmpl */
+static void remove_tree(const char *tmpl)
+{
+	char *cmd = kb_xasprintf("rm -rf '%s'", tmpl);
+
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+}
+
 static void campaign(const char *order, char **sup, char **retries)
 {
-	char tmpl[] = "/tmp/kbench-test-retry.XXXXXX", cwd[4096];
-	char *dir, *conf, *text, *cmd, *spath;
+	char tmpl[] = "/tmp/kbench-test-retry.XXXXXX";
+	char *dir, *conf, *spath;
 	struct kb_campaign c;
 	size_t i, nsup = 0, pass;
 	json_t *st, *s, *e;
 	int n;
 
-	assert_non_null(mkdtemp(tmpl));
-	assert_non_null(getcwd(cwd, sizeof(cwd)));
-	dir = kb_path_join(tmpl, "c");
-	conf = kb_path_join(tmpl, "k.conf");
-	text = kb_xasprintf("[global]\njobs = randread-4k\nwarmup = 1\n"
-		"iterations = 3\norder = %s\nseed = 7\nretry_disturbed = 1\n"
-		"target = file:%s/t\nprofiles = %s/profiles\n"
-		"[a]\nmethod = local\n[b]\nmethod = local\n", order, tmpl, cwd);
-	assert_int_equal(kb_write_atomic(conf, text, strlen(text)), 0);
-	assert_int_equal(campaign_open(&c, dir, conf, 1), 0);
-	assert_int_equal(c.plan.nruns, 8);
+	dir = open_campaign(tmpl, order, &c, &conf);
 
 	/* twice through the plan, as the run loop does after a retry: the
 	 * second pass redoes the superseded runs, disturbed again */
@@ -126,10 +148,7 @@ static void campaign(const char *order, char **sup, char **retries)
 	for (i = 0; i < c.plan.nruns; i++)
 		assert_non_null(campaign_run_state(&c, c.plan.runs[i].key));
 	campaign_close(&c);
-	cmd = kb_xasprintf("rm -rf '%s'", tmpl);
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
-	free(text);
+	remove_tree(tmpl);
 	free(conf);
 	free(dir);
 }
@@ -183,7 +202,7 @@ static void test_block(void **state)
 static void test_record_unsaved(void **state)
 {
 	char tmpl[] = "/tmp/kbench-test-retry.XXXXXX", cwd[4096];
-	char *dir, *conf, *text, *spath, *cmd, *blocker;
+	char *dir, *conf, *text, *spath, *blocker;
 	const struct kb_run_record *rec;
 	struct kb_campaign c;
 	size_t nfailed = 0;
@@ -218,12 +237,90 @@ static void test_record_unsaved(void **state)
 	assert_non_null(rec->finished);
 
 	campaign_close(&c);
-	cmd = kb_xasprintf("rm -rf '%s'", tmpl);
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
+	remove_tree(tmpl);
 	free(blocker);
 	free(spath);
 	free(text);
+	free(conf);
+	free(dir);
+}
+
+/* A kbench stopped between a supersede's renames and the state's save:
+ * retry_resume_superseding() finishes it as the campaign is opened
+ * again (a break-it trial: the resume ran the renamed run alone as a
+ * deleted one, its copy unlisted, and --retry-failed recorded a
+ * ".superseded-2" that was not there).  The quiet interleaved campaign,
+ * then round 2's first run renamed as retry_disturbed_round() does, its
+ * state untouched: both runs of the round are superseded (the second
+ * renamed now), attempt 1, and run again; then a failed run renamed as
+ * --retry-failed does: superseded alone with its reason. */
+static void test_resume_superseding(void **state)
+{
+	char tmpl[] = "/tmp/kbench-test-retry.XXXXXX";
+	char *dir, *conf, *from, *to, *k1 = NULL, *k2 = NULL;
+	struct kb_campaign c;
+	size_t i, nf = 0;
+
+	(void)state;
+	dir = open_campaign(tmpl, "interleave", &c, &conf);
+	for (i = 0; i < c.plan.nruns; i++)
+		record(&c, i, 5.0);
+	assert_int_equal(retry_resume_superseding(&c), 0);	/* consistent */
+	for (i = 0; i < c.plan.nruns; i++) {
+		if (c.plan.runs[i].iteration != 2)
+			continue;
+		if (!k1)	/* copies: the plan goes with campaign_close() */
+			k1 = kb_xstrdup(c.plan.runs[i].key);
+		else
+			k2 = kb_xstrdup(c.plan.runs[i].key);
+	}
+	assert_non_null(k2);
+	from = kb_run_dir(dir, k1);
+	to = kb_xasprintf("%s.superseded-1", from);
+	assert_int_equal(rename(from, to), 0);
+	free(from);
+	free(to);
+	/* resumed: finished as the campaign opens, before its validation
+	 * takes the renamed run for a deleted one to run alone */
+	campaign_close(&c);
+	assert_int_equal(campaign_open(&c, dir, conf, 1), 0);
+	assert_null(campaign_run_state(&c, k1));
+	assert_null(campaign_run_state(&c, k2));
+	assert_int_equal(c.state.nsuperseded, 2);
+	for (i = 0; i < 2; i++) {
+		char *d = kb_path_join(dir, c.state.superseded[i].dir);
+
+		assert_true(kb_exists(d));
+		assert_int_equal(c.state.superseded[i].attempt, 1);
+		free(d);
+	}
+	from = kb_run_dir(dir, k2);
+	assert_false(kb_exists(from));	/* renamed now */
+	free(from);
+	assert_int_equal(results_state_retries(&c.state, "2"), 1);
+
+	/* a failed run (a warm-up) renamed by --retry-failed */
+	free(k1);
+	k1 = kb_xstrdup(c.plan.runs[0].key);
+	assert_int_equal(campaign_record_result(&c, k1, "failed", "boom",
+						&nf), 0);
+	from = kb_run_dir(dir, k1);
+	to = kb_xasprintf("%s.superseded-1", from);
+	assert_int_equal(rename(from, to), 0);
+	campaign_close(&c);
+	assert_int_equal(campaign_open(&c, dir, conf, 1), 0);
+	assert_null(campaign_run_state(&c, k1));
+	assert_int_equal(c.state.nsuperseded, 3);
+	assert_string_equal(c.state.superseded[2].reason, "failed: boom");
+	assert_string_equal(c.state.superseded[2].dir, to + strlen(dir) + 1);
+	assert_int_equal(results_state_retries(&c.state, "0"), 0);
+	free(from);
+	free(to);
+	assert_int_equal(retry_resume_superseding(&c), 0);	/* done */
+	campaign_close(&c);
+	free(k1);
+	free(k2);
+	remove_tree(tmpl);
 	free(conf);
 	free(dir);
 }
@@ -235,6 +332,7 @@ int main(void)
 		cmocka_unit_test(test_random),
 		cmocka_unit_test(test_block),
 		cmocka_unit_test(test_record_unsaved),
+		cmocka_unit_test(test_resume_superseding),
 	};
 
 	kb_quiet = 1;
