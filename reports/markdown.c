@@ -48,6 +48,63 @@ static void md_code(FILE *out, char *s)
 	free(s);
 }
 
+/* The longest run of backticks in s. */
+static size_t md_ticks(const char *s)
+{
+	size_t n, most = 0;
+
+	for (; *s; s++) {
+		for (n = 0; s[n] == '`'; n++)
+			;
+		if (n > most)
+			most = n;
+		s += n ? n - 1 : 0;
+	}
+	return most;
+}
+
+/* s as an inline code span (CommonMark): fenced by one backtick more
+ * than its longest run of them, with a blank inside where s begins or
+ * ends with one; control characters as '?' (a tunable value `id` in
+ * `running,NM=`id`` ended the span early). */
+static void md_code_span(FILE *out, const char *s)
+{
+	char *c = kb_xstr_shown(s, "");
+	size_t k, n = md_ticks(c) + 1;
+	int pad = *c == '`' || (*c && c[strlen(c) - 1] == '`');
+
+	for (k = 0; k < n; k++)
+		fputc('`', out);
+	fputs(pad ? " " : "", out);
+	fputs(c, out);
+	fputs(pad ? " " : "", out);
+	for (k = 0; k < n; k++)
+		fputc('`', out);
+	free(c);
+}
+
+/* text (freed) as a fenced code block of language lang, its last line
+ * ended: the fence ``` or, when text holds a run of backticks as long,
+ * one backtick longer (a ``` in a job file closed the block early). */
+static void md_block(FILE *out, const char *lang, char *text)
+{
+	size_t k, n = md_ticks(text) + 1;
+	int end;
+
+	if (n < 3)
+		n = 3;
+	for (k = 0; k < n; k++)
+		fputc('`', out);
+	fprintf(out, "%s\n", lang);
+	end = *text && text[strlen(text) - 1] != '\n';
+	md_code(out, text);	/* frees text */
+	if (end)
+		fputc('\n', out);
+	for (k = 0; k < n; k++)
+		fputc('`', out);
+	fputc('\n', out);
+}
+
 static void md_table(FILE *out, const struct kb_table *t)
 {
 	size_t r, c, i;
@@ -315,8 +372,9 @@ static void md_environment(FILE *out, const struct kb_rcampaign *c)
 static char *md_target_size(const struct kb_rmodel *m, const char *target)
 {
 	unsigned long long n;
-	char *end;
-	size_t i;
+	char *end, *buf;
+	size_t i, len;
+	FILE *f;
 
 	for (i = 0; i < m->nruns; i++)
 		if (m->runs[i].info.target_size_bytes > 0)
@@ -331,8 +389,14 @@ static char *md_target_size(const struct kb_rmodel *m, const char *target)
 					  !strcmp(end, "GiB")))
 			return kb_xasprintf("%llu", n << 30);
 	}
-	if (target && !strncmp(target, "file:", 5))
-		return kb_xasprintf("$(stat -c %%%%s '%s')", target + 5);
+	if (target && !strncmp(target, "file:", 5)) {
+		f = kb_xmemstream(&buf, &len);
+		fputs("$(stat -c %s ", f);
+		kb_sh_word(f, target + 5);
+		fputc(')', f);
+		fclose(f);
+		return buf;
+	}
 	return kb_xstrdup("$(blockdev --getsize64 \"$KBENCH_TARGET\")");
 }
 
@@ -344,8 +408,9 @@ static void md_reproducers(FILE *out, const struct kb_rmodel *m)
 	const struct kb_rconfig *cfg;
 	const struct kb_rtunable *t;
 	const char *target = c->target, *job, *text, *v;
-	char *size = md_target_size(m, target);
-	size_t i, k;
+	char *size = md_target_size(m, target), *buf, *w;
+	size_t i, k, len;
+	FILE *f;
 
 	fputs("\n## Reproduce\n\n", out);
 	fputs("Each run is fio started as below (runner/run_exec.c) with the "
@@ -358,23 +423,29 @@ static void md_reproducers(FILE *out, const struct kb_rmodel *m)
 			continue;
 		fputs("\n### Job ", out);
 		md_put(out, job);
-		fputs("\n\n```sh\n", out);
+		fputs("\n\n", out);
+		f = kb_xmemstream(&buf, &len);
+		fputs("KBENCH_TARGET=", f);
+		if (target && target[0] == '/')
+			kb_sh_word(f, target);
+		else
+			fprintf(f, "<device of %s>", target ? target :
+				"the target");
 		/* runtime_s: whole seconds (campaign.json writes an
 		 * integer) */
-		md_code(out, kb_xasprintf("KBENCH_TARGET=%s%s%s KBENCH_SIZE=%s "
-			"KBENCH_RUNTIME=%lld \\\n  fio --output-format=json+ "
-			"--output=fio.json %s.fio\n```\n", target &&
-			target[0] == '/' ? "" : "<device of ", target ? target
-			: "the target", target && target[0] == '/' ? "" : ">",
-			size, isfinite(c->runtime_s) ?
-			(long long)c->runtime_s : 0LL, job));
+		fprintf(f, " KBENCH_SIZE=%s KBENCH_RUNTIME=%lld \\\n  fio "
+			"--output-format=json+ --output=fio.json ", size,
+			isfinite(c->runtime_s) ? (long long)c->runtime_s : 0LL);
+		w = kb_xasprintf("%s.fio", job);
+		kb_sh_word(f, w);
+		free(w);
+		fputc('\n', f);
+		fclose(f);
+		md_block(out, "sh", buf);
 		text = kb_rcampaign__job_file(c, job);
 		if (text) {
-			fputs("\n```ini\n", out);
-			md_code(out, kb_xstrdup(text));
-			if (*text && text[strlen(text) - 1] != '\n')
-				fputc('\n', out);
-			fputs("```\n", out);
+			fputc('\n', out);
+			md_block(out, "ini", kb_xstrdup(text));
 		} else {
 			fputs("\n(the job file is not in these results: see "
 			      "profiles/", out);
@@ -388,29 +459,39 @@ static void md_reproducers(FILE *out, const struct kb_rmodel *m)
 		cfg = &c->configs[i];
 		if (!cfg->id)
 			continue;
-		md_code(out, kb_xasprintf("\n`%s` (method %s, kernel %s)\n\n"
-			"```sh\n", cfg->id, cfg->method ? cfg->method : "local",
-			cfg->release ? cfg->release : "as running"));
+		fputc('\n', out);
+		md_code_span(out, cfg->id);
+		fputs(" (method ", out);
+		md_put(out, cfg->method ? cfg->method : "local");
+		fputs(", kernel ", out);
+		md_put(out, cfg->release ? cfg->release : "as running");
+		fputs(")\n\n", out);
+		/* a comment: one line whatever the command line holds */
+		f = kb_xmemstream(&buf, &len);
+		w = NULL;
 		if (cfg->cmdline)
-			md_code(out, kb_xasprintf("# kernel command line: "
-						  "%s\n", cfg->cmdline));
+			fprintf(f, "# kernel command line: %s\n",
+				w = kb_xstr_shown(cfg->cmdline, ""));
 		else if (!cfg->method || !strcmp(cfg->method, "local"))
-			md_code(out, kb_xasprintf("# kernel command line "
-				"(running): %s\n", c->env.cmdline ?: "n/a"));
+			fprintf(f, "# kernel command line (running): %s\n",
+				w = kb_xstr_shown(c->env.cmdline ?: "n/a", ""));
+		free(w);
+		/* each value and path one sh word: a value a|b or $(x)
+		 * pasted unquoted ran another command */
 		for (k = 0; k < c->ntunables; k++) {
 			t = &c->tunables[k];
 			v = kb_rconfig__tunable(cfg, t->label ? t->label : "");
 			if (!v || !t->path)
 				continue;
-			if (t->path[0] == '/')
-				md_code(out, kb_xasprintf("echo %s > %s\n", v,
-							  t->path));
-			else
-				md_code(out, kb_xasprintf("echo %s > /sys/block/"
-					"$(basename $KBENCH_TARGET)/%s\n",
-					v, t->path));
+			fputs("echo ", f);
+			kb_sh_word(f, v);
+			fputs(t->path[0] == '/' ? " > " : " > /sys/block/"
+			      "$(basename $KBENCH_TARGET)/", f);
+			kb_sh_word(f, t->path);
+			fputc('\n', f);
 		}
-		fputs("```\n", out);
+		fclose(f);
+		md_block(out, "sh", buf);
 	}
 }
 

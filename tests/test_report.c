@@ -819,6 +819,43 @@ static void test_markdown_vm_reproducer(void **state)
 	json_decref(res);
 }
 
+/* report.md's reproducer pastes as it ran whatever the names hold: a
+ * tunable value is one sh word (echo a|b piped into b, $(x) ran x), a
+ * kernel command line one comment line, a configuration id with
+ * backticks one code span, a job file with ``` one block. */
+static void test_markdown_reproducer_quoting(void **state)
+{
+	struct report_opts opts;
+	json_t *res = load_fixture(), *camp = json_object_get(res, "campaign");
+	char *out;
+	int ret;
+
+	(void)state;
+	json_object_set_new(camp, "job_files", json_pack("{s:s}",
+		"randread-4k", "[randread-4k]\n; ```\nrw=randread"));
+	json_object_set_new(res, "configurations", json_pack(
+		"[{s:s, s:s, s:s, s:{s:s}}, {s:s, s:s, s:{s:s}}]",
+		"id", "running,NM=a|b", "release", "6.1<b>_x",
+		"cmdline", "quiet\nreboot", "tunables", "NM", "a|b",
+		"id", "running,NM=`id`$(x)'", "method", "local",
+		"tunables", "NM", "`id`$(x)'"));
+	report_opts_init(&opts);
+	opts.full_markdown = 1;
+	out = render(res, "markdown", &opts, &ret);
+	assert_int_equal(ret, 0);
+	assert_non_null(strstr(out, "\n`running,NM=a|b` (method local, "
+		"kernel 6.1\\<b\\>\\_x)\n\n```sh\n# kernel command line: "
+		"quiet?reboot\necho 'a|b' > /sys/block/$(basename "
+		"$KBENCH_TARGET)/queue/nomerges\n```\n"));
+	assert_non_null(strstr(out, "\n``running,NM=`id`$(x)'`` (method "
+		"local, kernel as running)\n\n```sh\n"));
+	assert_non_null(strstr(out, "\necho '`id`$(x)'\\''' > /sys/block/"));
+	assert_non_null(strstr(out, "\n````ini\n[randread-4k]\n; ```\n"
+		"rw=randread\n````\n"));
+	free(out);
+	json_decref(res);
+}
+
 /* The fixture with profile and task metrics, as a campaign with
  * profile = and task groups has them (parsers/perf.h, parsers/procfs.h). */
 static json_t *profile_fixture(void)
@@ -1555,6 +1592,7 @@ int main(void)
 		cmocka_unit_test(test_merged_settings),
 		cmocka_unit_test(test_reproducer_size),
 		cmocka_unit_test(test_markdown_vm_reproducer),
+		cmocka_unit_test(test_markdown_reproducer_quoting),
 		cmocka_unit_test(test_time_task_tables),
 		cmocka_unit_test(test_time_table_fio_ios),
 		cmocka_unit_test(test_time_task_tables_many_columns),
