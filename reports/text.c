@@ -295,9 +295,10 @@ static void write_part(FILE *out, const struct kb_table *t, char ***cells,
  * ..."; malloc'd) or NULL when none was cut (a configuration id of 84
  * characters made a rounds table 94 columns wide). */
 static char *cut_long_heads(const struct kb_table *t, char **heads,
-			    char ***cells, size_t *w, size_t nkey, int width)
+			    char ***cells, size_t *w, size_t nkey, int width,
+			    size_t *ntag)
 {
-	size_t c, g, r, cellw, gw, keyw = 0, maxg = 0, n = 0, room;
+	size_t c, g, r, cellw, gw, keyw = 0, maxg = 0, room, n = 0;
 	size_t wid = (size_t)width;
 	char *legend = NULL, *tmp, tag[16];
 
@@ -346,6 +347,7 @@ static char *cut_long_heads(const struct kb_table *t, char **heads,
 			keyw -= w[c] - room;
 		w[c] = room;
 	}
+	*ntag = n;
 	if (!legend)
 		return NULL;
 	tmp = kb_xasprintf("column heads cut to fit %d columns: %s", width,
@@ -354,11 +356,86 @@ static char *cut_long_heads(const struct kb_table *t, char **heads,
 	return tmp;
 }
 
+#define MIN_CUT 8	/* a key cell cut to fit is at least this wide */
+
+/* The bytes of the first cols display columns of s (UTF-8). */
+static size_t prefix_bytes(const char *s, size_t cols)
+{
+	size_t b = 0;
+
+	for (; s[b]; b++)
+		if (((unsigned char)s[b] & 0xc0) != 0x80 && !cols--)
+			break;
+	return b;
+}
+
+/* Key cells (after the first column, which the caller narrows) too long
+ * for the key columns and the widest group to fit width: the widest key
+ * column first is narrowed to what fits, down to max(head, MIN_CUT), and
+ * each longer cell cut to it with "~N" at its end (one tag per value),
+ * w[] updated and *keyw with it; tags go on from *ntag.  Returns the
+ * legend naming each ("~1: FULL VALUE; ..."; malloc'd) or NULL when
+ * none was cut (a tunable value "0-3,8-11,16-19,24-27,32-35" made a
+ * variants table 92 columns wide). */
+static char *cut_long_keys(const struct kb_table *t, char ***cells,
+			   char **heads, size_t *w, size_t nkey,
+			   size_t *keyw, size_t maxg, int width,
+			   size_t *ntag)
+{
+	size_t c, r, p, widest, room, least, wid = (size_t)width;
+	char *legend = NULL, *tmp, tag[16];
+
+	while (*keyw + maxg > wid) {
+		for (widest = 0, c = 1; c < nkey; c++) {
+			least = dispw(heads[c]) > MIN_CUT ? dispw(heads[c]) :
+				MIN_CUT;
+			if (w[c] > least && (!widest || w[c] > w[widest]))
+				widest = c;
+		}
+		if (!widest)
+			break;	/* as narrow as they go: left wide */
+		c = widest;
+		least = dispw(heads[c]) > MIN_CUT ? dispw(heads[c]) : MIN_CUT;
+		room = w[c] > least + (*keyw + maxg - wid) ?
+		       w[c] - (*keyw + maxg - wid) : least;
+		for (r = 0; r < t->nrows; r++) {
+			if (dispw(cells[r][c]) <= room)
+				continue;
+			for (p = 0; p < r; p++)	/* a value cut before */
+				if (!strcmp(t->rows[p].cells[c],
+					    t->rows[r].cells[c]))
+					break;
+			if (p < r) {	/* the same width: cut, tagged */
+				tmp = kb_xstrdup(cells[p][c]);
+			} else {
+				snprintf(tag, sizeof(tag), "~%zu", ++*ntag);
+				tmp = kb_xasprintf("%s%s%s: %s", legend ?
+						   legend : "", legend ? "; " :
+						   "", tag, cells[r][c]);
+				free(legend);
+				legend = tmp;
+				tmp = kb_xasprintf("%.*s%s", (int)prefix_bytes(
+					cells[r][c], room - strlen(tag)),
+					cells[r][c], tag);
+			}
+			free(cells[r][c]);
+			cells[r][c] = tmp;
+		}
+		*keyw -= w[c] - room;
+		w[c] = room;
+	}
+	if (!legend)
+		return NULL;
+	tmp = kb_xasprintf("values cut to fit %d columns: %s", width, legend);
+	free(legend);
+	return tmp;
+}
+
 int kb_table_write_text(FILE *out, const struct kb_table *t, int width)
 {
 	size_t *w, nkey = 0, keyw = 0, allg = 0, gw, r, c, from, to;
-	size_t cap, maxg = 0;
-	char ***cells, **heads, *legend = NULL;
+	size_t cap, maxg = 0, ntag = 0;
+	char ***cells, **heads, *legend = NULL, *keys, *tmp;
 	size_t i;
 
 	if (t->title[0]) {
@@ -387,7 +464,7 @@ int kb_table_write_text(FILE *out, const struct kb_table *t, int width)
 	/* key columns lead; the rest is in groups kept together */
 	while (nkey < t->ncols && t->cols[nkey].group == 0)
 		nkey++;
-	legend = cut_long_heads(t, heads, cells, w, nkey, width);
+	legend = cut_long_heads(t, heads, cells, w, nkey, width, &ntag);
 	for (c = 0; c < nkey; c++)
 		keyw += w[c] + (c ? GAP : 0);
 	for (c = nkey; c < t->ncols; c = to) {
@@ -419,6 +496,17 @@ int kb_table_write_text(FILE *out, const struct kb_table *t, int width)
 		    keyw + maxg <= (size_t)width)
 			cap = w[0];
 		keyw -= w[0] - cap;
+	}
+	/* still too wide beside one group: cut the other key columns */
+	keys = cut_long_keys(t, cells, heads, w, nkey, &keyw, maxg, width,
+			     &ntag);
+	if (keys) {
+		tmp = legend ? kb_xasprintf("%s; %s", legend, keys) : keys;
+		if (legend) {
+			free(legend);
+			free(keys);
+		}
+		legend = tmp;
 	}
 
 	/* print as many groups per part as fit in width */

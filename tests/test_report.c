@@ -421,6 +421,52 @@ static void test_n1(void **state)
 }
 
 /* Long names and huge values still fit 80 columns. */
+/* A tunable value too long for the NM column beside the values (a CPU
+ * list) is cut to fit 80 columns with ~N, named in full under the table,
+ * one tag per value (the table was 92 columns wide). */
+static void test_long_tunable_value(void **state)
+{
+	static const char *const vals[] = { "0-3,8-11,16-19,24-27,32-35",
+					    "0-1,4-5,8-9,12-13,16-17,20-21",
+					    "ff" };
+	json_t *res = results_load_export(REPORT_FIXTURE), *o, *camp;
+	char id[64], old[64], *out;
+	size_t i, k;
+
+	(void)state;
+	assert_non_null(res);
+	camp = json_object_get(res, "campaign");
+	for (i = 0; i < 3; i++) {
+		snprintf(old, sizeof(old), "running,NM=%zu", i);
+		snprintf(id, sizeof(id), "running,NM=%s", vals[i]);
+		o = json_array_get(json_object_get(res, "configurations"), i);
+		json_object_set_new(o, "id", json_string(id));
+		json_object_set_new(json_object_get(o, "tunables"), "NM",
+				    json_string(vals[i]));
+		if (!i)
+			json_object_set_new(camp, "baseline", json_string(id));
+		for (k = 0; k < json_array_size(json_object_get(res, "runs"));
+		     k++) {
+			o = json_array_get(json_object_get(res, "runs"), k);
+			if (!strcmp(json_string_value(json_object_get(o,
+					"configuration")), old))
+				json_object_set_new(o, "configuration",
+						    json_string(id));
+		}
+	}
+	assert_int_equal(tree_analyse(res, NULL), 0);
+	out = render_text(res, NULL);	/* fits 80 columns */
+	assert_non_null(strstr(out, "\n        0-3,8-11,16-19,~1     "
+				    "101241.33"));
+	assert_non_null(strstr(out, "\n                       ff     "
+				    "102485.04"));
+	assert_non_null(strstr(out, "\nvalues cut to fit 80 columns: ~1: "
+		"0-3,8-11,16-19,24-27,32-35; ~2:\n    0-1,4-5,8-9,12-13,16-17,"
+		"20-21\n"));
+	free(out);
+	json_decref(res);
+}
+
 /* Wild data (the IOPS of NM=2 spread over five orders of magnitude): the
  * change's CI cell stays narrow (">+9999"), every line within 80
  * columns, and its lower bound is no lower than -100% (a ratio's CI:
@@ -1581,6 +1627,7 @@ int main(void)
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_n1),
 		cmocka_unit_test(test_wide),
+		cmocka_unit_test(test_long_tunable_value),
 		cmocka_unit_test(test_wild_change_ci),
 		cmocka_unit_test(test_host_rows),
 		cmocka_unit_test(test_load_export),
