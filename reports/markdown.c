@@ -17,9 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Write s with the characters markdown would interpret escaped, a tab
- * or line break as a blank and any other control character (lib/str.h
- * kb_control_len(): ESC in a name from a results file) as '?'. */
+/* Write s with the characters markdown would interpret escaped (the &
+ * of an entity and GFM's strikethrough ~ too), a tab or line break as a
+ * blank and any other control character (lib/str.h kb_control_len():
+ * ESC in a name from a results file) as '?'. */
 static void md_put(FILE *out, const char *s)
 {
 	size_t k;
@@ -30,7 +31,7 @@ static void md_put(FILE *out, const char *s)
 			s += k - 1;
 			continue;
 		}
-		if (strchr("\\`*_[]<>|#", *s))
+		if (strchr("\\`*_[]<>|#&~", *s))
 			fputc('\\', out);
 		fputc(*s, out);
 	}

@@ -865,6 +865,27 @@ static void test_markdown_vm_reproducer(void **state)
 	json_decref(res);
 }
 
+/* A markdown table cell shows a tunable value as it is: an entity's &
+ * and GFM's strikethrough ~ escaped (&lt; showed as <, ~~x~~ struck
+ * through). */
+static void test_markdown_entity_tilde(void **state)
+{
+	json_t *res = load_fixture();
+	char *out;
+	int ret;
+
+	(void)state;
+	json_object_set_new(json_object_get(json_array_get(json_object_get(
+		res, "configurations"), 1), "tunables"), "NM",
+		json_string("&lt;~~x~~"));
+	out = render(res, "markdown", NULL, &ret);
+	assert_int_equal(ret, 0);
+	assert_non_null(strstr(out, "\n| running | \\&lt;\\~\\~x\\~\\~ | "
+				    "101901.17 |"));
+	free(out);
+	json_decref(res);
+}
+
 /* report.md's reproducer pastes as it ran whatever the names hold: a
  * tunable value is one sh word (echo a|b piped into b, $(x) ran x), a
  * kernel command line one comment line, a configuration id with
@@ -1640,6 +1661,7 @@ int main(void)
 		cmocka_unit_test(test_reproducer_size),
 		cmocka_unit_test(test_markdown_vm_reproducer),
 		cmocka_unit_test(test_markdown_reproducer_quoting),
+		cmocka_unit_test(test_markdown_entity_tilde),
 		cmocka_unit_test(test_time_task_tables),
 		cmocka_unit_test(test_time_table_fio_ios),
 		cmocka_unit_test(test_time_task_tables_many_columns),
