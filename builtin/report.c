@@ -159,7 +159,9 @@ static void usage(FILE *f)
 "      --reparse       parse every run's raw artifacts again (after a parser\n"
 "                      fix) and rewrite its metrics.json before reporting\n"
 "      --from-json FILE  report a results.json export instead of (or as\n"
-"                      well as) a campaign directory; may be repeated\n"
+"                      well as) a campaign directory; may be repeated;\n"
+"                      an array of them (--separate -f json) gives each\n"
+"                      of its campaigns, named FILE[0], FILE[1], ...\n"
 "  -o, --output FILE   write the report to FILE (replaced atomically)\n"
 "                      instead of standard output\n"
 "      --separate      with several campaigns, one report each instead of\n"
@@ -544,6 +546,9 @@ int cmd_report(int argc, char **argv)
 	src = kb_xcalloc(njsons + (size_t)(argc - optind) + 1, sizeof(*src));
 	for (i = 0; i < njsons; i++) {
 		struct stat st;
+		struct json_t **models;
+		char **names;
+		size_t j, k;
 
 		if (!stat(jsons[i], &st) && S_ISDIR(st.st_mode)) {
 			/* a campaign given for its export */
@@ -553,11 +558,20 @@ int cmd_report(int argc, char **argv)
 				 jsons[i], jsons[i]);
 			goto out;
 		}
-		src[nsrc].name = jsons[i];
-		src[nsrc].results = results_load_export(jsons[i]);
-		if (!src[nsrc].results)
+		/* an object, or the array --separate -f json writes: one
+		 * source per campaign in it */
+		if (results_load_exports(jsons[i], &models, &names, &k))
 			goto out;
-		nsrc++;
+		src = kb_xrealloc(src, (nsrc + k + (size_t)(argc - optind) +
+					njsons - i) * sizeof(*src));
+		keep = kb_xrealloc(keep, (nkeep + k) * sizeof(*keep));
+		for (j = 0; j < k; j++) {
+			memset(&src[nsrc], 0, sizeof(*src));
+			src[nsrc].name = keep[nkeep++] = names[j];
+			src[nsrc++].results = models[j];
+		}
+		free(models);
+		free(names);
 	}
 	for (c = optind; c < argc; c++) {
 		int k, dup = 0;

@@ -109,13 +109,12 @@ static void check_runs(const char *path, json_t *results, const char *member)
 			"\"failed\": the run is read as failed");
 }
 
-json_t *results_load_export(const char *path)
+/* res (the reference taken) checked as a results model named path:
+ * res, or NULL with a message. */
+static json_t *check_export(const char *path, json_t *res)
 {
-	json_t *res, *ver;
+	json_t *ver;
 
-	res = kb_json_load(path);
-	if (!res)
-		return NULL;
 	if (!json_is_object(res)) {
 		kb_error("%s: not a kbench results.json (the document is not "
 			 "a JSON object)", path);
@@ -164,6 +163,76 @@ json_t *results_load_export(const char *path)
 fail:
 	json_decref(res);
 	return NULL;
+}
+
+json_t *results_load_export(const char *path)
+{
+	json_t *res = kb_json_load(path);
+
+	return res ? check_export(path, res) : NULL;
+}
+
+int results_load_exports(const char *path, json_t ***models, char ***names,
+			 size_t *n)
+{
+	json_t *doc = kb_json_load(path), *one;
+	size_t i, k = json_array_size(doc);
+
+	*models = NULL;
+	*names = NULL;
+	*n = 0;
+	if (!doc)
+		return -1;
+	if (!json_is_array(doc)) {
+		*models = kb_xcalloc(1, sizeof(**models));
+		*names = kb_xcalloc(1, sizeof(**names));
+		(*names)[0] = kb_xstrdup(path);
+		if (!((*models)[0] = check_export(path, doc))) {
+			free((*names)[0]);
+			free(*names);
+			free(*models);
+			*names = NULL;
+			*models = NULL;
+			return -1;
+		}
+		*n = 1;
+		return 0;
+	}
+	if (!k) {
+		kb_error("%s: an empty array: no results model in it (kbench "
+			 "report --separate -f json writes one per campaign)",
+			 path);
+		json_decref(doc);
+		return -1;
+	}
+	*models = kb_xcalloc(k, sizeof(**models));
+	*names = kb_xcalloc(k, sizeof(**names));
+	for (i = 0; i < k; i++) {
+		(*names)[i] = kb_xasprintf("%s[%zu]", path, i);
+		one = json_incref(json_array_get(doc, i));
+		if (!((*models)[i] = check_export((*names)[i], one))) {
+			results_exports_free(*models, *names, i + 1);
+			*models = NULL;
+			*names = NULL;
+			json_decref(doc);
+			return -1;
+		}
+	}
+	*n = k;
+	json_decref(doc);
+	return 0;
+}
+
+void results_exports_free(json_t **models, char **names, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		json_decref(models ? models[i] : NULL);
+		free(names ? names[i] : NULL);
+	}
+	free(models);
+	free(names);
 }
 
 char *results_export_dumps(const json_t *results)

@@ -43,6 +43,17 @@ json_t *results_load_campaign_runs(const char *dir, const char *const *keys,
  * said in a warning naming path, the run and the key. */
 json_t *results_load_export(const char *path);
 
+/* The results models of the export path (kbench report --from-json): the
+ * one object results_load_export() reads, or each element of an array of
+ * them (kbench report --separate -f json writes one per campaign), named
+ * "PATH[K]" (K from 0) in messages and *names.  0 with *models and
+ * *names (malloc'd, *n of each; free with results_exports_free()), or -1
+ * with a message and nothing to free (an empty array, an element that is
+ * not a results model). */
+int results_load_exports(const char *path, json_t ***models, char ***names,
+			 size_t *n);
+void results_exports_free(json_t **models, char **names, size_t n);
+
 /* The results.json document of results as text: JSON_INDENT(2),
  * JSON_SORT_KEYS, reals with 17 significant digits (every double reads
  * back bit-identical), no final newline.  The body `kbench push --format

@@ -1505,6 +1505,61 @@ static void test_load_export(void **state)
 	unlink(path);
 }
 
+/* `kbench report --separate -f json` of two campaigns (an array of
+ * results models) reads back with --from-json: the same reports, each
+ * campaign named FILE[K] (the array was refused: "not a JSON object");
+ * an empty array is refused, saying so. */
+static void test_separate_json_round_trip(void **state)
+{
+	char path[] = "/tmp/kbench-test-report-XXXXXX";
+	char *two[] = { "report", "--from-json", REPORT_FIXTURE,
+			"--from-json", REPORT_FIXTURE, "--separate", NULL,
+			NULL, NULL };
+	char *back[] = { "report", "--from-json", path, "--separate", NULL,
+			 NULL, NULL };
+	char *json, *want, *got, *err;
+	json_t **models;
+	char **names;
+	size_t n;
+	int fd;
+
+	(void)state;
+	two[6] = "-f";
+	two[7] = "json";
+	assert_int_equal(run_kbench(two, &json, &err), 0);
+	free(err);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(kb_write_atomic(path, json, strlen(json)), 0);
+	assert_int_equal(results_load_exports(path, &models, &names, &n), 0);
+	assert_int_equal(n, 2);
+	assert_memory_equal(names[1], path, strlen(path));
+	assert_string_equal(names[1] + strlen(path), "[1]");
+	results_exports_free(models, names, n);
+	two[6] = back[4] = NULL;
+	assert_int_equal(run_kbench(two, &want, &err), 0);
+	free(err);
+	assert_int_equal(run_kbench(back, &got, &err), 0);
+	assert_string_equal(got, want);
+	free(err);
+	free(got);
+	free(want);
+	back[4] = "-f";
+	back[5] = "json";
+	assert_int_equal(run_kbench(back, &got, &err), 0);
+	assert_string_equal(got, json);
+	free(err);
+	free(got);
+	free(json);
+
+	kb_quiet = 1;
+	assert_int_equal(kb_write_atomic(path, "[]", 2), 0);
+	assert_int_equal(results_load_exports(path, &models, &names, &n), -1);
+	assert_null(models);
+	unlink(path);
+}
+
 /* The fixture with runs[run].key set to v (a new reference, taken),
  * written to a temporary file: its path (malloc'd). */
 static char *fixture_with(size_t run, const char *key, json_t *v)
@@ -1652,6 +1707,7 @@ int main(void)
 		cmocka_unit_test(test_wild_change_ci),
 		cmocka_unit_test(test_host_rows),
 		cmocka_unit_test(test_load_export),
+		cmocka_unit_test(test_separate_json_round_trip),
 		cmocka_unit_test(test_export_bad_status),
 		cmocka_unit_test(test_export_bad_iteration),
 		cmocka_unit_test(test_export_write),
