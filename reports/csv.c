@@ -139,7 +139,8 @@ int report_csv(FILE *out, const struct kb_rmodel *m)
 	csv_str(out, &first, "variant");
 	for (k = 0; k < labels.n; k++) {
 		int clash = !strcmp(labels.v[k], "configuration") ||
-			    !strcmp(labels.v[k], "variant");
+			    !strcmp(labels.v[k], "variant") ||
+			    (hosts && !strcmp(labels.v[k], "host"));
 
 		for (c = 0; columns[c]; c++)
 			clash |= !strcmp(labels.v[k], columns[c]);

@@ -1298,6 +1298,36 @@ static void test_task_cpu_not_zero(void **state)
 	json_decref(res);
 }
 
+/* CSV of a campaign with hosts = and a tunable labelled host: the label's
+ * column is tunable_host, as for any label that is a column's name (the
+ * header held "host" twice, and a reader by name got the wrong one). */
+static void test_csv_host_label(void **state)
+{
+	json_t *res = results_load_export("tests/data/report/hosts-results.json");
+	json_t *cfg;
+	char *out;
+	size_t i;
+	int ret;
+
+	(void)state;
+	assert_non_null(res);
+	json_object_set_new(json_object_get(res, "campaign"), "tunables",
+			    json_pack("[{s:s, s:s}]", "label", "host", "path",
+				      "queue/nomerges"));
+	json_array_foreach(json_object_get(res, "configurations"), i, cfg)
+		json_object_set_new(cfg, "tunables", json_pack("{s:s}",
+							       "host", "0"));
+	assert_int_equal(tree_analyse(res, NULL), 0);
+	out = render(res, "csv", NULL, &ret);
+	assert_int_equal(ret, 0);
+	assert_memory_equal(out, "configuration,variant,tunable_host,job,host,"
+			    "metric,unit,n,", 46);
+	assert_non_null(strstr(out, "\r\na,a,0,randread-4k,127.0.0.2,"
+				    "read.iops,IOPS,3,"));
+	free(out);
+	json_decref(res);
+}
+
 /* hosts = (fio --client): tests/data/report/hosts-results.json, a
  * recorded campaign with two load hosts (tests/data/report/README).  Under
  * each configuration's row (all hosts together) one row per load host,
@@ -1706,6 +1736,7 @@ int main(void)
 		cmocka_unit_test(test_long_tunable_value),
 		cmocka_unit_test(test_wild_change_ci),
 		cmocka_unit_test(test_host_rows),
+		cmocka_unit_test(test_csv_host_label),
 		cmocka_unit_test(test_load_export),
 		cmocka_unit_test(test_separate_json_round_trip),
 		cmocka_unit_test(test_export_bad_status),
