@@ -265,8 +265,9 @@ static void write_part(FILE *out, const struct kb_table *t, char ***cells,
 			s = cells[r][idx[i]];
 
 			if (i == 0 && dispw(s) > cw[0]) {
-				/* too long for its column: a line of its own */
-				kb_text_wrap(out, "", s, 0, width);
+				/* too long for its column: a line of its own
+				 * (continued indented) */
+				kb_text_wrap(out, "", s, 4, width);
 				s = "";
 			}
 			if (tail && i == n - 1 && strlen(s) > tail) {
@@ -431,10 +432,58 @@ static char *cut_long_keys(const struct kb_table *t, char ***cells,
 	return tmp;
 }
 
+/* The narrowest the key columns get (the first to MIN_KEY or its head,
+ * the others cut to max(head, MIN_CUT), a head to MIN_HEAD), gaps
+ * included. */
+static size_t keys_least(char **heads, const size_t *w, size_t nkey)
+{
+	size_t c, least, sum = 0;
+
+	for (c = 0; c < nkey; c++) {
+		least = dispw(heads[c]) < MIN_HEAD ? dispw(heads[c]) :
+			MIN_HEAD;
+		if (least < (c ? MIN_CUT : MIN_KEY))
+			least = c ? MIN_CUT : MIN_KEY;
+		sum += (w[c] < least ? w[c] : least) + (c ? GAP : 0);
+	}
+	return sum;
+}
+
+/* Each row's key cells joined into its first ("running NM=0
+ * SCHEDULER=bfq", HEAD=VALUE for each non-empty one), the other key
+ * columns emptied (head "", width 0: not shown), w[0] updated. */
+static void join_keys(const struct kb_table *t, char ***cells, char **heads,
+		      size_t *w, size_t nkey)
+{
+	size_t r, c;
+	char *s;
+
+	for (r = 0; r < t->nrows; r++) {
+		for (c = 1; c < nkey; c++) {
+			if (*cells[r][c]) {
+				s = kb_xasprintf("%s%s%s=%s", cells[r][0],
+						 *cells[r][0] ? " " : "",
+						 heads[c], cells[r][c]);
+				free(cells[r][0]);
+				cells[r][0] = s;
+			}
+			free(cells[r][c]);
+			cells[r][c] = kb_xstrdup("");
+		}
+		if (dispw(cells[r][0]) > w[0])
+			w[0] = dispw(cells[r][0]);
+	}
+	for (c = 1; c < nkey; c++) {
+		free(heads[c]);
+		heads[c] = kb_xstrdup("");
+		w[c] = 0;
+	}
+}
+
 int kb_table_write_text(FILE *out, const struct kb_table *t, int width)
 {
 	size_t *w, nkey = 0, keyw = 0, allg = 0, gw, r, c, from, to;
-	size_t cap, maxg = 0, ntag = 0;
+	size_t cap, maxg = 0, ntag = 0, nshow;
 	char ***cells, **heads, *legend = NULL, *keys, *tmp;
 	size_t i;
 
@@ -464,8 +513,24 @@ int kb_table_write_text(FILE *out, const struct kb_table *t, int width)
 	/* key columns lead; the rest is in groups kept together */
 	while (nkey < t->ncols && t->cols[nkey].group == 0)
 		nkey++;
-	legend = cut_long_heads(t, heads, cells, w, nkey, width, &ntag);
-	for (c = 0; c < nkey; c++)
+	/* key columns too many to fit beside one group of values however
+	 * narrow (several tunables with long labels): joined into the
+	 * first, which then gets a line of its own */
+	nshow = nkey;
+	for (c = nkey; c < t->ncols; c = to) {
+		for (gw = 0, to = c; to < t->ncols && t->cols[to].group ==
+		     t->cols[c].group; to++)
+			gw += w[to] + GAP;
+		if (gw > maxg)
+			maxg = gw;
+	}
+	if (nkey > 1 && keys_least(heads, w, nkey) + maxg > (size_t)width) {
+		join_keys(t, cells, heads, w, nkey);
+		nshow = 1;
+	}
+	maxg = 0;
+	legend = cut_long_heads(t, heads, cells, w, nshow, width, &ntag);
+	for (c = 0; c < nshow; c++)
 		keyw += w[c] + (c ? GAP : 0);
 	for (c = nkey; c < t->ncols; c = to) {
 		gw = 0;
@@ -498,7 +563,7 @@ int kb_table_write_text(FILE *out, const struct kb_table *t, int width)
 		keyw -= w[0] - cap;
 	}
 	/* still too wide beside one group: cut the other key columns */
-	keys = cut_long_keys(t, cells, heads, w, nkey, &keyw, maxg, width,
+	keys = cut_long_keys(t, cells, heads, w, nshow, &keyw, maxg, width,
 			     &ntag);
 	if (keys) {
 		tmp = legend ? kb_xasprintf("%s; %s", legend, keys) : keys;
@@ -528,7 +593,7 @@ int kb_table_write_text(FILE *out, const struct kb_table *t, int width)
 		}
 		if (from > nkey)
 			fputc('\n', out);
-		write_part(out, t, cells, heads, w, nkey, from, to, cap,
+		write_part(out, t, cells, heads, w, nshow, from, to, cap,
 			   width);
 		if (to >= t->ncols)
 			break;

@@ -421,6 +421,28 @@ static void test_n1(void **state)
 }
 
 /* Long names and huge values still fit 80 columns. */
+/* Configuration running,NM=I (I = 0, 1, 2) of the unanalysed fixture
+ * res renamed id with tunables tun (taken), in its runs and as the
+ * baseline too. */
+static void rename_config(json_t *res, size_t i, const char *id, json_t *tun)
+{
+	json_t *o = json_array_get(json_object_get(res, "configurations"), i);
+	char old[32];
+	size_t k;
+
+	snprintf(old, sizeof(old), "running,NM=%zu", i);
+	json_object_set_new(o, "id", json_string(id));
+	json_object_set_new(o, "tunables", tun);
+	if (!i)
+		json_object_set_new(json_object_get(res, "campaign"),
+				    "baseline", json_string(id));
+	json_array_foreach(json_object_get(res, "runs"), k, o)
+		if (!strcmp(json_string_value(json_object_get(o,
+				"configuration")), old))
+			json_object_set_new(o, "configuration",
+					    json_string(id));
+}
+
 /* A tunable value too long for the NM column beside the values (a CPU
  * list) is cut to fit 80 columns with ~N, named in full under the table,
  * one tag per value (the table was 92 columns wide). */
@@ -429,30 +451,15 @@ static void test_long_tunable_value(void **state)
 	static const char *const vals[] = { "0-3,8-11,16-19,24-27,32-35",
 					    "0-1,4-5,8-9,12-13,16-17,20-21",
 					    "ff" };
-	json_t *res = results_load_export(REPORT_FIXTURE), *o, *camp;
-	char id[64], old[64], *out;
-	size_t i, k;
+	json_t *res = results_load_export(REPORT_FIXTURE);
+	char id[64], *out;
+	size_t i;
 
 	(void)state;
 	assert_non_null(res);
-	camp = json_object_get(res, "campaign");
 	for (i = 0; i < 3; i++) {
-		snprintf(old, sizeof(old), "running,NM=%zu", i);
 		snprintf(id, sizeof(id), "running,NM=%s", vals[i]);
-		o = json_array_get(json_object_get(res, "configurations"), i);
-		json_object_set_new(o, "id", json_string(id));
-		json_object_set_new(json_object_get(o, "tunables"), "NM",
-				    json_string(vals[i]));
-		if (!i)
-			json_object_set_new(camp, "baseline", json_string(id));
-		for (k = 0; k < json_array_size(json_object_get(res, "runs"));
-		     k++) {
-			o = json_array_get(json_object_get(res, "runs"), k);
-			if (!strcmp(json_string_value(json_object_get(o,
-					"configuration")), old))
-				json_object_set_new(o, "configuration",
-						    json_string(id));
-		}
+		rename_config(res, i, id, json_pack("{s:s}", "NM", vals[i]));
 	}
 	assert_int_equal(tree_analyse(res, NULL), 0);
 	out = render_text(res, NULL);	/* fits 80 columns */
@@ -463,6 +470,49 @@ static void test_long_tunable_value(void **state)
 	assert_non_null(strstr(out, "\nvalues cut to fit 80 columns: ~1: "
 		"0-3,8-11,16-19,24-27,32-35; ~2:\n    0-1,4-5,8-9,12-13,16-17,"
 		"20-21\n"));
+	free(out);
+	json_decref(res);
+}
+
+/* Tunables too many for their columns to fit 80 columns beside the
+ * values even cut (four labels of 10-20 characters: 106 columns): each
+ * row's variant and LABEL=value pairs on a line of their own above its
+ * numbers. */
+static void test_many_tunables(void **state)
+{
+	static const char *const labels[] = { "NM", "SCHEDULER_LONG_LABEL",
+					       "READ_AHEAD", "AFFINITY_MASK" };
+	static const char *const vals[3][4] = {
+		{ "0", "mq-deadline", "128", "0-3,8-11" },
+		{ "1", "kyber", "4096", "0-1,4-5,8-9,12-13" },
+		{ "2", "bfq", "16", "ff,ffffffff,00000000" } };
+	json_t *res = results_load_export(REPORT_FIXTURE), *t, *tun;
+	char id[160], *out;
+	size_t i, k;
+
+	(void)state;
+	assert_non_null(res);
+	tun = json_array();
+	for (k = 0; k < 4; k++)
+		json_array_append_new(tun, json_pack("{s:s, s:s}", "label",
+			labels[k], "path", k ? "queue/x" : "queue/nomerges"));
+	json_object_set_new(json_object_get(res, "campaign"), "tunables", tun);
+	for (i = 0; i < 3; i++) {
+		snprintf(id, sizeof(id), "running,NM=%s,SCHEDULER_LONG_LABEL="
+			 "%s,READ_AHEAD=%s,AFFINITY_MASK=%s", vals[i][0],
+			 vals[i][1], vals[i][2], vals[i][3]);
+		t = json_object();
+		for (k = 0; k < 4; k++)
+			json_object_set_new(t, labels[k],
+					    json_string(vals[i][k]));
+		rename_config(res, i, id, t);
+	}
+	assert_int_equal(tree_analyse(res, NULL), 0);
+	out = render_text(res, NULL);	/* fits 80 columns */
+	assert_non_null(strstr(out, "\nrunning NM=1 SCHEDULER_LONG_LABEL=kyber "
+		"READ_AHEAD=4096\n    AFFINITY_MASK=0-1,4-5,8-9,12-13\n      "));
+	assert_non_null(strstr(out, "    101901.17   (+0.65%)  +0.1..+1.2  "
+				    "1406.96  0.15  2\n"));
 	free(out);
 	json_decref(res);
 }
@@ -1734,6 +1784,7 @@ int main(void)
 		cmocka_unit_test(test_n1),
 		cmocka_unit_test(test_wide),
 		cmocka_unit_test(test_long_tunable_value),
+		cmocka_unit_test(test_many_tunables),
 		cmocka_unit_test(test_wild_change_ci),
 		cmocka_unit_test(test_host_rows),
 		cmocka_unit_test(test_csv_host_label),
