@@ -1517,7 +1517,12 @@ int stats_fill_comparisons_in(struct kb_rmodel *model,
 	an->settings.p_adjustment = "Benjamini-Hochberg";
 	an->settings.family_size = fam;
 	an->settings.power_for_mde = KB_MDE_POWER;
+	/* or left out already: an export of `report --exclude-outliers
+	 * -f json` read back holds them in "excluded_outliers" */
 	an->settings.outliers_excluded = o->exclude_outliers;
+	for (i = 0; i < model->nruns; i++)
+		an->settings.outliers_excluded |=
+			model->runs[i].info.nexcluded_outliers > 0;
 	kb_analysis__comparisons_to_json(an, model->results);
 
 	sample_free(&a);

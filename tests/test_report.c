@@ -1671,6 +1671,48 @@ static int report_from_json(char *path, char **out, char **err)
 	return rc;
 }
 
+/* An export of `report --exclude-outliers -f json` read back without the
+ * option still says its outliers are left out (the values stay in the
+ * runs' "excluded_outliers": the means are those without them, but the
+ * note "outliers excluded" was gone). */
+static void test_excluded_outliers_read_back(void **state)
+{
+	static const double iops[] = { 101300.0, 101250.0, 80000.0 };
+	char path[] = "/tmp/kbench-test-report-XXXXXX";
+	char *args[] = { "report", "--from-json", path, "--exclude-outliers",
+			 "-f", "json", NULL };
+	json_t *res = results_load_export(REPORT_FIXTURE), *runs, *run;
+	char *json, *out, *err;
+	size_t i;
+	int fd;
+
+	(void)state;
+	assert_non_null(res);
+	runs = json_object_get(res, "runs");
+	for (i = 0; i < 3; i++) {	/* NM=0's iteration 1, three more */
+		run = json_deep_copy(json_array_get(runs, 1));
+		json_object_set_new(run, "iteration", json_integer(4 + i));
+		json_object_set_new(json_object_get(run, "metrics"),
+				    "read.iops", json_real(iops[i]));
+		json_array_append_new(runs, run);
+	}
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(results_export_write(path, res, KB_WRITE_NOSYNC), 0);
+	json_decref(res);
+	assert_int_equal(run_kbench(args, &json, &err), 0);
+	free(err);
+	assert_non_null(strstr(json, "\"excluded_outliers\""));
+	assert_int_equal(kb_write_atomic(path, json, strlen(json)), 0);
+	free(json);
+	assert_int_equal(report_from_json(kb_xstrdup(path), &out, &err), 0);
+	assert_non_null(strstr(out, "marked; outliers excluded "
+				    "(--exclude-outliers)\n"));
+	free(out);
+	free(err);
+}
+
 /* A run whose "status" is none kbench writes ("OK"): said, naming the
  * file, the run and what is expected, and read as failed (a break-it
  * trial: the table only said "no successful runs", or n went down in
@@ -1790,6 +1832,7 @@ int main(void)
 		cmocka_unit_test(test_csv_host_label),
 		cmocka_unit_test(test_load_export),
 		cmocka_unit_test(test_separate_json_round_trip),
+		cmocka_unit_test(test_excluded_outliers_read_back),
 		cmocka_unit_test(test_export_bad_status),
 		cmocka_unit_test(test_export_bad_iteration),
 		cmocka_unit_test(test_export_write),
