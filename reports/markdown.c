@@ -504,6 +504,20 @@ static const char *const plot_kinds[][2] = {
 	{ "cdf", "completion latency CDF" },
 };
 
+/* s as a link destination: every byte but letters, digits and /._~-
+ * percent-encoded (RFC 3986), so that a blank or a parenthesis of the
+ * plot directory (--plots 'run 2') does not end the link. */
+static void md_url(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (strchr("/._~-", *s) || (*s >= 'a' && *s <= 'z') ||
+		    (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9'))
+			fputc(*s, out);
+		else
+			fprintf(out, "%%%02X", (unsigned char)*s);
+	}
+}
+
 static void md_plots(FILE *out, const char *job,
 		     const struct report_opts *opts)
 {
@@ -520,7 +534,11 @@ static void md_plots(FILE *out, const char *job,
 			md_put(out, job);
 			fputs(": ", out);
 			md_put(out, plot_kinds[k][1]);
-			fprintf(out, "](%s/%s)\n", opts->plots_href, name);
+			fputs("](", out);
+			md_url(out, opts->plots_href);
+			fputc('/', out);
+			md_url(out, name);
+			fputs(")\n", out);
 		}
 		free(path);
 		free(name);

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "lib/err.h"
 #include "lib/file.h"
@@ -912,6 +913,38 @@ static void test_markdown_vm_reproducer(void **state)
 	assert_non_null(strstr(out, "\n`running,NM=2` (method local, kernel "
 		"as running)\n\n```sh\n# kernel command line (running): "));
 	free(out);
+	json_decref(res);
+}
+
+/* report.md's graphs are linked whatever the plot directory's name holds:
+ * --plots 'run 2 (new)' gave ](run 2 (new)/...), no link at all. */
+static void test_markdown_plot_link(void **state)
+{
+	char tmp[] = "/tmp/kbench-test-report-XXXXXX";
+	struct report_opts opts;
+	json_t *res = load_fixture();
+	char *dir, *svg, *out;
+	int ret;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmp));
+	dir = kb_path_join(tmp, "run 2 (new)");
+	assert_int_equal(mkdir(dir, 0700), 0);
+	svg = kb_path_join(dir, "randread-4k-bar.svg");
+	assert_int_equal(kb_write_atomic(svg, "<svg/>", 6), 0);
+	report_opts_init(&opts);
+	opts.plots_dir = dir;
+	opts.plots_href = "run 2 (new)";
+	out = render(res, "markdown", &opts, &ret);
+	assert_int_equal(ret, 0);
+	assert_non_null(strstr(out, "\n![randread-4k: mean per configuration, "
+		"95% CI](run%202%20%28new%29/randread-4k-bar.svg)\n"));
+	free(out);
+	unlink(svg);
+	rmdir(dir);
+	rmdir(tmp);
+	free(svg);
+	free(dir);
 	json_decref(res);
 }
 
@@ -1843,6 +1876,7 @@ int main(void)
 		cmocka_unit_test(test_markdown_vm_reproducer),
 		cmocka_unit_test(test_markdown_reproducer_quoting),
 		cmocka_unit_test(test_markdown_entity_tilde),
+		cmocka_unit_test(test_markdown_plot_link),
 		cmocka_unit_test(test_time_task_tables),
 		cmocka_unit_test(test_time_table_fio_ios),
 		cmocka_unit_test(test_time_task_tables_many_columns),
