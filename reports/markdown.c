@@ -401,6 +401,21 @@ static char *md_target_size(const struct kb_rmodel *m, const char *target)
 	return kb_xstrdup("$(blockdev --getsize64 \"$KBENCH_TARGET\")");
 }
 
+/* $sys set to the sysfs directory of the target's disk, as the runner
+ * finds it (runner/target.c blockdev_sysfs()): the device the path
+ * names (a /dev/disk/by-id link, /dev/mapper/NAME: dm-N), and for a
+ * partition its whole disk (queue/ is the disk's).  "/sys/block/$(basename
+ * $KBENCH_TARGET)" named no directory for any of these. */
+static void md_sys_dir(FILE *f, const char *target)
+{
+	fputs("sys=/sys/class/block/$(basename \"$(readlink -f ", f);
+	if (target && target[0] == '/')
+		kb_sh_word(f, target);
+	else
+		fputs("\"$KBENCH_TARGET\"", f);
+	fputs(")\"); [ ! -e \"$sys/partition\" ] || sys=$sys/..\n", f);
+}
+
 /* The command lines that reproduce one run of each configuration: the
  * boot, the tunable writes, fio as runner/run_exec.c starts it. */
 static void md_reproducers(FILE *out, const struct kb_rmodel *m)
@@ -410,7 +425,7 @@ static void md_reproducers(FILE *out, const struct kb_rmodel *m)
 	const struct kb_rtunable *t;
 	const char *target = c->target, *job, *text, *v;
 	char *size = md_target_size(m, target), *buf, *w;
-	size_t i, k, len;
+	size_t i, k, len, sys;
 	FILE *f;
 
 	fputs("\n## Reproduce\n\n", out);
@@ -479,15 +494,16 @@ static void md_reproducers(FILE *out, const struct kb_rmodel *m)
 		free(w);
 		/* each value and path one sh word: a value a|b or $(x)
 		 * pasted unquoted ran another command */
-		for (k = 0; k < c->ntunables; k++) {
+		for (sys = 0, k = 0; k < c->ntunables; k++) {
 			t = &c->tunables[k];
 			v = kb_rconfig__tunable(cfg, t->label ? t->label : "");
 			if (!v || !t->path)
 				continue;
+			if (t->path[0] != '/' && !sys++)
+				md_sys_dir(f, target);
 			fputs("echo ", f);
 			kb_sh_word(f, v);
-			fputs(t->path[0] == '/' ? " > " : " > /sys/block/"
-			      "$(basename $KBENCH_TARGET)/", f);
+			fputs(t->path[0] == '/' ? " > " : " > \"$sys\"/", f);
 			kb_sh_word(f, t->path);
 			fputc('\n', f);
 		}

@@ -908,8 +908,10 @@ static void test_markdown_vm_reproducer(void **state)
 		"--output-format=json+ --output=fio.json randread-4k.fio\n```\n"
 		"\n```ini\n[randread-4k]\nrw=randread\n```\n"));
 	assert_non_null(strstr(out, "\n`running,NM=0` (method vm, kernel as "
-		"running)\n\n```sh\n# kernel command line: quiet\necho 0 > "
-		"/sys/block/$(basename $KBENCH_TARGET)/queue/nomerges\n```\n"));
+		"running)\n\n```sh\n# kernel command line: quiet\n"
+		"sys=/sys/class/block/$(basename \"$(readlink -f /dev/nvme0n1)\"); "
+		"[ ! -e \"$sys/partition\" ] || sys=$sys/..\n"
+		"echo 0 > \"$sys\"/queue/nomerges\n```\n"));
 	assert_non_null(strstr(out, "\n`running,NM=2` (method local, kernel "
 		"as running)\n\n```sh\n# kernel command line (running): "));
 	free(out);
@@ -969,7 +971,10 @@ static void test_markdown_entity_tilde(void **state)
 	json_decref(res);
 }
 
-/* report.md's reproducer pastes as it ran whatever the names hold: a
+/* report.md's reproducer pastes as it ran whatever the names hold: the
+ * tunables are written under the sysfs directory of the device the
+ * target names (/sys/block/$(basename $KBENCH_TARGET) was none for a
+ * by-id link, a dm device or a partition), a
  * tunable value is one sh word (echo a|b piped into b, $(x) ran x), a
  * kernel command line one comment line, a configuration id with
  * backticks one code span, a job file with ``` one block. */
@@ -983,6 +988,9 @@ static void test_markdown_reproducer_quoting(void **state)
 	(void)state;
 	json_object_set_new(camp, "job_files", json_pack("{s:s}",
 		"randread-4k", "[randread-4k]\n; ```\nrw=randread"));
+	/* a by-id link with a blank: the device it names, quoted */
+	json_object_set_new(camp, "target",
+			    json_string("/dev/disk/by-id/nvme-A (1)"));
 	json_object_set_new(res, "configurations", json_pack(
 		"[{s:s, s:s, s:s, s:{s:s}}, {s:s, s:s, s:{s:s}}]",
 		"id", "running,NM=a|b", "release", "6.1<b>_x",
@@ -995,11 +1003,12 @@ static void test_markdown_reproducer_quoting(void **state)
 	assert_int_equal(ret, 0);
 	assert_non_null(strstr(out, "\n`running,NM=a|b` (method local, "
 		"kernel 6.1\\<b\\>\\_x)\n\n```sh\n# kernel command line: "
-		"quiet?reboot\necho 'a|b' > /sys/block/$(basename "
-		"$KBENCH_TARGET)/queue/nomerges\n```\n"));
+		"quiet?reboot\nsys=/sys/class/block/$(basename \"$(readlink -f "
+		"'/dev/disk/by-id/nvme-A (1)')\"); [ ! -e \"$sys/partition\" ] "
+		"|| sys=$sys/..\necho 'a|b' > \"$sys\"/queue/nomerges\n```\n"));
 	assert_non_null(strstr(out, "\n``running,NM=`id`$(x)'`` (method "
 		"local, kernel as running)\n\n```sh\n"));
-	assert_non_null(strstr(out, "\necho '`id`$(x)'\\''' > /sys/block/"));
+	assert_non_null(strstr(out, "\necho '`id`$(x)'\\''' > \"$sys\"/"));
 	assert_non_null(strstr(out, "\n````ini\n[randread-4k]\n; ```\n"
 		"rw=randread\n````\n"));
 	free(out);
