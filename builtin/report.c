@@ -95,7 +95,8 @@ static void usage(FILE *f)
 "                      and comparisons (docs/results-format.md,\n"
 "                      schema/results.schema.json; with --separate and\n"
 "                      several campaigns an array of them), or with\n"
-"                      --layout/--rows the tables themselves.  Several\n"
+"                      --layout/--rows the tables themselves (an array\n"
+"                      of each campaign's with --separate).  Several\n"
 "                      formats: FMT,FMT (on standard output, one after\n"
 "                      the other)\n"
 "  -l, --layout NAME   the tables to show (default: variants, time and\n"
@@ -290,7 +291,7 @@ static int render_all(FILE *out, struct source *src, size_t nsrc,
 		      const char **formats, const struct report_opts *opts)
 {
 	size_t f, i;
-	int ret = 0, first = 1;
+	int ret = 0, first = 1, tables;
 	struct json_t **all;
 
 	for (f = 0; formats[f]; f++) {
@@ -309,14 +310,21 @@ static int render_all(FILE *out, struct source *src, size_t nsrc,
 			first = 0;
 			continue;
 		}
+		/* several JSON documents of tables (--layout, --rows):
+		 * one array too, not documents one after the other */
+		tables = !strcmp(formats[f], "json") && nsrc > 1;
+		if (tables)
+			fputs(first ? "[\n" : "\n[\n", out);
 		for (i = 0; i < nsrc; i++) {
-			if (!first)
-				fputc('\n', out);
+			if (tables ? i > 0 : !first)
+				fputs(tables ? ",\n" : "\n", out);
 			ret = report_render(out, src[i].rm, formats[f], opts);
 			if (ret)
 				return ret;
 			first = 0;
 		}
+		if (tables)
+			fputs("]\n", out);
 	}
 	return 0;
 }

@@ -1713,6 +1713,30 @@ static int report_from_json(char *path, char **out, char **err)
 	return rc;
 }
 
+/* `kbench report --separate -f json --layout rounds` of two campaigns is
+ * one JSON document, an array of their tables (it was two documents one
+ * after the other: no JSON reader took it). */
+static void test_separate_json_tables(void **state)
+{
+	char *args[] = { "report", "--from-json", REPORT_FIXTURE,
+			 "--from-json", REPORT_FIXTURE, "--separate", "-f",
+			 "json", "-l", "rounds", NULL };
+	json_error_t jerr;
+	json_t *doc;
+	char *out, *err;
+
+	(void)state;
+	assert_int_equal(run_kbench(args, &out, &err), 0);
+	doc = json_loads(out, 0, &jerr);
+	assert_non_null(doc);
+	assert_true(json_is_array(doc));
+	assert_int_equal(json_array_size(doc), 2);
+	assert_non_null(json_object_get(json_array_get(doc, 1), "jobs"));
+	json_decref(doc);
+	free(out);
+	free(err);
+}
+
 /* An export of `report --exclude-outliers -f json` read back without the
  * option still says its outliers are left out (the values stay in the
  * runs' "excluded_outliers": the means are those without them, but the
@@ -1874,6 +1898,7 @@ int main(void)
 		cmocka_unit_test(test_csv_host_label),
 		cmocka_unit_test(test_load_export),
 		cmocka_unit_test(test_separate_json_round_trip),
+		cmocka_unit_test(test_separate_json_tables),
 		cmocka_unit_test(test_excluded_outliers_read_back),
 		cmocka_unit_test(test_export_bad_status),
 		cmocka_unit_test(test_export_bad_iteration),
