@@ -166,7 +166,8 @@ static void usage(FILE *f)
 "  -o, --output FILE   write the report to FILE (replaced atomically)\n"
 "                      instead of standard output\n"
 "      --separate      with several campaigns, one report each instead of\n"
-"                      one merged table (shards too: each shard alone)\n"
+"                      one merged table (shards too: each shard alone;\n"
+"                      not with -f csv, one header naming no campaign)\n"
 "      --map NEW=OLD   with several campaigns: compare configuration NEW\n"
 "                      of a later campaign with configuration OLD of the\n"
 "                      first (default: the one of the same name); variants\n"
@@ -690,6 +691,16 @@ int cmd_report(int argc, char **argv)
 			src[i].rm = kb_rmodel__new(src[i].results);
 		if (!src[i].rm || stats_analyse(src[i].rm, &copts))
 			goto out;	/* named by either */
+	}
+	if (nsrc > 1 && has_format(formats, "csv")) {
+		/* --separate: one CSV document after another is no CSV (a
+		 * reader takes the second header for data) and the rows of
+		 * two campaigns would not say whose they are */
+		kb_error("-f csv with --separate: a CSV file has one header "
+			 "and names no campaign; leave out --separate (one "
+			 "table: each configuration named CAMPAIGN:NAME) or "
+			 "give one campaign at a time");
+		goto out;
 	}
 	if (png && !plots) {
 		kb_error("--png draws the graphs of --plots DIR as PNG too; "

@@ -1737,6 +1737,35 @@ static void test_separate_json_tables(void **state)
 	free(err);
 }
 
+/* `kbench report --separate -f csv` of two campaigns is refused, saying
+ * what to give instead (it wrote two CSV documents one after the other:
+ * the second header read as a data row, no row naming its campaign); one
+ * campaign with --separate, and two merged, are one CSV document. */
+static void test_separate_csv_refused(void **state)
+{
+	char *args[] = { "report", "--from-json", REPORT_FIXTURE,
+			 "--from-json", REPORT_FIXTURE, "--separate", "-f",
+			 "csv", NULL };
+	char *out, *err;
+
+	(void)state;
+	assert_int_equal(run_kbench(args, &out, &err), 2);
+	assert_non_null(strstr(err, "-f csv with --separate: a CSV file has "
+				    "one header"));
+	assert_string_equal(out, "");
+	free(out);
+	free(err);
+	args[3] = "--separate";
+	args[4] = "-f";
+	args[5] = "csv";
+	args[6] = NULL;
+	assert_int_equal(run_kbench(args, &out, &err), 0);
+	assert_true(!strncmp(out, "configuration,variant,", 22));
+	assert_null(strstr(out + 1, "configuration,variant,"));
+	free(out);
+	free(err);
+}
+
 /* An export of `report --exclude-outliers -f json` read back without the
  * option still says its outliers are left out (the values stay in the
  * runs' "excluded_outliers": the means are those without them, but the
@@ -1899,6 +1928,7 @@ int main(void)
 		cmocka_unit_test(test_load_export),
 		cmocka_unit_test(test_separate_json_round_trip),
 		cmocka_unit_test(test_separate_json_tables),
+		cmocka_unit_test(test_separate_csv_refused),
 		cmocka_unit_test(test_excluded_outliers_read_back),
 		cmocka_unit_test(test_export_bad_status),
 		cmocka_unit_test(test_export_bad_iteration),
