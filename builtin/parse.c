@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static void usage(FILE *f)
 {
@@ -52,6 +53,9 @@ static void usage(FILE *f)
 "Files named *_iops.N.log, *_bw.N.log, *_lat.N.log (clat, slat) are\n"
 "recognised as logs; so is `tail -n +1 FILE...` output (\"==> FILE <==\"\n"
 "headers start each file).\n"
+"\n"
+"A FILE may be a pipe (/dev/stdin, <(ssh host cat out.json)): it is read\n"
+"once, whole.\n"
 "\n"
 "fio writes TABs and bytes that are not UTF-8 unescaped into its JSON (a job\n"
 "description, a file name): such a document is read leniently, with a\n"
@@ -105,22 +109,21 @@ static int read_head(const char *path, char *head, size_t n, size_t *len)
 	return 0;
 }
 
-/* Several fio logs of one kind: one object. */
-static int parse_logs(char **paths, int n, unsigned avg_msec, int compact,
-		      int quiet)
+/* Several fio logs of one kind: one object.  in[i].buf: the file read
+ * already (a pipe, see cmd_parse()), else NULL: read here; every buf is
+ * freed. */
+static int parse_logs(struct fio_log_input *in, int n, unsigned avg_msec,
+		      int compact, int quiet)
 {
-	struct fio_log_input *in = calloc(n ? n : 1, sizeof(*in));
 	char err[1024];
 	struct json_t *res;
 	int i, rc = 0;
 
-	if (!in) {
-		kb_error("out of memory");
-		return -ENOMEM;
-	}
 	for (i = 0; i < n; i++) {
-		in[i].name = paths[i];
-		if (kb_read_file(paths[i], (char **)&in[i].buf, &in[i].len, 0)) {
+		if (in[i].buf)
+			continue;
+		if (kb_read_file(in[i].name, (char **)&in[i].buf, &in[i].len,
+				 0)) {
 			rc = -EIO;
 			goto out;
 		}
@@ -131,24 +134,26 @@ static int parse_logs(char **paths, int n, unsigned avg_msec, int compact,
 		rc = -EINVAL;
 		goto out;
 	}
-	print_warnings(n == 1 ? paths[0] : "logs", res, quiet);
-	rc = fio_doc_print(stdout, paths[0], res, compact);
+	print_warnings(n == 1 ? in[0].name : "logs", res, quiet);
+	rc = fio_doc_print(stdout, in[0].name, res, compact);
 	fio_doc_free(res);
 out:
 	for (i = 0; i < n; i++)
 		free((char *)in[i].buf);
-	free(in);
 	return rc;
 }
 
-static int parse_one(const char *path, int compact, int quiet,
-		     const struct fio_parse_opts *po)
+/* path's fio JSON output; buf (len bytes): the file read already (a
+ * pipe), else NULL: read from path. */
+static int parse_one(const char *path, const char *buf, size_t len,
+		     int compact, int quiet, const struct fio_parse_opts *po)
 {
 	char err[1024];
 	struct json_t *res;
 	int rc;
 
-	res = fio_parse_file_opts(path, po, err, sizeof(err));
+	res = buf ? fio_parse_buf_opts(path, buf, len, po, err, sizeof(err)) :
+	      fio_parse_file_opts(path, po, err, sizeof(err));
 	if (!res) {
 		kb_error("%s", err);
 		return -EINVAL;
@@ -275,7 +280,8 @@ int cmd_parse(int argc, char **argv)
 	struct fio_parse_opts po = { 0 };
 	int compact = 0, quiet = 0, failed = 0, logs = 0, nlogs = 0, c, i;
 	unsigned long long avg_msec = 1000;
-	char **logfiles, so[sizeof(kb_parse_shortopts) + 1];
+	struct fio_log_input *logfiles;
+	char so[sizeof(kb_parse_shortopts) + 1];
 
 	optind = 1;
 	opterr = 0;	/* messages here, exit 2 (a leading ':': ':' for a
@@ -329,23 +335,41 @@ int cmd_parse(int argc, char **argv)
 	for (i = optind; i < argc; i++) {
 		char *buf = NULL, head[4096];
 		size_t len = 0;
+		struct stat st;
 
 		if (logs) {
-			logfiles[nlogs++] = argv[i];
+			logfiles[nlogs++].name = argv[i];
 			continue;
+		}
+		/* a pipe (<(ssh host cat out.json), /dev/stdin) can be read
+		 * only once: read whole here, everything below from buf
+		 * (reading its head, then the file, began mid-file) */
+		if (!stat(argv[i], &st) &&
+		    (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) {
+			if (kb_read_file(argv[i], &buf, &len, 0)) {
+				failed = 1;
+				continue;
+			}
 		}
 		/* terse and log files are told by their name or first line
 		 * (only the head is read here: JSON files can be large);
 		 * everything else (JSON, compressed files) goes to fio_json */
-		if (!read_head(argv[i], head, sizeof(head), &len)) {
-			if (fio_log_detect(argv[i], head, len)) {
-				logfiles[nlogs++] = argv[i];
+		if (buf || !read_head(argv[i], head, sizeof(head), &len)) {
+			const char *h = buf ? buf : head;
+			size_t hl = buf && len > sizeof(head) ? sizeof(head) :
+				    len;
+
+			if (fio_log_detect(argv[i], h, hl)) {
+				logfiles[nlogs].name = argv[i];
+				logfiles[nlogs].buf = buf;
+				logfiles[nlogs++].len = len;
 				continue;
 			}
-			if (fio_terse_detect(head, len)) {
+			if (fio_terse_detect(h, hl)) {
 				int json_after;
 
-				if (kb_read_file(argv[i], &buf, &len, 0)) {
+				if (!buf && kb_read_file(argv[i], &buf, &len,
+							 0)) {
 					failed = 1;
 					continue;
 				}
@@ -353,17 +377,19 @@ int cmd_parse(int argc, char **argv)
 				 * the JSON document, which says more: read it
 				 * (the JSON parser warns about the lines) */
 				json_after = has_json_line(buf, len);
-				if (!json_after &&
-				    fio_terse_print_buf(stdout, argv[i], buf,
-							len, quiet))
-					failed = 1;
-				free(buf);
-				if (!json_after)
+				if (!json_after) {
+					if (fio_terse_print_buf(stdout, argv[i],
+								buf, len,
+								quiet))
+						failed = 1;
+					free(buf);
 					continue;
+				}
 			}
 		}
-		if (parse_one(argv[i], compact, quiet, &po))
+		if (parse_one(argv[i], buf, len, compact, quiet, &po))
 			failed = 1;
+		free(buf);
 	}
 	if (nlogs && parse_logs(logfiles, nlogs, (unsigned)avg_msec, compact,
 				quiet))

@@ -1853,6 +1853,82 @@ static void test_warning_control_chars(void **state)
 	free(err);
 }
 
+/* kbench parse FILE where FILE is a pipe (/dev/stdin, <(ssh host cat
+ * out.json)): its output, with "file" left out, is that of the same
+ * bytes in a regular file.  kbench read the pipe's first 4 KiB to tell
+ * the format, then opened it again and parsed the rest: a JSON file was
+ * refused ("no \"jobs\" array"), a terse file's line 1 began mid-line
+ * (a break-it trial). */
+static char *parse_via_pipe(const char *file, int *status)
+{
+	char so[] = "/tmp/kbench-test-pipe.XXXXXX";
+	const char *kb = getenv("KBENCH") ?: "build/kbench";
+	char *argv[] = { (char *)kb, "parse", "--compact", "-q", "/dev/stdin",
+			 NULL };
+	struct kb_spawn_opts o = { .stdout_path = so, .timeout_s = 60 };
+	struct kb_spawn_result r;
+	struct kb_child c;
+	char *text = NULL, *out = NULL;
+	size_t len = 0;
+
+	close(mkstemp(so));
+	assert_int_equal(kb_read_file(file, &text, &len, 0), 0);
+	assert_true(len > 4096);	/* more than the head read first */
+	assert_int_equal(kb_spawn_start(argv, &o, 1, &c), 0);
+	assert_int_equal(kb_child_write(&c, text, len), 0);
+	assert_int_equal(kb_spawn_wait(&c, &r), 0);
+	assert_true(r.exited);
+	*status = r.exit_status;
+	assert_int_equal(kb_read_file(so, &out, NULL, 0), 0);
+	unlink(so);
+	free(text);
+	return out;
+}
+
+static void test_cmd_parse_pipe(void **state)
+{
+	static const char *const files[] = {
+		DATA "pkb-2.17-2jobs.json", DATA "jtulak-2.1.2-terse3-12jobs.terse",
+		DATA "benson-3.33-jsonplus-sigint.json",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char *args[] = { "parse", "--compact", "-q", (char *)files[i],
+				 NULL };
+		char *out = NULL, *err = NULL, *piped, *p, *q, *pe, *qe;
+		json_t *a, *b;
+		json_error_t je;
+		int st;
+
+		assert_int_equal(run_kbench(args, &out, &err), 0);
+		piped = parse_via_pipe(files[i], &st);
+		if (st)
+			fail_msg("%s through a pipe: exit %d", files[i], st);
+		/* every line (a terse file: one per job) without "file" */
+		for (p = out, q = piped; *p || *q; p = pe + 1, q = qe + 1) {
+			pe = strchr(p, '\n');
+			qe = strchr(q, '\n');
+			assert_non_null(pe);
+			assert_non_null(qe);
+			a = json_loadb(p, pe - p, 0, &je);
+			b = json_loadb(q, qe - q, 0, &je);
+			assert_non_null(a);
+			assert_non_null(b);
+			json_object_del(a, "file");
+			json_object_del(b, "file");
+			if (!json_equal(a, b))
+				fail_msg("%s through a pipe: %.200s", files[i], q);
+			json_decref(a);
+			json_decref(b);
+		}
+		free(out);
+		free(err);
+		free(piped);
+	}
+}
+
 static void test_cmd_parse_exit_status(void **state)
 {
 	char *ok[] = { "parse", "--compact", "-q", DATA "B01.json",
@@ -1949,6 +2025,7 @@ int main(void)
 		cmocka_unit_test(test_too_large),
 		cmocka_unit_test(test_all_files_known_metrics),
 		cmocka_unit_test(test_cmd_parse_exit_status),
+		cmocka_unit_test(test_cmd_parse_pipe),
 		cmocka_unit_test(test_warning_control_chars),
 	};
 
