@@ -2,6 +2,7 @@
  * HOWTO "Terse output" for the field layout). */
 #include "parsers/fio_terse.h"
 #include "parsers/fio_json.h"
+#include "lib/str.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -395,51 +396,138 @@ out:
 	return res;
 }
 
-int fio_terse_detect(const char *buf, size_t len)
+/* 1 when [s, s+n) is a terse line: a version number, then ';'. */
+static int terse_line(const char *s, size_t n)
 {
 	size_t i = 0;
 
-	while (i < len && isspace((unsigned char)buf[i]))
+	while (i < n && isdigit((unsigned char)s[i]))
 		i++;
-	if (i + 2 <= len && buf[i] == '3' && buf[i + 1] == ';')
-		return 1;
-	/* another terse version: "N;fio-" */
-	return i + 6 <= len && isdigit((unsigned char)buf[i]) &&
-	       !memcmp(buf + i + 1, ";fio-", 5);
+	return i && i < n && s[i] == ';';
+}
+
+/* The length of a UTF-8 byte order mark at buf (an editor's, or a
+ * Windows tool's), else 0. */
+static size_t bom(const char *buf, size_t len)
+{
+	return len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3) ? 3 : 0;
+}
+
+int fio_terse_detect(const char *buf, size_t len)
+{
+	size_t i = bom(buf, len);
+
+	/* lines fio (or fio --client) writes before its output ("fio: ...",
+	 * "note: ...", "<host> ...") are skipped; a JSON document is not
+	 * terse output */
+	while (i < len) {
+		const char *nl = memchr(buf + i, '\n', len - i);
+		size_t e = nl ? (size_t)(nl - buf) : len;
+
+		while (i < e && isspace((unsigned char)buf[i]))
+			i++;
+		if (i < e && buf[i] == '{')
+			return 0;
+		if (i + 2 <= e && buf[i] == '3' && buf[i + 1] == ';')
+			return 1;
+		/* another terse version: "N;fio-" */
+		if (i + 6 <= e && isdigit((unsigned char)buf[i]) &&
+		    !memcmp(buf + i + 1, ";fio-", 5))
+			return 1;
+		if (!nl)
+			break;
+		i = e + 1;
+	}
+	return 0;
+}
+
+/* The warning for line lineno, which is not terse output: skipped. */
+static json_t *skipped_line(const char *s, size_t n, int lineno)
+{
+	char *line = strndup(s, n), *q;
+	json_t *w;
+
+	if (!line)
+		return json_string("a line that is not terse output skipped");
+	q = kb_xstrndup_printable(kb_trim(line), 80);
+	w = json_sprintf("line %d is not terse output: skipped: '%s'",
+			 lineno, q);
+	free(q);
+	free(line);
+	return w;
 }
 
 json_t *fio_terse_parse_buf(const char *buf, size_t len, const char *name,
 			    char *err, size_t errlen)
 {
-	json_t *all = json_array();
-	size_t pos = 0;
+	json_t *all = json_array(), *skipped = json_array(), *w, *r = NULL;
+	size_t pos = bom(buf, len), k;
 	int lineno = 0;
 
 	while (pos < len) {
 		const char *nl = memchr(buf + pos, '\n', len - pos);
-		size_t end = nl ? (size_t)(nl - buf) : len, j;
-		json_t *r;
+		size_t end = nl ? (size_t)(nl - buf) : len, j, last;
 		int blank = 1;
 
 		lineno++;
 		for (j = pos; j < end; j++)
 			if (!isspace((unsigned char)buf[j]))
 				blank = 0;
-		if (!blank) {
-			r = fio_terse_parse_line(buf + pos, end - pos, name,
-						 lineno, err, errlen);
-			if (!r) {
-				json_decref(all);
-				return NULL;
-			}
-			json_array_append_new(all, r);
+		if (blank) {
+			pos = end + 1;
+			continue;
 		}
+		if (!terse_line(buf + pos, end - pos)) {
+			/* "fio: ..." notes, "<host> ..." lines: as the JSON
+			 * parser skips them around a document */
+			json_array_append_new(skipped, skipped_line(buf + pos,
+				end - pos, lineno));
+			pos = end + 1;
+			continue;
+		}
+		/* fio ends every terse line with a newline: a last line
+		 * without one whose last field is not a complete
+		 * percentage (fields 121 and each disk's utilisation end
+		 * in '%') was cut, and its field count may still fit (a
+		 * cut disk record read as a description) */
+		for (last = end; last > pos && buf[last - 1] == '\r'; last--)
+			;
+		if (!nl && last > pos && buf[last - 1] != '%') {
+			size_t f0 = last;
+
+			while (f0 > pos && buf[f0 - 1] != ';')
+				f0--;
+			snprintf(err, errlen, "%s: line %d: ends without a newline, in a field that is not a complete percentage ('%.32s'): the file looks truncated (fio ends every terse line with a newline; add one if the line is whole)",
+				 name, lineno, buf + f0);
+			for (j = 0; err[j]; j++)	/* a cut UTF-8 byte */
+				if ((unsigned char)err[j] < 0x20)
+					err[j] = '?';
+			json_decref(all);
+			json_decref(skipped);
+			return NULL;
+		}
+		r = fio_terse_parse_line(buf + pos, end - pos, name, lineno,
+					 err, errlen);
+		if (!r) {
+			json_decref(all);
+			json_decref(skipped);
+			return NULL;
+		}
+		/* the lines skipped before it: in its warnings, first */
+		json_array_foreach(skipped, k, w)
+			json_array_insert(json_object_get(r, "warnings"), k, w);
+		json_array_clear(skipped);
+		json_array_append_new(all, r);
 		pos = end + 1;
 	}
 	if (!json_array_size(all)) {
 		snprintf(err, errlen, "%s: no terse line", name);
 		json_decref(all);
+		json_decref(skipped);
 		return NULL;
 	}
+	/* lines after the last terse line: in its warnings */
+	json_array_extend(json_object_get(r, "warnings"), skipped);
+	json_decref(skipped);
 	return all;
 }

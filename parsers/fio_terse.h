@@ -35,8 +35,10 @@
 /* Number of fixed fields of a terse v3 line. */
 #define FIO_TERSE_V3_FIELDS 121
 
-/* 1 when buf (len bytes) looks like terse output: its first non-blank
- * line starts with "3;" (or another terse version, "N;fio-"). */
+/* 1 when buf (len bytes) looks like terse output: after a UTF-8 byte
+ * order mark, blank lines and lines of other text (fio's "fio: ..."
+ * notes, fio --client's "<host> ..." lines), a line starts with "3;"
+ * (or another terse version, "N;fio-") before any line starting '{'. */
 int fio_terse_detect(const char *buf, size_t len);
 
 /* Parse one terse v3 line (len bytes, no newline needed); name and lineno
@@ -57,9 +59,15 @@ int fio_terse_detect(const char *buf, size_t len);
 json_t *fio_terse_parse_line(const char *line, size_t len, const char *name,
 			     int lineno, char *err, size_t errlen);
 
-/* Parse every terse line of buf: a JSON array of the objects above, one
- * per line (blank lines skipped).  NULL with err naming the file and
- * line on the first line that cannot be parsed. */
+/* Parse every terse line (one starting "N;") of buf: a JSON array of
+ * the objects above, one per line.  A UTF-8 byte order mark and blank
+ * lines are skipped; so are other lines (fio's notes), each with a
+ * warning naming it in the next terse line's "warnings" (those after
+ * the last, in the last's).  NULL with err naming the file and line on
+ * the first line that cannot be parsed, also a last line without a
+ * newline whose last field is not a percentage ending in '%' (cut:
+ * fio ends every line with a newline, and its fields 121 and disk
+ * utilisations with '%'). */
 json_t *fio_terse_parse_buf(const char *buf, size_t len, const char *name,
 			    char *err, size_t errlen);
 

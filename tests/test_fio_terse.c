@@ -493,6 +493,97 @@ static void test_terse_then_json(void **state)
 	free(fixed);
 }
 
+/* What the field does to a terse file (a break-it trial on the corpus's
+ * jtulak-2.1.2-terse3-12jobs.terse): a UTF-8 byte order mark, CRLF line
+ * ends, fio's notes and fio --client's "<host>" lines before and after
+ * the terse lines were refused ("terse version 'fio: file hash n' is
+ * not supported", or the JSON parser's "kbench parse reads terse version
+ * 3"): now skipped with a warning naming each line, the jobs and metrics
+ * those of the plain file.  A file cut in its last line was read with a
+ * cut number (a disk's utilisation 99.1 for 99.17%) or a cut disk record
+ * taken for a description ('vd'), exit 0: now refused, naming the line. */
+static void test_terse_field_damage(void **state)
+{
+	static const size_t cuts[] = { 9520, 11900, 13090 };
+	char *plain = NULL, *text, *crlf, *p;
+	char *args[] = { "parse", "--compact", NULL, NULL };
+	char *out = NULL, *err = NULL, *out1 = NULL, *err1 = NULL;
+	char dir[] = "/tmp/kbench-test-terse.XXXXXX";
+	size_t len = 0, i, k = 0;
+	json_t *a, *b;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(kb_read_file(DATA "jtulak-2.1.2-terse3-12jobs.terse",
+				      &plain, &len, 0), 0);
+	crlf = kb_xmalloc(2 * len + 1);
+	for (p = plain; *p; p++) {
+		if (*p == '\n')
+			crlf[k++] = '\r';
+		crlf[k++] = *p;
+	}
+	crlf[k] = '\0';
+	text = kb_xasprintf("\xef\xbb\xbf" "fio: this platform does not support process shared mutexes, forcing use of threads\r\n"
+			    "<host1> fio: file hash not empty on exit\r\n%s"
+			    "fio: file hash not empty on exit\r\n", crlf);
+	args[2] = (char *)write_file(dir, "mixed.terse", text);
+	if (run_kbench(args, &out, &err) != 0)
+		fail_msg("kbench parse of a terse file with notes failed:\n%s",
+			 err);
+	args[2] = DATA "jtulak-2.1.2-terse3-12jobs.terse";
+	assert_int_equal(run_kbench(args, &out1, &err1), 0);
+	assert_int_equal(count_lines(out), 12);
+	assert_int_equal(count_lines(out1), 12);
+	for (i = 1; i <= 12; i++) {
+		a = json_line(out, (int)i);
+		b = json_line(out1, (int)i);
+		assert_true(json_equal(json_object_get(a, "metrics"),
+				       json_object_get(b, "metrics")));
+		assert_true(json_equal(json_object_get(a, "jobs"),
+				       json_object_get(b, "jobs")));
+		assert_true(json_equal(json_object_get(a, "disks"),
+				       json_object_get(b, "disks")));
+		assert_int_equal(json_integer_value(json_object_get(a, "line")),
+				 json_integer_value(json_object_get(b, "line")) + 2);
+		json_decref(a);
+		json_decref(b);
+	}
+	assert_non_null(strstr(err, "line 1 is not terse output: skipped: 'fio: this platform does not support"));
+	assert_non_null(strstr(err, "line 2 is not terse output: skipped: '<host1> fio: file hash not empty on exit'"));
+	assert_non_null(strstr(err, "line 15 is not terse output: skipped: 'fio: file hash not empty on exit'"));
+	free(out);
+	free(err);
+
+	/* cut inside its last line: refused, naming it */
+	for (i = 0; i < sizeof(cuts) / sizeof(cuts[0]); i++) {
+		plain[cuts[i]] = '\0';
+		args[2] = (char *)write_file(dir, "cut.terse", plain);
+		assert_int_equal(run_kbench(args, &out, &err), 1);
+		assert_non_null(strstr(err, "cut.terse: line "));
+		assert_non_null(strstr(err, "ends without a newline, in a field that is not a complete percentage"));
+		assert_non_null(strstr(err, "the file looks truncated"));
+		free(out);
+		free(err);
+	}
+	/* a whole last line without its newline is read */
+	p = strrchr(crlf, '\r');
+	*p = '\0';
+	args[2] = (char *)write_file(dir, "nonl.terse", crlf);
+	assert_int_equal(run_kbench(args, &out, &err), 0);
+	assert_int_equal(count_lines(out), 12);
+	unlink(write_file(dir, "mixed.terse", ""));
+	unlink(write_file(dir, "cut.terse", ""));
+	unlink(write_file(dir, "nonl.terse", ""));
+	rmdir(dir);
+	free(out);
+	free(err);
+	free(out1);
+	free(err1);
+	free(text);
+	free(crlf);
+	free(plain);
+}
+
 /* ---- B13: per-job logs ------------------------------------------------- */
 
 /* B13.expected: the two jobs' IOPS logs summed per window, windows
@@ -968,6 +1059,7 @@ int main(void)
 		cmocka_unit_test(test_terse_line_with_nul_byte_refused),
 		cmocka_unit_test(test_terse_impossible_values),
 		cmocka_unit_test(test_terse_then_json),
+		cmocka_unit_test(test_terse_field_damage),
 		cmocka_unit_test(test_B13_iops_logs_summed_per_window),
 		cmocka_unit_test(test_B13_kind_three_jobs_missing_window),
 	};
