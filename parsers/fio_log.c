@@ -42,6 +42,8 @@ struct segment {
 	double pend_t0[4], pend_t1[4];
 	int all_one;		/* every value is 1: a log of every I/O */
 	double last_t;		/* the latest time of a sample, ms */
+	int header;		/* named by a "==> NAME <==" header */
+	size_t input;		/* the index of its file in fio_log_parse()'s in */
 };
 
 /* A new segment named name (taken over) at the end of *seg: NULL when
@@ -330,6 +332,20 @@ static int cmp_long(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Add name to the list in buf (bufsz bytes): "A", "A, B", ... (cut
+ * with "..." when full). */
+static void note_empty(char *buf, size_t bufsz, const char *name)
+{
+	size_t l = strlen(buf);
+
+	if (l + 4 >= bufsz)
+		return;
+	snprintf(buf + l, bufsz - l, "%s%s", l ? ", " : "",
+		 name ? name : "?");
+	if (strlen(buf) + 4 >= bufsz)
+		snprintf(buf + bufsz - 4, 4, "...");
+}
+
 json_t *fio_log_parse(const struct fio_log_input *in, size_t n,
 		      unsigned avg_msec, char *err, size_t errlen)
 {
@@ -338,6 +354,7 @@ json_t *fio_log_parse(const struct fio_log_input *in, size_t n,
 	long *wins = NULL;
 	char kind[16] = "", k[16], cut[512] = "", partial[700] = "";
 	char restart[600] = "", gap[600] = "", mixed[600] = "";
+	char empty[600] = "";
 	json_t *res = NULL, *files, *windows, *warnings;
 	double sum = 0;
 	int mean_combine;
@@ -365,7 +382,9 @@ json_t *fio_log_parse(const struct fio_log_input *in, size_t n,
 					snprintf(err, errlen, "out of memory");
 					goto fail;
 				}
+				cur->input = i;
 				if (hname) {
+					cur->header = 1;
 					p = e + 1;
 					continue;
 				}
@@ -442,6 +461,7 @@ json_t *fio_log_parse(const struct fio_log_input *in, size_t n,
 					snprintf(err, errlen, "out of memory");
 					goto fail;
 				}
+				cur->input = i;
 			}
 			r = add_sample(cur, t, avg_msec, v, dir);
 			if (r < 0) {
@@ -472,12 +492,26 @@ json_t *fio_log_parse(const struct fio_log_input *in, size_t n,
 				cur->all_one = 0;
 			p = e + 1;
 		}
+		/* an empty file: a log without a sample (below) */
+		if (!cur && !(cur = new_segment(&seg, &nseg, &capseg,
+						strdup(in[i].name)))) {
+			snprintf(err, errlen, "out of memory");
+			goto fail;
+		}
+		cur->input = i;
 	}
-	/* segments without a sample (an empty file before a header) go */
+	/* segments without a sample go: an empty file before a header
+	 * silently, a log with none (an empty file, a header with no line
+	 * after it: a job that did no I/O, a fio killed before it wrote)
+	 * said, as the totals leave out a job */
 	for (i = 0, j = 0; i < nseg; i++) {
 		if (seg[i].n)
 			seg[j++] = seg[i];
 		else {
+			if ((seg[i].header || i + 1 == nseg ||
+			     !seg[i + 1].header ||
+			     seg[i + 1].input != seg[i].input) && nseg > 1)
+				note_empty(empty, sizeof(empty), seg[i].name);
 			free(seg[i].name);
 			free(seg[i].s);
 			free(seg[i].fs);
@@ -649,6 +683,14 @@ json_t *fio_log_parse(const struct fio_log_input *in, size_t n,
 		json_array_append_new(warnings, json_string(gap));
 	if (*mixed)
 		json_array_append_new(warnings, json_string(mixed));
+	if (*empty) {
+		char msg[700];
+
+		snprintf(msg, sizeof(msg), "no sample in %s (a job that did "
+			 "no I/O, or a log fio did not write): left out of "
+			 "the totals", empty);
+		json_array_append_new(warnings, json_string(msg));
+	}
 	for (i = 0; i < nseg; i++)
 		json_array_append_new(files, json_string(seg[i].name ? seg[i].name : ""));
 	for (i = 0; i < nw; i++) {

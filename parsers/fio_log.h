@@ -70,6 +70,10 @@ int fio_log_detect(const char *path, const char *buf, size_t len);
  *                  "files": 2 (files with a sample there) } ... ],
  *   "mean": mean of the window totals, "warnings": [ ... ] }
  *
+ * A log without a sample among several (an empty file, a "==> NAME <=="
+ * header with no line after it) is left out of "files" and the totals,
+ * with a warning naming it.
+ *
  * NULL with a message in err when a line is not a log sample, the kinds
  * differ, samples are closer together than the window (above; the
  * message names the file, the line and the spacing), or there is no

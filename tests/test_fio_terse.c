@@ -626,6 +626,57 @@ static void test_B13_iops_logs_summed_per_window(void **state)
 /* The same kind, built here: 3 jobs' logs as separate files (found by
  * their names), one lacking window 2: that window's total uses the files
  * present, with a warning; a line that is no sample -> an error. */
+/* A job's log with no sample among the logs summed (an empty file, fio
+ * killed before it wrote; or a "==> NAME <==" header with nothing after
+ * it in `tail -n +1` output): the totals were those of the other jobs,
+ * with the file left out of "files" and no word of it, exit 0 (B13's
+ * logs with job 2's emptied: 5012 IOPS read as the group's; a break-it
+ * trial).  Now a warning names it. */
+static void test_B13_kind_empty_log(void **state)
+{
+	char dir[] = "/tmp/kbench-test-log.XXXXXX";
+	char *args[] = { "parse", "--compact", NULL, NULL, NULL };
+	char *out = NULL, *err = NULL, *b13 = NULL, *hdr2, *text;
+	json_t *r;
+	int pass;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(kb_read_file(DATA "B13.log", &b13, NULL, 0), 0);
+	hdr2 = strstr(b13, "==> bench_iops.2.log <==");
+	assert_non_null(hdr2);
+	for (pass = 0; pass < 3; pass++) {
+		if (pass == 0) {	/* two files, the second empty */
+			*hdr2 = '\0';
+			args[2] = (char *)write_file(dir, "bench_iops.1.log",
+						     strchr(b13, '\n') + 1);
+			args[3] = (char *)write_file(dir, "bench_iops.2.log", "");
+		} else {	/* tail -n +1: a header with nothing after */
+			text = kb_xasprintf("%s%s==> bench_iops.2.log <==\n",
+					    pass == 2 ? "\n" : "", b13);
+			args[2] = (char *)write_file(dir, "tail.log", text);
+			args[3] = NULL;
+			free(text);
+		}
+		if (run_kbench(args, &out, &err) != 0)
+			fail_msg("kbench parse of logs, one empty:\n%s", err);
+		r = json_loads(out, 0, NULL);
+		assert_non_null(r);
+		assert_int_equal(json_array_size(json_object_get(r, "files")), 1);
+		check_num(r, "windows/0/total", 5012);
+		assert_non_null(strstr(err, "no sample in "));
+		assert_non_null(strstr(err, "bench_iops.2.log (a job that did no I/O, or a log fio did not write): left out of the totals"));
+		json_decref(r);
+		free(out);
+		free(err);
+	}
+	unlink(write_file(dir, "bench_iops.1.log", ""));
+	unlink(write_file(dir, "bench_iops.2.log", ""));
+	unlink(write_file(dir, "tail.log", ""));
+	rmdir(dir);
+	free(b13);
+}
+
 static void test_B13_kind_three_jobs_missing_window(void **state)
 {
 	char dir[] = "/tmp/kbench-test-log.XXXXXX";
@@ -1062,6 +1113,7 @@ int main(void)
 		cmocka_unit_test(test_terse_field_damage),
 		cmocka_unit_test(test_B13_iops_logs_summed_per_window),
 		cmocka_unit_test(test_B13_kind_three_jobs_missing_window),
+		cmocka_unit_test(test_B13_kind_empty_log),
 	};
 
 	kb_quiet = 1;
