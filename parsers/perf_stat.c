@@ -232,6 +232,33 @@ static int human_readable(const char *text)
 	return 0;
 }
 
+/* perf stat run in a locale whose decimal separator is a comma
+ * (LC_NUMERIC=de_DE: perf calls setlocale()) writes "1010,83" and
+ * "100,00" in its -x records.  With -x, the comma splits them in two:
+ * pct_running (perf's "%.2f", always with a '.' in the C locale) an
+ * integer followed by a field of two digits, the record otherwise
+ * fitting with a wrong value ("1010,83,msec,cpu-clock" read as 83 msec
+ * with "1010" for a leading column).  With another separator the
+ * numbers are whole but not read: a field "N,NN" (pct_running) says so.  1 when the fields f (nf of them; the
+ * value in column k, or k < 0: no record) show it. */
+static int comma_decimals(char **f, size_t nf, int k, char sep)
+{
+	size_t i, d;
+
+	if (sep == ',')
+		return k >= 0 && (size_t)k + 5 < nf && is_uint(f[k + 4]) &&
+		       strlen(f[k + 5]) == 2 && is_uint(f[k + 5]);
+	/* "100,00": a pct_running's two decimals ("1,234", three digits
+	 * after the comma, may be a thousands separator: malformed) */
+	for (i = 0; k < 0 && i < nf; i++) {
+		d = strspn(f[i], "0123456789");
+		if (d && f[i][d] == ',' && strlen(f[i] + d + 1) == 2 &&
+		    strspn(f[i] + d + 1, "0123456789") == 2)
+			return 1;
+	}
+	return 0;
+}
+
 int perf_stat_parse(const char *name, const char *text,
 		    struct kb_perf_stat *s)
 {
@@ -287,6 +314,18 @@ int perf_stat_parse(const char *name, const char *text,
 		seps[0] = sep;
 		nf = split_fields(p, seps, f);
 		k = record_col(s, f, nf, sep);
+		if (comma_decimals(f, nf, k, sep)) {
+			kb_error("%s:%d: perf stat wrote this in a locale whose "
+				 "decimal separator is a comma (LC_NUMERIC="
+				 "de_DE?): '%s'; its numbers %s; run perf stat "
+				 "with LC_ALL=C", name, lineno, shown,
+				 sep == ',' ? "are cut in two by the -x , "
+				 "separator" : "are not read");
+			free(orig);
+			free(copy);
+			memset(s, 0, sizeof(*s));
+			return -EINVAL;
+		}
 		if (k < 0) {
 			struct kb_perf_count *mal[8];
 			size_t nmal = 0, mi, mnf = nf;

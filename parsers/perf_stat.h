@@ -38,6 +38,13 @@
  * left out altogether (absent, with a warning), never summed from its
  * other records or guessed from shifted columns.
  *
+ * perf stat run in a locale whose decimal separator is a comma
+ * (LC_NUMERIC=de_DE) writes "1010,83" and "100,00": with -x , a record
+ * whose pct_running is an integer followed by a field of two digits,
+ * with another separator a field "N,NN", is -EINVAL with a message
+ * naming the line and the locale (-x , cut "1010,83 msec" into a
+ * leading column and a value of 83).
+ *
  * kbench's own counting collector (runner/collect_perf.c) writes this form
  * (as `perf stat -a -A -x,` would), plus "# error: TEXT" and
  * "# unsupported EVENT: TEXT" comment lines, so its artifact and a real

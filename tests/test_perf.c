@@ -212,6 +212,42 @@ static void test_stat_wrong_field_count(void **state)
 	free(st);
 }
 
+/* perf stat -x run with LC_NUMERIC=de_DE (perf calls setlocale(): the
+ * corpus's kargjonas file is perf stat's human-readable output in that
+ * locale, "1.101,01 msec"): its decimals are commas.  With -x , the
+ * comma cut "1010,83" and "100,00" in two and the record still fitted:
+ * cpu-clock read as 83 msec (a break-it trial).  With ';' or TAB each
+ * record was "the wrong fields".  Now an error naming the line and the
+ * locale, nothing read. */
+static void test_stat_comma_locale(void **state)
+{
+	static const char *const in[] = {
+		"1010,83,msec,cpu-clock,1010830000,100,00,1,000,CPUs utilized\n"
+		"37915273,,cycles,1010830000,100,00,0,038,GHz\n",
+		"CPU0,37915273,,cycles,1010830000,16,66,0,038,GHz\n",
+		"1010,83;msec;cpu-clock;1010830000;100,00;1,000;CPUs utilized\n"
+		"37915273;;cycles;1010830000;100,00;0,038;GHz\n",
+		"37915273\t\tcycles\t1010830000\t50,00\t0,038\tGHz\n",
+	};
+	struct kb_perf_stat *st = malloc(sizeof(*st));
+	size_t i;
+
+	(void)state;
+	kb_quiet = 1;
+	for (i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		if (perf_stat_parse("de.csv", in[i], st) != -EINVAL)
+			fail_msg("input %zu: read (cpu-clock %g ms)", i,
+				 st->nev ? st->ev[0].value : -1);
+		assert_int_equal(st->nev, 0);
+	}
+	/* the C locale's: read (a thousands separator stays malformed) */
+	assert_int_equal(perf_stat_parse("c.csv",
+		"1010.83,msec,cpu-clock,1010830000,100.00,1.000,CPUs utilized\n"
+		"37915273;;cycles;1010830000;100.00;0.038;GHz\n", st), 0);
+	assert_float_equal(st->ev[0].value, 1010.83, 1e-9);
+	free(st);
+}
+
 /* B21: perf's paranoid stderr: one error saying what to change */
 static void test_b21_paranoid(void **state)
 {
@@ -824,6 +860,7 @@ int main(void)
 		cmocka_unit_test(test_b17_interval_per_cpu),
 		cmocka_unit_test(test_b19_multiplexed),
 		cmocka_unit_test(test_stat_wrong_field_count),
+		cmocka_unit_test(test_stat_comma_locale),
 		cmocka_unit_test(test_b21_paranoid),
 		cmocka_unit_test(test_collect_here),
 		cmocka_unit_test(test_report_lost),
