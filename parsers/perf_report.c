@@ -5,6 +5,7 @@
 #include "lib/file.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdarg.h>
@@ -169,14 +170,22 @@ static struct kb_prof_event *new_event(struct kb_profile *p, const char *ev)
 	return e;
 }
 
+/* tok (len bytes) is a percentage, "12.34%", into *v; also "12,34%", as
+ * perf writes it in a locale whose decimal separator is a comma
+ * (LC_NUMERIC=de_DE): a comma there separates no columns. */
 static int is_pct(const char *tok, size_t len, double *v)
 {
-	char *end;
+	char buf[32], *end, *comma;
 
-	if (!len || tok[len - 1] != '%')
+	if (!len || tok[len - 1] != '%' || len >= sizeof(buf))
 		return 0;
-	*v = strtod(tok, &end);
-	return end == tok + len - 1;
+	memcpy(buf, tok, len - 1);
+	buf[len - 1] = '\0';
+	comma = strchr(buf, ',');
+	if (comma && !strchr(buf, '.') && comma == strrchr(buf, ','))
+		*comma = '.';
+	*v = strtod(buf, &end);
+	return end != buf && !*end && isfinite(*v);
 }
 
 /* perf report's "IPC   [IPC Coverage]" columns after the symbol (perf
@@ -200,7 +209,7 @@ static void cut_ipc_columns(char *sym)
 			if (!w || w == sym)
 				return;
 			c = w + 1 + strspn(w + 1, " ");
-			c += strspn(c, "0123456789.");
+			c += strspn(c, "0123456789.,");
 			if (strcmp(c, "%]"))
 				return;
 		} else {
@@ -208,7 +217,7 @@ static void cut_ipc_columns(char *sym)
 			while (w > sym && !isspace((unsigned char)w[-1]))
 				w--;
 			if (w == sym || (strcmp(w, "-") &&
-					 strspn(w, "0123456789.") != strlen(w)))
+					 strspn(w, "0123456789.,") != strlen(w)))
 				return;
 		}
 		end = w;

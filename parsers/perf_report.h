@@ -16,7 +16,9 @@
  * --stats lines "SAMPLE events: N" / "LOST events: M" the samples kept
  * and the chunks of events lost (PERF_RECORD_LOST, ring buffer overrun).  A data line is one whose first field is a percentage
  * and which holds a "[x]" marker ([k] kernel, [.] user, [g] [u] [H]
- * guest/hypervisor); the symbol is the rest of the line after it.  Weights
+ * guest/hypervisor); the symbol is the rest of the line after it.  A
+ * percentage (and an IPC column) may have a decimal comma, "12,34%", as
+ * perf writes it with LC_NUMERIC=de_DE.  Weights
  * are sample counts when a Samples column is present, else the overhead
  * percentages.  A kernel symbol printed as a hex address ("[k]
  * 0xffffffff81a3c5e0") means kernel symbols could not be resolved

@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -771,6 +772,68 @@ static void test_corpus_report(void **state)
 	free(text);
 }
 
+/* perf report in a locale whose decimal separator is a comma
+ * (LC_NUMERIC=de_DE): "99,59%" overheads (and "1,23 [ 45,2%]" IPC
+ * columns) were no data lines: every event section read with no symbol
+ * and no word of it, an empty profile (a break-it trial).  Now the same
+ * symbols and weights as the C locale's. */
+static void test_report_comma_locale(void **state)
+{
+	static const char *const files[] = {
+		"tests/data/perf/lkp-perf-report-children-4.6.txt",
+		"tests/data/perf/lkp-perf-report-children-5.1.txt",
+		"tests/data/perf/akashmaji-perf-report-multi-event.txt",
+	};
+	struct kb_profile p, q;
+	size_t f, e, i;
+
+	(void)state;
+	for (f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+		char *text = slurp(files[f]), *de = kb_xstrdup(text), *c;
+		int comment = 0;
+
+		/* a digit '.' digit outside "#" lines: a decimal comma */
+		for (c = de; *c; c++) {
+			if (c == de || c[-1] == '\n')
+				comment = *c == '#';
+			if (!comment && *c == '.' && c > de &&
+			    isdigit((unsigned char)c[-1]) &&
+			    isdigit((unsigned char)c[1]))
+				*c = ',';
+		}
+		assert_int_equal(perf_report_parse("c", text, "x", &p), 0);
+		assert_int_equal(perf_report_parse("de", de, "x", &q), 0);
+		assert_int_equal(p.nev, q.nev);
+		for (e = 0; e < p.nev; e++) {
+			if (p.ev[e].nsyms != q.ev[e].nsyms)
+				fail_msg("%s: event %zu: %zu symbols in the C "
+					 "locale, %zu with decimal commas",
+					 files[f], e, p.ev[e].nsyms,
+					 q.ev[e].nsyms);
+			for (i = 0; i < p.ev[e].nsyms; i++) {
+				assert_string_equal(p.ev[e].syms[i].sym,
+						    q.ev[e].syms[i].sym);
+				assert_float_equal(p.ev[e].syms[i].weight,
+						   q.ev[e].syms[i].weight, 1e-9);
+			}
+		}
+		assert_true(p.ev[0].nsyms > 0);
+		perf_report_free(&p);
+		perf_report_free(&q);
+		free(de);
+		free(text);
+	}
+	/* perf 5.1+'s IPC columns, in that locale */
+	assert_int_equal(perf_report_parse("ipc", "# Overhead  Shared Object"
+		"      Symbol  IPC   [IPC Coverage]\n    12,50%  "
+		"[kernel.kallsyms]  [k] foo           1,23 [ 45,2%]\n", "x",
+		&p), 0);
+	assert_int_equal(p.ev[0].nsyms, 1);
+	assert_string_equal(p.ev[0].syms[0].sym, "foo");
+	assert_float_equal(p.ev[0].syms[0].weight, 12.5, 1e-9);
+	perf_report_free(&p);
+}
+
 static void test_symgroups_errors(void **state)
 {
 	struct kb_sym_groups gs;
@@ -871,6 +934,7 @@ int main(void)
 		cmocka_unit_test(test_stat_blank_separator),
 		cmocka_unit_test(test_corpus_stat_plain),
 		cmocka_unit_test(test_corpus_report),
+		cmocka_unit_test(test_report_comma_locale),
 		cmocka_unit_test(test_symgroups_errors),
 		cmocka_unit_test(test_tasks),
 		cmocka_unit_test(test_kconf_keys),
