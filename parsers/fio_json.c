@@ -850,15 +850,21 @@ static json_t *parse_job(struct ctx *c, const json_t *job,
 	if (inum(job, "groupid", &iv))
 		js->groupid = iv;
 	json_object_set_new(o, "groupid", json_integer(js->groupid));
-	iv = 0;
-	inum(job, "error", &iv);
-	json_object_set_new(o, "error", json_integer(iv));
 	json_object_set_new(o, "elapsed_s", num(job, "elapsed", &v) ?
 			    json_real(v) : json_null());
 
 	c->jobname = json_string_value(json_object_get(job, "jobname"));
 	if (!c->jobname)
 		c->jobname = "?";
+	/* fio's errno for the job, a number; anything else there says
+	 * nothing of success: the job counts as failed, -1 */
+	iv = 0;
+	if (json_object_get(job, "error") && !inum(job, "error", &iv)) {
+		warnf(c, "job '%s': \"error\" is %s, not a number (fio's error code for the job): the job counted as failed (error -1)",
+		      c->jobname, kb_json_kind(json_object_get(job, "error")));
+		iv = -1;
+	}
+	json_object_set_new(o, "error", json_integer(iv));
 	for (d = 0; d < NR_DIRS; d++) {
 		const json_t *dj = json_object_get(job, dir_names[d]);
 		json_t *dm;

@@ -1490,6 +1490,40 @@ static void test_impossible_values(void **state)
 
 /* A member that is there but not a number: said, the metric left out
  * (a string "123" was read as 0 IOPS without a word). */
+/* A job's "error" that is not a number ("EIO", null, true, an object:
+ * a document someone's tool rewrote): read as 0, the job valid, with no
+ * word of it (a break-it trial).  fio writes its errno there; anything
+ * else says nothing of success: now a warning naming the job and the
+ * job counted as failed (-1).  A number still reads as it is. */
+static void test_error_not_a_number(void **state)
+{
+	static const char *const bad[] = { "\"EIO\"", "null", "true", "{}",
+					   "[5]" };
+	char err[256];
+	size_t i;
+	json_t *r;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *doc = kb_xasprintf("{ \"fio version\" : \"fio-3.36\", \"jobs\" : ["
+			"{ \"jobname\" : \"a\", \"error\" : %s, \"read\" : { \"iops\" : 5, \"bw\" : 20,"
+			" \"total_ios\" : 10, \"runtime\" : 2000 } } ] }", bad[i]);
+
+		r = parse_str_ok(doc);
+		if (!fio_result_error(r, err, sizeof(err)))
+			fail_msg("\"error\" : %s read as no error", bad[i]);
+		assert_true(has_warning(r, "job 'a': \"error\" is "));
+		assert_true(has_warning(r, ", not a number (fio's error code for the job): the job counted as failed (error -1)"));
+		json_decref(r);
+		free(doc);
+	}
+	r = parse_str_ok("{ \"fio version\" : \"fio-3.36\", \"jobs\" : ["
+		"{ \"jobname\" : \"a\", \"error\" : 0, \"read\" : { \"iops\" : 5, \"bw\" : 20,"
+		" \"total_ios\" : 10, \"runtime\" : 2000 } } ] }");
+	assert_int_equal(fio_result_error(r, err, sizeof(err)), 0);
+	json_decref(r);
+}
+
 static void test_not_a_number(void **state)
 {
 	json_t *r;
@@ -2014,6 +2048,7 @@ int main(void)
 		cmocka_unit_test(test_steadystate_not_attained),
 		cmocka_unit_test(test_impossible_values),
 		cmocka_unit_test(test_not_a_number),
+		cmocka_unit_test(test_error_not_a_number),
 		cmocka_unit_test(test_damaged_blocks),
 		cmocka_unit_test(test_jsonplus_merge_two_jobs),
 		cmocka_unit_test(test_multijob_without_bins),
