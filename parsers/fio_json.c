@@ -1501,6 +1501,24 @@ static char first_nonblank(const char *buf, size_t len)
 	return 0;
 }
 
+/* 1 when buf[0..len) is UTF-16 text: a byte order mark (FF FE, FE FF),
+ * or a NUL byte beside each of its first ASCII characters. */
+static int utf16(const char *buf, size_t len)
+{
+	const unsigned char *b = (const unsigned char *)buf;
+	size_t i, n = len < 64 ? len & ~(size_t)1 : 64;
+
+	if (len >= 2 && ((b[0] == 0xff && b[1] == 0xfe) ||
+			 (b[0] == 0xfe && b[1] == 0xff)))
+		return 1;
+	if (n < 8)
+		return 0;
+	for (i = 0; i < n; i += 2)	/* "{\0\n\0" or "\0{\0\n" */
+		if (!!b[i] == !!b[i + 1] || (b[i] | b[i + 1]) >= 0x80)
+			return 0;
+	return 1;
+}
+
 /* The message for a buffer with no fio JSON document in it. */
 static void no_doc_error(const char *name, const char *buf, size_t len,
 			 const char *bad, int bad_line, int truncated,
@@ -1508,7 +1526,10 @@ static void no_doc_error(const char *name, const char *buf, size_t len,
 {
 	char why[200];
 
-	if (is_blank(buf, len))
+	if (utf16(buf, len))
+		kb_fmt(err, errlen, "%s: UTF-16 text (as Windows PowerShell's > writes it), not fio's UTF-8 output: convert it (iconv -f UTF-16 -t UTF-8 FILE) or use fio --output=FILE",
+		       name);
+	else if (is_blank(buf, len))
 		kb_fmt(err, errlen, "%s: %s: no JSON document found (is this fio --output-format=json output?)",
 		       name, len ? "only blank text" : "empty file");
 	else if (looks_like_terse(buf, len))	/* kbench parse reads v3 */

@@ -1963,6 +1963,51 @@ static void test_cmd_parse_pipe(void **state)
 	}
 }
 
+/* fio's JSON saved as UTF-16 (Windows PowerShell's "fio ... > out.json";
+ * the corpus has Windows fio output, vc-3.13-error-prefix.json): "no JSON
+ * document found", or for terse output "kbench parse reads terse version
+ * 3", which it is (a break-it trial).  Now the error says UTF-16 and how
+ * to convert, with a byte order mark or without (NULs beside ASCII). */
+static void test_utf16_named(void **state)
+{
+	static const char *const files[] = { DATA "vc-3.13-error-prefix.json",
+		DATA "jtulak-2.1.2-terse3-12jobs.terse" };
+	char dir[] = "/tmp/kbench-test-u16.XXXXXX";
+	size_t f, i, len = 0;
+	int bom, be;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	for (f = 0; f < 2; f++)
+		for (bom = 0; bom < 2; bom++)
+			for (be = 0; be < 2; be++) {
+				char *text = NULL, *path;
+				FILE *o;
+
+				assert_int_equal(kb_read_file(files[f], &text,
+							      &len, 0), 0);
+				path = kb_xasprintf("%s/u16-%zu%d%d", dir, f,
+						    bom, be);
+				o = fopen(path, "wb");
+				assert_non_null(o);
+				if (bom)
+					fputs(be ? "\xfe\xff" : "\xff\xfe", o);
+				for (i = 0; i < len; i++) {
+					if (be)
+						fputc(0, o);
+					fputc(text[i], o);
+					if (!be)
+						fputc(0, o);
+				}
+				assert_int_equal(fclose(o), 0);
+				check_parse_fails(path, ": UTF-16 text (as Windows PowerShell's > writes it), not fio's UTF-8 output: convert it (iconv -f UTF-16 -t UTF-8 FILE)");
+				unlink(path);
+				free(path);
+				free(text);
+			}
+	rmdir(dir);
+}
+
 static void test_cmd_parse_exit_status(void **state)
 {
 	char *ok[] = { "parse", "--compact", "-q", DATA "B01.json",
@@ -2060,6 +2105,7 @@ int main(void)
 		cmocka_unit_test(test_too_large),
 		cmocka_unit_test(test_all_files_known_metrics),
 		cmocka_unit_test(test_cmd_parse_exit_status),
+		cmocka_unit_test(test_utf16_named),
 		cmocka_unit_test(test_cmd_parse_pipe),
 		cmocka_unit_test(test_warning_control_chars),
 	};
