@@ -9,6 +9,7 @@
 #include "lib/err.h"
 #include "lib/file.h"
 #include "lib/proc.h"
+#include "lib/str.h"
 #include "results/campaign_json.h"
 #include "runner/campaign.h"
 #include "runner/kexec.h"
@@ -51,18 +52,63 @@ static void usage(FILE *f)
 "systemctl failed).\n");
 }
 
+/* The bytes of the UTF-8 character s starts with (RFC 3629: no
+ * overlong form, no surrogate, at most U+10FFFF), 0 when it is none. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n, i;
+	unsigned long cp;
+
+	if (*s < 0x80)
+		return 1;
+	if (*s >= 0xc2 && *s <= 0xdf)
+		n = 2, cp = *s & 0x1f;
+	else if ((*s & 0xf0) == 0xe0)
+		n = 3, cp = *s & 0x0f;
+	else if (*s >= 0xf0 && *s <= 0xf4)
+		n = 4, cp = *s & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
+}
+
 /* A path the unit file cannot hold: a control character (a newline
- * would start another directive).  1 with a message. */
+ * would start another directive), or bytes that are not UTF-8 (systemd
+ * ignores such a line: the unit had no ExecStart= and never loaded, a
+ * break-it trial).  1 with a message. */
 static int unit_unsafe(const char *path)
 {
 	const unsigned char *c;
+	size_t n;
 
-	for (c = (const unsigned char *)path; *c; c++)
-		if (*c < 0x20 || *c == 0x7f) {
+	for (c = (const unsigned char *)path; *c; c += n) {
+		int ctl = *c < 0x20 || *c == 0x7f;
+		char *shown;
+
+		n = ctl ? 0 : utf8_len(c);
+		if (n)
+			continue;
+		shown = kb_xstrndup_printable(path, 4096);
+		if (ctl)
 			kb_error("%s: a control character (0x%02x) in the path; "
-				 "a systemd unit cannot hold it", path, *c);
-			return 1;
-		}
+				 "a systemd unit cannot hold it", shown, *c);
+		else
+			kb_error("%s: byte 0x%02x at offset %zu is not UTF-8; "
+				 "systemd ignores a unit file's line that is "
+				 "not, so the unit would never run: rename it",
+				 shown, *c,
+				 (size_t)(c - (const unsigned char *)path));
+		free(shown);
+		return 1;
+	}
 	if (*path && path[strlen(path) - 1] == '\\') {
 		/* Description= would continue on the next line */
 		kb_error("%s: a path ending in '\\' cannot go into a systemd "

@@ -111,6 +111,15 @@ rc=$?
 check "install-resume: a local campaign, campaign.json {} or a directory of that name refused, no unit; a kexec campaign installed (exit $rc)" \
 	"[ $bad = 0 ] && grep -q 'its campaign has no method = kexec variant' '$tmp/ir-loccamp.err' && grep -q 'its campaign has no method = kexec variant' '$tmp/ir-objcamp.err' && grep -q 'could not resume it' '$tmp/ir-dircamp.err' && [ $rc -eq 0 ] && grep -qF 'run -o \"$tmp/kxcamp\"' '$tmp/units/kbench-resume.service'"
 
+# a directory whose name is not UTF-8: systemd ignores each line that
+# holds it (no ExecStart=, the unit never loads), so it is refused (a
+# break-it trial)
+nonutf=$(printf '%s/n\377\376' "$tmp")
+mkdir -p "$nonutf"
+ir_fresh "$usr/bin/kbench" "$nonutf" ir-u8.err
+check "install-resume DIR not UTF-8: refused, no unit (exit $rc)" \
+	"[ $rc -eq 1 ] && grep -q 'byte 0xff at offset .* is not UTF-8' '$tmp/ir-u8.err' && [ ! -e '$tmp/units/kbench-resume.service' ]"
+
 # the unit runs the binary as root at every boot: a kbench that others
 # can replace (in a world-writable directory) is refused (a break-it
 # trial installed one)
