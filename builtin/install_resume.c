@@ -34,6 +34,7 @@ static void usage(FILE *f)
 "`kbench run -o DIR` after every boot while a kexec campaign is under way\n"
 "(method = kexec variants: kbench kexecs into a variant's kernel and the\n"
 "campaign resumes there).  --remove disables and deletes it.\n"
+"A KBENCH_STATE_DIR set now (an absolute path) is set in the unit too.\n"
 "Without systemd (no /run/systemd/system) kbench kexecs with `kexec -e`;\n"
 "then run `kbench run -o DIR` on every boot from rc.local or the init\n"
 "instead (README.md: method = kexec, without systemd).\n"
@@ -118,27 +119,34 @@ static int unit_unsafe(const char *path)
 	return 0;
 }
 
+/* How unit_quote() writes a value. */
+enum unit_word {
+	UNIT_PLAIN,	/* as it is, '%' as "%%" (Description=, a path) */
+	UNIT_EXEC,	/* one ExecStart= word */
+	UNIT_ENV,	/* one Environment= assignment */
+};
+
 /* path for a unit file (systemd.service(5), systemd.unit(5)): '%' is a
- * specifier, "%%" a literal one, everywhere; in ExecStart= (argv 1) the
- * word is also double-quoted with '\' and '"' escaped and "$$" for '$'
- * (no environment substitution), so a space does not split it.
- * malloc'd. */
-static char *unit_quote(const char *path, int argv)
+ * specifier, "%%" a literal one, everywhere; in ExecStart= and
+ * Environment= the word is also double-quoted with '\' and '"' escaped,
+ * so a space does not split it, and in ExecStart= "$$" for '$' (no
+ * environment substitution; Environment= substitutes none).  malloc'd. */
+static char *unit_quote(const char *path, enum unit_word how)
 {
 	size_t n = 0;
 	char *q = kb_xmalloc(2 * strlen(path) + 3);
 	const char *c;
 
-	if (argv)
+	if (how != UNIT_PLAIN)
 		q[n++] = '"';
 	for (c = path; *c; c++) {
-		if (*c == '%' || (argv && *c == '$'))
+		if (*c == '%' || (how == UNIT_EXEC && *c == '$'))
 			q[n++] = *c;
-		else if (argv && (*c == '\\' || *c == '"'))
+		else if (how != UNIT_PLAIN && (*c == '\\' || *c == '"'))
 			q[n++] = '\\';
 		q[n++] = *c;
 	}
-	if (argv)
+	if (how != UNIT_PLAIN)
 		q[n++] = '"';
 	q[n] = '\0';
 	return q;
@@ -185,6 +193,8 @@ int cmd_install_resume(int argc, char **argv)
 	int o, remove = 0, dry = 0, custom = 0, ret = 1;
 	char *upath = NULL, *unit = NULL, *state = NULL, *qexe = NULL;
 	char *qdir = NULL, *pdir = NULL, *pstate = NULL, *trust = NULL;
+	char *qenv = NULL;
+	const char *sdir = getenv("KBENCH_STATE_DIR");
 	char exe[PATH_MAX], dir[PATH_MAX];
 	ssize_t n;
 
@@ -317,12 +327,29 @@ int cmd_install_resume(int argc, char **argv)
 		}
 	}
 	state = kexec_state_path();
+	if (sdir && *sdir && sdir[0] != '/') {
+		/* ConditionPathExists= ignores a relative path, and the
+		 * unit runs in / */
+		kb_error("KBENCH_STATE_DIR=%s: not an absolute path; the unit "
+			 "tests and reads the kexec state file at boot, from /: "
+			 "give the whole path", sdir);
+		goto out;
+	}
 	if (unit_unsafe(dir) || unit_unsafe(exe) || unit_unsafe(state))
 		goto out;
-	qexe = unit_quote(exe, 1);
-	qdir = unit_quote(dir, 1);
-	pdir = unit_quote(dir, 0);
-	pstate = unit_quote(state, 0);
+	qexe = unit_quote(exe, UNIT_EXEC);
+	qdir = unit_quote(dir, UNIT_EXEC);
+	pdir = unit_quote(dir, UNIT_PLAIN);
+	pstate = unit_quote(state, UNIT_PLAIN);
+	if (sdir && *sdir) {
+		/* the boot's kbench reads the state file where this one
+		 * looks: without it, it read /var/lib/kbench while the
+		 * condition tested KBENCH_STATE_DIR's (a break-it trial) */
+		char *a = kb_xasprintf("KBENCH_STATE_DIR=%s", sdir);
+
+		qenv = unit_quote(a, UNIT_ENV);
+		free(a);
+	}
 	unit = kb_xasprintf(
 		"# installed by kbench install-resume; remove with\n"
 		"# kbench install-resume --remove\n"
@@ -334,12 +361,14 @@ int cmd_install_resume(int argc, char **argv)
 		"[Service]\n"
 		"Type=oneshot\n"
 		"%s"
+		"%s%s%s"
 		"ExecStart=%s run -o %s\n"
 		"StandardOutput=journal+console\n"
 		"\n"
 		"[Install]\n"
 		"WantedBy=multi-user.target\n", pdir, pstate, trust ? trust :
-		"", qexe, qdir);
+		"", qenv ? "Environment=" : "", qenv ? qenv : "",
+		qenv ? "\n" : "", qexe, qdir);
 	if (dry) {
 		printf("# %s\n%s", upath, unit);
 	} else if (kb_mkdir_p(udir) ||
@@ -361,6 +390,7 @@ out:
 	free(qdir);
 	free(pdir);
 	free(pstate);
+	free(qenv);
 	free(trust);
 	return ret;
 }

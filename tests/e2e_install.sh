@@ -119,6 +119,29 @@ mkdir -p "$nonutf"
 ir_fresh "$usr/bin/kbench" "$nonutf" ir-u8.err
 check "install-resume DIR not UTF-8: refused, no unit (exit $rc)" \
 	"[ $rc -eq 1 ] && grep -q 'byte 0xff at offset .* is not UTF-8' '$tmp/ir-u8.err' && [ ! -e '$tmp/units/kbench-resume.service' ]"
+# KBENCH_STATE_DIR: set in the unit too, for the boot's kbench reads the
+# state file there (it read /var/lib/kbench while the unit's condition
+# tested the other: a break-it trial), and refused when relative
+# (ConditionPathExists= ignores it)
+rm -f "$tmp/units/kbench-resume.service"
+KBENCH_STATE_DIR=state "$usr/bin/kbench" install-resume --unit-dir \
+	"$tmp/units" "$tmp/kxcamp" >/dev/null 2>"$tmp/ir-sr.err"
+rc=$?
+check "install-resume with a relative KBENCH_STATE_DIR: refused, no unit (exit $rc)" \
+	"[ $rc -eq 1 ] && grep -q 'KBENCH_STATE_DIR=state: not an absolute path' '$tmp/ir-sr.err' && [ ! -e '$tmp/units/kbench-resume.service' ]"
+sdir="$tmp/st ate%1\$x\"q"
+KBENCH_STATE_DIR=$sdir "$usr/bin/kbench" install-resume --unit-dir \
+	"$tmp/units" "$tmp/kxcamp" >/dev/null 2>"$tmp/ir-s.err"
+rc=$?
+check "install-resume with KBENCH_STATE_DIR: the unit tests and passes it (exit $rc)" \
+	"[ $rc -eq 0 ] && grep -qxF 'ConditionPathExists=$tmp/st ate%%1\$x\"q/kexec.json' '$tmp/units/kbench-resume.service' && grep -qxF 'Environment=\"KBENCH_STATE_DIR=$tmp/st ate%%1\$x\\\"q\"' '$tmp/units/kbench-resume.service'"
+if command -v systemd-analyze >/dev/null; then
+	systemd-analyze verify "$tmp/units/kbench-resume.service" \
+		>"$tmp/ir-verify.out" 2>&1
+	rc=$?
+	check "... and systemd-analyze verify takes the unit (exit $rc)" \
+		"! grep -q 'kbench-resume.service' '$tmp/ir-verify.out'"
+fi
 
 # the unit runs the binary as root at every boot: a kbench that others
 # can replace (in a world-writable directory) is refused (a break-it
