@@ -191,10 +191,16 @@ static int duplicate_id(const struct kb_config *cfg, const struct kb_plan *p)
 int plan_build(const struct kb_config *cfg, struct kb_plan *p)
 {
 	size_t ncfg = cfg->nvariants, c, t, j, v;
-	unsigned it, nit = cfg->warmup + cfg->iterations;
-
+	unsigned it, nit;
+	/* counted in double: warmup + iterations wrapped in unsigned
+	 * (iterations = 4294967295 planned 0 runs, "about 0s": a break-it
+	 * trial); with iterations = auto, the most its rounds can reach */
+	int grows = cfg->iterations_auto &&
+		    cfg->max_iterations > cfg->iterations;
+	double timed = grows ? cfg->max_iterations : cfg->iterations;
 	double nruns = (double)cfg->nvariants * cfg->njobs *
-		       (nit + (double)cfg->iterations * plan_extra_runs(cfg));
+		       ((double)cfg->warmup + timed *
+			(1.0 + plan_extra_runs(cfg)));
 
 	memset(p, 0, sizeof(*p));
 	for (t = 0; t < cfg->ntunables; t++) {
@@ -202,12 +208,21 @@ int plan_build(const struct kb_config *cfg, struct kb_plan *p)
 		nruns *= (double)cfg->tunables[t].nvalues;
 	}
 	if (nruns > KB_MAX_RUNS) {
+		char extra[64] = "";
+
+		if (plan_extra_runs(cfg))
+			snprintf(extra, sizeof(extra), " x (1 + profile_runs "
+				 "= %u)", plan_extra_runs(cfg));
 		kb_error("%s: the matrix has %.0f runs (variants x tunable and "
-			 "sweep values x jobs x (warm-up + iterations)); kbench "
-			 "plans at most %d: sweep fewer values or split the "
-			 "campaign", cfg->path, nruns, KB_MAX_RUNS);
+			 "sweep values x jobs x (warmup = %u + %s = %u%s)); "
+			 "kbench plans at most %d: sweep fewer values, lower "
+			 "these or split the campaign", cfg->path, nruns,
+			 cfg->warmup, grows ? "max_iterations" : "iterations",
+			 grows ? cfg->max_iterations : cfg->iterations, extra,
+			 KB_MAX_RUNS);
 		return -E2BIG;
 	}
+	nit = cfg->warmup + cfg->iterations;	/* at most KB_MAX_RUNS now */
 	p->configs = kb_xcalloc(ncfg, sizeof(*p->configs));
 	for (c = 0; c < ncfg; c++) {
 		size_t rest = c;

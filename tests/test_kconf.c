@@ -1863,6 +1863,37 @@ static void test_err_field_inputs(void **state)
 	kconf_free(&cfg);
 	free(conf);
 
+	/* warmup + iterations past UINT_MAX, and iterations = auto's
+	 * max_iterations: counted whole, refused (they wrapped to a plan
+	 * of 0 runs, a break-it trial) */
+	{
+		static const char *const huge[][2] = {
+			{ "iterations = 4294967295\n",
+			  "(warmup = 1 + iterations = 4294967295)" },
+			{ "warmup = 4294967295\niterations = 2\n",
+			  "(warmup = 4294967295 + iterations = 2)" },
+			{ "iterations = auto\nmax_iterations = 4294967295\n",
+			  "(warmup = 1 + max_iterations = 4294967295)" },
+			{ "profile = cycles\nprofile_runs = 4294967295\n",
+			  "x (1 + profile_runs = 4294967295))" },
+		};
+		size_t b;
+
+		for (b = 0; b < sizeof(huge) / sizeof(huge[0]); b++) {
+			conf = kb_xasprintf("[global]\njobs = j\n%s[a]\n",
+					    huge[b][0]);
+			assert_int_equal(kconf_parse("t.conf", conf, &cfg), 0);
+			cap_begin(&c);
+			assert_int_equal(plan_build(&cfg, &plan), -E2BIG);
+			err = cap_end(&c);
+			assert_non_null(strstr(err, "t.conf: the matrix has "));
+			assert_non_null(strstr(err, huge[b][1]));
+			free(err);
+			kconf_free(&cfg);
+			free(conf);
+		}
+	}
+
 	/* values holding ",LABEL=": two configurations, one id (they would
 	 * share run directories and be pooled) */
 	assert_int_equal(kconf_parse("t.conf", "[global]\njobs = j\n"
