@@ -2490,6 +2490,16 @@ static void finish(struct parser *p)
 			perr(p, l,
 			     "profile_runs and profile_during apply to profile = (no profile = line: nothing is sampled; add profile = cycles, dcm or cycles,dcm)");
 	}
+	/* a run's limit, runtime + timeout_grace, is an unsigned count of
+	 * seconds: past UINT_MAX it wrapped (runtime = 4294967295 killed
+	 * every run after 29 s, a break-it trial) */
+	if ((unsigned long long)cfg->runtime_s + cfg->timeout_grace_s >
+	    UINT_MAX)
+		perr(p, global_line(p, "timeout_grace") ?:
+		     global_line(p, "runtime"),
+		     "runtime = %u s + timeout_grace = %u s is more than %u s, "
+		     "the longest run kbench can time: lower them",
+		     cfg->runtime_s, cfg->timeout_grace_s, UINT_MAX);
 	if (!cfg->iterations_auto) {
 		int l = global_line(p, "min_iterations") ?:
 			global_line(p, "max_iterations") ?:

@@ -576,7 +576,7 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 	int dry = kb_driver_dry_run, strip_sig = 0;
 	struct kb_accel_choice accel = { 0 };
 	struct kb_guest_kbench gk = { 0 };
-	unsigned total_s;
+	double total_s;		/* unsigned, it wrapped for long runs */
 	double t_start, started_s = -1, first_run_s = -1;
 
 	*nfailed = 0;
@@ -950,8 +950,8 @@ int vm_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 		if (!pvh && pvh_why)
 			records_vm_variant_set(c->dir, v->name, "boot_reason",
 					       pvh_why);
-		total_s = v->boot_timeout_s + (unsigned)n *
-			  (cfg->runtime_s + cfg->timeout_grace_s + 30);
+		total_s = v->boot_timeout_s + (double)n *
+			  ((double)cfg->runtime_s + cfg->timeout_grace_s + 30);
 		kb_sync_defer_end(c->dir);
 		t_start = kb_mono_s();
 		{

@@ -1271,6 +1271,14 @@ static void test_err_values(void **state)
 		     "bad.conf:3: runtime = '5x'");
 	expect_error(GLOBAL_OK "timeout_grace = 1d\n" VARIANT_OK,
 		     "bad.conf:3: timeout_grace = '1d'");
+	/* runtime + timeout_grace past UINT_MAX: it wrapped to a 29 s
+	 * limit, every run killed (a break-it trial) */
+	expect_error(GLOBAL_OK "runtime = 4294967295\n" VARIANT_OK,
+		     "bad.conf:3: runtime = 4294967295 s + timeout_grace = 30 s "
+		     "is more than 4294967295 s");
+	expect_error(GLOBAL_OK "runtime = 1193046h\ntimeout_grace = 1h\n"
+		     VARIANT_OK, "bad.conf:4: runtime = 4294965600 s + "
+		     "timeout_grace = 3600 s is more than");
 	expect_error(GLOBAL_OK "order = sideways\n" VARIANT_OK,
 		     "bad.conf:3: order = 'sideways': expected interleave, block or random");
 	expect_error(GLOBAL_OK "seed = x42\n" VARIANT_OK,
