@@ -25,7 +25,8 @@ static void usage(FILE *f)
 "       kbench plan -o DIR [--runs]\n"
 "\n"
 "Print what `kbench run` would do with kernels.conf: the configurations,\n"
-"the number of runs, the estimated duration (runtime + %.0f s per run), the\n"
+"the number of runs, the estimated duration (runtime, or a job file's\n"
+"time_based runtime= + ramp_time= + startdelay=, + %.0f s per run), the\n"
 "directory of the job files and why it was chosen (profiles = in\n"
 "kernels.conf, KBENCH_PROFILES, profiles/ next to kernels.conf, beside the\n"
 "kbench binary, the install prefix) and, with --runs, every run in order.\n"
@@ -290,6 +291,7 @@ int cmd_plan(int argc, char **argv)
 		kconf_free(&cfg);
 		return 1;
 	}
+	campaign_job_run_s(&cfg);	/* the ETA's */
 	total = plan.nruns;
 	/* the plan is built: freed too on a refused calibration (ASan
 	 * reported its leak after the refusal, a break-it trial) */
@@ -329,6 +331,12 @@ int cmd_plan(int argc, char **argv)
 		       plan_boot_estimate_s(&cfg, NULL));
 	printf(", about %s\n", plan_fmt_duration(plan_estimate_total_s(&cfg,
 		&plan, NULL, NULL), eb, sizeof(eb)));
+	for (i = 0; i < cfg.njobs; i++)
+		if (plan_job_run_s(&cfg, i) != cfg.runtime_s)
+			printf("job '%s' runs %g s, not runtime = %u: its job "
+			       "file's runtime=, ramp_time= or startdelay= "
+			       "(counted above)\n", cfg.jobs[i],
+			       plan_job_run_s(&cfg, i), cfg.runtime_s);
 	if (cfg.iterations_auto && cfg.iterations < cfg.max_iterations) {
 		/* from where it starts (min_iterations, or the calibration's
 		 * rounds: calibrate_apply()) to max_iterations, each round

@@ -253,6 +253,10 @@ struct kb_config {
 	char *jobs[KB_MAX_JOBS];	/* profile names, without ".fio" */
 	int jobs_line;		/* the line of jobs =, for messages */
 	size_t njobs;
+	/* seconds a run of each job lasts as its job file says (time_based:
+	 * its runtime plus ramp_time and startdelay), set by
+	 * campaign_job_run_s() (runner/campaign.h); 0: runtime */
+	double job_run_s[KB_MAX_JOBS];
 	unsigned iterations;	/* default 3 */
 	unsigned warmup;	/* default 1 */
 	unsigned runtime_s;	/* default 60 */

@@ -503,6 +503,35 @@ static int job_file_check(const struct kb_config *cfg, size_t j,
 	return ret;
 }
 
+void campaign_job_run_s(struct kb_config *cfg)
+{
+	struct fio_jobfile_scan s;
+	double run_s;
+	char *path, *text;
+	size_t j;
+
+	for (j = 0; j < cfg->njobs; j++) {
+		cfg->job_run_s[j] = 0;
+		path = kb_xasprintf("%s/%s.fio", cfg->profiles_dir,
+				    cfg->jobs[j]);
+		text = NULL;
+		if (!kb_read_file(path, &text, NULL, 1)) {
+			fio_jobfile_scan(text, &s);
+			/* as job_file_check() counts it; without time_based,
+			 * runtime is a cap */
+			run_s = s.runtime_s >= 0 ? s.runtime_s : cfg->runtime_s;
+			if (s.time_based)
+				run_s += (s.startdelay_s > 0 ? s.startdelay_s : 0) +
+					 (s.ramp_s > 0 ? s.ramp_s : 0);
+			cfg->job_run_s[j] = fmin(run_s, (double)cfg->runtime_s +
+						 cfg->timeout_grace_s);
+			fio_jobfile_scan_free(&s);
+		}
+		free(text);
+		free(path);
+	}
+}
+
 int campaign_check_jobs(const struct kb_config *cfg)
 {
 	size_t i;
@@ -1362,6 +1391,8 @@ int campaign_open_shard(struct kb_campaign *c, const char *dir,
 	if (ret)
 		goto out;
 	ret = plan_build(&c->cfg, &c->plan);
+	if (!ret)
+		campaign_job_run_s(&c->cfg);	/* the ETA's */
 	if (!ret && c->shard_n)
 		ret = plan_shard(&c->cfg, &c->plan, c->shard_k, c->shard_n);
 	/* before campaign.json and the load hosts' probes */

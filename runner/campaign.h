@@ -99,6 +99,13 @@ void campaign_unmake(const char *dir, int whole);
  * with one message per missing file. */
 int campaign_check_jobs(const struct kb_config *cfg);
 
+/* Set cfg->job_run_s[] from the job files in cfg->profiles_dir: a
+ * time_based job's runtime= (else runtime) plus its ramp_time= and
+ * startdelay=, at most runtime + timeout_grace; 0 for a file that
+ * cannot be read.  What the ETA counts (runner/plan.h
+ * plan_job_run_s()). */
+void campaign_job_run_s(struct kb_config *cfg);
+
 /* The state.json record of a run, or NULL when it has not completed. */
 const struct kb_run_record *campaign_run_state(const struct kb_campaign *c,
 					     const char *key);

@@ -406,9 +406,21 @@ size_t plan_add_round(const struct kb_config *cfg, struct kb_plan *p)
 	return p->nruns - first;
 }
 
+double plan_job_run_s(const struct kb_config *cfg, size_t j)
+{
+	return j < cfg->njobs && cfg->job_run_s[j] > 0 ? cfg->job_run_s[j] :
+	       cfg->runtime_s;
+}
+
 double plan_estimate_s(const struct kb_config *cfg, size_t nruns)
 {
-	return nruns * (cfg->runtime_s + KB_RUN_OVERHEAD_S);
+	double sum = 0;
+	size_t j;
+
+	for (j = 0; j < cfg->njobs; j++)
+		sum += plan_job_run_s(cfg, j);
+	return nruns * ((cfg->njobs ? sum / cfg->njobs : cfg->runtime_s) +
+			KB_RUN_OVERHEAD_S);
 }
 
 size_t plan_count_boots(const struct kb_config *cfg, const struct kb_plan *p,
@@ -470,12 +482,14 @@ double plan_estimate_total_s(const struct kb_config *cfg,
 			     const struct kb_plan *p, const unsigned char *todo,
 			     const char *dir)
 {
-	size_t i, n = 0, boots = plan_count_boots(cfg, p, todo);
+	size_t i, boots = plan_count_boots(cfg, p, todo);
+	double s = 0;
 
 	for (i = 0; i < p->nruns; i++)
-		n += !todo || todo[i];
-	return plan_estimate_s(cfg, n) +
-	       (boots ? boots * plan_boot_estimate_s(cfg, dir) : 0);
+		if (!todo || todo[i])
+			s += plan_job_run_s(cfg, p->runs[i].job) +
+			     KB_RUN_OVERHEAD_S;
+	return s + (boots ? boots * plan_boot_estimate_s(cfg, dir) : 0);
 }
 
 char *plan_fmt_duration(double s, char *buf, size_t len)

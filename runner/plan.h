@@ -114,8 +114,14 @@ int plan_check_calibration(const struct kb_config *cfg,
 			   const struct kb_plan *plan,
 			   const struct kb_calibration *cal);
 
-/* Estimated seconds for n runs: runtime plus a fixed per-run overhead
- * (cache drop, fio start-up and ramp) of KB_RUN_OVERHEAD_S. */
+/* Seconds a run of job j lasts: cfg->job_run_s[j] (its job file's
+ * time_based runtime, ramp_time and startdelay) when known, else
+ * runtime. */
+double plan_job_run_s(const struct kb_config *cfg, size_t j);
+
+/* Estimated seconds for n runs, the jobs in equal shares: each job's
+ * plan_job_run_s() plus a fixed per-run overhead (cache drop, fio
+ * start-up) of KB_RUN_OVERHEAD_S. */
 #define KB_RUN_OVERHEAD_S 2.0
 double plan_estimate_s(const struct kb_config *cfg, size_t nruns);
 

@@ -17,6 +17,7 @@
 #include "parsers/fio_jobfile.h"
 #include "parsers/kconf.h"
 #include "runner/campaign.h"
+#include "runner/plan.h"
 #include "runner/target.h"
 
 #include <dirent.h>
@@ -579,22 +580,25 @@ static void test_job_runtime(void **state)
 	static const struct {
 		const char *text, *want;
 		int ret;
+		double run_s;	/* plan_job_run_s(): what the ETA counts */
 	} cases[] = {
-		{ "[a]\nruntime=${KBENCH_RUNTIME}\ntime_based\n", NULL, 0 },
+		{ "[a]\nruntime=${KBENCH_RUNTIME}\ntime_based\n", NULL, 0, 10 },
 		{ "[a]\nruntime=${KBENCH_RUNTIME}\ntime_based\nramp_time=20\n",
-		  NULL, 0 },
+		  NULL, 0, 30 },
 		{ "[a]\nruntime=${KBENCH_RUNTIME}\ntime_based\nramp_time=40\n",
 		  "k.conf:4: job 'j' (DIR/j.fio) runs 50 s (runtime = of "
 		  "kernels.conf, line 4: ramp_time=40), longer than kbench's "
 		  "limit for a run, 40 s (runtime 10 + timeout_grace 30): every "
-		  "run would be killed", -EINVAL },
+		  "run would be killed", -EINVAL, 40 },
 		{ "[a]\nruntime=1m\ntime_based=1\n",
 		  "runs 60 s (line 2: runtime=1m), longer than kbench's limit",
-		  -EINVAL },
-		{ "[a]\nruntime=1m\nsize=1G\n", NULL, 0 },	/* a cap */
+		  -EINVAL, 40 },
+		{ "[a]\nruntime=1m\nsize=1G\n", NULL, 0, 40 },	/* a cap */
 		{ "[a]\nruntime=20\ntime_based\n",
 		  "job 'j' (DIR/j.fio) line 2: runtime=20: its runs last 20 s, "
-		  "not kernels.conf's runtime = 10", 0 },
+		  "not kernels.conf's runtime = 10", 0, 20 },
+		{ "[a]\nruntime=${KBENCH_RUNTIME}\ntime_based\nstartdelay=5\n"
+		  "ramp_time=3\n", NULL, 0, 18 },
 	};
 	struct kb_config cfg;
 	struct capture cap;
@@ -617,7 +621,16 @@ static void test_job_runtime(void **state)
 		cap_begin(&cap);
 		ret = campaign_check_jobs(&cfg);
 		err = cap_end(&cap);
+		campaign_job_run_s(&cfg);
 		assert_int_equal(ret, cases[i].ret);
+		/* the ETA counts ramp_time and startdelay (it counted
+		 * runtime alone, a break-it trial), at most the limit */
+		if (plan_job_run_s(&cfg, 0) != cases[i].run_s ||
+		    plan_estimate_s(&cfg, 2) != 2 * (cases[i].run_s +
+						     KB_RUN_OVERHEAD_S))
+			fail_msg("case %zu: a run of %g s, 2 runs %g s; want "
+				 "%g s", i, plan_job_run_s(&cfg, 0),
+				 plan_estimate_s(&cfg, 2), cases[i].run_s);
 		if (cases[i].want) {
 			char *want = with_dir(cases[i].want, dir);
 			if (!strstr(err, want))
