@@ -11,6 +11,7 @@
 #include "lib/proc.h"
 #include "lib/str.h"
 #include "results/campaign_json.h"
+#include "results/kexec_state.h"
 #include "runner/campaign.h"
 #include "runner/kexec.h"
 
@@ -150,6 +151,45 @@ static char *unit_quote(const char *path, enum unit_word how)
 		q[n++] = '"';
 	q[n] = '\0';
 	return q;
+}
+
+#define DESC "Description=kbench: resume the kexec campaign "
+
+/* What installing the unit for dir at upath replaces, said as warnings:
+ * a unit that resumed another campaign, and a kexec under way (the state
+ * file at state) of another campaign, which no boot resumes then (a
+ * break-it trial: both were replaced silently). */
+static void warn_replaced(const char *upath, const char *dir,
+			  const char *state)
+{
+	struct kb_kexec_state s = { 0 };
+	char *old = NULL, *d, *e, *shown;
+
+	if (!kb_read_file(upath, &old, NULL, 1) &&
+	    (d = strstr(old, "\n" DESC))) {
+		d += strlen("\n" DESC);
+		e = strchr(d, '\n');
+		if (e)
+			*e = '\0';
+		for (e = d; (e = strstr(e, "%%")); e++)	/* unit_quote() */
+			memmove(e, e + 1, strlen(e + 1) + 1);
+		if (strcmp(d, dir)) {
+			shown = kb_xstr_shown(d, "");
+			kb_warn("%s: replaces the unit that resumed the "
+				"campaign %s", upath, shown);
+			free(shown);
+		}
+	}
+	free(old);
+	if (kb_exists(state) && !kexec_state_load(state, &s) && s.campaign &&
+	    strcmp(s.campaign, dir)) {
+		shown = kb_xstr_shown(s.campaign, "");
+		kb_warn("%s: a kexec of the campaign %s is under way, and no "
+			"boot resumes it with this unit (kbench run -o %s by "
+			"hand does)", state, shown, shown);
+		free(shown);
+	}
+	kexec_state_free(&s);
 }
 
 static int systemctl(const char *verb, int dry)
@@ -354,7 +394,7 @@ int cmd_install_resume(int argc, char **argv)
 		"# installed by kbench install-resume; remove with\n"
 		"# kbench install-resume --remove\n"
 		"[Unit]\n"
-		"Description=kbench: resume the kexec campaign %s\n"
+		DESC "%s\n"
 		"After=local-fs.target\n"
 		"ConditionPathExists=%s\n"
 		"\n"
@@ -369,6 +409,7 @@ int cmd_install_resume(int argc, char **argv)
 		"WantedBy=multi-user.target\n", pdir, pstate, trust ? trust :
 		"", qenv ? "Environment=" : "", qenv ? qenv : "",
 		qenv ? "\n" : "", qexe, qdir);
+	warn_replaced(upath, dir, state);
 	if (dry) {
 		printf("# %s\n%s", upath, unit);
 	} else if (kb_mkdir_p(udir) ||

@@ -143,6 +143,21 @@ if command -v systemd-analyze >/dev/null; then
 		"! grep -q 'kbench-resume.service' '$tmp/ir-verify.out'"
 fi
 
+# another campaign's unit, and the state file of another campaign's
+# kexec under way, which no boot resumes then: each said (a break-it
+# trial: replaced silently); the same campaign again: nothing said
+mkdir -p "$tmp/kx2" "$tmp/st2"
+echo '{"configurations": [{"id": "k", "variant": "k", "method": "kexec"}]}' >"$tmp/kx2/campaign.json"
+printf '{"campaign": "%s", "boot": 1}\n' "$tmp/kxcamp" >"$tmp/st2/kexec.json"
+KBENCH_STATE_DIR=$tmp/st2 "$usr/bin/kbench" install-resume --unit-dir \
+	"$tmp/units" "$tmp/kx2" >/dev/null 2>"$tmp/ir-re.err"
+rc=$?
+KBENCH_STATE_DIR=$tmp/nostate "$usr/bin/kbench" install-resume \
+	--unit-dir "$tmp/units" "$tmp/kx2" >/dev/null 2>"$tmp/ir-re2.err"
+rc2=$?
+check "install-resume over another campaign's unit and kexec: both said; the same campaign again: not (exit $rc $rc2)" \
+	"[ $rc -eq 0 ] && [ $rc2 -eq 0 ] && grep -qF 'kbench-resume.service: replaces the unit that resumed the campaign $tmp/kxcamp' '$tmp/ir-re.err' && grep -qF '$tmp/st2/kexec.json: a kexec of the campaign $tmp/kxcamp is under way, and no boot resumes it' '$tmp/ir-re.err' && grep -qF 'run -o \"$tmp/kx2\"' '$tmp/units/kbench-resume.service' && ! grep -q warning '$tmp/ir-re2.err'"
+
 # the unit runs the binary as root at every boot: a kbench that others
 # can replace (in a world-writable directory) is refused (a break-it
 # trial installed one)
