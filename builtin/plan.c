@@ -328,7 +328,7 @@ int cmd_plan(int argc, char **argv)
 	}
 	if (boots)
 		printf(" in %zu boots (about %.0f s each)", boots,
-		       plan_boot_estimate_s(&cfg, NULL));
+		       plan_boots_s(&cfg, &plan, NULL, NULL) / boots);
 	printf(", about %s\n", plan_fmt_duration(plan_estimate_total_s(&cfg,
 		&plan, NULL, NULL), eb, sizeof(eb)));
 	for (i = 0; i < cfg.njobs; i++)

@@ -423,22 +423,50 @@ double plan_estimate_s(const struct kb_config *cfg, size_t nruns)
 			KB_RUN_OVERHEAD_S);
 }
 
-size_t plan_count_boots(const struct kb_config *cfg, const struct kb_plan *p,
-			const unsigned char *todo)
+/* plan_count_boots(), and with secs the seconds they add: a vm boot
+ * plan_boot_estimate_s(cfg, dir), a kexec one KB_BOOT_KEXEC_S. */
+static size_t count_boots(const struct kb_config *cfg, const struct kb_plan *p,
+			  const unsigned char *todo, const char *dir,
+			  double *secs)
 {
 	size_t i, boots = 0, prev = (size_t)-1;
+	double vm_s = -1;
 
+	if (secs)
+		*secs = 0;
 	for (i = 0; i < p->nruns; i++) {
 		size_t v = p->configs[p->runs[i].config].variant;
 		const struct kb_driver *d = driver_of(&cfg->variants[v]);
 
 		if (todo && !todo[i])
 			continue;
-		if (d && (d->flags & KB_DRIVER_BOOTS) && v != prev)
+		if (d && (d->flags & KB_DRIVER_BOOTS) && v != prev) {
 			boots++;
+			if (secs && !(d->flags & KB_DRIVER_ACCEL))
+				*secs += KB_BOOT_KEXEC_S;
+			else if (secs && vm_s < 0)
+				*secs += vm_s = plan_boot_estimate_s(cfg, dir);
+			else if (secs)
+				*secs += vm_s;
+		}
 		prev = v;
 	}
 	return boots;
+}
+
+size_t plan_count_boots(const struct kb_config *cfg, const struct kb_plan *p,
+			const unsigned char *todo)
+{
+	return count_boots(cfg, p, todo, NULL, NULL);
+}
+
+double plan_boots_s(const struct kb_config *cfg, const struct kb_plan *p,
+		    const unsigned char *todo, const char *dir)
+{
+	double s;
+
+	count_boots(cfg, p, todo, dir, &s);
+	return s;
 }
 
 /* 1 when the vm variants of cfg will boot under TCG (runner/accel.h). */
@@ -482,14 +510,14 @@ double plan_estimate_total_s(const struct kb_config *cfg,
 			     const struct kb_plan *p, const unsigned char *todo,
 			     const char *dir)
 {
-	size_t i, boots = plan_count_boots(cfg, p, todo);
+	size_t i;
 	double s = 0;
 
 	for (i = 0; i < p->nruns; i++)
 		if (!todo || todo[i])
 			s += plan_job_run_s(cfg, p->runs[i].job) +
 			     KB_RUN_OVERHEAD_S;
-	return s + (boots ? boots * plan_boot_estimate_s(cfg, dir) : 0);
+	return s + plan_boots_s(cfg, p, todo, dir);
 }
 
 char *plan_fmt_duration(double s, char *buf, size_t len)

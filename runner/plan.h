@@ -132,15 +132,27 @@ double plan_estimate_s(const struct kb_config *cfg, size_t nruns);
 size_t plan_count_boots(const struct kb_config *cfg, const struct kb_plan *p,
 			const unsigned char *todo);
 
-/* Seconds one boot adds beyond its runs: the mean measured by this
- * campaign's earlier boots (dir/boots/NNN-V/timing.json, written by the
- * vm driver: wall_s - runs x (runtime + KB_RUN_OVERHEAD_S)), else a
+/* Seconds one boot of a vm variant adds beyond its runs: the mean
+ * measured by this campaign's earlier boots (dir/boots/NNN-V/timing.json,
+ * written by the vm driver: wall_s - runs x (runtime +
+ * KB_RUN_OVERHEAD_S)), else a
  * default by accelerator: KB_BOOT_TCG_S when the vm variants will run
  * under TCG (accel = tcg, KBENCH_ACCEL=tcg, no usable /dev/kvm, or a
  * remembered failed KVM probe), else KB_BOOT_KVM_S.  dir may be NULL. */
 #define KB_BOOT_TCG_S 35.0
 #define KB_BOOT_KVM_S 8.0
 double plan_boot_estimate_s(const struct kb_config *cfg, const char *dir);
+
+/* Seconds a kexec boot adds: the kernel's shutdown and boot, userspace
+ * up to kbench-resume.service (no firmware); a guess, not measured.
+ * Not QEMU's accelerator: kexec boots were estimated as TCG guests where
+ * /dev/kvm was missing (a break-it trial). */
+#define KB_BOOT_KEXEC_S 30.0
+
+/* Seconds the boots of plan_count_boots() add: each vm boot
+ * plan_boot_estimate_s(cfg, dir), each kexec boot KB_BOOT_KEXEC_S. */
+double plan_boots_s(const struct kb_config *cfg, const struct kb_plan *p,
+		    const unsigned char *todo, const char *dir);
 
 /* Runs plus boots: the ETA of `kbench plan` and `kbench run`. */
 double plan_estimate_total_s(const struct kb_config *cfg,
