@@ -21,6 +21,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #define UNIT "kbench-resume.service"
@@ -49,7 +51,8 @@ static void usage(FILE *f)
 "\n"
 "exit status: 0 installed (or removed, or printed with --dry-run); 1 an\n"
 "error (a bad option, no DIR, a DIR the hook would refuse or whose\n"
-"campaign has no kexec variant, a kbench binary that others than root\n"
+"campaign has no kexec variant, a DIR, state file or binary on a tmpfs,\n"
+"which the kexec empties, a kbench binary that others than root\n"
 "and the user who ran sudo could replace, the unit cannot be written,\n"
 "systemctl failed).\n");
 }
@@ -190,6 +193,22 @@ static void warn_replaced(const char *upath, const char *dir,
 		free(shown);
 	}
 	kexec_state_free(&s);
+}
+
+/* 1 when path, or its nearest existing directory above, is in memory
+ * (tmpfs, ramfs): what a kexec loses (statfs(2) f_type). */
+static int in_memory(const char *path)
+{
+	char *p = kb_xstrdup(path), *slash;
+	struct statfs fs;
+	int ret = 0;
+
+	while (statfs(p, &fs) < 0 && (slash = strrchr(p, '/')) && slash != p)
+		*slash = '\0';
+	if (!statfs(*p ? p : "/", &fs))
+		ret = fs.f_type == TMPFS_MAGIC || fs.f_type == RAMFS_MAGIC;
+	free(p);
+	return ret;
 }
 
 static int systemctl(const char *verb, int dry)
@@ -377,6 +396,27 @@ int cmd_install_resume(int argc, char **argv)
 	}
 	if (unit_unsafe(dir) || unit_unsafe(exe) || unit_unsafe(state))
 		goto out;
+	{
+		/* the kexec boots a new kernel: a tmpfs (/dev/shm, /run, a
+		 * /tmp of tmpfs) is empty after it, so the unit would find no
+		 * campaign, no state or no kbench (a break-it trial) */
+		const char *what[3] = { "the campaign directory",
+					"the kexec state file",
+					"the kbench binary" };
+		const char *path[3] = { dir, state, exe };
+		int i;
+
+		for (i = 0; i < 3; i++)
+			if (in_memory(path[i])) {
+				kb_error("%s: %s is in memory (tmpfs or ramfs), "
+					 "which is empty after the kexec: the "
+					 "unit could not resume the campaign; "
+					 "use a directory on disk%s", path[i],
+					 what[i], i == 1 ? " (KBENCH_STATE_DIR)" :
+					 "");
+				goto out;
+			}
+	}
 	qexe = unit_quote(exe, UNIT_EXEC);
 	qdir = unit_quote(dir, UNIT_EXEC);
 	pdir = unit_quote(dir, UNIT_PLAIN);

@@ -158,6 +158,23 @@ rc2=$?
 check "install-resume over another campaign's unit and kexec: both said; the same campaign again: not (exit $rc $rc2)" \
 	"[ $rc -eq 0 ] && [ $rc2 -eq 0 ] && grep -qF 'kbench-resume.service: replaces the unit that resumed the campaign $tmp/kxcamp' '$tmp/ir-re.err' && grep -qF '$tmp/st2/kexec.json: a kexec of the campaign $tmp/kxcamp is under way, and no boot resumes it' '$tmp/ir-re.err' && grep -qF 'run -o \"$tmp/kx2\"' '$tmp/units/kbench-resume.service' && ! grep -q warning '$tmp/ir-re2.err'"
 
+# a campaign directory or state file in memory (tmpfs: /dev/shm here) is
+# empty after the kexec, so the unit could resume nothing: refused (a
+# break-it trial installed one)
+if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
+	shm=$(mktemp -d /dev/shm/kbench-install.XXXXXX)
+	ir_fresh "$usr/bin/kbench" "$shm" ir-shm.err
+	r1=$rc
+	KBENCH_STATE_DIR=$shm/state "$usr/bin/kbench" install-resume \
+		--unit-dir "$tmp/units" "$tmp/kx2" >/dev/null 2>"$tmp/ir-shm2.err"
+	r2=$?
+	rm -rf "$shm"
+	check "install-resume DIR or KBENCH_STATE_DIR on a tmpfs: refused, no unit (exit $r1 $r2)" \
+		"[ $r1 -eq 1 ] && [ $r2 -eq 1 ] && grep -qF '$shm: the campaign directory is in memory (tmpfs or ramfs)' '$tmp/ir-shm.err' && grep -qF '$shm/state/kexec.json: the kexec state file is in memory' '$tmp/ir-shm2.err' && [ ! -e '$tmp/units/kbench-resume.service' ]"
+else
+	skipped "install-resume on a tmpfs: /dev/shm is no tmpfs here"
+fi
+
 # the unit runs the binary as root at every boot: a kbench that others
 # can replace (in a world-writable directory) is refused (a break-it
 # trial installed one)
