@@ -11,7 +11,16 @@
 set -u
 . "$(dirname "$0")/e2e_lib.sh"
 repo=$(pwd)
-tmp=$(mktemp -d /tmp/kbench-install.XXXXXX)
+# not in memory: install-resume refuses a binary or campaign on a tmpfs,
+# which the kexec empties (a /tmp of tmpfs on many systems)
+base=/tmp
+for d in /tmp /var/tmp "$repo"; do
+	case $(stat -f -c %T "$d" 2>/dev/null) in
+	tmpfs|ramfs) ;;
+	*) base=$d; break ;;
+	esac
+done
+tmp=$(mktemp -d "$base/kbench-install.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 usr=$tmp/usr
 
