@@ -21,8 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/magic.h>
-#include <sys/vfs.h>
 #include <unistd.h>
 
 #define UNIT "kbench-resume.service"
@@ -193,22 +191,6 @@ static void warn_replaced(const char *upath, const char *dir,
 		free(shown);
 	}
 	kexec_state_free(&s);
-}
-
-/* 1 when path, or its nearest existing directory above, is in memory
- * (tmpfs, ramfs): what a kexec loses (statfs(2) f_type). */
-static int in_memory(const char *path)
-{
-	char *p = kb_xstrdup(path), *slash;
-	struct statfs fs;
-	int ret = 0;
-
-	while (statfs(p, &fs) < 0 && (slash = strrchr(p, '/')) && slash != p)
-		*slash = '\0';
-	if (!statfs(*p ? p : "/", &fs))
-		ret = fs.f_type == TMPFS_MAGIC || fs.f_type == RAMFS_MAGIC;
-	free(p);
-	return ret;
 }
 
 static int systemctl(const char *verb, int dry)
@@ -407,7 +389,7 @@ int cmd_install_resume(int argc, char **argv)
 		int i;
 
 		for (i = 0; i < 3; i++)
-			if (in_memory(path[i])) {
+			if (kb_path_in_memory(path[i])) {
 				kb_error("%s: %s is in memory (tmpfs or ramfs), "
 					 "which is empty after the kexec: the "
 					 "unit could not resume the campaign; "

@@ -7,7 +7,9 @@
 #include <limits.h>
 #include <grp.h>
 #include <pwd.h>
+#include <sys/vfs.h>
 #include <sys/xattr.h>
+#include <linux/magic.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -482,6 +484,20 @@ int kb_fsync_path(const char *path)
 	if (fsync(fd) < 0)
 		ret = -errno;
 	close(fd);
+	return ret;
+}
+
+int kb_path_in_memory(const char *path)
+{
+	char *p = kb_xstrdup(path), *slash;
+	struct statfs fs;
+	int ret = 0;
+
+	while (statfs(p, &fs) < 0 && (slash = strrchr(p, '/')) && slash != p)
+		*slash = '\0';
+	if (!statfs(*p ? p : "/", &fs))
+		ret = fs.f_type == TMPFS_MAGIC || fs.f_type == RAMFS_MAGIC;
+	free(p);
 	return ret;
 }
 

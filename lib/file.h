@@ -115,6 +115,11 @@ int kb_fsync_path(const char *path);
 /* mkdir -p with mode 0755.  0 or -errno (message printed). */
 int kb_mkdir_p(const char *path);
 
+/* 1 when path, or the nearest existing directory above it, is on a file
+ * system in memory (tmpfs, ramfs: statfs(2) f_type), which a kexec or a
+ * reboot empties; 0 otherwise or when it cannot tell. */
+int kb_path_in_memory(const char *path);
+
 /* 0 when base/rel, and every directory of rel on the way, is a
  * directory itself, not a symbolic link (lstat(2)); -ENOENT when one is
  * missing (those before it are directories); -ELOOP when one is a link

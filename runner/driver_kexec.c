@@ -540,6 +540,22 @@ int kexec_run_batch(struct kb_campaign *c, const size_t *runs, size_t n,
 			ret = 0;
 			goto out;
 		}
+		/* the new kernel starts with empty tmpfs: a campaign or
+		 * state file there is gone after the kexec, and no boot
+		 * resumes it (a break-it trial) */
+		for (i = 0; i < 2; i++)
+			if (kb_path_in_memory(i ? spath : cdir)) {
+				kb_error("%s: the %s is in memory (tmpfs or "
+					 "ramfs), which the kexec empties: no "
+					 "boot could resume the campaign; use "
+					 "a directory on disk%s", i ? spath :
+					 cdir, i ? "kexec state file" :
+					 "campaign directory", i ?
+					 " (KBENCH_STATE_DIR)" : "");
+				kb_argv_clear(&load);
+				ret = -EINVAL;
+				goto out;
+			}
 		ret = kexec_state_save(spath, &s);
 		if (ret) {
 			kb_argv_clear(&load);

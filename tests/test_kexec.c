@@ -25,6 +25,7 @@
 #include <jansson.h>
 
 #include "run_kbench.h"
+#include "capture.h"
 #define TEST_TMPDIR "/tmp/kbench-test-kexec-dry.XXXXXX"
 #include "tmpdir.h"
 
@@ -196,7 +197,11 @@ static void test_state_machine(void **state)
 
 	(void)state;
 	assert_non_null(getcwd(cwd, sizeof(cwd)));
-	strcpy(tmp, "/tmp/kbench-test-kexec.XXXXXX");
+	/* on disk: the driver will not kexec with the campaign or its
+	 * state in memory (a /tmp of tmpfs) */
+	strcpy(tmp, kb_path_in_memory("/tmp") ?
+	       "/var/tmp/kbench-test-kexec.XXXXXX" :
+	       "/tmp/kbench-test-kexec.XXXXXX");
 	assert_non_null(mkdtemp(tmp));
 	img = kb_path_join(tmp, "bzImage");
 	write_bzimage(img, "6.9.0-rc3-bench+ (dev@box) #1 SMP PREEMPT_DYNAMIC "
@@ -222,6 +227,33 @@ static void test_state_machine(void **state)
 	kb_quiet = 1;
 	assert_int_equal(campaign_open(&c, cmd, conf, 1), 0);
 	free(cmd);
+
+	/* 0. the state file in memory (a tmpfs, /dev/shm): gone after the
+	 * kexec, so no kexec: an error, and kexec never ran (a break-it
+	 * trial) */
+	if (kb_path_in_memory("/dev/shm")) {
+		char shm[] = "/dev/shm/kbench-test-kexec.XXXXXX";
+		struct capture cap;
+		char *err;
+
+		assert_non_null(mkdtemp(shm));
+		setenv("KBENCH_STATE_DIR", shm, 1);
+		cap_begin(&cap);
+		assert_int_equal(driver_run_next_batch(&c, 0, 0, &last, &nd,
+						       &nf), -EINVAL);
+		err = cap_end(&cap);
+		setenv("KBENCH_STATE_DIR", tmp, 1);
+		assert_non_null(strstr(err, "kexec.json: the kexec state file "
+				       "is in memory (tmpfs or ramfs)"));
+		free(err);
+		cmd = kb_path_join(tmp, "calls.log");
+		assert_false(kb_exists(cmd));
+		free(cmd);
+		cmd = kb_path_join(shm, "kexec.json");
+		assert_false(kb_exists(cmd));
+		free(cmd);
+		assert_int_equal(rmdir(shm), 0);
+	}
 
 	/* 1. not on the variant: the batch is a kexec */
 	assert_int_equal(kexec_is_running(&c.cfg.variants[0]), 0);
