@@ -157,9 +157,10 @@ static char *unit_quote(const char *path, enum unit_word how)
 #define DESC "Description=kbench: resume the kexec campaign "
 
 /* What installing the unit for dir at upath replaces, said as warnings:
- * a unit that resumed another campaign, and a kexec under way (the state
- * file at state) of another campaign, which no boot resumes then (a
- * break-it trial: both were replaced silently). */
+ * a unit that resumed another campaign, and the state file (at state)
+ * of another campaign's kexec, which no boot resumes then unless it is
+ * complete (the file stays) (a break-it trial: both were replaced
+ * silently). */
 static void warn_replaced(const char *upath, const char *dir,
 			  const char *state)
 {
@@ -185,9 +186,10 @@ static void warn_replaced(const char *upath, const char *dir,
 	if (kb_exists(state) && !kexec_state_load(state, &s) && s.campaign &&
 	    strcmp(s.campaign, dir)) {
 		shown = kb_xstr_shown(s.campaign, "");
-		kb_warn("%s: a kexec of the campaign %s is under way, and no "
-			"boot resumes it with this unit (kbench run -o %s by "
-			"hand does)", state, shown, shown);
+		kb_warn("%s: the kexec state of the campaign %s (boot %u): "
+			"unless that campaign is complete, no boot resumes it "
+			"with this unit (kbench run -o %s by hand does)",
+			state, shown, s.boot, shown);
 		free(shown);
 	}
 	kexec_state_free(&s);

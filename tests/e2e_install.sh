@@ -165,7 +165,7 @@ KBENCH_STATE_DIR=$tmp/nostate "$usr/bin/kbench" install-resume \
 	--unit-dir "$tmp/units" "$tmp/kx2" >/dev/null 2>"$tmp/ir-re2.err"
 rc2=$?
 check "install-resume over another campaign's unit and kexec: both said; the same campaign again: not (exit $rc $rc2)" \
-	"[ $rc -eq 0 ] && [ $rc2 -eq 0 ] && grep -qF 'kbench-resume.service: replaces the unit that resumed the campaign $tmp/kxcamp' '$tmp/ir-re.err' && grep -qF '$tmp/st2/kexec.json: a kexec of the campaign $tmp/kxcamp is under way, and no boot resumes it' '$tmp/ir-re.err' && grep -qF 'run -o \"$tmp/kx2\"' '$tmp/units/kbench-resume.service' && ! grep -q warning '$tmp/ir-re2.err'"
+	"[ $rc -eq 0 ] && [ $rc2 -eq 0 ] && grep -qF 'kbench-resume.service: replaces the unit that resumed the campaign $tmp/kxcamp' '$tmp/ir-re.err' && grep -qF '$tmp/st2/kexec.json: the kexec state of the campaign $tmp/kxcamp (boot 1): unless that campaign is complete, no boot resumes it' '$tmp/ir-re.err' && grep -qF 'run -o \"$tmp/kx2\"' '$tmp/units/kbench-resume.service' && ! grep -q warning '$tmp/ir-re2.err'"
 
 # a campaign directory or state file in memory (tmpfs: /dev/shm here) is
 # empty after the kexec, so the unit could resume nothing: refused (a
