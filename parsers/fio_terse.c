@@ -497,8 +497,11 @@ json_t *fio_terse_parse_buf(const char *buf, size_t len, const char *name,
 
 			while (f0 > pos && buf[f0 - 1] != ';')
 				f0--;
-			snprintf(err, errlen, "%s: line %d: ends without a newline, in a field that is not a complete percentage ('%.32s'): the file looks truncated (fio ends every terse line with a newline; add one if the line is whole)",
-				 name, lineno, buf + f0);
+			/* the field's bytes only: buf is not NUL-terminated
+			 * (make fuzz: a read past its end) */
+			snprintf(err, errlen, "%s: line %d: ends without a newline, in a field that is not a complete percentage ('%.*s'): the file looks truncated (fio ends every terse line with a newline; add one if the line is whole)",
+				 name, lineno, (int)(last - f0 < 32 ?
+						     last - f0 : 32), buf + f0);
 			for (j = 0; err[j]; j++)	/* a cut UTF-8 byte */
 				if ((unsigned char)err[j] < 0x20)
 					err[j] = '?';

@@ -493,6 +493,31 @@ static void test_terse_then_json(void **state)
 	free(fixed);
 }
 
+/* A terse line cut without its newline, given to fio_terse_parse_buf()
+ * as bytes that are not NUL-terminated (its contract: buf, len): the
+ * error quotes the cut field from those bytes only (it read up to 32
+ * bytes past the end: a heap-buffer-overflow under make fuzz, on the
+ * corpus's own seed of a cut file). */
+static void test_terse_cut_unterminated(void **state)
+{
+	char *plain = NULL, *copy, err[512];
+	size_t len = 0, cut;
+	json_t *r;
+
+	(void)state;
+	assert_int_equal(kb_read_file(DATA "jtulak-2.1.2-terse3-12jobs.terse",
+				      &plain, &len, 0), 0);
+	cut = (size_t)(strchr(plain, '\n') - plain) - 20;
+	copy = kb_xmalloc(cut);		/* exactly the bytes: no NUL */
+	memcpy(copy, plain, cut);
+	r = fio_terse_parse_buf(copy, cut, "cut.terse", err, sizeof(err));
+	assert_null(r);
+	assert_non_null(strstr(err, "cut.terse: line 1: ends without a "
+				    "newline"));
+	free(copy);
+	free(plain);
+}
+
 /* What the field does to a terse file (a break-it trial on the corpus's
  * jtulak-2.1.2-terse3-12jobs.terse): a UTF-8 byte order mark, CRLF line
  * ends, fio's notes and fio --client's "<host>" lines before and after
@@ -1111,6 +1136,7 @@ int main(void)
 		cmocka_unit_test(test_terse_impossible_values),
 		cmocka_unit_test(test_terse_then_json),
 		cmocka_unit_test(test_terse_field_damage),
+		cmocka_unit_test(test_terse_cut_unterminated),
 		cmocka_unit_test(test_B13_iops_logs_summed_per_window),
 		cmocka_unit_test(test_B13_kind_three_jobs_missing_window),
 		cmocka_unit_test(test_B13_kind_empty_log),
