@@ -72,6 +72,7 @@ static pid_t start_bg(char *const argv[], const char *log)
 			dup2(fd, 2);
 			close(fd);
 		}
+		setenv("LC_ALL", "C", 1);	/* see profile_stop() */
 		execvp(argv[0], argv);
 		_exit(127);
 	}
@@ -204,6 +205,7 @@ static int keep_artefacts(struct kb_run_ctx *ctx,
 
 static int profile_stop(struct kb_run_ctx *ctx, void *state)
 {
+	static const char *const c_locale[] = { "LC_ALL=C", NULL };
 	struct profile_state *st = state;
 	struct kb_spawn_opts o = { 0 };
 	struct kb_spawn_result r;
@@ -238,6 +240,10 @@ static int profile_stop(struct kb_run_ctx *ctx, void *state)
 		o.stdout_path = rep;
 		o.stderr_path = err;
 		o.timeout_s = 300;
+		/* perf formats its numbers in the locale it is given
+		 * (setlocale(LC_ALL, "")): "99,59%" under de_DE; the parser
+		 * reads C's (a break-it trial) */
+		o.env = c_locale;
 		kb_argv_pushl(&argv, "perf", "report", "-i", data, "--stdio",
 			      "--no-children", "--sort", "dso,sym",
 			      "-F", "overhead,sample,dso,sym", "-t", "|", NULL);

@@ -86,8 +86,22 @@ write_conf() {
 
 write_conf "$tmp/p.conf" "tunable NM = queue/nomerges: 0 2"
 c="$tmp/c"
-run_campaign "$tmp/p.conf" "$c"
+# perf record and perf report run in the C locale whatever the user's
+# (perf prints "99,59%" under de_DE): a perf on PATH that notes its
+# LC_ALL, then is perf
+mkdir -p "$tmp/bin"
+cat >"$tmp/bin/perf" <<PERF
+#!/bin/sh
+printf '%s %s\n' "\$1" "\${LC_ALL-unset}" >>"$tmp/perf-locale"
+exec $(command -v perf) "\$@"
+PERF
+chmod 755 "$tmp/bin/perf"
+# (bash's own "cannot change locale" where de_DE is not installed: not
+# shown)
+{ PATH="$tmp/bin:$PATH" LC_ALL=de_DE.UTF-8 run_campaign "$tmp/p.conf" "$c"; } 2>/dev/null
 check "kbench run with profile = cycles exits 0 (got $rc)" "[ $rc -eq 0 ]"
+check "perf record and report ran with LC_ALL=C, under a user's LC_ALL=de_DE.UTF-8 ($(sort "$tmp/perf-locale" 2>/dev/null | uniq -c | tr -s ' \n' ' '))" \
+	"[ \"\$(grep -Ec '^(record|report) C\$' '$tmp/perf-locale')\" -ge 8 ] && ! grep -E '^(record|report) ' '$tmp/perf-locale' | grep -qv ' C\$'"
 [ $rc -eq 0 ] || cat "$c.err"
 R="$c/results.json"
 check "4 counted runs, all ok; 4 profiling runs apart, all ok" \
